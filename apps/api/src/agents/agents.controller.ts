@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AgentsService } from '@app/agents';
+import { WalletAuthContext } from '@app/auth';
+import { AppConfig } from '@app/config';
+import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { requireSomeField, UuidParamPipe } from '../http/validation';
+import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
+import { RegisterAgentDto, UpdateAgentDto } from './dto/agent-request.dto';
+import { AgentResponse, DeleteAgentResponse, toAgentResponse } from './dto/agent-response.dto';
+import { toRegisterInput, toUpdateInput } from './dto/agent-input.mapper';
+
+const PAYMENT_HEADERS = ['x-payment', 'payment-signature'] as const;
+
+@ApiTags('agents')
+@Controller('agents')
+export class AgentsController {
+  constructor(
+    private readonly agents: AgentsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Register an agent (registration fee 0.10 USDC)' })
+  @ApiEnvelope(AgentResponse, 201)
+  @ApiErrors(400, 402, 403, 409, 413)
+  async register(
+    @Body() dto: RegisterAgentDto,
+    @Headers() headers: Record<string, string | undefined>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AgentResponse> {
+    const payment = Object.fromEntries(PAYMENT_HEADERS.map((h) => [h, headers[h]]));
+    const { agent, responseHeaders } = await this.agents.register(toRegisterInput(dto), {
+      headers: payment,
+      resource: `${this.config.publicBaseUrl}/api/v1/agents`,
+    });
+    res.set(responseHeaders);
+    return toAgentResponse(agent);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get an agent' })
+  @ApiEnvelope(AgentResponse)
+  @ApiErrors(400, 404)
+  async get(@Param('id', UuidParamPipe) id: string): Promise<AgentResponse> {
+    return toAgentResponse(await this.agents.get(id));
+  }
+
+  @Patch(':id')
+  @WalletSigned({ param: 'id' })
+  @ApiOperation({ summary: 'Update an agent (wallet-signed)' })
+  @ApiEnvelope(AgentResponse)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async update(@Param('id', UuidParamPipe) id: string, @Body() dto: UpdateAgentDto, @WalletAuth() auth: WalletAuthContext): Promise<AgentResponse> {
+    requireSomeField(dto, 'PATCH');
+    return toAgentResponse(await this.agents.update(id, auth, toUpdateInput(dto)));
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @WalletSigned({ param: 'id' })
+  @ApiOperation({ summary: 'Deactivate an agent (wallet-signed); it is kept, with status inactive' })
+  @ApiEnvelope(DeleteAgentResponse)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async deactivate(@Param('id', UuidParamPipe) id: string, @WalletAuth() auth: WalletAuthContext): Promise<DeleteAgentResponse> {
+    await this.agents.deactivate(id, auth);
+    return { message: 'Agent deactivated', id };
+  }
+}

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AgentCapabilityEntity, AgentEntity } from '@app/agents';
+import { formatMicros } from '@app/common';
+
+export class PricingResponse {
+  @ApiProperty() model: string;
+  @ApiProperty({ example: '0.010000' }) basePrice: string;
+  @ApiProperty() currency: string;
+  @ApiPropertyOptional({ example: '0.500000' }) maxPrice?: string;
+}
+
+export class CapabilityResponse {
+  @ApiProperty() id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() description: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) inputSchema?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) outputSchema?: Record<string, unknown>;
+  @ApiProperty({ type: PricingResponse }) pricing: PricingResponse;
+}
+
+export class EndpointsResponse {
+  @ApiProperty() execution: string;
+  @ApiPropertyOptional() health?: string;
+}
+
+export class ChainSettingsResponse {
+  @ApiProperty() chain_enabled: boolean;
+  @ApiProperty() chain_max_depth: number;
+  @ApiProperty({ type: [String] }) chain_allowed_callers: string[];
+  @ApiProperty({ type: [String] }) chain_blocked_callers: string[];
+}
+
+export class AgentResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() wallet: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ nullable: true, type: String }) description: string | null;
+  @ApiProperty({ type: [CapabilityResponse] }) capabilities: CapabilityResponse[];
+  @ApiProperty({ type: EndpointsResponse }) endpoints: EndpointsResponse;
+  @ApiProperty({ type: 'object', additionalProperties: true }) metadata: Record<string, unknown>;
+  @ApiProperty({ minimum: 0, maximum: 100 }) reputation_score: number;
+  @ApiProperty({ enum: ['active', 'inactive', 'suspended'] }) status: string;
+  @ApiProperty({ type: ChainSettingsResponse }) chainSettings: ChainSettingsResponse;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class DeleteAgentResponse {
+  @ApiProperty() message: string;
+  @ApiProperty({ format: 'uuid' }) id: string;
+}
+
+export function toPricingResponse(c: AgentCapabilityEntity): PricingResponse {
+  return {
+    model: c.pricingModel,
+    basePrice: formatMicros(c.basePrice),
+    currency: c.currency,
+    ...(c.maxPrice !== null ? { maxPrice: formatMicros(c.maxPrice) } : {}),
+  };
+}
+
+export function toCapabilityResponse(c: AgentCapabilityEntity): CapabilityResponse {
+  return {
+    id: c.capabilityId,
+    name: c.name,
+    description: c.description,
+    ...(c.inputSchema ? { inputSchema: c.inputSchema } : {}),
+    ...(c.outputSchema ? { outputSchema: c.outputSchema } : {}),
+    pricing: toPricingResponse(c),
+  };
+}
+
+export function toAgentResponse(a: AgentEntity): AgentResponse {
+  return {
+    id: a.id,
+    wallet: a.wallet,
+    name: a.name,
+    description: a.description,
+    capabilities: (a.capabilities ?? []).map(toCapabilityResponse),
+    endpoints: a.endpoints,
+    metadata: a.metadata,
+    reputation_score: a.reputationScore,
+    status: a.status,
+    chainSettings: a.chainSettings,
+    created_at: a.createdAt.toISOString(),
+    updated_at: a.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,33 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from '@app/config';
+import { AppModule } from './app.module';
+import { jsonBodyMiddleware } from './http/json-body.middleware';
+
+const EXPOSED_HEADERS = ['X-Request-ID', 'X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'Retry-After'];
+
+/** Builds the configured HTTP application; used by main.ts and by the e2e tests. */
+export async function createApiApp(config: AppConfig): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.enableCors({ exposedHeaders: EXPOSED_HEADERS });
+  app.use(jsonBodyMiddleware(config.bodyLimitBytes));
+  app.setGlobalPrefix('api/v1');
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('agora')
+      .setDescription('Agent marketplace and execution service. Every response is an envelope: {success, data} or {success:false, error:{code,message,details}}.')
+      .setVersion('1')
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  return app;
+}

@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { AgentsModule } from '@app/agents';
+import { ClockModule } from '@app/common';
+import { AppConfig, ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { OutboundModule } from '@app/outbound';
+import { QueuesModule, RedisModule } from '@app/queues';
+import { AdminAgentsController } from './admin/admin-agents.controller';
+import { AgentsController } from './agents/agents.controller';
+import { DiscoveryController } from './discovery/discovery.controller';
+import { HealthController } from './health/health.controller';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { ObjectBodyPipe, createValidationPipe } from './http/validation';
+import { pinoHttpOptions } from './http/logging';
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({ pinoHttp: pinoHttpOptions(config) }),
+        ClockModule,
+        DatabaseModule.forRoot('agora-api'),
+        RedisModule,
+        QueuesModule.forRoot(),
+        OutboundModule,
+        TerminusModule.forRoot({ logger: false }),
+        AgentsModule,
+      ],
+      controllers: [AgentsController, DiscoveryController, AdminAgentsController, HealthController],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useClass: ObjectBodyPipe },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiHeader } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { AppException, isUuid, ValidationException } from '@app/common';
+import { SIGNATURE_HEADER, WALLET_HEADER, WalletAuthContext, WalletAuthService } from '@app/auth';
+import { AgentsService } from '@app/agents';
+
+const AGENT_SOURCE = 'agora:wallet-auth-agent-source';
+
+/** Where the route names the agent the caller must own. */
+export type AgentSource = { param: string } | { body: string } | null;
+
+type AuthedRequest = Request & { walletAuth?: WalletAuthContext };
+
+/**
+ * Checks X-Agent-Wallet + X-Agent-Signature (resolutions §3): the signature is fresh,
+ * canonical and made by the agent's registered wallet, and the agent is the one the route
+ * acts on. Single use for changes is enforced later, inside the service's transaction.
+ */
+@Injectable()
+export class WalletAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly walletAuth: WalletAuthService,
+    private readonly agents: AgentsService,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    const source = this.reflector.get<AgentSource>(AGENT_SOURCE, ctx.getHandler()) ?? null;
+    const routeAgentId = this.routeAgentId(req, source);
+    const step1 = this.walletAuth.parse({ wallet: req.header(WALLET_HEADER), signature: req.header(SIGNATURE_HEADER) });
+    if (routeAgentId !== null && routeAgentId !== step1.agentId.toLowerCase()) {
+      throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was made for another agent`);
+    }
+    const wallet = await this.agents.walletOf(step1.agentId.toLowerCase());
+    req.walletAuth = this.walletAuth.verify({ ...step1, agentId: step1.agentId.toLowerCase() }, wallet);
+    return true;
+  }
+
+  private routeAgentId(req: AuthedRequest, source: AgentSource): string | null {
+    if (source === null) return null;
+    const [where, name] = 'param' in source ? ['param', source.param] : ['body', source.body];
+    const value: unknown = where === 'param' ? req.params[name] : (req.body as Record<string, unknown> | undefined)?.[name];
+    if (!isUuid(value)) throw new ValidationException([{ field: name, messages: [`${name} must be a UUID`] }]);
+    return value.toLowerCase();
+  }
+}
+
+/** Route needs a wallet signature from the agent named by `source`. */
+export function WalletSigned(source: AgentSource): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(AGENT_SOURCE, source),
+    UseGuards(WalletAuthGuard),
+    ApiHeader({ name: WALLET_HEADER, required: true, description: "The agent's registered wallet (0x address)" }),
+    ApiHeader({
+      name: SIGNATURE_HEADER,
+      required: true,
+      description: 'agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes',
+    }),
+  );
+}
+
+export const WalletAuth = createParamDecorator((_: unknown, ctx: ExecutionContext): WalletAuthContext => {
+  const auth = ctx.switchToHttp().getRequest<AuthedRequest>().walletAuth;
+  if (!auth) throw new Error('WalletAuth used on a route without @WalletSigned');
+  return auth;
+});

@@ -1,0 +1,58 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import Redis from 'ioredis';
+import { AppConfig } from '@app/config';
+import { REDIS, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly db: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    private readonly config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  @Get()
+  @HealthCheck()
+  @ApiOperation({ summary: 'API readiness: Postgres and Redis reachable' })
+  check() {
+    return this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck()]);
+  }
+
+  @Get('worker')
+  @HealthCheck()
+  @ApiOperation({ summary: 'Worker liveness, from the heartbeat the worker writes to Redis' })
+  worker() {
+    return this.health.check([() => this.workerCheck()]);
+  }
+
+  private async redisCheck() {
+    const indicator = this.indicators.check('redis');
+    try {
+      return (await this.redis.ping()) === 'PONG' ? indicator.up() : indicator.down({ message: 'unexpected PING reply' });
+    } catch {
+      return indicator.down({ message: 'unreachable' });
+    }
+  }
+
+  private async workerCheck() {
+    const indicator = this.indicators.check('worker');
+    let raw: string | null;
+    try {
+      raw = await this.redis.get(workerHeartbeatKey(this.config.queuePrefix));
+    } catch {
+      return indicator.down({ message: 'Redis unreachable' });
+    }
+    if (!raw) return indicator.down({ message: 'no heartbeat' });
+    const beat = JSON.parse(raw) as WorkerHeartbeat;
+    const ageMs = Date.now() - Date.parse(beat.at);
+    const stale = ageMs > this.config.workerHeartbeatMs * 3;
+    const stopped = Object.entries(beat.queues).filter(([, running]) => !running).map(([q]) => q);
+    if (stale || stopped.length > 0) return indicator.down({ ageMs, stopped });
+    return indicator.up({ ageMs, pid: beat.pid, queues: Object.keys(beat.queues) });
+  }
+}

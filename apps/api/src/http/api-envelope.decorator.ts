@@ -1,0 +1,40 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+
+/** Documents `{ success: true, data: <model> }` for a route. */
+export function ApiEnvelope(model: Type<unknown>, status = 200, description?: string): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiResponse({
+      status,
+      description,
+      schema: {
+        type: 'object',
+        required: ['success', 'data'],
+        properties: { success: { type: 'boolean', example: true }, data: { $ref: getSchemaPath(model) } },
+      },
+    }),
+  );
+}
+
+/** Documents the error envelope for the listed statuses. */
+export function ApiErrors(...statuses: number[]): MethodDecorator {
+  return applyDecorators(
+    ...statuses.map((status) =>
+      ApiResponse({
+        status,
+        description: 'Error envelope',
+        schema: {
+          type: 'object',
+          properties: {
+            success: { type: 'boolean', example: false },
+            error: {
+              type: 'object',
+              properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
+            },
+          },
+        },
+      }),
+    ),
+  );
+}

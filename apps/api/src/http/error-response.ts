@@ -1,0 +1,68 @@
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { AppException, ErrorCode } from '@app/common';
+
+export interface ErrorBody {
+  success: false;
+  error: { code: string; message: string; details?: Record<string, unknown> };
+  [extra: string]: unknown;
+}
+
+const STATUS_CODE: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'VALIDATION_ERROR',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+const logger = new Logger('Errors');
+
+/**
+ * Turns anything thrown into the envelope. AppException carries its code; framework
+ * HttpExceptions map by status; anything else is a 500 that logs an error id and
+ * reveals nothing more.
+ */
+export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (exception instanceof AppException) {
+    const body: ErrorBody = {
+      success: false,
+      error: { code: exception.code, message: exception.message, ...(exception.details ? { details: exception.details } : {}) },
+      ...(exception.extra?.body ?? {}),
+    };
+    return { status: exception.status, body, headers: exception.extra?.headers ?? {} };
+  }
+  if (exception instanceof HttpException && (exception.getStatus() < 500 || exception.getStatus() === 503)) {
+    const status = exception.getStatus();
+    const code = STATUS_CODE[status] ?? (status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
+    const response = exception.getResponse();
+    const message = typeof response === 'string' ? response : messageOf(response) ?? exception.message;
+    const details = status === HttpStatus.SERVICE_UNAVAILABLE && typeof response === 'object' ? { health: response } : undefined;
+    return { status, body: { success: false, error: { code, message, ...(details ? { details } : {}) } }, headers: {} };
+  }
+  const errorId = randomUUID();
+  logger.error({ errorId, err: exception }, `Unhandled error ${errorId}`);
+  return {
+    status: 500,
+    body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { errorId } } },
+    headers: {},
+  };
+}
+
+function messageOf(response: object): string | undefined {
+  const m = (response as { message?: unknown }).message;
+  if (typeof m === 'string') return m;
+  if (Array.isArray(m)) return m.join('; ');
+  return undefined;
+}
+
+export function writeError(res: Response, exception: unknown): void {
+  const { status, body, headers } = toErrorResponse(exception);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.status(status).json(body);
+}

@@ -1,0 +1,25 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Options } from 'pino-http';
+import { AppConfig } from '@app/config';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** pino-http: one request id per request (the caller's X-Request-ID when sane), echoed back. */
+export function pinoHttpOptions(config: AppConfig): Options {
+  return {
+    level: config.logLevel,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader('X-Request-ID', id);
+      return id;
+    },
+    customProps: (req: IncomingMessage) => ({ requestId: req.id }),
+    redact: {
+      paths: ['req.headers["x-agent-signature"]', 'req.headers["x-payment"]', 'req.headers["payment-signature"]', 'req.headers["x-admin-key"]', 'req.headers.authorization'],
+      censor: '[redacted]',
+    },
+    autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/api/v1/health') },
+  };
+}

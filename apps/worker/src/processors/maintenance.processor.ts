@@ -1,0 +1,30 @@
+import { Logger } from '@nestjs/common';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Job } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { WalletAuthService } from '@app/auth';
+import { QUEUES } from '@app/queues';
+import { JobHandlerRegistry } from '../job-handlers';
+
+/** Housekeeping jobs. Thin: each job decodes its payload and calls one domain method. */
+@Processor(QUEUES.maintenance)
+export class MaintenanceProcessor extends WorkerHost {
+  private readonly logger = new Logger(MaintenanceProcessor.name);
+
+  constructor(
+    private readonly registry: JobHandlerRegistry,
+    walletAuth: WalletAuthService,
+    dataSource: DataSource,
+  ) {
+    super();
+    registry.register('auth-messages.prune', async () => {
+      const deleted = await walletAuth.pruneExpired(dataSource.manager);
+      this.logger.log({ deleted }, 'pruned spent auth messages');
+      return { deleted };
+    });
+  }
+
+  process(job: Job): Promise<unknown> {
+    return this.registry.dispatch(job);
+  }
+}

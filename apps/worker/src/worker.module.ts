@@ -1,0 +1,38 @@
+import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from '@app/auth';
+import { ClockModule } from '@app/common';
+import { AppConfig, ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { QueuesModule, RedisModule } from '@app/queues';
+import { HeartbeatService } from './heartbeat.service';
+import { JobHandlerRegistry } from './job-handlers';
+import { MaintenanceScheduler } from './maintenance.scheduler';
+import { MaintenanceProcessor } from './processors/maintenance.processor';
+
+@Module({})
+export class WorkerModule implements OnApplicationBootstrap {
+  constructor(private readonly registry: JobHandlerRegistry) {}
+
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
+        ClockModule,
+        DiscoveryModule,
+        DatabaseModule.forRoot('agora-worker'),
+        RedisModule,
+        QueuesModule.forRoot(),
+        AuthModule,
+      ],
+      providers: [JobHandlerRegistry, MaintenanceProcessor, MaintenanceScheduler, HeartbeatService],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    this.registry.assertComplete();
+  }
+}

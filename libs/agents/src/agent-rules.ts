@@ -1,0 +1,73 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { FieldError, ValidationException } from '@app/common';
+import { OutboundUrlPolicy, OutboundUrlRejected } from '@app/outbound';
+import { CapabilityInput } from './agent.types';
+import { AgentEndpoints, ChainSettings } from './entities/agent.entity';
+import { VARIABLE_PRICING_MODELS } from './entities/agent-capability.entity';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+
+/** Schemas must compile now, so a broken schema is caught at registration and not at execute time. */
+function schemaError(schema: unknown): string | null {
+  try {
+    ajv.compile(schema as object);
+    return null;
+  } catch (err) {
+    return `is not a valid JSON Schema: ${(err as Error).message}`;
+  }
+}
+
+/** Rules across fields that DTO decorators cannot express. Throws VALIDATION_ERROR listing each. */
+export function assertCapabilityRules(capabilities: CapabilityInput[], field = 'capabilities'): void {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  capabilities.forEach((c, i) => {
+    const at = `${field}.${i}`;
+    if (seen.has(c.id)) errors.push({ field: `${at}.id`, messages: [`duplicate capability id "${c.id}"`] });
+    seen.add(c.id);
+    for (const key of ['inputSchema', 'outputSchema'] as const) {
+      if (c[key] !== undefined) {
+        const e = schemaError(c[key]);
+        if (e) errors.push({ field: `${at}.${key}`, messages: [`${key} ${e}`] });
+      }
+    }
+    const variable = VARIABLE_PRICING_MODELS.includes(c.pricing.model);
+    if (variable && c.pricing.maxPrice === undefined) {
+      errors.push({ field: `${at}.pricing.maxPrice`, messages: [`maxPrice is required for ${c.pricing.model} pricing`] });
+    }
+    if (!variable && c.pricing.maxPrice !== undefined) {
+      errors.push({ field: `${at}.pricing.maxPrice`, messages: ['maxPrice applies only to per-token, per-minute and dynamic pricing'] });
+    }
+    if (c.pricing.maxPrice !== undefined && c.pricing.maxPrice < c.pricing.basePrice) {
+      errors.push({ field: `${at}.pricing.maxPrice`, messages: ['maxPrice must be at least basePrice'] });
+    }
+  });
+  if (errors.length > 0) throw new ValidationException(errors);
+}
+
+export async function assertEndpointRules(policy: OutboundUrlPolicy, endpoints: AgentEndpoints): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const key of ['execution', 'health'] as const) {
+    const url = endpoints[key];
+    if (url === undefined) continue;
+    try {
+      await policy.check(url);
+    } catch (err) {
+      if (!(err instanceof OutboundUrlRejected)) throw err;
+      errors.push({ field: `endpoints.${key}`, messages: [`endpoints.${key} is not allowed: ${err.reason}`] });
+    }
+  }
+  if (errors.length > 0) throw new ValidationException(errors);
+}
+
+export function assertChainSettingsRules(settings: Partial<ChainSettings>, agentId: string): void {
+  const errors: FieldError[] = [];
+  for (const key of ['chain_allowed_callers', 'chain_blocked_callers'] as const) {
+    if (settings[key]?.includes(agentId)) {
+      errors.push({ field: `chainSettings.${key}`, messages: [`${key} cannot contain the agent itself`] });
+    }
+  }
+  if (errors.length > 0) throw new ValidationException(errors);
+}

@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { LOW_REPUTATION_BELOW } from '@app/common';
+import { AgentEntity } from './entities/agent.entity';
+import { AgentCapabilityEntity } from './entities/agent-capability.entity';
+
+export interface DiscoverFilters {
+  capability?: string;
+  /** micro-USDC */
+  maxPrice?: bigint;
+  minReputation?: number;
+  limit: number;
+  offset: number;
+}
+
+export interface DiscoveredAgent {
+  agent: AgentEntity;
+  /** Only the capabilities that match the filters. */
+  capabilities: AgentCapabilityEntity[];
+}
+
+export interface Recommendation {
+  agent: AgentEntity;
+  relevance: number;
+  matchedCapabilities: string[];
+}
+
+/** Relevance weights: query coverage dominates; ranking by field weight, trigram and reputation refine. */
+const W_COVERAGE = 0.55;
+const W_RANK = 0.2;
+const W_TRIGRAM = 0.15;
+const W_REPUTATION = 0.1;
+const MIN_TRIGRAM = 0.35;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Words only: what reaches to_tsvector/to_tsquery can never be query syntax. */
+export function sanitizeQuery(query: string): string {
+  return query.normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().toLowerCase();
+}
+
+@Injectable()
+export class DiscoveryService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Active agents with at least one capability matching the filters. Order: reputation,
+   * then executions; At Risk and Critical agents after everyone else (resolutions §8).
+   */
+  async discover(f: DiscoverFilters): Promise<{ agents: DiscoveredAgent[]; total: number }> {
+    const params: unknown[] = [];
+    const capConds: string[] = ['c.agent_id = a.id'];
+    if (f.capability !== undefined) {
+      params.push(`%${escapeLike(f.capability)}%`);
+      capConds.push(`c.name ILIKE $${params.length}`);
+    }
+    if (f.maxPrice !== undefined) {
+      params.push(f.maxPrice.toString());
+      capConds.push(`c.base_price <= $${params.length}`);
+    }
+    const where = [`a.status = 'active'`, `EXISTS (SELECT 1 FROM agent_capabilities c WHERE ${capConds.join(' AND ')})`];
+    if (f.minReputation !== undefined) {
+      params.push(f.minReputation);
+      where.push(`a.reputation_score >= $${params.length}`);
+    }
+    const whereSql = where.join(' AND ');
+    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM agents a WHERE ${whereSql}`, params);
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT a.id FROM agents a WHERE ${whereSql}
+       ORDER BY (a.reputation_score < ${LOW_REPUTATION_BELOW}), a.reputation_score DESC, a.execution_count DESC, a.created_at ASC, a.id
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, f.limit, f.offset],
+    );
+    if (rows.length === 0) return { agents: [], total };
+    const ids = rows.map((r) => r.id);
+    const agents = await this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany();
+    const capQb = this.dataSource
+      .getRepository(AgentCapabilityEntity)
+      .createQueryBuilder('c')
+      .where('c.agent_id IN (:...ids)', { ids })
+      .orderBy('c.position', 'ASC');
+    if (f.capability !== undefined) capQb.andWhere(`c.name ILIKE :cap`, { cap: `%${escapeLike(f.capability)}%` });
+    if (f.maxPrice !== undefined) capQb.andWhere('c.base_price <= :max', { max: f.maxPrice.toString() });
+    const caps = await capQb.getMany();
+    const byId = new Map(agents.map((a) => [a.id, a]));
+    return {
+      total,
+      agents: ids.map((id) => ({ agent: byId.get(id)!, capabilities: caps.filter((c) => c.agentId === id) })),
+    };
+  }
+
+  /**
+   * Natural-language recommendation: Postgres full-text search (OR over the query's stems,
+   * names weighted above descriptions) blended with trigram similarity and reputation.
+   * relevance = 0.55 coverage + 0.20 rank + 0.15 trigram + 0.10 reputation, in [0, 1].
+   */
+  async recommend(query: string, limit: number): Promise<Recommendation[]> {
+    const text = sanitizeQuery(query);
+    if (text === '') return [];
+    const rows: { id: string; relevance: string; matched: string[] | null }[] = await this.dataSource.query(
+      `WITH q AS (
+         SELECT $1::text AS text, lex, cardinality(lex) AS n,
+                CASE WHEN cardinality(lex) = 0 THEN NULL
+                     ELSE to_tsquery('simple', array_to_string(array(SELECT quote_literal(l) FROM unnest(lex) AS l), ' | ')) END AS tsq
+           FROM (SELECT tsvector_to_array(to_tsvector('english', $1::text)) AS lex) s
+       ), scored AS (
+         SELECT a.id, a.reputation_score,
+                CASE WHEN q.n = 0 THEN 0
+                     ELSE (SELECT count(*) FROM unnest(q.lex) l WHERE l = ANY(tsvector_to_array(a.search_vector)))::float8 / q.n END AS coverage,
+                CASE WHEN q.tsq IS NULL THEN 0 ELSE ts_rank(a.search_vector, q.tsq, 32) END AS rank,
+                word_similarity(q.text, a.search_text) AS trigram
+           FROM agents a, q
+          WHERE a.status = 'active'
+            AND ((q.tsq IS NOT NULL AND a.search_vector @@ q.tsq) OR word_similarity(q.text, a.search_text) >= ${MIN_TRIGRAM})
+       )
+       SELECT s.id,
+              round(LEAST(1, ${W_COVERAGE} * s.coverage + ${W_RANK} * LEAST(1, s.rank * 4) + ${W_TRIGRAM} * s.trigram
+                             + ${W_REPUTATION} * s.reputation_score / 100.0)::numeric, 4) AS relevance,
+              (SELECT array_agg(c.capability_id ORDER BY c.position) FROM agent_capabilities c, q
+                WHERE c.agent_id = s.id
+                  AND ((q.tsq IS NOT NULL AND to_tsvector('english', c.name || ' ' || c.description) @@ q.tsq)
+                       OR word_similarity(q.text, lower(c.name || ' ' || c.description)) >= ${MIN_TRIGRAM})) AS matched
+         FROM scored s
+        ORDER BY relevance DESC, s.reputation_score DESC, s.id
+        LIMIT $2`,
+      [text, limit],
+    );
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const agents = await this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany();
+    const caps = await this.dataSource
+      .getRepository(AgentCapabilityEntity)
+      .createQueryBuilder('c')
+      .where('c.agent_id IN (:...ids)', { ids })
+      .orderBy('c.position', 'ASC')
+      .getMany();
+    const byId = new Map(agents.map((a) => [a.id, a]));
+    return rows.map((r) => {
+      const agent = byId.get(r.id)!;
+      agent.capabilities = caps.filter((c) => c.agentId === r.id);
+      return { agent, relevance: Number(r.relevance), matchedCapabilities: r.matched ?? [] };
+    });
+  }
+}

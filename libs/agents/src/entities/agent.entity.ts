@@ -1,0 +1,85 @@
+import { Check, Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryColumn, Relation, UpdateDateColumn } from 'typeorm';
+import { AgentCapabilityEntity } from './agent-capability.entity';
+
+export type AgentStatus = 'active' | 'inactive' | 'suspended';
+export const AGENT_STATUSES: readonly AgentStatus[] = ['active', 'inactive', 'suspended'];
+
+export interface AgentEndpoints {
+  execution: string;
+  health?: string;
+}
+
+export interface ChainSettings {
+  chain_enabled: boolean;
+  chain_max_depth: number;
+  chain_allowed_callers: string[];
+  chain_blocked_callers: string[];
+}
+
+export const DEFAULT_CHAIN_SETTINGS: ChainSettings = {
+  chain_enabled: true,
+  chain_max_depth: 5,
+  chain_allowed_callers: [],
+  chain_blocked_callers: [],
+};
+
+@Entity('agents')
+@Check('ck_agents_reputation_range', `"reputation_score" BETWEEN 0 AND 100`)
+@Check('ck_agents_status', `"status" IN ('active', 'inactive', 'suspended')`)
+@Index('ix_agents_wallet', ['wallet'])
+@Index('ix_agents_status_reputation', ['status', 'reputationScore'])
+// Full-text and trigram indexes use operator classes TypeORM cannot express; the
+// migration owns them and the schema diff leaves them alone.
+@Index('ix_agents_search_vector', { synchronize: false })
+@Index('ix_agents_search_text_trgm', { synchronize: false })
+export class AgentEntity {
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_agents' })
+  id: string;
+
+  @Column({ type: 'varchar', length: 42 })
+  wallet: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  description: string | null;
+
+  @Column({ type: 'jsonb' })
+  endpoints: AgentEndpoints;
+
+  @Column({ type: 'jsonb', default: {} })
+  metadata: Record<string, unknown>;
+
+  @Column({ name: 'reputation_score', type: 'integer', default: 50 })
+  reputationScore: number;
+
+  @Column({ type: 'varchar', length: 16, default: 'active' })
+  status: AgentStatus;
+
+  @Column({ name: 'chain_settings', type: 'jsonb' })
+  chainSettings: ChainSettings;
+
+  @Column({ name: 'execution_count', type: 'integer', default: 0 })
+  executionCount: number;
+
+  @Column({ name: 'suspended_reason', type: 'varchar', length: 500, nullable: true })
+  suspendedReason: string | null;
+
+  /** Names and descriptions of the agent and its capabilities, for trigram matching. */
+  @Column({ name: 'search_text', type: 'text', default: '' })
+  searchText: string;
+
+  /** Weighted full-text document, written from search parts whenever the agent changes. */
+  @Column({ name: 'search_vector', type: 'tsvector', nullable: true, select: false })
+  searchVector: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+
+  @OneToMany(() => AgentCapabilityEntity, (c) => c.agent)
+  capabilities: Relation<AgentCapabilityEntity>[];
+}

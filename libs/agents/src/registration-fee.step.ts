@@ -1,0 +1,35 @@
+import { EntityManager } from 'typeorm';
+
+/** What the registration request brings for the fee (payment headers, the wallet to register). */
+export interface RegistrationFeeContext {
+  wallet: string;
+  headers: Record<string, string | undefined>;
+  /** Absolute URL of the paid resource (x402 `resource`). */
+  resource: string;
+}
+
+/** A verified, reserved fee payment, captured inside the registration transaction. */
+export interface RegistrationFeeCharge {
+  /** Headers for the success response (x402 settlement response). */
+  responseHeaders: Record<string, string>;
+}
+
+/**
+ * The one pluggable step of registration that takes the 0.10 USDC fee. `authorize` runs
+ * before anything is written (and throws PAYMENT_REQUIRED / PAYMENT_INVALID / WALLET_MISMATCH);
+ * `capture` runs inside the transaction that creates the agent. The payments module replaces
+ * the default binding.
+ */
+export abstract class RegistrationFeeStep {
+  abstract authorize(ctx: RegistrationFeeContext): Promise<RegistrationFeeCharge | null>;
+  abstract capture(manager: EntityManager, charge: RegistrationFeeCharge | null, agentId: string): Promise<void>;
+}
+
+/** Registration without a fee, until the payments capability binds the real step. */
+export class NoRegistrationFee extends RegistrationFeeStep {
+  async authorize(): Promise<null> {
+    return null;
+  }
+
+  async capture(): Promise<void> {}
+}

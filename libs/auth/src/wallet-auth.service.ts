@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppException, Clock, isWallet, sameWallet } from '@app/common';
+import { AppConfig } from '@app/config';
+import { assertFresh, parseAuthHeader, recoverSigner } from './wallet-signature';
+
+export const WALLET_HEADER = 'X-Agent-Wallet';
+export const SIGNATURE_HEADER = 'X-Agent-Signature';
+
+/** Proof that the registered wallet of `agentId` signed this request's auth message. */
+export interface WalletAuthContext {
+  agentId: string;
+  wallet: string;
+  timestampMs: number;
+  /** Identity of the signed message (agent + timestamp), the unit of single use. */
+  messageKey: string;
+  expiresAt: Date;
+}
+
+export interface WalletAuthHeaders {
+  wallet?: string;
+  signature?: string;
+}
+
+/**
+ * Wallet authentication (resolutions §3). Verification is pure; single use of a signed
+ * message for a state change is recorded with `consume` inside the caller's transaction.
+ */
+@Injectable()
+export class WalletAuthService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Step 1: headers present and well formed. Returns the agent id the signature names. */
+  parse(headers: WalletAuthHeaders): { agentId: string; claimedWallet: string; parsed: ReturnType<typeof parseAuthHeader> } {
+    if (!headers.wallet && !headers.signature) {
+      throw new AppException('UNAUTHORIZED', `${WALLET_HEADER} and ${SIGNATURE_HEADER} headers are required`);
+    }
+    if (!headers.wallet) throw new AppException('UNAUTHORIZED', `${WALLET_HEADER} header is required`);
+    if (!isWallet(headers.wallet)) throw new AppException('UNAUTHORIZED', `${WALLET_HEADER} must be a 0x address`);
+    const parsed = parseAuthHeader(headers.signature, SIGNATURE_HEADER);
+    assertFresh(parsed, this.clock.nowMs(), this.config.authSignatureWindowS, SIGNATURE_HEADER);
+    return { agentId: parsed.subjectId, claimedWallet: headers.wallet, parsed };
+  }
+
+  /** Step 2: the claimed wallet is the agent's, and that wallet made the signature. */
+  verify(step1: ReturnType<WalletAuthService['parse']>, registeredWallet: string): WalletAuthContext {
+    if (!sameWallet(step1.claimedWallet, registeredWallet)) {
+      throw new AppException('FORBIDDEN', `${WALLET_HEADER} is not the wallet registered for this agent`);
+    }
+    const signer = recoverSigner(step1.parsed);
+    if (signer === null || !sameWallet(signer, registeredWallet)) {
+      throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was not signed by the agent's wallet`);
+    }
+    return {
+      agentId: step1.agentId,
+      wallet: registeredWallet,
+      timestampMs: step1.parsed.timestampMs,
+      messageKey: `${step1.agentId}:${step1.parsed.timestampMs}`,
+      expiresAt: new Date(step1.parsed.timestampMs + this.config.authSignatureWindowS * 1000),
+    };
+  }
+
+  /**
+   * Marks the signed message used. Call inside the transaction that makes the change, so
+   * the change and the mark commit together; a second use (even concurrent) is refused.
+   */
+  async consume(manager: EntityManager, auth: WalletAuthContext): Promise<void> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO used_auth_messages (message_key, agent_id, expires_at) VALUES ($1, $2, $3)
+       ON CONFLICT (message_key) DO NOTHING RETURNING message_key`,
+      [auth.messageKey, auth.agentId, auth.expiresAt],
+    );
+    if (rows.length === 0) {
+      throw new AppException('UNAUTHORIZED', `${SIGNATURE_HEADER} has already been used for a change; sign a new message`);
+    }
+  }
+
+  /** Deletes used messages whose timestamps can no longer pass the freshness check. */
+  async pruneExpired(manager: EntityManager): Promise<number> {
+    const result: [unknown[], number] = await manager.query(`DELETE FROM used_auth_messages WHERE expires_at < $1`, [this.clock.now()]);
+    return result[1];
+  }
+}

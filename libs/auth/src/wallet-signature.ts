@@ -1,0 +1,57 @@
+import { verifyMessage } from 'ethers';
+import { AppException, isUuid } from '@app/common';
+
+export const AUTH_PREFIX = 'agora-auth';
+
+/** secp256k1 group order / 2: signatures with a larger s are the malleable twin. */
+const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+export interface ParsedAuthHeader {
+  /** The id the signature was made for: an agent id, or a transaction id for client proofs. */
+  subjectId: string;
+  timestampMs: number;
+  signature: string;
+  /** The exact text that was signed (EIP-191 personal message). */
+  message: string;
+}
+
+const HEADER = /^agora-auth:([^:]{1,100}):(\d{1,16}):sig:(0x[0-9a-fA-F]{130})$/;
+
+function unauthorized(message: string): AppException {
+  return new AppException('UNAUTHORIZED', message);
+}
+
+/**
+ * Strict parse of `agora-auth:<id>:<timestamp-ms>:sig:<65-byte hex signature>`.
+ * Anything else is UNAUTHORIZED: the caller has not presented a credential we can read.
+ */
+export function parseAuthHeader(header: string | undefined, headerName: string, subjectKind: 'uuid' | 'any' = 'uuid'): ParsedAuthHeader {
+  if (header === undefined || header === '') throw unauthorized(`${headerName} header is required`);
+  const m = HEADER.exec(header);
+  if (!m) throw unauthorized(`${headerName} must be ${AUTH_PREFIX}:<id>:<timestamp_ms>:sig:<0x signature>`);
+  const [, subjectId, ts, signature] = m;
+  if (subjectKind === 'uuid' && !isUuid(subjectId)) throw unauthorized(`${headerName} must name an agent UUID`);
+  const timestampMs = Number(ts);
+  if (!Number.isSafeInteger(timestampMs)) throw unauthorized(`${headerName} timestamp is not a valid Unix millisecond time`);
+  const s = BigInt(`0x${signature.slice(66, 130)}`);
+  if (s > SECP256K1_HALF_N) throw unauthorized(`${headerName} signature is not canonical (high s)`);
+  const v = parseInt(signature.slice(130, 132), 16);
+  if (![0, 1, 27, 28].includes(v)) throw unauthorized(`${headerName} signature has an invalid recovery byte`);
+  return { subjectId, timestampMs, signature, message: `${AUTH_PREFIX}:${subjectId}:${ts}` };
+}
+
+/** Rejects timestamps more than windowS seconds from now, either side. */
+export function assertFresh(parsed: ParsedAuthHeader, nowMs: number, windowS: number, headerName: string): void {
+  if (Math.abs(nowMs - parsed.timestampMs) > windowS * 1000) {
+    throw unauthorized(`${headerName} timestamp is outside the ${windowS}-second window`);
+  }
+}
+
+/** The address that signed the message, or null if the signature does not recover. */
+export function recoverSigner(parsed: ParsedAuthHeader): string | null {
+  try {
+    return verifyMessage(parsed.message, parsed.signature);
+  } catch {
+    return null;
+  }
+}

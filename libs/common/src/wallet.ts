@@ -1,0 +1,16 @@
+import { getAddress, isAddress } from 'ethers';
+
+export const WALLET_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+/** Checksummed form of a 0x address; the canonical form stored and returned. */
+export function normalizeWallet(wallet: string): string {
+  return getAddress(wallet.toLowerCase());
+}
+
+export function isWallet(value: unknown): value is string {
+  return typeof value === 'string' && WALLET_PATTERN.test(value) && isAddress(value.toLowerCase());
+}
+
+export function sameWallet(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

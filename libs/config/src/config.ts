@@ -1,0 +1,187 @@
+/* The only module that reads process.env (lint enforces it elsewhere). */
+import { isAddress } from 'ethers';
+
+export type SettlementMode = 'local' | 'evm' | 'facilitator';
+export type PaymentNetwork = 'base' | 'base-sepolia' | 'ethereum';
+export type NodeEnv = 'development' | 'test' | 'production';
+
+const NETWORKS: readonly PaymentNetwork[] = ['base', 'base-sepolia', 'ethereum'];
+
+/** Typed, validated configuration (resolutions §11 plus a few operational settings). */
+export class AppConfig {
+  nodeEnv: NodeEnv;
+  port: number;
+  databaseUrl: string;
+  databasePoolSize: number;
+  redisUrl: string;
+  queuePrefix: string;
+  publicBaseUrl: string;
+  logLevel: string;
+  settlementMode: SettlementMode;
+  evmRpcUrl?: string;
+  usdcAddress?: string;
+  relayerPrivateKey?: string;
+  facilitatorUrl?: string;
+  platformWallet?: string;
+  paymentNetworks: PaymentNetwork[];
+  adminApiKey?: string;
+  outboundAllowHttp: boolean;
+  outboundAllowPrivate: boolean;
+  rateLimitClientPerMin: number;
+  rateLimitAgentPerMin: number;
+  executionTimeoutMs: number;
+  chainTokenTtlS: number;
+  chainTimeoutS: number;
+  escrowHoldStandardS: number;
+  escrowHoldAtRiskS: number;
+  escrowHoldCriticalS: number;
+  disputeResponseWindowS: number;
+  disputeFilingWindowS: number;
+  webhookRetryDelaysMs: number[];
+  authSignatureWindowS: number;
+  bodyLimitBytes: number;
+  workerHeartbeatMs: number;
+  maintenanceIntervalMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  str(name: string, def?: string): string | undefined {
+    return this.raw(name) ?? def;
+  }
+
+  int(name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const v = this.raw(name);
+    if (v === undefined) return def;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${v}")`);
+      return def;
+    }
+    return Number(v);
+  }
+
+  bool(name: string, def: boolean): boolean {
+    const v = this.raw(name);
+    if (v === undefined) return def;
+    if (['true', '1', 'yes'].includes(v.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(v.toLowerCase())) return false;
+    this.problems.push(`${name} must be true or false (got "${v}")`);
+    return def;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], def: T): T {
+    const v = this.raw(name);
+    if (v === undefined) return def;
+    if (!(allowed as readonly string[]).includes(v)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${v}")`);
+      return def;
+    }
+    return v as T;
+  }
+
+  url(name: string, def: string | undefined, protocols: string[]): string | undefined {
+    const v = this.str(name, def);
+    if (v === undefined) return undefined;
+    try {
+      const u = new URL(v);
+      if (!protocols.includes(u.protocol)) {
+        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
+      }
+    } catch {
+      this.problems.push(`${name} must be a URL (got "${v}")`);
+    }
+    return v;
+  }
+
+  require(name: string, value: unknown, why: string): void {
+    if (value === undefined) this.problems.push(`${name} is required ${why}`);
+  }
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const r = new Reader(env);
+  const c = new AppConfig();
+  c.nodeEnv = r.oneOf<NodeEnv>('NODE_ENV', ['development', 'test', 'production'], 'development');
+  c.port = r.int('PORT', 3000, 0, 65535);
+  c.databaseUrl = r.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/agora', ['postgres:', 'postgresql:'])!;
+  c.databasePoolSize = r.int('DATABASE_POOL_SIZE', 20, 1, 500);
+  c.redisUrl = r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!;
+  c.queuePrefix = r.str('QUEUE_PREFIX', 'agora')!;
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(c.queuePrefix)) r.problems.push('QUEUE_PREFIX must be 1-64 letters, digits, _ or -');
+  c.publicBaseUrl = (r.url('PUBLIC_BASE_URL', `http://localhost:${c.port}`, ['http:', 'https:']) ?? '').replace(/\/+$/, '');
+  c.logLevel = r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info');
+
+  c.settlementMode = r.oneOf<SettlementMode>('SETTLEMENT_MODE', ['local', 'evm', 'facilitator'], 'local');
+  c.evmRpcUrl = r.url('EVM_RPC_URL', undefined, ['http:', 'https:', 'ws:', 'wss:']);
+  c.usdcAddress = r.str('USDC_ADDRESS');
+  c.relayerPrivateKey = r.str('RELAYER_PRIVATE_KEY');
+  c.facilitatorUrl = r.url('FACILITATOR_URL', undefined, ['http:', 'https:']);
+  c.platformWallet = r.str('PLATFORM_WALLET');
+  if (c.usdcAddress !== undefined && !isAddress(c.usdcAddress)) r.problems.push('USDC_ADDRESS must be a 0x address');
+  if (c.platformWallet !== undefined && !isAddress(c.platformWallet)) r.problems.push('PLATFORM_WALLET must be a 0x address');
+  if (c.relayerPrivateKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(c.relayerPrivateKey)) {
+    r.problems.push('RELAYER_PRIVATE_KEY must be 0x followed by 64 hex characters');
+  }
+  if (c.settlementMode === 'evm') {
+    r.require('EVM_RPC_URL', c.evmRpcUrl, 'when SETTLEMENT_MODE=evm');
+    r.require('USDC_ADDRESS', c.usdcAddress, 'when SETTLEMENT_MODE=evm');
+    r.require('RELAYER_PRIVATE_KEY', c.relayerPrivateKey, 'when SETTLEMENT_MODE=evm');
+  }
+  if (c.settlementMode === 'facilitator') r.require('FACILITATOR_URL', c.facilitatorUrl, 'when SETTLEMENT_MODE=facilitator');
+
+  const networks = (r.str('PAYMENT_NETWORKS', 'base-sepolia') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = networks.filter((n) => !(NETWORKS as readonly string[]).includes(n));
+  if (unknown.length > 0 || networks.length === 0) {
+    r.problems.push(`PAYMENT_NETWORKS must be a comma list of ${NETWORKS.join(', ')} (got "${networks.join(',')}")`);
+  }
+  c.paymentNetworks = [...new Set(networks.filter((n): n is PaymentNetwork => (NETWORKS as readonly string[]).includes(n)))];
+
+  c.adminApiKey = r.str('ADMIN_API_KEY');
+  if (c.adminApiKey !== undefined && c.adminApiKey.length < 16) r.problems.push('ADMIN_API_KEY must be at least 16 characters');
+  c.outboundAllowHttp = r.bool('OUTBOUND_ALLOW_HTTP', false);
+  c.outboundAllowPrivate = r.bool('OUTBOUND_ALLOW_PRIVATE', false);
+  if (c.nodeEnv === 'production' && (c.outboundAllowHttp || c.outboundAllowPrivate)) {
+    r.problems.push('OUTBOUND_ALLOW_HTTP and OUTBOUND_ALLOW_PRIVATE are for development and tests; they cannot be on when NODE_ENV=production');
+  }
+  c.rateLimitClientPerMin = r.int('RATE_LIMIT_CLIENT_PER_MIN', 120, 1);
+  c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
+  c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);
+  c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);
+  c.chainTimeoutS = r.int('CHAIN_TIMEOUT_S', 300, 1);
+  c.escrowHoldStandardS = r.int('ESCROW_HOLD_STANDARD_S', 86_400);
+  c.escrowHoldAtRiskS = r.int('ESCROW_HOLD_AT_RISK_S', 259_200);
+  c.escrowHoldCriticalS = r.int('ESCROW_HOLD_CRITICAL_S', 604_800);
+  c.disputeResponseWindowS = r.int('DISPUTE_RESPONSE_WINDOW_S', 172_800, 1);
+  c.disputeFilingWindowS = r.int('DISPUTE_FILING_WINDOW_S', 604_800, 1);
+
+  const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '').split(',').map((s) => s.trim());
+  if (delays.length !== 5 || delays.some((d) => !/^\d+$/.test(d))) {
+    r.problems.push(`WEBHOOK_RETRY_DELAYS_MS must be five comma-separated non-negative integers (got "${delays.join(',')}")`);
+    c.webhookRetryDelaysMs = [0, 60_000, 300_000, 1_800_000, 7_200_000];
+  } else {
+    c.webhookRetryDelaysMs = delays.map(Number);
+  }
+  c.authSignatureWindowS = r.int('AUTH_SIGNATURE_WINDOW_S', 300, 1, 86_400);
+  c.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 1_048_576, 1_024);
+  c.workerHeartbeatMs = r.int('WORKER_HEARTBEAT_MS', 5_000, 100);
+  c.maintenanceIntervalMs = r.int('MAINTENANCE_INTERVAL_MS', 30_000, 100);
+
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return c;
+}

@@ -1,0 +1,4 @@
+export * from './data-source.options';
+export * from './database.module';
+export * from './transaction.runner';
+export * from './migrations';

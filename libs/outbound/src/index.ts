@@ -1,0 +1,3 @@
+export * from './address-policy';
+export * from './outbound-url.policy';
+export * from './outbound.module';

@@ -1,0 +1,82 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { blockedAddressReason, blockedHostnameReason } from './address-policy';
+
+export interface OutboundPolicyOptions {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+}
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+export class OutboundUrlRejected extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`URL not allowed: ${reason}`);
+  }
+}
+
+export const MAX_OUTBOUND_URL_LENGTH = 2048;
+
+/**
+ * The static half of the outbound guard: scheme, credentials, host name and every address
+ * the name resolves to. It gives quick feedback when a URL is registered; the connection-time
+ * check of the address actually dialled is the real control and reuses blockedAddressReason.
+ */
+@Injectable()
+export class OutboundUrlPolicy {
+  private readonly options: OutboundPolicyOptions;
+
+  constructor(config: AppConfig, private readonly resolve: Resolver = systemResolver) {
+    this.options = { allowHttp: config.outboundAllowHttp, allowPrivate: config.outboundAllowPrivate };
+  }
+
+  /** Syntax and literal checks only; no DNS. Returns the reason, or null when acceptable. */
+  staticReason(raw: string): string | null {
+    if (typeof raw !== 'string' || raw.length === 0) return 'empty URL';
+    if (raw.length > MAX_OUTBOUND_URL_LENGTH) return `longer than ${MAX_OUTBOUND_URL_LENGTH} characters`;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return 'not an absolute URL';
+    }
+    if (url.protocol !== 'https:' && !(this.options.allowHttp && url.protocol === 'http:')) {
+      return this.options.allowHttp ? 'scheme must be http or https' : 'scheme must be https';
+    }
+    if (url.username || url.password) return 'credentials in URL are not allowed';
+    if (!url.hostname) return 'missing host';
+    if (this.options.allowPrivate) return null;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) {
+      const reason = blockedAddressReason(host);
+      return reason ? `address is ${reason}` : null;
+    }
+    return blockedHostnameReason(host);
+  }
+
+  /** Static checks, then every DNS answer. A name that does not resolve yet is accepted here. */
+  async check(raw: string): Promise<void> {
+    const reason = this.staticReason(raw);
+    if (reason) throw new OutboundUrlRejected(raw, reason);
+    if (this.options.allowPrivate) return;
+    const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) return;
+    let addresses: string[];
+    try {
+      addresses = await this.resolve(host);
+    } catch {
+      return;
+    }
+    for (const address of addresses) {
+      const blocked = blockedAddressReason(address);
+      if (blocked) throw new OutboundUrlRejected(raw, `host resolves to a ${blocked} address`);
+    }
+  }
+}

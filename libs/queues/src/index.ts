@@ -1,0 +1,6 @@
+export * from './jobs';
+export * from './job.producer';
+export * from './queues.module';
+export * from './redis.options';
+export * from './redis.module';
+export * from './heartbeat';

@@ -1,0 +1,41 @@
+/**
+ * The one list of queues, job names and their payloads. Producers and processors are
+ * typed from it, and the worker refuses to boot if a job has no handler or two.
+ */
+export const QUEUES = {
+  maintenance: 'maintenance',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export interface JobPayloads {
+  /** Delete spent auth messages whose timestamps can no longer be presented. */
+  'auth-messages.prune': { requestedAt: string };
+}
+
+export type JobName = keyof JobPayloads;
+
+export type JobOf<N extends JobName = JobName> = { [K in N]: { name: K; data: JobPayloads[K] } }[N];
+
+/** Which queue carries each job. */
+export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
+  'auth-messages.prune': QUEUES.maintenance,
+};
+
+export const JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];
+
+/** Default retry policy: exponential backoff; the processor's last attempt marks rows failed. */
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential' as const, delay: 1_000 },
+  removeOnComplete: { age: 3_600, count: 1_000 },
+  removeOnFail: { age: 7 * 24 * 3_600 },
+};
+
+/**
+ * Deterministic job ids: enqueueing the same work twice is a no-op while the first job
+ * exists. BullMQ forbids ':' in custom ids, so parts are joined with '-'.
+ */
+export function jobId(name: JobName, ...parts: (string | number)[]): string {
+  return [name.replace(/\./g, '_'), ...parts].join('-').replace(/:/g, '_');
+}
