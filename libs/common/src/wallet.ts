@@ -8,7 +8,8 @@ export function normalizeWallet(wallet: string): string {
 }
 
 export function isWallet(value: unknown): value is string {
-  return typeof value === 'string' && WALLET_PATTERN.test(value) && isAddress(value.toLowerCase());
+  // A mixed-case address must carry a valid EIP-55 checksum; all-lower or all-upper hex has none to check.
+  return typeof value === 'string' && WALLET_PATTERN.test(value) && isAddress(value);
 }
 
 export function sameWallet(a: string, b: string): boolean {

@@ -1,0 +1,19 @@
+/** Jest: unit specs beside the code; integration and e2e specs under test/ against real services. */
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false }, target: 'es2022', keepClassNames: true } }];
+const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
+const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', roots: ['<rootDir>/apps', '<rootDir>/libs'], testRegex: '.*\\.spec\\.ts$' },
+    {
+      ...common,
+      displayName: 'integration',
+      roots: ['<rootDir>/test'],
+      testRegex: '.*\\.(int|e2e)-spec\\.ts$',
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { INestApplication } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { AddressInfo } from 'node:net';
+import { AppConfig, loadConfig } from '@app/config';
+import { createApiApp } from '../../apps/api/src/app.factory';
+import { TEST_REDIS_URL } from '../setup/test-env';
+import { createTestDatabase } from './test-db';
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface ApiHarness {
+  app: INestApplication;
+  config: AppConfig;
+  baseUrl: string;
+  databaseUrl: string;
+  env: Record<string, string>;
+  request<T = any>(method: string, path: string, opts?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real API on a loopback port, against its own fresh database and its own Redis
+ * key prefix. `env` overrides configuration the way the process environment would.
+ */
+export async function startApi(env: Record<string, string> = {}): Promise<ApiHarness> {
+  const db = await createTestDatabase();
+  const fullEnv: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: db.url,
+    DATABASE_POOL_SIZE: '10',
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    ADMIN_API_KEY: 'test-admin-key-0123456789',
+    ...env,
+  };
+  const config = loadConfig(fullEnv);
+  const app = await createApiApp(config);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    config,
+    baseUrl,
+    databaseUrl: db.url,
+    env: fullEnv,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      let body: string | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* non-JSON body stays text */
+      }
+      return { status: res.status, headers: res.headers, body: parsed as any };
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}

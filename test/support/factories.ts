@@ -1,0 +1,33 @@
+import { Wallet } from 'ethers';
+
+export interface CapabilityOverrides {
+  id?: string;
+  name?: string;
+  description?: string;
+  pricing?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export function capabilityPayload(overrides: CapabilityOverrides = {}): Record<string, unknown> {
+  return {
+    id: 'translate',
+    name: 'Translate text',
+    description: 'Translates text between English, French and Spanish',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    outputSchema: { type: 'object', properties: { translation: { type: 'string' } } },
+    pricing: { model: 'per-request', basePrice: '0.010000', currency: 'USDC' },
+    ...overrides,
+  };
+}
+
+export function agentPayload(wallet: Wallet | string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    wallet: typeof wallet === 'string' ? wallet : wallet.address,
+    name: 'Polyglot Translator',
+    description: 'Translates documents and short texts',
+    capabilities: [capabilityPayload()],
+    endpoints: { execution: 'https://translator.agents.test/execute', health: 'https://translator.agents.test/health' },
+    metadata: { version: '1.0.0', tags: ['nlp'] },
+    ...overrides,
+  };
+}
