@@ -18,7 +18,6 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
   app.enableCors({ exposedHeaders: EXPOSED_HEADERS });
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
   app.setGlobalPrefix('api/v1');
-  app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { exitGracefullyOnSignals } from '@app/common';
 import { ConfigError, loadConfig } from '@app/config';
 import { WorkerModule } from './worker.module';
 
@@ -18,10 +19,11 @@ async function main(): Promise<void> {
   }
   const app = await NestFactory.createApplicationContext(WorkerModule.register(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
-  // SIGTERM/SIGINT close the BullMQ workers (waiting for active jobs) before exit.
-  app.enableShutdownHooks();
   await app.init();
-  app.get(Logger).log('agora worker started');
+  const logger = app.get(Logger);
+  // SIGTERM/SIGINT close the BullMQ workers (waiting for active jobs) before exit.
+  exitGracefullyOnSignals(app, (m) => logger.log(m));
+  logger.log('agora worker started');
 }
 
 void main();

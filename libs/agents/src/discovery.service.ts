@@ -64,7 +64,7 @@ export class DiscoveryService {
     const where = [`a.status = 'active'`, `EXISTS (SELECT 1 FROM agent_capabilities c WHERE ${capConds.join(' AND ')})`];
     if (f.minReputation !== undefined) {
       params.push(f.minReputation);
-      where.push(`a.reputation_score >= $${params.length}`);
+      where.push(`a.reputation_score >= $${params.length}::numeric`);
     }
     const whereSql = where.join(' AND ');
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM agents a WHERE ${whereSql}`, params);

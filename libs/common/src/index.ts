@@ -6,3 +6,4 @@ export * from './pagination';
 export * from './wallet';
 export * from './reputation-tier';
 export * from './clock.module';
+export * from './graceful-shutdown';

@@ -1,0 +1,42 @@
+import { DataSource } from 'typeorm';
+import { startApi, ApiHarness } from '../support/api-harness';
+
+/**
+ * Entities and migrations agree: on a migrated database, generating a migration from the
+ * entities the API loads yields no statement. Also checks that the migrations revert cleanly.
+ */
+describe('schema (integration)', () => {
+  let api: ApiHarness;
+
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  async function pendingSchemaChanges(ds: DataSource): Promise<string[]> {
+    const log = await ds.driver.createSchemaBuilder().log();
+    return log.upQueries.map((q) => q.query);
+  }
+
+  it('generating a migration from the entities yields nothing', async () => {
+    const ds = api.app.get(DataSource);
+    expect(ds.entityMetadatas.map((m) => m.tableName).sort()).toEqual(['agent_capabilities', 'agents', 'used_auth_messages']);
+    expect(await pendingSchemaChanges(ds)).toEqual([]);
+  });
+
+  it('never synchronizes: the schema comes from migrations only', () => {
+    expect(api.app.get(DataSource).options.synchronize).toBe(false);
+  });
+
+  it('reverts every migration and applies them again to the same schema', async () => {
+    const ds = api.app.get(DataSource);
+    const count = ds.migrations.length;
+    for (let i = 0; i < count; i++) await ds.undoLastMigration({ transaction: 'each' });
+    const tables = await ds.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations'`);
+    expect(tables).toEqual([]);
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(count);
+    expect(await pendingSchemaChanges(ds)).toEqual([]);
+  });
+});
