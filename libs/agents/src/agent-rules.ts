@@ -39,8 +39,7 @@ export function assertCapabilityRules(capabilities: CapabilityInput[], field = '
     }
     if (!variable && c.pricing.maxPrice !== undefined) {
       errors.push({ field: `${at}.pricing.maxPrice`, messages: ['maxPrice applies only to per-token, per-minute and dynamic pricing'] });
-    }
-    if (c.pricing.maxPrice !== undefined && c.pricing.maxPrice < c.pricing.basePrice) {
+    } else if (c.pricing.maxPrice !== undefined && c.pricing.maxPrice < c.pricing.basePrice) {
       errors.push({ field: `${at}.pricing.maxPrice`, messages: ['maxPrice must be at least basePrice'] });
     }
   });

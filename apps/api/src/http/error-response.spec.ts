@@ -1,0 +1,29 @@
+import { BadRequestException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException } from '@nestjs/common';
+import { AppException } from '@app/common';
+import { toErrorResponse } from './error-response';
+
+describe('toErrorResponse', () => {
+  it('maps AppException to its table status, with details, extra body and headers', () => {
+    const r = toErrorResponse(new AppException('PAYMENT_REQUIRED', 'pay', { amount: '1' }, { body: { x402Version: 1 }, headers: { 'PAYMENT-REQUIRED': 'abc' } }));
+    expect(r).toEqual({
+      status: 402,
+      body: { success: false, error: { code: 'PAYMENT_REQUIRED', message: 'pay', details: { amount: '1' } }, x402Version: 1 },
+      headers: { 'PAYMENT-REQUIRED': 'abc' },
+    });
+  });
+
+  it('maps framework exceptions by status', () => {
+    expect(toErrorResponse(new NotFoundException('Cannot GET /x')).body.error).toEqual({ code: 'NOT_FOUND', message: 'Cannot GET /x' });
+    expect(toErrorResponse(new BadRequestException()).body.error.code).toBe('VALIDATION_ERROR');
+    expect(toErrorResponse(new PayloadTooLargeException()).status).toBe(413);
+    expect(toErrorResponse(new ServiceUnavailableException({ status: 'error' })).body.error.code).toBe('SERVICE_UNAVAILABLE');
+  });
+
+  it('answers anything else with a bare 500 and an error id, leaking nothing', () => {
+    const secret = new Error('password authentication failed for user "postgres" at 10.0.0.5');
+    const r = toErrorResponse(secret);
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { errorId: expect.any(String) } } });
+    expect(JSON.stringify(r.body)).not.toMatch(/password|postgres|10\.0\.0\.5|stack/);
+  });
+});

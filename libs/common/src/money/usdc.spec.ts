@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { AppException } from '../errors/app.exception';
+import { formatMicros, MAX_MICROS, Usdc } from './usdc';
+
+describe('Usdc', () => {
+  it('parses decimal strings to micro-units and formats with six decimals', () => {
+    expect(Usdc.parse('1.5').micros).toBe(1_500_000n);
+    expect(Usdc.parse('0.001').micros).toBe(1_000n);
+    expect(Usdc.parse('0').format()).toBe('0.000000');
+    expect(Usdc.parse('0.000001').format()).toBe('0.000001');
+    expect(Usdc.parse('1000.10').format()).toBe('1000.100000');
+    expect(formatMicros('10000')).toBe('0.010000');
+    expect(Usdc.fromMicros(-5n).format()).toBe('-0.000005');
+  });
+
+  it.each(['', ' 1', '1 ', '-1', '+1', '1e3', '1E-2', '0x10', '1,0', '.5', '1.', '01.5', '1.0000001', 'NaN', 'Infinity', '1_000', '１'])(
+    'rejects %p',
+    (text) => {
+      expect(Usdc.tryParse(text)).toBeNull();
+      expect(() => Usdc.parse(text, 'price')).toThrow(AppException);
+    },
+  );
+
+  it('rejects amounts beyond what a BIGINT column can hold with room for sums', () => {
+    expect(Usdc.tryParse('9000000000000')).not.toBeNull();
+    expect(Usdc.tryParse('9000000000000.000001')).toBeNull();
+    expect(Usdc.tryParse('99999999999999')).toBeNull();
+  });
+
+  it('round-trips parse(format(x)) = x for 100,000 random amounts', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: MAX_MICROS }), (micros) => {
+        const text = Usdc.fromMicros(micros).format();
+        expect(text).toMatch(/^\d+\.\d{6}$/);
+        expect(Usdc.parse(text).micros).toBe(micros);
+      }),
+      { numRuns: 100_000 },
+    );
+  });
+
+  it('splits a fee into a half-up 5% cut and earnings that sum to the fee exactly (100,000 random fees)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 1_000_000_000_000n }), (fee) => {
+        const cut = Usdc.fromMicros(fee).percentBps(500n).micros;
+        const earnings = fee - cut;
+        expect(cut + earnings).toBe(fee);
+        // half-up: cut = floor(fee * 5 / 100 + 1/2), computed independently
+        const exact = fee * 5n;
+        const expected = exact / 100n + (exact % 100n >= 50n ? 1n : 0n);
+        expect(cut).toBe(expected);
+        expect(earnings).toBeGreaterThanOrEqual(0n);
+      }),
+      { numRuns: 100_000 },
+    );
+  });
+
+  it('rounds the cut half-up at the boundary', () => {
+    expect(Usdc.fromMicros(10n).percentBps(500n).micros).toBe(1n); // 0.5 -> 1
+    expect(Usdc.fromMicros(9n).percentBps(500n).micros).toBe(0n); // 0.45 -> 0
+    expect(Usdc.fromMicros(30n).percentBps(500n).micros).toBe(2n); // 1.5 -> 2
+  });
+
+  it('never accepts a JS float', () => {
+    expect(() => Usdc.fromMicros(0.1)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,75 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/agora',
+      redisUrl: 'redis://127.0.0.1:6379',
+      publicBaseUrl: 'http://localhost:3000',
+      settlementMode: 'local',
+      paymentNetworks: ['base-sepolia'],
+      outboundAllowHttp: false,
+      outboundAllowPrivate: false,
+      rateLimitClientPerMin: 120,
+      rateLimitAgentPerMin: 600,
+      executionTimeoutMs: 30_000,
+      chainTokenTtlS: 30,
+      chainTimeoutS: 300,
+      escrowHoldStandardS: 86_400,
+      escrowHoldAtRiskS: 259_200,
+      escrowHoldCriticalS: 604_800,
+      disputeResponseWindowS: 172_800,
+      disputeFilingWindowS: 604_800,
+      webhookRetryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
+      authSignatureWindowS: 300,
+      bodyLimitBytes: 1_048_576,
+    });
+    expect(c.adminApiKey).toBeUndefined();
+  });
+
+  it('reads overrides', () => {
+    const c = loadConfig({ PORT: '8080', PAYMENT_NETWORKS: 'base, ethereum', OUTBOUND_ALLOW_HTTP: 'true', WEBHOOK_RETRY_DELAYS_MS: '0,10,20,30,40' });
+    expect(c.port).toBe(8080);
+    expect(c.publicBaseUrl).toBe('http://localhost:8080');
+    expect(c.paymentNetworks).toEqual(['base', 'ethereum']);
+    expect(c.outboundAllowHttp).toBe(true);
+    expect(c.webhookRetryDelaysMs).toEqual([0, 10, 20, 30, 40]);
+  });
+
+  it.each([
+    [{ PORT: '70000' }, /PORT must be an integer between 0 and 65535/],
+    [{ PORT: '3.5' }, /PORT must be an integer/],
+    [{ DATABASE_URL: 'not a url' }, /DATABASE_URL must be a URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL must use redis: or rediss:/],
+    [{ SETTLEMENT_MODE: 'paypal' }, /SETTLEMENT_MODE must be one of local, evm, facilitator/],
+    [{ SETTLEMENT_MODE: 'facilitator' }, /FACILITATOR_URL is required/],
+    [{ PLATFORM_WALLET: '0x123' }, /PLATFORM_WALLET must be a 0x address/],
+    [{ RELAYER_PRIVATE_KEY: 'abc' }, /RELAYER_PRIVATE_KEY must be 0x followed by 64 hex/],
+    [{ PAYMENT_NETWORKS: 'polygon' }, /PAYMENT_NETWORKS must be a comma list/],
+    [{ OUTBOUND_ALLOW_HTTP: 'maybe' }, /OUTBOUND_ALLOW_HTTP must be true or false/],
+    [{ WEBHOOK_RETRY_DELAYS_MS: '0,1,2' }, /WEBHOOK_RETRY_DELAYS_MS must be five/],
+    [{ ADMIN_API_KEY: 'short' }, /ADMIN_API_KEY must be at least 16 characters/],
+    [{ NODE_ENV: 'production', OUTBOUND_ALLOW_HTTP: 'true' }, /cannot be on when NODE_ENV=production/],
+    [{ QUEUE_PREFIX: 'a:b' }, /QUEUE_PREFIX must be/],
+  ])('stops on %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('reports every problem at once', () => {
+    try {
+      loadConfig({ PORT: 'x', SETTLEMENT_MODE: 'evm' });
+      throw new Error('expected a ConfigError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).problems).toEqual([
+        'PORT must be an integer between 0 and 65535 (got "x")',
+        'EVM_RPC_URL is required when SETTLEMENT_MODE=evm',
+        'USDC_ADDRESS is required when SETTLEMENT_MODE=evm',
+        'RELAYER_PRIVATE_KEY is required when SETTLEMENT_MODE=evm',
+      ]);
+    }
+  });
+});
