@@ -2,7 +2,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-save --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 

@@ -59,11 +59,15 @@ ensure_redis() {
   wait_port 127.0.0.1 6379 Redis
 }
 
-# node_modules from the lock file, reinstalled when the lock file changed.
+# node_modules from the lock file, reinstalled from scratch when the lock file changed.
+# Not `npm ci`: npm 11.19 writes lock files without other platforms' optional packages and
+# then its own `npm ci` refuses them; `npm install --no-save` installs the locked versions
+# and leaves package-lock.json untouched.
 ensure_node_modules() {
   local stamp=node_modules/.agora-lock-stamp
   if [ -d node_modules ] && [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then return 0; fi
-  log "installing dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+  log "installing dependencies from package-lock.json"
+  rm -rf node_modules
+  npm install --no-save --no-audit --no-fund
   cp package-lock.json "$stamp"
 }
