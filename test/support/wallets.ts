@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers';
 
 export function newWallet(): Wallet {
-  return Wallet.createRandom() as unknown as Wallet;
+  return new Wallet(Wallet.createRandom().privateKey);
 }
 
 /** `agora-auth:<id>:<ts>:sig:<sig>` signed by `wallet` (EIP-191 personal message). */

@@ -22,8 +22,8 @@ function codeOf(fn: () => unknown): string | undefined {
 }
 
 describe('WalletAuthService', () => {
-  const owner = Wallet.createRandom();
-  const other = Wallet.createRandom();
+  const owner = new Wallet(Wallet.createRandom().privateKey);
+  const other = new Wallet(Wallet.createRandom().privateKey);
   const clock = new FixedClock(new Date(NOW));
   const service = new WalletAuthService(loadConfig({}), clock);
 
@@ -66,7 +66,7 @@ describe('WalletAuthService', () => {
 
 describe('parseAuthHeader', () => {
   it('rejects high-s signatures and bad recovery bytes', async () => {
-    const w = Wallet.createRandom();
+    const w = new Wallet(Wallet.createRandom().privateKey);
     const message = `agora-auth:${AGENT}:${NOW}`;
     const sig = Signature.from(await w.signMessage(message));
     const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
