@@ -1,0 +1,149 @@
+import { AddressInfo, createServer } from 'node:net';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { agentPayload } from '../support/factories';
+import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import { createTestDatabase, withClient } from '../support/test-db';
+import { newWallet, walletHeaders } from '../support/wallets';
+
+describe('HTTP surface (e2e)', () => {
+  let api: ApiHarness;
+
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it.each([
+    ['GET', '/api/v1/nope'],
+    ['GET', '/'],
+    ['PUT', '/api/v1/agents'],
+    ['POST', '/api/v1/discover'],
+    ['GET', '/api/v2/agents'],
+  ])('answers unknown route %s %s with 404 in the envelope', async (method, path) => {
+    const res = await api.request(method, path);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
+  });
+
+  it('reports readiness of Postgres and Redis in the envelope', async () => {
+    const res = await api.request('GET', '/api/v1/health');
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.data.details).toEqual({ database: { status: 'up' }, redis: { status: 'up' } });
+  });
+
+  it('serves OpenAPI generated from the DTOs at /api/docs', async () => {
+    const ui = await fetch(`${api.baseUrl}/api/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toMatch(/swagger/i);
+    const doc = (await api.request('GET', '/api/docs-json')).body;
+    expect(doc.openapi).toMatch(/^3\./);
+    const routes = Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/agents',
+        'GET /api/v1/agents/{id}',
+        'PATCH /api/v1/agents/{id}',
+        'DELETE /api/v1/agents/{id}',
+        'GET /api/v1/discover',
+        'GET /api/v1/discover/recommend',
+        'POST /api/v1/admin/agents/{id}/suspend',
+        'POST /api/v1/admin/agents/{id}/reinstate',
+        'GET /api/v1/health',
+        'GET /api/v1/health/worker',
+      ]),
+    );
+    const register = doc.components.schemas.RegisterAgentDto;
+    expect(register.required).toEqual(expect.arrayContaining(['wallet', 'name', 'capabilities', 'endpoints']));
+    expect(Object.keys(doc.components.schemas.UpdateAgentDto.properties)).not.toEqual(expect.arrayContaining(['wallet']));
+    const patchParams = doc.paths['/api/v1/agents/{id}'].patch.parameters.map((p: { name: string }) => p.name);
+    expect(patchParams).toEqual(expect.arrayContaining(['X-Agent-Wallet', 'X-Agent-Signature']));
+  });
+
+  it('answers 503 in the envelope when Redis is unreachable', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const broken = await startApi({ REDIS_URL: `redis://127.0.0.1:${port}` });
+    try {
+      const res = await broken.request('GET', '/api/v1/health');
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(res.body.error.details.health.error.redis.status).toBe('down');
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('api process: logs and internal errors (e2e)', () => {
+  let proc: RunningProcess;
+  let baseUrl: string;
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    baseUrl = `http://127.0.0.1:${port}`;
+    proc = startProcess(builtApp('api'), {
+      NODE_ENV: 'test',
+      PORT: String(port),
+      DATABASE_URL: db.url,
+      REDIS_URL: 'redis://127.0.0.1:6379/1',
+      QUEUE_PREFIX: `tp${port}`,
+      LOG_LEVEL: 'info',
+    });
+    await waitFor(async () => (await fetch(`${baseUrl}/api/v1/health`).catch(() => null))?.ok, 'api process');
+  });
+  afterAll(async () => {
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    await db.drop();
+  });
+
+  const logLines = () =>
+    proc
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, any>);
+
+  it('logs each request as JSON with its request id and redacts credentials', async () => {
+    const wallet = newWallet();
+    const created = await fetch(`${baseUrl}/api/v1/agents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(agentPayload(wallet)) });
+    const { data } = (await created.json()) as { data: { id: string } };
+    const headers = await walletHeaders(wallet, data.id);
+    const res = await fetch(`${baseUrl}/api/v1/agents/${data.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'X-Request-ID': 'trace-e2e-42', ...headers },
+      body: JSON.stringify({ name: 'Logged Agent' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('trace-e2e-42');
+    const line = await waitFor(async () => logLines().find((l) => l.requestId === 'trace-e2e-42' && l.res), 'request log line');
+    expect(line).toMatchObject({ requestId: 'trace-e2e-42', req: { method: 'PATCH' }, res: { statusCode: 200 } });
+    expect(line.req.headers['x-agent-signature']).toBe('[redacted]');
+    expect(proc.output()).not.toContain(headers['X-Agent-Signature'].split(':sig:')[1]);
+  });
+
+  it('answers a real internal failure with INTERNAL_ERROR and an error id only, and logs the cause', async () => {
+    await withClient(db.url, (c) => c.query('ALTER TABLE agent_capabilities RENAME TO agent_capabilities_gone'));
+    try {
+      const res = await fetch(`${baseUrl}/api/v1/discover`);
+      expect(res.status).toBe(500);
+      const body = (await res.json()) as { success: boolean; error: { code: string; message: string; details: { errorId: string } } };
+      expect(body).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { errorId: expect.any(String) } } });
+      expect(JSON.stringify(body)).not.toMatch(/agent_capabilities|relation|SELECT|postgres/i);
+      const logged = await waitFor(async () => logLines().find((l) => l.errorId === body.error.details.errorId), 'error log line');
+      expect(JSON.stringify(logged)).toMatch(/agent_capabilities/);
+    } finally {
+      await withClient(db.url, (c) => c.query('ALTER TABLE agent_capabilities_gone RENAME TO agent_capabilities'));
+    }
+  });
+});
