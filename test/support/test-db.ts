@@ -1,22 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { databaseUrl, TEMPLATE_DB, TEST_PG_ADMIN_URL } from '../setup/test-env';
+import { databaseUrl, TEMPLATE_DB, withAdmin } from '../setup/test-env';
 
 /** A fresh, migrated database for one test file, cloned from the template. */
 export async function createTestDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `agora_t_${randomBytes(5).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`);
-  return { url: databaseUrl(name), name, drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new Client({ connectionString: TEST_PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`));
+  return {
+    url: databaseUrl(name),
+    name,
+    drop: async () => {
+      await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
 }
 
 /** Direct SQL against a test database, for asserting rows. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { ConfigError, loadConfig } from '@app/config';
+import { loadConfigOrExit } from '@app/config';
 import { buildDataSourceOptions } from '@app/database';
 import { ensureDatabase } from './ensure-database';
 
@@ -13,7 +13,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfigOrExit('cli');
   if (command === 'migrate' && (await ensureDatabase(config.databaseUrl))) {
     process.stdout.write('created database\n');
   }
@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`agora-cli: ${err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(`agora-cli: ${(err as Error).stack ?? String(err)}\n`);
     process.exit(1);
   },
 );

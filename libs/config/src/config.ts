@@ -185,3 +185,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return c;
 }
+
+/** For process entry points: the config, or a clear message on stderr and exit code 1. */
+export function loadConfigOrExit(processName: string, env: Env = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`agora ${processName}: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,38 +1,30 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 import { isWallet, Usdc } from '@app/common';
 
-/** A USDC decimal string: digits, optional dot, at most six decimals. */
-export function IsUsdcAmount(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isUsdcAmount',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message: `$property must be a decimal string with at most 6 decimals (e.g. "0.010000")`, ...options },
-      validator: { validate: (v: unknown) => Usdc.isValid(v) },
-    });
+/** A property decorator from a predicate and its default message. */
+function predicate(name: string, message: string, test: (value: unknown) => boolean) {
+  return (options?: ValidationOptions): PropertyDecorator =>
+    (target, propertyName) =>
+      registerDecorator({
+        name,
+        target: target.constructor,
+        propertyName: propertyName as string,
+        options: { message, ...options },
+        validator: { validate: test },
+      });
 }
 
-/** 0x followed by 40 hex characters (any case; a mixed-case address must carry a valid checksum). */
-export function IsWallet(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isWallet',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message: '$property must be an Ethereum address: 0x followed by 40 hex characters', ...options },
-      validator: { validate: (v: unknown) => isWallet(v) },
-    });
-}
+/** A USDC decimal string: digits, optional dot, at most six decimals. */
+export const IsUsdcAmount = predicate('isUsdcAmount', '$property must be a decimal string with at most 6 decimals (e.g. "0.010000")', (v) =>
+  Usdc.isValid(v),
+);
+
+/** 0x followed by 40 hex characters (a mixed-case address must carry a valid checksum). */
+export const IsWallet = predicate('isWallet', '$property must be an Ethereum address: 0x followed by 40 hex characters', (v) => isWallet(v));
 
 /** A plain JSON object (not an array, not null). */
-export function IsPlainObject(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isPlainObject',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message: '$property must be a JSON object', ...options },
-      validator: { validate: (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v) },
-    });
-}
+export const IsPlainObject = predicate(
+  'isPlainObject',
+  '$property must be a JSON object',
+  (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+);
