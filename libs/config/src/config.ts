@@ -19,6 +19,7 @@ export class AppConfig {
   logLevel: string;
   settlementMode: SettlementMode;
   evmRpcUrl?: string;
+  evmChainId: number;
   usdcAddress?: string;
   relayerPrivateKey?: string;
   facilitatorUrl?: string;
@@ -129,6 +130,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   c.settlementMode = r.oneOf<SettlementMode>('SETTLEMENT_MODE', ['local', 'evm', 'facilitator'], 'local');
   c.evmRpcUrl = r.url('EVM_RPC_URL', undefined, ['http:', 'https:', 'ws:', 'wss:']);
+  c.evmChainId = r.int('EVM_CHAIN_ID', 84532, 1);
   c.usdcAddress = r.str('USDC_ADDRESS');
   c.relayerPrivateKey = r.str('RELAYER_PRIVATE_KEY');
   c.facilitatorUrl = r.url('FACILITATOR_URL', undefined, ['http:', 'https:']);

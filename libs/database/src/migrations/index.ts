@@ -1,4 +1,6 @@
 import { Initial1763820000000 } from './1763820000000-Initial';
+import { Ledger1763830000000 } from './1763830000000-Ledger';
+import { Payments1763840000000 } from './1763840000000-Payments';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
-export const MIGRATIONS = [Initial1763820000000];
+export const MIGRATIONS = [Initial1763820000000, Ledger1763830000000, Payments1763840000000];

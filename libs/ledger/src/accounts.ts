@@ -1,0 +1,54 @@
+/**
+ * Account codes and their bounds. Every hold (escrow, dispute freeze, withdrawal, chain budget)
+ * is money in its own account, so "stuck money" is a query and I5 can compare holds to rows.
+ */
+export type AccountKind =
+  | 'world'
+  | 'revenue'
+  | 'available'
+  | 'escrow'
+  | 'frozen'
+  | 'withdrawing'
+  | 'owed'
+  | 'refund_payable'
+  | 'chain_budget'
+  | 'chain_inflight';
+
+export interface AccountRef {
+  code: string;
+  kind: AccountKind;
+  ownerId: string | null;
+  min: bigint | null;
+  max: bigint | null;
+}
+
+const nonNegative = (code: string, kind: AccountKind, ownerId: string | null): AccountRef => ({ code, kind, ownerId, min: 0n, max: null });
+
+export const Accounts = {
+  /** USDC on chain, outside the platform: goes negative as money comes in. */
+  worldChain: (): AccountRef => ({ code: 'world:chain', kind: 'world', ownerId: null, min: null, max: null }),
+  platformRevenue: (): AccountRef => nonNegative('platform:revenue', 'revenue', null),
+  agentAvailable: (agentId: string) => nonNegative(`agent:${agentId}:available`, 'available', agentId),
+  agentEscrow: (agentId: string) => nonNegative(`agent:${agentId}:escrow`, 'escrow', agentId),
+  agentFrozen: (agentId: string) => nonNegative(`agent:${agentId}:frozen`, 'frozen', agentId),
+  agentWithdrawing: (agentId: string) => nonNegative(`agent:${agentId}:withdrawing`, 'withdrawing', agentId),
+  /** Debt the agent owes the platform (advanced on disputes): never positive. */
+  agentOwed: (agentId: string): AccountRef => ({ code: `agent:${agentId}:owed`, kind: 'owed', ownerId: agentId, min: null, max: 0n }),
+  clientRefundPayable: (wallet: string) => nonNegative(`client:${wallet.toLowerCase()}:refund_payable`, 'refund_payable', wallet.toLowerCase()),
+  chainBudget: (chainId: string) => nonNegative(`chain:${chainId}:budget`, 'chain_budget', chainId),
+  chainInflight: (chainId: string) => nonNegative(`chain:${chainId}:inflight`, 'chain_inflight', chainId),
+};
+
+export interface Leg {
+  account: AccountRef;
+  /** Signed micro-USDC: positive flows into the account. */
+  amount: bigint;
+}
+
+/** A transfer of `amount` from one account to another, as two legs. */
+export function transfer(from: AccountRef, to: AccountRef, amount: bigint): Leg[] {
+  return [
+    { account: from, amount: -amount },
+    { account: to, amount },
+  ];
+}

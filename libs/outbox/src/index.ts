@@ -1,0 +1,3 @@
+export * from './outbox-event.entity';
+export * from './outbox.service';
+export * from './outbox.module';

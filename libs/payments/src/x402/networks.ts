@@ -1,0 +1,33 @@
+import { PaymentNetwork } from '@app/config';
+
+/** USDC per network (x402.md §2.2): all 6 decimals, EIP-712 version "2". */
+export interface NetworkInfo {
+  name: PaymentNetwork;
+  caip2: string;
+  chainId: number;
+  usdc: string;
+  eip712Name: string;
+  /** v1 clients (x402@1.2.0) reject the whole 402 if they see a name they do not know. */
+  inV1Body: boolean;
+}
+
+export const NETWORKS: Record<PaymentNetwork, NetworkInfo> = {
+  base: { name: 'base', caip2: 'eip155:8453', chainId: 8453, usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', eip712Name: 'USD Coin', inV1Body: true },
+  'base-sepolia': {
+    name: 'base-sepolia',
+    caip2: 'eip155:84532',
+    chainId: 84532,
+    usdc: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+    eip712Name: 'USDC',
+    inV1Body: true,
+  },
+  ethereum: { name: 'ethereum', caip2: 'eip155:1', chainId: 1, usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', eip712Name: 'USD Coin', inV1Body: false },
+};
+
+/** One payment option we accept: a network and the token contract on it. */
+export interface PaymentOption {
+  network: NetworkInfo;
+  /** Token contract (checksummed) and its EIP-712 domain name. */
+  asset: string;
+  assetName: string;
+}

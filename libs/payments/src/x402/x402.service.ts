@@ -1,0 +1,228 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { getAddress, isHexString, verifyTypedData } from 'ethers';
+import { AppException, Clock, formatMicros, sameWallet } from '@app/common';
+import { AppConfig } from '@app/config';
+import { NETWORKS, PaymentOption } from './networks';
+import {
+  Authorization,
+  PaymentRequiredV2,
+  PaymentRequirementsV1,
+  PaymentRequirementsV2,
+  PriceRequest,
+  VerifiedPayment,
+  X402_HEADERS,
+} from './x402.types';
+
+export const MAX_TIMEOUT_SECONDS = 300;
+/** Reference facilitators require validBefore >= now + 6 s (three blocks of padding). */
+const VALID_BEFORE_PADDING_S = 6n;
+/** Authorizations valid for longer than this cannot be stockpiled. */
+const MAX_VALIDITY_S = 3_600n;
+
+const TRANSFER_WITH_AUTHORIZATION = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+};
+
+const UINT = /^\d{1,78}$/;
+
+function invalid(reason: string, message: string): AppException {
+  return new AppException('PAYMENT_INVALID', message, { reason });
+}
+
+function b64json(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
+}
+
+/**
+ * x402 `exact` on EVM, versions 1 (`X-PAYMENT`) and 2 (`PAYMENT-SIGNATURE`): the 402 offer and
+ * the stateless checks of a payment header (resolutions §2). Reservation of the nonce and
+ * settlement are the PaymentsService's.
+ */
+@Injectable()
+export class X402Service {
+  readonly options: PaymentOption[];
+  private readonly payTo: string;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {
+    this.payTo = getAddress((config.platformWallet ?? '0x0000000000000000000000000000000000000000').toLowerCase());
+    this.options = config.paymentNetworks.map((name) => {
+      const network = NETWORKS[name];
+      // In evm mode the local chain's own token stands in for USDC on the network with that chain id.
+      const local = config.settlementMode === 'evm' && config.usdcAddress && network.chainId === config.evmChainId;
+      return { network, asset: getAddress((local ? config.usdcAddress! : network.usdc).toLowerCase()), assetName: network.eip712Name };
+    });
+  }
+
+  payToAddress(): string {
+    return this.payTo;
+  }
+
+  /** The v1 body entries (v1-safe networks only) and the v2 `PAYMENT-REQUIRED` header value. */
+  offer(price: PriceRequest): { accepts: PaymentRequirementsV1[]; header: string } {
+    const amount = price.amount.toString();
+    const accepts: PaymentRequirementsV1[] = this.options
+      .filter((o) => o.network.inV1Body)
+      .map((o) => ({
+        scheme: 'exact',
+        network: o.network.name,
+        maxAmountRequired: amount,
+        resource: price.resource,
+        description: price.description,
+        mimeType: 'application/json',
+        payTo: this.payTo,
+        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+        asset: o.asset,
+        extra: { name: o.assetName, version: '2' },
+      }));
+    const v2: PaymentRequiredV2 = {
+      x402Version: 2,
+      error: 'Payment required',
+      resource: { url: price.resource, description: price.description, mimeType: 'application/json' },
+      accepts: this.options.map(
+        (o): PaymentRequirementsV2 => ({
+          scheme: 'exact',
+          network: o.network.caip2,
+          amount,
+          asset: o.asset,
+          payTo: this.payTo,
+          maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+          extra: { name: o.assetName, version: '2' },
+        }),
+      ),
+    };
+    return { accepts, header: b64json(v2) };
+  }
+
+  /** The 402 answer: the envelope, the v1 fields at the top level, and the v2 header. */
+  paymentRequired(price: PriceRequest, message = 'Payment required'): AppException {
+    const { accepts, header } = this.offer(price);
+    return new AppException(
+      'PAYMENT_REQUIRED',
+      message,
+      { amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource },
+      { body: { x402Version: 1, accepts }, headers: { 'PAYMENT-REQUIRED': header } },
+    );
+  }
+
+  /** The payment header of a request, whichever version it uses. */
+  headerOf(headers: Record<string, string | undefined>): { value: string; version: 1 | 2 } | null {
+    const v2 = headers[X402_HEADERS.v2];
+    if (v2) return { value: v2, version: 2 };
+    const v1 = headers[X402_HEADERS.v1];
+    if (v1) return { value: v1, version: 1 };
+    return null;
+  }
+
+  static hashHeader(value: string): string {
+    return createHash('sha256').update(value.trim(), 'utf8').digest('hex');
+  }
+
+  /** Decodes a payment header and runs every stateless check against the price. */
+  verify(header: { value: string; version: 1 | 2 }, price: PriceRequest): VerifiedPayment {
+    let decoded: any;
+    try {
+      decoded = JSON.parse(Buffer.from(header.value.trim(), 'base64').toString('utf8'));
+    } catch {
+      throw invalid('invalid_payload', 'Payment header is not base64-encoded JSON');
+    }
+    if (decoded === null || typeof decoded !== 'object') throw invalid('invalid_payload', 'Payment header is not a JSON object');
+    if (decoded.x402Version !== header.version) {
+      throw invalid('invalid_x402_version', `x402Version ${JSON.stringify(decoded.x402Version)} does not match the header used`);
+    }
+
+    let option: PaymentOption | undefined;
+    if (header.version === 1) {
+      if (decoded.scheme !== 'exact') throw invalid('invalid_scheme', 'Only the exact scheme is accepted');
+      option = this.options.find((o) => o.network.name === decoded.network);
+    } else {
+      const accepted = decoded.accepted;
+      if (!accepted || typeof accepted !== 'object') throw invalid('invalid_payload', 'accepted requirements are missing');
+      if (accepted.scheme !== 'exact') throw invalid('invalid_scheme', 'Only the exact scheme is accepted');
+      option = this.options.find((o) => o.network.caip2 === accepted.network);
+      if (option && (typeof accepted.asset !== 'string' || !sameWallet(accepted.asset, option.asset) || accepted.amount !== price.amount.toString())) {
+        throw invalid('invalid_payment_requirements', 'accepted requirements do not match this resource');
+      }
+    }
+    if (!option) throw invalid('invalid_network', 'Payment network is not accepted here');
+
+    const payload = decoded.payload;
+    const auth: Authorization | undefined = payload?.authorization;
+    if (
+      !payload ||
+      typeof payload.signature !== 'string' ||
+      !isHexString(payload.signature) ||
+      !auth ||
+      ![auth.from, auth.to].every((a) => typeof a === 'string' && /^0x[0-9a-fA-F]{40}$/.test(a)) ||
+      ![auth.value, auth.validAfter, auth.validBefore].every((v) => typeof v === 'string' && UINT.test(v)) ||
+      typeof auth.nonce !== 'string' ||
+      !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce)
+    ) {
+      throw invalid('invalid_payload', 'Payment payload is malformed');
+    }
+    if (payload.signature.length !== 132) {
+      throw invalid('invalid_exact_evm_payload_undeployed_smart_wallet', 'Only 65-byte EOA signatures are accepted');
+    }
+
+    let signer: string;
+    try {
+      signer = verifyTypedData(
+        { name: option.assetName, version: '2', chainId: option.network.chainId, verifyingContract: option.asset },
+        TRANSFER_WITH_AUTHORIZATION,
+        auth,
+        payload.signature,
+      );
+    } catch {
+      throw invalid('invalid_exact_evm_payload_signature', 'Payment signature is invalid');
+    }
+    if (!sameWallet(signer, auth.from)) throw invalid('invalid_exact_evm_payload_signature', 'Payment signature was not made by authorization.from');
+    if (!sameWallet(auth.to, this.payTo)) throw invalid('invalid_exact_evm_payload_recipient_mismatch', 'Payment is not made out to the platform');
+    const value = BigInt(auth.value);
+    if (value !== price.amount) {
+      throw invalid('invalid_exact_evm_payload_authorization_value', `Payment value ${value} does not equal the amount due ${price.amount}`);
+    }
+    const now = BigInt(Math.floor(this.clock.nowMs() / 1000));
+    const validAfter = BigInt(auth.validAfter);
+    const validBefore = BigInt(auth.validBefore);
+    if (validAfter > now) throw invalid('invalid_exact_evm_payload_authorization_valid_after', 'Payment authorization is not valid yet');
+    if (validBefore < now + VALID_BEFORE_PADDING_S) {
+      throw invalid('invalid_exact_evm_payload_authorization_valid_before', 'Payment authorization has expired or expires too soon');
+    }
+    if (validBefore > now + MAX_VALIDITY_S) {
+      throw invalid('invalid_exact_evm_payload_authorization_valid_before', 'Payment authorization is valid for too long');
+    }
+    return {
+      x402Version: header.version,
+      network: option.network.name,
+      chainId: option.network.chainId,
+      asset: option.asset,
+      assetName: option.assetName,
+      payer: getAddress(auth.from.toLowerCase()),
+      payTo: this.payTo,
+      nonce: auth.nonce.toLowerCase(),
+      value,
+      validAfter,
+      validBefore,
+      signature: payload.signature,
+      headerHash: X402Service.hashHeader(header.value),
+      responseHeader: header.version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE',
+    };
+  }
+
+  /** The settlement response header for a successful paid call. */
+  settlementHeader(payment: { x402Version: number; network: string; payer: string }, txHash: string): Record<string, string> {
+    const network = payment.x402Version === 2 ? NETWORKS[payment.network as keyof typeof NETWORKS].caip2 : payment.network;
+    const name = payment.x402Version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE';
+    return { [name]: b64json({ success: true, transaction: txHash, network, payer: payment.payer }) };
+  }
+}
