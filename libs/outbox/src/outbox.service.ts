@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newId } from '@app/common';
-import { OutboxEventEntity } from './outbox-event.entity';
 
 /** Event names of the spec (§6). */
 export type EventType =
@@ -28,7 +27,7 @@ export const EVENT_TYPES: readonly EventType[] = [
 export class OutboxService {
   async record(manager: EntityManager, type: EventType, agentId: string | null, data: Record<string, unknown>): Promise<string> {
     const id = newId('evt');
-    await manager.insert(OutboxEventEntity, { id, type, agentId, data } as Partial<OutboxEventEntity> as OutboxEventEntity);
+    await manager.query(`INSERT INTO outbox_events (id, type, agent_id, data) VALUES ($1, $2, $3, $4)`, [id, type, agentId, data]);
     return id;
   }
 }
