@@ -1,6 +1,6 @@
 import { Signature, Wallet } from 'ethers';
 import { startApi, ApiHarness } from '../support/api-harness';
-import { agentPayload, capabilityPayload } from '../support/factories';
+import { agentPayload, capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet, signAuth, walletHeaders } from '../support/wallets';
 import { withClient } from '../support/test-db';
 
@@ -20,7 +20,7 @@ describe('Agents API (e2e)', () => {
   const countAgents = () => withClient(api.databaseUrl, async (c) => Number((await c.query('SELECT count(*) FROM agents')).rows[0].count));
 
   async function register(wallet: Wallet, overrides: Record<string, unknown> = {}) {
-    const res = await api.request('POST', '/api/v1/agents', { body: agentPayload(wallet, overrides) });
+    const res = await registerAgent(api, wallet, overrides);
     expect(res.status).toBe(201);
     return res.body.data as { id: string; [k: string]: any };
   }
@@ -28,7 +28,7 @@ describe('Agents API (e2e)', () => {
   describe('POST /api/v1/agents', () => {
     it('registers an agent with the spec fields, reputation 50 and status active', async () => {
       const wallet = newWallet();
-      const res = await api.request('POST', '/api/v1/agents', { body: agentPayload(wallet.address.toLowerCase()) });
+      const res = await registerAgent(api, wallet, { wallet: wallet.address.toLowerCase() });
       expect(res.status).toBe(201);
       expect(res.body.success).toBe(true);
       const a = res.body.data;
@@ -146,7 +146,7 @@ describe('Agents API (e2e)', () => {
     });
 
     it('accepts a body just under 1 MiB', async () => {
-      const res = await api.request('POST', '/api/v1/agents', { body: agentPayload(newWallet(), { metadata: { blob: 'x'.repeat(1_000_000) } }) });
+      const res = await registerAgent(api, newWallet(), { metadata: { blob: 'x'.repeat(1_000_000) } });
       expect(res.status).toBe(201);
     });
   });

@@ -1,5 +1,5 @@
 import { startApi, ApiHarness } from '../support/api-harness';
-import { agentPayload, capabilityPayload } from '../support/factories';
+import { capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { withClient } from '../support/test-db';
 
@@ -8,7 +8,7 @@ describe('Discovery API (e2e)', () => {
   const ids: Record<string, string> = {};
 
   async function seed(key: string, score: number, executions: number, caps: Record<string, unknown>[], status = 'active') {
-    const res = await api.request('POST', '/api/v1/agents', { body: agentPayload(newWallet(), { name: `Agent ${key}`, capabilities: caps }) });
+    const res = await registerAgent(api, newWallet(), { name: `Agent ${key}`, capabilities: caps });
     expect(res.status).toBe(201);
     ids[key] = res.body.data.id;
     await withClient(api.databaseUrl, (c) =>

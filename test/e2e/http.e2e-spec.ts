@@ -1,6 +1,7 @@
 import { AddressInfo, createServer } from 'node:net';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { agentPayload } from '../support/factories';
+import { x402Header } from '../support/x402';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { createTestDatabase, withClient } from '../support/test-db';
 import { newWallet, walletHeaders } from '../support/wallets';
@@ -116,7 +117,12 @@ describe('api process: logs and internal errors (e2e)', () => {
 
   it('logs each request as JSON with its request id and redacts credentials', async () => {
     const wallet = newWallet();
-    const created = await fetch(`${baseUrl}/api/v1/agents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(agentPayload(wallet)) });
+    const pay = await x402Header(wallet, { amount: 100_000n, payTo: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' });
+    const created = await fetch(`${baseUrl}/api/v1/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [pay.name]: pay.value },
+      body: JSON.stringify(agentPayload(wallet)),
+    });
     const { data } = (await created.json()) as { data: { id: string } };
     const headers = await walletHeaders(wallet, data.id);
     const res = await fetch(`${baseUrl}/api/v1/agents/${data.id}`, {

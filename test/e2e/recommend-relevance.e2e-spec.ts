@@ -1,5 +1,5 @@
 import { startApi, ApiHarness } from '../support/api-harness';
-import { agentPayload } from '../support/factories';
+import { registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { withClient } from '../support/test-db';
 import { RELEVANCE_AGENTS, RELEVANCE_QUERIES } from '../fixtures/relevance-set';
@@ -12,12 +12,10 @@ describe('Recommendation relevance (e2e)', () => {
   beforeAll(async () => {
     api = await startApi();
     for (const a of RELEVANCE_AGENTS) {
-      const res = await api.request('POST', '/api/v1/agents', {
-        body: agentPayload(newWallet(), {
-          name: a.name,
-          description: a.description,
-          capabilities: a.capabilities.map((c) => ({ ...c, pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } })),
-        }),
+      const res = await registerAgent(api, newWallet(), {
+        name: a.name,
+        description: a.description,
+        capabilities: a.capabilities.map((c) => ({ ...c, pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } })),
       });
       expect(res.status).toBe(201);
       idToKey.set(res.body.data.id, a.key);

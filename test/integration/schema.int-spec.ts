@@ -22,7 +22,12 @@ describe('schema (integration)', () => {
 
   it('generating a migration from the entities yields nothing', async () => {
     const ds = api.app.get(DataSource);
-    expect(ds.entityMetadatas.map((m) => m.tableName).sort()).toEqual(['agent_capabilities', 'agents', 'used_auth_messages']);
+    // Every table the migrations create has an entity, so none escapes the comparison.
+    const tables: { table_name: string }[] = await ds.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations' ORDER BY 1`,
+    );
+    expect(ds.entityMetadatas.map((m) => m.tableName).sort()).toEqual(tables.map((t) => t.table_name));
+    expect(tables.length).toBeGreaterThanOrEqual(12);
     expect(await pendingSchemaChanges(ds)).toEqual([]);
   });
 

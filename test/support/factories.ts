@@ -31,3 +31,16 @@ export function agentPayload(wallet: Wallet | string, overrides: Record<string, 
     ...overrides,
   };
 }
+
+export const REGISTRATION_FEE_MICROS = 100_000n;
+
+/** Registers an agent for `wallet`, paying the 0.10 registration fee with an x402 header. */
+export async function registerAgent(
+  api: { request: (m: string, p: string, o?: any) => Promise<{ status: number; body: any; headers: Headers }>; config: { platformWallet: string } },
+  wallet: Wallet,
+  overrides: Record<string, unknown> = {},
+) {
+  const { x402Header } = await import('./x402');
+  const pay = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet });
+  return api.request('POST', '/api/v1/agents', { body: agentPayload(wallet, overrides), headers: { [pay.name]: pay.value } });
+}

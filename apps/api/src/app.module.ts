@@ -7,11 +7,13 @@ import { ClockModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { OutboundModule } from '@app/outbound';
+import { PaymentsModule } from '@app/payments';
 import { QueuesModule, RedisModule } from '@app/queues';
 import { AdminAgentsController } from './admin/admin-agents.controller';
 import { AgentsController } from './agents/agents.controller';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { HealthController } from './health/health.controller';
+import { PaymentsController } from './payments/payments.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ObjectBodyPipe, createValidationPipe } from './http/validation';
@@ -31,9 +33,10 @@ export class AppModule {
         QueuesModule.forRoot(),
         OutboundModule,
         TerminusModule.forRoot({ logger: false }),
-        AgentsModule,
+        AgentsModule.register({ registrationFee: [PaymentsModule] }),
+        PaymentsModule,
       ],
-      controllers: [AgentsController, DiscoveryController, AdminAgentsController, HealthController],
+      controllers: [AgentsController, DiscoveryController, PaymentsController, AdminAgentsController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

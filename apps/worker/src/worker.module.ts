@@ -6,9 +6,11 @@ import { ClockModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueuesModule, RedisModule } from '@app/queues';
+import { PaymentsModule } from '@app/payments';
 import { HeartbeatService } from './heartbeat.service';
 import { JobHandlerRegistry } from './job-handlers';
-import { MaintenanceScheduler } from './maintenance.scheduler';
+import { Sweeper } from './sweeper';
+import { PaymentsProcessor } from './processors/payments.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
 
 @Module({})
@@ -27,8 +29,9 @@ export class WorkerModule implements OnApplicationBootstrap {
         RedisModule,
         QueuesModule.forRoot(),
         AuthModule,
+        PaymentsModule,
       ],
-      providers: [JobHandlerRegistry, MaintenanceProcessor, MaintenanceScheduler, HeartbeatService],
+      providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, Sweeper, HeartbeatService],
     };
   }
 

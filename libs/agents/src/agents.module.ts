@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { AgentsRepository } from './agents.repository';
@@ -8,9 +8,23 @@ import { AgentEntity } from './entities/agent.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 import { NoRegistrationFee, RegistrationFeeStep } from './registration-fee.step';
 
-@Module({
-  imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity]), AuthModule],
-  providers: [AgentsRepository, AgentsService, DiscoveryService, { provide: RegistrationFeeStep, useClass: NoRegistrationFee }],
-  exports: [AgentsService, DiscoveryService, AuthModule],
-})
-export class AgentsModule {}
+/**
+ * Agents and discovery. The registration fee is a pluggable step: pass the module that exports
+ * RegistrationFeeStep (the payments module); without one, registration is free.
+ */
+@Module({})
+export class AgentsModule {
+  static register(opts: { registrationFee?: ModuleMetadata['imports'] } = {}): DynamicModule {
+    return {
+      module: AgentsModule,
+      imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity]), AuthModule, ...(opts.registrationFee ?? [])],
+      providers: [
+        AgentsRepository,
+        AgentsService,
+        DiscoveryService,
+        ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }]),
+      ],
+      exports: [AgentsService, DiscoveryService, AuthModule],
+    };
+  }
+}

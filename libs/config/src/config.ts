@@ -7,6 +7,9 @@ export type NodeEnv = 'development' | 'test' | 'production';
 
 const NETWORKS: readonly PaymentNetwork[] = ['base', 'base-sepolia', 'ethereum'];
 
+/** Anvil's first well-known account: the payTo address outside production unless configured. */
+export const DEV_PLATFORM_WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
 /** Typed, validated configuration (resolutions §11 plus a few operational settings). */
 export class AppConfig {
   nodeEnv: NodeEnv;
@@ -23,7 +26,7 @@ export class AppConfig {
   usdcAddress?: string;
   relayerPrivateKey?: string;
   facilitatorUrl?: string;
-  platformWallet?: string;
+  platformWallet: string;
   paymentNetworks: PaymentNetwork[];
   adminApiKey?: string;
   outboundAllowHttp: boolean;
@@ -134,9 +137,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.usdcAddress = r.str('USDC_ADDRESS');
   c.relayerPrivateKey = r.str('RELAYER_PRIVATE_KEY');
   c.facilitatorUrl = r.url('FACILITATOR_URL', undefined, ['http:', 'https:']);
-  c.platformWallet = r.str('PLATFORM_WALLET');
+  // Development and tests default to anvil's first account; production must name its wallet.
+  c.platformWallet = r.str('PLATFORM_WALLET', c.nodeEnv === 'production' ? undefined : DEV_PLATFORM_WALLET) ?? '';
+  if (c.platformWallet === '') r.problems.push('PLATFORM_WALLET is required when NODE_ENV=production');
   if (c.usdcAddress !== undefined && !isAddress(c.usdcAddress)) r.problems.push('USDC_ADDRESS must be a 0x address');
-  if (c.platformWallet !== undefined && !isAddress(c.platformWallet)) r.problems.push('PLATFORM_WALLET must be a 0x address');
+  if (c.platformWallet !== '' && !isAddress(c.platformWallet)) r.problems.push('PLATFORM_WALLET must be a 0x address');
   if (c.relayerPrivateKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(c.relayerPrivateKey)) {
     r.problems.push('RELAYER_PRIVATE_KEY must be 0x followed by 64 hex characters');
   }

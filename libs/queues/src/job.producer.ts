@@ -8,8 +8,8 @@ import { JOB_QUEUE, JobName, JobPayloads, QUEUES } from './jobs';
 export class JobProducer {
   private readonly queues: Record<string, Queue>;
 
-  constructor(@InjectQueue(QUEUES.maintenance) maintenance: Queue) {
-    this.queues = { [QUEUES.maintenance]: maintenance };
+  constructor(@InjectQueue(QUEUES.maintenance) maintenance: Queue, @InjectQueue(QUEUES.payments) payments: Queue) {
+    this.queues = { [QUEUES.maintenance]: maintenance, [QUEUES.payments]: payments };
   }
 
   async enqueue<N extends JobName>(name: N, data: JobPayloads[N], opts: JobsOptions & { jobId: string }): Promise<void> {

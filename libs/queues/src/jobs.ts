@@ -4,6 +4,7 @@
  */
 export const QUEUES = {
   maintenance: 'maintenance',
+  payments: 'payments',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -11,6 +12,12 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export interface JobPayloads {
   /** Delete spent auth messages whose timestamps can no longer be presented. */
   'auth-messages.prune': { requestedAt: string };
+  /** Send a pending withdrawal (claim, transfer, complete or fail). */
+  'withdrawal.process': { withdrawalId: string };
+  /** Release an escrow hold whose time has come. */
+  'escrow.release': { holdId: string };
+  /** Retry a failed settlement. */
+  'payment.settle': { paymentId: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -20,6 +27,9 @@ export type JobOf<N extends JobName = JobName> = { [K in N]: { name: K; data: Jo
 /** Which queue carries each job. */
 export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'auth-messages.prune': QUEUES.maintenance,
+  'withdrawal.process': QUEUES.payments,
+  'escrow.release': QUEUES.payments,
+  'payment.settle': QUEUES.payments,
 };
 
 export const JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

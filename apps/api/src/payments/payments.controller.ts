@@ -1,0 +1,103 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { WalletAuthContext } from '@app/auth';
+import { Usdc, ValidationException } from '@app/common';
+import { BalancesService, WithdrawalsService } from '@app/payments';
+import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
+import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { PageQueryDto } from '../http/pagination.dto';
+import { UuidParamPipe } from '../http/validation';
+import {
+  BalanceResponse,
+  StatsResponse,
+  toBalanceResponse,
+  toStatsResponse,
+  toTransactionListItem,
+  toTransactionResponse,
+  toWithdrawalListResponse,
+  toWithdrawalResponse,
+  toWithdrawResponse,
+  TransactionListItemResponse,
+  TransactionResponse,
+  WithdrawalListResponse,
+  WithdrawalResponse,
+  WithdrawDto,
+  WithdrawResponse,
+} from './dto/payments.dto';
+
+const PREFIXED_ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,40}$/;
+
+function prefixedId(value: string, prefix: string, field: string): string {
+  if (!PREFIXED_ID.test(value) || !value.startsWith(`${prefix}_`)) {
+    throw new ValidationException([{ field, messages: [`${field} must be a ${prefix}_ identifier`] }]);
+  }
+  return value;
+}
+
+@ApiTags('payments')
+@Controller('payments')
+export class PaymentsController {
+  constructor(
+    private readonly balances: BalancesService,
+    private readonly withdrawals: WithdrawalsService,
+  ) {}
+
+  @Get('balance/:agentId')
+  @ApiOperation({ summary: "An agent's balance: available, in escrow, totals" })
+  @ApiEnvelope(BalanceResponse)
+  @ApiErrors(400, 404)
+  async balance(@Param('agentId', UuidParamPipe) agentId: string): Promise<BalanceResponse> {
+    return toBalanceResponse(await this.balances.balance(agentId));
+  }
+
+  @Post('withdraw')
+  @WalletSigned({ body: 'agentId' })
+  @ApiOperation({ summary: 'Withdraw available balance to a wallet (wallet-signed; minimum 1.00, fee 0.10)' })
+  @ApiEnvelope(WithdrawResponse, 201)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async withdraw(@Body() dto: WithdrawDto, @WalletAuth() auth: WalletAuthContext): Promise<WithdrawResponse> {
+    const w = await this.withdrawals.request(dto.agentId.toLowerCase(), auth, Usdc.parse(dto.amount, 'amount').micros, dto.destinationWallet);
+    return toWithdrawResponse(w);
+  }
+
+  @Get('withdrawals/:agentId')
+  @ApiOperation({ summary: "An agent's withdrawals with a summary" })
+  @ApiEnvelope(WithdrawalListResponse)
+  @ApiErrors(400)
+  async list(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<WithdrawalListResponse> {
+    const { withdrawals, summary } = await this.withdrawals.list(agentId, page);
+    return toWithdrawalListResponse(withdrawals, summary);
+  }
+
+  @Get('withdrawal/:id')
+  @ApiOperation({ summary: 'One withdrawal' })
+  @ApiEnvelope(WithdrawalResponse)
+  @ApiErrors(400, 404)
+  async withdrawal(@Param('id') id: string): Promise<WithdrawalResponse> {
+    return toWithdrawalResponse(await this.withdrawals.get(prefixedId(id, 'wd', 'id')));
+  }
+
+  @Get('history/:agentId')
+  @WalletSigned({ param: 'agentId' })
+  @ApiOperation({ summary: "An agent's transactions (wallet-signed; a signature may be reused for reads within its window)" })
+  @ApiEnvelope(TransactionListItemResponse)
+  @ApiErrors(400, 401, 403, 404)
+  async history(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<TransactionListItemResponse[]> {
+    return (await this.balances.history(agentId, page)).map(toTransactionListItem);
+  }
+
+  @Get('tx/:txId')
+  @ApiOperation({ summary: 'One transaction' })
+  @ApiEnvelope(TransactionResponse)
+  @ApiErrors(400, 404)
+  async transaction(@Param('txId') txId: string): Promise<TransactionResponse> {
+    return toTransactionResponse(await this.balances.transaction(prefixedId(txId, 'tx', 'txId')));
+  }
+
+  @Get('stats')
+  @ApiOperation({ summary: 'Platform totals' })
+  @ApiEnvelope(StatsResponse)
+  async stats(): Promise<StatsResponse> {
+    return toStatsResponse(await this.balances.stats());
+  }
+}

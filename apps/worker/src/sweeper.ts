@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { Clock } from '@app/common';
+import { AppConfig } from '@app/config';
+import { EscrowService, PaymentsService, WithdrawalsService } from '@app/payments';
+import { jobId, JobName, JobPayloads, JobProducer, REDIS } from '@app/queues';
+
+/**
+ * Postgres holds every piece of pending work; BullMQ only wakes workers. This plain process
+ * timer (not a BullMQ repeatable, which would vanish with Redis) re-enqueues whatever is due:
+ * at start, every MAINTENANCE_INTERVAL_MS, and when Redis comes back. Job ids carry the time
+ * slot, so several workers enqueue each item once per slot; processors claim rows, so a
+ * duplicate run does nothing.
+ */
+@Injectable()
+export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(Sweeper.name);
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private readonly onReady = () => void this.tick();
+
+  constructor(
+    private readonly producer: JobProducer,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly escrow: EscrowService,
+    private readonly withdrawals: WithdrawalsService,
+    private readonly payments: PaymentsService,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.tick();
+    this.timer = setInterval(() => void this.tick(), this.config.maintenanceIntervalMs);
+    this.timer.unref();
+    this.redis.on('ready', this.onReady);
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.redis.off('ready', this.onReady);
+  }
+
+  async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    const slot = Math.floor(this.clock.nowMs() / this.config.maintenanceIntervalMs);
+    try {
+      await this.enqueue('auth-messages.prune', { requestedAt: this.clock.now().toISOString() }, slot);
+      for (const hold of await this.escrow.dueReleases()) await this.enqueue('escrow.release', { holdId: hold.id }, slot, hold.id);
+      for (const id of await this.withdrawals.dueForProcessing()) await this.enqueue('withdrawal.process', { withdrawalId: id }, slot, id);
+      for (const id of await this.payments.dueSettlementRetries()) await this.enqueue('payment.settle', { paymentId: id }, slot, id);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'sweep incomplete; will retry next tick');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private enqueue<N extends JobName>(name: N, data: JobPayloads[N], slot: number, ...ids: string[]): Promise<void> {
+    return this.producer.enqueue(name, data, { jobId: jobId(name, ...ids, `s${slot}`) });
+  }
+}

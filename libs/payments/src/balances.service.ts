@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { NotFoundException, Page } from '@app/common';
+import { Accounts, LedgerService } from '@app/ledger';
+import { TransactionEntity } from './entities/transaction.entity';
+
+export interface AgentBalance {
+  agentId: string;
+  available: bigint;
+  pending: bigint;
+  totalEarned: bigint;
+  totalWithdrawn: bigint;
+  totalDisputed: bigint;
+  executionCount: number;
+  escrow: { pendingCount: number; pendingTotal: bigint };
+}
+
+export interface PlatformStats {
+  totalAgents: number;
+  activeAgents: number;
+  totalTransactions: number;
+  totalVolume: bigint;
+  avgTransactionSize: bigint;
+}
+
+/** Read models over the ledger and the payment rows. */
+@Injectable()
+export class BalancesService {
+  constructor(
+    private readonly ledger: LedgerService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  private async assertAgent(agentId: string): Promise<void> {
+    const rows = await this.dataSource.query(`SELECT 1 FROM agents WHERE id = $1`, [agentId]);
+    if (rows.length === 0) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', agentId);
+  }
+
+  async balance(agentId: string): Promise<AgentBalance> {
+    await this.assertAgent(agentId);
+    const codes = [Accounts.agentAvailable(agentId).code, Accounts.agentEscrow(agentId).code, Accounts.agentFrozen(agentId).code];
+    const balances = await this.ledger.balances(this.dataSource.manager, codes);
+    const [row] = await this.dataSource.query(
+      `SELECT (SELECT coalesce(sum(agent_earnings), 0) FROM transactions WHERE providing_agent_id = $1)::text AS earned,
+              (SELECT count(*) FROM transactions WHERE providing_agent_id = $1)::int AS executions,
+              (SELECT coalesce(sum(amount), 0) FROM withdrawals WHERE agent_id = $1 AND status = 'completed')::text AS withdrawn,
+              (SELECT count(*) FROM escrow_holds WHERE agent_id = $1 AND status = 'held')::int AS held_count,
+              (SELECT coalesce(sum(amount), 0) FROM escrow_holds WHERE agent_id = $1 AND status = 'held')::text AS held_total`,
+      [agentId],
+    );
+    return {
+      agentId,
+      available: balances.get(codes[0])!,
+      pending: balances.get(codes[1])!,
+      totalEarned: BigInt(row.earned),
+      totalWithdrawn: BigInt(row.withdrawn),
+      totalDisputed: balances.get(codes[2])!,
+      executionCount: row.executions,
+      escrow: { pendingCount: row.held_count, pendingTotal: BigInt(row.held_total) },
+    };
+  }
+
+  async history(agentId: string, page: Page): Promise<TransactionEntity[]> {
+    await this.assertAgent(agentId);
+    return this.dataSource.manager.find(TransactionEntity, {
+      where: { providingAgentId: agentId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: page.limit,
+      skip: page.offset,
+    });
+  }
+
+  async transaction(id: string): Promise<TransactionEntity> {
+    const tx = await this.dataSource.manager.findOne(TransactionEntity, { where: { id } });
+    if (!tx) throw new NotFoundException('TRANSACTION_NOT_FOUND', 'Transaction', id);
+    return tx;
+  }
+
+  async stats(): Promise<PlatformStats> {
+    const [r] = await this.dataSource.query(
+      `SELECT (SELECT count(*) FROM agents)::int AS "totalAgents",
+              (SELECT count(*) FROM agents WHERE status = 'active')::int AS "activeAgents",
+              count(*)::int AS "totalTransactions",
+              coalesce(sum(gross_amount), 0)::text AS "totalVolume"
+         FROM transactions`,
+    );
+    const volume = BigInt(r.totalVolume);
+    // Integer division on micro-units: the average is floored to the micro-USDC.
+    const avg = r.totalTransactions > 0 ? volume / BigInt(r.totalTransactions) : 0n;
+    return { totalAgents: r.totalAgents, activeAgents: r.activeAgents, totalTransactions: r.totalTransactions, totalVolume: volume, avgTransactionSize: avg };
+  }
+}

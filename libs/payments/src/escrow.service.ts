@@ -1,0 +1,169 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock, formatMicros, newId, reputationTier } from '@app/common';
+import { AppConfig } from '@app/config';
+import { TransactionRunner } from '@app/database';
+import { Accounts, LedgerService } from '@app/ledger';
+import { OutboxService } from '@app/outbox';
+import { jobId, JobProducer } from '@app/queues';
+import { EscrowHoldEntity } from './entities/escrow-hold.entity';
+import { TransactionEntity } from './entities/transaction.entity';
+import { splitAgentFee } from './fees';
+
+export interface ExecutionCharge {
+  /** The `tx_` id to create (chosen by the caller so it can be returned before commit). */
+  transactionId?: string;
+  paymentId: string | null;
+  payerWallet: string;
+  requestingAgent: string;
+  agentId: string;
+  agentReputation: number;
+  capabilityId: string;
+  agentFee: bigint;
+  platformFee: bigint;
+  executionTimeMs: number;
+}
+
+/**
+ * Charged executions and the escrow of their earnings: posting the split, holding earnings by
+ * the agent's tier, releasing them (delayed job, sweeper as a safety net).
+ */
+@Injectable()
+export class EscrowService {
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly outbox: OutboxService,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly jobs: JobProducer,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** After commit: a delayed job releases the hold on time; the sweeper covers a lost job. */
+  async scheduleRelease(hold: { id: string; releaseAt: Date; status: string }): Promise<void> {
+    if (hold.status !== 'held') return;
+    try {
+      await this.jobs.enqueue('escrow.release', { holdId: hold.id }, {
+        jobId: jobId('escrow.release', hold.id),
+        delay: Math.max(0, hold.releaseAt.getTime() - this.clock.nowMs()),
+      });
+    } catch {
+      /* the sweeper enqueues due holds */
+    }
+  }
+
+  /** Seconds an agent's earnings are held, by its tier now (resolutions §6). */
+  holdSeconds(reputation: number): number {
+    switch (reputationTier(reputation)) {
+      case 'Excellent':
+      case 'Trusted':
+        return 0;
+      case 'Standard':
+        return this.config.escrowHoldStandardS;
+      case 'At Risk':
+        return this.config.escrowHoldAtRiskS;
+      case 'Critical':
+        return this.config.escrowHoldCriticalS;
+    }
+  }
+
+  /**
+   * Inside the caller's transaction: the client paid platform fee + agent fee; the platform
+   * keeps the fee and a half-up 5% cut; the agent's earnings go to escrow (and straight to
+   * available for instant tiers).
+   */
+  async recordCharge(manager: EntityManager, c: ExecutionCharge): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity }> {
+    const { cut, earnings } = splitAgentFee(c.agentFee);
+    const transactionId = c.transactionId ?? newId('tx');
+    const holdId = newId('esc');
+    const gross = c.platformFee + c.agentFee;
+    const now = this.clock.now();
+    await this.ledger.post(manager, {
+      code: 'execution.settled',
+      refId: transactionId,
+      legs: [
+        { account: Accounts.worldChain(), amount: -gross },
+        { account: Accounts.platformRevenue(), amount: c.platformFee + cut },
+        { account: Accounts.agentEscrow(c.agentId), amount: earnings },
+      ],
+      metadata: { paymentId: c.paymentId, agentId: c.agentId },
+    });
+    const hold = Object.assign(new EscrowHoldEntity(), {
+      id: holdId,
+      transactionId,
+      agentId: c.agentId,
+      amount: earnings,
+      status: 'held',
+      releaseAt: new Date(now.getTime() + this.holdSeconds(c.agentReputation) * 1000),
+      releasedAt: null,
+    });
+    const transaction = Object.assign(new TransactionEntity(), {
+      id: transactionId,
+      requestingAgent: c.requestingAgent,
+      payerWallet: c.payerWallet.toLowerCase(),
+      providingAgentId: c.agentId,
+      capabilityId: c.capabilityId,
+      grossAmount: gross,
+      platformFee: c.platformFee,
+      agentFee: c.agentFee,
+      platformCut: cut,
+      agentEarnings: earnings,
+      status: 'completed',
+      executionTimeMs: c.executionTimeMs,
+      paymentId: c.paymentId,
+      escrowId: holdId,
+      disputeId: null,
+      completedAt: now,
+    });
+    await manager.save(TransactionEntity, transaction);
+    await manager.save(EscrowHoldEntity, hold);
+    if (hold.releaseAt.getTime() <= now.getTime()) await this.releaseIn(manager, hold);
+    return { transaction, hold };
+  }
+
+  /**
+   * Releases a held escrow whose time has come. Claiming the row first makes a duplicate job
+   * (or the sweeper racing the delayed job) a no-op. Returns whether this call released it.
+   */
+  async release(holdId: string): Promise<boolean> {
+    return this.tx.run(async (manager) => {
+      const [hold]: EscrowHoldEntity[] = await manager.query(
+        `SELECT id, agent_id AS "agentId", transaction_id AS "transactionId", amount, status, release_at AS "releaseAt"
+           FROM escrow_holds WHERE id = $1 AND status = 'held' AND release_at <= $2 FOR UPDATE SKIP LOCKED`,
+        [holdId, this.clock.now()],
+      );
+      if (!hold) return false;
+      await this.releaseIn(manager, { ...hold, amount: BigInt(hold.amount) } as EscrowHoldEntity);
+      return true;
+    });
+  }
+
+  private async releaseIn(manager: EntityManager, hold: EscrowHoldEntity): Promise<void> {
+    await manager.query(`UPDATE escrow_holds SET status = 'released', released_at = $2 WHERE id = $1 AND status = 'held'`, [hold.id, this.clock.now()]);
+    if (hold.amount === 0n) return;
+    const { balances } = await this.ledger.post(manager, {
+      code: 'escrow.released',
+      refId: hold.id,
+      legs: [
+        { account: Accounts.agentEscrow(hold.agentId), amount: -hold.amount },
+        { account: Accounts.agentAvailable(hold.agentId), amount: hold.amount },
+      ],
+    });
+    const available = balances.get(Accounts.agentAvailable(hold.agentId).code) ?? (await this.ledger.balance(manager, Accounts.agentAvailable(hold.agentId).code));
+    await this.outbox.record(manager, 'escrow.released', hold.agentId, {
+      transactionId: hold.transactionId,
+      amount: formatMicros(hold.amount),
+      newAvailableBalance: formatMicros(available),
+    });
+  }
+
+  /** Held escrows due for release (for the sweeper). */
+  async dueReleases(limit = 500): Promise<{ id: string; releaseAt: Date }[]> {
+    return this.dataSource.query(
+      `SELECT id, release_at AS "releaseAt" FROM escrow_holds WHERE status = 'held' AND release_at <= $1 ORDER BY release_at LIMIT $2`,
+      [this.clock.now(), limit],
+    );
+  }
+}

@@ -1,0 +1,93 @@
+import { InvariantCheck } from '@app/ledger';
+
+type Row = Record<string, any>;
+
+/** Invariants that tie the journal to the payment rows (reliability.md §1.3, I5-I10). */
+export const PAYMENT_CHECKS: InvariantCheck[] = [
+  {
+    id: 'I5',
+    description: 'holds match accounts: escrow = held holds, withdrawing = open withdrawals',
+    async run(m) {
+      const rows: Row[] = await m.query(
+        `WITH acc AS (SELECT owner_id, kind, balance FROM ledger_accounts WHERE kind IN ('escrow', 'withdrawing')),
+              holds AS (SELECT agent_id::text AS owner_id, 'escrow' AS kind, sum(amount) AS total FROM escrow_holds WHERE status = 'held' GROUP BY agent_id),
+              wds AS (SELECT agent_id::text AS owner_id, 'withdrawing' AS kind, sum(amount) AS total FROM withdrawals WHERE status IN ('pending', 'processing') GROUP BY agent_id),
+              expected AS (SELECT * FROM holds UNION ALL SELECT * FROM wds)
+         SELECT coalesce(a.owner_id, e.owner_id) AS owner, coalesce(a.kind, e.kind) AS kind,
+                coalesce(a.balance, 0)::text AS balance, coalesce(e.total, 0)::text AS expected
+           FROM acc a FULL JOIN expected e ON a.owner_id = e.owner_id AND a.kind = e.kind
+          WHERE coalesce(a.balance, 0) <> coalesce(e.total, 0)`,
+      );
+      return rows.map((r) => `agent ${r.owner} ${r.kind}: account ${r.balance}, rows ${r.expected}`);
+    },
+  },
+  {
+    id: 'I6',
+    description: 'resolve once: terminal holds and withdrawals have exactly one resolving journal transaction, open ones none',
+    async run(m) {
+      const rows: Row[] = await m.query(
+        `SELECT 'hold' AS what, h.id, h.status, count(t.id) AS n FROM escrow_holds h
+           LEFT JOIN ledger_transactions t ON t.code = 'escrow.released' AND t.ref_id = h.id
+          GROUP BY h.id HAVING count(t.id) <> CASE WHEN h.status = 'released' AND h.amount > 0 THEN 1 ELSE 0 END
+         UNION ALL
+         SELECT 'withdrawal', w.id, w.status, count(t.id) FROM withdrawals w
+           LEFT JOIN ledger_transactions t ON t.code IN ('withdrawal.completed', 'withdrawal.failed') AND t.ref_id = w.id
+          GROUP BY w.id HAVING count(t.id) <> CASE WHEN w.status IN ('completed', 'failed') THEN 1 ELSE 0 END
+         UNION ALL
+         SELECT 'withdrawal-request', w.id, w.status, count(t.id) FROM withdrawals w
+           LEFT JOIN ledger_transactions t ON t.code = 'withdrawal.requested' AND t.ref_id = w.id
+          GROUP BY w.id HAVING count(t.id) <> 1`,
+      );
+      return rows.map((r) => `${r.what} ${r.id} (${r.status}) has ${r.n} resolving transactions`);
+    },
+  },
+  {
+    id: 'I7',
+    description: 'fees: cut = half-up 5% and cut + earnings = fee; completed withdrawals pay fee 0.10 and net = amount - fee',
+    async run(m) {
+      const rows: Row[] = await m.query(
+        `SELECT 'transaction' AS what, id FROM transactions
+          WHERE platform_cut <> (agent_fee * 5 + 50) / 100 OR platform_cut + agent_earnings <> agent_fee
+         UNION ALL
+         SELECT 'withdrawal', id FROM withdrawals WHERE fee <> 100000 OR net_amount <> amount - fee`,
+      );
+      return rows.map((r) => `${r.what} ${r.id} breaks the fee rules`);
+    },
+  },
+  {
+    id: 'I8',
+    description: 'external reconciliation: -world:chain = settled payments - paid withdrawal nets (- paid refunds)',
+    async run(m) {
+      const [r]: Row[] = await m.query(
+        `SELECT coalesce((SELECT -balance FROM ledger_accounts WHERE code = 'world:chain'), 0)::text AS ledger,
+                ((SELECT coalesce(sum(value), 0) FROM payments p
+                   WHERE p.status = 'settled' AND EXISTS (SELECT 1 FROM ledger_transactions t
+                          WHERE (t.code = 'registration.fee' AND t.ref_id = p.id) OR (t.code = 'execution.settled' AND t.metadata->>'paymentId' = p.id)))
+                 - (SELECT coalesce(sum(net_amount), 0) FROM withdrawals WHERE status = 'completed'))::text AS rows`,
+      );
+      return r.ledger === r.rows ? [] : [`world:chain says ${r.ledger} came in net; payment rows say ${r.rows}`];
+    },
+  },
+  {
+    id: 'I9',
+    description: 'payment uniqueness: a settled authorization funds exactly one registration or execution',
+    async run(m) {
+      const rows: Row[] = await m.query(
+        `SELECT p.id, count(t.id) AS n FROM payments p
+           LEFT JOIN ledger_transactions t ON (t.code = 'registration.fee' AND t.ref_id = p.id)
+                                          OR (t.code = 'execution.settled' AND t.metadata->>'paymentId' = p.id)
+          WHERE p.status = 'settled' AND p.ref_id IS NOT NULL
+          GROUP BY p.id HAVING count(t.id) <> 1`,
+      );
+      return rows.map((r) => `payment ${r.id} funds ${r.n} journal transactions`);
+    },
+  },
+  {
+    id: 'I10',
+    description: 'idempotent replay: no business event is posted twice (code, ref_id unique)',
+    async run(m) {
+      const rows: Row[] = await m.query(`SELECT code, ref_id, count(*) AS n FROM ledger_transactions GROUP BY code, ref_id HAVING count(*) > 1`);
+      return rows.map((r) => `${r.code}/${r.ref_id} posted ${r.n} times`);
+    },
+  },
+];

@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RegistrationFeeStep } from '@app/agents';
+import { AuthModule } from '@app/auth';
+import { AppConfig } from '@app/config';
+import { LedgerModule } from '@app/ledger';
+import { OutboxModule } from '@app/outbox';
+import { BalancesService } from './balances.service';
+import { EscrowHoldEntity } from './entities/escrow-hold.entity';
+import { PaymentEntity } from './entities/payment.entity';
+import { TransactionEntity } from './entities/transaction.entity';
+import { WithdrawalEntity } from './entities/withdrawal.entity';
+import { EscrowService } from './escrow.service';
+import { PaymentsService } from './payments.service';
+import { X402RegistrationFee } from './registration-fee.x402';
+import { createSettlementAdapter } from './settlement/create-settlement-adapter';
+import { SettlementAdapter } from './settlement/settlement.adapter';
+import { WithdrawalsService } from './withdrawals.service';
+import { X402Service } from './x402/x402.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity]), AuthModule, LedgerModule, OutboxModule],
+  providers: [
+    X402Service,
+    { provide: SettlementAdapter, inject: [AppConfig], useFactory: createSettlementAdapter },
+    PaymentsService,
+    EscrowService,
+    WithdrawalsService,
+    BalancesService,
+    X402RegistrationFee,
+    { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
+  ],
+  exports: [X402Service, SettlementAdapter, PaymentsService, EscrowService, WithdrawalsService, BalancesService, RegistrationFeeStep],
+})
+export class PaymentsModule {}

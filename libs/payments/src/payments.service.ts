@@ -1,0 +1,160 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppException, Clock, newId, sameWallet } from '@app/common';
+import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
+import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
+import { X402Service } from './x402/x402.service';
+import { PriceRequest, VerifiedPayment } from './x402/x402.types';
+
+export interface AuthorizeOptions {
+  purpose: PaymentPurpose;
+  /** The payer must be this wallet (registration: the wallet being registered). */
+  expectedPayer?: string;
+}
+
+/** Settlement retries: 30 s, 2 min, 8 min, ... capped at 1 h. */
+export function settleRetryDelayMs(attempt: number): number {
+  return Math.min(30_000 * 4 ** Math.max(0, attempt - 1), 3_600_000);
+}
+
+/**
+ * The life of an x402 authorization: verified and reserved before any paid work, settled
+ * after it, released when the work never happened.
+ */
+@Injectable()
+export class PaymentsService {
+  private readonly logger = new Logger(PaymentsService.name);
+
+  constructor(
+    private readonly x402: X402Service,
+    private readonly adapter: SettlementAdapter,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * Checks the request's payment header against the price and reserves its nonce. Without a
+   * header: PAYMENT_REQUIRED (402 with the x402 offer). A reused authorization: PAYMENT_REPLAYED.
+   */
+  async authorize(headers: Record<string, string | undefined>, price: PriceRequest, opts: AuthorizeOptions): Promise<PaymentEntity> {
+    const header = this.x402.headerOf(headers);
+    if (!header) throw this.x402.paymentRequired(price);
+    const verified = this.x402.verify(header, price);
+    if (opts.expectedPayer && !sameWallet(verified.payer, opts.expectedPayer)) {
+      throw new AppException('WALLET_MISMATCH', 'The payment must come from the wallet being registered', {
+        payer: verified.payer,
+        wallet: opts.expectedPayer,
+      });
+    }
+    await this.adapter.preflight(verified);
+    return this.reserve(verified, opts.purpose);
+  }
+
+  /** Inserts the authorization under its unique key: exactly one request can win a nonce. */
+  async reserve(v: VerifiedPayment, purpose: PaymentPurpose, manager: EntityManager = this.dataSource.manager): Promise<PaymentEntity> {
+    const rows: PaymentEntity[] = await manager.query(
+      `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
+                             signature, header_hash, purpose, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'reserved')
+       ON CONFLICT (chain_id, asset, payer, nonce) DO NOTHING RETURNING id`,
+      [
+        newId('pay'),
+        v.x402Version,
+        v.network,
+        v.chainId,
+        v.asset.toLowerCase(),
+        v.payer.toLowerCase(),
+        v.payTo.toLowerCase(),
+        v.nonce,
+        v.value.toString(),
+        v.validAfter.toString(),
+        v.validBefore.toString(),
+        v.signature,
+        v.headerHash,
+        purpose,
+      ],
+    );
+    if (rows.length === 0) {
+      throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
+    }
+    return (await this.get(rows[0].id, manager))!;
+  }
+
+  get(id: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentEntity | null> {
+    return manager.findOne(PaymentEntity, { where: { id } });
+  }
+
+  /**
+   * Settles a reserved (or failed) authorization. On success the row is `settled` with its hash;
+   * on failure it is `settlement_failed` with the next retry time, and SETTLEMENT_FAILED is thrown.
+   */
+  async settle(paymentId: string): Promise<PaymentEntity> {
+    const payment = await this.get(paymentId);
+    if (!payment) throw new AppException('NOT_FOUND', `Payment ${paymentId} not found`);
+    if (payment.status === 'settled') return payment;
+    if (payment.status === 'released') throw new AppException('INVALID_STATE', 'Payment was released and cannot be settled');
+    const req = toSettleRequest(payment);
+    try {
+      // After a crash mid-settle the authorization may already be used on chain: record it, do not resend.
+      const { txHash } = payment.settleAttempts > 0 && (await this.adapter.authorizationUsed(req)) && payment.txHash
+        ? { txHash: payment.txHash }
+        : await this.adapter.settle(req);
+      await this.dataSource.query(
+        `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = now(), settle_attempts = settle_attempts + 1,
+                next_attempt_at = NULL, last_error = NULL WHERE id = $1 AND status IN ('reserved', 'settlement_failed')`,
+        [paymentId, txHash],
+      );
+    } catch (err) {
+      const attempts = payment.settleAttempts + 1;
+      const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';
+      await this.dataSource.query(
+        `UPDATE payments SET status = 'settlement_failed', settle_attempts = $2, next_attempt_at = $3, last_error = $4
+          WHERE id = $1 AND status IN ('reserved', 'settlement_failed')`,
+        [paymentId, attempts, new Date(this.clock.nowMs() + settleRetryDelayMs(attempts)), message],
+      );
+      this.logger.warn({ paymentId, attempts, err: message }, 'settlement failed');
+      throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
+    }
+    return (await this.get(paymentId))!;
+  }
+
+  /** Gives back a reservation whose paid work never happened: nothing was charged. */
+  async release(paymentId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = 'reserved'`, [paymentId]);
+  }
+
+  /** Links a settled payment to what it paid for, inside the caller's transaction. */
+  async bind(manager: EntityManager, paymentId: string, refId: string): Promise<void> {
+    await manager.query(`UPDATE payments SET ref_id = $2 WHERE id = $1`, [paymentId, refId]);
+  }
+
+  settlementHeaders(payment: PaymentEntity): Record<string, string> {
+    return this.x402.settlementHeader({ x402Version: payment.x402Version, network: payment.network, payer: payment.payer }, payment.txHash ?? '');
+  }
+
+  /** Failed settlements whose retry time has come. */
+  async dueSettlementRetries(limit = 100): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM payments WHERE status = 'settlement_failed' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2`,
+      [this.clock.now(), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+}
+
+export function toSettleRequest(p: PaymentEntity): SettleRequest {
+  return {
+    x402Version: p.x402Version,
+    network: p.network,
+    chainId: p.chainId,
+    asset: p.asset,
+    payer: p.payer,
+    payTo: p.payTo,
+    value: p.value,
+    validAfter: p.validAfter,
+    validBefore: p.validBefore,
+    nonce: p.nonce,
+    signature: p.signature,
+  };
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } from '@app/agents';
+import { Accounts, LedgerService } from '@app/ledger';
+import { REGISTRATION_FEE } from './fees';
+import { PaymentsService } from './payments.service';
+
+interface X402RegistrationCharge extends RegistrationFeeCharge {
+  paymentId: string;
+}
+
+/**
+ * Registration costs 0.10 USDC, paid with x402 by the wallet being registered (the payment is
+ * the proof that the caller holds that wallet). Verified and settled before the agent is
+ * created; recorded in the ledger in the transaction that creates it.
+ */
+@Injectable()
+export class X402RegistrationFee extends RegistrationFeeStep {
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly ledger: LedgerService,
+  ) {
+    super();
+  }
+
+  async authorize(ctx: RegistrationFeeContext): Promise<X402RegistrationCharge> {
+    const reserved = await this.payments.authorize(
+      ctx.headers,
+      { amount: REGISTRATION_FEE, resource: ctx.resource, description: 'agora agent registration fee' },
+      { purpose: 'registration', expectedPayer: ctx.wallet },
+    );
+    const settled = await this.payments.settle(reserved.id);
+    return { paymentId: settled.id, responseHeaders: this.payments.settlementHeaders(settled) };
+  }
+
+  async capture(manager: EntityManager, charge: RegistrationFeeCharge | null, agentId: string): Promise<void> {
+    const { paymentId } = charge as X402RegistrationCharge;
+    await this.ledger.post(manager, {
+      code: 'registration.fee',
+      refId: paymentId,
+      legs: [
+        { account: Accounts.worldChain(), amount: -REGISTRATION_FEE },
+        { account: Accounts.platformRevenue(), amount: REGISTRATION_FEE },
+      ],
+      metadata: { agentId },
+    });
+    await this.payments.bind(manager, paymentId, agentId);
+  }
+}

@@ -1,0 +1,27 @@
+import { keccak256, toUtf8Bytes } from 'ethers';
+import { SettleRequest, SettlementAdapter, TransferRequest } from './settlement.adapter';
+
+/**
+ * For a machine with no chain: signatures are still verified for real (X402Service); settlement
+ * is recorded in Postgres with a deterministic hash, so the same authorization always maps to
+ * the same "transaction".
+ */
+export class LocalSettlementAdapter extends SettlementAdapter {
+  readonly mode = 'local' as const;
+
+  async preflight(): Promise<void> {}
+
+  async settle(p: SettleRequest): Promise<{ txHash: string }> {
+    return { txHash: keccak256(toUtf8Bytes(`agora-local-settle:${p.chainId}:${p.asset.toLowerCase()}:${p.payer.toLowerCase()}:${p.nonce}`)) };
+  }
+
+  async authorizationUsed(): Promise<boolean> {
+    return false;
+  }
+
+  async transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }> {
+    const txHash = keccak256(toUtf8Bytes(`agora-local-transfer:${req.withdrawalId}`));
+    if (!req.signedTx) await persist(`local:${req.withdrawalId}`, txHash);
+    return { txHash };
+  }
+}

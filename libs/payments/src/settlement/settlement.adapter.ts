@@ -1,0 +1,49 @@
+import { SettlementMode } from '@app/config';
+import { VerifiedPayment } from '../x402/x402.types';
+
+/** The authorization to settle, as stored in `payments`. */
+export interface SettleRequest {
+  x402Version: number;
+  network: string;
+  chainId: number;
+  asset: string;
+  payer: string;
+  payTo: string;
+  value: bigint;
+  validAfter: bigint;
+  validBefore: bigint;
+  nonce: string;
+  signature: string;
+}
+
+export interface TransferRequest {
+  withdrawalId: string;
+  to: string;
+  amount: bigint;
+  /** A transfer signed in an earlier attempt: re-broadcast it, never sign a different one. */
+  signedTx: string | null;
+}
+
+/**
+ * Where money actually moves. One interface, three adapters chosen by SETTLEMENT_MODE:
+ * `local` (no chain; deterministic hashes), `evm` (relayer calls transferWithAuthorization;
+ * withdrawals are transfers from the platform wallet) and `facilitator` (x402 /verify, /settle).
+ */
+export abstract class SettlementAdapter {
+  abstract readonly mode: SettlementMode;
+
+  /** Checks that need the chain or the facilitator (authorization unused, funds). */
+  abstract preflight(payment: VerifiedPayment): Promise<void>;
+
+  /** Moves the authorized USDC to the platform. Resolves with the transaction hash. */
+  abstract settle(payment: SettleRequest): Promise<{ txHash: string }>;
+
+  /** Whether an authorization was already used on chain (recovery after a crash mid-settle). */
+  abstract authorizationUsed(payment: SettleRequest): Promise<boolean>;
+
+  /**
+   * Sends `amount` to `to` from the platform wallet. `persist(signedTx, txHash)` is awaited
+   * before broadcast, so a crash after it re-sends the same transaction.
+   */
+  abstract transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }>;
+}

@@ -1,0 +1,216 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppException, Clock, formatMicros, newId, normalizeWallet, NotFoundException, Page } from '@app/common';
+import { TransactionRunner } from '@app/database';
+import { Accounts, LedgerService } from '@app/ledger';
+import { OutboxService } from '@app/outbox';
+import { WalletAuthContext, WalletAuthService } from '@app/auth';
+import { jobId, JobProducer } from '@app/queues';
+import { WithdrawalEntity } from './entities/withdrawal.entity';
+import { WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM } from './fees';
+import { SettlementAdapter } from './settlement/settlement.adapter';
+
+/** A claimed withdrawal is ours for this long; after that another worker may take it over. */
+const CLAIM_MS = 120_000;
+export const WITHDRAWAL_MAX_ATTEMPTS = 5;
+
+export interface WithdrawalSummary {
+  totalCount: number;
+  totalWithdrawn: bigint;
+  pendingAmount: bigint;
+}
+
+/**
+ * Withdrawals (resolutions §6): the amount is reserved from available in the transaction that
+ * creates the row; the worker claims it, sends the net amount, then posts completion, or
+ * returns the amount to available when it fails for good.
+ */
+@Injectable()
+export class WithdrawalsService {
+  private readonly logger = new Logger(WithdrawalsService.name);
+
+  constructor(
+    private readonly ledger: LedgerService,
+    private readonly outbox: OutboxService,
+    private readonly walletAuth: WalletAuthService,
+    private readonly adapter: SettlementAdapter,
+    private readonly tx: TransactionRunner,
+    private readonly clock: Clock,
+    private readonly jobs: JobProducer,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** Wakes the worker for a withdrawal; the sweeper re-enqueues if Redis loses it. */
+  async enqueue(id: string): Promise<void> {
+    try {
+      await this.jobs.enqueue('withdrawal.process', { withdrawalId: id }, { jobId: jobId('withdrawal.process', id) });
+    } catch (err) {
+      this.logger.warn({ withdrawalId: id, err: (err as Error).message }, 'could not enqueue withdrawal; the sweeper will');
+    }
+  }
+
+  async request(agentId: string, auth: WalletAuthContext, amount: bigint, destinationWallet: string): Promise<WithdrawalEntity> {
+    if (auth.agentId !== agentId) throw new AppException('FORBIDDEN', 'The signature was made for another agent');
+    if (amount < WITHDRAWAL_MINIMUM) {
+      throw new AppException('WITHDRAWAL_BELOW_MINIMUM', `The minimum withdrawal is ${formatMicros(WITHDRAWAL_MINIMUM)}`, {
+        minimum: formatMicros(WITHDRAWAL_MINIMUM),
+        requested: formatMicros(amount),
+      });
+    }
+    const id = newId('wd');
+    await this.tx.run(async (manager) => {
+      await this.walletAuth.consume(manager, auth);
+      await this.ledger.post(manager, {
+        code: 'withdrawal.requested',
+        refId: id,
+        legs: [
+          { account: Accounts.agentAvailable(agentId), amount: -amount },
+          { account: Accounts.agentWithdrawing(agentId), amount },
+        ],
+      });
+      await manager.query(
+        `INSERT INTO withdrawals (id, agent_id, amount, fee, net_amount, destination_wallet, status, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7)`,
+        [id, agentId, amount.toString(), WITHDRAWAL_FEE.toString(), (amount - WITHDRAWAL_FEE).toString(), normalizeWallet(destinationWallet), this.clock.now()],
+      );
+    });
+    await this.enqueue(id);
+    return this.get(id);
+  }
+
+  async get(id: string): Promise<WithdrawalEntity> {
+    const w = await this.dataSource.manager.findOne(WithdrawalEntity, { where: { id } });
+    if (!w) throw new NotFoundException('WITHDRAWAL_NOT_FOUND', 'Withdrawal', id);
+    return w;
+  }
+
+  async list(agentId: string, page: Page): Promise<{ withdrawals: WithdrawalEntity[]; summary: WithdrawalSummary }> {
+    const withdrawals = await this.dataSource.manager.find(WithdrawalEntity, {
+      where: { agentId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: page.limit,
+      skip: page.offset,
+    });
+    const [s] = await this.dataSource.query(
+      `SELECT count(*)::int AS "totalCount",
+              coalesce(sum(amount) FILTER (WHERE status = 'completed'), 0)::text AS "totalWithdrawn",
+              coalesce(sum(amount) FILTER (WHERE status IN ('pending', 'processing')), 0)::text AS "pendingAmount"
+         FROM withdrawals WHERE agent_id = $1`,
+      [agentId],
+    );
+    return { withdrawals, summary: { totalCount: s.totalCount, totalWithdrawn: BigInt(s.totalWithdrawn), pendingAmount: BigInt(s.pendingAmount) } };
+  }
+
+  /**
+   * Worker step. Claims the row (pending, or processing with an expired claim), sends the net
+   * amount (the adapter persists a signed transfer before broadcasting it), then completes.
+   * Returns what happened; throws to let the queue retry a transient failure.
+   */
+  async process(id: string): Promise<'completed' | 'failed' | 'skipped'> {
+    const now = this.clock.now();
+    const claimed: WithdrawalEntity[] = await this.dataSource.query(
+      `UPDATE withdrawals SET status = 'processing', attempts = attempts + 1, locked_until = $2
+        WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
+        RETURNING id, agent_id AS "agentId", net_amount AS "netAmount", destination_wallet AS "destinationWallet",
+                  signed_tx AS "signedTx", attempts`,
+      [id, new Date(now.getTime() + CLAIM_MS), now],
+    );
+    const w = claimed[0];
+    if (!w) return 'skipped';
+    let txHash: string;
+    try {
+      ({ txHash } = await this.adapter.transfer(
+        { withdrawalId: id, to: w.destinationWallet, amount: BigInt(w.netAmount), signedTx: w.signedTx },
+        async (signedTx, hash) => {
+          await this.dataSource.query(`UPDATE withdrawals SET signed_tx = $2, tx_hash = $3 WHERE id = $1 AND status = 'processing'`, [id, signedTx, hash]);
+        },
+      ));
+    } catch (err) {
+      const message = (err as Error).message?.slice(0, 500) ?? 'transfer failed';
+      // A transfer that was never signed can be abandoned safely; a signed one may still land.
+      if (w.attempts >= WITHDRAWAL_MAX_ATTEMPTS && !w.signedTx) {
+        await this.fail(id, message);
+        return 'failed';
+      }
+      await this.dataSource.query(`UPDATE withdrawals SET error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing'`, [id, message]);
+      this.logger.warn({ withdrawalId: id, attempts: w.attempts, err: message }, 'withdrawal transfer failed; will retry');
+      throw err;
+    }
+    return (await this.complete(id, txHash)) ? 'completed' : 'skipped';
+  }
+
+  private async complete(id: string, txHash: string): Promise<boolean> {
+    return this.tx.run(async (manager) => {
+      const [w] = await this.transition(manager, id, ['processing'], 'completed', { txHash });
+      if (!w) return false;
+      await this.ledger.post(manager, {
+        code: 'withdrawal.completed',
+        refId: id,
+        legs: [
+          { account: Accounts.agentWithdrawing(w.agentId), amount: -w.amount },
+          { account: Accounts.worldChain(), amount: w.netAmount },
+          { account: Accounts.platformRevenue(), amount: w.fee },
+        ],
+      });
+      await this.outbox.record(manager, 'withdrawal.completed', w.agentId, { ...eventData(w), txHash });
+      return true;
+    });
+  }
+
+  /** Gives the amount back to available; the withdrawal ends `failed`. */
+  async fail(id: string, error: string): Promise<boolean> {
+    return this.tx.run(async (manager) => {
+      const [w] = await this.transition(manager, id, ['pending', 'processing'], 'failed', { error });
+      if (!w) return false;
+      await this.ledger.post(manager, {
+        code: 'withdrawal.failed',
+        refId: id,
+        legs: [
+          { account: Accounts.agentWithdrawing(w.agentId), amount: -w.amount },
+          { account: Accounts.agentAvailable(w.agentId), amount: w.amount },
+        ],
+      });
+      await this.outbox.record(manager, 'withdrawal.failed', w.agentId, { ...eventData(w), error });
+      return true;
+    });
+  }
+
+  private async transition(
+    manager: EntityManager,
+    id: string,
+    from: string[],
+    to: 'completed' | 'failed',
+    extra: { txHash?: string; error?: string },
+  ): Promise<(Omit<WithdrawalEntity, 'amount' | 'fee' | 'netAmount'> & { amount: bigint; fee: bigint; netAmount: bigint })[]> {
+    const rows = await manager.query(
+      `UPDATE withdrawals SET status = $3, completed_at = CASE WHEN $3 = 'completed' THEN $4::timestamptz ELSE completed_at END,
+              tx_hash = coalesce($5, tx_hash), error = coalesce($6, error), locked_until = NULL
+        WHERE id = $1 AND status = ANY($2::text[])
+        RETURNING id, agent_id AS "agentId", amount, fee, net_amount AS "netAmount", destination_wallet AS "destinationWallet", tx_hash AS "txHash"`,
+      [id, from, to, this.clock.now(), extra.txHash ?? null, extra.error ?? null],
+    );
+    return rows.map((r: Record<string, string>) => ({ ...r, amount: BigInt(r.amount), fee: BigInt(r.fee), netAmount: BigInt(r.netAmount) }));
+  }
+
+  /** Withdrawals that need the worker (for the sweeper): pending, or claimed by a worker that died. */
+  async dueForProcessing(limit = 200): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM withdrawals WHERE status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $1))
+        ORDER BY created_at LIMIT $2`,
+      [this.clock.now(), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+}
+
+function eventData(w: { id: string; agentId: string; amount: bigint; fee: bigint; netAmount: bigint; destinationWallet: string }) {
+  return {
+    withdrawalId: w.id,
+    agentId: w.agentId,
+    amount: formatMicros(w.amount),
+    fee: formatMicros(w.fee),
+    netAmount: formatMicros(w.netAmount),
+    destinationWallet: w.destinationWallet,
+  };
+}
