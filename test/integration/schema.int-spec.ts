@@ -27,7 +27,7 @@ describe('schema (integration)', () => {
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations' ORDER BY 1`,
     );
     expect(ds.entityMetadatas.map((m) => m.tableName).sort()).toEqual(tables.map((t) => t.table_name));
-    expect(tables.length).toBeGreaterThanOrEqual(12);
+    expect(tables.length).toBeGreaterThanOrEqual(11);
     expect(await pendingSchemaChanges(ds)).toEqual([]);
   });
 
