@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { AddressInfo } from 'node:net';
+import { Clock } from '@app/common';
 import { AppConfig, loadConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { TEST_REDIS_URL } from '../setup/test-env';
@@ -27,7 +28,7 @@ export interface ApiHarness {
  * The real API on a loopback port, against its own fresh database and its own Redis
  * key prefix. `env` overrides configuration the way the process environment would.
  */
-export async function startApi(env: Record<string, string> = {}): Promise<ApiHarness> {
+export async function startApi(env: Record<string, string> = {}, opts: { clock?: Clock } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase();
   const fullEnv: Record<string, string> = {
     NODE_ENV: 'test',
@@ -40,7 +41,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
     ...env,
   };
   const config = loadConfig(fullEnv);
-  const app = await createApiApp(config);
+  const app = await createApiApp(config, opts);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
@@ -10,8 +11,8 @@ import { jsonBodyMiddleware } from './http/json-body.middleware';
 const EXPOSED_HEADERS = ['X-Request-ID', 'X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'Retry-After'];
 
 /** Builds the configured HTTP application; used by main.ts and by the e2e tests. */
-export async function createApiApp(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), { bodyParser: false, bufferLogs: true });
+export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = {}): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, opts.clock), { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');

@@ -3,7 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from '@app/agents';
-import { ClockModule } from '@app/common';
+import { Clock, ClockModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { OutboundModule } from '@app/outbound';
@@ -21,13 +21,13 @@ import { pinoHttpOptions } from './http/logging';
 
 @Module({})
 export class AppModule {
-  static register(config: AppConfig): DynamicModule {
+  static register(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: pinoHttpOptions(config) }),
-        ClockModule,
+        ClockModule.register(clock),
         DatabaseModule.forRoot('agora-api'),
         RedisModule,
         QueuesModule.forRoot(),

@@ -23,7 +23,7 @@ export class WorkerModule implements OnApplicationBootstrap {
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
-        ClockModule,
+        ClockModule.register(),
         DiscoveryModule,
         DatabaseModule.forRoot('agora-worker'),
         RedisModule,

@@ -20,3 +20,13 @@ export function pgErrorCode(err: unknown): string | undefined {
 
 export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_CHECK_VIOLATION = '23514';
+
+/**
+ * Rows of a query. TypeORM's postgres driver answers UPDATE/DELETE with `[rows, rowCount]`
+ * and everything else with `rows`; this gives rows either way (for UPDATE ... RETURNING).
+ */
+export async function queryRows<T>(manager: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
+  const result: unknown = await manager.query(sql, params);
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return result as T[];
+}

@@ -119,7 +119,10 @@ export class EscrowService {
     });
     await manager.save(TransactionEntity, transaction);
     await manager.save(EscrowHoldEntity, hold);
-    if (hold.releaseAt.getTime() <= now.getTime()) await this.releaseIn(manager, hold);
+    if (hold.releaseAt.getTime() <= now.getTime()) {
+      await this.releaseIn(manager, hold);
+      Object.assign(hold, { status: 'released', releasedAt: now });
+    }
     return { transaction, hold };
   }
 

@@ -59,10 +59,13 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
     description: 'external reconciliation: -world:chain = settled payments - paid withdrawal nets (- paid refunds)',
     async run(m) {
       const [r]: Row[] = await m.query(
-        `SELECT coalesce((SELECT -balance FROM ledger_accounts WHERE code = 'world:chain'), 0)::text AS ledger,
-                ((SELECT coalesce(sum(value), 0) FROM payments p
-                   WHERE p.status = 'settled' AND EXISTS (SELECT 1 FROM ledger_transactions t
-                          WHERE (t.code = 'registration.fee' AND t.ref_id = p.id) OR (t.code = 'execution.settled' AND t.metadata->>'paymentId' = p.id)))
+        `WITH funded AS (
+           SELECT p.value FROM payments p JOIN ledger_transactions t ON t.code = 'registration.fee' AND t.ref_id = p.id WHERE p.status = 'settled'
+           UNION ALL
+           SELECT p.value FROM payments p JOIN transactions tr ON tr.payment_id = p.id
+             JOIN ledger_transactions t ON t.code = 'execution.settled' AND t.ref_id = tr.id WHERE p.status = 'settled')
+         SELECT coalesce((SELECT -balance FROM ledger_accounts WHERE code = 'world:chain'), 0)::text AS ledger,
+                ((SELECT coalesce(sum(value), 0) FROM funded)
                  - (SELECT coalesce(sum(net_amount), 0) FROM withdrawals WHERE status = 'completed'))::text AS rows`,
       );
       return r.ledger === r.rows ? [] : [`world:chain says ${r.ledger} came in net; payment rows say ${r.rows}`];
@@ -73,11 +76,11 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
     description: 'payment uniqueness: a settled authorization funds exactly one registration or execution',
     async run(m) {
       const rows: Row[] = await m.query(
-        `SELECT p.id, count(t.id) AS n FROM payments p
-           LEFT JOIN ledger_transactions t ON (t.code = 'registration.fee' AND t.ref_id = p.id)
-                                          OR (t.code = 'execution.settled' AND t.metadata->>'paymentId' = p.id)
-          WHERE p.status = 'settled' AND p.ref_id IS NOT NULL
-          GROUP BY p.id HAVING count(t.id) <> 1`,
+        `SELECT p.id, (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'registration.fee' AND t.ref_id = p.id)
+                      + (SELECT count(*) FROM transactions tr WHERE tr.payment_id = p.id) AS n
+           FROM payments p WHERE p.status = 'settled' AND p.ref_id IS NOT NULL
+          GROUP BY p.id HAVING (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'registration.fee' AND t.ref_id = p.id)
+                             + (SELECT count(*) FROM transactions tr WHERE tr.payment_id = p.id) <> 1`,
       );
       return rows.map((r) => `payment ${r.id} funds ${r.n} journal transactions`);
     },

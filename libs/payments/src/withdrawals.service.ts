@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppException, Clock, formatMicros, newId, normalizeWallet, NotFoundException, Page } from '@app/common';
-import { TransactionRunner } from '@app/database';
+import { queryRows, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
 import { WalletAuthContext, WalletAuthService } from '@app/auth';
@@ -109,7 +109,8 @@ export class WithdrawalsService {
    */
   async process(id: string): Promise<'completed' | 'failed' | 'skipped'> {
     const now = this.clock.now();
-    const claimed: WithdrawalEntity[] = await this.dataSource.query(
+    const claimed = await queryRows<WithdrawalEntity>(
+      this.dataSource.manager,
       `UPDATE withdrawals SET status = 'processing', attempts = attempts + 1, locked_until = $2
         WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
         RETURNING id, agent_id AS "agentId", net_amount AS "netAmount", destination_wallet AS "destinationWallet",
@@ -182,15 +183,23 @@ export class WithdrawalsService {
     from: string[],
     to: 'completed' | 'failed',
     extra: { txHash?: string; error?: string },
-  ): Promise<(Omit<WithdrawalEntity, 'amount' | 'fee' | 'netAmount'> & { amount: bigint; fee: bigint; netAmount: bigint })[]> {
-    const rows = await manager.query(
-      `UPDATE withdrawals SET status = $3, completed_at = CASE WHEN $3 = 'completed' THEN $4::timestamptz ELSE completed_at END,
+  ): Promise<WithdrawalMoney[]> {
+    const rows = await queryRows<Record<string, string>>(
+      manager,
+      `UPDATE withdrawals SET status = $3::varchar, completed_at = CASE WHEN $3::varchar = 'completed' THEN $4::timestamptz ELSE completed_at END,
               tx_hash = coalesce($5, tx_hash), error = coalesce($6, error), locked_until = NULL
         WHERE id = $1 AND status = ANY($2::text[])
         RETURNING id, agent_id AS "agentId", amount, fee, net_amount AS "netAmount", destination_wallet AS "destinationWallet", tx_hash AS "txHash"`,
       [id, from, to, this.clock.now(), extra.txHash ?? null, extra.error ?? null],
     );
-    return rows.map((r: Record<string, string>) => ({ ...r, amount: BigInt(r.amount), fee: BigInt(r.fee), netAmount: BigInt(r.netAmount) }));
+    return rows.map((r) => ({
+      id: r.id,
+      agentId: r.agentId,
+      destinationWallet: r.destinationWallet,
+      amount: BigInt(r.amount),
+      fee: BigInt(r.fee),
+      netAmount: BigInt(r.netAmount),
+    }));
   }
 
   /** Withdrawals that need the worker (for the sweeper): pending, or claimed by a worker that died. */
@@ -204,7 +213,16 @@ export class WithdrawalsService {
   }
 }
 
-function eventData(w: { id: string; agentId: string; amount: bigint; fee: bigint; netAmount: bigint; destinationWallet: string }) {
+interface WithdrawalMoney {
+  id: string;
+  agentId: string;
+  amount: bigint;
+  fee: bigint;
+  netAmount: bigint;
+  destinationWallet: string;
+}
+
+function eventData(w: WithdrawalMoney) {
   return {
     withdrawalId: w.id,
     agentId: w.agentId,
