@@ -1,4 +1,5 @@
 import { Wallet } from 'ethers';
+import { x402Header } from './x402';
 
 export interface CapabilityOverrides {
   id?: string;
@@ -40,7 +41,6 @@ export async function registerAgent(
   wallet: Wallet,
   overrides: Record<string, unknown> = {},
 ) {
-  const { x402Header } = await import('./x402');
   const pay = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet });
   return api.request('POST', '/api/v1/agents', { body: agentPayload(wallet, overrides), headers: { [pay.name]: pay.value } });
 }

@@ -18,7 +18,7 @@ export async function runInvariantChecks(manager: EntityManager, checks: Invaria
   return { ok: results.every((r) => r.violations.length === 0), results };
 }
 
-const rowsToMessages = (rows: Record<string, unknown>[], fmt: (r: Record<string, any>) => string) => rows.map(fmt);
+const rowsToMessages = (rows: Record<string, unknown>[], fmt: (r: Record<string, unknown>) => string) => rows.map(fmt);
 
 /** The journal's own invariants: I1 conservation, I2 balanced transactions, I3 fold, I4 bounds. */
 export const LEDGER_CHECKS: InvariantCheck[] = [

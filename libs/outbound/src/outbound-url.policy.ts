@@ -23,6 +23,12 @@ export class OutboundUrlRejected extends Error {
 }
 
 export const MAX_OUTBOUND_URL_LENGTH = 2048;
+/** Registration-time lookups are feedback, not the control: bounded, shared and cached briefly. */
+const LOOKUP_TIMEOUT_MS = 2_000;
+const LOOKUP_CACHE_MS = 30_000;
+const LOOKUP_CACHE_MAX = 1_000;
+
+type Lookup = { addresses: string[] | null; expires: number };
 
 /**
  * The static half of the outbound guard: scheme, credentials, host name and every address
@@ -32,6 +38,8 @@ export const MAX_OUTBOUND_URL_LENGTH = 2048;
 @Injectable()
 export class OutboundUrlPolicy {
   private readonly options: OutboundPolicyOptions;
+  private readonly inflight = new Map<string, Promise<string[] | null>>();
+  private readonly cache = new Map<string, Lookup>();
 
   constructor(config: AppConfig, private readonly resolve: Resolver = systemResolver) {
     this.options = { allowHttp: config.outboundAllowHttp, allowPrivate: config.outboundAllowPrivate };
@@ -68,15 +76,29 @@ export class OutboundUrlPolicy {
     if (this.options.allowPrivate) return;
     const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) return;
-    let addresses: string[];
-    try {
-      addresses = await this.resolve(host);
-    } catch {
-      return;
-    }
-    for (const address of addresses) {
+    const addresses = await this.lookup(host.toLowerCase());
+    for (const address of addresses ?? []) {
       const blocked = blockedAddressReason(address);
       if (blocked) throw new OutboundUrlRejected(raw, `host resolves to a ${blocked} address`);
     }
+  }
+
+  /** Addresses of a name, or null when it does not resolve (in time). Concurrent lookups share one query. */
+  private lookup(host: string): Promise<string[] | null> {
+    const cached = this.cache.get(host);
+    if (cached && cached.expires > Date.now()) return Promise.resolve(cached.addresses);
+    const pending = this.inflight.get(host);
+    if (pending) return pending;
+    const query = Promise.race([
+      this.resolve(host).catch(() => null),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS).unref()),
+    ]).then((addresses) => {
+      this.inflight.delete(host);
+      if (this.cache.size >= LOOKUP_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(host, { addresses, expires: Date.now() + LOOKUP_CACHE_MS });
+      return addresses;
+    });
+    this.inflight.set(host, query);
+    return query;
   }
 }

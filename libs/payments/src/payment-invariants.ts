@@ -1,6 +1,6 @@
 import { InvariantCheck } from '@app/ledger';
 
-type Row = Record<string, any>;
+type Row = Record<string, unknown>;
 
 /** Invariants that tie the journal to the payment rows (reliability.md §1.3, I5-I10). */
 export const PAYMENT_CHECKS: InvariantCheck[] = [

@@ -33,6 +33,25 @@ const TRANSFER_WITH_AUTHORIZATION = {
 
 const UINT = /^\d{1,78}$/;
 
+/** A decoded header before validation: every field is untrusted. */
+interface DecodedPayment {
+  x402Version?: unknown;
+  scheme?: unknown;
+  network?: unknown;
+  accepted?: { scheme?: unknown; network?: unknown; asset?: unknown; amount?: unknown } | null;
+  payload?: { signature?: unknown; authorization?: Partial<Record<keyof Authorization, unknown>> | null } | null;
+}
+
+function isAuthorization(a: Partial<Record<keyof Authorization, unknown>> | null | undefined): a is Authorization {
+  return (
+    !!a &&
+    [a.from, a.to].every((v) => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)) &&
+    [a.value, a.validAfter, a.validBefore].every((v) => typeof v === 'string' && UINT.test(v)) &&
+    typeof a.nonce === 'string' &&
+    /^0x[0-9a-fA-F]{64}$/.test(a.nonce)
+  );
+}
+
 function invalid(reason: string, message: string): AppException {
   return new AppException('PAYMENT_INVALID', message, { reason });
 }
@@ -106,11 +125,16 @@ export class X402Service {
 
   /** The 402 answer: the envelope, the v1 fields at the top level, and the v2 header. */
   paymentRequired(price: PriceRequest, message = 'Payment required'): AppException {
+    return this.withOffer(new AppException('PAYMENT_REQUIRED', message), price);
+  }
+
+  /** A 402 error (PAYMENT_REQUIRED or PAYMENT_INVALID) carrying the offer, so the client can pay again. */
+  withOffer(err: AppException, price: PriceRequest): AppException {
     const { accepts, header } = this.offer(price);
     return new AppException(
-      'PAYMENT_REQUIRED',
-      message,
-      { amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource },
+      err.code,
+      err.message,
+      { ...(err.details ?? {}), amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource },
       { body: { x402Version: 1, accepts }, headers: { 'PAYMENT-REQUIRED': header } },
     );
   }
@@ -130,9 +154,9 @@ export class X402Service {
 
   /** Decodes a payment header and runs every stateless check against the price. */
   verify(header: { value: string; version: 1 | 2 }, price: PriceRequest): VerifiedPayment {
-    let decoded: any;
+    let decoded: DecodedPayment;
     try {
-      decoded = JSON.parse(Buffer.from(header.value.trim(), 'base64').toString('utf8'));
+      decoded = JSON.parse(Buffer.from(header.value.trim(), 'base64').toString('utf8')) as DecodedPayment;
     } catch {
       throw invalid('invalid_payload', 'Payment header is not base64-encoded JSON');
     }
@@ -157,20 +181,12 @@ export class X402Service {
     if (!option) throw invalid('invalid_network', 'Payment network is not accepted here');
 
     const payload = decoded.payload;
-    const auth: Authorization | undefined = payload?.authorization;
-    if (
-      !payload ||
-      typeof payload.signature !== 'string' ||
-      !isHexString(payload.signature) ||
-      !auth ||
-      ![auth.from, auth.to].every((a) => typeof a === 'string' && /^0x[0-9a-fA-F]{40}$/.test(a)) ||
-      ![auth.value, auth.validAfter, auth.validBefore].every((v) => typeof v === 'string' && UINT.test(v)) ||
-      typeof auth.nonce !== 'string' ||
-      !/^0x[0-9a-fA-F]{64}$/.test(auth.nonce)
-    ) {
+    const auth = payload?.authorization;
+    if (!payload || typeof payload.signature !== 'string' || !isHexString(payload.signature) || !isAuthorization(auth)) {
       throw invalid('invalid_payload', 'Payment payload is malformed');
     }
-    if (payload.signature.length !== 132) {
+    const signature = payload.signature;
+    if (signature.length !== 132) {
       throw invalid('invalid_exact_evm_payload_undeployed_smart_wallet', 'Only 65-byte EOA signatures are accepted');
     }
 
@@ -180,7 +196,7 @@ export class X402Service {
         { name: option.assetName, version: '2', chainId: option.network.chainId, verifyingContract: option.asset },
         TRANSFER_WITH_AUTHORIZATION,
         auth,
-        payload.signature,
+        signature,
       );
     } catch {
       throw invalid('invalid_exact_evm_payload_signature', 'Payment signature is invalid');
@@ -213,7 +229,7 @@ export class X402Service {
       value,
       validAfter,
       validBefore,
-      signature: payload.signature,
+      signature,
       headerHash: X402Service.hashHeader(header.value),
       responseHeader: header.version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE',
     };

@@ -1,0 +1,237 @@
+import { Signature, Wallet } from 'ethers';
+import { DataSource } from 'typeorm';
+import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
+import { createSigner, PaymentRequirementsSchema } from 'x402/types';
+import { wrapFetchWithPayment as wrapFetchV2, x402Client, decodePaymentResponseHeader } from '@x402/fetch';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { PAYMENT_CHECKS } from '@app/payments';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { agentPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
+import { newWallet } from '../support/wallets';
+import { decodePaymentResponse, x402Header } from '../support/x402';
+
+/** x402 on the registration fee (resolutions §2), paid by the real public client libraries. */
+describe('x402 payments (e2e)', () => {
+  let api: ApiHarness;
+  let ds: DataSource;
+
+  beforeAll(async () => {
+    api = await startApi();
+    ds = api.app.get(DataSource);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const counts = async () => {
+    const [r] = await ds.query(
+      `SELECT (SELECT count(*) FROM agents)::int AS agents, (SELECT count(*) FROM payments)::int AS payments,
+              (SELECT count(*) FROM ledger_transactions)::int AS journal,
+              coalesce((SELECT balance FROM ledger_accounts WHERE code = 'platform:revenue'), 0)::text AS revenue`,
+    );
+    return r as { agents: number; payments: number; journal: number; revenue: string };
+  };
+  const register = (wallet: Wallet, headers: Record<string, string>, body = agentPayload(wallet)) =>
+    api.request('POST', '/api/v1/agents', { body, headers });
+  const payFor = (wallet: Wallet, o: Partial<Parameters<typeof x402Header>[1]> = {}) =>
+    x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet, ...o });
+  const allInvariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
+
+  it('answers an unpaid registration with 402: the envelope, the v1 body and the v2 PAYMENT-REQUIRED header', async () => {
+    const before = await counts();
+    const res = await register(newWallet(), {});
+    expect(res.status).toBe(402);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error).toMatchObject({ code: 'PAYMENT_REQUIRED', details: { amount: '0.100000', currency: 'USDC' } });
+    expect(res.body.x402Version).toBe(1);
+    expect(res.body.accepts).toEqual([
+      {
+        scheme: 'exact',
+        network: 'base-sepolia',
+        maxAmountRequired: '100000',
+        resource: `${api.config.publicBaseUrl}/api/v1/agents`,
+        description: 'agora agent registration fee',
+        mimeType: 'application/json',
+        payTo: api.config.platformWallet,
+        maxTimeoutSeconds: 300,
+        asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+        extra: { name: 'USDC', version: '2' },
+      },
+    ]);
+    // Strict enough for the v1 client: x402's own schema accepts every entry.
+    for (const entry of res.body.accepts) expect(() => PaymentRequirementsSchema.parse(entry)).not.toThrow();
+    const v2 = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString());
+    expect(v2).toMatchObject({
+      x402Version: 2,
+      resource: { url: `${api.config.publicBaseUrl}/api/v1/agents`, mimeType: 'application/json' },
+      accepts: [{ scheme: 'exact', network: 'eip155:84532', amount: '100000', payTo: api.config.platformWallet, extra: { name: 'USDC', version: '2' } }],
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('lists ethereum only in the v2 header, never in the v1 body', async () => {
+    const multi = await startApi({ PAYMENT_NETWORKS: 'base-sepolia,base,ethereum' });
+    try {
+      const res = await multi.request('POST', '/api/v1/agents', { body: agentPayload(newWallet()) });
+      expect(res.body.accepts.map((a: { network: string }) => a.network)).toEqual(['base-sepolia', 'base']);
+      const v2 = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString());
+      expect(v2.accepts.map((a: { network: string }) => a.network)).toEqual(['eip155:84532', 'eip155:8453', 'eip155:1']);
+      expect(v2.accepts.map((a: { extra: { name: string } }) => a.extra.name)).toEqual(['USDC', 'USD Coin', 'USD Coin']);
+    } finally {
+      await multi.close();
+    }
+  });
+
+  it('is paid by x402-fetch (v1, X-PAYMENT) unchanged, answering X-PAYMENT-RESPONSE', async () => {
+    const wallet = newWallet();
+    const signer = await createSigner('base-sepolia', wallet.privateKey as `0x${string}`);
+    const before = await counts();
+    const pay = wrapFetchV1(fetch, signer);
+    const res = await pay(`${api.baseUrl}/api/v1/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(agentPayload(wallet)),
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { data: { id: string; wallet: string } };
+    expect(body.data.wallet).toBe(wallet.address);
+    const settlement = decodeXPaymentResponse(res.headers.get('x-payment-response')!);
+    expect(settlement).toMatchObject({ success: true, network: 'base-sepolia', payer: wallet.address.toLowerCase() });
+    expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    const after = await counts();
+    expect(after.agents).toBe(before.agents + 1);
+    expect(BigInt(after.revenue) - BigInt(before.revenue)).toBe(REGISTRATION_FEE_MICROS);
+    const [payment] = await ds.query(`SELECT status, ref_id, purpose, x402_version FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]);
+    expect(payment).toEqual({ status: 'settled', ref_id: body.data.id, purpose: 'registration', x402_version: 1 });
+    expect(await allInvariants()).toEqual([]);
+  });
+
+  it('is paid by @x402/fetch (v2, PAYMENT-SIGNATURE) unchanged, answering PAYMENT-RESPONSE', async () => {
+    const wallet = newWallet();
+    // An ethers wallet as the v2 signer (the @x402/evm signer interface: address + signTypedData).
+    const signer = {
+      address: wallet.address as `0x${string}`,
+      signTypedData: ({ domain, types, message }: { domain: any; types: any; message: any }) => {
+        const { EIP712Domain: _unused, ...rest } = types;
+        return wallet.signTypedData(domain, rest, message) as Promise<`0x${string}`>;
+      },
+    };
+    const client = registerExactEvmScheme(new x402Client(), { signer });
+    const pay = wrapFetchV2(fetch, client);
+    const res = await pay(`${api.baseUrl}/api/v1/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(agentPayload(wallet)),
+    });
+    expect(res.status).toBe(201);
+    const settlement = decodePaymentResponseHeader(res.headers.get('payment-response')!);
+    expect(settlement).toMatchObject({ success: true, network: 'eip155:84532', payer: wallet.address.toLowerCase() });
+    const [payment] = await ds.query(`SELECT status, x402_version FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]);
+    expect(payment).toEqual({ status: 'settled', x402_version: 2 });
+  });
+
+  it('refuses a payment from another wallet than the one registered (WALLET_MISMATCH), reserving nothing', async () => {
+    const before = await counts();
+    const res = await register(newWallet(), await payFor(newWallet()).then((h) => ({ [h.name]: h.value })));
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('WALLET_MISMATCH');
+    expect(await counts()).toEqual(before);
+  });
+
+  describe('PAYMENT_INVALID', () => {
+    const now = () => BigInt(Math.floor(Date.now() / 1000));
+    const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64');
+    const tamper = async (wallet: Wallet, edit: (decoded: any) => void) => {
+      const h = await payFor(wallet);
+      const decoded = JSON.parse(Buffer.from(h.value, 'base64').toString());
+      edit(decoded);
+      return { 'X-PAYMENT': b64(decoded) };
+    };
+    const cases: [string, (w: Wallet) => Promise<Record<string, string>>, string][] = [
+      ['a header that is not base64 JSON', async () => ({ 'X-PAYMENT': '%%%not-base64%%%' }), 'invalid_payload'],
+      ['a JSON scalar', async () => ({ 'X-PAYMENT': b64('42') }), 'invalid_payload'],
+      ['an unknown x402 version', (w) => tamper(w, (d) => (d.x402Version = 3)), 'invalid_x402_version'],
+      ['a v2 payload in the v1 header', async (w) => payFor(w, { version: 2 }).then((h) => ({ 'X-PAYMENT': h.value })), 'invalid_x402_version'],
+      ['another scheme', (w) => tamper(w, (d) => (d.scheme = 'upto')), 'invalid_scheme'],
+      ['a network not offered', (w) => tamper(w, (d) => (d.network = 'base')), 'invalid_network'],
+      ['a malformed nonce', (w) => tamper(w, (d) => (d.payload.authorization.nonce = '0x1234')), 'invalid_payload'],
+      ['an authorization changed after signing', (w) => tamper(w, (d) => (d.payload.authorization.validBefore = String(now() + 200n))), 'invalid_exact_evm_payload_signature'],
+      ['a signature under the wrong EIP-712 name', async (w) => payFor(w, { assetName: 'USD Coin' }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_signature'],
+      ['a payment to another address', async (w) => payFor(w, { to: Wallet.createRandom().address }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_recipient_mismatch'],
+      ['a value below the amount due', async (w) => payFor(w, { value: 99_999n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_value'],
+      ['a value above the amount due', async (w) => payFor(w, { value: 100_001n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_value'],
+      ['an expired authorization', async (w) => payFor(w, { validBefore: now() - 1n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_before'],
+      ['one expiring within 6 s', async (w) => payFor(w, { validBefore: now() + 3n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_before'],
+      ['one valid for over an hour', async (w) => payFor(w, { validBefore: now() + 7_200n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_before'],
+      ['one not valid yet', async (w) => payFor(w, { validAfter: now() + 120n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_after'],
+      ['a v2 payload for another asset', async (w) => payFor(w, { version: 2, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }).then((h) => ({ [h.name]: h.value })), 'invalid_payment_requirements'],
+      ['a v2 payload on another chain', async (w) => payFor(w, { version: 2, chainId: 8453, network: 'eip155:8453' }).then((h) => ({ [h.name]: h.value })), 'invalid_network'],
+    ];
+
+    it.each(cases)('answers %s with 402 PAYMENT_INVALID and the x402 reason, charging nothing', async (_label, headers, reason) => {
+      const wallet = newWallet();
+      const before = await counts();
+      const res = await register(wallet, await headers(wallet));
+      expect(res.status).toBe(402);
+      expect(res.body.error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason } });
+      expect(res.body.x402Version).toBe(1);
+      expect(res.body.accepts).toHaveLength(1);
+      expect(res.headers.get('payment-required')).toBeTruthy();
+      expect(await counts()).toEqual(before);
+    });
+  });
+
+  it('charges nothing for a request that fails validation, and the same payment then works', async () => {
+    const wallet = newWallet();
+    const h = await payFor(wallet);
+    const before = await counts();
+    const bad = await register(wallet, { [h.name]: h.value }, agentPayload(wallet, { name: 'x' }));
+    expect(bad.status).toBe(400);
+    expect(await counts()).toEqual(before);
+    const good = await register(wallet, { [h.name]: h.value });
+    expect(good.status).toBe(201);
+  });
+
+  it('refuses a replayed payment header with 409 PAYMENT_REPLAYED', async () => {
+    const wallet = newWallet();
+    const h = await payFor(wallet);
+    expect((await register(wallet, { [h.name]: h.value })).status).toBe(201);
+    const before = await counts();
+    const replay = await register(wallet, { [h.name]: h.value }, agentPayload(wallet, { name: 'Second Agent' }));
+    expect(replay.status).toBe(409);
+    expect(replay.body.error.code).toBe('PAYMENT_REPLAYED');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses the high-s twin of a used payment signature (never a second charge)', async () => {
+    const wallet = newWallet();
+    const h = await payFor(wallet);
+    expect((await register(wallet, { [h.name]: h.value })).status).toBe(201);
+    const decoded = JSON.parse(Buffer.from(h.value, 'base64').toString());
+    const sig = Signature.from(decoded.payload.signature);
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    decoded.payload.signature = `${sig.r}${(n - BigInt(sig.s)).toString(16).padStart(64, '0')}${sig.v === 27 ? '1c' : '1b'}`;
+    const before = await counts();
+    const twin = await register(wallet, { 'X-PAYMENT': Buffer.from(JSON.stringify(decoded)).toString('base64') }, agentPayload(wallet, { name: 'Twin Agent' }));
+    expect([402, 409]).toContain(twin.status);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('G7: the same payment sent 20 times concurrently charges once; 19 get PAYMENT_REPLAYED', async () => {
+    const wallet = newWallet();
+    const h = await payFor(wallet);
+    const before = await counts();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => register(wallet, { [h.name]: h.value }, agentPayload(wallet, { name: `Racer ${i}` }))));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409 && r.body.error.code === 'PAYMENT_REPLAYED')).toHaveLength(19);
+    const after = await counts();
+    expect(after.agents).toBe(before.agents + 1);
+    expect(after.payments).toBe(before.payments + 1);
+    expect(BigInt(after.revenue) - BigInt(before.revenue)).toBe(REGISTRATION_FEE_MICROS);
+    const ok = results.find((r) => r.status === 201)!;
+    expect(decodePaymentResponse(ok.headers.get('x-payment-response')).success).toBe(true);
+    expect(await allInvariants()).toEqual([]);
+  });
+});
