@@ -1,8 +1,12 @@
 import { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import { redisConnectionOptions, jobId } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { withClient } from '../support/test-db';
+import { registerAgent } from '../support/factories';
+import { seedCharge } from '../support/money';
+import { newWallet, walletHeaders } from '../support/wallets';
 
 /** The worker as its own process: boots, reports health, drains a queue, shuts down gracefully. */
 describe('worker process (e2e)', () => {
@@ -76,5 +80,66 @@ describe('configuration is validated at start-up (e2e)', () => {
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(/Invalid configuration/);
     expect(proc.output()).toMatch(message);
+  });
+});
+
+describe('worker process: withdrawals and the sweeper (e2e)', () => {
+  let api: ApiHarness;
+  let worker: RunningProcess | undefined;
+
+  beforeAll(async () => {
+    api = await startApi({ MAINTENANCE_INTERVAL_MS: '500', WORKER_HEARTBEAT_MS: '200' });
+  });
+  afterAll(async () => {
+    worker?.child.kill('SIGKILL');
+    await api.close();
+  });
+
+  async function fundedAgent(earnings: bigint) {
+    const wallet = newWallet();
+    const res = await registerAgent(api, wallet);
+    expect(res.status).toBe(201);
+    // the smallest fee whose 95% covers `earnings`
+    await seedCharge(api.app, { agentId: res.body.data.id, agentFee: (earnings * 100n + 94n) / 95n });
+    return { id: res.body.data.id as string, wallet };
+  }
+  const status = async (id: string) => (await api.request('GET', `/api/v1/payments/withdrawal/${id}`)).body.data.status as string;
+
+  it('processes a requested withdrawal to completed', async () => {
+    worker = startProcess(builtApp('worker'), api.env);
+    const a = await fundedAgent(5_000_000n);
+    const res = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: a.id, amount: '5', destinationWallet: a.wallet.address },
+      headers: await walletHeaders(a.wallet, a.id),
+    });
+    expect(res.status).toBe(201);
+    await waitFor(async () => (await status(res.body.data.withdrawalId)) === 'completed', 'withdrawal completed by the worker');
+    const w = (await api.request('GET', `/api/v1/payments/withdrawal/${res.body.data.withdrawalId}`)).body.data;
+    expect(w).toMatchObject({ status: 'completed', net_amount: '4.900000', tx_hash: expect.stringMatching(/^0x/) });
+  });
+
+  it('completes a withdrawal whose job Redis lost, through the sweeper', async () => {
+    worker!.child.kill('SIGKILL');
+    await worker!.exited;
+    const a = await fundedAgent(2_000_000n);
+    const res = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: a.id, amount: '2', destinationWallet: a.wallet.address },
+      headers: await walletHeaders(a.wallet, a.id),
+    });
+    expect(res.status).toBe(201);
+    // Redis loses everything of this deployment (queues, jobs) while no worker runs.
+    const redis = new Redis(redisConnectionOptions(api.config.redisUrl));
+    try {
+      const keys = await redis.keys(`${api.config.queuePrefix}:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
+    expect(await status(res.body.data.withdrawalId)).toBe('pending');
+    worker = startProcess(builtApp('worker'), api.env);
+    await waitFor(async () => (await status(res.body.data.withdrawalId)) === 'completed', 'withdrawal completed after the sweep');
+    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+    expect(await check.exited).toBe(0);
   });
 });

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Accounts, LEDGER_CHECKS, LedgerBoundsError, LedgerService, runInvariantChecks, transfer, UnbalancedPostingError } from '@app/ledger';
 import { startApi, ApiHarness } from '../support/api-harness';
+import { seedCharge } from '../support/money';
+import { builtApp, startProcess } from '../support/processes';
 
 describe('ledger (integration)', () => {
   let api: ApiHarness;
@@ -120,5 +122,29 @@ describe('ledger (integration)', () => {
     const total = (await balance(Accounts.agentAvailable(a).code)) + (await balance(Accounts.agentAvailable(b).code));
     expect(total).toBe(2_000n);
     expect((await runInvariantChecks(ds.manager, LEDGER_CHECKS)).ok).toBe(true);
+  });
+});
+
+describe('npm run ledger:check (the CLI)', () => {
+  it('prints each invariant and exits 0 on a consistent ledger, 1 when one is violated', async () => {
+    const api = await startApi();
+    try {
+      await seedCharge(api.app, { agentId: randomUUID(), agentFee: 2_000_000n, reputation: 50 });
+      const ok = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+      expect(await ok.exited).toBe(0);
+      expect(ok.output()).toMatch(/ok {3}I1 conservation/);
+      expect(ok.output()).toMatch(/ok {3}I10 /);
+      expect(ok.output()).toMatch(/ledger check passed/);
+
+      // Break conservation behind the ledger's back (the CHECK allows it; I1 and I3 must not).
+      await api.app.get(DataSource).query(`UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'platform:revenue'`);
+      const bad = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+      expect(await bad.exited).toBe(1);
+      expect(bad.output()).toMatch(/FAIL I1 conservation/);
+      expect(bad.output()).toMatch(/FAIL I3 /);
+      expect(bad.output()).toMatch(/ledger check FAILED/);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -2,14 +2,17 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadConfigOrExit } from '@app/config';
 import { buildDataSourceOptions } from '@app/database';
+import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { PAYMENT_CHECKS } from '@app/payments';
 import { ensureDatabase } from './ensure-database';
 
-const USAGE = 'usage: agora-cli <migrate|migrate:revert>';
+const COMMANDS = ['migrate', 'migrate:revert', 'ledger:check'];
+const USAGE = `usage: agora-cli <${COMMANDS.join('|')}>`;
 
 /** Operational commands that run once and exit (migrations now; ledger checks later). */
 async function main(argv: string[]): Promise<number> {
   const command = argv[0];
-  if (!command || !['migrate', 'migrate:revert'].includes(command)) {
+  if (!command || !COMMANDS.includes(command)) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -20,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
   const dataSource = new DataSource(buildDataSourceOptions({ url: config.databaseUrl, poolSize: 2, applicationName: 'agora-cli' }));
   await dataSource.initialize();
   try {
+    if (command === 'ledger:check') return await ledgerCheck(dataSource);
     if (command === 'migrate') {
       const ran = await dataSource.runMigrations({ transaction: 'each' });
       process.stdout.write(`migrations applied: ${ran.length ? ran.map((m) => m.name).join(', ') : 'none (up to date)'}\n`);
@@ -31,6 +35,18 @@ async function main(argv: string[]): Promise<number> {
     await dataSource.destroy();
   }
   return 0;
+}
+
+/** Runs invariants I1-I10 and prints each; exit code 1 when any is violated. */
+async function ledgerCheck(dataSource: DataSource): Promise<number> {
+  const report = await runInvariantChecks(dataSource.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS]);
+  for (const r of report.results) {
+    process.stdout.write(`${r.violations.length ? 'FAIL' : 'ok  '} ${r.id} ${r.description}\n`);
+    for (const v of r.violations.slice(0, 20)) process.stdout.write(`       ${v}\n`);
+    if (r.violations.length > 20) process.stdout.write(`       ... and ${r.violations.length - 20} more\n`);
+  }
+  process.stdout.write(report.ok ? 'ledger check passed\n' : 'ledger check FAILED\n');
+  return report.ok ? 0 : 1;
 }
 
 main(process.argv.slice(2)).then(
