@@ -15,3 +15,4 @@ export * from './balances.service';
 export * from './registration-fee.x402';
 export * from './payment-invariants';
 export * from './payments.module';
+export * from './settlement/evm.adapter';

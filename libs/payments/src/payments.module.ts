@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { RegistrationFeeStep } from '@app/agents';
 import { AuthModule } from '@app/auth';
 import { AppConfig } from '@app/config';
@@ -22,7 +23,7 @@ import { X402Service } from './x402/x402.service';
   imports: [TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity]), AuthModule, LedgerModule, OutboxModule],
   providers: [
     X402Service,
-    { provide: SettlementAdapter, inject: [AppConfig], useFactory: createSettlementAdapter },
+    { provide: SettlementAdapter, inject: [AppConfig, DataSource], useFactory: createSettlementAdapter },
     PaymentsService,
     EscrowService,
     WithdrawalsService,

@@ -101,10 +101,14 @@ export class PaymentsService {
     if (payment.status === 'released') throw new AppException('INVALID_STATE', 'Payment was released and cannot be settled');
     const req = toSettleRequest(payment);
     try {
-      // After a crash mid-settle the authorization may already be used on chain: record it, do not resend.
-      const { txHash } = payment.settleAttempts > 0 && (await this.adapter.authorizationUsed(req)) && payment.txHash
-        ? { txHash: payment.txHash }
-        : await this.adapter.settle(req);
+      // After a crash mid-settle the authorization may already be used on chain by our own
+      // broadcast (its hash was stored first): record that instead of sending again.
+      const recovered = payment.txHash !== null && (await this.adapter.authorizationUsed(req));
+      const { txHash } = recovered
+        ? { txHash: payment.txHash! }
+        : await this.adapter.settle(req, async (hash) => {
+            await this.dataSource.query(`UPDATE payments SET tx_hash = $2 WHERE id = $1 AND status IN ('reserved', 'settlement_failed')`, [paymentId, hash]);
+          });
       await this.dataSource.query(
         `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = now(), settle_attempts = settle_attempts + 1,
                 next_attempt_at = NULL, last_error = NULL WHERE id = $1 AND status IN ('reserved', 'settlement_failed')`,

@@ -9,7 +9,7 @@ import { WalletAuthContext, WalletAuthService } from '@app/auth';
 import { jobId, JobProducer } from '@app/queues';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM } from './fees';
-import { SettlementAdapter } from './settlement/settlement.adapter';
+import { SettlementAdapter, TransferRevertedError } from './settlement/settlement.adapter';
 
 /** A claimed withdrawal is ours for this long; after that another worker may take it over. */
 const CLAIM_MS = 120_000;
@@ -129,8 +129,8 @@ export class WithdrawalsService {
       ));
     } catch (err) {
       const message = (err as Error).message?.slice(0, 500) ?? 'transfer failed';
-      // A transfer that was never signed can be abandoned safely; a signed one may still land.
-      if (w.attempts >= WITHDRAWAL_MAX_ATTEMPTS && !w.signedTx) {
+      // A reverted transfer moved nothing; one never signed can be abandoned; a signed one may still land.
+      if (err instanceof TransferRevertedError || (w.attempts >= WITHDRAWAL_MAX_ATTEMPTS && !w.signedTx)) {
         await this.fail(id, message);
         return 'failed';
       }

@@ -11,8 +11,10 @@ export class LocalSettlementAdapter extends SettlementAdapter {
 
   async preflight(): Promise<void> {}
 
-  async settle(p: SettleRequest): Promise<{ txHash: string }> {
-    return { txHash: keccak256(toUtf8Bytes(`agora-local-settle:${p.chainId}:${p.asset.toLowerCase()}:${p.payer.toLowerCase()}:${p.nonce}`)) };
+  async settle(p: SettleRequest, persist: (txHash: string) => Promise<void>): Promise<{ txHash: string }> {
+    const txHash = keccak256(toUtf8Bytes(`agora-local-settle:${p.chainId}:${p.asset.toLowerCase()}:${p.payer.toLowerCase()}:${p.nonce}`));
+    await persist(txHash);
+    return { txHash };
   }
 
   async authorizationUsed(): Promise<boolean> {

@@ -35,8 +35,11 @@ export abstract class SettlementAdapter {
   /** Checks that need the chain or the facilitator (authorization unused, funds). */
   abstract preflight(payment: VerifiedPayment): Promise<void>;
 
-  /** Moves the authorized USDC to the platform. Resolves with the transaction hash. */
-  abstract settle(payment: SettleRequest): Promise<{ txHash: string }>;
+  /**
+   * Moves the authorized USDC to the platform. `persist(txHash)` is awaited before broadcast,
+   * so a crash after it can be recovered from the chain. Resolves with the transaction hash.
+   */
+  abstract settle(payment: SettleRequest, persist: (txHash: string) => Promise<void>): Promise<{ txHash: string }>;
 
   /** Whether an authorization was already used on chain (recovery after a crash mid-settle). */
   abstract authorizationUsed(payment: SettleRequest): Promise<boolean>;
@@ -46,4 +49,12 @@ export abstract class SettlementAdapter {
    * before broadcast, so a crash after it re-sends the same transaction.
    */
   abstract transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }>;
+}
+
+/** The chain executed the transfer and it reverted: nothing moved, and retrying the same transaction cannot help. */
+export class TransferRevertedError extends Error {
+  constructor(readonly txHash: string) {
+    super(`transaction ${txHash} reverted`);
+    this.name = 'TransferRevertedError';
+  }
 }

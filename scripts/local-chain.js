@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+/* A local EVM chain for development and tests: anvil (from npm @foundry-rs/anvil) with chain id
+   84532, so every x402 client treats it as base-sepolia, and the project's TestUSDC deployed with
+   the EIP-712 name "USDC". `node scripts/local-chain.js up [port]` runs it in the foreground,
+   funds demo wallets and prints the environment the api and worker need. */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ContractFactory, JsonRpcProvider, Wallet, HDNodeWallet, Mnemonic } = require('ethers');
+const { build } = require('../contracts/build');
+
+const CHAIN_ID = 84532;
+/** anvil's well-known development mnemonic: account 0 is the relayer and platform wallet. */
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+function anvilBinary() {
+  const platform = { linux: 'linux', darwin: 'darwin', win32: 'win32' }[process.platform];
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch];
+  const pkg = require.resolve(`@foundry-rs/anvil-${platform}-${arch}/package.json`);
+  const bin = path.join(path.dirname(pkg), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+  fs.chmodSync(bin, 0o755);
+  return bin;
+}
+
+function account(index) {
+  return HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(MNEMONIC), `m/44'/60'/0'/0/${index}`);
+}
+
+async function waitForRpc(url, child, timeoutMs = 15000) {
+  const provider = new JsonRpcProvider(url, CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode}`);
+    try {
+      await provider.getBlockNumber();
+      return provider;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`anvil did not answer on ${url}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Starts anvil on `port` (0: pick one) and deploys TestUSDC. */
+async function startChain({ port = 0, quiet = true } = {}) {
+  const chosen = port || 20000 + Math.floor(Math.random() * 30000);
+  const child = spawn(anvilBinary(), ['--chain-id', String(CHAIN_ID), '--port', String(chosen), '--host', '127.0.0.1', '--mnemonic', MNEMONIC, ...(quiet ? ['--silent'] : [])], {
+    stdio: quiet ? 'ignore' : 'inherit',
+  });
+  const rpcUrl = `http://127.0.0.1:${chosen}`;
+  const provider = await waitForRpc(rpcUrl, child);
+  const deployer = account(0).connect(provider);
+  const artifact = JSON.parse(fs.readFileSync(build().find((o) => o.endsWith('TestUSDC.json')), 'utf8'));
+  const token = await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy('USDC');
+  await token.waitForDeployment();
+  const usdcAddress = await token.getAddress();
+  return {
+    rpcUrl,
+    chainId: CHAIN_ID,
+    usdcAddress,
+    provider,
+    token: token.connect(deployer),
+    abi: artifact.abi,
+    platform: account(0),
+    account,
+    async mint(to, micros) {
+      const tx = await token.connect(deployer).mint(to, micros);
+      await tx.wait();
+    },
+    async balanceOf(address) {
+      return BigInt(await token.balanceOf(address));
+    },
+    stop() {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}
+
+module.exports = { startChain, account, CHAIN_ID, MNEMONIC };
+
+if (require.main === module && process.argv[2] === 'up') {
+  (async () => {
+    const chain = await startChain({ port: Number(process.argv[3] || 8545) });
+    const demo = [1, 2, 3, 4, 5].map(account);
+    for (const w of demo) await chain.mint(w.address, 1_000_000_000n); // 1,000 USDC each
+    const env = {
+      SETTLEMENT_MODE: 'evm',
+      EVM_RPC_URL: chain.rpcUrl,
+      EVM_CHAIN_ID: String(CHAIN_ID),
+      USDC_ADDRESS: chain.usdcAddress,
+      RELAYER_PRIVATE_KEY: chain.platform.privateKey,
+      PLATFORM_WALLET: chain.platform.address,
+      PAYMENT_NETWORKS: 'base-sepolia',
+    };
+    fs.mkdirSync('.tmp', { recursive: true });
+    fs.writeFileSync('.tmp/chain.env', Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+    process.stdout.write(`local chain ${chain.rpcUrl} (chain id ${CHAIN_ID}), TestUSDC at ${chain.usdcAddress}\n`);
+    process.stdout.write(`demo wallets (1,000 USDC each):\n${demo.map((w) => `  ${w.address}  ${w.privateKey}`).join('\n')}\n`);
+    process.stdout.write(`environment written to .tmp/chain.env\n`);
+    const stop = () => chain.stop().then(() => process.exit(0));
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  })().catch((err) => {
+    process.stderr.write(`local chain: ${err.stack || err}\n`);
+    process.exit(1);
+  });
+}
