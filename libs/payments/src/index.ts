@@ -16,3 +16,4 @@ export * from './registration-fee.x402';
 export * from './payment-invariants';
 export * from './payments.module';
 export * from './settlement/evm.adapter';
+export * from './settlement/facilitator.adapter';

@@ -142,10 +142,14 @@ export class PaymentsService {
     return this.x402.settlementHeader({ x402Version: payment.x402Version, network: payment.network, payer: payment.payer }, payment.txHash ?? '');
   }
 
-  /** Failed settlements whose retry time has come. */
+  /**
+   * Failed execution settlements whose retry time has come. A registration whose settlement
+   * failed created no agent, so it is never retried behind the client's back.
+   */
   async dueSettlementRetries(limit = 100): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM payments WHERE status = 'settlement_failed' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2`,
+      `SELECT id FROM payments WHERE status = 'settlement_failed' AND purpose = 'execution' AND next_attempt_at <= $1
+        ORDER BY next_attempt_at LIMIT $2`,
       [this.clock.now(), limit],
     );
     return rows.map((r) => r.id);

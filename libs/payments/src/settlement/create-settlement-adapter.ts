@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { EvmSettlementAdapter } from './evm.adapter';
+import { FacilitatorSettlementAdapter } from './facilitator.adapter';
 import { LocalSettlementAdapter } from './local.adapter';
 import { SettlementAdapter } from './settlement.adapter';
 
@@ -11,7 +12,9 @@ export function createSettlementAdapter(config: AppConfig, dataSource: DataSourc
       return new LocalSettlementAdapter();
     case 'evm':
       return new EvmSettlementAdapter(config, dataSource);
-    case 'facilitator':
-      throw new Error(`SETTLEMENT_MODE=${config.settlementMode} is not available in this build yet`);
+    case 'facilitator': {
+      const payout = config.evmRpcUrl && config.usdcAddress && config.relayerPrivateKey ? new EvmSettlementAdapter(config, dataSource) : null;
+      return new FacilitatorSettlementAdapter(config, payout);
+    }
   }
 }
