@@ -48,6 +48,12 @@ export default tseslint.config(
     },
   })),
   {
+    // Plain CommonJS tooling scripts (run with node, no build step).
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -6,7 +6,7 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ContractFactory, JsonRpcProvider, Wallet, HDNodeWallet, Mnemonic } = require('ethers');
+const { ContractFactory, JsonRpcProvider, HDNodeWallet, Mnemonic } = require('ethers');
 const { build } = require('../contracts/build');
 
 const CHAIN_ID = 84532;
