@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
-# Installs what is missing, then runs the api and the worker in the foreground (Ctrl-C stops both).
+# Installs what is missing, then runs the api and the worker in the foreground (Ctrl-C stops all).
+#   bash scripts/start.sh            local settlement (no chain)
+#   bash scripts/start.sh --chain    also a local EVM chain (anvil, chain id 84532) with TestUSDC and
+#                                    five funded demo wallets; api and worker settle on it (evm mode)
 source "$(dirname "$0")/lib.sh"
 bash scripts/setup.sh
 export PORT="${PORT:-3000}"
-log "starting api on :$PORT and the worker"
-node dist/apps/api/main.js & api=$!
-node dist/apps/worker/main.js & worker=$!
-trap 'kill -TERM $api $worker 2>/dev/null; wait $api $worker 2>/dev/null' INT TERM
-wait -n $api $worker
-status=$?
-kill -TERM $api $worker 2>/dev/null || true
-wait $api $worker 2>/dev/null || true
-exit $status
+pids=()
+cleanup() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait "${pids[@]}" 2>/dev/null || true; }
+trap cleanup INT TERM EXIT
+
+if [ "${1:-}" = "--chain" ]; then
+  rm -f .tmp/chain.env
+  log "starting the local chain on :${CHAIN_PORT:-8545}"
+  node scripts/local-chain.js up "${CHAIN_PORT:-8545}" & pids+=($!)
+  for _ in $(seq 1 100); do [ -f .tmp/chain.env ] && break; sleep 0.2; done
+  [ -f .tmp/chain.env ] || { log "the local chain did not start"; exit 1; }
+  set -a; source .tmp/chain.env; set +a
+fi
+
+log "starting api on :$PORT and the worker (settlement: ${SETTLEMENT_MODE:-local})"
+node dist/apps/api/main.js & pids+=($!)
+node dist/apps/worker/main.js & pids+=($!)
+wait -n "${pids[@]}"
