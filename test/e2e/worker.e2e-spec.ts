@@ -6,6 +6,7 @@ import { builtApp, RunningProcess, startProcess, waitFor } from '../support/proc
 import { withClient } from '../support/test-db';
 import { registerAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
+import { EscrowService } from '@app/payments';
 import { newWallet, walletHeaders } from '../support/wallets';
 
 /** The worker as its own process: boots, reports health, drains a queue, shuts down gracefully. */
@@ -88,7 +89,7 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
   let worker: RunningProcess | undefined;
 
   beforeAll(async () => {
-    api = await startApi({ MAINTENANCE_INTERVAL_MS: '500', WORKER_HEARTBEAT_MS: '200' });
+    api = await startApi({ MAINTENANCE_INTERVAL_MS: '500', WORKER_HEARTBEAT_MS: '200', ESCROW_HOLD_STANDARD_S: '1' });
   });
   afterAll(async () => {
     worker?.child.kill('SIGKILL');
@@ -116,6 +117,20 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     await waitFor(async () => (await status(res.body.data.withdrawalId)) === 'completed', 'withdrawal completed by the worker');
     const w = (await api.request('GET', `/api/v1/payments/withdrawal/${res.body.data.withdrawalId}`)).body.data;
     expect(w).toMatchObject({ status: 'completed', net_amount: '4.900000', tx_hash: expect.stringMatching(/^0x/) });
+  });
+
+  it('releases a Standard-tier escrow after its hold (delayed job), once', async () => {
+    const wallet = newWallet();
+    const agentId = (await registerAgent(api, wallet)).body.data.id as string;
+    const { hold } = await seedCharge(api.app, { agentId, agentFee: 1_000_000n, reputation: 50 });
+    expect(hold.status).toBe('held');
+    await api.app.get(EscrowService).scheduleRelease(hold);
+    const balance = async () => (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data;
+    expect((await balance()).pending).toBe('0.950000');
+    await waitFor(async () => (await balance()).available === '0.950000', 'escrow released by the worker');
+    expect(await balance()).toMatchObject({ pending: '0.000000', escrow: { pendingCount: 0 } });
+    const events = await withClient(api.databaseUrl, (c) => c.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'escrow.released' AND agent_id = $1`, [agentId]));
+    expect(events.rows[0].n).toBe(1);
   });
 
   it('completes a withdrawal whose job Redis lost, through the sweeper', async () => {
