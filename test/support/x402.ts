@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@app/payments';
 
 export const BASE_SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 
@@ -37,16 +38,7 @@ export async function x402Header(wallet: Wallet, o: HeaderOptions): Promise<{ na
   };
   const signature = await wallet.signTypedData(
     { name: o.assetName ?? 'USDC', version: '2', chainId, verifyingContract: asset },
-    {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    TRANSFER_WITH_AUTHORIZATION_TYPES,
     authorization,
   );
   const payload = { signature, authorization };

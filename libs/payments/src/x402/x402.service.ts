@@ -20,7 +20,8 @@ const VALID_BEFORE_PADDING_S = 6n;
 /** Authorizations valid for longer than this cannot be stockpiled. */
 const MAX_VALIDITY_S = 3_600n;
 
-const TRANSFER_WITH_AUTHORIZATION = {
+/** EIP-3009 typed data (x402.md §2.1), as clients sign it and as the token verifies it. */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
   TransferWithAuthorization: [
     { name: 'from', type: 'address' },
     { name: 'to', type: 'address' },
@@ -194,7 +195,7 @@ export class X402Service {
     try {
       signer = verifyTypedData(
         { name: option.assetName, version: '2', chainId: option.network.chainId, verifyingContract: option.asset },
-        TRANSFER_WITH_AUTHORIZATION,
+        TRANSFER_WITH_AUTHORIZATION_TYPES,
         auth,
         signature,
       );

@@ -2,11 +2,12 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { DiscoveredAgent, Recommendation } from '@app/agents';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '@app/common';
 import { IsUsdcAmount } from '../../http/validators';
+import { PageQueryDto } from '../../http/pagination.dto';
 import { PricingResponse, toCapabilityResponse, toPricingResponse } from '../../agents/dto/agent-response.dto';
 
-export class DiscoverQueryDto {
+/** Filters plus `limit` (default 20, at most 100) and `offset`. */
+export class DiscoverQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Case-insensitive substring of a capability name' })
   @IsOptional()
   @IsString()
@@ -25,22 +26,6 @@ export class DiscoverQueryDto {
   @Min(0)
   @Max(100)
   minReputation?: number;
-
-  @ApiPropertyOptional({ default: DEFAULT_PAGE_LIMIT, minimum: 1, maximum: MAX_PAGE_LIMIT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_LIMIT)
-  limit: number = DEFAULT_PAGE_LIMIT;
-
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  offset: number = 0;
 }
 
 export const DEFAULT_RECOMMEND_LIMIT = 5;
