@@ -1,10 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { OutboundUrlPolicy } from './outbound-url.policy';
+import { OutboundHttpClient } from './outbound-http.client';
 
 @Global()
 @Module({
-  providers: [{ provide: OutboundUrlPolicy, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundUrlPolicy(c) }],
-  exports: [OutboundUrlPolicy],
+  providers: [
+    { provide: OutboundUrlPolicy, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundUrlPolicy(c) },
+    { provide: OutboundHttpClient, inject: [AppConfig, OutboundUrlPolicy], useFactory: (c: AppConfig, p: OutboundUrlPolicy) => new OutboundHttpClient(c, p) },
+  ],
+  exports: [OutboundUrlPolicy, OutboundHttpClient],
 })
 export class OutboundModule {}

@@ -1,0 +1,156 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { lookup } from 'node:dns/promises';
+import { isIP, Socket } from 'node:net';
+import { Agent, buildConnector, Dispatcher, request } from 'undici';
+import { AppConfig } from '@app/config';
+import { blockedAddressReason, blockedHostnameReason } from './address-policy';
+import { OutboundUrlPolicy, Resolver } from './outbound-url.policy';
+
+export type OutboundFailure = 'blocked' | 'timeout' | 'too_large' | 'redirect' | 'network';
+
+export class OutboundError extends Error {
+  constructor(
+    readonly kind: OutboundFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface OutboundRequest {
+  headers?: Record<string, string>;
+  /** Total time for the call, connect to last byte. */
+  timeoutMs: number;
+  /** Response bodies larger than this abort the call. */
+  maxBytes: number;
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * The one HTTP client for calls to addresses users gave us (agent endpoints, callbacks,
+ * webhooks). Keep-alive pool; the SSRF guard runs in the connector: it resolves the name itself,
+ * refuses unless every address is globally routable unicast (IP literals and IPv4-in-IPv6
+ * included), connects to the address it checked (so DNS cannot change between check and use),
+ * and checks the socket's peer again. Redirects are never followed; time and bytes are capped.
+ */
+@Injectable()
+export class OutboundHttpClient implements OnModuleDestroy {
+  private readonly agent: Agent;
+
+  constructor(
+    config: AppConfig,
+    private readonly policy: OutboundUrlPolicy,
+    resolve: Resolver = systemResolver,
+  ) {
+    const allowPrivate = config.outboundAllowPrivate;
+    const base = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+    const guarded: buildConnector.connector = (opts, callback) => {
+      pickAddress(opts.hostname, allowPrivate, resolve).then(
+        (address) =>
+          base({ ...opts, hostname: address, servername: opts.servername ?? (isIP(opts.hostname) ? undefined : opts.hostname) }, (err, socket) => {
+            if (err || !socket) return callback(err ?? new Error('connect failed'), null);
+            const peer = (socket as Socket).remoteAddress ?? '';
+            const reason = allowPrivate ? null : blockedAddressReason(peer);
+            if (reason) {
+              socket.destroy();
+              return callback(new OutboundError('blocked', `connected address is ${reason}`), null);
+            }
+            callback(null, socket);
+          }),
+        (err: Error) => callback(err, null),
+      );
+    };
+    this.agent = new Agent({ connect: guarded, keepAliveTimeout: 10_000, connections: 128, maxRedirections: 0 } as Agent.Options);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.agent.close();
+  }
+
+  async postJson(url: string, body: unknown, req: OutboundRequest): Promise<OutboundResponse> {
+    const reason = this.policy.staticReason(url);
+    if (reason) throw new OutboundError('blocked', `URL not allowed: ${reason}`);
+    const signal = AbortSignal.timeout(req.timeoutMs);
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json', ...(req.headers ?? {}) },
+        body: JSON.stringify(body),
+        signal,
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
+      });
+    } catch (err) {
+      throw classify(err, signal);
+    }
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      discard(res.body);
+      throw new OutboundError('redirect', `redirect (${res.statusCode}) not followed`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > req.maxBytes) {
+          discard(res.body);
+          throw new OutboundError('too_large', `response larger than ${req.maxBytes} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      throw classify(err, signal);
+    }
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') };
+  }
+}
+
+/** Drops a response body we will not read; destroying it must not surface as an unhandled error. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function classify(err: unknown, signal: AbortSignal): OutboundError {
+  if (err instanceof OutboundError) return err;
+  const e = err as { name?: string; code?: string; message?: string; cause?: unknown };
+  if (e.cause instanceof OutboundError) return e.cause;
+  if (signal.aborted || e.name === 'TimeoutError' || /TIMEOUT/.test(e.code ?? '')) return new OutboundError('timeout', 'the call timed out');
+  return new OutboundError('network', e.message ?? 'network error');
+}
+
+/** The address to dial: the literal itself, or a resolved one, after checking every answer. */
+async function pickAddress(hostname: string, allowPrivate: boolean, resolve: Resolver): Promise<string> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    const reason = allowPrivate ? null : blockedAddressReason(host);
+    if (reason) throw new OutboundError('blocked', `address is ${reason}`);
+    return host;
+  }
+  if (!allowPrivate && blockedHostnameReason(host)) throw new OutboundError('blocked', 'reserved hostname');
+  let addresses: string[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    throw new OutboundError('network', `cannot resolve ${host}`);
+  }
+  if (addresses.length === 0) throw new OutboundError('network', `cannot resolve ${host}`);
+  if (!allowPrivate) {
+    for (const a of addresses) {
+      const reason = blockedAddressReason(a);
+      if (reason) throw new OutboundError('blocked', `${host} resolves to a ${reason} address`);
+    }
+  }
+  return addresses[0];
+}
