@@ -8,12 +8,14 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { OutboundModule } from '@app/outbound';
 import { PaymentsModule } from '@app/payments';
+import { ExecutionModule } from '@app/execution';
 import { QueuesModule, RedisModule } from '@app/queues';
 import { AdminAgentsController } from './admin/admin-agents.controller';
 import { AgentsController } from './agents/agents.controller';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { HealthController } from './health/health.controller';
 import { PaymentsController } from './payments/payments.controller';
+import { ExecutionController } from './execution/execution.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ObjectBodyPipe, createValidationPipe } from './http/validation';
@@ -35,8 +37,9 @@ export class AppModule {
         TerminusModule.forRoot({ logger: false }),
         AgentsModule.register({ registrationFee: [PaymentsModule] }),
         PaymentsModule,
+        ExecutionModule,
       ],
-      controllers: [AgentsController, DiscoveryController, PaymentsController, AdminAgentsController, HealthController],
+      controllers: [AgentsController, DiscoveryController, PaymentsController, ExecutionController, AdminAgentsController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

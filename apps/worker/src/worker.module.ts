@@ -7,10 +7,13 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueuesModule, RedisModule } from '@app/queues';
 import { PaymentsModule } from '@app/payments';
+import { ExecutionModule } from '@app/execution';
+import { OutboundModule } from '@app/outbound';
 import { HeartbeatService } from './heartbeat.service';
 import { JobHandlerRegistry } from './job-handlers';
 import { Sweeper } from './sweeper';
 import { PaymentsProcessor } from './processors/payments.processor';
+import { ExecutionsProcessor } from './processors/executions.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
 
 @Module({})
@@ -30,8 +33,10 @@ export class WorkerModule implements OnApplicationBootstrap {
         QueuesModule.forRoot(),
         AuthModule,
         PaymentsModule,
+        OutboundModule,
+        ExecutionModule,
       ],
-      providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, Sweeper, HeartbeatService],
+      providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, ExecutionsProcessor, Sweeper, HeartbeatService],
     };
   }
 

@@ -9,6 +9,7 @@ const NETWORKS: readonly PaymentNetwork[] = ['base', 'base-sepolia', 'ethereum']
 
 /** Anvil's first well-known account: the payTo address outside production unless configured. */
 export const DEV_PLATFORM_WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const DEV_SIGNING_SEED = '00'.repeat(31) + '01';
 
 /** Typed, validated configuration (resolutions §11 plus a few operational settings). */
 export class AppConfig {
@@ -29,6 +30,7 @@ export class AppConfig {
   platformWallet: string;
   paymentNetworks: PaymentNetwork[];
   adminApiKey?: string;
+  platformSigningSeed: string;
   outboundAllowHttp: boolean;
   outboundAllowPrivate: boolean;
   rateLimitClientPerMin: number;
@@ -160,6 +162,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.paymentNetworks = [...new Set(networks.filter((n): n is PaymentNetwork => (NETWORKS as readonly string[]).includes(n)))];
 
   c.adminApiKey = r.str('ADMIN_API_KEY');
+  // Ed25519 seed for signing calls to agents; development has a fixed one, production must set its own.
+  c.platformSigningSeed = r.str('PLATFORM_SIGNING_SEED', c.nodeEnv === 'production' ? undefined : DEV_SIGNING_SEED) ?? '';
+  if (!/^[0-9a-fA-F]{64}$/.test(c.platformSigningSeed)) r.problems.push('PLATFORM_SIGNING_SEED must be 64 hex characters (a 32-byte Ed25519 seed)');
   if (c.adminApiKey !== undefined && c.adminApiKey.length < 16) r.problems.push('ADMIN_API_KEY must be at least 16 characters');
   c.outboundAllowHttp = r.bool('OUTBOUND_ALLOW_HTTP', false);
   c.outboundAllowPrivate = r.bool('OUTBOUND_ALLOW_PRIVATE', false);

@@ -76,6 +76,7 @@ export class OutboundHttpClient implements OnModuleDestroy {
     await this.agent.close();
   }
 
+  /** POSTs JSON (a string is sent as the exact bytes given, for signed bodies). */
   async postJson(url: string, body: unknown, req: OutboundRequest): Promise<OutboundResponse> {
     const reason = this.policy.staticReason(url);
     if (reason) throw new OutboundError('blocked', `URL not allowed: ${reason}`);
@@ -86,7 +87,7 @@ export class OutboundHttpClient implements OnModuleDestroy {
         method: 'POST',
         dispatcher: this.agent,
         headers: { 'content-type': 'application/json', ...(req.headers ?? {}) },
-        body: JSON.stringify(body),
+        body: typeof body === 'string' ? body : JSON.stringify(body),
         signal,
         headersTimeout: req.timeoutMs,
         bodyTimeout: req.timeoutMs,

@@ -8,8 +8,12 @@ import { JOB_QUEUE, JobName, JobPayloads, QUEUES } from './jobs';
 export class JobProducer {
   private readonly queues: Record<string, Queue>;
 
-  constructor(@InjectQueue(QUEUES.maintenance) maintenance: Queue, @InjectQueue(QUEUES.payments) payments: Queue) {
-    this.queues = { [QUEUES.maintenance]: maintenance, [QUEUES.payments]: payments };
+  constructor(
+    @InjectQueue(QUEUES.maintenance) maintenance: Queue,
+    @InjectQueue(QUEUES.payments) payments: Queue,
+    @InjectQueue(QUEUES.executions) executions: Queue,
+  ) {
+    this.queues = { [QUEUES.maintenance]: maintenance, [QUEUES.payments]: payments, [QUEUES.executions]: executions };
   }
 
   async enqueue<N extends JobName>(name: N, data: JobPayloads[N], opts: JobsOptions & { jobId: string }): Promise<void> {

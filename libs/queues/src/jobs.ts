@@ -5,6 +5,7 @@
 export const QUEUES = {
   maintenance: 'maintenance',
   payments: 'payments',
+  executions: 'executions',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -18,6 +19,8 @@ export interface JobPayloads {
   'escrow.release': { holdId: string };
   /** Retry a failed settlement. */
   'payment.settle': { paymentId: string };
+  /** Run an async execution (claim, call the agent, settle, charge). */
+  'execution.run': { executionId: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -30,6 +33,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'withdrawal.process': QUEUES.payments,
   'escrow.release': QUEUES.payments,
   'payment.settle': QUEUES.payments,
+  'execution.run': QUEUES.executions,
 };
 
 export const JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

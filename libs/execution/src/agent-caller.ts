@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { OutboundError, OutboundHttpClient } from '@app/outbound';
+import { validateAgainst } from './json-schema';
+import { PlatformSigner } from './platform-signer';
+
+export type AgentCallResult =
+  | { ok: true; output: Record<string, unknown>; timeMs: number }
+  | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number };
+
+const MAX_AGENT_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The call to an agent (resolutions §4): POST endpoints.execution with
+ * `{requestId, capabilityId, input}`, signed by the platform, through the guarded client. The
+ * agent answers 2xx `{output}`; anything else, or output failing outputSchema, is a failure.
+ */
+@Injectable()
+export class AgentCaller {
+  constructor(
+    private readonly http: OutboundHttpClient,
+    private readonly signer: PlatformSigner,
+    private readonly config: AppConfig,
+  ) {}
+
+  async call(endpoint: string, payload: { requestId: string; capabilityId: string; input: unknown }, outputSchema: Record<string, unknown> | null): Promise<AgentCallResult> {
+    const body = JSON.stringify(payload);
+    const started = Date.now();
+    const elapsed = () => Date.now() - started;
+    let res;
+    try {
+      res = await this.http.postJson(endpoint, body, {
+        headers: { 'X-Request-ID': payload.requestId, 'X-Agora-Signature': this.signer.signatureHeader(payload.requestId, body) },
+        timeoutMs: this.config.executionTimeoutMs,
+        maxBytes: MAX_AGENT_RESPONSE_BYTES,
+      });
+    } catch (err) {
+      const e = err as OutboundError;
+      if (e.kind === 'timeout') return { ok: false, status: 'timeout', error: `agent did not answer within ${this.config.executionTimeoutMs} ms`, timeMs: elapsed() };
+      return { ok: false, status: 'failed', error: `agent unreachable: ${e.message}`, timeMs: elapsed() };
+    }
+    if (res.status < 200 || res.status >= 300) {
+      return { ok: false, status: 'failed', error: `agent answered ${res.status}: ${res.body.slice(0, 300)}`, timeMs: elapsed() };
+    }
+    let parsed: { output?: unknown };
+    try {
+      parsed = JSON.parse(res.body) as { output?: unknown };
+    } catch {
+      return { ok: false, status: 'failed', error: 'agent response is not JSON', timeMs: elapsed() };
+    }
+    const output = parsed?.output;
+    if (!output || typeof output !== 'object' || Array.isArray(output)) {
+      return { ok: false, status: 'failed', error: 'agent response has no output object', timeMs: elapsed() };
+    }
+    const errors = validateAgainst(outputSchema, output);
+    if (errors.length) {
+      return { ok: false, status: 'failed', error: `output does not match outputSchema: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, timeMs: elapsed() };
+    }
+    return { ok: true, output: output as Record<string, unknown>, timeMs: elapsed() };
+  }
+}

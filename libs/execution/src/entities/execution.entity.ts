@@ -1,0 +1,86 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { bigintTransformer } from '@app/common';
+
+export type ExecutionStatus = 'pending' | 'completed' | 'failed' | 'timeout' | 'refunded';
+export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_failed';
+
+/** One execution (`req_`): the paid call of one capability, its state, and what it cost. */
+@Entity('executions')
+@Check('ck_executions_status', `"status" IN ('pending', 'completed', 'failed', 'timeout', 'refunded')`)
+@Check('ck_executions_settlement', `"settlement_status" IS NULL OR "settlement_status" IN ('settlement_pending', 'settled', 'settlement_failed')`)
+@Index('ix_executions_agent_created', ['agentId', 'createdAt'])
+@Index('ix_executions_status_next', ['status', 'nextAttemptAt'])
+@Index('ux_executions_payment', ['paymentId'], { unique: true })
+export class ExecutionEntity {
+  @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_executions' })
+  id: string;
+
+  @Column({ name: 'agent_id', type: 'uuid' })
+  agentId: string;
+
+  @Column({ name: 'capability_id', type: 'varchar', length: 100 })
+  capabilityId: string;
+
+  /** Lower-case payer wallet (the client). */
+  @Column({ type: 'varchar', length: 42 })
+  payer: string;
+
+  @Column({ type: 'jsonb' })
+  input: Record<string, unknown>;
+
+  @Column({ type: 'jsonb', nullable: true })
+  output: Record<string, unknown> | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'pending' })
+  status: ExecutionStatus;
+
+  @Column({ name: 'settlement_status', type: 'varchar', length: 24, nullable: true })
+  settlementStatus: SettlementStatus | null;
+
+  @Column({ name: 'agent_error', type: 'text', nullable: true })
+  agentError: string | null;
+
+  @Column({ name: 'execution_time_ms', type: 'integer', nullable: true })
+  executionTimeMs: number | null;
+
+  @Column({ name: 'retry_count', type: 'integer', default: 0 })
+  retryCount: number;
+
+  /** micro-USDC: the agent fee actually charged (known once the agent answered) and the platform fee. */
+  @Column({ name: 'agent_fee', type: 'bigint', transformer: bigintTransformer })
+  agentFee: bigint;
+
+  @Column({ name: 'platform_fee', type: 'bigint', transformer: bigintTransformer })
+  platformFee: bigint;
+
+  @Column({ name: 'payment_id', type: 'varchar', length: 40 })
+  paymentId: string;
+
+  @Column({ name: 'transaction_id', type: 'varchar', length: 40, nullable: true })
+  transactionId: string | null;
+
+  /** SHA-256 of the original payment header: output is given only to a request carrying it. */
+  @Column({ name: 'header_hash', type: 'varchar', length: 64 })
+  headerHash: string;
+
+  @Column({ name: 'is_async', type: 'boolean', default: false })
+  isAsync: boolean;
+
+  @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true })
+  callbackUrl: string | null;
+
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
+  nextAttemptAt: Date | null;
+
+  @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
+  lockedUntil: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+}

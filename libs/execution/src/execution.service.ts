@@ -1,0 +1,354 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AgentCapabilityEntity, AgentEntity, VARIABLE_PRICING_MODELS } from '@app/agents';
+import { AppException, Clock, formatMicros, newId, NotFoundException, ValidationException } from '@app/common';
+import { AppConfig } from '@app/config';
+import { queryRows, TransactionRunner } from '@app/database';
+import { OutboundUrlPolicy, OutboundUrlRejected } from '@app/outbound';
+import { OutboxService } from '@app/outbox';
+import { EscrowService, PaymentsService, PLATFORM_FEE, PriceRequest, SettlementAdapter, VerifiedPayment, X402Service } from '@app/payments';
+import { jobId, JobProducer } from '@app/queues';
+import { AgentCaller } from './agent-caller';
+import { ExecutionEntity } from './entities/execution.entity';
+import { canonicalJson, validateAgainst } from './json-schema';
+import { RateLimiter, rateLimitHeaders, RateLimitState } from './rate-limiter';
+
+export interface ExecuteCommand {
+  agentId: string;
+  capabilityId: string;
+  input: Record<string, unknown>;
+  callbackUrl?: string;
+  idempotencyKey?: string;
+  async: boolean;
+  headers: Record<string, string | undefined>;
+  clientIp: string;
+}
+
+export interface ExecuteResult {
+  execution: ExecutionEntity;
+  /** An idempotent repeat: the stored execution, nothing charged. */
+  replayed: boolean;
+  headers: Record<string, string>;
+}
+
+export const MAX_RETRIES = 3;
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+class IdempotencyRace extends Error {}
+
+/**
+ * Paid execution (resolutions §2, §4): validate (nothing charged) -> verify the payment ->
+ * rate limits -> idempotency -> reserve the authorization and create the execution in one
+ * transaction -> call the agent -> settle -> record the charge. A failed or timed-out call
+ * settles nothing; the stored authorization pays for a retry until it expires.
+ */
+@Injectable()
+export class ExecutionService {
+  private readonly logger = new Logger(ExecutionService.name);
+
+  constructor(
+    private readonly x402: X402Service,
+    private readonly payments: PaymentsService,
+    private readonly adapter: SettlementAdapter,
+    private readonly escrow: EscrowService,
+    private readonly outbox: OutboxService,
+    private readonly caller: AgentCaller,
+    private readonly limiter: RateLimiter,
+    private readonly urlPolicy: OutboundUrlPolicy,
+    private readonly jobs: JobProducer,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async execute(cmd: ExecuteCommand): Promise<ExecuteResult> {
+    let limits: RateLimitState | null = null;
+    try {
+      const { agent, capability } = await this.target(cmd.agentId, cmd.capabilityId);
+      const inputErrors = validateAgainst(capability.inputSchema, cmd.input);
+      if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
+      if (cmd.callbackUrl) await this.checkCallback(cmd.callbackUrl);
+      const price = this.priceFor(agent, capability);
+
+      const header = this.x402.headerOf(cmd.headers);
+      if (!header) {
+        limits = await this.limit(`ip:${cmd.clientIp}`, agent.id);
+        throw this.x402.paymentRequired(price);
+      }
+      const verified = this.verify(header, price);
+      limits = await this.limit(verified.payer, agent.id);
+
+      const fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
+      if (cmd.idempotencyKey) {
+        const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey, fingerprint);
+        if (prior) return { execution: prior, replayed: true, headers: rateLimitHeaders(limits) };
+      }
+      await this.adapter.preflight(verified);
+      let execution: ExecutionEntity;
+      try {
+        execution = await this.create(verified, agent, capability, cmd, fingerprint, price);
+      } catch (err) {
+        if (!(err instanceof IdempotencyRace)) throw err;
+        const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey!, fingerprint);
+        return { execution: prior!, replayed: true, headers: rateLimitHeaders(limits) };
+      }
+      if (cmd.async) {
+        await this.enqueueRun(execution.id);
+        return { execution, replayed: false, headers: rateLimitHeaders(limits) };
+      }
+      return { execution: await this.run(execution.id), replayed: false, headers: rateLimitHeaders(limits) };
+    } catch (err) {
+      throw withHeaders(err, limits ? rateLimitHeaders(limits) : {});
+    }
+  }
+
+  /** Re-runs a failed or timed-out execution with its stored, still unused authorization. */
+  async retry(id: string): Promise<ExecutionEntity> {
+    const execution = await this.get(id);
+    if (!['failed', 'timeout'].includes(execution.status)) {
+      throw new AppException('INVALID_STATE', `Only a failed or timed-out execution can be retried (status ${execution.status})`, { status: execution.status });
+    }
+    if (execution.retryCount >= MAX_RETRIES) throw new AppException('INVALID_STATE', `An execution can be retried at most ${MAX_RETRIES} times`, { retryCount: execution.retryCount });
+    const payment = await this.payments.get(execution.paymentId);
+    const nowS = BigInt(Math.floor(this.clock.nowMs() / 1000));
+    if (!payment || payment.status !== 'reserved' || payment.validBefore < nowS + 6n) {
+      throw new AppException('INVALID_STATE', 'The payment authorization of this execution has expired; execute again with a new payment', { paymentStatus: payment?.status });
+    }
+    const [reset] = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE executions SET status = 'pending', retry_count = retry_count + 1, agent_error = NULL, locked_until = NULL
+        WHERE id = $1 AND status IN ('failed', 'timeout') AND retry_count < $2 RETURNING id`,
+      [id, MAX_RETRIES],
+    );
+    if (!reset) throw new AppException('INVALID_STATE', 'The execution changed while retrying; read its status');
+    if (execution.isAsync) {
+      await this.enqueueRun(id);
+      return this.get(id);
+    }
+    return this.run(id);
+  }
+
+  async get(id: string): Promise<ExecutionEntity> {
+    const execution = await this.dataSource.manager.findOne(ExecutionEntity, { where: { id } });
+    if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
+    return execution;
+  }
+
+  /** The settlement hash and x402 response header of a settled execution. */
+  async settlement(execution: ExecutionEntity): Promise<{ txHash: string | null; headers: Record<string, string> }> {
+    if (execution.settlementStatus !== 'settled') return { txHash: null, headers: {} };
+    const payment = await this.payments.get(execution.paymentId);
+    return payment ? { txHash: payment.txHash, headers: this.payments.settlementHeaders(payment) } : { txHash: null, headers: {} };
+  }
+
+  /** Whether the request carries the payment header of the original execute call. */
+  isPayer(execution: ExecutionEntity, headers: Record<string, string | undefined>): boolean {
+    const header = this.x402.headerOf(headers);
+    return header !== null && X402Service.hashHeader(header.value) === execution.headerHash;
+  }
+
+  /** Worker step for async runs (and retries of them): claims the execution and runs it. */
+  async run(id: string): Promise<ExecutionEntity> {
+    const now = this.clock.now();
+    const [claimed] = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE executions SET locked_until = $2 WHERE id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < $3) RETURNING id`,
+      [id, new Date(now.getTime() + this.config.executionTimeoutMs + 60_000), now],
+    );
+    if (!claimed) return this.get(id);
+    const execution = await this.get(id);
+    const agent = await this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } });
+    const capability = await this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId: execution.agentId, capabilityId: execution.capabilityId } });
+    const result =
+      agent && capability && agent.status === 'active'
+        ? await this.caller.call(agent.endpoints.execution, { requestId: id, capabilityId: execution.capabilityId, input: execution.input }, capability.outputSchema)
+        : ({ ok: false, status: 'failed', error: 'agent or capability is no longer available', timeMs: 0 } as const);
+    if (!result.ok) {
+      await this.tx.run(async (m) => {
+        await m.query(
+          `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5 WHERE id = $1 AND status = 'pending'`,
+          [id, result.status, result.error, result.timeMs, this.clock.now()],
+        );
+        await this.outbox.record(m, 'execution.failed', execution.agentId, { requestId: id, agentId: execution.agentId, capabilityId: execution.capabilityId, error: result.error });
+      });
+      return this.get(id);
+    }
+    await this.dataSource.query(
+      `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = NULL, completed_at = $4
+        WHERE id = $1 AND status = 'pending'`,
+      [id, result.output, result.timeMs, this.clock.now()],
+    );
+    return this.settleAndCharge(id, agent!.reputationScore);
+  }
+
+  /**
+   * Settles the payment of a completed execution and records the charge, once: the settlement
+   * status is claimed in the same transaction as the ledger posting. A failed settlement stays
+   * `settlement_failed` (output withheld) for the retry job.
+   */
+  async settleAndCharge(id: string, reputation?: number): Promise<ExecutionEntity> {
+    const execution = await this.get(id);
+    if (execution.status !== 'completed' || execution.settlementStatus === 'settled') return execution;
+    try {
+      await this.payments.settle(execution.paymentId);
+    } catch (err) {
+      if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
+      await this.dataSource.query(`UPDATE executions SET settlement_status = 'settlement_failed' WHERE id = $1 AND settlement_status <> 'settled'`, [id]);
+      return this.get(id);
+    }
+    const score = reputation ?? (await this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }))?.reputationScore ?? 50;
+    const hold = await this.tx.run(async (m: EntityManager) => {
+      const [mine] = await queryRows<{ id: string }>(
+        m,
+        `UPDATE executions SET settlement_status = 'settled' WHERE id = $1 AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING id`,
+        [id],
+      );
+      if (!mine) return null;
+      const { transaction, hold } = await this.escrow.recordCharge(m, {
+        paymentId: execution.paymentId,
+        payerWallet: execution.payer,
+        requestingAgent: execution.payer,
+        agentId: execution.agentId,
+        agentReputation: score,
+        capabilityId: execution.capabilityId,
+        agentFee: execution.agentFee,
+        platformFee: execution.platformFee,
+        executionTimeMs: execution.executionTimeMs ?? 0,
+      });
+      await this.payments.bind(m, execution.paymentId, id);
+      await m.query(`UPDATE executions SET transaction_id = $2 WHERE id = $1`, [id, transaction.id]);
+      await m.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [execution.agentId]);
+      await this.outbox.record(m, 'execution.completed', execution.agentId, {
+        requestId: id,
+        agentId: execution.agentId,
+        capabilityId: execution.capabilityId,
+        executionTime: execution.executionTimeMs ?? 0,
+        earnings: formatMicros(transaction.agentEarnings),
+      });
+      return hold;
+    });
+    if (hold) await this.escrow.scheduleRelease(hold);
+    return this.get(id);
+  }
+
+  /** For the settlement retry job: the execution a payment pays for, if any. */
+  async settleByPayment(paymentId: string): Promise<string> {
+    const execution = await this.dataSource.manager.findOne(ExecutionEntity, { where: { paymentId } });
+    if (!execution) return (await this.payments.settle(paymentId)).status;
+    return (await this.settleAndCharge(execution.id)).settlementStatus ?? 'none';
+  }
+
+  private async target(agentId: string, capabilityId: string): Promise<{ agent: AgentEntity; capability: AgentCapabilityEntity }> {
+    const agent = await this.dataSource.manager.findOne(AgentEntity, { where: { id: agentId } });
+    if (!agent || agent.status !== 'active') throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
+    const capability = await this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId, capabilityId } });
+    if (!capability) throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, { agentId, capabilityId });
+    return { agent, capability };
+  }
+
+  private priceFor(agent: AgentEntity, capability: AgentCapabilityEntity): PriceRequest & { agentFee: bigint } {
+    if (VARIABLE_PRICING_MODELS.includes(capability.pricingModel)) {
+      // Charging the cap without refunding the unused part would overcharge: not offered until refunds exist.
+      throw new AppException('VALIDATION_ERROR', `${capability.pricingModel} pricing cannot be executed yet`, {
+        errors: [{ field: 'capabilityId', messages: ['variable pricing is not available yet'] }],
+      });
+    }
+    return {
+      agentFee: capability.basePrice,
+      amount: PLATFORM_FEE + capability.basePrice,
+      resource: `${this.config.publicBaseUrl}/api/v1/execute`,
+      description: `${agent.name}: ${capability.name}`,
+    };
+  }
+
+  private verify(header: { value: string; version: 1 | 2 }, price: PriceRequest): VerifiedPayment {
+    try {
+      return this.x402.verify(header, price);
+    } catch (err) {
+      throw err instanceof AppException && err.code === 'PAYMENT_INVALID' ? this.x402.withOffer(err, price) : err;
+    }
+  }
+
+  private async limit(client: string, agentId: string): Promise<RateLimitState> {
+    const limits = await this.limiter.hit(client, agentId);
+    if (limits.retryAfterS !== null) {
+      throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS }, { headers: rateLimitHeaders(limits) });
+    }
+    return limits;
+  }
+
+  private async checkCallback(url: string): Promise<void> {
+    try {
+      await this.urlPolicy.check(url);
+    } catch (err) {
+      if (err instanceof OutboundUrlRejected) throw new ValidationException([{ field: 'callbackUrl', messages: [`callbackUrl is not allowed: ${err.reason}`] }]);
+      throw err;
+    }
+  }
+
+  private async findIdempotent(payer: string, key: string, fingerprint: string): Promise<ExecutionEntity | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT fingerprint, execution_id AS "executionId" FROM idempotency_keys WHERE payer = $1 AND key = $2 AND expires_at > $3`,
+      [payer.toLowerCase(), key, this.clock.now()],
+    );
+    if (!row) return null;
+    if (row.fingerprint !== fingerprint) {
+      throw new AppException('IDEMPOTENCY_CONFLICT', 'This idempotencyKey was used with another agent, capability or input', { idempotencyKey: key });
+    }
+    return this.get(row.executionId);
+  }
+
+  private async create(
+    verified: VerifiedPayment,
+    agent: AgentEntity,
+    capability: AgentCapabilityEntity,
+    cmd: ExecuteCommand,
+    fingerprint: string,
+    price: { agentFee: bigint },
+  ): Promise<ExecutionEntity> {
+    const id = newId('req');
+    await this.tx.run(async (m) => {
+      const payment = await this.payments.reserve(verified, 'execution', m);
+      await m.query(
+        `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, agent_fee, platform_fee, payment_id, header_hash, is_async, callback_url)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11)`,
+        [id, agent.id, capability.capabilityId, verified.payer.toLowerCase(), cmd.input, price.agentFee.toString(), PLATFORM_FEE.toString(), payment.id, verified.headerHash, cmd.async, cmd.callbackUrl ?? null],
+      );
+      if (cmd.idempotencyKey) {
+        const claimed = await m.query(
+          `INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (payer, key) DO NOTHING RETURNING execution_id`,
+          [verified.payer.toLowerCase(), cmd.idempotencyKey, fingerprint, id, new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS)],
+        );
+        if (claimed.length === 0) throw new IdempotencyRace();
+      }
+    });
+    return this.get(id);
+  }
+
+  private async enqueueRun(id: string): Promise<void> {
+    try {
+      await this.jobs.enqueue('execution.run', { executionId: id }, { jobId: jobId('execution.run', id, Date.now()) });
+    } catch (err) {
+      this.logger.warn({ executionId: id, err: (err as Error).message }, 'could not enqueue execution; the sweeper will');
+    }
+  }
+
+  /** Async executions waiting for a worker (for the sweeper). */
+  async dueRuns(limit = 200): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM executions WHERE status = 'pending' AND is_async AND (locked_until IS NULL OR locked_until < $1) ORDER BY created_at LIMIT $2`,
+      [this.clock.now(), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+}
+
+/** Rate-limit headers belong on every execute response, errors included. */
+function withHeaders(err: unknown, headers: Record<string, string>): unknown {
+  if (!(err instanceof AppException) || Object.keys(headers).length === 0) return err;
+  return new AppException(err.code, err.message, err.details, { body: err.extra?.body, headers: { ...headers, ...(err.extra?.headers ?? {}) } });
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig } from '@app/config';
+import { REDIS } from '@app/queues';
+
+export interface RateLimitState {
+  agentRemaining: number;
+  clientRemaining: number;
+  /** Seconds until a slot frees, when limited. */
+  retryAfterS: number | null;
+}
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Sliding window over the last minute in a Redis sorted set, shared by every api process.
+ * Atomic in Lua: prune, count, and admit only when both the client and the agent have room.
+ */
+const SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local member = ARGV[3]
+local limits = { tonumber(ARGV[4]), tonumber(ARGV[5]) }
+local counts = {}
+local retry = 0
+for i = 1, 2 do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, now - window)
+  counts[i] = redis.call('ZCARD', KEYS[i])
+  if counts[i] >= limits[i] then
+    local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+    local wait = window
+    if oldest[2] then wait = tonumber(oldest[2]) + window - now end
+    if wait > retry then retry = wait end
+  end
+end
+if retry > 0 then return { 0, limits[1] - counts[1], limits[2] - counts[2], retry } end
+for i = 1, 2 do
+  redis.call('ZADD', KEYS[i], now, member)
+  redis.call('PEXPIRE', KEYS[i], window)
+end
+return { 1, limits[1] - counts[1] - 1, limits[2] - counts[2] - 1, 0 }
+`;
+
+@Injectable()
+export class RateLimiter {
+  private seq = 0;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Counts one execute request for the client and the target agent. */
+  async hit(client: string, agentId: string): Promise<RateLimitState> {
+    const now = Date.now();
+    const member = `${now}:${process.pid}:${this.seq++}`;
+    const prefix = `${this.config.queuePrefix}:rl`;
+    const [admitted, clientLeft, agentLeft, retryMs] = (await this.redis.eval(
+      SCRIPT,
+      2,
+      `${prefix}:client:${client.toLowerCase()}`,
+      `${prefix}:agent:${agentId}`,
+      String(now),
+      String(WINDOW_MS),
+      member,
+      String(this.config.rateLimitClientPerMin),
+      String(this.config.rateLimitAgentPerMin),
+    )) as number[];
+    return {
+      clientRemaining: Math.max(0, clientLeft),
+      agentRemaining: Math.max(0, agentLeft),
+      retryAfterS: admitted ? null : Math.max(1, Math.ceil(retryMs / 1000)),
+    };
+  }
+}
+
+export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
+  return {
+    'X-RateLimit-Agent-Remaining': String(s.agentRemaining),
+    'X-RateLimit-Client-Remaining': String(s.clientRemaining),
+    ...(s.retryAfterS !== null ? { 'Retry-After': String(s.retryAfterS) } : {}),
+  };
+}

@@ -1,0 +1,256 @@
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { Wallet } from 'ethers';
+import { DataSource } from 'typeorm';
+import { createSigner } from 'x402/types';
+import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
+import { ExecutionService } from '@app/execution';
+import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { PAYMENT_CHECKS } from '@app/payments';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { TestAgentServer } from '../support/agent-server';
+import { capabilityPayload, registerAgent } from '../support/factories';
+import { newWallet } from '../support/wallets';
+import { x402Header } from '../support/x402';
+
+const PRICE = 11_000n; // 0.001 platform fee + 0.010 agent fee
+
+describe('Execution API (e2e)', () => {
+  let api: ApiHarness;
+  let ds: DataSource;
+  let agentServer: TestAgentServer;
+  let agentId: string;
+
+  beforeAll(async () => {
+    agentServer = await new TestAgentServer().start();
+    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', EXECUTION_TIMEOUT_MS: '500' });
+    ds = api.app.get(DataSource);
+    const res = await registerAgent(api, newWallet(), {
+      endpoints: { execution: agentServer.url },
+      capabilities: [
+        capabilityPayload({
+          inputSchema: { type: 'object', properties: { text: { type: 'string' }, mode: { type: 'string' } }, required: ['text'] },
+          outputSchema: { type: 'object', properties: { translation: { type: 'string' } }, required: ['translation'] },
+        }),
+      ],
+    });
+    expect(res.status).toBe(201);
+    agentId = res.body.data.id;
+  });
+  afterAll(async () => {
+    await api.close();
+    await agentServer.stop();
+  });
+  beforeEach(() => {
+    agentServer.defaultMode = 'ok';
+  });
+
+  const body = (input: Record<string, unknown> = { text: 'bonjour' }, extra: Record<string, unknown> = {}) => ({ targetAgentId: agentId, capabilityId: 'translate', input, ...extra });
+  const paid = async (client: Wallet, o: { amount?: bigint } = {}) => {
+    const h = await x402Header(client, { amount: o.amount ?? PRICE, payTo: api.config.platformWallet });
+    return { [h.name]: h.value };
+  };
+  const execute = (b: unknown, headers: Record<string, string> = {}, query = '') => api.request('POST', `/api/v1/execute${query}`, { body: b, headers });
+  const counts = async () =>
+    (
+      await ds.query(
+        `SELECT (SELECT count(*) FROM payments WHERE purpose = 'execution')::int AS payments, (SELECT count(*) FROM transactions)::int AS charges,
+                (SELECT count(*) FROM executions)::int AS executions`,
+      )
+    )[0] as { payments: number; charges: number; executions: number };
+  const invariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
+
+  it('asks for payment with the exact price (platform fee + agent fee) and rate-limit headers', async () => {
+    const res = await execute(body());
+    expect(res.status).toBe(402);
+    expect(res.body.accepts[0]).toMatchObject({ maxAmountRequired: '11000', resource: `${api.config.publicBaseUrl}/api/v1/execute` });
+    expect(res.headers.get('x-ratelimit-agent-remaining')).toMatch(/^\d+$/);
+    expect(res.headers.get('x-ratelimit-client-remaining')).toMatch(/^\d+$/);
+  });
+
+  it.each([
+    ['an unknown agent', () => ({ ...body(), targetAgentId: '0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b' }), 404, 'AGENT_NOT_FOUND'],
+    ['an unknown capability', () => ({ ...body(), capabilityId: 'nope' }), 404, 'CAPABILITY_NOT_FOUND'],
+    ['input that breaks the inputSchema', () => body({ text: 5 }), 422, 'INPUT_SCHEMA_MISMATCH'],
+    ['input missing a required field', () => body({ mode: 'ok' }), 422, 'INPUT_SCHEMA_MISMATCH'],
+    ['a missing input', () => ({ targetAgentId: agentId, capabilityId: 'translate' }), 400, 'VALIDATION_ERROR'],
+    ['a callbackUrl that is not http(s)', () => body(undefined, { callbackUrl: 'ftp://hooks.example.com/x' }), 400, 'VALIDATION_ERROR'],
+  ])('validates %s before payment and charges nothing', async (_label, make, status, code) => {
+    const before = await counts();
+    const res = await execute(make(), await paid(newWallet()));
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('runs, settles and returns the output to a payer using x402-fetch unchanged', async () => {
+    const client = newWallet();
+    const signer = await createSigner('base-sepolia', client.privateKey as `0x${string}`);
+    const res = await wrapFetchV1(fetch, signer)(`${api.baseUrl}/api/v1/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body({ text: 'bonjour' })),
+    });
+    expect(res.status).toBe(200);
+    const data = ((await res.json()) as { data: any }).data;
+    expect(data).toEqual({
+      requestId: expect.stringMatching(/^req_/),
+      status: 'completed',
+      output: { translation: 'BONJOUR' },
+      executionTime: expect.any(Number),
+      cost: { agentFee: '0.010000', platformFee: '0.001000', total: '0.011000' },
+      settlement: { status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+      transactionId: expect.stringMatching(/^tx_/),
+    });
+    expect(decodeXPaymentResponse(res.headers.get('x-payment-response')!).success).toBe(true);
+    expect(res.headers.get('x-ratelimit-client-remaining')).toMatch(/^\d+$/);
+
+    // The agent got a platform-signed request it can verify with the published key.
+    const call = agentServer.calls.find((c) => c.json.requestId === data.requestId)!;
+    expect(call.json).toEqual({ requestId: data.requestId, capabilityId: 'translate', input: { text: 'bonjour' } });
+    expect(call.headers['x-request-id']).toBe(data.requestId);
+    const [, t, sig] = /^t=(\d+),ed25519=(.+)$/.exec(String(call.headers['x-agora-signature']))!;
+    const { keys } = (await api.request('GET', '/api/v1/platform/keys')).body.data;
+    const publicKey = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(keys[0].publicKey, 'base64')]), format: 'der', type: 'spki' });
+    const message = `${t}.${data.requestId}.${createHash('sha256').update(call.body).digest('hex')}`;
+    expect(verify(null, Buffer.from(message), publicKey, Buffer.from(sig, 'base64'))).toBe(true);
+
+    const tx = (await api.request('GET', `/api/v1/payments/tx/${data.transactionId}`)).body.data;
+    expect(tx).toMatchObject({ amount: '0.010000', platformCut: '0.000500', agent_earnings: '0.009500', gross_amount: '0.011000' });
+    const [event] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'execution.completed' AND data->>'requestId' = $1`, [data.requestId]);
+    expect(event.data).toEqual({ requestId: data.requestId, agentId, capabilityId: 'translate', executionTime: data.executionTime, earnings: '0.009500' });
+    expect(await invariants()).toEqual([]);
+  });
+
+  it('gives the output on GET only with the original payment header', async () => {
+    const headers = await paid(newWallet());
+    const { body: first } = await execute(body({ text: 'hola' }), headers);
+    const id = first.data.requestId;
+    const withHeader = await api.request('GET', `/api/v1/execute/${id}`, { headers });
+    expect(withHeader.body.data).toMatchObject({ requestId: id, status: 'completed', output: { translation: 'HOLA' }, settlement: { status: 'settled' } });
+    const without = await api.request('GET', `/api/v1/execute/${id}`);
+    expect(without.body.data.output).toBeUndefined();
+    expect(without.body.data.message).toMatch(/payment header/);
+    const other = await api.request('GET', `/api/v1/execute/${id}`, { headers: await paid(newWallet()) });
+    expect(other.body.data.output).toBeUndefined();
+    expect((await api.request('GET', '/api/v1/execute/req_doesnotexist00')).body.error.code).toBe('EXECUTION_NOT_FOUND');
+    expect((await api.request('GET', '/api/v1/execute/bad')).status).toBe(400);
+  });
+
+  it('charges nothing when the agent fails, and a retry with the stored authorization succeeds once', async () => {
+    const headers = await paid(newWallet());
+    const before = await counts();
+    agentServer.defaultMode = 'fail';
+    const failed = await execute(body({ text: 'ciao' }), headers);
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toMatchObject({ code: 'EXECUTION_FAILED', details: { requestId: expect.stringMatching(/^req_/), agentError: expect.stringMatching(/500/) } });
+    expect(failed.headers.get('x-ratelimit-agent-remaining')).toMatch(/^\d+$/);
+    const id = failed.body.error.details.requestId;
+    expect((await api.request('GET', `/api/v1/execute/${id}`)).body.data.status).toBe('failed');
+    expect((await counts()).charges).toBe(before.charges);
+    const [failedEvent] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'execution.failed' AND data->>'requestId' = $1`, [id]);
+    expect(failedEvent.data).toMatchObject({ requestId: id, agentId, capabilityId: 'translate', error: expect.stringMatching(/500/) });
+
+    agentServer.defaultMode = 'ok';
+    const retried = await api.request('POST', `/api/v1/execute/${id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ requestId: id, status: 'completed', settlement: { status: 'settled' } });
+    expect((await counts()).charges).toBe(before.charges + 1);
+    expect((await counts()).payments).toBe(before.payments + 1);
+    const again = await api.request('POST', `/api/v1/execute/${id}/retry`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('INVALID_STATE');
+    expect(await invariants()).toEqual([]);
+  });
+
+  it('times out a slow agent (504), charging nothing', async () => {
+    const before = await counts();
+    const res = await execute(body({ text: 'slow', mode: 'slow' }), await paid(newWallet()));
+    expect(res.status).toBe(504);
+    expect(res.body.error.code).toBe('EXECUTION_TIMEOUT');
+    expect((await api.request('GET', `/api/v1/execute/${res.body.error.details.requestId}`)).body.data.status).toBe('timeout');
+    expect((await counts()).charges).toBe(before.charges);
+  });
+
+  it.each([
+    ['output that breaks the outputSchema', 'bad-output', /outputSchema/],
+    ['a response that is not JSON', 'not-json', /not JSON/],
+  ])('fails on %s', async (_label, mode, agentError) => {
+    const res = await execute(body({ text: 'x', mode }), await paid(newWallet()));
+    expect(res.status).toBe(502);
+    expect(res.body.error.details.agentError).toMatch(agentError);
+  });
+
+  it('refuses a payment header already used for another execution', async () => {
+    const headers = await paid(newWallet());
+    expect((await execute(body(), headers)).status).toBe(200);
+    const replay = await execute(body({ text: 'again' }), headers);
+    expect(replay.status).toBe(409);
+    expect(replay.body.error.code).toBe('PAYMENT_REPLAYED');
+  });
+
+  describe('idempotency', () => {
+    it('replays the result for the same key and input, even with a fresh payment, and never charges twice', async () => {
+      const client = newWallet();
+      const first = await execute(body({ text: 'once' }, { idempotencyKey: 'order-1' }), await paid(client));
+      expect(first.status).toBe(200);
+      const before = await counts();
+      const again = await execute(body({ text: 'once' }, { idempotencyKey: 'order-1' }), await paid(client));
+      expect(again.status).toBe(200);
+      expect(again.body.data).toMatchObject({ requestId: first.body.data.requestId, output: { translation: 'ONCE' }, transactionId: first.body.data.transactionId });
+      expect(await counts()).toEqual(before);
+      const conflict = await execute(body({ text: 'other input' }, { idempotencyKey: 'order-1' }), await paid(client));
+      expect(conflict.status).toBe(409);
+      expect(conflict.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+      // Keys belong to the payer: another wallet may use the same key.
+      expect((await execute(body({ text: 'other input' }, { idempotencyKey: 'order-1' }), await paid(newWallet()))).status).toBe(200);
+    });
+
+    it('charges once for 10 concurrent duplicates carrying different payments', async () => {
+      const client = newWallet();
+      const before = await counts();
+      const results = await Promise.all(Array.from({ length: 10 }, async () => execute(body({ text: 'race' }, { idempotencyKey: 'race-1' }), await paid(client))));
+      const ids = new Set(results.map((r) => r.body.data?.requestId));
+      expect(results.every((r) => r.status === 200 || r.status === 202)).toBe(true);
+      expect(ids.size).toBe(1);
+      const after = await counts();
+      expect(after.charges - before.charges).toBe(1);
+      expect(after.executions - before.executions).toBe(1);
+      expect(await invariants()).toEqual([]);
+    });
+  });
+
+  it('accepts async=true with 202 {jobId, status, statusUrl}; the run completes it', async () => {
+    const headers = await paid(newWallet());
+    const res = await execute(body({ text: 'later' }), headers, '?async=true');
+    expect(res.status).toBe(202);
+    expect(res.body.data).toEqual({ jobId: expect.stringMatching(/^req_/), status: 'pending', statusUrl: `/api/v1/execute/${res.body.data.jobId}` });
+    expect((await api.request('GET', res.body.data.statusUrl, { headers })).body.data.status).toBe('pending');
+    await api.app.get(ExecutionService).run(res.body.data.jobId); // what the worker's execution.run job does
+    const done = await api.request('GET', res.body.data.statusUrl, { headers });
+    expect(done.body.data).toMatchObject({ status: 'completed', output: { translation: 'LATER' }, settlement: { status: 'settled' } });
+  });
+
+  it('limits executions per client with 429 RATE_LIMITED and Retry-After', async () => {
+    const limited = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: '2' });
+    try {
+      const res = await registerAgent(limited, newWallet(), { endpoints: { execution: agentServer.url } });
+      const target = { targetAgentId: res.body.data.id, capabilityId: 'translate', input: { text: 'hi' } };
+      const client = newWallet();
+      const send = async () => {
+        const h = await x402Header(client, { amount: PRICE, payTo: limited.config.platformWallet });
+        return limited.request('POST', '/api/v1/execute', { body: target, headers: { [h.name]: h.value } });
+      };
+      const first = await send();
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-ratelimit-client-remaining')).toBe('1');
+      expect((await send()).headers.get('x-ratelimit-client-remaining')).toBe('0');
+      const third = await send();
+      expect(third.status).toBe(429);
+      expect(third.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(third.headers.get('x-ratelimit-client-remaining')).toBe('0');
+    } finally {
+      await limited.close();
+    }
+  });
+});
