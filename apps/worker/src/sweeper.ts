@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { EscrowService, PaymentsService, WithdrawalsService } from '@app/payments';
-import { ExecutionService } from '@app/execution';
+import { CallbackService, ExecutionService } from '@app/execution';
 import { jobId, JobName, JobPayloads, JobProducer, REDIS } from '@app/queues';
 
 /**
@@ -28,6 +28,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly withdrawals: WithdrawalsService,
     private readonly payments: PaymentsService,
     private readonly executions: ExecutionService,
+    private readonly callbacks: CallbackService,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -53,6 +54,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
       for (const id of await this.withdrawals.dueForProcessing()) await this.enqueue('withdrawal.process', { withdrawalId: id }, slot, id);
       for (const id of await this.payments.dueSettlementRetries()) await this.enqueue('payment.settle', { paymentId: id }, slot, id);
       for (const id of await this.executions.dueRuns()) await this.enqueue('execution.run', { executionId: id }, slot, id);
+      for (const id of await this.callbacks.due()) await this.enqueue('execution.callback', { executionId: id }, slot, id);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'sweep incomplete; will retry next tick');
     } finally {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaymentsModule } from '@app/payments';
 import { AgentCaller } from './agent-caller';
+import { CallbackService } from './callback.service';
 import { ExecutionEntity } from './entities/execution.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { ExecutionService } from './execution.service';
@@ -10,7 +11,7 @@ import { RateLimiter } from './rate-limiter';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), PaymentsModule],
-  providers: [ExecutionService, AgentCaller, PlatformSigner, RateLimiter],
-  exports: [ExecutionService, PlatformSigner],
+  providers: [ExecutionService, AgentCaller, CallbackService, PlatformSigner, RateLimiter],
+  exports: [ExecutionService, CallbackService, PlatformSigner],
 })
 export class ExecutionModule {}

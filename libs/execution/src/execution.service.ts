@@ -11,6 +11,7 @@ import { OutboxService } from '@app/outbox';
 import { EscrowService, PaymentsService, PLATFORM_FEE, PriceRequest, SettlementAdapter, VerifiedPayment, X402Service } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { AgentCaller } from './agent-caller';
+import { CallbackService } from './callback.service';
 import { ExecutionEntity } from './entities/execution.entity';
 import { canonicalJson, validateAgainst } from './json-schema';
 import { RateLimiter, rateLimitHeaders, RateLimitState } from './rate-limiter';
@@ -55,6 +56,7 @@ export class ExecutionService {
     private readonly escrow: EscrowService,
     private readonly outbox: OutboxService,
     private readonly caller: AgentCaller,
+    private readonly callbacks: CallbackService,
     private readonly limiter: RateLimiter,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly jobs: JobProducer,
@@ -174,6 +176,7 @@ export class ExecutionService {
         );
         await this.outbox.record(m, 'execution.failed', execution.agentId, { requestId: id, agentId: execution.agentId, capabilityId: execution.capabilityId, error: result.error });
       });
+      await this.callbacks.schedule(id);
       return this.get(id);
     }
     await this.dataSource.query(
@@ -230,7 +233,10 @@ export class ExecutionService {
       });
       return hold;
     });
-    if (hold) await this.escrow.scheduleRelease(hold);
+    if (hold) {
+      await this.escrow.scheduleRelease(hold);
+      await this.callbacks.schedule(id);
+    }
     return this.get(id);
   }
 

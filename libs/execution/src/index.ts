@@ -6,3 +6,4 @@ export * from './platform-signer';
 export * from './agent-caller';
 export * from './execution.service';
 export * from './execution.module';
+export * from './callback.service';

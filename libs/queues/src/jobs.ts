@@ -21,6 +21,8 @@ export interface JobPayloads {
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
   'execution.run': { executionId: string };
+  /** Deliver a finished execution's result to its callbackUrl (one attempt per job). */
+  'execution.callback': { executionId: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -34,6 +36,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'escrow.release': QUEUES.payments,
   'payment.settle': QUEUES.payments,
   'execution.run': QUEUES.executions,
+  'execution.callback': QUEUES.executions,
 };
 
 export const JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

@@ -2,6 +2,7 @@ import { Initial1763820000000 } from './1763820000000-Initial';
 import { Ledger1763830000000 } from './1763830000000-Ledger';
 import { Payments1763840000000 } from './1763840000000-Payments';
 import { Execution1763850000000 } from './1763850000000-Execution';
+import { ExecutionCallbacks1763860000000 } from './1763860000000-ExecutionCallbacks';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
-export const MIGRATIONS = [Initial1763820000000, Ledger1763830000000, Payments1763840000000, Execution1763850000000];
+export const MIGRATIONS = [Initial1763820000000, Ledger1763830000000, Payments1763840000000, Execution1763850000000, ExecutionCallbacks1763860000000];

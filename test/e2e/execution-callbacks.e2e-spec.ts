@@ -1,0 +1,95 @@
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import { CallbackService } from '@app/execution';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { TestAgentServer } from '../support/agent-server';
+import { capabilityPayload, registerAgent } from '../support/factories';
+import { newWallet } from '../support/wallets';
+import { x402Header } from '../support/x402';
+
+const DELAYS = [0, 200, 400, 600, 800];
+
+/** callbackUrl / webhookUrl: the result posted when complete, with the webhook retry schedule. */
+describe('execution callbacks (e2e)', () => {
+  let api: ApiHarness;
+  let agentServer: TestAgentServer;
+  let receiver: Server;
+  let receiverUrl: string;
+  let answer = 200;
+  const received: { at: number; headers: IncomingHttpHeaders; body: any }[] = [];
+  let agentId: string;
+
+  beforeAll(async () => {
+    agentServer = await new TestAgentServer().start();
+    receiver = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        received.push({ at: Date.now(), headers: req.headers, body: JSON.parse(raw) });
+        res.writeHead(answer);
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS_MS: DELAYS.join(',') });
+    const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    agentId = res.body.data.id;
+  });
+  afterAll(async () => {
+    await api.close();
+    await agentServer.stop();
+    await new Promise<void>((r) => receiver.close(() => r()));
+  });
+
+  const execute = async (input: Record<string, unknown>, extra: Record<string, unknown>) => {
+    const h = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
+    return api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input, ...extra }, headers: { [h.name]: h.value } });
+  };
+  const callbackRow = async (id: string) =>
+    (await api.app.get(DataSource).query(`SELECT callback_status, callback_attempts, callback_next_at FROM executions WHERE id = $1`, [id]))[0];
+
+  it('posts {requestId, status, output} to callbackUrl once the execution has settled, signed by the platform', async () => {
+    answer = 200;
+    received.length = 0;
+    const res = await execute({ text: 'salut' }, { callbackUrl: receiverUrl });
+    expect(res.status).toBe(200);
+    const id = res.body.data.requestId;
+    expect((await callbackRow(id)).callback_status).toBe('pending');
+    const callbacks = api.app.get(CallbackService);
+    expect(await callbacks.deliver(id)).toBe('delivered');
+    expect(await callbacks.deliver(id)).toBe('skipped');
+    expect(received).toHaveLength(1);
+    expect(received[0].body).toEqual({ requestId: id, status: 'completed', output: { translation: 'SALUT' } });
+    expect(received[0].headers['x-agora-signature']).toMatch(/^t=\d+,ed25519=/);
+    expect(await callbackRow(id)).toMatchObject({ callback_status: 'delivered', callback_attempts: 1 });
+  });
+
+  it('retries on the schedule and stops for good after the fifth failure (webhookUrl alias)', async () => {
+    answer = 500;
+    received.length = 0;
+    const res = await execute({ text: 'boom', mode: 'fail' }, { webhookUrl: receiverUrl });
+    expect(res.status).toBe(502);
+    const id = res.body.error.details.requestId;
+    const callbacks = api.app.get(CallbackService);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const row = await callbackRow(id);
+      const wait = new Date(row.callback_next_at).getTime() - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait + 10));
+      outcomes.push(await callbacks.deliver(id));
+    }
+    expect(outcomes).toEqual(['retry', 'retry', 'retry', 'retry', 'failed']);
+    expect(await callbacks.deliver(id)).toBe('skipped'); // no sixth attempt
+    expect(received).toHaveLength(5);
+    expect(received[0].body).toEqual({ requestId: id, status: 'failed', error: expect.stringMatching(/500/) });
+    // Gaps follow the configured delays (+-10% jitter, plus scheduling slack).
+    for (let i = 1; i < 5; i++) {
+      const gap = received[i].at - received[i - 1].at;
+      expect(gap).toBeGreaterThanOrEqual(DELAYS[i] * 0.9 - 5);
+      expect(gap).toBeLessThan(DELAYS[i] * 1.1 + 400);
+    }
+    expect(await callbackRow(id)).toMatchObject({ callback_status: 'failed', callback_attempts: 5 });
+  });
+});
