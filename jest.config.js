@@ -4,6 +4,8 @@ const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src' };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {
+  // Integration and e2e tests start processes and chains; the limit is per test.
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/apps', '<rootDir>/libs'], testRegex: '.*\\.spec\\.ts$' },
     {
@@ -13,7 +15,6 @@ module.exports = {
       testRegex: '.*\\.(int|e2e)-spec\\.ts$',
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };

@@ -1,5 +1,9 @@
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { TestAgentServer } from '../support/agent-server';
+import { x402Header } from '../support/x402';
 import { redisConnectionOptions, jobId } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
@@ -44,7 +48,7 @@ describe('worker process (e2e)', () => {
       const res = await api.request('GET', '/api/v1/health/worker');
       return res.status === 200 ? res : undefined;
     }, 'worker heartbeat');
-    expect(health.body.data.details.worker).toMatchObject({ status: 'up', queues: ['maintenance', 'payments'] });
+    expect(health.body.data.details.worker).toMatchObject({ status: 'up', queues: ['maintenance', 'payments', 'executions'] });
 
     // The boot tick enqueues a prune; the processor deletes only expired messages.
     await waitFor(async () => !(await messageKeys()).includes('expired-1'), 'boot prune');
@@ -156,5 +160,51 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     await waitFor(async () => (await status(res.body.data.withdrawalId)) === 'completed', 'withdrawal completed after the sweep');
     const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
     expect(await check.exited).toBe(0);
+  });
+});
+
+describe('worker process: async executions and callbacks (e2e)', () => {
+  let api: ApiHarness;
+  let worker: RunningProcess | undefined;
+  let agentServer: TestAgentServer;
+  let receiver: Server;
+  const hooks: unknown[] = [];
+
+  beforeAll(async () => {
+    agentServer = await new TestAgentServer().start();
+    receiver = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        hooks.push(JSON.parse(raw));
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', MAINTENANCE_INTERVAL_MS: '500' });
+    worker = startProcess(builtApp('worker'), api.env);
+  });
+  afterAll(async () => {
+    worker?.child.kill('SIGKILL');
+    await api.close();
+    await agentServer.stop();
+    await new Promise<void>((r) => receiver.close(() => r()));
+  });
+
+  it('runs an async execution and posts its callback', async () => {
+    const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url } })).body.data.id;
+    const h = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
+    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
+    const res = await api.request('POST', '/api/v1/execute?async=true', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'async' }, callbackUrl },
+      headers: { [h.name]: h.value },
+    });
+    expect(res.status).toBe(202);
+    const { jobId: id, statusUrl } = res.body.data;
+    await waitFor(async () => (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data.status === 'completed', 'async execution run by the worker');
+    const done = (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data;
+    expect(done).toMatchObject({ requestId: id, output: { translation: 'ASYNC' }, settlement: { status: 'settled' } });
+    await waitFor(async () => hooks.length > 0, 'callback delivered by the worker');
+    expect(hooks).toEqual([{ requestId: id, status: 'completed', output: { translation: 'ASYNC' } }]);
   });
 });
