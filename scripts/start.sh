@@ -6,6 +6,10 @@
 source "$(dirname "$0")/lib.sh"
 bash scripts/setup.sh
 export PORT="${PORT:-3000}"
+if [ "${NODE_ENV:-development}" != "production" ]; then
+  # Local development: agents (the example agent, npm run demo) run on http://127.0.0.1.
+  export OUTBOUND_ALLOW_HTTP="${OUTBOUND_ALLOW_HTTP:-true}" OUTBOUND_ALLOW_PRIVATE="${OUTBOUND_ALLOW_PRIVATE:-true}"
+fi
 pids=()
 cleanup() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait "${pids[@]}" 2>/dev/null || true; }
 trap cleanup INT TERM EXIT

@@ -93,3 +93,29 @@ describe('execution callbacks (e2e)', () => {
     expect(await callbackRow(id)).toMatchObject({ callback_status: 'failed', callback_attempts: 5 });
   });
 });
+
+describe('the example agent checks the platform signature (e2e)', () => {
+  it('serves calls signed by the platform and refuses a forged one', async () => {
+    const api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
+    const agent = await new TestAgentServer(api.baseUrl).start();
+    try {
+      const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agent.url } })).body.data.id;
+      const h = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
+      const res = await api.request('POST', '/api/v1/execute', {
+        body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'signed' } },
+        headers: { [h.name]: h.value },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data.output).toEqual({ translation: 'SIGNED' });
+      const forged = await fetch(agent.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-agora-signature': `t=${Math.floor(Date.now() / 1000)},ed25519=${Buffer.alloc(64).toString('base64')}` },
+        body: JSON.stringify({ requestId: 'req_forged000000', capabilityId: 'translate', input: { text: 'x' } }),
+      });
+      expect(forged.status).toBe(401);
+    } finally {
+      await agent.stop();
+      await api.close();
+    }
+  });
+});

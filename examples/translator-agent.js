@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+/* An example agora agent: a tiny "translator" that upper-cases text. It shows what an agent
+   does: receive POST {requestId, capabilityId, input}, check X-Agora-Signature against the
+   platform's published key (GET /api/v1/platform/keys), answer 2xx {output}.
+   `input.mode` scripts failures for tests: fail (500), slow (answers after 2 s), bad-output,
+   not-json. Run: node examples/translator-agent.js [port] [agora base URL]. */
+const { createServer } = require('node:http');
+const { createHash, createPublicKey, verify } = require('node:crypto');
+
+const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** Verifies `t=<s>,ed25519=<sig>` over "<t>.<requestId>.<sha256(body)>" with a base64 raw Ed25519 key. */
+function verifyPlatformSignature(header, requestId, body, publicKeyBase64, maxSkewS = 300) {
+  const m = /^t=(\d+),ed25519=([A-Za-z0-9+/=]+)$/.exec(header || '');
+  if (!m) return false;
+  if (Math.abs(Date.now() / 1000 - Number(m[1])) > maxSkewS) return false;
+  const key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(publicKeyBase64, 'base64')]), format: 'der', type: 'spki' });
+  const message = `${m[1]}.${requestId}.${createHash('sha256').update(body).digest('hex')}`;
+  return verify(null, Buffer.from(message), key, Buffer.from(m[2], 'base64'));
+}
+
+/**
+ * Starts the agent. `platformUrl`, when given, makes it refuse calls whose signature does not
+ * verify with the platform's key. Resolves with {url, calls, stop}.
+ */
+async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl = null, defaultMode = 'ok' } = {}) {
+  let publicKey = null;
+  if (platformUrl) {
+    const res = await fetch(`${platformUrl.replace(/\/+$/, '')}/api/v1/platform/keys`);
+    publicKey = (await res.json()).data.keys[0].publicKey;
+  }
+  const state = { defaultMode, calls: [] };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const send = (status, payload) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
+      };
+      let json;
+      try {
+        json = JSON.parse(body || '{}');
+      } catch {
+        return send(400, { error: 'body is not JSON' });
+      }
+      state.calls.push({ headers: req.headers, body, json });
+      if (publicKey && !verifyPlatformSignature(req.headers['x-agora-signature'], json.requestId, body, publicKey)) {
+        return send(401, { error: 'not signed by the platform' });
+      }
+      const mode = (json.input && json.input.mode) || state.defaultMode;
+      if (mode === 'fail') return send(500, { error: 'model crashed' });
+      if (mode === 'slow') return void setTimeout(() => send(200, { output: { translation: 'late' } }), 2000);
+      if (mode === 'bad-output') return send(200, { output: { translation: 42 } });
+      if (mode === 'not-json') return send(200, 'hello');
+      send(200, { output: { translation: String((json.input && json.input.text) || '').toUpperCase() } });
+    });
+  });
+  await new Promise((resolve) => server.listen(port, host, resolve));
+  const url = `http://${host}:${server.address().port}/execute`;
+  return {
+    url,
+    state,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+module.exports = { startTranslatorAgent, verifyPlatformSignature };
+
+if (require.main === module) {
+  startTranslatorAgent({ port: Number(process.argv[2] || 4100), platformUrl: process.argv[3] || null }).then((agent) => {
+    process.stdout.write(`translator agent listening on ${agent.url}\n`);
+  });
+}
