@@ -1,0 +1,181 @@
+/* npm run bench: throughput and latency of
+     direct    POST to the example agent
+     baseline  a bare NestJS route that proxies to the same agent and writes one ledger transaction
+     sync      POST /api/v1/execute (local settlement: verify, reserve, call, settle, charge)
+     async     POST /api/v1/execute?async=true (202 once reserved and queued)
+   at 1 and 50 connections, with a fresh x402 payment header on every paid request.
+   Figures go into docs/performance.md. */
+import 'reflect-metadata';
+import { Controller, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import autocannon from 'autocannon';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { request } from 'undici';
+import { Wallet } from 'ethers';
+import { loadConfig } from '@app/config';
+import { buildDataSourceOptions } from '@app/database';
+import { Accounts, LedgerAccountEntity, LedgerEntryEntity, LedgerModule, LedgerService, LedgerTransactionEntity, transfer } from '@app/ledger';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@app/payments';
+import { createApiApp } from '../../apps/api/src/app.factory';
+import { startTranslatorAgent } from '../../examples/translator-agent';
+
+const DB = 'agora_bench';
+const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB}`;
+const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
+const PLATFORM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+
+async function header(wallet: Wallet, amount: bigint): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const authorization = { from: wallet.address, to: PLATFORM, value: amount.toString(), validAfter: String(now - 600), validBefore: String(now + 900), nonce: `0x${randomBytes(32).toString('hex')}` };
+  const signature = await wallet.signTypedData({ name: 'USDC', version: '2', chainId: 84532, verifyingContract: USDC }, TRANSFER_WITH_AUTHORIZATION_TYPES, authorization);
+  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
+}
+
+async function headers(count: number, amount: bigint): Promise<string[]> {
+  const wallets = Array.from({ length: 8 }, () => new Wallet(Wallet.createRandom().privateKey));
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) out.push(await header(wallets[i % wallets.length], amount));
+  return out;
+}
+
+interface Row {
+  scenario: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+function run(name: string, connections: number, opts: { url: string; body: string; pool?: string[] }): Promise<Row> {
+  let i = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: opts.url,
+        connections,
+        duration: DURATION_S,
+        ...(opts.pool ? { amount: opts.pool.length } : {}),
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: opts.body,
+            setupRequest: (req: any) => (opts.pool ? { ...req, headers: { ...req.headers, 'x-payment': opts.pool[i++ % opts.pool.length] } } : req),
+          },
+        ],
+      },
+      (err: Error | null, r: any) => {
+        if (err) return reject(err);
+        const seconds = r.duration || DURATION_S;
+        resolve({ scenario: name, connections, rps: Math.round((r.requests.total / seconds) * 10) / 10, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+      },
+    );
+  });
+}
+
+async function main(): Promise<void> {
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB}`);
+  await admin.end();
+  const migrator = new DataSource(buildDataSourceOptions({ url: DB_URL, poolSize: 1 }));
+  await migrator.initialize();
+  await migrator.runMigrations();
+  await migrator.destroy();
+
+  const agent = await startTranslatorAgent();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: DB_URL,
+    DATABASE_POOL_SIZE: '20',
+    QUEUE_PREFIX: `bench${Date.now()}`,
+    OUTBOUND_ALLOW_HTTP: 'true',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    RATE_LIMIT_CLIENT_PER_MIN: '100000000',
+    RATE_LIMIT_AGENT_PER_MIN: '100000000',
+  });
+  const app = await createApiApp(config);
+  await app.listen(0, '127.0.0.1');
+  const apiUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+
+  // The baseline: a bare Nest route that proxies to the agent and writes one ledger transaction.
+  @Controller()
+  class BaselineController {
+    constructor(
+      private readonly ds: DataSource,
+      private readonly ledger: LedgerService,
+    ) {}
+
+    @Post('baseline')
+    async baseline() {
+      const res = await request(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requestId: 'b', capabilityId: 'translate', input: { text: 'hi' } }) });
+      const output = await res.body.json();
+      await this.ds.transaction((m) => this.ledger.post(m, { code: 'bench.baseline', refId: randomUUID(), legs: transfer(Accounts.worldChain(), Accounts.platformRevenue(), 11_000n) }));
+      return output;
+    }
+  }
+  @Module({
+    imports: [TypeOrmModule.forRoot({ ...buildDataSourceOptions({ url: DB_URL, poolSize: 20 }), entities: [LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity] }), LedgerModule],
+    controllers: [BaselineController],
+  })
+  class BaselineModule {}
+  const baselineApp = await NestFactory.create(BaselineModule, { logger: false });
+  await baselineApp.listen(0, '127.0.0.1');
+  const baselineUrl = `http://127.0.0.1:${(baselineApp.getHttpServer().address() as AddressInfo).port}/baseline`;
+
+  // An agent to execute, registered with a paid registration.
+  const owner = new Wallet(Wallet.createRandom().privateKey);
+  const reg = await fetch(`${apiUrl}/api/v1/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-payment': await header(owner, 100_000n) },
+    body: JSON.stringify({
+      wallet: owner.address,
+      name: 'Bench Translator',
+      capabilities: [{ id: 'translate', name: 'Translate', description: 'Upper-cases text', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+      endpoints: { execution: agent.url },
+    }),
+  });
+  const agentId = ((await reg.json()) as { data: { id: string } }).data.id;
+  const executeBody = JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } });
+  const agentBody = JSON.stringify({ requestId: 'r', capabilityId: 'translate', input: { text: 'hi' } });
+
+  const rows: Row[] = [];
+  process.stdout.write(`signing payment headers...\n`);
+  for (const connections of [1, 50]) {
+    const poolSize = connections === 1 ? 2_500 : 6_000;
+    const syncPool = await headers(poolSize, 11_000n);
+    const asyncPool = await headers(poolSize, 11_000n);
+    rows.push(await run('direct', connections, { url: agent.url, body: agentBody }));
+    rows.push(await run('baseline', connections, { url: baselineUrl, body: '{}' }));
+    rows.push(await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: syncPool }));
+    rows.push(await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: asyncPool }));
+  }
+
+  const direct = (c: number) => rows.find((r) => r.scenario === 'direct' && r.connections === c)!.rps;
+  const baseline = (c: number) => rows.find((r) => r.scenario === 'baseline' && r.connections === c)!.rps;
+  process.stdout.write(`\n| scenario | connections | req/s | p50 ms | p99 ms | vs direct | vs baseline | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|\n`);
+  for (const r of rows) {
+    process.stdout.write(
+      `| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / direct(r.connections)).toFixed(2)} | ${(r.rps / baseline(r.connections)).toFixed(2)} | ${r.non2xx} | ${r.errors} |\n`,
+    );
+  }
+  await app.close();
+  await baselineApp.close();
+  await agent.stop();
+  process.exit(0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+  process.exit(1);
+});
