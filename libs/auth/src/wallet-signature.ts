@@ -1,5 +1,4 @@
-import { verifyMessage } from 'ethers';
-import { AppException, isUuid } from '@app/common';
+import { AppException, isUuid, recoverMessageSigner } from '@app/common';
 
 export const AUTH_PREFIX = 'agora-auth';
 
@@ -50,7 +49,7 @@ export function assertFresh(parsed: ParsedAuthHeader, nowMs: number, windowS: nu
 /** The address that signed the message, or null if the signature does not recover. */
 export function recoverSigner(parsed: ParsedAuthHeader): string | null {
   try {
-    return verifyMessage(parsed.message, parsed.signature);
+    return recoverMessageSigner(parsed.message, parsed.signature);
   } catch {
     return null;
   }

@@ -7,3 +7,4 @@ export * from './wallet';
 export * from './reputation-tier';
 export * from './clock.module';
 export * from './graceful-shutdown';
+export * from './signatures';

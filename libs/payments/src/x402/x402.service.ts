@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { getAddress, isHexString, verifyTypedData } from 'ethers';
-import { AppException, Clock, formatMicros, sameWallet } from '@app/common';
+import { getAddress, isHexString } from 'ethers';
+import { AppException, Clock, formatMicros, recoverTypedDataSigner, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
 import { NETWORKS, PaymentOption } from './networks';
 import {
@@ -193,10 +193,10 @@ export class X402Service {
 
     let signer: string;
     try {
-      signer = verifyTypedData(
+      signer = recoverTypedDataSigner(
         { name: option.assetName, version: '2', chainId: option.network.chainId, verifyingContract: option.asset },
         TRANSFER_WITH_AUTHORIZATION_TYPES,
-        auth,
+        { ...auth },
         signature,
       );
     } catch {

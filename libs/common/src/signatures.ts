@@ -1,0 +1,30 @@
+import { computeAddress, getBytes, hashMessage, Signature, TypedDataDomain, TypedDataEncoder, TypedDataField } from 'ethers';
+import secp256k1 from 'secp256k1';
+
+/**
+ * The address that produced `signature` over a 32-byte digest. Recovery runs in libsecp256k1
+ * (npm `secp256k1`, whose prebuilt binary loads without install scripts and which falls back to
+ * JavaScript by itself): about 0.1 ms instead of ~5 ms for the pure-JS path, and every paid call
+ * and every signed request recovers one.
+ */
+export function recoverSigner(digest: string, signature: string): string {
+  const sig = Signature.from(signature);
+  const compact = getBytes(sig.r + sig.s.slice(2));
+  const publicKey = secp256k1.ecdsaRecover(compact, sig.yParity, getBytes(digest), false);
+  return computeAddress(`0x${Buffer.from(publicKey).toString('hex')}`);
+}
+
+/** Signer of an EIP-712 typed-data signature. */
+export function recoverTypedDataSigner(
+  domain: TypedDataDomain,
+  types: Record<string, TypedDataField[]>,
+  value: Record<string, unknown>,
+  signature: string,
+): string {
+  return recoverSigner(TypedDataEncoder.hash(domain, types, value), signature);
+}
+
+/** Signer of an EIP-191 personal message. */
+export function recoverMessageSigner(message: string, signature: string): string {
+  return recoverSigner(hashMessage(message), signature);
+}
