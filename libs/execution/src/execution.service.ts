@@ -8,7 +8,7 @@ import { AppConfig } from '@app/config';
 import { queryRows, TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy, OutboundUrlRejected } from '@app/outbound';
 import { OutboxService } from '@app/outbox';
-import { EscrowService, PaymentsService, PLATFORM_FEE, PriceRequest, SettlementAdapter, VerifiedPayment, X402Service } from '@app/payments';
+import { EscrowService, PaymentsService, PLATFORM_FEE, PriceRequest, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { AgentCaller } from './agent-caller';
 import { CallbackService } from './callback.service';
@@ -203,14 +203,28 @@ export class ExecutionService {
       return this.get(id);
     }
     const score = reputation ?? (await this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }))?.reputationScore ?? 50;
+    const transactionId = newId('tx');
     const hold = await this.tx.run(async (m: EntityManager) => {
       const [mine] = await queryRows<{ id: string }>(
         m,
-        `UPDATE executions SET settlement_status = 'settled' WHERE id = $1 AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING id`,
-        [id],
+        `UPDATE executions SET settlement_status = 'settled', transaction_id = $2
+          WHERE id = $1 AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING id`,
+        [id, transactionId],
       );
       if (!mine) return null;
-      const { transaction, hold } = await this.escrow.recordCharge(m, {
+      const earnings = splitAgentFee(execution.agentFee).earnings;
+      await this.payments.bind(m, execution.paymentId, id);
+      await this.outbox.record(m, 'execution.completed', execution.agentId, {
+        requestId: id,
+        agentId: execution.agentId,
+        capabilityId: execution.capabilityId,
+        executionTime: execution.executionTimeMs ?? 0,
+        earnings: formatMicros(earnings),
+      });
+      await m.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [execution.agentId]);
+      // Last: the charge posts to the ledger, locking the platform accounts until commit.
+      const { hold } = await this.escrow.recordCharge(m, {
+        transactionId,
         paymentId: execution.paymentId,
         payerWallet: execution.payer,
         requestingAgent: execution.payer,
@@ -220,16 +234,6 @@ export class ExecutionService {
         agentFee: execution.agentFee,
         platformFee: execution.platformFee,
         executionTimeMs: execution.executionTimeMs ?? 0,
-      });
-      await this.payments.bind(m, execution.paymentId, id);
-      await m.query(`UPDATE executions SET transaction_id = $2 WHERE id = $1`, [id, transaction.id]);
-      await m.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [execution.agentId]);
-      await this.outbox.record(m, 'execution.completed', execution.agentId, {
-        requestId: id,
-        agentId: execution.agentId,
-        capabilityId: execution.capabilityId,
-        executionTime: execution.executionTimeMs ?? 0,
-        earnings: formatMicros(transaction.agentEarnings),
       });
       return hold;
     });

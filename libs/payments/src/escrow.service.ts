@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock, formatMicros, newId, reputationTier } from '@app/common';
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
@@ -80,16 +81,6 @@ export class EscrowService {
     const holdId = newId('esc');
     const gross = c.platformFee + c.agentFee;
     const now = this.clock.now();
-    await this.ledger.post(manager, {
-      code: 'execution.settled',
-      refId: transactionId,
-      legs: [
-        { account: Accounts.worldChain(), amount: -gross },
-        { account: Accounts.platformRevenue(), amount: c.platformFee + cut },
-        { account: Accounts.agentEscrow(c.agentId), amount: earnings },
-      ],
-      metadata: { paymentId: c.paymentId, agentId: c.agentId },
-    });
     const hold = Object.assign(new EscrowHoldEntity(), {
       id: holdId,
       transactionId,
@@ -117,8 +108,20 @@ export class EscrowService {
       disputeId: null,
       completedAt: now,
     });
-    await manager.save(TransactionEntity, transaction);
-    await manager.save(EscrowHoldEntity, hold);
+    // Rows first, the posting last: the posting locks the hot platform accounts, which should be
+    // held for as short a time as possible before commit.
+    await manager.insert(TransactionEntity, transaction as QueryDeepPartialEntity<TransactionEntity>);
+    await manager.insert(EscrowHoldEntity, hold as QueryDeepPartialEntity<EscrowHoldEntity>);
+    await this.ledger.post(manager, {
+      code: 'execution.settled',
+      refId: transactionId,
+      legs: [
+        { account: Accounts.worldChain(), amount: -gross },
+        { account: Accounts.platformRevenue(), amount: c.platformFee + cut },
+        { account: Accounts.agentEscrow(c.agentId), amount: earnings },
+      ],
+      metadata: { paymentId: c.paymentId, agentId: c.agentId },
+    });
     if (hold.releaseAt.getTime() <= now.getTime()) {
       await this.releaseIn(manager, hold);
       Object.assign(hold, { status: 'released', releasedAt: now });
