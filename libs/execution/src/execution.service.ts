@@ -101,7 +101,7 @@ export class ExecutionService {
         await this.enqueueRun(execution.id);
         return { execution, replayed: false, headers: rateLimitHeaders(limits) };
       }
-      return { execution: await this.run(execution.id), replayed: false, headers: rateLimitHeaders(limits) };
+      return { execution: await this.run(execution.id, { execution, agent, capability }), replayed: false, headers: rateLimitHeaders(limits) };
     } catch (err) {
       throw withHeaders(err, limits ? rateLimitHeaders(limits) : {});
     }
@@ -152,8 +152,11 @@ export class ExecutionService {
     return header !== null && X402Service.hashHeader(header.value) === execution.headerHash;
   }
 
-  /** Worker step for async runs (and retries of them): claims the execution and runs it. */
-  async run(id: string): Promise<ExecutionEntity> {
+  /**
+   * Claims a pending execution and runs it: the worker step for async runs and retries, and the
+   * sync path (which passes the rows it already holds, so nothing is read twice).
+   */
+  async run(id: string, loaded?: { execution: ExecutionEntity; agent: AgentEntity; capability: AgentCapabilityEntity }): Promise<ExecutionEntity> {
     const now = this.clock.now();
     const [claimed] = await queryRows<{ id: string }>(
       this.dataSource.manager,
@@ -161,9 +164,13 @@ export class ExecutionService {
       [id, new Date(now.getTime() + this.config.executionTimeoutMs + 60_000), now],
     );
     if (!claimed) return this.get(id);
-    const execution = await this.get(id);
-    const agent = await this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } });
-    const capability = await this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId: execution.agentId, capabilityId: execution.capabilityId } });
+    const execution = loaded?.execution ?? (await this.get(id));
+    const [agent, capability] = loaded
+      ? [loaded.agent, loaded.capability]
+      : await Promise.all([
+          this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }),
+          this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId: execution.agentId, capabilityId: execution.capabilityId } }),
+        ]);
     const result =
       agent && capability && agent.status === 'active'
         ? await this.caller.call(agent.endpoints.execution, { requestId: id, capabilityId: execution.capabilityId, input: execution.input }, capability.outputSchema)
@@ -179,12 +186,14 @@ export class ExecutionService {
       await this.callbacks.schedule(id);
       return this.get(id);
     }
+    const completedAt = this.clock.now();
     await this.dataSource.query(
       `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = NULL, completed_at = $4
         WHERE id = $1 AND status = 'pending'`,
-      [id, result.output, result.timeMs, this.clock.now()],
+      [id, result.output, result.timeMs, completedAt],
     );
-    return this.settleAndCharge(id, agent!.reputationScore);
+    Object.assign(execution, { status: 'completed', output: result.output, executionTimeMs: result.timeMs, settlementStatus: 'settlement_pending', lockedUntil: null, completedAt });
+    return this.settleAndCharge(id, agent!.reputationScore, execution);
   }
 
   /**
@@ -192,8 +201,8 @@ export class ExecutionService {
    * status is claimed in the same transaction as the ledger posting. A failed settlement stays
    * `settlement_failed` (output withheld) for the retry job.
    */
-  async settleAndCharge(id: string, reputation?: number): Promise<ExecutionEntity> {
-    const execution = await this.get(id);
+  async settleAndCharge(id: string, reputation?: number, loaded?: ExecutionEntity): Promise<ExecutionEntity> {
+    const execution = loaded ?? (await this.get(id));
     if (execution.status !== 'completed' || execution.settlementStatus === 'settled') return execution;
     try {
       await this.payments.settle(execution.paymentId);
@@ -237,11 +246,10 @@ export class ExecutionService {
       });
       return hold;
     });
-    if (hold) {
-      await this.escrow.scheduleRelease(hold);
-      await this.callbacks.schedule(id);
-    }
-    return this.get(id);
+    if (!hold) return this.get(id);
+    await this.escrow.scheduleRelease(hold);
+    if (execution.callbackUrl) await this.callbacks.schedule(id);
+    return Object.assign(execution, { settlementStatus: 'settled', transactionId });
   }
 
   /** For the settlement retry job: the execution a payment pays for, if any. */
@@ -252,9 +260,11 @@ export class ExecutionService {
   }
 
   private async target(agentId: string, capabilityId: string): Promise<{ agent: AgentEntity; capability: AgentCapabilityEntity }> {
-    const agent = await this.dataSource.manager.findOne(AgentEntity, { where: { id: agentId } });
+    const [agent, capability] = await Promise.all([
+      this.dataSource.manager.findOne(AgentEntity, { where: { id: agentId } }),
+      this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId, capabilityId } }),
+    ]);
     if (!agent || agent.status !== 'active') throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
-    const capability = await this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId, capabilityId } });
     if (!capability) throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, { agentId, capabilityId });
     return { agent, capability };
   }
@@ -320,8 +330,10 @@ export class ExecutionService {
     price: { agentFee: bigint },
   ): Promise<ExecutionEntity> {
     const id = newId('req');
+    let paymentId = '';
     await this.tx.run(async (m) => {
       const payment = await this.payments.reserve(verified, 'execution', m);
+      paymentId = payment.id;
       await m.query(
         `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, agent_fee, platform_fee, payment_id, header_hash, is_async, callback_url)
          VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11)`,
@@ -336,7 +348,32 @@ export class ExecutionService {
         if (claimed.length === 0) throw new IdempotencyRace();
       }
     });
-    return this.get(id);
+    return Object.assign(new ExecutionEntity(), {
+      id,
+      agentId: agent.id,
+      capabilityId: capability.capabilityId,
+      payer: verified.payer.toLowerCase(),
+      input: cmd.input,
+      output: null,
+      status: 'pending',
+      settlementStatus: null,
+      agentError: null,
+      executionTimeMs: null,
+      retryCount: 0,
+      agentFee: price.agentFee,
+      platformFee: PLATFORM_FEE,
+      paymentId,
+      transactionId: null,
+      headerHash: verified.headerHash,
+      isAsync: cmd.async,
+      callbackUrl: cmd.callbackUrl ?? null,
+      callbackStatus: null,
+      callbackAttempts: 0,
+      callbackNextAt: null,
+      nextAttemptAt: null,
+      lockedUntil: null,
+      completedAt: null,
+    });
   }
 
   private async enqueueRun(id: string): Promise<void> {

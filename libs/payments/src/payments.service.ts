@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { queryRows } from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
@@ -83,7 +84,29 @@ export class PaymentsService {
     if (rows.length === 0) {
       throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
     }
-    return (await this.get(rows[0].id, manager))!;
+    return Object.assign(new PaymentEntity(), {
+      id: rows[0].id,
+      x402Version: v.x402Version,
+      network: v.network,
+      chainId: v.chainId,
+      asset: v.asset.toLowerCase(),
+      payer: v.payer.toLowerCase(),
+      payTo: v.payTo.toLowerCase(),
+      nonce: v.nonce,
+      value: v.value,
+      validAfter: v.validAfter,
+      validBefore: v.validBefore,
+      signature: v.signature,
+      headerHash: v.headerHash,
+      purpose,
+      refId: null,
+      status: 'reserved',
+      txHash: null,
+      settleAttempts: 0,
+      nextAttemptAt: null,
+      lastError: null,
+      settledAt: null,
+    });
   }
 
   get(id: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentEntity | null> {
@@ -109,11 +132,16 @@ export class PaymentsService {
         : await this.adapter.settle(req, async (hash) => {
             await this.dataSource.query(`UPDATE payments SET tx_hash = $2 WHERE id = $1 AND status IN ('reserved', 'settlement_failed')`, [paymentId, hash]);
           });
-      await this.dataSource.query(
-        `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = now(), settle_attempts = settle_attempts + 1,
-                next_attempt_at = NULL, last_error = NULL WHERE id = $1 AND status IN ('reserved', 'settlement_failed')`,
-        [paymentId, txHash],
+      const settledAt = this.clock.now();
+      const updated = await queryRows<{ id: string }>(
+        this.dataSource.manager,
+        `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, settle_attempts = settle_attempts + 1,
+                next_attempt_at = NULL, last_error = NULL WHERE id = $1 AND status IN ('reserved', 'settlement_failed') RETURNING id`,
+        [paymentId, txHash, settledAt],
       );
+      if (updated.length === 1) {
+        return Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: payment.settleAttempts + 1, nextAttemptAt: null, lastError: null });
+      }
     } catch (err) {
       const attempts = payment.settleAttempts + 1;
       const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';

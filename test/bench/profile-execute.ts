@@ -1,0 +1,99 @@
+/* Where does one sync execute spend its time? Wraps the phases of the execute path with timers
+   and runs 200 sequential executes (local settlement, example agent). Used to plan optimisation. */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { Wallet } from 'ethers';
+import { loadConfig } from '@app/config';
+import { buildDataSourceOptions } from '@app/database';
+import { AgentCaller, CallbackService, ExecutionService, RateLimiter } from '@app/execution';
+import { EscrowService, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
+import { createApiApp } from '../../apps/api/src/app.factory';
+import { startTranslatorAgent } from '../../examples/translator-agent';
+
+const DB_URL = 'postgres://postgres@127.0.0.1:5432/agora_profile';
+const totals = new Map<string, { ms: number; n: number }>();
+function wrap(obj: any, name: string, label: string) {
+  const orig = obj[name].bind(obj);
+  obj[name] = async (...args: unknown[]) => {
+    const t = process.hrtime.bigint();
+    try {
+      return await orig(...args);
+    } finally {
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      const e = totals.get(label) ?? { ms: 0, n: 0 };
+      totals.set(label, { ms: e.ms + ms, n: e.n + 1 });
+    }
+  };
+}
+function wrapSync(obj: any, name: string, label: string) {
+  const orig = obj[name].bind(obj);
+  obj[name] = (...args: unknown[]) => {
+    const t = process.hrtime.bigint();
+    try {
+      return orig(...args);
+    } finally {
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      const e = totals.get(label) ?? { ms: 0, n: 0 };
+      totals.set(label, { ms: e.ms + ms, n: e.n + 1 });
+    }
+  };
+}
+
+async function header(wallet: Wallet, amount: bigint): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const authorization = { from: wallet.address, to: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', value: amount.toString(), validAfter: String(now - 600), validBefore: String(now + 900), nonce: `0x${randomBytes(32).toString('hex')}` };
+  const signature = await wallet.signTypedData({ name: 'USDC', version: '2', chainId: 84532, verifyingContract: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' }, TRANSFER_WITH_AUTHORIZATION_TYPES, authorization);
+  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
+}
+
+(async () => {
+  const admin = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS agora_profile WITH (FORCE)');
+  await admin.query('CREATE DATABASE agora_profile');
+  await admin.end();
+  const m = new DataSource(buildDataSourceOptions({ url: DB_URL, poolSize: 1 }));
+  await m.initialize();
+  await m.runMigrations();
+  await m.destroy();
+  const agent = await startTranslatorAgent();
+  const app = await createApiApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: DB_URL, QUEUE_PREFIX: `prof${Date.now()}`, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: '1000000' }));
+  await app.listen(0, '127.0.0.1');
+  const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  const ex = app.get(ExecutionService) as any;
+  wrap(ex, 'target', 'target (agent+capability reads)');
+  wrap(ex, 'create', 'create (reserve+insert, tx)');
+  wrap(ex, 'run', 'run (total)');
+  wrap(ex, 'settleAndCharge', 'settleAndCharge (total)');
+  wrap(ex, 'settlement', 'controller settlement read');
+  wrap(app.get(AgentCaller), 'call', 'agent call');
+  wrap(app.get(RateLimiter), 'hit', 'rate limiter');
+  wrap(app.get(PaymentsService), 'settle', 'payments.settle');
+  wrap(app.get(EscrowService), 'recordCharge', 'recordCharge (in tx)');
+  wrap(app.get(EscrowService), 'scheduleRelease', 'scheduleRelease (BullMQ)');
+  wrap(app.get(CallbackService), 'schedule', 'callbacks.schedule');
+  wrapSync(app.get(X402Service), 'verify', 'x402 verify');
+  const owner = new Wallet(Wallet.createRandom().privateKey);
+  const reg = await fetch(`${url}/api/v1/agents`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': await header(owner, 100_000n) }, body: JSON.stringify({ wallet: owner.address, name: 'Profiled', capabilities: [{ id: 't', name: 'T', description: 'd', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }], endpoints: { execution: agent.url } }) });
+  const agentId = ((await reg.json()) as any).data.id;
+  const client = new Wallet(Wallet.createRandom().privateKey);
+  const hs = [];
+  for (let i = 0; i < 220; i++) hs.push(await header(client, 11_000n));
+  const body = JSON.stringify({ targetAgentId: agentId, capabilityId: 't', input: { text: 'x' } });
+  let wall = 0;
+  for (let i = 0; i < 220; i++) {
+    if (i === 20) { totals.clear(); wall = 0; }
+    const t = Date.now();
+    const r = await fetch(`${url}/api/v1/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': hs[i] }, body });
+    await r.text();
+    wall += Date.now() - t;
+  }
+  process.stdout.write(`per request: ${(wall / 200).toFixed(2)} ms wall\n`);
+  for (const [k, v] of [...totals].sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`${(v.ms / 200).toFixed(2).padStart(7)} ms  ${k}\n`);
+  await app.close();
+  await agent.stop();
+  process.exit(0);
+})();
