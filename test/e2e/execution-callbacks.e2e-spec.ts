@@ -1,5 +1,3 @@
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CallbackService } from '@app/execution';
 import { startApi, ApiHarness } from '../support/api-harness';
@@ -7,6 +5,7 @@ import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
+import { JsonReceiver } from '../support/json-receiver';
 
 const DELAYS = [0, 200, 400, 600, 800];
 
@@ -14,25 +13,16 @@ const DELAYS = [0, 200, 400, 600, 800];
 describe('execution callbacks (e2e)', () => {
   let api: ApiHarness;
   let agentServer: TestAgentServer;
-  let receiver: Server;
+  let receiver: JsonReceiver;
   let receiverUrl: string;
-  let answer = 200;
-  const received: { at: number; headers: IncomingHttpHeaders; body: any }[] = [];
+  let received: JsonReceiver['received'];
   let agentId: string;
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    receiver = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c) => (raw += c));
-      req.on('end', () => {
-        received.push({ at: Date.now(), headers: req.headers, body: JSON.parse(raw) });
-        res.writeHead(answer);
-        res.end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    receiver = await new JsonReceiver().start();
+    receiverUrl = receiver.url;
+    received = receiver.received;
     api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS_MS: DELAYS.join(',') });
     const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
     agentId = res.body.data.id;
@@ -40,7 +30,7 @@ describe('execution callbacks (e2e)', () => {
   afterAll(async () => {
     await api.close();
     await agentServer.stop();
-    await new Promise<void>((r) => receiver.close(() => r()));
+    await receiver.stop();
   });
 
   const execute = async (input: Record<string, unknown>, extra: Record<string, unknown>) => {
@@ -51,7 +41,7 @@ describe('execution callbacks (e2e)', () => {
     (await api.app.get(DataSource).query(`SELECT callback_status, callback_attempts, callback_next_at FROM executions WHERE id = $1`, [id]))[0];
 
   it('posts {requestId, status, output} to callbackUrl once the execution has settled, signed by the platform', async () => {
-    answer = 200;
+    receiver.status = 200;
     received.length = 0;
     const res = await execute({ text: 'salut' }, { callbackUrl: receiverUrl });
     expect(res.status).toBe(200);
@@ -67,7 +57,7 @@ describe('execution callbacks (e2e)', () => {
   });
 
   it('retries on the schedule and stops for good after the fifth failure (webhookUrl alias)', async () => {
-    answer = 500;
+    receiver.status = 500;
     received.length = 0;
     const res = await execute({ text: 'boom', mode: 'fail' }, { webhookUrl: receiverUrl });
     expect(res.status).toBe(502);

@@ -1,9 +1,8 @@
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { TestAgentServer } from '../support/agent-server';
 import { x402Header } from '../support/x402';
+import { JsonReceiver } from '../support/json-receiver';
 import { redisConnectionOptions, jobId } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
@@ -167,20 +166,11 @@ describe('worker process: async executions and callbacks (e2e)', () => {
   let api: ApiHarness;
   let worker: RunningProcess | undefined;
   let agentServer: TestAgentServer;
-  let receiver: Server;
-  const hooks: unknown[] = [];
+  let receiver: JsonReceiver;
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    receiver = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c) => (raw += c));
-      req.on('end', () => {
-        hooks.push(JSON.parse(raw));
-        res.end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    receiver = await new JsonReceiver().start('/done');
     api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', MAINTENANCE_INTERVAL_MS: '500' });
     worker = startProcess(builtApp('worker'), api.env);
   });
@@ -188,13 +178,13 @@ describe('worker process: async executions and callbacks (e2e)', () => {
     worker?.child.kill('SIGKILL');
     await api.close();
     await agentServer.stop();
-    await new Promise<void>((r) => receiver.close(() => r()));
+    await receiver.stop();
   });
 
   it('runs an async execution and posts its callback', async () => {
     const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url } })).body.data.id;
     const h = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
-    const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
+    const callbackUrl = receiver.url;
     const res = await api.request('POST', '/api/v1/execute?async=true', {
       body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'async' }, callbackUrl },
       headers: { [h.name]: h.value },
@@ -204,7 +194,7 @@ describe('worker process: async executions and callbacks (e2e)', () => {
     await waitFor(async () => (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data.status === 'completed', 'async execution run by the worker');
     const done = (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data;
     expect(done).toMatchObject({ requestId: id, output: { translation: 'ASYNC' }, settlement: { status: 'settled' } });
-    await waitFor(async () => hooks.length > 0, 'callback delivered by the worker');
-    expect(hooks).toEqual([{ requestId: id, status: 'completed', output: { translation: 'ASYNC' } }]);
+    await waitFor(async () => receiver.received.length > 0, 'callback delivered by the worker');
+    expect(receiver.received.map((r) => r.body)).toEqual([{ requestId: id, status: 'completed', output: { translation: 'ASYNC' } }]);
   });
 });
