@@ -191,7 +191,8 @@ describe('worker process: async executions and callbacks (e2e)', () => {
     });
     expect(res.status).toBe(202);
     const { jobId: id, statusUrl } = res.body.data;
-    await waitFor(async () => (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data.status === 'completed', 'async execution run by the worker');
+    // `completed` comes a moment before `settled` (output is withheld until then): wait for both.
+    await waitFor(async () => (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data.settlement.status === 'settled', 'async execution run and settled by the worker');
     const done = (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data;
     expect(done).toMatchObject({ requestId: id, output: { translation: 'ASYNC' }, settlement: { status: 'settled' } });
     await waitFor(async () => receiver.received.length > 0, 'callback delivered by the worker');
