@@ -106,10 +106,6 @@ export class CallbackService {
   }
 
   private async enqueue(executionId: string, attempt: number, delay = 0): Promise<void> {
-    try {
-      await this.jobs.enqueue('execution.callback', { executionId }, { jobId: jobId('execution.callback', executionId, attempt), delay, attempts: 1 });
-    } catch {
-      /* the sweeper enqueues due callbacks */
-    }
+    await this.jobs.wake('execution.callback', { executionId }, { jobId: jobId('execution.callback', executionId, attempt), delay, attempts: 1 });
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -47,8 +47,6 @@ class IdempotencyRace extends Error {}
  */
 @Injectable()
 export class ExecutionService {
-  private readonly logger = new Logger(ExecutionService.name);
-
   constructor(
     private readonly x402: X402Service,
     private readonly payments: PaymentsService,
@@ -80,7 +78,7 @@ export class ExecutionService {
         limits = await this.limit(`ip:${cmd.clientIp}`, agent.id);
         throw this.x402.paymentRequired(price);
       }
-      const verified = this.verify(header, price);
+      const verified = this.x402.verify(header, price);
       limits = await this.limit(verified.payer, agent.id);
 
       const fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
@@ -284,14 +282,6 @@ export class ExecutionService {
     };
   }
 
-  private verify(header: { value: string; version: 1 | 2 }, price: PriceRequest): VerifiedPayment {
-    try {
-      return this.x402.verify(header, price);
-    } catch (err) {
-      throw err instanceof AppException && err.code === 'PAYMENT_INVALID' ? this.x402.withOffer(err, price) : err;
-    }
-  }
-
   private async limit(client: string, agentId: string): Promise<RateLimitState> {
     const limits = await this.limiter.hit(client, agentId);
     if (limits.retryAfterS !== null) {
@@ -377,11 +367,7 @@ export class ExecutionService {
   }
 
   private async enqueueRun(id: string): Promise<void> {
-    try {
-      await this.jobs.enqueue('execution.run', { executionId: id }, { jobId: jobId('execution.run', id, Date.now()) });
-    } catch (err) {
-      this.logger.warn({ executionId: id, err: (err as Error).message }, 'could not enqueue execution; the sweeper will');
-    }
+    await this.jobs.wake('execution.run', { executionId: id }, { jobId: jobId('execution.run', id, Date.now()) });
   }
 
   /** Async executions waiting for a worker (for the sweeper). */

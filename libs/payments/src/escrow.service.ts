@@ -45,14 +45,10 @@ export class EscrowService {
   /** After commit: a delayed job releases the hold on time; the sweeper covers a lost job. */
   async scheduleRelease(hold: { id: string; releaseAt: Date; status: string }): Promise<void> {
     if (hold.status !== 'held') return;
-    try {
-      await this.jobs.enqueue('escrow.release', { holdId: hold.id }, {
-        jobId: jobId('escrow.release', hold.id),
-        delay: Math.max(0, hold.releaseAt.getTime() - this.clock.nowMs()),
-      });
-    } catch {
-      /* the sweeper enqueues due holds */
-    }
+    await this.jobs.wake('escrow.release', { holdId: hold.id }, {
+      jobId: jobId('escrow.release', hold.id),
+      delay: Math.max(0, hold.releaseAt.getTime() - this.clock.nowMs()),
+    });
   }
 
   /** Seconds an agent's earnings are held, by its tier now (resolutions §6). */

@@ -41,12 +41,7 @@ export class PaymentsService {
   async authorize(headers: Record<string, string | undefined>, price: PriceRequest, opts: AuthorizeOptions): Promise<PaymentEntity> {
     const header = this.x402.headerOf(headers);
     if (!header) throw this.x402.paymentRequired(price);
-    let verified: VerifiedPayment;
-    try {
-      verified = this.x402.verify(header, price);
-    } catch (err) {
-      throw err instanceof AppException && err.code === 'PAYMENT_INVALID' ? this.x402.withOffer(err, price) : err;
-    }
+    const verified = this.x402.verify(header, price);
     if (opts.expectedPayer && !sameWallet(verified.payer, opts.expectedPayer)) {
       throw new AppException('WALLET_MISMATCH', 'The payment must come from the wallet being registered', {
         payer: verified.payer,

@@ -43,11 +43,7 @@ export class WithdrawalsService {
 
   /** Wakes the worker for a withdrawal; the sweeper re-enqueues if Redis loses it. */
   async enqueue(id: string): Promise<void> {
-    try {
-      await this.jobs.enqueue('withdrawal.process', { withdrawalId: id }, { jobId: jobId('withdrawal.process', id) });
-    } catch (err) {
-      this.logger.warn({ withdrawalId: id, err: (err as Error).message }, 'could not enqueue withdrawal; the sweeper will');
-    }
+    await this.jobs.wake('withdrawal.process', { withdrawalId: id }, { jobId: jobId('withdrawal.process', id) });
   }
 
   async request(agentId: string, auth: WalletAuthContext, amount: bigint, destinationWallet: string): Promise<WithdrawalEntity> {

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { JobsOptions, Queue } from 'bullmq';
 import { JOB_QUEUE, JobName, JobPayloads, QUEUES } from './jobs';
@@ -16,8 +16,24 @@ export class JobProducer {
     this.queues = { [QUEUES.maintenance]: maintenance, [QUEUES.payments]: payments, [QUEUES.executions]: executions };
   }
 
+  private readonly logger = new Logger(JobProducer.name);
+
   async enqueue<N extends JobName>(name: N, data: JobPayloads[N], opts: JobsOptions & { jobId: string }): Promise<void> {
     await this.queueFor(name).add(name, data, opts);
+  }
+
+  /**
+   * Wakes a worker for work whose row is already committed in Postgres. If Redis is down the
+   * job is skipped (logged): the sweeper finds the row and enqueues it, so callers never fail on it.
+   */
+  async wake<N extends JobName>(name: N, data: JobPayloads[N], opts: JobsOptions & { jobId: string }): Promise<boolean> {
+    try {
+      await this.enqueue(name, data, opts);
+      return true;
+    } catch (err) {
+      this.logger.warn({ job: name, jobId: opts.jobId, err: (err as Error).message }, 'could not enqueue; the sweeper will');
+      return false;
+    }
   }
 
   queueFor(name: JobName): Queue {

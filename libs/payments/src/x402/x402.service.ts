@@ -153,8 +153,19 @@ export class X402Service {
     return createHash('sha256').update(value.trim(), 'utf8').digest('hex');
   }
 
-  /** Decodes a payment header and runs every stateless check against the price. */
+  /**
+   * Decodes a payment header and runs every stateless check against the price. A failure is
+   * PAYMENT_INVALID (402) carrying the offer, so the client can sign again at once.
+   */
   verify(header: { value: string; version: 1 | 2 }, price: PriceRequest): VerifiedPayment {
+    try {
+      return this.check(header, price);
+    } catch (err) {
+      throw err instanceof AppException && err.code === 'PAYMENT_INVALID' ? this.withOffer(err, price) : err;
+    }
+  }
+
+  private check(header: { value: string; version: 1 | 2 }, price: PriceRequest): VerifiedPayment {
     let decoded: DecodedPayment;
     try {
       decoded = JSON.parse(Buffer.from(header.value.trim(), 'base64').toString('utf8')) as DecodedPayment;
