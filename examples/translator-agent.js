@@ -2,8 +2,10 @@
 /* An example agora agent: a tiny "translator" that upper-cases text. It shows what an agent
    does: receive POST {requestId, capabilityId, input}, check X-Agora-Signature against the
    platform's published key (GET /api/v1/platform/keys), answer 2xx {output}.
+   It reports `usage.tokens` (input.tokens, or the text's length) and, when input.cost is given,
+   `cost` (for dynamic pricing); input.delayMs delays the answer (per-minute pricing).
    `input.mode` scripts failures for tests: fail (500), slow (answers after 2 s), bad-output,
-   not-json. Run: node examples/translator-agent.js [port] [agora base URL]. */
+   not-json, no-usage. Run: node examples/translator-agent.js [port] [agora base URL]. */
 const { createServer } = require('node:http');
 const { createHash, createPublicKey, verify } = require('node:crypto');
 
@@ -53,7 +55,14 @@ async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl 
       if (mode === 'slow') return void setTimeout(() => send(200, { output: { translation: 'late' } }), 2000);
       if (mode === 'bad-output') return send(200, { output: { translation: 42 } });
       if (mode === 'not-json') return send(200, 'hello');
-      send(200, { output: { translation: String((json.input && json.input.text) || '').toUpperCase() } });
+      const input = json.input || {};
+      const text = String(input.text || '');
+      // usage.tokens and cost are what variable pricing meters: tokens (per-token) and cost (dynamic).
+      const answer = { output: { translation: text.toUpperCase() } };
+      if (mode !== 'no-usage') answer.usage = { tokens: Number.isInteger(input.tokens) ? input.tokens : text.length };
+      if (typeof input.cost === 'string') answer.cost = input.cost;
+      if (Number.isInteger(input.delayMs)) return void setTimeout(() => send(200, answer), input.delayMs);
+      send(200, answer);
     });
   });
   await new Promise((resolve) => server.listen(port, host, resolve));

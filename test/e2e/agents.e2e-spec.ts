@@ -93,7 +93,7 @@ describe('Agents API (e2e)', () => {
       ['currency unknown', pricing({ currency: 'EUR' }), 'capabilities.0.pricing.currency'],
       ['maxPrice on per-request', pricing({ maxPrice: '1' }), 'capabilities.0.pricing.maxPrice'],
       ['per-token without maxPrice', pricing({ model: 'per-token' }), 'capabilities.0.pricing.maxPrice'],
-      ['maxPrice below basePrice', pricing({ model: 'dynamic', basePrice: '2', maxPrice: '1' }), 'capabilities.0.pricing.maxPrice'],
+      ['a zero maxPrice', pricing({ model: 'dynamic', basePrice: '2', maxPrice: '0' }), 'capabilities.0.pricing.maxPrice'],
       ['inputSchema not a JSON Schema', cap({ inputSchema: { type: 'nonsense' } }), 'capabilities.0.inputSchema'],
       ['inputSchema an array', cap({ inputSchema: [1, 2] }), 'capabilities.0.inputSchema'],
       ['outputSchema not a JSON Schema', cap({ outputSchema: { properties: 5 } }), 'capabilities.0.outputSchema'],

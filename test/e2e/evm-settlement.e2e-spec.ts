@@ -3,10 +3,11 @@ import { DataSource } from 'typeorm';
 import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import { Accounts, LedgerService } from '@app/ledger';
-import { EscrowService, PaymentsService, PLATFORM_FEE, WithdrawalsService } from '@app/payments';
+import { EscrowService, PaymentsService, PLATFORM_FEE, RefundsService, WithdrawalsService } from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
-import { agentPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
+import { TestAgentServer } from '../support/agent-server';
+import { agentPayload, capabilityPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
 import { builtApp, startProcess } from '../support/processes';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -31,6 +32,8 @@ describe('evm settlement on anvil (e2e)', () => {
       USDC_ADDRESS: chain.usdcAddress,
       RELAYER_PRIVATE_KEY: chain.platform.privateKey,
       PLATFORM_WALLET: chain.platform.address,
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
     });
     ds = api.app.get(DataSource);
     platformStart = await chain.balanceOf(chain.platform.address);
@@ -153,6 +156,36 @@ describe('evm settlement on anvil (e2e)', () => {
     expect(await api.app.get(WithdrawalsService).process(id)).toBe('completed');
     expect(await chain.balanceOf(dest)).toBe(1_900_000n);
     expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(nonce + 1);
+  });
+
+  it('executes a dynamic-price capability: the cap settles on chain and the unused part goes back to the payer', async () => {
+    const agentServer = await new TestAgentServer().start();
+    try {
+      const wallet = await fundedWallet(REGISTRATION_FEE_MICROS);
+      const pricing = { model: 'dynamic', basePrice: '0.01', maxPrice: '0.50', currency: 'USDC' };
+      const h = await pay(wallet, REGISTRATION_FEE_MICROS);
+      const reg = await api.request('POST', '/api/v1/agents', {
+        body: agentPayload(wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload({ id: 'quote', pricing })] }),
+        headers: { [h.name]: h.value },
+      });
+      expect(reg.status).toBe(201);
+      const client = await fundedWallet(1_000_000n);
+      const paid = await pay(client, PLATFORM_FEE + 500_000n);
+      const res = await api.request('POST', '/api/v1/execute', {
+        body: { targetAgentId: reg.body.data.id, capabilityId: 'quote', input: { text: 'q', cost: '0.12' } },
+        headers: { [paid.name]: paid.value },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data.cost).toMatchObject({ agentFee: '0.120000', total: '0.121000', authorized: '0.501000', refunded: '0.380000' });
+      expect(await chain.balanceOf(client.address)).toBe(1_000_000n - 501_000n); // the whole authorization settled
+      expect(await api.app.get(RefundsService).process(res.body.data.refund.refundId)).toBe('completed');
+      expect(await chain.balanceOf(client.address)).toBe(1_000_000n - 121_000n); // charged exactly the metered cost
+      const [row] = await ds.query(`SELECT tx_hash, signed_tx FROM refunds WHERE id = $1`, [res.body.data.refund.refundId]);
+      expect(row.signed_tx).toMatch(/^0x02/);
+      expect((await chain.provider.getTransactionReceipt(row.tx_hash))?.status).toBe(1);
+    } finally {
+      await agentServer.stop();
+    }
   });
 
   it('I8: the platform wallet USDC delta equals the ledger external account, and ledger:check passes', async () => {

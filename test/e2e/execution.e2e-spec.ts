@@ -97,7 +97,8 @@ describe('Execution API (e2e)', () => {
       status: 'completed',
       output: { translation: 'BONJOUR' },
       executionTime: expect.any(Number),
-      cost: { agentFee: '0.010000', platformFee: '0.001000', total: '0.011000' },
+      cost: { agentFee: '0.010000', platformFee: '0.001000', total: '0.011000', pricingModel: 'per-request' },
+      usage: { tokens: 7 },
       settlement: { status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
       transactionId: expect.stringMatching(/^tx_/),
     });

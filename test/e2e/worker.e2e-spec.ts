@@ -7,7 +7,7 @@ import { redisConnectionOptions, jobId } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { withClient } from '../support/test-db';
-import { registerAgent } from '../support/factories';
+import { capabilityPayload, registerAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
 import { EscrowService } from '@app/payments';
 import { newWallet, walletHeaders } from '../support/wallets';
@@ -197,5 +197,19 @@ describe('worker process: async executions and callbacks (e2e)', () => {
     expect(done).toMatchObject({ requestId: id, output: { translation: 'ASYNC' }, settlement: { status: 'settled' } });
     await waitFor(async () => receiver.received.length > 0, 'callback delivered by the worker');
     expect(receiver.received.map((r) => r.body)).toEqual([{ requestId: id, status: 'completed', output: { translation: 'ASYNC' } }]);
+  });
+
+  it('pays the refund of a variable-price execution (async run, then the refund job)', async () => {
+    const capabilities = [capabilityPayload({ id: 'quote', pricing: { model: 'dynamic', basePrice: '0.01', maxPrice: '0.3', currency: 'USDC' } })];
+    const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities })).body.data.id;
+    const h = await x402Header(newWallet(), { amount: 301_000n, payTo: api.config.platformWallet });
+    const res = await api.request('POST', '/api/v1/execute?async=true', {
+      body: { targetAgentId: agentId, capabilityId: 'quote', input: { text: 'q', cost: '0.05' } },
+      headers: { [h.name]: h.value },
+    });
+    expect(res.status).toBe(202);
+    const read = async () => (await api.request('GET', res.body.data.statusUrl)).body.data;
+    await waitFor(async () => (await read()).refund?.status === 'completed', 'refund paid by the worker');
+    expect(await read()).toMatchObject({ status: 'completed', cost: { agentFee: '0.050000', refunded: '0.250000' }, refund: { amount: '0.250000', txHash: expect.stringMatching(/^0x/) } });
   });
 });

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { EscrowService, PaymentsService, WithdrawalsService } from '@app/payments';
+import { EscrowService, PaymentsService, RefundsService, WithdrawalsService } from '@app/payments';
 import { CallbackService, ExecutionService } from '@app/execution';
 import { jobId, JobName, JobPayloads, JobProducer, REDIS } from '@app/queues';
 
@@ -26,6 +26,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly clock: Clock,
     private readonly escrow: EscrowService,
     private readonly withdrawals: WithdrawalsService,
+    private readonly refunds: RefundsService,
     private readonly payments: PaymentsService,
     private readonly executions: ExecutionService,
     private readonly callbacks: CallbackService,
@@ -52,6 +53,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
       await this.enqueue('auth-messages.prune', { requestedAt: this.clock.now().toISOString() }, slot);
       for (const hold of await this.escrow.dueReleases()) await this.enqueue('escrow.release', { holdId: hold.id }, slot, hold.id);
       for (const id of await this.withdrawals.dueForProcessing()) await this.enqueue('withdrawal.process', { withdrawalId: id }, slot, id);
+      for (const id of await this.refunds.dueForProcessing()) await this.enqueue('refund.process', { refundId: id }, slot, id);
       for (const id of await this.payments.dueSettlementRetries()) await this.enqueue('payment.settle', { paymentId: id }, slot, id);
       for (const id of await this.executions.dueRuns()) await this.enqueue('execution.run', { executionId: id }, slot, id);
       for (const id of await this.callbacks.due()) await this.enqueue('execution.callback', { executionId: id }, slot, id);

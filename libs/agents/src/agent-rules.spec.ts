@@ -33,7 +33,8 @@ describe('assertCapabilityRules', () => {
           cap({ inputSchema: { type: 'bogus' } }),
           cap({ id: 'c3' }, { model: 'dynamic' }),
           cap({ id: 'c4' }, { maxPrice: 1n }),
-          cap({ id: 'c5' }, { model: 'per-token', basePrice: 10n, maxPrice: 5n }),
+          cap({ id: 'c5' }, { model: 'per-token', basePrice: 10n, maxPrice: 0n }),
+          cap({ id: 'c6' }, { model: 'per-minute', basePrice: 60_000n, maxPrice: 10_000n }),
         ]),
       ),
     ).toEqual(['capabilities.1.id', 'capabilities.1.inputSchema', 'capabilities.2.pricing.maxPrice', 'capabilities.3.pricing.maxPrice', 'capabilities.4.pricing.maxPrice']);

@@ -39,8 +39,10 @@ export function assertCapabilityRules(capabilities: CapabilityInput[], field = '
     }
     if (!variable && c.pricing.maxPrice !== undefined) {
       errors.push({ field: `${at}.pricing.maxPrice`, messages: ['maxPrice applies only to per-token, per-minute and dynamic pricing'] });
-    } else if (c.pricing.maxPrice !== undefined && c.pricing.maxPrice < c.pricing.basePrice) {
-      errors.push({ field: `${at}.pricing.maxPrice`, messages: ['maxPrice must be at least basePrice'] });
+    } else if (c.pricing.maxPrice === 0n) {
+      // basePrice is a unit price (per 1,000 tokens, per minute) or nominal (dynamic), so the cap
+      // may be below it; it only has to allow some charge.
+      errors.push({ field: `${at}.pricing.maxPrice`, messages: ['maxPrice must be greater than 0'] });
     }
   });
   if (errors.length > 0) throw new ValidationException(errors);

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /** Prefixed opaque ids (`tx_`, `wd_`, `dsp_`, `wh_`, `evt_`, `req_`). */
-export type IdPrefix = 'tx' | 'wd' | 'dsp' | 'wh' | 'evt' | 'req' | 'dlv' | 'pay' | 'esc';
+export type IdPrefix = 'tx' | 'wd' | 'dsp' | 'wh' | 'evt' | 'req' | 'dlv' | 'pay' | 'esc' | 'rfd';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(12).toString('base64url')}`;

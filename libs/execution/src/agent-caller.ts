@@ -5,7 +5,7 @@ import { validateAgainst } from './json-schema';
 import { PlatformSigner } from './platform-signer';
 
 export type AgentCallResult =
-  | { ok: true; output: Record<string, unknown>; timeMs: number }
+  | { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown }
   | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number };
 
 const MAX_AGENT_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -42,9 +42,9 @@ export class AgentCaller {
     if (res.status < 200 || res.status >= 300) {
       return { ok: false, status: 'failed', error: `agent answered ${res.status}: ${res.body.slice(0, 300)}`, timeMs: elapsed() };
     }
-    let parsed: { output?: unknown };
+    let parsed: { output?: unknown; usage?: unknown; cost?: unknown };
     try {
-      parsed = JSON.parse(res.body) as { output?: unknown };
+      parsed = JSON.parse(res.body) as typeof parsed;
     } catch {
       return { ok: false, status: 'failed', error: 'agent response is not JSON', timeMs: elapsed() };
     }
@@ -56,6 +56,7 @@ export class AgentCaller {
     if (errors.length) {
       return { ok: false, status: 'failed', error: `output does not match outputSchema: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, timeMs: elapsed() };
     }
-    return { ok: true, output: output as Record<string, unknown>, timeMs: elapsed() };
+    const usage = parsed.usage && typeof parsed.usage === 'object' ? (parsed.usage as { tokens?: unknown }) : {};
+    return { ok: true, output: output as Record<string, unknown>, timeMs: elapsed(), usage, cost: parsed.cost };
   }
 }

@@ -8,10 +8,11 @@ import { AppConfig } from '@app/config';
 import { queryRows, TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy, OutboundUrlRejected } from '@app/outbound';
 import { OutboxService } from '@app/outbox';
-import { EscrowService, PaymentsService, PLATFORM_FEE, PriceRequest, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
+import { EscrowService, PaymentsService, PLATFORM_FEE, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
-import { AgentCaller } from './agent-caller';
+import { AgentCaller, AgentCallResult } from './agent-caller';
 import { CallbackService } from './callback.service';
+import { meterAgentFee, PricedRun } from './pricing';
 import { ExecutionEntity } from './entities/execution.entity';
 import { canonicalJson, validateAgainst } from './json-schema';
 import { RateLimiter, rateLimitHeaders, RateLimitState } from './rate-limiter';
@@ -52,6 +53,7 @@ export class ExecutionService {
     private readonly payments: PaymentsService,
     private readonly adapter: SettlementAdapter,
     private readonly escrow: EscrowService,
+    private readonly refunds: RefundsService,
     private readonly outbox: OutboxService,
     private readonly caller: AgentCaller,
     private readonly callbacks: CallbackService,
@@ -137,11 +139,12 @@ export class ExecutionService {
     return execution;
   }
 
-  /** The settlement hash and x402 response header of a settled execution. */
-  async settlement(execution: ExecutionEntity): Promise<{ txHash: string | null; headers: Record<string, string> }> {
-    if (execution.settlementStatus !== 'settled') return { txHash: null, headers: {} };
+  /** The settlement hash and x402 response header of a settled execution, and its refund if it has one. */
+  async settlement(execution: ExecutionEntity): Promise<{ txHash: string | null; headers: Record<string, string>; refund: RefundEntity | null }> {
+    const refund = execution.refundId ? await this.refunds.get(execution.refundId) : null;
+    if (execution.settlementStatus !== 'settled') return { txHash: null, headers: {}, refund };
     const payment = await this.payments.get(execution.paymentId);
-    return payment ? { txHash: payment.txHash, headers: this.payments.settlementHeaders(payment) } : { txHash: null, headers: {} };
+    return payment ? { txHash: payment.txHash, headers: this.payments.settlementHeaders(payment), refund } : { txHash: null, headers: {}, refund };
   }
 
   /** Whether the request carries the payment header of the original execute call. */
@@ -169,10 +172,11 @@ export class ExecutionService {
           this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }),
           this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId: execution.agentId, capabilityId: execution.capabilityId } }),
         ]);
-    const result =
+    const called =
       agent && capability && agent.status === 'active'
         ? await this.caller.call(agent.endpoints.execution, { requestId: id, capabilityId: execution.capabilityId, input: execution.input }, capability.outputSchema)
         : ({ ok: false, status: 'failed', error: 'agent or capability is no longer available', timeMs: 0 } as const);
+    const result = metered(execution, called);
     if (!result.ok) {
       await this.tx.run(async (m) => {
         await m.query(
@@ -186,11 +190,21 @@ export class ExecutionService {
     }
     const completedAt = this.clock.now();
     await this.dataSource.query(
-      `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = NULL, completed_at = $4
+      `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = NULL, completed_at = $4,
+              agent_fee = $5, usage_tokens = $6
         WHERE id = $1 AND status = 'pending'`,
-      [id, result.output, result.timeMs, completedAt],
+      [id, result.output, result.timeMs, completedAt, result.agentFee.toString(), result.tokens],
     );
-    Object.assign(execution, { status: 'completed', output: result.output, executionTimeMs: result.timeMs, settlementStatus: 'settlement_pending', lockedUntil: null, completedAt });
+    Object.assign(execution, {
+      status: 'completed',
+      output: result.output,
+      executionTimeMs: result.timeMs,
+      settlementStatus: 'settlement_pending',
+      lockedUntil: null,
+      completedAt,
+      agentFee: result.agentFee,
+      usageTokens: result.tokens,
+    });
     return this.settleAndCharge(id, agent!.reputationScore, execution);
   }
 
@@ -211,7 +225,7 @@ export class ExecutionService {
     }
     const score = reputation ?? (await this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }))?.reputationScore ?? 50;
     const transactionId = newId('tx');
-    const hold = await this.tx.run(async (m: EntityManager) => {
+    const charged = await this.tx.run(async (m: EntityManager) => {
       const [mine] = await queryRows<{ id: string }>(
         m,
         `UPDATE executions SET settlement_status = 'settled', transaction_id = $2
@@ -230,7 +244,7 @@ export class ExecutionService {
       });
       await m.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [execution.agentId]);
       // Last: the charge posts to the ledger, locking the platform accounts until commit.
-      const { hold } = await this.escrow.recordCharge(m, {
+      const { hold, refund } = await this.escrow.recordCharge(m, {
         transactionId,
         paymentId: execution.paymentId,
         payerWallet: execution.payer,
@@ -241,13 +255,16 @@ export class ExecutionService {
         agentFee: execution.agentFee,
         platformFee: execution.platformFee,
         executionTimeMs: execution.executionTimeMs ?? 0,
+        refund: { executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
       });
-      return hold;
+      if (refund) await m.query(`UPDATE executions SET refund_id = $2 WHERE id = $1`, [id, refund.id]);
+      return { hold, refund };
     });
-    if (!hold) return this.get(id);
-    await this.escrow.scheduleRelease(hold);
+    if (!charged) return this.get(id);
+    await this.escrow.scheduleRelease(charged.hold);
+    if (charged.refund) await this.refunds.enqueue(charged.refund.id);
     if (execution.callbackUrl) await this.callbacks.schedule(id);
-    return Object.assign(execution, { settlementStatus: 'settled', transactionId });
+    return Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId: charged.refund?.id ?? null });
   }
 
   /** For the settlement retry job: the execution a payment pays for, if any. */
@@ -267,18 +284,22 @@ export class ExecutionService {
     return { agent, capability };
   }
 
-  private priceFor(agent: AgentEntity, capability: AgentCapabilityEntity): PriceRequest & { agentFee: bigint } {
-    if (VARIABLE_PRICING_MODELS.includes(capability.pricingModel)) {
-      // Charging the cap without refunding the unused part would overcharge: not offered until refunds exist.
-      throw new AppException('VALIDATION_ERROR', `${capability.pricingModel} pricing cannot be executed yet`, {
-        errors: [{ field: 'capabilityId', messages: ['variable pricing is not available yet'] }],
-      });
-    }
+  /**
+   * What the client pays now: the platform fee plus basePrice, or plus maxPrice (the cap) for
+   * variable pricing, where the unused part is refunded once the run is metered.
+   */
+  private priceFor(agent: AgentEntity, capability: AgentCapabilityEntity): PriceRequest & PricedRun {
+    const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);
+    const authorizedAgentFee = variable ? capability.maxPrice ?? capability.basePrice : capability.basePrice;
     return {
-      agentFee: capability.basePrice,
-      amount: PLATFORM_FEE + capability.basePrice,
+      pricingModel: capability.pricingModel,
+      unitPrice: capability.basePrice,
+      authorizedAgentFee,
+      amount: PLATFORM_FEE + authorizedAgentFee,
       resource: `${this.config.publicBaseUrl}/api/v1/execute`,
-      description: `${agent.name}: ${capability.name}`,
+      description: variable
+        ? `${agent.name}: ${capability.name} (${capability.pricingModel}, up to ${formatMicros(authorizedAgentFee)} USDC; the unused part is refunded)`
+        : `${agent.name}: ${capability.name}`,
     };
   }
 
@@ -317,7 +338,7 @@ export class ExecutionService {
     capability: AgentCapabilityEntity,
     cmd: ExecuteCommand,
     fingerprint: string,
-    price: { agentFee: bigint },
+    price: PricedRun,
   ): Promise<ExecutionEntity> {
     const id = newId('req');
     let paymentId = '';
@@ -325,9 +346,24 @@ export class ExecutionService {
       const payment = await this.payments.reserve(verified, 'execution', m);
       paymentId = payment.id;
       await m.query(
-        `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, agent_fee, platform_fee, payment_id, header_hash, is_async, callback_url)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11)`,
-        [id, agent.id, capability.capabilityId, verified.payer.toLowerCase(), cmd.input, price.agentFee.toString(), PLATFORM_FEE.toString(), payment.id, verified.headerHash, cmd.async, cmd.callbackUrl ?? null],
+        `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, agent_fee, authorized_agent_fee, pricing_model, unit_price,
+                                 platform_fee, payment_id, header_hash, is_async, callback_url)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          id,
+          agent.id,
+          capability.capabilityId,
+          verified.payer.toLowerCase(),
+          cmd.input,
+          price.authorizedAgentFee.toString(),
+          price.pricingModel,
+          price.unitPrice.toString(),
+          PLATFORM_FEE.toString(),
+          payment.id,
+          verified.headerHash,
+          cmd.async,
+          cmd.callbackUrl ?? null,
+        ],
       );
       if (cmd.idempotencyKey) {
         const claimed = await m.query(
@@ -350,7 +386,12 @@ export class ExecutionService {
       agentError: null,
       executionTimeMs: null,
       retryCount: 0,
-      agentFee: price.agentFee,
+      agentFee: price.authorizedAgentFee,
+      authorizedAgentFee: price.authorizedAgentFee,
+      pricingModel: price.pricingModel,
+      unitPrice: price.unitPrice,
+      usageTokens: null,
+      refundId: null,
       platformFee: PLATFORM_FEE,
       paymentId,
       transactionId: null,
@@ -378,6 +419,13 @@ export class ExecutionService {
     );
     return rows.map((r) => r.id);
   }
+}
+
+/** The agent's answer with its fee metered; a variable-price answer that cannot be metered is a failed run. */
+function metered(run: PricedRun, called: AgentCallResult): Exclude<AgentCallResult, { ok: true }> | (Extract<AgentCallResult, { ok: true }> & { agentFee: bigint; tokens: number | null }) {
+  if (!called.ok) return called;
+  const fee = meterAgentFee(run, { tokens: called.usage.tokens, cost: called.cost, timeMs: called.timeMs });
+  return fee.ok ? { ...called, agentFee: fee.agentFee, tokens: fee.tokens } : { ok: false, status: 'failed', error: fee.error, timeMs: called.timeMs };
 }
 
 /** Rate-limit headers belong on every execute response, errors included. */

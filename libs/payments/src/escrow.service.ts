@@ -11,6 +11,7 @@ import { jobId, JobProducer } from '@app/queues';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { splitAgentFee } from './fees';
+import { RefundsService } from './refunds.service';
 
 export interface ExecutionCharge {
   /** The `tx_` id to create (chosen by the caller so it can be returned before commit). */
@@ -24,6 +25,11 @@ export interface ExecutionCharge {
   agentFee: bigint;
   platformFee: bigint;
   executionTimeMs: number;
+  /**
+   * Variable pricing: the execution this charge is for, and the agent fee the payment covered
+   * (the cap). What was paid above `agentFee` is owed back to the payer as a refund.
+   */
+  refund?: { executionId: string; authorizedAgentFee: bigint };
 }
 
 /**
@@ -39,6 +45,7 @@ export class EscrowService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly jobs: JobProducer,
+    private readonly refunds: RefundsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -71,8 +78,14 @@ export class EscrowService {
    * keeps the fee and a half-up 5% cut; the agent's earnings go to escrow (and straight to
    * available for instant tiers).
    */
-  async recordCharge(manager: EntityManager, c: ExecutionCharge): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity }> {
+  async recordCharge(
+    manager: EntityManager,
+    c: ExecutionCharge,
+  ): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null }> {
     const { cut, earnings } = splitAgentFee(c.agentFee);
+    const refundAmount = c.refund ? c.refund.authorizedAgentFee - c.agentFee : 0n;
+    if (refundAmount < 0n) throw new Error(`agent fee ${c.agentFee} exceeds what was authorized`);
+    const refund = refundAmount > 0n ? { id: newId('rfd'), amount: refundAmount } : null;
     const transactionId = c.transactionId ?? newId('tx');
     const holdId = newId('esc');
     const gross = c.platformFee + c.agentFee;
@@ -108,21 +121,32 @@ export class EscrowService {
     // held for as short a time as possible before commit.
     await manager.insert(TransactionEntity, transaction as QueryDeepPartialEntity<TransactionEntity>);
     await manager.insert(EscrowHoldEntity, hold as QueryDeepPartialEntity<EscrowHoldEntity>);
+    if (refund) {
+      await this.refunds.open(manager, {
+        id: refund.id,
+        wallet: c.payerWallet,
+        amount: refund.amount,
+        reason: 'variable_price_unused',
+        executionId: c.refund!.executionId,
+        transactionId,
+      });
+    }
     await this.ledger.post(manager, {
       code: 'execution.settled',
       refId: transactionId,
       legs: [
-        { account: Accounts.worldChain(), amount: -gross },
+        { account: Accounts.worldChain(), amount: -(gross + refundAmount) },
         { account: Accounts.platformRevenue(), amount: c.platformFee + cut },
         { account: Accounts.agentEscrow(c.agentId), amount: earnings },
+        ...(refund ? [{ account: Accounts.clientRefundPayable(c.payerWallet), amount: refund.amount }] : []),
       ],
-      metadata: { paymentId: c.paymentId, agentId: c.agentId },
+      metadata: { paymentId: c.paymentId, agentId: c.agentId, ...(refund ? { refundId: refund.id } : {}) },
     });
     if (hold.releaseAt.getTime() <= now.getTime()) {
       await this.releaseIn(manager, hold);
       Object.assign(hold, { status: 'released', releasedAt: now });
     }
-    return { transaction, hold };
+    return { transaction, hold, refund };
   }
 
   /**

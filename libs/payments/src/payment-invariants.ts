@@ -6,24 +6,25 @@ type Row = Record<string, unknown>;
 export const PAYMENT_CHECKS: InvariantCheck[] = [
   {
     id: 'I5',
-    description: 'holds match accounts: escrow = held holds, withdrawing = open withdrawals',
+    description: 'holds match accounts: escrow = held holds, withdrawing = open withdrawals, refund_payable = unpaid refunds',
     async run(m) {
       const rows: Row[] = await m.query(
-        `WITH acc AS (SELECT owner_id, kind, balance FROM ledger_accounts WHERE kind IN ('escrow', 'withdrawing')),
+        `WITH acc AS (SELECT owner_id, kind, balance FROM ledger_accounts WHERE kind IN ('escrow', 'withdrawing', 'refund_payable')),
               holds AS (SELECT agent_id::text AS owner_id, 'escrow' AS kind, sum(amount) AS total FROM escrow_holds WHERE status = 'held' GROUP BY agent_id),
               wds AS (SELECT agent_id::text AS owner_id, 'withdrawing' AS kind, sum(amount) AS total FROM withdrawals WHERE status IN ('pending', 'processing') GROUP BY agent_id),
-              expected AS (SELECT * FROM holds UNION ALL SELECT * FROM wds)
+              rfs AS (SELECT wallet AS owner_id, 'refund_payable' AS kind, sum(amount) AS total FROM refunds WHERE status <> 'completed' GROUP BY wallet),
+              expected AS (SELECT * FROM holds UNION ALL SELECT * FROM wds UNION ALL SELECT * FROM rfs)
          SELECT coalesce(a.owner_id, e.owner_id) AS owner, coalesce(a.kind, e.kind) AS kind,
                 coalesce(a.balance, 0)::text AS balance, coalesce(e.total, 0)::text AS expected
            FROM acc a FULL JOIN expected e ON a.owner_id = e.owner_id AND a.kind = e.kind
           WHERE coalesce(a.balance, 0) <> coalesce(e.total, 0)`,
       );
-      return rows.map((r) => `agent ${r.owner} ${r.kind}: account ${r.balance}, rows ${r.expected}`);
+      return rows.map((r) => `${r.kind === 'refund_payable' ? 'client' : 'agent'} ${r.owner} ${r.kind}: account ${r.balance}, rows ${r.expected}`);
     },
   },
   {
     id: 'I6',
-    description: 'resolve once: terminal holds and withdrawals have exactly one resolving journal transaction, open ones none',
+    description: 'resolve once: terminal holds, withdrawals and refunds have exactly one resolving journal transaction, open ones none',
     async run(m) {
       const rows: Row[] = await m.query(
         `SELECT 'hold' AS what, h.id, h.status, count(t.id) AS n FROM escrow_holds h
@@ -34,6 +35,10 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
            LEFT JOIN ledger_transactions t ON t.code IN ('withdrawal.completed', 'withdrawal.failed') AND t.ref_id = w.id
           GROUP BY w.id HAVING count(t.id) <> CASE WHEN w.status IN ('completed', 'failed') THEN 1 ELSE 0 END
          UNION ALL
+         SELECT 'refund', r.id, r.status, count(t.id) FROM refunds r
+           LEFT JOIN ledger_transactions t ON t.code = 'refund.paid' AND t.ref_id = r.id
+          GROUP BY r.id HAVING count(t.id) <> CASE WHEN r.status = 'completed' THEN 1 ELSE 0 END
+         UNION ALL
          SELECT 'withdrawal-request', w.id, w.status, count(t.id) FROM withdrawals w
            LEFT JOIN ledger_transactions t ON t.code = 'withdrawal.requested' AND t.ref_id = w.id
           GROUP BY w.id HAVING count(t.id) <> 1`,
@@ -43,13 +48,17 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
   },
   {
     id: 'I7',
-    description: 'fees: cut = half-up 5% and cut + earnings = fee; completed withdrawals pay fee 0.10 and net = amount - fee',
+    description:
+      'fees: cut = half-up 5% and cut + earnings = fee; completed withdrawals pay fee 0.10 and net = amount - fee; a charged execution refunds exactly what was authorized above its fee',
     async run(m) {
       const rows: Row[] = await m.query(
         `SELECT 'transaction' AS what, id FROM transactions
           WHERE platform_cut <> (agent_fee * 5 + 50) / 100 OR platform_cut + agent_earnings <> agent_fee
          UNION ALL
-         SELECT 'withdrawal', id FROM withdrawals WHERE fee <> 100000 OR net_amount <> amount - fee`,
+         SELECT 'withdrawal', id FROM withdrawals WHERE fee <> 100000 OR net_amount <> amount - fee
+         UNION ALL
+         SELECT 'execution', e.id FROM executions e LEFT JOIN refunds r ON r.execution_id = e.id
+          WHERE e.transaction_id IS NOT NULL AND coalesce(r.amount, 0) <> e.authorized_agent_fee - e.agent_fee`,
       );
       return rows.map((r) => `${r.what} ${r.id} breaks the fee rules`);
     },
@@ -66,7 +75,8 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
              JOIN ledger_transactions t ON t.code = 'execution.settled' AND t.ref_id = tr.id WHERE p.status = 'settled')
          SELECT coalesce((SELECT -balance FROM ledger_accounts WHERE code = 'world:chain'), 0)::text AS ledger,
                 ((SELECT coalesce(sum(value), 0) FROM funded)
-                 - (SELECT coalesce(sum(net_amount), 0) FROM withdrawals WHERE status = 'completed'))::text AS rows`,
+                 - (SELECT coalesce(sum(net_amount), 0) FROM withdrawals WHERE status = 'completed')
+                 - (SELECT coalesce(sum(amount), 0) FROM refunds WHERE status = 'completed'))::text AS rows`,
       );
       return r.ledger === r.rows ? [] : [`world:chain says ${r.ledger} came in net; payment rows say ${r.rows}`];
     },

@@ -11,6 +11,9 @@ import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
+import { RefundEntity } from './entities/refund.entity';
+import { PayoutSender } from './payout.sender';
+import { RefundsService } from './refunds.service';
 import { EscrowService } from './escrow.service';
 import { PaymentsService } from './payments.service';
 import { X402RegistrationFee } from './registration-fee.x402';
@@ -20,17 +23,19 @@ import { WithdrawalsService } from './withdrawals.service';
 import { X402Service } from './x402/x402.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity]), AuthModule, LedgerModule, OutboxModule],
+  imports: [TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity]), AuthModule, LedgerModule, OutboxModule],
   providers: [
     X402Service,
     { provide: SettlementAdapter, inject: [AppConfig, DataSource], useFactory: createSettlementAdapter },
     PaymentsService,
     EscrowService,
+    PayoutSender,
     WithdrawalsService,
+    RefundsService,
     BalancesService,
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
-  exports: [X402Service, SettlementAdapter, PaymentsService, EscrowService, WithdrawalsService, BalancesService, RegistrationFeeStep],
+  exports: [X402Service, SettlementAdapter, PaymentsService, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
 })
 export class PaymentsModule {}

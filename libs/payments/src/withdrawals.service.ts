@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppException, Clock, formatMicros, newId, normalizeWallet, NotFoundException, Page } from '@app/common';
@@ -9,11 +9,9 @@ import { WalletAuthContext, WalletAuthService } from '@app/auth';
 import { jobId, JobProducer } from '@app/queues';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM } from './fees';
-import { SettlementAdapter, TransferRevertedError } from './settlement/settlement.adapter';
+import { PayoutSender, PayoutTable } from './payout.sender';
 
-/** A claimed withdrawal is ours for this long; after that another worker may take it over. */
-const CLAIM_MS = 120_000;
-export const WITHDRAWAL_MAX_ATTEMPTS = 5;
+const WITHDRAWAL_PAYOUT: PayoutTable = { table: 'withdrawals', toColumn: 'destination_wallet', amountColumn: 'net_amount' };
 
 export interface WithdrawalSummary {
   totalCount: number;
@@ -28,13 +26,11 @@ export interface WithdrawalSummary {
  */
 @Injectable()
 export class WithdrawalsService {
-  private readonly logger = new Logger(WithdrawalsService.name);
-
   constructor(
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxService,
     private readonly walletAuth: WalletAuthService,
-    private readonly adapter: SettlementAdapter,
+    private readonly payouts: PayoutSender,
     private readonly tx: TransactionRunner,
     private readonly clock: Clock,
     private readonly jobs: JobProducer,
@@ -99,42 +95,14 @@ export class WithdrawalsService {
   }
 
   /**
-   * Worker step. Claims the row (pending, or processing with an expired claim), sends the net
-   * amount (the adapter persists a signed transfer before broadcasting it), then completes.
-   * Returns what happened; throws to let the queue retry a transient failure.
+   * Worker step: the payout sender claims the row and sends the net amount; then the
+   * withdrawal completes, or fails (amount back to available). Throws to let the queue retry.
    */
   async process(id: string): Promise<'completed' | 'failed' | 'skipped'> {
-    const now = this.clock.now();
-    const claimed = await queryRows<WithdrawalEntity>(
-      this.dataSource.manager,
-      `UPDATE withdrawals SET status = 'processing', attempts = attempts + 1, locked_until = $2
-        WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
-        RETURNING id, agent_id AS "agentId", net_amount AS "netAmount", destination_wallet AS "destinationWallet",
-                  signed_tx AS "signedTx", attempts`,
-      [id, new Date(now.getTime() + CLAIM_MS), now],
-    );
-    const w = claimed[0];
-    if (!w) return 'skipped';
-    let txHash: string;
-    try {
-      ({ txHash } = await this.adapter.transfer(
-        { withdrawalId: id, to: w.destinationWallet, amount: BigInt(w.netAmount), signedTx: w.signedTx },
-        async (signedTx, hash) => {
-          await this.dataSource.query(`UPDATE withdrawals SET signed_tx = $2, tx_hash = $3 WHERE id = $1 AND status = 'processing'`, [id, signedTx, hash]);
-        },
-      ));
-    } catch (err) {
-      const message = (err as Error).message?.slice(0, 500) ?? 'transfer failed';
-      // A reverted transfer moved nothing; one never signed can be abandoned; a signed one may still land.
-      if (err instanceof TransferRevertedError || (w.attempts >= WITHDRAWAL_MAX_ATTEMPTS && !w.signedTx)) {
-        await this.fail(id, message);
-        return 'failed';
-      }
-      await this.dataSource.query(`UPDATE withdrawals SET error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing'`, [id, message]);
-      this.logger.warn({ withdrawalId: id, attempts: w.attempts, err: message }, 'withdrawal transfer failed; will retry');
-      throw err;
-    }
-    return (await this.complete(id, txHash)) ? 'completed' : 'skipped';
+    const outcome = await this.payouts.send(WITHDRAWAL_PAYOUT, id);
+    if (outcome.kind === 'skipped') return 'skipped';
+    if (outcome.kind === 'failed') return (await this.fail(id, outcome.error)) ? 'failed' : 'skipped';
+    return (await this.complete(id, outcome.txHash)) ? 'completed' : 'skipped';
   }
 
   private async complete(id: string, txHash: string): Promise<boolean> {
@@ -199,13 +167,8 @@ export class WithdrawalsService {
   }
 
   /** Withdrawals that need the worker (for the sweeper): pending, or claimed by a worker that died. */
-  async dueForProcessing(limit = 200): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM withdrawals WHERE status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $1))
-        ORDER BY created_at LIMIT $2`,
-      [this.clock.now(), limit],
-    );
-    return rows.map((r) => r.id);
+  dueForProcessing(limit = 200): Promise<string[]> {
+    return this.payouts.due(WITHDRAWAL_PAYOUT, limit);
   }
 }
 

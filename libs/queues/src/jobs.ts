@@ -15,6 +15,8 @@ export interface JobPayloads {
   'auth-messages.prune': { requestedAt: string };
   /** Send a pending withdrawal (claim, transfer, complete or fail). */
   'withdrawal.process': { withdrawalId: string };
+  /** Send a pending refund to the payer (claim, transfer, complete). */
+  'refund.process': { refundId: string };
   /** Release an escrow hold whose time has come. */
   'escrow.release': { holdId: string };
   /** Retry a failed settlement. */
@@ -33,6 +35,7 @@ export type JobOf<N extends JobName = JobName> = { [K in N]: { name: K; data: Jo
 export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'auth-messages.prune': QUEUES.maintenance,
   'withdrawal.process': QUEUES.payments,
+  'refund.process': QUEUES.payments,
   'escrow.release': QUEUES.payments,
   'payment.settle': QUEUES.payments,
   'execution.run': QUEUES.executions,

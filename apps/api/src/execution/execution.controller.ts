@@ -55,8 +55,8 @@ export class ExecutionController {
   @ApiErrors(400, 404)
   async status(@Param('requestId') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ExecutionResponse> {
     const execution = await this.executions.get(requestId(id));
-    const { txHash } = await this.executions.settlement(execution);
-    return toExecutionResponse(execution, txHash, this.executions.isPayer(execution, headers));
+    const { txHash, refund } = await this.executions.settlement(execution);
+    return toExecutionResponse(execution, { txHash, refund }, this.executions.isPayer(execution, headers));
   }
 
   @Post('execute/:requestId/retry')
@@ -79,7 +79,7 @@ export class ExecutionController {
   private async present(e: ExecutionEntity, headers: Record<string, string>, res: Response, sync: boolean): Promise<ExecutionResponse | AsyncAcceptedResponse> {
     if (e.status === 'pending') {
       res.status(202);
-      return sync ? toExecutionResponse(e, null, false) : { jobId: e.id, status: 'pending', statusUrl: `/api/v1/execute/${e.id}` };
+      return sync ? toExecutionResponse(e, { txHash: null, refund: null }, false) : { jobId: e.id, status: 'pending', statusUrl: `/api/v1/execute/${e.id}` };
     }
     if (e.status === 'failed') {
       throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'unknown' }, { headers });
@@ -89,6 +89,6 @@ export class ExecutionController {
     }
     const settlement = await this.executions.settlement(e);
     res.set(settlement.headers);
-    return toExecutionResponse(e, settlement.txHash, true);
+    return toExecutionResponse(e, settlement, true);
   }
 }

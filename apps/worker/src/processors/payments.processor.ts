@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { EscrowService, WithdrawalsService } from '@app/payments';
+import { EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
@@ -10,10 +10,12 @@ export class PaymentsProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
     withdrawals: WithdrawalsService,
+    refunds: RefundsService,
     escrow: EscrowService,
   ) {
     super();
     registry.register('withdrawal.process', (job) => withdrawals.process(job.data.withdrawalId));
+    registry.register('refund.process', (job) => refunds.process(job.data.refundId));
     registry.register('escrow.release', (job) => escrow.release(job.data.holdId));
   }
 

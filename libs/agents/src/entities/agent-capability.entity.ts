@@ -12,7 +12,7 @@ export const CURRENCIES: readonly Currency[] = ['USDC', 'USDT', 'DAI'];
 @Check('ck_agent_capabilities_pricing_model', `"pricing_model" IN ('per-request', 'per-token', 'per-minute', 'dynamic')`)
 @Check('ck_agent_capabilities_currency', `"currency" IN ('USDC', 'USDT', 'DAI')`)
 @Check('ck_agent_capabilities_base_price', `"base_price" >= 0`)
-@Check('ck_agent_capabilities_max_price', `"max_price" IS NULL OR "max_price" >= "base_price"`)
+@Check('ck_agent_capabilities_max_price', `"max_price" IS NULL OR "max_price" > 0`)
 @Index('ix_agent_capabilities_base_price', ['basePrice'])
 @Index('ix_agent_capabilities_name_trgm', { synchronize: false })
 export class AgentCapabilityEntity {

@@ -96,8 +96,13 @@ export class Usdc {
 
   /** Percentage in basis points, rounded half-up (amounts here are never negative). */
   percentBps(bps: bigint): Usdc {
-    if (this.micros < 0n) throw new RangeError('percentBps on a negative amount');
-    return new Usdc((this.micros * bps + 5_000n) / 10_000n);
+    return this.mulDiv(bps, 10_000n);
+  }
+
+  /** this x numerator / denominator, rounded half-up to a micro-unit (all non-negative). */
+  mulDiv(numerator: bigint, denominator: bigint): Usdc {
+    if (this.micros < 0n || numerator < 0n || denominator <= 0n) throw new RangeError('mulDiv needs non-negative amounts and a positive denominator');
+    return new Usdc((this.micros * numerator * 2n + denominator) / (2n * denominator));
   }
 }
 

@@ -1,5 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintTransformer } from '@app/common';
+import type { PricingModel } from '@app/agents';
 
 export type ExecutionStatus = 'pending' | 'completed' | 'failed' | 'timeout' | 'refunded';
 export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_failed';
@@ -12,6 +13,7 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 @Index('ix_executions_status_next', ['status', 'nextAttemptAt'])
 @Index('ux_executions_payment', ['paymentId'], { unique: true })
 @Index('ix_executions_callback_due', ['callbackStatus', 'callbackNextAt'])
+@Check('ck_executions_fees', `"agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee"`)
 @Check('ck_executions_callback', `"callback_status" IS NULL OR "callback_status" IN ('pending', 'delivered', 'failed')`)
 export class ExecutionEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_executions' })
@@ -54,6 +56,24 @@ export class ExecutionEntity {
 
   @Column({ name: 'platform_fee', type: 'bigint', transformer: bigintTransformer })
   platformFee: bigint;
+
+  /** Pricing at the time of the call: model, basePrice, and the agent fee the payment covers (basePrice, or maxPrice for variable pricing). */
+  @Column({ name: 'pricing_model', type: 'varchar', length: 16, default: 'per-request' })
+  pricingModel: PricingModel;
+
+  @Column({ name: 'unit_price', type: 'bigint', transformer: bigintTransformer, default: 0 })
+  unitPrice: bigint;
+
+  @Column({ name: 'authorized_agent_fee', type: 'bigint', transformer: bigintTransformer })
+  authorizedAgentFee: bigint;
+
+  /** Tokens the agent reported (`usage.tokens`), when it did. */
+  @Column({ name: 'usage_tokens', type: 'integer', nullable: true })
+  usageTokens: number | null;
+
+  /** The refund of the unused part of a variable-price execution (`rfd_`), when there is one. */
+  @Column({ name: 'refund_id', type: 'varchar', length: 40, nullable: true })
+  refundId: string | null;
 
   @Column({ name: 'payment_id', type: 'varchar', length: 40 })
   paymentId: string;

@@ -22,8 +22,8 @@ export class LocalSettlementAdapter extends SettlementAdapter {
   }
 
   async transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }> {
-    const txHash = keccak256(toUtf8Bytes(`agora-local-transfer:${req.withdrawalId}`));
-    if (!req.signedTx) await persist(`local:${req.withdrawalId}`, txHash);
+    const txHash = keccak256(toUtf8Bytes(`agora-local-transfer:${req.payoutId}`));
+    if (!req.signedTx) await persist(`local:${req.payoutId}`, txHash);
     return { txHash };
   }
 }

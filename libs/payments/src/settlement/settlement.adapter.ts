@@ -17,7 +17,8 @@ export interface SettleRequest {
 }
 
 export interface TransferRequest {
-  withdrawalId: string;
+  /** The withdrawal or refund this transfer pays out (local mode derives its hash from it). */
+  payoutId: string;
   to: string;
   amount: bigint;
   /** A transfer signed in an earlier attempt: re-broadcast it, never sign a different one. */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { ExecutionEntity } from '@app/execution';
+import type { RefundEntity } from '@app/payments';
 import { formatMicros } from '@app/common';
 import { IsPlainObject } from '../../http/validators';
 
@@ -39,9 +40,24 @@ export class ExecuteDto {
 }
 
 export class CostResponse {
-  @ApiProperty() agentFee: string;
+  @ApiProperty({ description: 'Agent fee charged (for variable pricing: the cap until the run is metered)' }) agentFee: string;
   @ApiProperty() platformFee: string;
   @ApiProperty() total: string;
+  @ApiProperty({ enum: ['per-request', 'per-token', 'per-minute', 'dynamic'] }) pricingModel: string;
+  @ApiPropertyOptional({ description: 'Variable pricing: the cap on the agent fee (capability maxPrice)' }) maxPrice?: string;
+  @ApiPropertyOptional({ description: 'Variable pricing: what the payment authorized (platform fee + maxPrice)' }) authorized?: string;
+  @ApiPropertyOptional({ description: 'Variable pricing, once charged: authorized - total, sent back to the payer' }) refunded?: string;
+}
+
+export class RefundResponse {
+  @ApiProperty({ example: 'rfd_...' }) refundId: string;
+  @ApiProperty() amount: string;
+  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed'] }) status: string;
+  @ApiProperty({ nullable: true, type: String }) txHash: string | null;
+}
+
+export class UsageResponse {
+  @ApiProperty({ nullable: true, type: Number, description: 'Tokens the agent reported' }) tokens: number | null;
 }
 
 export class SettlementResponse {
@@ -58,6 +74,8 @@ export class ExecutionResponse {
   @ApiProperty({ type: CostResponse }) cost: CostResponse;
   @ApiProperty({ type: SettlementResponse }) settlement: SettlementResponse;
   @ApiProperty({ nullable: true, type: String }) transactionId: string | null;
+  @ApiPropertyOptional({ type: UsageResponse }) usage?: UsageResponse;
+  @ApiPropertyOptional({ type: RefundResponse, description: 'Variable pricing: the refund of the unused part of the payment' }) refund?: RefundResponse;
 }
 
 export class AsyncAcceptedResponse {
@@ -66,8 +84,11 @@ export class AsyncAcceptedResponse {
   @ApiProperty({ example: '/api/v1/execute/req_...' }) statusUrl: string;
 }
 
-export function toExecutionResponse(e: ExecutionEntity, txHash: string | null, withOutput: boolean): ExecutionResponse {
+export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string | null; refund: RefundEntity | null }, withOutput: boolean): ExecutionResponse {
   const released = withOutput && e.status === 'completed' && e.settlementStatus === 'settled' && e.output !== null;
+  const variable = e.pricingModel !== 'per-request';
+  const total = e.agentFee + e.platformFee;
+  const authorized = e.authorizedAgentFee + e.platformFee;
   return {
     requestId: e.id,
     status: e.status,
@@ -77,8 +98,24 @@ export function toExecutionResponse(e: ExecutionEntity, txHash: string | null, w
         ? { message: e.settlementStatus === 'settled' ? 'Send the original payment header to read the output' : 'Output is withheld until the payment settles' }
         : {}),
     executionTime: e.executionTimeMs,
-    cost: { agentFee: formatMicros(e.agentFee), platformFee: formatMicros(e.platformFee), total: formatMicros(e.agentFee + e.platformFee) },
-    settlement: { status: e.settlementStatus, txHash: e.settlementStatus === 'settled' ? txHash : null },
+    cost: {
+      agentFee: formatMicros(e.agentFee),
+      platformFee: formatMicros(e.platformFee),
+      total: formatMicros(total),
+      pricingModel: e.pricingModel,
+      ...(variable
+        ? {
+            maxPrice: formatMicros(e.authorizedAgentFee),
+            authorized: formatMicros(authorized),
+            ...(e.transactionId ? { refunded: formatMicros(authorized - total) } : {}),
+          }
+        : {}),
+    },
+    settlement: { status: e.settlementStatus, txHash: e.settlementStatus === 'settled' ? paid.txHash : null },
     transactionId: e.transactionId,
+    ...(e.usageTokens !== null ? { usage: { tokens: e.usageTokens } } : {}),
+    ...(paid.refund
+      ? { refund: { refundId: paid.refund.id, amount: formatMicros(paid.refund.amount), status: paid.refund.status, txHash: paid.refund.txHash } }
+      : {}),
   };
 }
