@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { buildDataSourceOptions } from '@app/database';
-import { AgentCaller, CallbackService, ExecutionService, RateLimiter } from '@app/execution';
+import { AgentCaller, ExecutionService, RateLimiter } from '@app/execution';
 import { EscrowService, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { startTranslatorAgent } from '../../examples/translator-agent';
@@ -74,7 +74,6 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   wrap(app.get(PaymentsService), 'settle', 'payments.settle');
   wrap(app.get(EscrowService), 'recordCharge', 'recordCharge (in tx)');
   wrap(app.get(EscrowService), 'scheduleRelease', 'scheduleRelease (BullMQ)');
-  wrap(app.get(CallbackService), 'schedule', 'callbacks.schedule');
   wrapSync(app.get(X402Service), 'verify', 'x402 verify');
   const owner = new Wallet(Wallet.createRandom().privateKey);
   const reg = await fetch(`${url}/api/v1/agents`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': await header(owner, 100_000n) }, body: JSON.stringify({ wallet: owner.address, name: 'Profiled', capabilities: [{ id: 't', name: 'T', description: 'd', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }], endpoints: { execution: agent.url } }) });

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { CallbackService } from '@app/execution';
+import { DeliveryService } from '@app/webhooks';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
@@ -37,8 +37,9 @@ describe('execution callbacks (e2e)', () => {
     const h = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
     return api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input, ...extra }, headers: { [h.name]: h.value } });
   };
-  const callbackRow = async (id: string) =>
-    (await api.app.get(DataSource).query(`SELECT callback_status, callback_attempts, callback_next_at FROM executions WHERE id = $1`, [id]))[0];
+  /** The callback's delivery attempts, one row each (webhook_deliveries, kind callback). */
+  const attempts = async (id: string): Promise<{ id: string; attempt: number; status: string; scheduled_at: Date; response_status: number | null }[]> =>
+    api.app.get(DataSource).query(`SELECT id, attempt, status, scheduled_at, response_status FROM webhook_deliveries WHERE kind = 'callback' AND execution_id = $1 ORDER BY attempt`, [id]);
 
   it('posts {requestId, status, output} to callbackUrl once the execution has settled, signed by the platform', async () => {
     receiver.status = 200;
@@ -46,14 +47,15 @@ describe('execution callbacks (e2e)', () => {
     const res = await execute({ text: 'salut' }, { callbackUrl: receiverUrl });
     expect(res.status).toBe(200);
     const id = res.body.data.requestId;
-    expect((await callbackRow(id)).callback_status).toBe('pending');
-    const callbacks = api.app.get(CallbackService);
-    expect(await callbacks.deliver(id)).toBe('delivered');
-    expect(await callbacks.deliver(id)).toBe('skipped');
+    const [first] = await attempts(id);
+    expect(first).toMatchObject({ attempt: 1, status: 'pending' });
+    const deliveries = api.app.get(DeliveryService);
+    expect(await deliveries.deliver(first.id)).toBe('succeeded');
+    expect(await deliveries.deliver(first.id)).toBe('skipped');
     expect(received).toHaveLength(1);
     expect(received[0].body).toEqual({ requestId: id, status: 'completed', output: { translation: 'SALUT' } });
     expect(received[0].headers['x-agora-signature']).toMatch(/^t=\d+,ed25519=/);
-    expect(await callbackRow(id)).toMatchObject({ callback_status: 'delivered', callback_attempts: 1 });
+    expect(await attempts(id)).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded', response_status: 200 })]);
   });
 
   it('retries on the schedule and stops for good after the fifth failure (webhookUrl alias)', async () => {
@@ -62,16 +64,18 @@ describe('execution callbacks (e2e)', () => {
     const res = await execute({ text: 'boom', mode: 'fail' }, { webhookUrl: receiverUrl });
     expect(res.status).toBe(502);
     const id = res.body.error.details.requestId;
-    const callbacks = api.app.get(CallbackService);
+    const deliveries = api.app.get(DeliveryService);
     const outcomes: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const row = await callbackRow(id);
-      const wait = new Date(row.callback_next_at).getTime() - Date.now();
+      const row = (await attempts(id))[i];
+      const wait = new Date(row.scheduled_at).getTime() - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait + 10));
-      outcomes.push(await callbacks.deliver(id));
+      outcomes.push(await deliveries.deliver(row.id));
     }
     expect(outcomes).toEqual(['retry', 'retry', 'retry', 'retry', 'failed']);
-    expect(await callbacks.deliver(id)).toBe('skipped'); // no sixth attempt
+    const rows = await attempts(id);
+    expect(rows).toHaveLength(5); // no sixth attempt
+    expect(rows.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
     expect(received).toHaveLength(5);
     expect(received[0].body).toEqual({ requestId: id, status: 'failed', error: expect.stringMatching(/500/) });
     // Gaps follow the configured delays (+-10% jitter, plus scheduling slack).
@@ -80,7 +84,6 @@ describe('execution callbacks (e2e)', () => {
       expect(gap).toBeGreaterThanOrEqual(DELAYS[i] * 0.9 - 5);
       expect(gap).toBeLessThan(DELAYS[i] * 1.1 + 400);
     }
-    expect(await callbackRow(id)).toMatchObject({ callback_status: 'failed', callback_attempts: 5 });
   });
 });
 

@@ -10,12 +10,14 @@ import { OutboundModule } from '@app/outbound';
 import { PaymentsModule } from '@app/payments';
 import { ExecutionModule } from '@app/execution';
 import { QueuesModule, RedisModule } from '@app/queues';
+import { WebhooksModule } from '@app/webhooks';
 import { AdminAgentsController } from './admin/admin-agents.controller';
 import { AgentsController } from './agents/agents.controller';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { HealthController } from './health/health.controller';
 import { PaymentsController } from './payments/payments.controller';
 import { ExecutionController } from './execution/execution.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ObjectBodyPipe, createValidationPipe } from './http/validation';
@@ -38,8 +40,9 @@ export class AppModule {
         AgentsModule.register({ registrationFee: [PaymentsModule] }),
         PaymentsModule,
         ExecutionModule,
+        WebhooksModule,
       ],
-      controllers: [AgentsController, DiscoveryController, PaymentsController, ExecutionController, AdminAgentsController, HealthController],
+      controllers: [AgentsController, DiscoveryController, PaymentsController, ExecutionController, WebhooksController, AdminAgentsController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

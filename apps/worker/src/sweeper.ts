@@ -3,7 +3,8 @@ import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { EscrowService, PaymentsService, RefundsService, WithdrawalsService } from '@app/payments';
-import { CallbackService, ExecutionService } from '@app/execution';
+import { ExecutionService } from '@app/execution';
+import { DeliveryService } from '@app/webhooks';
 import { jobId, JobName, JobPayloads, JobProducer, REDIS } from '@app/queues';
 
 /**
@@ -29,7 +30,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly refunds: RefundsService,
     private readonly payments: PaymentsService,
     private readonly executions: ExecutionService,
-    private readonly callbacks: CallbackService,
+    private readonly deliveries: DeliveryService,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -56,7 +57,8 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
       for (const id of await this.refunds.dueForProcessing()) await this.enqueue('refund.process', { refundId: id }, slot, id);
       for (const id of await this.payments.dueSettlementRetries()) await this.enqueue('payment.settle', { paymentId: id }, slot, id);
       for (const id of await this.executions.dueRuns()) await this.enqueue('execution.run', { executionId: id }, slot, id);
-      for (const id of await this.callbacks.due()) await this.enqueue('execution.callback', { executionId: id }, slot, id);
+      for (const id of await this.deliveries.unpublishedEvents()) await this.enqueue('event.fanout', { eventId: id }, slot, id);
+      for (const id of await this.deliveries.due()) await this.enqueue('webhook.deliver', { deliveryId: id }, slot, id);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'sweep incomplete; will retry next tick');
     } finally {

@@ -9,11 +9,13 @@ import { QueuesModule, RedisModule } from '@app/queues';
 import { PaymentsModule } from '@app/payments';
 import { ExecutionModule } from '@app/execution';
 import { OutboundModule } from '@app/outbound';
+import { OutboxRelay, WebhooksModule } from '@app/webhooks';
 import { HeartbeatService } from './heartbeat.service';
 import { JobHandlerRegistry } from './job-handlers';
 import { Sweeper } from './sweeper';
 import { PaymentsProcessor } from './processors/payments.processor';
 import { ExecutionsProcessor } from './processors/executions.processor';
+import { WebhooksProcessor } from './processors/webhooks.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
 
 @Module({})
@@ -35,8 +37,9 @@ export class WorkerModule implements OnApplicationBootstrap {
         PaymentsModule,
         OutboundModule,
         ExecutionModule,
+        WebhooksModule,
       ],
-      providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, ExecutionsProcessor, Sweeper, HeartbeatService],
+      providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, ExecutionsProcessor, WebhooksProcessor, OutboxRelay, Sweeper, HeartbeatService],
     };
   }
 

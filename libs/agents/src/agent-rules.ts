@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { FieldError, ValidationException } from '@app/common';
-import { OutboundUrlPolicy, OutboundUrlRejected } from '@app/outbound';
+import { OutboundUrlPolicy } from '@app/outbound';
 import { CapabilityInput } from './agent.types';
 import { AgentEndpoints, ChainSettings } from './entities/agent.entity';
 import { VARIABLE_PRICING_MODELS } from './entities/agent-capability.entity';
@@ -49,17 +49,7 @@ export function assertCapabilityRules(capabilities: CapabilityInput[], field = '
 }
 
 export async function assertEndpointRules(policy: OutboundUrlPolicy, endpoints: AgentEndpoints): Promise<void> {
-  const errors: FieldError[] = [];
-  for (const key of ['execution', 'health'] as const) {
-    const url = endpoints[key];
-    if (url === undefined) continue;
-    try {
-      await policy.check(url);
-    } catch (err) {
-      if (!(err instanceof OutboundUrlRejected)) throw err;
-      errors.push({ field: `endpoints.${key}`, messages: [`endpoints.${key} is not allowed: ${err.reason}`] });
-    }
-  }
+  const errors = await policy.fieldErrors({ 'endpoints.execution': endpoints.execution, 'endpoints.health': endpoints.health });
   if (errors.length > 0) throw new ValidationException(errors);
 }
 

@@ -44,6 +44,7 @@ export class AppConfig {
   disputeResponseWindowS: number;
   disputeFilingWindowS: number;
   webhookRetryDelaysMs: number[];
+  webhookTimeoutMs: number;
   authSignatureWindowS: number;
   bodyLimitBytes: number;
   workerHeartbeatMs: number;
@@ -189,6 +190,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   } else {
     c.webhookRetryDelaysMs = delays.map(Number);
   }
+  c.webhookTimeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
   c.authSignatureWindowS = r.int('AUTH_SIGNATURE_WINDOW_S', 300, 1, 86_400);
   c.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 1_048_576, 1_024);
   c.workerHeartbeatMs = r.int('WORKER_HEARTBEAT_MS', 5_000, 100);

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { OutboundError, OutboundHttpClient } from '@app/outbound';
+import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
 import { validateAgainst } from './json-schema';
-import { PlatformSigner } from './platform-signer';
 
 export type AgentCallResult =
   | { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown }

@@ -6,12 +6,12 @@ import { AgentCapabilityEntity, AgentEntity, VARIABLE_PRICING_MODELS } from '@ap
 import { AppException, Clock, formatMicros, newId, NotFoundException, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { queryRows, TransactionRunner } from '@app/database';
-import { OutboundUrlPolicy, OutboundUrlRejected } from '@app/outbound';
+import { OutboundUrlPolicy } from '@app/outbound';
 import { OutboxService } from '@app/outbox';
 import { EscrowService, PaymentsService, PLATFORM_FEE, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
+import { DeliveryService } from '@app/webhooks';
 import { AgentCaller, AgentCallResult } from './agent-caller';
-import { CallbackService } from './callback.service';
 import { meterAgentFee, PricedRun } from './pricing';
 import { ExecutionEntity } from './entities/execution.entity';
 import { canonicalJson, validateAgainst } from './json-schema';
@@ -56,7 +56,7 @@ export class ExecutionService {
     private readonly refunds: RefundsService,
     private readonly outbox: OutboxService,
     private readonly caller: AgentCaller,
-    private readonly callbacks: CallbackService,
+    private readonly deliveries: DeliveryService,
     private readonly limiter: RateLimiter,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly jobs: JobProducer,
@@ -178,14 +178,20 @@ export class ExecutionService {
         : ({ ok: false, status: 'failed', error: 'agent or capability is no longer available', timeMs: 0 } as const);
     const result = metered(execution, called);
     if (!result.ok) {
-      await this.tx.run(async (m) => {
-        await m.query(
-          `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5 WHERE id = $1 AND status = 'pending'`,
+      const callback = await this.tx.run(async (m) => {
+        const [failed] = await queryRows<{ callbackUrl: string | null }>(
+          m,
+          `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5 WHERE id = $1 AND status = 'pending'
+           RETURNING callback_url AS "callbackUrl"`,
           [id, result.status, result.error, result.timeMs, this.clock.now()],
         );
+        if (!failed) return null;
         await this.outbox.record(m, 'execution.failed', execution.agentId, { requestId: id, agentId: execution.agentId, capabilityId: execution.capabilityId, error: result.error });
+        return failed.callbackUrl
+          ? this.deliveries.scheduleCallback(m, { executionId: id, url: failed.callbackUrl, body: { requestId: id, status: result.status, error: result.error } })
+          : null;
       });
-      await this.callbacks.schedule(id);
+      if (callback) await this.deliveries.wake(callback, 0);
       return this.get(id);
     }
     const completedAt = this.clock.now();
@@ -258,12 +264,15 @@ export class ExecutionService {
         refund: { executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
       });
       if (refund) await m.query(`UPDATE executions SET refund_id = $2 WHERE id = $1`, [id, refund.id]);
-      return { hold, refund };
+      const callback = execution.callbackUrl
+        ? await this.deliveries.scheduleCallback(m, { executionId: id, url: execution.callbackUrl, body: { requestId: id, status: 'completed', output: execution.output } })
+        : null;
+      return { hold, refund, callback };
     });
     if (!charged) return this.get(id);
     await this.escrow.scheduleRelease(charged.hold);
     if (charged.refund) await this.refunds.enqueue(charged.refund.id);
-    if (execution.callbackUrl) await this.callbacks.schedule(id);
+    if (charged.callback) await this.deliveries.wake(charged.callback, 0);
     return Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId: charged.refund?.id ?? null });
   }
 
@@ -312,12 +321,8 @@ export class ExecutionService {
   }
 
   private async checkCallback(url: string): Promise<void> {
-    try {
-      await this.urlPolicy.check(url);
-    } catch (err) {
-      if (err instanceof OutboundUrlRejected) throw new ValidationException([{ field: 'callbackUrl', messages: [`callbackUrl is not allowed: ${err.reason}`] }]);
-      throw err;
-    }
+    const errors = await this.urlPolicy.fieldErrors({ callbackUrl: url });
+    if (errors.length) throw new ValidationException(errors);
   }
 
   private async findIdempotent(payer: string, key: string, fingerprint: string): Promise<ExecutionEntity | null> {

@@ -2,8 +2,6 @@ export * from './entities/execution.entity';
 export * from './entities/idempotency-key.entity';
 export * from './json-schema';
 export * from './rate-limiter';
-export * from './platform-signer';
 export * from './agent-caller';
 export * from './execution.service';
 export * from './execution.module';
-export * from './callback.service';

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
+import { FieldError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { blockedAddressReason, blockedHostnameReason } from './address-policy';
 
@@ -81,6 +82,24 @@ export class OutboundUrlPolicy {
       const blocked = blockedAddressReason(address);
       if (blocked) throw new OutboundUrlRejected(raw, `host resolves to a ${blocked} address`);
     }
+  }
+
+  /**
+   * Checks URLs given in a request: a field error (`<field> is not allowed: <reason>`) per
+   * rejected URL, ready for a VALIDATION_ERROR. Empty when all are allowed.
+   */
+  async fieldErrors(urls: Record<string, string | undefined>): Promise<FieldError[]> {
+    const errors: FieldError[] = [];
+    for (const [field, url] of Object.entries(urls)) {
+      if (url === undefined) continue;
+      try {
+        await this.check(url);
+      } catch (err) {
+        if (!(err instanceof OutboundUrlRejected)) throw err;
+        errors.push({ field, messages: [`${field} is not allowed: ${err.reason}`] });
+      }
+    }
+    return errors;
   }
 
   /** Addresses of a name, or null when it does not resolve (in time). Concurrent lookups share one query. */

@@ -2,13 +2,15 @@ import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { OutboundUrlPolicy } from './outbound-url.policy';
 import { OutboundHttpClient } from './outbound-http.client';
+import { PlatformSigner } from './platform-signer';
 
 @Global()
 @Module({
   providers: [
     { provide: OutboundUrlPolicy, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundUrlPolicy(c) },
     { provide: OutboundHttpClient, inject: [AppConfig, OutboundUrlPolicy], useFactory: (c: AppConfig, p: OutboundUrlPolicy) => new OutboundHttpClient(c, p) },
+    PlatformSigner,
   ],
-  exports: [OutboundUrlPolicy, OutboundHttpClient],
+  exports: [OutboundUrlPolicy, OutboundHttpClient, PlatformSigner],
 })
 export class OutboundModule {}

@@ -22,7 +22,14 @@ export const EVENT_TYPES: readonly EventType[] = [
   'withdrawal.failed',
 ];
 
-/** The one event publisher: every domain records events through it, inside its transaction. */
+/** The Postgres channel a trigger on `outbox_events` notifies with each new event id (delivered at commit). */
+export const OUTBOX_CHANNEL = 'agora_outbox';
+
+/**
+ * The one event publisher: every domain records events through it, inside the transaction of
+ * the change they report. After commit the worker's relay (LISTEN on OUTBOX_CHANNEL) queues
+ * them for fan-out to webhook subscriptions; the sweeper re-relays any left unpublished.
+ */
 @Injectable()
 export class OutboxService {
   async record(manager: EntityManager, type: EventType, agentId: string | null, data: Record<string, unknown>): Promise<string> {

@@ -12,8 +12,9 @@ export class JobProducer {
     @InjectQueue(QUEUES.maintenance) maintenance: Queue,
     @InjectQueue(QUEUES.payments) payments: Queue,
     @InjectQueue(QUEUES.executions) executions: Queue,
+    @InjectQueue(QUEUES.webhooks) webhooks: Queue,
   ) {
-    this.queues = { [QUEUES.maintenance]: maintenance, [QUEUES.payments]: payments, [QUEUES.executions]: executions };
+    this.queues = { [QUEUES.maintenance]: maintenance, [QUEUES.payments]: payments, [QUEUES.executions]: executions, [QUEUES.webhooks]: webhooks };
   }
 
   private readonly logger = new Logger(JobProducer.name);

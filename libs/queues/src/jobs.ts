@@ -6,6 +6,7 @@ export const QUEUES = {
   maintenance: 'maintenance',
   payments: 'payments',
   executions: 'executions',
+  webhooks: 'webhooks',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -23,8 +24,10 @@ export interface JobPayloads {
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
   'execution.run': { executionId: string };
-  /** Deliver a finished execution's result to its callbackUrl (one attempt per job). */
-  'execution.callback': { executionId: string };
+  /** Turn an outbox event into one delivery row per matching subscription (relay after commit; sweeper). */
+  'event.fanout': { eventId: string };
+  /** One delivery attempt (webhook event or execution callback); a failure schedules the next row. */
+  'webhook.deliver': { deliveryId: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -39,7 +42,8 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'escrow.release': QUEUES.payments,
   'payment.settle': QUEUES.payments,
   'execution.run': QUEUES.executions,
-  'execution.callback': QUEUES.executions,
+  'event.fanout': QUEUES.webhooks,
+  'webhook.deliver': QUEUES.webhooks,
 };
 
 export const JOB_NAMES = Object.keys(JOB_QUEUE) as JobName[];

@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Ip, Param, ParseBoolPipe, Pos
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppException, ValidationException } from '@app/common';
-import { ExecutionEntity, ExecutionService, PlatformSigner } from '@app/execution';
+import { ExecutionEntity, ExecutionService } from '@app/execution';
+import { PlatformSigner } from '@app/outbound';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { AsyncAcceptedResponse, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
 

@@ -49,3 +49,13 @@ export function requireSomeField(body: object, what: string): void {
     throw new AppException('VALIDATION_ERROR', `${what} must change at least one field`, { errors: [{ field: 'body', messages: ['no fields given'] }] });
   }
 }
+
+const PREFIXED_ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,40}$/;
+
+/** A path id of the form `<prefix>_...` (e.g. `wd_`, `tx_`, `wh_`), or VALIDATION_ERROR on `field`. */
+export function prefixedId(value: string, prefix: string, field: string): string {
+  if (!PREFIXED_ID.test(value) || !value.startsWith(`${prefix}_`)) {
+    throw new ValidationException([{ field, messages: [`${field} must be a ${prefix}_ identifier`] }]);
+  }
+  return value;
+}

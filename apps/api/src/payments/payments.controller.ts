@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletAuthContext } from '@app/auth';
-import { Usdc, ValidationException } from '@app/common';
+import { Usdc } from '@app/common';
 import { BalancesService, WithdrawalsService } from '@app/payments';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { PageQueryDto } from '../http/pagination.dto';
-import { UuidParamPipe } from '../http/validation';
+import { prefixedId, UuidParamPipe } from '../http/validation';
 import {
   BalanceResponse,
   StatsResponse,
@@ -25,14 +25,6 @@ import {
   WithdrawResponse,
 } from './dto/payments.dto';
 
-const PREFIXED_ID = /^[a-z]{2,4}_[A-Za-z0-9_-]{8,40}$/;
-
-function prefixedId(value: string, prefix: string, field: string): string {
-  if (!PREFIXED_ID.test(value) || !value.startsWith(`${prefix}_`)) {
-    throw new ValidationException([{ field, messages: [`${field} must be a ${prefix}_ identifier`] }]);
-  }
-  return value;
-}
 
 @ApiTags('payments')
 @Controller('payments')

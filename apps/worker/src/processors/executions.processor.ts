@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { CallbackService, ExecutionService } from '@app/execution';
+import { ExecutionService } from '@app/execution';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
@@ -10,12 +10,10 @@ export class ExecutionsProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
     executions: ExecutionService,
-    callbacks: CallbackService,
   ) {
     super();
     registry.register('execution.run', async (job) => (await executions.run(job.data.executionId)).status);
     registry.register('payment.settle', (job) => executions.settleByPayment(job.data.paymentId));
-    registry.register('execution.callback', (job) => callbacks.deliver(job.data.executionId));
   }
 
   process(job: Job): Promise<unknown> {

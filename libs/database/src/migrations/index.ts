@@ -4,6 +4,7 @@ import { Payments1763840000000 } from './1763840000000-Payments';
 import { Execution1763850000000 } from './1763850000000-Execution';
 import { ExecutionCallbacks1763860000000 } from './1763860000000-ExecutionCallbacks';
 import { VariablePricing1763870000000 } from './1763870000000-VariablePricing';
+import { Webhooks1763880000000 } from './1763880000000-Webhooks';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
-export const MIGRATIONS = [Initial1763820000000, Ledger1763830000000, Payments1763840000000, Execution1763850000000, ExecutionCallbacks1763860000000, VariablePricing1763870000000];
+export const MIGRATIONS = [Initial1763820000000, Ledger1763830000000, Payments1763840000000, Execution1763850000000, ExecutionCallbacks1763860000000, VariablePricing1763870000000, Webhooks1763880000000];

@@ -12,9 +12,7 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 @Index('ix_executions_agent_created', ['agentId', 'createdAt'])
 @Index('ix_executions_status_next', ['status', 'nextAttemptAt'])
 @Index('ux_executions_payment', ['paymentId'], { unique: true })
-@Index('ix_executions_callback_due', ['callbackStatus', 'callbackNextAt'])
 @Check('ck_executions_fees', `"agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee"`)
-@Check('ck_executions_callback', `"callback_status" IS NULL OR "callback_status" IN ('pending', 'delivered', 'failed')`)
 export class ExecutionEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_executions' })
   id: string;
@@ -90,16 +88,6 @@ export class ExecutionEntity {
 
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true })
   callbackUrl: string | null;
-
-  /** Delivery of the result to callback_url: pending -> delivered | failed. */
-  @Column({ name: 'callback_status', type: 'varchar', length: 16, nullable: true })
-  callbackStatus: 'pending' | 'delivered' | 'failed' | null;
-
-  @Column({ name: 'callback_attempts', type: 'integer', default: 0 })
-  callbackAttempts: number;
-
-  @Column({ name: 'callback_next_at', type: 'timestamptz', nullable: true })
-  callbackNextAt: Date | null;
 
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;

@@ -1,0 +1,71 @@
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { WalletAuthContext } from '@app/auth';
+import { WebhooksService } from '@app/webhooks';
+import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
+import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { PageQueryDto } from '../http/pagination.dto';
+import { prefixedId, UuidParamPipe } from '../http/validation';
+import {
+  CreateWebhookDto,
+  DeliveryListResponse,
+  DeliveryResponse,
+  toDeliveryResponse,
+  toWebhookResponse,
+  WebhookDeletedResponse,
+  WebhookListResponse,
+  WebhookResponse,
+} from './dto/webhooks.dto';
+
+@ApiTags('webhooks')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @WalletSigned({ body: 'agentId' })
+  @ApiOperation({ summary: 'Subscribe an HTTPS URL to events of an agent (wallet-signed)' })
+  @ApiEnvelope(WebhookResponse, 201)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async create(@Body() dto: CreateWebhookDto, @WalletAuth() auth: WalletAuthContext): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.webhooks.create(auth, { agentId: dto.agentId.toLowerCase(), url: dto.url, events: dto.events, secret: dto.secret }));
+  }
+
+  @Get('agent/:agentId')
+  @ApiOperation({ summary: "An agent's webhooks (secrets are never returned)" })
+  @ApiEnvelope(WebhookListResponse)
+  @ApiErrors(400)
+  async list(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<WebhookListResponse> {
+    const { webhooks, total } = await this.webhooks.list(agentId, page);
+    return { webhooks: webhooks.map(toWebhookResponse), total };
+  }
+
+  @Delete(':id')
+  @WalletSigned(null)
+  @ApiOperation({ summary: 'Delete a webhook (wallet-signed); attempts not yet sent are cancelled' })
+  @ApiEnvelope(WebhookDeletedResponse)
+  @ApiErrors(400, 401, 403, 404)
+  async remove(@Param('id') id: string, @WalletAuth() auth: WalletAuthContext): Promise<WebhookDeletedResponse> {
+    await this.webhooks.remove(prefixedId(id, 'wh', 'id'), auth);
+    return { message: 'Webhook deleted', id };
+  }
+
+  @Get(':id/deliveries')
+  @WalletSigned(null)
+  @ApiOperation({ summary: 'Delivery attempts of a webhook, newest first (wallet-signed; the signature may be reused within its window)' })
+  @ApiEnvelope(DeliveryListResponse)
+  @ApiErrors(400, 401, 403, 404)
+  async deliveryLog(@Param('id') id: string, @Query() page: PageQueryDto, @WalletAuth() auth: WalletAuthContext): Promise<DeliveryListResponse> {
+    const { deliveries, total } = await this.webhooks.deliveries(prefixedId(id, 'wh', 'id'), auth, page);
+    return { deliveries: deliveries.map(toDeliveryResponse), total };
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  @WalletSigned(null)
+  @ApiOperation({ summary: 'Send a past delivery again now, as one attempt outside the schedule (wallet-signed)' })
+  @ApiEnvelope(DeliveryResponse, 201)
+  @ApiErrors(400, 401, 403, 404)
+  async redeliver(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @WalletAuth() auth: WalletAuthContext): Promise<DeliveryResponse> {
+    return toDeliveryResponse(await this.webhooks.redeliver(prefixedId(id, 'wh', 'id'), prefixedId(deliveryId, 'dlv', 'deliveryId'), auth));
+  }
+}

@@ -1,0 +1,273 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock, newId, Page } from '@app/common';
+import { AppConfig } from '@app/config';
+import { queryRows, TransactionRunner } from '@app/database';
+import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
+import { jobId, JobProducer } from '@app/queues';
+import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
+import { eventDeliveryHeaders } from './webhook-signature';
+
+const MAX_RESPONSE_BYTES = 64 * 1024;
+export const DELIVERY_ATTEMPTS = 5;
+
+export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'cancelled' | 'skipped';
+
+interface ClaimedDelivery {
+  id: string;
+  kind: 'webhook' | 'callback';
+  subscriptionId: string | null;
+  eventId: string | null;
+  eventType: string | null;
+  executionId: string | null;
+  url: string;
+  body: string;
+  attempt: number;
+  manual: boolean;
+}
+
+interface Target {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** Retry-After in seconds or as an HTTP date, in ms from now; null when absent or unreadable. */
+export function retryAfterMs(value: string | string[] | undefined, nowMs: number): number | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return null;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+/**
+ * Every outbound delivery (resolutions §9): webhook events to subscriptions and execution results
+ * to callback URLs. One Postgres row and one job per attempt: the job claims its row, posts the
+ * stored body through the guarded client (2xx within WEBHOOK_TIMEOUT_MS is success), records the
+ * answer, and on failure inserts the next attempt on WEBHOOK_RETRY_DELAYS_MS (+-10% jitter, at
+ * least Retry-After) in the same transaction. A 410, or the fifth failure, marks the subscription
+ * `failed` and delivery stops. Rows, not Redis, hold the schedule: the sweeper re-enqueues any
+ * due row whose job was lost, and a claim that outlived a dead worker.
+ */
+@Injectable()
+export class DeliveryService {
+  private readonly logger = new Logger(DeliveryService.name);
+
+  constructor(
+    private readonly http: OutboundHttpClient,
+    private readonly signer: PlatformSigner,
+    private readonly jobs: JobProducer,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** Inside the transaction that finishes an execution: its result becomes due at `callbackUrl` now. */
+  async scheduleCallback(manager: EntityManager, c: { executionId: string; url: string; body: Record<string, unknown> }): Promise<string | null> {
+    const [row] = await queryRows<{ id: string }>(
+      manager,
+      `INSERT INTO webhook_deliveries (id, kind, execution_id, url, body, attempt, status, scheduled_at)
+       VALUES ($1, 'callback', $2, $3, $4, 1, 'pending', $5) ON CONFLICT DO NOTHING RETURNING id`,
+      [newId('dlv'), c.executionId, c.url, JSON.stringify(c.body), this.clock.now()],
+    );
+    return row?.id ?? null;
+  }
+
+  /**
+   * Fans one outbox event out to the active subscriptions of its agent that want its type: one
+   * attempt-1 row each, and the event marked published, in one transaction. Idempotent.
+   */
+  async fanout(eventId: string): Promise<number> {
+    const ids = await this.tx.run(async (m) => {
+      const [event] = await queryRows<{ id: string; type: string; agentId: string | null; data: unknown; createdAt: Date }>(
+        m,
+        `SELECT id, type, agent_id AS "agentId", data, created_at AS "createdAt" FROM outbox_events WHERE id = $1 AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
+        [eventId],
+      );
+      if (!event) return [];
+      const now = this.clock.now();
+      const body = JSON.stringify({ id: event.id, type: event.type, timestamp: new Date(event.createdAt).toISOString(), data: event.data });
+      const subscriptions = event.agentId
+        ? await queryRows<{ id: string; url: string }>(m, `SELECT id, url FROM webhook_subscriptions WHERE agent_id = $1 AND status = 'active' AND $2 = ANY(events)`, [
+            event.agentId,
+            event.type,
+          ])
+        : [];
+      const rows: { id: string }[] = [];
+      for (const sub of subscriptions) {
+        rows.push(
+          ...(await queryRows<{ id: string }>(
+            m,
+            `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, url, body, attempt, status, scheduled_at)
+             VALUES ($1, 'webhook', $2, $3, $4, $5, $6, 1, 'pending', $7) ON CONFLICT DO NOTHING RETURNING id`,
+            [newId('dlv'), sub.id, event.id, event.type, sub.url, body, now],
+          )),
+        );
+      }
+      await m.query(`UPDATE outbox_events SET published_at = $2 WHERE id = $1`, [event.id, now]);
+      return rows.map((r) => r.id);
+    });
+    for (const id of ids) await this.wake(id, 0);
+    return ids.length;
+  }
+
+  /** One attempt. Returns what happened; throws only when Postgres fails (the queue retries). */
+  async deliver(id: string): Promise<DeliveryOutcome> {
+    const now = this.clock.now();
+    const [d] = await queryRows<ClaimedDelivery>(
+      this.dataSource.manager,
+      `UPDATE webhook_deliveries SET status = 'sending', locked_until = $3, attempted_at = $2
+        WHERE id = $1 AND scheduled_at <= $2 AND (status = 'pending' OR (status = 'sending' AND locked_until < $2))
+        RETURNING id, kind, subscription_id AS "subscriptionId", event_id AS "eventId", event_type AS "eventType", execution_id AS "executionId",
+                  url, body, attempt, manual`,
+      [id, now, new Date(now.getTime() + this.config.webhookTimeoutMs + 5_000)],
+    );
+    if (!d) return 'skipped';
+    const target = await this.target(d, Math.floor(now.getTime() / 1000));
+    if (!target) {
+      await this.finish(d, 'cancelled', { error: 'subscription is no longer active' });
+      return 'cancelled';
+    }
+    const started = Date.now();
+    let status: number | null = null;
+    let error: string | null = null;
+    let wait: number | null = null;
+    try {
+      const res = await this.http.postJson(target.url, d.body, { headers: target.headers, timeoutMs: this.config.webhookTimeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+      status = res.status;
+      if (res.status >= 200 && res.status < 300) {
+        await this.finish(d, 'succeeded', { responseStatus: status, durationMs: Date.now() - started });
+        return 'succeeded';
+      }
+      error = `answered ${res.status}`;
+      wait = retryAfterMs(res.headers['retry-after'], this.clock.nowMs());
+    } catch (err) {
+      error = err instanceof OutboundError ? `${err.kind}: ${err.message}` : String((err as Error).message ?? err);
+    }
+    return this.failed(d, { responseStatus: status, durationMs: Date.now() - started, error: error.slice(0, 500) }, wait);
+  }
+
+  /** Where and how to send: the subscription's URL and signed headers, or the callback's platform signature. */
+  private async target(d: ClaimedDelivery, nowS: number): Promise<Target | null> {
+    if (d.kind === 'callback') {
+      return { url: d.url, headers: { 'Content-Type': 'application/json', 'X-Request-ID': d.executionId!, 'X-Agora-Signature': this.signer.signatureHeader(d.executionId!, d.body, nowS) } };
+    }
+    const [s] = await queryRows<{ url: string; secret: string | null; status: string; createdAt: Date }>(
+      this.dataSource.manager,
+      `SELECT s.url, s.secret, s.status, e.created_at AS "createdAt" FROM webhook_subscriptions s, outbox_events e WHERE s.id = $1 AND e.id = $2`,
+      [d.subscriptionId, d.eventId],
+    );
+    if (!s || s.status === 'deleted' || (s.status === 'failed' && !d.manual)) return null;
+    const headers = eventDeliveryHeaders({
+      subscriptionId: d.subscriptionId!,
+      eventId: d.eventId!,
+      eventTimestampS: Math.floor(new Date(s.createdAt).getTime() / 1000),
+      attemptTimestampS: nowS,
+      secret: s.secret,
+      body: d.body,
+    });
+    return { url: s.url, headers };
+  }
+
+  private async failed(d: ClaimedDelivery, result: { responseStatus: number | null; durationMs: number; error: string }, retryAfter: number | null): Promise<DeliveryOutcome> {
+    const gone = result.responseStatus === 410;
+    const last = d.manual || gone || d.attempt >= DELIVERY_ATTEMPTS;
+    const delays = this.config.webhookRetryDelaysMs;
+    const delay = last ? 0 : Math.max(retryAfter ?? 0, Math.round(delays[d.attempt] * (0.9 + Math.random() * 0.2)));
+    const next = await this.tx.run(async (m) => {
+      if (!(await this.record(m, d.id, 'failed', result))) return null;
+      if (last) {
+        if (d.kind === 'webhook' && !d.manual) {
+          await m.query(
+            `UPDATE webhook_subscriptions SET status = 'failed', failure_reason = $2, status_changed_at = $3 WHERE id = $1 AND status = 'active'`,
+            [d.subscriptionId, gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`, this.clock.now()],
+          );
+        }
+        return null;
+      }
+      const [row] = await queryRows<{ id: string }>(
+        m,
+        `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, execution_id, url, body, attempt, status, scheduled_at)
+         SELECT $2, kind, subscription_id, event_id, event_type, execution_id, url, body, attempt + 1, 'pending', $3 FROM webhook_deliveries WHERE id = $1
+         ON CONFLICT DO NOTHING RETURNING id`,
+        [d.id, newId('dlv'), new Date(this.clock.nowMs() + delay)],
+      );
+      return row?.id ?? null;
+    });
+    if (next) await this.wake(next, delay);
+    if (last) this.logger.warn({ deliveryId: d.id, kind: d.kind, attempt: d.attempt, error: result.error }, 'delivery failed for good');
+    return last ? 'failed' : 'retry';
+  }
+
+  private async finish(d: ClaimedDelivery, status: DeliveryStatus, result: { responseStatus?: number; durationMs?: number; error?: string }): Promise<void> {
+    await this.record(this.dataSource.manager, d.id, status, result);
+  }
+
+  private async record(m: EntityManager, id: string, status: DeliveryStatus, r: { responseStatus?: number | null; durationMs?: number; error?: string }): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      m,
+      `UPDATE webhook_deliveries SET status = $2, response_status = $3, duration_ms = $4, error = $5, locked_until = NULL
+        WHERE id = $1 AND status = 'sending' RETURNING id`,
+      [id, status, r.responseStatus ?? null, r.durationMs ?? null, r.error ?? null],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Inside the caller's transaction: a new single attempt of a past event delivery, due now,
+   * to the subscription's current URL, outside the retry schedule. Null when there is no such delivery.
+   */
+  async redeliver(manager: EntityManager, subscriptionId: string, deliveryId: string): Promise<string | null> {
+    const [row] = await queryRows<{ id: string }>(
+      manager,
+      `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, url, body, attempt, manual, status, scheduled_at)
+       SELECT $3, d.kind, d.subscription_id, d.event_id, d.event_type, s.url, d.body, d.attempt, true, 'pending', $4
+         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+        WHERE d.id = $1 AND d.subscription_id = $2 AND s.status <> 'deleted'
+       RETURNING id`,
+      [deliveryId, subscriptionId, newId('dlv'), this.clock.now()],
+    );
+    return row?.id ?? null;
+  }
+
+  get(id: string): Promise<WebhookDeliveryEntity | null> {
+    return this.dataSource.manager.findOne(WebhookDeliveryEntity, { where: { id } });
+  }
+
+  async list(subscriptionId: string, page: Page): Promise<{ deliveries: WebhookDeliveryEntity[]; total: number }> {
+    const [deliveries, total] = await this.dataSource.manager.findAndCount(WebhookDeliveryEntity, {
+      where: { subscriptionId },
+      order: { createdAt: 'DESC', attempt: 'DESC' },
+      take: page.limit,
+      skip: page.offset,
+    });
+    return { deliveries, total };
+  }
+
+  /** After commit: wake the worker for one attempt (deterministic job id; the sweeper covers a lost job). */
+  async wake(id: string, delay: number): Promise<void> {
+    await this.jobs.wake('webhook.deliver', { deliveryId: id }, { jobId: jobId('webhook.deliver', id), delay });
+  }
+
+  /** Attempts that are due and have no live claim (for the sweeper). */
+  async due(limit = 500): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM webhook_deliveries
+        WHERE (status = 'pending' AND scheduled_at <= $1) OR (status = 'sending' AND locked_until < $1)
+        ORDER BY scheduled_at LIMIT $2`,
+      [this.clock.now(), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Outbox events not yet fanned out (for the sweeper: the relay's notification or job was lost). */
+  async unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`,
+      [new Date(this.clock.nowMs() - olderThanMs), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,281 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { Wallet } from 'ethers';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { OutboxService } from '@app/outbox';
+import { DeliveryService } from '@app/webhooks';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { registerAgent } from '../support/factories';
+import { JsonReceiver } from '../support/json-receiver';
+import { newWallet, walletHeaders } from '../support/wallets';
+
+const WHSEC = `whsec_${randomBytes(32).toString('base64')}`;
+const PLAIN_SECRET = 'plain-secret-with-enough-length-42';
+
+/** Subscriptions API, and single delivery attempts driven directly (headers, signatures, 410, Retry-After). */
+describe('Webhooks API and deliveries (e2e)', () => {
+  let api: ApiHarness;
+  let ds: DataSource;
+  let receiver: JsonReceiver;
+  let owner: Wallet;
+  let agentId: string;
+  let ts = Date.now();
+  const signed = () => walletHeaders(owner, agentId, ++ts);
+
+  beforeAll(async () => {
+    receiver = await new JsonReceiver().start();
+    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS_MS: '0,200,400,600,800', WEBHOOK_TIMEOUT_MS: '1000' });
+    ds = api.app.get(DataSource);
+    owner = newWallet();
+    agentId = (await registerAgent(api, owner)).body.data.id;
+  });
+  afterAll(async () => {
+    await api.close();
+    await receiver.stop();
+  });
+  beforeEach(() => {
+    receiver.received.length = 0;
+    receiver.reply = null;
+    receiver.status = 200;
+  });
+
+  const subscribe = async (body: Record<string, unknown>, headers?: Record<string, string>) =>
+    api.request('POST', '/api/v1/webhooks', { body: { agentId, url: receiver.url, events: ['execution.completed'], ...body }, headers: headers ?? (await signed()) });
+  const rows = async () => (await ds.query(`SELECT count(*)::int AS n FROM webhook_subscriptions`))[0].n as number;
+  /** An event as a domain records it: in a transaction, through the one publisher. */
+  const emit = (type: 'execution.completed' | 'escrow.released', data: Record<string, unknown> = { requestId: 'req_test0000000', earnings: '0.009500' }) =>
+    ds.transaction((m) => api.app.get(OutboxService).record(m, type, agentId, data));
+  const attemptsOf = async (subscriptionId: string) =>
+    ds.query(`SELECT id, attempt, status, scheduled_at, response_status, manual FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at, attempt`, [subscriptionId]);
+
+  describe('subscriptions', () => {
+    it('creates a subscription (201) and never returns the secret', async () => {
+      const res = await subscribe({ events: ['execution.completed', 'escrow.released'], secret: WHSEC });
+      expect(res.status).toBe(201);
+      expect(res.body.data).toEqual({
+        webhookId: expect.stringMatching(/^wh_/),
+        id: res.body.data.webhookId,
+        agentId,
+        url: receiver.url,
+        events: ['execution.completed', 'escrow.released'],
+        status: 'active',
+        createdAt: expect.any(String),
+      });
+      const list = await api.request('GET', `/api/v1/webhooks/agent/${agentId}`);
+      expect(list.body.data.total).toBeGreaterThanOrEqual(1);
+      expect(JSON.stringify(list.body)).not.toContain(WHSEC);
+      expect(list.body.data.webhooks.find((w: { id: string }) => w.id === res.body.data.webhookId)).toMatchObject({ url: receiver.url, status: 'active' });
+      const [row] = await ds.query(`SELECT secret FROM webhook_subscriptions WHERE id = $1`, [res.body.data.webhookId]);
+      expect(row.secret).toBe(WHSEC);
+    });
+
+    it.each([
+      ['an unknown event', { events: ['execution.started'] }, 'events'],
+      ['no events', { events: [] }, 'events'],
+      ['duplicate events', { events: ['escrow.released', 'escrow.released'] }, 'events'],
+      ['a non-HTTP URL', { url: 'ftp://hooks.example.com/x' }, 'url'],
+      ['a URL that is not one', { url: 'not a url' }, 'url'],
+      ['a short secret', { secret: 'short' }, 'secret'],
+      ['a secret with spaces', { secret: 'has spaces but is long enough to pass' }, 'secret'],
+    ])('refuses %s with VALIDATION_ERROR and stores nothing', async (_label, body, field) => {
+      const before = await rows();
+      const res = await subscribe(body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.details.errors.map((e: { field: string }) => e.field)).toContain(field);
+      expect(await rows()).toBe(before);
+    });
+
+    it('needs the agent wallet signature: 401 without, 403 from another wallet or for another agent, 401 when replayed', async () => {
+      const before = await rows();
+      expect((await subscribe({}, {})).status).toBe(401);
+      expect((await subscribe({}, await walletHeaders(newWallet(), agentId, ++ts))).status).toBe(403);
+      const other = newWallet();
+      const otherId = (await registerAgent(api, other)).body.data.id;
+      expect((await subscribe({}, await walletHeaders(other, otherId, ++ts))).status).toBe(403);
+      const headers = await signed();
+      expect((await subscribe({}, headers)).status).toBe(201);
+      const replay = await subscribe({}, headers);
+      expect(replay.status).toBe(401);
+      expect(replay.body.error.code).toBe('UNAUTHORIZED');
+      expect(await rows()).toBe(before + 1);
+    });
+
+    it('deletes with a signature (owner only); a deleted webhook is gone from the list and gets nothing', async () => {
+      const id = (await subscribe({})).body.data.webhookId;
+      expect((await api.request('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(401);
+      const other = newWallet();
+      const otherId = (await registerAgent(api, other)).body.data.id;
+      const foreign = await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await walletHeaders(other, otherId, ++ts) });
+      expect(foreign.status).toBe(403);
+      const res = await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed() });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ message: 'Webhook deleted', id });
+      const list = await api.request('GET', `/api/v1/webhooks/agent/${agentId}`);
+      expect(list.body.data.webhooks.map((w: { id: string }) => w.id)).not.toContain(id);
+      expect((await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed() })).body.error.code).toBe('WEBHOOK_NOT_FOUND');
+      expect((await api.request('DELETE', '/api/v1/webhooks/nope', { headers: await signed() })).status).toBe(400);
+      await api.app.get(DeliveryService).fanout(await emit('execution.completed'));
+      expect(await attemptsOf(id)).toEqual([]);
+    });
+  });
+
+  describe('delivery', () => {
+    let deliveries: DeliveryService;
+    beforeAll(async () => {
+      deliveries = api.app.get(DeliveryService);
+      // Only the subscriptions made here from now on: earlier ones are deleted.
+      await ds.query(`UPDATE webhook_subscriptions SET status = 'deleted'`);
+    });
+
+    it('fans an event out to the matching subscriptions only, with every header and both signatures', async () => {
+      const whsec = (await subscribe({ events: ['execution.completed'], secret: WHSEC })).body.data.webhookId;
+      const plain = (await subscribe({ events: ['execution.completed'], secret: PLAIN_SECRET })).body.data.webhookId;
+      const none = (await subscribe({ events: ['execution.completed'] })).body.data.webhookId;
+      const otherType = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
+      const data = { requestId: 'req_abc12345678', agentId, capabilityId: 'translate', executionTime: 12, earnings: '0.009500' };
+      const eventId = await emit('execution.completed', data);
+      expect(await deliveries.fanout(eventId)).toBe(3);
+      expect(await deliveries.fanout(eventId)).toBe(0); // published once
+      expect(await attemptsOf(otherType)).toEqual([]);
+      for (const sub of [whsec, plain, none]) {
+        const [row] = await attemptsOf(sub);
+        expect(await deliveries.deliver(row.id)).toBe('succeeded');
+        expect(await deliveries.deliver(row.id)).toBe('skipped');
+      }
+      expect(receiver.received).toHaveLength(3);
+      const [event] = await ds.query(`SELECT created_at FROM outbox_events WHERE id = $1`, [eventId]);
+      const bySub = (id: string) => receiver.received.find((r) => r.headers['x-webhook-id'] === id)!;
+      for (const sub of [whsec, plain, none]) {
+        const r = bySub(sub);
+        expect(r.body).toEqual({ id: eventId, type: 'execution.completed', timestamp: new Date(event.created_at).toISOString(), data });
+        expect(r.headers['content-type']).toBe('application/json');
+        expect(r.headers['x-event-id']).toBe(eventId);
+        expect(r.headers['x-timestamp']).toBe(String(Math.floor(new Date(event.created_at).getTime() / 1000)));
+        expect(r.headers['webhook-id']).toBe(eventId);
+        expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(10);
+      }
+      // X-Signature: HMAC-SHA256 hex of the exact body; webhook-signature verified by the standardwebhooks library.
+      const w = bySub(whsec);
+      expect(w.headers['x-signature']).toBe(createHmac('sha256', Buffer.from(WHSEC.slice(6), 'base64')).update(w.raw).digest('hex'));
+      expect(new Webhook(WHSEC).verify(w.raw, w.headers as Record<string, string>)).toEqual(w.body);
+      const p = bySub(plain);
+      expect(p.headers['x-signature']).toBe(createHmac('sha256', PLAIN_SECRET).update(p.raw).digest('hex'));
+      expect(new Webhook(Buffer.from(PLAIN_SECRET), { format: 'raw' }).verify(p.raw, p.headers as Record<string, string>)).toEqual(p.body);
+      // A tampered body or another secret does not verify.
+      expect(() => new Webhook(WHSEC).verify(w.raw.replace('0.009500', '9.009500'), w.headers as Record<string, string>)).toThrow();
+      expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(w.raw, w.headers as Record<string, string>)).toThrow();
+      const n = bySub(none);
+      expect(n.headers['x-signature']).toBeUndefined();
+      expect(n.headers['webhook-signature']).toBeUndefined();
+      for (const sub of [whsec, plain, none]) await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed() });
+      await api.request('DELETE', `/api/v1/webhooks/${otherType}`, { headers: await signed() });
+    });
+
+    it('a 410 marks the subscription failed at once: no further attempt, no further event', async () => {
+      const sub = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
+      receiver.status = 410;
+      await deliveries.fanout(await emit('escrow.released'));
+      const [first] = await attemptsOf(sub);
+      expect(await deliveries.deliver(first.id)).toBe('failed');
+      expect(await attemptsOf(sub)).toEqual([expect.objectContaining({ attempt: 1, status: 'failed', response_status: 410 })]);
+      const list = (await api.request('GET', `/api/v1/webhooks/agent/${agentId}`)).body.data.webhooks;
+      expect(list.find((w: { id: string }) => w.id === sub).status).toBe('failed');
+      await deliveries.fanout(await emit('escrow.released'));
+      expect(await attemptsOf(sub)).toHaveLength(1);
+    });
+
+    it('schedules the next attempt no sooner than Retry-After, and records each attempt as a row', async () => {
+      const sub = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
+      receiver.reply = () => ({ status: 503, headers: { 'Retry-After': '3' } });
+      await deliveries.fanout(await emit('escrow.released'));
+      const [first] = await attemptsOf(sub);
+      const before = Date.now();
+      expect(await deliveries.deliver(first.id)).toBe('retry');
+      const [, second] = await attemptsOf(sub);
+      expect(second).toMatchObject({ attempt: 2, status: 'pending' });
+      expect(new Date(second.scheduled_at).getTime() - before).toBeGreaterThanOrEqual(2_900); // configured delay is 200 ms
+      expect(await deliveries.deliver(second.id)).toBe('skipped'); // not due yet
+      await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed() });
+      expect((await attemptsOf(sub))[1].status).toBe('cancelled');
+    });
+  });
+});
+
+/** The outbound guard on subscription URLs: at creation, and again at every connection. */
+describe('Webhooks: SSRF guard (e2e)', () => {
+  let api: ApiHarness;
+  let receiver: JsonReceiver;
+  let owner: Wallet;
+  let agentId: string;
+  let ts = Date.now();
+
+  beforeAll(async () => {
+    receiver = await new JsonReceiver().start();
+    api = await startApi(); // production-like outbound policy: HTTPS, public addresses only
+    owner = newWallet();
+    agentId = (await registerAgent(api, owner)).body.data.id;
+  });
+  afterAll(async () => {
+    await api.close();
+    await receiver.stop();
+  });
+
+  const corpus = [
+    'http://hooks.example.com/x',
+    'https://127.0.0.1/x',
+    'https://localhost/x',
+    'https://api.localhost/x',
+    'https://[::1]/x',
+    'https://[::ffff:127.0.0.1]/x',
+    'https://[::ffff:7f00:1]/x',
+    'https://2130706433/x',
+    'https://0x7f000001/x',
+    'https://0177.0.0.1/x',
+    'https://127.1/x',
+    'https://0.0.0.0/x',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://metadata.google.internal/x',
+    'https://10.0.0.1/x',
+    'https://172.16.0.1/x',
+    'https://192.168.1.1/x',
+    'https://100.64.0.1/x',
+    'https://[fd00::1]/x',
+    'https://[fe80::1]/x',
+    'https://[64:ff9b::7f00:1]/x',
+    'https://user:pass@hooks.example.com/x',
+  ];
+
+  it(`refuses ${corpus.length} internal or malformed URLs at creation, storing nothing`, async () => {
+    for (const url of corpus) {
+      const res = await api.request('POST', '/api/v1/webhooks', {
+        body: { agentId, url, events: ['escrow.released'] },
+        headers: await walletHeaders(owner, agentId, ++ts),
+      });
+      expect({ url, status: res.status, field: res.body.error?.details?.errors?.[0]?.field }).toEqual({ url, status: 400, field: 'url' });
+    }
+    expect((await api.app.get(DataSource).query(`SELECT count(*)::int AS n FROM webhook_subscriptions`))[0].n).toBe(0);
+  });
+
+  it('checks again at connection time: a subscription whose URL now points inside reaches no listener', async () => {
+    const res = await api.request('POST', '/api/v1/webhooks', {
+      body: { agentId, url: 'https://hooks.agora-test.invalid/x', events: ['escrow.released'] },
+      headers: await walletHeaders(owner, agentId, ++ts),
+    });
+    expect(res.status).toBe(201);
+    const ds = api.app.get(DataSource);
+    const deliveries = api.app.get(DeliveryService);
+    for (const url of [`https://127.0.0.1:${receiver.port}/x`, `http://127.0.0.1:${receiver.port}/x`, `https://[::ffff:127.0.0.1]:${receiver.port}/x`]) {
+      // As if the stored URL (or what its name resolves to) changed after the check.
+      await ds.query(`UPDATE webhook_subscriptions SET url = $2, status = 'active' WHERE id = $1`, [res.body.data.webhookId, url]);
+      const eventId = await ds.transaction((m) => api.app.get(OutboxService).record(m, 'escrow.released', agentId, { amount: '1.000000' }));
+      await deliveries.fanout(eventId);
+      const [row] = await ds.query(`SELECT id FROM webhook_deliveries WHERE event_id = $1`, [eventId]);
+      expect(await deliveries.deliver(row.id)).toBe('retry');
+      const [after] = await ds.query(`SELECT status, error FROM webhook_deliveries WHERE id = $1`, [row.id]);
+      expect(after.status).toBe('failed');
+      expect(after.error).toMatch(/^blocked/);
+    }
+    expect(receiver.connections).toBe(0);
+  });
+});
