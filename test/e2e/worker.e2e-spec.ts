@@ -47,7 +47,7 @@ describe('worker process (e2e)', () => {
       const res = await api.request('GET', '/api/v1/health/worker');
       return res.status === 200 ? res : undefined;
     }, 'worker heartbeat');
-    expect(health.body.data.details.worker).toMatchObject({ status: 'up', queues: ['maintenance', 'payments', 'executions'] });
+    expect(health.body.data.details.worker).toMatchObject({ status: 'up', queues: ['maintenance', 'payments', 'executions', 'webhooks'] });
 
     // The boot tick enqueues a prune; the processor deletes only expired messages.
     await waitFor(async () => !(await messageKeys()).includes('expired-1'), 'boot prune');
