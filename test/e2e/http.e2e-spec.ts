@@ -54,8 +54,20 @@ describe('HTTP surface (e2e)', () => {
         'POST /api/v1/admin/agents/{id}/reinstate',
         'GET /api/v1/health',
         'GET /api/v1/health/worker',
+        'POST /api/v1/execute',
+        'GET /api/v1/execute/{requestId}',
+        'POST /api/v1/execute/{requestId}/retry',
+        'POST /api/v1/payments/withdraw',
+        'POST /api/v1/webhooks',
+        'GET /api/v1/webhooks/agent/{agentId}',
+        'DELETE /api/v1/webhooks/{id}',
+        'GET /api/v1/webhooks/{id}/deliveries',
+        'POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       ]),
     );
+    expect(Object.keys(doc.components.schemas.CreateWebhookDto.properties)).toEqual(expect.arrayContaining(['agentId', 'url', 'events', 'secret']));
+    expect(Object.keys(doc.components.schemas.WebhookResponse.properties)).not.toContain('secret');
+    expect(Object.keys(doc.components.schemas.CostResponse.properties)).toEqual(expect.arrayContaining(['maxPrice', 'authorized', 'refunded']));
     const register = doc.components.schemas.RegisterAgentDto;
     expect(register.required).toEqual(expect.arrayContaining(['wallet', 'name', 'capabilities', 'endpoints']));
     expect(Object.keys(doc.components.schemas.UpdateAgentDto.properties)).not.toEqual(expect.arrayContaining(['wallet']));
