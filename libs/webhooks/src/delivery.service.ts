@@ -127,7 +127,7 @@ export class DeliveryService {
     if (!d) return 'skipped';
     const target = await this.target(d, Math.floor(now.getTime() / 1000));
     if (!target) {
-      await this.finish(d, 'cancelled', { error: 'subscription is no longer active' });
+      await this.record(this.dataSource.manager, d.id, 'cancelled', { error: 'subscription is no longer active' });
       return 'cancelled';
     }
     const started = Date.now();
@@ -138,7 +138,7 @@ export class DeliveryService {
       const res = await this.http.postJson(target.url, d.body, { headers: target.headers, timeoutMs: this.config.webhookTimeoutMs, maxBytes: MAX_RESPONSE_BYTES });
       status = res.status;
       if (res.status >= 200 && res.status < 300) {
-        await this.finish(d, 'succeeded', { responseStatus: status, durationMs: Date.now() - started });
+        await this.record(this.dataSource.manager, d.id, 'succeeded', { responseStatus: status, durationMs: Date.now() - started });
         return 'succeeded';
       }
       error = `answered ${res.status}`;
@@ -201,10 +201,7 @@ export class DeliveryService {
     return last ? 'failed' : 'retry';
   }
 
-  private async finish(d: ClaimedDelivery, status: DeliveryStatus, result: { responseStatus?: number; durationMs?: number; error?: string }): Promise<void> {
-    await this.record(this.dataSource.manager, d.id, status, result);
-  }
-
+  /** Records the answer of a claimed attempt; false when the claim was lost meanwhile. */
   private async record(m: EntityManager, id: string, status: DeliveryStatus, r: { responseStatus?: number | null; durationMs?: number; error?: string }): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       m,
