@@ -25,7 +25,7 @@ function verifyPlatformSignature(header, requestId, body, publicKeyBase64, maxSk
  * Starts the agent. `platformUrl`, when given, makes it refuse calls whose signature does not
  * verify with the platform's key. Resolves with {url, calls, stop}.
  */
-async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl = null, defaultMode = 'ok' } = {}) {
+async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl = null, defaultMode = 'ok', keepCalls = true } = {}) {
   let publicKey = null;
   if (platformUrl) {
     const res = await fetch(`${platformUrl.replace(/\/+$/, '')}/api/v1/platform/keys`);
@@ -46,7 +46,7 @@ async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl 
       } catch {
         return send(400, { error: 'body is not JSON' });
       }
-      state.calls.push({ headers: req.headers, body, json });
+      if (keepCalls) state.calls.push({ headers: req.headers, body, json });
       if (publicKey && !verifyPlatformSignature(req.headers['x-agora-signature'], json.requestId, body, publicKey)) {
         return send(401, { error: 'not signed by the platform' });
       }

@@ -3,7 +3,8 @@
      baseline  a bare NestJS route that proxies to the same agent and writes one ledger transaction
      sync      POST /api/v1/execute (local settlement: verify, reserve, call, settle, charge)
      async     POST /api/v1/execute?async=true (202 once reserved and queued)
-   at 1 and 50 connections, with a fresh x402 payment header on every paid request.
+   at 1 and 50 connections, with a fresh x402 payment header on every paid request. The load
+   generator (autocannon), the agent, the api and the baseline app run in separate processes.
    Figures go into docs/performance.md. */
 import 'reflect-metadata';
 import { Controller, Module, Post } from '@nestjs/common';
@@ -11,6 +12,7 @@ import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import autocannon from 'autocannon';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { ChildProcess, spawn } from 'node:child_process';
 import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -81,18 +83,22 @@ function run(name: string, connections: number, opts: { url: string; body: strin
   });
 }
 
-async function main(): Promise<void> {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB}`);
-  await admin.end();
-  const migrator = new DataSource(buildDataSourceOptions({ url: DB_URL, poolSize: 1 }));
-  await migrator.initialize();
-  await migrator.runMigrations();
-  await migrator.destroy();
+/** A child process: the api, the baseline app or the example agent, apart from the load generator. */
+function spawnRole(role: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const prof = process.env.BENCH_CPU_PROF === role ? ['--cpu-prof', '--cpu-prof-dir', 'bench-profiles'] : [];
+  const child = spawn(process.execPath, [...prof, '-r', '@swc-node/register', __filename, role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
+  });
+}
 
-  const agent = await startTranslatorAgent();
+async function roleApi(): Promise<string> {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -106,9 +112,12 @@ async function main(): Promise<void> {
   });
   const app = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
-  const apiUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+}
 
-  // The baseline: a bare Nest route that proxies to the agent and writes one ledger transaction.
+async function roleBaseline(agentUrl: string): Promise<string> {
+  // The baseline: a bare Nest route that proxies to the agent and writes one ledger transaction
+  // with the product's LedgerService (so a faster ledger speeds up both sides).
   @Controller()
   class BaselineController {
     constructor(
@@ -118,7 +127,7 @@ async function main(): Promise<void> {
 
     @Post('baseline')
     async baseline() {
-      const res = await request(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requestId: 'b', capabilityId: 'translate', input: { text: 'hi' } }) });
+      const res = await request(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requestId: 'b', capabilityId: 'translate', input: { text: 'hi' } }) });
       const output = await res.body.json();
       await this.ds.transaction((m) => this.ledger.post(m, { code: 'bench.baseline', refId: randomUUID(), legs: transfer(Accounts.worldChain(), Accounts.platformRevenue(), 11_000n) }));
       return output;
@@ -131,7 +140,27 @@ async function main(): Promise<void> {
   class BaselineModule {}
   const baselineApp = await NestFactory.create(BaselineModule, { logger: false });
   await baselineApp.listen(0, '127.0.0.1');
-  const baselineUrl = `http://127.0.0.1:${(baselineApp.getHttpServer().address() as AddressInfo).port}/baseline`;
+  return `http://127.0.0.1:${(baselineApp.getHttpServer().address() as AddressInfo).port}/baseline`;
+}
+
+async function main(): Promise<void> {
+  const admin = new Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB}`);
+  await admin.end();
+  const migrator = new DataSource(buildDataSourceOptions({ url: DB_URL, poolSize: 1 }));
+  await migrator.initialize();
+  await migrator.runMigrations();
+  await migrator.destroy();
+
+  // The load generator runs here; the agent, the api and the baseline each in their own process.
+  const agent = await spawnRole('agent');
+  const api = await spawnRole('api');
+  const baselineApp = await spawnRole('baseline', { BENCH_AGENT_URL: agent.url });
+  const children = [agent.child, api.child, baselineApp.child];
+  const apiUrl = api.url;
+  const baselineUrl = baselineApp.url;
 
   // An agent to execute, registered with a paid registration.
   const owner = new Wallet(Wallet.createRandom().privateKey);
@@ -151,17 +180,18 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [];
   process.stdout.write(`signing payment headers...\n`);
-  for (const connections of [1, 50]) {
+  for (const connections of (process.env.BENCH_CONNECTIONS ?? '1,50').split(',').map(Number)) {
     const poolSize = connections === 1 ? 2_500 : 6_000;
     const syncPool = await headers(poolSize, 11_000n);
     const asyncPool = await headers(poolSize, 11_000n);
-    rows.push(await run('direct', connections, { url: agent.url, body: agentBody }));
+    const only = (name: string) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(name);
+    if (only('direct')) rows.push(await run('direct', connections, { url: agent.url, body: agentBody }));
     rows.push(await run('baseline', connections, { url: baselineUrl, body: '{}' }));
-    rows.push(await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: syncPool }));
-    rows.push(await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: asyncPool }));
+    if (only('sync')) rows.push(await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: syncPool }));
+    if (only('async')) rows.push(await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: asyncPool }));
   }
 
-  const direct = (c: number) => rows.find((r) => r.scenario === 'direct' && r.connections === c)!.rps;
+  const direct = (c: number) => rows.find((r) => r.scenario === 'direct' && r.connections === c)?.rps ?? NaN;
   const baseline = (c: number) => rows.find((r) => r.scenario === 'baseline' && r.connections === c)!.rps;
   process.stdout.write(`\n| scenario | connections | req/s | p50 ms | p99 ms | vs direct | vs baseline | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|\n`);
   for (const r of rows) {
@@ -169,13 +199,19 @@ async function main(): Promise<void> {
       `| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / direct(r.connections)).toFixed(2)} | ${(r.rps / baseline(r.connections)).toFixed(2)} | ${r.non2xx} | ${r.errors} |\n`,
     );
   }
-  await app.close();
-  await baselineApp.close();
-  await agent.stop();
+  await Promise.all(children.map((child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGINT')))));
   process.exit(0);
 }
 
-main().catch((err) => {
+async function role(name: string): Promise<string> {
+  process.once('SIGINT', () => process.exit(0)); // exit normally so --cpu-prof writes its profile
+  if (name === 'agent') return (await startTranslatorAgent({ keepCalls: false })).url;
+  if (name === 'api') return roleApi();
+  if (name === 'baseline') return roleBaseline(process.env.BENCH_AGENT_URL!);
+  throw new Error(`unknown role ${name}`);
+}
+
+(process.argv[2] ? role(process.argv[2]).then((url) => process.stdout.write(`READY ${url}\n`)) : main()).catch((err) => {
   process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
   process.exit(1);
 });

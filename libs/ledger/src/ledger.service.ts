@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AppException, ErrorCode, formatMicros } from '@app/common';
+import { pgErrorCode } from '@app/database';
 import { AccountRef, Leg } from './accounts';
 
 export interface PostingInput {
@@ -39,18 +40,22 @@ export class LedgerBoundsError extends AppException {
 
 export class UnbalancedPostingError extends Error {}
 
-interface LockedAccount {
-  id: string;
-  code: string;
-  balance: bigint;
-  version: bigint;
+/** SQLSTATE raised by ledger_post when a leg would take its account out of bounds. */
+const PG_LEDGER_BOUNDS = 'LB001';
+
+function boundsError(err: unknown, legs: Leg[]): LedgerBoundsError | null {
+  if (pgErrorCode(err) !== PG_LEDGER_BOUNDS) return null;
+  const detail = JSON.parse((err as { driverError?: { detail?: string } }).driverError?.detail ?? '{}') as { code: string; balance: string; delta: string };
+  const leg = legs.find((l) => l.account.code === detail.code)!;
+  return new LedgerBoundsError(leg.account, BigInt(detail.balance), BigInt(detail.delta));
 }
 
 /**
  * The only code that changes balances. One call = one balanced journal transaction, inside
- * the caller's database transaction: accounts are created on first use, locked in id order
- * (no deadlocks), bounds are checked (and enforced again by CHECK constraints), and entries
- * record the balance after each leg.
+ * the caller's database transaction, in one round trip (the `ledger_post` function, migration
+ * LedgerPostFunction): accounts are created on first use, locked in id order (no deadlocks),
+ * bounds are checked (and enforced again by CHECK constraints), and entries record the balance
+ * after each leg.
  */
 @Injectable()
 export class LedgerService {
@@ -62,72 +67,28 @@ export class LedgerService {
     }
 
     const transactionId = randomUUID();
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO ledger_transactions (id, code, ref_id, metadata) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (code, ref_id) DO NOTHING RETURNING id`,
-      [transactionId, input.code, input.refId, input.metadata ?? {}],
-    );
-    if (inserted.length === 0) {
-      const [existing] = await manager.query(`SELECT id FROM ledger_transactions WHERE code = $1 AND ref_id = $2`, [input.code, input.refId]);
-      return { transactionId: existing.id, duplicate: true, balances: new Map() };
-    }
-
-    const refs = new Map<string, AccountRef>();
-    for (const l of legs) refs.set(l.account.code, l.account);
-    const accounts = [...refs.values()];
-    await manager.query(
-      `INSERT INTO ledger_accounts (id, code, kind, owner_id, min_balance, max_balance)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
-       ON CONFLICT (code) DO NOTHING`,
-      [
-        accounts.map(() => randomUUID()),
-        accounts.map((a) => a.code),
-        accounts.map((a) => a.kind),
-        accounts.map((a) => a.ownerId),
-        accounts.map((a) => a.min?.toString() ?? null),
-        accounts.map((a) => a.max?.toString() ?? null),
-      ],
-    );
-    const lockedRows: { id: string; code: string; balance: string; version: string }[] = await manager.query(
-      `SELECT id, code, balance, version FROM ledger_accounts WHERE code = ANY($1::text[]) ORDER BY id FOR UPDATE`,
-      [accounts.map((a) => a.code)],
-    );
-    const locked = new Map<string, LockedAccount>(
-      lockedRows.map((r) => [r.code, { id: r.id, code: r.code, balance: BigInt(r.balance), version: BigInt(r.version) }]),
-    );
-
-    const entries: { accountId: string; amount: bigint; balanceAfter: bigint; version: bigint }[] = [];
-    for (const leg of legs) {
-      const acc = locked.get(leg.account.code)!;
-      const next = acc.balance + leg.amount;
-      const { min, max } = leg.account;
-      if ((min !== null && next < min) || (max !== null && next > max)) {
-        throw new LedgerBoundsError(leg.account, acc.balance, leg.amount);
-      }
-      acc.balance = next;
-      acc.version += 1n;
-      entries.push({ accountId: acc.id, amount: leg.amount, balanceAfter: next, version: acc.version });
-    }
-
-    const touched = [...locked.values()];
-    await manager.query(
-      `UPDATE ledger_accounts a SET balance = d.balance, version = d.version
-         FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::bigint[]) AS balance, unnest($3::bigint[]) AS version) d
-        WHERE a.id = d.id`,
-      [touched.map((a) => a.id), touched.map((a) => a.balance.toString()), touched.map((a) => a.version.toString())],
-    );
-    await manager.query(
-      `INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, account_version)
-       SELECT $1, * FROM unnest($2::uuid[], $3::bigint[], $4::bigint[], $5::bigint[])`,
-      [
+    let result: { transactionId: string; duplicate: boolean; balances: Record<string, string> };
+    try {
+      [{ result }] = await manager.query(`SELECT ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS result`, [
         transactionId,
-        entries.map((e) => e.accountId),
-        entries.map((e) => e.amount.toString()),
-        entries.map((e) => e.balanceAfter.toString()),
-        entries.map((e) => e.version.toString()),
-      ],
-    );
-    return { transactionId, duplicate: false, balances: new Map(touched.map((a) => [a.code, a.balance])) };
+        input.code,
+        input.refId,
+        input.metadata ?? {},
+        legs.map((l) => l.account.code),
+        legs.map((l) => l.account.kind),
+        legs.map((l) => l.account.ownerId),
+        legs.map((l) => l.account.min?.toString() ?? null),
+        legs.map((l) => l.account.max?.toString() ?? null),
+        legs.map((l) => l.amount.toString()),
+      ]);
+    } catch (err) {
+      throw boundsError(err, legs) ?? err;
+    }
+    return {
+      transactionId: result.transactionId,
+      duplicate: result.duplicate,
+      balances: new Map(Object.entries(result.balances).map(([code, balance]) => [code, BigInt(balance)])),
+    };
   }
 
   /** Current balances by code (0 for accounts never used). */
