@@ -11,6 +11,18 @@ export class TransactionRunner {
   }
 }
 
+/**
+ * Awaits statements issued together on one transaction's connection. In pipeline mode they go
+ * out in one round trip and run in issue order; a failing one aborts the transaction (those
+ * after it fail too), so this waits for all of them and throws the first failure in issue order.
+ */
+export async function allWrites<T extends readonly unknown[]>(writes: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+  const settled = await Promise.allSettled(writes);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 /** SQLSTATE of a driver error, if any. */
 export function pgErrorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; driverError?: { code?: unknown } };

@@ -5,10 +5,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AgentCapabilityEntity, AgentEntity, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { AppException, Clock, formatMicros, newId, NotFoundException, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { queryRows, TransactionRunner } from '@app/database';
+import { allWrites, queryRows, TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { OutboxService } from '@app/outbox';
-import { EscrowService, PaymentsService, PLATFORM_FEE, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
+import { EscrowHoldEntity, EscrowService, PaymentEntity, PaymentsService, PLATFORM_FEE, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { DeliveryService } from '@app/webhooks';
 import { AgentCaller, AgentCallResult } from './agent-caller';
@@ -28,8 +28,21 @@ export interface ExecuteCommand {
   clientIp: string;
 }
 
-export interface ExecuteResult {
+/** What a settled execution's response shows about its payment. */
+export interface Settlement {
+  txHash: string | null;
+  /** The x402 settlement response header. */
+  headers: Record<string, string>;
+  refund: RefundEntity | null;
+}
+
+/** An execution after a run, with its settlement when this call charged it (so nothing is read back). */
+export interface ExecutionOutcome {
   execution: ExecutionEntity;
+  settlement: Settlement | null;
+}
+
+export interface ExecuteResult extends ExecutionOutcome {
   /** An idempotent repeat: the stored execution, nothing charged. */
   replayed: boolean;
   headers: Record<string, string>;
@@ -39,6 +52,15 @@ export const MAX_RETRIES = 3;
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
 class IdempotencyRace extends Error {}
+/** Another run claimed the execution first: this one's writes roll back. */
+class NotClaimed extends Error {}
+
+interface Loaded {
+  execution: ExecutionEntity;
+  agent: AgentEntity;
+  capability: AgentCapabilityEntity;
+  payment: PaymentEntity;
+}
 
 /**
  * Paid execution (resolutions §2, §4): validate (nothing charged) -> verify the payment ->
@@ -86,29 +108,31 @@ export class ExecutionService {
       const fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
       if (cmd.idempotencyKey) {
         const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey, fingerprint);
-        if (prior) return { execution: prior, replayed: true, headers: rateLimitHeaders(limits) };
+        if (prior) return { execution: prior, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
       }
       await this.adapter.preflight(verified);
-      let execution: ExecutionEntity;
+      let created: { execution: ExecutionEntity; payment: PaymentEntity };
       try {
-        execution = await this.create(verified, agent, capability, cmd, fingerprint, price);
+        created = await this.create(verified, agent, capability, cmd, fingerprint, price);
       } catch (err) {
         if (!(err instanceof IdempotencyRace)) throw err;
         const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey!, fingerprint);
-        return { execution: prior!, replayed: true, headers: rateLimitHeaders(limits) };
+        return { execution: prior!, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
       }
       if (cmd.async) {
-        await this.enqueueRun(execution.id);
-        return { execution, replayed: false, headers: rateLimitHeaders(limits) };
+        await this.enqueueRun(created.execution.id);
+        return { execution: created.execution, settlement: null, replayed: false, headers: rateLimitHeaders(limits) };
       }
-      return { execution: await this.run(execution.id, { execution, agent, capability }), replayed: false, headers: rateLimitHeaders(limits) };
+      // A sync execution is created already claimed by this request (locked_until set).
+      const outcome = await this.runClaimed({ ...created, agent, capability });
+      return { ...outcome, replayed: false, headers: rateLimitHeaders(limits) };
     } catch (err) {
       throw withHeaders(err, limits ? rateLimitHeaders(limits) : {});
     }
   }
 
   /** Re-runs a failed or timed-out execution with its stored, still unused authorization. */
-  async retry(id: string): Promise<ExecutionEntity> {
+  async retry(id: string): Promise<ExecutionOutcome> {
     const execution = await this.get(id);
     if (!['failed', 'timeout'].includes(execution.status)) {
       throw new AppException('INVALID_STATE', `Only a failed or timed-out execution can be retried (status ${execution.status})`, { status: execution.status });
@@ -128,7 +152,7 @@ export class ExecutionService {
     if (!reset) throw new AppException('INVALID_STATE', 'The execution changed while retrying; read its status');
     if (execution.isAsync) {
       await this.enqueueRun(id);
-      return this.get(id);
+      return { execution: await this.get(id), settlement: null };
     }
     return this.run(id);
   }
@@ -140,7 +164,7 @@ export class ExecutionService {
   }
 
   /** The settlement hash and x402 response header of a settled execution, and its refund if it has one. */
-  async settlement(execution: ExecutionEntity): Promise<{ txHash: string | null; headers: Record<string, string>; refund: RefundEntity | null }> {
+  async settlement(execution: ExecutionEntity): Promise<Settlement> {
     const refund = execution.refundId ? await this.refunds.get(execution.refundId) : null;
     if (execution.settlementStatus !== 'settled') return { txHash: null, headers: {}, refund };
     const payment = await this.payments.get(execution.paymentId);
@@ -153,25 +177,32 @@ export class ExecutionService {
     return header !== null && X402Service.hashHeader(header.value) === execution.headerHash;
   }
 
-  /**
-   * Claims a pending execution and runs it: the worker step for async runs and retries, and the
-   * sync path (which passes the rows it already holds, so nothing is read twice).
-   */
-  async run(id: string, loaded?: { execution: ExecutionEntity; agent: AgentEntity; capability: AgentCapabilityEntity }): Promise<ExecutionEntity> {
+  /** Claims a pending execution and runs it: the worker step for async runs, and retries. */
+  async run(id: string): Promise<ExecutionOutcome> {
     const now = this.clock.now();
     const [claimed] = await queryRows<{ id: string }>(
       this.dataSource.manager,
       `UPDATE executions SET locked_until = $2 WHERE id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < $3) RETURNING id`,
-      [id, new Date(now.getTime() + this.config.executionTimeoutMs + 60_000), now],
+      [id, this.claimUntil(now), now],
     );
-    if (!claimed) return this.get(id);
-    const execution = loaded?.execution ?? (await this.get(id));
-    const [agent, capability] = loaded
-      ? [loaded.agent, loaded.capability]
-      : await Promise.all([
-          this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }),
-          this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId: execution.agentId, capabilityId: execution.capabilityId } }),
-        ]);
+    if (!claimed) return { execution: await this.get(id), settlement: null };
+    const execution = await this.get(id);
+    const [agent, capability, payment] = await Promise.all([
+      this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }),
+      this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId: execution.agentId, capabilityId: execution.capabilityId } }),
+      this.payments.get(execution.paymentId),
+    ]);
+    return this.runClaimed({ execution, agent, capability, payment: payment! });
+  }
+
+  /**
+   * Runs an execution this process has claimed: calls the agent and records the outcome. A
+   * success is settled and charged; with a settlement that has no outside effect (local mode)
+   * the completion, the settlement and the charge are one transaction.
+   */
+  private async runClaimed(loaded: Omit<Loaded, 'agent' | 'capability'> & { agent: AgentEntity | null; capability: AgentCapabilityEntity | null }): Promise<ExecutionOutcome> {
+    const { execution, agent, capability, payment } = loaded;
+    const id = execution.id;
     const called =
       agent && capability && agent.status === 'active'
         ? await this.caller.call(agent.endpoints.execution, { requestId: id, capabilityId: execution.capabilityId, input: execution.input }, capability.outputSchema)
@@ -192,26 +223,27 @@ export class ExecutionService {
           : null;
       });
       if (callback) await this.deliveries.wake(callback, 0);
-      return this.get(id);
+      return { execution: await this.get(id), settlement: null };
     }
-    const completedAt = this.clock.now();
+    const completion = {
+      status: 'completed' as const,
+      output: result.output,
+      executionTimeMs: result.timeMs,
+      settlementStatus: 'settlement_pending' as const,
+      lockedUntil: null,
+      completedAt: this.clock.now(),
+      agentFee: result.agentFee,
+      usageTokens: result.tokens,
+    };
+    const inlineHash = this.payments.inlineSettlement(payment);
+    if (inlineHash) return this.charge(Object.assign(execution, completion), payment, inlineHash, agent!.reputationScore, true);
     await this.dataSource.query(
       `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = NULL, completed_at = $4,
               agent_fee = $5, usage_tokens = $6
         WHERE id = $1 AND status = 'pending'`,
-      [id, result.output, result.timeMs, completedAt, result.agentFee.toString(), result.tokens],
+      [id, completion.output, completion.executionTimeMs, completion.completedAt, completion.agentFee.toString(), completion.usageTokens],
     );
-    Object.assign(execution, {
-      status: 'completed',
-      output: result.output,
-      executionTimeMs: result.timeMs,
-      settlementStatus: 'settlement_pending',
-      lockedUntil: null,
-      completedAt,
-      agentFee: result.agentFee,
-      usageTokens: result.tokens,
-    });
-    return this.settleAndCharge(id, agent!.reputationScore, execution);
+    return this.settleAndCharge(id, agent!.reputationScore, Object.assign(execution, completion));
   }
 
   /**
@@ -219,68 +251,113 @@ export class ExecutionService {
    * status is claimed in the same transaction as the ledger posting. A failed settlement stays
    * `settlement_failed` (output withheld) for the retry job.
    */
-  async settleAndCharge(id: string, reputation?: number, loaded?: ExecutionEntity): Promise<ExecutionEntity> {
+  async settleAndCharge(id: string, reputation?: number, loaded?: ExecutionEntity): Promise<ExecutionOutcome> {
     const execution = loaded ?? (await this.get(id));
-    if (execution.status !== 'completed' || execution.settlementStatus === 'settled') return execution;
-    try {
-      await this.payments.settle(execution.paymentId);
-    } catch (err) {
-      if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
-      await this.dataSource.query(`UPDATE executions SET settlement_status = 'settlement_failed' WHERE id = $1 AND settlement_status <> 'settled'`, [id]);
-      return this.get(id);
+    if (execution.status !== 'completed' || execution.settlementStatus === 'settled') return { execution, settlement: null };
+    let payment = await this.payments.get(execution.paymentId);
+    if (!payment) throw new AppException('NOT_FOUND', `Payment ${execution.paymentId} not found`);
+    const inlineHash = this.payments.inlineSettlement(payment);
+    if (!inlineHash) {
+      try {
+        payment = await this.payments.settle(execution.paymentId);
+      } catch (err) {
+        if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
+        await this.dataSource.query(`UPDATE executions SET settlement_status = 'settlement_failed' WHERE id = $1 AND settlement_status <> 'settled'`, [id]);
+        return { execution: await this.get(id), settlement: null };
+      }
     }
+    return this.charge(execution, payment, inlineHash, reputation, false);
+  }
+
+  /**
+   * One transaction, one round trip of writes (pipeline mode): claim the settlement (with the
+   * completion itself when `completing`), settle inline or link the payment, the event, the
+   * charge and its escrow, the agent's counter, the callback. A lost claim rolls all back.
+   */
+  private async charge(execution: ExecutionEntity, payment: PaymentEntity, inlineHash: string | null, reputation: number | undefined, completing: boolean): Promise<ExecutionOutcome> {
+    const id = execution.id;
     const score = reputation ?? (await this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }))?.reputationScore ?? 50;
     const transactionId = newId('tx');
-    const charged = await this.tx.run(async (m: EntityManager) => {
-      const [mine] = await queryRows<{ id: string }>(
-        m,
-        `UPDATE executions SET settlement_status = 'settled', transaction_id = $2
-          WHERE id = $1 AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING id`,
-        [id, transactionId],
-      );
-      if (!mine) return null;
-      const earnings = splitAgentFee(execution.agentFee).earnings;
-      await this.payments.bind(m, execution.paymentId, id);
-      await this.outbox.record(m, 'execution.completed', execution.agentId, {
-        requestId: id,
-        agentId: execution.agentId,
-        capabilityId: execution.capabilityId,
-        executionTime: execution.executionTimeMs ?? 0,
-        earnings: formatMicros(earnings),
+    const refundId = execution.authorizedAgentFee > execution.agentFee ? newId('rfd') : null;
+    const earnings = splitAgentFee(execution.agentFee).earnings;
+    let charged: { hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null; callback: string | null } | null;
+    try {
+      charged = await this.tx.run(async (m: EntityManager) => {
+        const [claim, ...writes] = await Promise.allSettled([
+          completing
+            ? queryRows<{ id: string }>(
+                m,
+                `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, agent_fee = $5,
+                        usage_tokens = $6, settlement_status = 'settled', transaction_id = $7, refund_id = $8
+                  WHERE id = $1 AND status = 'pending' RETURNING id`,
+                [id, execution.output, execution.executionTimeMs, execution.completedAt, execution.agentFee.toString(), execution.usageTokens, transactionId, refundId],
+              )
+            : queryRows<{ id: string }>(
+                m,
+                `UPDATE executions SET settlement_status = 'settled', transaction_id = $2, refund_id = $3
+                  WHERE id = $1 AND status = 'completed' AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING id`,
+                [id, transactionId, refundId],
+              ),
+          inlineHash ? this.payments.settleInline(m, payment, inlineHash, id) : this.payments.bind(m, payment.id, id),
+          this.outbox.record(m, 'execution.completed', execution.agentId, {
+            requestId: id,
+            agentId: execution.agentId,
+            capabilityId: execution.capabilityId,
+            executionTime: execution.executionTimeMs ?? 0,
+            earnings: formatMicros(earnings),
+          }),
+          execution.callbackUrl
+            ? this.deliveries.scheduleCallback(m, { executionId: id, url: execution.callbackUrl, body: { requestId: id, status: 'completed', output: execution.output } })
+            : Promise.resolve(null),
+          this.escrow.recordCharge(m, {
+            transactionId,
+            paymentId: execution.paymentId,
+            payerWallet: execution.payer,
+            requestingAgent: execution.payer,
+            agentId: execution.agentId,
+            agentReputation: score,
+            capabilityId: execution.capabilityId,
+            agentFee: execution.agentFee,
+            platformFee: execution.platformFee,
+            executionTimeMs: execution.executionTimeMs ?? 0,
+            refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
+          }),
+          // Last: the agent's row stays locked only until commit.
+          m.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [execution.agentId]),
+        ]);
+        if (claim.status === 'rejected') throw claim.reason;
+        if (claim.value.length === 0) throw new NotClaimed();
+        const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+        if (failed) throw failed.reason;
+        const value = <T>(r: PromiseSettledResult<unknown>) => (r as PromiseFulfilledResult<T>).value;
+        const { hold, refund } = value<{ hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null }>(writes[3]);
+        return { hold, refund, callback: value<string | null>(writes[2]) };
       });
-      await m.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [execution.agentId]);
-      // Last: the charge posts to the ledger, locking the platform accounts until commit.
-      const { hold, refund } = await this.escrow.recordCharge(m, {
-        transactionId,
-        paymentId: execution.paymentId,
-        payerWallet: execution.payer,
-        requestingAgent: execution.payer,
-        agentId: execution.agentId,
-        agentReputation: score,
-        capabilityId: execution.capabilityId,
-        agentFee: execution.agentFee,
-        platformFee: execution.platformFee,
-        executionTimeMs: execution.executionTimeMs ?? 0,
-        refund: { executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
-      });
-      if (refund) await m.query(`UPDATE executions SET refund_id = $2 WHERE id = $1`, [id, refund.id]);
-      const callback = execution.callbackUrl
-        ? await this.deliveries.scheduleCallback(m, { executionId: id, url: execution.callbackUrl, body: { requestId: id, status: 'completed', output: execution.output } })
-        : null;
-      return { hold, refund, callback };
-    });
-    if (!charged) return this.get(id);
-    await this.escrow.scheduleRelease(charged.hold);
+    } catch (err) {
+      if (!(err instanceof NotClaimed)) throw err;
+      charged = null;
+    }
+    if (!charged) return { execution: await this.get(id), settlement: null };
+    // After commit. The release job is due hours later (the sweeper covers a lost one): not awaited.
+    void this.escrow.scheduleRelease(charged.hold);
     if (charged.refund) await this.refunds.enqueue(charged.refund.id);
     if (charged.callback) await this.deliveries.wake(charged.callback, 0);
-    return Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId: charged.refund?.id ?? null });
+    Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId: charged.refund?.id ?? null, lockedUntil: null });
+    return {
+      execution,
+      settlement: {
+        txHash: payment.txHash,
+        headers: this.payments.settlementHeaders(payment),
+        refund: charged.refund ? this.refunds.pendingEntity({ ...charged.refund, wallet: execution.payer, executionId: id, transactionId }) : null,
+      },
+    };
   }
 
   /** For the settlement retry job: the execution a payment pays for, if any. */
   async settleByPayment(paymentId: string): Promise<string> {
     const execution = await this.dataSource.manager.findOne(ExecutionEntity, { where: { paymentId } });
     if (!execution) return (await this.payments.settle(paymentId)).status;
-    return (await this.settleAndCharge(execution.id)).settlementStatus ?? 'none';
+    return (await this.settleAndCharge(execution.id)).execution.settlementStatus ?? 'none';
   }
 
   private async target(agentId: string, capabilityId: string): Promise<{ agent: AgentEntity; capability: AgentCapabilityEntity }> {
@@ -337,6 +414,10 @@ export class ExecutionService {
     return this.get(row.executionId);
   }
 
+  /**
+   * Reserves the authorization and creates the execution in one transaction, the writes in one
+   * round trip. A sync execution is created claimed by this request (locked_until set).
+   */
   private async create(
     verified: VerifiedPayment,
     agent: AgentEntity,
@@ -344,46 +425,54 @@ export class ExecutionService {
     cmd: ExecuteCommand,
     fingerprint: string,
     price: PricedRun,
-  ): Promise<ExecutionEntity> {
+  ): Promise<{ execution: ExecutionEntity; payment: PaymentEntity }> {
     const id = newId('req');
-    let paymentId = '';
-    await this.tx.run(async (m) => {
-      const payment = await this.payments.reserve(verified, 'execution', m);
-      paymentId = payment.id;
-      await m.query(
-        `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, agent_fee, authorized_agent_fee, pricing_model, unit_price,
-                                 platform_fee, payment_id, header_hash, is_async, callback_url)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          id,
-          agent.id,
-          capability.capabilityId,
-          verified.payer.toLowerCase(),
-          cmd.input,
-          price.authorizedAgentFee.toString(),
-          price.pricingModel,
-          price.unitPrice.toString(),
-          PLATFORM_FEE.toString(),
-          payment.id,
-          verified.headerHash,
-          cmd.async,
-          cmd.callbackUrl ?? null,
-        ],
-      );
-      if (cmd.idempotencyKey) {
-        const claimed = await m.query(
-          `INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (payer, key) DO NOTHING RETURNING execution_id`,
-          [verified.payer.toLowerCase(), cmd.idempotencyKey, fingerprint, id, new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS)],
-        );
-        if (claimed.length === 0) throw new IdempotencyRace();
-      }
+    const paymentId = newId('pay');
+    const payer = verified.payer.toLowerCase();
+    const lockedUntil = cmd.async ? null : this.claimUntil(this.clock.now());
+    const payment = await this.tx.run(async (m) => {
+      const [reserved] = await allWrites([
+        this.payments.reserve(verified, 'execution', m, paymentId),
+        m.query(
+          `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, agent_fee, authorized_agent_fee, pricing_model, unit_price,
+                                   platform_fee, payment_id, header_hash, is_async, callback_url, locked_until)
+           VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+          [
+            id,
+            agent.id,
+            capability.capabilityId,
+            payer,
+            cmd.input,
+            price.authorizedAgentFee.toString(),
+            price.pricingModel,
+            price.unitPrice.toString(),
+            PLATFORM_FEE.toString(),
+            paymentId,
+            verified.headerHash,
+            cmd.async,
+            cmd.callbackUrl ?? null,
+            lockedUntil,
+          ],
+        ),
+        cmd.idempotencyKey
+          ? m
+              .query(
+                `INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (payer, key) DO NOTHING RETURNING execution_id`,
+                [payer, cmd.idempotencyKey, fingerprint, id, new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS)],
+              )
+              .then((claimed: unknown[]) => {
+                if (claimed.length === 0) throw new IdempotencyRace();
+              })
+          : Promise.resolve(),
+      ]);
+      return reserved;
     });
-    return Object.assign(new ExecutionEntity(), {
+    const execution = Object.assign(new ExecutionEntity(), {
       id,
       agentId: agent.id,
       capabilityId: capability.capabilityId,
-      payer: verified.payer.toLowerCase(),
+      payer,
       input: cmd.input,
       output: null,
       status: 'pending',
@@ -398,18 +487,21 @@ export class ExecutionService {
       usageTokens: null,
       refundId: null,
       platformFee: PLATFORM_FEE,
-      paymentId,
+      paymentId: payment.id,
       transactionId: null,
       headerHash: verified.headerHash,
       isAsync: cmd.async,
       callbackUrl: cmd.callbackUrl ?? null,
-      callbackStatus: null,
-      callbackAttempts: 0,
-      callbackNextAt: null,
       nextAttemptAt: null,
-      lockedUntil: null,
+      lockedUntil,
       completedAt: null,
     });
+    return { execution, payment };
+  }
+
+  /** How long a run may hold its claim: the agent timeout plus a minute for settling. */
+  private claimUntil(now: Date): Date {
+    return new Date(now.getTime() + this.config.executionTimeoutMs + 60_000);
   }
 
   private async enqueueRun(id: string): Promise<void> {

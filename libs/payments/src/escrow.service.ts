@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock, formatMicros, newId, reputationTier } from '@app/common';
 import { AppConfig } from '@app/config';
-import { TransactionRunner } from '@app/database';
+import { allWrites, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
 import { jobId, JobProducer } from '@app/queues';
@@ -29,7 +28,7 @@ export interface ExecutionCharge {
    * Variable pricing: the execution this charge is for, and the agent fee the payment covered
    * (the cap). What was paid above `agentFee` is owed back to the payer as a refund.
    */
-  refund?: { executionId: string; authorizedAgentFee: bigint };
+  refund?: { executionId: string; authorizedAgentFee: bigint; /** The `rfd_` id to use if a refund is owed. */ id?: string };
 }
 
 /**
@@ -85,7 +84,7 @@ export class EscrowService {
     const { cut, earnings } = splitAgentFee(c.agentFee);
     const refundAmount = c.refund ? c.refund.authorizedAgentFee - c.agentFee : 0n;
     if (refundAmount < 0n) throw new Error(`agent fee ${c.agentFee} exceeds what was authorized`);
-    const refund = refundAmount > 0n ? { id: newId('rfd'), amount: refundAmount } : null;
+    const refund = refundAmount > 0n ? { id: c.refund?.id ?? newId('rfd'), amount: refundAmount } : null;
     const transactionId = c.transactionId ?? newId('tx');
     const holdId = newId('esc');
     const gross = c.platformFee + c.agentFee;
@@ -117,31 +116,48 @@ export class EscrowService {
       disputeId: null,
       completedAt: now,
     });
-    // Rows first, the posting last: the posting locks the hot platform accounts, which should be
-    // held for as short a time as possible before commit.
-    await manager.insert(TransactionEntity, transaction as QueryDeepPartialEntity<TransactionEntity>);
-    await manager.insert(EscrowHoldEntity, hold as QueryDeepPartialEntity<EscrowHoldEntity>);
-    if (refund) {
-      await this.refunds.open(manager, {
-        id: refund.id,
-        wallet: c.payerWallet,
-        amount: refund.amount,
-        reason: 'variable_price_unused',
-        executionId: c.refund!.executionId,
-        transactionId,
-      });
-    }
-    await this.ledger.post(manager, {
-      code: 'execution.settled',
-      refId: transactionId,
-      legs: [
-        { account: Accounts.worldChain(), amount: -(gross + refundAmount) },
-        { account: Accounts.platformRevenue(), amount: c.platformFee + cut },
-        { account: Accounts.agentEscrow(c.agentId), amount: earnings },
-        ...(refund ? [{ account: Accounts.clientRefundPayable(c.payerWallet), amount: refund.amount }] : []),
-      ],
-      metadata: { paymentId: c.paymentId, agentId: c.agentId, ...(refund ? { refundId: refund.id } : {}) },
-    });
+    // One round trip (pipeline mode): the two rows, the refund row and the posting go out together
+    // and run in this order; the posting locks the hot platform accounts only until commit.
+    await allWrites([
+      manager.query(
+        `WITH t AS (
+           INSERT INTO transactions (id, requesting_agent, payer_wallet, providing_agent_id, capability_id, gross_amount, platform_fee, agent_fee,
+                                     platform_cut, agent_earnings, status, execution_time_ms, payment_id, escrow_id, completed_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'completed', $11, $12, $13, $14))
+         INSERT INTO escrow_holds (id, transaction_id, agent_id, amount, status, release_at) VALUES ($13, $1, $4, $10, 'held', $15)`,
+        [
+          transactionId,
+          transaction.requestingAgent,
+          transaction.payerWallet,
+          c.agentId,
+          c.capabilityId,
+          gross.toString(),
+          c.platformFee.toString(),
+          c.agentFee.toString(),
+          cut.toString(),
+          earnings.toString(),
+          c.executionTimeMs,
+          c.paymentId,
+          holdId,
+          now,
+          hold.releaseAt,
+        ],
+      ),
+      refund
+        ? this.refunds.open(manager, { id: refund.id, wallet: c.payerWallet, amount: refund.amount, reason: 'variable_price_unused', executionId: c.refund!.executionId, transactionId })
+        : Promise.resolve(),
+      this.ledger.post(manager, {
+        code: 'execution.settled',
+        refId: transactionId,
+        legs: [
+          { account: Accounts.worldChain(), amount: -(gross + refundAmount) },
+          { account: Accounts.platformRevenue(), amount: c.platformFee + cut },
+          { account: Accounts.agentEscrow(c.agentId), amount: earnings },
+          ...(refund ? [{ account: Accounts.clientRefundPayable(c.payerWallet), amount: refund.amount }] : []),
+        ],
+        metadata: { paymentId: c.paymentId, agentId: c.agentId, ...(refund ? { refundId: refund.id } : {}) },
+      }),
+    ]);
     if (hold.releaseAt.getTime() <= now.getTime()) {
       await this.releaseIn(manager, hold);
       Object.assign(hold, { status: 'released', releasedAt: now });

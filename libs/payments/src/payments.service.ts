@@ -53,14 +53,14 @@ export class PaymentsService {
   }
 
   /** Inserts the authorization under its unique key: exactly one request can win a nonce. */
-  async reserve(v: VerifiedPayment, purpose: PaymentPurpose, manager: EntityManager = this.dataSource.manager): Promise<PaymentEntity> {
+  async reserve(v: VerifiedPayment, purpose: PaymentPurpose, manager: EntityManager = this.dataSource.manager, id: string = newId('pay')): Promise<PaymentEntity> {
     const rows: PaymentEntity[] = await manager.query(
       `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
                              signature, header_hash, purpose, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'reserved')
        ON CONFLICT (chain_id, asset, payer, nonce) DO NOTHING RETURNING id`,
       [
-        newId('pay'),
+        id,
         v.x402Version,
         v.network,
         v.chainId,
@@ -149,6 +149,27 @@ export class PaymentsService {
       throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
     }
     return (await this.get(paymentId))!;
+  }
+
+  /** The hash of a settlement that can be recorded inside the charge's transaction (local mode), or null. */
+  inlineSettlement(payment: PaymentEntity): string | null {
+    return payment.status === 'settled' ? null : this.adapter.inlineTxHash(toSettleRequest(payment));
+  }
+
+  /**
+   * Inside the caller's transaction: records an inline settlement (hash from inlineSettlement)
+   * and links the payment to what it paid for. Throws if the payment was not open for settlement.
+   */
+  async settleInline(manager: EntityManager, payment: PaymentEntity, txHash: string, refId: string): Promise<PaymentEntity> {
+    const settledAt = this.clock.now();
+    const rows = await queryRows<{ id: string }>(
+      manager,
+      `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, settle_attempts = settle_attempts + 1, next_attempt_at = NULL,
+              last_error = NULL, ref_id = $4 WHERE id = $1 AND status IN ('reserved', 'settlement_failed') RETURNING id`,
+      [payment.id, txHash, settledAt, refId],
+    );
+    if (rows.length !== 1) throw new AppException('INVALID_STATE', `Payment ${payment.id} is not open for settlement`);
+    return Object.assign(payment, { status: 'settled', txHash, settledAt, refId, settleAttempts: payment.settleAttempts + 1, nextAttemptAt: null, lastError: null });
   }
 
   /** Gives back a reservation whose paid work never happened: nothing was charged. */

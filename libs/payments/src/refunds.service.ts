@@ -43,6 +43,26 @@ export class RefundsService {
     );
   }
 
+  /** The row `open` wrote, as an entity (so a caller that just opened it need not read it back). */
+  pendingEntity(r: Omit<OpenRefund, 'reason'>): RefundEntity {
+    return Object.assign(new RefundEntity(), {
+      id: r.id,
+      wallet: r.wallet.toLowerCase(),
+      amount: r.amount,
+      reason: 'variable_price_unused',
+      executionId: r.executionId,
+      transactionId: r.transactionId,
+      status: 'pending',
+      txHash: null,
+      signedTx: null,
+      attempts: 0,
+      lockedUntil: null,
+      error: null,
+      createdAt: this.clock.now(),
+      completedAt: null,
+    });
+  }
+
   /** After commit: wakes the worker; the sweeper re-enqueues if Redis loses the job. */
   async enqueue(id: string): Promise<void> {
     await this.jobs.wake('refund.process', { refundId: id }, { jobId: jobId('refund.process', id) });

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Ip, Param, ParseBoolPipe, Pos
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppException, ValidationException } from '@app/common';
-import { ExecutionEntity, ExecutionService } from '@app/execution';
+import { ExecutionOutcome, ExecutionService } from '@app/execution';
 import { PlatformSigner } from '@app/outbound';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { AsyncAcceptedResponse, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
@@ -47,7 +47,7 @@ export class ExecutionController {
       clientIp: ip,
     });
     res.set(result.headers);
-    return this.present(result.execution, result.headers, res, result.replayed || !result.execution.isAsync);
+    return this.present(result, result.headers, res, result.replayed || !result.execution.isAsync);
   }
 
   @Get('execute/:requestId')
@@ -66,8 +66,8 @@ export class ExecutionController {
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 404, 409, 502, 504)
   async retry(@Param('requestId') id: string, @Res({ passthrough: true }) res: Response): Promise<ExecutionResponse | AsyncAcceptedResponse> {
-    const execution = await this.executions.retry(requestId(id));
-    return this.present(execution, {}, res, !execution.isAsync);
+    const outcome = await this.executions.retry(requestId(id));
+    return this.present(outcome, {}, res, !outcome.execution.isAsync);
   }
 
   @Get('platform/keys')
@@ -77,7 +77,8 @@ export class ExecutionController {
   }
 
   /** Maps an execution to the HTTP answer: 202 while pending, 502/504 for failures, output once settled. */
-  private async present(e: ExecutionEntity, headers: Record<string, string>, res: Response, sync: boolean): Promise<ExecutionResponse | AsyncAcceptedResponse> {
+  private async present(outcome: ExecutionOutcome, headers: Record<string, string>, res: Response, sync: boolean): Promise<ExecutionResponse | AsyncAcceptedResponse> {
+    const e = outcome.execution;
     if (e.status === 'pending') {
       res.status(202);
       return sync ? toExecutionResponse(e, { txHash: null, refund: null }, false) : { jobId: e.id, status: 'pending', statusUrl: `/api/v1/execute/${e.id}` };
@@ -88,7 +89,7 @@ export class ExecutionController {
     if (e.status === 'timeout') {
       throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'timeout' }, { headers });
     }
-    const settlement = await this.executions.settlement(e);
+    const settlement = outcome.settlement ?? (await this.executions.settlement(e));
     res.set(settlement.headers);
     return toExecutionResponse(e, settlement, true);
   }

@@ -12,7 +12,7 @@ export class ExecutionsProcessor extends WorkerHost {
     executions: ExecutionService,
   ) {
     super();
-    registry.register('execution.run', async (job) => (await executions.run(job.data.executionId)).status);
+    registry.register('execution.run', async (job) => (await executions.run(job.data.executionId)).execution.status);
     registry.register('payment.settle', (job) => executions.settleByPayment(job.data.paymentId));
   }
 

@@ -12,9 +12,13 @@ export class LocalSettlementAdapter extends SettlementAdapter {
   async preflight(): Promise<void> {}
 
   async settle(p: SettleRequest, persist: (txHash: string) => Promise<void>): Promise<{ txHash: string }> {
-    const txHash = keccak256(toUtf8Bytes(`agora-local-settle:${p.chainId}:${p.asset.toLowerCase()}:${p.payer.toLowerCase()}:${p.nonce}`));
+    const txHash = this.inlineTxHash(p);
     await persist(txHash);
     return { txHash };
+  }
+
+  override inlineTxHash(p: SettleRequest): string {
+    return keccak256(toUtf8Bytes(`agora-local-settle:${p.chainId}:${p.asset.toLowerCase()}:${p.payer.toLowerCase()}:${p.nonce}`));
   }
 
   async authorizationUsed(): Promise<boolean> {

@@ -42,6 +42,15 @@ export abstract class SettlementAdapter {
    */
   abstract settle(payment: SettleRequest, persist: (txHash: string) => Promise<void>): Promise<{ txHash: string }>;
 
+  /**
+   * An adapter whose settlement has no outside effect (local) gives the hash it records, so the
+   * settlement can be written in the same transaction as the charge. Others: null.
+   */
+  inlineTxHash(payment: SettleRequest): string | null {
+    void payment;
+    return null;
+  }
+
   /** Whether an authorization was already used on chain (recovery after a crash mid-settle). */
   abstract authorizationUsed(payment: SettleRequest): Promise<boolean>;
 
