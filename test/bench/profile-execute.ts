@@ -9,7 +9,7 @@ import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { buildDataSourceOptions } from '@app/database';
 import { AgentCaller, ExecutionService, RateLimiter } from '@app/execution';
-import { EscrowService, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
+import { EscrowService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { startTranslatorAgent } from '../../examples/translator-agent';
 
@@ -66,13 +66,12 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   const ex = app.get(ExecutionService) as any;
   wrap(ex, 'target', 'target (agent+capability reads)');
   wrap(ex, 'create', 'create (reserve+insert, tx)');
-  wrap(ex, 'run', 'run (total)');
-  wrap(ex, 'settleAndCharge', 'settleAndCharge (total)');
-  wrap(ex, 'settlement', 'controller settlement read');
+  wrap(ex, 'execute', 'execute (total)');
+  wrap(ex, 'runClaimed', 'runClaimed (call + charge)');
+  wrap(ex, 'charge', 'charge (tx)');
+  wrap(app.get(DataSource), 'transaction', 'dataSource.transaction');
   wrap(app.get(AgentCaller), 'call', 'agent call');
   wrap(app.get(RateLimiter), 'hit', 'rate limiter');
-  wrap(app.get(PaymentsService), 'settle', 'payments.settle');
-  wrap(app.get(EscrowService), 'recordCharge', 'recordCharge (in tx)');
   wrap(app.get(EscrowService), 'scheduleRelease', 'scheduleRelease (BullMQ)');
   wrapSync(app.get(X402Service), 'verify', 'x402 verify');
   const owner = new Wallet(Wallet.createRandom().privateKey);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AgentCapabilityEntity, AgentEntity, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { AppException, Clock, formatMicros, newId, NotFoundException, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -55,10 +55,14 @@ class IdempotencyRace extends Error {}
 /** Another run claimed the execution first: this one's writes roll back. */
 class NotClaimed extends Error {}
 
+/** What executing needs of the agent and the capability. */
+export type ExecutableAgent = Pick<AgentEntity, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore'>;
+export type ExecutableCapability = Pick<AgentCapabilityEntity, 'capabilityId' | 'name' | 'inputSchema' | 'outputSchema' | 'pricingModel' | 'basePrice' | 'maxPrice'>;
+
 interface Loaded {
   execution: ExecutionEntity;
-  agent: AgentEntity;
-  capability: AgentCapabilityEntity;
+  agent: ExecutableAgent | null;
+  capability: ExecutableCapability | null;
   payment: PaymentEntity;
 }
 
@@ -200,7 +204,7 @@ export class ExecutionService {
    * success is settled and charged; with a settlement that has no outside effect (local mode)
    * the completion, the settlement and the charge are one transaction.
    */
-  private async runClaimed(loaded: Omit<Loaded, 'agent' | 'capability'> & { agent: AgentEntity | null; capability: AgentCapabilityEntity | null }): Promise<ExecutionOutcome> {
+  private async runClaimed(loaded: Loaded): Promise<ExecutionOutcome> {
     const { execution, agent, capability, payment } = loaded;
     const id = execution.id;
     const called =
@@ -282,7 +286,7 @@ export class ExecutionService {
     const earnings = splitAgentFee(execution.agentFee).earnings;
     let charged: { hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null; callback: string | null } | null;
     try {
-      charged = await this.tx.run(async (m: EntityManager) => {
+      charged = await this.tx.pipelined(async (m) => {
         const [claim, ...writes] = await Promise.allSettled([
           completing
             ? queryRows<{ id: string }>(
@@ -360,21 +364,49 @@ export class ExecutionService {
     return (await this.settleAndCharge(execution.id)).execution.settlementStatus ?? 'none';
   }
 
-  private async target(agentId: string, capabilityId: string): Promise<{ agent: AgentEntity; capability: AgentCapabilityEntity }> {
-    const [agent, capability] = await Promise.all([
-      this.dataSource.manager.findOne(AgentEntity, { where: { id: agentId } }),
-      this.dataSource.manager.findOne(AgentCapabilityEntity, { where: { agentId, capabilityId } }),
-    ]);
-    if (!agent || agent.status !== 'active') throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
-    if (!capability) throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, { agentId, capabilityId });
-    return { agent, capability };
+  /** The agent and capability to execute, in one statement (the hot path skips the ORM). */
+  private async target(agentId: string, capabilityId: string): Promise<{ agent: ExecutableAgent; capability: ExecutableCapability }> {
+    const [row] = await this.tx.query<{
+      id: string;
+      name: string;
+      status: AgentEntity['status'];
+      endpoints: AgentEntity['endpoints'];
+      reputationScore: number;
+      capabilityId: string | null;
+      capabilityName: string;
+      inputSchema: Record<string, unknown> | null;
+      outputSchema: Record<string, unknown> | null;
+      pricingModel: AgentCapabilityEntity['pricingModel'];
+      basePrice: string;
+      maxPrice: string | null;
+    }>(
+      `SELECT a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", c.capability_id AS "capabilityId", c.name AS "capabilityName",
+              c.input_schema AS "inputSchema", c.output_schema AS "outputSchema", c.pricing_model AS "pricingModel", c.base_price AS "basePrice", c.max_price AS "maxPrice"
+         FROM agents a LEFT JOIN agent_capabilities c ON c.agent_id = a.id AND c.capability_id = $2
+        WHERE a.id = $1`,
+      [agentId, capabilityId],
+    );
+    if (!row || row.status !== 'active') throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
+    if (!row.capabilityId) throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, { agentId, capabilityId });
+    return {
+      agent: { id: row.id, name: row.name, status: row.status, endpoints: row.endpoints, reputationScore: row.reputationScore },
+      capability: {
+        capabilityId: row.capabilityId,
+        name: row.capabilityName,
+        inputSchema: row.inputSchema,
+        outputSchema: row.outputSchema,
+        pricingModel: row.pricingModel,
+        basePrice: BigInt(row.basePrice),
+        maxPrice: row.maxPrice === null ? null : BigInt(row.maxPrice),
+      },
+    };
   }
 
   /**
    * What the client pays now: the platform fee plus basePrice, or plus maxPrice (the cap) for
    * variable pricing, where the unused part is refunded once the run is metered.
    */
-  private priceFor(agent: AgentEntity, capability: AgentCapabilityEntity): PriceRequest & PricedRun {
+  private priceFor(agent: ExecutableAgent, capability: ExecutableCapability): PriceRequest & PricedRun {
     const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);
     const authorizedAgentFee = variable ? capability.maxPrice ?? capability.basePrice : capability.basePrice;
     return {
@@ -420,8 +452,8 @@ export class ExecutionService {
    */
   private async create(
     verified: VerifiedPayment,
-    agent: AgentEntity,
-    capability: AgentCapabilityEntity,
+    agent: ExecutableAgent,
+    capability: ExecutableCapability,
     cmd: ExecuteCommand,
     fingerprint: string,
     price: PricedRun,
@@ -430,7 +462,7 @@ export class ExecutionService {
     const paymentId = newId('pay');
     const payer = verified.payer.toLowerCase();
     const lockedUntil = cmd.async ? null : this.claimUntil(this.clock.now());
-    const payment = await this.tx.run(async (m) => {
+    const payment = await this.tx.pipelined(async (m) => {
       const [reserved] = await allWrites([
         this.payments.reserve(verified, 'execution', m, paymentId),
         m.query(

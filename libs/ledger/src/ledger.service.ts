@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
 import { AppException, ErrorCode, formatMicros } from '@app/common';
-import { pgErrorCode } from '@app/database';
+import { pgErrorCode, Queryable } from '@app/database';
 import { AccountRef, Leg } from './accounts';
 
 export interface PostingInput {
@@ -59,7 +58,7 @@ function boundsError(err: unknown, legs: Leg[]): LedgerBoundsError | null {
  */
 @Injectable()
 export class LedgerService {
-  async post(manager: EntityManager, input: PostingInput): Promise<PostingResult> {
+  async post(manager: Queryable, input: PostingInput): Promise<PostingResult> {
     const legs = input.legs.filter((l) => l.amount !== 0n);
     const sum = legs.reduce((s, l) => s + l.amount, 0n);
     if (sum !== 0n || legs.length < 2) {
@@ -92,14 +91,14 @@ export class LedgerService {
   }
 
   /** Current balances by code (0 for accounts never used). */
-  async balances(manager: EntityManager, codes: string[]): Promise<Map<string, bigint>> {
+  async balances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
     const rows: { code: string; balance: string }[] = await manager.query(`SELECT code, balance FROM ledger_accounts WHERE code = ANY($1::text[])`, [codes]);
     const out = new Map<string, bigint>(codes.map((c) => [c, 0n]));
     for (const r of rows) out.set(r.code, BigInt(r.balance));
     return out;
   }
 
-  async balance(manager: EntityManager, code: string): Promise<bigint> {
+  async balance(manager: Queryable, code: string): Promise<bigint> {
     return (await this.balances(manager, [code])).get(code)!;
   }
 }

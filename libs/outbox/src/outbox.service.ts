@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Queryable } from '@app/database';
 import { newId } from '@app/common';
 
 /** Event names of the spec (§6). */
@@ -32,7 +32,7 @@ export const OUTBOX_CHANNEL = 'agora_outbox';
  */
 @Injectable()
 export class OutboxService {
-  async record(manager: EntityManager, type: EventType, agentId: string | null, data: Record<string, unknown>): Promise<string> {
+  async record(manager: Queryable, type: EventType, agentId: string | null, data: Record<string, unknown>): Promise<string> {
     const id = newId('evt');
     await manager.query(`INSERT INTO outbox_events (id, type, agent_id, data) VALUES ($1, $2, $3, $4)`, [id, type, agentId, data]);
     return id;

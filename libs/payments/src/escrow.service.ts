@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock, formatMicros, newId, reputationTier } from '@app/common';
 import { AppConfig } from '@app/config';
-import { allWrites, TransactionRunner } from '@app/database';
+import { allWrites, Queryable, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
 import { jobId, JobProducer } from '@app/queues';
@@ -78,7 +78,7 @@ export class EscrowService {
    * available for instant tiers).
    */
   async recordCharge(
-    manager: EntityManager,
+    manager: Queryable,
     c: ExecutionCharge,
   ): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null }> {
     const { cut, earnings } = splitAgentFee(c.agentFee);
@@ -182,7 +182,7 @@ export class EscrowService {
     });
   }
 
-  private async releaseIn(manager: EntityManager, hold: EscrowHoldEntity): Promise<void> {
+  private async releaseIn(manager: Queryable, hold: EscrowHoldEntity): Promise<void> {
     await manager.query(`UPDATE escrow_holds SET status = 'released', released_at = $2 WHERE id = $1 AND status = 'held'`, [hold.id, this.clock.now()]);
     if (hold.amount === 0n) return;
     const { balances } = await this.ledger.post(manager, {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { queryRows } from '@app/database';
+import { Queryable, queryRows } from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
@@ -53,7 +53,7 @@ export class PaymentsService {
   }
 
   /** Inserts the authorization under its unique key: exactly one request can win a nonce. */
-  async reserve(v: VerifiedPayment, purpose: PaymentPurpose, manager: EntityManager = this.dataSource.manager, id: string = newId('pay')): Promise<PaymentEntity> {
+  async reserve(v: VerifiedPayment, purpose: PaymentPurpose, manager: Queryable = this.dataSource.manager, id: string = newId('pay')): Promise<PaymentEntity> {
     const rows: PaymentEntity[] = await manager.query(
       `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
                              signature, header_hash, purpose, status)
@@ -160,7 +160,7 @@ export class PaymentsService {
    * Inside the caller's transaction: records an inline settlement (hash from inlineSettlement)
    * and links the payment to what it paid for. Throws if the payment was not open for settlement.
    */
-  async settleInline(manager: EntityManager, payment: PaymentEntity, txHash: string, refId: string): Promise<PaymentEntity> {
+  async settleInline(manager: Queryable, payment: PaymentEntity, txHash: string, refId: string): Promise<PaymentEntity> {
     const settledAt = this.clock.now();
     const rows = await queryRows<{ id: string }>(
       manager,
@@ -178,7 +178,7 @@ export class PaymentsService {
   }
 
   /** Links a settled payment to what it paid for, inside the caller's transaction. */
-  async bind(manager: EntityManager, paymentId: string, refId: string): Promise<void> {
+  async bind(manager: Queryable, paymentId: string, refId: string): Promise<void> {
     await manager.query(`UPDATE payments SET ref_id = $2 WHERE id = $1`, [paymentId, refId]);
   }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock, NotFoundException } from '@app/common';
-import { queryRows, TransactionRunner } from '@app/database';
+import { Queryable, queryRows, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { jobId, JobProducer } from '@app/queues';
 import { RefundEntity } from './entities/refund.entity';
@@ -36,7 +36,7 @@ export class RefundsService {
   ) {}
 
   /** Inside the transaction that credits `refund_payable` with the same amount. */
-  async open(manager: EntityManager, r: OpenRefund): Promise<void> {
+  async open(manager: Queryable, r: OpenRefund): Promise<void> {
     await manager.query(
       `INSERT INTO refunds (id, wallet, amount, reason, execution_id, transaction_id, status) VALUES ($1, $2, $3, $4, $5, $6, 'pending')`,
       [r.id, r.wallet.toLowerCase(), r.amount.toString(), r.reason, r.executionId, r.transactionId],

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock, newId, Page } from '@app/common';
 import { AppConfig } from '@app/config';
-import { queryRows, TransactionRunner } from '@app/database';
+import { Queryable, queryRows, TransactionRunner } from '@app/database';
 import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
 import { jobId, JobProducer } from '@app/queues';
 import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
@@ -65,7 +65,7 @@ export class DeliveryService {
   ) {}
 
   /** Inside the transaction that finishes an execution: its result becomes due at `callbackUrl` now. */
-  async scheduleCallback(manager: EntityManager, c: { executionId: string; url: string; body: Record<string, unknown> }): Promise<string | null> {
+  async scheduleCallback(manager: Queryable, c: { executionId: string; url: string; body: Record<string, unknown> }): Promise<string | null> {
     const [row] = await queryRows<{ id: string }>(
       manager,
       `INSERT INTO webhook_deliveries (id, kind, execution_id, url, body, attempt, status, scheduled_at)
