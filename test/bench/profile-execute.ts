@@ -7,9 +7,11 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
-import { buildDataSourceOptions } from '@app/database';
 import { AgentCaller, ExecutionService, RateLimiter } from '@app/execution';
-import { EscrowService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
+import { EscrowService, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
+import { buildDataSourceOptions, TransactionRunner } from '@app/database';
+import { LedgerService } from '@app/ledger';
+import { OutboxService } from '@app/outbox';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { startTranslatorAgent } from '../../examples/translator-agent';
 
@@ -70,6 +72,11 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   wrap(ex, 'runClaimed', 'runClaimed (call + charge)');
   wrap(ex, 'charge', 'charge (tx)');
   wrap(app.get(DataSource), 'transaction', 'dataSource.transaction');
+  wrap(app.get(TransactionRunner), 'pipelined', 'TransactionRunner.pipelined');
+  wrap(app.get(LedgerService), 'post', 'ledger.post (in tx)');
+  wrap(app.get(EscrowService), 'recordCharge', 'recordCharge (in tx)');
+  wrap(app.get(PaymentsService), 'settleInline', 'payments.settleInline (in tx)');
+  wrap(app.get(OutboxService), 'record', 'outbox.record (in tx)');
   wrap(app.get(AgentCaller), 'call', 'agent call');
   wrap(app.get(RateLimiter), 'hit', 'rate limiter');
   wrap(app.get(EscrowService), 'scheduleRelease', 'scheduleRelease (BullMQ)');

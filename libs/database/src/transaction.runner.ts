@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool, PoolClient } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -22,15 +23,16 @@ export class TransactionRunner {
   /**
    * For hot paths: a transaction straight on a pooled pg connection in pipeline mode. BEGIN goes
    * out with the first statements, statements issued together share one round trip, and there
-   * is no ORM layer per statement. Commits when `work` resolves (every statement it issued
-   * must be awaited), rolls back when it throws.
+   * is no ORM layer per statement; statements are prepared once per connection, so their SQL
+   * text must be fixed. Commits when `work` resolves (every statement it issued must be
+   * awaited), rolls back when it throws.
    */
   async pipelined<T>(work: (sql: Queryable) => Promise<T>): Promise<T> {
     const client: PoolClient = await this.pool().connect();
     const begin = client.query('BEGIN');
     let broken: Error | undefined;
     try {
-      const sql: Queryable = { query: <R>(text: string, params?: unknown[]) => client.query(text, params).then((r) => r.rows as R) };
+      const sql: Queryable = { query: <R>(text: string, params?: unknown[]) => client.query(prepared(text, params)).then((r) => r.rows as R) };
       const result = await work(sql);
       await begin;
       const commit = await client.query('COMMIT');
@@ -45,14 +47,30 @@ export class TransactionRunner {
     }
   }
 
-  /** One statement on the pool (autocommit), without the ORM layer: its rows. */
+  /** One statement on the pool (autocommit), without the ORM layer, prepared (fixed SQL text): its rows. */
   async query<T>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.pool().query(text, params)).rows as T[];
+    return (await this.pool().query(prepared(text, params))).rows as T[];
   }
 
   private pool(): Pool {
     return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A named prepared statement: each connection parses and plans it once, not on every call
+ * (measured: parse + plan were a fifth of the execute path's time in Postgres). Only for SQL
+ * whose text is fixed (values always as parameters), so the set of names stays small.
+ */
+function prepared(text: string, values: unknown[] = []): QueryConfig {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `agora_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (statementNames.size < 1_000) statementNames.set(text, name);
+  }
+  return { name, text, values };
 }
 
 /**
