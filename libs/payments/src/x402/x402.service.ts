@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { getAddress, isHexString } from 'ethers';
-import { AppException, Clock, formatMicros, recoverTypedDataSigner, sameWallet } from '@app/common';
+import { AppException, Clock, formatMicros, recoverSigner, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
 import { NETWORKS, PaymentOption } from './networks';
+import { transferAuthorizationDigest } from './eip3009';
 import {
   Authorization,
   PaymentRequiredV2,
@@ -204,12 +205,7 @@ export class X402Service {
 
     let signer: string;
     try {
-      signer = recoverTypedDataSigner(
-        { name: option.assetName, version: '2', chainId: option.network.chainId, verifyingContract: option.asset },
-        TRANSFER_WITH_AUTHORIZATION_TYPES,
-        { ...auth },
-        signature,
-      );
+      signer = recoverSigner(transferAuthorizationDigest({ name: option.assetName, version: '2', chainId: option.network.chainId, verifyingContract: option.asset }, auth), signature);
     } catch {
       throw invalid('invalid_exact_evm_payload_signature', 'Payment signature is invalid');
     }
