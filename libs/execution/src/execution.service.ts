@@ -448,7 +448,11 @@ export class ExecutionService {
 
   /**
    * Reserves the authorization and creates the execution in one transaction, the writes in one
-   * round trip. A sync execution is created claimed by this request (locked_until set).
+   * round trip. A sync execution is created claimed by this request (locked_until set), and its
+   * commit does not wait for the WAL flush: nothing is answered before the run's own commit
+   * (completed or failed), which flushes this one with it; a crash before that loses a
+   * reservation that was never settled nor acknowledged (docs/decisions.md). An async
+   * execution's 202 is an acknowledgement, so its commit is flushed.
    */
   private async create(
     verified: VerifiedPayment,
@@ -499,7 +503,7 @@ export class ExecutionService {
           : Promise.resolve(),
       ]);
       return reserved;
-    });
+    }, { flushedByNextCommit: !cmd.async });
     const execution = Object.assign(new ExecutionEntity(), {
       id,
       agentId: agent.id,
