@@ -18,6 +18,13 @@ export interface PipelinedOptions {
    * before it loses only work that was never charged nor acknowledged.
    */
   flushedByNextCommit?: boolean;
+  /**
+   * Send COMMIT right behind the statements `work` issues before its first await: the whole
+   * transaction is one round trip, and row locks are held only while Postgres runs it. `work`
+   * must not decide anything from results: a condition that should abort is checked in SQL
+   * (`claimed(...)`), so a failing statement turns the COMMIT into a rollback.
+   */
+  commitWithWrites?: boolean;
 }
 
 /** Runs a unit of work in one Postgres transaction (READ COMMITTED). */
@@ -39,19 +46,44 @@ export class TransactionRunner {
    */
   async pipelined<T>(work: (sql: Queryable) => Promise<T>, opts: PipelinedOptions = {}): Promise<T> {
     const client: PoolClient = await this.pool().connect();
+    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+    // BEGIN and everything work issues before its first await leave in one socket write.
+    stream.cork();
     const begin = opts.flushedByNextCommit
       ? Promise.all([client.query('BEGIN'), client.query('SET LOCAL synchronous_commit TO OFF')]).then(([b]) => b)
       : client.query('BEGIN');
     let broken: Error | undefined;
     try {
-      const sql: Queryable = { query: <R>(text: string, params?: unknown[]) => client.query(prepared(text, params)).then((r) => r.rows as R) };
-      const result = await work(sql);
+      let commit: Promise<{ command: string }> | undefined;
+      const sql: Queryable = {
+        query: <R>(text: string, params?: unknown[]) => {
+          // It would run after the COMMIT, outside the transaction.
+          if (commit) return Promise.reject(new Error('statement issued after a COMMIT sent with the writes'));
+          return client.query(prepared(text, params)).then((r) => r.rows as R);
+        },
+      };
+      let pending: Promise<T>;
+      try {
+        pending = work(sql);
+        if (opts.commitWithWrites) commit = client.query('COMMIT');
+      } finally {
+        stream.uncork();
+      }
+      if (commit) {
+        const [, outcome, committed] = await Promise.allSettled([begin, pending, commit]);
+        if (outcome.status === 'rejected') throw outcome.reason; // a failed statement: COMMIT became ROLLBACK
+        if (committed.status === 'rejected') throw committed.reason;
+        if (committed.value.command !== 'COMMIT') throw new Error('transaction was rolled back at commit');
+        return outcome.value;
+      }
+      const result = await pending;
       await begin;
-      const commit = await client.query('COMMIT');
-      if (commit.command !== 'COMMIT') throw new Error('transaction was rolled back at commit');
+      const committed = await client.query('COMMIT');
+      if (committed.command !== 'COMMIT') throw new Error('transaction was rolled back at commit');
       return result;
     } catch (err) {
       await begin.catch(() => undefined);
+      // After a COMMIT sent with the writes this is a no-op (Postgres only warns).
       await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {
@@ -105,6 +137,8 @@ export function pgErrorCode(err: unknown): string | undefined {
 }
 
 export const PG_UNIQUE_VIOLATION = '23505';
+/** Raised by the `claimed(n, what)` SQL function when a conditional write touched no row. */
+export const PG_NOT_CLAIMED = 'AG001';
 export const PG_CHECK_VIOLATION = '23514';
 
 /**

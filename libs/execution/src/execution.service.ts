@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AgentCapabilityEntity, AgentEntity, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { AppException, Clock, formatMicros, newId, NotFoundException, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { allWrites, queryRows, TransactionRunner } from '@app/database';
+import { allWrites, PG_NOT_CLAIMED, pgErrorCode, queryRows, TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { OutboxService } from '@app/outbox';
 import { EscrowHoldEntity, EscrowService, PaymentEntity, PaymentsService, PLATFORM_FEE, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
@@ -288,18 +288,21 @@ export class ExecutionService {
     try {
       charged = await this.tx.pipelined(async (m) => {
         const [claim, ...writes] = await Promise.allSettled([
+          // Lost to another run: claimed() aborts the transaction, COMMIT included.
           completing
-            ? queryRows<{ id: string }>(
-                m,
-                `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, agent_fee = $5,
-                        usage_tokens = $6, settlement_status = 'settled', transaction_id = $7, refund_id = $8
-                  WHERE id = $1 AND status = 'pending' RETURNING id`,
+            ? m.query(
+                `WITH c AS (
+                   UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, agent_fee = $5,
+                          usage_tokens = $6, settlement_status = 'settled', transaction_id = $7, refund_id = $8
+                    WHERE id = $1 AND status = 'pending' RETURNING 1)
+                 SELECT claimed(count(*), 'execution') FROM c`,
                 [id, execution.output, execution.executionTimeMs, execution.completedAt, execution.agentFee.toString(), execution.usageTokens, transactionId, refundId],
               )
-            : queryRows<{ id: string }>(
-                m,
-                `UPDATE executions SET settlement_status = 'settled', transaction_id = $2, refund_id = $3
-                  WHERE id = $1 AND status = 'completed' AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING id`,
+            : m.query(
+                `WITH c AS (
+                   UPDATE executions SET settlement_status = 'settled', transaction_id = $2, refund_id = $3
+                    WHERE id = $1 AND status = 'completed' AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING 1)
+                 SELECT claimed(count(*), 'execution') FROM c`,
                 [id, transactionId, refundId],
               ),
           inlineHash ? this.payments.settleInline(m, payment, inlineHash, id) : this.payments.bind(m, payment.id, id),
@@ -329,14 +332,15 @@ export class ExecutionService {
           // Last: the agent's row stays locked only until commit.
           m.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [execution.agentId]),
         ]);
-        if (claim.status === 'rejected') throw claim.reason;
-        if (claim.value.length === 0) throw new NotClaimed();
+        if (claim.status === 'rejected') throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;
         const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
         if (failed) throw failed.reason;
         const value = <T>(r: PromiseSettledResult<unknown>) => (r as PromiseFulfilledResult<T>).value;
         const { hold, refund } = value<{ hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null }>(writes[3]);
         return { hold, refund, callback: value<string | null>(writes[2]) };
-      });
+        // An instant-tier hold is released in the same transaction after the posting answers, so
+        // only a held one can send COMMIT with the writes.
+      }, { commitWithWrites: this.escrow.holdSeconds(score) > 0 });
     } catch (err) {
       if (!(err instanceof NotClaimed)) throw err;
       charged = null;
@@ -493,17 +497,22 @@ export class ExecutionService {
         cmd.idempotencyKey
           ? m
               .query(
-                `INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
-                 ON CONFLICT (payer, key) DO NOTHING RETURNING execution_id`,
-                [payer, cmd.idempotencyKey, fingerprint, id, new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS)],
+                // A key still in force aborts the transaction; an expired one is taken over.
+                `WITH k AS (
+                   INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
+                   ON CONFLICT (payer, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, execution_id = EXCLUDED.execution_id,
+                      expires_at = EXCLUDED.expires_at, created_at = now()
+                   WHERE idempotency_keys.expires_at <= $6 RETURNING 1)
+                 SELECT claimed(count(*), 'idempotency key') FROM k`,
+                [payer, cmd.idempotencyKey, fingerprint, id, new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS), this.clock.now()],
               )
-              .then((claimed: unknown[]) => {
-                if (claimed.length === 0) throw new IdempotencyRace();
+              .catch((err: unknown) => {
+                throw pgErrorCode(err) === PG_NOT_CLAIMED ? new IdempotencyRace() : err;
               })
           : Promise.resolve(),
       ]);
       return reserved;
-    }, { flushedByNextCommit: !cmd.async });
+    }, { flushedByNextCommit: !cmd.async, commitWithWrites: true });
     const execution = Object.assign(new ExecutionEntity(), {
       id,
       agentId: agent.id,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Queryable, queryRows } from '@app/database';
+import { PG_NOT_CLAIMED, pgErrorCode, Queryable, queryRows } from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
@@ -54,11 +54,15 @@ export class PaymentsService {
 
   /** Inserts the authorization under its unique key: exactly one request can win a nonce. */
   async reserve(v: VerifiedPayment, purpose: PaymentPurpose, manager: Queryable = this.dataSource.manager, id: string = newId('pay')): Promise<PaymentEntity> {
-    const rows: PaymentEntity[] = await manager.query(
-      `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
-                             signature, header_hash, purpose, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'reserved')
-       ON CONFLICT (chain_id, asset, payer, nonce) DO NOTHING RETURNING id`,
+    // A nonce already reserved aborts the statement (claimed), so this also works with the
+    // COMMIT sent together with it.
+    const reserved = manager.query(
+      `WITH p AS (
+         INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
+                               signature, header_hash, purpose, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'reserved')
+         ON CONFLICT (chain_id, asset, payer, nonce) DO NOTHING RETURNING id)
+       SELECT claimed(count(*), 'payment authorization') FROM p`,
       [
         id,
         v.x402Version,
@@ -76,11 +80,14 @@ export class PaymentsService {
         purpose,
       ],
     );
-    if (rows.length === 0) {
+    try {
+      await reserved;
+    } catch (err) {
+      if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
       throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
     }
     return Object.assign(new PaymentEntity(), {
-      id: rows[0].id,
+      id,
       x402Version: v.x402Version,
       network: v.network,
       chainId: v.chainId,
