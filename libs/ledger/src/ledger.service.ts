@@ -44,7 +44,9 @@ const PG_LEDGER_BOUNDS = 'LB001';
 
 function boundsError(err: unknown, legs: Leg[]): LedgerBoundsError | null {
   if (pgErrorCode(err) !== PG_LEDGER_BOUNDS) return null;
-  const detail = JSON.parse((err as { driverError?: { detail?: string } }).driverError?.detail ?? '{}') as { code: string; balance: string; delta: string };
+  // TypeORM wraps the driver's error; a pipelined transaction gets the driver's own.
+  const e = err as { detail?: string; driverError?: { detail?: string } };
+  const detail = JSON.parse(e.driverError?.detail ?? e.detail ?? '{}') as { code: string; balance: string; delta: string };
   const leg = legs.find((l) => l.account.code === detail.code)!;
   return new LedgerBoundsError(leg.account, BigInt(detail.balance), BigInt(detail.delta));
 }

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { allWrites, PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
+import { Accounts, LedgerBoundsError, LedgerService, transfer } from '@app/ledger';
+import { startApi, ApiHarness } from '../support/api-harness';
+
+/** TransactionRunner.pipelined: statements issued together, COMMIT optionally sent with them. */
+describe('pipelined transactions (integration)', () => {
+  let api: ApiHarness;
+  let ds: DataSource;
+  let tx: TransactionRunner;
+  let ledger: LedgerService;
+
+  beforeAll(async () => {
+    api = await startApi();
+    ds = api.app.get(DataSource);
+    tx = api.app.get(TransactionRunner);
+    ledger = api.app.get(LedgerService);
+    await ds.query(`CREATE TABLE pipeline_probe (id text PRIMARY KEY, n int NOT NULL DEFAULT 0)`);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const rows = async (prefix: string) => (await ds.query(`SELECT id FROM pipeline_probe WHERE id LIKE $1 ORDER BY id`, [`${prefix}%`])).map((r: { id: string }) => r.id);
+
+  for (const commitWithWrites of [false, true]) {
+    describe(commitWithWrites ? 'COMMIT sent with the writes' : 'COMMIT after the results', () => {
+      it('commits every statement issued together, in issue order', async () => {
+        const p = randomUUID();
+        const out = await tx.pipelined(
+          (sql) =>
+            allWrites([
+              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-a`]),
+              // Sees the row the statement before it inserted: they run in order, in one transaction.
+              sql.query(`INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`, [`${p}-b`, `${p}-a`]),
+            ]),
+          { commitWithWrites },
+        );
+        expect(out).toEqual([[{ id: `${p}-a` }], [{ n: 1 }]]);
+        expect(await rows(p)).toEqual([`${p}-a`, `${p}-b`]);
+      });
+
+      it('rolls back everything when one statement fails, and reports that failure', async () => {
+        const p = randomUUID();
+        await ds.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]);
+        const attempt = tx.pipelined(
+          (sql) =>
+            allWrites([
+              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-new`]),
+              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]),
+              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-after`]),
+            ]),
+          { commitWithWrites },
+        );
+        await expect(attempt).rejects.toMatchObject({ code: '23505' });
+        expect(await rows(p)).toEqual([`${p}-taken`]);
+      });
+
+      it('aborts on a lost claim (claimed() raises AG001) and writes nothing', async () => {
+        const p = randomUUID();
+        const attempt = tx.pipelined(
+          (sql) =>
+            allWrites([
+              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-x`]),
+              sql.query(`WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`, [`${p}-missing`]),
+            ]),
+          { commitWithWrites },
+        );
+        const err = await attempt.catch((e: unknown) => e);
+        expect(pgErrorCode(err)).toBe(PG_NOT_CLAIMED);
+        expect(await rows(p)).toEqual([]);
+      });
+
+      it('rolls back when work throws, and a ledger bounds error stays a LedgerBoundsError', async () => {
+        const agent = randomUUID();
+        const attempt = tx.pipelined(
+          (sql) => ledger.post(sql, { code: 'test.overdraw', refId: randomUUID(), legs: transfer(Accounts.agentAvailable(agent), Accounts.platformRevenue(), 5n) }),
+          { commitWithWrites },
+        );
+        await expect(attempt).rejects.toBeInstanceOf(LedgerBoundsError);
+        expect(await ledger.balance(ds.manager, Accounts.agentAvailable(agent).code)).toBe(0n);
+      });
+    });
+  }
+
+  it('refuses a statement issued after a COMMIT sent with the writes (it would run outside the transaction)', async () => {
+    const p = randomUUID();
+    const attempt = tx.pipelined(
+      async (sql) => {
+        await sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-first`]);
+        await sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-late`]);
+      },
+      { commitWithWrites: true },
+    );
+    await expect(attempt).rejects.toThrow(/after a COMMIT/);
+    expect(await rows(p)).toEqual([`${p}-first`]);
+  });
+
+  it('a transaction flushed by a later commit is visible at once and survives that commit', async () => {
+    const p = randomUUID();
+    await tx.pipelined((sql) => sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-async`]), { flushedByNextCommit: true, commitWithWrites: true });
+    expect(await rows(p)).toEqual([`${p}-async`]);
+    const settings: { synchronous_commit: string }[] = await Promise.all(Array.from({ length: 20 }, () => ds.query(`SHOW synchronous_commit`).then((r) => r[0])));
+    expect(new Set(settings.map((s) => s.synchronous_commit))).toEqual(new Set(['on'])); // SET LOCAL did not leak to the pooled connection
+  });
+});
