@@ -16,12 +16,21 @@ export class LedgerPostFunction1763890000000 implements MigrationInterface {
         p_owners text[], p_mins bigint[], p_maxs bigint[], p_amounts bigint[]) RETURNS jsonb LANGUAGE plpgsql AS $$
       DECLARE
         n int := coalesce(array_length(p_codes, 1), 0);
+        total bigint := 0;
         existing uuid;
+        locked int;
         acc record;
         current_balance bigint;
+        ids uuid[] := '{}';
+        afters bigint[] := '{}';
+        versions bigint[] := '{}';
         balances jsonb := '{}'::jsonb;
       BEGIN
-        IF n < 2 OR n <> array_length(p_amounts, 1) OR (SELECT sum(a) FROM unnest(p_amounts) a) <> 0 OR 0 = ANY(p_amounts) THEN
+        FOR i IN 1..n LOOP
+          IF p_amounts[i] IS NULL OR p_amounts[i] = 0 THEN RAISE EXCEPTION 'ledger posting %/% has a zero leg', p_code, p_ref_id; END IF;
+          total := total + p_amounts[i];
+        END LOOP;
+        IF n < 2 OR n <> array_length(p_amounts, 1) OR total <> 0 THEN
           RAISE EXCEPTION 'unbalanced ledger posting %/%', p_code, p_ref_id;
         END IF;
         INSERT INTO ledger_transactions (id, code, ref_id, metadata) VALUES (p_id, p_code, p_ref_id, p_metadata)
@@ -30,10 +39,15 @@ export class LedgerPostFunction1763890000000 implements MigrationInterface {
           SELECT id INTO existing FROM ledger_transactions WHERE code = p_code AND ref_id = p_ref_id;
           RETURN jsonb_build_object('transactionId', existing, 'duplicate', true, 'balances', '{}'::jsonb);
         END IF;
-        INSERT INTO ledger_accounts (id, code, kind, owner_id, min_balance, max_balance)
-          SELECT DISTINCT ON (c) gen_random_uuid(), c, k, o, mn, mx FROM unnest(p_codes, p_kinds, p_owners, p_mins, p_maxs) AS t(c, k, o, mn, mx)
-          ON CONFLICT (code) DO NOTHING;
+        -- Lock in id order (no deadlocks); create the accounts missing on first use, then lock those too.
         PERFORM 1 FROM ledger_accounts WHERE code = ANY(p_codes) ORDER BY id FOR UPDATE;
+        GET DIAGNOSTICS locked = ROW_COUNT;
+        IF locked < (SELECT count(DISTINCT c) FROM unnest(p_codes) c) THEN
+          INSERT INTO ledger_accounts (id, code, kind, owner_id, min_balance, max_balance)
+            SELECT DISTINCT ON (c) gen_random_uuid(), c, k, o, mn, mx FROM unnest(p_codes, p_kinds, p_owners, p_mins, p_maxs) AS t(c, k, o, mn, mx)
+            ON CONFLICT (code) DO NOTHING;
+          PERFORM 1 FROM ledger_accounts WHERE code = ANY(p_codes) ORDER BY id FOR UPDATE;
+        END IF;
         FOR i IN 1..n LOOP
           UPDATE ledger_accounts SET balance = balance + p_amounts[i], version = version + 1
            WHERE code = p_codes[i]
@@ -45,10 +59,13 @@ export class LedgerPostFunction1763890000000 implements MigrationInterface {
             RAISE EXCEPTION 'ledger account % would leave its bounds', p_codes[i] USING ERRCODE = 'LB001',
               DETAIL = json_build_object('code', p_codes[i], 'balance', current_balance::text, 'delta', p_amounts[i]::text)::text;
           END IF;
-          INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, account_version)
-            VALUES (p_id, acc.id, p_amounts[i], acc.balance, acc.version);
+          ids := ids || acc.id;
+          afters := afters || acc.balance;
+          versions := versions || acc.version;
           balances := balances || jsonb_build_object(p_codes[i], acc.balance::text);
         END LOOP;
+        INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, account_version)
+          SELECT p_id, * FROM unnest(ids, p_amounts, afters, versions);
         RETURN jsonb_build_object('transactionId', p_id, 'duplicate', false, 'balances', balances);
       END $$`);
   }
