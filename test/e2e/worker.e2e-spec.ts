@@ -9,7 +9,7 @@ import { builtApp, RunningProcess, startProcess, waitFor } from '../support/proc
 import { withClient } from '../support/test-db';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
-import { EscrowService } from '@app/payments';
+import { EscrowService, RELEASE_BUCKET_MS } from '@app/payments';
 import { newWallet, walletHeaders } from '../support/wallets';
 
 /** The worker as its own process: boots, reports health, drains a queue, shuts down gracefully. */
@@ -70,6 +70,44 @@ describe('worker process (e2e)', () => {
     const after = await api.request('GET', '/api/v1/health/worker');
     expect(after.status).toBe(503);
   });
+
+  it('releases held escrow through one delayed job per time bucket (no sweeper here), each hold once', async () => {
+    const escrow = api.app.get(EscrowService);
+    const agentIds = [(await registerAgent(api, newWallet())).body.data.id as string, (await registerAgent(api, newWallet())).body.data.id as string];
+    const holds = [];
+    for (const agentId of agentIds) {
+      const { hold } = await seedCharge(api.app, { agentId, agentFee: 1_000_000n, reputation: 50 });
+      // Due in 1.5 s instead of the Standard tier's day.
+      const releaseAt = new Date(Date.now() + 1_500);
+      await withClient(api.databaseUrl, (c) => c.query(`UPDATE escrow_holds SET release_at = $2 WHERE id = $1`, [hold.id, releaseAt]));
+      holds.push({ ...hold, releaseAt });
+    }
+    for (const hold of holds) await escrow.scheduleRelease(hold);
+    await escrow.scheduleRelease(holds[0]); // asked again: nothing more is queued
+
+    const queue = new Queue('payments', { connection: redisConnectionOptions(api.config.redisUrl), prefix: api.config.queuePrefix });
+    try {
+      const buckets = [...new Set(holds.map((h) => Math.ceil(h.releaseAt.getTime() / RELEASE_BUCKET_MS)))];
+      const jobs = (await queue.getJobs(['delayed', 'waiting'])).filter((j) => j.name === 'escrow.release-due');
+      expect(jobs.map((j) => j.id).sort()).toEqual(buckets.map((b) => jobId('escrow.release-due', b)).sort());
+      expect(jobs.every((j) => j.opts.delay! > 0 && j.opts.delay! <= 1_500 + RELEASE_BUCKET_MS)).toBe(true);
+    } finally {
+      await queue.close();
+    }
+
+    worker = startProcess(builtApp('worker'), api.env);
+    const balance = async (agentId: string) => (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data;
+    for (const agentId of agentIds) {
+      await waitFor(async () => (await balance(agentId)).available === '0.950000', 'escrow released by the bucket job');
+      expect(await balance(agentId)).toMatchObject({ pending: '0.000000', escrow: { pendingCount: 0 } });
+    }
+    const events = await withClient(api.databaseUrl, (c) =>
+      c.query(`SELECT agent_id, count(*)::int AS n FROM outbox_events WHERE type = 'escrow.released' AND agent_id = ANY($1) GROUP BY agent_id`, [agentIds]),
+    );
+    expect(events.rows.map((r) => r.n)).toEqual([1, 1]);
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  });
 });
 
 describe('configuration is validated at start-up (e2e)', () => {
@@ -122,7 +160,7 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     expect(w).toMatchObject({ status: 'completed', net_amount: '4.900000', tx_hash: expect.stringMatching(/^0x/) });
   });
 
-  it('releases a Standard-tier escrow after its hold (delayed job), once', async () => {
+  it('releases a Standard-tier escrow after its hold (bucket job or sweeper), once', async () => {
     const wallet = newWallet();
     const agentId = (await registerAgent(api, wallet)).body.data.id as string;
     const { hold } = await seedCharge(api.app, { agentId, agentFee: 1_000_000n, reputation: 50 });

@@ -4,7 +4,7 @@ import { JobHandlerRegistry } from './job-handlers';
 describe('JobHandlerRegistry', () => {
   it('refuses to boot with a job that has no handler', () => {
     const registry = new JobHandlerRegistry();
-    expect(() => registry.assertComplete()).toThrow(/missing \[auth-messages.prune, withdrawal.process, refund.process, escrow.release, payment.settle, execution.run, event.fanout, webhook.deliver\]/);
+    expect(() => registry.assertComplete()).toThrow(/missing \[auth-messages.prune, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, execution.run, event.fanout, webhook.deliver\]/);
   });
 
   it('refuses to boot with a job handled twice', () => {

@@ -31,12 +31,17 @@ export interface ExecutionCharge {
   refund?: { executionId: string; authorizedAgentFee: bigint; /** The `rfd_` id to use if a refund is owed. */ id?: string };
 }
 
+/** Holds are released by one delayed job per bucket of this length (a hold is released at most this late). */
+export const RELEASE_BUCKET_MS = 5_000;
+
 /**
  * Charged executions and the escrow of their earnings: posting the split, holding earnings by
  * the agent's tier, releasing them (delayed job, sweeper as a safety net).
  */
 @Injectable()
 export class EscrowService {
+  private readonly scheduledBuckets = new Set<number>();
+
   constructor(
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxService,
@@ -48,13 +53,34 @@ export class EscrowService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  /** After commit: a delayed job releases the hold on time; the sweeper covers a lost job. */
+  /**
+   * After commit: makes sure a delayed `escrow.release-due` job runs at the end of the hold's
+   * RELEASE_BUCKET_MS bucket. One job per bucket (deterministic id across processes, and
+   * remembered here so a busy process does not ask Redis again for every charge), not one per
+   * hold; the sweeper covers a lost job.
+   */
   async scheduleRelease(hold: { id: string; releaseAt: Date; status: string }): Promise<void> {
     if (hold.status !== 'held') return;
-    await this.jobs.wake('escrow.release', { holdId: hold.id }, {
-      jobId: jobId('escrow.release', hold.id),
-      delay: Math.max(0, hold.releaseAt.getTime() - this.clock.nowMs()),
-    });
+    const now = this.clock.nowMs();
+    const bucket = Math.ceil(Math.max(hold.releaseAt.getTime(), now + 1) / RELEASE_BUCKET_MS);
+    if (this.scheduledBuckets.has(bucket)) return;
+    if (this.scheduledBuckets.size >= 10_000) {
+      const current = Math.floor(now / RELEASE_BUCKET_MS);
+      for (const b of this.scheduledBuckets) if (b < current) this.scheduledBuckets.delete(b);
+    }
+    this.scheduledBuckets.add(bucket);
+    const queued = await this.jobs.wake('escrow.release-due', { bucket }, { jobId: jobId('escrow.release-due', bucket), delay: Math.max(0, bucket * RELEASE_BUCKET_MS - now) });
+    if (!queued) this.scheduledBuckets.delete(bucket);
+  }
+
+  /** Worker step of `escrow.release-due`: releases every hold due by now, in batches. Returns how many. */
+  async releaseDue(batch = 500): Promise<number> {
+    let released = 0;
+    for (;;) {
+      const due = await this.dueReleases(batch);
+      for (const hold of due) if (await this.release(hold.id)) released++;
+      if (due.length < batch) return released;
+    }
   }
 
   /** Seconds an agent's earnings are held, by its tier now (resolutions §6). */

@@ -18,8 +18,10 @@ export interface JobPayloads {
   'withdrawal.process': { withdrawalId: string };
   /** Send a pending refund to the payer (claim, transfer, complete). */
   'refund.process': { refundId: string };
-  /** Release an escrow hold whose time has come. */
+  /** Release an escrow hold whose time has come (sweeper). */
   'escrow.release': { holdId: string };
+  /** Release every escrow hold due by now: one delayed job per time bucket, not one per hold. */
+  'escrow.release-due': { bucket: number };
   /** Retry a failed settlement. */
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
@@ -40,6 +42,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'withdrawal.process': QUEUES.payments,
   'refund.process': QUEUES.payments,
   'escrow.release': QUEUES.payments,
+  'escrow.release-due': QUEUES.payments,
   'payment.settle': QUEUES.payments,
   'execution.run': QUEUES.executions,
   'event.fanout': QUEUES.webhooks,

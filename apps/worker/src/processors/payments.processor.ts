@@ -17,6 +17,7 @@ export class PaymentsProcessor extends WorkerHost {
     registry.register('withdrawal.process', (job) => withdrawals.process(job.data.withdrawalId));
     registry.register('refund.process', (job) => refunds.process(job.data.refundId));
     registry.register('escrow.release', (job) => escrow.release(job.data.holdId));
+    registry.register('escrow.release-due', () => escrow.releaseDue());
   }
 
   process(job: Job): Promise<unknown> {
