@@ -80,6 +80,26 @@ describe('Execution API (e2e)', () => {
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(code);
     expect(await counts()).toEqual(before);
+    // Answers of the execute service carry the limit headers too (the body shape check comes first).
+    if (status !== 400) {
+      expect(res.headers.get('x-ratelimit-agent-remaining')).toMatch(/^\d+$/);
+      expect(res.headers.get('x-ratelimit-client-remaining')).toMatch(/^\d+$/);
+    }
+  });
+
+  it('counts a payment whose signature is not the payer\'s against the caller\'s IP, not the wallet it names, and charges nothing', async () => {
+    const client = newWallet();
+    const forged = await x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet, from: client.address });
+    const before = await counts();
+    const res = await execute(body(), { [forged.name]: forged.value });
+    expect(res.status).toBe(402);
+    expect(res.body.error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason: 'invalid_exact_evm_payload_signature' } });
+    expect(res.headers.get('x-ratelimit-client-remaining')).toMatch(/^\d+$/);
+    expect(await counts()).toEqual(before);
+    // The named wallet's own window is untouched: its first real execute still has the full allowance - 1.
+    const ok = await execute(body(), await paid(client));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-ratelimit-client-remaining')).toBe(String(api.config.rateLimitClientPerMin - 1));
   });
 
   it('runs, settles and returns the output to a payer using x402-fetch unchanged', async () => {

@@ -13,6 +13,8 @@ export interface HeaderOptions {
   asset?: string;
   assetName?: string;
   to?: string;
+  /** authorization.from, when it should name another wallet than the signer (a forgery). */
+  from?: string;
   value?: bigint;
   validAfter?: bigint;
   validBefore?: bigint;
@@ -29,7 +31,7 @@ export async function x402Header(wallet: Wallet, o: HeaderOptions): Promise<{ na
   const chainId = o.chainId ?? 84532;
   const asset = o.asset ?? BASE_SEPOLIA_USDC;
   const authorization = {
-    from: wallet.address,
+    from: o.from ?? wallet.address,
     to: o.to ?? o.payTo,
     value: (o.value ?? o.amount).toString(),
     validAfter: (o.validAfter ?? now - 600n).toString(),

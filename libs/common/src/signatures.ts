@@ -1,4 +1,4 @@
-import { computeAddress, getBytes, hashMessage, Signature, TypedDataDomain, TypedDataEncoder, TypedDataField } from 'ethers';
+import { getAddress, getBytes, hashMessage, keccak256, Signature, TypedDataDomain, TypedDataEncoder, TypedDataField } from 'ethers';
 import secp256k1 from 'secp256k1';
 
 /**
@@ -11,7 +11,9 @@ export function recoverSigner(digest: string, signature: string): string {
   const sig = Signature.from(signature);
   const compact = getBytes(sig.r + sig.s.slice(2));
   const publicKey = secp256k1.ecdsaRecover(compact, sig.yParity, getBytes(digest), false);
-  return computeAddress(`0x${Buffer.from(publicKey).toString('hex')}`);
+  // The address is the last 20 bytes of keccak256(X || Y). (ethers' computeAddress would parse
+  // and re-validate the point in JavaScript first, which cost more than the recovery itself.)
+  return getAddress(`0x${keccak256(publicKey.subarray(1)).slice(-40)}`);
 }
 
 /** Signer of an EIP-712 typed-data signature. */

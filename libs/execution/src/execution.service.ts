@@ -8,7 +8,7 @@ import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, queryRows, TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { OutboxService } from '@app/outbox';
-import { EscrowHoldEntity, EscrowService, PaymentEntity, PaymentsService, PLATFORM_FEE, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
+import { EscrowHoldEntity, EscrowService, PaymentEntity, PaymentsService, PLATFORM_FEE, RecoveredPayment, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { DeliveryService } from '@app/webhooks';
 import { AgentCaller, AgentCallResult } from './agent-caller';
@@ -95,19 +95,36 @@ export class ExecutionService {
   async execute(cmd: ExecuteCommand): Promise<ExecuteResult> {
     let limits: RateLimitState | null = null;
     try {
-      const { agent, capability } = await this.target(cmd.agentId, cmd.capabilityId);
+      // The target read goes out first; the payment's signer is recovered (CPU) while it is in
+      // flight, and the rate-limit hit (per payer once the signature proves who pays, per IP
+      // otherwise) runs alongside it. Every execute answer then carries the limit headers.
+      const targetRead = this.target(cmd.agentId, cmd.capabilityId);
+      const header = this.x402.headerOf(cmd.headers);
+      let recovered: RecoveredPayment | null = null;
+      let recoverError: unknown = null;
+      if (header) {
+        try {
+          recovered = this.x402.recover(header);
+        } catch (err) {
+          recoverError = err;
+        }
+      }
+      const [read, hit] = await Promise.allSettled([targetRead, this.limiter.hit(recovered ? recovered.payer : `ip:${cmd.clientIp}`, cmd.agentId)]);
+      if (hit.status === 'rejected') throw hit.reason;
+      limits = hit.value;
+      if (limits.retryAfterS !== null) {
+        throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS }, { headers: rateLimitHeaders(limits) });
+      }
+      if (read.status === 'rejected') throw read.reason;
+      const { agent, capability } = read.value;
       const inputErrors = validateAgainst(capability.inputSchema, cmd.input);
       if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
       if (cmd.callbackUrl) await this.checkCallback(cmd.callbackUrl);
       const price = this.priceFor(agent, capability);
 
-      const header = this.x402.headerOf(cmd.headers);
-      if (!header) {
-        limits = await this.limit(`ip:${cmd.clientIp}`, agent.id);
-        throw this.x402.paymentRequired(price);
-      }
-      const verified = this.x402.verify(header, price);
-      limits = await this.limit(verified.payer, agent.id);
+      if (!header) throw this.x402.paymentRequired(price);
+      if (recoverError) throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID' ? this.x402.withOffer(recoverError, price) : recoverError;
+      const verified = this.x402.verify(header, price, recovered!);
 
       const fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
       if (cmd.idempotencyKey) {
@@ -423,14 +440,6 @@ export class ExecutionService {
         ? `${agent.name}: ${capability.name} (${capability.pricingModel}, up to ${formatMicros(authorizedAgentFee)} USDC; the unused part is refunded)`
         : `${agent.name}: ${capability.name}`,
     };
-  }
-
-  private async limit(client: string, agentId: string): Promise<RateLimitState> {
-    const limits = await this.limiter.hit(client, agentId);
-    if (limits.retryAfterS !== null) {
-      throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS }, { headers: rateLimitHeaders(limits) });
-    }
-    return limits;
   }
 
   private async checkCallback(url: string): Promise<void> {

@@ -54,6 +54,17 @@ function isAuthorization(a: Partial<Record<keyof Authorization, unknown>> | null
   );
 }
 
+/** A payment header decoded and its signer recovered: everything that does not depend on the price. */
+export interface RecoveredPayment {
+  header: string;
+  decoded: DecodedPayment;
+  option: PaymentOption;
+  auth: Authorization;
+  signature: string;
+  /** authorization.from, checksummed: the signature was made by it. */
+  payer: string;
+}
+
 function invalid(reason: string, message: string): AppException {
   return new AppException('PAYMENT_INVALID', message, { reason });
 }
@@ -156,17 +167,23 @@ export class X402Service {
 
   /**
    * Decodes a payment header and runs every stateless check against the price. A failure is
-   * PAYMENT_INVALID (402) carrying the offer, so the client can sign again at once.
+   * PAYMENT_INVALID (402) carrying the offer, so the client can sign again at once. `recovered`
+   * (from `recover`, e.g. computed while the price was being read) skips decoding again.
    */
-  verify(header: { value: string; version: 1 | 2 }, price: PriceRequest): VerifiedPayment {
+  verify(header: { value: string; version: 1 | 2 }, price: PriceRequest, recovered?: RecoveredPayment): VerifiedPayment {
     try {
-      return this.check(header, price);
+      return this.checkTerms(header, recovered ?? this.recover(header), price);
     } catch (err) {
       throw err instanceof AppException && err.code === 'PAYMENT_INVALID' ? this.withOffer(err, price) : err;
     }
   }
 
-  private check(header: { value: string; version: 1 | 2 }, price: PriceRequest): VerifiedPayment {
+  /**
+   * The part of verification that needs no price: decode the header, pick the network, check
+   * the payload's shape and recover the signer (the CPU-heavy step). Throws PAYMENT_INVALID
+   * without the offer (verify adds it).
+   */
+  recover(header: { value: string; version: 1 | 2 }): RecoveredPayment {
     let decoded: DecodedPayment;
     try {
       decoded = JSON.parse(Buffer.from(header.value.trim(), 'base64').toString('utf8')) as DecodedPayment;
@@ -187,7 +204,7 @@ export class X402Service {
       if (!accepted || typeof accepted !== 'object') throw invalid('invalid_payload', 'accepted requirements are missing');
       if (accepted.scheme !== 'exact') throw invalid('invalid_scheme', 'Only the exact scheme is accepted');
       option = this.options.find((o) => o.network.caip2 === accepted.network);
-      if (option && (typeof accepted.asset !== 'string' || !sameWallet(accepted.asset, option.asset) || accepted.amount !== price.amount.toString())) {
+      if (option && (typeof accepted.asset !== 'string' || !sameWallet(accepted.asset, option.asset))) {
         throw invalid('invalid_payment_requirements', 'accepted requirements do not match this resource');
       }
     }
@@ -210,6 +227,15 @@ export class X402Service {
       throw invalid('invalid_exact_evm_payload_signature', 'Payment signature is invalid');
     }
     if (!sameWallet(signer, auth.from)) throw invalid('invalid_exact_evm_payload_signature', 'Payment signature was not made by authorization.from');
+    return { header: header.value, decoded, option, auth, signature, payer: getAddress(auth.from.toLowerCase()) };
+  }
+
+  private checkTerms(header: { value: string; version: 1 | 2 }, r: RecoveredPayment, price: PriceRequest): VerifiedPayment {
+    if (r.header !== header.value) throw new Error('recovered payment belongs to another header');
+    const { auth, option } = r;
+    if (header.version === 2 && r.decoded.accepted?.amount !== price.amount.toString()) {
+      throw invalid('invalid_payment_requirements', 'accepted requirements do not match this resource');
+    }
     if (!sameWallet(auth.to, this.payTo)) throw invalid('invalid_exact_evm_payload_recipient_mismatch', 'Payment is not made out to the platform');
     const value = BigInt(auth.value);
     if (value !== price.amount) {
@@ -231,13 +257,13 @@ export class X402Service {
       chainId: option.network.chainId,
       asset: option.asset,
       assetName: option.assetName,
-      payer: getAddress(auth.from.toLowerCase()),
+      payer: r.payer,
       payTo: this.payTo,
       nonce: auth.nonce.toLowerCase(),
       value,
       validAfter,
       validBefore,
-      signature,
+      signature: r.signature,
       headerHash: X402Service.hashHeader(header.value),
       responseHeader: header.version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE',
     };
