@@ -67,6 +67,7 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const ex = app.get(ExecutionService) as any;
   wrap(ex, 'target', 'target (agent+capability reads)');
+  wrapSync(app.get(X402Service), 'recover', 'x402 recover');
   wrap(ex, 'create', 'create (reserve+insert, tx)');
   wrap(ex, 'execute', 'execute (total)');
   wrap(ex, 'runClaimed', 'runClaimed (call + charge)');
