@@ -3,7 +3,9 @@ import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
+import Redis from 'ioredis';
 import { ExecutionService } from '@app/execution';
+import { REDIS } from '@app/queues';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
@@ -13,6 +15,15 @@ import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const PRICE = 11_000n; // 0.001 platform fee + 0.010 agent fee
+
+async function waitUntil(probe: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
 
 describe('Execution API (e2e)', () => {
   let api: ApiHarness;
@@ -207,6 +218,66 @@ describe('Execution API (e2e)', () => {
     const replay = await execute(body({ text: 'again' }), headers);
     expect(replay.status).toBe(409);
     expect(replay.body.error.code).toBe('PAYMENT_REPLAYED');
+  });
+
+  describe('replays before and after the agent is called', () => {
+    const callsFor = (text: string) => agentServer.calls.filter((c) => c.json.input.text === text).length;
+    const dropNonceClaims = async () => {
+      const redis = api.app.get<Redis>(REDIS);
+      const keys = await redis.keys(`${api.config.queuePrefix}:nonce:*`);
+      if (keys.length) await redis.del(...keys);
+      return keys.length;
+    };
+
+    it('turns concurrent replays of one header away before the agent: one 200, the rest 409, one agent call, one charge', async () => {
+      const headers = await paid(newWallet());
+      const before = await counts();
+      const answers = await Promise.all(Array.from({ length: 6 }, () => execute(body({ text: 'burst-replay' }), headers)));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      expect(answers.filter((r) => r.status === 409).every((r) => r.body.error.code === 'PAYMENT_REPLAYED')).toBe(true);
+      expect(callsFor('burst-replay')).toBe(1);
+      expect(await counts()).toEqual({ payments: before.payments + 1, charges: before.charges + 1, executions: before.executions + 1 });
+    });
+
+    it('refuses a used header from the payments table when Redis has lost its claims, without calling the agent', async () => {
+      const headers = await paid(newWallet());
+      expect((await execute(body({ text: 'after-redis-loss' }), headers)).status).toBe(200);
+      expect(await dropNonceClaims()).toBeGreaterThan(0);
+      const replay = await execute(body({ text: 'after-redis-loss' }), headers);
+      expect(replay.status).toBe(409);
+      expect(replay.body.error.code).toBe('PAYMENT_REPLAYED');
+      expect(callsFor('after-redis-loss')).toBe(1);
+    });
+
+    it('never charges twice when Redis loses a claim mid-run: a concurrent replay may reach the agent, the unique index decides at commit', async () => {
+      const headers = await paid(newWallet());
+      const before = await counts();
+      const first = execute(body({ text: 'lost-claim', delayMs: 300 }), headers);
+      await waitUntil(() => callsFor('lost-claim') === 1);
+      await dropNonceClaims();
+      const second = await execute(body({ text: 'lost-claim', delayMs: 0 }), headers);
+      const firstAnswer = await first;
+      expect([firstAnswer.status, second.status].sort()).toEqual([200, 409]);
+      expect([firstAnswer, second].find((r) => r.status === 409)!.body.error.code).toBe('PAYMENT_REPLAYED');
+      expect(callsFor('lost-claim')).toBe(2);
+      expect(await counts()).toEqual({ payments: before.payments + 1, charges: before.charges + 1, executions: before.executions + 1 });
+      expect(await invariants()).toEqual([]);
+    });
+
+    it('gives the claim back when the run could not be recorded, so the same header can be presented again', async () => {
+      const headers = await paid(newWallet());
+      const service = api.app.get(ExecutionService) as unknown as { insertExecution: (...args: unknown[]) => Promise<unknown> };
+      const original = service.insertExecution;
+      service.insertExecution = () => Promise.reject(new Error('database unavailable'));
+      try {
+        expect((await execute(body({ text: 'not-recorded' }), headers)).status).toBe(500);
+      } finally {
+        service.insertExecution = original;
+      }
+      const before = await counts();
+      expect(await waitUntil(async () => (await execute(body({ text: 'not-recorded' }), headers)).status === 200)).toBe(true);
+      expect(await counts()).toEqual({ payments: before.payments + 1, charges: before.charges + 1, executions: before.executions + 1 });
+    });
   });
 
   describe('idempotency', () => {

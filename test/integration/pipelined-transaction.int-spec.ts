@@ -24,8 +24,7 @@ describe('pipelined transactions (integration)', () => {
 
   const rows = async (prefix: string) => (await ds.query(`SELECT id FROM pipeline_probe WHERE id LIKE $1 ORDER BY id`, [`${prefix}%`])).map((r: { id: string }) => r.id);
 
-  for (const commitWithWrites of [false, true]) {
-    describe(commitWithWrites ? 'COMMIT sent with the writes' : 'COMMIT after the results', () => {
+  describe('statements issued together', () => {
       it('commits every statement issued together, in issue order', async () => {
         const p = randomUUID();
         const out = await tx.pipelined(
@@ -35,7 +34,6 @@ describe('pipelined transactions (integration)', () => {
               // Sees the row the statement before it inserted: they run in order, in one transaction.
               sql.query(`INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`, [`${p}-b`, `${p}-a`]),
             ]),
-          { commitWithWrites },
         );
         expect(out).toEqual([[{ id: `${p}-a` }], [{ n: 1 }]]);
         expect(await rows(p)).toEqual([`${p}-a`, `${p}-b`]);
@@ -51,7 +49,6 @@ describe('pipelined transactions (integration)', () => {
               sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]),
               sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-after`]),
             ]),
-          { commitWithWrites },
         );
         await expect(attempt).rejects.toMatchObject({ code: '23505' });
         expect(await rows(p)).toEqual([`${p}-taken`]);
@@ -65,7 +62,6 @@ describe('pipelined transactions (integration)', () => {
               sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-x`]),
               sql.query(`WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`, [`${p}-missing`]),
             ]),
-          { commitWithWrites },
         );
         const err = await attempt.catch((e: unknown) => e);
         expect(pgErrorCode(err)).toBe(PG_NOT_CLAIMED);
@@ -76,30 +72,35 @@ describe('pipelined transactions (integration)', () => {
         const agent = randomUUID();
         const attempt = tx.pipelined(
           (sql) => ledger.post(sql, { code: 'test.overdraw', refId: randomUUID(), legs: transfer(Accounts.agentAvailable(agent), Accounts.platformRevenue(), 5n) }),
-          { commitWithWrites },
         );
         await expect(attempt).rejects.toBeInstanceOf(LedgerBoundsError);
         expect(await ledger.balance(ds.manager, Accounts.agentAvailable(agent).code)).toBe(0n);
       });
-    });
-  }
+  });
 
-  it('refuses a statement issued after a COMMIT sent with the writes (it would run outside the transaction)', async () => {
+  it('rolls back statements that succeeded when a check in JavaScript fails (nothing committed before work is done)', async () => {
     const p = randomUUID();
-    const attempt = tx.pipelined(
-      async (sql) => {
-        await sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-first`]);
-        await sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-late`]);
-      },
-      { commitWithWrites: true },
-    );
-    await expect(attempt).rejects.toThrow(/after a COMMIT/);
-    expect(await rows(p)).toEqual([`${p}-first`]);
+    const attempt = tx.pipelined(async (sql) => {
+      const [rows] = await allWrites([sql.query<{ id: string }[]>(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-written`]), Promise.reject(new Error('a check failed'))]);
+      return rows;
+    });
+    await expect(attempt).rejects.toThrow('a check failed');
+    expect(await rows(p)).toEqual([]);
+  });
+
+  it('refuses a statement issued after the transaction ended', async () => {
+    let late: Promise<unknown> | undefined;
+    await tx.pipelined(async (sql) => {
+      await sql.query(`SELECT 1`);
+      setImmediate(() => (late = sql.query(`SELECT 1`).catch((err: Error) => err)));
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await late).toEqual(expect.objectContaining({ message: expect.stringMatching(/after the transaction ended/) }));
   });
 
   it('a transaction flushed by a later commit is visible at once and survives that commit', async () => {
     const p = randomUUID();
-    await tx.pipelined((sql) => sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-async`]), { flushedByNextCommit: true, commitWithWrites: true });
+    await tx.pipelined((sql) => sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-async`]), { flushedByNextCommit: true });
     expect(await rows(p)).toEqual([`${p}-async`]);
     const settings: { synchronous_commit: string }[] = await Promise.all(Array.from({ length: 20 }, () => ds.query(`SHOW synchronous_commit`).then((r) => r[0])));
     expect(new Set(settings.map((s) => s.synchronous_commit))).toEqual(new Set(['on'])); // SET LOCAL did not leak to the pooled connection

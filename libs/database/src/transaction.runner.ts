@@ -18,13 +18,6 @@ export interface PipelinedOptions {
    * before it loses only work that was never charged nor acknowledged.
    */
   flushedByNextCommit?: boolean;
-  /**
-   * Send COMMIT right behind the statements `work` issues before its first await: the whole
-   * transaction is one round trip, and row locks are held only while Postgres runs it. `work`
-   * must not decide anything from results: a condition that should abort is checked in SQL
-   * (`claimed(...)`), so a failing statement turns the COMMIT into a rollback.
-   */
-  commitWithWrites?: boolean;
 }
 
 /** Runs a unit of work in one Postgres transaction (READ COMMITTED). */
@@ -54,36 +47,29 @@ export class TransactionRunner {
       : client.query('BEGIN');
     let broken: Error | undefined;
     try {
-      let commit: Promise<{ command: string }> | undefined;
+      let done = false;
       const sql: Queryable = {
         query: <R>(text: string, params?: unknown[]) => {
           // It would run after the COMMIT, outside the transaction.
-          if (commit) return Promise.reject(new Error('statement issued after a COMMIT sent with the writes'));
+          if (done) return Promise.reject(new Error('statement issued after the transaction ended'));
           return client.query(prepared(text, params)).then((r) => r.rows as R);
         },
       };
       let pending: Promise<T>;
       try {
         pending = work(sql);
-        if (opts.commitWithWrites) commit = client.query('COMMIT');
       } finally {
         stream.uncork();
       }
-      if (commit) {
-        const [, outcome, committed] = await Promise.allSettled([begin, pending, commit]);
-        if (outcome.status === 'rejected') throw outcome.reason; // a failed statement: COMMIT became ROLLBACK
-        if (committed.status === 'rejected') throw committed.reason;
-        if (committed.value.command !== 'COMMIT') throw new Error('transaction was rolled back at commit');
-        return outcome.value;
-      }
-      const result = await pending;
+      // COMMIT goes only after work has seen its results: a check in JavaScript that throws
+      // (not only a failed statement) rolls everything back.
+      const result = await pending.finally(() => (done = true));
       await begin;
       const committed = await client.query('COMMIT');
       if (committed.command !== 'COMMIT') throw new Error('transaction was rolled back at commit');
       return result;
     } catch (err) {
       await begin.catch(() => undefined);
-      // After a COMMIT sent with the writes this is a no-op (Postgres only warns).
       await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {

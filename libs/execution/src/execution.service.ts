@@ -5,10 +5,10 @@ import { DataSource } from 'typeorm';
 import { AgentCapabilityEntity, AgentEntity, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { AppException, Clock, formatMicros, newId, NotFoundException, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { allWrites, PG_NOT_CLAIMED, pgErrorCode, queryRows, TransactionRunner } from '@app/database';
+import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, queryRows, TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { OutboxService } from '@app/outbox';
-import { EscrowHoldEntity, EscrowService, PaymentEntity, PaymentsService, PLATFORM_FEE, RecoveredPayment, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
+import { EscrowHoldEntity, EscrowService, NonceGuard, PaymentEntity, PaymentsService, PLATFORM_FEE, RecoveredPayment, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { DeliveryService } from '@app/webhooks';
 import { AgentCaller, AgentCallResult } from './agent-caller';
@@ -77,6 +77,7 @@ export class ExecutionService {
   constructor(
     private readonly x402: X402Service,
     private readonly payments: PaymentsService,
+    private readonly nonces: NonceGuard,
     private readonly adapter: SettlementAdapter,
     private readonly escrow: EscrowService,
     private readonly refunds: RefundsService,
@@ -109,7 +110,11 @@ export class ExecutionService {
           recoverError = err;
         }
       }
-      const [read, hit] = await Promise.allSettled([targetRead, this.limiter.hit(recovered ? recovered.payer : `ip:${cmd.clientIp}`, cmd.agentId)]);
+      // Whether the authorization was already used goes out alongside (another pooled connection).
+      const usedRead = recovered
+        ? this.payments.authorizationUsed({ chainId: recovered.option.network.chainId, asset: recovered.option.asset, payer: recovered.payer, nonce: recovered.auth.nonce })
+        : Promise.resolve(false);
+      const [read, hit, used] = await Promise.allSettled([targetRead, this.limiter.hit(recovered ? recovered.payer : `ip:${cmd.clientIp}`, cmd.agentId), usedRead]);
       if (hit.status === 'rejected') throw hit.reason;
       limits = hit.value;
       if (limits.retryAfterS !== null) {
@@ -125,13 +130,21 @@ export class ExecutionService {
       if (!header) throw this.x402.paymentRequired(price);
       if (recoverError) throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID' ? this.x402.withOffer(recoverError, price) : recoverError;
       const verified = this.x402.verify(header, price, recovered!);
+      if (used.status === 'rejected') throw used.reason;
 
       const fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
       if (cmd.idempotencyKey) {
         const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey, fingerprint);
         if (prior) return { execution: prior, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
       }
+      if (used.value) throw replayed();
       await this.adapter.preflight(verified);
+      // The fast, shared first claim on the nonce: concurrent replays stop here, before any work.
+      if (!(await this.nonces.claim(verified))) throw replayed();
+      if (!cmd.async && !cmd.idempotencyKey) {
+        const outcome = await this.runThenRecord(verified, agent, capability, cmd, price);
+        return { ...outcome, replayed: false, headers: rateLimitHeaders(limits) };
+      }
       let created: { execution: ExecutionEntity; payment: PaymentEntity };
       try {
         created = await this.create(verified, agent, capability, cmd, fingerprint, price);
@@ -198,6 +211,93 @@ export class ExecutionService {
     return header !== null && X402Service.hashHeader(header.value) === execution.headerHash;
   }
 
+  /**
+   * A sync execute without an idempotency key: nothing is written before the agent answers.
+   * The nonce is already claimed (payments read + Redis), so no replay reaches the agent; then
+   * the payment, the execution in its final state and, on success with inline settlement, the
+   * charge are one transaction (the unique index on payments decides at commit). A crash before
+   * that commit leaves nothing behind: no charge and no answer, and the authorization unused.
+   */
+  private async runThenRecord(verified: VerifiedPayment, agent: ExecutableAgent, capability: ExecutableCapability, cmd: ExecuteCommand, price: PricedRun): Promise<ExecutionOutcome> {
+    const execution = this.newExecution(verified, agent, capability, cmd, price, newId('pay'), null);
+    const payment = this.payments.unsavedReservation(verified, 'execution', execution.paymentId);
+    try {
+      const called = await this.caller.call(agent.endpoints.execution, { requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input }, capability.outputSchema);
+      const result = metered(execution, called);
+      if (!result.ok) {
+        Object.assign(execution, { status: result.status, agentError: result.error, executionTimeMs: result.timeMs, completedAt: this.clock.now() });
+        const callback = await this.tx.pipelined(
+          async (m) => {
+            const [, , , scheduled] = await allWrites([
+              this.payments.reserve(verified, 'execution', m, payment.id),
+              this.insertExecution(m, execution),
+              this.outbox.record(m, 'execution.failed', execution.agentId, { requestId: execution.id, agentId: execution.agentId, capabilityId: execution.capabilityId, error: result.error }),
+              execution.callbackUrl
+                ? this.deliveries.scheduleCallback(m, { executionId: execution.id, url: execution.callbackUrl, body: { requestId: execution.id, status: result.status, error: result.error } })
+                : Promise.resolve(null),
+            ]);
+            return scheduled;
+          },
+        );
+        if (callback) await this.deliveries.wake(callback, 0);
+        return { execution, settlement: null };
+      }
+      Object.assign(execution, {
+        status: 'completed',
+        output: result.output,
+        executionTimeMs: result.timeMs,
+        settlementStatus: 'settlement_pending',
+        completedAt: this.clock.now(),
+        agentFee: result.agentFee,
+        usageTokens: result.tokens,
+      });
+      const inlineHash = this.payments.inlineSettlement(payment);
+      if (inlineHash) return await this.charge(execution, payment, inlineHash, agent.reputationScore, { insert: verified });
+      await this.tx.pipelined((m) => allWrites([this.payments.reserve(verified, 'execution', m, payment.id), this.insertExecution(m, execution)]));
+    } catch (err) {
+      // Nothing was recorded: the authorization stays unused and may be presented again.
+      if (!(err instanceof AppException && err.code === 'PAYMENT_REPLAYED')) void this.nonces.release(verified).catch(() => undefined);
+      throw err;
+    }
+    return this.settleAndCharge(execution.id, agent.reputationScore, execution);
+  }
+
+  /** Every column of an execution row, as it stands in memory. */
+  private insertExecution(m: Queryable, e: ExecutionEntity): Promise<unknown> {
+    return m.query(
+      `INSERT INTO executions (id, agent_id, capability_id, payer, input, output, status, settlement_status, agent_error, execution_time_ms, agent_fee,
+                               authorized_agent_fee, pricing_model, unit_price, usage_tokens, refund_id, platform_fee, payment_id, transaction_id, header_hash,
+                               is_async, callback_url, locked_until, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+      [
+        e.id,
+        e.agentId,
+        e.capabilityId,
+        e.payer,
+        e.input,
+        e.output,
+        e.status,
+        e.settlementStatus,
+        e.agentError,
+        e.executionTimeMs,
+        e.agentFee.toString(),
+        e.authorizedAgentFee.toString(),
+        e.pricingModel,
+        e.unitPrice.toString(),
+        e.usageTokens,
+        e.refundId,
+        e.platformFee.toString(),
+        e.paymentId,
+        e.transactionId,
+        e.headerHash,
+        e.isAsync,
+        e.callbackUrl,
+        e.lockedUntil,
+        e.completedAt,
+      ],
+    );
+  }
+
   /** Claims a pending execution and runs it: the worker step for async runs, and retries. */
   async run(id: string): Promise<ExecutionOutcome> {
     const now = this.clock.now();
@@ -257,7 +357,7 @@ export class ExecutionService {
       usageTokens: result.tokens,
     };
     const inlineHash = this.payments.inlineSettlement(payment);
-    if (inlineHash) return this.charge(Object.assign(execution, completion), payment, inlineHash, agent!.reputationScore, true);
+    if (inlineHash) return this.charge(Object.assign(execution, completion), payment, inlineHash, agent!.reputationScore, { complete: true });
     await this.dataSource.query(
       `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = NULL, completed_at = $4,
               agent_fee = $5, usage_tokens = $6
@@ -287,26 +387,40 @@ export class ExecutionService {
         return { execution: await this.get(id), settlement: null };
       }
     }
-    return this.charge(execution, payment, inlineHash, reputation, false);
+    return this.charge(execution, payment, inlineHash, reputation, {});
   }
 
   /**
    * One transaction, one round trip of writes (pipeline mode): claim the settlement (with the
-   * completion itself when `completing`), settle inline or link the payment, the event, the
-   * charge and its escrow, the agent's counter, the callback. A lost claim rolls all back.
+   * completion itself when `complete`; or, for `insert`, reserve the payment and insert the
+   * finished execution), settle inline or link the payment, the event, the charge and its
+   * escrow, the agent's counter, the callback. A lost claim rolls all back.
    */
-  private async charge(execution: ExecutionEntity, payment: PaymentEntity, inlineHash: string | null, reputation: number | undefined, completing: boolean): Promise<ExecutionOutcome> {
+  private async charge(
+    execution: ExecutionEntity,
+    payment: PaymentEntity,
+    inlineHash: string | null,
+    reputation: number | undefined,
+    mode: { complete?: boolean; insert?: VerifiedPayment },
+  ): Promise<ExecutionOutcome> {
     const id = execution.id;
     const score = reputation ?? (await this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }))?.reputationScore ?? 50;
     const transactionId = newId('tx');
     const refundId = execution.authorizedAgentFee > execution.agentFee ? newId('rfd') : null;
+    const completing = mode.complete === true;
     const earnings = splitAgentFee(execution.agentFee).earnings;
     let charged: { hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null; callback: string | null } | null;
     try {
       charged = await this.tx.pipelined(async (m) => {
         const [claim, ...writes] = await Promise.allSettled([
-          // Lost to another run: claimed() aborts the transaction, COMMIT included.
-          completing
+          // Lost to another run: claimed() aborts the transaction, COMMIT included. A new row:
+          // the reservation (a used nonce aborts it) and the finished execution.
+          mode.insert
+            ? allWrites([
+                this.payments.reserve(mode.insert, 'execution', m, payment.id),
+                this.insertExecution(m, Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId, lockedUntil: null })),
+              ])
+            : completing
             ? m.query(
                 `WITH c AS (
                    UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, agent_fee = $5,
@@ -355,9 +469,7 @@ export class ExecutionService {
         const value = <T>(r: PromiseSettledResult<unknown>) => (r as PromiseFulfilledResult<T>).value;
         const { hold, refund } = value<{ hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null }>(writes[3]);
         return { hold, refund, callback: value<string | null>(writes[2]) };
-        // An instant-tier hold is released in the same transaction after the posting answers, so
-        // only a held one can send COMMIT with the writes.
-      }, { commitWithWrites: this.escrow.holdSeconds(score) > 0 });
+      });
     } catch (err) {
       if (!(err instanceof NotClaimed)) throw err;
       charged = null;
@@ -475,58 +587,52 @@ export class ExecutionService {
     fingerprint: string,
     price: PricedRun,
   ): Promise<{ execution: ExecutionEntity; payment: PaymentEntity }> {
-    const id = newId('req');
-    const paymentId = newId('pay');
-    const payer = verified.payer.toLowerCase();
     const lockedUntil = cmd.async ? null : this.claimUntil(this.clock.now());
-    const payment = await this.tx.pipelined(async (m) => {
-      const [reserved] = await allWrites([
-        this.payments.reserve(verified, 'execution', m, paymentId),
-        m.query(
-          `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, agent_fee, authorized_agent_fee, pricing_model, unit_price,
-                                   platform_fee, payment_id, header_hash, is_async, callback_url, locked_until)
-           VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-          [
-            id,
-            agent.id,
-            capability.capabilityId,
-            payer,
-            cmd.input,
-            price.authorizedAgentFee.toString(),
-            price.pricingModel,
-            price.unitPrice.toString(),
-            PLATFORM_FEE.toString(),
-            paymentId,
-            verified.headerHash,
-            cmd.async,
-            cmd.callbackUrl ?? null,
-            lockedUntil,
-          ],
-        ),
-        cmd.idempotencyKey
-          ? m
-              .query(
-                // A key still in force aborts the transaction; an expired one is taken over.
-                `WITH k AS (
-                   INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
-                   ON CONFLICT (payer, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, execution_id = EXCLUDED.execution_id,
-                      expires_at = EXCLUDED.expires_at, created_at = now()
-                   WHERE idempotency_keys.expires_at <= $6 RETURNING 1)
-                 SELECT claimed(count(*), 'idempotency key') FROM k`,
-                [payer, cmd.idempotencyKey, fingerprint, id, new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS), this.clock.now()],
-              )
-              .catch((err: unknown) => {
-                throw pgErrorCode(err) === PG_NOT_CLAIMED ? new IdempotencyRace() : err;
-              })
-          : Promise.resolve(),
-      ]);
-      return reserved;
-    }, { flushedByNextCommit: !cmd.async, commitWithWrites: true });
-    const execution = Object.assign(new ExecutionEntity(), {
-      id,
+    const execution = this.newExecution(verified, agent, capability, cmd, price, newId('pay'), lockedUntil);
+    const payment = await this.tx.pipelined(
+      async (m) => {
+        const [reserved] = await allWrites([
+          this.payments.reserve(verified, 'execution', m, execution.paymentId),
+          this.insertExecution(m, execution),
+          cmd.idempotencyKey
+            ? m
+                .query(
+                  // A key still in force aborts the transaction; an expired one is taken over.
+                  `WITH k AS (
+                     INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
+                     ON CONFLICT (payer, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, execution_id = EXCLUDED.execution_id,
+                        expires_at = EXCLUDED.expires_at, created_at = now()
+                     WHERE idempotency_keys.expires_at <= $6 RETURNING 1)
+                   SELECT claimed(count(*), 'idempotency key') FROM k`,
+                  [execution.payer, cmd.idempotencyKey, fingerprint, execution.id, new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS), this.clock.now()],
+                )
+                .catch((err: unknown) => {
+                  throw pgErrorCode(err) === PG_NOT_CLAIMED ? new IdempotencyRace() : err;
+                })
+            : Promise.resolve(),
+        ]);
+        return reserved;
+      },
+      { flushedByNextCommit: !cmd.async },
+    );
+    return { execution, payment };
+  }
+
+  /** A new execution, pending, as it is about to be written. */
+  private newExecution(
+    verified: VerifiedPayment,
+    agent: ExecutableAgent,
+    capability: ExecutableCapability,
+    cmd: ExecuteCommand,
+    price: PricedRun,
+    paymentId: string,
+    lockedUntil: Date | null,
+  ): ExecutionEntity {
+    return Object.assign(new ExecutionEntity(), {
+      id: newId('req'),
       agentId: agent.id,
       capabilityId: capability.capabilityId,
-      payer,
+      payer: verified.payer.toLowerCase(),
       input: cmd.input,
       output: null,
       status: 'pending',
@@ -541,7 +647,7 @@ export class ExecutionService {
       usageTokens: null,
       refundId: null,
       platformFee: PLATFORM_FEE,
-      paymentId: payment.id,
+      paymentId,
       transactionId: null,
       headerHash: verified.headerHash,
       isAsync: cmd.async,
@@ -550,7 +656,6 @@ export class ExecutionService {
       lockedUntil,
       completedAt: null,
     });
-    return { execution, payment };
   }
 
   /** How long a run may hold its claim: the agent timeout plus a minute for settling. */
@@ -577,6 +682,10 @@ function metered(run: PricedRun, called: AgentCallResult): Exclude<AgentCallResu
   if (!called.ok) return called;
   const fee = meterAgentFee(run, { tokens: called.usage.tokens, cost: called.cost, timeMs: called.timeMs });
   return fee.ok ? { ...called, agentFee: fee.agentFee, tokens: fee.tokens } : { ok: false, status: 'failed', error: fee.error, timeMs: called.timeMs };
+}
+
+function replayed(): AppException {
+  return new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
 }
 
 /** Rate-limit headers belong on every execute response, errors included. */

@@ -7,6 +7,7 @@ export * from './fees';
 export * from './x402/networks';
 export * from './x402/x402.types';
 export * from './x402/x402.service';
+export * from './x402/nonce-guard';
 export * from './settlement/settlement.adapter';
 export * from './settlement/local.adapter';
 export * from './payments.service';

@@ -16,6 +16,7 @@ import { PayoutSender } from './payout.sender';
 import { RefundsService } from './refunds.service';
 import { EscrowService } from './escrow.service';
 import { PaymentsService } from './payments.service';
+import { NonceGuard } from './x402/nonce-guard';
 import { X402RegistrationFee } from './registration-fee.x402';
 import { createSettlementAdapter } from './settlement/create-settlement-adapter';
 import { SettlementAdapter } from './settlement/settlement.adapter';
@@ -25,6 +26,7 @@ import { X402Service } from './x402/x402.service';
 @Module({
   imports: [TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity]), AuthModule, LedgerModule, OutboxModule],
   providers: [
+    NonceGuard,
     X402Service,
     { provide: SettlementAdapter, inject: [AppConfig, DataSource], useFactory: createSettlementAdapter },
     PaymentsService,
@@ -36,6 +38,6 @@ import { X402Service } from './x402/x402.service';
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
-  exports: [X402Service, SettlementAdapter, PaymentsService, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
+  exports: [NonceGuard, X402Service, SettlementAdapter, PaymentsService, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
 })
 export class PaymentsModule {}

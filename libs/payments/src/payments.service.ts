@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PG_NOT_CLAIMED, pgErrorCode, Queryable, queryRows } from '@app/database';
+import { PG_NOT_CLAIMED, pgErrorCode, Queryable, queryRows, TransactionRunner } from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
@@ -31,6 +31,7 @@ export class PaymentsService {
     private readonly x402: X402Service,
     private readonly adapter: SettlementAdapter,
     private readonly clock: Clock,
+    private readonly tx: TransactionRunner,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -86,6 +87,11 @@ export class PaymentsService {
       if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
       throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
     }
+    return this.unsavedReservation(v, purpose, id);
+  }
+
+  /** The row `reserve` writes, as an entity (for a flow that writes it later, in its own transaction). */
+  unsavedReservation(v: VerifiedPayment, purpose: PaymentPurpose, id: string): PaymentEntity {
     return Object.assign(new PaymentEntity(), {
       id,
       x402Version: v.x402Version,
@@ -109,6 +115,15 @@ export class PaymentsService {
       lastError: null,
       settledAt: null,
     });
+  }
+
+  /** Whether an authorization (by its nonce) is already in `payments`, whatever its state. */
+  async authorizationUsed(a: { chainId: number; asset: string; payer: string; nonce: string }): Promise<boolean> {
+    const [row] = await this.tx.query<{ used: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM payments WHERE chain_id = $1 AND asset = $2 AND payer = $3 AND nonce = $4) AS used`,
+      [a.chainId, a.asset.toLowerCase(), a.payer.toLowerCase(), a.nonce.toLowerCase()],
+    );
+    return row.used;
   }
 
   get(id: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentEntity | null> {
@@ -169,13 +184,19 @@ export class PaymentsService {
    */
   async settleInline(manager: Queryable, payment: PaymentEntity, txHash: string, refId: string): Promise<PaymentEntity> {
     const settledAt = this.clock.now();
-    const rows = await queryRows<{ id: string }>(
-      manager,
-      `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, settle_attempts = settle_attempts + 1, next_attempt_at = NULL,
-              last_error = NULL, ref_id = $4 WHERE id = $1 AND status IN ('reserved', 'settlement_failed') RETURNING id`,
-      [payment.id, txHash, settledAt, refId],
-    );
-    if (rows.length !== 1) throw new AppException('INVALID_STATE', `Payment ${payment.id} is not open for settlement`);
+    // Checked in SQL (claimed), so a COMMIT sent with this statement cannot commit without it.
+    try {
+      await manager.query(
+        `WITH p AS (
+           UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, settle_attempts = settle_attempts + 1, next_attempt_at = NULL,
+                  last_error = NULL, ref_id = $4 WHERE id = $1 AND status IN ('reserved', 'settlement_failed') RETURNING 1)
+         SELECT claimed(count(*), 'payment settlement') FROM p`,
+        [payment.id, txHash, settledAt, refId],
+      );
+    } catch (err) {
+      if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
+      throw new AppException('INVALID_STATE', `Payment ${payment.id} is not open for settlement`);
+    }
     return Object.assign(payment, { status: 'settled', txHash, settledAt, refId, settleAttempts: payment.settleAttempts + 1, nextAttemptAt: null, lastError: null });
   }
 

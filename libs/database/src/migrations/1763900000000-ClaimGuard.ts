@@ -1,10 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `claimed(n, what)`: raises SQLSTATE AG001 when a conditional write touched no row. A
- * transaction whose statements and COMMIT are sent together (TransactionRunner.pipelined with
- * commitWithWrites) cannot look at a result before committing, so a lost claim must abort it
- * inside Postgres: `WITH c AS (UPDATE ... RETURNING 1) SELECT claimed(count(*), 'execution') FROM c`.
+ * `claimed(n, what)`: raises SQLSTATE AG001 when a conditional write touched no row, so a lost
+ * claim aborts the transaction inside Postgres and the statements pipelined behind it fail
+ * with it: `WITH c AS (UPDATE ... RETURNING 1) SELECT claimed(count(*), 'execution') FROM c`.
  */
 export class ClaimGuard1763900000000 implements MigrationInterface {
   name = 'ClaimGuard1763900000000';
