@@ -149,6 +149,8 @@ export class ExecutionService {
       try {
         created = await this.create(verified, agent, capability, cmd, fingerprint, price);
       } catch (err) {
+        // Not reserved after all (a used nonce excepted): give the claim back.
+        if (!(err instanceof AppException && err.code === 'PAYMENT_REPLAYED')) void this.nonces.release(verified).catch(() => undefined);
         if (!(err instanceof IdempotencyRace)) throw err;
         const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey!, fingerprint);
         return { execution: prior!, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
