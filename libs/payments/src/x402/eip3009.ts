@@ -1,14 +1,5 @@
 import { keccak256, toUtf8Bytes } from 'ethers';
-
-/** An EIP-3009 TransferWithAuthorization message, as carried in the x402 payload. */
-export interface TransferAuthorization {
-  from: string;
-  to: string;
-  value: string;
-  validAfter: string;
-  validBefore: string;
-  nonce: string;
-}
+import { Authorization } from './x402.types';
 
 export interface TokenDomain {
   name: string;
@@ -63,7 +54,7 @@ function domainSeparator(d: TokenDomain): string {
  * `TypedDataEncoder.hash(domain, TRANSFER_WITH_AUTHORIZATION_TYPES, auth)` (property-tested).
  * Throws on a malformed field, as the generic encoder does.
  */
-export function transferAuthorizationDigest(domain: TokenDomain, auth: TransferAuthorization): string {
+export function transferAuthorizationDigest(domain: TokenDomain, auth: Authorization): string {
   const struct = keccak256(
     `0x${TRANSFER_TYPEHASH}${address(auth.from)}${address(auth.to)}${uint256(auth.value)}${uint256(auth.validAfter)}${uint256(auth.validBefore)}${bytes32(auth.nonce)}`,
   ).slice(2);
