@@ -167,6 +167,22 @@ export class ExecutionService {
     }
   }
 
+  /**
+   * For an execute request turned away before the service saw it (its body failed validation):
+   * counts it against the caller's IP and the agent it names, and gives the error the limit
+   * headers every execute answer carries. Without Redis the error goes out as it is.
+   */
+  async countRejected(err: unknown, clientIp: string, targetAgentId: unknown): Promise<unknown> {
+    if (!(err instanceof AppException) || err.extra?.headers?.['X-RateLimit-Client-Remaining'] !== undefined) return err;
+    const agentKey = typeof targetAgentId === 'string' && /^[0-9a-f-]{36}$/i.test(targetAgentId) ? targetAgentId.toLowerCase() : 'invalid';
+    try {
+      const limits = await this.limiter.hit(`ip:${clientIp}`, agentKey);
+      return withHeaders(err, rateLimitHeaders(limits));
+    } catch {
+      return err;
+    }
+  }
+
   /** Re-runs a failed or timed-out execution with its stored, still unused authorization. */
   async retry(id: string): Promise<ExecutionOutcome> {
     const execution = await this.get(id);
