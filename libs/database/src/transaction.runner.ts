@@ -10,16 +10,6 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
  */
 export type Queryable = Pick<EntityManager, 'query'>;
 
-export interface PipelinedOptions {
-  /**
-   * Commit without waiting for the WAL flush (synchronous_commit off for this transaction).
-   * Only for a write whose caller answers nobody before a later, synchronous commit of the
-   * same flow: WAL is flushed in order, so that commit makes this one durable too, and a crash
-   * before it loses only work that was never charged nor acknowledged.
-   */
-  flushedByNextCommit?: boolean;
-}
-
 /** Runs a unit of work in one Postgres transaction (READ COMMITTED). */
 @Injectable()
 export class TransactionRunner {
@@ -37,14 +27,12 @@ export class TransactionRunner {
    * text must be fixed. Commits when `work` resolves (every statement it issued must be
    * awaited), rolls back when it throws.
    */
-  async pipelined<T>(work: (sql: Queryable) => Promise<T>, opts: PipelinedOptions = {}): Promise<T> {
+  async pipelined<T>(work: (sql: Queryable) => Promise<T>): Promise<T> {
     const client: PoolClient = await this.pool().connect();
     const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
     // BEGIN and everything work issues before its first await leave in one socket write.
     stream.cork();
-    const begin = opts.flushedByNextCommit
-      ? Promise.all([client.query('BEGIN'), client.query('SET LOCAL synchronous_commit TO OFF')]).then(([b]) => b)
-      : client.query('BEGIN');
+    const begin = client.query('BEGIN');
     let broken: Error | undefined;
     try {
       let done = false;

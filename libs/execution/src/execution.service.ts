@@ -591,11 +591,8 @@ export class ExecutionService {
 
   /**
    * Reserves the authorization and creates the execution in one transaction, the writes in one
-   * round trip. A sync execution is created claimed by this request (locked_until set), and its
-   * commit does not wait for the WAL flush: nothing is answered before the run's own commit
-   * (completed or failed), which flushes this one with it; a crash before that loses a
-   * reservation that was never settled nor acknowledged (docs/decisions.md). An async
-   * execution's 202 is an acknowledgement, so its commit is flushed.
+   * round trip (async executions, and sync ones with an idempotency key, whose row a concurrent
+   * duplicate must find). A sync execution is created claimed by this request (locked_until set).
    */
   private async create(
     verified: VerifiedPayment,
@@ -631,7 +628,6 @@ export class ExecutionService {
         ]);
         return reserved;
       },
-      { flushedByNextCommit: !cmd.async },
     );
     return { execution, payment };
   }
