@@ -97,4 +97,68 @@ describe('pipelined transactions (integration)', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(await late).toEqual(expect.objectContaining({ message: expect.stringMatching(/after the transaction ended/) }));
   });
+
+  describe('one round trip (COMMIT sent with the writes)', () => {
+    it('commits every statement and answers each outcome', async () => {
+      const p = randomUUID();
+      const [a, b] = await tx.oneTrip((sql) => [
+        sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-a`]),
+        sql.query(`INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`, [`${p}-b`, `${p}-a`]),
+      ]);
+      expect(a).toEqual({ status: 'fulfilled', value: [{ id: `${p}-a` }] });
+      expect(b).toEqual({ status: 'fulfilled', value: [{ n: 1 }] });
+      expect(await rows(p)).toEqual([`${p}-a`, `${p}-b`]);
+    });
+
+    it('rolls back when a statement fails (a lost claim) and answers which one', async () => {
+      const p = randomUUID();
+      const [first, claim, after] = await tx.oneTrip((sql) => [
+        sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-x`]),
+        sql.query(`WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`, [`${p}-missing`]),
+        sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-y`]),
+      ]);
+      expect(first.status).toBe('fulfilled');
+      expect(claim.status === 'rejected' && pgErrorCode(claim.reason)).toBe(PG_NOT_CLAIMED);
+      expect(after.status).toBe('rejected');
+      expect(await rows(p)).toEqual([]);
+    });
+
+    it('rolls back, not commits, when a check in JavaScript fails before its statement leaves, even inside composed writes', async () => {
+      const p = randomUUID();
+      // A write method that checks after a few awaits of its own, then would have sent its statement.
+      const checkThenWrite = async (): Promise<void> => {
+        await Promise.resolve();
+        await Promise.resolve();
+        throw new Error('agent fee exceeds what was authorized');
+      };
+      const composed = async (sql: Parameters<Parameters<TransactionRunner['oneTrip']>[0]>[0]) => {
+        await allWrites([sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-inner`]), checkThenWrite()]);
+      };
+      await expect(tx.oneTrip((sql) => [sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-outer`]), composed(sql)])).rejects.toThrow('agent fee exceeds');
+      expect(await rows(p)).toEqual([]);
+    });
+
+    it('rolls back when issuing throws', async () => {
+      const p = randomUUID();
+      await expect(
+        tx.oneTrip((sql) => {
+          void sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-x`]).catch(() => undefined);
+          throw new Error('bad value');
+        }),
+      ).rejects.toThrow('bad value');
+      expect(await rows(p)).toEqual([]);
+    });
+
+    it('refuses a statement sent after COMMIT left', async () => {
+      let late: Promise<unknown> | undefined;
+      await tx.oneTrip((sql) => {
+        const slow = sql.query(`SELECT pg_sleep(0.02)`);
+        // Sent once the first answer is in, i.e. long after COMMIT left.
+        void slow.then(() => (late = sql.query(`SELECT 1`).catch((err: Error) => err)));
+        return [slow];
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await late).toEqual(expect.objectContaining({ message: expect.stringMatching(/after COMMIT was sent/) }));
+    });
+  });
 });

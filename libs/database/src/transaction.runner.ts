@@ -65,6 +65,66 @@ export class TransactionRunner {
     }
   }
 
+  /**
+   * A transaction in one round trip: BEGIN, the statements `issue` sends, and COMMIT leave
+   * together, so row locks are held only while Postgres runs them. The contract: `issue` sends
+   * every statement synchronously and returns their promises; each write method checks its
+   * input before its first statement and afterwards only maps results and SQL errors. A failed
+   * statement aborts the transaction (COMMIT turns into a rollback); a promise already rejected
+   * before its statement left (a check in JavaScript) is seen before COMMIT leaves (the runner
+   * waits one turn of the event loop) and rolls back instead; a statement sent later is refused.
+   * Answers every promise's outcome; throws for a failure in JavaScript or of the COMMIT itself.
+   */
+  async oneTrip<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<PromiseSettledResult<unknown>[]> {
+    const client: PoolClient = await this.pool().connect();
+    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+    let broken: Error | undefined;
+    let closed = false;
+    let statementFailed = false;
+    const sql: Queryable = {
+      query: <R>(text: string, params?: unknown[]) => {
+        if (closed) return Promise.reject(new Error('statement issued after COMMIT was sent'));
+        return client.query(prepared(text, params)).then(
+          (r) => r.rows as R,
+          (err: unknown) => {
+            statementFailed = true;
+            throw err;
+          },
+        );
+      },
+    };
+    stream.cork();
+    const begin = client.query('BEGIN');
+    let promises: P;
+    try {
+      promises = issue(sql);
+    } catch (err) {
+      stream.uncork();
+      await begin.catch(() => undefined);
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      client.release(broken);
+      throw err;
+    }
+    stream.uncork();
+    try {
+      let jsFailure: { error: unknown } | null = null;
+      for (const p of promises) p.catch((error: unknown) => (jsFailure ??= statementFailed ? null : { error }));
+      await new Promise((resolve) => setImmediate(resolve));
+      closed = true;
+      const failedEarly = jsFailure as { error: unknown } | null;
+      const end = client.query(failedEarly ? 'ROLLBACK' : 'COMMIT');
+      const [outcomes, ended] = await Promise.all([Promise.allSettled(promises), end.then((r) => r, (e: Error) => e), begin.catch(() => undefined)]);
+      if (ended instanceof Error) {
+        broken = ended;
+        throw ended;
+      }
+      if (failedEarly) throw failedEarly.error;
+      return outcomes;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   /** One statement on the pool (autocommit), without the ORM layer, prepared (fixed SQL text): its rows. */
   async query<T>(text: string, params: unknown[] = []): Promise<T[]> {
     return (await this.pool().query(prepared(text, params))).rows as T[];
@@ -94,13 +154,15 @@ function prepared(text: string, values: unknown[] = []): QueryConfig {
 /**
  * Awaits statements issued together on one transaction's connection. In pipeline mode they go
  * out in one round trip and run in issue order; a failing one aborts the transaction (those
- * after it fail too), so this waits for all of them and throws the first failure in issue order.
+ * after it fail too, later). Rejects at the first failure (answers come in issue order, so that
+ * is the failed statement, or a check in JavaScript that failed before its statement left, which
+ * TransactionRunner.oneTrip must see before COMMIT leaves); every promise keeps a handler.
  */
-export async function allWrites<T extends readonly unknown[]>(writes: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
-  const settled = await Promise.allSettled(writes);
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+export function allWrites<T extends readonly unknown[]>(writes: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    for (const w of writes) w.catch(reject);
+    Promise.all(writes).then((values) => resolve(values as unknown as T), () => undefined);
+  });
 }
 
 /** SQLSTATE of a driver error, if any. */

@@ -429,8 +429,8 @@ export class ExecutionService {
     const earnings = splitAgentFee(execution.agentFee).earnings;
     let charged: { hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null; callback: string | null } | null;
     try {
-      charged = await this.tx.pipelined(async (m) => {
-        const [claim, ...writes] = await Promise.allSettled([
+      const issue = (m: Queryable) =>
+        [
           // Lost to another run: claimed() aborts the transaction, COMMIT included. A new row:
           // the reservation (a used nonce aborts it) and the finished execution.
           mode.insert
@@ -480,14 +480,22 @@ export class ExecutionService {
           }),
           // Last: the agent's row stays locked only until commit.
           m.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [execution.agentId]),
-        ]);
+        ] as const;
+      const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]) => {
         if (claim.status === 'rejected') throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;
         const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
         if (failed) throw failed.reason;
         const value = <T>(r: PromiseSettledResult<unknown>) => (r as PromiseFulfilledResult<T>).value;
         const { hold, refund } = value<{ hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null }>(writes[3]);
         return { hold, refund, callback: value<string | null>(writes[2]) };
-      });
+      };
+      // A held charge is one round trip, COMMIT included: the hot ledger accounts and the agent's
+      // row stay locked only while Postgres runs it. An instant-tier hold is released in the same
+      // transaction once the posting has answered, so that one waits for the results first.
+      charged =
+        this.escrow.holdSeconds(score) > 0
+          ? interpret(await this.tx.oneTrip(issue))
+          : await this.tx.pipelined(async (m) => interpret(await Promise.allSettled(issue(m))));
     } catch (err) {
       if (!(err instanceof NotClaimed)) throw err;
       charged = null;
