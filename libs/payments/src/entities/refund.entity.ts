@@ -1,7 +1,8 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintTransformer } from '@app/common';
+import { PayoutRow, PayoutStatus } from './payout-row';
 
-export type RefundStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type RefundStatus = PayoutStatus;
 
 /**
  * A refund (`rfd_`): captured money going back to the payer, e.g. the unused part of a
@@ -14,7 +15,7 @@ export type RefundStatus = 'pending' | 'processing' | 'completed' | 'failed';
 @Check('ck_refunds_amount', `"amount" > 0`)
 @Index('ix_refunds_status_created', ['status', 'createdAt'])
 @Index('ux_refunds_execution', ['executionId'], { unique: true })
-export class RefundEntity {
+export class RefundEntity extends PayoutRow {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_refunds' })
   id: string;
 
@@ -34,29 +35,4 @@ export class RefundEntity {
 
   @Column({ name: 'transaction_id', type: 'varchar', length: 40, nullable: true })
   transactionId: string | null;
-
-  @Column({ type: 'varchar', length: 16, default: 'pending' })
-  status: RefundStatus;
-
-  @Column({ name: 'tx_hash', type: 'varchar', length: 66, nullable: true })
-  txHash: string | null;
-
-  /** The signed transfer, persisted before broadcast so a crash re-sends the same one. */
-  @Column({ name: 'signed_tx', type: 'text', nullable: true })
-  signedTx: string | null;
-
-  @Column({ type: 'integer', default: 0 })
-  attempts: number;
-
-  @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
-  lockedUntil: Date | null;
-
-  @Column({ type: 'text', nullable: true })
-  error: string | null;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
-  completedAt: Date | null;
 }

@@ -1,7 +1,8 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintTransformer } from '@app/common';
+import { PayoutRow, PayoutStatus } from './payout-row';
 
-export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type WithdrawalStatus = PayoutStatus;
 
 /**
  * A withdrawal (`wd_`). The amount is reserved (available -> withdrawing) in the transaction
@@ -13,7 +14,7 @@ export type WithdrawalStatus = 'pending' | 'processing' | 'completed' | 'failed'
 @Check('ck_withdrawals_amounts', `"amount" >= 1000000 AND "fee" >= 0 AND "net_amount" = "amount" - "fee"`)
 @Index('ix_withdrawals_agent_created', ['agentId', 'createdAt'])
 @Index('ix_withdrawals_status_next', ['status', 'nextAttemptAt'])
-export class WithdrawalEntity {
+export class WithdrawalEntity extends PayoutRow {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_withdrawals' })
   id: string;
 
@@ -32,31 +33,7 @@ export class WithdrawalEntity {
   @Column({ name: 'destination_wallet', type: 'varchar', length: 42 })
   destinationWallet: string;
 
-  @Column({ type: 'varchar', length: 16, default: 'pending' })
-  status: WithdrawalStatus;
-
-  @Column({ name: 'tx_hash', type: 'varchar', length: 66, nullable: true })
-  txHash: string | null;
-
-  /** The signed transfer, persisted before broadcast so a crash re-sends the same one. */
-  @Column({ name: 'signed_tx', type: 'text', nullable: true })
-  signedTx: string | null;
-
-  @Column({ type: 'integer', default: 0 })
-  attempts: number;
-
+  /** When the worker may try again after a transient failure. */
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
-
-  @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
-  lockedUntil: Date | null;
-
-  @Column({ type: 'text', nullable: true })
-  error: string | null;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
-  completedAt: Date | null;
 }
