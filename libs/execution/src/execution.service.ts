@@ -8,7 +8,7 @@ import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, queryRows, TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { OutboxService } from '@app/outbox';
-import { EscrowHoldEntity, EscrowService, NonceGuard, PaymentEntity, PaymentsService, PLATFORM_FEE, RecoveredPayment, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
+import { EscrowHoldEntity, EscrowService, NonceGuard, PaymentEntity, paymentReplayed, PaymentsService, PLATFORM_FEE, RecoveredPayment, PriceRequest, RefundEntity, RefundsService, SettlementAdapter, splitAgentFee, VerifiedPayment, X402Service } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { DeliveryService } from '@app/webhooks';
 import { AgentCaller, AgentCallResult } from './agent-caller';
@@ -137,10 +137,10 @@ export class ExecutionService {
         const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey, fingerprint);
         if (prior) return { execution: prior, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
       }
-      if (used.value) throw replayed();
+      if (used.value) throw paymentReplayed();
       await this.adapter.preflight(verified);
       // The fast, shared first claim on the nonce: concurrent replays stop here, before any work.
-      if (!(await this.nonces.claim(verified))) throw replayed();
+      if (!(await this.nonces.claim(verified))) throw paymentReplayed();
       if (!cmd.async && !cmd.idempotencyKey) {
         const outcome = await this.runThenRecord(verified, agent, capability, cmd, price);
         return { ...outcome, replayed: false, headers: rateLimitHeaders(limits) };
@@ -150,7 +150,7 @@ export class ExecutionService {
         created = await this.create(verified, agent, capability, cmd, fingerprint, price);
       } catch (err) {
         // Not reserved after all (a used nonce excepted): give the claim back.
-        if (!(err instanceof AppException && err.code === 'PAYMENT_REPLAYED')) void this.nonces.release(verified).catch(() => undefined);
+        this.nonces.giveBackAfter(err, verified);
         if (!(err instanceof IdempotencyRace)) throw err;
         const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey!, fingerprint);
         return { execution: prior!, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
@@ -246,13 +246,10 @@ export class ExecutionService {
         Object.assign(execution, { status: result.status, agentError: result.error, executionTimeMs: result.timeMs, completedAt: this.clock.now() });
         const callback = await this.tx.pipelined(
           async (m) => {
-            const [, , , scheduled] = await allWrites([
+            const [, , scheduled] = await allWrites([
               this.payments.reserve(verified, 'execution', m, payment.id),
               this.insertExecution(m, execution),
-              this.outbox.record(m, 'execution.failed', execution.agentId, { requestId: execution.id, agentId: execution.agentId, capabilityId: execution.capabilityId, error: result.error }),
-              execution.callbackUrl
-                ? this.deliveries.scheduleCallback(m, { executionId: execution.id, url: execution.callbackUrl, body: { requestId: execution.id, status: result.status, error: result.error } })
-                : Promise.resolve(null),
+              this.failureWrites(m, execution, result),
             ]);
             return scheduled;
           },
@@ -274,10 +271,20 @@ export class ExecutionService {
       await this.tx.pipelined((m) => allWrites([this.payments.reserve(verified, 'execution', m, payment.id), this.insertExecution(m, execution)]));
     } catch (err) {
       // Nothing was recorded: the authorization stays unused and may be presented again.
-      if (!(err instanceof AppException && err.code === 'PAYMENT_REPLAYED')) void this.nonces.release(verified).catch(() => undefined);
+      this.nonces.giveBackAfter(err, verified);
       throw err;
     }
     return this.settleAndCharge(execution.id, agent.reputationScore, execution);
+  }
+
+  /** Inside the transaction that records a failed run: its event, and its callback's first delivery (the id, if any). */
+  private failureWrites(m: Queryable, e: ExecutionEntity, failure: { status: string; error: string }): Promise<string | null> {
+    return allWrites([
+      this.outbox.record(m, 'execution.failed', e.agentId, { requestId: e.id, agentId: e.agentId, capabilityId: e.capabilityId, error: failure.error }),
+      e.callbackUrl
+        ? this.deliveries.scheduleCallback(m, { executionId: e.id, url: e.callbackUrl, body: { requestId: e.id, status: failure.status, error: failure.error } })
+        : Promise.resolve(null),
+    ]).then(([, callback]) => callback);
   }
 
   /** Every column of an execution row, as it stands in memory. */
@@ -349,17 +356,12 @@ export class ExecutionService {
     const result = metered(execution, called);
     if (!result.ok) {
       const callback = await this.tx.run(async (m) => {
-        const [failed] = await queryRows<{ callbackUrl: string | null }>(
+        const [failed] = await queryRows<{ id: string }>(
           m,
-          `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5 WHERE id = $1 AND status = 'pending'
-           RETURNING callback_url AS "callbackUrl"`,
+          `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5 WHERE id = $1 AND status = 'pending' RETURNING id`,
           [id, result.status, result.error, result.timeMs, this.clock.now()],
         );
-        if (!failed) return null;
-        await this.outbox.record(m, 'execution.failed', execution.agentId, { requestId: id, agentId: execution.agentId, capabilityId: execution.capabilityId, error: result.error });
-        return failed.callbackUrl
-          ? this.deliveries.scheduleCallback(m, { executionId: id, url: failed.callbackUrl, body: { requestId: id, status: result.status, error: result.error } })
-          : null;
+        return failed ? this.failureWrites(m, execution, result) : null;
       });
       if (callback) await this.deliveries.wake(callback, 0);
       return { execution: await this.get(id), settlement: null };
@@ -704,10 +706,6 @@ function metered(run: PricedRun, called: AgentCallResult): Exclude<AgentCallResu
   if (!called.ok) return called;
   const fee = meterAgentFee(run, { tokens: called.usage.tokens, cost: called.cost, timeMs: called.timeMs });
   return fee.ok ? { ...called, agentFee: fee.agentFee, tokens: fee.tokens } : { ok: false, status: 'failed', error: fee.error, timeMs: called.timeMs };
-}
-
-function replayed(): AppException {
-  return new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
 }
 
 /** Rate-limit headers belong on every execute response, errors included. */

@@ -6,6 +6,7 @@ import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
 import { X402Service } from './x402/x402.service';
+import { paymentReplayed } from './x402/nonce-guard';
 import { PriceRequest, VerifiedPayment } from './x402/x402.types';
 
 export interface AuthorizeOptions {
@@ -85,7 +86,7 @@ export class PaymentsService {
       await reserved;
     } catch (err) {
       if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
-      throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
+      throw paymentReplayed();
     }
     return this.unsavedReservation(v, purpose, id);
   }

@@ -1,8 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
+import { AppException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { REDIS } from '@app/queues';
 import { VerifiedPayment } from './x402.types';
+
+/** A payment authorization already used (reserved, settled, or claimed by a request in flight): 409. */
+export function paymentReplayed(): AppException {
+  return new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
+}
 
 /**
  * A fast, shared first claim on an authorization's nonce (Redis SET NX until the authorization
@@ -27,6 +33,16 @@ export class NonceGuard {
   /** Gives a claim back when the request was turned away before any paid work. */
   async release(v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): Promise<void> {
     await this.redis.del(this.key(v));
+  }
+
+  /**
+   * After a request holding the claim failed: gives the claim back (not awaited; Redis errors
+   * ignored) unless the failure was that the authorization is used, so the client may present
+   * the same header again.
+   */
+  giveBackAfter(err: unknown, v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): void {
+    if (err instanceof AppException && err.code === 'PAYMENT_REPLAYED') return;
+    void this.release(v).catch(() => undefined);
   }
 
   private key(v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): string {
