@@ -28,40 +28,27 @@ export class TransactionRunner {
    * awaited), rolls back when it throws.
    */
   async pipelined<T>(work: (sql: Queryable) => Promise<T>): Promise<T> {
-    const client: PoolClient = await this.pool().connect();
-    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-    // BEGIN and everything work issues before its first await leave in one socket write.
-    stream.cork();
-    const begin = client.query('BEGIN');
-    let broken: Error | undefined;
+    const tx = new OpenTransaction(await this.pool().connect());
     try {
-      let done = false;
-      const sql: Queryable = {
-        query: <R>(text: string, params?: unknown[]) => {
-          // It would run after the COMMIT, outside the transaction.
-          if (done) return Promise.reject(new Error('statement issued after the transaction ended'));
-          return client.query(prepared(text, params)).then((r) => r.rows as R);
-        },
-      };
       let pending: Promise<T>;
       try {
-        pending = work(sql);
+        pending = work(tx.sql);
       } finally {
-        stream.uncork();
+        tx.flush();
       }
       // COMMIT goes only after work has seen its results: a check in JavaScript that throws
       // (not only a failed statement) rolls everything back.
-      const result = await pending.finally(() => (done = true));
-      await begin;
-      const committed = await client.query('COMMIT');
+      const result = await pending.finally(() => tx.close());
+      await tx.begin;
+      const committed = await tx.end('COMMIT');
+      if (committed instanceof Error) throw committed;
       if (committed.command !== 'COMMIT') throw new Error('transaction was rolled back at commit');
       return result;
     } catch (err) {
-      await begin.catch(() => undefined);
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      await tx.rollback();
       throw err;
     } finally {
-      client.release(broken);
+      tx.release();
     }
   }
 
@@ -76,52 +63,28 @@ export class TransactionRunner {
    * Answers every promise's outcome; throws for a failure in JavaScript or of the COMMIT itself.
    */
   async oneTrip<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<PromiseSettledResult<unknown>[]> {
-    const client: PoolClient = await this.pool().connect();
-    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-    let broken: Error | undefined;
-    let closed = false;
-    let statementFailed = false;
-    const sql: Queryable = {
-      query: <R>(text: string, params?: unknown[]) => {
-        if (closed) return Promise.reject(new Error('statement issued after COMMIT was sent'));
-        return client.query(prepared(text, params)).then(
-          (r) => r.rows as R,
-          (err: unknown) => {
-            statementFailed = true;
-            throw err;
-          },
-        );
-      },
-    };
-    stream.cork();
-    const begin = client.query('BEGIN');
-    let promises: P;
+    const tx = new OpenTransaction(await this.pool().connect());
     try {
-      promises = issue(sql);
-    } catch (err) {
-      stream.uncork();
-      await begin.catch(() => undefined);
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      client.release(broken);
-      throw err;
-    }
-    stream.uncork();
-    try {
-      let jsFailure: { error: unknown } | null = null;
-      for (const p of promises) p.catch((error: unknown) => (jsFailure ??= statementFailed ? null : { error }));
-      await new Promise((resolve) => setImmediate(resolve));
-      closed = true;
-      const failedEarly = jsFailure as { error: unknown } | null;
-      const end = client.query(failedEarly ? 'ROLLBACK' : 'COMMIT');
-      const [outcomes, ended] = await Promise.all([Promise.allSettled(promises), end.then((r) => r, (e: Error) => e), begin.catch(() => undefined)]);
-      if (ended instanceof Error) {
-        broken = ended;
-        throw ended;
+      let promises: P;
+      try {
+        promises = issue(tx.sql);
+      } catch (err) {
+        tx.flush();
+        await tx.rollback();
+        throw err;
       }
+      tx.flush();
+      let jsFailure: { error: unknown } | null = null;
+      for (const p of promises) p.catch((error: unknown) => (jsFailure ??= tx.statementFailed ? null : { error }));
+      await new Promise((resolve) => setImmediate(resolve));
+      tx.close();
+      const failedEarly = jsFailure as { error: unknown } | null;
+      const [outcomes, ended] = await Promise.all([Promise.allSettled(promises), tx.end(failedEarly ? 'ROLLBACK' : 'COMMIT'), tx.begin.catch(() => undefined)]);
+      if (ended instanceof Error) throw ended;
       if (failedEarly) throw failedEarly.error;
       return outcomes;
     } finally {
-      client.release(broken);
+      tx.release();
     }
   }
 
@@ -132,6 +95,70 @@ export class TransactionRunner {
 
   private pool(): Pool {
     return (this.dataSource.driver as PostgresDriver).master as Pool;
+  }
+}
+
+/**
+ * A pooled connection inside a transaction, pipelined: BEGIN and the statements after it stay
+ * corked (one socket write) until `flush`; statements sent after `close` are refused, since
+ * they would run outside the transaction.
+ */
+class OpenTransaction {
+  readonly begin: Promise<unknown>;
+  readonly sql: Queryable;
+  /** A statement answered with an error (the transaction is aborted). */
+  statementFailed = false;
+  private closed = false;
+  private corked = true;
+  private broken: Error | undefined;
+  private readonly stream: { cork(): void; uncork(): void };
+
+  constructor(private readonly client: PoolClient) {
+    this.stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+    this.stream.cork();
+    this.begin = client.query('BEGIN');
+    this.sql = {
+      query: <R>(text: string, params?: unknown[]) => {
+        if (this.closed) return Promise.reject(new Error('statement issued after the transaction ended: after COMMIT was sent'));
+        return client.query(prepared(text, params)).then(
+          (r) => r.rows as R,
+          (err: unknown) => {
+            this.statementFailed = true;
+            throw err;
+          },
+        );
+      },
+    };
+  }
+
+  flush(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.stream.uncork();
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  /** COMMIT or ROLLBACK; a failure comes back as the Error (and marks the connection broken). */
+  async end(command: 'COMMIT' | 'ROLLBACK'): Promise<{ command: string } | Error> {
+    this.close();
+    try {
+      return await this.client.query(command);
+    } catch (err) {
+      return (this.broken = err as Error);
+    }
+  }
+
+  async rollback(): Promise<void> {
+    this.flush();
+    await this.begin.catch(() => undefined);
+    await this.end('ROLLBACK');
+  }
+
+  release(): void {
+    this.client.release(this.broken);
   }
 }
 
