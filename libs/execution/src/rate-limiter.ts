@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
 import { REDIS } from '@app/queues';
@@ -41,9 +42,13 @@ end
 return { 1, limits[1] - counts[1] - 1, limits[2] - counts[2] - 1, 0 }
 `;
 
+const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
+
 @Injectable()
 export class RateLimiter {
   private seq = 0;
+  /** Makes window members unique across api processes. */
+  private readonly instance = `${process.pid}`;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -53,19 +58,22 @@ export class RateLimiter {
   /** Counts one execute request for the client and the target agent. */
   async hit(client: string, agentId: string): Promise<RateLimitState> {
     const now = Date.now();
-    const member = `${now}:${process.pid}:${this.seq++}`;
     const prefix = `${this.config.queuePrefix}:rl`;
-    const [admitted, clientLeft, agentLeft, retryMs] = (await this.redis.eval(
-      SCRIPT,
+    const args = [
       2,
       `${prefix}:client:${client.toLowerCase()}`,
       `${prefix}:agent:${agentId}`,
       String(now),
       String(WINDOW_MS),
-      member,
+      `${now}:${this.instance}:${this.seq++}`,
       String(this.config.rateLimitClientPerMin),
       String(this.config.rateLimitAgentPerMin),
-    )) as number[];
+    ] as const;
+    // By hash: the script's text goes to Redis only when Redis does not know it yet.
+    const [admitted, clientLeft, agentLeft, retryMs] = (await this.redis.evalsha(SCRIPT_SHA, ...args).catch((err: Error) => {
+      if (!/NOSCRIPT/.test(err.message)) throw err;
+      return this.redis.eval(SCRIPT, ...args);
+    })) as number[];
     return {
       clientRemaining: Math.max(0, clientLeft),
       agentRemaining: Math.max(0, agentLeft),
