@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { AgentCaller, ExecutionService, RateLimiter } from '@app/execution';
-import { EscrowService, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
+import { EscrowService, NonceGuard, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
 import { buildDataSourceOptions, TransactionRunner } from '@app/database';
 import { LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
@@ -62,7 +62,7 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   await m.runMigrations();
   await m.destroy();
   const agent = await startTranslatorAgent();
-  const app = await createApiApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: DB_URL, QUEUE_PREFIX: `prof${Date.now()}`, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: '1000000' }));
+  const app = await createApiApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: DB_URL, QUEUE_PREFIX: `prof${Date.now()}`, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: '100000000', RATE_LIMIT_AGENT_PER_MIN: '100000000' }));
   await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const ex = app.get(ExecutionService) as any;
@@ -80,6 +80,28 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   wrap(app.get(OutboxService), 'record', 'outbox.record (in tx)');
   wrap(app.get(AgentCaller), 'call', 'agent call');
   wrap(app.get(RateLimiter), 'hit', 'rate limiter');
+  wrap(app.get(NonceGuard), 'claim', 'nonce claim (Redis)');
+  wrap(app.get(PaymentsService), 'authorizationUsed', 'authorization used? (read)');
+  wrap(ex, 'runThenRecord', 'runThenRecord (call + record)');
+  // The HTTP pipeline around the service: from the request's arrival to the controller, and from
+  // the service's answer to the response's end.
+  const server = app.getHttpServer();
+  let arrived = 0n;
+  let answered = 0n;
+  server.prependListener('request', (_req: unknown, res: { once: (e: string, f: () => void) => void }) => {
+    arrived = process.hrtime.bigint();
+    res.once('finish', () => {
+      const add = (label: string, ns: bigint) => { const e = totals.get(label) ?? { ms: 0, n: 0 }; totals.set(label, { ms: e.ms + Number(ns) / 1e6, n: e.n + 1 }); };
+      add('http: arrival to response end', process.hrtime.bigint() - arrived);
+      if (answered) add('http: service answer to response end', process.hrtime.bigint() - answered);
+    });
+  });
+  const origExecute = ex.execute.bind(ex);
+  ex.execute = async (...args: unknown[]) => {
+    const e = totals.get('http: arrival to service') ?? { ms: 0, n: 0 };
+    totals.set('http: arrival to service', { ms: e.ms + Number(process.hrtime.bigint() - arrived) / 1e6, n: e.n + 1 });
+    try { return await origExecute(...args); } finally { answered = process.hrtime.bigint(); }
+  };
   wrap(app.get(EscrowService), 'scheduleRelease', 'scheduleRelease (BullMQ)');
   wrapSync(app.get(X402Service), 'verify', 'x402 verify');
   const owner = new Wallet(Wallet.createRandom().privateKey);
@@ -87,18 +109,31 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   const agentId = ((await reg.json()) as any).data.id;
   const client = new Wallet(Wallet.createRandom().privateKey);
   const hs = [];
-  for (let i = 0; i < 220; i++) hs.push(await header(client, 11_000n));
+  const N = Number(process.env.PROFILE_N ?? 200);
+  const WARM = Number(process.env.PROFILE_WARM ?? 20);
+  for (let i = 0; i < N + WARM; i++) hs.push(await header(client, 11_000n));
   const body = JSON.stringify({ targetAgentId: agentId, capabilityId: 't', input: { text: 'x' } });
   let wall = 0;
-  for (let i = 0; i < 220; i++) {
-    if (i === 20) { totals.clear(); wall = 0; }
+  // WAL written per request (what each COMMIT flushes).
+  const lsnClient = new Client({ connectionString: DB_URL });
+  await lsnClient.connect();
+  const walLsn = async () => BigInt((await lsnClient.query(`SELECT pg_current_wal_lsn() - '0/0'::pg_lsn AS b`)).rows[0].b);
+  let walStart = 0n;
+  for (let i = 0; i < N + WARM; i++) {
+    if (i === WARM) {
+      totals.clear();
+      wall = 0;
+      walStart = await walLsn();
+    }
     const t = Date.now();
     const r = await fetch(`${url}/api/v1/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': hs[i] }, body });
-    await r.text();
+    const text = await r.text();
+    if (r.status !== 200) throw new Error(`execute answered ${r.status}: ${text}`);
     wall += Date.now() - t;
   }
-  process.stdout.write(`per request: ${(wall / 200).toFixed(2)} ms wall\n`);
-  for (const [k, v] of [...totals].sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`${(v.ms / 200).toFixed(2).padStart(7)} ms  ${k}\n`);
+  process.stdout.write(`per request: ${(wall / N).toFixed(2)} ms wall, ${(Number((await walLsn()) - walStart) / N).toFixed(0)} bytes of WAL\n`);
+  await lsnClient.end();
+  for (const [k, v] of [...totals].sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`${(v.ms / N).toFixed(2).padStart(7)} ms  ${k}\n`);
   await app.close();
   await agent.stop();
   process.exit(0);
