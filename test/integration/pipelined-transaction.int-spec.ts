@@ -54,6 +54,31 @@ describe('pipelined transactions (integration)', () => {
         expect(await rows(p)).toEqual([`${p}-taken`]);
       });
 
+      it('reports the statement that aborted the transaction, not those after it, when its error is mapped in async steps', async () => {
+        const p = randomUUID();
+        await ds.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]);
+        class Mapped extends Error {}
+        // The failing statement's error is turned into another one a few promise steps later;
+        // the statements behind it fail at once with "current transaction is aborted" (25P02).
+        const mapped = async (q: Promise<unknown>) => {
+          try {
+            await q;
+          } catch (err) {
+            await Promise.resolve();
+            throw pgErrorCode(err) === '23505' ? new Mapped('taken') : err;
+          }
+        };
+        const attempt = tx.pipelined((sql) =>
+          allWrites([
+            mapped(sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`])),
+            sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-after`]),
+            sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-later`]),
+          ]),
+        );
+        await expect(attempt).rejects.toBeInstanceOf(Mapped);
+        expect(await rows(p)).toEqual([`${p}-taken`]);
+      });
+
       it('aborts on a lost claim (claimed() raises AG001) and writes nothing', async () => {
         const p = randomUUID();
         const attempt = tx.pipelined(

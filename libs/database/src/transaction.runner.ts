@@ -181,14 +181,20 @@ function prepared(text: string, values: unknown[] = []): QueryConfig {
 /**
  * Awaits statements issued together on one transaction's connection. In pipeline mode they go
  * out in one round trip and run in issue order; a failing one aborts the transaction (those
- * after it fail too, later). Rejects at the first failure (answers come in issue order, so that
- * is the failed statement, or a check in JavaScript that failed before its statement left, which
- * TransactionRunner.oneTrip must see before COMMIT leaves); every promise keeps a handler.
+ * after it fail too, with "current transaction is aborted"). Rejects at the first failure that
+ * is not such a consequence: the failed statement, or a check in JavaScript that failed before
+ * its statement left, which TransactionRunner.oneTrip must see before COMMIT leaves. The cause
+ * wins however many promise steps a caller's wrapper (an error mapped in an async function)
+ * puts between the statement and this; every promise keeps a handler.
  */
 export function allWrites<T extends readonly unknown[]>(writes: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    for (const w of writes) w.catch(reject);
-    Promise.all(writes).then((values) => resolve(values as unknown as T), () => undefined);
+    for (const w of writes) w.catch((err: unknown) => pgErrorCode(err) !== PG_IN_FAILED_TRANSACTION && reject(err));
+    void Promise.allSettled(writes).then((outcomes) => {
+      const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (failed) reject(failed.reason);
+      else resolve(outcomes.map((o) => (o as PromiseFulfilledResult<unknown>).value) as unknown as T);
+    });
   });
 }
 
@@ -199,7 +205,16 @@ export function pgErrorCode(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The constraint a Postgres error names (unique and check violations), whether TypeORM wrapped it or not. */
+export function pgConstraint(err: unknown): string | undefined {
+  const e = err as { constraint?: unknown; driverError?: { constraint?: unknown } };
+  const name = e?.driverError?.constraint ?? e?.constraint;
+  return typeof name === 'string' ? name : undefined;
+}
+
 export const PG_UNIQUE_VIOLATION = '23505';
+/** A statement sent after another aborted the transaction. */
+export const PG_IN_FAILED_TRANSACTION = '25P02';
 /** Raised by the `claimed(n, what)` SQL function when a conditional write touched no row. */
 export const PG_NOT_CLAIMED = 'AG001';
 export const PG_CHECK_VIOLATION = '23514';

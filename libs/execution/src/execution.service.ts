@@ -267,7 +267,7 @@ export class ExecutionService {
         usageTokens: result.tokens,
       });
       const inlineHash = this.payments.inlineSettlement(payment);
-      if (inlineHash) return await this.charge(execution, payment, inlineHash, agent.reputationScore, { insert: verified });
+      if (inlineHash) return await this.charge(execution, payment, inlineHash, agent.reputationScore, { insert: true });
       await this.tx.pipelined((m) => allWrites([this.payments.reserve(verified, 'execution', m, payment.id), this.insertExecution(m, execution)]));
     } catch (err) {
       // Nothing was recorded: the authorization stays unused and may be presented again.
@@ -412,8 +412,8 @@ export class ExecutionService {
 
   /**
    * One transaction, one round trip of writes (pipeline mode): claim the settlement (with the
-   * completion itself when `complete`; or, for `insert`, reserve the payment and insert the
-   * finished execution), settle inline or link the payment, the event, the charge and its
+   * completion itself when `complete`; or, for `insert`, insert the payment already settled and
+   * the finished execution), settle inline or link the payment, the event, the charge and its
    * escrow, the agent's counter, the callback. A lost claim rolls all back.
    */
   private async charge(
@@ -421,7 +421,7 @@ export class ExecutionService {
     payment: PaymentEntity,
     inlineHash: string | null,
     reputation: number | undefined,
-    mode: { complete?: boolean; insert?: VerifiedPayment },
+    mode: { complete?: boolean; /** A sync execution written now, with its payment settled inline (inlineHash set). */ insert?: true },
   ): Promise<ExecutionOutcome> {
     const id = execution.id;
     const score = reputation ?? (await this.dataSource.manager.findOne(AgentEntity, { where: { id: execution.agentId } }))?.reputationScore ?? 50;
@@ -437,7 +437,7 @@ export class ExecutionService {
           // the reservation (a used nonce aborts it) and the finished execution.
           mode.insert
             ? allWrites([
-                this.payments.reserve(mode.insert, 'execution', m, payment.id),
+                this.payments.insertSettled(m, payment, inlineHash!, id),
                 this.insertExecution(m, Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId, lockedUntil: null })),
               ])
             : completing
@@ -456,7 +456,7 @@ export class ExecutionService {
                  SELECT claimed(count(*), 'execution') FROM c`,
                 [id, transactionId, refundId],
               ),
-          inlineHash ? this.payments.settleInline(m, payment, inlineHash, id) : this.payments.bind(m, payment.id, id),
+          mode.insert ? Promise.resolve() : inlineHash ? this.payments.settleInline(m, payment, inlineHash, id) : this.payments.bind(m, payment.id, id),
           this.outbox.record(m, 'execution.completed', execution.agentId, {
             requestId: id,
             agentId: execution.agentId,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PG_NOT_CLAIMED, pgErrorCode, Queryable, queryRows, TransactionRunner } from '@app/database';
+import { PG_NOT_CLAIMED, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode, Queryable, queryRows, TransactionRunner } from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
@@ -56,39 +56,60 @@ export class PaymentsService {
 
   /** Inserts the authorization under its unique key: exactly one request can win a nonce. */
   async reserve(v: VerifiedPayment, purpose: PaymentPurpose, manager: Queryable = this.dataSource.manager, id: string = newId('pay')): Promise<PaymentEntity> {
-    // A nonce already reserved aborts the statement (claimed), so this also works with the
-    // COMMIT sent together with it.
-    const reserved = manager.query(
-      `WITH p AS (
-         INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
-                               signature, header_hash, purpose, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'reserved')
-         ON CONFLICT (chain_id, asset, payer, nonce) DO NOTHING RETURNING id)
-       SELECT claimed(count(*), 'payment authorization') FROM p`,
-      [
-        id,
-        v.x402Version,
-        v.network,
-        v.chainId,
-        v.asset.toLowerCase(),
-        v.payer.toLowerCase(),
-        v.payTo.toLowerCase(),
-        v.nonce,
-        v.value.toString(),
-        v.validAfter.toString(),
-        v.validBefore.toString(),
-        v.signature,
-        v.headerHash,
-        purpose,
-      ],
-    );
+    const payment = this.unsavedReservation(v, purpose, id);
+    await this.insert(manager, payment);
+    return payment;
+  }
+
+  /**
+   * Inside the caller's transaction: an authorization not yet written (unsavedReservation),
+   * recorded already settled by an inline settlement (hash from inlineSettlement) and linked to
+   * what it paid for, in one insert: the sync execute path writes its payment only once the
+   * agent has answered.
+   */
+  async insertSettled(manager: Queryable, payment: PaymentEntity, txHash: string, refId: string): Promise<PaymentEntity> {
+    Object.assign(payment, { status: 'settled', txHash, settledAt: this.clock.now(), refId, settleAttempts: payment.settleAttempts + 1 });
+    await this.insert(manager, payment);
+    return payment;
+  }
+
+  /**
+   * A plain insert: a nonce already in `payments` violates the unique index, which aborts the
+   * statement and the transaction (so this also holds with the COMMIT sent together with it)
+   * and answers PAYMENT_REPLAYED.
+   */
+  private async insert(manager: Queryable, p: PaymentEntity): Promise<void> {
     try {
-      await reserved;
+      await manager.query(
+        `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
+                               signature, header_hash, purpose, status, tx_hash, settled_at, settle_attempts, ref_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+        [
+          p.id,
+          p.x402Version,
+          p.network,
+          p.chainId,
+          p.asset,
+          p.payer,
+          p.payTo,
+          p.nonce,
+          p.value.toString(),
+          p.validAfter.toString(),
+          p.validBefore.toString(),
+          p.signature,
+          p.headerHash,
+          p.purpose,
+          p.status,
+          p.txHash,
+          p.settledAt,
+          p.settleAttempts,
+          p.refId,
+        ],
+      );
     } catch (err) {
-      if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
-      throw paymentReplayed();
+      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION && pgConstraint(err) === 'ux_payments_authorization') throw paymentReplayed();
+      throw err;
     }
-    return this.unsavedReservation(v, purpose, id);
   }
 
   /** The row `reserve` writes, as an entity (for a flow that writes it later, in its own transaction). */
