@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { AgentCaller, ExecutionService, RateLimiter } from '@app/execution';
-import { EscrowService, NonceGuard, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
+import { EscrowService, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
 import { buildDataSourceOptions, TransactionRunner } from '@app/database';
 import { LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
@@ -79,8 +79,7 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   wrap(app.get(PaymentsService), 'settleInline', 'payments.settleInline (in tx)');
   wrap(app.get(OutboxService), 'record', 'outbox.record (in tx)');
   wrap(app.get(AgentCaller), 'call', 'agent call');
-  wrap(app.get(RateLimiter), 'hit', 'rate limiter');
-  wrap(app.get(NonceGuard), 'claim', 'nonce claim (Redis)');
+  wrap(app.get(RateLimiter), 'hit', 'rate limiter + nonce claim (Redis)');
   wrap(app.get(PaymentsService), 'authorizationUsed', 'authorization used? (read)');
   wrap(ex, 'runThenRecord', 'runThenRecord (call + record)');
   // The HTTP pipeline around the service: from the request's arrival to the controller, and from

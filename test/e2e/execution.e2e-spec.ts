@@ -87,13 +87,18 @@ describe('Execution API (e2e)', () => {
     ['a callbackUrl that is not http(s)', () => body(undefined, { callbackUrl: 'ftp://hooks.example.com/x' }), 400, 'VALIDATION_ERROR'],
   ])('validates %s before payment and charges nothing', async (_label, make, status, code) => {
     const before = await counts();
-    const res = await execute(make(), await paid(newWallet()));
+    const headers = await paid(newWallet());
+    const res = await execute(make(), headers);
     expect(res.status).toBe(status);
     expect(res.body.error.code).toBe(code);
     expect(await counts()).toEqual(before);
     // Every execute answer carries the limit headers, validation errors included.
     expect(res.headers.get('x-ratelimit-agent-remaining')).toMatch(/^\d+$/);
     expect(res.headers.get('x-ratelimit-client-remaining')).toMatch(/^\d+$/);
+    // The nonce claim taken with the rate-limit count was given back: the same header pays for a valid request.
+    const ok = await execute(body(), headers);
+    expect(ok.status).toBe(200);
+    expect(await counts()).toEqual({ payments: before.payments + 1, charges: before.charges + 1, executions: before.executions + 1 });
   });
 
   it('counts a payment whose signature is not the payer\'s against the caller\'s IP, not the wallet it names, and charges nothing', async () => {

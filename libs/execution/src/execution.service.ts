@@ -110,37 +110,57 @@ export class ExecutionService {
           recoverError = err;
         }
       }
-      // Whether the authorization was already used goes out alongside (another pooled connection).
-      const usedRead = recovered
-        ? this.payments.authorizationUsed({ chainId: recovered.option.network.chainId, asset: recovered.option.asset, payer: recovered.payer, nonce: recovered.auth.nonce })
-        : Promise.resolve(false);
-      const [read, hit, used] = await Promise.allSettled([targetRead, this.limiter.hit(recovered ? recovered.payer : `ip:${cmd.clientIp}`, cmd.agentId), usedRead]);
+      // Whether the authorization was already used goes out alongside (another pooled connection),
+      // and the rate-limit script takes the nonce claim in its round trip: concurrent replays of
+      // one header stop before any work. A request turned away below gives the claim back.
+      const nonce = recovered
+        ? { chainId: recovered.option.network.chainId, asset: recovered.option.asset, payer: recovered.payer, nonce: recovered.auth.nonce, validBefore: recovered.auth.validBefore }
+        : null;
+      const usedRead = nonce ? this.payments.authorizationUsed(nonce) : Promise.resolve(false);
+      const [read, hit, used] = await Promise.allSettled([
+        targetRead,
+        this.limiter.hit(recovered ? recovered.payer : `ip:${cmd.clientIp}`, cmd.agentId, nonce ? this.nonces.claimRequest(nonce) : undefined),
+        usedRead,
+      ]);
       if (hit.status === 'rejected') throw hit.reason;
       limits = hit.value;
-      if (limits.retryAfterS !== null) {
-        throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS }, { headers: rateLimitHeaders(limits) });
-      }
-      if (read.status === 'rejected') throw read.reason;
-      const { agent, capability } = read.value;
-      const inputErrors = validateAgainst(capability.inputSchema, cmd.input);
-      if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
-      if (cmd.callbackUrl) await this.checkCallback(cmd.callbackUrl);
-      const price = this.priceFor(agent, capability);
+      const holdsClaim = hit.value.claimed === true;
+      let verified: VerifiedPayment;
+      let fingerprint: string;
+      let agent: ExecutableAgent;
+      let capability: ExecutableCapability;
+      let price: PriceRequest & PricedRun;
+      try {
+        if (limits.retryAfterS !== null) {
+          throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS }, { headers: rateLimitHeaders(limits) });
+        }
+        if (read.status === 'rejected') throw read.reason;
+        ({ agent, capability } = read.value);
+        const inputErrors = validateAgainst(capability.inputSchema, cmd.input);
+        if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
+        if (cmd.callbackUrl) await this.checkCallback(cmd.callbackUrl);
+        price = this.priceFor(agent, capability);
 
-      if (!header) throw this.x402.paymentRequired(price);
-      if (recoverError) throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID' ? this.x402.withOffer(recoverError, price) : recoverError;
-      const verified = this.x402.verify(header, price, recovered!);
-      if (used.status === 'rejected') throw used.reason;
+        if (!header) throw this.x402.paymentRequired(price);
+        if (recoverError) throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID' ? this.x402.withOffer(recoverError, price) : recoverError;
+        verified = this.x402.verify(header, price, recovered!);
+        if (used.status === 'rejected') throw used.reason;
 
-      const fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
-      if (cmd.idempotencyKey) {
-        const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey, fingerprint);
-        if (prior) return { execution: prior, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
+        fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
+        if (cmd.idempotencyKey) {
+          const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey, fingerprint);
+          if (prior) {
+            if (holdsClaim) void this.nonces.release(verified).catch(() => undefined);
+            return { execution: prior, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
+          }
+        }
+        if (used.value) throw paymentReplayed();
+        await this.adapter.preflight(verified);
+        if (!holdsClaim) throw paymentReplayed();
+      } catch (err) {
+        if (holdsClaim && nonce) this.nonces.giveBackAfter(err, nonce);
+        throw err;
       }
-      if (used.value) throw paymentReplayed();
-      await this.adapter.preflight(verified);
-      // The fast, shared first claim on the nonce: concurrent replays stop here, before any work.
-      if (!(await this.nonces.claim(verified))) throw paymentReplayed();
       if (!cmd.async && !cmd.idempotencyKey) {
         const outcome = await this.runThenRecord(verified, agent, capability, cmd, price);
         return { ...outcome, replayed: false, headers: rateLimitHeaders(limits) };

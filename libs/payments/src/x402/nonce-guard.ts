@@ -10,6 +10,17 @@ export function paymentReplayed(): AppException {
   return new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
 }
 
+/** What identifies an authorization's nonce, and when the authorization expires. */
+export type NonceRef = Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'> & { validBefore: bigint | string };
+
+/** A claim to take: SET key NX, expiring at expiresAtMs. */
+export interface NonceClaim {
+  key: string;
+  expiresAtMs: number;
+}
+
+const MAX_CLAIM_MS = 86_400_000;
+
 /**
  * A fast, shared first claim on an authorization's nonce (Redis SET NX until the authorization
  * expires), taken before paid work starts, so concurrent replays of one header are turned away
@@ -24,10 +35,15 @@ export class NonceGuard {
     private readonly config: AppConfig,
   ) {}
 
-  /** True if this call claimed the nonce; false if another request holds it. */
-  async claim(v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce' | 'validBefore'>): Promise<boolean> {
-    const expiresAtMs = Number(v.validBefore) * 1000 + 60_000;
-    return (await this.redis.set(this.key(v), '1', 'PXAT', expiresAtMs, 'NX')) === 'OK';
+  /**
+   * The Redis key and expiry of a claim on this nonce (SET NX), for the script that takes it in
+   * the same round trip as the rate-limit count (RateLimiter.hit). A claim lasts until a minute
+   * after the authorization expires, at most a day (past that the payments read still refuses a
+   * used nonce).
+   */
+  claimRequest(v: NonceRef): NonceClaim {
+    const expiresAtMs = Math.min(Number(v.validBefore) * 1000 + 60_000, Date.now() + MAX_CLAIM_MS);
+    return { key: this.key(v), expiresAtMs };
   }
 
   /** Gives a claim back when the request was turned away before any paid work. */

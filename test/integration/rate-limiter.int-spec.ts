@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { AppConfig } from '@app/config';
+import { RateLimiter } from '@app/execution';
+import { NonceGuard } from '@app/payments';
+
+/** The rate-limit script against a real Redis: the window, and the nonce claim it takes in the same round trip. */
+describe('RateLimiter (integration)', () => {
+  const redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: false });
+  const prefix = `rltest${randomUUID().slice(0, 8)}`;
+  const limiter = new RateLimiter(redis, { queuePrefix: prefix, rateLimitClientPerMin: 2, rateLimitAgentPerMin: 100 } as AppConfig);
+  const claim = () => ({ key: `${prefix}:nonce:${randomUUID()}`, expiresAtMs: Date.now() + 60_000 });
+
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('takes a nonce claim once: the first admitted request gets it, a second one with the same nonce does not', async () => {
+    const c = claim();
+    expect(await limiter.hit('0xaaa1', 'agent-1', c)).toMatchObject({ claimed: true, retryAfterS: null, clientRemaining: 1 });
+    expect(await limiter.hit('0xaaa2', 'agent-1', c)).toMatchObject({ claimed: false, retryAfterS: null });
+    expect(await redis.pttl(c.key)).toBeGreaterThan(50_000);
+    expect(await limiter.hit('0xaaa3', 'agent-1')).toMatchObject({ claimed: null, retryAfterS: null });
+  });
+
+  it('takes no claim for a request it turns away (429), and counts it not', async () => {
+    const client = `0xbbb${randomUUID().slice(0, 4)}`;
+    await limiter.hit(client, 'agent-2');
+    await limiter.hit(client, 'agent-2');
+    const c = claim();
+    const limited = await limiter.hit(client, 'agent-2', c);
+    expect(limited).toMatchObject({ claimed: null, clientRemaining: 0 });
+    expect(limited.retryAfterS).toBeGreaterThanOrEqual(1);
+    expect(await redis.exists(c.key)).toBe(0);
+  });
+
+  it('claims the nonce of an authorization valid for ages for a day at most, and until a minute after expiry otherwise', async () => {
+    const nonces = new NonceGuard(redis, { queuePrefix: prefix } as AppConfig);
+    const ref = { chainId: 84532, asset: '0xAsset', payer: '0xPayer', nonce: `0x${'ab'.repeat(32)}` };
+    const far = nonces.claimRequest({ ...ref, validBefore: '9'.repeat(70) });
+    expect(far.expiresAtMs).toBeLessThanOrEqual(Date.now() + 86_400_000);
+    expect((await limiter.hit(`0xddd${randomUUID().slice(0, 4)}`, 'agent-4', far)).claimed).toBe(true);
+    const validBefore = Math.floor(Date.now() / 1000) + 600;
+    expect(nonces.claimRequest({ ...ref, validBefore: BigInt(validBefore) }).expiresAtMs).toBe(validBefore * 1000 + 60_000);
+    expect(far.key).toBe(`${prefix}:nonce:84532:0xasset:0xpayer:0x${'ab'.repeat(32)}`);
+  });
+
+  it('loads the script again when Redis has forgotten it', async () => {
+    await redis.script('FLUSH');
+    expect(await limiter.hit(`0xccc${randomUUID().slice(0, 4)}`, 'agent-3', claim())).toMatchObject({ claimed: true });
+  });
+});
