@@ -13,6 +13,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import autocannon from 'autocannon';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -47,10 +48,46 @@ async function headers(count: number, amount: bigint): Promise<string[]> {
   return out;
 }
 
+/** CPU time (ms) a set of processes has used so far, from /proc (Linux); 0 where it cannot be read. */
+function cpuMs(pids: number[]): number {
+  const tick = 1000 / 100; // USER_HZ
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return total;
+}
+
+/** Every Postgres server process on this machine (backends come and go with pool connections). */
+function postgresPids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
 interface Row {
   scenario: string;
   connections: number;
   rps: number;
+  /** CPU per request (ms) of the process serving it and of Postgres, during the run. */
+  serverCpu?: number;
+  pgCpu?: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -58,7 +95,16 @@ interface Row {
   rounds?: number[];
 }
 
-function run(name: string, connections: number, opts: { url: string; body: string; pool?: string[] }): Promise<Row> {
+async function run(name: string, connections: number, opts: { url: string; body: string; pool?: string[]; server?: number }): Promise<Row> {
+  const pg = postgresPids();
+  const before = { server: cpuMs(opts.server ? [opts.server] : []), pg: cpuMs(pg) };
+  const row = await load(name, connections, opts);
+  const requests = row.rps * DURATION_S;
+  const perRequest = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
+  return { ...row, serverCpu: opts.server ? perRequest(cpuMs([opts.server]) - before.server) : undefined, pgCpu: perRequest(cpuMs(pg) - before.pg) };
+}
+
+function load(name: string, connections: number, opts: { url: string; body: string; pool?: string[] }): Promise<Row> {
   let i = 0;
   return new Promise((resolve, reject) => {
     autocannon(
@@ -203,9 +249,9 @@ async function main(): Promise<void> {
     for (let round = 0; round <= rounds; round++) {
       process.stdout.write(round === 0 ? '  warm-up round\n' : `  round ${round}/${rounds}\n`);
       if (only('direct')) add(round, await run('direct', connections, { url: agent.url, body: agentBody }));
-      add(round, await run('baseline', connections, { url: baselineUrl, body: '{}' }));
-      if (only('sync')) add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: syncPool.slice(round * perRound, (round + 1) * perRound) }));
-      if (only('async')) add(round, await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: asyncPool.slice(round * perRound, (round + 1) * perRound) }));
+      add(round, await run('baseline', connections, { url: baselineUrl, body: '{}', server: baselineApp.child.pid }));
+      if (only('sync')) add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: syncPool.slice(round * perRound, (round + 1) * perRound), server: api.child.pid }));
+      if (only('async')) add(round, await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: asyncPool.slice(round * perRound, (round + 1) * perRound), server: api.child.pid }));
     }
     for (const results of byScenario.values()) {
       const sorted = [...results].sort((a, b) => a.rps - b.rps);
@@ -217,11 +263,11 @@ async function main(): Promise<void> {
   const direct = (c: number) => rows.find((r) => r.scenario === 'direct' && r.connections === c)?.rps ?? NaN;
   const baseline = (c: number) => rows.find((r) => r.scenario === 'baseline' && r.connections === c)!.rps;
   process.stdout.write(
-    `\n${rounds} rounds of ${DURATION_S} s; median round shown\n\n| scenario | connections | req/s | p50 ms | p99 ms | vs direct | vs baseline | req/s by round | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|\n`,
+    `\n${rounds} rounds of ${DURATION_S} s; median round shown; CPU ms per request of the serving process and of Postgres (median round)\n\n| scenario | connections | req/s | p50 ms | p99 ms | vs direct | vs baseline | req/s by round | server CPU | Postgres CPU | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n`,
   );
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / direct(r.connections)).toFixed(2)} | ${(r.rps / baseline(r.connections)).toFixed(2)} | ${r.rounds!.join(' / ')} | ${r.non2xx} | ${r.errors} |\n`,
+      `| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / direct(r.connections)).toFixed(2)} | ${(r.rps / baseline(r.connections)).toFixed(2)} | ${r.rounds!.join(' / ')} | ${r.serverCpu ?? '-'} | ${r.pgCpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`,
     );
   }
   await Promise.all(children.map((child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGINT')))));

@@ -8,3 +8,4 @@ export * from './reputation-tier';
 export * from './clock.module';
 export * from './graceful-shutdown';
 export * from './signatures';
+export * from './keccak';

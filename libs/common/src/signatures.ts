@@ -1,5 +1,6 @@
-import { getAddress, getBytes, hashMessage, keccak256, Signature, TypedDataDomain, TypedDataEncoder, TypedDataField } from 'ethers';
+import { getBytes, hashMessage, Signature, TypedDataDomain, TypedDataEncoder, TypedDataField } from 'ethers';
 import secp256k1 from 'secp256k1';
+import { checksumAddress, keccak256 } from './keccak';
 
 /**
  * The address that produced `signature` over a 32-byte digest. Recovery runs in libsecp256k1
@@ -13,7 +14,7 @@ export function recoverSigner(digest: string, signature: string): string {
   const publicKey = secp256k1.ecdsaRecover(compact, sig.yParity, getBytes(digest), false);
   // The address is the last 20 bytes of keccak256(X || Y). (ethers' computeAddress would parse
   // and re-validate the point in JavaScript first, which cost more than the recovery itself.)
-  return getAddress(`0x${keccak256(publicKey.subarray(1)).slice(-40)}`);
+  return checksumAddress(keccak256(publicKey.subarray(1)).slice(-40));
 }
 
 /** Signer of an EIP-712 typed-data signature. */

@@ -1,10 +1,11 @@
-import { getAddress, isAddress } from 'ethers';
+import { isAddress } from 'ethers';
+import { checksumAddress } from './keccak';
 
 export const WALLET_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
 /** Checksummed form of a 0x address; the canonical form stored and returned. */
 export function normalizeWallet(wallet: string): string {
-  return getAddress(wallet.toLowerCase());
+  return checksumAddress(wallet.toLowerCase());
 }
 
 export function isWallet(value: unknown): value is string {

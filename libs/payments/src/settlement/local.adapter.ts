@@ -1,4 +1,5 @@
-import { keccak256, toUtf8Bytes } from 'ethers';
+import { toUtf8Bytes } from 'ethers';
+import { keccak256 } from '@app/common';
 import { SettleRequest, SettlementAdapter, TransferRequest } from './settlement.adapter';
 
 /**

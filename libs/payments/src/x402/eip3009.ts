@@ -1,4 +1,5 @@
-import { keccak256, toUtf8Bytes } from 'ethers';
+import { toUtf8Bytes } from 'ethers';
+import { keccak256 } from '@app/common';
 import { Authorization } from './x402.types';
 
 export interface TokenDomain {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { getAddress, isHexString } from 'ethers';
-import { AppException, Clock, formatMicros, recoverSigner, sameWallet } from '@app/common';
+import { AppException, checksumAddress, Clock, formatMicros, recoverSigner, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
 import { NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
@@ -227,7 +227,7 @@ export class X402Service {
       throw invalid('invalid_exact_evm_payload_signature', 'Payment signature is invalid');
     }
     if (!sameWallet(signer, auth.from)) throw invalid('invalid_exact_evm_payload_signature', 'Payment signature was not made by authorization.from');
-    return { header: header.value, decoded, option, auth, signature, payer: getAddress(auth.from.toLowerCase()) };
+    return { header: header.value, decoded, option, auth, signature, payer: checksumAddress(auth.from.toLowerCase()) };
   }
 
   private checkTerms(header: { value: string; version: 1 | 2 }, r: RecoveredPayment, price: PriceRequest): VerifiedPayment {
