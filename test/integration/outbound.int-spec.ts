@@ -140,6 +140,16 @@ describe('outbound HTTP client (integration)', () => {
       const started = Date.now();
       await expect(call(client, `http://127.0.0.1:${port}/slow`, { timeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
       expect(Date.now() - started).toBeLessThan(1_500);
+      // Headers at once, then a body that drips (each chunk well inside the idle limit): the
+      // limit is on the whole call.
+      handler = (_u, res) => {
+        res.writeHead(200);
+        const drip = setInterval(() => res.write('x'), 50);
+        setTimeout(() => (clearInterval(drip), res.end()), 2_000);
+      };
+      const dripStarted = Date.now();
+      await expect(call(client, `http://127.0.0.1:${port}/drip`, { timeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
+      expect(Date.now() - dripStarted).toBeLessThan(1_500);
     } finally {
       handler = (_u, res) => res.end('{"ok":true}');
       await client.onModuleDestroy();

@@ -73,14 +73,16 @@ export class TransactionRunner {
         await tx.rollback();
         throw err;
       }
-      tx.flush();
       let jsFailure: { error: unknown } | null = null;
       for (const p of promises) p.catch((error: unknown) => (jsFailure ??= tx.statementFailed ? null : { error }));
+      // Still corked: BEGIN, the statements and COMMIT (or ROLLBACK) leave in one socket write.
       await new Promise((resolve) => setImmediate(resolve));
       tx.close();
       const failedEarly = jsFailure as { error: unknown } | null;
-      const [outcomes, ended] = await Promise.all([Promise.allSettled(promises), tx.end(failedEarly ? 'ROLLBACK' : 'COMMIT'), tx.begin.catch(() => undefined)]);
-      if (ended instanceof Error) throw ended;
+      const ended = tx.end(failedEarly ? 'ROLLBACK' : 'COMMIT');
+      tx.flush();
+      const [outcomes, end] = await Promise.all([Promise.allSettled(promises), ended, tx.begin.catch(() => undefined)]);
+      if (end instanceof Error) throw end;
       if (failedEarly) throw failedEarly.error;
       return outcomes;
     } finally {
