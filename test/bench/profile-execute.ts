@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
-import { AgentCaller, ExecutionService, RateLimiter } from '@app/execution';
+import { AgentCaller, ExecuteTargets, ExecutionService, RateLimiter } from '@app/execution';
 import { EscrowService, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
 import { buildDataSourceOptions, TransactionRunner } from '@app/database';
 import { LedgerService } from '@app/ledger';
@@ -66,7 +66,8 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const ex = app.get(ExecutionService) as any;
-  wrap(ex, 'target', 'target (agent+capability reads)');
+  wrap(app.get(ExecuteTargets), 'read', 'target read (agent+capability, on a cache miss)');
+  wrap(app.get(TransactionRunner), 'batch', 'version + authorization used? (one round trip)');
   wrapSync(app.get(X402Service), 'recover', 'x402 recover');
   wrap(ex, 'create', 'create (reserve+insert, tx)');
   wrap(ex, 'execute', 'execute (total)');

@@ -325,6 +325,38 @@ describe('Execution API (e2e)', () => {
     expect(done.body.data).toMatchObject({ status: 'completed', output: { translation: 'LATER' }, settlement: { status: 'settled' } });
   });
 
+  it('sees a change to the agent or its capability at once, whoever made it: the remembered target is confirmed by its version', async () => {
+    const registered = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url } });
+    const id = registered.body.data.id as string;
+    const target = { targetAgentId: id, capabilityId: 'translate', input: { text: 'hi' } };
+    const client = newWallet();
+    const send = async (amount = PRICE) => {
+      const h = await x402Header(client, { amount, payTo: api.config.platformWallet });
+      return execute(target, { [h.name]: h.value });
+    };
+    const version = async () => (await ds.query(`SELECT config_version AS v FROM agents WHERE id = $1`, [id]))[0].v as string;
+    expect((await send()).status).toBe(200);
+    const v0 = await version();
+    // A charge counts the execution on the agent's row; that is not a change of what executing reads.
+    expect((await send()).status).toBe(200);
+    expect(await version()).toBe(v0);
+    // Changed from outside the api (no code of this process involved): the next request sees it.
+    await ds.query(`UPDATE agent_capabilities SET base_price = 20000 WHERE agent_id = $1`, [id]);
+    expect(await version()).not.toBe(v0);
+    const stale = await send();
+    expect(stale.status).toBe(402);
+    expect(stale.body.accepts[0].maxAmountRequired).toBe('21000');
+    expect((await send(21_000n)).status).toBe(200);
+    await ds.query(`UPDATE agents SET status = 'suspended' WHERE id = $1`, [id]);
+    expect((await send(21_000n)).body.error.code).toBe('AGENT_NOT_FOUND');
+    await ds.query(`UPDATE agents SET status = 'active' WHERE id = $1`, [id]);
+    expect((await send(21_000n)).status).toBe(200);
+    await ds.query(`UPDATE agents SET endpoints = $2 WHERE id = $1`, [id, { execution: 'http://127.0.0.1:9/gone' }]);
+    expect((await send(21_000n)).status).toBe(502);
+    await ds.query(`DELETE FROM agent_capabilities WHERE agent_id = $1`, [id]);
+    expect((await send(21_000n)).body.error.code).toBe('CAPABILITY_NOT_FOUND');
+  });
+
   it('limits executions per client with 429 RATE_LIMITED and Retry-After', async () => {
     const limited = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: '2' });
     try {

@@ -90,6 +90,32 @@ export class TransactionRunner {
     }
   }
 
+  /**
+   * Autocommit statements on one pooled connection, issued together: one socket write, answered
+   * in one round trip (pipeline mode), each on its own (one failing leaves the others alone).
+   * `issue` sends them synchronously and returns their promises; the connection goes back to
+   * the pool once every one has settled.
+   */
+  async batch<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<{ [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> }> {
+    const client = await this.pool().connect();
+    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+    stream.cork();
+    let promises: P;
+    try {
+      promises = issue({ query: <R>(text: string, params?: unknown[]) => client.query(prepared(text, params)).then((r) => r.rows as R) });
+    } catch (err) {
+      stream.uncork();
+      client.release();
+      throw err;
+    }
+    stream.uncork();
+    try {
+      return (await Promise.allSettled(promises)) as { [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> };
+    } finally {
+      client.release();
+    }
+  }
+
   /** One statement on the pool (autocommit), without the ORM layer, prepared (fixed SQL text): its rows. */
   async query<T>(text: string, params: unknown[] = []): Promise<T[]> {
     return (await this.pool().query(prepared(text, params))).rows as T[];

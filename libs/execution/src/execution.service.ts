@@ -12,6 +12,7 @@ import { EscrowHoldEntity, EscrowService, NonceGuard, PaymentEntity, paymentRepl
 import { jobId, JobProducer } from '@app/queues';
 import { DeliveryService } from '@app/webhooks';
 import { AgentCaller, AgentCallResult } from './agent-caller';
+import { ExecutableAgent, ExecutableCapability, ExecuteTargets } from './execute-targets';
 import { meterAgentFee, PricedRun } from './pricing';
 import { ExecutionEntity } from './entities/execution.entity';
 import { canonicalJson, validateAgainst } from './json-schema';
@@ -55,9 +56,6 @@ class IdempotencyRace extends Error {}
 /** Another run claimed the execution first: this one's writes roll back. */
 class NotClaimed extends Error {}
 
-/** What executing needs of the agent and the capability. */
-export type ExecutableAgent = Pick<AgentEntity, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore'>;
-export type ExecutableCapability = Pick<AgentCapabilityEntity, 'capabilityId' | 'name' | 'inputSchema' | 'outputSchema' | 'pricingModel' | 'basePrice' | 'maxPrice'>;
 
 interface Loaded {
   execution: ExecutionEntity;
@@ -85,6 +83,7 @@ export class ExecutionService {
     private readonly caller: AgentCaller,
     private readonly deliveries: DeliveryService,
     private readonly limiter: RateLimiter,
+    private readonly targets: ExecuteTargets,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly jobs: JobProducer,
     private readonly tx: TransactionRunner,
@@ -96,10 +95,14 @@ export class ExecutionService {
   async execute(cmd: ExecuteCommand): Promise<ExecuteResult> {
     let limits: RateLimitState | null = null;
     try {
-      // The target read goes out first; the payment's signer is recovered (CPU) while it is in
-      // flight, and the rate-limit hit (per payer once the signature proves who pays, per IP
-      // otherwise) runs alongside it. Every execute answer then carries the limit headers.
-      const targetRead = this.target(cmd.agentId, cmd.capabilityId);
+      // The target comes from memory, confirmed below by its version; otherwise its read goes out
+      // first. The payment's signer is recovered (CPU) meanwhile, then "authorization used?" and
+      // the version go out together on one connection, and the rate-limit script takes the nonce
+      // claim in its own round trip alongside: concurrent replays of one header stop before any
+      // work. A request turned away below gives the claim back. Every execute answer carries the
+      // limit headers (counted per payer once the signature proves who pays, per IP otherwise).
+      const remembered = this.targets.remembered(cmd.agentId, cmd.capabilityId);
+      const targetRead = remembered ? null : this.targets.read(cmd.agentId, cmd.capabilityId);
       const header = this.x402.headerOf(cmd.headers);
       let recovered: RecoveredPayment | null = null;
       let recoverError: unknown = null;
@@ -110,17 +113,17 @@ export class ExecutionService {
           recoverError = err;
         }
       }
-      // Whether the authorization was already used goes out alongside (another pooled connection),
-      // and the rate-limit script takes the nonce claim in its round trip: concurrent replays of
-      // one header stop before any work. A request turned away below gives the claim back.
       const nonce = recovered
         ? { chainId: recovered.option.network.chainId, asset: recovered.option.asset, payer: recovered.payer, nonce: recovered.auth.nonce, validBefore: recovered.auth.validBefore }
         : null;
-      const usedRead = nonce ? this.payments.authorizationUsed(nonce) : Promise.resolve(false);
-      const [read, hit, used] = await Promise.allSettled([
-        targetRead,
+      const reads =
+        remembered || nonce
+          ? this.tx.batch((sql) => [remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null), nonce ? this.payments.authorizationUsed(nonce, sql) : Promise.resolve(false)] as const)
+          : Promise.resolve([{ status: 'fulfilled', value: null }, { status: 'fulfilled', value: false }] as const);
+      const [read, hit, checks] = await Promise.allSettled([
+        targetRead ?? Promise.resolve(null),
         this.limiter.hit(recovered ? recovered.payer : `ip:${cmd.clientIp}`, cmd.agentId, nonce ? this.nonces.claimRequest(nonce) : undefined),
-        usedRead,
+        reads,
       ]);
       if (hit.status === 'rejected') throw hit.reason;
       limits = hit.value;
@@ -134,8 +137,11 @@ export class ExecutionService {
         if (limits.retryAfterS !== null) {
           throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS }, { headers: rateLimitHeaders(limits) });
         }
+        if (checks.status === 'rejected') throw checks.reason;
+        const [version, used] = checks.value;
         if (read.status === 'rejected') throw read.reason;
-        ({ agent, capability } = read.value);
+        if (version.status === 'rejected') throw version.reason;
+        ({ agent, capability } = remembered ? await this.targets.confirm(remembered, version.value, cmd.agentId, cmd.capabilityId) : read.value!);
         const inputErrors = validateAgainst(capability.inputSchema, cmd.input);
         if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
         if (cmd.callbackUrl) await this.checkCallback(cmd.callbackUrl);
@@ -543,44 +549,6 @@ export class ExecutionService {
     const execution = await this.dataSource.manager.findOne(ExecutionEntity, { where: { paymentId } });
     if (!execution) return (await this.payments.settle(paymentId)).status;
     return (await this.settleAndCharge(execution.id)).execution.settlementStatus ?? 'none';
-  }
-
-  /** The agent and capability to execute, in one statement (the hot path skips the ORM). */
-  private async target(agentId: string, capabilityId: string): Promise<{ agent: ExecutableAgent; capability: ExecutableCapability }> {
-    const [row] = await this.tx.query<{
-      id: string;
-      name: string;
-      status: AgentEntity['status'];
-      endpoints: AgentEntity['endpoints'];
-      reputationScore: number;
-      capabilityId: string | null;
-      capabilityName: string;
-      inputSchema: Record<string, unknown> | null;
-      outputSchema: Record<string, unknown> | null;
-      pricingModel: AgentCapabilityEntity['pricingModel'];
-      basePrice: string;
-      maxPrice: string | null;
-    }>(
-      `SELECT a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", c.capability_id AS "capabilityId", c.name AS "capabilityName",
-              c.input_schema AS "inputSchema", c.output_schema AS "outputSchema", c.pricing_model AS "pricingModel", c.base_price AS "basePrice", c.max_price AS "maxPrice"
-         FROM agents a LEFT JOIN agent_capabilities c ON c.agent_id = a.id AND c.capability_id = $2
-        WHERE a.id = $1`,
-      [agentId, capabilityId],
-    );
-    if (!row || row.status !== 'active') throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
-    if (!row.capabilityId) throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, { agentId, capabilityId });
-    return {
-      agent: { id: row.id, name: row.name, status: row.status, endpoints: row.endpoints, reputationScore: row.reputationScore },
-      capability: {
-        capabilityId: row.capabilityId,
-        name: row.capabilityName,
-        inputSchema: row.inputSchema,
-        outputSchema: row.outputSchema,
-        pricingModel: row.pricingModel,
-        basePrice: BigInt(row.basePrice),
-        maxPrice: row.maxPrice === null ? null : BigInt(row.maxPrice),
-      },
-    };
   }
 
   /**

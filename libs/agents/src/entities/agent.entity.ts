@@ -63,6 +63,13 @@ export class AgentEntity {
   @Column({ name: 'execution_count', type: 'integer', default: 0 })
   executionCount: number;
 
+  /**
+   * Bumped by triggers (migration AgentConfigVersion) when what an execution reads of the agent
+   * or its capabilities changes; the api's cache of execute targets checks it.
+   */
+  @Column({ name: 'config_version', type: 'bigint', default: 0, select: false })
+  configVersion: string;
+
   @Column({ name: 'suspended_reason', type: 'varchar', length: 500, nullable: true })
   suspendedReason: string | null;
 
