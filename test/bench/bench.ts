@@ -48,43 +48,54 @@ async function headers(count: number, amount: bigint): Promise<string[]> {
   return out;
 }
 
-/** CPU time (ms) a set of processes has used so far, from /proc (Linux); 0 where it cannot be read. */
-function cpuMs(pids: number[]): number {
-  const tick = 1000 / 100; // USER_HZ
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * tick;
-    } catch {
-      // gone, or not Linux
-    }
+/** /proc/<pid>/stat fields after the command name (Linux), or null. */
+function procStat(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  } catch {
+    return null;
   }
-  return total;
 }
 
-/** Every Postgres server process on this machine (backends come and go with pool connections). */
-function postgresPids(): number[] {
+const TICK_MS = 1000 / 100; // USER_HZ
+
+/** CPU time (ms) a process has used so far; with `reaped`, also that of its children that have exited. */
+function cpuMs(pid: number | undefined, reaped = false): number {
+  const f = pid === undefined ? null : procStat(pid);
+  if (!f) return 0;
+  return (Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0)) * TICK_MS;
+}
+
+/**
+ * CPU time (ms) of the Postgres server so far: every live server process, plus the exited
+ * backends the postmaster has reaped (pool connections come and go during a run).
+ */
+function postgresCpuMs(): number {
+  let pids: number[] = [];
   try {
-    return readdirSync('/proc')
+    pids = readdirSync('/proc')
       .filter((d) => /^\d+$/.test(d))
-      .filter((d) => {
+      .map(Number)
+      .filter((pid) => {
         try {
-          return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
         } catch {
           return false;
         }
-      })
-      .map(Number);
+      });
   } catch {
-    return [];
+    return 0;
   }
+  const set = new Set(pids);
+  return pids.reduce((sum, pid) => sum + cpuMs(pid, !set.has(Number(procStat(pid)?.[1]))), 0);
 }
 
 interface Row {
   scenario: string;
   connections: number;
   rps: number;
+  /** Requests completed in the run. */
+  total?: number;
   /** CPU per request (ms) of the process serving it and of Postgres, during the run. */
   serverCpu?: number;
   pgCpu?: number;
@@ -96,12 +107,11 @@ interface Row {
 }
 
 async function run(name: string, connections: number, opts: { url: string; body: string; pool?: string[]; server?: number }): Promise<Row> {
-  const pg = postgresPids();
-  const before = { server: cpuMs(opts.server ? [opts.server] : []), pg: cpuMs(pg) };
+  const before = { server: cpuMs(opts.server), pg: postgresCpuMs() };
   const row = await load(name, connections, opts);
-  const requests = row.rps * DURATION_S;
+  const requests = row.total ?? 0;
   const perRequest = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
-  return { ...row, serverCpu: opts.server ? perRequest(cpuMs([opts.server]) - before.server) : undefined, pgCpu: perRequest(cpuMs(pg) - before.pg) };
+  return { ...row, serverCpu: opts.server ? perRequest(cpuMs(opts.server) - before.server) : undefined, pgCpu: perRequest(postgresCpuMs() - before.pg) };
 }
 
 function load(name: string, connections: number, opts: { url: string; body: string; pool?: string[] }): Promise<Row> {
@@ -130,7 +140,7 @@ function load(name: string, connections: number, opts: { url: string; body: stri
       (err: Error | null, r: any) => {
         if (err) return reject(err);
         const seconds = r.duration || DURATION_S;
-        resolve({ scenario: name, connections, rps: Math.round((r.requests.total / seconds) * 10) / 10, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+        resolve({ scenario: name, connections, total: r.requests.total, rps: Math.round((r.requests.total / seconds) * 10) / 10, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
       },
     );
   });
