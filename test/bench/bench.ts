@@ -32,6 +32,8 @@ const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB}`;
 const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const PLATFORM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+/** The unreported first round: long enough for V8 to optimise the long execute path (CPU per request was still falling after a 5 s warm-up). */
+const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 
 async function header(wallet: Wallet, amount: bigint): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
@@ -106,22 +108,29 @@ interface Row {
   rounds?: number[];
 }
 
-async function run(name: string, connections: number, opts: { url: string; body: string; pool?: string[]; server?: number }): Promise<Row> {
+async function run(name: string, connections: number, opts: { url: string; body: string; pool?: string[]; server?: number; seconds?: number }): Promise<Row> {
   const before = { server: cpuMs(opts.server), pg: postgresCpuMs() };
+  const f0 = opts.server ? procStat(opts.server) : null;
   const row = await load(name, connections, opts);
+  // BENCH_SPLIT=1: the serving process's user and system CPU per request, per run.
+  if (process.env.BENCH_SPLIT && opts.server && f0) {
+    const f1 = procStat(opts.server)!;
+    const n = Math.max(1, row.total ?? 1);
+    process.stdout.write(`    ${name}: user ${(((Number(f1[11]) - Number(f0[11])) * TICK_MS) / n).toFixed(2)} ms/req, system ${(((Number(f1[12]) - Number(f0[12])) * TICK_MS) / n).toFixed(2)} ms/req\n`);
+  }
   const requests = row.total ?? 0;
   const perRequest = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
   return { ...row, serverCpu: opts.server ? perRequest(cpuMs(opts.server) - before.server) : undefined, pgCpu: perRequest(postgresCpuMs() - before.pg) };
 }
 
-function load(name: string, connections: number, opts: { url: string; body: string; pool?: string[] }): Promise<Row> {
+function load(name: string, connections: number, opts: { url: string; body: string; pool?: string[]; seconds?: number }): Promise<Row> {
   let i = 0;
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url: opts.url,
         connections,
-        duration: DURATION_S,
+        duration: opts.seconds ?? DURATION_S,
         requests: [
           {
             method: 'POST',
@@ -248,20 +257,24 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const connections of (process.env.BENCH_CONNECTIONS ?? '1,50').split(',').map(Number)) {
     process.stdout.write(`signing payment headers for ${connections} connection(s)...\n`);
-    // Enough fresh headers for DURATION_S at well above today's rates (the run is by time, not
+    // Enough fresh headers for each run at well above today's rates (the run is by time, not
     // by count: a count-bounded autocannon run stops on a whole-second tick and understates).
-    const perRound = Math.ceil(DURATION_S * (connections === 1 ? 800 : 1_200));
-    // Round 0 warms up (JIT, connection pools, caches) and is not reported.
-    const syncPool = only('sync') ? await headers(perRound * (rounds + 1), 11_000n) : [];
-    const asyncPool = only('async') ? await headers(perRound * (rounds + 1), 11_000n) : [];
+    const rate = connections === 1 ? 800 : 1_200;
+    const warmup = Math.ceil(WARMUP_S * rate);
+    const perRound = Math.ceil(DURATION_S * rate);
+    // Round 0 warms up (JIT, connection pools, caches) for WARMUP_S and is not reported.
+    const syncPool = only('sync') ? await headers(warmup + perRound * rounds, 11_000n) : [];
+    const asyncPool = only('async') ? await headers(warmup + perRound * rounds, 11_000n) : [];
+    const slice = (pool: string[], round: number) => (round === 0 ? pool.slice(0, warmup) : pool.slice(warmup + (round - 1) * perRound, warmup + round * perRound));
     const byScenario = new Map<string, Row[]>();
     const add = (round: number, r: Row) => round > 0 && byScenario.set(r.scenario, [...(byScenario.get(r.scenario) ?? []), r]);
     for (let round = 0; round <= rounds; round++) {
-      process.stdout.write(round === 0 ? '  warm-up round\n' : `  round ${round}/${rounds}\n`);
-      if (only('direct')) add(round, await run('direct', connections, { url: agent.url, body: agentBody }));
-      add(round, await run('baseline', connections, { url: baselineUrl, body: '{}', server: baselineApp.child.pid }));
-      if (only('sync')) add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: syncPool.slice(round * perRound, (round + 1) * perRound), server: api.child.pid }));
-      if (only('async')) add(round, await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: asyncPool.slice(round * perRound, (round + 1) * perRound), server: api.child.pid }));
+      process.stdout.write(round === 0 ? `  warm-up round (${WARMUP_S} s)\n` : `  round ${round}/${rounds}\n`);
+      const seconds = round === 0 ? WARMUP_S : DURATION_S;
+      if (only('direct')) add(round, await run('direct', connections, { url: agent.url, body: agentBody, seconds }));
+      add(round, await run('baseline', connections, { url: baselineUrl, body: '{}', server: baselineApp.child.pid, seconds }));
+      if (only('sync')) add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: slice(syncPool, round), server: api.child.pid, seconds }));
+      if (only('async')) add(round, await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: slice(asyncPool, round), server: api.child.pid, seconds }));
     }
     for (const results of byScenario.values()) {
       const sorted = [...results].sort((a, b) => a.rps - b.rps);
@@ -273,7 +286,7 @@ async function main(): Promise<void> {
   const direct = (c: number) => rows.find((r) => r.scenario === 'direct' && r.connections === c)?.rps ?? NaN;
   const baseline = (c: number) => rows.find((r) => r.scenario === 'baseline' && r.connections === c)!.rps;
   process.stdout.write(
-    `\n${rounds} rounds of ${DURATION_S} s; median round shown; CPU ms per request of the serving process and of Postgres (median round)\n\n| scenario | connections | req/s | p50 ms | p99 ms | vs direct | vs baseline | req/s by round | server CPU | Postgres CPU | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n`,
+    `\n${WARMUP_S} s of warm-up, then ${rounds} rounds of ${DURATION_S} s; median round shown; CPU ms per request of the serving process and of Postgres (median round)\n\n| scenario | connections | req/s | p50 ms | p99 ms | vs direct | vs baseline | req/s by round | server CPU | Postgres CPU | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n`,
   );
   for (const r of rows) {
     process.stdout.write(

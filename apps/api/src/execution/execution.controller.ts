@@ -1,11 +1,11 @@
-import { Body, Controller, Get, Headers, HttpCode, Ip, Param, ParseBoolPipe, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Ip, Param, ParseBoolPipe, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppException, ValidationException } from '@app/common';
 import { ExecutionOutcome, ExecutionService } from '@app/execution';
 import { PlatformSigner } from '@app/outbound';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
-import { ExecuteLimitHeadersInterceptor } from './execute-limit-headers.interceptor';
+import { ExecuteRejectionsFilter } from './execute-rejections.filter';
 import { AsyncAcceptedResponse, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
 
 const REQUEST_ID = /^req_[A-Za-z0-9_-]{8,40}$/;
@@ -30,7 +30,7 @@ export class ExecutionController {
   @ApiEnvelope(ExecutionResponse)
   @ApiEnvelope(AsyncAcceptedResponse, 202)
   @ApiErrors(400, 402, 404, 409, 422, 429, 502, 504)
-  @UseInterceptors(ExecuteLimitHeadersInterceptor)
+  @UseFilters(ExecuteRejectionsFilter)
   async execute(
     @Body() dto: ExecuteDto,
     @Query('async', new ParseBoolPipe({ optional: true })) isAsync: boolean | undefined,
