@@ -23,10 +23,11 @@ const MAX_CLAIM_MS = 86_400_000;
 
 /**
  * A fast, shared first claim on an authorization's nonce (Redis SET NX until the authorization
- * expires), taken before paid work starts, so concurrent replays of one header are turned away
- * before the agent is called. Not the source of truth: the unique index on `payments` decides
- * at commit, and a nonce already in `payments` is refused by a read before the claim. If Redis
- * loses its keys, a concurrent replay can only cost an extra agent call, never a second charge.
+ * expires), taken before paid work starts (by the rate-limit script, RateLimiter.hit, in the
+ * same round trip), so concurrent replays of one header are turned away before the agent is
+ * called. Not the source of truth: the unique index on `payments` decides at commit, and a nonce
+ * already in `payments` is refused by a read made alongside the claim. If Redis loses its keys,
+ * a concurrent replay can only cost an extra agent call, never a second charge.
  */
 @Injectable()
 export class NonceGuard {
