@@ -98,11 +98,11 @@ export class TransactionRunner {
    */
   async batch<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<{ [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> }> {
     const client = await this.pool().connect();
-    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+    const stream = socketOf(client);
     stream.cork();
     let promises: P;
     try {
-      promises = issue({ query: <R>(text: string, params?: unknown[]) => client.query(prepared(text, params)).then((r) => r.rows as R) });
+      promises = issue({ query: <R>(text: string, params?: unknown[]) => rowsOf<R>(client, text, params) });
     } catch (err) {
       stream.uncork();
       client.release();
@@ -117,9 +117,12 @@ export class TransactionRunner {
   }
 
   /** One statement on the pool (autocommit), without the ORM layer, prepared (fixed SQL text): its rows. */
-  async query<T>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.pool().query(prepared(text, params))).rows as T[];
+  query<T>(text: string, params: unknown[] = []): Promise<T[]> {
+    return rowsOf<T[]>(this.pool(), text, params);
   }
+
+  /** The pool as a Queryable: each statement on its own (autocommit), prepared. */
+  readonly pooled: Queryable = { query: <R>(text: string, params?: unknown[]) => rowsOf<R>(this.pool(), text, params) };
 
   private pool(): Pool {
     return (this.dataSource.driver as PostgresDriver).master as Pool;
@@ -142,19 +145,16 @@ class OpenTransaction {
   private readonly stream: { cork(): void; uncork(): void };
 
   constructor(private readonly client: PoolClient) {
-    this.stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+    this.stream = socketOf(client);
     this.stream.cork();
     this.begin = client.query('BEGIN');
     this.sql = {
       query: <R>(text: string, params?: unknown[]) => {
         if (this.closed) return Promise.reject(new Error('statement issued after the transaction ended: after COMMIT was sent'));
-        return client.query(prepared(text, params)).then(
-          (r) => r.rows as R,
-          (err: unknown) => {
-            this.statementFailed = true;
-            throw err;
-          },
-        );
+        return rowsOf<R>(client, text, params).catch((err: unknown) => {
+          this.statementFailed = true;
+          throw err;
+        });
       },
     };
   }
@@ -188,6 +188,16 @@ class OpenTransaction {
   release(): void {
     this.client.release(this.broken);
   }
+}
+
+/** The socket under a pooled connection, to cork statements into one write. */
+function socketOf(client: PoolClient): { cork(): void; uncork(): void } {
+  return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+}
+
+/** A prepared statement's rows, on a connection or the pool. */
+async function rowsOf<R>(on: Pick<Pool, 'query'> | PoolClient, text: string, params?: unknown[]): Promise<R> {
+  return (await on.query(prepared(text, params))).rows as R;
 }
 
 const statementNames = new Map<string, string>();

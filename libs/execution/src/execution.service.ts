@@ -156,7 +156,7 @@ export class ExecutionService {
         if (cmd.idempotencyKey) {
           const prior = await this.findIdempotent(verified.payer, cmd.idempotencyKey, fingerprint);
           if (prior) {
-            if (holdsClaim) void this.nonces.release(verified).catch(() => undefined);
+            if (holdsClaim) this.nonces.giveBack(verified);
             return { execution: prior, settlement: null, replayed: true, headers: rateLimitHeaders(limits) };
           }
         }
@@ -455,7 +455,7 @@ export class ExecutionService {
     const refundId = execution.authorizedAgentFee > execution.agentFee ? newId('rfd') : null;
     const completing = mode.complete === true;
     const earnings = splitAgentFee(execution.agentFee).earnings;
-    let charged: { hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null; callback: string | null } | null;
+    let charged: { hold: EscrowHoldEntity; refund: RefundEntity | null; callback: string | null } | null;
     try {
       const issue = (m: Queryable) =>
         [
@@ -514,7 +514,7 @@ export class ExecutionService {
         const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
         if (failed) throw failed.reason;
         const value = <T>(r: PromiseSettledResult<unknown>) => (r as PromiseFulfilledResult<T>).value;
-        const { hold, refund } = value<{ hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null }>(writes[3]);
+        const { hold, refund } = value<{ hold: EscrowHoldEntity; refund: RefundEntity | null }>(writes[3]);
         return { hold, refund, callback: value<string | null>(writes[2]) };
       };
       // A held charge is one round trip, COMMIT included: the hot ledger accounts and the agent's
@@ -539,7 +539,7 @@ export class ExecutionService {
       settlement: {
         txHash: payment.txHash,
         headers: this.payments.settlementHeaders(payment),
-        refund: charged.refund ? this.refunds.pendingEntity({ ...charged.refund, wallet: execution.payer, executionId: id, transactionId }) : null,
+        refund: charged.refund,
       },
     };
   }

@@ -10,6 +10,7 @@ import { jobId, JobProducer } from '@app/queues';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { splitAgentFee } from './fees';
+import { RefundEntity } from './entities/refund.entity';
 import { RefundsService } from './refunds.service';
 
 export interface ExecutionCharge {
@@ -106,7 +107,7 @@ export class EscrowService {
   async recordCharge(
     manager: Queryable,
     c: ExecutionCharge,
-  ): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: { id: string; amount: bigint } | null }> {
+  ): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: RefundEntity | null }> {
     const { cut, earnings } = splitAgentFee(c.agentFee);
     const refundAmount = c.refund ? c.refund.authorizedAgentFee - c.agentFee : 0n;
     if (refundAmount < 0n) throw new Error(`agent fee ${c.agentFee} exceeds what was authorized`);
@@ -144,7 +145,7 @@ export class EscrowService {
     });
     // One round trip (pipeline mode): the two rows, the refund row and the posting go out together
     // and run in this order; the posting locks the hot platform accounts only until commit.
-    await allWrites([
+    const [, opened] = await allWrites([
       manager.query(
         `WITH t AS (
            INSERT INTO transactions (id, requesting_agent, payer_wallet, providing_agent_id, capability_id, gross_amount, platform_fee, agent_fee,
@@ -171,7 +172,7 @@ export class EscrowService {
       ),
       refund
         ? this.refunds.open(manager, { id: refund.id, wallet: c.payerWallet, amount: refund.amount, reason: 'variable_price_unused', executionId: c.refund!.executionId, transactionId })
-        : Promise.resolve(),
+        : Promise.resolve(null),
       this.ledger.post(manager, {
         code: 'execution.settled',
         refId: transactionId,
@@ -188,7 +189,7 @@ export class EscrowService {
       await this.releaseIn(manager, hold);
       Object.assign(hold, { status: 'released', releasedAt: now });
     }
-    return { transaction, hold, refund };
+    return { transaction, hold, refund: opened };
   }
 
   /**

@@ -140,10 +140,13 @@ export class PaymentsService {
   }
 
   /** Whether an authorization (by its nonce) is already in `payments`, whatever its state (on `sql`, or a pooled connection). */
-  async authorizationUsed(a: { chainId: number; asset: string; payer: string; nonce: string }, sql?: Queryable): Promise<boolean> {
-    const text = `SELECT EXISTS (SELECT 1 FROM payments WHERE chain_id = $1 AND asset = $2 AND payer = $3 AND nonce = $4) AS used`;
-    const params = [a.chainId, a.asset.toLowerCase(), a.payer.toLowerCase(), a.nonce.toLowerCase()];
-    const [row] = (sql ? await sql.query(text, params) : await this.tx.query(text, params)) as { used: boolean }[];
+  async authorizationUsed(a: { chainId: number; asset: string; payer: string; nonce: string }, sql: Queryable = this.tx.pooled): Promise<boolean> {
+    const [row] = (await sql.query(`SELECT EXISTS (SELECT 1 FROM payments WHERE chain_id = $1 AND asset = $2 AND payer = $3 AND nonce = $4) AS used`, [
+      a.chainId,
+      a.asset.toLowerCase(),
+      a.payer.toLowerCase(),
+      a.nonce.toLowerCase(),
+    ])) as { used: boolean }[];
     return row.used;
   }
 

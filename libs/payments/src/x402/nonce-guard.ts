@@ -47,19 +47,18 @@ export class NonceGuard {
     return { key: this.key(v), expiresAtMs };
   }
 
-  /** Gives a claim back when the request was turned away before any paid work. */
-  async release(v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): Promise<void> {
-    await this.redis.del(this.key(v));
+  /** Gives a claim back (not awaited; Redis errors ignored): the request holding it did no paid work. */
+  giveBack(v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): void {
+    void this.redis.del(this.key(v)).catch(() => undefined);
   }
 
   /**
-   * After a request holding the claim failed: gives the claim back (not awaited; Redis errors
-   * ignored) unless the failure was that the authorization is used, so the client may present
-   * the same header again.
+   * After a request holding the claim failed: gives the claim back unless the failure was that
+   * the authorization is used, so the client may present the same header again.
    */
   giveBackAfter(err: unknown, v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): void {
     if (err instanceof AppException && err.code === 'PAYMENT_REPLAYED') return;
-    void this.release(v).catch(() => undefined);
+    this.giveBack(v);
   }
 
   private key(v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): string {
