@@ -7,7 +7,14 @@ module.exports = {
   // Integration and e2e tests start processes and chains; the limit is per test.
   testTimeout: 60000,
   projects: [
-    { ...common, displayName: 'unit', roots: ['<rootDir>/apps', '<rootDir>/libs'], testRegex: '.*\\.spec\\.ts$' },
+    {
+      ...common,
+      displayName: 'unit',
+      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      testRegex: '.*\\.spec\\.ts$',
+      // propertyParams(): fast-check run counts and seeds (test/support/property-runs.ts).
+      setupFiles: ['<rootDir>/test/setup/property-globals.ts'],
+    },
     {
       ...common,
       displayName: 'integration',

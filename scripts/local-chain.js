@@ -41,13 +41,49 @@ async function waitForRpc(url, child, timeoutMs = 15000) {
   }
 }
 
-/** Starts anvil on `port` (0: pick one) and deploys TestUSDC. */
-async function startChain({ port = 0, quiet = true } = {}) {
-  const chosen = port || 20000 + Math.floor(Math.random() * 30000);
-  const child = spawn(anvilBinary(), ['--chain-id', String(CHAIN_ID), '--port', String(chosen), '--host', '127.0.0.1', '--mnemonic', MNEMONIC, ...(quiet ? ['--silent'] : [])], {
-    stdio: quiet ? 'ignore' : 'inherit',
+/**
+ * Resolves with anvil's RPC URL once it says where it listens ("Listening on 127.0.0.1:40861"):
+ * with `--port 0` the OS picks a free port when anvil binds, so two chains (two test files in
+ * parallel jest workers) never ask for the same one. Output is forwarded unless `quiet`.
+ */
+function listeningUrl(child, quiet, timeoutMs = 15000) {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => done(new Error(`anvil did not say where it listens within ${timeoutMs} ms`)), timeoutMs);
+    const onData = (chunk) => {
+      if (!quiet) process.stdout.write(chunk);
+      if (seen === null) return;
+      seen += chunk.toString();
+      const m = /Listening on (\S+)/.exec(seen);
+      if (m) done(null, `http://${m[1]}`);
+    };
+    const onExit = (code) => done(new Error(`anvil exited with code ${code} before listening`));
+    const done = (err, url) => {
+      if (seen === null) return;
+      seen = null;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      child.off('error', done);
+      if (err) reject(err);
+      else resolve(url);
+    };
+    // Keeps reading after the line (anvil logs every RPC call): a full pipe would stall it.
+    child.stdout.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', done);
   });
-  const rpcUrl = `http://127.0.0.1:${chosen}`;
+}
+
+/** Starts anvil on `port` (0: one the OS picks) and deploys TestUSDC. */
+async function startChain({ port = 0, quiet = true } = {}) {
+  // Not --silent: it also hides the line that says which port anvil got.
+  const child = spawn(anvilBinary(), ['--chain-id', String(CHAIN_ID), '--port', String(port), '--host', '127.0.0.1', '--mnemonic', MNEMONIC], {
+    stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'],
+  });
+  const rpcUrl = await listeningUrl(child, quiet).catch((err) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
   const provider = await waitForRpc(rpcUrl, child);
   const deployer = account(0).connect(provider);
   const artifact = JSON.parse(fs.readFileSync(build().find((o) => o.endsWith('TestUSDC.json')), 'utf8'));

@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { AddressInfo, createServer } from 'node:net';
+import { TEST_REDIS_URL } from '../setup/test-env';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { agentPayload } from '../support/factories';
 import { x402Header } from '../support/x402';
+import { onFreePort } from '../support/ports';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { createTestDatabase, withClient } from '../support/test-db';
 import { newWallet, walletHeaders } from '../support/wallets';
@@ -76,13 +79,11 @@ describe('HTTP surface (e2e)', () => {
   });
 
   it('answers 503 in the envelope when Redis is unreachable', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer();
-      probe.listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as AddressInfo).port;
-        probe.close(() => resolve(p));
-      });
-    });
+    // Not Redis: a port-0 listener that hangs up on every connection, held for the whole test so no
+    // other server can take the port meanwhile.
+    const hangUp = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => hangUp.listen(0, '127.0.0.1', () => resolve()));
+    const port = (hangUp.address() as AddressInfo).port;
     const broken = await startApi({ REDIS_URL: `redis://127.0.0.1:${port}` });
     try {
       const res = await broken.request('GET', '/api/v1/health');
@@ -91,6 +92,7 @@ describe('HTTP surface (e2e)', () => {
       expect(res.body.error.details.health.error.redis.status).toBe('down');
     } finally {
       await broken.close();
+      await new Promise((resolve) => hangUp.close(resolve));
     }
   });
 });
@@ -102,15 +104,29 @@ describe('api process: logs and internal errors (e2e)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    baseUrl = `http://127.0.0.1:${port}`;
-    proc = startProcess(builtApp('api'), {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      REDIS_URL: 'redis://127.0.0.1:6379/1',
-      QUEUE_PREFIX: `tp${port}`,
-      LOG_LEVEL: 'info',
+    // The process binds the port it is told: one of this jest worker's (test/support/ports.ts), the
+    // next one if it fails to bind. Its own log line says the port is its and not another server's.
+    proc = await onFreePort(async (port) => {
+      const started = startProcess(builtApp('api'), {
+        NODE_ENV: 'test',
+        PORT: String(port),
+        DATABASE_URL: db.url,
+        REDIS_URL: TEST_REDIS_URL,
+        QUEUE_PREFIX: `tp${randomBytes(4).toString('hex')}`,
+        LOG_LEVEL: 'info',
+      });
+      try {
+        await waitFor(async () => {
+          if (started.child.exitCode !== null) throw new Error(`api exited with code ${started.child.exitCode} on port ${port}:\n${started.output()}`);
+          return started.output().includes(`agora api listening on ${port}`);
+        }, `api process on port ${port}`);
+      } catch (err) {
+        started.child.kill('SIGKILL');
+        await started.exited;
+        throw err;
+      }
+      baseUrl = `http://127.0.0.1:${port}`;
+      return started;
     });
     await waitFor(async () => (await fetch(`${baseUrl}/api/v1/health`).catch(() => null))?.ok, 'api process');
   });

@@ -7,13 +7,17 @@ import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app
 import { EscrowService, PAYMENT_CHECKS, PLATFORM_FEE, splitAgentFee, WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM, WithdrawalsService } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { seedCharge } from '../support/money';
+import { propertyPath, propertyRuns, propertySeed } from '../support/property-runs';
 
 /**
  * Reliability goal G1: random sequences of money operations against the real services and
  * Postgres, with a small model as oracle. After every step: I1-I10 hold and every balance
  * equals the model's. Replays of completed steps must leave a byte-identical snapshot (I10).
- * Reproduce a failure with FC_SEED=<seed printed by fast-check>.
+ * The operation count is propertyRuns(1_000) (test/support/property-runs.ts: 1,000 in CI, fewer in a
+ * quick local run, FC_RUNS=<n> for n). The seed is printed first; a failure prints its batch's seed:
+ * FC_SEED=<either> reproduces it.
  */
+const OPERATIONS = propertyRuns(1_000);
 const REPUTATIONS = [90, 65, 50, 30, 10]; // Excellent, Trusted (instant), Standard, At Risk, Critical (held)
 const HOLD_S = { standard: 60, atRisk: 180, critical: 600 };
 
@@ -187,7 +191,7 @@ describe('ledger model test (G1)', () => {
     await api.close();
   });
 
-  it('keeps I1-I10 and the model after every step of >= 1,000 random operations', async () => {
+  it(`keeps I1-I10 and the model after every step of >= ${OPERATIONS} random operations`, async () => {
     const real: Real = {
       app: api.app,
       ds: api.app.get(DataSource),
@@ -205,9 +209,12 @@ describe('ledger model test (G1)', () => {
       fc.tuple(fc.nat(), fc.boolean()).map(([p, ok]) => new SettleWithdrawal(p, ok)),
       fc.nat().map((p) => new Replay(p)),
     ];
-    const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-    // Batches of random runs until at least 1,000 operations have been checked.
-    for (let batch = 0; steps < 1_000; batch++) {
+    // One seed for the whole test, printed before it starts (a hang or a timeout prints nothing else);
+    // batch n runs with seed + n, so the seed fast-check prints on a failure also replays it, as batch 0.
+    const seed = propertySeed ?? Math.floor(Math.random() * 2 ** 31);
+    process.stdout.write(`ledger model test: seed ${seed} (FC_SEED=${seed} replays this run), ${OPERATIONS} operations\n`);
+    // Batches of random runs until at least OPERATIONS operations have been checked.
+    for (let batch = 0; steps < OPERATIONS; batch++) {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 120, size: 'max' }), async (cmds) => {
         const [rev, world] = await Promise.all([
@@ -230,10 +237,10 @@ describe('ledger model test (G1)', () => {
         };
         await fc.asyncModelRun(() => ({ model, real }), cmds);
       }),
-      { numRuns: 10, seed: seed === undefined ? undefined : seed + batch, endOnFailure: true },
+      { numRuns: 10, seed: (seed + batch) | 0, endOnFailure: true, ...(batch === 0 && propertyPath ? { path: propertyPath } : {}) },
     );
     }
     process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I10 checked after each\n`);
-    expect(steps).toBeGreaterThanOrEqual(1_000);
+    expect(steps).toBeGreaterThanOrEqual(OPERATIONS);
   }, 600_000);
 });

@@ -3,10 +3,13 @@ import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
 import { RateLimiter } from '@app/execution';
 import { NonceGuard } from '@app/payments';
+import { redisConnectionOptions } from '@app/queues';
+import { TEST_REDIS_URL } from '../setup/test-env';
+import { startPrivateRedis } from '../support/redis-server';
 
 /** The rate-limit script against a real Redis: the window, and the nonce claim it takes in the same round trip. */
 describe('RateLimiter (integration)', () => {
-  const redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: false });
+  const redis = new Redis({ ...redisConnectionOptions(TEST_REDIS_URL), maxRetriesPerRequest: 2 });
   const prefix = `rltest${randomUUID().slice(0, 8)}`;
   const limiter = new RateLimiter(redis, { queuePrefix: prefix, rateLimitClientPerMin: 2, rateLimitAgentPerMin: 100 } as AppConfig);
   const claim = () => ({ key: `${prefix}:nonce:${randomUUID()}`, expiresAtMs: Date.now() + 60_000 });
@@ -48,7 +51,22 @@ describe('RateLimiter (integration)', () => {
   });
 
   it('loads the script again when Redis has forgotten it', async () => {
-    await redis.script('FLUSH');
-    expect(await limiter.hit(`0xccc${randomUUID().slice(0, 4)}`, 'agent-3', claim())).toMatchObject({ claimed: true });
+    // SCRIPT FLUSH empties the script cache of the whole server: on the shared one it would pull the
+    // scripts from under test files running in other workers, so this test gets a server of its own.
+    const own = await startPrivateRedis();
+    try {
+      const ownLimiter = new RateLimiter(own.redis, { queuePrefix: prefix, rateLimitClientPerMin: 100, rateLimitAgentPerMin: 100 } as AppConfig);
+      const evals = async () => Number(/cmdstat_eval:calls=(\d+)/.exec(await own.redis.info('commandstats'))?.[1] ?? 0);
+      const hit = () => ownLimiter.hit(`0xccc${randomUUID().slice(0, 4)}`, 'agent-3', claim());
+      expect(await hit()).toMatchObject({ claimed: true }); // a fresh server: EVALSHA fails, EVAL loads it
+      expect(await evals()).toBe(1);
+      expect(await hit()).toMatchObject({ claimed: true }); // known now: by hash only
+      expect(await evals()).toBe(1);
+      await own.redis.script('FLUSH');
+      expect(await hit()).toMatchObject({ claimed: true });
+      expect(await evals()).toBe(2);
+    } finally {
+      await own.stop();
+    }
   });
 });

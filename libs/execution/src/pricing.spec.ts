@@ -58,7 +58,7 @@ describe('meterAgentFee', () => {
           return r.ok && r.agentFee >= 0n && r.agentFee <= run.authorizedAgentFee;
         },
       ),
-      { numRuns: 2_000 },
+      propertyParams(2_000),
     );
   });
 });
