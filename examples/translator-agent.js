@@ -5,6 +5,7 @@
    It reports `usage.tokens` (input.tokens, or the text's length) and, when input.cost is given,
    `cost` (for dynamic pricing); input.delayMs delays the answer (per-minute pricing).
    `input.mode` scripts failures for tests: fail (500), slow (answers after 2 s), bad-output,
+   nul-output and nul-error (text Postgres cannot store),
    not-json, no-usage. Run: node examples/translator-agent.js [port] [agora base URL]. */
 const { createServer } = require('node:http');
 const { createHash, createPublicKey, verify } = require('node:crypto');
@@ -55,6 +56,8 @@ async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl 
       if (mode === 'slow') return void setTimeout(() => send(200, { output: { translation: 'late' } }), 2000);
       if (mode === 'bad-output') return send(200, { output: { translation: 42 } });
       if (mode === 'not-json') return send(200, 'hello');
+      if (mode === 'nul-output') return send(200, { output: { translation: 'a\u0000b' } });
+      if (mode === 'nul-error') return send(500, { error: 'broke \u0000 here \ud800' });
       const input = json.input || {};
       const text = String(input.text || '');
       // usage.tokens and cost are what variable pricing meters: tokens (per-token) and cost (dynamic).

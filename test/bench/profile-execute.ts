@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
-import { AgentCaller, ExecuteTargets, ExecutionService, RateLimiter } from '@app/execution';
+import { AdmitExecution, AgentCaller, Execute, ExecuteTargets, RateLimiter } from '@app/execution';
 import { EscrowService, PaymentsService, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/payments';
 import { buildDataSourceOptions, TransactionRunner } from '@app/database';
 import { LedgerService } from '@app/ledger';
@@ -65,14 +65,12 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   const app = await createApiApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: DB_URL, QUEUE_PREFIX: `prof${Date.now()}`, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: '100000000', RATE_LIMIT_AGENT_PER_MIN: '100000000' }));
   await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  const ex = app.get(ExecutionService) as any;
+  const ex = app.get(Execute) as any;
+  wrap(app.get(AdmitExecution), 'execute', 'admission (target, payment, limits, claim)');
   wrap(app.get(ExecuteTargets), 'read', 'target read (agent+capability, on a cache miss)');
   wrap(app.get(TransactionRunner), 'batch', 'version + authorization used? (one round trip)');
   wrapSync(app.get(X402Service), 'recover', 'x402 recover');
-  wrap(ex, 'create', 'create (reserve+insert, tx)');
   wrap(ex, 'execute', 'execute (total)');
-  wrap(ex, 'runClaimed', 'runClaimed (call + charge)');
-  wrap(ex, 'charge', 'charge (tx)');
   wrap(app.get(DataSource), 'transaction', 'dataSource.transaction');
   wrap(app.get(TransactionRunner), 'pipelined', 'TransactionRunner.pipelined');
   wrap(app.get(LedgerService), 'post', 'ledger.post (in tx)');
@@ -82,7 +80,7 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   wrap(app.get(AgentCaller), 'call', 'agent call');
   wrap(app.get(RateLimiter), 'hit', 'rate limiter + nonce claim (Redis)');
   wrap(app.get(PaymentsService), 'authorizationUsed', 'authorization used? (read)');
-  wrap(ex, 'runThenRecord', 'runThenRecord (call + record)');
+  wrap(ex, 'runFresh', 'runFresh (call + record + charge)');
   // The HTTP pipeline around the service: from the request's arrival to the controller, and from
   // the service's answer to the response's end.
   const server = app.getHttpServer();

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import { Accounts, LedgerService } from '@app/ledger';
-import { EscrowService, PaymentsService, PLATFORM_FEE, RefundsService, WithdrawalsService } from '@app/payments';
+import { EscrowService, PaymentSettlement, PaymentsService, PLATFORM_FEE, RefundsService, WithdrawalsService } from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
@@ -71,8 +71,8 @@ describe('evm settlement on anvil (e2e)', () => {
     const payments = api.app.get(PaymentsService);
     const price = { amount: PLATFORM_FEE + agentFee, resource: `${api.config.publicBaseUrl}/api/v1/execute`, description: 'test execution' };
     const h = await pay(client, price.amount);
-    const reserved = await payments.authorize({ [h.name.toLowerCase()]: h.value }, price, { purpose: 'execution' });
-    const settled = await payments.settle(reserved.id);
+    const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, { purpose: 'execution' });
+    const settled = await api.app.get(PaymentSettlement).settle(reserved.id);
     await ds.transaction(async (m) => {
       const { transaction } = await api.app.get(EscrowService).recordCharge(m, {
         paymentId: settled.id,

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import Redis from 'ioredis';
-import { ExecutionService } from '@app/execution';
+import { ExecutionsRepository, RunPendingExecution } from '@app/execution';
 import { REDIS } from '@app/queues';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
@@ -186,15 +186,36 @@ describe('Execution API (e2e)', () => {
     expect(failedEvent.data).toMatchObject({ requestId: id, agentId, capabilityId: 'translate', error: expect.stringMatching(/500/) });
 
     agentServer.defaultMode = 'ok';
-    const retried = await api.request('POST', `/api/v1/execute/${id}/retry`);
+    const retried = await api.request('POST', `/api/v1/execute/${id}/retry`, { headers });
     expect(retried.status).toBe(200);
-    expect(retried.body.data).toMatchObject({ requestId: id, status: 'completed', settlement: { status: 'settled' } });
+    expect(retried.body.data).toMatchObject({ requestId: id, status: 'completed', settlement: { status: 'settled' }, output: expect.any(Object) });
     expect((await counts()).charges).toBe(before.charges + 1);
     expect((await counts()).payments).toBe(before.payments + 1);
-    const again = await api.request('POST', `/api/v1/execute/${id}/retry`);
+    const again = await api.request('POST', `/api/v1/execute/${id}/retry`, { headers });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('INVALID_STATE');
     expect(await invariants()).toEqual([]);
+  });
+
+  it('lets only the payer retry: no payment header is 401, another payment is 403, and neither charges, runs or shows output', async () => {
+    const headers = await paid(newWallet());
+    agentServer.defaultMode = 'fail';
+    const failed = await execute(body({ text: 'retry-guard' }), headers);
+    agentServer.defaultMode = 'ok';
+    const id = failed.body.error.details.requestId;
+    const before = await counts();
+    const callsBefore = agentServer.calls.length;
+    const anonymous = await api.request('POST', `/api/v1/execute/${id}/retry`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.code).toBe('UNAUTHORIZED');
+    const other = await api.request('POST', `/api/v1/execute/${id}/retry`, { headers: await paid(newWallet()) });
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe('FORBIDDEN');
+    expect(JSON.stringify([anonymous.body, other.body])).not.toMatch(/output/);
+    expect(agentServer.calls.length).toBe(callsBefore);
+    expect(await counts()).toEqual(before);
+    expect((await api.request('GET', `/api/v1/execute/${id}`)).body.data.status).toBe('failed');
+    expect((await ds.query(`SELECT retry_count FROM executions WHERE id = $1`, [id]))[0].retry_count).toBe(0);
   });
 
   it('times out a slow agent (504), charging nothing', async () => {
@@ -269,13 +290,13 @@ describe('Execution API (e2e)', () => {
 
     it('gives the claim back when the run could not be recorded, so the same header can be presented again', async () => {
       const headers = await paid(newWallet());
-      const service = api.app.get(ExecutionService) as unknown as { insertExecution: (...args: unknown[]) => Promise<unknown> };
-      const original = service.insertExecution;
-      service.insertExecution = () => Promise.reject(new Error('database unavailable'));
+      const repo = api.app.get(ExecutionsRepository);
+      const original = repo.insert;
+      repo.insert = () => Promise.reject(new Error('database unavailable'));
       try {
         expect((await execute(body({ text: 'not-recorded' }), headers)).status).toBe(500);
       } finally {
-        service.insertExecution = original;
+        repo.insert = original;
       }
       const before = await counts();
       expect(await waitUntil(async () => (await execute(body({ text: 'not-recorded' }), headers)).status === 200)).toBe(true);
@@ -320,7 +341,7 @@ describe('Execution API (e2e)', () => {
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({ jobId: expect.stringMatching(/^req_/), status: 'pending', statusUrl: `/api/v1/execute/${res.body.data.jobId}` });
     expect((await api.request('GET', res.body.data.statusUrl, { headers })).body.data.status).toBe('pending');
-    await api.app.get(ExecutionService).run(res.body.data.jobId); // what the worker's execution.run job does
+    await api.app.get(RunPendingExecution).execute(res.body.data.jobId); // what the worker's execution.run job does
     const done = await api.request('GET', res.body.data.statusUrl, { headers });
     expect(done.body.data).toMatchObject({ status: 'completed', output: { translation: 'LATER' }, settlement: { status: 'settled' } });
   });

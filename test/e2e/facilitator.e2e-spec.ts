@@ -1,7 +1,7 @@
 import { keccak256, toUtf8Bytes } from 'ethers';
 import { DataSource } from 'typeorm';
 import { AppException, FixedClock } from '@app/common';
-import { PaymentsService, PLATFORM_FEE } from '@app/payments';
+import { PaymentSettlement, PaymentsService, PLATFORM_FEE } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { agentPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
 import { TestFacilitator } from '../support/facilitator-server';
@@ -74,7 +74,7 @@ describe('facilitator settlement (e2e)', () => {
     expect(row).toMatchObject({ status: 'settlement_failed', purpose: 'registration', last_error: expect.stringMatching(/invalid_transaction_state/) });
     // A failed registration is never settled later behind the client's back.
     clock.advance(3_600_000);
-    expect(await api.app.get(PaymentsService).dueSettlementRetries()).toEqual([]);
+    expect(await api.app.get(PaymentSettlement).due()).toEqual([]);
   });
 
   it('answers 502 without charging when the facilitator is unreachable', async () => {
@@ -97,21 +97,21 @@ describe('facilitator settlement (e2e)', () => {
     const price = { amount: PLATFORM_FEE + 50_000n, resource: `${api.config.publicBaseUrl}/api/v1/execute`, description: 'test execution' };
     const nowS = BigInt(Math.floor(clock.nowMs() / 1000));
     const h = await x402Header(client, { amount: price.amount, payTo: api.config.platformWallet, validAfter: nowS - 600n, validBefore: nowS + 300n });
-    const reserved = await payments.authorize({ [h.name.toLowerCase()]: h.value }, price, { purpose: 'execution' });
+    const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, { purpose: 'execution' });
 
     facilitator.settle = 'http-500';
-    const err = await payments.settle(reserved.id).catch((e: unknown) => e);
+    const err = await api.app.get(PaymentSettlement).settle(reserved.id).catch((e: unknown) => e);
     expect((err as AppException).code).toBe('SETTLEMENT_FAILED');
     const [failed] = await ds.query(`SELECT status, settle_attempts, next_attempt_at FROM payments WHERE id = $1`, [reserved.id]);
     expect(failed).toMatchObject({ status: 'settlement_failed', settle_attempts: 1 });
     expect(new Date(failed.next_attempt_at).getTime() - clock.nowMs()).toBe(30_000);
-    expect(await payments.dueSettlementRetries()).not.toContain(reserved.id);
+    expect(await api.app.get(PaymentSettlement).due()).not.toContain(reserved.id);
 
     clock.advance(30_000);
-    expect(await payments.dueSettlementRetries()).toContain(reserved.id);
+    expect(await api.app.get(PaymentSettlement).due()).toContain(reserved.id);
     facilitator.settle = 'ok';
-    const settled = await payments.settle(reserved.id);
+    const settled = await api.app.get(PaymentSettlement).settle(reserved.id);
     expect(settled).toMatchObject({ status: 'settled', settleAttempts: 2, txHash: keccak256(toUtf8Bytes(`settled:${h.nonce}`)) });
-    expect(await payments.dueSettlementRetries()).not.toContain(reserved.id);
+    expect(await api.app.get(PaymentSettlement).due()).not.toContain(reserved.id);
   });
 });

@@ -2,10 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { EscrowService, PaymentsService, RefundsService, WithdrawalsService } from '@app/payments';
-import { ExecutionService } from '@app/execution';
+import { EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
 import { DeliveryService } from '@app/webhooks';
-import { jobId, JobName, JobPayloads, JobProducer, REDIS } from '@app/queues';
+import { jobId, JobName, JobPayloads, JobProducer, REDIS, SweepRegistry } from '@app/queues';
 
 /**
  * Postgres holds every piece of pending work; BullMQ only wakes workers. This plain process
@@ -28,8 +27,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly escrow: EscrowService,
     private readonly withdrawals: WithdrawalsService,
     private readonly refunds: RefundsService,
-    private readonly payments: PaymentsService,
-    private readonly executions: ExecutionService,
+    private readonly sources: SweepRegistry,
     private readonly deliveries: DeliveryService,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
@@ -55,8 +53,9 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
       for (const hold of await this.escrow.dueReleases()) await this.enqueue('escrow.release', { holdId: hold.id }, slot, hold.id);
       for (const id of await this.withdrawals.dueForProcessing()) await this.enqueue('withdrawal.process', { withdrawalId: id }, slot, id);
       for (const id of await this.refunds.dueForProcessing()) await this.enqueue('refund.process', { refundId: id }, slot, id);
-      for (const id of await this.payments.dueSettlementRetries()) await this.enqueue('payment.settle', { paymentId: id }, slot, id);
-      for (const id of await this.executions.dueRuns()) await this.enqueue('execution.run', { executionId: id }, slot, id);
+      for (const source of this.sources.all()) {
+        for (const work of await source.due()) await this.enqueue(source.job, work.data, slot, work.id);
+      }
       for (const id of await this.deliveries.unpublishedEvents()) await this.enqueue('event.fanout', { eventId: id }, slot, id);
       for (const id of await this.deliveries.due()) await this.enqueue('webhook.deliver', { deliveryId: id }, slot, id);
     } catch (err) {

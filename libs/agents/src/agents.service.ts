@@ -7,11 +7,11 @@ import { assertCapabilityRules, assertChainSettingsRules, assertEndpointRules } 
 import { RegisterAgentInput, UpdateAgentInput } from './agent.types';
 import { AgentsRepository } from './agents.repository';
 import { AgentEntity, DEFAULT_CHAIN_SETTINGS } from './entities/agent.entity';
-import { RegistrationFeeContext, RegistrationFeeStep } from './registration-fee.step';
+import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } from './registration-fee.step';
 
 export interface RegisteredAgent {
   agent: AgentEntity;
-  responseHeaders: Record<string, string>;
+  receipt: RegistrationFeeCharge['receipt'];
 }
 
 /** Agent lifecycle: registration, reads, owner updates, deactivation, platform suspension. */
@@ -50,7 +50,7 @@ export class AgentsService {
       );
       await this.registrationFee.capture(manager, charge, id);
     });
-    return { agent: await this.get(id), responseHeaders: charge?.responseHeaders ?? {} };
+    return { agent: await this.get(id), receipt: charge?.receipt ?? null };
   }
 
   async get(id: string): Promise<AgentEntity> {

@@ -7,3 +7,4 @@ export * from './agents.repository';
 export * from './agents.service';
 export * from './discovery.service';
 export * from './agents.module';
+export * from './execute-target.reader';

@@ -1,17 +1,17 @@
 import { EntityManager } from 'typeorm';
 
-/** What the registration request brings for the fee (payment headers, the wallet to register). */
+/** What the registration request brings for the fee (the x402 payment presented, the wallet to register). */
 export interface RegistrationFeeContext {
   wallet: string;
-  headers: Record<string, string | undefined>;
+  payment: { value: string; version: 1 | 2 } | null;
   /** Absolute URL of the paid resource (x402 `resource`). */
   resource: string;
 }
 
 /** A verified, reserved fee payment, captured inside the registration transaction. */
 export interface RegistrationFeeCharge {
-  /** Headers for the success response (x402 settlement response). */
-  responseHeaders: Record<string, string>;
+  /** The x402 settlement response (data; the transport renders it). */
+  receipt: { x402Version: number; network: string; payer: string; transaction: string } | null;
 }
 
 /**

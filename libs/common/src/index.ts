@@ -6,6 +6,8 @@ export * from './pagination';
 export * from './wallet';
 export * from './reputation-tier';
 export * from './clock.module';
+export * from './faults';
+export * from './storable';
 export * from './graceful-shutdown';
 export * from './signatures';
 export * from './keccak';

@@ -36,6 +36,8 @@ export class AppConfig {
   rateLimitClientPerMin: number;
   rateLimitAgentPerMin: number;
   executionTimeoutMs: number;
+  /** How long a settlement call may run before the sweeper takes it over (asking the chain first). */
+  settlementLeaseMs: number;
   chainTokenTtlS: number;
   chainTimeoutS: number;
   escrowHoldStandardS: number;
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.rateLimitClientPerMin = r.int('RATE_LIMIT_CLIENT_PER_MIN', 120, 1);
   c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
   c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);
+  c.settlementLeaseMs = r.int('SETTLEMENT_LEASE_MS', 180_000, 100);
   c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);
   c.chainTimeoutS = r.int('CHAIN_TIMEOUT_S', 300, 1);
   c.escrowHoldStandardS = r.int('ESCROW_HOLD_STANDARD_S', 86_400);

@@ -1,18 +1,50 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AgentCapabilityEntity, AgentEntity } from '@app/agents';
-import { PaymentsModule } from '@app/payments';
+import { ExecuteTargetsModule } from '@app/agents';
+import { Clock } from '@app/common';
+import { PaymentSettlement, PaymentsModule } from '@app/payments';
+import { SweepRegistry } from '@app/queues';
 import { WebhooksModule } from '@app/webhooks';
+import { ExecuteTargets } from './admission/execute-targets';
+import { RateLimiter } from './admission/rate-limiter';
 import { AgentCaller } from './agent-caller';
 import { ExecutionEntity } from './entities/execution.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
-import { ExecutionService } from './execution.service';
-import { ExecuteTargets } from './execute-targets';
-import { RateLimiter } from './rate-limiter';
+import { ExecutionsRepository } from './executions.repository';
+import { FundingSource } from './funding/x402-funding';
+import { AdmitExecution } from './usecases/admit-execution/admit-execution.usecase';
+import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
+import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
+import { Execute } from './usecases/execute/execute.usecase';
+import { FinishSettlement } from './usecases/finish-settlement/finish-settlement.usecase';
+import { GetExecution } from './usecases/get-execution/get-execution.usecase';
+import { RecordFailedRun } from './usecases/record-failed-run/record-failed-run.usecase';
+import { RetryExecution } from './usecases/retry-execution/retry-execution.usecase';
+import { RunAgent } from './usecases/run-agent/run-agent.usecase';
+import { RunPendingExecution } from './usecases/run-pending-execution/run-pending-execution.usecase';
 
+const USE_CASES = [AdmitExecution, RunAgent, RecordFailedRun, ChargeExecution, Execute, RunPendingExecution, RetryExecution, GetExecution, FinishSettlement, CountRejectedExecute];
+
+/** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity, AgentEntity, AgentCapabilityEntity]), PaymentsModule, WebhooksModule],
-  providers: [ExecutionService, AgentCaller, RateLimiter, ExecuteTargets],
-  exports: [ExecutionService],
+  imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), ExecuteTargetsModule, PaymentsModule, WebhooksModule],
+  providers: [...USE_CASES, ExecutionsRepository, FundingSource, AgentCaller, RateLimiter, ExecuteTargets],
+  exports: USE_CASES,
 })
-export class ExecutionModule {}
+export class ExecutionModule implements OnModuleInit {
+  constructor(
+    private readonly sweeps: SweepRegistry,
+    private readonly repo: ExecutionsRepository,
+    private readonly settlement: PaymentSettlement,
+    private readonly clock: Clock,
+  ) {}
+
+  /** What the worker's sweeper collects for this domain. */
+  onModuleInit(): void {
+    this.sweeps.register('execution.run', async () => (await this.repo.dueRuns(this.clock.now())).map((executionId) => ({ id: executionId, data: { executionId } })));
+    this.sweeps.register('payment.settle', async () => {
+      const ids = new Set([...(await this.settlement.due()), ...(await this.repo.orphanedSettlements(this.clock.now()))]);
+      return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
+    });
+  }
+}

@@ -11,6 +11,7 @@ export * from './x402/nonce-guard';
 export * from './settlement/settlement.adapter';
 export * from './settlement/local.adapter';
 export * from './payments.service';
+export * from './payment-settlement.service';
 export * from './escrow.service';
 export * from './withdrawals.service';
 export * from './refunds.service';

@@ -16,6 +16,7 @@ import { PayoutSender } from './payout.sender';
 import { RefundsService } from './refunds.service';
 import { EscrowService } from './escrow.service';
 import { PaymentsService } from './payments.service';
+import { PaymentSettlement } from './payment-settlement.service';
 import { NonceGuard } from './x402/nonce-guard';
 import { X402RegistrationFee } from './registration-fee.x402';
 import { createSettlementAdapter } from './settlement/create-settlement-adapter';
@@ -30,6 +31,7 @@ import { X402Service } from './x402/x402.service';
     X402Service,
     { provide: SettlementAdapter, inject: [AppConfig, DataSource], useFactory: createSettlementAdapter },
     PaymentsService,
+    PaymentSettlement,
     EscrowService,
     PayoutSender,
     WithdrawalsService,
@@ -38,6 +40,6 @@ import { X402Service } from './x402/x402.service';
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
-  exports: [NonceGuard, X402Service, SettlementAdapter, PaymentsService, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
+  exports: [NonceGuard, X402Service, SettlementAdapter, PaymentsService, PaymentSettlement, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
 })
 export class PaymentsModule {}

@@ -1,23 +1,18 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PG_NOT_CLAIMED, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode, Queryable, queryRows, TransactionRunner } from '@app/database';
+import { PG_NOT_CLAIMED, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
 import { X402Service } from './x402/x402.service';
 import { paymentReplayed } from './x402/nonce-guard';
-import { PriceRequest, VerifiedPayment } from './x402/x402.types';
+import { PresentedPayment, PriceRequest, SettlementReceipt, VerifiedPayment } from './x402/x402.types';
 
 export interface AuthorizeOptions {
   purpose: PaymentPurpose;
   /** The payer must be this wallet (registration: the wallet being registered). */
   expectedPayer?: string;
-}
-
-/** Settlement retries: 30 s, 2 min, 8 min, ... capped at 1 h. */
-export function settleRetryDelayMs(attempt: number): number {
-  return Math.min(30_000 * 4 ** Math.max(0, attempt - 1), 3_600_000);
 }
 
 /**
@@ -26,8 +21,6 @@ export function settleRetryDelayMs(attempt: number): number {
  */
 @Injectable()
 export class PaymentsService {
-  private readonly logger = new Logger(PaymentsService.name);
-
   constructor(
     private readonly x402: X402Service,
     private readonly adapter: SettlementAdapter,
@@ -40,8 +33,7 @@ export class PaymentsService {
    * Checks the request's payment header against the price and reserves its nonce. Without a
    * header: PAYMENT_REQUIRED (402 with the x402 offer). A reused authorization: PAYMENT_REPLAYED.
    */
-  async authorize(headers: Record<string, string | undefined>, price: PriceRequest, opts: AuthorizeOptions): Promise<PaymentEntity> {
-    const header = this.x402.headerOf(headers);
+  async authorize(header: PresentedPayment | null, price: PriceRequest, opts: AuthorizeOptions): Promise<PaymentEntity> {
     if (!header) throw this.x402.paymentRequired(price);
     const verified = this.x402.verify(header, price);
     if (opts.expectedPayer && !sameWallet(verified.payer, opts.expectedPayer)) {
@@ -78,7 +70,7 @@ export class PaymentsService {
    * statement and the transaction (so this also holds with the COMMIT sent together with it)
    * and answers PAYMENT_REPLAYED.
    */
-  private async insert(manager: Queryable, p: PaymentEntity): Promise<void> {
+  async insert(manager: Queryable, p: PaymentEntity): Promise<void> {
     try {
       await manager.query(
         `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
@@ -154,49 +146,6 @@ export class PaymentsService {
     return manager.findOne(PaymentEntity, { where: { id } });
   }
 
-  /**
-   * Settles a reserved (or failed) authorization. On success the row is `settled` with its hash;
-   * on failure it is `settlement_failed` with the next retry time, and SETTLEMENT_FAILED is thrown.
-   */
-  async settle(paymentId: string): Promise<PaymentEntity> {
-    const payment = await this.get(paymentId);
-    if (!payment) throw new AppException('NOT_FOUND', `Payment ${paymentId} not found`);
-    if (payment.status === 'settled') return payment;
-    if (payment.status === 'released') throw new AppException('INVALID_STATE', 'Payment was released and cannot be settled');
-    const req = toSettleRequest(payment);
-    try {
-      // After a crash mid-settle the authorization may already be used on chain by our own
-      // broadcast (its hash was stored first): record that instead of sending again.
-      const recovered = payment.txHash !== null && (await this.adapter.authorizationUsed(req));
-      const { txHash } = recovered
-        ? { txHash: payment.txHash! }
-        : await this.adapter.settle(req, async (hash) => {
-            await this.dataSource.query(`UPDATE payments SET tx_hash = $2 WHERE id = $1 AND status IN ('reserved', 'settlement_failed')`, [paymentId, hash]);
-          });
-      const settledAt = this.clock.now();
-      const updated = await queryRows<{ id: string }>(
-        this.dataSource.manager,
-        `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, settle_attempts = settle_attempts + 1,
-                next_attempt_at = NULL, last_error = NULL WHERE id = $1 AND status IN ('reserved', 'settlement_failed') RETURNING id`,
-        [paymentId, txHash, settledAt],
-      );
-      if (updated.length === 1) {
-        return Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: payment.settleAttempts + 1, nextAttemptAt: null, lastError: null });
-      }
-    } catch (err) {
-      const attempts = payment.settleAttempts + 1;
-      const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';
-      await this.dataSource.query(
-        `UPDATE payments SET status = 'settlement_failed', settle_attempts = $2, next_attempt_at = $3, last_error = $4
-          WHERE id = $1 AND status IN ('reserved', 'settlement_failed')`,
-        [paymentId, attempts, new Date(this.clock.nowMs() + settleRetryDelayMs(attempts)), message],
-      );
-      this.logger.warn({ paymentId, attempts, err: message }, 'settlement failed');
-      throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
-    }
-    return (await this.get(paymentId))!;
-  }
-
   /** The hash of a settlement that can be recorded inside the charge's transaction (local mode), or null. */
   inlineSettlement(payment: PaymentEntity): string | null {
     return payment.status === 'settled' ? null : this.adapter.inlineTxHash(toSettleRequest(payment));
@@ -234,21 +183,8 @@ export class PaymentsService {
     await manager.query(`UPDATE payments SET ref_id = $2 WHERE id = $1`, [paymentId, refId]);
   }
 
-  settlementHeaders(payment: PaymentEntity): Record<string, string> {
-    return this.x402.settlementHeader({ x402Version: payment.x402Version, network: payment.network, payer: payment.payer }, payment.txHash ?? '');
-  }
-
-  /**
-   * Failed execution settlements whose retry time has come. A registration whose settlement
-   * failed created no agent, so it is never retried behind the client's back.
-   */
-  async dueSettlementRetries(limit = 100): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM payments WHERE status = 'settlement_failed' AND purpose = 'execution' AND next_attempt_at <= $1
-        ORDER BY next_attempt_at LIMIT $2`,
-      [this.clock.now(), limit],
-    );
-    return rows.map((r) => r.id);
+  receipt(payment: PaymentEntity): SettlementReceipt {
+    return X402Service.receipt(payment, payment.txHash ?? '');
   }
 }
 

@@ -4,6 +4,7 @@ import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } fr
 import { Accounts, LedgerService } from '@app/ledger';
 import { REGISTRATION_FEE } from './fees';
 import { PaymentsService } from './payments.service';
+import { PaymentSettlement } from './payment-settlement.service';
 
 interface X402RegistrationCharge extends RegistrationFeeCharge {
   paymentId: string;
@@ -18,6 +19,7 @@ interface X402RegistrationCharge extends RegistrationFeeCharge {
 export class X402RegistrationFee extends RegistrationFeeStep {
   constructor(
     private readonly payments: PaymentsService,
+    private readonly settlement: PaymentSettlement,
     private readonly ledger: LedgerService,
   ) {
     super();
@@ -25,12 +27,12 @@ export class X402RegistrationFee extends RegistrationFeeStep {
 
   async authorize(ctx: RegistrationFeeContext): Promise<X402RegistrationCharge> {
     const reserved = await this.payments.authorize(
-      ctx.headers,
+      ctx.payment,
       { amount: REGISTRATION_FEE, resource: ctx.resource, description: 'agora agent registration fee' },
       { purpose: 'registration', expectedPayer: ctx.wallet },
     );
-    const settled = await this.payments.settle(reserved.id);
-    return { paymentId: settled.id, responseHeaders: this.payments.settlementHeaders(settled) };
+    const settled = await this.settlement.settle(reserved.id);
+    return { paymentId: settled.id, receipt: this.payments.receipt(settled) };
   }
 
   async capture(manager: EntityManager, charge: RegistrationFeeCharge | null, agentId: string): Promise<void> {

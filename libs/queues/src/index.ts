@@ -4,3 +4,4 @@ export * from './queues.module';
 export * from './redis.options';
 export * from './redis.module';
 export * from './heartbeat';
+export * from './sweep.registry';

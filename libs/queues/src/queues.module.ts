@@ -3,6 +3,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { AppConfig } from '@app/config';
 import { DEFAULT_JOB_OPTIONS, QUEUES } from './jobs';
 import { JobProducer } from './job.producer';
+import { SweepRegistry } from './sweep.registry';
 import { redisConnectionOptions } from './redis.options';
 
 /** BullMQ on the configured Redis; registers every queue and the typed producer. */
@@ -23,8 +24,8 @@ export class QueuesModule {
         }),
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
-      providers: [JobProducer],
-      exports: [JobProducer, BullModule],
+      providers: [JobProducer, SweepRegistry],
+      exports: [JobProducer, SweepRegistry, BullModule],
     };
   }
 }

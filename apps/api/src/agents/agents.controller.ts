@@ -10,8 +10,7 @@ import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { RegisterAgentDto, UpdateAgentDto } from './dto/agent-request.dto';
 import { AgentResponse, DeleteAgentResponse, toAgentResponse } from './dto/agent-response.dto';
 import { toRegisterInput, toUpdateInput } from './dto/agent-input.mapper';
-
-const PAYMENT_HEADERS = ['x-payment', 'payment-signature'] as const;
+import { presentedPayment, receiptHeaders } from '../http/x402-http';
 
 @ApiTags('agents')
 @Controller('agents')
@@ -30,12 +29,11 @@ export class AgentsController {
     @Headers() headers: Record<string, string | undefined>,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AgentResponse> {
-    const payment = Object.fromEntries(PAYMENT_HEADERS.map((h) => [h, headers[h]]));
-    const { agent, responseHeaders } = await this.agents.register(toRegisterInput(dto), {
-      headers: payment,
+    const { agent, receipt } = await this.agents.register(toRegisterInput(dto), {
+      payment: presentedPayment(headers),
       resource: `${this.config.publicBaseUrl}/api/v1/agents`,
     });
-    res.set(responseHeaders);
+    res.set(receiptHeaders(receipt));
     return toAgentResponse(agent);
   }
 

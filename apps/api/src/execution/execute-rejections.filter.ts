@@ -1,23 +1,35 @@
 import { ArgumentsHost, Catch, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
-import { ExecutionService } from '@app/execution';
+import type { Request, Response } from 'express';
+import { CountRejectedExecute, ExecuteRejected } from '@app/execution';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
+import { rateLimitHeaders } from './rate-limit-headers';
 
 /**
- * Every execute answer carries the rate-limit headers (resolutions §4). Errors raised before
- * the service runs (body and query validation in pipes) have none yet: count the request
- * against the caller's IP and add them. A filter on the route, so a request that succeeds pays
- * nothing for it; the error then leaves as the global filter writes every error.
+ * Every execute answer carries the rate-limit headers (resolutions §4). A refusal from the
+ * execution domain says which windows it was counted in (ExecuteRejected); an error raised
+ * before admission (body and query validation in pipes) is counted against the caller's IP here;
+ * one raised after the answer's headers were set (a failed run) already shows them.
+ * A filter on the routes, so a request that succeeds pays nothing for it; the error then leaves as
+ * the global filter writes every error.
  */
 @Catch()
 @Injectable()
 export class ExecuteRejectionsFilter extends AllExceptionsFilter {
-  constructor(private readonly executions: ExecutionService) {
+  constructor(private readonly countRejected: CountRejectedExecute) {
     super();
   }
 
   override async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     const req = host.switchToHttp().getRequest<Request>();
-    super.catch(await this.executions.countRejected(exception, req.ip ?? 'unknown', (req.body as { targetAgentId?: unknown } | undefined)?.targetAgentId), host);
+    const res = host.switchToHttp().getResponse<Response>();
+    let error = exception;
+    let limits = null;
+    if (exception instanceof ExecuteRejected) {
+      ({ error, limits } = exception);
+    } else if (res.getHeader('X-RateLimit-Client-Remaining') === undefined) {
+      limits = await this.countRejected.execute(req.ip ?? 'unknown', (req.body as { targetAgentId?: unknown } | undefined)?.targetAgentId);
+    }
+    if (limits && !res.headersSent) res.set(rateLimitHeaders(limits));
+    super.catch(error, host);
   }
 }

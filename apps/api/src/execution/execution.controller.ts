@@ -2,10 +2,12 @@ import { Body, Controller, Get, Headers, HttpCode, Ip, Param, ParseBoolPipe, Pos
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppException, ValidationException } from '@app/common';
-import { ExecutionOutcome, ExecutionService } from '@app/execution';
+import { Execute, ExecutionOutcome, GetExecution, RetryExecution, Settlement } from '@app/execution';
 import { PlatformSigner } from '@app/outbound';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
+import { rateLimitHeaders } from './rate-limit-headers';
 import { AsyncAcceptedResponse, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
 
 const REQUEST_ID = /^req_[A-Za-z0-9_-]{8,40}$/;
@@ -19,7 +21,9 @@ function requestId(id: string): string {
 @Controller()
 export class ExecutionController {
   constructor(
-    private readonly executions: ExecutionService,
+    private readonly executeUseCase: Execute,
+    private readonly retryUseCase: RetryExecution,
+    private readonly getUseCase: GetExecution,
     private readonly signer: PlatformSigner,
   ) {}
 
@@ -38,18 +42,18 @@ export class ExecutionController {
     @Ip() ip: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
-    const result = await this.executions.execute({
+    const result = await this.executeUseCase.execute({
       agentId: dto.targetAgentId.toLowerCase(),
       capabilityId: dto.capabilityId,
       input: dto.input,
       callbackUrl: dto.callbackUrl ?? dto.webhookUrl,
       idempotencyKey: dto.idempotencyKey,
       async: isAsync === true,
-      headers,
+      payment: presentedPayment(headers),
       clientIp: ip,
     });
-    res.set(result.headers);
-    return this.present(result, result.headers, res, result.replayed || !result.execution.isAsync);
+    res.set(rateLimitHeaders(result.limits));
+    return this.present(result, res, result.replayed || !result.execution.isAsync);
   }
 
   @Get('execute/:requestId')
@@ -57,19 +61,22 @@ export class ExecutionController {
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 404)
   async status(@Param('requestId') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ExecutionResponse> {
-    const execution = await this.executions.get(requestId(id));
-    const { txHash, refund } = await this.executions.settlement(execution);
-    return toExecutionResponse(execution, { txHash, refund }, this.executions.isPayer(execution, headers));
+    const { execution, settlement, isPayer } = await this.getUseCase.execute(requestId(id), presentedPayment(headers));
+    return toExecutionResponse(execution, settlement, isPayer);
   }
 
   @Post('execute/:requestId/retry')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Retry a failed or timed-out execution with its stored authorization (no new charge)' })
+  @ApiOperation({ summary: 'Retry a failed or timed-out execution with its stored authorization (no new charge); only with the original payment header' })
   @ApiEnvelope(ExecutionResponse)
-  @ApiErrors(400, 404, 409, 502, 504)
-  async retry(@Param('requestId') id: string, @Res({ passthrough: true }) res: Response): Promise<ExecutionResponse | AsyncAcceptedResponse> {
-    const outcome = await this.executions.retry(requestId(id));
-    return this.present(outcome, {}, res, !outcome.execution.isAsync);
+  @ApiErrors(400, 401, 403, 404, 409, 502, 504)
+  async retry(
+    @Param('requestId') id: string,
+    @Headers() headers: Record<string, string | undefined>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
+    const outcome = await this.retryUseCase.execute(requestId(id), presentedPayment(headers));
+    return this.present(outcome, res, !outcome.execution.isAsync);
   }
 
   @Get('platform/keys')
@@ -79,20 +86,20 @@ export class ExecutionController {
   }
 
   /** Maps an execution to the HTTP answer: 202 while pending, 502/504 for failures, output once settled. */
-  private async present(outcome: ExecutionOutcome, headers: Record<string, string>, res: Response, sync: boolean): Promise<ExecutionResponse | AsyncAcceptedResponse> {
+  private async present(outcome: ExecutionOutcome, res: Response, sync: boolean): Promise<ExecutionResponse | AsyncAcceptedResponse> {
     const e = outcome.execution;
     if (e.status === 'pending') {
       res.status(202);
       return sync ? toExecutionResponse(e, { txHash: null, refund: null }, false) : { jobId: e.id, status: 'pending', statusUrl: `/api/v1/execute/${e.id}` };
     }
     if (e.status === 'failed') {
-      throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'unknown' }, { headers });
+      throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'unknown' });
     }
     if (e.status === 'timeout') {
-      throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'timeout' }, { headers });
+      throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'timeout' });
     }
-    const settlement = outcome.settlement ?? (await this.executions.settlement(e));
-    res.set(settlement.headers);
+    const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
+    res.set(receiptHeaders(settlement.receipt));
     return toExecutionResponse(e, settlement, true);
   }
 }

@@ -3,12 +3,13 @@ import { AppException } from '@app/common';
 import { toErrorResponse } from './error-response';
 
 describe('toErrorResponse', () => {
-  it('maps AppException to its table status, with details, extra body and headers', () => {
-    const r = toErrorResponse(new AppException('PAYMENT_REQUIRED', 'pay', { amount: '1' }, { body: { x402Version: 1 }, headers: { 'PAYMENT-REQUIRED': 'abc' } }));
+  it('maps AppException to its table status, with details, and renders a payment offer as the x402 fields and header', () => {
+    const v2 = { x402Version: 2, accepts: [{ scheme: 'exact' }] };
+    const r = toErrorResponse(new AppException('PAYMENT_REQUIRED', 'pay', { amount: '1' }, { accepts: [{ scheme: 'exact' }], v2 }));
     expect(r).toEqual({
       status: 402,
-      body: { success: false, error: { code: 'PAYMENT_REQUIRED', message: 'pay', details: { amount: '1' } }, x402Version: 1 },
-      headers: { 'PAYMENT-REQUIRED': 'abc' },
+      body: { success: false, error: { code: 'PAYMENT_REQUIRED', message: 'pay', details: { amount: '1' } }, x402Version: 1, accepts: [{ scheme: 'exact' }] },
+      headers: { 'PAYMENT-REQUIRED': Buffer.from(JSON.stringify(v2)).toString('base64') },
     });
   });
 

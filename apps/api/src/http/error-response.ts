@@ -2,6 +2,7 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode } from '@app/common';
+import { offerRendering } from './x402-http';
 
 export interface ErrorBody {
   success: false;
@@ -30,12 +31,13 @@ const logger = new Logger('Errors');
  */
 export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (exception instanceof AppException) {
+    const offer = exception.offer ? offerRendering(exception.offer) : { body: {}, headers: {} };
     const body: ErrorBody = {
       success: false,
       error: { code: exception.code, message: exception.message, ...(exception.details ? { details: exception.details } : {}) },
-      ...(exception.extra?.body ?? {}),
+      ...offer.body,
     };
-    return { status: exception.status, body, headers: exception.extra?.headers ?? {} };
+    return { status: exception.status, body, headers: offer.headers };
   }
   if (exception instanceof HttpException && (exception.getStatus() < 500 || exception.getStatus() === 503)) {
     const status = exception.getStatus();

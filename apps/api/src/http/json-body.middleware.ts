@@ -1,16 +1,35 @@
 import express, { NextFunction, Request, Response } from 'express';
-import { AppException } from '@app/common';
+import { AppException, unstorablePath } from '@app/common';
 import { writeError } from './error-response';
+
+const ESCAPES = new WeakSet<Request>();
 
 /**
  * JSON body parsing with a size cap. Parser failures are answered here, in the envelope,
- * because they happen before Nest's router and filters see the request.
+ * because they happen before Nest's router and filters see the request. Text Postgres cannot
+ * store (NUL, unpaired surrogates) is refused for every route: in JSON it can only arrive as a
+ * `\u` escape, so only a body that has one is walked.
  */
 export function jsonBodyMiddleware(limitBytes: number) {
-  const parse = express.json({ limit: limitBytes, strict: true });
+  const parse = express.json({
+    limit: limitBytes,
+    strict: true,
+    verify: (req, _res, buf) => {
+      if (buf.includes('\\u')) ESCAPES.add(req as Request);
+    },
+  });
   return (req: Request, res: Response, next: NextFunction): void => {
     parse(req, res, (err?: unknown) => {
-      if (!err) return next();
+      if (!err) {
+        const at = ESCAPES.has(req) ? unstorablePath(req.body) : null;
+        if (at === null) return next();
+        return writeError(
+          res,
+          new AppException('VALIDATION_ERROR', 'Request body contains text that cannot be stored', {
+            errors: [{ field: at, messages: ['NUL characters and unpaired UTF-16 surrogates are not accepted'] }],
+          }),
+        );
+      }
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') {
         return writeError(res, new AppException('PAYLOAD_TOO_LARGE', `Request body exceeds ${limitBytes} bytes`, { limitBytes }));

@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { ExecutionService } from '@app/execution';
+import { FinishSettlement, RunPendingExecution } from '@app/execution';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
@@ -9,11 +9,12 @@ import { JobHandlerRegistry } from '../job-handlers';
 export class ExecutionsProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
-    executions: ExecutionService,
+    runPending: RunPendingExecution,
+    finishSettlement: FinishSettlement,
   ) {
     super();
-    registry.register('execution.run', async (job) => (await executions.run(job.data.executionId)).execution.status);
-    registry.register('payment.settle', (job) => executions.settleByPayment(job.data.paymentId));
+    registry.register('execution.run', async (job) => (await runPending.execute(job.data.executionId)).execution.status);
+    registry.register('payment.settle', (job) => finishSettlement.execute(job.data.paymentId));
   }
 
   process(job: Job): Promise<unknown> {

@@ -3,17 +3,26 @@ import { ErrorCode, httpStatusOf } from './error-codes';
 export type ErrorDetails = Record<string, unknown>;
 
 /**
- * The one exception type domain code throws. It carries a code from the error table;
- * the API's global filter turns it into the envelope and the mapped HTTP status.
- * `extraBody` is merged into the top level of the response body (the x402 402 reply
- * needs `x402Version` and `accepts` beside the envelope); `headers` are set on the reply.
+ * What a paid call that was refused for want of a valid payment offers instead: the x402 v1
+ * `accepts` entries and the v2 `PaymentRequired` object. Plain data: a transport renders it (the
+ * HTTP api puts `accepts` beside the envelope and the v2 object in a header).
+ */
+export interface PaymentOffer {
+  accepts: unknown[];
+  v2: unknown;
+}
+
+/**
+ * The one exception type domain code throws. It carries a code from the error table; each
+ * transport maps codes to its own statuses (the API's global filter: the envelope and the HTTP
+ * status). Nothing in it is HTTP: a 402's offer is data (`offer`), rendered by the transport.
  */
 export class AppException extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetails,
-    readonly extra?: { body?: Record<string, unknown>; headers?: Record<string, string> },
+    readonly offer?: PaymentOffer,
   ) {
     super(message);
     this.name = 'AppException';

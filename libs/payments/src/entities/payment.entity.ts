@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintTransformer } from '@app/common';
 
-export type PaymentStatus = 'reserved' | 'settled' | 'settlement_failed' | 'released';
+export type PaymentStatus = 'reserved' | 'settling' | 'settled' | 'settlement_failed' | 'released';
 export type PaymentPurpose = 'registration' | 'execution';
 
 /**
@@ -10,11 +10,12 @@ export type PaymentPurpose = 'registration' | 'execution';
  * The header itself is never stored; its SHA-256 proves "same header" for output reads.
  */
 @Entity('payments')
-@Check('ck_payments_status', `"status" IN ('reserved', 'settled', 'settlement_failed', 'released')`)
+@Check('ck_payments_status', `"status" IN ('reserved', 'settling', 'settled', 'settlement_failed', 'released')`)
 @Check('ck_payments_purpose', `"purpose" IN ('registration', 'execution')`)
 @Check('ck_payments_value', `"value" > 0`)
 @Index('ux_payments_authorization', ['chainId', 'asset', 'payer', 'nonce'], { unique: true })
 @Index('ix_payments_status_next', ['status', 'nextAttemptAt'])
+@Index('ix_payments_settled_unbound', ['settledAt'], { where: `"status" = 'settled' AND "ref_id" IS NULL` })
 export class PaymentEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_payments' })
   id: string;

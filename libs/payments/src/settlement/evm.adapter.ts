@@ -1,4 +1,4 @@
-import { Contract, JsonRpcProvider, keccak256, Signature, TransactionRequest, Wallet } from 'ethers';
+import { Contract, id, JsonRpcProvider, keccak256, Signature, TransactionRequest, Wallet, zeroPadValue } from 'ethers';
 import { DataSource } from 'typeorm';
 import { AppException, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -64,6 +64,17 @@ export class EvmSettlementAdapter extends SettlementAdapter {
 
   async authorizationUsed(p: SettleRequest): Promise<boolean> {
     return this.token.authorizationState(p.payer, p.nonce) as Promise<boolean>;
+  }
+
+  async settlementOf(p: SettleRequest): Promise<string | null> {
+    if (!(await this.authorizationUsed(p))) return null;
+    const logs = await this.provider.getLogs({
+      address: this.config.usdcAddress!,
+      topics: [id('AuthorizationUsed(address,bytes32)'), zeroPadValue(p.payer.toLowerCase(), 32), p.nonce.toLowerCase()],
+      fromBlock: 0,
+      toBlock: 'latest',
+    });
+    return logs[0]?.transactionHash ?? null;
   }
 
   async transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }> {

@@ -65,6 +65,11 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
     return this.payout ? this.payout.authorizationUsed(p) : false;
   }
 
+  /** The facilitator cannot be asked; the chain can, through the hot wallet's connection when one is configured. */
+  async settlementOf(p: SettleRequest): Promise<string | null> {
+    return this.payout ? this.payout.settlementOf(p) : null;
+  }
+
   async transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }> {
     if (!this.payout) throw new Error('facilitator mode pays withdrawals from the evm hot wallet: set EVM_RPC_URL, USDC_ADDRESS and RELAYER_PRIVATE_KEY');
     return this.payout.transfer(req, persist);

@@ -26,6 +26,11 @@ export class LocalSettlementAdapter extends SettlementAdapter {
     return false;
   }
 
+  /** Local settlements are written in the same transaction as their record: nothing to recover. */
+  async settlementOf(): Promise<string | null> {
+    return null;
+  }
+
   async transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }> {
     const txHash = keccak256(toUtf8Bytes(`agora-local-transfer:${req.payoutId}`));
     if (!req.signedTx) await persist(`local:${req.payoutId}`, txHash);

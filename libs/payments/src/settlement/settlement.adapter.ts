@@ -55,6 +55,12 @@ export abstract class SettlementAdapter {
   abstract authorizationUsed(payment: SettleRequest): Promise<boolean>;
 
   /**
+   * The hash of the transaction that used this authorization on chain, or null (unused, or no
+   * way to ask): how a settlement whose outcome was lost in a crash is recovered exactly once.
+   */
+  abstract settlementOf(payment: SettleRequest): Promise<string | null>;
+
+  /**
    * Sends `amount` to `to` from the platform wallet. `persist(signedTx, txHash)` is awaited
    * before broadcast, so a crash after it re-sends the same transaction.
    */

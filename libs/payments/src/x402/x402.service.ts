@@ -12,7 +12,8 @@ import {
   PaymentRequirementsV2,
   PriceRequest,
   VerifiedPayment,
-  X402_HEADERS,
+  PresentedPayment,
+  SettlementReceipt,
 } from './x402.types';
 
 export const MAX_TIMEOUT_SECONDS = 300;
@@ -69,10 +70,6 @@ function invalid(reason: string, message: string): AppException {
   return new AppException('PAYMENT_INVALID', message, { reason });
 }
 
-function b64json(value: unknown): string {
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
-}
-
 /**
  * x402 `exact` on EVM, versions 1 (`X-PAYMENT`) and 2 (`PAYMENT-SIGNATURE`): the 402 offer and
  * the stateless checks of a payment header (resolutions §2). Reservation of the nonce and
@@ -100,8 +97,8 @@ export class X402Service {
     return this.payTo;
   }
 
-  /** The v1 body entries (v1-safe networks only) and the v2 `PAYMENT-REQUIRED` header value. */
-  offer(price: PriceRequest): { accepts: PaymentRequirementsV1[]; header: string } {
+  /** The v1 entries (v1-safe networks only) and the v2 PaymentRequired object. */
+  offer(price: PriceRequest): { accepts: PaymentRequirementsV1[]; v2: PaymentRequiredV2 } {
     const amount = price.amount.toString();
     const accepts: PaymentRequirementsV1[] = this.options
       .filter((o) => o.network.inV1Body)
@@ -133,32 +130,22 @@ export class X402Service {
         }),
       ),
     };
-    return { accepts, header: b64json(v2) };
+    return { accepts, v2 };
   }
 
-  /** The 402 answer: the envelope, the v1 fields at the top level, and the v2 header. */
+  /** PAYMENT_REQUIRED with the offer (the transport renders it: a 402 with the x402 fields). */
   paymentRequired(price: PriceRequest, message = 'Payment required'): AppException {
     return this.withOffer(new AppException('PAYMENT_REQUIRED', message), price);
   }
 
   /** A 402 error (PAYMENT_REQUIRED or PAYMENT_INVALID) carrying the offer, so the client can pay again. */
   withOffer(err: AppException, price: PriceRequest): AppException {
-    const { accepts, header } = this.offer(price);
     return new AppException(
       err.code,
       err.message,
       { ...(err.details ?? {}), amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource },
-      { body: { x402Version: 1, accepts }, headers: { 'PAYMENT-REQUIRED': header } },
+      this.offer(price),
     );
-  }
-
-  /** The payment header of a request, whichever version it uses. */
-  headerOf(headers: Record<string, string | undefined>): { value: string; version: 1 | 2 } | null {
-    const v2 = headers[X402_HEADERS.v2];
-    if (v2) return { value: v2, version: 2 };
-    const v1 = headers[X402_HEADERS.v1];
-    if (v1) return { value: v1, version: 1 };
-    return null;
   }
 
   static hashHeader(value: string): string {
@@ -170,7 +157,7 @@ export class X402Service {
    * PAYMENT_INVALID (402) carrying the offer, so the client can sign again at once. `recovered`
    * (from `recover`, e.g. computed while the price was being read) skips decoding again.
    */
-  verify(header: { value: string; version: 1 | 2 }, price: PriceRequest, recovered?: RecoveredPayment): VerifiedPayment {
+  verify(header: PresentedPayment, price: PriceRequest, recovered?: RecoveredPayment): VerifiedPayment {
     try {
       return this.checkTerms(header, recovered ?? this.recover(header), price);
     } catch (err) {
@@ -183,7 +170,7 @@ export class X402Service {
    * the payload's shape and recover the signer (the CPU-heavy step). Throws PAYMENT_INVALID
    * without the offer (verify adds it).
    */
-  recover(header: { value: string; version: 1 | 2 }): RecoveredPayment {
+  recover(header: PresentedPayment): RecoveredPayment {
     let decoded: DecodedPayment;
     try {
       decoded = JSON.parse(Buffer.from(header.value.trim(), 'base64').toString('utf8')) as DecodedPayment;
@@ -230,7 +217,7 @@ export class X402Service {
     return { header: header.value, decoded, option, auth, signature, payer: checksumAddress(auth.from.toLowerCase()) };
   }
 
-  private checkTerms(header: { value: string; version: 1 | 2 }, r: RecoveredPayment, price: PriceRequest): VerifiedPayment {
+  private checkTerms(header: PresentedPayment, r: RecoveredPayment, price: PriceRequest): VerifiedPayment {
     if (r.header !== header.value) throw new Error('recovered payment belongs to another header');
     const { auth, option } = r;
     if (header.version === 2 && r.decoded.accepted?.amount !== price.amount.toString()) {
@@ -265,14 +252,12 @@ export class X402Service {
       validBefore,
       signature: r.signature,
       headerHash: X402Service.hashHeader(header.value),
-      responseHeader: header.version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE',
     };
   }
 
-  /** The settlement response header for a successful paid call. */
-  settlementHeader(payment: { x402Version: number; network: string; payer: string }, txHash: string): Record<string, string> {
+  /** The settlement response of a paid call, as data (the transport renders it). */
+  static receipt(payment: { x402Version: number; network: string; payer: string }, txHash: string): SettlementReceipt {
     const network = payment.x402Version === 2 ? NETWORKS[payment.network as keyof typeof NETWORKS].caip2 : payment.network;
-    const name = payment.x402Version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE';
-    return { [name]: b64json({ success: true, transaction: txHash, network, payer: payment.payer }) };
+    return { x402Version: payment.x402Version, network, payer: payment.payer, transaction: txHash };
   }
 }

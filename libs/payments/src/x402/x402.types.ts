@@ -67,8 +67,23 @@ export interface VerifiedPayment {
   validBefore: bigint;
   signature: string;
   headerHash: string;
-  /** Which response header to answer with. */
-  responseHeader: 'X-PAYMENT-RESPONSE' | 'PAYMENT-RESPONSE';
 }
 
-export const X402_HEADERS = { v1: 'x-payment', v2: 'payment-signature' } as const;
+/**
+ * A payment as the client presented it: the x402 payload (base64 JSON) and its protocol version
+ * (1: sent as `X-PAYMENT`, 2: as `PAYMENT-SIGNATURE`). The transport finds it; libs never see
+ * request headers.
+ */
+export interface PresentedPayment {
+  value: string;
+  version: 1 | 2;
+}
+
+/** What a settled payment shows its payer (the x402 settlement response; the transport renders it). */
+export interface SettlementReceipt {
+  x402Version: number;
+  /** The network as the payment's protocol version names it (v1 name, v2 CAIP-2). */
+  network: string;
+  payer: string;
+  transaction: string;
+}

@@ -15,27 +15,32 @@ export interface RateLimitState {
 export interface Admission extends RateLimitState {
   /** With a nonce claim asked for: whether this request took it (null when not asked, or not admitted). */
   claimed: boolean | null;
+  /** The request's entry in the agent's window, when it was counted there (for giveBackAgentSlot). */
+  agentSlot: string | null;
 }
 
 const WINDOW_MS = 60_000;
 
 /**
  * Sliding window over the last minute in a Redis sorted set, shared by every api process.
- * Atomic in Lua: prune, count, and admit only when both the client and the agent have room.
- * An admitted request may also claim its payment's nonce (KEYS[3], SET NX until ARGV[6]) in
- * the same round trip: 1 taken, 0 held by another request, -1 not asked.
+ * Atomic in Lua: prune, count, and admit only when the client has room and, for a request that
+ * counts against the agent (ARGV[6] = 1: its payment verified), the agent too. A request that
+ * does not count against the agent only reads how much room the agent has. An admitted request
+ * may also claim its payment's nonce (KEYS[3], SET NX until ARGV[7]) in the same round trip:
+ * 1 taken, 0 held by another request, -1 not asked.
  */
 const SCRIPT = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local member = ARGV[3]
 local limits = { tonumber(ARGV[4]), tonumber(ARGV[5]) }
+local countAgent = ARGV[6] == '1'
 local counts = {}
 local retry = 0
 for i = 1, 2 do
   redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, now - window)
   counts[i] = redis.call('ZCARD', KEYS[i])
-  if counts[i] >= limits[i] then
+  if counts[i] >= limits[i] and (i == 1 or countAgent) then
     local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
     local wait = window
     if oldest[2] then wait = tonumber(oldest[2]) + window - now end
@@ -43,16 +48,20 @@ for i = 1, 2 do
   end
 end
 if retry > 0 then return { 0, limits[1] - counts[1], limits[2] - counts[2], retry, -1 } end
-for i = 1, 2 do
-  redis.call('ZADD', KEYS[i], now, member)
-  redis.call('PEXPIRE', KEYS[i], window)
+redis.call('ZADD', KEYS[1], now, member)
+redis.call('PEXPIRE', KEYS[1], window)
+local agentLeft = limits[2] - counts[2]
+if countAgent then
+  redis.call('ZADD', KEYS[2], now, member)
+  redis.call('PEXPIRE', KEYS[2], window)
+  agentLeft = agentLeft - 1
 end
 local claimed = -1
 if KEYS[3] then
   claimed = 0
-  if redis.call('SET', KEYS[3], '1', 'PXAT', ARGV[6], 'NX') then claimed = 1 end
+  if redis.call('SET', KEYS[3], '1', 'PXAT', ARGV[7], 'NX') then claimed = 1 end
 end
-return { 1, limits[1] - counts[1] - 1, limits[2] - counts[2] - 1, 0, claimed }
+return { 1, limits[1] - counts[1] - 1, agentLeft, 0, claimed }
 `;
 
 const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
@@ -69,21 +78,24 @@ export class RateLimiter {
   ) {}
 
   /**
-   * Counts one execute request for the client and the target agent and, if it is admitted and
-   * a nonce claim is given, takes that claim (NonceGuard.claimRequest).
+   * Counts one execute request for the client (the payer once its payment verified, else the
+   * caller's IP) and, when `countAgent` (only for a verified payment: unverified traffic never
+   * fills an agent's window), for the target agent; if it is admitted and a nonce claim is
+   * given, takes that claim (NonceGuard.claimRequest).
    */
-  async hit(client: string, agentId: string, claim?: NonceClaim): Promise<Admission> {
+  async hit(client: string, agentId: string, claim?: NonceClaim, countAgent = true): Promise<Admission> {
     const now = Date.now();
-    const prefix = `${this.config.queuePrefix}:rl`;
-    const keys = [`${prefix}:client:${client.toLowerCase()}`, `${prefix}:agent:${agentId}`, ...(claim ? [claim.key] : [])];
+    const member = `${now}:${this.instance}:${this.seq++}`;
+    const keys = [this.clientKey(client), this.agentKey(agentId), ...(claim ? [claim.key] : [])];
     const args = [
       keys.length,
       ...keys,
       String(now),
       String(WINDOW_MS),
-      `${now}:${this.instance}:${this.seq++}`,
+      member,
       String(this.config.rateLimitClientPerMin),
       String(this.config.rateLimitAgentPerMin),
+      countAgent ? '1' : '0',
       ...(claim ? [String(claim.expiresAtMs)] : []),
     ] as const;
     // By hash: the script's text goes to Redis only when Redis does not know it yet.
@@ -96,14 +108,25 @@ export class RateLimiter {
       agentRemaining: Math.max(0, agentLeft),
       retryAfterS: admitted ? null : Math.max(1, Math.ceil(retryMs / 1000)),
       claimed: claimed === -1 ? null : claimed === 1,
+      agentSlot: admitted && countAgent ? member : null,
     };
+  }
+
+  /**
+   * A request counted against the agent turned out not to run (its payment was refused after
+   * all, or it was an idempotent repeat): its entry leaves the agent's window. Not awaited;
+   * Redis errors ignored.
+   */
+  giveBackAgentSlot(agentId: string, slot: string | null): void {
+    if (slot) void this.redis.zrem(this.agentKey(agentId), slot).catch(() => undefined);
+  }
+
+  private clientKey(client: string): string {
+    return `${this.config.queuePrefix}:rl:client:${client.toLowerCase()}`;
+  }
+
+  private agentKey(agentId: string): string {
+    return `${this.config.queuePrefix}:rl:agent:${agentId}`;
   }
 }
 
-export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
-  return {
-    'X-RateLimit-Agent-Remaining': String(s.agentRemaining),
-    'X-RateLimit-Client-Remaining': String(s.clientRemaining),
-    ...(s.retryAfterS !== null ? { 'Retry-After': String(s.retryAfterS) } : {}),
-  };
-}

@@ -1,0 +1,105 @@
+import { Injectable, Module } from '@nestjs/common';
+import { AppException } from '@app/common';
+import { Queryable, TransactionRunner } from '@app/database';
+import { AgentEntity } from './entities/agent.entity';
+import { AgentCapabilityEntity } from './entities/agent-capability.entity';
+
+/** What executing needs of the agent and the capability. */
+export type ExecutableAgent = Pick<AgentEntity, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore'>;
+export type ExecutableCapability = Pick<AgentCapabilityEntity, 'capabilityId' | 'name' | 'inputSchema' | 'outputSchema' | 'pricingModel' | 'basePrice' | 'maxPrice'>;
+
+export interface ExecuteTarget {
+  agent: ExecutableAgent;
+  capability: ExecutableCapability;
+  /** agents.config_version when this was read. */
+  version: string;
+}
+
+interface TargetRow {
+  id: string;
+  name: string;
+  status: AgentEntity['status'];
+  endpoints: AgentEntity['endpoints'];
+  reputationScore: number;
+  version: string;
+  capabilityId: string | null;
+  capabilityName: string;
+  inputSchema: Record<string, unknown> | null;
+  outputSchema: Record<string, unknown> | null;
+  pricingModel: AgentCapabilityEntity['pricingModel'];
+  basePrice: string;
+  maxPrice: string | null;
+}
+
+/**
+ * The agents table as the execution domain sees it: the target of an execute request (one
+ * statement, no ORM on the hot path), its config_version (bumped by triggers whenever anything
+ * read here changes: migration AgentConfigVersion), and the one write executing makes to an
+ * agent, its execution counter.
+ */
+@Injectable()
+export class ExecuteTargetReader {
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** The target (AGENT_NOT_FOUND unless active, CAPABILITY_NOT_FOUND). */
+  async read(agentId: string, capabilityId: string): Promise<ExecuteTarget> {
+    const [row] = await this.tx.query<TargetRow>(
+      `SELECT a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", a.config_version AS "version", c.capability_id AS "capabilityId",
+              c.name AS "capabilityName", c.input_schema AS "inputSchema", c.output_schema AS "outputSchema", c.pricing_model AS "pricingModel",
+              c.base_price AS "basePrice", c.max_price AS "maxPrice"
+         FROM agents a LEFT JOIN agent_capabilities c ON c.agent_id = a.id AND c.capability_id = $2
+        WHERE a.id = $1`,
+      [agentId, capabilityId],
+    );
+    if (!row || row.status !== 'active') throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
+    if (!row.capabilityId) throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, { agentId, capabilityId });
+    return {
+      agent: { id: row.id, name: row.name, status: row.status, endpoints: row.endpoints, reputationScore: row.reputationScore },
+      capability: {
+        capabilityId: row.capabilityId,
+        name: row.capabilityName,
+        inputSchema: row.inputSchema,
+        outputSchema: row.outputSchema,
+        pricingModel: row.pricingModel,
+        basePrice: BigInt(row.basePrice),
+        maxPrice: row.maxPrice === null ? null : BigInt(row.maxPrice),
+      },
+      version: row.version,
+    };
+  }
+
+  /** The agent's config_version now (null: no such agent), on `sql` (e.g. a batch shared with other reads). */
+  async version(sql: Queryable, agentId: string): Promise<string | null> {
+    const [row] = (await sql.query(`SELECT config_version AS "version" FROM agents WHERE id = $1`, [agentId])) as { version: string }[];
+    return row?.version ?? null;
+  }
+
+  /** The target of a stored execution, whatever its state now (null: gone). */
+  async stored(agentId: string, capabilityId: string): Promise<{ agent: ExecutableAgent; capability: ExecutableCapability | null } | null> {
+    try {
+      return await this.read(agentId, capabilityId);
+    } catch (err) {
+      if (!(err instanceof AppException)) throw err;
+      const [row] = await this.tx.query<Pick<TargetRow, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore'>>(
+        `SELECT id, name, status, endpoints, reputation_score AS "reputationScore" FROM agents WHERE id = $1`,
+        [agentId],
+      );
+      return row ? { agent: row, capability: null } : null;
+    }
+  }
+
+  /** The agent's reputation score now (50 when the agent is gone): it sets the escrow hold of a charge. */
+  async reputation(agentId: string): Promise<number> {
+    const [row] = await this.tx.query<{ score: number }>(`SELECT reputation_score AS score FROM agents WHERE id = $1`, [agentId]);
+    return row?.score ?? 50;
+  }
+
+  /** Inside the caller's transaction: one more execution for the agent (sent last, so its row stays locked only until commit). */
+  countExecution(sql: Queryable, agentId: string): Promise<unknown> {
+    return sql.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [agentId]);
+  }
+}
+
+/** The agents table as executing reads it (no registration, no discovery). */
+@Module({ providers: [ExecuteTargetReader], exports: [ExecuteTargetReader] })
+export class ExecuteTargetsModule {}

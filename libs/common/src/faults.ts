@@ -1,0 +1,34 @@
+/** A failure injected on purpose at a named point (tests only). */
+export class InjectedFault extends Error {
+  constructor(readonly point: string) {
+    super(`fault injected at ${point}`);
+    this.name = 'InjectedFault';
+  }
+}
+
+/**
+ * Named points where a test can make the process fail, to prove recovery (a crash between two
+ * writes, a charge that fails after the money moved). Nothing arms it outside tests: a test gets
+ * the instance from the application and calls `arm`. An unarmed `trip` is one map lookup.
+ */
+export class FaultInjector {
+  private readonly armed = new Map<string, number>();
+
+  /** The next `times` trips of `point` throw InjectedFault. */
+  arm(point: string, times = 1): void {
+    this.armed.set(point, times);
+  }
+
+  disarm(): void {
+    this.armed.clear();
+  }
+
+  trip(point: string): void {
+    if (this.armed.size === 0) return;
+    const left = this.armed.get(point);
+    if (!left) return;
+    if (left <= 1) this.armed.delete(point);
+    else this.armed.set(point, left - 1);
+    throw new InjectedFault(point);
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { ExecuteTarget, ExecuteTargetReader } from '@app/agents';
+import { Queryable } from '@app/database';
+
+const MAX_CACHED = 10_000;
+
+/**
+ * The targets of execute requests kept in memory with the agent's config_version. A request
+ * served from memory reads that one number in the round trip it makes anyway (with
+ * "authorization used?") and reads the target again if it moved: what a request sees is as fresh
+ * as reading it, from any process.
+ */
+@Injectable()
+export class ExecuteTargets {
+  private readonly cache = new Map<string, ExecuteTarget>();
+
+  constructor(private readonly reader: ExecuteTargetReader) {}
+
+  /** The target as last read here, if any (to be confirmed with `version`). */
+  remembered(agentId: string, capabilityId: string): ExecuteTarget | undefined {
+    return this.cache.get(key(agentId, capabilityId));
+  }
+
+  version(sql: Queryable, agentId: string): Promise<string | null> {
+    return this.reader.version(sql, agentId);
+  }
+
+  /** The remembered target if the agent's version is still `current`; otherwise read again. */
+  async confirm(remembered: ExecuteTarget, current: string | null, agentId: string, capabilityId: string): Promise<ExecuteTarget> {
+    return current !== null && current === remembered.version ? remembered : this.read(agentId, capabilityId);
+  }
+
+  /** Reads the target (AGENT_NOT_FOUND unless active, CAPABILITY_NOT_FOUND) and remembers it. */
+  async read(agentId: string, capabilityId: string): Promise<ExecuteTarget> {
+    const k = key(agentId, capabilityId);
+    try {
+      const target = await this.reader.read(agentId, capabilityId);
+      if (this.cache.size >= MAX_CACHED && !this.cache.has(k)) this.cache.clear();
+      this.cache.set(k, target);
+      return target;
+    } catch (err) {
+      this.cache.delete(k);
+      throw err;
+    }
+  }
+}
+
+function key(agentId: string, capabilityId: string): string {
+  return `${agentId}\n${capabilityId}`;
+}

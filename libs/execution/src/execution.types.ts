@@ -1,0 +1,51 @@
+import type { PresentedPayment, RefundEntity, SettlementReceipt } from '@app/payments';
+import type { RateLimitState } from './admission/rate-limiter';
+import type { ExecutionEntity } from './entities/execution.entity';
+
+export const MAX_RETRIES = 3;
+
+/** An execute request, as a transport hands it over (no HTTP in it). */
+export interface ExecuteCommand {
+  agentId: string;
+  capabilityId: string;
+  input: Record<string, unknown>;
+  callbackUrl?: string;
+  idempotencyKey?: string;
+  async: boolean;
+  /** The x402 payment presented with the request, if any. */
+  payment: PresentedPayment | null;
+  /** The caller's address: who is counted while no verified payment names the payer. */
+  clientIp: string;
+}
+
+/** What a settled execution shows about its payment. */
+export interface Settlement {
+  txHash: string | null;
+  /** The x402 settlement response (rendered by the transport), once settled. */
+  receipt: SettlementReceipt | null;
+  refund: RefundEntity | null;
+}
+
+/** An execution after a run, with its settlement when this call charged it (so nothing is read back). */
+export interface ExecutionOutcome {
+  execution: ExecutionEntity;
+  settlement: Settlement | null;
+}
+
+export interface ExecuteResult extends ExecutionOutcome {
+  /** An idempotent repeat: the stored execution, nothing charged. */
+  replayed: boolean;
+  /** The rate-limit windows after this request (every execute answer shows them). */
+  limits: RateLimitState;
+}
+
+/** An execute request refused after it was counted: the error, and the windows it was counted in. */
+export class ExecuteRejected extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly limits: RateLimitState,
+  ) {
+    super(error instanceof Error ? error.message : 'execute request refused');
+    this.name = 'ExecuteRejected';
+  }
+}

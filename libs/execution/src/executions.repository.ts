@@ -1,0 +1,181 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PG_NOT_CLAIMED, pgErrorCode, Queryable, queryRows } from '@app/database';
+import { ExecutionEntity } from './entities/execution.entity';
+
+/** Another request holds this idempotency key (still in force): its execution answers. */
+export class IdempotencyRace extends Error {}
+
+/** What a finished run writes. */
+export interface RunCompletion {
+  output: Record<string, unknown>;
+  executionTimeMs: number;
+  completedAt: Date;
+  agentFee: bigint;
+  usageTokens: number | null;
+}
+
+export interface RunFailure {
+  status: 'failed' | 'timeout';
+  error: string;
+  timeMs: number;
+  completedAt: Date;
+}
+
+/**
+ * Every SQL statement on `executions` and `idempotency_keys`. Writes that must abort their
+ * transaction when they touch no row (another run won) go through `claimed()` (SQLSTATE AG001),
+ * so they hold even with COMMIT sent in the same round trip.
+ */
+@Injectable()
+export class ExecutionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  findById(id: string): Promise<ExecutionEntity | null> {
+    return this.dataSource.manager.findOne(ExecutionEntity, { where: { id } });
+  }
+
+  findByPayment(paymentId: string): Promise<ExecutionEntity | null> {
+    return this.dataSource.manager.findOne(ExecutionEntity, { where: { paymentId } });
+  }
+
+  /** Every column of an execution row, as it stands in memory. */
+  insert(sql: Queryable, e: ExecutionEntity): Promise<unknown> {
+    return sql.query(
+      `INSERT INTO executions (id, agent_id, capability_id, payer, input, output, status, settlement_status, agent_error, execution_time_ms, agent_fee,
+                               authorized_agent_fee, pricing_model, unit_price, usage_tokens, refund_id, platform_fee, payment_id, transaction_id, header_hash,
+                               is_async, callback_url, locked_until, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+      [
+        e.id, e.agentId, e.capabilityId, e.payer, e.input, e.output, e.status, e.settlementStatus, e.agentError, e.executionTimeMs, e.agentFee.toString(),
+        e.authorizedAgentFee.toString(), e.pricingModel, e.unitPrice.toString(), e.usageTokens, e.refundId, e.platformFee.toString(), e.paymentId,
+        e.transactionId, e.headerHash, e.isAsync, e.callbackUrl, e.lockedUntil, e.completedAt,
+      ],
+    );
+  }
+
+  /** The execution a payer's key points to while the key is in force, with the fingerprint it was bound to. */
+  async findIdempotent(payer: string, key: string, now: Date): Promise<{ fingerprint: string; executionId: string } | null> {
+    const [row] = await queryRows<{ fingerprint: string; executionId: string }>(
+      this.dataSource.manager,
+      `SELECT fingerprint, execution_id AS "executionId" FROM idempotency_keys WHERE payer = $1 AND key = $2 AND expires_at > $3`,
+      [payer.toLowerCase(), key, now],
+    );
+    return row ?? null;
+  }
+
+  /** Inside the caller's transaction: takes the key (an expired one is taken over); a key in force rejects with IdempotencyRace. */
+  claimIdempotencyKey(sql: Queryable, k: { payer: string; key: string; fingerprint: string; executionId: string; expiresAt: Date; now: Date }): Promise<unknown> {
+    return sql
+      .query(
+        `WITH k AS (
+           INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (payer, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, execution_id = EXCLUDED.execution_id,
+              expires_at = EXCLUDED.expires_at, created_at = now()
+           WHERE idempotency_keys.expires_at <= $6 RETURNING 1)
+         SELECT claimed(count(*), 'idempotency key') FROM k`,
+        [k.payer, k.key, k.fingerprint, k.executionId, k.expiresAt, k.now],
+      )
+      .catch((err: unknown) => {
+        throw pgErrorCode(err) === PG_NOT_CLAIMED ? new IdempotencyRace() : err;
+      });
+  }
+
+  /** Claims a pending execution for a run until `until` (none holds it, or its holder's claim ran out). */
+  async claimRun(id: string, until: Date, now: Date): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE executions SET locked_until = $2 WHERE id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < $3) RETURNING id`,
+      [id, until, now],
+    );
+    return rows.length === 1;
+  }
+
+  /** A failed or timed-out run, if the execution is still pending. */
+  async recordFailure(sql: Queryable, id: string, f: RunFailure): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      sql,
+      `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5 WHERE id = $1 AND status = 'pending' RETURNING id`,
+      [id, f.status, f.error, f.timeMs, f.completedAt],
+    );
+    return rows.length === 1;
+  }
+
+  /** A successful run whose settlement goes outside Postgres: completed, output withheld, held by this process until `leaseUntil`. */
+  async recordCompletion(id: string, c: RunCompletion, leaseUntil: Date): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = $7, completed_at = $4,
+              agent_fee = $5, usage_tokens = $6
+        WHERE id = $1 AND status = 'pending' RETURNING id`,
+      [id, c.output, c.executionTimeMs, c.completedAt, c.agentFee.toString(), c.usageTokens, leaseUntil],
+    );
+    return rows.length === 1;
+  }
+
+  /** In the charge's transaction: completes a pending execution and marks it settled (aborts if another run got there first). */
+  completeSettled(sql: Queryable, id: string, c: RunCompletion, transactionId: string, refundId: string | null): Promise<unknown> {
+    return sql.query(
+      `WITH c AS (
+         UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, agent_fee = $5,
+                usage_tokens = $6, settlement_status = 'settled', transaction_id = $7, refund_id = $8
+          WHERE id = $1 AND status = 'pending' RETURNING 1)
+       SELECT claimed(count(*), 'execution') FROM c`,
+      [id, c.output, c.executionTimeMs, c.completedAt, c.agentFee.toString(), c.usageTokens, transactionId, refundId],
+    );
+  }
+
+  /** In the charge's transaction: marks a completed execution settled (aborts if it was charged already). */
+  markSettled(sql: Queryable, id: string, transactionId: string, refundId: string | null): Promise<unknown> {
+    return sql.query(
+      `WITH c AS (
+         UPDATE executions SET settlement_status = 'settled', transaction_id = $2, refund_id = $3, locked_until = NULL
+          WHERE id = $1 AND status = 'completed' AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING 1)
+       SELECT claimed(count(*), 'execution') FROM c`,
+      [id, transactionId, refundId],
+    );
+  }
+
+  async markSettlementFailed(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE executions SET settlement_status = 'settlement_failed', locked_until = NULL WHERE id = $1 AND settlement_status <> 'settled'`, [id]);
+  }
+
+  /**
+   * A failed or timed-out execution back to pending for a retry (at most `maxRetries`), held by
+   * `lockedUntil` when the caller runs it at once (sync), free for a worker otherwise.
+   */
+  async resetForRetry(id: string, maxRetries: number, lockedUntil: Date | null): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE executions SET status = 'pending', retry_count = retry_count + 1, agent_error = NULL, locked_until = $3
+        WHERE id = $1 AND status IN ('failed', 'timeout') AND retry_count < $2 RETURNING id`,
+      [id, maxRetries, lockedUntil],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Pending executions with nobody running them: async ones never claimed, and any (sync ones
+   * too) whose claim ran out because the process holding it died.
+   */
+  async dueRuns(now: Date, limit = 200): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `SELECT id FROM executions WHERE status = 'pending' AND ((locked_until IS NULL AND is_async) OR locked_until < $1) ORDER BY created_at LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Completed executions whose settlement was left unfinished by a process that died: their payments. */
+  async orphanedSettlements(now: Date, limit = 200): Promise<string[]> {
+    const rows = await queryRows<{ paymentId: string }>(
+      this.dataSource.manager,
+      `SELECT payment_id AS "paymentId" FROM executions WHERE status = 'completed' AND settlement_status = 'settlement_pending' AND locked_until < $1
+        ORDER BY completed_at LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.paymentId);
+  }
+}

@@ -1,0 +1,74 @@
+import { ExecutableAgent, ExecutableCapability, VARIABLE_PRICING_MODELS } from '@app/agents';
+import { formatMicros, newId } from '@app/common';
+import { PLATFORM_FEE, PriceRequest } from '@app/payments';
+import { ExecutionEntity } from './entities/execution.entity';
+import { PricedRun } from './pricing';
+
+export type ExecutionPrice = PriceRequest & PricedRun;
+
+/**
+ * What the client pays now: the platform fee plus basePrice, or plus maxPrice (the cap) for
+ * variable pricing, where the unused part is refunded once the run is metered.
+ */
+export function priceFor(agent: ExecutableAgent, capability: ExecutableCapability, publicBaseUrl: string): ExecutionPrice {
+  const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);
+  const authorizedAgentFee = variable ? capability.maxPrice ?? capability.basePrice : capability.basePrice;
+  return {
+    pricingModel: capability.pricingModel,
+    unitPrice: capability.basePrice,
+    authorizedAgentFee,
+    amount: PLATFORM_FEE + authorizedAgentFee,
+    resource: `${publicBaseUrl}/api/v1/execute`,
+    description: variable
+      ? `${agent.name}: ${capability.name} (${capability.pricingModel}, up to ${formatMicros(authorizedAgentFee)} USDC; the unused part is refunded)`
+      : `${agent.name}: ${capability.name}`,
+  };
+}
+
+/** A new execution, pending, as it is about to be written. */
+export function newExecution(o: {
+  agentId: string;
+  capabilityId: string;
+  payer: string;
+  input: Record<string, unknown>;
+  price: PricedRun;
+  paymentId: string;
+  headerHash: string;
+  isAsync: boolean;
+  callbackUrl: string | null;
+  lockedUntil: Date | null;
+}): ExecutionEntity {
+  return Object.assign(new ExecutionEntity(), {
+    id: newId('req'),
+    agentId: o.agentId,
+    capabilityId: o.capabilityId,
+    payer: o.payer.toLowerCase(),
+    input: o.input,
+    output: null,
+    status: 'pending',
+    settlementStatus: null,
+    agentError: null,
+    executionTimeMs: null,
+    retryCount: 0,
+    agentFee: o.price.authorizedAgentFee,
+    authorizedAgentFee: o.price.authorizedAgentFee,
+    pricingModel: o.price.pricingModel,
+    unitPrice: o.price.unitPrice,
+    usageTokens: null,
+    refundId: null,
+    platformFee: PLATFORM_FEE,
+    paymentId: o.paymentId,
+    transactionId: null,
+    headerHash: o.headerHash,
+    isAsync: o.isAsync,
+    callbackUrl: o.callbackUrl,
+    nextAttemptAt: null,
+    lockedUntil: o.lockedUntil,
+    completedAt: null,
+  });
+}
+
+/** How long a run may hold its claim: the agent timeout plus a minute for settling. */
+export function runClaimUntil(nowMs: number, executionTimeoutMs: number): Date {
+  return new Date(nowMs + executionTimeoutMs + 60_000);
+}

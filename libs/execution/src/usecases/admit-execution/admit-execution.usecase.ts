@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { ExecuteTarget } from '@app/agents';
+import { AppException, Clock, newId, ValidationException } from '@app/common';
+import { AppConfig } from '@app/config';
+import { TransactionRunner } from '@app/database';
+import { OutboundUrlPolicy } from '@app/outbound';
+import { NonceGuard, paymentReplayed, PaymentsService, RecoveredPayment, SettlementAdapter, VerifiedPayment, X402Service } from '@app/payments';
+import { ExecuteTargets } from '../../admission/execute-targets';
+import { RateLimiter } from '../../admission/rate-limiter';
+import { ExecutionEntity } from '../../entities/execution.entity';
+import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.types';
+import { ExecutionsRepository } from '../../executions.repository';
+import { X402Funding, FundingSource } from '../../funding/x402-funding';
+import { canonicalJson, validateAgainst } from '../../json-schema';
+import { ExecutionPrice, priceFor } from '../../pricing-offer';
+
+/** A request admitted to run: what it runs, at what price, paid by what. */
+export interface Admitted {
+  kind: 'admitted';
+  target: ExecuteTarget;
+  price: ExecutionPrice;
+  funding: X402Funding;
+  fingerprint: string;
+  limits: ExecuteResult['limits'];
+}
+
+/** An idempotent repeat: the stored execution answers, nothing runs. */
+export interface Replayed {
+  kind: 'replayed';
+  execution: ExecutionEntity;
+  limits: ExecuteResult['limits'];
+}
+
+/**
+ * Admission of an execute request (resolutions §2, §4): the target, the payment, the rate limits
+ * and the nonce claim, idempotency. It owns every give-back: a request it turns away after
+ * taking the nonce claim, or after counting against the agent, gives both back. Refusals come
+ * as ExecuteRejected (the error and the windows it was counted in).
+ *
+ * The target comes from memory (confirmed by its version) or one read; the payment's signer is
+ * recovered and, with the price known, its terms verified (CPU), before the one Redis round trip:
+ * a verified payment counts against its payer and the agent and claims its nonce; anything else
+ * counts against the caller's IP only, so unverified traffic never fills an agent's window.
+ * Alongside, one pooled round trip reads the agent's version and whether the authorization is used.
+ */
+@Injectable()
+export class AdmitExecution {
+  constructor(
+    private readonly targets: ExecuteTargets,
+    private readonly x402: X402Service,
+    private readonly payments: PaymentsService,
+    private readonly nonces: NonceGuard,
+    private readonly adapter: SettlementAdapter,
+    private readonly limiter: RateLimiter,
+    private readonly urlPolicy: OutboundUrlPolicy,
+    private readonly repo: ExecutionsRepository,
+    private readonly funding: FundingSource,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(cmd: ExecuteCommand, again = true): Promise<Admitted | Replayed> {
+    const remembered = this.targets.remembered(cmd.agentId, cmd.capabilityId);
+    const targetRead = remembered ? null : this.targets.read(cmd.agentId, cmd.capabilityId);
+    let recovered: RecoveredPayment | null = null;
+    let recoverError: unknown = null;
+    if (cmd.payment) {
+      try {
+        recovered = this.x402.recover(cmd.payment);
+      } catch (err) {
+        recoverError = err;
+      }
+    }
+    const nonce = recovered
+      ? { chainId: recovered.option.network.chainId, asset: recovered.option.asset, payer: recovered.payer, nonce: recovered.auth.nonce }
+      : null;
+    const reads =
+      remembered || nonce
+        ? this.tx.batch((sql) => [remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null), nonce ? this.payments.authorizationUsed(nonce, sql) : Promise.resolve(false)] as const)
+        : Promise.resolve([{ status: 'fulfilled', value: null }, { status: 'fulfilled', value: false }] as const);
+    reads.catch(() => undefined);
+    let target: ExecuteTarget | null = remembered ?? null;
+    let targetError: unknown = null;
+    if (targetRead) target = await targetRead.catch((err: unknown) => ((targetError = err), null));
+    const verifiedFor = (t: ExecuteTarget | null): { verified: VerifiedPayment | null; error: unknown } => {
+      if (!t || !recovered || !cmd.payment) return { verified: null, error: null };
+      try {
+        return { verified: this.x402.verify(cmd.payment, priceFor(t.agent, t.capability, this.config.publicBaseUrl), recovered), error: null };
+      } catch (err) {
+        return { verified: null, error: err };
+      }
+    };
+    let { verified, error: verifyError } = verifiedFor(target);
+    const limits = await this.limiter.hit(verified ? verified.payer : `ip:${cmd.clientIp}`, cmd.agentId, verified ? this.nonces.claimRequest(verified) : undefined, verified !== null);
+    const holdsClaim = limits.claimed === true;
+    const giveBack = (err: unknown) => {
+      if (holdsClaim && verified) this.nonces.giveBackAfter(err, verified);
+      this.limiter.giveBackAgentSlot(cmd.agentId, limits.agentSlot);
+    };
+    try {
+      if (limits.retryAfterS !== null) throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS });
+      const [version, used] = await reads;
+      if (targetError) throw targetError;
+      if (version.status === 'rejected') throw version.reason;
+      if (remembered) {
+        const confirmed = await this.targets.confirm(remembered, version.value, cmd.agentId, cmd.capabilityId);
+        if (confirmed !== remembered) {
+          // Changed since it was remembered: what was counted may not hold. Once more, afresh.
+          if (again) {
+            giveBack(new Error('target changed'));
+            return this.execute(cmd, false);
+          }
+          target = confirmed;
+          ({ verified, error: verifyError } = verifiedFor(target));
+          if (verified && !holdsClaim) throw paymentReplayed();
+        }
+      }
+      const { agent, capability } = target!;
+      const inputErrors = validateAgainst(capability.inputSchema, cmd.input);
+      if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
+      if (cmd.callbackUrl) {
+        const errors = await this.urlPolicy.fieldErrors({ callbackUrl: cmd.callbackUrl });
+        if (errors.length) throw new ValidationException(errors);
+      }
+      const price = priceFor(agent, capability, this.config.publicBaseUrl);
+      if (!cmd.payment) throw this.x402.paymentRequired(price);
+      if (recoverError) throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID' ? this.x402.withOffer(recoverError, price) : recoverError;
+      if (verifyError || !verified) throw verifyError;
+      if (used.status === 'rejected') throw used.reason;
+      const fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
+      if (cmd.idempotencyKey) {
+        const prior = await this.idempotent(verified.payer, cmd.idempotencyKey, fingerprint);
+        if (prior) {
+          giveBack(null);
+          return { kind: 'replayed', execution: prior, limits };
+        }
+      }
+      if (used.value) throw paymentReplayed();
+      await this.adapter.preflight(verified);
+      if (!holdsClaim) throw paymentReplayed();
+      return { kind: 'admitted', target: target!, price, funding: this.funding.fromVerified(verified, newId('pay')), fingerprint, limits };
+    } catch (err) {
+      giveBack(err);
+      throw new ExecuteRejected(err, limits);
+    }
+  }
+
+  /** The execution a payer's key stands for (same fingerprint), or IDEMPOTENCY_CONFLICT, or null. */
+  async idempotent(payer: string, key: string, fingerprint: string): Promise<ExecutionEntity | null> {
+    const row = await this.repo.findIdempotent(payer, key, this.clock.now());
+    if (!row) return null;
+    if (row.fingerprint !== fingerprint) throw new AppException('IDEMPOTENCY_CONFLICT', 'This idempotencyKey was used with another agent, capability or input', { idempotencyKey: key });
+    return this.repo.findById(row.executionId);
+  }
+}

@@ -1,0 +1,171 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ExecuteTargetReader } from '@app/agents';
+import { AppException, FaultInjector, formatMicros, newId } from '@app/common';
+import { AppConfig } from '@app/config';
+import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
+import { OutboxService } from '@app/outbox';
+import { EscrowHoldEntity, EscrowService, RefundEntity, RefundsService, splitAgentFee } from '@app/payments';
+import { DeliveryService } from '@app/webhooks';
+import { ExecutionEntity } from '../../entities/execution.entity';
+import { ExecutionOutcome } from '../../execution.types';
+import { ExecutionsRepository, RunCompletion } from '../../executions.repository';
+import { Funding } from '../../funding/funding';
+
+/**
+ * How the execution stands when it is charged: `fresh`, a run nothing was written for yet (sync,
+ * no idempotency key); `pending`, a stored execution this process claimed and ran; `completed`,
+ * a stored execution whose settlement or charge did not happen yet (retry job, sweeper).
+ */
+export type ChargeRequest =
+  | { state: 'fresh' | 'pending'; execution: ExecutionEntity; funding: Funding; completion: RunCompletion; reputation?: number }
+  | { state: 'completed'; execution: ExecutionEntity; funding: Funding; reputation?: number };
+
+interface Charged {
+  hold: EscrowHoldEntity;
+  refund: RefundEntity | null;
+  callback: string | null;
+}
+
+/** The charge's own claim on the execution was lost to another run: its writes rolled back. */
+class NotClaimed extends Error {}
+
+/**
+ * The charger: settles a successful run and records its charge, exactly once. A settlement inside
+ * Postgres (local mode, next: a chain budget) is written in the charge's own transaction. One that
+ * moves money outside (evm, facilitator) is preceded by a durable record (the execution
+ * `completed` / `settlement_pending` with a lease, then the payment `settling`), so a process
+ * that dies at any point leaves work the sweeper finishes; a charge that fails after the money
+ * moved is left to the sweeper too (the payment is settled but not yet linked: it is found).
+ * The charge transaction claims the execution (`claimed()`), so two finishers never both charge.
+ */
+@Injectable()
+export class ChargeExecution {
+  private readonly logger = new Logger(ChargeExecution.name);
+
+  constructor(
+    private readonly repo: ExecutionsRepository,
+    private readonly agents: ExecuteTargetReader,
+    private readonly escrow: EscrowService,
+    private readonly refunds: RefundsService,
+    private readonly outbox: OutboxService,
+    private readonly deliveries: DeliveryService,
+    private readonly tx: TransactionRunner,
+    private readonly faults: FaultInjector,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute(req: ChargeRequest): Promise<ExecutionOutcome> {
+    const { execution, funding } = req;
+    if (req.state !== 'completed') {
+      Object.assign(execution, { status: 'completed', ...completionFields(req.completion), settlementStatus: 'settlement_pending' });
+      if (!funding.settlesOutside) return this.charge(req, req.state === 'fresh' ? 'insert' : 'complete');
+      const lease = new Date(Date.now() + this.config.settlementLeaseMs);
+      if (req.state === 'fresh') {
+        Object.assign(execution, { lockedUntil: lease });
+        await this.tx.pipelined((sql) => allWrites([funding.reserve(sql, execution.id), this.repo.insert(sql, execution)]));
+      } else if (!(await this.repo.recordCompletion(execution.id, req.completion, lease))) {
+        return this.stored(execution.id);
+      }
+    }
+    if (execution.status !== 'completed' || execution.settlementStatus === 'settled') return { execution, settlement: null };
+    if (funding.settlesOutside) {
+      try {
+        await funding.settleOutside();
+      } catch (err) {
+        if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
+        await this.repo.markSettlementFailed(execution.id);
+        return this.stored(execution.id);
+      }
+      try {
+        this.faults.trip('charge.after-settle');
+        return await this.charge(req, 'settle');
+      } catch (err) {
+        // The money moved and is recorded (payment settled, not yet linked): the sweeper charges it.
+        this.logger.error({ executionId: execution.id, err: (err as Error).message }, 'charge after settlement failed; left to the sweeper');
+        return this.stored(execution.id);
+      }
+    }
+    return this.charge(req, 'settle');
+  }
+
+  /**
+   * One transaction, one round trip of writes: claim the execution (insert it settled, complete
+   * and settle it, or mark it settled), the settlement or its link, the event, the callback, the
+   * charge and its escrow hold, the agent's counter. A lost claim rolls all back.
+   */
+  private async charge(req: ChargeRequest, mode: 'insert' | 'complete' | 'settle'): Promise<ExecutionOutcome> {
+    const { execution, funding } = req;
+    const id = execution.id;
+    const score = req.reputation ?? (await this.agents.reputation(execution.agentId));
+    const transactionId = newId('tx');
+    const refundId = execution.authorizedAgentFee > execution.agentFee ? newId('rfd') : null;
+    const issue = (sql: Queryable) =>
+      [
+        mode === 'insert'
+          ? allWrites([funding.settleWrites(sql, id, true), this.repo.insert(sql, { ...execution, settlementStatus: 'settled', transactionId, refundId, lockedUntil: null } as ExecutionEntity)])
+          : mode === 'complete' && req.state !== 'completed'
+            ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId)
+            : this.repo.markSettled(sql, id, transactionId, refundId),
+        mode === 'insert' ? Promise.resolve() : funding.settleWrites(sql, id, false),
+        this.outbox.record(sql, 'execution.completed', execution.agentId, {
+          requestId: id,
+          agentId: execution.agentId,
+          capabilityId: execution.capabilityId,
+          executionTime: execution.executionTimeMs ?? 0,
+          earnings: formatMicros(splitAgentFee(execution.agentFee).earnings),
+        }),
+        execution.callbackUrl
+          ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: { requestId: id, status: 'completed', output: execution.output } })
+          : Promise.resolve(null),
+        this.escrow.recordCharge(sql, {
+          transactionId,
+          paymentId: funding.id,
+          payerWallet: funding.payer,
+          requestingAgent: funding.payer,
+          agentId: execution.agentId,
+          agentReputation: score,
+          capabilityId: execution.capabilityId,
+          agentFee: execution.agentFee,
+          platformFee: execution.platformFee,
+          executionTimeMs: execution.executionTimeMs ?? 0,
+          refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
+        }),
+        // Last: the agent's row stays locked only until commit.
+        this.agents.countExecution(sql, execution.agentId),
+      ] as const;
+    const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {
+      if (claim.status === 'rejected') throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;
+      const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+      if (failed) throw failed.reason;
+      const { hold, refund } = (writes[3] as PromiseFulfilledResult<{ hold: EscrowHoldEntity; refund: RefundEntity | null }>).value;
+      return { hold, refund, callback: (writes[2] as PromiseFulfilledResult<string | null>).value };
+    };
+    let charged: Charged;
+    try {
+      // A held charge is one round trip, COMMIT included: the hot ledger accounts and the agent's
+      // row stay locked only while Postgres runs it. An instant-tier hold is released in the same
+      // transaction once the posting has answered, so that one waits for the results first.
+      charged =
+        this.escrow.holdSeconds(score) > 0
+          ? interpret(await this.tx.oneTrip(issue))
+          : await this.tx.pipelined(async (sql) => interpret(await Promise.allSettled(issue(sql))));
+    } catch (err) {
+      if (err instanceof NotClaimed) return this.stored(id);
+      throw err;
+    }
+    // After commit. The release job is due hours later (the sweeper covers a lost one): not awaited.
+    void this.escrow.scheduleRelease(charged.hold);
+    if (charged.refund) await this.refunds.enqueue(charged.refund.id);
+    if (charged.callback) await this.deliveries.wake(charged.callback, 0);
+    Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId: charged.refund?.id ?? null, lockedUntil: null });
+    return { execution, settlement: { ...funding.receipt(), refund: charged.refund } };
+  }
+
+  private async stored(id: string): Promise<ExecutionOutcome> {
+    return { execution: (await this.repo.findById(id))!, settlement: null };
+  }
+}
+
+function completionFields(c: RunCompletion) {
+  return { output: c.output, executionTimeMs: c.executionTimeMs, completedAt: c.completedAt, agentFee: c.agentFee, usageTokens: c.usageTokens };
+}

@@ -1,0 +1,111 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppException, Clock, FaultInjector } from '@app/common';
+import { AppConfig } from '@app/config';
+import { queryRows } from '@app/database';
+import { PaymentEntity } from './entities/payment.entity';
+import { toSettleRequest } from './payments.service';
+import { SettlementAdapter } from './settlement/settlement.adapter';
+
+/** Settlement retries: 30 s, 2 min, 8 min, ... capped at 1 h. */
+export function settleRetryDelayMs(attempt: number): number {
+  return Math.min(30_000 * 4 ** Math.max(0, attempt - 1), 3_600_000);
+}
+
+/**
+ * Moving an authorization's USDC outside Postgres (evm, facilitator), recorded before anything
+ * leaves: the payment is first claimed `settling` with a lease (SETTLEMENT_LEASE_MS), then the
+ * adapter is called (evm stores the hash before broadcast), then `settled` or
+ * `settlement_failed` (retried on a schedule). A settling payment whose lease ran out (its
+ * process died) is taken over: the chain is asked whether the authorization was used and by
+ * which transaction, and only if it was not is it sent again. So money that moved is recorded
+ * exactly once, and a settling payment is never released.
+ */
+@Injectable()
+export class PaymentSettlement {
+  private readonly logger = new Logger(PaymentSettlement.name);
+
+  constructor(
+    private readonly adapter: SettlementAdapter,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly faults: FaultInjector,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * Settles a reserved or failed authorization (or takes over a settling one whose lease ran
+   * out). Answers the payment `settled`; throws SETTLEMENT_FAILED when the settlement failed (the
+   * row is `settlement_failed` with its next retry time) or is still running elsewhere.
+   */
+  async settle(paymentId: string): Promise<PaymentEntity> {
+    const payment = await this.get(paymentId);
+    if (payment.status === 'settled') return payment;
+    if (payment.status === 'released') throw new AppException('INVALID_STATE', 'Payment was released and cannot be settled');
+    const now = this.clock.now();
+    const [claimed] = await queryRows<{ attempts: number }>(
+      this.dataSource.manager,
+      `UPDATE payments SET status = 'settling', settle_attempts = settle_attempts + 1, next_attempt_at = $2, last_error = NULL
+        WHERE id = $1 AND (status IN ('reserved', 'settlement_failed') OR (status = 'settling' AND next_attempt_at <= $3))
+        RETURNING settle_attempts AS attempts`,
+      [paymentId, new Date(now.getTime() + this.config.settlementLeaseMs), now],
+    );
+    if (!claimed) {
+      const current = await this.get(paymentId);
+      if (current.status === 'settled') return current;
+      throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', { paymentId });
+    }
+    const req = toSettleRequest(payment);
+    try {
+      // An earlier attempt may have moved the money and died before recording it: ask the chain.
+      const earlier = payment.status !== 'reserved' || payment.txHash !== null ? await this.adapter.settlementOf(req) : null;
+      const { txHash } = earlier
+        ? { txHash: earlier }
+        : await this.adapter.settle(req, async (hash) => {
+            await this.dataSource.query(`UPDATE payments SET tx_hash = $2 WHERE id = $1 AND status = 'settling'`, [paymentId, hash]);
+          });
+      this.faults.trip('settlement.after-send');
+      const settledAt = this.clock.now();
+      const done = await queryRows<{ id: string }>(
+        this.dataSource.manager,
+        `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, next_attempt_at = NULL, last_error = NULL
+          WHERE id = $1 AND status = 'settling' RETURNING id`,
+        [paymentId, txHash, settledAt],
+      );
+      if (done.length === 1) return Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: claimed.attempts, nextAttemptAt: null, lastError: null });
+      return this.get(paymentId);
+    } catch (err) {
+      const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';
+      await this.dataSource.query(
+        `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`,
+        [paymentId, new Date(this.clock.nowMs() + settleRetryDelayMs(claimed.attempts)), message],
+      );
+      this.logger.warn({ paymentId, attempts: claimed.attempts, err: message }, 'settlement failed');
+      throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
+    }
+  }
+
+  /**
+   * Execution payments that need the worker (for the sweeper): a failed settlement whose retry
+   * time has come, a settling one whose lease ran out, and one settled but never linked to its
+   * execution (the charge after the settlement did not happen). A registration whose settlement
+   * failed created no agent, so it is never retried behind the client's back.
+   */
+  async due(limit = 100): Promise<string[]> {
+    const now = this.clock.now();
+    const rows: { id: string }[] = await this.dataSource.query(
+      `(SELECT id FROM payments WHERE status IN ('settlement_failed', 'settling') AND purpose = 'execution' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3)
+       UNION ALL
+       (SELECT id FROM payments WHERE status = 'settled' AND ref_id IS NULL AND purpose = 'execution' AND settled_at <= $2 ORDER BY settled_at LIMIT $3)`,
+      [now, new Date(now.getTime() - this.config.settlementLeaseMs), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  private async get(id: string): Promise<PaymentEntity> {
+    const payment = await this.dataSource.manager.findOne(PaymentEntity, { where: { id } });
+    if (!payment) throw new AppException('NOT_FOUND', `Payment ${id} not found`);
+    return payment;
+  }
+}
