@@ -57,7 +57,7 @@ async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl 
       if (mode === 'bad-output') return send(200, { output: { translation: 42 } });
       if (mode === 'not-json') return send(200, 'hello');
       if (mode === 'nul-output') return send(200, { output: { translation: 'a\u0000b' } });
-      if (mode === 'nul-error') return send(500, { error: 'broke \u0000 here \ud800' });
+      if (mode === 'nul-error') return send(500, 'broke \u0000 here');
       const input = json.input || {};
       const text = String(input.text || '');
       // usage.tokens and cost are what variable pricing meters: tokens (per-token) and cost (dynamic).

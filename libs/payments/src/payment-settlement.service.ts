@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppException, Clock, FaultInjector } from '@app/common';
+import { AppException, Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { queryRows } from '@app/database';
 import { PaymentEntity } from './entities/payment.entity';
@@ -30,7 +30,6 @@ export class PaymentSettlement {
     private readonly adapter: SettlementAdapter,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    private readonly faults: FaultInjector,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -65,7 +64,6 @@ export class PaymentSettlement {
         : await this.adapter.settle(req, async (hash) => {
             await this.dataSource.query(`UPDATE payments SET tx_hash = $2 WHERE id = $1 AND status = 'settling'`, [paymentId, hash]);
           });
-      this.faults.trip('settlement.after-send');
       const settledAt = this.clock.now();
       const done = await queryRows<{ id: string }>(
         this.dataSource.manager,
