@@ -71,7 +71,7 @@ describe('a settled payment whose charge failed is charged once by the sweeper (
     const settle = api.app.get(SweepRegistry).all().find((s) => s.job === 'payment.settle')!;
     const sweep = async () => {
       const due = await settle.due();
-      for (const work of due) await api.app.get(FinishSettlement).execute(work.data.paymentId);
+      for (const work of due) await api.app.get(FinishSettlement).execute(work.id);
       return due.map((w) => w.id);
     };
     const deadline = Date.now() + 5_000;
