@@ -11,6 +11,7 @@ log "lint";        npx eslint .
 log "dependency rules"; npm run -s lint:deps
 log "type check";  npx tsc --noEmit -p tsconfig.json
 log "build";       npm run -s build
+log "openapi";     npm run -s openapi:check
 mkdir -p .tmp
 log "unit, integration and e2e tests"
 set +e

@@ -1,12 +1,13 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
+import { API_PREFIX, buildOpenApiDocument } from './openapi';
 
 const EXPOSED_HEADERS = ['X-Request-ID', 'X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'Retry-After'];
 
@@ -18,16 +19,8 @@ export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = 
   app.set('trust proxy', 'loopback');
   app.enableCors({ exposedHeaders: EXPOSED_HEADERS });
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
-  app.setGlobalPrefix('api/v1');
+  app.setGlobalPrefix(API_PREFIX);
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('agora')
-      .setDescription('Agent marketplace and execution service. Every response is an envelope: {success, data} or {success:false, error:{code,message,details}}.')
-      .setVersion('1')
-      .build(),
-  );
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+  SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'api/docs-json' });
   return app;
 }

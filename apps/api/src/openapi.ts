@@ -1,0 +1,48 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { AppConfig } from '@app/config';
+import { AppModule } from './app.module';
+
+/** Every route is served under this prefix; the OpenAPI paths include it. */
+export const API_PREFIX = 'api/v1';
+
+/** The OpenAPI document of the routes of `app` (served at /api/docs, committed as docs/openapi.json). */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  return SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('agora')
+      .setDescription('Agent marketplace and execution service. Every response is an envelope: {success, data} or {success:false, error:{code,message,details}}.')
+      .setVersion('1')
+      .build(),
+  );
+}
+
+/**
+ * The document without a server or connections: in preview mode Nest builds the module graph
+ * but creates no provider, so nothing connects to Postgres or Redis.
+ */
+export async function generateOpenApiDocument(config: AppConfig): Promise<OpenAPIObject> {
+  const app = await NestFactory.create(AppModule.register(config), { preview: true, logger: false, bodyParser: false, abortOnError: false });
+  try {
+    app.setGlobalPrefix(API_PREFIX);
+    return buildOpenApiDocument(app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** Stable text for the committed file: keys sorted at every level (arrays keep their order), two-space indent, trailing newline. */
+export function serializeOpenApiDocument(document: OpenAPIObject): string {
+  const sorted = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+    );
+  };
+  return `${JSON.stringify(sorted(document), null, 2)}\n`;
+}
