@@ -1,24 +1,89 @@
-import { JOB_NAMES } from '@app/queues';
+import { UnrecoverableError } from 'bullmq';
+import { JOB_NAMES, JOB_QUEUE, QUEUES, QueueName } from '@app/queues';
 import { JobHandlerRegistry } from './job-handlers';
+import { ExecutionsProcessor } from './processors/executions.processor';
+import { MaintenanceProcessor } from './processors/maintenance.processor';
+import { PaymentsProcessor } from './processors/payments.processor';
+import { WebhooksProcessor } from './processors/webhooks.processor';
+
+/** Every job registered on the queue that carries it, except those in `moved` (name -> queue). */
+function registryWith(moved: Partial<Record<string, QueueName>> = {}): { registry: JobHandlerRegistry; calls: string[] } {
+  const registry = new JobHandlerRegistry();
+  const calls: string[] = [];
+  for (const name of JOB_NAMES) {
+    registry.register(moved[name] ?? JOB_QUEUE[name], name, async (job) => {
+      calls.push(job.name);
+      return `handled ${job.name}`;
+    });
+  }
+  return { registry, calls };
+}
 
 describe('JobHandlerRegistry', () => {
   it('refuses to boot with a job that has no handler', () => {
     const registry = new JobHandlerRegistry();
-    expect(() => registry.assertComplete()).toThrow(/missing \[auth-messages.prune, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, execution.run, event.fanout, webhook.deliver\]/);
+    expect(() => registry.assertComplete()).toThrow(
+      /missing \[auth-messages.prune, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, execution.run, event.fanout, webhook.deliver\]/,
+    );
   });
 
   it('refuses to boot with a job handled twice', () => {
     const registry = new JobHandlerRegistry();
-    registry.register('auth-messages.prune', async () => 1);
-    registry.register('auth-messages.prune', async () => 2);
+    registry.register(QUEUES.maintenance, 'auth-messages.prune', async () => 1);
+    registry.register(QUEUES.maintenance, 'auth-messages.prune', async () => 2);
     expect(() => registry.assertComplete()).toThrow(/duplicated \[auth-messages.prune\]/);
   });
 
-  it('dispatches each job to its one handler', async () => {
+  it('refuses to boot with a handler registered by the processor of a queue that does not carry the job', () => {
+    const { registry } = registryWith({ 'payment.settle': QUEUES.executions, 'webhook.deliver': QUEUES.maintenance });
+    expect(() => registry.assertComplete()).toThrow(
+      /on the wrong queue \[payment.settle registered on executions, carried by payments; webhook.deliver registered on maintenance, carried by webhooks\]/,
+    );
+  });
+
+  it('records the queue of a scoped registrar', () => {
     const registry = new JobHandlerRegistry();
-    for (const name of JOB_NAMES) registry.register(name, async (job) => `handled ${job.name}`);
+    const executions = registry.forQueue(QUEUES.executions);
+    for (const name of JOB_NAMES) (name === 'payment.settle' ? executions : registry.forQueue(JOB_QUEUE[name])).register(name, async () => name);
+    expect(() => registry.assertComplete()).toThrow(/\[payment.settle registered on executions, carried by payments\]/);
+  });
+
+  it('dispatches each job to its one handler', async () => {
+    const { registry } = registryWith();
     expect(() => registry.assertComplete()).not.toThrow();
-    await expect(registry.dispatch({ name: 'auth-messages.prune', data: { requestedAt: 'x' } })).resolves.toBe('handled auth-messages.prune');
-    await expect(registry.dispatch({ name: 'nope', data: {} })).rejects.toThrow(/No handler/);
+    await expect(registry.dispatch(QUEUES.maintenance, { name: 'auth-messages.prune', data: { requestedAt: 'x' } })).resolves.toBe('handled auth-messages.prune');
+    await expect(registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } })).resolves.toBe('handled payment.settle');
+    await expect(registry.dispatch(QUEUES.maintenance, { name: 'nope', data: {} })).rejects.toThrow(/No handler/);
+  });
+
+  it('refuses, without retries and without calling the handler, a job that arrives on a queue that does not carry it', async () => {
+    const { registry, calls } = registryWith();
+    const wrong = registry.dispatch(QUEUES.executions, { name: 'payment.settle', data: { paymentId: 'p' } });
+    await expect(wrong).rejects.toThrow(UnrecoverableError);
+    await expect(wrong).rejects.toThrow('Job payment.settle arrived on queue executions; it is carried by payments and handled on payments');
+    await expect(registry.dispatch('some-other-queue', { name: 'execution.run', data: { executionId: 'e' } })).rejects.toThrow(UnrecoverableError);
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a job whose handler was registered on another queue, even when it arrives on the queue that carries it', async () => {
+    const { registry, calls } = registryWith({ 'payment.settle': QUEUES.executions });
+    await expect(registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } })).rejects.toThrow(
+      /arrived on queue payments; it is carried by payments and handled on executions/,
+    );
+    await expect(registry.dispatch(QUEUES.executions, { name: 'payment.settle', data: { paymentId: 'p' } })).rejects.toThrow(UnrecoverableError);
+    expect(calls).toEqual([]);
+  });
+
+  it("the worker's processors register every job, each on the queue that carries it", async () => {
+    const registry = new JobHandlerRegistry();
+    const settled: string[] = [];
+    const unused = {} as never;
+    new MaintenanceProcessor(registry, unused, unused);
+    new PaymentsProcessor(registry, unused, unused, unused, { execute: async (paymentId: string) => settled.push(paymentId) } as never);
+    new ExecutionsProcessor(registry, unused);
+    new WebhooksProcessor(registry, unused);
+    expect(() => registry.assertComplete()).not.toThrow();
+    await registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'pay_1' } });
+    expect(settled).toEqual(['pay_1']);
   });
 });

@@ -1,35 +1,63 @@
 import { Injectable } from '@nestjs/common';
-import { JOB_NAMES, JobName, JobOf } from '@app/queues';
+import { UnrecoverableError } from 'bullmq';
+import { JOB_NAMES, JOB_QUEUE, JobName, JobOf, QueueName } from '@app/queues';
 
 export type JobHandler<N extends JobName> = (job: JobOf<N>) => Promise<unknown>;
 
+/** The handlers of one processor: each is recorded on the queue that processor consumes. */
+export interface QueueHandlers {
+  register<N extends JobName>(name: N, handler: JobHandler<N>): void;
+}
+
+interface Registration {
+  queue: QueueName;
+  handler: JobHandler<JobName>;
+}
+
 /**
- * Job name -> the one domain call that handles it. `assertComplete` runs at boot: a job
- * with no handler, or with two, stops the worker before it takes any work.
+ * Job name -> the one domain call that handles it, and the queue of the processor that
+ * registered it. `assertComplete` runs at boot: a job with no handler, with two, or with a
+ * handler registered by the processor of a queue that does not carry it (`JOB_QUEUE`) stops the
+ * worker before it takes any work. `dispatch` refuses a job that arrives on another queue than
+ * the one that carries it.
  */
 @Injectable()
 export class JobHandlerRegistry {
-  private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  private readonly handlers = new Map<JobName, Registration>();
   private readonly duplicates: JobName[] = [];
 
-  register<N extends JobName>(name: N, handler: JobHandler<N>): void {
+  register<N extends JobName>(queue: QueueName, name: N, handler: JobHandler<N>): void {
     if (this.handlers.has(name)) this.duplicates.push(name);
-    this.handlers.set(name, handler as unknown as JobHandler<JobName>);
+    this.handlers.set(name, { queue, handler: handler as unknown as JobHandler<JobName> });
+  }
+
+  /** The registrar of the processor of `queue` (pass the queue of its @Processor). */
+  forQueue(queue: QueueName): QueueHandlers {
+    return { register: (name, handler) => this.register(queue, name, handler) };
   }
 
   assertComplete(): void {
     const missing = JOB_NAMES.filter((n) => !this.handlers.has(n));
     const unknown = [...this.handlers.keys()].filter((n) => !JOB_NAMES.includes(n));
-    if (missing.length || this.duplicates.length || unknown.length) {
+    const misplaced = [...this.handlers]
+      .filter(([name, { queue }]) => JOB_NAMES.includes(name) && queue !== JOB_QUEUE[name])
+      .map(([name, { queue }]) => `${name} registered on ${queue}, carried by ${JOB_QUEUE[name]}`);
+    if (missing.length || this.duplicates.length || unknown.length || misplaced.length) {
       throw new Error(
-        `Job handlers are incomplete: missing [${missing.join(', ')}], duplicated [${this.duplicates.join(', ')}], unknown [${unknown.join(', ')}]`,
+        `Job handlers are incomplete: missing [${missing.join(', ')}], duplicated [${this.duplicates.join(', ')}], unknown [${unknown.join(', ')}], on the wrong queue [${misplaced.join('; ')}]`,
       );
     }
   }
 
-  async dispatch(job: { name: string; data: unknown }): Promise<unknown> {
-    const handler = this.handlers.get(job.name as JobName);
-    if (!handler) throw new Error(`No handler for job ${job.name}`);
-    return handler(job as JobOf);
+  /** Runs the handler of a job that arrived on `queue`. */
+  async dispatch(queue: string, job: { name: string; data: unknown }): Promise<unknown> {
+    const registration = this.handlers.get(job.name as JobName);
+    if (!registration) throw new Error(`No handler for job ${job.name}`);
+    const carrier = JOB_QUEUE[job.name as JobName];
+    if (queue !== carrier || queue !== registration.queue) {
+      // Retrying cannot move the job to another queue: fail it now rather than after every attempt.
+      throw new UnrecoverableError(`Job ${job.name} arrived on queue ${queue}; it is carried by ${carrier} and handled on ${registration.queue}`);
+    }
+    return registration.handler(job as JobOf);
   }
 }

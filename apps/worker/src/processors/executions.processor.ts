@@ -1,23 +1,22 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { FinishSettlement, RunPendingExecution } from '@app/execution';
+import { RunPendingExecution } from '@app/execution';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
-/** Async executions, and settlement retries (which finish the execution a payment paid for). */
+/** Async executions. */
 @Processor(QUEUES.executions, { concurrency: 16 })
 export class ExecutionsProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
     runPending: RunPendingExecution,
-    finishSettlement: FinishSettlement,
   ) {
     super();
-    registry.register('execution.run', async (job) => (await runPending.execute(job.data.executionId)).execution.status);
-    registry.register('payment.settle', (job) => finishSettlement.execute(job.data.paymentId));
+    const jobs = registry.forQueue(QUEUES.executions);
+    jobs.register('execution.run', async (job) => (await runPending.execute(job.data.executionId)).execution.status);
   }
 
   process(job: Job): Promise<unknown> {
-    return this.registry.dispatch(job);
+    return this.registry.dispatch(job.queueName, job);
   }
 }

@@ -17,7 +17,7 @@ export class MaintenanceProcessor extends WorkerHost {
     dataSource: DataSource,
   ) {
     super();
-    registry.register('auth-messages.prune', async () => {
+    registry.forQueue(QUEUES.maintenance).register('auth-messages.prune', async () => {
       const deleted = await walletAuth.pruneExpired(dataSource.manager);
       this.logger.log({ deleted }, 'pruned spent auth messages');
       return { deleted };
@@ -25,6 +25,6 @@ export class MaintenanceProcessor extends WorkerHost {
   }
 
   process(job: Job): Promise<unknown> {
-    return this.registry.dispatch(job);
+    return this.registry.dispatch(job.queueName, job);
   }
 }

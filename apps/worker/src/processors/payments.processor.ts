@@ -1,10 +1,14 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
+import { FinishSettlement } from '@app/execution';
 import { EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
-/** Money-moving jobs. Each decodes its payload and calls one domain method, which claims its row. */
+/**
+ * Money-moving jobs. Each decodes its payload and calls one domain method, which claims its row.
+ * A settlement retry finishes the execution the payment paid for, so it calls the execution lib.
+ */
 @Processor(QUEUES.payments)
 export class PaymentsProcessor extends WorkerHost {
   constructor(
@@ -12,15 +16,18 @@ export class PaymentsProcessor extends WorkerHost {
     withdrawals: WithdrawalsService,
     refunds: RefundsService,
     escrow: EscrowService,
+    finishSettlement: FinishSettlement,
   ) {
     super();
-    registry.register('withdrawal.process', (job) => withdrawals.process(job.data.withdrawalId));
-    registry.register('refund.process', (job) => refunds.process(job.data.refundId));
-    registry.register('escrow.release', (job) => escrow.release(job.data.holdId));
-    registry.register('escrow.release-due', () => escrow.releaseDue());
+    const jobs = registry.forQueue(QUEUES.payments);
+    jobs.register('withdrawal.process', (job) => withdrawals.process(job.data.withdrawalId));
+    jobs.register('refund.process', (job) => refunds.process(job.data.refundId));
+    jobs.register('escrow.release', (job) => escrow.release(job.data.holdId));
+    jobs.register('escrow.release-due', () => escrow.releaseDue());
+    jobs.register('payment.settle', (job) => finishSettlement.execute(job.data.paymentId));
   }
 
   process(job: Job): Promise<unknown> {
-    return this.registry.dispatch(job);
+    return this.registry.dispatch(job.queueName, job);
   }
 }

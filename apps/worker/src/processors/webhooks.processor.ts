@@ -12,11 +12,12 @@ export class WebhooksProcessor extends WorkerHost {
     deliveries: DeliveryService,
   ) {
     super();
-    registry.register('event.fanout', (job) => deliveries.fanout(job.data.eventId));
-    registry.register('webhook.deliver', (job) => deliveries.deliver(job.data.deliveryId));
+    const jobs = registry.forQueue(QUEUES.webhooks);
+    jobs.register('event.fanout', (job) => deliveries.fanout(job.data.eventId));
+    jobs.register('webhook.deliver', (job) => deliveries.deliver(job.data.deliveryId));
   }
 
   process(job: Job): Promise<unknown> {
-    return this.registry.dispatch(job);
+    return this.registry.dispatch(job.queueName, job);
   }
 }
