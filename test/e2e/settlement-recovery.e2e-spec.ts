@@ -1,13 +1,16 @@
+import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { FaultInjector } from '@app/common';
 import { FinishSettlement } from '@app/execution';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
+import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
+import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { TestAgentServer } from '../support/agent-server';
 import { TestFacilitator } from '../support/facilitator-server';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import { capabilityPayload, registerAgent, REGISTRATION_FEE_MICROS } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -88,5 +91,104 @@ describe('a settled payment whose charge failed is charged once by the sweeper (
     expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
     const read = await api.request('GET', `/api/v1/execute/${id}`, { headers });
     expect(read.body.data).toMatchObject({ status: 'completed', settlement: { status: 'settled' }, transactionId: expect.stringMatching(/^tx_/), output: expect.any(Object) });
+  });
+});
+
+/**
+ * The same on a real chain (anvil, the project's token), with the worker as its own process and
+ * its sweeper on a short interval: a charge that fails after the transfer, and a process that
+ * "dies" after the transfer and before recording it. Each payment moves the payer's USDC once,
+ * is charged once, and the ledger check passes.
+ */
+describe('evm: settlements interrupted after the money moved are finished exactly once by the worker (e2e)', () => {
+  let chain: LocalChain;
+  let agentServer: TestAgentServer;
+  let api: ApiHarness;
+  let worker: RunningProcess | undefined;
+  let ds: DataSource;
+  let agentId: string;
+
+  beforeAll(async () => {
+    chain = await startChain();
+    agentServer = await new TestAgentServer().start();
+    api = await startApi({
+      SETTLEMENT_MODE: 'evm',
+      EVM_RPC_URL: chain.rpcUrl,
+      USDC_ADDRESS: chain.usdcAddress,
+      RELAYER_PRIVATE_KEY: chain.platform.privateKey,
+      PLATFORM_WALLET: chain.platform.address,
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      SETTLEMENT_LEASE_MS: '1500',
+      MAINTENANCE_INTERVAL_MS: '500',
+    });
+    ds = api.app.get(DataSource);
+    const owner = newWallet();
+    await chain.mint(owner.address, REGISTRATION_FEE_MICROS);
+    const res = await registerAgent(api, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] }, { asset: chain.usdcAddress });
+    expect(res.status).toBe(201);
+    agentId = res.body.data.id;
+    worker = startProcess(builtApp('worker'), api.env);
+  }, 60_000);
+  afterAll(async () => {
+    worker?.child.kill('SIGKILL');
+    await api?.close();
+    await agentServer?.stop();
+    await chain?.stop();
+  });
+
+  const charges = async (executionId: string) =>
+    (
+      await ds.query(
+        `SELECT (SELECT count(*) FROM transactions t JOIN executions e ON e.transaction_id = t.id WHERE e.id = $1)::int AS transactions,
+                (SELECT count(*) FROM escrow_holds h JOIN executions e ON e.transaction_id = h.transaction_id WHERE e.id = $1)::int AS holds,
+                (SELECT settlement_status FROM executions WHERE id = $1) AS settlement`,
+        [executionId],
+      )
+    )[0] as { transactions: number; holds: number; settlement: string };
+
+  const relayerSent = () => chain.provider.getTransactionCount(chain.platform.address, 'latest');
+
+  async function interrupted(fault: string): Promise<{ id: string; payer: Wallet; status: number; sentBefore: number }> {
+    const payer = newWallet();
+    await chain.mint(payer.address, PRICE);
+    const sentBefore = await relayerSent(); // after the mint, which the same account sends
+    const h = await x402Header(payer, { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress });
+    api.app.get(FaultInjector).arm(fault);
+    const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: fault } }, headers: { [h.name]: h.value } });
+    const [row] = await ds.query(`SELECT e.id FROM executions e JOIN payments p ON p.id = e.payment_id WHERE p.nonce = $1`, [h.nonce.toLowerCase()]);
+    return { id: row.id, payer, status: res.status, sentBefore };
+  }
+
+  async function finishedOnce(id: string, payer: Wallet, sentBefore: number): Promise<void> {
+    // Within two sweeps once the lease has run out.
+    await waitFor(async () => (await charges(id)).settlement === 'settled', 'the sweeper to charge it', 1_500 + 2 * 500 + 5_000);
+    expect(await charges(id)).toEqual({ transactions: 1, holds: 1, settlement: 'settled' });
+    expect(await chain.balanceOf(payer.address)).toBe(0n); // moved once: exactly the price
+    const [p] = await ds.query(`SELECT p.status, p.tx_hash FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [id]);
+    const receipt = await chain.provider.getTransactionReceipt(p.tx_hash);
+    expect(receipt?.status).toBe(1); // the hash recorded is the transaction that moved the money
+    expect(await relayerSent()).toBe(sentBefore + 1); // one transaction sent for it, none again
+  }
+
+  it('a charge that fails after the transfer: answered with output withheld, then charged once by the sweeper', async () => {
+    const { id, payer, status, sentBefore } = await interrupted('charge.after-settle');
+    expect(status).toBe(200);
+    expect((await charges(id)).settlement).toBe('settlement_pending');
+    await finishedOnce(id, payer, sentBefore);
+  });
+
+  it('a process that dies after the transfer and before recording it: the sweeper asks the chain and records that transfer, sending nothing again', async () => {
+    const { id, payer, status, sentBefore } = await interrupted('settlement.before-record');
+    expect(status).toBe(500);
+    const [p] = await ds.query(`SELECT p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [id]);
+    expect(p.status).toBe('settling');
+    await finishedOnce(id, payer, sentBefore);
+  });
+
+  it('leaves a ledger that `ledger:check` passes', async () => {
+    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+    expect(await check.exited).toBe(0);
+    expect(check.output()).toMatch(/ledger check passed/);
   });
 });

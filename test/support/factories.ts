@@ -40,7 +40,8 @@ export async function registerAgent(
   api: { request: (m: string, p: string, o?: any) => Promise<{ status: number; body: any; headers: Headers }>; config: { platformWallet: string } },
   wallet: Wallet,
   overrides: Record<string, unknown> = {},
+  payment: { asset?: string } = {},
 ) {
-  const pay = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet });
+  const pay = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet, ...payment });
   return api.request('POST', '/api/v1/agents', { body: agentPayload(wallet, overrides), headers: { [pay.name]: pay.value } });
 }

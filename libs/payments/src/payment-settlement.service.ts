@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppException, Clock } from '@app/common';
+import { AppException, Clock, FaultInjector, InjectedFault } from '@app/common';
 import { AppConfig } from '@app/config';
 import { queryRows } from '@app/database';
 import { PaymentEntity } from './entities/payment.entity';
@@ -30,6 +30,7 @@ export class PaymentSettlement {
     private readonly adapter: SettlementAdapter,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly faults: FaultInjector,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -64,6 +65,8 @@ export class PaymentSettlement {
         : await this.adapter.settle(req, async (hash) => {
             await this.dataSource.query(`UPDATE payments SET tx_hash = $2 WHERE id = $1 AND status = 'settling'`, [paymentId, hash]);
           });
+      // Tests: the process "dies" here, after the money moved and before it is recorded.
+      this.faults.trip('settlement.before-record');
       const settledAt = this.clock.now();
       const done = await queryRows<{ id: string }>(
         this.dataSource.manager,
@@ -74,6 +77,7 @@ export class PaymentSettlement {
       if (done.length === 1) return Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: claimed.attempts, nextAttemptAt: null, lastError: null });
       return this.get(paymentId);
     } catch (err) {
+      if (err instanceof InjectedFault) throw err; // a simulated crash: nothing after it runs
       const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';
       await this.dataSource.query(
         `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`,
