@@ -19,7 +19,7 @@ module.exports = {
       ...common,
       displayName: 'integration',
       roots: ['<rootDir>/test'],
-      testRegex: '.*\\.(int|e2e)-spec\\.ts$',
+      testRegex: '.*\\.(int|medium|e2e)-spec\\.ts$',
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
     },

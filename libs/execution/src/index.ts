@@ -7,6 +7,8 @@ export * from './executions.repository';
 export * from './admission/rate-limiter';
 export * from './admission/execute-targets';
 export type { Funding } from './funding/funding';
+export * from './funding/x402-funding';
+export * from './usecases/charge-execution/charge-execution.usecase';
 export * from './usecases/admit-execution/admit-execution.usecase';
 export * from './usecases/execute/execute.usecase';
 export * from './usecases/retry-execution/retry-execution.usecase';
