@@ -7,20 +7,11 @@ import { SweepRegistry } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
+import { waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const PRICE = 11_000n; // 0.001 platform fee + 0.010 agent fee
-
-async function waitUntil<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** The review's abuse findings on the execute path (issue 11, defects 3, 4 and 6), each as it was tried. */
 describe('execute path under abuse (e2e)', () => {
@@ -110,10 +101,10 @@ describe('execute path under abuse (e2e)', () => {
     const before = await rows();
     agentServer.defaultMode = 'slow';
     const inFlight = execute(body({ text: 'crash' }, { idempotencyKey: 'crash-1' }), headers);
-    const [pending] = await waitUntil(async () => {
+    const [pending] = await waitFor(async () => {
       const r = await ds.query(`SELECT id, status, locked_until FROM executions WHERE status = 'pending' AND NOT is_async ORDER BY created_at DESC LIMIT 1`);
       return r.length ? r : null;
-    });
+    }, 'the sync execution to be written');
     expect(pending.locked_until).not.toBeNull();
     agentServer.defaultMode = 'ok';
     // The process holding it is gone (or its claim ran out): time passes beyond the claim.
