@@ -2,8 +2,6 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
-import { DeliveryService } from '@app/webhooks';
 import { jobId, JobName, JobPayloads, JobProducer, REDIS, SweepRegistry } from '@app/queues';
 
 /**
@@ -24,11 +22,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly producer: JobProducer,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly escrow: EscrowService,
-    private readonly withdrawals: WithdrawalsService,
-    private readonly refunds: RefundsService,
     private readonly sources: SweepRegistry,
-    private readonly deliveries: DeliveryService,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -50,14 +44,14 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     const slot = Math.floor(this.clock.nowMs() / this.config.maintenanceIntervalMs);
     try {
       await this.enqueue('auth-messages.prune', { requestedAt: this.clock.now().toISOString() }, slot);
-      for (const hold of await this.escrow.dueReleases()) await this.enqueue('escrow.release', { holdId: hold.id }, slot, hold.id);
-      for (const id of await this.withdrawals.dueForProcessing()) await this.enqueue('withdrawal.process', { withdrawalId: id }, slot, id);
-      for (const id of await this.refunds.dueForProcessing()) await this.enqueue('refund.process', { refundId: id }, slot, id);
+      // Each domain registers what it needs swept (SweepRegistry); one failing source does not stop the others.
       for (const source of this.sources.all()) {
-        for (const work of await source.due()) await this.enqueue(source.job, work.data, slot, work.id);
+        try {
+          for (const work of await source.due()) await this.enqueue(source.job, work.data, slot, work.id);
+        } catch (err) {
+          this.logger.warn({ job: source.job, err: (err as Error).message }, 'sweep source failed; will retry next tick');
+        }
       }
-      for (const id of await this.deliveries.unpublishedEvents()) await this.enqueue('event.fanout', { eventId: id }, slot, id);
-      for (const id of await this.deliveries.due()) await this.enqueue('webhook.deliver', { deliveryId: id }, slot, id);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'sweep incomplete; will retry next tick');
     } finally {

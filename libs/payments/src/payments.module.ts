@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { RegistrationFeeStep } from '@app/agents';
@@ -6,6 +6,7 @@ import { AuthModule } from '@app/auth';
 import { AppConfig } from '@app/config';
 import { LedgerModule } from '@app/ledger';
 import { OutboxModule } from '@app/outbox';
+import { SweepRegistry } from '@app/queues';
 import { BalancesService } from './balances.service';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
@@ -42,4 +43,18 @@ import { X402Service } from './x402/x402.service';
   ],
   exports: [NonceGuard, X402Service, SettlementAdapter, PaymentsService, PaymentSettlement, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
 })
-export class PaymentsModule {}
+export class PaymentsModule implements OnModuleInit {
+  constructor(
+    private readonly sweeps: SweepRegistry,
+    private readonly escrow: EscrowService,
+    private readonly withdrawals: WithdrawalsService,
+    private readonly refunds: RefundsService,
+  ) {}
+
+  /** What the worker's sweeper collects for this domain: due escrow releases, and payouts that need the worker. */
+  onModuleInit(): void {
+    this.sweeps.register('escrow.release', async () => (await this.escrow.dueReleases()).map((h) => ({ id: h.id, data: { holdId: h.id } })));
+    this.sweeps.register('withdrawal.process', async () => (await this.withdrawals.dueForProcessing()).map((id) => ({ id, data: { withdrawalId: id } })));
+    this.sweeps.register('refund.process', async () => (await this.refunds.dueForProcessing()).map((id) => ({ id, data: { refundId: id } })));
+  }
+}
