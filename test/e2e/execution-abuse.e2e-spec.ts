@@ -52,7 +52,7 @@ describe('execute path under abuse (e2e)', () => {
   const invariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
 
   describe('text Postgres cannot store (NUL, unpaired surrogates)', () => {
-    it('is refused at the edge with 400 VALIDATION_ERROR on every route, naming where, and nothing is written or charged', async () => {
+    it('is refused at the edge with 400 VALIDATION_ERROR on every route, in bodies and queries, naming where, and nothing is written or charged', async () => {
       const before = await rows();
       const nul = await execute(body({ text: 'a\u0000b' }), await paid(newWallet()));
       expect(nul.status).toBe(400);
@@ -62,6 +62,10 @@ describe('execute path under abuse (e2e)', () => {
       const inKey = await api.request('POST', '/api/v1/agents', { raw: '{"name\\u0000":"x"}', headers: { 'content-type': 'application/json' } });
       expect(inKey.status).toBe(400);
       expect(inKey.body.error.code).toBe('VALIDATION_ERROR');
+      const inQuery = await api.request('GET', '/api/v1/discover?capability=a%00b');
+      expect(inQuery.status).toBe(400);
+      expect(inQuery.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { errors: [{ field: 'query/capability' }] } });
+      expect((await api.request('GET', '/api/v1/discover?capability=caf%C3%A9')).status).toBe(200);
       // An escaped backslash followed by "u0000" is ordinary text.
       const escaped = await execute(body({ text: 'C:\\u0000dir' }), await paid(newWallet()));
       expect(escaped.status).toBe(200);

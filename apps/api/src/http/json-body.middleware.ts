@@ -7,8 +7,9 @@ const ESCAPES = new WeakSet<Request>();
 /**
  * JSON body parsing with a size cap. Parser failures are answered here, in the envelope,
  * because they happen before Nest's router and filters see the request. Text Postgres cannot
- * store (NUL, unpaired surrogates) is refused for every route: in JSON it can only arrive as a
- * `\u` escape, so only a body that has one is walked.
+ * store (NUL, unpaired surrogates) is refused for every route, in the body and in the query: in
+ * JSON it can only arrive as a `\u` escape and in a URL as a percent escape, so only a body or a
+ * query that has one is walked.
  */
 export function jsonBodyMiddleware(limitBytes: number) {
   const parse = express.json({
@@ -21,11 +22,12 @@ export function jsonBodyMiddleware(limitBytes: number) {
   return (req: Request, res: Response, next: NextFunction): void => {
     parse(req, res, (err?: unknown) => {
       if (!err) {
-        const at = ESCAPES.has(req) ? unstorablePath(req.body) : null;
+        const inQuery = req.url.includes('%') ? unstorablePath(req.query) : null;
+        const at = inQuery !== null ? `query${inQuery}` : ESCAPES.has(req) ? unstorablePath(req.body) : null;
         if (at === null) return next();
         return writeError(
           res,
-          new AppException('VALIDATION_ERROR', 'Request body contains text that cannot be stored', {
+          new AppException('VALIDATION_ERROR', 'The request contains text that cannot be stored', {
             errors: [{ field: at, messages: ['NUL characters and unpaired UTF-16 surrogates are not accepted'] }],
           }),
         );
