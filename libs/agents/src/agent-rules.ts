@@ -1,35 +1,24 @@
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
 import { FieldError, ValidationException } from '@app/common';
+import { SchemaBudget, schemaProblem } from '@app/json-schema';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { CapabilityInput } from './agent.types';
 import { AgentEndpoints, ChainSettings } from './entities/agent.entity';
 import { VARIABLE_PRICING_MODELS } from './entities/agent-capability.entity';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv);
-
-/** Schemas must compile now, so a broken schema is caught at registration and not at execute time. */
-function schemaError(schema: unknown): string | null {
-  try {
-    ajv.compile(schema as object);
-    return null;
-  } catch (err) {
-    return `is not a valid JSON Schema: ${(err as Error).message}`;
-  }
-}
-
 /** Rules across fields that DTO decorators cannot express. Throws VALIDATION_ERROR listing each. */
 export function assertCapabilityRules(capabilities: CapabilityInput[], field = 'capabilities'): void {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
+  // Schemas must pass the bounds and compile now, so a hostile or broken schema is caught at
+  // registration and not at execute time; together they may compile only so much (unpaid work).
+  const budget = new SchemaBudget();
   capabilities.forEach((c, i) => {
     const at = `${field}.${i}`;
     if (seen.has(c.id)) errors.push({ field: `${at}.id`, messages: [`duplicate capability id "${c.id}"`] });
     seen.add(c.id);
     for (const key of ['inputSchema', 'outputSchema'] as const) {
       if (c[key] !== undefined) {
-        const e = schemaError(c[key]);
+        const e = schemaProblem(c[key], budget);
         if (e) errors.push({ field: `${at}.${key}`, messages: [`${key} ${e}`] });
       }
     }

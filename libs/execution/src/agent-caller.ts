@@ -22,7 +22,13 @@ export class AgentCaller {
     private readonly config: AppConfig,
   ) {}
 
-  async call(endpoint: string, payload: { requestId: string; capabilityId: string; input: unknown }, outputSchema: Record<string, unknown> | null): Promise<AgentCallResult> {
+  /** `scope` names the cache entry of the compiled outputSchema: the agent id, or its endpoint by default. */
+  async call(
+    endpoint: string,
+    payload: { requestId: string; capabilityId: string; input: unknown },
+    outputSchema: Record<string, unknown> | null,
+    scope = endpoint,
+  ): Promise<AgentCallResult> {
     const body = JSON.stringify(payload);
     const started = Date.now();
     const elapsed = () => Date.now() - started;
@@ -51,7 +57,7 @@ export class AgentCaller {
     if (!output || typeof output !== 'object' || Array.isArray(output)) {
       return { ok: false, status: 'failed', error: 'agent response has no output object', timeMs: elapsed() };
     }
-    const errors = validateAgainst(outputSchema, output);
+    const errors = validateAgainst(outputSchema, output, scope);
     if (errors.length) {
       return { ok: false, status: 'failed', error: `output does not match outputSchema: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, timeMs: elapsed() };
     }

@@ -1,0 +1,29 @@
+import { SchemaBudget, SchemaValidator } from './schema-validator';
+import type { JsonSchema, SchemaError } from './schema-validator';
+
+export { canonicalJson } from './canonical-json';
+export { CACHE_LIMITS, MAX_REPORTED_ERRORS, SCHEMA_LIMITS, VALUE_LIMITS, WORK_BUDGET } from './limits';
+export { FORMAT_MAX_LENGTH } from './bounded-formats';
+export { SchemaBudget, SchemaValidator } from './schema-validator';
+export type { JsonSchema, SchemaError, SchemaValidatorOptions } from './schema-validator';
+
+/** The process-wide validator behind the two functions below. */
+export const schemaValidator = new SchemaValidator();
+
+/**
+ * Registration: null when an agent-supplied JSON Schema is accepted, else why not, as a phrase
+ * to follow the field name ("inputSchema has a remote $ref ..."). Pass one SchemaBudget for all
+ * the schemas of a registration: it bounds what they compile together. Nothing is cached.
+ */
+export function schemaProblem(schema: unknown, budget?: SchemaBudget): string | null {
+  return schemaValidator.schemaProblem(schema, budget);
+}
+
+/**
+ * Execution: the errors of `value` against `schema`, each `{path, message}` ([] when valid or when
+ * the schema is null), bounded in time by the value limits and the work budget. `scope` is the
+ * agent id: the compiled schema is cached under it (bounded LRU, see CACHE_LIMITS).
+ */
+export function validateValue(scope: string, schema: JsonSchema | null | undefined, value: unknown): SchemaError[] {
+  return schemaValidator.validate(scope, schema, value);
+}
