@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppException, FieldError, isUuid, ValidationException } from '@app/common';
+import { liftOpaque } from './opaque-json';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   const out: FieldError[] = [];
@@ -11,9 +12,24 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return out;
 }
 
+/** The global pipe, with free-form JSON fields kept out of class-transformer and the walk (opaque-json.ts). */
+class JsonAwareValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const lifted = liftOpaque(value, metadata.metatype as never);
+    try {
+      const dto: unknown = await super.transform(value, metadata);
+      lifted.restore(dto);
+      return dto;
+    } catch (err) {
+      lifted.restore(value);
+      throw err;
+    }
+  }
+}
+
 /** Global validation: unknown properties are errors (no mass assignment), each field listed. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new JsonAwareValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

@@ -1,5 +1,6 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 import { isWallet, Usdc } from '@app/common';
+import { markOpaque } from './opaque-json';
 
 /** A property decorator from a predicate and its default message. */
 function predicate(name: string, message: string, test: (value: unknown) => boolean) {
@@ -22,9 +23,12 @@ export const IsUsdcAmount = predicate('isUsdcAmount', '$property must be a decim
 /** 0x followed by 40 hex characters (a mixed-case address must carry a valid checksum). */
 export const IsWallet = predicate('isWallet', '$property must be an Ethereum address: 0x followed by 40 hex characters', (v) => isWallet(v));
 
-/** A plain JSON object (not an array, not null). */
-export const IsPlainObject = predicate(
-  'isPlainObject',
-  '$property must be a JSON object',
-  (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
-);
+const isPlainObject = predicate('isPlainObject', '$property must be a JSON object', (v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+
+/** A plain JSON object (not an array, not null), taken as free-form JSON: never deep-copied or walked by the pipe. */
+export const IsPlainObject =
+  (options?: ValidationOptions): PropertyDecorator =>
+  (target, propertyName) => {
+    isPlainObject(options)(target, propertyName);
+    markOpaque(target, propertyName as string);
+  };

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -16,10 +15,10 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
 import { CURRENCIES, Currency, MAX_CAPABILITIES, PRICING_MODELS, PricingModel } from '@app/agents';
 import { IsOptionalNotNull } from '../../http/optional';
+import { NestedDto } from '../../http/opaque-json';
 import { IsPlainObject, IsUsdcAmount, IsWallet } from '../../http/validators';
 
 export class PricingDto {
@@ -72,8 +71,7 @@ export class CapabilityDto {
 
   @ApiProperty({ type: PricingDto })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => PricingDto)
+  @NestedDto(() => PricingDto)
   pricing: PricingDto;
 }
 
@@ -139,14 +137,12 @@ export class RegisterAgentDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_CAPABILITIES)
-  @ValidateNested({ each: true })
-  @Type(() => CapabilityDto)
+  @NestedDto(() => CapabilityDto, { each: true })
   capabilities: CapabilityDto[];
 
   @ApiProperty({ type: EndpointsDto })
   @IsDefined()
-  @ValidateNested()
-  @Type(() => EndpointsDto)
+  @NestedDto(() => EndpointsDto)
   endpoints: EndpointsDto;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
@@ -175,14 +171,12 @@ export class UpdateAgentDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_CAPABILITIES)
-  @ValidateNested({ each: true })
-  @Type(() => CapabilityDto)
+  @NestedDto(() => CapabilityDto, { each: true })
   capabilities?: CapabilityDto[];
 
   @ApiPropertyOptional({ type: EndpointsDto })
   @IsOptionalNotNull()
-  @ValidateNested()
-  @Type(() => EndpointsDto)
+  @NestedDto(() => EndpointsDto)
   endpoints?: EndpointsDto;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Replaces the metadata object' })
@@ -197,8 +191,7 @@ export class UpdateAgentDto {
 
   @ApiPropertyOptional({ type: ChainSettingsDto, description: 'Merged into the current settings' })
   @IsOptionalNotNull()
-  @ValidateNested()
-  @Type(() => ChainSettingsDto)
+  @NestedDto(() => ChainSettingsDto)
   chainSettings?: ChainSettingsDto;
 }
 

@@ -118,7 +118,7 @@ export class AdmitExecution {
         }
       }
       const { agent, capability } = target!;
-      const inputErrors = validateAgainst(capability.inputSchema, cmd.input);
+      const inputErrors = validateAgainst(capability.inputSchema, cmd.input, agent.id);
       if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
       if (cmd.callbackUrl) {
         const errors = await this.urlPolicy.fieldErrors({ callbackUrl: cmd.callbackUrl });

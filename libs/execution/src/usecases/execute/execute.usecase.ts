@@ -72,7 +72,7 @@ export class Execute {
         return { execution, settlement: null, replayed: false, limits };
       }
       const { agent, capability } = admitted.target;
-      const run = await this.runAgent.execute(execution, { endpoint: agent.endpoints.execution, outputSchema: capability.outputSchema });
+      const run = await this.runAgent.execute(execution, { agentId: agent.id, endpoint: agent.endpoints.execution, outputSchema: capability.outputSchema });
       const outcome = run.ok
         ? await this.charge.execute({ state: 'pending', execution, funding, completion: run.completion, reputation: agent.reputationScore })
         : { execution: await this.recordFailure.execute(execution, run.failure, null), settlement: null };
@@ -91,7 +91,7 @@ export class Execute {
     const { funding, target } = admitted;
     const execution = this.executionOf(cmd, admitted, null);
     try {
-      const run = await this.runAgent.execute(execution, { endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema });
+      const run = await this.runAgent.execute(execution, { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema });
       if (!run.ok) return { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
       return await this.charge.execute({ state: 'fresh', execution, funding, completion: run.completion, reputation: target.agent.reputationScore });
     } catch (err) {

@@ -9,6 +9,7 @@ export type RunResult = { ok: true; completion: RunCompletion } | { ok: false; f
 
 /** Where and how to call: null when the agent or the capability is no longer available. */
 export interface RunTarget {
+  agentId: string;
   endpoint: string;
   outputSchema: Record<string, unknown> | null;
 }
@@ -28,7 +29,7 @@ export class RunAgent {
 
   async execute(execution: ExecutionEntity, target: RunTarget | null): Promise<RunResult> {
     if (!target) return this.failed('failed', 'agent or capability is no longer available', 0);
-    const called = await this.caller.call(target.endpoint, { requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input }, target.outputSchema);
+    const called = await this.caller.call(target.endpoint, { requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input }, target.outputSchema, target.agentId);
     if (!called.ok) return this.failed(called.status, called.error, called.timeMs);
     const badAt = unstorablePath(called.output);
     if (badAt !== null) return this.failed('failed', `agent output contains text that cannot be stored (NUL or an unpaired surrogate) at ${badAt}`, called.timeMs);
