@@ -13,9 +13,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: ['@app/*/src', '@app/*/src/*'], message: 'Import a lib through its barrel (@app/<lib>).' },
-          ],
+          patterns: [{ group: ['@app/*/src', '@app/*/src/*'], message: 'Import a lib through its barrel (@app/<lib>).' }],
         },
       ],
     },

@@ -12,5 +12,11 @@ export interface RunningAgent {
   stop(): Promise<void>;
 }
 
-export function startTranslatorAgent(opts?: { port?: number; host?: string; platformUrl?: string | null; defaultMode?: string; /** Record every call in state.calls (default true; off for benchmarks). */ keepCalls?: boolean }): Promise<RunningAgent>;
+export function startTranslatorAgent(opts?: {
+  port?: number;
+  host?: string;
+  platformUrl?: string | null;
+  defaultMode?: string;
+  /** Record every call in state.calls (default true; off for benchmarks). */ keepCalls?: boolean;
+}): Promise<RunningAgent>;
 export function verifyPlatformSignature(header: string | undefined, requestId: string, body: string, publicKeyBase64: string, maxSkewS?: number): boolean;

@@ -48,7 +48,11 @@ async function main() {
   step(2, `registered agent ${registered.data.id}, paid 0.10 USDC from ${owner.address}`, decodeXPaymentResponse(registration.headers.get('x-payment-response')));
 
   const discovered = await (await fetch(`${BASE}/api/v1/discover?capability=translate&limit=3`)).json();
-  step(3, 'discover ?capability=translate', discovered.data.agents.map((a) => ({ id: a.id, name: a.name, capabilities: a.capabilities })));
+  step(
+    3,
+    'discover ?capability=translate',
+    discovered.data.agents.map((a) => ({ id: a.id, name: a.name, capabilities: a.capabilities })),
+  );
 
   const payAsClient = wrapFetchWithPayment(fetch, await createSigner('base-sepolia', client.privateKey));
   const executed = await payAsClient(`${BASE}/api/v1/execute`, {

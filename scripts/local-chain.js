@@ -86,7 +86,12 @@ async function startChain({ port = 0, quiet = true } = {}) {
   });
   const provider = await waitForRpc(rpcUrl, child);
   const deployer = account(0).connect(provider);
-  const artifact = JSON.parse(fs.readFileSync(build().find((o) => o.endsWith('TestUSDC.json')), 'utf8'));
+  const artifact = JSON.parse(
+    fs.readFileSync(
+      build().find((o) => o.endsWith('TestUSDC.json')),
+      'utf8',
+    ),
+  );
   const token = await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy('USDC');
   await token.waitForDeployment();
   const usdcAddress = await token.getAddress();
@@ -133,7 +138,12 @@ if (require.main === module && process.argv[2] === 'up') {
       PAYMENT_NETWORKS: 'base-sepolia',
     };
     fs.mkdirSync('.tmp', { recursive: true });
-    fs.writeFileSync('.tmp/chain.env', Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+    fs.writeFileSync(
+      '.tmp/chain.env',
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n') + '\n',
+    );
     process.stdout.write(`local chain ${chain.rpcUrl} (chain id ${CHAIN_ID}), TestUSDC at ${chain.usdcAddress}\n`);
     process.stdout.write(`demo wallets (1,000 USDC each):\n${demo.map((w) => `  ${w.address}  ${w.privateKey}`).join('\n')}\n`);
     process.stdout.write(`environment written to .tmp/chain.env\n`);

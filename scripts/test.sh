@@ -5,10 +5,8 @@ source "$(dirname "$0")/lib.sh"
 ensure_node_modules
 ensure_postgres
 ensure_redis
-# The lint steps of `npm run lint` except the prettier check (format:check), which joins once the
-# codebase has been reformatted.
-log "lint";        npx eslint .
-log "dependency rules"; npm run -s lint:deps
+# npm run lint: ESLint, the dependency rules (dependency-cruiser) and the prettier check.
+log "lint";        npm run -s lint
 log "type check";  npx tsc --noEmit -p tsconfig.json
 log "build";       npm run -s build
 log "openapi";     npm run -s openapi:check

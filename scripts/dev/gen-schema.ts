@@ -18,7 +18,10 @@ const files = execSync('grep -rl "@Entity(" libs', { cwd: resolve(__dirname, '..
   await admin.query('CREATE DATABASE agora_gen');
   await admin.destroy();
   const entities: unknown[] = [];
-  for (const f of files) { const m = (await import(f)) as Record<string, unknown>; for (const v of Object.values(m)) if (typeof v === 'function') entities.push(v); }
+  for (const f of files) {
+    const m = (await import(f)) as Record<string, unknown>;
+    for (const v of Object.values(m)) if (typeof v === 'function') entities.push(v);
+  }
   const ds = new DataSource({ ...buildDataSourceOptions({ url: 'postgres://postgres@127.0.0.1:5432/agora_gen', entities: entities as never }) });
   await ds.initialize();
   await ds.runMigrations();

@@ -37,7 +37,14 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 
 async function header(wallet: Wallet, amount: bigint): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const authorization = { from: wallet.address, to: PLATFORM, value: amount.toString(), validAfter: String(now - 600), validBefore: String(now + 900), nonce: `0x${randomBytes(32).toString('hex')}` };
+  const authorization = {
+    from: wallet.address,
+    to: PLATFORM,
+    value: amount.toString(),
+    validAfter: String(now - 600),
+    validBefore: String(now + 900),
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+  };
   // The digest the api verifies (property-tested equal to ethers' typed-data hash), signed directly: half the cost of signTypedData for the pools.
   const signature = wallet.signingKey.sign(transferAuthorizationDigest({ name: 'USDC', version: '2', chainId: 84532, verifyingContract: USDC }, authorization)).serialized;
   return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
@@ -53,7 +60,9 @@ async function headers(count: number, amount: bigint): Promise<string[]> {
 /** /proc/<pid>/stat fields after the command name (Linux), or null. */
 function procStat(pid: number): string[] | null {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
   } catch {
     return null;
   }
@@ -116,7 +125,9 @@ async function run(name: string, connections: number, opts: { url: string; body:
   if (process.env.BENCH_SPLIT && opts.server && f0) {
     const f1 = procStat(opts.server)!;
     const n = Math.max(1, row.total ?? 1);
-    process.stdout.write(`    ${name}: user ${(((Number(f1[11]) - Number(f0[11])) * TICK_MS) / n).toFixed(2)} ms/req, system ${(((Number(f1[12]) - Number(f0[12])) * TICK_MS) / n).toFixed(2)} ms/req\n`);
+    process.stdout.write(
+      `    ${name}: user ${(((Number(f1[11]) - Number(f0[11])) * TICK_MS) / n).toFixed(2)} ms/req, system ${(((Number(f1[12]) - Number(f0[12])) * TICK_MS) / n).toFixed(2)} ms/req\n`,
+    );
   }
   const requests = row.total ?? 0;
   const perRequest = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
@@ -149,7 +160,16 @@ function load(name: string, connections: number, opts: { url: string; body: stri
       (err: Error | null, r: any) => {
         if (err) return reject(err);
         const seconds = r.duration || DURATION_S;
-        resolve({ scenario: name, connections, total: r.requests.total, rps: Math.round((r.requests.total / seconds) * 10) / 10, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+        resolve({
+          scenario: name,
+          connections,
+          total: r.requests.total,
+          rps: Math.round((r.requests.total / seconds) * 10) / 10,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          non2xx: r.non2xx,
+          errors: r.errors,
+        });
       },
     );
   });
@@ -199,14 +219,21 @@ async function roleBaseline(agentUrl: string): Promise<string> {
 
     @Post('baseline')
     async baseline() {
-      const res = await request(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requestId: 'b', capabilityId: 'translate', input: { text: 'hi' } }) });
+      const res = await request(agentUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ requestId: 'b', capabilityId: 'translate', input: { text: 'hi' } }),
+      });
       const output = await res.body.json();
       await this.ds.transaction((m) => this.ledger.post(m, { code: 'bench.baseline', refId: randomUUID(), legs: transfer(Accounts.worldChain(), Accounts.platformRevenue(), 11_000n) }));
       return output;
     }
   }
   @Module({
-    imports: [TypeOrmModule.forRoot({ ...buildDataSourceOptions({ url: DB_URL, poolSize: 20 }), entities: [LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity] }), LedgerModule],
+    imports: [
+      TypeOrmModule.forRoot({ ...buildDataSourceOptions({ url: DB_URL, poolSize: 20 }), entities: [LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity] }),
+      LedgerModule,
+    ],
     controllers: [BaselineController],
   })
   class BaselineModule {}
@@ -273,8 +300,13 @@ async function main(): Promise<void> {
       const seconds = round === 0 ? WARMUP_S : DURATION_S;
       if (only('direct')) add(round, await run('direct', connections, { url: agent.url, body: agentBody, seconds }));
       add(round, await run('baseline', connections, { url: baselineUrl, body: '{}', server: baselineApp.child.pid, seconds }));
-      if (only('sync')) add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: slice(syncPool, round), server: api.child.pid, seconds }));
-      if (only('async')) add(round, await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: slice(asyncPool, round), server: api.child.pid, seconds }));
+      if (only('sync'))
+        add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: slice(syncPool, round), server: api.child.pid, seconds }));
+      if (only('async'))
+        add(
+          round,
+          await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: slice(asyncPool, round), server: api.child.pid, seconds }),
+        );
     }
     for (const results of byScenario.values()) {
       const sorted = [...results].sort((a, b) => a.rps - b.rps);

@@ -46,8 +46,19 @@ function wrapSync(obj: any, name: string, label: string) {
 
 async function header(wallet: Wallet, amount: bigint): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const authorization = { from: wallet.address, to: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', value: amount.toString(), validAfter: String(now - 600), validBefore: String(now + 900), nonce: `0x${randomBytes(32).toString('hex')}` };
-  const signature = await wallet.signTypedData({ name: 'USDC', version: '2', chainId: 84532, verifyingContract: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' }, TRANSFER_WITH_AUTHORIZATION_TYPES, authorization);
+  const authorization = {
+    from: wallet.address,
+    to: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    value: amount.toString(),
+    validAfter: String(now - 600),
+    validBefore: String(now + 900),
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+  };
+  const signature = await wallet.signTypedData(
+    { name: 'USDC', version: '2', chainId: 84532, verifyingContract: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' },
+    TRANSFER_WITH_AUTHORIZATION_TYPES,
+    authorization,
+  );
   return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
 }
 
@@ -62,7 +73,18 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   await m.runMigrations();
   await m.destroy();
   const agent = await startTranslatorAgent();
-  const app = await createApiApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: DB_URL, QUEUE_PREFIX: `prof${Date.now()}`, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: '100000000', RATE_LIMIT_AGENT_PER_MIN: '100000000' }));
+  const app = await createApiApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: DB_URL,
+      QUEUE_PREFIX: `prof${Date.now()}`,
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_CLIENT_PER_MIN: '100000000',
+      RATE_LIMIT_AGENT_PER_MIN: '100000000',
+    }),
+  );
   await app.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const ex = app.get(Execute) as any;
@@ -89,7 +111,10 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   server.prependListener('request', (_req: unknown, res: { once: (e: string, f: () => void) => void }) => {
     arrived = process.hrtime.bigint();
     res.once('finish', () => {
-      const add = (label: string, ns: bigint) => { const e = totals.get(label) ?? { ms: 0, n: 0 }; totals.set(label, { ms: e.ms + Number(ns) / 1e6, n: e.n + 1 }); };
+      const add = (label: string, ns: bigint) => {
+        const e = totals.get(label) ?? { ms: 0, n: 0 };
+        totals.set(label, { ms: e.ms + Number(ns) / 1e6, n: e.n + 1 });
+      };
       add('http: arrival to response end', process.hrtime.bigint() - arrived);
       if (answered) add('http: service answer to response end', process.hrtime.bigint() - answered);
     });
@@ -98,12 +123,25 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   ex.execute = async (...args: unknown[]) => {
     const e = totals.get('http: arrival to service') ?? { ms: 0, n: 0 };
     totals.set('http: arrival to service', { ms: e.ms + Number(process.hrtime.bigint() - arrived) / 1e6, n: e.n + 1 });
-    try { return await origExecute(...args); } finally { answered = process.hrtime.bigint(); }
+    try {
+      return await origExecute(...args);
+    } finally {
+      answered = process.hrtime.bigint();
+    }
   };
   wrap(app.get(EscrowService), 'scheduleRelease', 'scheduleRelease (BullMQ)');
   wrapSync(app.get(X402Service), 'verify', 'x402 verify');
   const owner = new Wallet(Wallet.createRandom().privateKey);
-  const reg = await fetch(`${url}/api/v1/agents`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': await header(owner, 100_000n) }, body: JSON.stringify({ wallet: owner.address, name: 'Profiled', capabilities: [{ id: 't', name: 'T', description: 'd', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }], endpoints: { execution: agent.url } }) });
+  const reg = await fetch(`${url}/api/v1/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-payment': await header(owner, 100_000n) },
+    body: JSON.stringify({
+      wallet: owner.address,
+      name: 'Profiled',
+      capabilities: [{ id: 't', name: 'T', description: 'd', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+      endpoints: { execution: agent.url },
+    }),
+  });
   const agentId = ((await reg.json()) as any).data.id;
   const client = new Wallet(Wallet.createRandom().privateKey);
   const hs = [];

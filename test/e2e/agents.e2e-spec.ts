@@ -39,9 +39,7 @@ describe('Agents API (e2e)', () => {
       expect(a.status).toBe('active');
       expect(new Date(a.created_at).toISOString()).toBe(a.created_at);
       expect(a.endpoints).toEqual({ execution: 'https://translator.agents.test/execute', health: 'https://translator.agents.test/health' });
-      expect(a.capabilities).toEqual([
-        expect.objectContaining({ id: 'translate', name: 'Translate text', pricing: { model: 'per-request', basePrice: '0.010000', currency: 'USDC' } }),
-      ]);
+      expect(a.capabilities).toEqual([expect.objectContaining({ id: 'translate', name: 'Translate text', pricing: { model: 'per-request', basePrice: '0.010000', currency: 'USDC' } })]);
       expect(a.capabilities[0].inputSchema).toEqual(capabilityPayload().inputSchema);
       const rows = await withClient(api.databaseUrl, (c) => c.query('SELECT base_price, pricing_model FROM agent_capabilities WHERE agent_id = $1', [a.id]));
       expect(rows.rows).toEqual([{ base_price: '10000', pricing_model: 'per-request' }]);

@@ -11,9 +11,7 @@ describe('Discovery API (e2e)', () => {
     const res = await registerAgent(api, newWallet(), { name: `Agent ${key}`, capabilities: caps });
     expect(res.status).toBe(201);
     ids[key] = res.body.data.id;
-    await withClient(api.databaseUrl, (c) =>
-      c.query('UPDATE agents SET reputation_score = $2, execution_count = $3, status = $4 WHERE id = $1', [ids[key], score, executions, status]),
-    );
+    await withClient(api.databaseUrl, (c) => c.query('UPDATE agents SET reputation_score = $2, execution_count = $3, status = $4 WHERE id = $1', [ids[key], score, executions, status]));
   }
 
   const price = (basePrice: string) => ({ model: 'per-request', basePrice, currency: 'USDC' });

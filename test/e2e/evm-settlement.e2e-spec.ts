@@ -107,7 +107,19 @@ describe('evm settlement on anvil (e2e)', () => {
     const p = JSON.parse(Buffer.from(h.value, 'base64').toString()).payload;
     const sig = Signature.from(p.signature);
     const a = p.authorization;
-    await (await chain.token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)')(a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, sig.v, sig.r, sig.s)).wait();
+    await (
+      await chain.token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)')(
+        a.from,
+        a.to,
+        a.value,
+        a.validAfter,
+        a.validBefore,
+        a.nonce,
+        sig.v,
+        sig.r,
+        sig.s,
+      )
+    ).wait();
     outOfBand += REGISTRATION_FEE_MICROS;
     const replay = await api.request('POST', '/api/v1/agents', { body: agentPayload(wallet), headers: { [h.name]: h.value } });
     expect(replay.status).toBe(409);

@@ -57,7 +57,10 @@ describe('execute path under abuse (e2e)', () => {
       const nul = await execute(body({ text: 'a\u0000b' }), await paid(newWallet()));
       expect(nul.status).toBe(400);
       expect(nul.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { errors: [{ field: '/input/text' }] } });
-      const surrogate = await api.request('POST', '/api/v1/execute', { raw: `{"targetAgentId":"${agentId}","capabilityId":"translate","input":{"text":"\\ud800"}}`, headers: { 'content-type': 'application/json' } });
+      const surrogate = await api.request('POST', '/api/v1/execute', {
+        raw: `{"targetAgentId":"${agentId}","capabilityId":"translate","input":{"text":"\\ud800"}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(surrogate.status).toBe(400);
       const inKey = await api.request('POST', '/api/v1/agents', { raw: '{"name\\u0000":"x"}', headers: { 'content-type': 'application/json' } });
       expect(inKey.status).toBe(400);
@@ -113,7 +116,10 @@ describe('execute path under abuse (e2e)', () => {
     agentServer.defaultMode = 'ok';
     // The process holding it is gone (or its claim ran out): time passes beyond the claim.
     await ds.query(`UPDATE executions SET locked_until = now() - interval '1 second' WHERE id = $1`, [pending.id]);
-    const runs = api.app.get(SweepRegistry).all().find((s) => s.job === 'execution.run')!;
+    const runs = api.app
+      .get(SweepRegistry)
+      .all()
+      .find((s) => s.job === 'execution.run')!;
     expect((await runs.due()).map((w) => w.id)).toContain(pending.id);
     const taken = await api.app.get(RunPendingExecution).execute(pending.id);
     expect(taken.execution).toMatchObject({ status: 'completed', settlementStatus: 'settled' });

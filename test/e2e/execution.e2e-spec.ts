@@ -101,7 +101,7 @@ describe('Execution API (e2e)', () => {
     expect(await counts()).toEqual({ payments: before.payments + 1, charges: before.charges + 1, executions: before.executions + 1 });
   });
 
-  it('counts a payment whose signature is not the payer\'s against the caller\'s IP, not the wallet it names, and charges nothing', async () => {
+  it("counts a payment whose signature is not the payer's against the caller's IP, not the wallet it names, and charges nothing", async () => {
     const client = newWallet();
     const forged = await x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet, from: client.address });
     const before = await counts();

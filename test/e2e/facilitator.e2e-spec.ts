@@ -52,7 +52,7 @@ describe('facilitator settlement (e2e)', () => {
     expect(row).toEqual({ status: 'settled', tx_hash: expectedTx });
   });
 
-  it('passes the facilitator\'s refusal on as PAYMENT_INVALID, reserving and settling nothing', async () => {
+  it("passes the facilitator's refusal on as PAYMENT_INVALID, reserving and settling nothing", async () => {
     facilitator.verify = { invalidReason: 'insufficient_funds' };
     const before = await agents();
     const { res } = await register();
@@ -100,7 +100,10 @@ describe('facilitator settlement (e2e)', () => {
     const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, { purpose: 'execution' });
 
     facilitator.settle = 'http-500';
-    const err = await api.app.get(PaymentSettlement).settle(reserved.id).catch((e: unknown) => e);
+    const err = await api.app
+      .get(PaymentSettlement)
+      .settle(reserved.id)
+      .catch((e: unknown) => e);
     expect((err as AppException).code).toBe('SETTLEMENT_FAILED');
     const [failed] = await ds.query(`SELECT status, settle_attempts, next_attempt_at FROM payments WHERE id = $1`, [reserved.id]);
     expect(failed).toMatchObject({ status: 'settlement_failed', settle_attempts: 1 });

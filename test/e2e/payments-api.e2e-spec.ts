@@ -208,7 +208,7 @@ describe('Payments API (e2e)', () => {
   });
 
   describe('history, transactions and stats', () => {
-    it('lists an agent\'s transactions for its wallet only; a read may reuse its signature', async () => {
+    it("lists an agent's transactions for its wallet only; a read may reuse its signature", async () => {
       const a = await agent();
       const first = await seedCharge(api.app, { agentId: a.id, agentFee: 100_000n, capabilityId: 'translate' });
       clock.advance(1_000);

@@ -32,10 +32,8 @@ describe('x402 payments (e2e)', () => {
     );
     return r as { agents: number; payments: number; journal: number; revenue: string };
   };
-  const register = (wallet: Wallet, headers: Record<string, string>, body = agentPayload(wallet)) =>
-    api.request('POST', '/api/v1/agents', { body, headers });
-  const payFor = (wallet: Wallet, o: Partial<Parameters<typeof x402Header>[1]> = {}) =>
-    x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet, ...o });
+  const register = (wallet: Wallet, headers: Record<string, string>, body = agentPayload(wallet)) => api.request('POST', '/api/v1/agents', { body, headers });
+  const payFor = (wallet: Wallet, o: Partial<Parameters<typeof x402Header>[1]> = {}) => x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet, ...o });
   const allInvariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
 
   it('answers an unpaid registration with 402: the envelope, the v1 body and the v2 PAYMENT-REQUIRED header', async () => {
@@ -165,7 +163,11 @@ describe('x402 payments (e2e)', () => {
       ['one expiring within 6 s', async (w) => payFor(w, { validBefore: now() + 3n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_before'],
       ['one valid for over an hour', async (w) => payFor(w, { validBefore: now() + 7_200n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_before'],
       ['one not valid yet', async (w) => payFor(w, { validAfter: now() + 120n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_after'],
-      ['a v2 payload for another asset', async (w) => payFor(w, { version: 2, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }).then((h) => ({ [h.name]: h.value })), 'invalid_payment_requirements'],
+      [
+        'a v2 payload for another asset',
+        async (w) => payFor(w, { version: 2, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }).then((h) => ({ [h.name]: h.value })),
+        'invalid_payment_requirements',
+      ],
       ['a v2 payload on another chain', async (w) => payFor(w, { version: 2, chainId: 8453, network: 'eip155:8453' }).then((h) => ({ [h.name]: h.value })), 'invalid_network'],
     ];
 

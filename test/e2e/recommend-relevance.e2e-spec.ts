@@ -41,12 +41,17 @@ describe('Recommendation relevance (e2e)', () => {
       if (got !== expected) misses.push(`"${query}": expected ${expected}, got ${got ?? 'nothing'}`);
     }
     const precision = (RELEVANCE_QUERIES.length - misses.length) / RELEVANCE_QUERIES.length;
-    process.stdout.write(`recommend precision@1 = ${precision.toFixed(3)} (${RELEVANCE_QUERIES.length - misses.length}/${RELEVANCE_QUERIES.length})${misses.length ? `; misses: ${misses.join('; ')}` : ''}\n`);
+    process.stdout.write(
+      `recommend precision@1 = ${precision.toFixed(3)} (${RELEVANCE_QUERIES.length - misses.length}/${RELEVANCE_QUERIES.length})${misses.length ? `; misses: ${misses.join('; ')}` : ''}\n`,
+    );
     expect(precision).toBeGreaterThanOrEqual(0.8);
   });
 
   it('puts the obviously right agent first for the plain requests named in the resolutions', async () => {
-    for (const [query, key] of [['translate this to French', 'translator'], ['summarize a PDF', 'pdf-summarizer']]) {
+    for (const [query, key] of [
+      ['translate this to French', 'translator'],
+      ['summarize a PDF', 'pdf-summarizer'],
+    ]) {
       const res = await api.request('GET', `/api/v1/discover/recommend?query=${encodeURIComponent(query)}`);
       expect(idToKey.get(res.body.data.recommendations[0].agent.id)).toBe(key);
     }

@@ -71,7 +71,10 @@ describe('a settled payment whose charge failed is charged once by the sweeper (
     expect(payment).toMatchObject({ status: 'settled', ref_id: null });
     expect(await rows()).toEqual(before);
 
-    const settle = api.app.get(SweepRegistry).all().find((s) => s.job === 'payment.settle')!;
+    const settle = api.app
+      .get(SweepRegistry)
+      .all()
+      .find((s) => s.job === 'payment.settle')!;
     const sweep = async () => {
       const due = await settle.due();
       for (const work of due) await api.app.get(FinishSettlement).execute(work.id);

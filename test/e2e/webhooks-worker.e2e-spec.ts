@@ -197,7 +197,14 @@ describe('webhook delivery by the worker process (e2e)', () => {
     expect(byType['execution.completed']).toEqual({ requestId: ok.body.data.requestId, agentId, capabilityId: 'translate', executionTime: expect.any(Number), earnings: '1.140000' });
     expect(byType['execution.failed']).toEqual({ requestId: failed.body.error.details.requestId, agentId, capabilityId: 'translate', error: expect.stringMatching(/500/) });
     expect(byType['escrow.released']).toEqual({ transactionId: ok.body.data.transactionId, amount: '1.140000', newAvailableBalance: '1.140000' });
-    expect(byType['withdrawal.completed']).toMatchObject({ withdrawalId: wd.body.data.withdrawalId, agentId, amount: '1.000000', fee: '0.100000', netAmount: '0.900000', txHash: expect.any(String) });
+    expect(byType['withdrawal.completed']).toMatchObject({
+      withdrawalId: wd.body.data.withdrawalId,
+      agentId,
+      amount: '1.000000',
+      fee: '0.100000',
+      netAmount: '0.900000',
+      txHash: expect.any(String),
+    });
     await unsubscribe(sub);
   });
 });

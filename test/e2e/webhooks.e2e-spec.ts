@@ -157,7 +157,11 @@ describe('Webhooks API and deliveries (e2e)', () => {
       }
       // X-Signature: HMAC-SHA256 hex of the exact body; webhook-signature verified by the standardwebhooks library.
       const w = bySub(whsec);
-      expect(w.headers['x-signature']).toBe(createHmac('sha256', Buffer.from(WHSEC.slice(6), 'base64')).update(w.raw).digest('hex'));
+      expect(w.headers['x-signature']).toBe(
+        createHmac('sha256', Buffer.from(WHSEC.slice(6), 'base64'))
+          .update(w.raw)
+          .digest('hex'),
+      );
       expect(new Webhook(WHSEC).verify(w.raw, w.headers as Record<string, string>)).toEqual(w.body);
       const p = bySub(plain);
       expect(p.headers['x-signature']).toBe(createHmac('sha256', PLAIN_SECRET).update(p.raw).digest('hex'));

@@ -26,11 +26,8 @@ describe('worker process (e2e)', () => {
   });
 
   const insertMessage = (key: string, expiresAt: Date) =>
-    withClient(api.databaseUrl, (c) =>
-      c.query(`INSERT INTO used_auth_messages (message_key, agent_id, expires_at) VALUES ($1, gen_random_uuid(), $2)`, [key, expiresAt]),
-    );
-  const messageKeys = () =>
-    withClient(api.databaseUrl, async (c) => (await c.query('SELECT message_key FROM used_auth_messages ORDER BY 1')).rows.map((r) => r.message_key));
+    withClient(api.databaseUrl, (c) => c.query(`INSERT INTO used_auth_messages (message_key, agent_id, expires_at) VALUES ($1, gen_random_uuid(), $2)`, [key, expiresAt]));
+  const messageKeys = () => withClient(api.databaseUrl, async (c) => (await c.query('SELECT message_key FROM used_auth_messages ORDER BY 1')).rows.map((r) => r.message_key));
 
   it('reports no worker before it starts', async () => {
     const res = await api.request('GET', '/api/v1/health/worker');
@@ -230,7 +227,10 @@ describe('worker process: async executions and callbacks (e2e)', () => {
     expect(res.status).toBe(202);
     const { jobId: id, statusUrl } = res.body.data;
     // `completed` comes a moment before `settled` (output is withheld until then): wait for both.
-    await waitFor(async () => (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data.settlement.status === 'settled', 'async execution run and settled by the worker');
+    await waitFor(
+      async () => (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data.settlement.status === 'settled',
+      'async execution run and settled by the worker',
+    );
     const done = (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data;
     expect(done).toMatchObject({ requestId: id, output: { translation: 'ASYNC' }, settlement: { status: 'settled' } });
     await waitFor(async () => receiver.received.length > 0, 'callback delivered by the worker');

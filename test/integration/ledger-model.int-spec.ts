@@ -75,7 +75,10 @@ async function verify(m: Model, r: Real): Promise<void> {
 let baseline = { revenue: 0n, world: 0n };
 
 class Charge implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly agent: number, readonly fee: bigint) {}
+  constructor(
+    readonly agent: number,
+    readonly fee: bigint,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const agentId = m.agents[this.agent];
@@ -116,7 +119,10 @@ class AdvanceAndRelease implements fc.AsyncCommand<Model, Real> {
 }
 
 class RequestWithdrawal implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly agent: number, readonly amount: bigint) {}
+  constructor(
+    readonly agent: number,
+    readonly amount: bigint,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const agentId = m.agents[this.agent];
@@ -138,7 +144,10 @@ class RequestWithdrawal implements fc.AsyncCommand<Model, Real> {
 }
 
 class SettleWithdrawal implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number, readonly succeed: boolean) {}
+  constructor(
+    readonly pick: number,
+    readonly succeed: boolean,
+  ) {}
   check = (m: Readonly<Model>) => m.withdrawals.some((w) => w.open);
   async run(m: Model, r: Real) {
     const open = m.withdrawals.filter((w) => w.open);
@@ -182,10 +191,7 @@ describe('ledger model test (G1)', () => {
   const clock = new FixedClock(new Date('2026-11-22T12:00:00Z'));
 
   beforeAll(async () => {
-    api = await startApi(
-      { ESCROW_HOLD_STANDARD_S: String(HOLD_S.standard), ESCROW_HOLD_AT_RISK_S: String(HOLD_S.atRisk), ESCROW_HOLD_CRITICAL_S: String(HOLD_S.critical) },
-      { clock },
-    );
+    api = await startApi({ ESCROW_HOLD_STANDARD_S: String(HOLD_S.standard), ESCROW_HOLD_AT_RISK_S: String(HOLD_S.atRisk), ESCROW_HOLD_CRITICAL_S: String(HOLD_S.critical) }, { clock });
   });
   afterAll(async () => {
     await api.close();
@@ -215,30 +221,27 @@ describe('ledger model test (G1)', () => {
     process.stdout.write(`ledger model test: seed ${seed} (FC_SEED=${seed} replays this run), ${OPERATIONS} operations\n`);
     // Batches of random runs until at least OPERATIONS operations have been checked.
     for (let batch = 0; steps < OPERATIONS; batch++) {
-    await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 120, size: 'max' }), async (cmds) => {
-        const [rev, world] = await Promise.all([
-          real.ledger.balance(real.ds.manager, Accounts.platformRevenue().code),
-          real.ledger.balance(real.ds.manager, Accounts.worldChain().code),
-        ]);
-        baseline = { revenue: rev, world };
-        const agents = REPUTATIONS.map(() => randomUUID());
-        const model: Model = {
-          agents,
-          reputation: new Map(agents.map((a, i) => [a, REPUTATIONS[i]])),
-          available: new Map(),
-          escrow: new Map(),
-          withdrawing: new Map(),
-          revenue: 0n,
-          world: 0n,
-          holds: [],
-          withdrawals: [],
-          done: [],
-        };
-        await fc.asyncModelRun(() => ({ model, real }), cmds);
-      }),
-      { numRuns: 10, seed: (seed + batch) | 0, endOnFailure: true, ...(batch === 0 && propertyPath ? { path: propertyPath } : {}) },
-    );
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { maxCommands: 120, size: 'max' }), async (cmds) => {
+          const [rev, world] = await Promise.all([real.ledger.balance(real.ds.manager, Accounts.platformRevenue().code), real.ledger.balance(real.ds.manager, Accounts.worldChain().code)]);
+          baseline = { revenue: rev, world };
+          const agents = REPUTATIONS.map(() => randomUUID());
+          const model: Model = {
+            agents,
+            reputation: new Map(agents.map((a, i) => [a, REPUTATIONS[i]])),
+            available: new Map(),
+            escrow: new Map(),
+            withdrawing: new Map(),
+            revenue: 0n,
+            world: 0n,
+            holds: [],
+            withdrawals: [],
+            done: [],
+          };
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
+        }),
+        { numRuns: 10, seed: (seed + batch) | 0, endOnFailure: true, ...(batch === 0 && propertyPath ? { path: propertyPath } : {}) },
+      );
     }
     process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I10 checked after each\n`);
     expect(steps).toBeGreaterThanOrEqual(OPERATIONS);

@@ -48,7 +48,14 @@ describe('ledger (integration)', () => {
   it('refuses unbalanced postings before touching the database', async () => {
     await expect(
       ds.transaction((m) =>
-        ledger.post(m, { code: 'test.bad', refId: randomUUID(), legs: [{ account: Accounts.worldChain(), amount: -5n }, { account: Accounts.platformRevenue(), amount: 4n }] }),
+        ledger.post(m, {
+          code: 'test.bad',
+          refId: randomUUID(),
+          legs: [
+            { account: Accounts.worldChain(), amount: -5n },
+            { account: Accounts.platformRevenue(), amount: 4n },
+          ],
+        }),
       ),
     ).rejects.toThrow(UnbalancedPostingError);
   });
@@ -71,9 +78,9 @@ describe('ledger (integration)', () => {
 
   it('keeps agent debt (owed) at or below zero', async () => {
     const agent = randomUUID();
-    await expect(
-      ds.transaction((m) => ledger.post(m, { code: 'test.owed', refId: randomUUID(), legs: transfer(Accounts.worldChain(), Accounts.agentOwed(agent), 1n) })),
-    ).rejects.toThrow(LedgerBoundsError);
+    await expect(ds.transaction((m) => ledger.post(m, { code: 'test.owed', refId: randomUUID(), legs: transfer(Accounts.worldChain(), Accounts.agentOwed(agent), 1n) }))).rejects.toThrow(
+      LedgerBoundsError,
+    );
   });
 
   it('backs the bounds with CHECK constraints, whoever writes', async () => {

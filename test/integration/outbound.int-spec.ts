@@ -87,7 +87,14 @@ describe('outbound HTTP client (integration)', () => {
       const urls = corpus(port);
       expect(urls.length).toBeGreaterThanOrEqual(30);
       accepted = 0;
-      const outcomes = await Promise.all(urls.map((u) => call(client, u).then(() => 'reached', (e: unknown) => (e instanceof OutboundError ? e.kind : `other: ${e}`))));
+      const outcomes = await Promise.all(
+        urls.map((u) =>
+          call(client, u).then(
+            () => 'reached',
+            (e: unknown) => (e instanceof OutboundError ? e.kind : `other: ${e}`),
+          ),
+        ),
+      );
       expect(urls.filter((_, i) => outcomes[i] !== 'blocked').map((u, i) => `${u} -> ${outcomes[i]}`)).toEqual([]);
       expect(accepted).toBe(0);
     } finally {

@@ -25,88 +25,88 @@ describe('pipelined transactions (integration)', () => {
   const rows = async (prefix: string) => (await ds.query(`SELECT id FROM pipeline_probe WHERE id LIKE $1 ORDER BY id`, [`${prefix}%`])).map((r: { id: string }) => r.id);
 
   describe('statements issued together', () => {
-      it('commits every statement issued together, in issue order', async () => {
-        const p = randomUUID();
-        const out = await tx.pipelined(
-          (sql) =>
-            allWrites([
-              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-a`]),
-              // Sees the row the statement before it inserted: they run in order, in one transaction.
-              sql.query(`INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`, [`${p}-b`, `${p}-a`]),
-            ]),
-        );
-        expect(out).toEqual([[{ id: `${p}-a` }], [{ n: 1 }]]);
-        expect(await rows(p)).toEqual([`${p}-a`, `${p}-b`]);
-      });
+    it('commits every statement issued together, in issue order', async () => {
+      const p = randomUUID();
+      const out = await tx.pipelined((sql) =>
+        allWrites([
+          sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-a`]),
+          // Sees the row the statement before it inserted: they run in order, in one transaction.
+          sql.query(`INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`, [`${p}-b`, `${p}-a`]),
+        ]),
+      );
+      expect(out).toEqual([[{ id: `${p}-a` }], [{ n: 1 }]]);
+      expect(await rows(p)).toEqual([`${p}-a`, `${p}-b`]);
+    });
 
-      it('rolls back everything when one statement fails, and reports that failure', async () => {
-        const p = randomUUID();
-        await ds.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]);
-        const attempt = tx.pipelined(
-          (sql) =>
-            allWrites([
-              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-new`]),
-              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]),
-              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-after`]),
-            ]),
-        );
-        await expect(attempt).rejects.toMatchObject({ code: '23505' });
-        expect(await rows(p)).toEqual([`${p}-taken`]);
-      });
+    it('rolls back everything when one statement fails, and reports that failure', async () => {
+      const p = randomUUID();
+      await ds.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]);
+      const attempt = tx.pipelined((sql) =>
+        allWrites([
+          sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-new`]),
+          sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]),
+          sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-after`]),
+        ]),
+      );
+      await expect(attempt).rejects.toMatchObject({ code: '23505' });
+      expect(await rows(p)).toEqual([`${p}-taken`]);
+    });
 
-      it('reports the statement that aborted the transaction, not those after it, when its error is mapped in async steps', async () => {
-        const p = randomUUID();
-        await ds.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]);
-        class Mapped extends Error {}
-        // The failing statement's error is turned into another one a few promise steps later;
-        // the statements behind it fail at once with "current transaction is aborted" (25P02).
-        const mapped = async (q: Promise<unknown>) => {
-          try {
-            await q;
-          } catch (err) {
-            await Promise.resolve();
-            throw pgErrorCode(err) === '23505' ? new Mapped('taken') : err;
-          }
-        };
-        const attempt = tx.pipelined((sql) =>
-          allWrites([
-            mapped(sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`])),
-            sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-after`]),
-            sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-later`]),
-          ]),
-        );
-        await expect(attempt).rejects.toBeInstanceOf(Mapped);
-        expect(await rows(p)).toEqual([`${p}-taken`]);
-      });
+    it('reports the statement that aborted the transaction, not those after it, when its error is mapped in async steps', async () => {
+      const p = randomUUID();
+      await ds.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`]);
+      class Mapped extends Error {}
+      // The failing statement's error is turned into another one a few promise steps later;
+      // the statements behind it fail at once with "current transaction is aborted" (25P02).
+      const mapped = async (q: Promise<unknown>) => {
+        try {
+          await q;
+        } catch (err) {
+          await Promise.resolve();
+          throw pgErrorCode(err) === '23505' ? new Mapped('taken') : err;
+        }
+      };
+      const attempt = tx.pipelined((sql) =>
+        allWrites([
+          mapped(sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-taken`])),
+          sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-after`]),
+          sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-later`]),
+        ]),
+      );
+      await expect(attempt).rejects.toBeInstanceOf(Mapped);
+      expect(await rows(p)).toEqual([`${p}-taken`]);
+    });
 
-      it('aborts on a lost claim (claimed() raises AG001) and writes nothing', async () => {
-        const p = randomUUID();
-        const attempt = tx.pipelined(
-          (sql) =>
-            allWrites([
-              sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-x`]),
-              sql.query(`WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`, [`${p}-missing`]),
-            ]),
-        );
-        const err = await attempt.catch((e: unknown) => e);
-        expect(pgErrorCode(err)).toBe(PG_NOT_CLAIMED);
-        expect(await rows(p)).toEqual([]);
-      });
+    it('aborts on a lost claim (claimed() raises AG001) and writes nothing', async () => {
+      const p = randomUUID();
+      const attempt = tx.pipelined((sql) =>
+        allWrites([
+          sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-x`]),
+          sql.query(`WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`, [`${p}-missing`]),
+        ]),
+      );
+      const err = await attempt.catch((e: unknown) => e);
+      expect(pgErrorCode(err)).toBe(PG_NOT_CLAIMED);
+      expect(await rows(p)).toEqual([]);
+    });
 
-      it('rolls back when work throws, and a ledger bounds error stays a LedgerBoundsError', async () => {
-        const agent = randomUUID();
-        const attempt = tx.pipelined(
-          (sql) => ledger.post(sql, { code: 'test.overdraw', refId: randomUUID(), legs: transfer(Accounts.agentAvailable(agent), Accounts.platformRevenue(), 5n) }),
-        );
-        await expect(attempt).rejects.toBeInstanceOf(LedgerBoundsError);
-        expect(await ledger.balance(ds.manager, Accounts.agentAvailable(agent).code)).toBe(0n);
-      });
+    it('rolls back when work throws, and a ledger bounds error stays a LedgerBoundsError', async () => {
+      const agent = randomUUID();
+      const attempt = tx.pipelined((sql) =>
+        ledger.post(sql, { code: 'test.overdraw', refId: randomUUID(), legs: transfer(Accounts.agentAvailable(agent), Accounts.platformRevenue(), 5n) }),
+      );
+      await expect(attempt).rejects.toBeInstanceOf(LedgerBoundsError);
+      expect(await ledger.balance(ds.manager, Accounts.agentAvailable(agent).code)).toBe(0n);
+    });
   });
 
   it('rolls back statements that succeeded when a check in JavaScript fails (nothing committed before work is done)', async () => {
     const p = randomUUID();
     const attempt = tx.pipelined(async (sql) => {
-      const [rows] = await allWrites([sql.query<{ id: string }[]>(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-written`]), Promise.reject(new Error('a check failed'))]);
+      const [rows] = await allWrites([
+        sql.query<{ id: string }[]>(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-written`]),
+        Promise.reject(new Error('a check failed')),
+      ]);
       return rows;
     });
     await expect(attempt).rejects.toThrow('a check failed');

@@ -35,7 +35,12 @@ export class TestFacilitator {
         if (!schemaOk) return reply(400, { error: 'invalid request body' });
         const auth = body.paymentPayload.payload.authorization;
         const req0 = body.paymentRequirements;
-        const signer = verifyTypedData({ name: req0.extra.name, version: req0.extra.version, chainId: 84532, verifyingContract: req0.asset }, TRANSFER_WITH_AUTHORIZATION_TYPES, auth, body.paymentPayload.payload.signature);
+        const signer = verifyTypedData(
+          { name: req0.extra.name, version: req0.extra.version, chainId: 84532, verifyingContract: req0.asset },
+          TRANSFER_WITH_AUTHORIZATION_TYPES,
+          auth,
+          body.paymentPayload.payload.signature,
+        );
         if (req.url === '/verify') {
           if (signer.toLowerCase() !== auth.from.toLowerCase()) return reply(200, { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' });
           if (this.verify !== 'ok') return reply(200, { isValid: false, ...this.verify, payer: auth.from });

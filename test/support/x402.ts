@@ -38,11 +38,7 @@ export async function x402Header(wallet: Wallet, o: HeaderOptions): Promise<{ na
     validBefore: (o.validBefore ?? now + 300n).toString(),
     nonce: o.nonce ?? `0x${randomBytes(32).toString('hex')}`,
   };
-  const signature = await wallet.signTypedData(
-    { name: o.assetName ?? 'USDC', version: '2', chainId, verifyingContract: asset },
-    TRANSFER_WITH_AUTHORIZATION_TYPES,
-    authorization,
-  );
+  const signature = await wallet.signTypedData({ name: o.assetName ?? 'USDC', version: '2', chainId, verifyingContract: asset }, TRANSFER_WITH_AUTHORIZATION_TYPES, authorization);
   const payload = { signature, authorization };
   const version = o.version ?? 1;
   const body =

@@ -18,12 +18,7 @@ export class AgentsModule {
     return {
       module: AgentsModule,
       imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity]), AuthModule, ...(opts.registrationFee ?? [])],
-      providers: [
-        AgentsRepository,
-        AgentsService,
-        DiscoveryService,
-        ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }]),
-      ],
+      providers: [AgentsRepository, AgentsService, DiscoveryService, ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }])],
       exports: [AgentsService, DiscoveryService, AuthModule],
     };
   }

@@ -39,7 +39,11 @@ function escapeLike(text: string): string {
 
 /** Words only: what reaches to_tsvector/to_tsquery can never be query syntax. */
 export function sanitizeQuery(query: string): string {
-  return query.normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().toLowerCase();
+  return query
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 @Injectable()
@@ -77,11 +81,7 @@ export class DiscoveryService {
     if (rows.length === 0) return { agents: [], total };
     const ids = rows.map((r) => r.id);
     const agents = await this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany();
-    const capQb = this.dataSource
-      .getRepository(AgentCapabilityEntity)
-      .createQueryBuilder('c')
-      .where('c.agent_id IN (:...ids)', { ids })
-      .orderBy('c.position', 'ASC');
+    const capQb = this.dataSource.getRepository(AgentCapabilityEntity).createQueryBuilder('c').where('c.agent_id IN (:...ids)', { ids }).orderBy('c.position', 'ASC');
     if (f.capability !== undefined) capQb.andWhere(`c.name ILIKE :cap`, { cap: `%${escapeLike(f.capability)}%` });
     if (f.maxPrice !== undefined) capQb.andWhere('c.base_price <= :max', { max: f.maxPrice.toString() });
     const caps = await capQb.getMany();
@@ -131,12 +131,7 @@ export class DiscoveryService {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const agents = await this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany();
-    const caps = await this.dataSource
-      .getRepository(AgentCapabilityEntity)
-      .createQueryBuilder('c')
-      .where('c.agent_id IN (:...ids)', { ids })
-      .orderBy('c.position', 'ASC')
-      .getMany();
+    const caps = await this.dataSource.getRepository(AgentCapabilityEntity).createQueryBuilder('c').where('c.agent_id IN (:...ids)', { ids }).orderBy('c.position', 'ASC').getMany();
     const byId = new Map(agents.map((a) => [a.id, a]));
     return rows.map((r) => {
       const agent = byId.get(r.id)!;

@@ -48,7 +48,12 @@ describe('WalletAuthService', () => {
   });
 
   it('enforces the window: 4:59 ok, 5:01 rejected, either side', async () => {
-    for (const [offset, ok] of [[-299_000, true], [299_000, true], [-301_000, false], [301_000, false]] as const) {
+    for (const [offset, ok] of [
+      [-299_000, true],
+      [299_000, true],
+      [-301_000, false],
+      [301_000, false],
+    ] as const) {
       const code = codeOf(() => undefined);
       expect(code).toBeUndefined();
       const sig = await header(owner, NOW + offset);
@@ -56,7 +61,7 @@ describe('WalletAuthService', () => {
     }
   });
 
-  it('is FORBIDDEN when the wallet is not the agent\'s or another key signed', async () => {
+  it("is FORBIDDEN when the wallet is not the agent's or another key signed", async () => {
     const byOther = service.parse({ wallet: owner.address, signature: await header(other) });
     expect(codeOf(() => service.verify(byOther, owner.address))).toBe('FORBIDDEN');
     const claimOther = service.parse({ wallet: other.address, signature: await header(other) });

@@ -17,7 +17,9 @@ export function keccak256(data: Uint8Array | string): string {
   } else {
     bytes = data;
   }
-  return `0x${createKeccakHash('keccak256').update(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).digest('hex')}`;
+  return `0x${createKeccakHash('keccak256')
+    .update(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    .digest('hex')}`;
 }
 
 /** The EIP-55 checksummed form of a 20-byte hex address (as ethers' getAddress gives for any valid input); throws otherwise. */

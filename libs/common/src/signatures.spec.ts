@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Wallet, verifyMessage, verifyTypedData } from 'ethers';
 import { recoverMessageSigner, recoverTypedDataSigner } from './signatures';
 
-const TYPES = { Mail: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }, { name: 'nonce', type: 'bytes32' }] };
+const TYPES = {
+  Mail: [
+    { name: 'to', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+};
 const DOMAIN = { name: 'USDC', version: '2', chainId: 84532, verifyingContract: '0x036CbD53842c5426634e7929541eC2318f3dCF7e' };
 
 describe('native signature recovery', () => {

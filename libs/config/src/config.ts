@@ -157,7 +157,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (c.settlementMode === 'facilitator') r.require('FACILITATOR_URL', c.facilitatorUrl, 'when SETTLEMENT_MODE=facilitator');
 
-  const networks = (r.str('PAYMENT_NETWORKS', 'base-sepolia') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const networks = (r.str('PAYMENT_NETWORKS', 'base-sepolia') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = networks.filter((n) => !(NETWORKS as readonly string[]).includes(n));
   if (unknown.length > 0 || networks.length === 0) {
     r.problems.push(`PAYMENT_NETWORKS must be a comma list of ${NETWORKS.join(', ')} (got "${networks.join(',')}")`);

@@ -4,8 +4,7 @@ import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound
 import { validateAgainst } from './json-schema';
 
 export type AgentCallResult =
-  | { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown }
-  | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number };
+  { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown } | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number };
 
 const MAX_AGENT_RESPONSE_BYTES = 4 * 1024 * 1024;
 

@@ -12,7 +12,7 @@ export type ExecutionPrice = PriceRequest & PricedRun;
  */
 export function priceFor(agent: ExecutableAgent, capability: ExecutableCapability, publicBaseUrl: string): ExecutionPrice {
   const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);
-  const authorizedAgentFee = variable ? capability.maxPrice ?? capability.basePrice : capability.basePrice;
+  const authorizedAgentFee = variable ? (capability.maxPrice ?? capability.basePrice) : capability.basePrice;
   return {
     pricingModel: capability.pricingModel,
     unitPrice: capability.basePrice,

@@ -2,17 +2,7 @@
  * Account codes and their bounds. Every hold (escrow, dispute freeze, withdrawal, chain budget)
  * is money in its own account, so "stuck money" is a query and I5 can compare holds to rows.
  */
-export type AccountKind =
-  | 'world'
-  | 'revenue'
-  | 'available'
-  | 'escrow'
-  | 'frozen'
-  | 'withdrawing'
-  | 'owed'
-  | 'refund_payable'
-  | 'chain_budget'
-  | 'chain_inflight';
+export type AccountKind = 'world' | 'revenue' | 'available' | 'escrow' | 'frozen' | 'withdrawing' | 'owed' | 'refund_payable' | 'chain_budget' | 'chain_inflight';
 
 export interface AccountRef {
   code: string;

@@ -42,7 +42,10 @@ export class OutboundUrlPolicy {
   private readonly inflight = new Map<string, Promise<string[] | null>>();
   private readonly cache = new Map<string, Lookup>();
 
-  constructor(config: AppConfig, private readonly resolve: Resolver = systemResolver) {
+  constructor(
+    config: AppConfig,
+    private readonly resolve: Resolver = systemResolver,
+  ) {
     this.options = { allowHttp: config.outboundAllowHttp, allowPrivate: config.outboundAllowPrivate };
   }
 
@@ -108,10 +111,7 @@ export class OutboundUrlPolicy {
     if (cached && cached.expires > Date.now()) return Promise.resolve(cached.addresses);
     const pending = this.inflight.get(host);
     if (pending) return pending;
-    const query = Promise.race([
-      this.resolve(host).catch(() => null),
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS).unref()),
-    ]).then((addresses) => {
+    const query = Promise.race([this.resolve(host).catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS).unref())]).then((addresses) => {
       this.inflight.delete(host);
       if (this.cache.size >= LOOKUP_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(host, { addresses, expires: Date.now() + LOOKUP_CACHE_MS });

@@ -3,14 +3,7 @@ import { Queryable } from '@app/database';
 import { newId } from '@app/common';
 
 /** Event names of the spec (§6). */
-export type EventType =
-  | 'execution.completed'
-  | 'execution.failed'
-  | 'dispute.filed'
-  | 'dispute.resolved'
-  | 'escrow.released'
-  | 'withdrawal.completed'
-  | 'withdrawal.failed';
+export type EventType = 'execution.completed' | 'execution.failed' | 'dispute.filed' | 'dispute.resolved' | 'escrow.released' | 'withdrawal.completed' | 'withdrawal.failed';
 
 export const EVENT_TYPES: readonly EventType[] = [
   'execution.completed',

@@ -104,10 +104,7 @@ export class EscrowService {
    * keeps the fee and a half-up 5% cut; the agent's earnings go to escrow (and straight to
    * available for instant tiers).
    */
-  async recordCharge(
-    manager: Queryable,
-    c: ExecutionCharge,
-  ): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: RefundEntity | null }> {
+  async recordCharge(manager: Queryable, c: ExecutionCharge): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: RefundEntity | null }> {
     const { cut, earnings } = splitAgentFee(c.agentFee);
     const refundAmount = c.refund ? c.refund.authorizedAgentFee - c.agentFee : 0n;
     if (refundAmount < 0n) throw new Error(`agent fee ${c.agentFee} exceeds what was authorized`);
@@ -230,9 +227,9 @@ export class EscrowService {
 
   /** Held escrows due for release (for the sweeper). */
   async dueReleases(limit = 500): Promise<{ id: string; releaseAt: Date }[]> {
-    return this.dataSource.query(
-      `SELECT id, release_at AS "releaseAt" FROM escrow_holds WHERE status = 'held' AND release_at <= $1 ORDER BY release_at LIMIT $2`,
-      [this.clock.now(), limit],
-    );
+    return this.dataSource.query(`SELECT id, release_at AS "releaseAt" FROM escrow_holds WHERE status = 'held' AND release_at <= $1 ORDER BY release_at LIMIT $2`, [
+      this.clock.now(),
+      limit,
+    ]);
   }
 }

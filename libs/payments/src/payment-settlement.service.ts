@@ -79,10 +79,11 @@ export class PaymentSettlement {
     } catch (err) {
       if (err instanceof InjectedFault) throw err; // a simulated crash: nothing after it runs
       const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';
-      await this.dataSource.query(
-        `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`,
-        [paymentId, new Date(this.clock.nowMs() + settleRetryDelayMs(claimed.attempts)), message],
-      );
+      await this.dataSource.query(`UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`, [
+        paymentId,
+        new Date(this.clock.nowMs() + settleRetryDelayMs(claimed.attempts)),
+        message,
+      ]);
       this.logger.warn({ paymentId, attempts: claimed.attempts, err: message }, 'settlement failed');
       throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
     }

@@ -38,10 +38,14 @@ export class RefundsService {
   /** Inside the transaction that credits `refund_payable` with the same amount. */
   /** Inside the caller's transaction: writes a pending refund; answers the row as written (nothing to read back). */
   async open(manager: Queryable, r: OpenRefund): Promise<RefundEntity> {
-    await manager.query(
-      `INSERT INTO refunds (id, wallet, amount, reason, execution_id, transaction_id, status) VALUES ($1, $2, $3, $4, $5, $6, 'pending')`,
-      [r.id, r.wallet.toLowerCase(), r.amount.toString(), r.reason, r.executionId, r.transactionId],
-    );
+    await manager.query(`INSERT INTO refunds (id, wallet, amount, reason, execution_id, transaction_id, status) VALUES ($1, $2, $3, $4, $5, $6, 'pending')`, [
+      r.id,
+      r.wallet.toLowerCase(),
+      r.amount.toString(),
+      r.reason,
+      r.executionId,
+      r.transactionId,
+    ]);
     return Object.assign(new RefundEntity(), {
       id: r.id,
       wallet: r.wallet.toLowerCase(),

@@ -21,8 +21,7 @@ class RedisCloser implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new Redis({ ...redisConnectionOptions(config.redisUrl), maxRetriesPerRequest: 2, lazyConnect: false }),
+      useFactory: (config: AppConfig) => new Redis({ ...redisConnectionOptions(config.redisUrl), maxRetriesPerRequest: 2, lazyConnect: false }),
     },
     RedisCloser,
   ],

@@ -152,7 +152,10 @@ export class DeliveryService {
   /** Where and how to send: the subscription's URL and signed headers, or the callback's platform signature. */
   private async target(d: ClaimedDelivery, nowS: number): Promise<Target | null> {
     if (d.kind === 'callback') {
-      return { url: d.url, headers: { 'Content-Type': 'application/json', 'X-Request-ID': d.executionId!, 'X-Agora-Signature': this.signer.signatureHeader(d.executionId!, d.body, nowS) } };
+      return {
+        url: d.url,
+        headers: { 'Content-Type': 'application/json', 'X-Request-ID': d.executionId!, 'X-Agora-Signature': this.signer.signatureHeader(d.executionId!, d.body, nowS) },
+      };
     }
     const [s] = await queryRows<{ url: string; secret: string | null; status: string; createdAt: Date }>(
       this.dataSource.manager,
@@ -180,10 +183,11 @@ export class DeliveryService {
       if (!(await this.record(m, d.id, 'failed', result))) return null;
       if (last) {
         if (d.kind === 'webhook' && !d.manual) {
-          await m.query(
-            `UPDATE webhook_subscriptions SET status = 'failed', failure_reason = $2, status_changed_at = $3 WHERE id = $1 AND status = 'active'`,
-            [d.subscriptionId, gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`, this.clock.now()],
-          );
+          await m.query(`UPDATE webhook_subscriptions SET status = 'failed', failure_reason = $2, status_changed_at = $3 WHERE id = $1 AND status = 'active'`, [
+            d.subscriptionId,
+            gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`,
+            this.clock.now(),
+          ]);
         }
         return null;
       }
@@ -261,10 +265,10 @@ export class DeliveryService {
 
   /** Outbox events not yet fanned out (for the sweeper: the relay's notification or job was lost). */
   async unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`,
-      [new Date(this.clock.nowMs() - olderThanMs), limit],
-    );
+    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`, [
+      new Date(this.clock.nowMs() - olderThanMs),
+      limit,
+    ]);
     return rows.map((r) => r.id);
   }
 }

@@ -24,11 +24,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'Register an agent (registration fee 0.10 USDC)' })
   @ApiEnvelope(AgentResponse, 201)
   @ApiErrors(400, 402, 403, 409, 413)
-  async register(
-    @Body() dto: RegisterAgentDto,
-    @Headers() headers: Record<string, string | undefined>,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<AgentResponse> {
+  async register(@Body() dto: RegisterAgentDto, @Headers() headers: Record<string, string | undefined>, @Res({ passthrough: true }) res: Response): Promise<AgentResponse> {
     const { agent, receipt } = await this.agents.register(toRegisterInput(dto), {
       payment: presentedPayment(headers),
       resource: `${this.config.publicBaseUrl}/api/v1/agents`,

@@ -51,7 +51,9 @@ export class HealthController {
     const beat = JSON.parse(raw) as WorkerHeartbeat;
     const ageMs = Date.now() - Date.parse(beat.at);
     const stale = ageMs > this.config.workerHeartbeatMs * 3;
-    const stopped = Object.entries(beat.queues).filter(([, running]) => !running).map(([q]) => q);
+    const stopped = Object.entries(beat.queues)
+      .filter(([, running]) => !running)
+      .map(([q]) => q);
     if (stale || stopped.length > 0) return indicator.down({ ageMs, stopped });
     return indicator.up({ ageMs, pid: beat.pid, queues: Object.keys(beat.queues) });
   }

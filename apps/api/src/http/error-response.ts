@@ -43,7 +43,7 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     const status = exception.getStatus();
     const code = STATUS_CODE[status] ?? (status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
     const response = exception.getResponse();
-    const message = typeof response === 'string' ? response : messageOf(response) ?? exception.message;
+    const message = typeof response === 'string' ? response : (messageOf(response) ?? exception.message);
     const details = status === HttpStatus.SERVICE_UNAVAILABLE && typeof response === 'object' ? { health: response } : undefined;
     return { status, body: { success: false, error: { code, message, ...(details ? { details } : {}) } }, headers: {} };
   }

@@ -16,9 +16,7 @@ function predicate(name: string, message: string, test: (value: unknown) => bool
 }
 
 /** A USDC decimal string: digits, optional dot, at most six decimals. */
-export const IsUsdcAmount = predicate('isUsdcAmount', '$property must be a decimal string with at most 6 decimals (e.g. "0.010000")', (v) =>
-  Usdc.isValid(v),
-);
+export const IsUsdcAmount = predicate('isUsdcAmount', '$property must be a decimal string with at most 6 decimals (e.g. "0.010000")', (v) => Usdc.isValid(v));
 
 /** 0x followed by 40 hex characters (a mixed-case address must carry a valid checksum). */
 export const IsWallet = predicate('isWallet', '$property must be an Ethereum address: 0x followed by 40 hex characters', (v) => isWallet(v));

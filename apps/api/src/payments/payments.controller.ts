@@ -25,7 +25,6 @@ import {
   WithdrawResponse,
 } from './dto/payments.dto';
 
-
 @ApiTags('payments')
 @Controller('payments')
 export class PaymentsController {

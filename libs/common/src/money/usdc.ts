@@ -46,9 +46,7 @@ export class Usdc {
   static parse(text: string, field = 'amount'): Usdc {
     const v = Usdc.tryParse(text);
     if (v === null) {
-      throw new ValidationException([
-        { field, messages: [`${field} must be a decimal string with at most 6 decimals (e.g. "1.50")`] },
-      ]);
+      throw new ValidationException([{ field, messages: [`${field} must be a decimal string with at most 6 decimals (e.g. "1.50")`] }]);
     }
     return v;
   }

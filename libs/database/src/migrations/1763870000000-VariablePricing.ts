@@ -5,7 +5,9 @@ export class VariablePricing1763870000000 implements MigrationInterface {
   name = 'VariablePricing1763870000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE "refunds" ("id" character varying(40) NOT NULL, "wallet" character varying(42) NOT NULL, "amount" bigint NOT NULL, "reason" character varying(32) NOT NULL, "execution_id" character varying(40), "transaction_id" character varying(40), "status" character varying(16) NOT NULL DEFAULT 'pending', "tx_hash" character varying(66), "signed_tx" text, "attempts" integer NOT NULL DEFAULT '0', "locked_until" TIMESTAMP WITH TIME ZONE, "error" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "completed_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "ck_refunds_amount" CHECK ("amount" > 0), CONSTRAINT "ck_refunds_status" CHECK ("status" IN ('pending', 'processing', 'completed', 'failed')), CONSTRAINT "pk_refunds" PRIMARY KEY ("id"))`);
+    await q.query(
+      `CREATE TABLE "refunds" ("id" character varying(40) NOT NULL, "wallet" character varying(42) NOT NULL, "amount" bigint NOT NULL, "reason" character varying(32) NOT NULL, "execution_id" character varying(40), "transaction_id" character varying(40), "status" character varying(16) NOT NULL DEFAULT 'pending', "tx_hash" character varying(66), "signed_tx" text, "attempts" integer NOT NULL DEFAULT '0', "locked_until" TIMESTAMP WITH TIME ZONE, "error" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "completed_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "ck_refunds_amount" CHECK ("amount" > 0), CONSTRAINT "ck_refunds_status" CHECK ("status" IN ('pending', 'processing', 'completed', 'failed')), CONSTRAINT "pk_refunds" PRIMARY KEY ("id"))`,
+    );
     await q.query(`CREATE UNIQUE INDEX "ux_refunds_execution" ON "refunds" ("execution_id")`);
     await q.query(`CREATE INDEX "ix_refunds_status_created" ON "refunds" ("status", "created_at")`);
     await q.query(`ALTER TABLE "executions" ADD "pricing_model" character varying(16) NOT NULL DEFAULT 'per-request'`);

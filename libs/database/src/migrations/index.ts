@@ -11,4 +11,16 @@ import { AgentConfigVersion1763910000000 } from './1763910000000-AgentConfigVers
 import { PaymentSettling1763920000000 } from './1763920000000-PaymentSettling';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
-export const MIGRATIONS = [Initial1763820000000, Ledger1763830000000, Payments1763840000000, Execution1763850000000, ExecutionCallbacks1763860000000, VariablePricing1763870000000, Webhooks1763880000000, LedgerPostFunction1763890000000, ClaimGuard1763900000000, AgentConfigVersion1763910000000, PaymentSettling1763920000000];
+export const MIGRATIONS = [
+  Initial1763820000000,
+  Ledger1763830000000,
+  Payments1763840000000,
+  Execution1763850000000,
+  ExecutionCallbacks1763860000000,
+  VariablePricing1763870000000,
+  Webhooks1763880000000,
+  LedgerPostFunction1763890000000,
+  ClaimGuard1763900000000,
+  AgentConfigVersion1763910000000,
+  PaymentSettling1763920000000,
+];

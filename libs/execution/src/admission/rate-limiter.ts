@@ -129,4 +129,3 @@ export class RateLimiter {
     return `${this.config.queuePrefix}:rl:agent:${agentId}`;
   }
 }
-

@@ -40,9 +40,7 @@ export class X402Funding implements Funding {
 
   async settleWrites(sql: Queryable, executionId: string, fresh: boolean): Promise<unknown> {
     if (this.inlineHash === null) return this.deps.payments.bind(sql, this.payment.id, executionId);
-    return fresh
-      ? this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, executionId)
-      : this.deps.payments.settleInline(sql, this.payment, this.inlineHash, executionId);
+    return fresh ? this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, executionId) : this.deps.payments.settleInline(sql, this.payment, this.inlineHash, executionId);
   }
 
   async settleOutside(): Promise<void> {

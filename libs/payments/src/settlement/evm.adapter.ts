@@ -46,10 +46,7 @@ export class EvmSettlementAdapter extends SettlementAdapter {
     if (p.chainId !== this.config.evmChainId) {
       throw new AppException('PAYMENT_INVALID', 'Payments on this network cannot be settled here', { reason: 'invalid_network' });
     }
-    const [used, balance] = await Promise.all([
-      this.token.authorizationState(p.payer, p.nonce) as Promise<boolean>,
-      this.token.balanceOf(p.payer) as Promise<bigint>,
-    ]);
+    const [used, balance] = await Promise.all([this.token.authorizationState(p.payer, p.nonce) as Promise<boolean>, this.token.balanceOf(p.payer) as Promise<bigint>]);
     if (used) throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used on chain', { reason: 'duplicate_settlement' });
     if (balance < p.value) throw new AppException('PAYMENT_INVALID', 'The payer does not hold enough USDC', { reason: 'insufficient_funds' });
   }

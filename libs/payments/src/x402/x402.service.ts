@@ -5,16 +5,7 @@ import { AppException, checksumAddress, Clock, formatMicros, recoverSigner, same
 import { AppConfig } from '@app/config';
 import { NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
-import {
-  Authorization,
-  PaymentRequiredV2,
-  PaymentRequirementsV1,
-  PaymentRequirementsV2,
-  PriceRequest,
-  VerifiedPayment,
-  PresentedPayment,
-  SettlementReceipt,
-} from './x402.types';
+import { Authorization, PaymentRequiredV2, PaymentRequirementsV1, PaymentRequirementsV2, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
 
 export const MAX_TIMEOUT_SECONDS = 300;
 /** Reference facilitators require validBefore >= now + 6 s (three blocks of padding). */
@@ -118,17 +109,15 @@ export class X402Service {
       x402Version: 2,
       error: 'Payment required',
       resource: { url: price.resource, description: price.description, mimeType: 'application/json' },
-      accepts: this.options.map(
-        (o): PaymentRequirementsV2 => ({
-          scheme: 'exact',
-          network: o.network.caip2,
-          amount,
-          asset: o.asset,
-          payTo: this.payTo,
-          maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-          extra: { name: o.assetName, version: '2' },
-        }),
-      ),
+      accepts: this.options.map((o): PaymentRequirementsV2 => ({
+        scheme: 'exact',
+        network: o.network.caip2,
+        amount,
+        asset: o.asset,
+        payTo: this.payTo,
+        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+        extra: { name: o.assetName, version: '2' },
+      })),
     };
     return { accepts, v2 };
   }
@@ -140,12 +129,7 @@ export class X402Service {
 
   /** A 402 error (PAYMENT_REQUIRED or PAYMENT_INVALID) carrying the offer, so the client can pay again. */
   withOffer(err: AppException, price: PriceRequest): AppException {
-    return new AppException(
-      err.code,
-      err.message,
-      { ...(err.details ?? {}), amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource },
-      this.offer(price),
-    );
+    return new AppException(err.code, err.message, { ...(err.details ?? {}), amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource }, this.offer(price));
   }
 
   static hashHeader(value: string): string {

@@ -114,8 +114,6 @@ export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string |
     settlement: { status: e.settlementStatus, txHash: e.settlementStatus === 'settled' ? paid.txHash : null },
     transactionId: e.transactionId,
     ...(e.usageTokens !== null ? { usage: { tokens: e.usageTokens } } : {}),
-    ...(paid.refund
-      ? { refund: { refundId: paid.refund.id, amount: formatMicros(paid.refund.amount), status: paid.refund.status, txHash: paid.refund.txHash } }
-      : {}),
+    ...(paid.refund ? { refund: { refundId: paid.refund.id, amount: formatMicros(paid.refund.amount), status: paid.refund.status, txHash: paid.refund.txHash } } : {}),
   };
 }

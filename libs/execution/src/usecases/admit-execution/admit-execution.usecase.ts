@@ -73,13 +73,16 @@ export class AdmitExecution {
         recoverError = err;
       }
     }
-    const nonce = recovered
-      ? { chainId: recovered.option.network.chainId, asset: recovered.option.asset, payer: recovered.payer, nonce: recovered.auth.nonce }
-      : null;
+    const nonce = recovered ? { chainId: recovered.option.network.chainId, asset: recovered.option.asset, payer: recovered.payer, nonce: recovered.auth.nonce } : null;
     const reads =
       remembered || nonce
-        ? this.tx.batch((sql) => [remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null), nonce ? this.payments.authorizationUsed(nonce, sql) : Promise.resolve(false)] as const)
-        : Promise.resolve([{ status: 'fulfilled', value: null }, { status: 'fulfilled', value: false }] as const);
+        ? this.tx.batch(
+            (sql) => [remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null), nonce ? this.payments.authorizationUsed(nonce, sql) : Promise.resolve(false)] as const,
+          )
+        : Promise.resolve([
+            { status: 'fulfilled', value: null },
+            { status: 'fulfilled', value: false },
+          ] as const);
     reads.catch(() => undefined);
     let target: ExecuteTarget | null = remembered ?? null;
     let targetError: unknown = null;
@@ -129,7 +132,9 @@ export class AdmitExecution {
       if (recoverError) throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID' ? this.x402.withOffer(recoverError, price) : recoverError;
       if (verifyError || !verified) throw verifyError;
       if (used.status === 'rejected') throw used.reason;
-      const fingerprint = createHash('sha256').update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`).digest('hex');
+      const fingerprint = createHash('sha256')
+        .update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`)
+        .digest('hex');
       if (cmd.idempotencyKey) {
         const prior = await this.idempotent(verified.payer, cmd.idempotencyKey, fingerprint);
         if (prior) {

@@ -102,7 +102,10 @@ export class ChargeExecution {
     const issue = (sql: Queryable) =>
       [
         mode === 'insert'
-          ? allWrites([funding.settleWrites(sql, id, true), this.repo.insert(sql, { ...execution, settlementStatus: 'settled', transactionId, refundId, lockedUntil: null } as ExecutionEntity)])
+          ? allWrites([
+              funding.settleWrites(sql, id, true),
+              this.repo.insert(sql, { ...execution, settlementStatus: 'settled', transactionId, refundId, lockedUntil: null } as ExecutionEntity),
+            ])
           : mode === 'complete' && req.state !== 'completed'
             ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId)
             : this.repo.markSettled(sql, id, transactionId, refundId),
@@ -145,10 +148,7 @@ export class ChargeExecution {
       // A held charge is one round trip, COMMIT included: the hot ledger accounts and the agent's
       // row stay locked only while Postgres runs it. An instant-tier hold is released in the same
       // transaction once the posting has answered, so that one waits for the results first.
-      charged =
-        this.escrow.holdSeconds(score) > 0
-          ? interpret(await this.tx.oneTrip(issue))
-          : await this.tx.pipelined(async (sql) => interpret(await Promise.allSettled(issue(sql))));
+      charged = this.escrow.holdSeconds(score) > 0 ? interpret(await this.tx.oneTrip(issue)) : await this.tx.pipelined(async (sql) => interpret(await Promise.allSettled(issue(sql))));
     } catch (err) {
       if (err instanceof NotClaimed) return this.stored(id);
       throw err;
