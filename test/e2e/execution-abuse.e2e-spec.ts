@@ -65,6 +65,12 @@ describe('execute path under abuse (e2e)', () => {
       const inKey = await api.request('POST', '/api/v1/agents', { raw: '{"name\\u0000":"x"}', headers: { 'content-type': 'application/json' } });
       expect(inKey.status).toBe(400);
       expect(inKey.body.error.code).toBe('VALIDATION_ERROR');
+      const deep = await api.request('POST', '/api/v1/execute', {
+        raw: `{"targetAgentId":"${agentId}","capabilityId":"translate","input":{"text":"x","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`,
+        headers: { 'content-type': 'application/json', ...(await paid(newWallet())) },
+      });
+      expect(deep.status).toBe(400);
+      expect(deep.body.error.message).toMatch(/deeper than 64 levels/);
       const inQuery = await api.request('GET', '/api/v1/discover?capability=a%00b');
       expect(inQuery.status).toBe(400);
       expect(inQuery.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { errors: [{ field: 'query/capability' }] } });

@@ -1,4 +1,5 @@
 import { SchemaBudget, SchemaValidator } from './schema-validator';
+import { measureValue } from './value-caps';
 import type { JsonSchema, SchemaError } from './schema-validator';
 
 export { canonicalJson } from './canonical-json';
@@ -26,4 +27,14 @@ export function schemaProblem(schema: unknown, budget?: SchemaBudget): string | 
  */
 export function validateValue(scope: string, schema: JsonSchema | null | undefined, value: unknown): SchemaError[] {
   return schemaValidator.validate(scope, schema, value);
+}
+
+/**
+ * Why a JSON value is too big to take (deeper than VALUE_LIMITS.maxDepth, more values or object
+ * keys than allowed), as a phrase to follow "value"; null when it is within the limits. Bounded:
+ * a value nested 100,000 deep is refused at the limit, not by a stack overflow.
+ */
+export function valueProblem(value: unknown): string | null {
+  const measured = measureValue(value);
+  return 'problem' in measured ? measured.problem : null;
 }

@@ -1,5 +1,6 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { AppException, unstorablePath } from '@app/common';
+import { valueProblem } from '@app/json-schema';
 import { writeError } from './error-response';
 
 const ESCAPES = new WeakSet<Request>();
@@ -24,7 +25,13 @@ export function jsonBodyMiddleware(limitBytes: number) {
       if (!err) {
         const inQuery = req.url.includes('%') ? unstorablePath(req.query) : null;
         const at = inQuery !== null ? `query${inQuery}` : ESCAPES.has(req) ? unstorablePath(req.body) : null;
-        if (at === null) return next();
+        if (at === null) {
+          // Every body within the value limits (depth, values, keys), so nothing downstream recurses
+          // or loops over a hostile shape (canonical JSON, storage, class-validator).
+          const tooBig = req.body !== undefined ? valueProblem(req.body) : null;
+          if (tooBig === null) return next();
+          return writeError(res, new AppException('VALIDATION_ERROR', `The request body ${tooBig}`, { errors: [{ field: 'body', messages: [`body ${tooBig}`] }] }));
+        }
         return writeError(
           res,
           new AppException('VALIDATION_ERROR', 'The request contains text that cannot be stored', {
