@@ -21,12 +21,12 @@ export class AgentCaller {
     private readonly config: AppConfig,
   ) {}
 
-  /** `scope` names the cache entry of the compiled outputSchema: the agent id, or its endpoint by default. */
+  /** `scope` names the cache entry of the compiled outputSchema: the agent id. */
   async call(
     endpoint: string,
     payload: { requestId: string; capabilityId: string; input: unknown },
     outputSchema: Record<string, unknown> | null,
-    scope = endpoint,
+    scope: string,
   ): Promise<AgentCallResult> {
     const body = JSON.stringify(payload);
     const started = Date.now();

@@ -10,6 +10,6 @@ export type { SchemaError } from '@app/json-schema';
  * agent id: the compiled schema is cached under it (an LRU bounded per agent and in total).
  * Errors are `{path, message}`; [] when the schema is null.
  */
-export function validateAgainst(schema: Record<string, unknown> | null, value: unknown, scope = 'unscoped'): SchemaError[] {
+export function validateAgainst(schema: Record<string, unknown> | null, value: unknown, scope: string): SchemaError[] {
   return validateValue(scope, schema, value);
 }

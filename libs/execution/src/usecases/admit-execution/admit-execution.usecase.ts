@@ -13,7 +13,7 @@ import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.
 import { ExecutionsRepository } from '../../executions.repository';
 import { X402Funding, FundingSource } from '../../funding/x402-funding';
 import { canonicalJson, validateAgainst } from '../../json-schema';
-import { ExecutionPrice, priceFor } from '../../pricing-offer';
+import { ExecutionPrice, priceFor } from '../../execution-factory';
 
 /** A request admitted to run: what it runs, at what price, paid by what. */
 export interface Admitted {
@@ -87,15 +87,17 @@ export class AdmitExecution {
     let target: ExecuteTarget | null = remembered ?? null;
     let targetError: unknown = null;
     if (targetRead) target = await targetRead.catch((err: unknown) => ((targetError = err), null));
-    const verifiedFor = (t: ExecuteTarget | null): { verified: VerifiedPayment | null; error: unknown } => {
-      if (!t || !recovered || !cmd.payment) return { verified: null, error: null };
+    // The price of a target, and the payment's verification against it (once per target).
+    const verifiedFor = (t: ExecuteTarget | null): { price: ExecutionPrice | null; verified: VerifiedPayment | null; error: unknown } => {
+      const price = t ? priceFor(t.agent, t.capability, this.config.publicBaseUrl) : null;
+      if (!price || !recovered || !cmd.payment) return { price, verified: null, error: null };
       try {
-        return { verified: this.x402.verify(cmd.payment, priceFor(t.agent, t.capability, this.config.publicBaseUrl), recovered), error: null };
+        return { price, verified: this.x402.verify(cmd.payment, price, recovered), error: null };
       } catch (err) {
-        return { verified: null, error: err };
+        return { price, verified: null, error: err };
       }
     };
-    let { verified, error: verifyError } = verifiedFor(target);
+    let { price: priced, verified, error: verifyError } = verifiedFor(target);
     const limits = await this.limiter.hit(verified ? verified.payer : `ip:${cmd.clientIp}`, cmd.agentId, verified ? this.nonces.claimRequest(verified) : undefined, verified !== null);
     const holdsClaim = limits.claimed === true;
     const giveBack = (err: unknown) => {
@@ -116,7 +118,7 @@ export class AdmitExecution {
             return this.execute(cmd, false);
           }
           target = confirmed;
-          ({ verified, error: verifyError } = verifiedFor(target));
+          ({ price: priced, verified, error: verifyError } = verifiedFor(target));
           if (verified && !holdsClaim) throw paymentReplayed();
         }
       }
@@ -127,7 +129,7 @@ export class AdmitExecution {
         const errors = await this.urlPolicy.fieldErrors({ callbackUrl: cmd.callbackUrl });
         if (errors.length) throw new ValidationException(errors);
       }
-      const price = priceFor(agent, capability, this.config.publicBaseUrl);
+      const price = priced!;
       if (!cmd.payment) throw this.x402.paymentRequired(price);
       if (recoverError) throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID' ? this.x402.withOffer(recoverError, price) : recoverError;
       if (verifyError || !verified) throw verifyError;

@@ -6,7 +6,7 @@ import { jobId, JobProducer } from '@app/queues';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.types';
 import { ExecutionsRepository, IdempotencyRace } from '../../executions.repository';
-import { newExecution, runClaimUntil } from '../../pricing-offer';
+import { newExecution, runClaimUntil } from '../../execution-factory';
 import { Admitted, AdmitExecution } from '../admit-execution/admit-execution.usecase';
 import { ChargeExecution } from '../charge-execution/charge-execution.usecase';
 import { RecordFailedRun } from '../record-failed-run/record-failed-run.usecase';

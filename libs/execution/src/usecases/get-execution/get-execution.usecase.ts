@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundException } from '@app/common';
-import { PaymentsService, PresentedPayment, RefundsService, X402Service } from '@app/payments';
+import { PaymentsService, PresentedPayment, RefundsService } from '@app/payments';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { Settlement } from '../../execution.types';
+import { presentsOriginalPayment } from '../../execution-factory';
 import { ExecutionsRepository } from '../../executions.repository';
 
 export interface ExecutionView {
@@ -24,7 +25,7 @@ export class GetExecution {
   async execute(id: string, payment: PresentedPayment | null): Promise<ExecutionView> {
     const execution = await this.repo.findById(id);
     if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
-    return { execution, settlement: await this.settlementOf(execution), isPayer: payment !== null && X402Service.hashHeader(payment.value) === execution.headerHash };
+    return { execution, settlement: await this.settlementOf(execution), isPayer: presentsOriginalPayment(execution, payment) };
   }
 
   /** The settlement hash and receipt of a settled execution, and its refund if it has one. */

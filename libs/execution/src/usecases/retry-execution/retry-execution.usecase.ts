@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AppException, Clock, NotFoundException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { PaymentsService, PresentedPayment, X402Service } from '@app/payments';
+import { PaymentsService, PresentedPayment } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { ExecutionOutcome, MAX_RETRIES } from '../../execution.types';
 import { ExecutionsRepository } from '../../executions.repository';
-import { runClaimUntil } from '../../pricing-offer';
+import { presentsOriginalPayment, runClaimUntil } from '../../execution-factory';
 import { RunPendingExecution } from '../run-pending-execution/run-pending-execution.usecase';
 
 /**
@@ -28,7 +28,7 @@ export class RetryExecution {
     const execution = await this.repo.findById(id);
     if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
     if (!payment) throw new AppException('UNAUTHORIZED', 'A retry must carry the payment header of the original execute request');
-    if (X402Service.hashHeader(payment.value) !== execution.headerHash) {
+    if (!presentsOriginalPayment(execution, payment)) {
       throw new AppException('FORBIDDEN', 'Only the payer may retry: this is not the payment of the original execute request');
     }
     if (!['failed', 'timeout'].includes(execution.status)) {

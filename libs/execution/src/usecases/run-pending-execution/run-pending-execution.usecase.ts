@@ -5,7 +5,7 @@ import { AppConfig } from '@app/config';
 import { ExecutionOutcome } from '../../execution.types';
 import { ExecutionsRepository } from '../../executions.repository';
 import { FundingSource } from '../../funding/x402-funding';
-import { runClaimUntil } from '../../pricing-offer';
+import { runClaimUntil } from '../../execution-factory';
 import { ChargeExecution } from '../charge-execution/charge-execution.usecase';
 import { RecordFailedRun } from '../record-failed-run/record-failed-run.usecase';
 import { RunAgent } from '../run-agent/run-agent.usecase';

@@ -1,6 +1,6 @@
 import { ExecutableAgent, ExecutableCapability, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { formatMicros, newId } from '@app/common';
-import { PLATFORM_FEE, PriceRequest } from '@app/payments';
+import { PLATFORM_FEE, PresentedPayment, PriceRequest, X402Service } from '@app/payments';
 import { ExecutionEntity } from './entities/execution.entity';
 import { PricedRun } from './pricing';
 
@@ -71,4 +71,12 @@ export function newExecution(o: {
 /** How long a run may hold its claim: the agent timeout plus a minute for settling. */
 export function runClaimUntil(nowMs: number, executionTimeoutMs: number): Date {
   return new Date(nowMs + executionTimeoutMs + 60_000);
+}
+
+/**
+ * Whether a request presents the payment of the original execute call (its SHA-256 compared; the
+ * header is never stored in clear): the proof for reading the output and for retrying.
+ */
+export function presentsOriginalPayment(execution: Pick<ExecutionEntity, 'headerHash'>, payment: PresentedPayment | null): boolean {
+  return payment !== null && X402Service.hashHeader(payment.value) === execution.headerHash;
 }
