@@ -6,6 +6,7 @@ import { Accounts, LedgerService } from '@app/ledger';
 import { EscrowService, PaymentSettlement, PaymentsService, PLATFORM_FEE, RefundsService, WithdrawalsService } from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
+import { evmEnv } from '../support/evm-env';
 import { TestAgentServer } from '../support/agent-server';
 import { agentPayload, capabilityPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
 import { builtApp, startProcess } from '../support/processes';
@@ -27,11 +28,7 @@ describe('evm settlement on anvil (e2e)', () => {
   beforeAll(async () => {
     chain = await startChain();
     api = await startApi({
-      SETTLEMENT_MODE: 'evm',
-      EVM_RPC_URL: chain.rpcUrl,
-      USDC_ADDRESS: chain.usdcAddress,
-      RELAYER_PRIVATE_KEY: chain.platform.privateKey,
-      PLATFORM_WALLET: chain.platform.address,
+      ...evmEnv(chain),
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
     });

@@ -7,6 +7,7 @@ import { PAYMENT_CHECKS } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
+import { evmEnv } from '../support/evm-env';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { TestAgentServer } from '../support/agent-server';
 import { TestFacilitator } from '../support/facilitator-server';
@@ -115,11 +116,7 @@ describe('evm: settlements interrupted after the money moved are finished exactl
     chain = await startChain();
     agentServer = await new TestAgentServer().start();
     api = await startApi({
-      SETTLEMENT_MODE: 'evm',
-      EVM_RPC_URL: chain.rpcUrl,
-      USDC_ADDRESS: chain.usdcAddress,
-      RELAYER_PRIVATE_KEY: chain.platform.privateKey,
-      PLATFORM_WALLET: chain.platform.address,
+      ...evmEnv(chain),
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       SETTLEMENT_LEASE_MS: '1500',
