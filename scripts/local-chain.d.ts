@@ -4,6 +4,8 @@ export interface LocalChain {
   rpcUrl: string;
   chainId: number;
   usdcAddress: string;
+  /** The project's SettlementBatcher (contracts/SettlementBatcher.sol). */
+  batcherAddress: string;
   provider: JsonRpcProvider;
   token: Contract;
   abi: unknown[];
@@ -14,7 +16,7 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
-export function startChain(opts?: { port?: number; quiet?: boolean }): Promise<LocalChain>;
+export function startChain(opts?: { port?: number; quiet?: boolean; blockTime?: number }): Promise<LocalChain>;
 export function account(index: number): HDNodeWallet;
 export const CHAIN_ID: number;
 export const MNEMONIC: string;

@@ -12,6 +12,8 @@ const { build } = require('../contracts/build');
 const CHAIN_ID = 84532;
 /** anvil's well-known development mnemonic: account 0 is the relayer and platform wallet. */
 const MNEMONIC = 'test test test test test test test test test test test junk';
+/** Deploys the contracts and mints: not account 0, whose nonces belong to the platform's sender alone. */
+const DEPLOYER = 10;
 
 function anvilBinary() {
   const platform = { linux: 'linux', darwin: 'darwin', win32: 'win32' }[process.platform];
@@ -74,10 +76,25 @@ function listeningUrl(child, quiet, timeoutMs = 15000) {
   });
 }
 
-/** Starts anvil on `port` (0: one the OS picks) and deploys TestUSDC. */
-async function startChain({ port = 0, quiet = true } = {}) {
+/** A contract of contracts/ compiled by npm solc: {abi, bytecode}. */
+function artifact(name) {
+  return JSON.parse(
+    fs.readFileSync(
+      build().find((o) => o.endsWith(`${name}.json`)),
+      'utf8',
+    ),
+  );
+}
+
+/**
+ * Starts anvil on `port` (0: one the OS picks), deploys TestUSDC and the SettlementBatcher.
+ * `blockTime` (seconds): mine on a timer instead of on every transaction (automine).
+ */
+async function startChain({ port = 0, quiet = true, blockTime } = {}) {
+  const args = ['--chain-id', String(CHAIN_ID), '--port', String(port), '--host', '127.0.0.1', '--mnemonic', MNEMONIC, '--accounts', String(DEPLOYER + 1)];
+  if (blockTime) args.push('--block-time', String(blockTime));
   // Not --silent: it also hides the line that says which port anvil got.
-  const child = spawn(anvilBinary(), ['--chain-id', String(CHAIN_ID), '--port', String(port), '--host', '127.0.0.1', '--mnemonic', MNEMONIC], {
+  const child = spawn(anvilBinary(), args, {
     stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'],
   });
   const rpcUrl = await listeningUrl(child, quiet).catch((err) => {
@@ -85,23 +102,22 @@ async function startChain({ port = 0, quiet = true } = {}) {
     throw err;
   });
   const provider = await waitForRpc(rpcUrl, child);
-  const deployer = account(0).connect(provider);
-  const artifact = JSON.parse(
-    fs.readFileSync(
-      build().find((o) => o.endsWith('TestUSDC.json')),
-      'utf8',
-    ),
-  );
-  const token = await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy('USDC');
-  await token.waitForDeployment();
+  const deployer = account(DEPLOYER).connect(provider);
+  const usdc = artifact('TestUSDC');
+  const token = await new ContractFactory(usdc.abi, usdc.bytecode, deployer).deploy('USDC', { nonce: 0 });
+  const batcherContract = artifact('SettlementBatcher');
+  const batcher = await new ContractFactory(batcherContract.abi, batcherContract.bytecode, deployer).deploy({ nonce: 1 });
+  await Promise.all([token.waitForDeployment(), batcher.waitForDeployment()]);
   const usdcAddress = await token.getAddress();
+  const batcherAddress = await batcher.getAddress();
   return {
     rpcUrl,
     chainId: CHAIN_ID,
     usdcAddress,
+    batcherAddress,
     provider,
     token: token.connect(deployer),
-    abi: artifact.abi,
+    abi: usdc.abi,
     platform: account(0),
     account,
     async mint(to, micros) {
@@ -125,7 +141,7 @@ module.exports = { startChain, account, CHAIN_ID, MNEMONIC };
 
 if (require.main === module && process.argv[2] === 'up') {
   (async () => {
-    const chain = await startChain({ port: Number(process.argv[3] || 8545) });
+    const chain = await startChain({ port: Number(process.argv[3] || 8545), blockTime: process.env.ANVIL_BLOCK_TIME ? Number(process.env.ANVIL_BLOCK_TIME) : undefined });
     const demo = [1, 2, 3, 4, 5].map(account);
     for (const w of demo) await chain.mint(w.address, 1_000_000_000n); // 1,000 USDC each
     const env = {
@@ -133,6 +149,7 @@ if (require.main === module && process.argv[2] === 'up') {
       EVM_RPC_URL: chain.rpcUrl,
       EVM_CHAIN_ID: String(CHAIN_ID),
       USDC_ADDRESS: chain.usdcAddress,
+      SETTLEMENT_BATCHER_ADDRESS: chain.batcherAddress,
       RELAYER_PRIVATE_KEY: chain.platform.privateKey,
       PLATFORM_WALLET: chain.platform.address,
       PAYMENT_NETWORKS: 'base-sepolia',

@@ -6,6 +6,7 @@ export function evmEnv(chain: LocalChain): Record<string, string> {
     SETTLEMENT_MODE: 'evm',
     EVM_RPC_URL: chain.rpcUrl,
     USDC_ADDRESS: chain.usdcAddress,
+    SETTLEMENT_BATCHER_ADDRESS: chain.batcherAddress,
     RELAYER_PRIVATE_KEY: chain.platform.privateKey,
     PLATFORM_WALLET: chain.platform.address,
   };

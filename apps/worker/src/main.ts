@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { exitGracefullyOnSignals } from '@app/common';
+import { exitGracefullyOnSignals, FaultInjector } from '@app/common';
 import { loadConfigOrExit } from '@app/config';
 import { WorkerModule } from './worker.module';
 
@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit('worker');
   const app = await NestFactory.createApplicationContext(WorkerModule.register(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
+  app.get(FaultInjector).killAt(config.faultKillAt); // tests only (NODE_ENV=test)
   await app.init();
   const logger = app.get(Logger);
   // SIGTERM/SIGINT close the BullMQ workers (waiting for active jobs) before exit.

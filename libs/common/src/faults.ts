@@ -13,6 +13,12 @@ export class InjectedFault extends Error {
  */
 export class FaultInjector {
   private readonly armed = new Map<string, number>();
+  private killPoint: string | null = null;
+
+  /** Tests of a real crash (FAULT_KILL_AT): the process kills itself with SIGKILL at `point`, nothing after it runs. */
+  killAt(point: string | undefined): void {
+    this.killPoint = point ?? null;
+  }
 
   /** The next `times` trips of `point` throw InjectedFault. */
   arm(point: string, times = 1): void {
@@ -24,6 +30,7 @@ export class FaultInjector {
   }
 
   trip(point: string): void {
+    if (this.killPoint === point) process.kill(process.pid, 'SIGKILL');
     if (this.armed.size === 0) return;
     const left = this.armed.get(point);
     if (!left) return;

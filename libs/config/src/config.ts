@@ -26,6 +26,18 @@ export class AppConfig {
   evmChainId: number;
   usdcAddress?: string;
   relayerPrivateKey?: string;
+  /** The project's SettlementBatcher contract: settlements arriving together go out in one transaction. Unset: one transaction each. */
+  settlementBatcherAddress?: string;
+  /** Most settlements in one batch transaction. */
+  evmBatchMax: number;
+  /** How often the receipt watcher asks for new blocks while anything is awaited (about the block time or less). */
+  evmPollMs: number;
+  /** How long a request waits for its transaction's receipt before the settlement is left to the retries. */
+  evmReceiptTimeoutMs: number;
+  /** A signed transaction still undecided this long after it was persisted is broadcast again (sweeper). */
+  evmResendAfterMs: number;
+  /** Tests only (NODE_ENV=test): the process kills itself with SIGKILL at this fault point. */
+  faultKillAt?: string;
   facilitatorUrl?: string;
   platformWallet: string;
   paymentNetworks: PaymentNetwork[];
@@ -141,6 +153,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.evmChainId = r.int('EVM_CHAIN_ID', 84532, 1);
   c.usdcAddress = r.str('USDC_ADDRESS');
   c.relayerPrivateKey = r.str('RELAYER_PRIVATE_KEY');
+  c.settlementBatcherAddress = r.str('SETTLEMENT_BATCHER_ADDRESS');
+  if (c.settlementBatcherAddress !== undefined && !isAddress(c.settlementBatcherAddress)) r.problems.push('SETTLEMENT_BATCHER_ADDRESS must be a 0x address');
+  c.evmBatchMax = r.int('EVM_BATCH_MAX', 50, 1);
+  c.evmPollMs = r.int('EVM_POLL_MS', 100, 10);
+  c.evmReceiptTimeoutMs = r.int('EVM_RECEIPT_TIMEOUT_MS', 30_000, 100);
+  c.evmResendAfterMs = r.int('EVM_RESEND_AFTER_MS', 30_000, 100);
+  c.faultKillAt = r.str('FAULT_KILL_AT');
+  if (c.faultKillAt !== undefined && c.nodeEnv !== 'test') r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');
   c.facilitatorUrl = r.url('FACILITATOR_URL', undefined, ['http:', 'https:']);
   // Development and tests default to anvil's first account; production must name its wallet.
   c.platformWallet = r.str('PLATFORM_WALLET', c.nodeEnv === 'production' ? undefined : DEV_PLATFORM_WALLET) ?? '';

@@ -21,3 +21,6 @@ export * from './payment-invariants';
 export * from './payments.module';
 export * from './settlement/evm.adapter';
 export * from './settlement/facilitator.adapter';
+export * from './chain/chain-tx.entity';
+export * from './chain/chain-tx-recovery';
+export * from './chain/chain-sender';

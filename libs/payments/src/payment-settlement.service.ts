@@ -57,36 +57,41 @@ export class PaymentSettlement {
       throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', { paymentId });
     }
     const req = toSettleRequest(payment);
+    let txHash: string;
     try {
       // An earlier attempt may have moved the money and died before recording it: ask the chain.
       const earlier = payment.status !== 'reserved' || payment.txHash !== null ? await this.adapter.settlementOf(req) : null;
-      const { txHash } = earlier
-        ? { txHash: earlier }
-        : await this.adapter.settle(req, async (hash) => {
-            await this.dataSource.query(`UPDATE payments SET tx_hash = $2 WHERE id = $1 AND status = 'settling'`, [paymentId, hash]);
-          });
-      // Tests: the process "dies" here, after the money moved and before it is recorded.
-      this.faults.trip('settlement.before-record');
-      const settledAt = this.clock.now();
-      const done = await queryRows<{ id: string }>(
-        this.dataSource.manager,
-        `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, next_attempt_at = NULL, last_error = NULL
-          WHERE id = $1 AND status = 'settling' RETURNING id`,
-        [paymentId, txHash, settledAt],
-      );
-      if (done.length === 1) return Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: claimed.attempts, nextAttemptAt: null, lastError: null });
-      return this.get(paymentId);
+      txHash = earlier ?? (await this.adapter.settle(req)).txHash;
     } catch (err) {
-      if (err instanceof InjectedFault) throw err; // a simulated crash: nothing after it runs
-      const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';
-      await this.dataSource.query(`UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`, [
-        paymentId,
-        new Date(this.clock.nowMs() + settleRetryDelayMs(claimed.attempts)),
-        message,
-      ]);
-      this.logger.warn({ paymentId, attempts: claimed.attempts, err: message }, 'settlement failed');
-      throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
+      // The authorization may have been used by another transaction than ours (a retry, a relay by someone else): record that one.
+      const moved = await this.adapter.settlementOf(req).catch(() => null);
+      if (!moved) return this.failed(paymentId, claimed.attempts, err);
+      txHash = moved;
     }
+    // Tests: the process "dies" here, after the money moved and before it is recorded.
+    this.faults.trip('settlement.before-record');
+    const settledAt = this.clock.now();
+    const done = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, next_attempt_at = NULL, last_error = NULL
+        WHERE id = $1 AND status = 'settling' RETURNING id`,
+      [paymentId, txHash, settledAt],
+    );
+    if (done.length === 1) return Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: claimed.attempts, nextAttemptAt: null, lastError: null });
+    return this.get(paymentId);
+  }
+
+  /** Records a failed attempt (retried on the schedule) and throws SETTLEMENT_FAILED. */
+  private async failed(paymentId: string, attempts: number, err: unknown): Promise<never> {
+    if (err instanceof InjectedFault) throw err; // a simulated crash: nothing after it runs
+    const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';
+    await this.dataSource.query(`UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`, [
+      paymentId,
+      new Date(this.clock.nowMs() + settleRetryDelayMs(attempts)),
+      message,
+    ]);
+    this.logger.warn({ paymentId, attempts, err: message }, 'settlement failed');
+    throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { FaultInjector } from '@app/common';
 import { RegistrationFeeStep } from '@app/agents';
 import { AuthModule } from '@app/auth';
 import { AppConfig } from '@app/config';
@@ -8,6 +9,8 @@ import { LedgerModule } from '@app/ledger';
 import { OutboxModule } from '@app/outbox';
 import { SweepRegistry } from '@app/queues';
 import { BalancesService } from './balances.service';
+import { ChainNonceEntity, ChainTxEntity } from './chain/chain-tx.entity';
+import { ChainTxRecovery } from './chain/chain-tx-recovery';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { TransactionEntity } from './entities/transaction.entity';
@@ -26,11 +29,12 @@ import { WithdrawalsService } from './withdrawals.service';
 import { X402Service } from './x402/x402.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity]), AuthModule, LedgerModule, OutboxModule],
+  imports: [TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity, ChainTxEntity, ChainNonceEntity]), AuthModule, LedgerModule, OutboxModule],
   providers: [
     NonceGuard,
     X402Service,
-    { provide: SettlementAdapter, inject: [AppConfig, DataSource], useFactory: createSettlementAdapter },
+    { provide: SettlementAdapter, inject: [AppConfig, DataSource, FaultInjector], useFactory: createSettlementAdapter },
+    ChainTxRecovery,
     PaymentsService,
     PaymentSettlement,
     EscrowService,
@@ -41,7 +45,7 @@ import { X402Service } from './x402/x402.service';
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
-  exports: [NonceGuard, X402Service, SettlementAdapter, PaymentsService, PaymentSettlement, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
+  exports: [ChainTxRecovery, NonceGuard, X402Service, SettlementAdapter, PaymentsService, PaymentSettlement, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
 })
 export class PaymentsModule implements OnModuleInit {
   constructor(
@@ -49,12 +53,14 @@ export class PaymentsModule implements OnModuleInit {
     private readonly escrow: EscrowService,
     private readonly withdrawals: WithdrawalsService,
     private readonly refunds: RefundsService,
+    private readonly chainTxs: ChainTxRecovery,
   ) {}
 
-  /** What the worker's sweeper collects for this domain: due escrow releases, and payouts that need the worker. */
+  /** What the worker's sweeper collects for this domain: due escrow releases, payouts that need the worker, and chain transactions to decide. */
   onModuleInit(): void {
     this.sweeps.register('escrow.release', async () => (await this.escrow.dueReleases()).map((h) => ({ id: h.id, data: { holdId: h.id } })));
     this.sweeps.register('withdrawal.process', async () => (await this.withdrawals.dueForProcessing()).map((id) => ({ id, data: { withdrawalId: id } })));
     this.sweeps.register('refund.process', async () => (await this.refunds.dueForProcessing()).map((id) => ({ id, data: { refundId: id } })));
+    this.sweeps.register('chain.resend', async () => (await this.chainTxs.due()).map((id) => ({ id, data: { txId: id } })));
   }
 }

@@ -188,8 +188,14 @@ export class PaymentsService {
   }
 }
 
+/** In the chain sender's transaction: the payments a settlement transaction carries get its hash before it is broadcast. */
+export function bindSettlementHash(sql: Queryable, paymentIds: string[], txHash: string): Promise<unknown> {
+  return sql.query(`UPDATE payments SET tx_hash = $2 WHERE id = ANY($1::varchar[]) AND status = 'settling'`, [paymentIds, txHash]);
+}
+
 export function toSettleRequest(p: PaymentEntity): SettleRequest {
   return {
+    paymentId: p.id,
     x402Version: p.x402Version,
     network: p.network,
     chainId: p.chainId,

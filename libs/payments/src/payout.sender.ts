@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '@app/common';
-import { queryRows } from '@app/database';
-import { SettlementAdapter, TransferRevertedError } from './settlement/settlement.adapter';
+import { Clock, newUuid } from '@app/common';
+import { Queryable, queryRows } from '@app/database';
+import { SettlementAdapter } from './settlement/settlement.adapter';
 
 /** A claimed payout is ours for this long; after that another worker may take it over. */
 const CLAIM_MS = 120_000;
@@ -16,14 +16,17 @@ export interface PayoutTable {
   amountColumn: string;
 }
 
-export type PayoutOutcome = { kind: 'sent'; txHash: string } | { kind: 'failed'; error: string } | { kind: 'skipped' };
+/** `claimToken`: the owner completes or fails the row only while it still holds this claim. */
+export type PayoutOutcome = { kind: 'sent'; txHash: string; claimToken: string } | { kind: 'failed'; error: string; claimToken: string } | { kind: 'skipped' };
 
 /**
- * Sends money out of the platform wallet for one row: claims it (pending, or processing with
- * an expired claim), transfers through the settlement adapter (which persists the signed
- * transfer before broadcasting it), and reports the outcome for the owner to post. A reverted
- * transfer, or one never signed after the last attempt, is `failed`; anything else throws so
- * the queue retries (and the sweeper picks the row up again if the job is gone).
+ * Sends money out of the platform wallet for one row. Claims it (pending, or processing with an
+ * expired claim) under a fresh claim token; the adapter decides an earlier attempt's transfer
+ * from the chain before anything new is signed, and a new transfer is persisted only while the
+ * token is still the row's (the fence), so a sender that stalled past its claim can never sign a
+ * second transfer. `failed` only when nothing can land: the transfer reverted, or none was ever
+ * signed by the last attempt (read again after the attempt, so a transfer signed during it
+ * counts). Anything else throws so the queue retries (the sweeper picks the row up if the job is gone).
  */
 @Injectable()
 export class PayoutSender {
@@ -37,27 +40,45 @@ export class PayoutSender {
 
   async send(t: PayoutTable, id: string): Promise<PayoutOutcome> {
     const now = this.clock.now();
-    const [row] = await queryRows<{ to: string; amount: string; signedTx: string | null; attempts: number }>(
+    const claimToken = newUuid();
+    const [row] = await queryRows<{ to: string; amount: string; chainTxId: string | null; attempts: number }>(
       this.dataSource.manager,
-      `UPDATE ${t.table} SET status = 'processing', attempts = attempts + 1, locked_until = $2
+      `UPDATE ${t.table} SET status = 'processing', attempts = attempts + 1, locked_until = $2, claim_token = $4
         WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
-        RETURNING ${t.toColumn} AS "to", ${t.amountColumn} AS "amount", signed_tx AS "signedTx", attempts`,
-      [id, new Date(now.getTime() + CLAIM_MS), now],
+        RETURNING ${t.toColumn} AS "to", ${t.amountColumn} AS "amount", chain_tx_id AS "chainTxId", attempts`,
+      [id, new Date(now.getTime() + CLAIM_MS), now, claimToken],
     );
     if (!row) return { kind: 'skipped' };
     try {
-      const { txHash } = await this.adapter.transfer({ payoutId: id, to: row.to, amount: BigInt(row.amount), signedTx: row.signedTx }, async (signedTx, hash) => {
-        await this.dataSource.query(`UPDATE ${t.table} SET signed_tx = $2, tx_hash = $3 WHERE id = $1 AND status = 'processing'`, [id, signedTx, hash]);
+      const outcome = await this.adapter.transfer({
+        payoutId: id,
+        to: row.to,
+        amount: BigInt(row.amount),
+        chainTxId: row.chainTxId,
+        fence: (sql, tx) => this.bind(sql, t, id, claimToken, tx),
       });
-      return { kind: 'sent', txHash };
+      if (outcome.kind === 'sent') return { kind: 'sent', txHash: outcome.txHash, claimToken };
+      if (outcome.kind === 'reverted') return { kind: 'failed', error: `transfer ${outcome.txHash} reverted`, claimToken };
+      if (outcome.kind === 'fenced') return { kind: 'skipped' };
+      throw new Error('the transfer is signed and not mined yet; it will be checked again');
     } catch (err) {
       const error = (err as Error).message?.slice(0, 500) ?? 'transfer failed';
-      // A reverted transfer moved nothing; one never signed can be abandoned; a signed one may still land.
-      if (err instanceof TransferRevertedError || (row.attempts >= PAYOUT_MAX_ATTEMPTS && !row.signedTx)) return { kind: 'failed', error };
-      await this.dataSource.query(`UPDATE ${t.table} SET error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing'`, [id, error]);
-      this.logger.warn({ table: t.table, id, attempts: row.attempts, err: error }, 'payout transfer failed; will retry');
+      const [current] = await queryRows<{ chainTxId: string | null }>(this.dataSource.manager, `SELECT chain_tx_id AS "chainTxId" FROM ${t.table} WHERE id = $1`, [id]);
+      if (row.attempts >= PAYOUT_MAX_ATTEMPTS && !current?.chainTxId) return { kind: 'failed', error, claimToken };
+      await this.dataSource.query(`UPDATE ${t.table} SET error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing' AND claim_token = $3`, [id, error, claimToken]);
+      this.logger.warn({ table: t.table, id, attempts: row.attempts, err: error }, 'payout not finished; will retry');
       throw err;
     }
+  }
+
+  /** The fence: binds a newly signed transfer to the row only while this claim holds it. */
+  private async bind(sql: Queryable, t: PayoutTable, id: string, claimToken: string, tx: { id: string; txHash: string; signedTx: string }): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      sql,
+      `UPDATE ${t.table} SET chain_tx_id = $3, tx_hash = $4, signed_tx = $5 WHERE id = $1 AND claim_token = $2 AND status = 'processing' RETURNING id`,
+      [id, claimToken, tx.id, tx.txHash, tx.signedTx],
+    );
+    return rows.length === 1;
   }
 
   /** Rows that need the worker (for the sweeper): pending, or claimed by a worker that died. */

@@ -35,7 +35,6 @@ export class RefundsService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  /** Inside the transaction that credits `refund_payable` with the same amount. */
   /** Inside the caller's transaction: writes a pending refund; answers the row as written (nothing to read back). */
   async open(manager: Queryable, r: OpenRefund): Promise<RefundEntity> {
     await manager.query(`INSERT INTO refunds (id, wallet, amount, reason, execution_id, transaction_id, status) VALUES ($1, $2, $3, $4, $5, $6, 'pending')`, [
@@ -57,6 +56,8 @@ export class RefundsService {
       txHash: null,
       signedTx: null,
       attempts: 0,
+      claimToken: null,
+      chainTxId: null,
       lockedUntil: null,
       error: null,
       createdAt: this.clock.now(),
@@ -80,15 +81,19 @@ export class RefundsService {
     const outcome = await this.payouts.send(REFUND_PAYOUT, id);
     if (outcome.kind === 'skipped') return 'skipped';
     if (outcome.kind === 'failed') {
-      await this.dataSource.query(`UPDATE refunds SET status = 'failed', error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing'`, [id, outcome.error]);
+      await this.dataSource.query(`UPDATE refunds SET status = 'failed', error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing' AND claim_token = $3`, [
+        id,
+        outcome.error,
+        outcome.claimToken,
+      ]);
       return 'failed';
     }
     const done = await this.tx.run(async (manager) => {
       const [r] = await queryRows<{ wallet: string; amount: string }>(
         manager,
         `UPDATE refunds SET status = 'completed', tx_hash = $2, completed_at = $3, locked_until = NULL
-          WHERE id = $1 AND status = 'processing' RETURNING wallet, amount`,
-        [id, outcome.txHash, this.clock.now()],
+          WHERE id = $1 AND status = 'processing' AND claim_token = $4 RETURNING wallet, amount`,
+        [id, outcome.txHash, this.clock.now(), outcome.claimToken],
       );
       if (!r) return false;
       await this.ledger.post(manager, {

@@ -101,13 +101,14 @@ export class WithdrawalsService {
   async process(id: string): Promise<'completed' | 'failed' | 'skipped'> {
     const outcome = await this.payouts.send(WITHDRAWAL_PAYOUT, id);
     if (outcome.kind === 'skipped') return 'skipped';
-    if (outcome.kind === 'failed') return (await this.fail(id, outcome.error)) ? 'failed' : 'skipped';
-    return (await this.complete(id, outcome.txHash)) ? 'completed' : 'skipped';
+    if (outcome.kind === 'failed') return (await this.fail(id, outcome.error, outcome.claimToken)) ? 'failed' : 'skipped';
+    return (await this.complete(id, outcome.txHash, outcome.claimToken)) ? 'completed' : 'skipped';
   }
 
-  private async complete(id: string, txHash: string): Promise<boolean> {
+  /** Completes the withdrawal only while `claimToken` still holds it. */
+  private async complete(id: string, txHash: string, claimToken: string): Promise<boolean> {
     return this.tx.run(async (manager) => {
-      const [w] = await this.transition(manager, id, ['processing'], 'completed', { txHash });
+      const [w] = await this.transition(manager, id, ['processing'], 'completed', { txHash, claimToken });
       if (!w) return false;
       await this.ledger.post(manager, {
         code: 'withdrawal.completed',
@@ -123,10 +124,10 @@ export class WithdrawalsService {
     });
   }
 
-  /** Gives the amount back to available; the withdrawal ends `failed`. */
-  async fail(id: string, error: string): Promise<boolean> {
+  /** Gives the amount back to available; the withdrawal ends `failed`. With a claim token, only while that claim holds it. */
+  async fail(id: string, error: string, claimToken?: string): Promise<boolean> {
     return this.tx.run(async (manager) => {
-      const [w] = await this.transition(manager, id, ['pending', 'processing'], 'failed', { error });
+      const [w] = await this.transition(manager, id, ['pending', 'processing'], 'failed', { error, claimToken });
       if (!w) return false;
       await this.ledger.post(manager, {
         code: 'withdrawal.failed',
@@ -141,14 +142,14 @@ export class WithdrawalsService {
     });
   }
 
-  private async transition(manager: EntityManager, id: string, from: string[], to: 'completed' | 'failed', extra: { txHash?: string; error?: string }): Promise<WithdrawalMoney[]> {
+  private async transition(manager: EntityManager, id: string, from: string[], to: 'completed' | 'failed', extra: { txHash?: string; error?: string; claimToken?: string }): Promise<WithdrawalMoney[]> {
     const rows = await queryRows<Record<string, string>>(
       manager,
       `UPDATE withdrawals SET status = $3::varchar, completed_at = CASE WHEN $3::varchar = 'completed' THEN $4::timestamptz ELSE completed_at END,
               tx_hash = coalesce($5, tx_hash), error = coalesce($6, error), locked_until = NULL
-        WHERE id = $1 AND status = ANY($2::text[])
+        WHERE id = $1 AND status = ANY($2::text[]) AND ($7::varchar IS NULL OR claim_token = $7)
         RETURNING id, agent_id AS "agentId", amount, fee, net_amount AS "netAmount", destination_wallet AS "destinationWallet", tx_hash AS "txHash"`,
-      [id, from, to, this.clock.now(), extra.txHash ?? null, extra.error ?? null],
+      [id, from, to, this.clock.now(), extra.txHash ?? null, extra.error ?? null, extra.claimToken ?? null],
     );
     return rows.map((r) => ({
       id: r.id,

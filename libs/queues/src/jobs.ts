@@ -22,6 +22,8 @@ export interface JobPayloads {
   'escrow.release': { holdId: string };
   /** Release every escrow hold due by now: one delayed job per time bucket, not one per hold. */
   'escrow.release-due': { bucket: number };
+  /** Decide a signed chain transaction still undecided past its resend time: from the chain, or broadcast it again. */
+  'chain.resend': { txId: string };
   /** Retry a failed settlement. */
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
@@ -44,6 +46,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'escrow.release': QUEUES.payments,
   'escrow.release-due': QUEUES.payments,
   'payment.settle': QUEUES.payments,
+  'chain.resend': QUEUES.payments,
   'execution.run': QUEUES.executions,
   'event.fanout': QUEUES.webhooks,
   'webhook.deliver': QUEUES.webhooks,

@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
 import { FinishSettlement } from '@app/execution';
-import { EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
+import { ChainTxRecovery, EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
@@ -17,6 +17,7 @@ export class PaymentsProcessor extends WorkerHost {
     refunds: RefundsService,
     escrow: EscrowService,
     finishSettlement: FinishSettlement,
+    chainTxs: ChainTxRecovery,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.payments);
@@ -25,6 +26,7 @@ export class PaymentsProcessor extends WorkerHost {
     jobs.register('escrow.release', (job) => escrow.release(job.data.holdId));
     jobs.register('escrow.release-due', () => escrow.releaseDue());
     jobs.register('payment.settle', (job) => finishSettlement.execute(job.data.paymentId));
+    jobs.register('chain.resend', (job) => chainTxs.resend(job.data.txId));
   }
 
   process(job: Job): Promise<unknown> {

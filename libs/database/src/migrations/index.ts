@@ -9,6 +9,7 @@ import { LedgerPostFunction1763890000000 } from './1763890000000-LedgerPostFunct
 import { ClaimGuard1763900000000 } from './1763900000000-ClaimGuard';
 import { AgentConfigVersion1763910000000 } from './1763910000000-AgentConfigVersion';
 import { PaymentSettling1763920000000 } from './1763920000000-PaymentSettling';
+import { ChainSender1763930000000 } from './1763930000000-ChainSender';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ClaimGuard1763900000000,
   AgentConfigVersion1763910000000,
   PaymentSettling1763920000000,
+  ChainSender1763930000000,
 ];

@@ -20,6 +20,14 @@ export abstract class PayoutRow {
   @Column({ type: 'integer', default: 0 })
   attempts: number;
 
+  /** The claim of the worker sending it: checked when the signed transfer is persisted and when the payout completes. */
+  @Column({ name: 'claim_token', type: 'varchar', length: 36, nullable: true })
+  claimToken: string | null;
+
+  /** The chain transaction (chain_txs) that pays it, once one is signed. */
+  @Column({ name: 'chain_tx_id', type: 'varchar', length: 40, nullable: true })
+  chainTxId: string | null;
+
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
   lockedUntil: Date | null;
 

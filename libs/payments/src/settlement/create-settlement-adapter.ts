@@ -1,20 +1,50 @@
+import { JsonRpcProvider } from 'ethers';
 import { DataSource } from 'typeorm';
+import { FaultInjector } from '@app/common';
 import { AppConfig } from '@app/config';
+import { TransactionRunner } from '@app/database';
+import { ChainSender } from '../chain/chain-sender';
+import { ChainTxsRepository } from '../chain/chain-txs.repository';
+import { SettlementBatcher } from '../chain/settlement-batcher';
+import { bindSettlementHash } from '../payments.service';
 import { EvmSettlementAdapter } from './evm.adapter';
 import { FacilitatorSettlementAdapter } from './facilitator.adapter';
 import { LocalSettlementAdapter } from './local.adapter';
 import { SettlementAdapter } from './settlement.adapter';
 
 /** SETTLEMENT_MODE picks the adapter; the rest of the code only sees SettlementAdapter. */
-export function createSettlementAdapter(config: AppConfig, dataSource: DataSource): SettlementAdapter {
+export function createSettlementAdapter(config: AppConfig, dataSource: DataSource, faults: FaultInjector): SettlementAdapter {
   switch (config.settlementMode) {
     case 'local':
       return new LocalSettlementAdapter();
     case 'evm':
-      return new EvmSettlementAdapter(config, dataSource);
+      return evmAdapter(config, dataSource, faults);
     case 'facilitator': {
-      const payout = config.evmRpcUrl && config.usdcAddress && config.relayerPrivateKey ? new EvmSettlementAdapter(config, dataSource) : null;
+      const payout = config.evmRpcUrl && config.usdcAddress && config.relayerPrivateKey ? evmAdapter(config, dataSource, faults) : null;
       return new FacilitatorSettlementAdapter(config, payout);
     }
   }
+}
+
+function evmAdapter(config: AppConfig, dataSource: DataSource, faults: FaultInjector): EvmSettlementAdapter {
+  // No batching delay (ethers waits 10 ms to batch by default): each call leaves at once.
+  const provider = new JsonRpcProvider(config.evmRpcUrl, config.evmChainId, { staticNetwork: true, cacheTimeout: -1, batchMaxCount: 1 });
+  const sender = new ChainSender({
+    provider,
+    privateKey: config.relayerPrivateKey!,
+    chainId: config.evmChainId,
+    transactions: new TransactionRunner(dataSource),
+    repository: new ChainTxsRepository(dataSource),
+    faults,
+    pollMs: config.evmPollMs,
+    receiptTimeoutMs: config.evmReceiptTimeoutMs,
+    resendAfterMs: config.evmResendAfterMs,
+  });
+  const batcher = new SettlementBatcher(sender, {
+    token: config.usdcAddress!,
+    batcher: config.settlementBatcherAddress ?? null,
+    maxBatch: config.evmBatchMax,
+    bindHash: bindSettlementHash,
+  });
+  return new EvmSettlementAdapter(config, provider, sender, batcher);
 }

@@ -4,7 +4,8 @@ import { AppConfig } from '@app/config';
 import { NETWORKS } from '../x402/networks';
 import { MAX_TIMEOUT_SECONDS } from '../x402/x402.service';
 import { VerifiedPayment } from '../x402/x402.types';
-import { SettleRequest, SettlementAdapter, TransferRequest } from './settlement.adapter';
+import type { ChainSender } from '../chain/chain-sender';
+import { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement.adapter';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -54,11 +55,14 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
     }
   }
 
-  async settle(p: SettleRequest, persist: (txHash: string) => Promise<void>): Promise<{ txHash: string }> {
+  async settle(p: SettleRequest): Promise<{ txHash: string }> {
     const res = await this.call<SettleResponse>('/settle', this.body(p));
     if (!res.success || !res.transaction) throw new Error(`facilitator settle failed: ${res.errorReason ?? 'unknown'}`);
-    await persist(res.transaction);
     return { txHash: res.transaction };
+  }
+
+  override chainSender(): ChainSender | null {
+    return this.payout?.chainSender() ?? null;
   }
 
   async authorizationUsed(p: SettleRequest): Promise<boolean> {
@@ -70,9 +74,9 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
     return this.payout ? this.payout.settlementOf(p) : null;
   }
 
-  async transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }> {
+  async transfer(req: TransferRequest): Promise<TransferOutcome> {
     if (!this.payout) throw new Error('facilitator mode pays withdrawals from the evm hot wallet: set EVM_RPC_URL, USDC_ADDRESS and RELAYER_PRIVATE_KEY');
-    return this.payout.transfer(req, persist);
+    return this.payout.transfer(req);
   }
 
   /** The facilitator request body: the payment as a v1 payload against our v1 requirement. */

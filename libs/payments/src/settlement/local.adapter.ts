@@ -1,6 +1,6 @@
 import { toUtf8Bytes } from 'ethers';
 import { keccak256 } from '@app/common';
-import { SettleRequest, SettlementAdapter, TransferRequest } from './settlement.adapter';
+import { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement.adapter';
 
 /**
  * For a machine with no chain: signatures are still verified for real (X402Service); settlement
@@ -12,10 +12,8 @@ export class LocalSettlementAdapter extends SettlementAdapter {
 
   async preflight(): Promise<void> {}
 
-  async settle(p: SettleRequest, persist: (txHash: string) => Promise<void>): Promise<{ txHash: string }> {
-    const txHash = this.inlineTxHash(p);
-    await persist(txHash);
-    return { txHash };
+  async settle(p: SettleRequest): Promise<{ txHash: string }> {
+    return { txHash: this.inlineTxHash(p) };
   }
 
   override inlineTxHash(p: SettleRequest): string {
@@ -31,9 +29,8 @@ export class LocalSettlementAdapter extends SettlementAdapter {
     return null;
   }
 
-  async transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }> {
-    const txHash = keccak256(toUtf8Bytes(`agora-local-transfer:${req.payoutId}`));
-    if (!req.signedTx) await persist(`local:${req.payoutId}`, txHash);
-    return { txHash };
+  /** Nothing leaves Postgres: the payout completes with a hash derived from its id (its completion is fenced by the claim). */
+  async transfer(req: TransferRequest): Promise<TransferOutcome> {
+    return { kind: 'sent', txHash: keccak256(toUtf8Bytes(`agora-local-transfer:${req.payoutId}`)) };
   }
 }

@@ -1,4 +1,6 @@
 import { SettlementMode } from '@app/config';
+import { Queryable } from '@app/database';
+import type { ChainSender } from '../chain/chain-sender';
 import { VerifiedPayment } from '../x402/x402.types';
 
 /** The authorization to settle, as stored in `payments`. */
@@ -14,6 +16,8 @@ export interface SettleRequest {
   validBefore: bigint;
   nonce: string;
   signature: string;
+  /** The payment row: given the hash of the transaction that carries it before broadcast. */
+  paymentId?: string;
 }
 
 export interface TransferRequest {
@@ -21,9 +25,23 @@ export interface TransferRequest {
   payoutId: string;
   to: string;
   amount: bigint;
-  /** A transfer signed in an earlier attempt: re-broadcast it, never sign a different one. */
-  signedTx: string | null;
+  /** The transaction signed by an earlier attempt: decided from the chain, never signed twice while it can land. */
+  chainTxId: string | null;
+  /**
+   * In the transaction that persists a newly signed transfer, before its broadcast: binds it to the
+   * payout and answers whether the payout is still this sender's (its claim token). False: nothing is sent.
+   */
+  fence: (sql: Queryable, tx: { id: string; txHash: string; signedTx: string }) => Promise<boolean>;
 }
+
+export type TransferOutcome =
+  | { kind: 'sent'; txHash: string }
+  /** Mined and reverted: nothing moved, and the same transaction can never succeed. */
+  | { kind: 'reverted'; txHash: string }
+  /** Signed and not decided yet: it may still land, so the payout waits (never failed, never signed again). */
+  | { kind: 'pending' }
+  /** The claim was lost to another sender before anything was signed. */
+  | { kind: 'fenced' };
 
 /**
  * Where money actually moves. One interface, three adapters chosen by SETTLEMENT_MODE:
@@ -37,10 +55,11 @@ export abstract class SettlementAdapter {
   abstract preflight(payment: VerifiedPayment): Promise<void>;
 
   /**
-   * Moves the authorized USDC to the platform. `persist(txHash)` is awaited before broadcast,
-   * so a crash after it can be recovered from the chain. Resolves with the transaction hash.
+   * Moves the authorized USDC to the platform. The evm adapter persists the signed transaction
+   * (and the payment's hash) before broadcast, so a crash after it is recovered from the chain.
+   * Resolves with the hash of the transaction that moved the money.
    */
-  abstract settle(payment: SettleRequest, persist: (txHash: string) => Promise<void>): Promise<{ txHash: string }>;
+  abstract settle(payment: SettleRequest): Promise<{ txHash: string }>;
 
   /**
    * An adapter whose settlement has no outside effect (local) gives the hash it records, so the
@@ -48,6 +67,11 @@ export abstract class SettlementAdapter {
    */
   inlineTxHash(payment: SettleRequest): string | null {
     void payment;
+    return null;
+  }
+
+  /** The on-chain sender of the hot wallet, when this mode has one (its recovery is swept). */
+  chainSender(): ChainSender | null {
     return null;
   }
 
@@ -60,17 +84,7 @@ export abstract class SettlementAdapter {
    */
   abstract settlementOf(payment: SettleRequest): Promise<string | null>;
 
-  /**
-   * Sends `amount` to `to` from the platform wallet. `persist(signedTx, txHash)` is awaited
-   * before broadcast, so a crash after it re-sends the same transaction.
-   */
-  abstract transfer(req: TransferRequest, persist: (signedTx: string, txHash: string) => Promise<void>): Promise<{ txHash: string }>;
+  /** Sends `amount` to `to` from the platform wallet, fenced by the payout's claim (see TransferRequest). */
+  abstract transfer(req: TransferRequest): Promise<TransferOutcome>;
 }
 
-/** The chain executed the transfer and it reverted: nothing moved, and retrying the same transaction cannot help. */
-export class TransferRevertedError extends Error {
-  constructor(readonly txHash: string) {
-    super(`transaction ${txHash} reverted`);
-    this.name = 'TransferRevertedError';
-  }
-}

@@ -1,0 +1,197 @@
+import { Logger } from '@nestjs/common';
+import { computeAddress, JsonRpcProvider, SigningKey, Transaction } from 'ethers';
+import { FaultInjector, newId } from '@app/common';
+import { Queryable, TransactionRunner } from '@app/database';
+import { ChainTxKind } from './chain-tx.entity';
+import { ChainTxRow, ChainTxsRepository } from './chain-txs.repository';
+import { FeeCache } from './fee-cache';
+import { MinedReceipt, ReceiptWatcher } from './receipt-watcher';
+
+export interface ChainCall {
+  kind: ChainTxKind;
+  to: string;
+  data: string;
+  gasLimit: bigint;
+  /** Settlements carried (a batch). */
+  items?: number;
+}
+
+/**
+ * Runs in the transaction that persists the signed transaction: the owner binds it to its rows
+ * and answers whether they are still its own to pay (a claim token, a lease). False: nothing is
+ * persisted, the nonce is not taken, and nothing is broadcast.
+ */
+export type Fence = (sql: Queryable, tx: ChainTxRow) => Promise<boolean>;
+
+export type ChainOutcome =
+  | { state: 'mined' | 'reverted'; tx: ChainTxRow; receipt: MinedReceipt }
+  /** Its nonce was used by another transaction: it can never land. */
+  | { state: 'dropped'; tx: ChainTxRow }
+  /** Not decided yet (sent, or sent again); the sweeper keeps resending it. */
+  | { state: 'pending'; tx: ChainTxRow };
+
+export interface ChainSenderOptions {
+  provider: JsonRpcProvider;
+  privateKey: string;
+  chainId: number;
+  transactions: TransactionRunner;
+  repository: ChainTxsRepository;
+  faults: FaultInjector;
+  pollMs: number;
+  receiptTimeoutMs: number;
+  /** A signed transaction still undecided this long after it was persisted is broadcast again by the sweeper. */
+  resendAfterMs: number;
+}
+
+/** What a node answers when the transaction (or one with its nonce) is already in its pool or mined. */
+const ALREADY_SENT = /already known|already imported|known transaction|nonce too low|NONCE_EXPIRED|already been used|transaction already exists/i;
+
+/**
+ * The one on-chain sender of a hot wallet, for every transaction the platform sends
+ * (settlement batches, withdrawals, refunds). Nonces come from Postgres (`chain_nonces`, taken
+ * in the transaction that persists the signed transaction, never from `eth_getTransactionCount`
+ * per send); fees from a per-block cache; the signature is local, so no pooled connection is
+ * held across an RPC call. Broadcasts are concurrent and receipts come from one watcher.
+ * A signed transaction is decided from the chain only: mined, reverted, or dropped when its nonce
+ * was consumed by another; until then it is broadcast again, never replaced by a second signature.
+ */
+export class ChainSender {
+  private readonly logger = new Logger(ChainSender.name);
+  readonly address: string;
+  readonly watcher: ReceiptWatcher;
+  private readonly fees: FeeCache;
+  private readonly key: SigningKey;
+  private sequenceReady: Promise<void> | null = null;
+
+  constructor(private readonly o: ChainSenderOptions) {
+    this.key = new SigningKey(o.privateKey);
+    this.address = computeAddress(this.key.publicKey);
+    this.watcher = new ReceiptWatcher(o.provider, o.pollMs);
+    this.fees = new FeeCache(o.provider, Math.max(o.pollMs, 1_000));
+  }
+
+  /**
+   * Signs `call` with the next nonce and persists it (with the owner's `fence`, in one Postgres
+   * transaction), then broadcasts it. Answers the persisted transaction, or null when the fence
+   * refused. A failed broadcast does not throw: the transaction is persisted, and `confirm`, or
+   * the sweeper, sends it again.
+   */
+  async submit(call: ChainCall, fence?: Fence): Promise<ChainTxRow | null> {
+    await this.ensureSequence();
+    const fees = await this.fees.fees();
+    const wallet = this.address.toLowerCase();
+    const tx = await this.o.transactions
+      .pipelined(async (sql) => {
+        const nonce = await this.o.repository.takeNonce(sql, wallet);
+        if (nonce === null) throw new Error(`no nonce sequence for ${wallet}`);
+        const signed = this.sign(call, nonce, fees);
+        const row: ChainTxRow = { id: newId('ctx'), wallet, nonce, kind: call.kind, items: call.items ?? 1, txHash: signed.hash, signedTx: signed.raw, status: 'signed' };
+        // Issued together (one round trip); the fence's answer is read before COMMIT goes out.
+        const [ours] = await Promise.all([fence ? fence(sql, row) : true, this.o.repository.insert(sql, row, new Date(Date.now() + this.o.resendAfterMs))]);
+        if (!ours) throw FENCE_LOST;
+        return row;
+      })
+      .catch((err) => {
+        if (err === FENCE_LOST) return null;
+        throw err;
+      });
+    if (!tx) return null;
+    // Tests: the process dies here, persisted and never broadcast.
+    this.o.faults.trip('chain.after-persist');
+    await this.broadcast(tx);
+    this.o.faults.trip('chain.after-broadcast');
+    return tx;
+  }
+
+  /** Waits (bounded) for the chain's decision on a persisted transaction; sends it again if the wait ran out. */
+  async confirm(tx: ChainTxRow, timeoutMs = this.o.receiptTimeoutMs): Promise<ChainOutcome> {
+    const receipt = await this.watcher.wait(tx.txHash, timeoutMs);
+    if (receipt) return this.decided(tx, receipt);
+    return this.resolve(tx);
+  }
+
+  /**
+   * Decides a persisted transaction from the chain (recovery, the sweeper): its receipt if mined;
+   * dropped if its nonce was consumed by another transaction; else it is broadcast again and
+   * awaited briefly.
+   */
+  async resolve(txOrId: ChainTxRow | string): Promise<ChainOutcome> {
+    const tx = typeof txOrId === 'string' ? await this.o.repository.get(txOrId) : txOrId;
+    if (!tx) throw new Error(`chain transaction ${String(txOrId)} not found`);
+    const receipt = await this.watcher.receipt(tx.txHash);
+    if (receipt) return this.decided(tx, receipt);
+    if (tx.status === 'dropped') return { state: 'dropped', tx };
+    const used = BigInt(await this.o.provider.send('eth_getTransactionCount', [this.address, 'latest']));
+    if (used > tx.nonce) {
+      // The nonce is consumed; if not by this transaction (asked again: it may have been mined meanwhile), it can never land.
+      const again = await this.watcher.receipt(tx.txHash);
+      if (again) return this.decided(tx, again);
+      await this.o.repository.finish(tx.id, 'dropped', null);
+      await this.o.repository.raiseNonce(tx.wallet, used);
+      this.logger.warn({ txId: tx.id, nonce: tx.nonce.toString() }, 'nonce consumed by another transaction: dropped');
+      return { state: 'dropped', tx: { ...tx, status: 'dropped' } };
+    }
+    const waiting = this.watcher.wait(tx.txHash, Math.min(this.o.receiptTimeoutMs, 10_000));
+    await this.broadcast(tx);
+    const mined = await waiting;
+    if (mined) return this.decided(tx, mined);
+    await this.o.repository.postpone(tx.id, new Date(Date.now() + this.o.resendAfterMs));
+    return { state: 'pending', tx };
+  }
+
+  /** Signed transactions the chain has not decided on by their resend time (for the sweeper). */
+  due(limit = 100): Promise<string[]> {
+    return this.o.repository.due(new Date(), limit);
+  }
+
+  /** Sends a persisted transaction to the node; a node that already has it (or its nonce) is fine. */
+  private async broadcast(tx: ChainTxRow): Promise<void> {
+    try {
+      await this.o.provider.send('eth_sendRawTransaction', [tx.signedTx]);
+      this.watcher.kick();
+    } catch (err) {
+      const message = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''} ${JSON.stringify((err as { error?: unknown }).error ?? '')}`;
+      if (/fee|underpriced|base fee/i.test(message)) this.fees.invalidate();
+      if (ALREADY_SENT.test(message)) return this.watcher.kick();
+      // Persisted: the sweeper or confirm() sends it again; the chain decides.
+      this.logger.warn({ txId: tx.id, err: message.slice(0, 300) }, 'broadcast failed; will resend');
+    }
+  }
+
+  private async decided(tx: ChainTxRow, receipt: MinedReceipt): Promise<ChainOutcome> {
+    const state = receipt.status === 1 ? 'mined' : 'reverted';
+    await this.o.repository.finish(tx.id, state, receipt);
+    return { state, tx: { ...tx, status: state }, receipt };
+  }
+
+  private sign(call: ChainCall, nonce: bigint, fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }): { raw: string; hash: string } {
+    const tx = Transaction.from({
+      type: 2,
+      chainId: this.o.chainId,
+      nonce: Number(nonce),
+      to: call.to,
+      data: call.data,
+      value: 0n,
+      gasLimit: call.gasLimit,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+    tx.signature = this.key.sign(tx.unsignedHash);
+    return { raw: tx.serialized, hash: tx.hash!.toLowerCase() };
+  }
+
+  /** The wallet's nonce sequence exists and is not behind the chain (once per process). */
+  private ensureSequence(): Promise<void> {
+    this.sequenceReady ??= (async () => {
+      const pending = BigInt(await this.o.provider.send('eth_getTransactionCount', [this.address, 'pending']));
+      await this.o.repository.raiseNonce(this.address.toLowerCase(), pending);
+    })().catch((err) => {
+      this.sequenceReady = null;
+      throw err;
+    });
+    return this.sequenceReady;
+  }
+}
+
+const FENCE_LOST = new Error('fence lost');
+

@@ -1,0 +1,79 @@
+import { DataSource } from 'typeorm';
+import { Queryable, queryRows } from '@app/database';
+import { ChainTxKind, ChainTxStatus } from './chain-tx.entity';
+
+export interface ChainTxRow {
+  id: string;
+  wallet: string;
+  nonce: bigint;
+  kind: ChainTxKind;
+  items: number;
+  txHash: string;
+  signedTx: string;
+  status: ChainTxStatus;
+}
+
+const COLUMNS = `id, wallet, nonce::text AS nonce, kind, items, tx_hash AS "txHash", signed_tx AS "signedTx", status`;
+
+/** Every statement on `chain_nonces` and `chain_txs`. */
+export class ChainTxsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Creates the wallet's sequence at the chain's count, or moves it up to it (never down: our own unsent nonces stay ours). */
+  async raiseNonce(wallet: string, chainNonce: bigint): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO chain_nonces (wallet, next_nonce) VALUES ($1, $2)
+       ON CONFLICT (wallet) DO UPDATE SET next_nonce = GREATEST(chain_nonces.next_nonce, EXCLUDED.next_nonce), updated_at = now()`,
+      [wallet, chainNonce.toString()],
+    );
+  }
+
+  /** Inside the transaction that persists the signed transaction: takes the next nonce (the row stays locked until commit). */
+  async takeNonce(sql: Queryable, wallet: string): Promise<bigint | null> {
+    const [row] = await queryRows<{ nonce: string }>(sql, `UPDATE chain_nonces SET next_nonce = next_nonce + 1, updated_at = now() WHERE wallet = $1 RETURNING next_nonce - 1 AS nonce`, [
+      wallet,
+    ]);
+    return row ? BigInt(row.nonce) : null;
+  }
+
+  insert(sql: Queryable, row: ChainTxRow, resendAt: Date): Promise<unknown> {
+    return sql.query(`INSERT INTO chain_txs (id, wallet, nonce, kind, items, tx_hash, signed_tx, status, resend_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'signed', $8)`, [
+      row.id,
+      row.wallet,
+      row.nonce.toString(),
+      row.kind,
+      row.items,
+      row.txHash,
+      row.signedTx,
+      resendAt,
+    ]);
+  }
+
+  async get(id: string): Promise<ChainTxRow | null> {
+    const [row] = await queryRows<ChainTxRow & { nonce: string }>(this.dataSource.manager, `SELECT ${COLUMNS} FROM chain_txs WHERE id = $1`, [id]);
+    return row ? { ...row, nonce: BigInt(row.nonce) } : null;
+  }
+
+  /** Records the chain's decision on a signed transaction (once: a decided row never changes). */
+  async finish(id: string, status: Exclude<ChainTxStatus, 'signed'>, receipt: { blockNumber: bigint; gasUsed: bigint } | null): Promise<void> {
+    await this.dataSource.query(`UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, finished_at = now() WHERE id = $1 AND status = 'signed'`, [
+      id,
+      status,
+      receipt?.blockNumber.toString() ?? null,
+      receipt?.gasUsed.toString() ?? null,
+    ]);
+  }
+
+  async postpone(id: string, resendAt: Date): Promise<void> {
+    await this.dataSource.query(`UPDATE chain_txs SET resend_at = $2 WHERE id = $1 AND status = 'signed'`, [id, resendAt]);
+  }
+
+  /** Signed transactions the chain has not decided on by their resend time (for the sweeper), lowest nonce first. */
+  async due(now: Date, limit: number): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chain_txs WHERE status = 'signed' AND resend_at <= $1 ORDER BY nonce LIMIT $2`, [
+      now,
+      limit,
+    ]);
+    return rows.map((r) => r.id);
+  }
+}

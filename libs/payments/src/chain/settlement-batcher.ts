@@ -1,0 +1,129 @@
+import { Logger } from '@nestjs/common';
+import { id as eventTopic, Interface, Signature, zeroPadValue } from 'ethers';
+import { Queryable } from '@app/database';
+import { SettleRequest } from '../settlement/settlement.adapter';
+import { ChainSender } from './chain-sender';
+
+const TOKEN = new Interface([
+  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
+]);
+const BATCHER = new Interface([
+  'function settle(address token, (address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)[] auths)',
+]);
+const AUTHORIZATION_USED = eventTopic('AuthorizationUsed(address,bytes32)');
+
+/** Gas limits: generous (unused gas is not paid for) so an authorization is never starved inside a batch. */
+const SINGLE_GAS = 150_000n;
+const BATCH_BASE_GAS = 60_000n;
+const BATCH_ITEM_GAS = 110_000n;
+
+/** In the sender's transaction: the payments of a batch get the hash of the transaction that carries them, before it is broadcast. */
+export type BindSettlementHash = (sql: Queryable, paymentIds: string[], txHash: string) => Promise<unknown>;
+
+interface Queued {
+  req: SettleRequest;
+  resolve: (r: { txHash: string }) => void;
+  reject: (err: Error) => void;
+}
+
+/** A settlement that did not move the money: the payment records the failure and is retried (the retry asks the chain first). */
+export class SettlementNotMinedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettlementNotMinedError';
+  }
+}
+
+/**
+ * Settlements that arrive while the previous transaction is being persisted go out together
+ * (group commit: nothing waits for a timer, so one settlement alone leaves at once). A group of
+ * one calls the token directly; a larger group calls the project's SettlementBatcher, which
+ * tries each authorization on its own. Which ones moved money is read from the token's
+ * AuthorizationUsed logs in the receipt, so a bad authorization fails alone.
+ */
+export class SettlementBatcher {
+  private readonly logger = new Logger(SettlementBatcher.name);
+  private readonly queue: Queued[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly sender: ChainSender,
+    private readonly o: { token: string; batcher: string | null; maxBatch: number; bindHash: BindSettlementHash },
+  ) {}
+
+  settle(req: SettleRequest): Promise<{ txHash: string }> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ req, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const group = this.queue.splice(0, this.o.batcher ? this.o.maxBatch : 1);
+        try {
+          const paymentIds = group.map((q) => q.req.paymentId).filter((id): id is string => !!id);
+          // No fence: an authorization can move money once, whoever relays it, so a second send is refused on chain.
+          const tx = await this.sender.submit(this.call(group), async (sql, t) => {
+            await this.o.bindHash(sql, paymentIds, t.txHash);
+            return true;
+          });
+          // Persisted and broadcast: the next group can go while this one is mined.
+          void this.finish(group, tx!);
+        } catch (err) {
+          for (const q of group) q.reject(err as Error);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private call(group: Queued[]) {
+    if (group.length === 1) {
+      const p = group[0].req;
+      const sig = Signature.from(p.signature);
+      return {
+        kind: 'settlement' as const,
+        to: this.o.token,
+        gasLimit: SINGLE_GAS,
+        data: TOKEN.encodeFunctionData('transferWithAuthorization', [p.payer, p.payTo, p.value, p.validAfter, p.validBefore, p.nonce, sig.v, sig.r, sig.s]),
+      };
+    }
+    const auths = group.map(({ req: p }) => {
+      const sig = Signature.from(p.signature);
+      return [p.payer, p.payTo, p.value, p.validAfter, p.validBefore, p.nonce, sig.v, sig.r, sig.s];
+    });
+    return {
+      kind: 'settlement' as const,
+      to: this.o.batcher!,
+      items: group.length,
+      gasLimit: BATCH_BASE_GAS + BATCH_ITEM_GAS * BigInt(group.length),
+      data: BATCHER.encodeFunctionData('settle', [this.o.token, auths]),
+    };
+  }
+
+  /** Each settlement of the group learns from the receipt whether its authorization was used by this transaction. */
+  private async finish(group: Queued[], tx: NonNullable<Awaited<ReturnType<ChainSender['submit']>>>): Promise<void> {
+    try {
+      const outcome = await this.sender.confirm(tx);
+      if (outcome.state !== 'mined') {
+        const err = new SettlementNotMinedError(`settlement transaction ${tx.txHash} ${outcome.state}`);
+        for (const q of group) q.reject(err);
+        return;
+      }
+      const token = this.o.token.toLowerCase();
+      const used = new Set(outcome.receipt.logs.filter((l) => l.address === token && l.topics[0] === AUTHORIZATION_USED).map((l) => `${l.topics[1]}:${l.topics[2]}`));
+      for (const q of group) {
+        const key = `${zeroPadValue(q.req.payer.toLowerCase(), 32)}:${q.req.nonce.toLowerCase()}`;
+        if (used.has(key)) q.resolve({ txHash: tx.txHash });
+        else q.reject(new SettlementNotMinedError(`the authorization was refused on chain in ${tx.txHash}`));
+      }
+    } catch (err) {
+      this.logger.warn({ txId: tx.id, err: (err as Error).message }, 'settlement confirmation failed');
+      for (const q of group) q.reject(err as Error);
+    }
+  }
+}
