@@ -10,24 +10,20 @@ import 'reflect-metadata';
 import { Controller, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import autocannon from 'autocannon';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { request } from 'undici';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { buildDataSourceOptions } from '@app/database';
 import { Accounts, LedgerAccountEntity, LedgerEntryEntity, LedgerModule, LedgerService, LedgerTransactionEntity, transfer } from '@app/ledger';
-import { transferAuthorizationDigest } from '../../libs/payments/src/x402/eip3009';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { startTranslatorAgent } from '../../examples/translator-agent';
+import { freshDatabase, load, x402V1Header, RequestHeaders, Row, spawnRole as spawnRoleOf, stopRoles } from './bench-lib';
 
 const DB = 'agora_bench';
-const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB}`;
 const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const PLATFORM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -36,24 +32,13 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 
 async function header(wallet: Wallet, amount: bigint): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const authorization = {
-    from: wallet.address,
-    to: PLATFORM,
-    value: amount.toString(),
-    validAfter: String(now - 600),
-    validBefore: String(now + 900),
-    nonce: `0x${randomBytes(32).toString('hex')}`,
-  };
-  // The digest the api verifies (property-tested equal to ethers' typed-data hash), signed directly: half the cost of signTypedData for the pools.
-  const signature = wallet.signingKey.sign(transferAuthorizationDigest({ name: 'USDC', version: '2', chainId: 84532, verifyingContract: USDC }, authorization)).serialized;
-  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
+  return x402V1Header(wallet, amount, { usdc: USDC, payTo: PLATFORM });
 }
 
-async function headers(count: number, amount: bigint): Promise<string[]> {
+async function headers(count: number, amount: bigint): Promise<RequestHeaders[]> {
   const wallets = Array.from({ length: 8 }, () => new Wallet(Wallet.createRandom().privateKey));
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(await header(wallets[i % wallets.length], amount));
+  const out: RequestHeaders[] = [];
+  for (let i = 0; i < count; i++) out.push({ 'x-payment': await header(wallets[i % wallets.length], amount) });
   return out;
 }
 
@@ -101,26 +86,12 @@ function postgresCpuMs(): number {
   return pids.reduce((sum, pid) => sum + cpuMs(pid, !set.has(Number(procStat(pid)?.[1]))), 0);
 }
 
-interface Row {
-  scenario: string;
-  connections: number;
-  rps: number;
-  /** Requests completed in the run. */
-  total?: number;
-  /** CPU per request (ms) of the process serving it and of Postgres, during the run. */
-  serverCpu?: number;
-  pgCpu?: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  rounds?: number[];
-}
+const spawnRole = (role: string, env: Record<string, string> = {}) => spawnRoleOf(__filename, role, env);
 
-async function run(name: string, connections: number, opts: { url: string; body: string; pool?: string[]; server?: number; seconds?: number }): Promise<Row> {
+async function run(name: string, connections: number, opts: { url: string; body: string; pool?: RequestHeaders[]; server?: number; seconds?: number }): Promise<Row> {
   const before = { server: cpuMs(opts.server), pg: postgresCpuMs() };
   const f0 = opts.server ? procStat(opts.server) : null;
-  const row = await load(name, connections, opts);
+  const row = await load(name, connections, { ...opts, seconds: opts.seconds ?? DURATION_S });
   // BENCH_SPLIT=1: the serving process's user and system CPU per request, per run.
   if (process.env.BENCH_SPLIT && opts.server && f0) {
     const f1 = procStat(opts.server)!;
@@ -132,62 +103,6 @@ async function run(name: string, connections: number, opts: { url: string; body:
   const requests = row.total ?? 0;
   const perRequest = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
   return { ...row, serverCpu: opts.server ? perRequest(cpuMs(opts.server) - before.server) : undefined, pgCpu: perRequest(postgresCpuMs() - before.pg) };
-}
-
-function load(name: string, connections: number, opts: { url: string; body: string; pool?: string[]; seconds?: number }): Promise<Row> {
-  let i = 0;
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: opts.url,
-        connections,
-        duration: opts.seconds ?? DURATION_S,
-        requests: [
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: opts.body,
-            // Each paid request takes the next unused header; a pool that runs dry fails the run
-            // (a reused header would be a replay, answered 409, not a measurement).
-            setupRequest: (req: any) => {
-              if (!opts.pool) return req;
-              if (i >= opts.pool.length) throw new Error(`${name}: the pool of ${opts.pool.length} payment headers ran dry; raise its size`);
-              return { ...req, headers: { ...req.headers, 'x-payment': opts.pool[i++] } };
-            },
-          },
-        ],
-      },
-      (err: Error | null, r: any) => {
-        if (err) return reject(err);
-        const seconds = r.duration || DURATION_S;
-        resolve({
-          scenario: name,
-          connections,
-          total: r.requests.total,
-          rps: Math.round((r.requests.total / seconds) * 10) / 10,
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          non2xx: r.non2xx,
-          errors: r.errors,
-        });
-      },
-    );
-  });
-}
-
-/** A child process: the api, the baseline app or the example agent, apart from the load generator. */
-function spawnRole(role: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
-  const prof = process.env.BENCH_CPU_PROF === role ? ['--cpu-prof', '--cpu-prof-dir', 'bench-profiles'] : [];
-  const child = spawn(process.execPath, [...prof, '-r', '@swc-node/register', __filename, role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
-  });
 }
 
 async function roleApi(): Promise<string> {
@@ -243,15 +158,7 @@ async function roleBaseline(agentUrl: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB}`);
-  await admin.end();
-  const migrator = new DataSource(buildDataSourceOptions({ url: DB_URL, poolSize: 1 }));
-  await migrator.initialize();
-  await migrator.runMigrations();
-  await migrator.destroy();
+  await freshDatabase(DB);
 
   // The load generator runs here; the agent, the api and the baseline each in their own process.
   const agent = await spawnRole('agent');
@@ -292,7 +199,7 @@ async function main(): Promise<void> {
     // Round 0 warms up (JIT, connection pools, caches) for WARMUP_S and is not reported.
     const syncPool = only('sync') ? await headers(warmup + perRound * rounds, 11_000n) : [];
     const asyncPool = only('async') ? await headers(warmup + perRound * rounds, 11_000n) : [];
-    const slice = (pool: string[], round: number) => (round === 0 ? pool.slice(0, warmup) : pool.slice(warmup + (round - 1) * perRound, warmup + round * perRound));
+    const slice = (pool: RequestHeaders[], round: number) => (round === 0 ? pool.slice(0, warmup) : pool.slice(warmup + (round - 1) * perRound, warmup + round * perRound));
     const byScenario = new Map<string, Row[]>();
     const add = (round: number, r: Row) => round > 0 && byScenario.set(r.scenario, [...(byScenario.get(r.scenario) ?? []), r]);
     for (let round = 0; round <= rounds; round++) {
@@ -325,7 +232,7 @@ async function main(): Promise<void> {
       `| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / direct(r.connections)).toFixed(2)} | ${(r.rps / baseline(r.connections)).toFixed(2)} | ${r.rounds!.join(' / ')} | ${r.serverCpu ?? '-'} | ${r.pgCpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`,
     );
   }
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGINT')))));
+  await stopRoles(children);
   process.exit(0);
 }
 

@@ -1,0 +1,127 @@
+/* What the benchmarks share: autocannon runs with one fresh payment header per request, child
+   processes for each role, a fresh database. */
+import autocannon from 'autocannon';
+import { ChildProcess, spawn } from 'node:child_process';
+import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
+import { Wallet } from 'ethers';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions } from '@app/database';
+import { transferAuthorizationDigest } from '../../libs/payments/src/x402/eip3009';
+
+export interface Row {
+  scenario: string;
+  connections: number;
+  rps: number;
+  /** Requests completed in the run, and those answered 2xx. */
+  total?: number;
+  ok?: number;
+  /** CPU per request (ms) of the process serving it and of Postgres, during the run. */
+  serverCpu?: number;
+  pgCpu?: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  rounds?: number[];
+}
+
+/** Headers added to one request (a payment header). */
+export type RequestHeaders = Record<string, string>;
+
+/**
+ * One autocannon run of `seconds` at `connections`. Each request takes the next headers of
+ * `pool`; a pool that runs dry fails the run (a reused payment would be a replay, not a measurement).
+ */
+export function load(name: string, connections: number, opts: { url: string; body: string; pool?: RequestHeaders[]; seconds: number }): Promise<Row> {
+  let i = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: opts.url,
+        connections,
+        duration: opts.seconds,
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: opts.body,
+            setupRequest: (req: any) => {
+              if (!opts.pool) return req;
+              if (i >= opts.pool.length) throw new Error(`${name}: the pool of ${opts.pool.length} payment headers ran dry; raise its size`);
+              return { ...req, headers: { ...req.headers, ...opts.pool[i++] } };
+            },
+          },
+        ],
+      },
+      (err: Error | null, r: any) => {
+        if (err) return reject(err);
+        const seconds = r.duration || opts.seconds;
+        resolve({
+          scenario: name,
+          connections,
+          total: r.requests.total,
+          ok: r['2xx'],
+          rps: Math.round((r['2xx'] / seconds) * 10) / 10,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          non2xx: r.non2xx,
+          errors: r.errors,
+        });
+      },
+    );
+  });
+}
+
+/** Runs `file` again as a child process in `role`; resolves once it prints `READY <url>`. */
+export function spawnRole(file: string, role: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const prof = process.env.BENCH_CPU_PROF === role ? ['--cpu-prof', '--cpu-prof-dir', 'bench-profiles'] : [];
+  const child = spawn(process.execPath, [...prof, '-r', '@swc-node/register', file, role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
+  });
+}
+
+export function stopRoles(children: ChildProcess[]): Promise<unknown> {
+  return Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGINT'))))));
+}
+
+/** Drops and creates database `name` and runs the migrations; answers its URL. */
+export async function freshDatabase(name: string): Promise<string> {
+  const admin = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = `postgres://postgres@127.0.0.1:5432/${name}`;
+  const migrator = new DataSource(buildDataSourceOptions({ url, poolSize: 1 }));
+  await migrator.initialize();
+  await migrator.runMigrations();
+  await migrator.destroy();
+  return url;
+}
+
+/**
+ * An x402 v1 `exact` payment header on base-sepolia (chain 84532, as the local chain is) for
+ * `amount` of the token at `usdc`, to `payTo`. The digest the api verifies (property-tested equal
+ * to ethers' typed-data hash), signed directly: half the cost of signTypedData for the pools.
+ */
+export function x402V1Header(wallet: Wallet, amount: bigint, o: { usdc: string; payTo: string }): string {
+  const now = Math.floor(Date.now() / 1000);
+  const authorization = {
+    from: wallet.address,
+    to: o.payTo,
+    value: amount.toString(),
+    validAfter: String(now - 600),
+    validBefore: String(now + 900),
+    nonce: `0x${randomBytes(32).toString('hex')}`,
+  };
+  const signature = wallet.signingKey.sign(transferAuthorizationDigest({ name: 'USDC', version: '2', chainId: 84532, verifyingContract: o.usdc }, authorization)).serialized;
+  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
+}

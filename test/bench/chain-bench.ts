@@ -1,0 +1,273 @@
+/* npm run bench:chain: agora in `evm` mode beside the public x402 reference stack, on one anvil
+   chain with the same token and the same example agent.
+     agora      POST /api/v1/execute (sync): verify, preflight, agent, settle on chain, charge
+     reference  @x402/express middleware + the reference facilitator (@x402/core + @x402/evm exact,
+                viem with a nonce manager) in front of the agent; settles each payment before answering
+   at 1 and 20 connections, on automine and with 1-second blocks, then the async drain: 500
+   executions accepted (202) and settled by the worker. Gas per settlement is read from the
+   receipts of each side's transactions. Every run ends with ledger:check and the count of
+   on-chain authorizations used by agora equal to the count of paid answers. */
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { id as eventTopic, Wallet } from 'ethers';
+import { execFileSync } from 'node:child_process';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { request } from 'undici';
+import { loadConfig } from '@app/config';
+import { createApiApp } from '../../apps/api/src/app.factory';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { startTranslatorAgent } from '../../examples/translator-agent';
+import { LocalChain, startChain } from '../../scripts/local-chain';
+import { freshDatabase, load, RequestHeaders, Row, spawnRole, stopRoles, x402V1Header } from './bench-lib';
+import { referencePaymentHeaders, startReferenceFacilitator, startReferenceServer } from './reference-stack';
+
+const DB = 'agora_chain_bench';
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const DRAIN = Number(process.env.BENCH_DRAIN ?? 500);
+const PRICE = 11_000n; // 0.001 platform fee + 0.010 agent fee
+const AUTHORIZATION_USED = eventTopic('AuthorizationUsed(address,bytes32)');
+
+interface ChainRow extends Row {
+  chain: string;
+  gasPerSettlement: number;
+  settlements: number;
+}
+
+/** Receipts of blocks (from, to]: gas and settlements (AuthorizationUsed logs) of the transactions sent by `sender`. */
+async function gasOf(chain: LocalChain, sender: string, from: number, to: number): Promise<{ gas: bigint; settlements: number }> {
+  let gas = 0n;
+  let settlements = 0;
+  for (let b = from + 1; b <= to; b++) {
+    const receipts = (await chain.provider.send('eth_getBlockReceipts', [`0x${b.toString(16)}`])) as { from: string; gasUsed: string; logs: { topics: string[] }[] }[];
+    for (const r of receipts ?? []) {
+      if (r.from.toLowerCase() !== sender.toLowerCase()) continue;
+      gas += BigInt(r.gasUsed);
+      settlements += r.logs.filter((l) => l.topics[0] === AUTHORIZATION_USED).length;
+    }
+  }
+  return { gas, settlements };
+}
+
+async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function benchChain(label: string, blockTime: number | undefined, drain: boolean): Promise<ChainRow[]> {
+  const chain = await startChain({ blockTime });
+  const dbUrl = await freshDatabase(DB);
+  const db = new Client({ connectionString: dbUrl });
+  await db.connect();
+  const relayer = chain.account(0);
+  const facilitatorKey = chain.account(1);
+  const env = {
+    BENCH_DB_URL: dbUrl,
+    BENCH_RPC_URL: chain.rpcUrl,
+    BENCH_USDC: chain.usdcAddress,
+    BENCH_BATCHER: chain.batcherAddress,
+    BENCH_RELAYER_KEY: relayer.privateKey,
+    BENCH_FACILITATOR_KEY: facilitatorKey.privateKey,
+  };
+  // Payers, funded at once (one mint each, explicit nonces: with 1-second blocks one by one would take a second each).
+  const payers = Array.from({ length: 16 }, () => new Wallet(Wallet.createRandom().privateKey));
+  const deployer = chain.account(10).connect(chain.provider);
+  const first = await chain.provider.getTransactionCount(deployer.address, 'pending');
+  const mints = await Promise.all(payers.map((p, i) => chain.token.connect(deployer).getFunction('mint')(p.address, 1_000_000_000_000n, { nonce: first + i })));
+  await Promise.all(mints.map((tx) => tx.wait()));
+
+  const agent = await spawnRole(__filename, 'agent');
+  const api = await spawnRole(__filename, 'api', env);
+  const worker = await spawnRole(__filename, 'worker', env);
+  const facilitator = await spawnRole(__filename, 'facilitator', env);
+  const reference = await spawnRole(__filename, 'reference', { ...env, BENCH_FACILITATOR_URL: facilitator.url, BENCH_AGENT_URL: agent.url, BENCH_PAY_TO: chain.account(2).address });
+  const children = [agent.child, api.child, worker.child, facilitator.child, reference.child];
+  const rows: ChainRow[] = [];
+  try {
+    const agoraHeaders = (count: number): RequestHeaders[] =>
+      Array.from({ length: count }, (_, i) => ({ 'x-payment': x402V1Header(payers[i % payers.length], PRICE, { usdc: chain.usdcAddress, payTo: relayer.address }) }));
+    const reg = await fetch(`${api.url}/api/v1/agents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-payment': x402V1Header(payers[0], 100_000n, { usdc: chain.usdcAddress, payTo: relayer.address }) },
+      body: JSON.stringify({
+        wallet: payers[0].address,
+        name: 'Bench Translator',
+        capabilities: [{ id: 'translate', name: 'Translate', description: 'Upper-cases text', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+        endpoints: { execution: agent.url },
+      }),
+    });
+    if (reg.status !== 201) throw new Error(`registration answered ${reg.status}: ${await reg.text()}`);
+    const agentId = ((await reg.json()) as { data: { id: string } }).data.id;
+    const executeBody = JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } });
+    const agentBody = JSON.stringify({ requestId: 'r', capabilityId: 'translate', input: { text: 'hi' } });
+
+    for (const connections of (process.env.BENCH_CONNECTIONS ?? '1,20').split(',').map(Number)) {
+      const rate = connections === 1 ? 150 : 400;
+      const [warmSize, runSize] = [Math.ceil(WARMUP_S * rate), Math.ceil(DURATION_S * rate)];
+      process.stdout.write(`${label}, ${connections} connection(s): signing ${warmSize + runSize} headers per stack...\n`);
+      const wallets = payers.map((p) => p.privateKey);
+      const refHeaders = async (count: number) => (await referencePaymentHeaders({ serverUrl: reference.url, wallets, count })).map((h) => ({ [h.header]: h.value }));
+      // Separate pools for the warm-up and the run: a request cut off at the end of a run may still have reached the server.
+      const stacks = [
+        { name: 'reference x402', url: `${reference.url}/execute`, body: agentBody, pools: [await refHeaders(warmSize), await refHeaders(runSize)], sender: facilitatorKey.address },
+        { name: 'agora evm', url: `${api.url}/api/v1/execute`, body: executeBody, pools: [agoraHeaders(warmSize), agoraHeaders(runSize)], sender: relayer.address },
+      ];
+      for (const s of stacks) {
+        await load(s.name, connections, { url: s.url, body: s.body, pool: s.pools[0], seconds: WARMUP_S });
+        const b0 = await chain.provider.getBlockNumber();
+        const row = await load(s.name, connections, { url: s.url, body: s.body, pool: s.pools[1], seconds: DURATION_S });
+        if (s.name === 'agora evm') {
+          // Settlements of answered requests still being mined count for this run's gas.
+          await until(async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0].n === 0, 'agora settlements');
+        }
+        const { gas, settlements } = await gasOf(chain, s.sender, b0, await chain.provider.getBlockNumber());
+        rows.push({ ...row, chain: label, settlements, gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN });
+        process.stdout.write(`  ${s.name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${rows.at(-1)!.gasPerSettlement} gas/settlement, non-2xx ${row.non2xx}\n`);
+      }
+    }
+
+    if (drain) {
+      const pool = agoraHeaders(DRAIN);
+      const before = (await db.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'execution' AND status = 'settled'`)).rows[0].n as number;
+      const b0 = await chain.provider.getBlockNumber();
+      const t0 = performance.now();
+      let next = 0;
+      let accepted = 0;
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          while (next < pool.length) {
+            const h = pool[next++];
+            const res = await request(`${api.url}/api/v1/execute?async=true`, { method: 'POST', headers: { 'content-type': 'application/json', ...h }, body: executeBody });
+            await res.body.dump();
+            if (res.statusCode === 202) accepted++;
+          }
+        }),
+      );
+      const acceptedMs = performance.now() - t0;
+      await until(
+        async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'execution' AND status = 'settled'`)).rows[0].n - before >= accepted,
+        'the async drain',
+        300_000,
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      const { gas, settlements } = await gasOf(chain, relayer.address, b0, await chain.provider.getBlockNumber());
+      rows.push({
+        scenario: `agora async drain (${accepted} accepted in ${Math.round(acceptedMs)} ms)`,
+        connections: 50,
+        rps: Math.round((accepted / seconds) * 10) / 10,
+        p50: NaN,
+        p99: NaN,
+        non2xx: DRAIN - accepted,
+        errors: 0,
+        chain: label,
+        settlements,
+        gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN,
+      });
+      process.stdout.write(`  async drain: ${accepted} settled in ${seconds.toFixed(2)} s: ${rows.at(-1)!.rps} settlements/s\n`);
+    }
+
+    // Money: every paid answer (registrations and completed executions, counted by the server: a request cut off at the end of
+    // a run may still have been answered) moved exactly one authorization on chain, and the ledger holds.
+    await until(async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0].n === 0, 'all settlements');
+    const { rows: counts } = await db.query(
+      `SELECT (SELECT count(*) FROM agents)::int + (SELECT count(*) FROM executions WHERE status = 'completed')::int AS paid,
+              (SELECT count(*) FROM payments WHERE status = 'settled')::int AS settled`,
+    );
+    const onChain = (await gasOf(chain, relayer.address, 0, await chain.provider.getBlockNumber())).settlements;
+    const check = ledgerCheck(dbUrl);
+    process.stdout.write(`  ${label}: ${counts[0].paid} paid answers, ${counts[0].settled} settled payments, ${onChain} authorizations used on chain by agora; ledger:check ${check ? 'passed' : 'FAILED'}\n`);
+    if (onChain !== counts[0].paid || counts[0].settled !== counts[0].paid || !check) throw new Error(`${label}: the money check failed`);
+  } finally {
+    await stopRoles(children);
+    await db.end();
+    await chain.stop();
+  }
+  return rows;
+}
+
+function ledgerCheck(dbUrl: string): boolean {
+  try {
+    execFileSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../../apps/cli/src/main.ts'), 'ledger:check'], {
+      env: { ...process.env, DATABASE_URL: dbUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    });
+    return true;
+  } catch (err) {
+    process.stdout.write(String((err as { stdout?: Buffer }).stdout ?? err));
+    return false;
+  }
+}
+
+async function main(): Promise<void> {
+  const rows = [...(await benchChain('automine', undefined, true)), ...(await benchChain('1 s blocks', 1, false))];
+  const ref = (r: ChainRow) => rows.find((x) => x.chain === r.chain && x.connections === r.connections && x.scenario === 'reference x402');
+  process.stdout.write(
+    `\n${WARMUP_S} s of warm-up, then ${DURATION_S} s per run; req/s counts 2xx answers\n\n| chain | scenario | connections | req/s | p50 ms | p99 ms | vs reference | gas per settlement | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|\n`,
+  );
+  for (const r of rows) {
+    const base = ref(r);
+    const ratio = base && r.scenario !== 'reference x402' ? (r.rps / base.rps).toFixed(2) : '-';
+    process.stdout.write(`| ${r.chain} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio} | ${r.gasPerSettlement} | ${r.non2xx} | ${r.errors} |\n`);
+  }
+  process.exit(0);
+}
+
+function evmConfig(): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: process.env.BENCH_DB_URL!,
+    DATABASE_POOL_SIZE: '20',
+    QUEUE_PREFIX: `chainbench${process.pid}`,
+    OUTBOUND_ALLOW_HTTP: 'true',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    RATE_LIMIT_CLIENT_PER_MIN: '100000000',
+    RATE_LIMIT_AGENT_PER_MIN: '100000000',
+    SETTLEMENT_MODE: 'evm',
+    EVM_RPC_URL: process.env.BENCH_RPC_URL!,
+    USDC_ADDRESS: process.env.BENCH_USDC!,
+    SETTLEMENT_BATCHER_ADDRESS: process.env.BENCH_BATCHER!,
+    RELAYER_PRIVATE_KEY: process.env.BENCH_RELAYER_KEY!,
+    PLATFORM_WALLET: new Wallet(process.env.BENCH_RELAYER_KEY!).address,
+  };
+}
+
+async function role(name: string): Promise<string> {
+  process.once('SIGINT', () => process.exit(0));
+  const e = process.env;
+  if (name === 'agent') return (await startTranslatorAgent({ keepCalls: false })).url;
+  if (name === 'api') {
+    const app = await createApiApp(loadConfig(evmConfig()));
+    await app.listen(0, '127.0.0.1');
+    return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  }
+  if (name === 'worker') {
+    const app = await NestFactory.createApplicationContext(WorkerModule.register(loadConfig(evmConfig())), { logger: false });
+    await app.init();
+    return 'worker';
+  }
+  if (name === 'facilitator') return (await startReferenceFacilitator({ rpcUrl: e.BENCH_RPC_URL!, chainId: 84532, privateKey: e.BENCH_FACILITATOR_KEY! })).url;
+  if (name === 'reference') {
+    const server = await startReferenceServer({
+      facilitatorUrl: e.BENCH_FACILITATOR_URL!,
+      agentUrl: e.BENCH_AGENT_URL!,
+      payTo: e.BENCH_PAY_TO!,
+      asset: e.BENCH_USDC!,
+      chainId: 84532,
+      price: '0.011',
+      maxTimeoutSeconds: 1800,
+    });
+    return server.url;
+  }
+  throw new Error(`unknown role ${name}`);
+}
+
+(process.argv[2] ? role(process.argv[2]).then((url) => process.stdout.write(`READY ${url}\n`)) : main()).catch((err) => {
+  process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+  process.exit(1);
+});
