@@ -2,6 +2,7 @@
    processes for each role, a fresh database. */
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
@@ -125,3 +126,53 @@ export function x402V1Header(wallet: Wallet, amount: bigint, o: { usdc: string; 
   const signature = wallet.signingKey.sign(transferAuthorizationDigest({ name: 'USDC', version: '2', chainId: 84532, verifyingContract: o.usdc }, authorization)).serialized;
   return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
 }
+
+/** /proc/<pid>/stat fields after the command name (Linux), or null. */
+export function procStat(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
+  } catch {
+    return null;
+  }
+}
+
+export const TICK_MS = 1000 / 100; // USER_HZ
+
+/** CPU time (ms) a process has used so far; with `reaped`, also that of its children that have exited. */
+export function cpuMs(pid: number | undefined, reaped = false): number {
+  const f = pid === undefined ? null : procStat(pid);
+  if (!f) return 0;
+  return (Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0)) * TICK_MS;
+}
+
+/**
+ * CPU time (ms) of the Postgres server so far: every live server process, plus the exited
+ * backends the postmaster has reaped (pool connections come and go during a run).
+ */
+export function postgresCpuMs(): number {
+  return processesCpuMs('postgres');
+}
+
+/** CPU time (ms) of every process named `comm` so far, plus the exited children they have reaped. */
+export function processesCpuMs(comm: string): number {
+  let pids: number[] = [];
+  try {
+    pids = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number)
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm;
+        } catch {
+          return false;
+        }
+      });
+  } catch {
+    return 0;
+  }
+  const set = new Set(pids);
+  return pids.reduce((sum, pid) => sum + cpuMs(pid, !set.has(Number(procStat(pid)?.[1]))), 0);
+}
+

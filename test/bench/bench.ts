@@ -11,7 +11,6 @@ import { Controller, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { request } from 'undici';
@@ -21,7 +20,7 @@ import { buildDataSourceOptions } from '@app/database';
 import { Accounts, LedgerAccountEntity, LedgerEntryEntity, LedgerModule, LedgerService, LedgerTransactionEntity, transfer } from '@app/ledger';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { startTranslatorAgent } from '../../examples/translator-agent';
-import { freshDatabase, load, x402V1Header, RequestHeaders, Row, spawnRole as spawnRoleOf, stopRoles } from './bench-lib';
+import { cpuMs, freshDatabase, load, postgresCpuMs, procStat, TICK_MS, x402V1Header, RequestHeaders, Row, spawnRole as spawnRoleOf, stopRoles } from './bench-lib';
 
 const DB = 'agora_bench';
 const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB}`;
@@ -40,50 +39,6 @@ async function headers(count: number, amount: bigint): Promise<RequestHeaders[]>
   const out: RequestHeaders[] = [];
   for (let i = 0; i < count; i++) out.push({ 'x-payment': await header(wallets[i % wallets.length], amount) });
   return out;
-}
-
-/** /proc/<pid>/stat fields after the command name (Linux), or null. */
-function procStat(pid: number): string[] | null {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8')
-      .replace(/^.*\) /, '')
-      .split(' ');
-  } catch {
-    return null;
-  }
-}
-
-const TICK_MS = 1000 / 100; // USER_HZ
-
-/** CPU time (ms) a process has used so far; with `reaped`, also that of its children that have exited. */
-function cpuMs(pid: number | undefined, reaped = false): number {
-  const f = pid === undefined ? null : procStat(pid);
-  if (!f) return 0;
-  return (Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0)) * TICK_MS;
-}
-
-/**
- * CPU time (ms) of the Postgres server so far: every live server process, plus the exited
- * backends the postmaster has reaped (pool connections come and go during a run).
- */
-function postgresCpuMs(): number {
-  let pids: number[] = [];
-  try {
-    pids = readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .map(Number)
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-        } catch {
-          return false;
-        }
-      });
-  } catch {
-    return 0;
-  }
-  const set = new Set(pids);
-  return pids.reduce((sum, pid) => sum + cpuMs(pid, !set.has(Number(procStat(pid)?.[1]))), 0);
 }
 
 const spawnRole = (role: string, env: Record<string, string> = {}) => spawnRoleOf(__filename, role, env);

@@ -20,7 +20,7 @@ import { createApiApp } from '../../apps/api/src/app.factory';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { startTranslatorAgent } from '../../examples/translator-agent';
 import { LocalChain, startChain } from '../../scripts/local-chain';
-import { freshDatabase, load, RequestHeaders, Row, spawnRole, stopRoles, x402V1Header } from './bench-lib';
+import { cpuMs, freshDatabase, load, postgresCpuMs, processesCpuMs, RequestHeaders, Row, spawnRole, stopRoles, x402V1Header } from './bench-lib';
 import { referencePaymentHeaders, startReferenceFacilitator, startReferenceServer } from './reference-stack';
 
 const DB = 'agora_chain_bench';
@@ -32,6 +32,8 @@ const AUTHORIZATION_USED = eventTopic('AuthorizationUsed(address,bytes32)');
 
 interface ChainRow extends Row {
   chain: string;
+  /** CPU ms per answered request of the serving processes, anvil and Postgres. */
+  cpu?: string;
   gasPerSettlement: number;
   settlements: number;
 }
@@ -51,6 +53,16 @@ async function gasOf(chain: LocalChain, sender: string, from: number, to: number
   return { gas, settlements };
 }
 
+/** CPU ms so far of the serving processes, anvil and Postgres. */
+function cpuNow(servers: (number | undefined)[]): number[] {
+  return [servers.reduce<number>((sum, pid) => sum + cpuMs(pid), 0), processesCpuMs('anvil'), postgresCpuMs()];
+}
+
+function cpuPerRequest(before: number[], after: number[], requests: number): string {
+  const [server, anvil, pg] = after.map((v, i) => (v - before[i]) / Math.max(1, requests));
+  return `server ${server.toFixed(1)} / anvil ${anvil.toFixed(1)} / pg ${pg.toFixed(1)}`;
+}
+
 async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
@@ -68,6 +80,7 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
   const facilitatorKey = chain.account(1);
   const env = {
     BENCH_DB_URL: dbUrl,
+    BENCH_QUEUE_PREFIX: `chainbench${Date.now()}`,
     BENCH_RPC_URL: chain.rpcUrl,
     BENCH_USDC: chain.usdcAddress,
     BENCH_BATCHER: chain.batcherAddress,
@@ -114,20 +127,29 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
       const refHeaders = async (count: number) => (await referencePaymentHeaders({ serverUrl: reference.url, wallets, count })).map((h) => ({ [h.header]: h.value }));
       // Separate pools for the warm-up and the run: a request cut off at the end of a run may still have reached the server.
       const stacks = [
-        { name: 'reference x402', url: `${reference.url}/execute`, body: agentBody, pools: [await refHeaders(warmSize), await refHeaders(runSize)], sender: facilitatorKey.address },
-        { name: 'agora evm', url: `${api.url}/api/v1/execute`, body: executeBody, pools: [agoraHeaders(warmSize), agoraHeaders(runSize)], sender: relayer.address },
+        {
+          name: 'reference x402',
+          url: `${reference.url}/execute`,
+          body: agentBody,
+          pools: [await refHeaders(warmSize), await refHeaders(runSize)],
+          sender: facilitatorKey.address,
+          servers: [reference.child.pid, facilitator.child.pid],
+        },
+        { name: 'agora evm', url: `${api.url}/api/v1/execute`, body: executeBody, pools: [agoraHeaders(warmSize), agoraHeaders(runSize)], sender: relayer.address, servers: [api.child.pid] },
       ];
       for (const s of stacks) {
         await load(s.name, connections, { url: s.url, body: s.body, pool: s.pools[0], seconds: WARMUP_S });
         const b0 = await chain.provider.getBlockNumber();
+        const cpu0 = cpuNow(s.servers);
         const row = await load(s.name, connections, { url: s.url, body: s.body, pool: s.pools[1], seconds: DURATION_S });
+        const cpu = cpuPerRequest(cpu0, cpuNow(s.servers), row.ok ?? 0);
         if (s.name === 'agora evm') {
           // Settlements of answered requests still being mined count for this run's gas.
           await until(async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0].n === 0, 'agora settlements');
         }
         const { gas, settlements } = await gasOf(chain, s.sender, b0, await chain.provider.getBlockNumber());
-        rows.push({ ...row, chain: label, settlements, gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN });
-        process.stdout.write(`  ${s.name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${rows.at(-1)!.gasPerSettlement} gas/settlement, non-2xx ${row.non2xx}\n`);
+        rows.push({ ...row, chain: label, settlements, cpu, gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN });
+        process.stdout.write(`  ${s.name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${rows.at(-1)!.gasPerSettlement} gas/settlement, non-2xx ${row.non2xx}, CPU ms/req ${cpu}\n`);
       }
     }
 
@@ -135,6 +157,7 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
       const pool = agoraHeaders(DRAIN);
       const before = (await db.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'execution' AND status = 'settled'`)).rows[0].n as number;
       const b0 = await chain.provider.getBlockNumber();
+      const cpu0 = cpuNow([api.child.pid, worker.child.pid]);
       const t0 = performance.now();
       let next = 0;
       let accepted = 0;
@@ -166,9 +189,10 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
         errors: 0,
         chain: label,
         settlements,
+        cpu: cpuPerRequest(cpu0, cpuNow([api.child.pid, worker.child.pid]), accepted),
         gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN,
       });
-      process.stdout.write(`  async drain: ${accepted} settled in ${seconds.toFixed(2)} s: ${rows.at(-1)!.rps} settlements/s\n`);
+      process.stdout.write(`  async drain: ${accepted} settled in ${seconds.toFixed(2)} s: ${rows.at(-1)!.rps} settlements/s, CPU ms/req ${rows.at(-1)!.cpu}\n`);
     }
 
     // Money: every paid answer (registrations and completed executions, counted by the server: a request cut off at the end of
@@ -204,15 +228,19 @@ function ledgerCheck(dbUrl: string): boolean {
 }
 
 async function main(): Promise<void> {
-  const rows = [...(await benchChain('automine', undefined, true)), ...(await benchChain('1 s blocks', 1, false))];
+  const chains = (process.env.BENCH_CHAINS ?? 'automine,blocks').split(',');
+  const rows = [
+    ...(chains.includes('automine') ? await benchChain('automine', undefined, true) : []),
+    ...(chains.includes('blocks') ? await benchChain('1 s blocks', 1, false) : []),
+  ];
   const ref = (r: ChainRow) => rows.find((x) => x.chain === r.chain && x.connections === r.connections && x.scenario === 'reference x402');
   process.stdout.write(
-    `\n${WARMUP_S} s of warm-up, then ${DURATION_S} s per run; req/s counts 2xx answers\n\n| chain | scenario | connections | req/s | p50 ms | p99 ms | vs reference | gas per settlement | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|\n`,
+    `\n${WARMUP_S} s of warm-up, then ${DURATION_S} s per run; req/s counts 2xx answers\n\n| chain | scenario | connections | req/s | p50 ms | p99 ms | vs reference | gas per settlement | CPU ms per answer (server / anvil / Postgres) | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n`,
   );
   for (const r of rows) {
     const base = ref(r);
     const ratio = base && r.scenario !== 'reference x402' ? (r.rps / base.rps).toFixed(2) : '-';
-    process.stdout.write(`| ${r.chain} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio} | ${r.gasPerSettlement} | ${r.non2xx} | ${r.errors} |\n`);
+    process.stdout.write(`| ${r.chain} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio} | ${r.gasPerSettlement} | ${r.cpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`);
   }
   process.exit(0);
 }
@@ -223,7 +251,7 @@ function evmConfig(): Record<string, string> {
     LOG_LEVEL: 'silent',
     DATABASE_URL: process.env.BENCH_DB_URL!,
     DATABASE_POOL_SIZE: '20',
-    QUEUE_PREFIX: `chainbench${process.pid}`,
+    QUEUE_PREFIX: process.env.BENCH_QUEUE_PREFIX!,
     OUTBOUND_ALLOW_HTTP: 'true',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     RATE_LIMIT_CLIENT_PER_MIN: '100000000',

@@ -62,6 +62,8 @@ export class ChainSender {
   private readonly fees: FeeCache;
   private readonly key: SigningKey;
   private sequenceReady: Promise<void> | null = null;
+  /** Receipt waits registered before each broadcast (a block scanned between the broadcast and a later registration would be missed). */
+  private readonly expected = new Map<string, Promise<MinedReceipt | null>>();
 
   constructor(private readonly o: ChainSenderOptions) {
     this.key = new SigningKey(o.privateKey);
@@ -98,6 +100,7 @@ export class ChainSender {
     if (!tx) return null;
     // Tests: the process dies here, persisted and never broadcast.
     this.o.faults.trip('chain.after-persist');
+    this.expected.set(tx.id, this.watcher.wait(tx.txHash, this.o.receiptTimeoutMs));
     await this.broadcast(tx);
     this.o.faults.trip('chain.after-broadcast');
     return tx;
@@ -105,7 +108,9 @@ export class ChainSender {
 
   /** Waits (bounded) for the chain's decision on a persisted transaction; sends it again if the wait ran out. */
   async confirm(tx: ChainTxRow, timeoutMs = this.o.receiptTimeoutMs): Promise<ChainOutcome> {
-    const receipt = await this.watcher.wait(tx.txHash, timeoutMs);
+    const expected = this.expected.get(tx.id);
+    this.expected.delete(tx.id);
+    const receipt = await (expected ?? this.watcher.wait(tx.txHash, timeoutMs));
     if (receipt) return this.decided(tx, receipt);
     return this.resolve(tx);
   }

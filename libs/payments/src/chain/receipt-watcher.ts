@@ -16,6 +16,8 @@ interface Waiter {
   checkedAt: number;
 }
 
+/** Up to this many awaited transactions are asked for one by one (in parallel); more, and blocks are scanned. */
+const FEW = 4;
 /** Blocks scanned by number per tick; a longer gap (a pause, a restart) falls back to asking per hash. */
 const MAX_SCAN = 16;
 /** A waiter not found by the block scan for this long is also asked for on its own. */
@@ -25,7 +27,7 @@ const FALLBACK_MS = 1_000;
  * One block subscription for every transaction a process waits on, instead of one poller per
  * request: while anything is awaited it polls `eth_blockNumber` at the block rate (EVM_POLL_MS)
  * and reads each new block's receipts with one `eth_getBlockReceipts`, resolving the waiters
- * whose hashes are in it. `kick()` after a broadcast reads at once, so on an automining chain
+ * whose hashes are in it (with only a few waiters, their receipts are asked for directly). `kick()` after a broadcast reads at once, so on an automining chain
  * the answer comes without waiting for the next poll. Register a hash before broadcasting it.
  */
 export class ReceiptWatcher {
@@ -81,6 +83,13 @@ export class ReceiptWatcher {
     }
     this.ticking = true;
     try {
+      if (this.waiters.size <= FEW) {
+        // A few transactions (one client, an automining chain): ask for each receipt at once, one round trip.
+        const receipts = await Promise.all([...this.waiters.keys()].map((hash) => this.receipt(hash)));
+        for (const r of receipts) if (r) this.settle(r);
+        this.lastBlock = null;
+        return;
+      }
       const head = BigInt(await this.provider.send('eth_blockNumber', []));
       const from = this.lastBlock === null ? head : this.lastBlock + 1n;
       for (let b = from > head - BigInt(MAX_SCAN) ? from : head - BigInt(MAX_SCAN) + 1n; b <= head; b++) {
