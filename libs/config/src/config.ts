@@ -36,6 +36,8 @@ export class AppConfig {
   evmReceiptTimeoutMs: number;
   /** A signed transaction still undecided this long after it was persisted is broadcast again (sweeper). */
   evmResendAfterMs: number;
+  /** How long a worker holds a claimed payout before another may take it over (deciding its transfer from the chain first). */
+  payoutClaimMs: number;
   /** Tests only (NODE_ENV=test): the process kills itself with SIGKILL at this fault point. */
   faultKillAt?: string;
   facilitatorUrl?: string;
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.evmPollMs = r.int('EVM_POLL_MS', 100, 10);
   c.evmReceiptTimeoutMs = r.int('EVM_RECEIPT_TIMEOUT_MS', 30_000, 100);
   c.evmResendAfterMs = r.int('EVM_RESEND_AFTER_MS', 30_000, 100);
+  c.payoutClaimMs = r.int('PAYOUT_CLAIM_MS', 120_000, 100);
   c.faultKillAt = r.str('FAULT_KILL_AT');
   if (c.faultKillAt !== undefined && c.nodeEnv !== 'test') r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');
   c.facilitatorUrl = r.url('FACILITATOR_URL', undefined, ['http:', 'https:']);

@@ -2,11 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock, newUuid } from '@app/common';
+import { AppConfig } from '@app/config';
 import { Queryable, queryRows } from '@app/database';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 
-/** A claimed payout is ours for this long; after that another worker may take it over. */
-const CLAIM_MS = 120_000;
 export const PAYOUT_MAX_ATTEMPTS = 5;
 
 /** A table of payouts (withdrawals, refunds): where the recipient and the amount to send live. */
@@ -21,7 +20,7 @@ export type PayoutOutcome = { kind: 'sent'; txHash: string; claimToken: string }
 
 /**
  * Sends money out of the platform wallet for one row. Claims it (pending, or processing with an
- * expired claim) under a fresh claim token; the adapter decides an earlier attempt's transfer
+ * expired claim, PAYOUT_CLAIM_MS) under a fresh claim token; the adapter decides an earlier attempt's transfer
  * from the chain before anything new is signed, and a new transfer is persisted only while the
  * token is still the row's (the fence), so a sender that stalled past its claim can never sign a
  * second transfer. `failed` only when nothing can land: the transfer reverted, or none was ever
@@ -35,6 +34,7 @@ export class PayoutSender {
   constructor(
     private readonly adapter: SettlementAdapter,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -46,7 +46,7 @@ export class PayoutSender {
       `UPDATE ${t.table} SET status = 'processing', attempts = attempts + 1, locked_until = $2, claim_token = $4
         WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
         RETURNING ${t.toColumn} AS "to", ${t.amountColumn} AS "amount", chain_tx_id AS "chainTxId", attempts`,
-      [id, new Date(now.getTime() + CLAIM_MS), now, claimToken],
+      [id, new Date(now.getTime() + this.config.payoutClaimMs), now, claimToken],
     );
     if (!row) return { kind: 'skipped' };
     try {
