@@ -6,10 +6,12 @@ import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
 /**
- * Money-moving jobs. Each decodes its payload and calls one domain method, which claims its row.
+ * Money-moving jobs. Each decodes its payload and calls one domain method, which claims its row
+ * (so several run at once: a payout waiting for its receipt never holds up the resend of a
+ * transaction it may be queued behind).
  * A settlement retry finishes the execution the payment paid for, so it calls the execution lib.
  */
-@Processor(QUEUES.payments)
+@Processor(QUEUES.payments, { concurrency: 8 })
 export class PaymentsProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,

@@ -185,11 +185,16 @@ export class ChainSender {
     return { raw: tx.serialized, hash: tx.hash!.toLowerCase() };
   }
 
-  /** The wallet's nonce sequence exists and is not behind the chain (once per process). */
+  /**
+   * Once per process: the wallet's nonce sequence exists and is not behind the chain, and every
+   * transaction persisted and still undecided (a process that died between persisting and
+   * broadcasting) is broadcast again first, so the nonces taken after it are not stuck behind a gap.
+   */
   private ensureSequence(): Promise<void> {
     this.sequenceReady ??= (async () => {
       const pending = BigInt(await this.o.provider.send('eth_getTransactionCount', [this.address, 'pending']));
       await this.o.repository.raiseNonce(this.address.toLowerCase(), pending);
+      for (const tx of await this.o.repository.open(this.address.toLowerCase())) if (tx.nonce >= pending) await this.broadcast(tx);
     })().catch((err) => {
       this.sequenceReady = null;
       throw err;

@@ -68,6 +68,14 @@ export class ChainTxsRepository {
     await this.dataSource.query(`UPDATE chain_txs SET resend_at = $2 WHERE id = $1 AND status = 'signed'`, [id, resendAt]);
   }
 
+  /** Every signed, undecided transaction of a wallet, lowest nonce first. */
+  async open(wallet: string): Promise<ChainTxRow[]> {
+    const rows = await queryRows<ChainTxRow & { nonce: string }>(this.dataSource.manager, `SELECT ${COLUMNS} FROM chain_txs WHERE wallet = $1 AND status = 'signed' ORDER BY nonce`, [
+      wallet,
+    ]);
+    return rows.map((r) => ({ ...r, nonce: BigInt(r.nonce) }));
+  }
+
   /** Signed transactions the chain has not decided on by their resend time (for the sweeper), lowest nonce first. */
   async due(now: Date, limit: number): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chain_txs WHERE status = 'signed' AND resend_at <= $1 ORDER BY nonce LIMIT $2`, [
