@@ -80,11 +80,18 @@ export function spawnRole(file: string, role: string, env: Record<string, string
   const child = spawn(process.execPath, [...prof, '-r', '@swc-node/register', file, role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
+    let bytes = 0;
     child.stdout!.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (out === null) return;
       out += chunk.toString();
       const m = /READY (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], child });
+      if (m) {
+        out = null as unknown as string;
+        resolve({ url: m[1], child });
+      }
     });
+    child.once('exit', () => process.env.BENCH_DEBUG && process.stdout.write(`${role}: ${bytes} bytes of output\n`));
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
   });
 }

@@ -119,7 +119,7 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
     const executeBody = JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } });
     const agentBody = JSON.stringify({ requestId: 'r', capabilityId: 'translate', input: { text: 'hi' } });
 
-    for (const connections of (process.env.BENCH_CONNECTIONS ?? '1,20').split(',').map(Number)) {
+    for (const connections of (process.env.BENCH_CONNECTIONS ?? '1,20').split(',').filter(Boolean).map(Number)) {
       const rate = connections === 1 ? 150 : 400;
       const [warmSize, runSize] = [Math.ceil(WARMUP_S * rate), Math.ceil(DURATION_S * rate)];
       process.stdout.write(`${label}, ${connections} connection(s): signing ${warmSize + runSize} headers per stack...\n`);
