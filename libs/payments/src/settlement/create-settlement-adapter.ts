@@ -27,8 +27,8 @@ export function createSettlementAdapter(config: AppConfig, dataSource: DataSourc
 }
 
 function evmAdapter(config: AppConfig, dataSource: DataSource, faults: FaultInjector): EvmSettlementAdapter {
-  // No batching delay (ethers waits 10 ms to batch by default): each call leaves at once.
-  const provider = new JsonRpcProvider(config.evmRpcUrl, config.evmChainId, { staticNetwork: true, cacheTimeout: -1, batchMaxCount: 1 });
+  // No batching delay (ethers waits 10 ms by default): calls issued in the same tick leave together in one JSON-RPC batch.
+  const provider = new JsonRpcProvider(config.evmRpcUrl, config.evmChainId, { staticNetwork: true, cacheTimeout: -1, batchStallTime: 0 });
   const sender = new ChainSender({
     provider,
     privateKey: config.relayerPrivateKey!,
