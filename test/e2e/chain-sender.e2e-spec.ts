@@ -1,7 +1,7 @@
-import { id as eventTopic, Wallet } from 'ethers';
+import { id as eventTopic, Signature, Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, SettlementAdapter, SettleRequest } from '@app/payments';
+import { PAYMENT_CHECKS, PaymentSettlement, PaymentsService, SettlementAdapter, SettleRequest } from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';
@@ -124,5 +124,35 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
     expect(batch).toEqual({ items: 4, status: 'mined' });
     for (const i of [0, 1, 2, 4]) expect(await chain.balanceOf(payers[i].address)).toBe(0n);
     expect(await adapter.authorizationUsed(reqs[3])).toBe(false);
+  });
+
+  it('a settlement whose authorization someone else relayed first records the transaction that actually moved the money', async () => {
+    const payer = newWallet();
+    await chain.mint(payer.address, PRICE);
+    const h = await x402Header(payer, { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress });
+    const price = { amount: PRICE, resource: `${api.config.publicBaseUrl}/api/v1/execute`, description: 'test execution' };
+    const reserved = await api.app.get(PaymentsService).authorize({ value: h.value, version: 1 }, price, { purpose: 'execution' });
+    // After our checks and before our settlement, another account relays the same authorization.
+    const payload = JSON.parse(Buffer.from(h.value, 'base64').toString()).payload;
+    const a = payload.authorization;
+    const sig = Signature.from(payload.signature);
+    const relayer = chain.account(5).connect(chain.provider);
+    const theirs = await (chain.token.connect(relayer) as typeof chain.token).getFunction('transferWithAuthorization')(
+      a.from,
+      a.to,
+      a.value,
+      a.validAfter,
+      a.validBefore,
+      a.nonce,
+      sig.v,
+      sig.r,
+      sig.s,
+    );
+    await theirs.wait();
+    const settled = await api.app.get(PaymentSettlement).settle(reserved.id);
+    expect(settled).toMatchObject({ status: 'settled', txHash: theirs.hash });
+    expect(await chain.balanceOf(payer.address)).toBe(0n); // moved once
+    const [row] = await ds.query(`SELECT status, tx_hash FROM payments WHERE id = $1`, [reserved.id]);
+    expect(row).toEqual({ status: 'settled', tx_hash: theirs.hash });
   });
 });

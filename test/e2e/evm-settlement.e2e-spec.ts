@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import { Accounts, LedgerService } from '@app/ledger';
-import { EscrowService, PaymentSettlement, PaymentsService, PLATFORM_FEE, RefundsService, WithdrawalsService } from '@app/payments';
+import { FaultInjector, InjectedFault } from '@app/common';
+import { EscrowService, PaymentSettlement, PaymentsService, PAYOUT_MAX_ATTEMPTS, PLATFORM_FEE, RefundsService, WithdrawalsService } from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';
@@ -147,7 +148,8 @@ describe('evm settlement on anvil (e2e)', () => {
     expect((await chain.provider.getTransactionReceipt(row.tx_hash))?.status).toBe(1);
   });
 
-  it('after a crash between persisting and broadcasting, re-sends the same signed transfer (one transfer, never two)', async () => {
+  /** A withdrawal whose worker "died" (an injected fault) after persisting its signed transfer and before broadcasting it. */
+  async function withdrawalPersistedNotSent(attemptsBefore = 0): Promise<{ id: string; dest: string; txId: string; nonce: number }> {
     const agent = await registerOnChain();
     await chargeOnChain(agent.id, 3_000_000n, await fundedWallet(10_000_000n));
     const dest = newWallet().address;
@@ -156,15 +158,45 @@ describe('evm settlement on anvil (e2e)', () => {
       headers: await walletHeaders(agent.wallet, agent.id),
     });
     const id = res.body.data.withdrawalId;
-    // Simulate the crash: the worker claimed the row and stored a signed transfer, then died before broadcasting.
-    const nonce = await chain.provider.getTransactionCount(chain.platform.address, 'pending');
-    const wallet = chain.platform.connect(chain.provider);
-    const tx = await wallet.populateTransaction({ ...(await chain.token.transfer.populateTransaction(dest, 1_900_000n)), nonce });
-    const signed = await wallet.signTransaction(tx);
-    await ds.query(`UPDATE withdrawals SET status = 'processing', attempts = 1, signed_tx = $2, locked_until = now() - interval '1 second' WHERE id = $1`, [id, signed]);
-    expect(await api.app.get(WithdrawalsService).process(id)).toBe('completed');
-    expect(await chain.balanceOf(dest)).toBe(1_900_000n);
-    expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(nonce + 1);
+    await ds.query(`UPDATE withdrawals SET attempts = $2 WHERE id = $1`, [id, attemptsBefore]);
+    api.app.get(FaultInjector).arm('chain.after-persist');
+    await expect(api.app.get(WithdrawalsService).process(id)).rejects.toThrow(InjectedFault);
+    const [row] = await ds.query(`SELECT w.status, w.chain_tx_id, c.nonce::int AS nonce, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`, [id]);
+    expect(row).toMatchObject({ status: 'processing', tx_status: 'signed' });
+    expect(await chain.balanceOf(dest)).toBe(0n);
+    return { id, dest, txId: row.chain_tx_id, nonce: row.nonce };
+  }
+
+  it('a transfer persisted and never broadcast is sent by the next attempt: the same transaction, once', async () => {
+    const w = await withdrawalPersistedNotSent();
+    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
+    const [row] = await ds.query(`SELECT chain_tx_id, (SELECT count(*)::int FROM chain_txs WHERE nonce = $2) AS same_nonce FROM withdrawals WHERE id = $1`, [w.id, w.nonce]);
+    expect(row).toEqual({ chain_tx_id: w.txId, same_nonce: 1 });
+    expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(w.nonce + 1);
+  });
+
+  it('a persisted transfer whose nonce another transaction consumed is dropped and signed again: the payout lands once', async () => {
+    const w = await withdrawalPersistedNotSent();
+    // Someone else (an operator's script) sends from the hot wallet with that nonce first.
+    const hot = chain.platform.connect(chain.provider);
+    await (await hot.sendTransaction({ to: hot.address, value: 0n, nonce: w.nonce })).wait();
+    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
+    const txs: { id: string; status: string }[] = await ds.query(`SELECT c.id, c.status FROM chain_txs c WHERE c.kind = 'transfer' AND c.created_at >= (SELECT created_at FROM chain_txs WHERE id = $1) ORDER BY c.nonce`, [
+      w.txId,
+    ]);
+    expect(txs.map((t) => t.status)).toEqual(['dropped', 'mined']);
+    const [row] = await ds.query(`SELECT status, chain_tx_id FROM withdrawals WHERE id = $1`, [w.id]);
+    expect(row).toEqual({ status: 'completed', chain_tx_id: txs[1].id });
+  });
+
+  it('on the fifth attempt a transfer signed during that attempt counts as signed: the payout is not failed, and lands once', async () => {
+    const w = await withdrawalPersistedNotSent(PAYOUT_MAX_ATTEMPTS - 1);
+    const [row] = await ds.query(`SELECT status, attempts FROM withdrawals WHERE id = $1`, [w.id]);
+    expect(row).toEqual({ status: 'processing', attempts: PAYOUT_MAX_ATTEMPTS }); // not failed: its transfer can still land
+    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
   });
 
   it('executes a dynamic-price capability: the cap settles on chain and the unused part goes back to the payer', async () => {

@@ -24,3 +24,4 @@ export * from './settlement/facilitator.adapter';
 export * from './chain/chain-tx.entity';
 export * from './chain/chain-tx-recovery';
 export * from './chain/chain-sender';
+export * from './payout.sender';
