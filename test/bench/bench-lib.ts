@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '@app/database';
-import { transferAuthorizationDigest } from '../../libs/payments/src/x402/eip3009';
+import { transferAuthorizationDigest } from '@app/payments';
 
 export interface Row {
   scenario: string;
@@ -182,4 +182,3 @@ export function processesCpuMs(comm: string): number {
   const set = new Set(pids);
   return pids.reduce((sum, pid) => sum + cpuMs(pid, !set.has(Number(procStat(pid)?.[1]))), 0);
 }
-

@@ -135,7 +135,14 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
           sender: facilitatorKey.address,
           servers: [reference.child.pid, facilitator.child.pid],
         },
-        { name: 'agora evm', url: `${api.url}/api/v1/execute`, body: executeBody, pools: [agoraHeaders(warmSize), agoraHeaders(runSize)], sender: relayer.address, servers: [api.child.pid] },
+        {
+          name: 'agora evm',
+          url: `${api.url}/api/v1/execute`,
+          body: executeBody,
+          pools: [agoraHeaders(warmSize), agoraHeaders(runSize)],
+          sender: relayer.address,
+          servers: [api.child.pid],
+        },
       ];
       for (const s of stacks) {
         await load(s.name, connections, { url: s.url, body: s.body, pool: s.pools[0], seconds: WARMUP_S });
@@ -149,7 +156,9 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
         }
         const { gas, settlements } = await gasOf(chain, s.sender, b0, await chain.provider.getBlockNumber());
         rows.push({ ...row, chain: label, settlements, cpu, gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN });
-        process.stdout.write(`  ${s.name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${rows.at(-1)!.gasPerSettlement} gas/settlement, non-2xx ${row.non2xx}, CPU ms/req ${cpu}\n`);
+        process.stdout.write(
+          `  ${s.name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${rows.at(-1)!.gasPerSettlement} gas/settlement, non-2xx ${row.non2xx}, CPU ms/req ${cpu}\n`,
+        );
       }
     }
 
@@ -204,7 +213,9 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
     );
     const onChain = (await gasOf(chain, relayer.address, 0, await chain.provider.getBlockNumber())).settlements;
     const check = ledgerCheck(dbUrl);
-    process.stdout.write(`  ${label}: ${counts[0].paid} paid answers, ${counts[0].settled} settled payments, ${onChain} authorizations used on chain by agora; ledger:check ${check ? 'passed' : 'FAILED'}\n`);
+    process.stdout.write(
+      `  ${label}: ${counts[0].paid} paid answers, ${counts[0].settled} settled payments, ${onChain} authorizations used on chain by agora; ledger:check ${check ? 'passed' : 'FAILED'}\n`,
+    );
     if (onChain !== counts[0].paid || counts[0].settled !== counts[0].paid || !check) throw new Error(`${label}: the money check failed`);
   } finally {
     await stopRoles(children);
@@ -229,10 +240,7 @@ function ledgerCheck(dbUrl: string): boolean {
 
 async function main(): Promise<void> {
   const chains = (process.env.BENCH_CHAINS ?? 'automine,blocks').split(',');
-  const rows = [
-    ...(chains.includes('automine') ? await benchChain('automine', undefined, true) : []),
-    ...(chains.includes('blocks') ? await benchChain('1 s blocks', 1, false) : []),
-  ];
+  const rows = [...(chains.includes('automine') ? await benchChain('automine', undefined, true) : []), ...(chains.includes('blocks') ? await benchChain('1 s blocks', 1, false) : [])];
   const ref = (r: ChainRow) => rows.find((x) => x.chain === r.chain && x.connections === r.connections && x.scenario === 'reference x402');
   process.stdout.write(
     `\n${WARMUP_S} s of warm-up, then ${DURATION_S} s per run; req/s counts 2xx answers\n\n| chain | scenario | connections | req/s | p50 ms | p99 ms | vs reference | gas per settlement | CPU ms per answer (server / anvil / Postgres) | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n`,
@@ -240,7 +248,9 @@ async function main(): Promise<void> {
   for (const r of rows) {
     const base = ref(r);
     const ratio = base && r.scenario !== 'reference x402' ? (r.rps / base.rps).toFixed(2) : '-';
-    process.stdout.write(`| ${r.chain} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio} | ${r.gasPerSettlement} | ${r.cpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`);
+    process.stdout.write(
+      `| ${r.chain} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio} | ${r.gasPerSettlement} | ${r.cpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`,
+    );
   }
   process.exit(0);
 }

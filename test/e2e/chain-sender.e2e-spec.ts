@@ -70,9 +70,7 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
     for (const p of payers) await chain.mint(p.address, 10n * PRICE);
     const headers = await Promise.all(Array.from({ length: 200 }, (_, i) => x402Header(payers[i % 20], { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress })));
     const results = await Promise.all(
-      headers.map((h) =>
-        api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } }, headers: { [h.name]: h.value } }),
-      ),
+      headers.map((h) => api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } }, headers: { [h.name]: h.value } })),
     );
     expect(results.map((r) => `${r.status} ${r.body?.data?.settlement?.status ?? JSON.stringify(r.body)}`)).toEqual(Array(200).fill('200 settled'));
     for (const p of payers) expect(await chain.balanceOf(p.address)).toBe(0n); // each paid its ten prices, once each

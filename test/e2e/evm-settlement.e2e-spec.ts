@@ -161,7 +161,10 @@ describe('evm settlement on anvil (e2e)', () => {
     await ds.query(`UPDATE withdrawals SET attempts = $2 WHERE id = $1`, [id, attemptsBefore]);
     api.app.get(FaultInjector).arm('chain.after-persist');
     await expect(api.app.get(WithdrawalsService).process(id)).rejects.toThrow(InjectedFault);
-    const [row] = await ds.query(`SELECT w.status, w.chain_tx_id, c.nonce::int AS nonce, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`, [id]);
+    const [row] = await ds.query(
+      `SELECT w.status, w.chain_tx_id, c.nonce::int AS nonce, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`,
+      [id],
+    );
     expect(row).toMatchObject({ status: 'processing', tx_status: 'signed' });
     expect(await chain.balanceOf(dest)).toBe(0n);
     return { id, dest, txId: row.chain_tx_id, nonce: row.nonce };
@@ -183,9 +186,10 @@ describe('evm settlement on anvil (e2e)', () => {
     await (await hot.sendTransaction({ to: hot.address, value: 0n, nonce: w.nonce })).wait();
     expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
     expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
-    const txs: { id: string; status: string }[] = await ds.query(`SELECT c.id, c.status FROM chain_txs c WHERE c.kind = 'transfer' AND c.created_at >= (SELECT created_at FROM chain_txs WHERE id = $1) ORDER BY c.nonce`, [
-      w.txId,
-    ]);
+    const txs: { id: string; status: string }[] = await ds.query(
+      `SELECT c.id, c.status FROM chain_txs c WHERE c.kind = 'transfer' AND c.created_at >= (SELECT created_at FROM chain_txs WHERE id = $1) ORDER BY c.nonce`,
+      [w.txId],
+    );
     expect(txs.map((t) => t.status)).toEqual(['dropped', 'mined']);
     const [row] = await ds.query(`SELECT status, chain_tx_id FROM withdrawals WHERE id = $1`, [w.id]);
     expect(row).toEqual({ status: 'completed', chain_tx_id: txs[1].id });

@@ -25,3 +25,4 @@ export * from './chain/chain-tx.entity';
 export * from './chain/chain-tx-recovery';
 export * from './chain/chain-sender';
 export * from './payout.sender';
+export * from './x402/eip3009';

@@ -29,7 +29,12 @@ import { WithdrawalsService } from './withdrawals.service';
 import { X402Service } from './x402/x402.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity, ChainTxEntity, ChainNonceEntity]), AuthModule, LedgerModule, OutboxModule],
+  imports: [
+    TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity, ChainTxEntity, ChainNonceEntity]),
+    AuthModule,
+    LedgerModule,
+    OutboxModule,
+  ],
   providers: [
     NonceGuard,
     X402Service,
@@ -45,7 +50,19 @@ import { X402Service } from './x402/x402.service';
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
-  exports: [ChainTxRecovery, NonceGuard, X402Service, SettlementAdapter, PaymentsService, PaymentSettlement, EscrowService, WithdrawalsService, RefundsService, BalancesService, RegistrationFeeStep],
+  exports: [
+    ChainTxRecovery,
+    NonceGuard,
+    X402Service,
+    SettlementAdapter,
+    PaymentsService,
+    PaymentSettlement,
+    EscrowService,
+    WithdrawalsService,
+    RefundsService,
+    BalancesService,
+    RegistrationFeeStep,
+  ],
 })
 export class PaymentsModule implements OnModuleInit {
   constructor(

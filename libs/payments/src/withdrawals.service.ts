@@ -142,7 +142,13 @@ export class WithdrawalsService {
     });
   }
 
-  private async transition(manager: EntityManager, id: string, from: string[], to: 'completed' | 'failed', extra: { txHash?: string; error?: string; claimToken?: string }): Promise<WithdrawalMoney[]> {
+  private async transition(
+    manager: EntityManager,
+    id: string,
+    from: string[],
+    to: 'completed' | 'failed',
+    extra: { txHash?: string; error?: string; claimToken?: string },
+  ): Promise<WithdrawalMoney[]> {
     const rows = await queryRows<Record<string, string>>(
       manager,
       `UPDATE withdrawals SET status = $3::varchar, completed_at = CASE WHEN $3::varchar = 'completed' THEN $4::timestamptz ELSE completed_at END,

@@ -204,4 +204,3 @@ export class ChainSender {
 }
 
 const FENCE_LOST = new Error('fence lost');
-

@@ -78,10 +78,7 @@ export class ChainTxsRepository {
 
   /** Signed transactions the chain has not decided on by their resend time (for the sweeper), lowest nonce first. */
   async due(now: Date, limit: number): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chain_txs WHERE status = 'signed' AND resend_at <= $1 ORDER BY nonce LIMIT $2`, [
-      now,
-      limit,
-    ]);
+    const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chain_txs WHERE status = 'signed' AND resend_at <= $1 ORDER BY nonce LIMIT $2`, [now, limit]);
     return rows.map((r) => r.id);
   }
 }

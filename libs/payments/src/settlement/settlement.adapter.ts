@@ -87,4 +87,3 @@ export abstract class SettlementAdapter {
   /** Sends `amount` to `to` from the platform wallet, fenced by the payout's claim (see TransferRequest). */
   abstract transfer(req: TransferRequest): Promise<TransferOutcome>;
 }
-
