@@ -23,7 +23,7 @@ describe('JobHandlerRegistry', () => {
   it('refuses to boot with a job that has no handler', () => {
     const registry = new JobHandlerRegistry();
     expect(() => registry.assertComplete()).toThrow(
-      /missing \[auth-messages.prune, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, execution.run, event.fanout, webhook.deliver\]/,
+      /missing \[auth-messages.prune, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, chain.resend, execution.run, event.fanout, webhook.deliver\]/,
     );
   });
 
