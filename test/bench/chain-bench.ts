@@ -98,10 +98,15 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
 
   const agent = await spawnRole(__filename, 'agent');
   const api = await spawnRole(__filename, 'api', env);
-  const worker = await spawnRole(__filename, 'worker', env);
   const facilitator = await spawnRole(__filename, 'facilitator', env);
   const reference = await spawnRole(__filename, 'reference', { ...env, BENCH_FACILITATOR_URL: facilitator.url, BENCH_AGENT_URL: agent.url, BENCH_PAY_TO: chain.account(2).address });
-  const children = [agent.child, api.child, worker.child, facilitator.child, reference.child];
+  const children = [agent.child, api.child, facilitator.child, reference.child];
+  // The worker starts for the drain (or before the final check): the drain measures it alone, on a full queue.
+  const startWorker = async () => {
+    const worker = await spawnRole(__filename, 'worker', env);
+    children.push(worker.child);
+    return worker;
+  };
   const rows: ChainRow[] = [];
   try {
     const agoraHeaders = (count: number): RequestHeaders[] =>
@@ -166,9 +171,9 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
 
     if (drain) {
       const pool = agoraHeaders(DRAIN);
-      const before = (await db.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'execution' AND status = 'settled'`)).rows[0].n as number;
+      const settled = async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'execution' AND status = 'settled'`)).rows[0].n as number;
+      const before = await settled();
       const b0 = await chain.provider.getBlockNumber();
-      const cpu0 = cpuNow([api.child.pid, worker.child.pid]);
       const t0 = performance.now();
       let next = 0;
       let accepted = 0;
@@ -182,28 +187,30 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
           }
         }),
       );
-      const acceptedMs = performance.now() - t0;
-      await until(
-        async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'execution' AND status = 'settled'`)).rows[0].n - before >= accepted,
-        'the async drain',
-        300_000,
-      );
-      const seconds = (performance.now() - t0) / 1000;
+      const acceptMs = performance.now() - t0;
+      const worker = await startWorker();
+      const tReady = performance.now();
+      const atReady = (await settled()) - before;
+      const cpu0 = cpuNow([worker.child.pid]);
+      await until(async () => (await settled()) - before >= accepted, 'the async drain', 300_000);
+      const seconds = (performance.now() - tReady) / 1000;
       const { gas, settlements } = await gasOf(chain, relayer.address, b0, await chain.provider.getBlockNumber());
       rows.push({
-        scenario: `agora async drain (${accepted} accepted in ${Math.round(acceptedMs)} ms)`,
+        scenario: `agora async drain (${accepted} accepted at ${Math.round(accepted / (acceptMs / 1000))}/s, then drained by the worker)`,
         connections: 50,
-        rps: Math.round((accepted / seconds) * 10) / 10,
+        rps: Math.round(((accepted - atReady) / seconds) * 10) / 10,
         p50: NaN,
         p99: NaN,
         non2xx: DRAIN - accepted,
         errors: 0,
         chain: label,
         settlements,
-        cpu: cpuPerRequest(cpu0, cpuNow([api.child.pid, worker.child.pid]), accepted),
+        cpu: cpuPerRequest(cpu0, cpuNow([worker.child.pid]), accepted - atReady),
         gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN,
       });
-      process.stdout.write(`  async drain: ${accepted} settled in ${seconds.toFixed(2)} s: ${rows.at(-1)!.rps} settlements/s, CPU ms/req ${rows.at(-1)!.cpu}\n`);
+      process.stdout.write(`  async drain: ${accepted - atReady} settled by the worker in ${seconds.toFixed(2)} s: ${rows.at(-1)!.rps} settlements/s, CPU ms/req ${rows.at(-1)!.cpu}\n`);
+    } else {
+      await startWorker(); // retries of anything left unsettled
     }
 
     // Money: every paid answer (registrations and completed executions, counted by the server: a request cut off at the end of
