@@ -11,6 +11,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { id as eventTopic, Wallet } from 'ethers';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -55,14 +56,18 @@ async function gasOf(chain: LocalChain, sender: string, from: number, to: number
   return { gas, settlements };
 }
 
-/** CPU ms so far of the serving processes, anvil and Postgres. */
+/** CPU ms so far of the serving processes, anvil, Postgres and Redis; and the machine's busy and total jiffies. */
 function cpuNow(servers: (number | undefined)[]): number[] {
-  return [servers.reduce<number>((sum, pid) => sum + cpuMs(pid), 0), processesCpuMs('anvil'), postgresCpuMs()];
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const idle = fields[3] + fields[4];
+  const total = fields.reduce((a, b) => a + b, 0);
+  return [servers.reduce<number>((sum, pid) => sum + cpuMs(pid), 0), processesCpuMs('anvil'), postgresCpuMs(), processesCpuMs('redis-server'), total - idle, total];
 }
 
 function cpuPerRequest(before: number[], after: number[], requests: number): string {
-  const [server, anvil, pg] = after.map((v, i) => (v - before[i]) / Math.max(1, requests));
-  return `server ${server.toFixed(1)} / anvil ${anvil.toFixed(1)} / pg ${pg.toFixed(1)}`;
+  const [server, anvil, pg, redis] = after.slice(0, 4).map((v, i) => (v - before[i]) / Math.max(1, requests));
+  const busy = (after[4] - before[4]) / Math.max(1, after[5] - before[5]);
+  return `server ${server.toFixed(1)} / anvil ${anvil.toFixed(1)} / pg ${pg.toFixed(1)} / redis ${redis.toFixed(1)}; machine ${Math.round(busy * 100)}% busy`;
 }
 
 async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {

@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecuteTargetsModule } from '@app/agents';
 import { Clock } from '@app/common';
+import { AppConfig } from '@app/config';
 import { PaymentSettlement, PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { WebhooksModule } from '@app/webhooks';
@@ -37,11 +38,15 @@ export class ExecutionModule implements OnModuleInit {
     private readonly repo: ExecutionsRepository,
     private readonly settlement: PaymentSettlement,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   /** What the worker's sweeper collects for this domain. */
   onModuleInit(): void {
-    this.sweeps.register('execution.run', async () => (await this.repo.dueRuns(this.clock.now())).map((executionId) => ({ id: executionId, data: { executionId } })));
+    // Unclaimed async executions once they are a sweep interval old (a younger one still has its wake job, unless Redis lost it).
+    this.sweeps.register('execution.run', async () =>
+      (await this.repo.dueRuns(this.clock.now(), 200, this.config.maintenanceIntervalMs)).map((executionId) => ({ id: executionId, data: { executionId } })),
+    );
     this.sweeps.register('payment.settle', async () => {
       const ids = new Set([...(await this.settlement.due()), ...(await this.repo.orphanedSettlements(this.clock.now()))]);
       return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));

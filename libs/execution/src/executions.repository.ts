@@ -180,11 +180,12 @@ export class ExecutionsRepository {
    * Pending executions with nobody running them: async ones never claimed, and any (sync ones
    * too) whose claim ran out because the process holding it died.
    */
-  async dueRuns(now: Date, limit = 200): Promise<string[]> {
+  async dueRuns(now: Date, limit = 200, graceMs = 0): Promise<string[]> {
+    // An async execution younger than the grace still has the wake job its request enqueued.
     const rows = await queryRows<{ id: string }>(
       this.dataSource.manager,
-      `SELECT id FROM executions WHERE status = 'pending' AND ((locked_until IS NULL AND is_async) OR locked_until < $1) ORDER BY created_at LIMIT $2`,
-      [now, limit],
+      `SELECT id FROM executions WHERE status = 'pending' AND ((locked_until IS NULL AND is_async AND created_at < $3) OR locked_until < $1) ORDER BY created_at LIMIT $2`,
+      [now, limit, new Date(now.getTime() - graceMs)],
     );
     return rows.map((r) => r.id);
   }

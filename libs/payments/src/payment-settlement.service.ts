@@ -39,8 +39,10 @@ export class PaymentSettlement {
    * out). Answers the payment `settled`; throws SETTLEMENT_FAILED when the settlement failed (the
    * row is `settlement_failed` with its next retry time) or is still running elsewhere.
    */
-  async settle(paymentId: string): Promise<PaymentEntity> {
-    const payment = await this.get(paymentId);
+  async settle(paymentOrId: string | PaymentEntity): Promise<PaymentEntity> {
+    // A payment the caller just read or wrote saves a read; the claim below decides either way.
+    const payment = typeof paymentOrId === 'string' ? await this.get(paymentOrId) : paymentOrId;
+    const paymentId = payment.id;
     if (payment.status === 'settled') return payment;
     if (payment.status === 'released') throw new AppException('INVALID_STATE', 'Payment was released and cannot be settled');
     const now = this.clock.now();

@@ -45,7 +45,7 @@ export class X402Funding implements Funding {
 
   async settleOutside(): Promise<void> {
     if (this.inlineHash !== null) throw new Error('an inline settlement is written with the charge');
-    this.payment = await this.deps.settlement.settle(this.payment.id);
+    this.payment = await this.deps.settlement.settle(this.payment);
   }
 
   receipt() {

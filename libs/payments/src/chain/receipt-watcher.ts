@@ -16,8 +16,8 @@ interface Waiter {
   checkedAt: number;
 }
 
-/** Up to this many awaited transactions are asked for one by one (in parallel); more, and blocks are scanned. */
-const FEW = 4;
+/** Up to this many awaited transactions are asked for directly (one JSON-RPC batch); more, and blocks are scanned. */
+const FEW = 64;
 /** Blocks scanned by number per tick; a longer gap (a pause, a restart) falls back to asking per hash. */
 const MAX_SCAN = 16;
 /** A waiter not found by the block scan for this long is also asked for on its own. */
@@ -84,7 +84,7 @@ export class ReceiptWatcher {
     this.ticking = true;
     try {
       if (this.waiters.size <= FEW) {
-        // A few transactions (one client, an automining chain): ask for each receipt at once, one round trip.
+        // Not many transactions: ask for each receipt at once, one round trip (one JSON-RPC batch).
         const receipts = await Promise.all([...this.waiters.keys()].map((hash) => this.receipt(hash)));
         for (const r of receipts) if (r) this.settle(r);
         this.lastBlock = null;
@@ -92,10 +92,11 @@ export class ReceiptWatcher {
       }
       const head = BigInt(await this.provider.send('eth_blockNumber', []));
       const from = this.lastBlock === null ? head : this.lastBlock + 1n;
-      for (let b = from > head - BigInt(MAX_SCAN) ? from : head - BigInt(MAX_SCAN) + 1n; b <= head; b++) {
-        const receipts = (await this.provider.send('eth_getBlockReceipts', [toBeHex(b)])) as unknown[] | null;
-        for (const raw of receipts ?? []) this.settle(toReceipt(raw));
-      }
+      const blocks: bigint[] = [];
+      for (let b = from > head - BigInt(MAX_SCAN) ? from : head - BigInt(MAX_SCAN) + 1n; b <= head; b++) blocks.push(b);
+      // Asked together: the provider sends calls made in one tick as one JSON-RPC batch.
+      const all = await Promise.all(blocks.map((b) => this.provider.send('eth_getBlockReceipts', [toBeHex(b)]) as Promise<unknown[] | null>));
+      for (const receipts of all) for (const raw of receipts ?? []) this.settle(toReceipt(raw));
       this.lastBlock = head;
       await this.fallback();
     } catch {
