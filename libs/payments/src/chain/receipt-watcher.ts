@@ -27,8 +27,8 @@ const FALLBACK_MS = 1_000;
  * One block subscription for every transaction a process waits on, instead of one poller per
  * request: while anything is awaited it polls `eth_blockNumber` at the block rate (EVM_POLL_MS)
  * and reads each new block's receipts with one `eth_getBlockReceipts`, resolving the waiters
- * whose hashes are in it (with only a few waiters, their receipts are asked for directly). `kick()` after a broadcast reads at once, so on an automining chain
- * the answer comes without waiting for the next poll. Register a hash before broadcasting it.
+ * whose hashes are in it (with only a few waiters, their receipts are asked for directly). `kick()` after a broadcast reads at once and then
+ * again after 5, 10, 20, 40 and 80 ms, so on an automining chain the answer comes without waiting for the next poll. Register a hash before broadcasting it.
  */
 export class ReceiptWatcher {
   private readonly waiters = new Map<string, Waiter[]>();
@@ -36,6 +36,8 @@ export class ReceiptWatcher {
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
   private again = false;
+  /** Ticks since the last broadcast: right after one the chain is read again soon (5, 10, 20 ms...), then at the block rate. */
+  private sinceKick = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly provider: JsonRpcProvider,
@@ -55,6 +57,7 @@ export class ReceiptWatcher {
 
   /** Reads the chain now (after a broadcast). */
   kick(): void {
+    this.sinceKick = 0;
     this.schedule(0);
   }
 
@@ -104,7 +107,8 @@ export class ReceiptWatcher {
     } finally {
       this.ticking = false;
       this.expire();
-      if (this.waiters.size > 0) this.schedule(this.again ? 0 : this.pollMs);
+      const soon = this.sinceKick < 5 ? 5 * 2 ** this.sinceKick++ : this.pollMs;
+      if (this.waiters.size > 0) this.schedule(this.again ? 0 : Math.min(soon, this.pollMs));
       this.again = false;
     }
   }
