@@ -126,7 +126,7 @@ export function x402V1Header(wallet: Wallet, amount: bigint, o: { usdc: string; 
     from: wallet.address,
     to: o.payTo,
     value: amount.toString(),
-    validAfter: String(now - 600),
+    validAfter: '0', // as the @x402/evm client signs it
     validBefore: String(now + 900),
     nonce: `0x${randomBytes(32).toString('hex')}`,
   };

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { OutboxService } from '@app/outbox';
-import { DeliveryService } from '@app/webhooks';
+import { EventFanout } from '@app/webhooks';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
@@ -105,6 +105,20 @@ describe('webhook delivery by the worker process (e2e)', () => {
     await unsubscribe(sub);
   });
 
+  it('fans events committed together out in one job: their delivery rows are written by one transaction', async () => {
+    const sub = await subscribe(['dispute.filed']);
+    const ids = await ds.transaction(async (m) => {
+      const out: string[] = [];
+      for (let i = 0; i < 30; i++) out.push(await api.app.get(OutboxService).record(m, 'dispute.filed', agentId, { disputeId: `dsp_batch${String(i).padStart(6, '0')}` }));
+      return out;
+    });
+    await waitFor(async () => receiver.received.length >= 30, 'delivery of the 30 events');
+    expect(new Set(receiver.received.map((r) => r.body.id))).toEqual(new Set(ids));
+    const [rows] = await ds.query(`SELECT count(*)::int AS n, count(DISTINCT created_at)::int AS writes FROM webhook_deliveries WHERE event_id = ANY($1)`, [ids]);
+    expect(rows).toEqual({ n: 30, writes: 1 });
+    await unsubscribe(sub);
+  });
+
   it('retries on the configured schedule (+-10%), marks the subscription failed after the fifth failure, and sends no sixth', async () => {
     const sub = await subscribe(['escrow.released']);
     receiver.status = 500;
@@ -162,7 +176,7 @@ describe('webhook delivery by the worker process (e2e)', () => {
     await killWorker();
     // A delivery whose job is in Redis, and an event never relayed (no worker listening)...
     const queued = await emit('escrow.released', { transactionId: 'tx_queued000000', amount: '0.100000', newAvailableBalance: '0.100000' });
-    await api.app.get(DeliveryService).fanout(queued);
+    await api.app.get(EventFanout).execute(queued);
     const unrelayed = await emit('escrow.released', { transactionId: 'tx_unrelayed000', amount: '0.200000', newAvailableBalance: '0.300000' });
     // ...then Redis loses every key of this deployment.
     const redis = new Redis(api.config.redisUrl);

@@ -3,7 +3,7 @@ import { Wallet } from 'ethers';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { OutboxService } from '@app/outbox';
-import { DeliveryService } from '@app/webhooks';
+import { DeliveryService, EventFanout } from '@app/webhooks';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { registerAgent } from '../support/factories';
 import { JsonReceiver } from '../support/json-receiver';
@@ -115,15 +115,17 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect(list.body.data.webhooks.map((w: { id: string }) => w.id)).not.toContain(id);
       expect((await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed() })).body.error.code).toBe('WEBHOOK_NOT_FOUND');
       expect((await api.request('DELETE', '/api/v1/webhooks/nope', { headers: await signed() })).status).toBe(400);
-      await api.app.get(DeliveryService).fanout(await emit('execution.completed'));
+      await api.app.get(EventFanout).execute(await emit('execution.completed'));
       expect(await attemptsOf(id)).toEqual([]);
     });
   });
 
   describe('delivery', () => {
     let deliveries: DeliveryService;
+    let fanout: EventFanout;
     beforeAll(async () => {
       deliveries = api.app.get(DeliveryService);
+      fanout = api.app.get(EventFanout);
       // Only the subscriptions made here from now on: earlier ones are deleted.
       await ds.query(`UPDATE webhook_subscriptions SET status = 'deleted'`);
     });
@@ -135,8 +137,8 @@ describe('Webhooks API and deliveries (e2e)', () => {
       const otherType = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
       const data = { requestId: 'req_abc12345678', agentId, capabilityId: 'translate', executionTime: 12, earnings: '0.009500' };
       const eventId = await emit('execution.completed', data);
-      expect(await deliveries.fanout(eventId)).toBe(3);
-      expect(await deliveries.fanout(eventId)).toBe(0); // published once
+      expect(await fanout.execute(eventId)).toBe(3);
+      expect(await fanout.execute(eventId)).toBe(0); // published once
       expect(await attemptsOf(otherType)).toEqual([]);
       for (const sub of [whsec, plain, none]) {
         const [row] = await attemptsOf(sub);
@@ -176,23 +178,47 @@ describe('Webhooks API and deliveries (e2e)', () => {
       await api.request('DELETE', `/api/v1/webhooks/${otherType}`, { headers: await signed() });
     });
 
+    it('fans a batch out at once: each event to its own subscribers, published once; one locked by another fan-out is left to it', async () => {
+      const completed = (await subscribe({ events: ['execution.completed'] })).body.data.webhookId;
+      const released = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
+      const [a, b, c] = [await emit('execution.completed'), await emit('escrow.released'), await emit('escrow.released')];
+      const other = ds.createQueryRunner();
+      await other.connect();
+      await other.startTransaction();
+      try {
+        await other.query(`SELECT id FROM outbox_events WHERE id = $1 FOR UPDATE`, [c]);
+        expect(await fanout.execute([a, b, a, c])).toBe(2);
+      } finally {
+        await other.rollbackTransaction();
+        await other.release();
+      }
+      expect(await attemptsOf(completed)).toHaveLength(1);
+      expect(await attemptsOf(released)).toHaveLength(1);
+      expect(await fanout.execute([a, b, c])).toBe(1); // only c was left
+      expect(await attemptsOf(released)).toHaveLength(2);
+      const [published] = await ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1) AND published_at IS NOT NULL`, [[a, b, c]]);
+      expect(published.n).toBe(3);
+      expect(await fanout.execute([])).toBe(0);
+      for (const sub of [completed, released]) await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed() });
+    });
+
     it('a 410 marks the subscription failed at once: no further attempt, no further event', async () => {
       const sub = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
       receiver.status = 410;
-      await deliveries.fanout(await emit('escrow.released'));
+      await fanout.execute(await emit('escrow.released'));
       const [first] = await attemptsOf(sub);
       expect(await deliveries.deliver(first.id)).toBe('failed');
       expect(await attemptsOf(sub)).toEqual([expect.objectContaining({ attempt: 1, status: 'failed', response_status: 410 })]);
       const list = (await api.request('GET', `/api/v1/webhooks/agent/${agentId}`)).body.data.webhooks;
       expect(list.find((w: { id: string }) => w.id === sub).status).toBe('failed');
-      await deliveries.fanout(await emit('escrow.released'));
+      await fanout.execute(await emit('escrow.released'));
       expect(await attemptsOf(sub)).toHaveLength(1);
     });
 
     it('schedules the next attempt no sooner than Retry-After, and records each attempt as a row', async () => {
       const sub = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
       receiver.reply = () => ({ status: 503, headers: { 'Retry-After': '3' } });
-      await deliveries.fanout(await emit('escrow.released'));
+      await fanout.execute(await emit('escrow.released'));
       const [first] = await attemptsOf(sub);
       const before = Date.now();
       expect(await deliveries.deliver(first.id)).toBe('retry');
@@ -273,7 +299,7 @@ describe('Webhooks: SSRF guard (e2e)', () => {
       // As if the stored URL (or what its name resolves to) changed after the check.
       await ds.query(`UPDATE webhook_subscriptions SET url = $2, status = 'active' WHERE id = $1`, [res.body.data.webhookId, url]);
       const eventId = await ds.transaction((m) => api.app.get(OutboxService).record(m, 'escrow.released', agentId, { amount: '1.000000' }));
-      await deliveries.fanout(eventId);
+      await api.app.get(EventFanout).execute(eventId);
       const [row] = await ds.query(`SELECT id FROM webhook_deliveries WHERE event_id = $1`, [eventId]);
       expect(await deliveries.deliver(row.id)).toBe('retry');
       const [after] = await ds.query(`SELECT status, error FROM webhook_deliveries WHERE id = $1`, [row.id]);

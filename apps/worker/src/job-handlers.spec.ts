@@ -81,7 +81,7 @@ describe('JobHandlerRegistry', () => {
     new MaintenanceProcessor(registry, unused, unused);
     new PaymentsProcessor(registry, unused, unused, unused, { execute: async (paymentId: string) => settled.push(paymentId) } as never, unused);
     new ExecutionsProcessor(registry, unused);
-    new WebhooksProcessor(registry, unused);
+    new WebhooksProcessor(registry, unused, unused);
     expect(() => registry.assertComplete()).not.toThrow();
     await registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'pay_1' } });
     expect(settled).toEqual(['pay_1']);

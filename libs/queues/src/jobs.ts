@@ -28,8 +28,8 @@ export interface JobPayloads {
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
   'execution.run': { executionId: string };
-  /** Turn an outbox event into one delivery row per matching subscription (relay after commit; sweeper). */
-  'event.fanout': { eventId: string };
+  /** Turn outbox events into one delivery row per matching subscription (the relay's batch after commit; the sweeper's). */
+  'event.fanout': { eventIds: string[] };
   /** One delivery attempt (webhook event or execution callback); a failure schedules the next row. */
   'webhook.deliver': { deliveryId: string };
 }

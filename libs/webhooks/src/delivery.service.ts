@@ -75,44 +75,6 @@ export class DeliveryService {
     return row?.id ?? null;
   }
 
-  /**
-   * Fans one outbox event out to the active subscriptions of its agent that want its type: one
-   * attempt-1 row each, and the event marked published, in one transaction. Idempotent.
-   */
-  async fanout(eventId: string): Promise<number> {
-    const ids = await this.tx.run(async (m) => {
-      const [event] = await queryRows<{ id: string; type: string; agentId: string | null; data: unknown; createdAt: Date }>(
-        m,
-        `SELECT id, type, agent_id AS "agentId", data, created_at AS "createdAt" FROM outbox_events WHERE id = $1 AND published_at IS NULL FOR UPDATE SKIP LOCKED`,
-        [eventId],
-      );
-      if (!event) return [];
-      const now = this.clock.now();
-      const body = JSON.stringify({ id: event.id, type: event.type, timestamp: new Date(event.createdAt).toISOString(), data: event.data });
-      const subscriptions = event.agentId
-        ? await queryRows<{ id: string; url: string }>(m, `SELECT id, url FROM webhook_subscriptions WHERE agent_id = $1 AND status = 'active' AND $2 = ANY(events)`, [
-            event.agentId,
-            event.type,
-          ])
-        : [];
-      const rows: { id: string }[] = [];
-      for (const sub of subscriptions) {
-        rows.push(
-          ...(await queryRows<{ id: string }>(
-            m,
-            `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, url, body, attempt, status, scheduled_at)
-             VALUES ($1, 'webhook', $2, $3, $4, $5, $6, 1, 'pending', $7) ON CONFLICT DO NOTHING RETURNING id`,
-            [newId('dlv'), sub.id, event.id, event.type, sub.url, body, now],
-          )),
-        );
-      }
-      await m.query(`UPDATE outbox_events SET published_at = $2 WHERE id = $1`, [event.id, now]);
-      return rows.map((r) => r.id);
-    });
-    for (const id of ids) await this.wake(id, 0);
-    return ids.length;
-  }
-
   /** One attempt. Returns what happened; throws only when Postgres fails (the queue retries). */
   async deliver(id: string): Promise<DeliveryOutcome> {
     const now = this.clock.now();

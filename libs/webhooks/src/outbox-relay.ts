@@ -3,12 +3,17 @@ import { Client } from 'pg';
 import { AppConfig } from '@app/config';
 import { OUTBOX_CHANNEL } from '@app/outbox';
 import { jobId, JobProducer } from '@app/queues';
+import { FANOUT_BATCH } from './event-fanout';
+
+/** How long the relay gathers notifications into one fan-out job. */
+export const RELAY_WINDOW_MS = 10;
 
 /**
  * Relays committed outbox events to the queue: a trigger on `outbox_events` sends
  * `NOTIFY agora_outbox, '<evt id>'`, which Postgres delivers only when the writing transaction
- * commits (nothing for a rollback). Each notification becomes an `event.fanout` job with the
- * event id as job id. The sweeper re-relays events still unpublished (a notification missed
+ * commits (nothing for a rollback). The notifications of RELAY_WINDOW_MS (at most FANOUT_BATCH)
+ * become one `event.fanout` job, with the first event id as job id: under load an execution's
+ * event costs a share of one job, not a job of its own. The sweeper re-relays events still unpublished (a notification missed
  * while this connection was down, or a job Redis lost). Runs in the worker.
  */
 @Injectable()
@@ -17,6 +22,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private client: Client | null = null;
   private stopped = false;
   private retry: NodeJS.Timeout | null = null;
+  private pending: string[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -30,13 +37,14 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
+    await this.flush();
     await this.client?.end().catch(() => undefined);
   }
 
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.config.databaseUrl, application_name: 'agora-outbox-relay' });
     client.on('notification', (msg) => {
-      if (msg.channel === OUTBOX_CHANNEL && msg.payload) void this.relay(msg.payload);
+      if (msg.channel === OUTBOX_CHANNEL && msg.payload) this.gather(msg.payload);
     });
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
@@ -62,7 +70,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.retry.unref();
   }
 
-  private relay(eventId: string): Promise<boolean> {
-    return this.jobs.wake('event.fanout', { eventId }, { jobId: jobId('event.fanout', eventId) });
+  private gather(eventId: string): void {
+    this.pending.push(eventId);
+    if (this.pending.length >= FANOUT_BATCH) void this.flush();
+    else this.flushTimer ??= setTimeout(() => void this.flush(), RELAY_WINDOW_MS);
+  }
+
+  /** Queues what was gathered; if Redis is down the events stay unpublished and the sweeper relays them. */
+  private async flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const eventIds = this.pending.splice(0);
+    if (eventIds.length) await this.jobs.wake('event.fanout', { eventIds }, { jobId: jobId('event.fanout', eventIds[0]) });
   }
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { SweepRegistry } from '@app/queues';
 import { DeliveryService } from './delivery.service';
+import { EventFanout, FANOUT_BATCH } from './event-fanout';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './entities/webhook-subscription.entity';
 import { WebhooksService } from './webhooks.service';
@@ -10,8 +11,8 @@ import { WebhooksService } from './webhooks.service';
 /** Webhook subscriptions and every outbound delivery (events and execution callbacks). The worker adds OutboxRelay. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), AuthModule],
-  providers: [WebhooksService, DeliveryService],
-  exports: [WebhooksService, DeliveryService],
+  providers: [WebhooksService, DeliveryService, EventFanout],
+  exports: [WebhooksService, DeliveryService, EventFanout],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(
@@ -21,7 +22,13 @@ export class WebhooksModule implements OnModuleInit {
 
   /** What the worker's sweeper collects for this domain: events not yet fanned out, and due delivery attempts. */
   onModuleInit(): void {
-    this.sweeps.register('event.fanout', async () => (await this.deliveries.unpublishedEvents()).map((id) => ({ id, data: { eventId: id } })));
+    this.sweeps.register('event.fanout', async () => {
+      const ids = await this.deliveries.unpublishedEvents();
+      return Array.from({ length: Math.ceil(ids.length / FANOUT_BATCH) }, (_, i) => ids.slice(i * FANOUT_BATCH, (i + 1) * FANOUT_BATCH)).map((batch) => ({
+        id: batch[0],
+        data: { eventIds: batch },
+      }));
+    });
     this.sweeps.register('webhook.deliver', async () => (await this.deliveries.due()).map((id) => ({ id, data: { deliveryId: id } })));
   }
 }

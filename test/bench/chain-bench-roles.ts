@@ -1,0 +1,129 @@
+/* The chain bench's processes and measurements: each role (agent, api, worker, reference
+   facilitator, reference server) runs as its own process, started by spawnRole(ROLES_FILE, name);
+   gas and settlements are read from receipts; CPU from /proc; the money check runs ledger:check. */
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { id as eventTopic, Wallet } from 'ethers';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { loadConfig } from '@app/config';
+import { createApiApp } from '../../apps/api/src/app.factory';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { startTranslatorAgent } from '../../examples/translator-agent';
+import { LocalChain } from '../../scripts/local-chain';
+import { cpuMs, postgresCpuMs, processesCpuMs } from './bench-lib';
+import { startReferenceFacilitator, startReferenceServer } from './reference-stack';
+
+export const ROLES_FILE = __filename;
+const AUTHORIZATION_USED = eventTopic('AuthorizationUsed(address,bytes32)');
+
+/** Receipts of blocks (from, to]: gas and settlements (AuthorizationUsed logs) of the transactions sent by `sender`. */
+export async function gasOf(chain: LocalChain, sender: string, from: number, to: number): Promise<{ gas: bigint; settlements: number }> {
+  let gas = 0n;
+  let settlements = 0;
+  for (let b = from + 1; b <= to; b++) {
+    const receipts = (await chain.provider.send('eth_getBlockReceipts', [`0x${b.toString(16)}`])) as { from: string; gasUsed: string; logs: { topics: string[] }[] }[];
+    for (const r of receipts ?? []) {
+      if (r.from.toLowerCase() !== sender.toLowerCase()) continue;
+      gas += BigInt(r.gasUsed);
+      settlements += r.logs.filter((l) => l.topics[0] === AUTHORIZATION_USED).length;
+    }
+  }
+  return { gas, settlements };
+}
+
+/** CPU ms so far of the serving processes, anvil, Postgres and Redis; and the machine's busy and total jiffies. */
+export function cpuNow(servers: (number | undefined)[]): number[] {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const idle = fields[3] + fields[4];
+  const total = fields.reduce((a, b) => a + b, 0);
+  return [servers.reduce<number>((sum, pid) => sum + cpuMs(pid), 0), processesCpuMs('anvil'), postgresCpuMs(), processesCpuMs('redis-server'), total - idle, total];
+}
+
+export function cpuPerRequest(before: number[], after: number[], requests: number): string {
+  const [server, anvil, pg, redis] = after.slice(0, 4).map((v, i) => (v - before[i]) / Math.max(1, requests));
+  const busy = (after[4] - before[4]) / Math.max(1, after[5] - before[5]);
+  return `server ${server.toFixed(1)} / anvil ${anvil.toFixed(1)} / pg ${pg.toFixed(1)} / redis ${redis.toFixed(1)}; machine ${Math.round(busy * 100)}% busy`;
+}
+
+export async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function ledgerCheck(dbUrl: string): boolean {
+  try {
+    execFileSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../../apps/cli/src/main.ts'), 'ledger:check'], {
+      env: { ...process.env, DATABASE_URL: dbUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    });
+    return true;
+  } catch (err) {
+    process.stdout.write(String((err as { stdout?: Buffer }).stdout ?? err));
+    return false;
+  }
+}
+
+function evmConfig(): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: process.env.BENCH_DB_URL!,
+    DATABASE_POOL_SIZE: '20',
+    QUEUE_PREFIX: process.env.BENCH_QUEUE_PREFIX!,
+    OUTBOUND_ALLOW_HTTP: 'true',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    RATE_LIMIT_CLIENT_PER_MIN: '100000000',
+    RATE_LIMIT_AGENT_PER_MIN: '100000000',
+    SETTLEMENT_MODE: 'evm',
+    EVM_RPC_URL: process.env.BENCH_RPC_URL!,
+    USDC_ADDRESS: process.env.BENCH_USDC!,
+    SETTLEMENT_BATCHER_ADDRESS: process.env.BENCH_BATCHER!,
+    RELAYER_PRIVATE_KEY: process.env.BENCH_RELAYER_KEY!,
+    PLATFORM_WALLET: new Wallet(process.env.BENCH_RELAYER_KEY!).address,
+  };
+}
+
+async function role(name: string): Promise<string> {
+  process.once('SIGINT', () => process.exit(0));
+  const e = process.env;
+  if (name === 'agent') return (await startTranslatorAgent({ keepCalls: false })).url;
+  if (name === 'api') {
+    const app = await createApiApp(loadConfig(evmConfig()));
+    await app.listen(0, '127.0.0.1');
+    return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  }
+  if (name === 'worker') {
+    const app = await NestFactory.createApplicationContext(WorkerModule.register(loadConfig(evmConfig())), { logger: false });
+    await app.init();
+    return 'worker';
+  }
+  if (name === 'facilitator') return (await startReferenceFacilitator({ rpcUrl: e.BENCH_RPC_URL!, chainId: 84532, privateKey: e.BENCH_FACILITATOR_KEY! })).url;
+  if (name === 'reference') {
+    const server = await startReferenceServer({
+      facilitatorUrl: e.BENCH_FACILITATOR_URL!,
+      agentUrl: e.BENCH_AGENT_URL!,
+      payTo: e.BENCH_PAY_TO!,
+      asset: e.BENCH_USDC!,
+      chainId: 84532,
+      price: '0.011',
+      maxTimeoutSeconds: 1800,
+    });
+    return server.url;
+  }
+  throw new Error(`unknown role ${name}`);
+}
+
+if (require.main === module) {
+  role(process.argv[2] ?? '')
+    .then((url) => process.stdout.write(`READY ${url}\n`))
+    .catch((err) => {
+      process.stderr.write(`role ${process.argv[2]} failed: ${err.stack ?? err}\n`);
+      process.exit(1);
+    });
+}
