@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AgentsModule, AgentsRepository, CapabilityInput, DEFAULT_CHAIN_SETTINGS } from '@app/agents';
+import { ChainsModule } from '@app/chains';
 import { Clock, ClockModule, INITIAL_REPUTATION } from '@app/common';
 import { AppConfig, ConfigModule, loadConfig } from '@app/config';
 import { DatabaseModule } from '@app/database';
@@ -53,6 +54,7 @@ export async function startDomain(env: Record<string, string> = {}, opts: { cloc
       AgentsModule.register({ registrationFee: [PaymentsModule] }),
       PaymentsModule,
       ExecutionModule,
+      ChainsModule,
       WebhooksModule,
     ],
   })

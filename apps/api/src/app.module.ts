@@ -3,6 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from '@app/agents';
+import { ChainsModule } from '@app/chains';
 import { Clock, ClockModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
@@ -16,6 +17,7 @@ import { AgentsController } from './agents/agents.controller';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { HealthController } from './health/health.controller';
 import { PaymentsController } from './payments/payments.controller';
+import { ChainsController } from './chains/chains.controller';
 import { ExecutionController } from './execution/execution.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
@@ -40,9 +42,10 @@ export class AppModule {
         AgentsModule.register({ registrationFee: [PaymentsModule] }),
         PaymentsModule,
         ExecutionModule,
+        ChainsModule,
         WebhooksModule,
       ],
-      controllers: [AgentsController, DiscoveryController, PaymentsController, ExecutionController, WebhooksController, AdminAgentsController, HealthController],
+      controllers: [AgentsController, DiscoveryController, PaymentsController, ExecutionController, ChainsController, WebhooksController, AdminAgentsController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -8,6 +8,7 @@ import { DatabaseModule } from '@app/database';
 import { QueuesModule, RedisModule } from '@app/queues';
 import { PaymentsModule } from '@app/payments';
 import { ExecutionModule } from '@app/execution';
+import { ChainsModule } from '@app/chains';
 import { OutboundModule } from '@app/outbound';
 import { OutboxRelay, WebhooksModule } from '@app/webhooks';
 import { HeartbeatService } from './heartbeat.service';
@@ -37,6 +38,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         PaymentsModule,
         OutboundModule,
         ExecutionModule,
+        ChainsModule,
         WebhooksModule,
       ],
       providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, ExecutionsProcessor, WebhooksProcessor, OutboxRelay, Sweeper, HeartbeatService],

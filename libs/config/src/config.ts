@@ -10,6 +10,7 @@ const NETWORKS: readonly PaymentNetwork[] = ['base', 'base-sepolia', 'ethereum']
 /** Anvil's first well-known account: the payTo address outside production unless configured. */
 export const DEV_PLATFORM_WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const DEV_SIGNING_SEED = '00'.repeat(31) + '01';
+const DEV_CHAIN_TOKEN_SEED = '00'.repeat(31) + '02';
 
 /** Typed, validated configuration (resolutions §11 plus a few operational settings). */
 export class AppConfig {
@@ -53,6 +54,8 @@ export class AppConfig {
   /** How long a settlement call may run before the sweeper takes it over (asking the chain first). */
   settlementLeaseMs: number;
   chainTokenTtlS: number;
+  /** Ed25519 seeds (hex) for chain tokens: the first signs, every one verifies (rotation keeps the previous valid). */
+  chainTokenSeeds: string[];
   chainTimeoutS: number;
   escrowHoldStandardS: number;
   escrowHoldAtRiskS: number;
@@ -206,6 +209,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.settlementLeaseMs = r.int('SETTLEMENT_LEASE_MS', 180_000, 100);
   c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);
   c.chainTimeoutS = r.int('CHAIN_TIMEOUT_S', 300, 1);
+  // Chain tokens: the current seed first, then previous ones still accepted; development has a fixed one.
+  c.chainTokenSeeds = (r.str('CHAIN_TOKEN_SEEDS', c.nodeEnv === 'production' ? undefined : DEV_CHAIN_TOKEN_SEED) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (c.chainTokenSeeds.length === 0 || c.chainTokenSeeds.length > 4 || !c.chainTokenSeeds.every((s) => /^[0-9a-fA-F]{64}$/.test(s))) {
+    r.problems.push('CHAIN_TOKEN_SEEDS must be 1-4 comma-separated Ed25519 seeds of 64 hex characters (the first signs; the rest stay valid)');
+  } else if (c.chainTokenSeeds.some((s) => s.toLowerCase() === c.platformSigningSeed.toLowerCase())) {
+    r.problems.push('CHAIN_TOKEN_SEEDS must not reuse PLATFORM_SIGNING_SEED');
+  }
   c.escrowHoldStandardS = r.int('ESCROW_HOLD_STANDARD_S', 86_400);
   c.escrowHoldAtRiskS = r.int('ESCROW_HOLD_AT_RISK_S', 259_200);
   c.escrowHoldCriticalS = r.int('ESCROW_HOLD_CRITICAL_S', 604_800);

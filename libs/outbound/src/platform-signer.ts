@@ -5,6 +5,14 @@ import { AppConfig } from '@app/config';
 /** PKCS#8 DER prefix of an Ed25519 private key; the 32-byte seed follows. */
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
+/** An Ed25519 key pair from its 32-byte seed (hex): the private key, the raw public key, and its id (16 hex of its sha256). */
+export function ed25519FromSeed(seedHex: string): { key: KeyObject; publicKey: KeyObject; raw: Buffer; keyId: string } {
+  const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, Buffer.from(seedHex, 'hex')]), format: 'der', type: 'pkcs8' });
+  const publicKey = createPublicKey(key);
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  return { key, publicKey, raw, keyId: createHash('sha256').update(raw).digest('hex').slice(0, 16) };
+}
+
 /**
  * Signs every call the platform makes to an agent, so agents can check it came from agora:
  * `X-Agora-Signature: t=<unix s>,ed25519=<base64 signature of "<t>.<requestId>.<sha256 hex of body>">`.
@@ -17,10 +25,10 @@ export class PlatformSigner {
   readonly keyId: string;
 
   constructor(config: AppConfig) {
-    this.key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, Buffer.from(config.platformSigningSeed, 'hex')]), format: 'der', type: 'pkcs8' });
-    const raw = createPublicKey(this.key).export({ format: 'der', type: 'spki' }).subarray(-32);
-    this.publicKey = raw.toString('base64');
-    this.keyId = createHash('sha256').update(raw).digest('hex').slice(0, 16);
+    const pair = ed25519FromSeed(config.platformSigningSeed);
+    this.key = pair.key;
+    this.publicKey = pair.raw.toString('base64');
+    this.keyId = pair.keyId;
   }
 
   signatureHeader(requestId: string, body: string, nowS = Math.floor(Date.now() / 1000)): string {

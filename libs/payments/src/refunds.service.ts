@@ -14,9 +14,10 @@ export interface OpenRefund {
   id: string;
   wallet: string;
   amount: bigint;
-  reason: 'variable_price_unused';
+  /** `variable_price_unused`: a metered execution cost less than authorized; `chain_unspent`: what a final chain's budget had left. */
+  reason: 'variable_price_unused' | 'chain_unspent';
   executionId: string;
-  transactionId: string;
+  transactionId: string | null;
 }
 
 /**

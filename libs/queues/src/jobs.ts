@@ -24,6 +24,8 @@ export interface JobPayloads {
   'escrow.release-due': { bucket: number };
   /** Decide a signed chain transaction still undecided past its resend time: from the chain, or broadcast it again. */
   'chain.resend': { txId: string };
+  /** End a chain whose root ended and in which nothing runs: its final status, and the refund of what the budget has left. */
+  'chain.finish': { chainId: string };
   /** Retry a failed settlement. */
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
@@ -47,6 +49,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'escrow.release-due': QUEUES.payments,
   'payment.settle': QUEUES.payments,
   'chain.resend': QUEUES.payments,
+  'chain.finish': QUEUES.payments,
   'execution.run': QUEUES.executions,
   'event.fanout': QUEUES.webhooks,
   'webhook.deliver': QUEUES.webhooks,

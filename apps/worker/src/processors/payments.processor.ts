@@ -1,5 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
+import { FinishChain } from '@app/chains';
 import { FinishSettlement } from '@app/execution';
 import { ChainTxRecovery, EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
 import { QUEUES } from '@app/queues';
@@ -20,6 +21,7 @@ export class PaymentsProcessor extends WorkerHost {
     escrow: EscrowService,
     finishSettlement: FinishSettlement,
     chainTxs: ChainTxRecovery,
+    finishChain: FinishChain,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.payments);
@@ -29,6 +31,7 @@ export class PaymentsProcessor extends WorkerHost {
     jobs.register('escrow.release-due', () => escrow.releaseDue());
     jobs.register('payment.settle', (job) => finishSettlement.execute(job.data.paymentId));
     jobs.register('chain.resend', (job) => chainTxs.resend(job.data.txId));
+    jobs.register('chain.finish', (job) => finishChain.execute(job.data.chainId));
   }
 
   process(job: Job): Promise<unknown> {

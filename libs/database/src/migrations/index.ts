@@ -10,6 +10,7 @@ import { ClaimGuard1763900000000 } from './1763900000000-ClaimGuard';
 import { AgentConfigVersion1763910000000 } from './1763910000000-AgentConfigVersion';
 import { PaymentSettling1763920000000 } from './1763920000000-PaymentSettling';
 import { ChainSender1763930000000 } from './1763930000000-ChainSender';
+import { Chains1763940000000 } from './1763940000000-Chains';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   AgentConfigVersion1763910000000,
   PaymentSettling1763920000000,
   ChainSender1763930000000,
+  Chains1763940000000,
 ];

@@ -1,0 +1,26 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { LedgerModule } from '@app/ledger';
+import { PaymentsModule } from '@app/payments';
+import { SweepRegistry } from '@app/queues';
+import { ChainBudget } from './chain-budget';
+import { ChainTokens } from './chain-tokens';
+import { ChainsRepository } from './chains.repository';
+import { FinishChain } from './usecases/finish-chain/finish-chain.usecase';
+
+/** Execution chains (resolutions §5): tokens, the budget's money, the chain and node rows, the end of a chain. */
+@Module({
+  imports: [LedgerModule, PaymentsModule],
+  providers: [ChainTokens, ChainsRepository, ChainBudget, FinishChain],
+  exports: [ChainTokens, ChainsRepository, ChainBudget, FinishChain],
+})
+export class ChainsModule implements OnModuleInit {
+  constructor(
+    private readonly sweeps: SweepRegistry,
+    private readonly repo: ChainsRepository,
+  ) {}
+
+  /** What the worker's sweeper collects: chains whose root ended with nothing running, not yet final (their job was lost). */
+  onModuleInit(): void {
+    this.sweeps.register('chain.finish', async () => (await this.repo.finishable()).map((id) => ({ id, data: { chainId: id } })));
+  }
+}

@@ -1,0 +1,181 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Queryable, queryRows } from '@app/database';
+
+export type ChainStatus = 'pending' | 'running' | 'completed' | 'failed' | 'partial';
+export type ChainNodeStatus = 'running' | 'completed' | 'refunded';
+
+export interface ChainRow {
+  id: string;
+  rootExecutionId: string;
+  rootAgentId: string;
+  rootWallet: string;
+  paymentId: string;
+  budget: bigint;
+  maxDepth: number;
+  status: ChainStatus;
+  rootEnded: boolean;
+  running: number;
+  traceId: string;
+  startedAt: Date;
+  expiresAt: Date;
+  completedAt: Date | null;
+  refundId: string | null;
+  refunded: bigint | null;
+}
+
+export interface ChainNodeRow {
+  executionId: string;
+  chainId: string;
+  parentExecutionId: string | null;
+  agentId: string;
+  capabilityId: string;
+  depth: number;
+  spanId: string;
+  reserved: bigint;
+  cost: bigint | null;
+  status: ChainNodeStatus;
+  transactionId: string | null;
+  executionTimeMs: number | null;
+  startedAt: Date;
+  completedAt: Date | null;
+}
+
+const CHAIN_COLUMNS = `id, root_execution_id AS "rootExecutionId", root_agent_id AS "rootAgentId", root_wallet AS "rootWallet", payment_id AS "paymentId",
+  budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", running, trace_id AS "traceId", started_at AS "startedAt",
+  expires_at AS "expiresAt", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
+const NODE_COLUMNS = `execution_id AS "executionId", chain_id AS "chainId", parent_execution_id AS "parentExecutionId", agent_id AS "agentId",
+  capability_id AS "capabilityId", depth, span_id AS "spanId", reserved, cost, status, transaction_id AS "transactionId",
+  execution_time_ms AS "executionTimeMs", started_at AS "startedAt", completed_at AS "completedAt"`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function chainOf(r: Record<string, unknown>): ChainRow {
+  return { ...(r as unknown as ChainRow), budget: BigInt(r.budget as string), refunded: r.refunded === null ? null : BigInt(r.refunded as string) };
+}
+
+function nodeOf(r: Record<string, unknown>): ChainNodeRow {
+  return { ...(r as unknown as ChainNodeRow), reserved: BigInt(r.reserved as string), cost: r.cost === null ? null : BigInt(r.cost as string) };
+}
+
+/**
+ * Every SQL statement on `chains` and `chain_nodes`. Writes that must abort their transaction
+ * when they touch no row go through `claimed()` (SQLSTATE AG001), as the executions' do.
+ */
+@Injectable()
+export class ChainsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  insert(
+    sql: Queryable,
+    c: Pick<ChainRow, 'id' | 'rootExecutionId' | 'rootAgentId' | 'rootWallet' | 'paymentId' | 'budget' | 'maxDepth' | 'traceId' | 'startedAt' | 'expiresAt'>,
+  ): Promise<unknown> {
+    return sql.query(
+      `INSERT INTO chains (id, root_execution_id, root_agent_id, root_wallet, payment_id, budget, max_depth, trace_id, started_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [c.id, c.rootExecutionId, c.rootAgentId, c.rootWallet.toLowerCase(), c.paymentId, c.budget.toString(), c.maxDepth, c.traceId, c.startedAt, c.expiresAt],
+    );
+  }
+
+  /** A chain by its id, its root execution's id (req_) or its root transaction's id (tx_). */
+  async find(ref: string, sql: Queryable = this.dataSource.manager): Promise<ChainRow | null> {
+    const where = UUID.test(ref)
+      ? `id = $1`
+      : ref.startsWith('req_')
+        ? `root_execution_id = $1`
+        : `root_execution_id = (SELECT execution_id FROM chain_nodes WHERE transaction_id = $1 AND depth = 0)`;
+    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${CHAIN_COLUMNS} FROM chains WHERE ${where}`, [UUID.test(ref) ? ref.toLowerCase() : ref]);
+    return row ? chainOf(row) : null;
+  }
+
+  /** Inside the caller's transaction: the chain, its row locked until commit. */
+  async lock(sql: Queryable, id: string): Promise<ChainRow | null> {
+    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${CHAIN_COLUMNS} FROM chains WHERE id = $1 FOR UPDATE`, [id]);
+    return row ? chainOf(row) : null;
+  }
+
+  /** Funded: the chain runs (aborts unless it was pending). */
+  start(sql: Queryable, id: string): Promise<unknown> {
+    return sql.query(`WITH c AS (UPDATE chains SET status = 'running' WHERE id = $1 AND status = 'pending' RETURNING 1) SELECT claimed(count(*), 'chain') FROM c`, [id]);
+  }
+
+  /**
+   * A node enters: counted while the chain runs, is younger than its time limit, its root has not
+   * ended, and the calling node (`parent`, null for the root) still runs. Aborts otherwise.
+   */
+  enter(sql: Queryable, id: string, parent: string | null, now: Date): Promise<unknown> {
+    return sql.query(
+      `WITH c AS (
+         UPDATE chains SET running = running + 1
+          WHERE id = $1 AND status = 'running' AND expires_at > $2 AND NOT root_ended
+            AND ($3::varchar IS NULL OR EXISTS (SELECT 1 FROM chain_nodes WHERE execution_id = $3 AND chain_id = $1 AND status = 'running'))
+          RETURNING 1)
+       SELECT claimed(count(*), 'chain') FROM c`,
+      [id, now, parent],
+    );
+  }
+
+  insertNode(sql: Queryable, n: Omit<ChainNodeRow, 'cost' | 'status' | 'transactionId' | 'executionTimeMs' | 'completedAt'>): Promise<unknown> {
+    return sql.query(
+      `INSERT INTO chain_nodes (execution_id, chain_id, parent_execution_id, agent_id, capability_id, depth, span_id, reserved, started_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [n.executionId, n.chainId, n.parentExecutionId, n.agentId, n.capabilityId, n.depth, n.spanId, n.reserved.toString(), n.startedAt],
+    );
+  }
+
+  /**
+   * A running node ends (`completed` with its cost and transaction, or `refunded`) and leaves the
+   * chain's count; the root's end is recorded too. Aborts if the node had ended already. Answers
+   * whether the chain can now be finished (its root ended and nothing runs).
+   */
+  async end(
+    sql: Queryable,
+    executionId: string,
+    e: { status: 'completed' | 'refunded'; cost: bigint | null; transactionId: string | null; executionTimeMs: number | null; completedAt: Date },
+  ): Promise<{ chainId: string; finishable: boolean }> {
+    const [row] = await queryRows<{ chainId: string; finishable: boolean }>(
+      sql,
+      `WITH n AS (
+         UPDATE chain_nodes SET status = $2, cost = $3, transaction_id = $4, execution_time_ms = $5, completed_at = $6
+          WHERE execution_id = $1 AND status = 'running' RETURNING chain_id, depth),
+       ok AS (SELECT claimed(count(*), 'chain node') FROM n),
+       c AS (
+         UPDATE chains SET running = running - 1, root_ended = root_ended OR (SELECT depth = 0 FROM n)
+          WHERE id = (SELECT chain_id FROM n) AND (SELECT * FROM ok) IS NOT NULL
+          RETURNING id, running = 0 AND root_ended AS finishable)
+       SELECT id AS "chainId", finishable FROM c`,
+      [executionId, e.status, e.cost?.toString() ?? null, e.transactionId, e.executionTimeMs, e.completedAt],
+    );
+    return row;
+  }
+
+  /** The chain's final state, once (aborts unless it was running, its root ended and nothing runs). */
+  finish(sql: Queryable, id: string, f: { status: 'completed' | 'failed' | 'partial'; refundId: string | null; refunded: bigint; completedAt: Date }): Promise<unknown> {
+    return sql.query(
+      `WITH c AS (
+         UPDATE chains SET status = $2, refund_id = $3, refunded = $4, completed_at = $5
+          WHERE id = $1 AND status = 'running' AND root_ended AND running = 0 RETURNING 1)
+       SELECT claimed(count(*), 'chain') FROM c`,
+      [id, f.status, f.refundId, f.refunded.toString(), f.completedAt],
+    );
+  }
+
+  async nodes(chainId: string, sql: Queryable = this.dataSource.manager): Promise<ChainNodeRow[]> {
+    const rows = await queryRows<Record<string, unknown>>(sql, `SELECT ${NODE_COLUMNS} FROM chain_nodes WHERE chain_id = $1 ORDER BY started_at, execution_id`, [chainId]);
+    return rows.map(nodeOf);
+  }
+
+  async node(executionId: string, sql: Queryable = this.dataSource.manager): Promise<ChainNodeRow | null> {
+    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${NODE_COLUMNS} FROM chain_nodes WHERE execution_id = $1`, [executionId]);
+    return row ? nodeOf(row) : null;
+  }
+
+  /** Chains the worker should finish: root ended and nothing runs, but not yet final (a lost job). */
+  async finishable(limit = 100): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chains WHERE status = 'running' AND root_ended AND running = 0 ORDER BY started_at LIMIT $1`, [
+      limit,
+    ]);
+    return rows.map((r) => r.id);
+  }
+}

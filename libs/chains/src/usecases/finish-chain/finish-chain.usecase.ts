@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, newId } from '@app/common';
+import { allWrites, PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
+import { Accounts, LedgerService, transfer } from '@app/ledger';
+import { RefundsService } from '@app/payments';
+import { ChainNodeRow, ChainsRepository } from '../../chains.repository';
+
+/** A final chain's status from its nodes: the root's outcome first, then whether any node was refunded. */
+export function finalStatus(nodes: Pick<ChainNodeRow, 'depth' | 'status'>[]): 'completed' | 'failed' | 'partial' {
+  const root = nodes.find((n) => n.depth === 0);
+  if (!root || root.status !== 'completed') return 'failed';
+  return nodes.some((n) => n.status === 'refunded') ? 'partial' : 'completed';
+}
+
+/**
+ * Ends a chain whose root has ended and in which nothing runs (the worker's `chain.finish`; the
+ * sweeper re-queues any it finds unfinished): the final status, and what the budget has left
+ * moved to the root wallet's refund (chain:budget -> client:refund_payable, a refund row the
+ * worker pays: on chain in `evm` mode), in one transaction. Idempotent: a second call finds the
+ * chain final and does nothing.
+ */
+@Injectable()
+export class FinishChain {
+  constructor(
+    private readonly repo: ChainsRepository,
+    private readonly ledger: LedgerService,
+    private readonly refunds: RefundsService,
+    private readonly tx: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Answers whether this call finished the chain. */
+  async execute(chainId: string): Promise<boolean> {
+    let refundId: string | null = null;
+    let done: boolean;
+    try {
+      done = await this.tx.run(async (m) => {
+        // The chain row locked first: no node enters while it is held, so the balance read next is final.
+        const chain = await this.repo.lock(m, chainId);
+        if (!chain || chain.status !== 'running' || !chain.rootEnded || chain.running !== 0) return false;
+        const [nodes, left] = await Promise.all([this.repo.nodes(chainId, m), this.ledger.balance(m, Accounts.chainBudget(chainId).code)]);
+        refundId = left > 0n ? newId('rfd') : null;
+        const finished = this.repo.finish(m, chainId, { status: finalStatus(nodes), refundId, refunded: left, completedAt: this.clock.now() });
+        if (!refundId) return finished.then(() => true);
+        await allWrites([
+          finished,
+          this.ledger.post(m, {
+            code: 'chain.closed',
+            refId: chainId,
+            legs: transfer(Accounts.chainBudget(chainId), Accounts.clientRefundPayable(chain.rootWallet), left),
+            metadata: { refundId },
+          }),
+          this.refunds.open(m, { id: refundId, wallet: chain.rootWallet, amount: left, reason: 'chain_unspent', executionId: chain.rootExecutionId, transactionId: null }),
+        ]);
+        return true;
+      });
+    } catch (err) {
+      if (pgErrorCode(err) === PG_NOT_CLAIMED) return false;
+      throw err;
+    }
+    if (refundId) await this.refunds.enqueue(refundId);
+    return done;
+  }
+}

@@ -1,0 +1,120 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AppException, newId } from '@app/common';
+import { CHAIN_CHECKS, ChainBudget, ChainClosed, ChainsRepository, FinishChain, NewNode } from '@app/chains';
+import { TransactionRunner } from '@app/database';
+import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app/ledger';
+import { Domain, startDomain } from '../support/medium';
+
+/** The chain budget's money against real Postgres: funding, parallel reservations (G14), refunded nodes, the final refund. */
+describe('chain budget (medium)', () => {
+  let domain: Domain;
+  let budget: ChainBudget;
+  let repo: ChainsRepository;
+  let tx: TransactionRunner;
+  let ledger: LedgerService;
+
+  beforeAll(async () => {
+    domain = await startDomain();
+    [budget, repo, tx, ledger] = [domain.get(ChainBudget), domain.get(ChainsRepository), domain.get(TransactionRunner), domain.get(LedgerService)];
+  });
+  afterAll(() => domain.close());
+
+  const wallet = `0x${randomBytes(20).toString('hex')}`;
+  const balanceOf = (code: string) => ledger.balance(domain.ds.manager, code);
+
+  /** A funded chain whose root node holds `rootCost`; `budget` is what is left for sub-calls. */
+  async function openChain(o: { budget: bigint; rootCost: bigint; expiresInMs?: number }) {
+    const id = randomUUID();
+    const root: NewNode = {
+      executionId: newId('req'),
+      chainId: id,
+      parentExecutionId: null,
+      agentId: randomUUID(),
+      capabilityId: 'orchestrate',
+      depth: 0,
+      spanId: randomBytes(8).toString('hex'),
+      reserved: o.rootCost,
+      startedAt: new Date(),
+    };
+    const now = new Date();
+    await tx.pipelined(async (sql) => {
+      await repo.insert(sql, {
+        id,
+        rootExecutionId: root.executionId,
+        rootAgentId: root.agentId,
+        rootWallet: wallet,
+        paymentId: newId('pay'),
+        budget: o.budget,
+        maxDepth: 3,
+        traceId: randomBytes(16).toString('hex'),
+        startedAt: now,
+        expiresAt: new Date(now.getTime() + (o.expiresInMs ?? 300_000)),
+      });
+      await budget.fund(sql, id, o.budget + o.rootCost, 'pay_test');
+      await budget.reserve(sql, root, now);
+    });
+    return { id, root };
+  }
+  const child = (chainId: string, parent: string, reserved: bigint): NewNode => ({
+    executionId: newId('req'),
+    chainId,
+    parentExecutionId: parent,
+    agentId: randomUUID(),
+    capabilityId: 'translate',
+    depth: 1,
+    spanId: randomBytes(8).toString('hex'),
+    reserved,
+    startedAt: new Date(),
+  });
+
+  it('G14: 100 parallel reservations of c on budget B: exactly floor(B/c) succeed, the rest BUDGET_EXCEEDED, the budget never below 0', async () => {
+    const [B, c] = [1_000_000n, 11_000n]; // 1.00 budget, 0.011 per sub-call: 90 fit
+    const { id, root } = await openChain({ budget: B, rootCost: 11_000n });
+    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, c), new Date()))));
+    const ok = outcomes.filter((o) => o.status === 'fulfilled').length;
+    expect(ok).toBe(Number(B / c));
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as AppException);
+    expect(refused.every((e) => e.code === 'BUDGET_EXCEEDED')).toBe(true);
+    expect(refused[0].details).toEqual({ estimated: '0.011000', remaining: '0.010000', shortfall: '0.001000' });
+    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(B - BigInt(ok) * c);
+    expect(await balanceOf(Accounts.chainInflight(id).code)).toBe(BigInt(ok) * c + 11_000n);
+    const [{ running }] = await domain.ds.query(`SELECT running FROM chains WHERE id = $1`, [id]);
+    expect(running).toBe(ok + 1);
+    expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
+  });
+
+  it('a refunded node returns its reservation; the chain ends once the root has ended and nothing runs, refunding all that is left once', async () => {
+    const { id, root } = await openChain({ budget: 500_000n, rootCost: 21_000n });
+    const a = child(id, root.executionId, 100_000n);
+    await tx.pipelined((sql) => budget.reserve(sql, a, new Date()));
+    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(400_000n);
+    expect(await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() }))).toBe(false); // the root still runs
+    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(500_000n);
+    await expect(tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() }))).rejects.toThrow(/not claimed/); // once
+    expect(await domain.get(FinishChain).execute(id)).toBe(false); // the root runs
+    expect(await tx.pipelined((sql) => budget.release(sql, root, { executionTimeMs: 9, completedAt: new Date() }))).toBe(true);
+    // After the root ended, no node enters, even with a token still in its 30 s.
+    await expect(tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, 1_000n), new Date()))).rejects.toBeInstanceOf(ChainClosed);
+    expect(await domain.get(FinishChain).execute(id)).toBe(true);
+    expect(await domain.get(FinishChain).execute(id)).toBe(false);
+    const chain = (await repo.find(id))!;
+    expect(chain).toMatchObject({ status: 'failed', refunded: 521_000n, running: 0, rootEnded: true });
+    const [refund] = await domain.ds.query(`SELECT wallet, amount, reason, execution_id FROM refunds WHERE id = $1`, [chain.refundId]);
+    expect(refund).toEqual({ wallet, amount: '521000', reason: 'chain_unspent', execution_id: root.executionId });
+    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(0n);
+    expect(await balanceOf(Accounts.chainInflight(id).code)).toBe(0n);
+    expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
+  });
+
+  it('takes no node into a chain past its time limit, nor under a caller whose node has ended', async () => {
+    const expired = await openChain({ budget: 100_000n, rootCost: 11_000n, expiresInMs: 50 });
+    await new Promise((r) => setTimeout(r, 60));
+    await expect(tx.pipelined((sql) => budget.reserve(sql, child(expired.id, expired.root.executionId, 1_000n), new Date()))).rejects.toBeInstanceOf(ChainClosed);
+    const live = await openChain({ budget: 100_000n, rootCost: 11_000n });
+    const a = child(live.id, live.root.executionId, 10_000n);
+    await tx.pipelined((sql) => budget.reserve(sql, a, new Date()));
+    await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 1, completedAt: new Date() }));
+    await expect(tx.pipelined((sql) => budget.reserve(sql, { ...child(live.id, a.executionId, 1_000n), depth: 2 }, new Date()))).rejects.toBeInstanceOf(ChainClosed);
+    expect(await balanceOf(Accounts.chainBudget(live.id).code)).toBe(100_000n);
+  });
+});
