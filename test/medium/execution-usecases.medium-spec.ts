@@ -107,7 +107,7 @@ describe('execution use cases (medium)', () => {
       const execution = await completedUncharged();
       const before = await charges();
       const charger = domain.get(ChargeExecution);
-      const funding = () => domain.get(FundingSource).stored(execution.paymentId);
+      const funding = () => domain.get(FundingSource).stored(execution.paymentId!);
       const outcomes = await Promise.all([
         charger.execute({ state: 'completed', execution: { ...execution } as ExecutionEntity, funding: await funding() }),
         charger.execute({ state: 'completed', execution: { ...execution } as ExecutionEntity, funding: await funding() }),
@@ -118,7 +118,7 @@ describe('execution use cases (medium)', () => {
       const again = await charger.execute({ state: 'completed', execution: (await domain.get(ExecutionsRepository).findById(execution.id))!, funding: await funding() });
       expect(again.settlement).toBeNull();
       expect(await charges()).toBe(before + 1);
-      expect(await domain.get(PaymentsService).get(execution.paymentId)).toMatchObject({ status: 'settled', refId: execution.id });
+      expect(await domain.get(PaymentsService).get(execution.paymentId!)).toMatchObject({ status: 'settled', refId: execution.id });
       expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
     });
   });

@@ -5,7 +5,7 @@ import { AgentEntity } from './entities/agent.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 
 /** What executing needs of the agent and the capability. */
-export type ExecutableAgent = Pick<AgentEntity, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore'>;
+export type ExecutableAgent = Pick<AgentEntity, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore' | 'chainSettings'>;
 export type ExecutableCapability = Pick<AgentCapabilityEntity, 'capabilityId' | 'name' | 'inputSchema' | 'outputSchema' | 'pricingModel' | 'basePrice' | 'maxPrice'>;
 
 export interface ExecuteTarget {
@@ -21,6 +21,7 @@ interface TargetRow {
   status: AgentEntity['status'];
   endpoints: AgentEntity['endpoints'];
   reputationScore: number;
+  chainSettings: AgentEntity['chainSettings'];
   version: string;
   capabilityId: string | null;
   capabilityName: string;
@@ -44,7 +45,7 @@ export class ExecuteTargetReader {
   /** The target (AGENT_NOT_FOUND unless active, CAPABILITY_NOT_FOUND). */
   async read(agentId: string, capabilityId: string): Promise<ExecuteTarget> {
     const [row] = await this.tx.query<TargetRow>(
-      `SELECT a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", a.config_version AS "version", c.capability_id AS "capabilityId",
+      `SELECT a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", a.chain_settings AS "chainSettings", a.config_version AS "version", c.capability_id AS "capabilityId",
               c.name AS "capabilityName", c.input_schema AS "inputSchema", c.output_schema AS "outputSchema", c.pricing_model AS "pricingModel",
               c.base_price AS "basePrice", c.max_price AS "maxPrice"
          FROM agents a LEFT JOIN agent_capabilities c ON c.agent_id = a.id AND c.capability_id = $2
@@ -54,7 +55,7 @@ export class ExecuteTargetReader {
     if (!row || row.status !== 'active') throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
     if (!row.capabilityId) throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, { agentId, capabilityId });
     return {
-      agent: { id: row.id, name: row.name, status: row.status, endpoints: row.endpoints, reputationScore: row.reputationScore },
+      agent: { id: row.id, name: row.name, status: row.status, endpoints: row.endpoints, reputationScore: row.reputationScore, chainSettings: row.chainSettings },
       capability: {
         capabilityId: row.capabilityId,
         name: row.capabilityName,
@@ -80,8 +81,8 @@ export class ExecuteTargetReader {
       return await this.read(agentId, capabilityId);
     } catch (err) {
       if (!(err instanceof AppException)) throw err;
-      const [row] = await this.tx.query<Pick<TargetRow, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore'>>(
-        `SELECT id, name, status, endpoints, reputation_score AS "reputationScore" FROM agents WHERE id = $1`,
+      const [row] = await this.tx.query<Pick<TargetRow, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore' | 'chainSettings'>>(
+        `SELECT id, name, status, endpoints, reputation_score AS "reputationScore", chain_settings AS "chainSettings" FROM agents WHERE id = $1`,
         [agentId],
       );
       return row ? { agent: row, capability: null } : null;

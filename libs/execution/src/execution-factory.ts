@@ -32,8 +32,9 @@ export function newExecution(o: {
   payer: string;
   input: Record<string, unknown>;
   price: PricedRun;
-  paymentId: string;
-  headerHash: string;
+  paymentId: string | null;
+  headerHash: string | null;
+  chainId?: string | null;
   isAsync: boolean;
   callbackUrl: string | null;
   lockedUntil: Date | null;
@@ -58,6 +59,7 @@ export function newExecution(o: {
     refundId: null,
     platformFee: PLATFORM_FEE,
     paymentId: o.paymentId,
+    chainId: o.chainId ?? null,
     transactionId: null,
     headerHash: o.headerHash,
     isAsync: o.isAsync,

@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecuteTargetsModule } from '@app/agents';
+import { ChainsModule } from '@app/chains';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { PaymentSettlement, PaymentsModule } from '@app/payments';
@@ -28,7 +29,7 @@ const USE_CASES = [AdmitExecution, RunAgent, RecordFailedRun, ChargeExecution, E
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), ExecuteTargetsModule, PaymentsModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), ExecuteTargetsModule, PaymentsModule, ChainsModule, WebhooksModule],
   providers: [...USE_CASES, ExecutionsRepository, FundingSource, AgentCaller, RateLimiter, ExecuteTargets],
   exports: USE_CASES,
 })

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock, formatMicros, newId, reputationTier } from '@app/common';
 import { AppConfig } from '@app/config';
 import { allWrites, Queryable, TransactionRunner } from '@app/database';
-import { Accounts, LedgerService } from '@app/ledger';
+import { AccountRef, Accounts, LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
 import { jobId, JobProducer } from '@app/queues';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
@@ -30,6 +30,12 @@ export interface ExecutionCharge {
    * (the cap). What was paid above `agentFee` is owed back to the payer as a refund.
    */
   refund?: { executionId: string; authorizedAgentFee: bigint; /** The `rfd_` id to use if a refund is owed. */ id?: string };
+  /**
+   * Where the money comes from when it is not an x402 payment arriving from the chain: a chain
+   * node's reservation (`from` chain:inflight), whose unused part goes back to `unusedTo` (the
+   * chain budget) instead of a refund to the payer.
+   */
+  source?: { from: AccountRef; unusedTo: AccountRef };
 }
 
 /** Holds are released by one delayed job per bucket of this length (a hold is released at most this late). */
@@ -106,8 +112,9 @@ export class EscrowService {
    */
   async recordCharge(manager: Queryable, c: ExecutionCharge): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: RefundEntity | null }> {
     const { cut, earnings } = splitAgentFee(c.agentFee);
-    const refundAmount = c.refund ? c.refund.authorizedAgentFee - c.agentFee : 0n;
-    if (refundAmount < 0n) throw new Error(`agent fee ${c.agentFee} exceeds what was authorized`);
+    const unused = c.refund ? c.refund.authorizedAgentFee - c.agentFee : 0n;
+    if (unused < 0n) throw new Error(`agent fee ${c.agentFee} exceeds what was authorized`);
+    const refundAmount = c.source ? 0n : unused;
     const refund = refundAmount > 0n ? { id: c.refund?.id ?? newId('rfd'), amount: refundAmount } : null;
     const transactionId = c.transactionId ?? newId('tx');
     const holdId = newId('esc');
@@ -174,10 +181,11 @@ export class EscrowService {
         code: 'execution.settled',
         refId: transactionId,
         legs: [
-          { account: Accounts.worldChain(), amount: -(gross + refundAmount) },
+          { account: c.source?.from ?? Accounts.worldChain(), amount: -(gross + unused) },
           { account: Accounts.platformRevenue(), amount: c.platformFee + cut },
           { account: Accounts.agentEscrow(c.agentId), amount: earnings },
           ...(refund ? [{ account: Accounts.clientRefundPayable(c.payerWallet), amount: refund.amount }] : []),
+          ...(c.source && unused > 0n ? [{ account: c.source.unusedTo, amount: unused }] : []),
         ],
         metadata: { paymentId: c.paymentId, agentId: c.agentId, ...(refund ? { refundId: refund.id } : {}) },
       }),

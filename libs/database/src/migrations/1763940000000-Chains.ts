@@ -60,9 +60,20 @@ export class Chains1763940000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "executions" ALTER COLUMN "payment_id" DROP NOT NULL`);
     await q.query(`ALTER TABLE "executions" ALTER COLUMN "header_hash" DROP NOT NULL`);
     await q.query(`ALTER TABLE "executions" ADD CONSTRAINT "ck_executions_funding" CHECK ("payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL))`);
+    // Execute targets now carry the agent's chain settings: a change to them must reach the api's cached targets too.
+    await q.query(`DROP TRIGGER tr_agents_config_version ON agents`);
+    await q.query(`CREATE TRIGGER tr_agents_config_version BEFORE UPDATE ON agents FOR EACH ROW
+      WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.name IS DISTINCT FROM NEW.name OR OLD.endpoints IS DISTINCT FROM NEW.endpoints
+            OR OLD.reputation_score IS DISTINCT FROM NEW.reputation_score OR OLD.chain_settings IS DISTINCT FROM NEW.chain_settings)
+      EXECUTE FUNCTION agents_config_changed()`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TRIGGER tr_agents_config_version ON agents`);
+    await q.query(`CREATE TRIGGER tr_agents_config_version BEFORE UPDATE ON agents FOR EACH ROW
+      WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.name IS DISTINCT FROM NEW.name OR OLD.endpoints IS DISTINCT FROM NEW.endpoints
+            OR OLD.reputation_score IS DISTINCT FROM NEW.reputation_score)
+      EXECUTE FUNCTION agents_config_changed()`);
     await q.query(`DELETE FROM "executions" WHERE "payment_id" IS NULL`);
     await q.query(`ALTER TABLE "executions" DROP CONSTRAINT "ck_executions_funding"`);
     await q.query(`ALTER TABLE "executions" ALTER COLUMN "header_hash" SET NOT NULL`);

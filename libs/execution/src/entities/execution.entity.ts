@@ -73,15 +73,21 @@ export class ExecutionEntity {
   @Column({ name: 'refund_id', type: 'varchar', length: 40, nullable: true })
   refundId: string | null;
 
-  @Column({ name: 'payment_id', type: 'varchar', length: 40 })
-  paymentId: string;
+  /** The x402 payment (null for a chain's sub-call, which its chain's budget pays). */
+  @Column({ name: 'payment_id', type: 'varchar', length: 40, nullable: true })
+  paymentId: string | null;
+
+  /** The chain this execution runs in (its root or a sub-call), if any. */
+  @Column({ name: 'chain_id', type: 'uuid', nullable: true })
+  chainId: string | null;
 
   @Column({ name: 'transaction_id', type: 'varchar', length: 40, nullable: true })
   transactionId: string | null;
 
   /** SHA-256 of the original payment header: output is given only to a request carrying it. */
-  @Column({ name: 'header_hash', type: 'varchar', length: 64 })
-  headerHash: string;
+  /** SHA-256 of the payment header (null for a sub-call: a token of its chain reads it). */
+  @Column({ name: 'header_hash', type: 'varchar', length: 64, nullable: true })
+  headerHash: string | null;
 
   @Column({ name: 'is_async', type: 'boolean', default: false })
   isAsync: boolean;

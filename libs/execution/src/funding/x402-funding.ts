@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { ChainBudget, ChainsRepository } from '@app/chains';
 import { AppException } from '@app/common';
 import { Queryable } from '@app/database';
 import { NonceGuard, PaymentEntity, PaymentSettlement, PaymentsService, VerifiedPayment } from '@app/payments';
+import { JobProducer } from '@app/queues';
+import { ChainFunding } from './chain-funding';
 import { Funding } from './funding';
 
 /** An x402 authorization paying for one execution: verified now (holding a nonce claim), or stored. */
@@ -29,6 +32,14 @@ export class X402Funding implements Funding {
     return this.payment.headerHash;
   }
 
+  get paymentId(): string {
+    return this.payment.id;
+  }
+
+  get requestingAgent(): string {
+    return this.payment.payer;
+  }
+
   get settlesOutside(): boolean {
     return this.inlineHash === null;
   }
@@ -42,6 +53,12 @@ export class X402Funding implements Funding {
     if (this.inlineHash === null) return this.deps.payments.bind(sql, this.payment.id, executionId);
     return fresh ? this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, executionId) : this.deps.payments.settleInline(sql, this.payment, this.inlineHash, executionId);
   }
+
+  async failWrites(): Promise<unknown> {
+    return undefined; // the authorization stays reserved for a retry
+  }
+
+  async afterEnd(): Promise<void> {}
 
   async settleOutside(): Promise<void> {
     if (this.inlineHash !== null) throw new Error('an inline settlement is written with the charge');
@@ -64,7 +81,23 @@ export class FundingSource {
     private readonly payments: PaymentsService,
     private readonly settlement: PaymentSettlement,
     private readonly nonces: NonceGuard,
+    private readonly chains: ChainsRepository,
+    private readonly budget: ChainBudget,
+    private readonly jobs: JobProducer,
   ) {}
+
+  /** What pays for a stored execution: its chain's reservation when it runs in a chain, else its x402 payment. */
+  async forExecution(e: { id: string; chainId: string | null; paymentId: string | null }): Promise<X402Funding | ChainFunding> {
+    if (!e.chainId) return this.stored(e.paymentId!);
+    const [chain, node] = await Promise.all([this.chains.find(e.chainId), this.chains.node(e.id)]);
+    if (!chain || !node) throw new AppException('NOT_FOUND', `Chain node ${e.id} not found`);
+    const parent = node.parentExecutionId ? await this.chains.node(node.parentExecutionId) : null;
+    return this.chainNode({ ...node, rootWallet: chain.rootWallet, caller: parent?.agentId ?? chain.rootWallet });
+  }
+
+  chainNode(node: ChainFunding['node']): ChainFunding {
+    return new ChainFunding(node, { budget: this.budget, jobs: this.jobs });
+  }
 
   /** A payment verified by this request, not yet written (`paymentId` is the id it will have). */
   fromVerified(verified: VerifiedPayment, paymentId: string): X402Funding {

@@ -98,18 +98,25 @@ export class ChargeExecution {
     const id = execution.id;
     const score = req.reputation ?? (await this.agents.reputation(execution.agentId));
     const transactionId = newId('tx');
-    const refundId = execution.authorizedAgentFee > execution.agentFee ? newId('rfd') : null;
+    // A chain's unused reservation goes back to its budget: a refund only for an x402 payment.
+    const refundId = execution.authorizedAgentFee > execution.agentFee && !funding.chargeSource ? newId('rfd') : null;
+    const facts = {
+      transactionId,
+      cost: execution.platformFee + execution.agentFee,
+      executionTimeMs: execution.executionTimeMs ?? 0,
+      completedAt: execution.completedAt ?? new Date(),
+    };
     const issue = (sql: Queryable) =>
       [
         mode === 'insert'
           ? allWrites([
-              funding.settleWrites(sql, id, true),
+              funding.settleWrites(sql, id, true, facts),
               this.repo.insert(sql, { ...execution, settlementStatus: 'settled', transactionId, refundId, lockedUntil: null } as ExecutionEntity),
             ])
           : mode === 'complete' && req.state !== 'completed'
             ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId)
             : this.repo.markSettled(sql, id, transactionId, refundId),
-        mode === 'insert' ? Promise.resolve() : funding.settleWrites(sql, id, false),
+        mode === 'insert' ? Promise.resolve() : funding.settleWrites(sql, id, false, facts),
         this.outbox.record(sql, 'execution.completed', execution.agentId, {
           requestId: id,
           agentId: execution.agentId,
@@ -122,9 +129,9 @@ export class ChargeExecution {
           : Promise.resolve(null),
         this.escrow.recordCharge(sql, {
           transactionId,
-          paymentId: funding.id,
+          paymentId: funding.paymentId,
           payerWallet: funding.payer,
-          requestingAgent: funding.payer,
+          requestingAgent: funding.requestingAgent,
           agentId: execution.agentId,
           agentReputation: score,
           capabilityId: execution.capabilityId,
@@ -132,6 +139,7 @@ export class ChargeExecution {
           platformFee: execution.platformFee,
           executionTimeMs: execution.executionTimeMs ?? 0,
           refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
+          source: funding.chargeSource,
         }),
         // Last: the agent's row stays locked only until commit.
         this.agents.countExecution(sql, execution.agentId),
@@ -157,6 +165,7 @@ export class ChargeExecution {
     void this.escrow.scheduleRelease(charged.hold);
     if (charged.refund) await this.refunds.enqueue(charged.refund.id);
     if (charged.callback) await this.deliveries.wake(charged.callback, 0);
+    await funding.afterEnd();
     Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId: charged.refund?.id ?? null, lockedUntil: null });
     return { execution, settlement: { ...funding.receipt(), refund: charged.refund } };
   }

@@ -75,7 +75,7 @@ export class Execute {
       const run = await this.runAgent.execute(execution, { agentId: agent.id, endpoint: agent.endpoints.execution, outputSchema: capability.outputSchema });
       const outcome = run.ok
         ? await this.charge.execute({ state: 'pending', execution, funding, completion: run.completion, reputation: agent.reputationScore })
-        : { execution: await this.recordFailure.execute(execution, run.failure, null), settlement: null };
+        : { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
       return { ...outcome, replayed: false, limits };
     } catch (err) {
       throw new ExecuteRejected(err, limits);
@@ -92,7 +92,7 @@ export class Execute {
     const execution = this.executionOf(cmd, admitted, null);
     try {
       const run = await this.runAgent.execute(execution, { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema });
-      if (!run.ok) return { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
+      if (!run.ok) return { execution: await this.recordFailure.execute(execution, run.failure, { funding, fresh: true }), settlement: null };
       return await this.charge.execute({ state: 'fresh', execution, funding, completion: run.completion, reputation: target.agent.reputationScore });
     } catch (err) {
       // Nothing was recorded: the authorization stays unused and may be presented again.

@@ -31,7 +31,7 @@ export class GetExecution {
   /** The settlement hash and receipt of a settled execution, and its refund if it has one. */
   async settlementOf(execution: ExecutionEntity): Promise<Settlement> {
     const refund = execution.refundId ? await this.refunds.get(execution.refundId) : null;
-    if (execution.settlementStatus !== 'settled') return { txHash: null, receipt: null, refund };
+    if (execution.settlementStatus !== 'settled' || !execution.paymentId) return { txHash: null, receipt: null, refund };
     const payment = await this.payments.get(execution.paymentId);
     return payment ? { txHash: payment.txHash, receipt: this.payments.receipt(payment), refund } : { txHash: null, receipt: null, refund };
   }

@@ -7,10 +7,11 @@ import { ExecutionsRepository, RunFailure } from '../../executions.repository';
 import { Funding } from '../../funding/funding';
 
 /**
- * Records a failed or timed-out run: nothing is settled or charged, the authorization stays
- * reserved for a retry. One transaction: the execution's state (a run first written now also
- * writes its reservation and its row), the event `execution.failed`, the callback's first
- * delivery; then the delivery is woken.
+ * Records a failed or timed-out run: nothing is settled or charged; an x402 authorization stays
+ * reserved for a retry, a chain node's reservation returns to the budget. One transaction: the
+ * execution's state (a run first written now also writes its reservation and its row), what the
+ * funding gives back, the event `execution.failed`, the callback's first delivery; then the
+ * delivery is woken and the funding told.
  */
 @Injectable()
 export class RecordFailedRun {
@@ -21,16 +22,23 @@ export class RecordFailedRun {
     private readonly tx: TransactionRunner,
   ) {}
 
-  async execute(execution: ExecutionEntity, failure: RunFailure, fresh: { funding: Funding } | null): Promise<ExecutionEntity> {
+  /** `fresh`: nothing was written for this run yet. `funding`: what paid for it, when the caller holds it. */
+  async execute(execution: ExecutionEntity, failure: RunFailure, opts: { funding?: Funding; fresh?: boolean } = {}): Promise<ExecutionEntity> {
     Object.assign(execution, { status: failure.status, agentError: failure.error, executionTimeMs: failure.timeMs, completedAt: failure.completedAt, lockedUntil: null });
-    const callback = await this.tx.pipelined(async (sql) => {
-      if (fresh) {
-        const [, , scheduled] = await allWrites([fresh.funding.reserve(sql, execution.id), this.repo.insert(sql, execution), this.events(sql, execution, failure)]);
-        return scheduled;
+    const { funding } = opts;
+    const giveBack = (sql: Queryable) => (funding ? funding.failWrites(sql, execution.id, { executionTimeMs: failure.timeMs, completedAt: failure.completedAt }) : Promise.resolve());
+    const recorded = await this.tx.pipelined(async (sql) => {
+      if (opts.fresh && funding) {
+        const [, , scheduled] = await allWrites([funding.reserve(sql, execution.id), this.repo.insert(sql, execution), this.events(sql, execution, failure), giveBack(sql)]);
+        return { callback: scheduled };
       }
-      return (await this.repo.recordFailure(sql, execution.id, failure)) ? this.events(sql, execution, failure) : null;
+      // Claimed first: a failure recorded by another run gives nothing back twice.
+      if (!(await this.repo.recordFailure(sql, execution.id, failure))) return null;
+      const [callback] = await allWrites([this.events(sql, execution, failure), giveBack(sql)]);
+      return { callback };
     });
-    if (callback) await this.deliveries.wake(callback, 0);
+    if (recorded?.callback) await this.deliveries.wake(recorded.callback, 0);
+    if (recorded && funding) await funding.afterEnd();
     return execution;
   }
 

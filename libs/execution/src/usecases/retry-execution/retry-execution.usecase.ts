@@ -27,6 +27,9 @@ export class RetryExecution {
   async execute(id: string, payment: PresentedPayment | null): Promise<ExecutionOutcome> {
     const execution = await this.repo.findById(id);
     if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
+    if (execution.chainId) {
+      throw new AppException('INVALID_STATE', "An execution in a chain is not retried: a failed node's reservation went back to the chain's budget", { chainId: execution.chainId });
+    }
     if (!payment) throw new AppException('UNAUTHORIZED', 'A retry must carry the payment header of the original execute request');
     if (!presentsOriginalPayment(execution, payment)) {
       throw new AppException('FORBIDDEN', 'Only the payer may retry: this is not the payment of the original execute request');
@@ -35,7 +38,7 @@ export class RetryExecution {
       throw new AppException('INVALID_STATE', `Only a failed or timed-out execution can be retried (status ${execution.status})`, { status: execution.status });
     }
     if (execution.retryCount >= MAX_RETRIES) throw new AppException('INVALID_STATE', `An execution can be retried at most ${MAX_RETRIES} times`, { retryCount: execution.retryCount });
-    const stored = await this.payments.get(execution.paymentId);
+    const stored = await this.payments.get(execution.paymentId!);
     const nowS = BigInt(Math.floor(this.clock.nowMs() / 1000));
     if (!stored || stored.status !== 'reserved' || stored.validBefore < nowS + 6n) {
       throw new AppException('INVALID_STATE', 'The payment authorization of this execution has expired; execute again with a new payment', { paymentStatus: stored?.status });

@@ -36,13 +36,13 @@ export class RunPendingExecution {
       }
     }
     const execution = (await this.repo.findById(id))!;
-    const [target, funding] = await Promise.all([this.agents.stored(execution.agentId, execution.capabilityId), this.funding.stored(execution.paymentId)]);
+    const [target, funding] = await Promise.all([this.agents.stored(execution.agentId, execution.capabilityId), this.funding.forExecution(execution)]);
     const runnable =
       target && target.capability && target.agent.status === 'active'
         ? { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema }
         : null;
     const run = await this.runAgent.execute(execution, runnable);
-    if (!run.ok) return { execution: await this.recordFailure.execute(execution, run.failure, null), settlement: null };
+    if (!run.ok) return { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
     return this.charge.execute({ state: 'pending', execution, funding, completion: run.completion, reputation: target!.agent.reputationScore });
   }
 }

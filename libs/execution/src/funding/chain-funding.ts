@@ -1,0 +1,76 @@
+import { ChainBudget, NewNode } from '@app/chains';
+import { Queryable } from '@app/database';
+import { Accounts } from '@app/ledger';
+import { jobId, JobProducer } from '@app/queues';
+import { ChargeFacts, Funding } from './funding';
+
+/** A node of a chain as its funding sees it: where it sits, what it reserved, who called it and who pays. */
+export interface ChainNodeFunding extends NewNode {
+  /** The chain's root wallet: the client whose payment funded the budget. */
+  rootWallet: string;
+  /** The calling agent (the root wallet for the root node). */
+  caller: string;
+}
+
+/**
+ * A chain budget paying for one node (resolutions §5): the reservation of its most cost is taken
+ * with the node's row (BUDGET_EXCEEDED when the budget cannot cover it); a charge moves it out of
+ * chain:inflight (the unused part back to the budget), a failure returns it. Nothing moves
+ * outside Postgres: the chain's payment was settled when the chain was funded. Once the node's end
+ * leaves the chain finishable (its root ended, nothing runs), the worker is woken to end it.
+ */
+export class ChainFunding implements Funding {
+  readonly settlesOutside = false;
+  readonly paymentId = null;
+  readonly proofHash = '';
+  private finishable = false;
+
+  constructor(
+    readonly node: ChainNodeFunding,
+    private readonly deps: { budget: ChainBudget; jobs: JobProducer },
+  ) {}
+
+  get payer(): string {
+    return this.node.rootWallet;
+  }
+
+  get id(): string {
+    return this.node.chainId;
+  }
+
+  get requestingAgent(): string {
+    return this.node.caller;
+  }
+
+  get chargeSource() {
+    return { from: Accounts.chainInflight(this.node.chainId), unusedTo: Accounts.chainBudget(this.node.chainId) };
+  }
+
+  reserve(sql: Queryable): Promise<unknown> {
+    return this.deps.budget.reserve(sql, this.node, this.node.startedAt);
+  }
+
+  async settleWrites(sql: Queryable, executionId: string, fresh: boolean, charge: ChargeFacts): Promise<unknown> {
+    this.finishable = await this.deps.budget.complete(sql, executionId, charge);
+    return this.finishable;
+  }
+
+  async failWrites(sql: Queryable, executionId: string, failure: { executionTimeMs: number; completedAt: Date }): Promise<unknown> {
+    this.finishable = await this.deps.budget.release(sql, { executionId, chainId: this.node.chainId, reserved: this.node.reserved }, failure);
+    return this.finishable;
+  }
+
+  async settleOutside(): Promise<void> {
+    throw new Error('a chain node is charged inside Postgres');
+  }
+
+  receipt() {
+    return { txHash: null, receipt: null };
+  }
+
+  giveBack(): void {}
+
+  async afterEnd(): Promise<void> {
+    if (this.finishable) await this.deps.jobs.wake('chain.finish', { chainId: this.node.chainId }, { jobId: jobId('chain.finish', this.node.chainId) });
+  }
+}
