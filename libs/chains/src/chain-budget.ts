@@ -36,11 +36,11 @@ export class ChainBudget {
    * A node enters the chain and reserves its most cost. Throws BUDGET_EXCEEDED (details:
    * estimated, remaining, shortfall) when the budget cannot cover it, ChainClosed when the chain
    * no longer takes nodes (ended, timed out, or the caller's node ended); the transaction is then
-   * aborted.
+   * aborted. Answers what the budget has left after the reservation.
    */
-  async reserve(sql: Queryable, node: NewNode, now: Date): Promise<void> {
+  async reserve(sql: Queryable, node: NewNode, now: Date): Promise<bigint> {
     try {
-      await allWrites([
+      const [, posted] = await allWrites([
         this.repo.enter(sql, node.chainId, node.parentExecutionId, now),
         this.ledger.post(sql, {
           code: 'chain.node.reserved',
@@ -49,6 +49,7 @@ export class ChainBudget {
         }),
         this.repo.insertNode(sql, node),
       ]);
+      return posted.balances.get(Accounts.chainBudget(node.chainId).code)!;
     } catch (err) {
       if (pgErrorCode(err) === PG_NOT_CLAIMED) throw new ChainClosed();
       if (err instanceof LedgerBoundsError && err.account.kind === 'chain_budget') {

@@ -8,10 +8,21 @@ export type AgentCallResult =
 
 const MAX_AGENT_RESPONSE_BYTES = 4 * 1024 * 1024;
 
+/** What an agent running inside a chain is given: the body's `chain`, and headers X-Chain-Token and W3C `traceparent`. */
+export interface ChainCallContext {
+  chainId: string;
+  depth: number;
+  remainingBudget: string;
+  token: string;
+  traceparent: string;
+}
+
 /**
  * The call to an agent (resolutions §4): POST endpoints.execution with
- * `{requestId, capabilityId, input}`, signed by the platform, through the guarded client. The
- * agent answers 2xx `{output}`; anything else, or output failing outputSchema, is a failure.
+ * `{requestId, capabilityId, input, chain?}`, signed by the platform, through the guarded client.
+ * Inside a chain the agent also gets its token in `X-Chain-Token` and the chain's trace in
+ * `traceparent` (so agents that use OpenTelemetry join one trace). The agent answers 2xx
+ * `{output}`; anything else, or output failing outputSchema, is a failure.
  */
 @Injectable()
 export class AgentCaller {
@@ -27,14 +38,19 @@ export class AgentCaller {
     payload: { requestId: string; capabilityId: string; input: unknown },
     outputSchema: Record<string, unknown> | null,
     scope: string,
+    chain?: ChainCallContext,
   ): Promise<AgentCallResult> {
-    const body = JSON.stringify(payload);
+    const body = JSON.stringify(chain ? { ...payload, chain: { chainId: chain.chainId, depth: chain.depth, remainingBudget: chain.remainingBudget, token: chain.token } } : payload);
     const started = Date.now();
     const elapsed = () => Date.now() - started;
     let res;
     try {
       res = await this.http.postJson(endpoint, body, {
-        headers: { 'X-Request-ID': payload.requestId, 'X-Agora-Signature': this.signer.signatureHeader(payload.requestId, body) },
+        headers: {
+          'X-Request-ID': payload.requestId,
+          'X-Agora-Signature': this.signer.signatureHeader(payload.requestId, body),
+          ...(chain ? { 'X-Chain-Token': chain.token, traceparent: chain.traceparent } : {}),
+        },
         timeoutMs: this.config.executionTimeoutMs,
         maxBytes: MAX_AGENT_RESPONSE_BYTES,
       });

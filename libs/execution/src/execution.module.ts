@@ -14,6 +14,9 @@ import { ExecutionEntity } from './entities/execution.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { ExecutionsRepository } from './executions.repository';
 import { FundingSource } from './funding/x402-funding';
+import { AdmitChainCall } from './usecases/admit-chain-call/admit-chain-call.usecase';
+import { ExecuteChained } from './usecases/execute-chained/execute-chained.usecase';
+import { ExecuteChainRoot } from './usecases/execute-chain-root/execute-chain-root.usecase';
 import { AdmitExecution } from './usecases/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
 import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
@@ -25,7 +28,21 @@ import { RetryExecution } from './usecases/retry-execution/retry-execution.useca
 import { RunAgent } from './usecases/run-agent/run-agent.usecase';
 import { RunPendingExecution } from './usecases/run-pending-execution/run-pending-execution.usecase';
 
-const USE_CASES = [AdmitExecution, RunAgent, RecordFailedRun, ChargeExecution, Execute, RunPendingExecution, RetryExecution, GetExecution, FinishSettlement, CountRejectedExecute];
+const USE_CASES = [
+  AdmitExecution,
+  AdmitChainCall,
+  RunAgent,
+  RecordFailedRun,
+  ChargeExecution,
+  Execute,
+  ExecuteChained,
+  ExecuteChainRoot,
+  RunPendingExecution,
+  RetryExecution,
+  GetExecution,
+  FinishSettlement,
+  CountRejectedExecute,
+];
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
 @Module({

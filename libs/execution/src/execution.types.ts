@@ -16,6 +16,10 @@ export interface ExecuteCommand {
   payment: PresentedPayment | null;
   /** The caller's address: who is counted while no verified payment names the payer. */
   clientIp: string;
+  /** A chain root: the budget (micro-USDC) the payment adds to the root's cost, and the depth asked for (null: the most the root agent allows). */
+  chain?: { budget: bigint; maxDepth: number | null };
+  /** A chained call: the caller's X-Chain-Token (no payment). */
+  chainToken?: string;
 }
 
 /** What a settled execution shows about its payment. */

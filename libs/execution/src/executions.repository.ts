@@ -45,8 +45,8 @@ export class ExecutionsRepository {
     return sql.query(
       `INSERT INTO executions (id, agent_id, capability_id, payer, input, output, status, settlement_status, agent_error, execution_time_ms, agent_fee,
                                authorized_agent_fee, pricing_model, unit_price, usage_tokens, refund_id, platform_fee, payment_id, transaction_id, header_hash,
-                               is_async, callback_url, locked_until, completed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+                               is_async, callback_url, locked_until, completed_at, chain_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
       [
         e.id,
         e.agentId,
@@ -72,6 +72,7 @@ export class ExecutionsRepository {
         e.callbackUrl,
         e.lockedUntil,
         e.completedAt,
+        e.chainId ?? null,
       ],
     );
   }

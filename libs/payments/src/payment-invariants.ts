@@ -49,7 +49,7 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
   {
     id: 'I7',
     description:
-      'fees: cut = half-up 5% and cut + earnings = fee; completed withdrawals pay fee 0.10 and net = amount - fee; a charged execution refunds exactly what was authorized above its fee',
+      'fees: cut = half-up 5% and cut + earnings = fee; completed withdrawals pay fee 0.10 and net = amount - fee; a charged execution paid by x402 refunds exactly what was authorized above its fee (in a chain it goes back to the budget)',
     async run(m) {
       const rows: Row[] = await m.query(
         `SELECT 'transaction' AS what, id FROM transactions
@@ -58,7 +58,7 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
          SELECT 'withdrawal', id FROM withdrawals WHERE fee <> 100000 OR net_amount <> amount - fee
          UNION ALL
          SELECT 'execution', e.id FROM executions e LEFT JOIN refunds r ON r.execution_id = e.id
-          WHERE e.transaction_id IS NOT NULL AND coalesce(r.amount, 0) <> e.authorized_agent_fee - e.agent_fee`,
+          WHERE e.transaction_id IS NOT NULL AND e.chain_id IS NULL AND coalesce(r.amount, 0) <> e.authorized_agent_fee - e.agent_fee`,
       );
       return rows.map((r) => `${r.what} ${r.id} breaks the fee rules`);
     },
@@ -72,7 +72,9 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
            SELECT p.value FROM payments p JOIN ledger_transactions t ON t.code = 'registration.fee' AND t.ref_id = p.id WHERE p.status = 'settled'
            UNION ALL
            SELECT p.value FROM payments p JOIN transactions tr ON tr.payment_id = p.id
-             JOIN ledger_transactions t ON t.code = 'execution.settled' AND t.ref_id = tr.id WHERE p.status = 'settled')
+             JOIN ledger_transactions t ON t.code = 'execution.settled' AND t.ref_id = tr.id WHERE p.status = 'settled'
+           UNION ALL
+           SELECT p.value FROM payments p JOIN ledger_transactions t ON t.code = 'chain.funded' AND t.metadata->>'paymentId' = p.id WHERE p.status = 'settled')
          SELECT coalesce((SELECT -balance FROM ledger_accounts WHERE code = 'world:chain'), 0)::text AS ledger,
                 ((SELECT coalesce(sum(value), 0) FROM funded)
                  - (SELECT coalesce(sum(net_amount), 0) FROM withdrawals WHERE status = 'completed')
@@ -83,14 +85,15 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
   },
   {
     id: 'I9',
-    description: 'payment uniqueness: a settled authorization funds exactly one registration or execution',
+    description: 'payment uniqueness: a settled authorization funds exactly one registration, execution or chain',
     async run(m) {
       const rows: Row[] = await m.query(
-        `SELECT p.id, (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'registration.fee' AND t.ref_id = p.id)
-                      + (SELECT count(*) FROM transactions tr WHERE tr.payment_id = p.id) AS n
-           FROM payments p WHERE p.status = 'settled' AND p.ref_id IS NOT NULL
-          GROUP BY p.id HAVING (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'registration.fee' AND t.ref_id = p.id)
-                             + (SELECT count(*) FROM transactions tr WHERE tr.payment_id = p.id) <> 1`,
+        `SELECT id, n FROM (
+           SELECT p.id, (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'registration.fee' AND t.ref_id = p.id)
+                        + (SELECT count(*) FROM transactions tr WHERE tr.payment_id = p.id)
+                        + (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'chain.funded' AND t.metadata->>'paymentId' = p.id) AS n
+             FROM payments p WHERE p.status = 'settled' AND p.ref_id IS NOT NULL) funded
+          WHERE n <> 1`,
       );
       return rows.map((r) => `payment ${r.id} funds ${r.n} journal transactions`);
     },

@@ -1,16 +1,24 @@
 import { Body, Controller, Get, Headers, HttpCode, Ip, Param, ParseBoolPipe, Post, Query, Res, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppException, ValidationException } from '@app/common';
-import { Execute, ExecutionOutcome, GetExecution, RetryExecution, Settlement } from '@app/execution';
+import { AppException, Usdc, ValidationException } from '@app/common';
+import { ChainView, Execute, ExecuteChained, ExecuteChainRoot, ExecuteCommand, ExecutionOutcome, GetExecution, RetryExecution, Settlement } from '@app/execution';
 import { PlatformSigner } from '@app/outbound';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
 import { rateLimitHeaders } from './rate-limit-headers';
-import { AsyncAcceptedResponse, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
+import { AsyncAcceptedResponse, ChainParamsDto, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
 
 const REQUEST_ID = /^req_[A-Za-z0-9_-]{8,40}$/;
+const [MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET] = [10_000n, 1_000_000_000n, 10_000_000n];
+
+/** A chain root's parameters (resolutions §5): the budget within 0.01-1000.00 (default 10.00). */
+function chainParams(dto: ChainParamsDto): { budget: bigint; maxDepth: number | null } {
+  const budget = dto.budget === undefined ? DEFAULT_BUDGET : Usdc.parse(dto.budget, 'chain.budget').micros;
+  if (budget < MIN_BUDGET || budget > MAX_BUDGET) throw new ValidationException([{ field: 'chain.budget', messages: ['chain.budget must be between 0.01 and 1000.00'] }]);
+  return { budget, maxDepth: dto.maxDepth ?? null };
+}
 
 function requestId(id: string): string {
   if (!REQUEST_ID.test(id)) throw new ValidationException([{ field: 'requestId', messages: ['requestId must be a req_ identifier'] }]);
@@ -22,6 +30,8 @@ function requestId(id: string): string {
 export class ExecutionController {
   constructor(
     private readonly executeUseCase: Execute,
+    private readonly executeChained: ExecuteChained,
+    private readonly executeChainRoot: ExecuteChainRoot,
     private readonly retryUseCase: RetryExecution,
     private readonly getUseCase: GetExecution,
     private readonly signer: PlatformSigner,
@@ -42,7 +52,7 @@ export class ExecutionController {
     @Ip() ip: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
-    const result = await this.executeUseCase.execute({
+    const cmd: ExecuteCommand = {
       agentId: dto.targetAgentId.toLowerCase(),
       capabilityId: dto.capabilityId,
       input: dto.input,
@@ -51,7 +61,20 @@ export class ExecutionController {
       async: isAsync === true,
       payment: presentedPayment(headers),
       clientIp: ip,
-    });
+    };
+    const chainToken = headers['x-chain-token'];
+    if (chainToken !== undefined) {
+      if (dto.chain) throw new ValidationException([{ field: 'chain', messages: ['a chained call cannot open a chain of its own'] }]);
+      const result = await this.executeChained.execute({ ...cmd, chainToken });
+      res.set(rateLimitHeaders(result.limits));
+      return this.present(result, res, true, result.chain);
+    }
+    if (dto.chain) {
+      const result = await this.executeChainRoot.execute({ ...cmd, chain: chainParams(dto.chain) });
+      res.set(rateLimitHeaders(result.limits));
+      return this.present(result, res, true, result.chain);
+    }
+    const result = await this.executeUseCase.execute(cmd);
     res.set(rateLimitHeaders(result.limits));
     return this.present(result, res, result.replayed || !result.execution.isAsync);
   }
@@ -86,20 +109,21 @@ export class ExecutionController {
   }
 
   /** Maps an execution to the HTTP answer: 202 while pending, 502/504 for failures, output once settled. */
-  private async present(outcome: ExecutionOutcome, res: Response, sync: boolean): Promise<ExecutionResponse | AsyncAcceptedResponse> {
+  private async present(outcome: ExecutionOutcome, res: Response, sync: boolean, chain?: ChainView): Promise<ExecutionResponse | AsyncAcceptedResponse> {
     const e = outcome.execution;
     if (e.status === 'pending') {
       res.status(202);
       return sync ? toExecutionResponse(e, { txHash: null, refund: null }, false) : { jobId: e.id, status: 'pending', statusUrl: `/api/v1/execute/${e.id}` };
     }
+    const inChain = chain ? { chain: { chainId: chain.chainId, remainingBudget: chain.remainingBudget } } : {};
     if (e.status === 'failed') {
-      throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'unknown' });
+      throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'unknown', ...inChain });
     }
     if (e.status === 'timeout') {
-      throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'timeout' });
+      throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'timeout', ...inChain });
     }
     const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
     res.set(receiptHeaders(settlement.receipt));
-    return toExecutionResponse(e, settlement, true);
+    return { ...toExecutionResponse(e, settlement, true), ...(chain ? { chain } : {}) };
   }
 }

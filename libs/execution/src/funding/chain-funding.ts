@@ -24,6 +24,8 @@ export class ChainFunding implements Funding {
   readonly paymentId = null;
   readonly proofHash = '';
   private finishable = false;
+  /** What the budget had left once this node's reservation was taken. */
+  remainingAfterReserve: bigint | null = null;
 
   constructor(
     readonly node: ChainNodeFunding,
@@ -46,8 +48,9 @@ export class ChainFunding implements Funding {
     return { from: Accounts.chainInflight(this.node.chainId), unusedTo: Accounts.chainBudget(this.node.chainId) };
   }
 
-  reserve(sql: Queryable): Promise<unknown> {
-    return this.deps.budget.reserve(sql, this.node, this.node.startedAt);
+  async reserve(sql: Queryable): Promise<unknown> {
+    this.remainingAfterReserve = await this.deps.budget.reserve(sql, this.node, this.node.startedAt);
+    return this.remainingAfterReserve;
   }
 
   async settleWrites(sql: Queryable, executionId: string, fresh: boolean, charge: ChargeFacts): Promise<unknown> {

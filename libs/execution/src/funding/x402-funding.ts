@@ -49,6 +49,12 @@ export class X402Funding implements Funding {
     return this.deps.payments.insert(sql, this.payment);
   }
 
+  /** Inside the caller's transaction: the payment recorded already settled inline (local mode), linked to `refId`. */
+  recordInline(sql: Queryable, refId: string): Promise<unknown> {
+    if (this.inlineHash === null) throw new Error('this payment settles outside Postgres');
+    return this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, refId);
+  }
+
   async settleWrites(sql: Queryable, executionId: string, fresh: boolean): Promise<unknown> {
     if (this.inlineHash === null) return this.deps.payments.bind(sql, this.payment.id, executionId);
     return fresh ? this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, executionId) : this.deps.payments.settleInline(sql, this.payment, this.inlineHash, executionId);

@@ -1,9 +1,27 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { IsDefined, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { ExecutionEntity } from '@app/execution';
 import type { RefundEntity } from '@app/payments';
 import { formatMicros } from '@app/common';
-import { IsPlainObject } from '../../http/validators';
+import { NestedDto } from '../../http/opaque-json';
+import { IsPlainObject, IsUsdcAmount } from '../../http/validators';
+
+/** Opening a chain at this execute (resolutions §5). */
+export class ChainParamsDto {
+  @ApiPropertyOptional({ example: '10.00', description: 'USDC the root agent may spend on sub-calls: 0.01-1000.00, default 10.00; paid with the root cost in one payment, the unspent part refunded' })
+  @IsOptional()
+  @IsString()
+  @IsUsdcAmount()
+  budget?: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 5, description: "At most 5 and at most the root agent's chain_max_depth (its value by default)" })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(5)
+  maxDepth?: number;
+}
+
 
 export class ExecuteDto {
   @ApiProperty({ format: 'uuid' })
@@ -37,6 +55,12 @@ export class ExecuteDto {
   @IsString()
   @Length(1, 255)
   idempotencyKey?: string;
+
+  @ApiPropertyOptional({ type: ChainParamsDto, description: 'Open an execution chain: the payment covers the root cost plus the budget' })
+  @IsOptional()
+  @IsObject()
+  @NestedDto(() => ChainParamsDto)
+  chain?: ChainParamsDto;
 }
 
 export class CostResponse {
@@ -65,6 +89,13 @@ export class SettlementResponse {
   @ApiProperty({ nullable: true, type: String }) txHash: string | null;
 }
 
+export class ChainResponse {
+  @ApiProperty({ format: 'uuid' }) chainId: string;
+  @ApiProperty({ description: 'Depth of this execution (0 = the root)' }) depth: number;
+  @ApiProperty({ description: 'What the chain budget has left after this call' }) remainingBudget: string;
+  @ApiPropertyOptional({ description: "A fresh 30 s token for the caller's next chained calls (on success)" }) childToken?: string;
+}
+
 export class ExecutionResponse {
   @ApiProperty() requestId: string;
   @ApiProperty({ enum: ['pending', 'completed', 'failed', 'timeout', 'refunded'] }) status: string;
@@ -76,6 +107,7 @@ export class ExecutionResponse {
   @ApiProperty({ nullable: true, type: String }) transactionId: string | null;
   @ApiPropertyOptional({ type: UsageResponse }) usage?: UsageResponse;
   @ApiPropertyOptional({ type: RefundResponse, description: 'Variable pricing: the refund of the unused part of the payment' }) refund?: RefundResponse;
+  @ApiPropertyOptional({ type: ChainResponse, description: 'A chain root or a chained call' }) chain?: ChainResponse;
 }
 
 export class AsyncAcceptedResponse {

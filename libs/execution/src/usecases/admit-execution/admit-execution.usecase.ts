@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { ExecuteTarget } from '@app/agents';
-import { AppException, Clock, newId, ValidationException } from '@app/common';
+import { AppException, Clock, formatMicros, newId, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
@@ -89,7 +89,7 @@ export class AdmitExecution {
     if (targetRead) target = await targetRead.catch((err: unknown) => ((targetError = err), null));
     // The price of a target, and the payment's verification against it (once per target).
     const verifiedFor = (t: ExecuteTarget | null): { price: ExecutionPrice | null; verified: VerifiedPayment | null; error: unknown } => {
-      const price = t ? priceFor(t.agent, t.capability, this.config.publicBaseUrl) : null;
+      const price = t ? withChainBudget(priceFor(t.agent, t.capability, this.config.publicBaseUrl), cmd.chain?.budget) : null;
       if (!price || !recovered || !cmd.payment) return { price, verified: null, error: null };
       try {
         return { price, verified: this.x402.verify(cmd.payment, price, recovered), error: null };
@@ -123,6 +123,7 @@ export class AdmitExecution {
         }
       }
       const { agent, capability } = target!;
+      if (cmd.chain) checkChainRoot(agent.chainSettings, cmd.chain.maxDepth);
       const inputErrors = validateAgainst(capability.inputSchema, cmd.input, agent.id);
       if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
       if (cmd.callbackUrl) {
@@ -160,5 +161,19 @@ export class AdmitExecution {
     if (!row) return null;
     if (row.fingerprint !== fingerprint) throw new AppException('IDEMPOTENCY_CONFLICT', 'This idempotencyKey was used with another agent, capability or input', { idempotencyKey: key });
     return this.repo.findById(row.executionId);
+  }
+}
+
+/** A chain root's price: the root's own cost plus the budget it funds (one payment covers both). */
+function withChainBudget(price: ExecutionPrice, budget: bigint | undefined): ExecutionPrice {
+  if (budget === undefined) return price;
+  return { ...price, amount: price.amount + budget, description: `${price.description}, opening a chain with a budget of ${formatMicros(budget)} USDC` };
+}
+
+/** Opening a chain at an agent: it must take part in chains, and the depth asked for is within what it allows. */
+function checkChainRoot(settings: ExecuteTarget['agent']['chainSettings'], maxDepth: number | null): void {
+  if (!settings.chain_enabled) throw new AppException('CHAIN_DISABLED', 'The target agent has chaining disabled: it cannot open a chain');
+  if (maxDepth !== null && maxDepth > settings.chain_max_depth) {
+    throw new ValidationException([{ field: 'chain.maxDepth', messages: [`chain.maxDepth must be at most ${settings.chain_max_depth}, the most this agent allows`] }]);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, storableText, unstorablePath } from '@app/common';
-import { AgentCaller } from '../../agent-caller';
+import { AgentCaller, ChainCallContext } from '../../agent-caller';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { RunCompletion, RunFailure } from '../../executions.repository';
 import { meterAgentFee } from '../../pricing';
@@ -27,9 +27,15 @@ export class RunAgent {
     private readonly clock: Clock,
   ) {}
 
-  async execute(execution: ExecutionEntity, target: RunTarget | null): Promise<RunResult> {
+  async execute(execution: ExecutionEntity, target: RunTarget | null, chain?: ChainCallContext): Promise<RunResult> {
     if (!target) return this.failed('failed', 'agent or capability is no longer available', 0);
-    const called = await this.caller.call(target.endpoint, { requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input }, target.outputSchema, target.agentId);
+    const called = await this.caller.call(
+      target.endpoint,
+      { requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input },
+      target.outputSchema,
+      target.agentId,
+      chain,
+    );
     if (!called.ok) return this.failed(called.status, called.error, called.timeMs);
     const badAt = unstorablePath(called.output);
     if (badAt !== null) return this.failed('failed', `agent output contains text that cannot be stored (NUL or an unpaired surrogate) at ${badAt}`, called.timeMs);

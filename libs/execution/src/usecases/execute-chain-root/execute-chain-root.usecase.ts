@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ChainBudget, ChainsRepository, ChainTokens } from '@app/chains';
+import { AppException, Clock, formatMicros, ValidationException } from '@app/common';
+import { AppConfig } from '@app/config';
+import { allWrites, TransactionRunner } from '@app/database';
+import { Accounts, LedgerService } from '@app/ledger';
+import { ExecuteCommand, ExecuteRejected } from '../../execution.types';
+import { ExecutionsRepository } from '../../executions.repository';
+import { newExecution, runClaimUntil } from '../../execution-factory';
+import { FundingSource } from '../../funding/x402-funding';
+import { AdmitExecution } from '../admit-execution/admit-execution.usecase';
+import { ChargeExecution } from '../charge-execution/charge-execution.usecase';
+import { ChainedResult, traceparent } from '../execute-chained/execute-chained.usecase';
+import { RecordFailedRun } from '../record-failed-run/record-failed-run.usecase';
+import { RunAgent } from '../run-agent/run-agent.usecase';
+
+/**
+ * A chain root (`POST /execute` with `chain: {budget?, maxDepth?}`; resolutions §5): admitted like
+ * any paid execute, at the root's cost plus the budget. Since the root's sub-calls spend the
+ * budget while the root runs, the payment is settled before the agent is called: one transaction
+ * records the payment settled, the root execution, the chain, its funding (the payment's whole
+ * value into chain:budget) and the root node's reservation. The root agent gets its token (depth
+ * 0, 30 s) in `body.chain` and X-Chain-Token; its end (charged from its reservation, or the
+ * reservation returned) lets the worker finish the chain and refund what is left.
+ */
+@Injectable()
+export class ExecuteChainRoot {
+  constructor(
+    private readonly admit: AdmitExecution,
+    private readonly funding: FundingSource,
+    private readonly tokens: ChainTokens,
+    private readonly chains: ChainsRepository,
+    private readonly budget: ChainBudget,
+    private readonly ledger: LedgerService,
+    private readonly runAgent: RunAgent,
+    private readonly charge: ChargeExecution,
+    private readonly recordFailure: RecordFailedRun,
+    private readonly repo: ExecutionsRepository,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } }): Promise<ChainedResult> {
+    if (cmd.async || cmd.idempotencyKey) {
+      throw new ValidationException([{ field: cmd.async ? 'async' : 'idempotencyKey', messages: ['a chain root runs synchronously, without an idempotency key'] }]);
+    }
+    if (this.config.settlementMode !== 'local') {
+      throw new AppException('INVALID_STATE', 'Opening a chain needs SETTLEMENT_MODE=local in this version (the evm and facilitator paths are not built yet)');
+    }
+    const admitted = await this.admit.execute(cmd);
+    if (admitted.kind !== 'admitted') throw new Error('a chain root has no idempotency key to replay');
+    const { target, price, funding: payment, limits } = admitted;
+    const now = this.clock.now();
+    const chainId = randomUUID();
+    const [traceId, spanId] = [randomBytes(16).toString('hex'), randomBytes(8).toString('hex')];
+    const maxDepth = cmd.chain.maxDepth ?? Math.min(5, target.agent.chainSettings.chain_max_depth);
+    const execution = newExecution({
+      agentId: target.agent.id,
+      capabilityId: target.capability.capabilityId,
+      payer: payment.payer,
+      input: cmd.input,
+      price,
+      paymentId: payment.id,
+      headerHash: payment.proofHash,
+      chainId,
+      isAsync: false,
+      callbackUrl: cmd.callbackUrl ?? null,
+      lockedUntil: runClaimUntil(now.getTime(), this.config.executionTimeoutMs),
+    });
+    const rootCost = price.amount - cmd.chain.budget;
+    const node = this.funding.chainNode({
+      executionId: execution.id,
+      chainId,
+      parentExecutionId: null,
+      agentId: target.agent.id,
+      capabilityId: target.capability.capabilityId,
+      depth: 0,
+      spanId,
+      reserved: rootCost,
+      startedAt: now,
+      rootWallet: payment.payer,
+      caller: payment.payer,
+    });
+    try {
+      await this.tx.pipelined((sql) =>
+        allWrites([
+          payment.recordInline(sql, execution.id),
+          this.repo.insert(sql, execution),
+          this.chains.insert(sql, {
+            id: chainId,
+            rootExecutionId: execution.id,
+            rootAgentId: target.agent.id,
+            rootWallet: payment.payer,
+            paymentId: payment.id,
+            budget: cmd.chain.budget,
+            maxDepth,
+            traceId,
+            startedAt: now,
+            expiresAt: new Date(now.getTime() + this.config.chainTimeoutS * 1000),
+          }),
+          this.budget.fund(sql, chainId, price.amount, payment.id),
+          node.reserve(sql),
+        ]),
+      );
+    } catch (err) {
+      payment.giveBack(err);
+      throw new ExecuteRejected(err, limits);
+    }
+    try {
+      const budget = formatMicros(cmd.chain.budget);
+      const token = this.tokens.mint({ cid: chainId, d: 0, md: maxDepth, rb: budget, tb: budget, pa: null, rw: payment.payer, sa: now.toISOString(), tid: traceId, sid: spanId, path: [target.agent.id], ptx: execution.id });
+      const run = await this.runAgent.execute(
+        execution,
+        { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema },
+        { chainId, depth: 0, remainingBudget: budget, token, traceparent: traceparent(traceId, spanId) },
+      );
+      const outcome = run.ok
+        ? await this.charge.execute({ state: 'pending', execution, funding: node, completion: run.completion, reputation: target.agent.reputationScore })
+        : { execution: await this.recordFailure.execute(execution, run.failure, { funding: node }), settlement: null };
+      const left = formatMicros(await this.ledger.balance(this.tx.pooled, Accounts.chainBudget(chainId).code));
+      // The root's settlement is its x402 payment's: read back by the transport (settlement null).
+      return { execution: outcome.execution, settlement: null, replayed: false, limits, chain: { chainId, depth: 0, remainingBudget: left } };
+    } catch (err) {
+      throw new ExecuteRejected(err, limits);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { ExecuteTarget } from '@app/agents';
+import { ChainClosed, ChainRow, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
+import { AppException, Clock, formatMicros } from '@app/common';
+import { AppConfig } from '@app/config';
+import { allWrites, TransactionRunner } from '@app/database';
+import { Accounts, LedgerService } from '@app/ledger';
+import { ChainCallContext } from '../../agent-caller';
+import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.types';
+import { ExecutionsRepository } from '../../executions.repository';
+import { newExecution, runClaimUntil } from '../../execution-factory';
+import { FundingSource } from '../../funding/x402-funding';
+import { Admission, RateLimiter } from '../../admission/rate-limiter';
+import { ExecutionEntity } from '../../entities/execution.entity';
+import { ChainFunding } from '../../funding/chain-funding';
+import { AdmitChainCall } from '../admit-chain-call/admit-chain-call.usecase';
+import { ChargeExecution } from '../charge-execution/charge-execution.usecase';
+import { RecordFailedRun } from '../record-failed-run/record-failed-run.usecase';
+import { RunAgent } from '../run-agent/run-agent.usecase';
+
+/** What a chained response adds: where the chain stands, and a fresh token for the caller's next calls. */
+export interface ChainView {
+  chainId: string;
+  depth: number;
+  remainingBudget: string;
+  childToken?: string;
+}
+
+export type ChainedResult = ExecuteResult & { chain: ChainView };
+
+/** The W3C traceparent of a node: the chain's trace, the node's span, sampled. */
+export function traceparent(traceId: string, spanId: string): string {
+  return `00-${traceId}-${spanId}-01`;
+}
+
+/**
+ * A chained `POST /execute` (X-Chain-Token; resolutions §5): admitted (AdmitChainCall), then the
+ * execution and its node written with the reservation of its most cost in one transaction
+ * (BUDGET_EXCEEDED refuses it with nothing written), the agent called with its own token (the
+ * path extended by it, 30 s) and the chain's traceparent, then charged from the reservation or,
+ * failed, the reservation returned. The answer carries the chain's remaining budget and, on
+ * success, a fresh token for the caller.
+ */
+@Injectable()
+export class ExecuteChained {
+  constructor(
+    private readonly admit: AdmitChainCall,
+    private readonly funding: FundingSource,
+    private readonly tokens: ChainTokens,
+    private readonly chains: ChainsRepository,
+    private readonly ledger: LedgerService,
+    private readonly runAgent: RunAgent,
+    private readonly charge: ChargeExecution,
+    private readonly recordFailure: RecordFailedRun,
+    private readonly limiter: RateLimiter,
+    private readonly repo: ExecutionsRepository,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(cmd: ExecuteCommand & { chainToken: string }): Promise<ChainedResult> {
+    const { token, chain, target, price, caller, depth, limits } = await this.admit.execute(cmd);
+    const now = this.clock.now();
+    const execution = newExecution({
+      agentId: target.agent.id,
+      capabilityId: target.capability.capabilityId,
+      payer: chain.rootWallet,
+      input: cmd.input,
+      price,
+      paymentId: null,
+      headerHash: null,
+      chainId: chain.id,
+      isAsync: false,
+      callbackUrl: cmd.callbackUrl ?? null,
+      lockedUntil: runClaimUntil(now.getTime(), this.config.executionTimeoutMs),
+    });
+    const spanId = randomBytes(8).toString('hex');
+    const funding = this.funding.chainNode({
+      executionId: execution.id,
+      chainId: chain.id,
+      parentExecutionId: token.ptx,
+      agentId: target.agent.id,
+      capabilityId: target.capability.capabilityId,
+      depth,
+      spanId,
+      reserved: price.amount,
+      startedAt: now,
+      rootWallet: chain.rootWallet,
+      caller,
+    });
+    try {
+      await this.tx.pipelined((sql) => allWrites([this.repo.insert(sql, execution), funding.reserve(sql)]));
+    } catch (err) {
+      // Nothing was written and nothing ran: the agent's window gets its slot back.
+      this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
+      throw new ExecuteRejected(err instanceof ChainClosed ? await this.closedReason(chain.id, token) : err, limits);
+    }
+    try {
+      return await this.run({ execution, funding, token, chain, target, caller, depth, spanId, limits });
+    } catch (err) {
+      throw new ExecuteRejected(err, limits);
+    }
+  }
+
+  private async run(c: {
+    execution: ExecutionEntity;
+    funding: ChainFunding;
+    token: ChainTokenPayload;
+    chain: ChainRow;
+    target: ExecuteTarget;
+    caller: string;
+    depth: number;
+    spanId: string;
+    limits: Admission;
+  }): Promise<ChainedResult> {
+    const { execution, funding, token, chain, target, caller, depth, spanId, limits } = c;
+    const remaining = formatMicros(funding.remainingAfterReserve!);
+    const context: ChainCallContext = {
+      chainId: chain.id,
+      depth,
+      remainingBudget: remaining,
+      token: this.tokens.mint({ ...tokenBase(token), d: depth, rb: remaining, pa: caller, sid: spanId, path: [...token.path, target.agent.id], ptx: execution.id }),
+      traceparent: traceparent(chain.traceId, spanId),
+    };
+    const run = await this.runAgent.execute(execution, { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema }, context);
+    const outcome = run.ok
+      ? await this.charge.execute({ state: 'pending', execution, funding, completion: run.completion, reputation: target.agent.reputationScore })
+      : { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
+    const left = formatMicros(await this.ledger.balance(this.tx.pooled, Accounts.chainBudget(chain.id).code));
+    const view: ChainView = { chainId: chain.id, depth, remainingBudget: left };
+    if (outcome.execution.status === 'completed') view.childToken = this.tokens.mint({ ...tokenBase(token), rb: left });
+    return { ...outcome, replayed: false, limits, chain: view };
+  }
+
+  /** Why the chain refused the node once it was written: timed out, ended, or the caller's own node ended. */
+  private async closedReason(chainId: string, token: ChainTokenPayload): Promise<AppException> {
+    const chain = await this.chains.find(chainId);
+    if (chain && chain.expiresAt.getTime() <= this.clock.nowMs()) return new AppException('CHAIN_TIMEOUT', 'The chain ran longer than its time limit', { chainId });
+    if (!chain || chain.status !== 'running' || chain.rootEnded) return new AppException('CHAIN_NOT_FOUND', 'The chain has ended', { chainId });
+    return new AppException('INVALID_STATE', 'The calling execution has ended: its token no longer opens calls', { chainId, parentRequestId: token.ptx });
+  }
+}
+
+/** A token's payload without its expiry (a fresh one is minted from it). */
+function tokenBase(t: ChainTokenPayload): Omit<ChainTokenPayload, 'exp'> {
+  const { exp, ...rest } = t;
+  void exp;
+  return rest;
+}
