@@ -6,7 +6,7 @@
    only), then makes each call of `input.calls` ([{targetAgentId, capabilityId, input}]) with
    POST /api/v1/execute and X-Chain-Token: one after another, each with the fresh childToken of the
    previous answer, or all at once with its own token when `input.parallel` is true (`input.failAfter`:
-   answer 500 once the calls are made, for tests). It answers
+   answer 500 once the calls are made; `input.holdMs`: wait that long before answering; both for tests). It answers
    {output: {results: [{status, requestId?, output?, error?, remainingBudget?}]}}.
    Run: node examples/orchestrator-agent.js [port] <agora base URL>. */
 const { createServer } = require('node:http');
@@ -62,6 +62,7 @@ async function startOrchestratorAgent({ port = 0, host = '127.0.0.1', platformUr
           if (r.childToken) current = r.childToken;
         }
       }
+      if (Number.isInteger(input.holdMs)) await new Promise((r) => setTimeout(r, input.holdMs));
       if (input.failAfter) return send(500, { error: 'failing on purpose after the calls' });
       send(200, { output: { results: results.map(({ childToken, ...r }) => (void childToken, r)) } });
     });

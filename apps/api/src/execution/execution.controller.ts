@@ -80,11 +80,11 @@ export class ExecutionController {
   }
 
   @Get('execute/:requestId')
-  @ApiOperation({ summary: 'Execution status; output only with the original payment header' })
+  @ApiOperation({ summary: 'Execution status; output only with the original payment header (an execution in a chain: or a token of that chain)' })
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 404)
   async status(@Param('requestId') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ExecutionResponse> {
-    const { execution, settlement, isPayer } = await this.getUseCase.execute(requestId(id), presentedPayment(headers));
+    const { execution, settlement, isPayer } = await this.getUseCase.execute(requestId(id), presentedPayment(headers), headers['x-chain-token']);
     return toExecutionResponse(execution, settlement, isPayer);
   }
 

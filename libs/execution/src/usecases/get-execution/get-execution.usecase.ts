@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ChainTokens } from '@app/chains';
 import { NotFoundException } from '@app/common';
 import { PaymentsService, PresentedPayment, RefundsService } from '@app/payments';
 import { ExecutionEntity } from '../../entities/execution.entity';
@@ -20,12 +21,19 @@ export class GetExecution {
     private readonly repo: ExecutionsRepository,
     private readonly payments: PaymentsService,
     private readonly refunds: RefundsService,
+    private readonly tokens: ChainTokens,
   ) {}
 
-  async execute(id: string, payment: PresentedPayment | null): Promise<ExecutionView> {
+  /**
+   * The reader is the payer with the original payment header, or, for an execution in a chain,
+   * with a valid token of that chain (resolutions §4); a token that does not verify is refused.
+   */
+  async execute(id: string, payment: PresentedPayment | null, chainToken?: string): Promise<ExecutionView> {
+    const claims = chainToken === undefined ? null : this.tokens.verify(chainToken);
     const execution = await this.repo.findById(id);
     if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
-    return { execution, settlement: await this.settlementOf(execution), isPayer: presentsOriginalPayment(execution, payment) };
+    const isPayer = presentsOriginalPayment(execution, payment) || (claims !== null && execution.chainId !== null && claims.cid === execution.chainId);
+    return { execution, settlement: await this.settlementOf(execution), isPayer };
   }
 
   /** The settlement hash and receipt of a settled execution, and its refund if it has one. */
