@@ -1,17 +1,20 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { ExecuteTargetsModule } from '@app/agents';
 import { LedgerModule } from '@app/ledger';
 import { PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { ChainBudget } from './chain-budget';
 import { ChainTokens } from './chain-tokens';
 import { ChainsRepository } from './chains.repository';
+import { ChainCost } from './usecases/chain-cost/chain-cost.usecase';
 import { FinishChain } from './usecases/finish-chain/finish-chain.usecase';
+import { GetChain } from './usecases/get-chain/get-chain.usecase';
 
 /** Execution chains (resolutions §5): tokens, the budget's money, the chain and node rows, the end of a chain. */
 @Module({
-  imports: [LedgerModule, PaymentsModule],
-  providers: [ChainTokens, ChainsRepository, ChainBudget, FinishChain],
-  exports: [ChainTokens, ChainsRepository, ChainBudget, FinishChain],
+  imports: [LedgerModule, PaymentsModule, ExecuteTargetsModule],
+  providers: [ChainTokens, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost],
+  exports: [ChainTokens, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost],
 })
 export class ChainsModule implements OnModuleInit {
   constructor(

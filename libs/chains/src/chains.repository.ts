@@ -45,9 +45,24 @@ export interface ChainNodeRow {
 const CHAIN_COLUMNS = `id, root_execution_id AS "rootExecutionId", root_agent_id AS "rootAgentId", root_wallet AS "rootWallet", payment_id AS "paymentId",
   budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", running, trace_id AS "traceId", started_at AS "startedAt",
   expires_at AS "expiresAt", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
-const NODE_COLUMNS = `execution_id AS "executionId", chain_id AS "chainId", parent_execution_id AS "parentExecutionId", agent_id AS "agentId",
-  capability_id AS "capabilityId", depth, span_id AS "spanId", reserved, cost, status, transaction_id AS "transactionId",
-  execution_time_ms AS "executionTimeMs", started_at AS "startedAt", completed_at AS "completedAt"`;
+const NODE_FIELDS: [string, string][] = [
+  ['execution_id', 'executionId'],
+  ['chain_id', 'chainId'],
+  ['parent_execution_id', 'parentExecutionId'],
+  ['agent_id', 'agentId'],
+  ['capability_id', 'capabilityId'],
+  ['depth', 'depth'],
+  ['span_id', 'spanId'],
+  ['reserved', 'reserved'],
+  ['cost', 'cost'],
+  ['status', 'status'],
+  ['transaction_id', 'transactionId'],
+  ['execution_time_ms', 'executionTimeMs'],
+  ['started_at', 'startedAt'],
+  ['completed_at', 'completedAt'],
+];
+const nodeColumns = (alias = '') => NODE_FIELDS.map(([column, field]) => `${alias}${column} AS "${field}"`).join(', ');
+const NODE_COLUMNS = nodeColumns();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -66,6 +81,11 @@ function nodeOf(r: Record<string, unknown>): ChainNodeRow {
 @Injectable()
 export class ChainsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Reads outside a transaction (for a balance read beside this repository's). */
+  get reader(): Queryable {
+    return this.dataSource.manager;
+  }
 
   insert(
     sql: Queryable,
@@ -169,6 +189,24 @@ export class ChainsRepository {
   async node(executionId: string, sql: Queryable = this.dataSource.manager): Promise<ChainNodeRow | null> {
     const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${NODE_COLUMNS} FROM chain_nodes WHERE execution_id = $1`, [executionId]);
     return row ? nodeOf(row) : null;
+  }
+
+  /** A chain's nodes with the charge of each completed one (its transaction's split), for the cost breakdown. */
+  async chargedNodes(chainId: string): Promise<(ChainNodeRow & { platformFee: bigint; agentFee: bigint; platformCut: bigint; agentEarnings: bigint })[]> {
+    const rows = await queryRows<Record<string, unknown>>(
+      this.dataSource.manager,
+      `SELECT ${nodeColumns('n.')}, t.platform_fee AS "platformFee", t.agent_fee AS "agentFee", t.platform_cut AS "platformCut", t.agent_earnings AS "agentEarnings"
+         FROM chain_nodes n JOIN transactions t ON t.id = n.transaction_id
+        WHERE n.chain_id = $1 AND n.status = 'completed' ORDER BY n.started_at, n.execution_id`,
+      [chainId],
+    );
+    return rows.map((r) => ({
+      ...nodeOf(r),
+      platformFee: BigInt(r.platformFee as string),
+      agentFee: BigInt(r.agentFee as string),
+      platformCut: BigInt(r.platformCut as string),
+      agentEarnings: BigInt(r.agentEarnings as string),
+    }));
   }
 
   /** Chains the worker should finish: root ended and nothing runs, but not yet final (a lost job). */

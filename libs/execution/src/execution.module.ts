@@ -17,6 +17,7 @@ import { FundingSource } from './funding/x402-funding';
 import { AdmitChainCall } from './usecases/admit-chain-call/admit-chain-call.usecase';
 import { ExecuteChained } from './usecases/execute-chained/execute-chained.usecase';
 import { ExecuteChainRoot } from './usecases/execute-chain-root/execute-chain-root.usecase';
+import { BudgetCheck } from './usecases/budget-check/budget-check.usecase';
 import { AdmitExecution } from './usecases/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
 import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
@@ -37,6 +38,7 @@ const USE_CASES = [
   Execute,
   ExecuteChained,
   ExecuteChainRoot,
+  BudgetCheck,
   RunPendingExecution,
   RetryExecution,
   GetExecution,

@@ -14,6 +14,7 @@ export * from './usecases/execute/execute.usecase';
 export * from './usecases/admit-chain-call/admit-chain-call.usecase';
 export * from './usecases/execute-chained/execute-chained.usecase';
 export * from './usecases/execute-chain-root/execute-chain-root.usecase';
+export * from './usecases/budget-check/budget-check.usecase';
 export * from './funding/chain-funding';
 export * from './usecases/retry-execution/retry-execution.usecase';
 export * from './usecases/get-execution/get-execution.usecase';

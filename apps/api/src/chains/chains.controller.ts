@@ -1,18 +1,75 @@
-import { Controller, Get } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ChainTokens } from '@app/chains';
-import { ApiEnvelope } from '../http/api-envelope.decorator';
+import { ChainCost, ChainTokens, GetChain } from '@app/chains';
+import { ValidationException } from '@app/common';
+import { BudgetCheck } from '@app/execution';
+import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { ChainKeysResponse } from './dto/chain-keys.dto';
+import {
+  BudgetCheckDto,
+  BudgetCheckResponse,
+  ChainCostResponse,
+  ChainStatusResponse,
+  toBudgetCheckResponse,
+  toChainCostResponse,
+  toChainStatusResponse,
+} from './dto/chains.dto';
+
+const CHAIN_REF = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(req|tx)_[A-Za-z0-9_-]{8,40})$/;
+
+/** A chain is named by its id, its root execution's id (req_) or its root transaction's id (tx_). */
+function chainRef(ref: string): string {
+  if (!CHAIN_REF.test(ref)) throw new ValidationException([{ field: 'id', messages: ['id must be a chain id (UUID), a root requestId (req_...) or a root transactionId (tx_...)'] }]);
+  return ref;
+}
 
 @ApiTags('chains')
 @Controller('chains')
 export class ChainsController {
-  constructor(private readonly tokens: ChainTokens) {}
+  constructor(
+    private readonly tokens: ChainTokens,
+    private readonly getChain: GetChain,
+    private readonly chainCost: ChainCost,
+    private readonly budgetCheck: BudgetCheck,
+  ) {}
 
   @Get('keys')
   @ApiOperation({ summary: 'Public keys that verify chain tokens (the current key, and previous ones still valid)' })
   @ApiEnvelope(ChainKeysResponse)
   keys(): ChainKeysResponse {
     return { keys: this.tokens.publicKeys() };
+  }
+
+  @Post('budget-check')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Estimate what a chain at this agent may cost, and a budget for it (free)' })
+  @ApiEnvelope(BudgetCheckResponse)
+  @ApiErrors(400, 404, 422)
+  async budget(@Body() dto: BudgetCheckDto): Promise<BudgetCheckResponse> {
+    return toBudgetCheckResponse(
+      await this.budgetCheck.execute({
+        agentId: dto.targetAgentId.toLowerCase(),
+        capabilityId: dto.capabilityId,
+        input: dto.input,
+        estimatedDepth: dto.estimatedDepth ?? 1,
+        includeSubAgentCosts: dto.includeSubAgentCosts ?? true,
+      }),
+    );
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId)' })
+  @ApiEnvelope(ChainStatusResponse)
+  @ApiErrors(400, 404)
+  async status(@Param('id') id: string): Promise<ChainStatusResponse> {
+    return toChainStatusResponse(await this.getChain.execute(chainRef(id)));
+  }
+
+  @Get(':id/cost')
+  @ApiOperation({ summary: "A chain's cost: platform fees, agent fees and cuts, by agent and by depth" })
+  @ApiEnvelope(ChainCostResponse)
+  @ApiErrors(400, 404)
+  async cost(@Param('id') id: string): Promise<ChainCostResponse> {
+    return toChainCostResponse(await this.chainCost.execute(chainRef(id)));
   }
 }
