@@ -32,6 +32,11 @@ export class ChainBudget {
     ]);
   }
 
+  /** A chain whose payment settled after its request ended (nothing ran): funded and ended at once, so all of it is refunded. */
+  fundUnrun(sql: Queryable, chainId: string, amount: bigint, paymentId: string): Promise<unknown> {
+    return allWrites([this.fund(sql, chainId, amount, paymentId), this.repo.endWithoutRoot(sql, chainId)]);
+  }
+
   /**
    * A node enters the chain and reserves its most cost. Throws BUDGET_EXCEEDED (details:
    * estimated, remaining, shortfall) when the budget cannot cover it, ChainClosed when the chain

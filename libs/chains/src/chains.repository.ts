@@ -120,6 +120,11 @@ export class ChainsRepository {
     return sql.query(`WITH c AS (UPDATE chains SET status = 'running' WHERE id = $1 AND status = 'pending' RETURNING 1) SELECT claimed(count(*), 'chain') FROM c`, [id]);
   }
 
+  /** A funded chain whose root will not run (its payment settled after its request ended): nothing will enter, it can end. */
+  endWithoutRoot(sql: Queryable, id: string): Promise<unknown> {
+    return sql.query(`UPDATE chains SET root_ended = true WHERE id = $1`, [id]);
+  }
+
   /**
    * A node enters: counted while the chain runs, is younger than its time limit, its root has not
    * ended, and the calling node (`parent`, null for the root) still runs. Aborts otherwise.

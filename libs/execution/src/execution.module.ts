@@ -18,6 +18,7 @@ import { AdmitChainCall } from './usecases/admit-chain-call/admit-chain-call.use
 import { ExecuteChained } from './usecases/execute-chained/execute-chained.usecase';
 import { ExecuteChainRoot } from './usecases/execute-chain-root/execute-chain-root.usecase';
 import { BudgetCheck } from './usecases/budget-check/budget-check.usecase';
+import { EndUnrunChain } from './usecases/end-unrun-chain/end-unrun-chain.usecase';
 import { AdmitExecution } from './usecases/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
 import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
@@ -39,6 +40,7 @@ const USE_CASES = [
   ExecuteChained,
   ExecuteChainRoot,
   BudgetCheck,
+  EndUnrunChain,
   RunPendingExecution,
   RetryExecution,
   GetExecution,

@@ -55,6 +55,11 @@ export class X402Funding implements Funding {
     return this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, refId);
   }
 
+  /** Inside the caller's transaction: links the payment, settled outside, to what it paid for. */
+  link(sql: Queryable, refId: string): Promise<unknown> {
+    return this.deps.payments.bind(sql, this.payment.id, refId);
+  }
+
   async settleWrites(sql: Queryable, executionId: string, fresh: boolean): Promise<unknown> {
     if (this.inlineHash === null) return this.deps.payments.bind(sql, this.payment.id, executionId);
     return fresh ? this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, executionId) : this.deps.payments.settleInline(sql, this.payment, this.inlineHash, executionId);

@@ -1,19 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ChainBudget, ChainsRepository, ChainTokens } from '@app/chains';
-import { AppException, Clock, formatMicros, ValidationException } from '@app/common';
+import { AppException, Clock, FaultInjector, formatMicros, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { allWrites, TransactionRunner } from '@app/database';
+import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { ExecuteCommand, ExecuteRejected } from '../../execution.types';
 import { ExecutionsRepository } from '../../executions.repository';
 import { newExecution, runClaimUntil } from '../../execution-factory';
-import { FundingSource } from '../../funding/x402-funding';
+import { FundingSource, X402Funding } from '../../funding/x402-funding';
 import { AdmitExecution } from '../admit-execution/admit-execution.usecase';
 import { ChargeExecution } from '../charge-execution/charge-execution.usecase';
 import { ChainedResult, traceparent } from '../execute-chained/execute-chained.usecase';
 import { RecordFailedRun } from '../record-failed-run/record-failed-run.usecase';
 import { RunAgent } from '../run-agent/run-agent.usecase';
+
+/** Thrown when the chain could not be funded before its root ran: nothing ran; what moved is refunded by the worker. */
+const notFunded = (why: string) => new AppException('SETTLEMENT_FAILED', `The chain's payment could not be settled before its root ran (${why}); nothing ran, and if the payment settles later all of it is refunded`);
 
 /**
  * A chain root (`POST /execute` with `chain: {budget?, maxDepth?}`; resolutions §5): admitted like
@@ -40,14 +43,12 @@ export class ExecuteChainRoot {
     private readonly tx: TransactionRunner,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly faults: FaultInjector,
   ) {}
 
   async execute(cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } }): Promise<ChainedResult> {
     if (cmd.async || cmd.idempotencyKey) {
       throw new ValidationException([{ field: cmd.async ? 'async' : 'idempotencyKey', messages: ['a chain root runs synchronously, without an idempotency key'] }]);
-    }
-    if (this.config.settlementMode !== 'local') {
-      throw new AppException('INVALID_STATE', 'Opening a chain needs SETTLEMENT_MODE=local in this version (the evm and facilitator paths are not built yet)');
     }
     const admitted = await this.admit.execute(cmd);
     if (admitted.kind !== 'admitted') throw new Error('a chain root has no idempotency key to replay');
@@ -83,27 +84,30 @@ export class ExecuteChainRoot {
       rootWallet: payment.payer,
       caller: payment.payer,
     });
+    const chainRow = {
+      id: chainId,
+      rootExecutionId: execution.id,
+      rootAgentId: target.agent.id,
+      rootWallet: payment.payer,
+      paymentId: payment.id,
+      budget: cmd.chain.budget,
+      maxDepth,
+      traceId,
+      startedAt: now,
+      expiresAt: new Date(now.getTime() + this.config.chainTimeoutS * 1000),
+    };
+    const fund = (sql: Queryable) => [this.budget.fund(sql, chainId, price.amount, payment.id), node.reserve(sql)] as const;
     try {
-      await this.tx.pipelined((sql) =>
-        allWrites([
-          payment.recordInline(sql, execution.id),
-          this.repo.insert(sql, execution),
-          this.chains.insert(sql, {
-            id: chainId,
-            rootExecutionId: execution.id,
-            rootAgentId: target.agent.id,
-            rootWallet: payment.payer,
-            paymentId: payment.id,
-            budget: cmd.chain.budget,
-            maxDepth,
-            traceId,
-            startedAt: now,
-            expiresAt: new Date(now.getTime() + this.config.chainTimeoutS * 1000),
-          }),
-          this.budget.fund(sql, chainId, price.amount, payment.id),
-          node.reserve(sql),
-        ]),
-      );
+      if (!payment.settlesOutside) {
+        // Settled inside Postgres: the payment, the root, the chain, its funding and the root's reservation in one transaction.
+        await this.tx.pipelined((sql) => allWrites([payment.recordInline(sql, execution.id), this.repo.insert(sql, execution), this.chains.insert(sql, chainRow), ...fund(sql)]));
+      } else {
+        // Recorded first (payment reserved, root claimed by this request, chain pending), settled on chain, then funded.
+        await this.tx.pipelined((sql) => allWrites([payment.reserve(sql, execution.id), this.repo.insert(sql, execution), this.chains.insert(sql, chainRow)]));
+        // Tests: the process "dies" here, with the chain recorded and its payment not yet settled.
+        this.faults.trip('chain.after-record');
+        await this.settleThenFund(payment, execution.id, fund);
+      }
     } catch (err) {
       payment.giveBack(err);
       throw new ExecuteRejected(err, limits);
@@ -124,6 +128,27 @@ export class ExecuteChainRoot {
       return { execution: outcome.execution, settlement: null, replayed: false, limits, chain: { chainId, depth: 0, remainingBudget: left } };
     } catch (err) {
       throw new ExecuteRejected(err, limits);
+    }
+  }
+
+  /**
+   * Settles the chain's payment outside Postgres, then funds the chain and reserves the root's
+   * cost. A settlement that failed leaves the payment to its retries and the root recorded failed
+   * (the worker's EndUnrunChain funds the chain and refunds it all if the money moves later).
+   */
+  private async settleThenFund(payment: X402Funding, rootId: string, fund: (sql: Queryable) => readonly Promise<unknown>[]): Promise<void> {
+    try {
+      await payment.settleOutside();
+    } catch (err) {
+      if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
+      await this.repo.recordFailure(this.tx.pooled, rootId, { status: 'failed', error: 'the chain payment did not settle', timeMs: 0, completedAt: this.clock.now() });
+      throw notFunded('the settlement failed');
+    }
+    try {
+      await this.tx.pipelined((sql) => allWrites([payment.link(sql, rootId), ...fund(sql)]));
+    } catch (err) {
+      if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
+      throw notFunded('the worker ended the chain meanwhile');
     }
   }
 }

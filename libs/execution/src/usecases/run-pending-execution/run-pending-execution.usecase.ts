@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ExecuteTargetReader } from '@app/agents';
+import { ChainsRepository } from '@app/chains';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { ExecutionOutcome } from '../../execution.types';
@@ -7,6 +8,7 @@ import { ExecutionsRepository } from '../../executions.repository';
 import { FundingSource } from '../../funding/x402-funding';
 import { runClaimUntil } from '../../execution-factory';
 import { ChargeExecution } from '../charge-execution/charge-execution.usecase';
+import { EndUnrunChain } from '../end-unrun-chain/end-unrun-chain.usecase';
 import { RecordFailedRun } from '../record-failed-run/record-failed-run.usecase';
 import { RunAgent } from '../run-agent/run-agent.usecase';
 
@@ -26,6 +28,8 @@ export class RunPendingExecution {
     private readonly charge: ChargeExecution,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly chains: ChainsRepository,
+    private readonly endUnrun: EndUnrunChain,
   ) {}
 
   async execute(id: string, opts: { claimed?: boolean } = {}): Promise<ExecutionOutcome> {
@@ -36,6 +40,11 @@ export class RunPendingExecution {
       }
     }
     const execution = (await this.repo.findById(id))!;
+    // A chain root whose chain was never funded (its process died before): nothing runs, all of it is refunded.
+    if (execution.chainId && (await this.chains.find(execution.chainId))?.status === 'pending') {
+      await this.endUnrun.execute(execution);
+      return { execution: (await this.repo.findById(id))!, settlement: null };
+    }
     const [target, funding] = await Promise.all([this.agents.stored(execution.agentId, execution.capabilityId), this.funding.forExecution(execution)]);
     const runnable =
       target && target.capability && target.agent.status === 'active'

@@ -1,0 +1,135 @@
+import { DataSource } from 'typeorm';
+import { CHAIN_CHECKS } from '@app/chains';
+import { FaultInjector } from '@app/common';
+import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { PAYMENT_CHECKS } from '@app/payments';
+import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orchestrator-agent';
+import { startChain, LocalChain } from '../../scripts/local-chain';
+import { ApiHarness, startApi } from '../support/api-harness';
+import { TestAgentServer } from '../support/agent-server';
+import { evmEnv } from '../support/evm-env';
+import { capabilityPayload, agentPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
+import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import { newWallet } from '../support/wallets';
+import { x402Header } from '../support/x402';
+
+const ROOT_COST = 21_000n;
+const SUB_COST = 11_000n;
+const BUDGET = 1_000_000n;
+
+/**
+ * A chain in `evm` mode on anvil: the root's payment (root cost + budget) settled on chain before
+ * the root runs, two sub-calls paid from the budget, the worker's refund of what was left sent on
+ * chain, and I8: the platform wallet's USDC delta equals what the ledger says came in net.
+ */
+describe('chains on anvil (e2e)', () => {
+  let chain: LocalChain;
+  let api: ApiHarness;
+  let ds: DataSource;
+  let translator: TestAgentServer;
+  let orchestrator: RunningOrchestrator;
+  let worker: RunningProcess | undefined;
+  let platformStart: bigint;
+
+  beforeAll(async () => {
+    chain = await startChain();
+    translator = await new TestAgentServer().start();
+    api = await startApi({ ...evmEnv(chain), OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', MAINTENANCE_INTERVAL_MS: '300' });
+    ds = api.app.get(DataSource);
+    orchestrator = await startOrchestratorAgent({ platformUrl: api.baseUrl });
+    platformStart = await chain.balanceOf(chain.platform.address);
+  }, 60_000);
+  afterAll(async () => {
+    if (worker) {
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+    }
+    await orchestrator?.stop();
+    await api?.close();
+    await translator?.stop();
+    await chain?.stop();
+  });
+
+  const pay = async (amount: bigint, w = newWallet()) => {
+    await chain.mint(w.address, amount);
+    return { wallet: w, header: await x402Header(w, { amount, payTo: chain.platform.address, asset: chain.usdcAddress }) };
+  };
+  const register = async (overrides: Record<string, unknown>) => {
+    const owner = newWallet();
+    const { header } = await pay(REGISTRATION_FEE_MICROS, owner);
+    const res = await api.request('POST', '/api/v1/agents', { body: agentPayload(owner, overrides), headers: { [header.name]: header.value } });
+    expect(res.status).toBe(201);
+    return res.body.data.id as string;
+  };
+
+  it('settles the root on chain, pays sub-calls from the budget and refunds the rest on chain; the wallet delta matches the ledger', async () => {
+    const translatorId = await register({ endpoints: { execution: translator.url } });
+    const orchestratorId = await register({
+      endpoints: { execution: orchestrator.url },
+      capabilities: [
+        capabilityPayload({
+          id: 'orchestrate',
+          inputSchema: { type: 'object' },
+          outputSchema: { type: 'object' },
+          pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
+        }),
+      ],
+    });
+    const { wallet: payer, header } = await pay(ROOT_COST + BUDGET);
+    const calls = ['a', 'b'].map((text) => ({ targetAgentId: translatorId, capabilityId: 'translate', input: { text } }));
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: { calls }, chain: { budget: '1.00' } },
+      headers: { [header.name]: header.value },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.settlement).toEqual({ status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(res.body.data.output.results.map((r: { status: number }) => r.status)).toEqual([200, 200]);
+    expect(await chain.balanceOf(payer.address)).toBe(0n); // the whole payment moved before the root ran
+    worker = startProcess(builtApp('worker'), api.env);
+    const { chainId } = res.body.data.chain;
+    const refundId = await waitFor(async () => (await api.request('GET', `/api/v1/chains/${chainId}`)).body.data.refund?.refundId as string | undefined, 'the chain to end', 30_000);
+    await waitFor(async () => (await ds.query(`SELECT status FROM refunds WHERE id = $1`, [refundId]))[0].status === 'completed', 'the refund to be sent', 30_000);
+    const left = BUDGET - 2n * SUB_COST;
+    expect(await chain.balanceOf(payer.address)).toBe(left); // refunded on chain, once
+    const earned = REGISTRATION_FEE_MICROS * 2n + ROOT_COST + BUDGET - left;
+    expect(await chain.balanceOf(chain.platform.address)).toBe(platformStart + earned);
+    const [world] = await ds.query(`SELECT (-balance)::text AS net FROM ledger_accounts WHERE code = 'world:chain'`);
+    expect(BigInt(world.net)).toBe(earned); // I8 against the chain itself
+    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+  });
+
+  it('a root whose process died before its payment settled: the worker settles it, ends the chain unrun and refunds all of it on chain', async () => {
+    const orchestratorId = await register({
+      endpoints: { execution: orchestrator.url },
+      capabilities: [
+        capabilityPayload({
+          id: 'orchestrate',
+          inputSchema: { type: 'object' },
+          outputSchema: { type: 'object' },
+          pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
+        }),
+      ],
+    });
+    const { wallet: payer, header } = await pay(ROOT_COST + BUDGET);
+    api.app.get(FaultInjector).arm('chain.after-record');
+    const calls = orchestrator.state.calls.length;
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, chain: { budget: '1.00' } },
+      headers: { [header.name]: header.value },
+    });
+    expect(res.status).toBe(500); // the simulated crash
+    const [row] = await ds.query(`SELECT id, status FROM chains WHERE root_wallet = $1`, [payer.address.toLowerCase()]);
+    expect(row.status).toBe('pending');
+    // The root's claim runs out; the worker's sweep takes it: settles, funds and ends the chain, refunds it all.
+    await ds.query(`UPDATE executions SET locked_until = now() - interval '1 second' WHERE chain_id = $1`, [row.id]);
+    worker ??= startProcess(builtApp('worker'), api.env);
+    const refundId = await waitFor(async () => (await api.request('GET', `/api/v1/chains/${row.id}`)).body.data.refund?.refundId as string | undefined, 'the chain to end', 30_000);
+    await waitFor(async () => (await ds.query(`SELECT status FROM refunds WHERE id = $1`, [refundId]))[0].status === 'completed', 'the refund to be sent', 30_000);
+    expect(await chain.balanceOf(payer.address)).toBe(ROOT_COST + BUDGET); // all of it came back, once
+    expect((await api.request('GET', `/api/v1/chains/${row.id}`)).body.data).toMatchObject({ status: 'failed', nodeCount: 0 });
+    expect(orchestrator.state.calls.length).toBe(calls); // the root never ran
+    const [root] = await ds.query(`SELECT status FROM executions WHERE chain_id = $1`, [row.id]);
+    expect(root.status).toBe('failed');
+    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+  });
+});
