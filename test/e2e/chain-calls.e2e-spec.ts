@@ -86,7 +86,10 @@ describe('chained calls (e2e)', () => {
     return { token: String(call.headers['x-chain-token']), chainId: call.json.chain!.chainId, root };
   }
   const sub = (token: string, agent: string, input: Record<string, unknown> = { text: 'hi' }) =>
-    api.request('POST', '/api/v1/execute', { body: { targetAgentId: ids[agent] ?? agent, capabilityId: agent === 'orchestrator' ? 'orchestrate' : 'translate', input }, headers: { 'x-chain-token': token } });
+    api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: ids[agent] ?? agent, capabilityId: agent === 'orchestrator' ? 'orchestrate' : 'translate', input },
+      headers: { 'x-chain-token': token },
+    });
   const refusal = (r: { status: number; body: { error?: { code: string; details?: unknown } } }) => ({ status: r.status, code: r.body.error?.code, details: r.body.error?.details });
 
   it('refuses each bad call with its code, status and details, and charges nothing for any', async () => {

@@ -5,15 +5,7 @@ import { ValidationException } from '@app/common';
 import { BudgetCheck } from '@app/execution';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { ChainKeysResponse } from './dto/chain-keys.dto';
-import {
-  BudgetCheckDto,
-  BudgetCheckResponse,
-  ChainCostResponse,
-  ChainStatusResponse,
-  toBudgetCheckResponse,
-  toChainCostResponse,
-  toChainStatusResponse,
-} from './dto/chains.dto';
+import { BudgetCheckDto, BudgetCheckResponse, ChainCostResponse, ChainStatusResponse, toBudgetCheckResponse, toChainCostResponse, toChainStatusResponse } from './dto/chains.dto';
 
 const CHAIN_REF = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(req|tx)_[A-Za-z0-9_-]{8,40})$/;
 

@@ -178,7 +178,12 @@ export function toBudgetCheckResponse(e: BudgetEstimate): BudgetCheckResponse {
   const b = e.breakdown;
   return {
     estimatedTotal: formatMicros(e.estimatedTotal),
-    breakdown: { directCost: formatMicros(b.directCost), platformFees: formatMicros(b.platformFees), estimatedSubAgentCosts: formatMicros(b.estimatedSubAgentCosts), contingency: formatMicros(b.contingency) },
+    breakdown: {
+      directCost: formatMicros(b.directCost),
+      platformFees: formatMicros(b.platformFees),
+      estimatedSubAgentCosts: formatMicros(b.estimatedSubAgentCosts),
+      contingency: formatMicros(b.contingency),
+    },
     capability: { id: e.capability.id, name: e.capability.name, basePrice: formatMicros(e.capability.basePrice) },
     warnings: e.warnings,
     recommendedBudget: formatMicros(e.recommendedBudget),

@@ -8,7 +8,10 @@ import { IsPlainObject, IsUsdcAmount } from '../../http/validators';
 
 /** Opening a chain at this execute (resolutions §5). */
 export class ChainParamsDto {
-  @ApiPropertyOptional({ example: '10.00', description: 'USDC the root agent may spend on sub-calls: 0.01-1000.00, default 10.00; paid with the root cost in one payment, the unspent part refunded' })
+  @ApiPropertyOptional({
+    example: '10.00',
+    description: 'USDC the root agent may spend on sub-calls: 0.01-1000.00, default 10.00; paid with the root cost in one payment, the unspent part refunded',
+  })
   @IsOptional()
   @IsString()
   @IsUsdcAmount()
@@ -21,7 +24,6 @@ export class ChainParamsDto {
   @Max(5)
   maxDepth?: number;
 }
-
 
 export class ExecuteDto {
   @ApiProperty({ format: 'uuid' })

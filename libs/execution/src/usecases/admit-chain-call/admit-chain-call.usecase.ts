@@ -50,7 +50,10 @@ export class AdmitChainCall {
     const chain = await this.chains.find(token.cid);
     if (!chain || !['running', 'pending'].includes(chain.status)) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist or has ended', { chainId: token.cid });
     if (chain.expiresAt.getTime() <= this.clock.nowMs()) {
-      throw new AppException('CHAIN_TIMEOUT', `The chain ran longer than its time limit of ${this.config.chainTimeoutS} s`, { chainId: chain.id, startedAt: chain.startedAt.toISOString() });
+      throw new AppException('CHAIN_TIMEOUT', `The chain ran longer than its time limit of ${this.config.chainTimeoutS} s`, {
+        chainId: chain.id,
+        startedAt: chain.startedAt.toISOString(),
+      });
     }
     const target = await this.targets.read(cmd.agentId, cmd.capabilityId);
     const depth = token.d + 1;

@@ -51,7 +51,8 @@ export class BudgetCheck {
     const warnings: string[] = [];
     if (variable) warnings.push(`${capability.pricingModel} pricing: estimated at the cap of ${formatMicros(price)} USDC per call`);
     if (!agent.chainSettings.chain_enabled) warnings.push('this agent has chaining disabled: it cannot open or join a chain');
-    if (req.estimatedDepth > agent.chainSettings.chain_max_depth) warnings.push(`estimatedDepth ${req.estimatedDepth} exceeds this agent's chain_max_depth of ${agent.chainSettings.chain_max_depth}`);
+    if (req.estimatedDepth > agent.chainSettings.chain_max_depth)
+      warnings.push(`estimatedDepth ${req.estimatedDepth} exceeds this agent's chain_max_depth of ${agent.chainSettings.chain_max_depth}`);
     if (levels > 0n && !req.includeSubAgentCosts) warnings.push('sub-agent costs are left out: the budget may run short below the first level');
     if (recommendedBudget > MAX_BUDGET) warnings.push('the recommended budget exceeds the chain maximum of 1000.00');
     return {

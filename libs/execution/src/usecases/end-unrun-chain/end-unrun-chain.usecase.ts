@@ -36,7 +36,12 @@ export class EndUnrunChain {
         allWrites([
           this.budget.fundUnrun(sql, root.chainId!, payment.value, payment.id),
           this.payments.bind(sql, payment.id, root.id),
-          this.repo.recordFailure(sql, root.id, { status: 'failed', error: 'the chain was not run: its payment settled after the request ended; all of it is refunded', timeMs: 0, completedAt: now }),
+          this.repo.recordFailure(sql, root.id, {
+            status: 'failed',
+            error: 'the chain was not run: its payment settled after the request ended; all of it is refunded',
+            timeMs: 0,
+            completedAt: now,
+          }),
         ]),
       );
     } catch (err) {

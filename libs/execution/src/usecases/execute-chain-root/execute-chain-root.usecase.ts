@@ -16,7 +16,8 @@ import { RecordFailedRun } from '../record-failed-run/record-failed-run.usecase'
 import { RunAgent } from '../run-agent/run-agent.usecase';
 
 /** Thrown when the chain could not be funded before its root ran: nothing ran; what moved is refunded by the worker. */
-const notFunded = (why: string) => new AppException('SETTLEMENT_FAILED', `The chain's payment could not be settled before its root ran (${why}); nothing ran, and if the payment settles later all of it is refunded`);
+const notFunded = (why: string) =>
+  new AppException('SETTLEMENT_FAILED', `The chain's payment could not be settled before its root ran (${why}); nothing ran, and if the payment settles later all of it is refunded`);
 
 /**
  * A chain root (`POST /execute` with `chain: {budget?, maxDepth?}`; resolutions §5): admitted like
@@ -114,7 +115,20 @@ export class ExecuteChainRoot {
     }
     try {
       const budget = formatMicros(cmd.chain.budget);
-      const token = this.tokens.mint({ cid: chainId, d: 0, md: maxDepth, rb: budget, tb: budget, pa: null, rw: payment.payer, sa: now.toISOString(), tid: traceId, sid: spanId, path: [target.agent.id], ptx: execution.id });
+      const token = this.tokens.mint({
+        cid: chainId,
+        d: 0,
+        md: maxDepth,
+        rb: budget,
+        tb: budget,
+        pa: null,
+        rw: payment.payer,
+        sa: now.toISOString(),
+        tid: traceId,
+        sid: spanId,
+        path: [target.agent.id],
+        ptx: execution.id,
+      });
       const run = await this.runAgent.execute(
         execution,
         { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema },
