@@ -6,12 +6,15 @@ import { WalletAuthContext } from '@app/auth';
 import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app/ledger';
 import { EscrowService, PAYMENT_CHECKS, PLATFORM_FEE, splitAgentFee, WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM, WithdrawalsService } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
-import { seedCharge } from '../support/money';
+import { CHAIN_CHECKS } from '@app/chains';
+import { CLIENT_WALLET, seedCharge } from '../support/money';
+import { ChainModel, chainBalances, EndNode, EndRoot, OpenChain, ReserveNode } from './ledger-model-chains';
 import { propertyPath, propertyRuns, propertySeed } from '../support/property-runs';
 
 /**
- * Reliability goal G1: random sequences of money operations against the real services and
- * Postgres, with a small model as oracle. After every step: I1-I10 hold and every balance
+ * Reliability goal G1: random sequences of money operations (charges, releases, withdrawals,
+ * replays, and chains: funding, node reservations, charged and refunded nodes, the final refund;
+ * ledger-model-chains.ts) against the real services and Postgres, with a small model as oracle. After every step: I1-I10 hold and every balance
  * equals the model's. Replays of completed steps must leave a byte-identical snapshot (I10).
  * The operation count is propertyRuns(1_000) (test/support/property-runs.ts: 1,000 in CI, fewer in a
  * quick local run, FC_RUNS=<n> for n). The seed is printed first; a failure prints its batch's seed:
@@ -29,6 +32,8 @@ interface Model {
   withdrawing: Map<string, bigint>;
   revenue: bigint;
   world: bigint;
+  refundPayable: bigint;
+  chains: ChainModel[];
   holds: { id: string; agentId: string; amount: bigint; releaseAt: number; released: boolean }[];
   withdrawals: { id: string; agentId: string; amount: bigint; open: boolean }[];
   done: { kind: 'hold' | 'withdrawal'; id: string }[];
@@ -41,6 +46,7 @@ interface Real {
   escrow: EscrowService;
   withdrawals: WithdrawalsService;
   clock: FixedClock;
+  get<T>(type: new (...args: never[]) => T): T;
 }
 
 let steps = 0;
@@ -56,11 +62,15 @@ async function snapshot(ds: DataSource): Promise<string> {
 
 async function verify(m: Model, r: Real): Promise<void> {
   steps += 1;
-  const report = await runInvariantChecks(r.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS]);
+  const report = await runInvariantChecks(r.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS]);
   const violations = report.results.filter((x) => x.violations.length).map((x) => `${x.id}: ${x.violations.join('; ')}`);
   expect(violations).toEqual([]);
   const codes = m.agents.flatMap((a) => [Accounts.agentAvailable(a).code, Accounts.agentEscrow(a).code, Accounts.agentWithdrawing(a).code]);
-  const real = await r.ledger.balances(r.ds.manager, [...codes, Accounts.platformRevenue().code, Accounts.worldChain().code]);
+  const chains = chainBalances(m);
+  const refundCode = Accounts.clientRefundPayable(CLIENT_WALLET).code;
+  const real = await r.ledger.balances(r.ds.manager, [...codes, ...chains.keys(), Accounts.platformRevenue().code, Accounts.worldChain().code, refundCode]);
+  for (const [code, balance] of chains) expect({ code, balance: real.get(code) }).toEqual({ code, balance });
+  expect(real.get(refundCode)! - m.refundPayable).toBe(baseline.refundPayable);
   const expected = new Map<string, bigint>();
   for (const a of m.agents) {
     expected.set(Accounts.agentAvailable(a).code, m.available.get(a) ?? 0n);
@@ -72,7 +82,7 @@ async function verify(m: Model, r: Real): Promise<void> {
   expect(real.get(Accounts.worldChain().code)! - m.world).toBe(baseline.world);
 }
 
-let baseline = { revenue: 0n, world: 0n };
+let baseline = { revenue: 0n, world: 0n, refundPayable: 0n };
 
 class Charge implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -205,6 +215,7 @@ describe('ledger model test (G1)', () => {
       escrow: api.app.get(EscrowService),
       withdrawals: api.app.get(WithdrawalsService),
       clock,
+      get: (type) => api.app.get(type, { strict: false }),
     };
     const agentIdx = fc.integer({ min: 0, max: REPUTATIONS.length - 1 });
     const commands = [
@@ -214,6 +225,10 @@ describe('ledger model test (G1)', () => {
       fc.tuple(agentIdx, fc.bigInt({ min: 500_000n, max: 4_000_000n })).map(([a, x]) => new RequestWithdrawal(a, x)),
       fc.tuple(fc.nat(), fc.boolean()).map(([p, ok]) => new SettleWithdrawal(p, ok)),
       fc.nat().map((p) => new Replay(p)),
+      fc.tuple(fc.bigInt({ min: 10_000n, max: 200_000n }), fc.bigInt({ min: 1_000n, max: 30_000n })).map(([b, c]) => new OpenChain(b, c, verify)),
+      fc.tuple(fc.nat(), agentIdx, fc.bigInt({ min: 0n, max: 80_000n })).map(([p, a, c]) => new ReserveNode(p, a, c, verify)),
+      fc.tuple(fc.nat(), fc.integer({ min: 0, max: 100 }), fc.boolean()).map(([p, s, ok]) => new EndNode(p, s, ok, verify)),
+      fc.nat().map((p) => new EndRoot(p, verify)),
     ];
     // One seed for the whole test, printed before it starts (a hang or a timeout prints nothing else);
     // batch n runs with seed + n, so the seed fast-check prints on a failure also replays it, as batch 0.
@@ -223,8 +238,10 @@ describe('ledger model test (G1)', () => {
     for (let batch = 0; steps < OPERATIONS; batch++) {
       await fc.assert(
         fc.asyncProperty(fc.commands(commands, { maxCommands: 120, size: 'max' }), async (cmds) => {
-          const [rev, world] = await Promise.all([real.ledger.balance(real.ds.manager, Accounts.platformRevenue().code), real.ledger.balance(real.ds.manager, Accounts.worldChain().code)]);
-          baseline = { revenue: rev, world };
+          const [rev, world, refundPayable] = await Promise.all(
+            [Accounts.platformRevenue(), Accounts.worldChain(), Accounts.clientRefundPayable(CLIENT_WALLET)].map((a) => real.ledger.balance(real.ds.manager, a.code)),
+          );
+          baseline = { revenue: rev, world, refundPayable };
           const agents = REPUTATIONS.map(() => randomUUID());
           const model: Model = {
             agents,
@@ -234,6 +251,8 @@ describe('ledger model test (G1)', () => {
             withdrawing: new Map(),
             revenue: 0n,
             world: 0n,
+            refundPayable: 0n,
+            chains: [],
             holds: [],
             withdrawals: [],
             done: [],

@@ -1,10 +1,12 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecuteTargetsModule } from '@app/agents';
 import { LedgerModule } from '@app/ledger';
 import { PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { ChainBudget } from './chain-budget';
 import { ChainTokens } from './chain-tokens';
+import { ChainEntity, ChainNodeEntity } from './entities/chain.entity';
 import { ChainsRepository } from './chains.repository';
 import { ChainCost } from './usecases/chain-cost/chain-cost.usecase';
 import { FinishChain } from './usecases/finish-chain/finish-chain.usecase';
@@ -12,7 +14,7 @@ import { GetChain } from './usecases/get-chain/get-chain.usecase';
 
 /** Execution chains (resolutions §5): tokens, the budget's money, the chain and node rows, the end of a chain. */
 @Module({
-  imports: [LedgerModule, PaymentsModule, ExecuteTargetsModule],
+  imports: [TypeOrmModule.forFeature([ChainEntity, ChainNodeEntity]), LedgerModule, PaymentsModule, ExecuteTargetsModule],
   providers: [ChainTokens, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost],
   exports: [ChainTokens, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost],
 })

@@ -1,4 +1,5 @@
 export * from './chain-budget';
+export * from './entities/chain.entity';
 export * from './chain-invariants';
 export * from './chain-tokens';
 export * from './chains.repository';

@@ -13,6 +13,7 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 @Index('ix_executions_status_next', ['status', 'nextAttemptAt'])
 @Index('ux_executions_payment', ['paymentId'], { unique: true })
 @Check('ck_executions_fees', `"agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee"`)
+@Check('ck_executions_funding', `"payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL)`)
 export class ExecutionEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_executions' })
   id: string;
