@@ -3,6 +3,8 @@
      baseline  a bare NestJS route that proxies to the same agent and writes one ledger transaction
      sync      POST /api/v1/execute (local settlement: verify, reserve, call, settle, charge)
      async     POST /api/v1/execute?async=true (202 once reserved and queued)
+     chained   POST /api/v1/execute with X-Chain-Token (a sub-call paid from a chain's budget: no x402
+               verification; the root, held open by the bench, holds the token)
    at 1 and 50 connections, with a fresh x402 payment header on every paid request. The load
    generator (autocannon), the agent, the api and the baseline app run in separate processes.
    Figures go into docs/performance.md. */
@@ -11,6 +13,7 @@ import { Controller, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { request } from 'undici';
@@ -71,6 +74,10 @@ async function roleApi(): Promise<string> {
     OUTBOUND_ALLOW_PRIVATE: 'true',
     RATE_LIMIT_CLIENT_PER_MIN: '100000000',
     RATE_LIMIT_AGENT_PER_MIN: '100000000',
+    // The chained scenario's root stays open for a whole connection count's rounds, its token in use throughout.
+    EXECUTION_TIMEOUT_MS: '600000',
+    CHAIN_TOKEN_TTL_S: '600',
+    CHAIN_TIMEOUT_S: '3600',
   });
   const app = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
@@ -110,6 +117,48 @@ async function roleBaseline(agentUrl: string): Promise<string> {
   const baselineApp = await NestFactory.create(BaselineModule, { logger: false });
   await baselineApp.listen(0, '127.0.0.1');
   return `http://127.0.0.1:${(baselineApp.getHttpServer().address() as AddressInfo).port}/baseline`;
+}
+
+/**
+ * A chain root that holds its run open: an agent served in this process that keeps the request
+ * (and its X-Chain-Token) until released. Answers the token once the root has been called.
+ */
+async function openHeldChain(apiUrl: string, owner: Wallet): Promise<{ token: string; release: () => Promise<void> }> {
+  let answer: (() => void) | null = null;
+  let gotToken: (t: string) => void;
+  const token = new Promise<string>((resolve) => (gotToken = resolve));
+  const server: Server = createServer((req, res) => {
+    gotToken(String(req.headers['x-chain-token']));
+    req.resume();
+    answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ output: {} }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const rootUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/execute`;
+  const holder = new Wallet(Wallet.createRandom().privateKey);
+  const reg = await fetch(`${apiUrl}/api/v1/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-payment': await header(holder, 100_000n) },
+    body: JSON.stringify({
+      wallet: holder.address,
+      name: 'Bench Orchestrator',
+      capabilities: [{ id: 'orchestrate', name: 'Orchestrate', description: 'Holds a chain open', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+      endpoints: { execution: rootUrl },
+    }),
+  });
+  const rootId = ((await reg.json()) as { data: { id: string } }).data.id;
+  const root = fetch(`${apiUrl}/api/v1/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-payment': await header(owner, 11_000n + 1_000_000_000n) },
+    body: JSON.stringify({ targetAgentId: rootId, capabilityId: 'orchestrate', input: {}, chain: { budget: '1000.00' } }),
+  });
+  return {
+    token: await token,
+    release: async () => {
+      answer?.();
+      await root;
+      server.close();
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -154,6 +203,9 @@ async function main(): Promise<void> {
     // Round 0 warms up (JIT, connection pools, caches) for WARMUP_S and is not reported.
     const syncPool = only('sync') ? await headers(warmup + perRound * rounds, 11_000n) : [];
     const asyncPool = only('async') ? await headers(warmup + perRound * rounds, 11_000n) : [];
+    // One chain per connection count (1000.00 of budget: 90,909 sub-calls of 0.011), its token on every request.
+    const chain = only('chained') ? await openHeldChain(apiUrl, owner) : null;
+    const chainedPool: RequestHeaders[] = chain ? Array.from({ length: warmup + perRound * rounds }, () => ({ 'x-chain-token': chain.token })) : [];
     const slice = (pool: RequestHeaders[], round: number) => (round === 0 ? pool.slice(0, warmup) : pool.slice(warmup + (round - 1) * perRound, warmup + round * perRound));
     const byScenario = new Map<string, Row[]>();
     const add = (round: number, r: Row) => round > 0 && byScenario.set(r.scenario, [...(byScenario.get(r.scenario) ?? []), r]);
@@ -169,7 +221,10 @@ async function main(): Promise<void> {
           round,
           await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: slice(asyncPool, round), server: api.child.pid, seconds }),
         );
+      if (chain)
+        add(round, await run('chained sub-call', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: slice(chainedPool, round), server: api.child.pid, seconds }));
     }
+    await chain?.release();
     for (const results of byScenario.values()) {
       const sorted = [...results].sort((a, b) => a.rps - b.rps);
       const median = sorted[Math.floor(sorted.length / 2)];

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppException, newId } from '@app/common';
-import { CHAIN_CHECKS, ChainBudget, ChainClosed, ChainsRepository, FinishChain, NewNode } from '@app/chains';
+import { CHAIN_CHECKS, ChainBudget, ChainClosed, ChainsRepository, FinishChain, NewNode, ReleaseStaleNode } from '@app/chains';
 import { TransactionRunner } from '@app/database';
 import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app/ledger';
 import { Domain, startDomain } from '../support/medium';
@@ -116,5 +116,22 @@ describe('chain budget (medium)', () => {
     await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 1, completedAt: new Date() }));
     await expect(tx.pipelined((sql) => budget.reserve(sql, { ...child(live.id, a.executionId, 1_000n), depth: 2 }, new Date()))).rejects.toBeInstanceOf(ChainClosed);
     expect(await balanceOf(Accounts.chainBudget(live.id).code)).toBe(100_000n);
+  });
+
+  it('returns the reservation of a call whose process died (never written), once; the sweep finds only such calls', async () => {
+    const { id, root } = await openChain({ budget: 100_000n, rootCost: 11_000n });
+    const dead = child(id, root.executionId, 30_000n);
+    await tx.pipelined((sql) => budget.reserve(sql, dead, new Date()));
+    const later = new Date(Date.now() + 1_000);
+    expect(await repo.staleNodes(later)).toContain(dead.executionId);
+    expect(await repo.staleNodes(later)).not.toContain(root.executionId); // the root's execution row is the sweeper's to recover
+    expect(await repo.staleNodes(new Date(Date.now() - 60_000))).not.toContain(dead.executionId);
+    const release = domain.get(ReleaseStaleNode);
+    expect(await release.execute(dead.executionId)).toBe(true);
+    expect(await release.execute(dead.executionId)).toBe(false);
+    expect((await repo.node(dead.executionId))!.status).toBe('refunded');
+    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(100_000n);
+    expect(await repo.staleNodes(later)).not.toContain(dead.executionId);
+    expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
   });
 });

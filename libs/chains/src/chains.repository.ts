@@ -214,6 +214,18 @@ export class ChainsRepository {
     }));
   }
 
+  /** Sub-call nodes still running whose execution was never written and that started before `before` (their process died). */
+  async staleNodes(before: Date, limit = 100): Promise<string[]> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `SELECT n.execution_id AS id FROM chain_nodes n
+        WHERE n.status = 'running' AND n.depth > 0 AND n.started_at < $1 AND NOT EXISTS (SELECT 1 FROM executions e WHERE e.id = n.execution_id)
+        ORDER BY n.started_at LIMIT $2`,
+      [before, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Chains the worker should finish: root ended and nothing runs, but not yet final (a lost job). */
   async finishable(limit = 100): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chains WHERE status = 'running' AND root_ended AND running = 0 ORDER BY started_at LIMIT $1`, [

@@ -7,3 +7,4 @@ export * from './chains.module';
 export * from './usecases/finish-chain/finish-chain.usecase';
 export * from './usecases/get-chain/get-chain.usecase';
 export * from './usecases/chain-cost/chain-cost.usecase';
+export * from './usecases/release-stale-node/release-stale-node.usecase';

@@ -26,6 +26,8 @@ export interface JobPayloads {
   'chain.resend': { txId: string };
   /** End a chain whose root ended and in which nothing runs: its final status, and the refund of what the budget has left. */
   'chain.finish': { chainId: string };
+  /** Return the reservation of a chained call whose process died before it ended. */
+  'chain.release-node': { executionId: string };
   /** Retry a failed settlement. */
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
@@ -50,6 +52,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'payment.settle': QUEUES.payments,
   'chain.resend': QUEUES.payments,
   'chain.finish': QUEUES.payments,
+  'chain.release-node': QUEUES.payments,
   'execution.run': QUEUES.executions,
   'event.fanout': QUEUES.webhooks,
   'webhook.deliver': QUEUES.webhooks,

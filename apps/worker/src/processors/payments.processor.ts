@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { FinishChain } from '@app/chains';
+import { FinishChain, ReleaseStaleNode } from '@app/chains';
 import { FinishSettlement } from '@app/execution';
 import { ChainTxRecovery, EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
 import { QUEUES } from '@app/queues';
@@ -22,6 +22,7 @@ export class PaymentsProcessor extends WorkerHost {
     finishSettlement: FinishSettlement,
     chainTxs: ChainTxRecovery,
     finishChain: FinishChain,
+    releaseNode: ReleaseStaleNode,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.payments);
@@ -32,6 +33,7 @@ export class PaymentsProcessor extends WorkerHost {
     jobs.register('payment.settle', (job) => finishSettlement.execute(job.data.paymentId));
     jobs.register('chain.resend', (job) => chainTxs.resend(job.data.txId));
     jobs.register('chain.finish', (job) => finishChain.execute(job.data.chainId));
+    jobs.register('chain.release-node', (job) => releaseNode.execute(job.data.executionId));
   }
 
   process(job: Job): Promise<unknown> {

@@ -14,7 +14,8 @@ export interface ChainNodeFunding extends NewNode {
 
 /**
  * A chain budget paying for one node (resolutions §5): the reservation of its most cost is taken
- * with the node's row (BUDGET_EXCEEDED when the budget cannot cover it); a charge moves it out of
+ * with the node's row before the run (`enter`; BUDGET_EXCEEDED when the budget cannot cover it),
+ * and the execution's row is first written when the run ended; a charge moves it out of
  * chain:inflight (the unused part back to the budget), a failure returns it. Nothing moves
  * outside Postgres: the chain's payment was settled when the chain was funded. Once the node's end
  * leaves the chain finishable (its root ended, nothing runs), the worker is woken to end it.
@@ -48,9 +49,20 @@ export class ChainFunding implements Funding {
     return { from: Accounts.chainInflight(this.node.chainId), unusedTo: Accounts.chainBudget(this.node.chainId) };
   }
 
-  async reserve(sql: Queryable): Promise<unknown> {
+  /** Before the run, in its own transaction: the node enters the chain and reserves its most cost (BUDGET_EXCEEDED, ChainClosed). */
+  async enter(sql: Queryable): Promise<bigint> {
     this.remainingAfterReserve = await this.deps.budget.reserve(sql, this.node, this.node.startedAt);
     return this.remainingAfterReserve;
+  }
+
+  /** Beside the execution's first write: nothing, the reservation was taken when the node entered. */
+  async reserve(): Promise<unknown> {
+    return undefined;
+  }
+
+  /** What the budget has (about: other nodes move it too) once this node ended: after its reservation, plus what came back. */
+  remainingAfter(cost: bigint | null): bigint {
+    return (this.remainingAfterReserve ?? 0n) + this.node.reserved - (cost ?? 0n);
   }
 
   async settleWrites(sql: Queryable, executionId: string, fresh: boolean, charge: ChargeFacts): Promise<unknown> {

@@ -3,6 +3,7 @@ import { ExecuteTarget } from '@app/agents';
 import { ChainRow, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { AppException, Clock, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
+import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { ExecuteTargets } from '../../admission/execute-targets';
 import { Admission, RateLimiter } from '../../admission/rate-limiter';
@@ -41,13 +42,18 @@ export class AdmitChainCall {
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly tx: TransactionRunner,
   ) {}
 
   async execute(cmd: ExecuteCommand & { chainToken: string }): Promise<AdmittedChainCall> {
     if (cmd.payment) throw new ValidationException([{ field: 'X-Chain-Token', messages: ['a chained call is paid by its chain: send X-Chain-Token without a payment header'] }]);
     if (cmd.async) throw new ValidationException([{ field: 'async', messages: ['a chained call runs synchronously'] }]);
     const token = this.tokens.verify(cmd.chainToken);
-    const chain = await this.chains.find(token.cid);
+    // One round trip: the chain, and the remembered target's version (or the target itself).
+    const remembered = this.targets.remembered(cmd.agentId, cmd.capabilityId);
+    const [found, version] = await this.tx.batch((sql) => [this.chains.find(token.cid, sql), remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null)] as const);
+    if (found.status === 'rejected') throw found.reason;
+    const chain = found.value;
     if (!chain || !['running', 'pending'].includes(chain.status)) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist or has ended', { chainId: token.cid });
     if (chain.expiresAt.getTime() <= this.clock.nowMs()) {
       throw new AppException('CHAIN_TIMEOUT', `The chain ran longer than its time limit of ${this.config.chainTimeoutS} s`, {
@@ -55,7 +61,8 @@ export class AdmitChainCall {
         startedAt: chain.startedAt.toISOString(),
       });
     }
-    const target = await this.targets.read(cmd.agentId, cmd.capabilityId);
+    if (version.status === 'rejected') throw version.reason;
+    const target = remembered ? await this.targets.confirm(remembered, version.value, cmd.agentId, cmd.capabilityId) : await this.targets.read(cmd.agentId, cmd.capabilityId);
     const depth = token.d + 1;
     if (depth > chain.maxDepth) throw new AppException('DEPTH_LIMIT', 'The call would go deeper than the chain allows', { currentDepth: depth, maxDepth: chain.maxDepth });
     if (token.path.includes(target.agent.id)) {

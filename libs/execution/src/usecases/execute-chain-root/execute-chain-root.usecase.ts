@@ -97,7 +97,7 @@ export class ExecuteChainRoot {
       startedAt: now,
       expiresAt: new Date(now.getTime() + this.config.chainTimeoutS * 1000),
     };
-    const fund = (sql: Queryable) => [this.budget.fund(sql, chainId, price.amount, payment.id), node.reserve(sql)] as const;
+    const fund = (sql: Queryable) => [this.budget.fund(sql, chainId, price.amount, payment.id), node.enter(sql)] as const;
     try {
       if (!payment.settlesOutside) {
         // Settled inside Postgres: the payment, the root, the chain, its funding and the root's reservation in one transaction.

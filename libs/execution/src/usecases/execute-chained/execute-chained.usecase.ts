@@ -3,13 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { ExecuteTarget } from '@app/agents';
 import { ChainClosed, ChainRow, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { AppException, Clock, formatMicros } from '@app/common';
-import { AppConfig } from '@app/config';
-import { allWrites, TransactionRunner } from '@app/database';
-import { Accounts, LedgerService } from '@app/ledger';
+import { TransactionRunner } from '@app/database';
 import { ChainCallContext } from '../../agent-caller';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.types';
-import { ExecutionsRepository } from '../../executions.repository';
-import { newExecution, runClaimUntil } from '../../execution-factory';
+import { newExecution } from '../../execution-factory';
 import { FundingSource } from '../../funding/x402-funding';
 import { Admission, RateLimiter } from '../../admission/rate-limiter';
 import { ExecutionEntity } from '../../entities/execution.entity';
@@ -35,9 +32,10 @@ export function traceparent(traceId: string, spanId: string): string {
 }
 
 /**
- * A chained `POST /execute` (X-Chain-Token; resolutions §5): admitted (AdmitChainCall), then the
- * execution and its node written with the reservation of its most cost in one transaction
- * (BUDGET_EXCEEDED refuses it with nothing written), the agent called with its own token (the
+ * A chained `POST /execute` (X-Chain-Token; resolutions §5): admitted (AdmitChainCall), then its
+ * node written with the reservation of its most cost in one transaction (BUDGET_EXCEEDED refuses
+ * it with nothing written; the execution's row is written only with its end, as a sync execute's
+ * is, so a call costs two transactions), the agent called with its own token (the
  * path extended by it, 30 s) and the chain's traceparent, then charged from the reservation or,
  * failed, the reservation returned. The answer carries the chain's remaining budget and, on
  * success, a fresh token for the caller.
@@ -49,14 +47,11 @@ export class ExecuteChained {
     private readonly funding: FundingSource,
     private readonly tokens: ChainTokens,
     private readonly chains: ChainsRepository,
-    private readonly ledger: LedgerService,
     private readonly runAgent: RunAgent,
     private readonly charge: ChargeExecution,
     private readonly recordFailure: RecordFailedRun,
     private readonly limiter: RateLimiter,
-    private readonly repo: ExecutionsRepository,
     private readonly tx: TransactionRunner,
-    private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
 
@@ -74,7 +69,7 @@ export class ExecuteChained {
       chainId: chain.id,
       isAsync: false,
       callbackUrl: cmd.callbackUrl ?? null,
-      lockedUntil: runClaimUntil(now.getTime(), this.config.executionTimeoutMs),
+      lockedUntil: null,
     });
     const spanId = randomBytes(8).toString('hex');
     const funding = this.funding.chainNode({
@@ -91,7 +86,7 @@ export class ExecuteChained {
       caller,
     });
     try {
-      await this.tx.pipelined((sql) => allWrites([this.repo.insert(sql, execution), funding.reserve(sql)]));
+      await this.tx.pipelined((sql) => funding.enter(sql));
     } catch (err) {
       // Nothing was written and nothing ran: the agent's window gets its slot back.
       this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
@@ -125,10 +120,13 @@ export class ExecuteChained {
       traceparent: traceparent(chain.traceId, spanId),
     };
     const run = await this.runAgent.execute(execution, { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema }, context);
+    // The execution's row is first written now, with its end (its node holds the reservation meanwhile).
     const outcome = run.ok
-      ? await this.charge.execute({ state: 'pending', execution, funding, completion: run.completion, reputation: target.agent.reputationScore })
-      : { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
-    const left = formatMicros(await this.ledger.balance(this.tx.pooled, Accounts.chainBudget(chain.id).code));
+      ? await this.charge.execute({ state: 'fresh', execution, funding, completion: run.completion, reputation: target.agent.reputationScore })
+      : { execution: await this.recordFailure.execute(execution, run.failure, { funding, fresh: true }), settlement: null };
+    if (!outcome.execution) throw new AppException('INVALID_STATE', 'The call outlived its reservation, which was released: nothing was charged', { chainId: chain.id });
+    const charged = outcome.execution.status === 'completed' ? outcome.execution.platformFee + outcome.execution.agentFee : null;
+    const left = formatMicros(funding.remainingAfter(charged));
     const view: ChainView = { chainId: chain.id, depth, remainingBudget: left };
     if (outcome.execution.status === 'completed') view.childToken = this.tokens.mint({ ...tokenBase(token), rb: left });
     return { ...outcome, replayed: false, limits, chain: view };
