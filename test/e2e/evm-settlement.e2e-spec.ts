@@ -1,10 +1,11 @@
+import { randomBytes } from 'crypto';
 import { Signature, Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import { Accounts, LedgerService } from '@app/ledger';
 import { FaultInjector, InjectedFault } from '@app/common';
-import { EscrowService, PaymentSettlement, PaymentsService, PAYOUT_MAX_ATTEMPTS, PLATFORM_FEE, RefundsService, WithdrawalsService } from '@app/payments';
+import { EscrowService, PaymentSettlement, PaymentsService, PAYOUT_MAX_ATTEMPTS, PLATFORM_FEE, RefundsService, SettlementAdapter, WithdrawalsService } from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';
@@ -201,6 +202,50 @@ describe('evm settlement on anvil (e2e)', () => {
     expect(row).toEqual({ status: 'processing', attempts: PAYOUT_MAX_ATTEMPTS }); // not failed: its transfer can still land
     expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
     expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
+  });
+
+  /** The withdrawal as a version before the chain sender left it: its signed transfer stored, no chain transaction. */
+  async function legacySigned(w: { id: string; txId: string }): Promise<string> {
+    const [tx] = await ds.query(`SELECT signed_tx, tx_hash FROM chain_txs WHERE id = $1`, [w.txId]);
+    await ds.query(`UPDATE withdrawals SET chain_tx_id = NULL, locked_until = NULL WHERE id = $1`, [w.id]);
+    await ds.query(`DELETE FROM chain_txs WHERE id = $1`, [w.txId]);
+    return tx.signed_tx;
+  }
+
+  it.each([
+    ['never broadcast', false],
+    ['already mined', true],
+  ])('a transfer signed before the chain sender existed (%s) is adopted and decided from the chain, never signed again', async (_label, broadcast) => {
+    const w = await withdrawalPersistedNotSent();
+    const signed = await legacySigned(w);
+    if (broadcast) await chain.provider.send('eth_sendRawTransaction', [signed]);
+    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
+    const [row] = await ds.query(`SELECT w.status, w.tx_hash, c.signed_tx, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`, [w.id]);
+    expect(row).toMatchObject({ status: 'completed', signed_tx: signed, tx_status: 'mined' });
+    expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(w.nonce + 1); // one transaction for that payout
+  });
+
+  it('a decision already recorded stands when the node no longer knows the transaction; a consumed nonce the node never saw is dropped', async () => {
+    const sender = api.app.get(SettlementAdapter).chainSender()!;
+    const used = BigInt(await chain.provider.getTransactionCount(chain.platform.address, 'latest'));
+    expect(used).toBeGreaterThan(1n);
+    const insert = (status: string, nonce: bigint) =>
+      ds.query(`INSERT INTO chain_txs (id, wallet, nonce, kind, tx_hash, signed_tx, status, resend_at) VALUES ($1, $2, $3, 'transfer', $4, '0x02', $5, now()) RETURNING id`, [
+        `ctx_${randomBytes(8).toString('hex')}`,
+        chain.platform.address.toLowerCase(),
+        nonce.toString(),
+        `0x${randomBytes(32).toString('hex')}`,
+        status,
+      ]);
+    const [mined] = await insert('mined', used - 1n);
+    expect((await sender.resolve(mined.id)).state).toBe('mined'); // a lagging node does not make it dropped (and the payout signed again)
+    const [lost] = await insert('signed', used - 2n);
+    expect((await sender.resolve(lost.id)).state).toBe('dropped');
+    expect((await sender.resolve(lost.id)).state).toBe('dropped');
+    const rows = await ds.query(`SELECT status FROM chain_txs WHERE id = ANY($1) ORDER BY nonce`, [[mined.id, lost.id]]);
+    expect(rows.map((r: { status: string }) => r.status)).toEqual(['dropped', 'mined']);
+    await ds.query(`DELETE FROM chain_txs WHERE id = ANY($1)`, [[mined.id, lost.id]]);
   });
 
   it('executes a dynamic-price capability: the cap settles on chain and the unused part goes back to the payer', async () => {

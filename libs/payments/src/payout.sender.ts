@@ -4,9 +4,11 @@ import { DataSource } from 'typeorm';
 import { Clock, newUuid } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Queryable, queryRows } from '@app/database';
+import { ChainSender } from './chain/chain-sender';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 
 export const PAYOUT_MAX_ATTEMPTS = 5;
+const FENCED = Symbol('fenced');
 
 /** A table of payouts (withdrawals, refunds): where the recipient and the amount to send live. */
 export interface PayoutTable {
@@ -41,22 +43,19 @@ export class PayoutSender {
   async send(t: PayoutTable, id: string): Promise<PayoutOutcome> {
     const now = this.clock.now();
     const claimToken = newUuid();
-    const [row] = await queryRows<{ to: string; amount: string; chainTxId: string | null; attempts: number }>(
+    const [row] = await queryRows<{ to: string; amount: string; chainTxId: string | null; signedTx: string | null; attempts: number }>(
       this.dataSource.manager,
       `UPDATE ${t.table} SET status = 'processing', attempts = attempts + 1, locked_until = $2, claim_token = $4
         WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
-        RETURNING ${t.toColumn} AS "to", ${t.amountColumn} AS "amount", chain_tx_id AS "chainTxId", attempts`,
+        RETURNING ${t.toColumn} AS "to", ${t.amountColumn} AS "amount", chain_tx_id AS "chainTxId", signed_tx AS "signedTx", attempts`,
       [id, new Date(now.getTime() + this.config.payoutClaimMs), now, claimToken],
     );
     if (!row) return { kind: 'skipped' };
+    const fence = (sql: Queryable, tx: { id: string; txHash: string; signedTx: string }) => this.bind(sql, t, id, claimToken, tx);
     try {
-      const outcome = await this.adapter.transfer({
-        payoutId: id,
-        to: row.to,
-        amount: BigInt(row.amount),
-        chainTxId: row.chainTxId,
-        fence: (sql, tx) => this.bind(sql, t, id, claimToken, tx),
-      });
+      const chainTxId = row.chainTxId ?? (row.signedTx ? await this.adoptLegacy(row.signedTx, fence) : null);
+      if (chainTxId === FENCED) return { kind: 'skipped' };
+      const outcome = await this.adapter.transfer({ payoutId: id, to: row.to, amount: BigInt(row.amount), chainTxId, fence });
       if (outcome.kind === 'sent') return { kind: 'sent', txHash: outcome.txHash, claimToken };
       if (outcome.kind === 'reverted') return { kind: 'failed', error: `transfer ${outcome.txHash} reverted`, claimToken };
       if (outcome.kind === 'fenced') return { kind: 'skipped' };
@@ -69,6 +68,18 @@ export class PayoutSender {
       this.logger.warn({ table: t.table, id, attempts: row.attempts, err: error }, 'payout not finished; will retry');
       throw err;
     }
+  }
+
+  /**
+   * A transfer signed by a version before the chain sender (its `signed_tx` stored, no
+   * `chain_tx_id`) may still land: it is adopted as a persisted chain transaction and decided from
+   * the chain, never signed a second time.
+   */
+  private async adoptLegacy(signedTx: string, fence: Parameters<ChainSender['adopt']>[2]): Promise<string | typeof FENCED> {
+    const sender = this.adapter.chainSender();
+    if (!sender) throw new Error('a signed transfer is stored but no chain sender is configured');
+    const adopted = await sender.adopt(signedTx, 'transfer', fence);
+    return adopted ? adopted.id : FENCED;
   }
 
   /** The fence: binds a newly signed transfer to the row only while this claim holds it. */

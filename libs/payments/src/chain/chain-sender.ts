@@ -24,7 +24,8 @@ export interface ChainCall {
 export type Fence = (sql: Queryable, tx: ChainTxRow) => Promise<boolean>;
 
 export type ChainOutcome =
-  | { state: 'mined' | 'reverted'; tx: ChainTxRow; receipt: MinedReceipt }
+  /** The receipt is absent only when the decision was recorded earlier and the node no longer answers it. */
+  | { state: 'mined' | 'reverted'; tx: ChainTxRow; receipt?: MinedReceipt }
   /** Its nonce was used by another transaction: it can never land. */
   | { state: 'dropped'; tx: ChainTxRow }
   /** Not decided yet (sent, or sent again); the sweeper keeps resending it. */
@@ -106,6 +107,36 @@ export class ChainSender {
     return tx;
   }
 
+  /**
+   * A transfer signed before this sender existed (a payout's `signed_tx` without a `chain_tx_id`)
+   * becomes one of this wallet's persisted transactions, bound by the owner's `fence` in the same
+   * Postgres transaction, so it is decided from the chain like any other and never signed again.
+   */
+  async adopt(signedTx: string, kind: ChainTxKind, fence: Fence): Promise<ChainTxRow | null> {
+    const parsed = Transaction.from(signedTx);
+    if (!parsed.from || parsed.from.toLowerCase() !== this.address.toLowerCase()) throw new Error('the signed transaction is not from this hot wallet');
+    const row: ChainTxRow = {
+      id: newId('ctx'),
+      wallet: parsed.from.toLowerCase(),
+      nonce: BigInt(parsed.nonce),
+      kind,
+      items: 1,
+      txHash: parsed.hash!.toLowerCase(),
+      signedTx,
+      status: 'signed',
+    };
+    return this.o.transactions
+      .pipelined(async (sql) => {
+        const [ours] = await Promise.all([fence(sql, row), this.o.repository.insert(sql, row, new Date())]);
+        if (!ours) throw FENCE_LOST;
+        return row;
+      })
+      .catch((err) => {
+        if (err === FENCE_LOST) return null;
+        throw err;
+      });
+  }
+
   /** Waits (bounded) for the chain's decision on a persisted transaction; sends it again if the wait ran out. */
   async confirm(tx: ChainTxRow, timeoutMs = this.o.receiptTimeoutMs): Promise<ChainOutcome> {
     const expected = this.expected.get(tx.id);
@@ -117,31 +148,49 @@ export class ChainSender {
 
   /**
    * Decides a persisted transaction from the chain (recovery, the sweeper): its receipt if mined;
-   * dropped if its nonce was consumed by another transaction; else it is broadcast again and
-   * awaited briefly.
+   * a decision already recorded stands (a node that lags or lost the receipt does not undo it);
+   * dropped only if its nonce was consumed and the node does not know the transaction itself;
+   * else it is broadcast again and awaited briefly.
    */
   async resolve(txOrId: ChainTxRow | string): Promise<ChainOutcome> {
-    const tx = typeof txOrId === 'string' ? await this.o.repository.get(txOrId) : txOrId;
-    if (!tx) throw new Error(`chain transaction ${String(txOrId)} not found`);
+    const id = typeof txOrId === 'string' ? txOrId : txOrId.id;
+    const tx = await this.o.repository.get(id);
+    if (!tx) throw new Error(`chain transaction ${id} not found`);
     const receipt = await this.watcher.receipt(tx.txHash);
     if (receipt) return this.decided(tx, receipt);
-    if (tx.status === 'dropped') return { state: 'dropped', tx };
+    if (tx.status !== 'signed') return { state: tx.status, tx };
     const used = BigInt(await this.o.provider.send('eth_getTransactionCount', [this.address, 'latest']));
-    if (used > tx.nonce) {
-      // The nonce is consumed; if not by this transaction (asked again: it may have been mined meanwhile), it can never land.
-      const again = await this.watcher.receipt(tx.txHash);
-      if (again) return this.decided(tx, again);
-      await this.o.repository.finish(tx.id, 'dropped', null);
-      await this.o.repository.raiseNonce(tx.wallet, used);
-      this.logger.warn({ txId: tx.id, nonce: tx.nonce.toString() }, 'nonce consumed by another transaction: dropped');
-      return { state: 'dropped', tx: { ...tx, status: 'dropped' } };
-    }
+    if (used > tx.nonce) return this.consumed(tx, used);
     const waiting = this.watcher.wait(tx.txHash, Math.min(this.o.receiptTimeoutMs, 10_000));
     await this.broadcast(tx);
     const mined = await waiting;
     if (mined) return this.decided(tx, mined);
     await this.o.repository.postpone(tx.id, new Date(Date.now() + this.o.resendAfterMs));
     return { state: 'pending', tx };
+  }
+
+  /**
+   * The wallet's nonce `tx.nonce` is consumed. Asked again (it may have been mined meanwhile), and
+   * the transaction itself looked up (a node whose receipt index lags still knows it): only when
+   * neither knows it is it dropped, and only if this call is the one that recorded it.
+   */
+  private async consumed(tx: ChainTxRow, used: bigint): Promise<ChainOutcome> {
+    const [again, known] = await Promise.all([
+      this.watcher.receipt(tx.txHash),
+      this.o.provider.send('eth_getTransactionByHash', [tx.txHash]) as Promise<{ blockNumber?: string | null } | null>,
+    ]);
+    if (again) return this.decided(tx, again);
+    if (known?.blockNumber) {
+      await this.o.repository.postpone(tx.id, new Date(Date.now() + this.o.resendAfterMs));
+      return { state: 'pending', tx };
+    }
+    if (!(await this.o.repository.finish(tx.id, 'dropped', null))) {
+      const now = (await this.o.repository.get(tx.id))!;
+      return now.status === 'signed' ? { state: 'pending', tx: now } : { state: now.status, tx: now };
+    }
+    await this.o.repository.raiseNonce(tx.wallet, used);
+    this.logger.warn({ txId: tx.id, nonce: tx.nonce.toString() }, 'nonce consumed by another transaction: dropped');
+    return { state: 'dropped', tx: { ...tx, status: 'dropped' } };
   }
 
   /** Signed transactions the chain has not decided on by their resend time (for the sweeper). */

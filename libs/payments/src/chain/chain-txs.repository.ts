@@ -54,14 +54,15 @@ export class ChainTxsRepository {
     return row ? { ...row, nonce: BigInt(row.nonce) } : null;
   }
 
-  /** Records the chain's decision on a signed transaction (once: a decided row never changes). */
-  async finish(id: string, status: Exclude<ChainTxStatus, 'signed'>, receipt: { blockNumber: bigint; gasUsed: bigint } | null): Promise<void> {
-    await this.dataSource.query(`UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, finished_at = now() WHERE id = $1 AND status = 'signed'`, [
+  /** Records the chain's decision on a signed transaction (once: a decided row never changes); true if this call recorded it. */
+  async finish(id: string, status: Exclude<ChainTxStatus, 'signed'>, receipt: { blockNumber: bigint; gasUsed: bigint } | null): Promise<boolean> {
+    const [, changed] = (await this.dataSource.query(`UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, finished_at = now() WHERE id = $1 AND status = 'signed'`, [
       id,
       status,
       receipt?.blockNumber.toString() ?? null,
       receipt?.gasUsed.toString() ?? null,
-    ]);
+    ])) as [unknown, number];
+    return changed === 1;
   }
 
   async postpone(id: string, resendAt: Date): Promise<void> {

@@ -109,7 +109,8 @@ export class SettlementBatcher {
   private async finish(group: Queued[], tx: NonNullable<Awaited<ReturnType<ChainSender['submit']>>>): Promise<void> {
     try {
       const outcome = await this.sender.confirm(tx);
-      if (outcome.state !== 'mined') {
+      // A decision recorded earlier whose receipt the node no longer answers: settlement recovery reads each authorization from the chain.
+      if (outcome.state !== 'mined' || !outcome.receipt) {
         const err = new SettlementNotMinedError(`settlement transaction ${tx.txHash} ${outcome.state}`);
         for (const q of group) q.reject(err);
         return;
