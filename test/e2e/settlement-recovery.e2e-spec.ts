@@ -186,6 +186,25 @@ describe('evm: settlements interrupted after the money moved are finished exactl
     await finishedOnce(id, payer, sentBefore);
   });
 
+  it('a registration whose process dies after its fee moved: the worker records the fee and refunds it to the payer; no agent exists', async () => {
+    const owner = newWallet();
+    await chain.mint(owner.address, REGISTRATION_FEE_MICROS);
+    api.app.get(FaultInjector).arm('settlement.before-record');
+    const res = await registerAgent(api, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] }, { asset: chain.usdcAddress });
+    expect(res.status).toBe(500);
+    expect(await chain.balanceOf(owner.address)).toBe(0n); // the fee moved, nothing recorded it
+    const [p] = await ds.query(`SELECT id, status FROM payments WHERE payer = $1 AND purpose = 'registration'`, [owner.address.toLowerCase()]);
+    expect(p.status).toBe('settling');
+    await waitFor(async () => (await chain.balanceOf(owner.address)) === REGISTRATION_FEE_MICROS, 'the worker to refund the fee', 1_500 + 2 * 500 + 10_000);
+    const [after] = await ds.query(
+      `SELECT p.status, r.id AS refund_id, r.status AS refund_status, r.reason, (SELECT count(*)::int FROM agents WHERE wallet = p.payer) AS agents,
+              (SELECT count(*)::int FROM ledger_transactions WHERE code = 'registration.refunded' AND ref_id = p.id) AS postings
+         FROM payments p JOIN refunds r ON r.id = p.ref_id WHERE p.id = $1`,
+      [p.id],
+    );
+    expect(after).toEqual({ status: 'settled', refund_id: expect.stringMatching(/^rfd_/), refund_status: 'completed', reason: 'registration_unused', agents: 0, postings: 1 });
+  });
+
   it('leaves a ledger that `ledger:check` passes', async () => {
     const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
     expect(await check.exited).toBe(0);

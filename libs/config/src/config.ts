@@ -37,6 +37,8 @@ export class AppConfig {
   evmReceiptTimeoutMs: number;
   /** A signed transaction still undecided this long after it was persisted is broadcast again (sweeper). */
   evmResendAfterMs: number;
+  /** How far back (blocks) recovery looks for the transaction that used an authorization, in windows of 10,000. */
+  evmLogLookbackBlocks: number;
   /** How long a worker holds a claimed payout before another may take it over (deciding its transfer from the chain first). */
   payoutClaimMs: number;
   /** Tests only (NODE_ENV=test): the process kills itself with SIGKILL at this fault point. */
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.evmPollMs = r.int('EVM_POLL_MS', 100, 10);
   c.evmReceiptTimeoutMs = r.int('EVM_RECEIPT_TIMEOUT_MS', 30_000, 100);
   c.evmResendAfterMs = r.int('EVM_RESEND_AFTER_MS', 30_000, 100);
+  c.evmLogLookbackBlocks = r.int('EVM_LOG_LOOKBACK_BLOCKS', 100_000, 1);
   c.payoutClaimMs = r.int('PAYOUT_CLAIM_MS', 120_000, 100);
   c.faultKillAt = r.str('FAULT_KILL_AT');
   if (c.faultKillAt !== undefined && c.nodeEnv !== 'test') r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');

@@ -69,7 +69,7 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
     async run(m) {
       const [r]: Row[] = await m.query(
         `WITH funded AS (
-           SELECT p.value FROM payments p JOIN ledger_transactions t ON t.code = 'registration.fee' AND t.ref_id = p.id WHERE p.status = 'settled'
+           SELECT p.value FROM payments p JOIN ledger_transactions t ON t.code IN ('registration.fee', 'registration.refunded') AND t.ref_id = p.id WHERE p.status = 'settled'
            UNION ALL
            SELECT p.value FROM payments p JOIN transactions tr ON tr.payment_id = p.id
              JOIN ledger_transactions t ON t.code = 'execution.settled' AND t.ref_id = tr.id WHERE p.status = 'settled'
@@ -85,11 +85,11 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
   },
   {
     id: 'I9',
-    description: 'payment uniqueness: a settled authorization funds exactly one registration, execution or chain',
+    description: 'payment uniqueness: a settled authorization funds exactly one registration (or its refund), execution or chain',
     async run(m) {
       const rows: Row[] = await m.query(
         `SELECT id, n FROM (
-           SELECT p.id, (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'registration.fee' AND t.ref_id = p.id)
+           SELECT p.id, (SELECT count(*) FROM ledger_transactions t WHERE t.code IN ('registration.fee', 'registration.refunded') AND t.ref_id = p.id)
                         + (SELECT count(*) FROM transactions tr WHERE tr.payment_id = p.id)
                         + (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'chain.funded' AND t.metadata->>'paymentId' = p.id) AS n
              FROM payments p WHERE p.status = 'settled' AND p.ref_id IS NOT NULL) funded

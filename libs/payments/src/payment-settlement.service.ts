@@ -72,15 +72,19 @@ export class PaymentSettlement {
     }
     // Tests: the process "dies" here, after the money moved and before it is recorded.
     this.faults.trip('settlement.before-record');
+    // The money moved: recorded even if a takeover that found nothing yet marked it failed meanwhile.
     const settledAt = this.clock.now();
     const done = await queryRows<{ id: string }>(
       this.dataSource.manager,
       `UPDATE payments SET status = 'settled', tx_hash = $2, settled_at = $3, next_attempt_at = NULL, last_error = NULL
-        WHERE id = $1 AND status = 'settling' RETURNING id`,
+        WHERE id = $1 AND status IN ('settling', 'settlement_failed') RETURNING id`,
       [paymentId, txHash, settledAt],
     );
     if (done.length === 1) return Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: claimed.attempts, nextAttemptAt: null, lastError: null });
-    return this.get(paymentId);
+    // Recorded by another process meanwhile; anything else is not a settlement to charge for.
+    const current = await this.get(paymentId);
+    if (current.status !== 'settled') throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', { paymentId });
+    return current;
   }
 
   /** Records a failed attempt (retried on the schedule) and throws SETTLEMENT_FAILED. */

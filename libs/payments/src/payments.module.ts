@@ -11,6 +11,7 @@ import { SweepRegistry } from '@app/queues';
 import { BalancesService } from './balances.service';
 import { ChainNonceEntity, ChainTxEntity } from './chain/chain-tx.entity';
 import { ChainTxRecovery } from './chain/chain-tx-recovery';
+import { RecoverRegistrationPayment } from './registration-recovery';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { TransactionEntity } from './entities/transaction.entity';
@@ -40,6 +41,7 @@ import { X402Service } from './x402/x402.service';
     X402Service,
     { provide: SettlementAdapter, inject: [AppConfig, DataSource, FaultInjector], useFactory: createSettlementAdapter },
     ChainTxRecovery,
+    RecoverRegistrationPayment,
     PaymentsService,
     PaymentSettlement,
     EscrowService,
@@ -52,6 +54,7 @@ import { X402Service } from './x402/x402.service';
   ],
   exports: [
     ChainTxRecovery,
+    RecoverRegistrationPayment,
     NonceGuard,
     X402Service,
     SettlementAdapter,
@@ -71,13 +74,15 @@ export class PaymentsModule implements OnModuleInit {
     private readonly withdrawals: WithdrawalsService,
     private readonly refunds: RefundsService,
     private readonly chainTxs: ChainTxRecovery,
+    private readonly registrations: RecoverRegistrationPayment,
   ) {}
 
-  /** What the worker's sweeper collects for this domain: due escrow releases, payouts that need the worker, and chain transactions to decide. */
+  /** What the worker's sweeper collects for this domain: due escrow releases, payouts that need the worker, registration fees to recover, and chain transactions to decide. */
   onModuleInit(): void {
     this.sweeps.register('escrow.release', async () => (await this.escrow.dueReleases()).map((h) => ({ id: h.id, data: { holdId: h.id } })));
     this.sweeps.register('withdrawal.process', async () => (await this.withdrawals.dueForProcessing()).map((id) => ({ id, data: { withdrawalId: id } })));
     this.sweeps.register('refund.process', async () => (await this.refunds.dueForProcessing()).map((id) => ({ id, data: { refundId: id } })));
+    this.sweeps.register('registration.recover', async () => (await this.registrations.due()).map((id) => ({ id, data: { paymentId: id } })));
     this.sweeps.register('chain.resend', async () => (await this.chainTxs.due()).map((id) => ({ id, data: { txId: id } })));
   }
 }

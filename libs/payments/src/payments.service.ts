@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PG_NOT_CLAIMED, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
+import { PG_NOT_CLAIMED, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode, Queryable, queryRows, TransactionRunner } from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
@@ -183,6 +183,11 @@ export class PaymentsService {
     await manager.query(`UPDATE payments SET ref_id = $2 WHERE id = $1`, [paymentId, refId]);
   }
 
+  /** Binds a payment that nothing else has bound yet; false if something (a recovery's refund) already has. */
+  async bindUnbound(manager: Queryable, paymentId: string, refId: string): Promise<boolean> {
+    return (await queryRows(manager, `UPDATE payments SET ref_id = $2 WHERE id = $1 AND ref_id IS NULL RETURNING id`, [paymentId, refId])).length === 1;
+  }
+
   receipt(payment: PaymentEntity): SettlementReceipt {
     return X402Service.receipt(payment, payment.txHash ?? '');
   }
@@ -207,5 +212,6 @@ export function toSettleRequest(p: PaymentEntity): SettleRequest {
     validBefore: p.validBefore,
     nonce: p.nonce,
     signature: p.signature,
+    txHash: p.txHash,
   };
 }

@@ -14,9 +14,12 @@ export interface OpenRefund {
   id: string;
   wallet: string;
   amount: bigint;
-  /** `variable_price_unused`: a metered execution cost less than authorized; `chain_unspent`: what a final chain's budget had left. */
-  reason: 'variable_price_unused' | 'chain_unspent';
-  executionId: string;
+  /**
+   * `variable_price_unused`: a metered execution cost less than authorized; `chain_unspent`: what a
+   * final chain's budget had left; `registration_unused`: a registration fee that moved without its agent.
+   */
+  reason: 'variable_price_unused' | 'chain_unspent' | 'registration_unused';
+  executionId: string | null;
   transactionId: string | null;
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } from '@app/agents';
+import { AppException } from '@app/common';
 import { Accounts, LedgerService } from '@app/ledger';
 import { REGISTRATION_FEE } from './fees';
 import { PaymentsService } from './payments.service';
@@ -46,6 +47,9 @@ export class X402RegistrationFee extends RegistrationFeeStep {
       ],
       metadata: { agentId },
     });
-    await this.payments.bind(manager, paymentId, agentId);
+    // Refused if the worker refunded the fee meanwhile (this request stalled past the settlement lease): the agent is not created.
+    if (!(await this.payments.bindUnbound(manager, paymentId, agentId))) {
+      throw new AppException('SETTLEMENT_FAILED', 'The registration took too long and its fee is being refunded; pay again to register', { paymentId });
+    }
   }
 }

@@ -28,6 +28,8 @@ export interface JobPayloads {
   'chain.finish': { chainId: string };
   /** Return the reservation of a chained call whose process died before it ended. */
   'chain.release-node': { executionId: string };
+  /** A registration fee that may have moved without its agent: decided from the chain, refunded if it moved. */
+  'registration.recover': { paymentId: string };
   /** Retry a failed settlement. */
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
@@ -50,6 +52,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'escrow.release': QUEUES.payments,
   'escrow.release-due': QUEUES.payments,
   'payment.settle': QUEUES.payments,
+  'registration.recover': QUEUES.payments,
   'chain.resend': QUEUES.payments,
   'chain.finish': QUEUES.payments,
   'chain.release-node': QUEUES.payments,

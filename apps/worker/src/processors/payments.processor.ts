@@ -2,7 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
 import { FinishChain, ReleaseStaleNode } from '@app/chains';
 import { FinishSettlement } from '@app/execution';
-import { ChainTxRecovery, EscrowService, RefundsService, WithdrawalsService } from '@app/payments';
+import { ChainTxRecovery, EscrowService, RecoverRegistrationPayment, RefundsService, WithdrawalsService } from '@app/payments';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
@@ -23,6 +23,7 @@ export class PaymentsProcessor extends WorkerHost {
     chainTxs: ChainTxRecovery,
     finishChain: FinishChain,
     releaseNode: ReleaseStaleNode,
+    registrations: RecoverRegistrationPayment,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.payments);
@@ -31,6 +32,7 @@ export class PaymentsProcessor extends WorkerHost {
     jobs.register('escrow.release', (job) => escrow.release(job.data.holdId));
     jobs.register('escrow.release-due', () => escrow.releaseDue());
     jobs.register('payment.settle', (job) => finishSettlement.execute(job.data.paymentId));
+    jobs.register('registration.recover', (job) => registrations.execute(job.data.paymentId));
     jobs.register('chain.resend', (job) => chainTxs.resend(job.data.txId));
     jobs.register('chain.finish', (job) => finishChain.execute(job.data.chainId));
     jobs.register('chain.release-node', (job) => releaseNode.execute(job.data.executionId));

@@ -1,4 +1,4 @@
-import { JsonRpcProvider } from 'ethers';
+import { FetchRequest, JsonRpcProvider } from 'ethers';
 import { DataSource } from 'typeorm';
 import { FaultInjector } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -11,6 +11,8 @@ import { EvmSettlementAdapter } from './evm.adapter';
 import { FacilitatorSettlementAdapter } from './facilitator.adapter';
 import { LocalSettlementAdapter } from './local.adapter';
 import { SettlementAdapter } from './settlement.adapter';
+
+const RPC_TIMEOUT_MS = 10_000;
 
 /** SETTLEMENT_MODE picks the adapter; the rest of the code only sees SettlementAdapter. */
 export function createSettlementAdapter(config: AppConfig, dataSource: DataSource, faults: FaultInjector): SettlementAdapter {
@@ -28,7 +30,10 @@ export function createSettlementAdapter(config: AppConfig, dataSource: DataSourc
 
 function evmAdapter(config: AppConfig, dataSource: DataSource, faults: FaultInjector): EvmSettlementAdapter {
   // No batching delay (ethers waits 10 ms by default): calls issued in the same tick leave together in one JSON-RPC batch.
-  const provider = new JsonRpcProvider(config.evmRpcUrl, config.evmChainId, { staticNetwork: true, cacheTimeout: -1, batchStallTime: 0 });
+  // A node that stops answering fails a call in 10 s (ethers' default waits 300 s), so claims and leases are not outlived by one RPC.
+  const rpc = new FetchRequest(config.evmRpcUrl!);
+  rpc.timeout = RPC_TIMEOUT_MS;
+  const provider = new JsonRpcProvider(rpc, config.evmChainId, { staticNetwork: true, cacheTimeout: -1, batchStallTime: 0 });
   const sender = new ChainSender({
     provider,
     privateKey: config.relayerPrivateKey!,

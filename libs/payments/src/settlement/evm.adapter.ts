@@ -13,6 +13,8 @@ const USDC_ABI = [
   'function transfer(address to, uint256 value) returns (bool)',
 ];
 const TRANSFER_GAS = 100_000n;
+const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
+const LOG_WINDOW = 10_000;
 
 /**
  * Settlement on an EVM chain. One hot wallet (RELAYER_PRIVATE_KEY) relays the authorizations
@@ -59,15 +61,26 @@ export class EvmSettlementAdapter extends SettlementAdapter {
     return this.token.authorizationState(p.payer, p.nonce) as Promise<boolean>;
   }
 
+  /**
+   * The transaction that used the authorization, if it was used: the one bound to the payment
+   * first (one receipt), else the token's AuthorizationUsed logs, newest window first and bounded
+   * (EVM_LOG_LOOKBACK_BLOCKS; providers refuse a search from block 0).
+   */
   async settlementOf(p: SettleRequest): Promise<string | null> {
     if (!(await this.authorizationUsed(p))) return null;
-    const logs = await this.provider.getLogs({
-      address: this.config.usdcAddress!,
-      topics: [id('AuthorizationUsed(address,bytes32)'), zeroPadValue(p.payer.toLowerCase(), 32), p.nonce.toLowerCase()],
-      fromBlock: 0,
-      toBlock: 'latest',
-    });
-    return logs[0]?.transactionHash ?? null;
+    const topics = [AUTHORIZATION_USED, zeroPadValue(p.payer.toLowerCase(), 32), p.nonce.toLowerCase()];
+    const token = this.config.usdcAddress!.toLowerCase();
+    if (p.txHash) {
+      const receipt = await this.provider.getTransactionReceipt(p.txHash);
+      if (receipt?.logs.some((l) => l.address.toLowerCase() === token && topics.every((t, i) => l.topics[i]?.toLowerCase() === t))) return p.txHash;
+    }
+    const head = await this.provider.getBlockNumber();
+    const oldest = Math.max(0, head - this.config.evmLogLookbackBlocks);
+    for (let to = head; to >= oldest; to -= LOG_WINDOW) {
+      const logs = await this.provider.getLogs({ address: token, topics, fromBlock: Math.max(oldest, to - LOG_WINDOW + 1), toBlock: to });
+      if (logs.length > 0) return logs[0].transactionHash;
+    }
+    return null;
   }
 
   /**

@@ -18,6 +18,8 @@ export interface SettleRequest {
   signature: string;
   /** The payment row: given the hash of the transaction that carries it before broadcast. */
   paymentId?: string;
+  /** The hash the payment row holds (the transaction bound to it before broadcast), looked at first by recovery. */
+  txHash?: string | null;
 }
 
 export interface TransferRequest {

@@ -1,0 +1,103 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock, newId } from '@app/common';
+import { AppConfig } from '@app/config';
+import { queryRows, TransactionRunner } from '@app/database';
+import { Accounts, LedgerService } from '@app/ledger';
+import { PaymentEntity } from './entities/payment.entity';
+import { settleRetryDelayMs } from './payment-settlement.service';
+import { toSettleRequest } from './payments.service';
+import { RefundsService } from './refunds.service';
+import { SettlementAdapter } from './settlement/settlement.adapter';
+
+export type RegistrationRecovery = 'refunded' | 'released' | 'waiting' | 'skipped';
+
+/**
+ * A registration fee whose money may have moved while its agent was never created: the request's
+ * process died between the settlement and the transaction that creates the agent, or the
+ * settlement was recorded failed and its transaction landed later. The worker (sweeper) asks the
+ * chain; money that moved is recorded and refunded to the payer in one Postgres transaction
+ * (`registration.refunded` plus a refund row the payout worker sends). An authorization still
+ * unused is checked again on the retry schedule until its validBefore passes, then released.
+ * A registration is never completed behind the client's back.
+ */
+@Injectable()
+export class RecoverRegistrationPayment {
+  private readonly logger = new Logger(RecoverRegistrationPayment.name);
+
+  constructor(
+    private readonly adapter: SettlementAdapter,
+    private readonly ledger: LedgerService,
+    private readonly refunds: RefundsService,
+    private readonly tx: TransactionRunner,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** Registration payments to look at: undecided past their lease or retry time, or settled with no agent after the lease. */
+  async due(limit = 100): Promise<string[]> {
+    const now = this.clock.now();
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `(SELECT id FROM payments WHERE status IN ('settlement_failed', 'settling') AND purpose = 'registration' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3)
+       UNION ALL
+       (SELECT id FROM payments WHERE status = 'settled' AND ref_id IS NULL AND purpose = 'registration' AND settled_at <= $2 ORDER BY settled_at LIMIT $3)`,
+      [now, new Date(now.getTime() - this.config.settlementLeaseMs), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async execute(paymentId: string): Promise<RegistrationRecovery> {
+    const p = await this.dataSource.manager.findOne(PaymentEntity, { where: { id: paymentId } });
+    const now = this.clock.now();
+    if (!p || p.purpose !== 'registration' || p.refId !== null) return 'skipped';
+    if (p.status === 'settled') return p.settledAt && p.settledAt.getTime() <= now.getTime() - this.config.settlementLeaseMs ? this.refund(p, null) : 'skipped';
+    if (!(p.status === 'settlement_failed' || p.status === 'settling') || !p.nextAttemptAt || p.nextAttemptAt > now) return 'skipped';
+    const moved = await this.adapter.settlementOf(toSettleRequest(p));
+    if (moved) return this.refund(p, moved);
+    if (BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore) {
+      // The authorization expired unused: it can never move money.
+      await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = $2`, [p.id, p.status]);
+      return 'released';
+    }
+    await this.dataSource.query(`UPDATE payments SET status = 'settlement_failed', next_attempt_at = $3 WHERE id = $1 AND status = $2`, [
+      p.id,
+      p.status,
+      new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1)),
+    ]);
+    return 'waiting';
+  }
+
+  /** Records the money that came in (settled with `txHash` when it was not yet) and owes it back to the payer, once. */
+  private async refund(p: PaymentEntity, txHash: string | null): Promise<RegistrationRecovery> {
+    const refundId = newId('rfd');
+    const done = await this.tx.run(async (m) => {
+      const claimed = await queryRows<{ id: string }>(
+        m,
+        txHash
+          ? `UPDATE payments SET status = 'settled', tx_hash = $3, settled_at = now(), next_attempt_at = NULL, last_error = NULL, ref_id = $2
+              WHERE id = $1 AND status IN ('settlement_failed', 'settling') AND ref_id IS NULL RETURNING id`
+          : `UPDATE payments SET ref_id = $2 WHERE id = $1 AND status = 'settled' AND ref_id IS NULL RETURNING id`,
+        txHash ? [p.id, refundId, txHash] : [p.id, refundId],
+      );
+      if (claimed.length === 0) return false;
+      await this.ledger.post(m, {
+        code: 'registration.refunded',
+        refId: p.id,
+        legs: [
+          { account: Accounts.worldChain(), amount: -p.value },
+          { account: Accounts.clientRefundPayable(p.payer), amount: p.value },
+        ],
+        metadata: { paymentId: p.id, refundId },
+      });
+      await this.refunds.open(m, { id: refundId, wallet: p.payer, amount: p.value, reason: 'registration_unused', executionId: null, transactionId: null });
+      return true;
+    });
+    if (!done) return 'skipped';
+    this.logger.warn({ paymentId: p.id, refundId }, 'registration fee moved without an agent: refunded');
+    await this.refunds.enqueue(refundId);
+    return 'refunded';
+  }
+}
