@@ -124,7 +124,11 @@ export class WithdrawalsService {
     });
   }
 
-  /** Gives the amount back to available; the withdrawal ends `failed`. With a claim token, only while that claim holds it. */
+  /**
+   * Gives the amount back to available; the withdrawal ends `failed` (with a claim token, only
+   * while that claim still holds it; without one, only a row no sender has claimed). The row keeps the sender's error; the event says only what happened (a node's error
+   * text can carry an RPC URL or a key).
+   */
   async fail(id: string, error: string, claimToken?: string): Promise<boolean> {
     return this.tx.run(async (manager) => {
       const [w] = await this.transition(manager, id, ['pending', 'processing'], 'failed', { error, claimToken });
@@ -137,7 +141,10 @@ export class WithdrawalsService {
           { account: Accounts.agentAvailable(w.agentId), amount: w.amount },
         ],
       });
-      await this.outbox.record(manager, 'withdrawal.failed', w.agentId, { ...eventData(w), error });
+      await this.outbox.record(manager, 'withdrawal.failed', w.agentId, {
+        ...eventData(w),
+        error: /reverted/.test(error) ? 'The transfer reverted on chain' : 'The transfer could not be sent',
+      });
       return true;
     });
   }
@@ -153,7 +160,7 @@ export class WithdrawalsService {
       manager,
       `UPDATE withdrawals SET status = $3::varchar, completed_at = CASE WHEN $3::varchar = 'completed' THEN $4::timestamptz ELSE completed_at END,
               tx_hash = coalesce($5, tx_hash), error = coalesce($6, error), locked_until = NULL
-        WHERE id = $1 AND status = ANY($2::text[]) AND ($7::varchar IS NULL OR claim_token = $7)
+        WHERE id = $1 AND status = ANY($2::text[]) AND (($7::varchar IS NULL AND claim_token IS NULL) OR claim_token = $7)
         RETURNING id, agent_id AS "agentId", amount, fee, net_amount AS "netAmount", destination_wallet AS "destinationWallet", tx_hash AS "txHash"`,
       [id, from, to, this.clock.now(), extra.txHash ?? null, extra.error ?? null, extra.claimToken ?? null],
     );

@@ -53,6 +53,12 @@ export class SettlementBatcher {
 
   settle(req: SettleRequest): Promise<{ txHash: string }> {
     return new Promise((resolve, reject) => {
+      // An authorization that cannot be encoded (a malformed signature) fails alone, before it can join a batch.
+      try {
+        TOKEN.encodeFunctionData('transferWithAuthorization', authTuple(req));
+      } catch (err) {
+        return reject(new SettlementNotMinedError(`the authorization cannot be encoded: ${(err as Error).message?.slice(0, 200)}`));
+      }
       this.queue.push({ req, resolve, reject });
       if (!this.flushing) void this.flush();
     });
@@ -83,19 +89,9 @@ export class SettlementBatcher {
 
   private call(group: Queued[]) {
     if (group.length === 1) {
-      const p = group[0].req;
-      const sig = Signature.from(p.signature);
-      return {
-        kind: 'settlement' as const,
-        to: this.o.token,
-        gasLimit: SINGLE_GAS,
-        data: TOKEN.encodeFunctionData('transferWithAuthorization', [p.payer, p.payTo, p.value, p.validAfter, p.validBefore, p.nonce, sig.v, sig.r, sig.s]),
-      };
+      return { kind: 'settlement' as const, to: this.o.token, gasLimit: SINGLE_GAS, data: TOKEN.encodeFunctionData('transferWithAuthorization', authTuple(group[0].req)) };
     }
-    const auths = group.map(({ req: p }) => {
-      const sig = Signature.from(p.signature);
-      return [p.payer, p.payTo, p.value, p.validAfter, p.validBefore, p.nonce, sig.v, sig.r, sig.s];
-    });
+    const auths = group.map(({ req }) => authTuple(req));
     return {
       kind: 'settlement' as const,
       to: this.o.batcher!,
@@ -127,4 +123,9 @@ export class SettlementBatcher {
       for (const q of group) q.reject(err as Error);
     }
   }
+}
+
+function authTuple(p: SettleRequest) {
+  const sig = Signature.from(p.signature);
+  return [p.payer, p.payTo, p.value, p.validAfter, p.validBefore, p.nonce, sig.v, sig.r, sig.s];
 }
