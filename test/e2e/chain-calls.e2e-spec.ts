@@ -133,14 +133,35 @@ describe('chained calls (e2e)', () => {
     expect(refusal(await sub(ok.body.data.chain.childToken, 'translator'))).toMatchObject({ code: expect.stringMatching(/^CHAIN_(NOT_FOUND|TIMEOUT)$/) });
   });
 
+  it('a target remembered from an earlier call is confirmed by the reservation: one that turned chaining off since refuses the next call, nothing reserved', async () => {
+    const owner = newWallet();
+    const res = await registerAgent(api, owner, { name: 'switching', endpoints: { execution: translator.url } });
+    ids.switching = res.body.data.id;
+    const { token, chainId, root } = await liveChain({ budget: '1.00' });
+    const first = await sub(token, 'switching');
+    expect(first.status).toBe(200); // read, checked and remembered
+    const patched = await api.request('PATCH', `/api/v1/agents/${ids.switching}`, {
+      body: { chainSettings: { chain_enabled: false } },
+      headers: await walletHeaders(owner, ids.switching),
+    });
+    expect(patched.status).toBe(200);
+    expect(refusal(await sub(first.body.data.chain.childToken, 'switching'))).toMatchObject({ status: 403, code: 'CHAIN_DISABLED' });
+    const [chain] = await ds.query(`SELECT available::text, (SELECT count(*)::int FROM chain_nodes WHERE chain_id = c.id) AS nodes FROM chains c WHERE id = $1`, [chainId]);
+    expect(chain).toEqual({ available: String(1_000_000n - SUB_COST), nodes: 2 });
+    expect((await root).status).toBe(200);
+    // Once the chain has ended, a call that would also be refused for its target is refused for the chain first.
+    expect(refusal(await sub(first.body.data.chain.childToken, 'disabled'))).toMatchObject({ status: 404, code: 'CHAIN_NOT_FOUND' });
+  });
+
   it('G14 over HTTP: 100 parallel sub-calls of 0.011 on a 0.50 budget: exactly 45 succeed, the rest BUDGET_EXCEEDED, nothing overspent', async () => {
     const { token, chainId, root } = await liveChain({ budget: '0.50', holdMs: 4000 });
     const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => sub(token, 'translator', { text: `fan${i}` })));
     const byStatus = answers.reduce<Record<number, number>>((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {});
     expect(byStatus).toEqual({ 200: 45, 402: 55 });
     expect(new Set(answers.filter((a) => a.status === 402).map((a) => a.body.error.code))).toEqual(new Set(['BUDGET_EXCEEDED']));
-    const [budget] = await ds.query(`SELECT balance::text FROM ledger_accounts WHERE code = $1`, [`chain:${chainId}:budget`]);
-    expect(budget.balance).toBe(String(500_000n - 45n * SUB_COST));
+    // What no running node has reserved (the root still runs): the budget less the 45 charged calls; 0.005 is less than one more.
+    const [chain] = await ds.query(`SELECT available::text FROM chains WHERE id = $1`, [chainId]);
+    expect(chain.available).toBe(String(500_000n - 45n * SUB_COST));
     expect((await root).status).toBe(200);
     expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
   });

@@ -11,8 +11,10 @@ import { CLIENT_WALLET } from '../support/money';
 /** What the model of the ledger test keeps of chains (G1 with chain operations). */
 export interface ChainModel {
   id: string;
+  /** chain:budget in the ledger. */
   budget: bigint;
-  inflight: bigint;
+  /** What no running node has reserved (the chain row's `available`). */
+  available: bigint;
   root: { executionId: string; reserved: bigint; open: boolean };
   nodes: { executionId: string; agentIdx: number; reserved: bigint; open: boolean }[];
   final: boolean;
@@ -39,9 +41,9 @@ export interface ChainReal {
 type Verify<M, R> = (m: M, r: R) => Promise<void>;
 const add = (m: Map<string, bigint>, k: string, d: bigint) => m.set(k, (m.get(k) ?? 0n) + d);
 
-/** Expected balances of every chain account of the model (budget and in flight, by code). */
+/** Expected balances of every chain account of the model (its budget, by code). */
 export function chainBalances(m: ChainAwareModel): Map<string, bigint> {
-  return new Map(m.chains.flatMap((c) => [[Accounts.chainBudget(c.id).code, c.budget] as const, [Accounts.chainInflight(c.id).code, c.inflight] as const]));
+  return new Map(m.chains.map((c) => [Accounts.chainBudget(c.id).code, c.budget] as const));
 }
 
 /** Opens and funds a chain (a settled payment of root cost + budget), its root reserving its cost. */
@@ -88,7 +90,7 @@ export class OpenChain<M extends ChainAwareModel, R extends ChainReal> implement
       ]),
     );
     m.world -= amount;
-    m.chains.push({ id, budget: this.budget, inflight: this.rootCost, root, nodes: [], final: false });
+    m.chains.push({ id, budget: amount, available: this.budget, root, nodes: [], final: false });
     await this.verify(m, r);
   }
   toString = () => `OpenChain(budget ${this.budget}, root ${this.rootCost})`;
@@ -128,12 +130,11 @@ export class ReserveNode<M extends ChainAwareModel, R extends ChainReal> impleme
         ),
       )
       .catch((e: unknown) => e);
-    if (this.reserved > c.budget) {
+    if (this.reserved > c.available) {
       expect((outcome as AppException).code).toBe('BUDGET_EXCEEDED');
     } else {
-      expect(outcome).toBe(c.budget - this.reserved);
-      c.budget -= this.reserved;
-      c.inflight += this.reserved;
+      expect(outcome).toBe(c.available - this.reserved);
+      c.available -= this.reserved;
       c.nodes.push(node);
     }
     await this.verify(m, r);
@@ -141,7 +142,7 @@ export class ReserveNode<M extends ChainAwareModel, R extends ChainReal> impleme
   toString = () => `ReserveNode(${this.pick}, agent ${this.agentIdx}, ${this.reserved})`;
 }
 
-/** A running sub-call ends: charged (a share of its reservation as the agent fee, the rest back to the budget) or refunded. */
+/** A running sub-call ends: charged (a share of its reservation as the agent fee; the rest available again) or refunded. */
 export class EndNode<M extends ChainAwareModel, R extends ChainReal> implements fc.AsyncCommand<M, R> {
   constructor(
     readonly pick: number,
@@ -174,14 +175,14 @@ export class EndNode<M extends ChainAwareModel, R extends ChainReal> implements 
             platformFee: PLATFORM_FEE,
             executionTimeMs: 7,
             refund: { executionId: n.executionId, authorizedAgentFee: authorized },
-            source: { from: Accounts.chainInflight(c.id), unusedTo: Accounts.chainBudget(c.id) },
+            source: { from: Accounts.chainBudget(c.id) },
           }),
           budget.complete(sql, n.executionId, { cost: PLATFORM_FEE + agentFee, transactionId, ...end }),
         ]),
       );
       const { cut, earnings } = splitAgentFee(agentFee);
-      c.inflight -= n.reserved;
-      c.budget += authorized - agentFee;
+      c.budget -= PLATFORM_FEE + agentFee;
+      c.available += n.reserved - PLATFORM_FEE - agentFee;
       m.revenue += PLATFORM_FEE + cut;
       if (hold.status === 'released') add(m.available, agentId, earnings);
       else {
@@ -189,9 +190,8 @@ export class EndNode<M extends ChainAwareModel, R extends ChainReal> implements 
         m.holds.push({ id: hold.id, agentId, amount: earnings, releaseAt: hold.releaseAt.getTime(), released: false });
       }
     } else {
-      await r.get(TransactionRunner).pipelined((sql) => budget.release(sql, { executionId: n.executionId, chainId: c.id, reserved: n.reserved }, end));
-      c.inflight -= n.reserved;
-      c.budget += n.reserved;
+      await r.get(TransactionRunner).pipelined((sql) => budget.release(sql, { executionId: n.executionId }, end));
+      c.available += n.reserved;
     }
     n.open = false;
     await this.verify(m, r);
@@ -199,7 +199,7 @@ export class EndNode<M extends ChainAwareModel, R extends ChainReal> implements 
   toString = () => `EndNode(${this.pick}, ${this.completed ? `charged ${this.share}%` : 'refunded'})`;
 }
 
-/** The root ends (its reservation back to the budget); once nothing runs the chain finishes, refunding the rest once. */
+/** The root ends (its reservation available again); once nothing runs the chain finishes, refunding the rest once. */
 export class EndRoot<M extends ChainAwareModel, R extends ChainReal> implements fc.AsyncCommand<M, R> {
   constructor(
     readonly pick: number,
@@ -211,18 +211,17 @@ export class EndRoot<M extends ChainAwareModel, R extends ChainReal> implements 
     const c = live[this.pick % live.length];
     const budget = r.get(ChainBudget);
     if (c.root.open) {
-      await r
-        .get(TransactionRunner)
-        .pipelined((sql) => budget.release(sql, { executionId: c.root.executionId, chainId: c.id, reserved: c.root.reserved }, { executionTimeMs: 9, completedAt: new Date() }));
+      await r.get(TransactionRunner).pipelined((sql) => budget.release(sql, { executionId: c.root.executionId }, { executionTimeMs: 9, completedAt: new Date() }));
       c.root.open = false;
-      c.inflight -= c.root.reserved;
-      c.budget += c.root.reserved;
+      c.available += c.root.reserved;
     }
     const running = c.nodes.some((n) => n.open);
     expect(await r.get(FinishChain).execute(c.id)).toBe(!running);
     if (!running) {
+      expect(c.available).toBe(c.budget); // nothing runs: nothing reserved
       m.refundPayable += c.budget;
       c.budget = 0n;
+      c.available = 0n;
       c.final = true;
       expect(await r.get(FinishChain).execute(c.id)).toBe(false); // once
     }

@@ -21,6 +21,7 @@ describe('chain budget (medium)', () => {
 
   const wallet = `0x${randomBytes(20).toString('hex')}`;
   const balanceOf = (code: string) => ledger.balance(domain.ds.manager, code);
+  const availableOf = async (id: string) => (await repo.find(id))!.available;
 
   /** A funded chain whose root node holds `rootCost`; `budget` is what is left for sub-calls. */
   async function openChain(o: { budget: bigint; rootCost: bigint; expiresInMs?: number }) {
@@ -76,8 +77,8 @@ describe('chain budget (medium)', () => {
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as AppException);
     expect(refused.every((e) => e.code === 'BUDGET_EXCEEDED')).toBe(true);
     expect(refused[0].details).toEqual({ estimated: '0.011000', remaining: '0.010000', shortfall: '0.001000' });
-    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(B - BigInt(ok) * c);
-    expect(await balanceOf(Accounts.chainInflight(id).code)).toBe(BigInt(ok) * c + 11_000n);
+    expect(await availableOf(id)).toBe(B - BigInt(ok) * c);
+    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(B + 11_000n); // reserved, not moved: the ledger moves only what is charged
     const [{ running }] = await domain.ds.query(`SELECT running FROM chains WHERE id = $1`, [id]);
     expect(running).toBe(ok + 1);
     expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
@@ -86,10 +87,10 @@ describe('chain budget (medium)', () => {
   it('a refunded node returns its reservation; the chain ends once the root has ended and nothing runs, refunding all that is left once', async () => {
     const { id, root } = await openChain({ budget: 500_000n, rootCost: 21_000n });
     const a = child(id, root.executionId, 100_000n);
-    await tx.pipelined((sql) => budget.reserve(sql, a, new Date()));
-    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(400_000n);
+    expect(await tx.pipelined((sql) => budget.reserve(sql, a, new Date()))).toBe(400_000n);
+    expect(await availableOf(id)).toBe(400_000n);
     expect(await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() }))).toBe(false); // the root still runs
-    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(500_000n);
+    expect(await availableOf(id)).toBe(500_000n);
     await expect(tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() }))).rejects.toThrow(/not claimed/); // once
     expect(await domain.get(FinishChain).execute(id)).toBe(false); // the root runs
     expect(await tx.pipelined((sql) => budget.release(sql, root, { executionTimeMs: 9, completedAt: new Date() }))).toBe(true);
@@ -98,11 +99,10 @@ describe('chain budget (medium)', () => {
     expect(await domain.get(FinishChain).execute(id)).toBe(true);
     expect(await domain.get(FinishChain).execute(id)).toBe(false);
     const chain = (await repo.find(id))!;
-    expect(chain).toMatchObject({ status: 'failed', refunded: 521_000n, running: 0, rootEnded: true });
+    expect(chain).toMatchObject({ status: 'failed', refunded: 521_000n, running: 0, available: 0n, rootEnded: true });
     const [refund] = await domain.ds.query(`SELECT wallet, amount, reason, execution_id FROM refunds WHERE id = $1`, [chain.refundId]);
     expect(refund).toEqual({ wallet, amount: '521000', reason: 'chain_unspent', execution_id: root.executionId });
     expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(0n);
-    expect(await balanceOf(Accounts.chainInflight(id).code)).toBe(0n);
     expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
   });
 
@@ -115,7 +115,7 @@ describe('chain budget (medium)', () => {
     await tx.pipelined((sql) => budget.reserve(sql, a, new Date()));
     await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 1, completedAt: new Date() }));
     await expect(tx.pipelined((sql) => budget.reserve(sql, { ...child(live.id, a.executionId, 1_000n), depth: 2 }, new Date()))).rejects.toBeInstanceOf(ChainClosed);
-    expect(await balanceOf(Accounts.chainBudget(live.id).code)).toBe(100_000n);
+    expect(await availableOf(live.id)).toBe(100_000n);
   });
 
   it('returns the reservation of a call whose process died (never written), once; the sweep finds only such calls', async () => {
@@ -130,7 +130,7 @@ describe('chain budget (medium)', () => {
     expect(await release.execute(dead.executionId)).toBe(true);
     expect(await release.execute(dead.executionId)).toBe(false);
     expect((await repo.node(dead.executionId))!.status).toBe('refunded');
-    expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(100_000n);
+    expect(await availableOf(id)).toBe(100_000n);
     expect(await repo.staleNodes(later)).not.toContain(dead.executionId);
     expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
   });

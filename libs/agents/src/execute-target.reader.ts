@@ -75,6 +75,11 @@ export class ExecuteTargetReader {
     return row?.version ?? null;
   }
 
+  /** Inside a transaction: aborts it (AG001, 'target version') unless the agent's config_version is still `version`. */
+  unchanged(sql: Queryable, agentId: string, version: string): Promise<unknown> {
+    return sql.query(`SELECT claimed(count(*), 'target version') FROM agents WHERE id = $1 AND config_version = $2`, [agentId, version]);
+  }
+
   /** The target of a stored execution, whatever its state now (null: gone). */
   async stored(agentId: string, capabilityId: string): Promise<{ agent: ExecutableAgent; capability: ExecutableCapability | null } | null> {
     try {

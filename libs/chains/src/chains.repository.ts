@@ -17,6 +17,8 @@ export interface ChainRow {
   status: ChainStatus;
   rootEnded: boolean;
   running: number;
+  /** What the budget has not reserved for running nodes. */
+  available: bigint;
   traceId: string;
   startedAt: Date;
   expiresAt: Date;
@@ -43,7 +45,7 @@ export interface ChainNodeRow {
 }
 
 const CHAIN_COLUMNS = `id, root_execution_id AS "rootExecutionId", root_agent_id AS "rootAgentId", root_wallet AS "rootWallet", payment_id AS "paymentId",
-  budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", running, trace_id AS "traceId", started_at AS "startedAt",
+  budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", running, available, trace_id AS "traceId", started_at AS "startedAt",
   expires_at AS "expiresAt", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
 const NODE_FIELDS: [string, string][] = [
   ['execution_id', 'executionId'],
@@ -67,7 +69,12 @@ const NODE_COLUMNS = nodeColumns();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function chainOf(r: Record<string, unknown>): ChainRow {
-  return { ...(r as unknown as ChainRow), budget: BigInt(r.budget as string), refunded: r.refunded === null ? null : BigInt(r.refunded as string) };
+  return {
+    ...(r as unknown as ChainRow),
+    budget: BigInt(r.budget as string),
+    available: BigInt(r.available as string),
+    refunded: r.refunded === null ? null : BigInt(r.refunded as string),
+  };
 }
 
 function nodeOf(r: Record<string, unknown>): ChainNodeRow {
@@ -115,9 +122,12 @@ export class ChainsRepository {
     return row ? chainOf(row) : null;
   }
 
-  /** Funded: the chain runs (aborts unless it was pending). */
-  start(sql: Queryable, id: string): Promise<unknown> {
-    return sql.query(`WITH c AS (UPDATE chains SET status = 'running' WHERE id = $1 AND status = 'pending' RETURNING 1) SELECT claimed(count(*), 'chain') FROM c`, [id]);
+  /** Funded with `amount` (root cost + budget): the chain runs (aborts unless it was pending). */
+  start(sql: Queryable, id: string, amount: bigint): Promise<unknown> {
+    return sql.query(`WITH c AS (UPDATE chains SET status = 'running', available = $2 WHERE id = $1 AND status = 'pending' RETURNING 1) SELECT claimed(count(*), 'chain') FROM c`, [
+      id,
+      amount.toString(),
+    ]);
   }
 
   /** A funded chain whose root will not run (its payment settled after its request ended): nothing will enter, it can end. */
@@ -126,19 +136,23 @@ export class ChainsRepository {
   }
 
   /**
-   * A node enters: counted while the chain runs, is younger than its time limit, its root has not
-   * ended, and the calling node (`parent`, null for the root) still runs. Aborts otherwise.
+   * A node enters and reserves `cost`: counted while the chain runs, is younger than its time
+   * limit, its root has not ended, and the calling node (`parent`, null for the root) still runs
+   * (else aborts, 'chain was not claimed'); the row's latest `available` must cover `cost` (else
+   * aborts with AG002 and what is available). Answers what is available after it.
    */
-  enter(sql: Queryable, id: string, parent: string | null, now: Date): Promise<unknown> {
-    return sql.query(
+  async enter(sql: Queryable, id: string, parent: string | null, now: Date, cost: bigint): Promise<bigint> {
+    const [row] = await queryRows<{ available: string }>(
+      sql,
       `WITH c AS (
-         UPDATE chains SET running = running + 1
+         UPDATE chains SET running = running + 1, available = CASE WHEN available >= $4 THEN available - $4 ELSE chain_budget_short(available) END
           WHERE id = $1 AND status = 'running' AND expires_at > $2 AND NOT root_ended
             AND ($3::varchar IS NULL OR EXISTS (SELECT 1 FROM chain_nodes WHERE execution_id = $3 AND chain_id = $1 AND status = 'running'))
-          RETURNING 1)
-       SELECT claimed(count(*), 'chain') FROM c`,
-      [id, now, parent],
+          RETURNING available)
+       SELECT claimed(count(*), 'chain'), max(available)::text AS available FROM c`,
+      [id, now, parent, cost.toString()],
     );
+    return BigInt(row.available);
   }
 
   insertNode(sql: Queryable, n: Omit<ChainNodeRow, 'cost' | 'status' | 'transactionId' | 'executionTimeMs' | 'completedAt'>): Promise<unknown> {
@@ -163,10 +177,10 @@ export class ChainsRepository {
       sql,
       `WITH n AS (
          UPDATE chain_nodes SET status = $2, cost = $3, transaction_id = $4, execution_time_ms = $5, completed_at = $6
-          WHERE execution_id = $1 AND status = 'running' RETURNING chain_id, depth),
+          WHERE execution_id = $1 AND status = 'running' RETURNING chain_id, depth, reserved, cost),
        ok AS (SELECT claimed(count(*), 'chain node') FROM n),
        c AS (
-         UPDATE chains SET running = running - 1, root_ended = root_ended OR (SELECT depth = 0 FROM n)
+         UPDATE chains SET running = running - 1, root_ended = root_ended OR (SELECT depth = 0 FROM n), available = available + (SELECT reserved - coalesce(cost, 0) FROM n)
           WHERE id = (SELECT chain_id FROM n) AND (SELECT * FROM ok) IS NOT NULL
           RETURNING id, running = 0 AND root_ended AS finishable)
        SELECT id AS "chainId", finishable FROM c`,
@@ -179,7 +193,7 @@ export class ChainsRepository {
   finish(sql: Queryable, id: string, f: { status: 'completed' | 'failed' | 'partial'; refundId: string | null; refunded: bigint; completedAt: Date }): Promise<unknown> {
     return sql.query(
       `WITH c AS (
-         UPDATE chains SET status = $2, refund_id = $3, refunded = $4, completed_at = $5
+         UPDATE chains SET status = $2, refund_id = $3, refunded = $4, completed_at = $5, available = 0
           WHERE id = $1 AND status = 'running' AND root_ended AND running = 0 RETURNING 1)
        SELECT claimed(count(*), 'chain') FROM c`,
       [id, f.status, f.refundId, f.refunded.toString(), f.completedAt],

@@ -243,6 +243,13 @@ export function pgErrorCode(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The DETAIL of a Postgres error (e.g. what a guard function reports), whether TypeORM wrapped it or not. */
+export function pgDetail(err: unknown): string | undefined {
+  const e = err as { detail?: unknown; driverError?: { detail?: unknown } };
+  const detail = e?.driverError?.detail ?? e?.detail;
+  return typeof detail === 'string' ? detail : undefined;
+}
+
 /** The constraint a Postgres error names (unique and check violations), whether TypeORM wrapped it or not. */
 export function pgConstraint(err: unknown): string | undefined {
   const e = err as { constraint?: unknown; driverError?: { constraint?: unknown } };

@@ -2,6 +2,7 @@
  * Account codes and their bounds. Every hold (escrow, dispute freeze, withdrawal, chain budget)
  * is money in its own account, so "stuck money" is a query and I5 can compare holds to rows.
  */
+/** `chain_inflight`: accounts of chains that ran before reservations moved to the chain row (emptied by migration ChainReservations). */
 export type AccountKind = 'world' | 'revenue' | 'available' | 'escrow' | 'frozen' | 'withdrawing' | 'owed' | 'refund_payable' | 'chain_budget' | 'chain_inflight';
 
 export interface AccountRef {
@@ -26,7 +27,6 @@ export const Accounts = {
   agentOwed: (agentId: string): AccountRef => ({ code: `agent:${agentId}:owed`, kind: 'owed', ownerId: agentId, min: null, max: 0n }),
   clientRefundPayable: (wallet: string) => nonNegative(`client:${wallet.toLowerCase()}:refund_payable`, 'refund_payable', wallet.toLowerCase()),
   chainBudget: (chainId: string) => nonNegative(`chain:${chainId}:budget`, 'chain_budget', chainId),
-  chainInflight: (chainId: string) => nonNegative(`chain:${chainId}:inflight`, 'chain_inflight', chainId),
 };
 
 export interface Leg {

@@ -31,11 +31,11 @@ export interface ExecutionCharge {
    */
   refund?: { executionId: string; authorizedAgentFee: bigint; /** The `rfd_` id to use if a refund is owed. */ id?: string };
   /**
-   * Where the money comes from when it is not an x402 payment arriving from the chain: a chain
-   * node's reservation (`from` chain:inflight), whose unused part goes back to `unusedTo` (the
-   * chain budget) instead of a refund to the payer.
+   * Where the money comes from when it is not an x402 payment arriving from the chain: a chain's
+   * budget (`from` chain:budget), which pays only what the execution cost; the unused part of its
+   * reservation never left it, so it is neither moved nor refunded.
    */
-  source?: { from: AccountRef; unusedTo: AccountRef };
+  source?: { from: AccountRef };
 }
 
 /** Holds are released by one delayed job per bucket of this length (a hold is released at most this late). */
@@ -181,11 +181,10 @@ export class EscrowService {
         code: 'execution.settled',
         refId: transactionId,
         legs: [
-          { account: c.source?.from ?? Accounts.worldChain(), amount: -(gross + unused) },
+          { account: c.source?.from ?? Accounts.worldChain(), amount: -(c.source ? gross : gross + unused) },
           { account: Accounts.platformRevenue(), amount: c.platformFee + cut },
           { account: Accounts.agentEscrow(c.agentId), amount: earnings },
           ...(refund ? [{ account: Accounts.clientRefundPayable(c.payerWallet), amount: refund.amount }] : []),
-          ...(c.source && unused > 0n ? [{ account: c.source.unusedTo, amount: unused }] : []),
         ],
         metadata: { paymentId: c.paymentId, agentId: c.agentId, ...(refund ? { refundId: refund.id } : {}) },
       }),

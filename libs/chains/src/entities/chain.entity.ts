@@ -4,7 +4,8 @@ import type { ChainNodeStatus, ChainStatus } from '../chains.repository';
 
 /**
  * A chain (resolutions §5): one per root execution, with its budget and limits. Its money is in
- * the ledger (`chain:<id>:budget`, `chain:<id>:inflight`); `running` counts nodes not yet ended.
+ * the ledger (`chain:<id>:budget`); `available` is the part no running node has reserved (a
+ * reservation is a guarded update of this row), `running` counts nodes not yet ended.
  * SQL lives in ChainsRepository; the entity describes the table (migrations are generated and
  * checked against it).
  */
@@ -13,6 +14,7 @@ import type { ChainNodeStatus, ChainStatus } from '../chains.repository';
 @Check('ck_chains_budget', `"budget" BETWEEN 10000 AND 1000000000`)
 @Check('ck_chains_max_depth', `"max_depth" BETWEEN 0 AND 5`)
 @Check('ck_chains_running', `"running" >= 0`)
+@Check('ck_chains_available', `"available" >= 0`)
 @Check('ck_chains_status', `"status" IN ('pending', 'running', 'completed', 'failed', 'partial')`)
 @Index('ix_chains_open', ['expiresAt'], { where: `"status" IN ('pending', 'running')` })
 export class ChainEntity {
@@ -45,6 +47,9 @@ export class ChainEntity {
 
   @Column({ type: 'integer', default: 0 })
   running: number;
+
+  @Column({ type: 'bigint', default: 0, transformer: bigintTransformer })
+  available: bigint;
 
   @Column({ name: 'trace_id', type: 'char', length: 32 })
   traceId: string;

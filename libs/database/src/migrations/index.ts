@@ -11,6 +11,7 @@ import { AgentConfigVersion1763910000000 } from './1763910000000-AgentConfigVers
 import { PaymentSettling1763920000000 } from './1763920000000-PaymentSettling';
 import { ChainSender1763930000000 } from './1763930000000-ChainSender';
 import { Chains1763940000000 } from './1763940000000-Chains';
+import { ChainReservations1763950000000 } from './1763950000000-ChainReservations';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   PaymentSettling1763920000000,
   ChainSender1763930000000,
   Chains1763940000000,
+  ChainReservations1763950000000,
 ];

@@ -25,6 +25,11 @@ export class ExecuteTargets {
     return this.reader.version(sql, agentId);
   }
 
+  /** Inside a transaction: aborts it unless the agent is still at `version` (a remembered target confirmed by the write it guards). */
+  unchanged(sql: Queryable, agentId: string, version: string): Promise<unknown> {
+    return this.reader.unchanged(sql, agentId, version);
+  }
+
   /** The remembered target if the agent's version is still `current`; otherwise read again. */
   async confirm(remembered: ExecuteTarget, current: string | null, agentId: string, capabilityId: string): Promise<ExecuteTarget> {
     return current !== null && current === remembered.version ? remembered : this.read(agentId, capabilityId);

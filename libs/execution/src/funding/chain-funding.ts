@@ -15,8 +15,8 @@ export interface ChainNodeFunding extends NewNode {
 /**
  * A chain budget paying for one node (resolutions §5): the reservation of its most cost is taken
  * with the node's row before the run (`enter`; BUDGET_EXCEEDED when the budget cannot cover it),
- * and the execution's row is first written when the run ended; a charge moves it out of
- * chain:inflight (the unused part back to the budget), a failure returns it. Nothing moves
+ * and the execution's row is first written when the run ended; a charge moves its cost out of
+ * chain:budget (the rest of the reservation available again), a failure gives it all back. Nothing moves
  * outside Postgres: the chain's payment was settled when the chain was funded. Once the node's end
  * leaves the chain finishable (its root ended, nothing runs), the worker is woken to end it.
  */
@@ -46,7 +46,7 @@ export class ChainFunding implements Funding {
   }
 
   get chargeSource() {
-    return { from: Accounts.chainInflight(this.node.chainId), unusedTo: Accounts.chainBudget(this.node.chainId) };
+    return { from: Accounts.chainBudget(this.node.chainId) };
   }
 
   /** Before the run, in its own transaction: the node enters the chain and reserves its most cost (BUDGET_EXCEEDED, ChainClosed). */
@@ -71,7 +71,7 @@ export class ChainFunding implements Funding {
   }
 
   async failWrites(sql: Queryable, executionId: string, failure: { executionTimeMs: number; completedAt: Date }): Promise<unknown> {
-    this.finishable = await this.deps.budget.release(sql, { executionId, chainId: this.node.chainId, reserved: this.node.reserved }, failure);
+    this.finishable = await this.deps.budget.release(sql, { executionId }, failure);
     return this.finishable;
   }
 

@@ -16,8 +16,8 @@ export interface Funding {
   readonly paymentId: string | null;
   /** Who asked for the run, as the transaction records it (x402: the payer; chain: the calling agent). */
   readonly requestingAgent: string;
-  /** Where a charge's money comes from when not from an arriving payment (chain: the node's reservation, unused part back to the budget). */
-  readonly chargeSource?: { from: AccountRef; unusedTo: AccountRef };
+  /** Where a charge's money comes from when not from an arriving payment (chain: its budget, which pays only the cost). */
+  readonly chargeSource?: { from: AccountRef };
   /** Hash of the proof whose holder may read the output and retry (x402: the payment header). */
   readonly proofHash: string;
   /** Whether settling moves money outside Postgres: then it is recorded first and done before the charge. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ExecuteTargetReader } from '@app/agents';
 import { AppException, Clock } from '@app/common';
-import { Accounts, LedgerService } from '@app/ledger';
 import { ChainNodeRow, ChainRow, ChainsRepository } from '../../chains.repository';
 
 /** A node of the trace tree, as the spec's Chain node plus its request id and span id. */
@@ -40,14 +39,13 @@ export class GetChain {
   constructor(
     private readonly repo: ChainsRepository,
     private readonly agents: ExecuteTargetReader,
-    private readonly ledger: LedgerService,
     private readonly clock: Clock,
   ) {}
 
   async execute(ref: string): Promise<ChainStatusView> {
     const chain = await this.repo.find(ref);
     if (!chain) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist', { chainId: ref });
-    const [nodes, remaining] = await Promise.all([this.repo.nodes(chain.id), this.ledger.balance(this.repo.reader, Accounts.chainBudget(chain.id).code)]);
+    const nodes = await this.repo.nodes(chain.id);
     const names = await this.agents.names(nodes.map((n) => n.agentId));
     const byId = new Map<string, ChainTreeNode>();
     for (const n of nodes) {
@@ -77,7 +75,8 @@ export class GetChain {
       totalExecutionTimeMs: ends.length ? Math.max(...ends) - chain.startedAt.getTime() : 0,
       maxDepthReached: nodes.reduce((m, n) => Math.max(m, n.depth), 0),
       nodeCount: nodes.length,
-      remainingBudget: remaining,
+      // What no running node has reserved (0 once final: refunded).
+      remainingBudget: chain.available,
       tree: root ? byId.get(root.executionId)! : null,
     };
   }

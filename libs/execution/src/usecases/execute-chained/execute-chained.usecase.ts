@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { ExecuteTarget } from '@app/agents';
-import { ChainClosed, ChainRow, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
+import { ChainClosed, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { AppException, Clock, formatMicros } from '@app/common';
-import { TransactionRunner } from '@app/database';
+import { PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
 import { ChainCallContext } from '../../agent-caller';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.types';
 import { newExecution } from '../../execution-factory';
 import { FundingSource } from '../../funding/x402-funding';
-import { Admission, RateLimiter } from '../../admission/rate-limiter';
+import { ExecuteTargets } from '../../admission/execute-targets';
+import { RateLimiter } from '../../admission/rate-limiter';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { ChainFunding } from '../../funding/chain-funding';
-import { AdmitChainCall } from '../admit-chain-call/admit-chain-call.usecase';
+import { AdmitChainCall, AdmittedChainCall } from '../admit-chain-call/admit-chain-call.usecase';
 import { ChargeExecution } from '../charge-execution/charge-execution.usecase';
 import { RecordFailedRun } from '../record-failed-run/record-failed-run.usecase';
 import { RunAgent } from '../run-agent/run-agent.usecase';
@@ -32,13 +32,13 @@ export function traceparent(traceId: string, spanId: string): string {
 }
 
 /**
- * A chained `POST /execute` (X-Chain-Token; resolutions §5): admitted (AdmitChainCall), then its
- * node written with the reservation of its most cost in one transaction (BUDGET_EXCEEDED refuses
- * it with nothing written; the execution's row is written only with its end, as a sync execute's
- * is, so a call costs two transactions), the agent called with its own token (the
- * path extended by it, 30 s) and the chain's traceparent, then charged from the reservation or,
- * failed, the reservation returned. The answer carries the chain's remaining budget and, on
- * success, a fresh token for the caller.
+ * A chained `POST /execute` (X-Chain-Token; resolutions §5): admitted (AdmitChainCall: with the
+ * target in memory, nothing read), then its node written with the reservation of its most cost
+ * in one round trip, COMMIT included, guarded by the target's version (BUDGET_EXCEEDED, an ended
+ * chain or a moved target refuse it with nothing written); the agent called with its own token
+ * (the path extended by it, 30 s) and the chain's traceparent; then charged from the reservation
+ * or, failed, the reservation returned, with the execution's row written only with its end. The
+ * answer carries the chain's remaining budget and, on success, a fresh token for the caller.
  */
 @Injectable()
 export class ExecuteChained {
@@ -51,13 +51,34 @@ export class ExecuteChained {
     private readonly charge: ChargeExecution,
     private readonly recordFailure: RecordFailedRun,
     private readonly limiter: RateLimiter,
+    private readonly targets: ExecuteTargets,
     private readonly tx: TransactionRunner,
     private readonly clock: Clock,
   ) {}
 
   async execute(cmd: ExecuteCommand & { chainToken: string }): Promise<ChainedResult> {
-    const { token, chain, target, price, caller, depth, limits } = await this.admit.execute(cmd);
-    const now = this.clock.now();
+    let call = await this.admit.execute(cmd);
+    let entered = await this.enter(call, cmd);
+    if (entered === 'stale') {
+      // The remembered target moved since it was read: admitted again on a fresh read (its slot given back first).
+      this.limiter.giveBackAgentSlot(call.target.agent.id, call.limits.agentSlot);
+      call = await this.admit.execute(cmd, true);
+      entered = await this.enter(call, cmd);
+    }
+    if (entered === 'stale') throw new Error('a freshly read target cannot be stale');
+    try {
+      return await this.run({ ...call, ...entered });
+    } catch (err) {
+      throw new ExecuteRejected(err, call.limits);
+    }
+  }
+
+  /**
+   * The node enters its chain with the reservation of its most cost, in one round trip (COMMIT
+   * included), guarded by the remembered target's version: 'stale' (nothing written) when it moved.
+   */
+  private async enter(call: AdmittedChainCall, cmd: ExecuteCommand): Promise<{ execution: ExecutionEntity; funding: ChainFunding; spanId: string } | 'stale'> {
+    const { token, chain, target, price, caller, depth, limits } = call;
     const execution = newExecution({
       agentId: target.agent.id,
       capabilityId: target.capability.capabilityId,
@@ -81,35 +102,21 @@ export class ExecuteChained {
       depth,
       spanId,
       reserved: price.amount,
-      startedAt: now,
+      startedAt: this.clock.now(),
       rootWallet: chain.rootWallet,
       caller,
     });
-    try {
-      await this.tx.pipelined((sql) => funding.enter(sql));
-    } catch (err) {
-      // Nothing was written and nothing ran: the agent's window gets its slot back.
-      this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
-      throw new ExecuteRejected(err instanceof ChainClosed ? await this.closedReason(chain.id, token) : err, limits);
-    }
-    try {
-      return await this.run({ execution, funding, token, chain, target, caller, depth, spanId, limits });
-    } catch (err) {
-      throw new ExecuteRejected(err, limits);
-    }
+    const version = call.version;
+    const [guard, reserved] = await this.tx.oneTrip((sql) => [version === null ? Promise.resolve() : this.targets.unchanged(sql, target.agent.id, version), funding.enter(sql)] as const);
+    const refused = guard.status === 'rejected' ? guard.reason : reserved.status === 'rejected' ? reserved.reason : null;
+    if (refused === null) return { execution, funding, spanId };
+    // Nothing was written and nothing ran: the agent's window gets its slot back.
+    if (guard.status === 'rejected' && pgErrorCode(refused) === PG_NOT_CLAIMED) return 'stale';
+    this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
+    throw new ExecuteRejected(refused instanceof ChainClosed ? await this.closedReason(chain.id, token) : refused, limits);
   }
 
-  private async run(c: {
-    execution: ExecutionEntity;
-    funding: ChainFunding;
-    token: ChainTokenPayload;
-    chain: ChainRow;
-    target: ExecuteTarget;
-    caller: string;
-    depth: number;
-    spanId: string;
-    limits: Admission;
-  }): Promise<ChainedResult> {
+  private async run(c: AdmittedChainCall & { execution: ExecutionEntity; funding: ChainFunding; spanId: string }): Promise<ChainedResult> {
     const { execution, funding, token, chain, target, caller, depth, spanId, limits } = c;
     const remaining = formatMicros(funding.remainingAfterReserve!);
     const context: ChainCallContext = {
