@@ -122,8 +122,11 @@ describe('chains API (e2e)', () => {
     const finish = api.app.get(FinishChain);
     expect(await finish.execute(data.chain.chainId)).toBe(true);
     expect(await finish.execute(data.chain.chainId)).toBe(false);
-    const [chain] = await ds.query(`SELECT status, refunded::text, running FROM chains WHERE id = $1`, [data.chain.chainId]);
-    expect(chain).toEqual({ status: 'completed', refunded: '978000', running: 0 });
+    const [chain] = await ds.query(
+      `SELECT status, refunded::text, available::text, (SELECT count(*)::int FROM chain_nodes WHERE chain_id = c.id AND status = 'running') AS running FROM chains c WHERE id = $1`,
+      [data.chain.chainId],
+    );
+    expect(chain).toEqual({ status: 'completed', refunded: '978000', available: '0', running: 0 });
     const [refund] = await ds.query(`SELECT wallet, amount::text, reason FROM refunds WHERE execution_id = $1`, [data.requestId]);
     expect(refund).toEqual({ wallet: payer.address.toLowerCase(), amount: '978000', reason: 'chain_unspent' });
     const charges = await ds.query(

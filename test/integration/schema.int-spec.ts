@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { CHAIN_CHECKS } from '@app/chains';
+import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { startApi, ApiHarness } from '../support/api-harness';
 
 /**
@@ -43,5 +46,48 @@ describe('schema (integration)', () => {
     expect(tables).toEqual([]);
     expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(count);
     expect(await pendingSchemaChanges(ds)).toEqual([]);
+  });
+
+  it('upgrading a running chain whose reservations were in the ledger: they go back to its budget and its row holds what is available', async () => {
+    const ds = api.app.get(DataSource);
+    expect(ds.migrations[ds.migrations.length - 1].name).toBe('ChainReservations1763950000000');
+    await ds.undoLastMigration({ transaction: 'each' });
+    const chain = randomUUID();
+    const post = (code: string, from: [string, string], to: [string, string], amount: number) =>
+      ds.query(`SELECT ledger_post(gen_random_uuid(), $1, $2, '{}'::jsonb, $3, $4, $5, $6, $7, $8)`, [
+        code,
+        chain,
+        [from[0], to[0]],
+        [from[1], to[1]],
+        [chain, chain],
+        [from[1] === 'world' ? null : 0, 0],
+        [null, null],
+        [-amount, amount],
+      ]);
+    await ds.query(
+      `INSERT INTO chains (id, root_execution_id, root_agent_id, root_wallet, payment_id, budget, max_depth, status, running, trace_id, expires_at)
+       VALUES ($1, 'req_upgrade', $2, '0x${'ab'.repeat(20)}', 'pay_upgrade', 100000, 2, 'running', 2, '${'0'.repeat(32)}', now() + interval '5 minutes')`,
+      [chain, randomUUID()],
+    );
+    for (const [id, parent, depth, reserved] of [
+      ['req_upgrade', null, 0, 10_000],
+      ['req_upgrade_1', 'req_upgrade', 1, 20_000],
+    ] as const) {
+      await ds.query(
+        `INSERT INTO chain_nodes (execution_id, chain_id, parent_execution_id, agent_id, capability_id, depth, span_id, reserved) VALUES ($1, $2, $3, $4, 'cap', $5, '${'1'.repeat(16)}', $6)`,
+        [id, chain, parent, randomUUID(), depth, reserved],
+      );
+    }
+    await post('chain.funded', ['world:chain', 'world'], [`chain:${chain}:budget`, 'chain_budget'], 110_000);
+    await post('chain.node.reserved', [`chain:${chain}:budget`, 'chain_budget'], [`chain:${chain}:inflight`, 'chain_inflight'], 30_000);
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(1);
+    const [row] = await ds.query(
+      `SELECT c.available::text, (SELECT balance::text FROM ledger_accounts WHERE code = 'chain:' || c.id || ':budget') AS budget,
+              (SELECT balance::text FROM ledger_accounts WHERE code = 'chain:' || c.id || ':inflight') AS inflight
+         FROM chains c WHERE id = $1`,
+      [chain],
+    );
+    expect(row).toEqual({ available: '80000', budget: '110000', inflight: '0' });
+    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
   });
 });
