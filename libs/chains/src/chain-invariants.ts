@@ -24,12 +24,10 @@ export const CHAIN_CHECKS: InvariantCheck[] = [
     description: 'a final chain has nothing left in its budget (or the former in-flight account), nothing available and nothing running',
     async run(m) {
       const rows = await m.query(
-        `SELECT c.id, c.status, c.available::text AS available, coalesce(sum(a.balance), 0)::text AS held,
-                (SELECT count(*) FROM chain_nodes n WHERE n.chain_id = c.id AND n.status = 'running') AS running
+        `SELECT c.id, c.status, c.running, c.available::text AS available, coalesce(sum(a.balance), 0)::text AS held
            FROM chains c LEFT JOIN ledger_accounts a ON a.code IN ('chain:' || c.id || ':budget', 'chain:' || c.id || ':inflight')
           WHERE c.status IN ('completed', 'failed', 'partial')
-          GROUP BY c.id HAVING coalesce(sum(a.balance), 0) <> 0 OR c.available <> 0
-             OR EXISTS (SELECT 1 FROM chain_nodes n WHERE n.chain_id = c.id AND n.status = 'running')`,
+          GROUP BY c.id HAVING coalesce(sum(a.balance), 0) <> 0 OR c.running <> 0 OR c.available <> 0`,
       );
       return rows.map((r: Record<string, string>) => `final chain ${r.id} (${r.status}) still holds ${r.held} (available ${r.available}) with ${r.running} running`);
     },

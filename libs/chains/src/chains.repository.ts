@@ -16,6 +16,7 @@ export interface ChainRow {
   maxDepth: number;
   status: ChainStatus;
   rootEnded: boolean;
+  running: number;
   /** What the budget has not reserved for running nodes. */
   available: bigint;
   traceId: string;
@@ -44,7 +45,7 @@ export interface ChainNodeRow {
 }
 
 const CHAIN_COLUMNS = `id, root_execution_id AS "rootExecutionId", root_agent_id AS "rootAgentId", root_wallet AS "rootWallet", payment_id AS "paymentId",
-  budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", available, trace_id AS "traceId", started_at AS "startedAt",
+  budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", running, available, trace_id AS "traceId", started_at AS "startedAt",
   expires_at AS "expiresAt", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
 const NODE_FIELDS: [string, string][] = [
   ['execution_id', 'executionId'],
@@ -135,7 +136,7 @@ export class ChainsRepository {
   }
 
   /**
-   * A node enters and reserves `cost`: while the chain runs, is younger than its time
+   * A node enters and reserves `cost`: counted while the chain runs, is younger than its time
    * limit, its root has not ended, and the calling node (`parent`, null for the root) still runs
    * (else aborts, 'chain was not claimed'); the row's latest `available` must cover `cost` (else
    * aborts with AG002 and what is available). Answers what is available after it.
@@ -144,7 +145,7 @@ export class ChainsRepository {
     const [row] = await queryRows<{ available: string }>(
       sql,
       `WITH c AS (
-         UPDATE chains SET available = CASE WHEN available >= $4 THEN available - $4 ELSE chain_budget_short(available) END
+         UPDATE chains SET running = running + 1, available = CASE WHEN available >= $4 THEN available - $4 ELSE chain_budget_short(available) END
           WHERE id = $1 AND status = 'running' AND expires_at > $2 AND NOT root_ended
             AND ($3::varchar IS NULL OR EXISTS (SELECT 1 FROM chain_nodes WHERE execution_id = $3 AND chain_id = $1 AND status = 'running'))
           RETURNING available)
@@ -163,11 +164,9 @@ export class ChainsRepository {
   }
 
   /**
-   * A running node ends (`completed` with its cost and transaction, or `refunded`): what it did
-   * not spend is available again, and the root's end is recorded; the chain's row is written only
-   * for those (a call that cost what it reserved leaves it alone). Aborts if the node had ended
-   * already. Answers whether the chain can now be finished (its root ended and nothing else runs);
-   * two last nodes ending at once may both answer no, and the sweeper finishes that chain.
+   * A running node ends (`completed` with its cost and transaction, or `refunded`) and leaves the
+   * chain's count; the root's end is recorded too. Aborts if the node had ended already. Answers
+   * whether the chain can now be finished (its root ended and nothing runs).
    */
   async end(
     sql: Queryable,
@@ -178,24 +177,16 @@ export class ChainsRepository {
       sql,
       `WITH n AS (
          UPDATE chain_nodes SET status = $2, cost = $3, transaction_id = $4, execution_time_ms = $5, completed_at = $6
-          WHERE execution_id = $1 AND status = 'running' RETURNING chain_id, depth, reserved - coalesce(cost, 0) AS unspent),
+          WHERE execution_id = $1 AND status = 'running' RETURNING chain_id, depth, reserved, cost),
        ok AS (SELECT claimed(count(*), 'chain node') FROM n),
        c AS (
-         UPDATE chains SET root_ended = root_ended OR (SELECT depth = 0 FROM n), available = available + (SELECT unspent FROM n)
-          WHERE id = (SELECT chain_id FROM n) AND (SELECT * FROM ok) IS NOT NULL AND (SELECT depth = 0 OR unspent > 0 FROM n)
-          RETURNING root_ended)
-       SELECT (SELECT chain_id FROM n) AS "chainId",
-              coalesce((SELECT root_ended FROM c), (SELECT root_ended FROM chains WHERE id = (SELECT chain_id FROM n)))
-                AND NOT EXISTS (SELECT 1 FROM chain_nodes WHERE chain_id = (SELECT chain_id FROM n) AND status = 'running' AND execution_id <> $1) AS finishable`,
+         UPDATE chains SET running = running - 1, root_ended = root_ended OR (SELECT depth = 0 FROM n), available = available + (SELECT reserved - coalesce(cost, 0) FROM n)
+          WHERE id = (SELECT chain_id FROM n) AND (SELECT * FROM ok) IS NOT NULL
+          RETURNING id, running = 0 AND root_ended AS finishable)
+       SELECT id AS "chainId", finishable FROM c`,
       [executionId, e.status, e.cost?.toString() ?? null, e.transactionId, e.executionTimeMs, e.completedAt],
     );
     return row;
-  }
-
-  /** Whether any node of the chain still runs (inside FinishChain's transaction, the chain row locked: no node enters meanwhile). */
-  async anyRunning(sql: Queryable, chainId: string): Promise<boolean> {
-    const [row] = await queryRows<{ running: boolean }>(sql, `SELECT EXISTS (SELECT 1 FROM chain_nodes WHERE chain_id = $1 AND status = 'running') AS running`, [chainId]);
-    return row.running;
   }
 
   /** The chain's final state, once (aborts unless it was running, its root ended and nothing runs). */
@@ -203,7 +194,7 @@ export class ChainsRepository {
     return sql.query(
       `WITH c AS (
          UPDATE chains SET status = $2, refund_id = $3, refunded = $4, completed_at = $5, available = 0
-          WHERE id = $1 AND status = 'running' AND root_ended AND NOT EXISTS (SELECT 1 FROM chain_nodes WHERE chain_id = $1 AND status = 'running') RETURNING 1)
+          WHERE id = $1 AND status = 'running' AND root_ended AND running = 0 RETURNING 1)
        SELECT claimed(count(*), 'chain') FROM c`,
       [id, f.status, f.refundId, f.refunded.toString(), f.completedAt],
     );
@@ -251,12 +242,9 @@ export class ChainsRepository {
 
   /** Chains the worker should finish: root ended and nothing runs, but not yet final (a lost job). */
   async finishable(limit = 100): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(
-      this.dataSource.manager,
-      `SELECT id FROM chains c WHERE status = 'running' AND root_ended AND NOT EXISTS (SELECT 1 FROM chain_nodes n WHERE n.chain_id = c.id AND n.status = 'running')
-        ORDER BY started_at LIMIT $1`,
-      [limit],
-    );
+    const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chains WHERE status = 'running' AND root_ended AND running = 0 ORDER BY started_at LIMIT $1`, [
+      limit,
+    ]);
     return rows.map((r) => r.id);
   }
 }

@@ -5,7 +5,7 @@ import type { ChainNodeStatus, ChainStatus } from '../chains.repository';
 /**
  * A chain (resolutions §5): one per root execution, with its budget and limits. Its money is in
  * the ledger (`chain:<id>:budget`); `available` is the part no running node has reserved (a
- * reservation is a guarded update of this row).
+ * reservation is a guarded update of this row), `running` counts nodes not yet ended.
  * SQL lives in ChainsRepository; the entity describes the table (migrations are generated and
  * checked against it).
  */
@@ -13,6 +13,7 @@ import type { ChainNodeStatus, ChainStatus } from '../chains.repository';
 @Unique('ux_chains_root_execution', ['rootExecutionId'])
 @Check('ck_chains_budget', `"budget" BETWEEN 10000 AND 1000000000`)
 @Check('ck_chains_max_depth', `"max_depth" BETWEEN 0 AND 5`)
+@Check('ck_chains_running', `"running" >= 0`)
 @Check('ck_chains_available', `"available" >= 0`)
 @Check('ck_chains_status', `"status" IN ('pending', 'running', 'completed', 'failed', 'partial')`)
 @Index('ix_chains_open', ['expiresAt'], { where: `"status" IN ('pending', 'running')` })
@@ -44,6 +45,9 @@ export class ChainEntity {
   @Column({ name: 'root_ended', type: 'boolean', default: false })
   rootEnded: boolean;
 
+  @Column({ type: 'integer', default: 0 })
+  running: number;
+
   @Column({ type: 'bigint', default: 0, transformer: bigintTransformer })
   available: bigint;
 
@@ -72,7 +76,6 @@ export class ChainEntity {
 @Check('ck_chain_nodes_amounts', `"reserved" >= 0 AND ("cost" IS NULL OR "cost" BETWEEN 0 AND "reserved")`)
 @Check('ck_chain_nodes_status', `"status" IN ('running', 'completed', 'refunded')`)
 @Index('ix_chain_nodes_chain', ['chainId', 'startedAt'])
-@Index('ix_chain_nodes_running', ['chainId'], { where: `"status" = 'running'` })
 export class ChainNodeEntity {
   @PrimaryColumn({ name: 'execution_id', type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_chain_nodes' })
   executionId: string;

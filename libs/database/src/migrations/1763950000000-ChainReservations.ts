@@ -3,9 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * A chain's reservations live on its row, not in the ledger: `available` is what the budget
  * (`chain:<id>:budget`, still a ledger account) has not reserved for running nodes. A node's
- * reservation is one guarded update of that row, a node's end gives back what it did not spend
- * (running nodes are counted from `chain_nodes`, by a partial index, instead of a counter on the
- * row every call wrote twice), and only money that moves is posted: funded, charged (from
+ * reservation is one guarded update of that row (the update that counts it running), a node's end
+ * gives back what it did not spend, and only money that moves is posted: funded, charged (from
  * the budget), refunded. `chain_reserve` refuses a reservation the budget cannot cover with the
  * amount available (SQLSTATE AG002). Chains that ran before this change: what was in flight
  * goes back to the budget (`chain.reservations.merged`) and `available` is the budget less the
@@ -16,8 +15,6 @@ export class ChainReservations1763950000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "chains" ADD "available" bigint NOT NULL DEFAULT 0`);
-    await q.query(`ALTER TABLE "chains" DROP COLUMN "running"`);
-    await q.query(`CREATE INDEX "ix_chain_nodes_running" ON "chain_nodes" ("chain_id") WHERE "status" = 'running'`);
     await q.query(`ALTER TABLE "chains" ADD CONSTRAINT "ck_chains_available" CHECK ("available" >= 0)`);
     await q.query(`CREATE FUNCTION chain_budget_short(available bigint) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
       BEGIN
@@ -38,10 +35,6 @@ export class ChainReservations1763950000000 implements MigrationInterface {
         ARRAY[0, 0]::bigint[], ARRAY[NULL, NULL]::bigint[], ARRAY[-r.reserved, r.reserved]::bigint[])
       FROM chains c JOIN (SELECT chain_id, sum(reserved) AS reserved FROM chain_nodes WHERE status = 'running' GROUP BY chain_id) r ON r.chain_id = c.id`);
     await q.query(`DROP FUNCTION chain_budget_short(bigint)`);
-    await q.query(`DROP INDEX "ix_chain_nodes_running"`);
-    await q.query(`ALTER TABLE "chains" ADD "running" integer NOT NULL DEFAULT 0`);
-    await q.query(`UPDATE chains c SET running = (SELECT count(*) FROM chain_nodes n WHERE n.chain_id = c.id AND n.status = 'running')`);
-    await q.query(`ALTER TABLE "chains" ADD CONSTRAINT "ck_chains_running" CHECK ("running" >= 0)`);
     await q.query(`ALTER TABLE "chains" DROP COLUMN "available"`);
   }
 }

@@ -37,7 +37,7 @@ export class FinishChain {
       done = await this.tx.run(async (m) => {
         // The chain row locked first: no node enters while it is held, so the balance read next is final.
         const chain = await this.repo.lock(m, chainId);
-        if (!chain || chain.status !== 'running' || !chain.rootEnded || (await this.repo.anyRunning(m, chainId))) return false;
+        if (!chain || chain.status !== 'running' || !chain.rootEnded || chain.running !== 0) return false;
         const [nodes, left] = await Promise.all([this.repo.nodes(chainId, m), this.ledger.balance(m, Accounts.chainBudget(chainId).code)]);
         refundId = left > 0n ? newId('rfd') : null;
         const finished = this.repo.finish(m, chainId, { status: finalStatus(nodes), refundId, refunded: left, completedAt: this.clock.now() });
