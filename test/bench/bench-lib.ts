@@ -2,6 +2,8 @@
    processes for each role, a fresh database. */
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
@@ -181,4 +183,52 @@ export function processesCpuMs(comm: string): number {
   }
   const set = new Set(pids);
   return pids.reduce((sum, pid) => sum + cpuMs(pid, !set.has(Number(procStat(pid)?.[1]))), 0);
+}
+
+/**
+ * Opens a chain (budget 1000.00) whose root, an agent served here, holds its run open until
+ * `release`: answers the root's chain token, for sub-calls to spend. `register` pays the root
+ * agent's registration (signed by the wallet registered), `root` the root execute (0.011 + the budget).
+ */
+export async function openHeldChain(
+  apiUrl: string,
+  pay: { register: (wallet: Wallet) => string | Promise<string>; root: () => string | Promise<string>; holder?: Wallet },
+): Promise<{ token: string; release: () => Promise<void> }> {
+  let answer: (() => void) | null = null;
+  let gotToken: (t: string) => void;
+  const token = new Promise<string>((resolve) => (gotToken = resolve));
+  const server: Server = createServer((req, res) => {
+    gotToken(String(req.headers['x-chain-token']));
+    req.resume();
+    answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ output: {} }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const rootUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/execute`;
+  const holder = pay.holder ?? new Wallet(Wallet.createRandom().privateKey);
+  const reg = await fetch(`${apiUrl}/api/v1/agents`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-payment': await pay.register(holder) },
+    body: JSON.stringify({
+      wallet: holder.address,
+      name: 'Bench Orchestrator',
+      capabilities: [{ id: 'orchestrate', name: 'Orchestrate', description: 'Holds a chain open', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+      endpoints: { execution: rootUrl },
+    }),
+  });
+  if (reg.status !== 201) throw new Error(`registering the chain's root answered ${reg.status}: ${await reg.text()}`);
+  const rootId = ((await reg.json()) as { data: { id: string } }).data.id;
+  const root = fetch(`${apiUrl}/api/v1/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-payment': await pay.root() },
+    body: JSON.stringify({ targetAgentId: rootId, capabilityId: 'orchestrate', input: {}, chain: { budget: '1000.00' } }),
+  });
+  return {
+    token: await token,
+    release: async () => {
+      answer?.();
+      const res = await root;
+      if (res.status !== 200) throw new Error(`the chain's root answered ${res.status}: ${await res.text()}`);
+      server.close();
+    },
+  };
 }

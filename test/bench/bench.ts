@@ -13,7 +13,6 @@ import { Controller, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { request } from 'undici';
@@ -23,7 +22,7 @@ import { buildDataSourceOptions } from '@app/database';
 import { Accounts, LedgerAccountEntity, LedgerEntryEntity, LedgerModule, LedgerService, LedgerTransactionEntity, transfer } from '@app/ledger';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { startTranslatorAgent } from '../../examples/translator-agent';
-import { cpuMs, freshDatabase, load, postgresCpuMs, procStat, TICK_MS, x402V1Header, RequestHeaders, Row, spawnRole as spawnRoleOf, stopRoles } from './bench-lib';
+import { cpuMs, freshDatabase, load, openHeldChain, postgresCpuMs, procStat, TICK_MS, x402V1Header, RequestHeaders, Row, spawnRole as spawnRoleOf, stopRoles } from './bench-lib';
 
 const DB = 'agora_bench';
 const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB}`;
@@ -123,44 +122,6 @@ async function roleBaseline(agentUrl: string): Promise<string> {
  * A chain root that holds its run open: an agent served in this process that keeps the request
  * (and its X-Chain-Token) until released. Answers the token once the root has been called.
  */
-async function openHeldChain(apiUrl: string, owner: Wallet): Promise<{ token: string; release: () => Promise<void> }> {
-  let answer: (() => void) | null = null;
-  let gotToken: (t: string) => void;
-  const token = new Promise<string>((resolve) => (gotToken = resolve));
-  const server: Server = createServer((req, res) => {
-    gotToken(String(req.headers['x-chain-token']));
-    req.resume();
-    answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ output: {} }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const rootUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/execute`;
-  const holder = new Wallet(Wallet.createRandom().privateKey);
-  const reg = await fetch(`${apiUrl}/api/v1/agents`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-payment': await header(holder, 100_000n) },
-    body: JSON.stringify({
-      wallet: holder.address,
-      name: 'Bench Orchestrator',
-      capabilities: [{ id: 'orchestrate', name: 'Orchestrate', description: 'Holds a chain open', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
-      endpoints: { execution: rootUrl },
-    }),
-  });
-  const rootId = ((await reg.json()) as { data: { id: string } }).data.id;
-  const root = fetch(`${apiUrl}/api/v1/execute`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-payment': await header(owner, 11_000n + 1_000_000_000n) },
-    body: JSON.stringify({ targetAgentId: rootId, capabilityId: 'orchestrate', input: {}, chain: { budget: '1000.00' } }),
-  });
-  return {
-    token: await token,
-    release: async () => {
-      answer?.();
-      await root;
-      server.close();
-    },
-  };
-}
-
 async function main(): Promise<void> {
   await freshDatabase(DB);
 
@@ -204,7 +165,7 @@ async function main(): Promise<void> {
     const syncPool = only('sync') ? await headers(warmup + perRound * rounds, 11_000n) : [];
     const asyncPool = only('async') ? await headers(warmup + perRound * rounds, 11_000n) : [];
     // One chain per connection count (1000.00 of budget: 90,909 sub-calls of 0.011), its token on every request.
-    const chain = only('chained') ? await openHeldChain(apiUrl, owner) : null;
+    const chain = only('chained') ? await openHeldChain(apiUrl, { register: (w) => header(w, 100_000n), root: () => header(owner, 11_000n + 1_000_000_000n) }) : null;
     const chainedPool: RequestHeaders[] = chain ? Array.from({ length: warmup + perRound * rounds }, () => ({ 'x-chain-token': chain.token })) : [];
     const slice = (pool: RequestHeaders[], round: number) => (round === 0 ? pool.slice(0, warmup) : pool.slice(warmup + (round - 1) * perRound, warmup + round * perRound));
     const byScenario = new Map<string, Row[]>();

@@ -80,6 +80,10 @@ function evmConfig(): Record<string, string> {
     OUTBOUND_ALLOW_PRIVATE: 'true',
     RATE_LIMIT_CLIENT_PER_MIN: '100000000',
     RATE_LIMIT_AGENT_PER_MIN: '100000000',
+    // The chained scenario's root, its one token and its chain outlive the runs.
+    EXECUTION_TIMEOUT_MS: '3600000',
+    CHAIN_TOKEN_TTL_S: '3600',
+    CHAIN_TIMEOUT_S: '3600',
     SETTLEMENT_MODE: 'evm',
     EVM_RPC_URL: process.env.BENCH_RPC_URL!,
     USDC_ADDRESS: process.env.BENCH_USDC!,

@@ -1,6 +1,8 @@
 /* npm run bench:chain: agora in `evm` mode beside the public x402 reference stack, on one anvil
    chain with the same token and the same example agent.
      agora      POST /api/v1/execute (sync): verify, preflight, agent, settle on chain, charge
+     chained    POST /api/v1/execute with X-Chain-Token: a sub-call paid from a chain's budget (the
+                chain's root paid on chain once), nothing settled per call
      reference  @x402/express middleware + the reference facilitator (@x402/core + @x402/evm exact,
                 viem with a nonce manager) in front of the agent; settles each payment before answering
    at 1 and 20 connections, on automine and with 1-second blocks, then the async drain: 500
@@ -11,7 +13,7 @@ import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { request } from 'undici';
 import { startChain } from '../../scripts/local-chain';
-import { freshDatabase, load, RequestHeaders, Row, spawnRole, stopRoles, x402V1Header } from './bench-lib';
+import { freshDatabase, load, openHeldChain, RequestHeaders, Row, spawnRole, stopRoles, x402V1Header } from './bench-lib';
 import { cpuNow, cpuPerRequest, gasOf, ledgerCheck, ROLES_FILE, until } from './chain-bench-roles';
 import { referencePaymentHeaders } from './reference-stack';
 
@@ -22,6 +24,8 @@ const BLOCK_DURATION_S = Number(process.env.BENCH_BLOCK_SECONDS ?? 20);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const DRAIN = Number(process.env.BENCH_DRAIN ?? 500);
 const PRICE = 11_000n; // 0.001 platform fee + 0.010 agent fee
+/** Also run sub-calls paid from a chain's budget (BENCH_CHAINED=0 to leave them out). */
+const CHAINED = process.env.BENCH_CHAINED !== '0';
 
 interface ChainRow extends Row {
   chain: string;
@@ -82,6 +86,14 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
     if (reg.status !== 201) throw new Error(`registration answered ${reg.status}: ${await reg.text()}`);
     const agentId = ((await reg.json()) as { data: { id: string } }).data.id;
     const executeBody = JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } });
+    // A chain whose root (paid on chain: 0.011 + a 1000.00 budget) stays open through the runs: sub-calls spend its budget, nothing settles per call.
+    const held = CHAINED
+      ? await openHeldChain(api.url, {
+          holder: payers[1],
+          register: (w) => x402V1Header(w, 100_000n, { usdc: chain.usdcAddress, payTo: relayer.address }),
+          root: () => x402V1Header(payers[2], PRICE + 1_000_000_000n, { usdc: chain.usdcAddress, payTo: relayer.address }),
+        })
+      : null;
     const agentBody = JSON.stringify({ requestId: 'r', capabilityId: 'translate', input: { text: 'hi' } });
 
     for (const connections of (process.env.BENCH_CONNECTIONS ?? '1,20').split(',').filter(Boolean).map(Number)) {
@@ -108,6 +120,19 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
           sender: relayer.address,
           servers: [api.child.pid],
         },
+        ...(held
+          ? [
+              {
+                name: 'agora chained sub-call',
+                url: `${api.url}/api/v1/execute`,
+                body: executeBody,
+                // The same token every time (it costs nothing to repeat): pools sized for a local-speed rate.
+                pools: [WARMUP_S, seconds].map((t) => Array.from({ length: Math.ceil(t * 3_000) }, () => ({ 'x-chain-token': held.token }))),
+                sender: relayer.address,
+                servers: [api.child.pid],
+              },
+            ]
+          : []),
       ];
       for (const s of stacks) {
         await load(s.name, connections, { url: s.url, body: s.body, pool: s.pools[0], seconds: WARMUP_S });
@@ -171,11 +196,14 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
       await startWorker(); // retries of anything left unsettled
     }
 
+    // The chain's root answers now (after the drain, so its final refund transfer is not counted in the drain's gas).
+    await held?.release();
+
     // Money: every paid answer (registrations and completed executions, counted by the server: a request cut off at the end of
     // a run may still have been answered) moved exactly one authorization on chain, and the ledger holds.
     await until(async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0].n === 0, 'all settlements');
     const { rows: counts } = await db.query(
-      `SELECT (SELECT count(*) FROM agents)::int + (SELECT count(*) FROM executions WHERE status = 'completed')::int AS paid,
+      `SELECT (SELECT count(*) FROM agents)::int + (SELECT count(*) FROM executions WHERE status = 'completed' AND payment_id IS NOT NULL)::int AS paid,
               (SELECT count(*) FROM payments WHERE status = 'settled')::int AS settled`,
     );
     const onChain = (await gasOf(chain, relayer.address, 0, await chain.provider.getBlockNumber())).settlements;
