@@ -133,11 +133,11 @@ describe('chained calls (e2e)', () => {
     expect(refusal(await sub(ok.body.data.chain.childToken, 'translator'))).toMatchObject({ code: expect.stringMatching(/^CHAIN_(NOT_FOUND|TIMEOUT)$/) });
   });
 
-  it('a target remembered from an earlier call is confirmed by the reservation: one that turned chaining off since refuses the next call, nothing reserved', async () => {
+  it('a target remembered from an earlier call is confirmed by the reservation: one that turned chaining off since refuses the next call, nothing reserved, and on again runs it', async () => {
     const owner = newWallet();
     const res = await registerAgent(api, owner, { name: 'switching', endpoints: { execution: translator.url } });
     ids.switching = res.body.data.id;
-    const { token, chainId, root } = await liveChain({ budget: '1.00' });
+    const { token, chainId, root } = await liveChain({ budget: '1.00', holdMs: 6000 });
     const first = await sub(token, 'switching');
     expect(first.status).toBe(200); // read, checked and remembered
     const patched = await api.request('PATCH', `/api/v1/agents/${ids.switching}`, {
@@ -148,6 +148,10 @@ describe('chained calls (e2e)', () => {
     expect(refusal(await sub(first.body.data.chain.childToken, 'switching'))).toMatchObject({ status: 403, code: 'CHAIN_DISABLED' });
     const [chain] = await ds.query(`SELECT available::text, (SELECT count(*)::int FROM chain_nodes WHERE chain_id = c.id) AS nodes FROM chains c WHERE id = $1`, [chainId]);
     expect(chain).toEqual({ available: String(1_000_000n - SUB_COST), nodes: 2 });
+    // Remembered as disabled, turned on again: the refusal is decided on a fresh read, so the call runs.
+    const enabled = await api.request('PATCH', `/api/v1/agents/${ids.switching}`, { body: { chainSettings: { chain_enabled: true } }, headers: await walletHeaders(owner, ids.switching) });
+    expect(enabled.status).toBe(200);
+    expect((await sub(first.body.data.chain.childToken, 'switching')).status).toBe(200);
     expect((await root).status).toBe(200);
     // Once the chain has ended, a call that would also be refused for its target is refused for the chain first.
     expect(refusal(await sub(first.body.data.chain.childToken, 'disabled'))).toMatchObject({ status: 404, code: 'CHAIN_NOT_FOUND' });

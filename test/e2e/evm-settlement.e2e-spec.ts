@@ -5,7 +5,17 @@ import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import { Accounts, LedgerService } from '@app/ledger';
 import { FaultInjector, InjectedFault } from '@app/common';
-import { EscrowService, PaymentSettlement, PaymentsService, PAYOUT_MAX_ATTEMPTS, PLATFORM_FEE, RefundsService, SettlementAdapter, WithdrawalsService } from '@app/payments';
+import {
+  EscrowService,
+  PaymentSettlement,
+  PaymentsService,
+  PAYOUT_MAX_ATTEMPTS,
+  PLATFORM_FEE,
+  RefundsService,
+  SettlementAdapter,
+  toSettleRequest,
+  WithdrawalsService,
+} from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';
@@ -224,6 +234,44 @@ describe('evm settlement on anvil (e2e)', () => {
     const [row] = await ds.query(`SELECT w.status, w.tx_hash, c.signed_tx, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`, [w.id]);
     expect(row).toMatchObject({ status: 'completed', signed_tx: signed, tx_status: 'mined' });
     expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(w.nonce + 1); // one transaction for that payout
+  });
+
+  it('a transfer stored by an earlier version that cannot be adopted keeps its payout open (not failed, money not returned) even past the last attempt', async () => {
+    const w = await withdrawalPersistedNotSent(PAYOUT_MAX_ATTEMPTS);
+    const signed = await legacySigned(w);
+    const foreign = await Wallet.createRandom().signTransaction({
+      to: w.dest,
+      value: 0n,
+      nonce: 0,
+      chainId: 84532,
+      gasLimit: 21_000n,
+      maxFeePerGas: 1n,
+      maxPriorityFeePerGas: 0n,
+      type: 2,
+    });
+    await ds.query(`UPDATE withdrawals SET signed_tx = $2 WHERE id = $1`, [w.id, foreign]);
+    await expect(api.app.get(WithdrawalsService).process(w.id)).rejects.toThrow(/not from this hot wallet/);
+    const [row] = await ds.query(`SELECT status FROM withdrawals WHERE id = $1`, [w.id]);
+    expect(row.status).toBe('processing');
+    await ds.query(`UPDATE withdrawals SET signed_tx = $2, locked_until = NULL WHERE id = $1`, [w.id, signed]);
+    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
+  });
+
+  it('an authorization used by a transaction older than the log window is never taken for unused: recovery throws and retries', async () => {
+    const [p] = await ds.query(`SELECT id FROM payments WHERE status = 'settled' ORDER BY settled_at LIMIT 1`);
+    const payment = (await api.app.get(PaymentsService).get(p.id))!;
+    const adapter = api.app.get(SettlementAdapter);
+    const req = { ...toSettleRequest(payment), txHash: null };
+    expect(await adapter.settlementOf(req)).toBe(payment.txHash);
+    const lookback = api.config.evmLogLookbackBlocks;
+    try {
+      api.config.evmLogLookbackBlocks = 1;
+      await chain.provider.send('anvil_mine', ['0x3']);
+      await expect(adapter.settlementOf(req)).rejects.toThrow(/was used, but no AuthorizationUsed log/);
+    } finally {
+      api.config.evmLogLookbackBlocks = lookback;
+    }
   });
 
   it('a decision already recorded stands when the node no longer knows the transaction; a consumed nonce the node never saw is dropped', async () => {

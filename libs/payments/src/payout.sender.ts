@@ -62,8 +62,13 @@ export class PayoutSender {
       throw new Error('the transfer is signed and not mined yet; it will be checked again');
     } catch (err) {
       const error = (err as Error).message?.slice(0, 500) ?? 'transfer failed';
-      const [current] = await queryRows<{ chainTxId: string | null }>(this.dataSource.manager, `SELECT chain_tx_id AS "chainTxId" FROM ${t.table} WHERE id = $1`, [id]);
-      if (row.attempts >= PAYOUT_MAX_ATTEMPTS && !current?.chainTxId) return { kind: 'failed', error, claimToken };
+      const [current] = await queryRows<{ chainTxId: string | null; signedTx: string | null }>(
+        this.dataSource.manager,
+        `SELECT chain_tx_id AS "chainTxId", signed_tx AS "signedTx" FROM ${t.table} WHERE id = $1`,
+        [id],
+      );
+      // Failed (money back) only when no transfer was ever signed for it, by this version or an earlier one.
+      if (row.attempts >= PAYOUT_MAX_ATTEMPTS && current && !current.chainTxId && !current.signedTx) return { kind: 'failed', error, claimToken };
       await this.dataSource.query(`UPDATE ${t.table} SET error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing' AND claim_token = $3`, [id, error, claimToken]);
       this.logger.warn({ table: t.table, id, attempts: row.attempts, err: error }, 'payout not finished; will retry');
       throw err;

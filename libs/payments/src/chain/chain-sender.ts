@@ -171,8 +171,8 @@ export class ChainSender {
 
   /**
    * The wallet's nonce `tx.nonce` is consumed. Asked again (it may have been mined meanwhile), and
-   * the transaction itself looked up (a node whose receipt index lags still knows it): only when
-   * neither knows it is it dropped, and only if this call is the one that recorded it.
+   * the transaction itself looked up (a node whose receipt index lags, or a pool, still knows it):
+   * only when neither knows it is it dropped, and only if this call is the one that recorded it.
    */
   private async consumed(tx: ChainTxRow, used: bigint): Promise<ChainOutcome> {
     const [again, known] = await Promise.all([
@@ -180,7 +180,8 @@ export class ChainSender {
       this.o.provider.send('eth_getTransactionByHash', [tx.txHash]) as Promise<{ blockNumber?: string | null } | null>,
     ]);
     if (again) return this.decided(tx, again);
-    if (known?.blockNumber) {
+    // Known at all (mined on a backend whose receipts lag, or still in a pool): it may land; never signed again while it can.
+    if (known) {
       await this.o.repository.postpone(tx.id, new Date(Date.now() + this.o.resendAfterMs));
       return { state: 'pending', tx };
     }

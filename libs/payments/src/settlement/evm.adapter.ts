@@ -64,7 +64,8 @@ export class EvmSettlementAdapter extends SettlementAdapter {
   /**
    * The transaction that used the authorization, if it was used: the one bound to the payment
    * first (one receipt), else the token's AuthorizationUsed logs, newest window first and bounded
-   * (EVM_LOG_LOOKBACK_BLOCKS; providers refuse a search from block 0).
+   * (EVM_LOG_LOOKBACK_BLOCKS; providers refuse a search from block 0). Used but not found there:
+   * throws, so no caller takes it for unused.
    */
   async settlementOf(p: SettleRequest): Promise<string | null> {
     if (!(await this.authorizationUsed(p))) return null;
@@ -80,7 +81,8 @@ export class EvmSettlementAdapter extends SettlementAdapter {
       const logs = await this.provider.getLogs({ address: token, topics, fromBlock: Math.max(oldest, to - LOG_WINDOW + 1), toBlock: to });
       if (logs.length > 0) return logs[0].transactionHash;
     }
-    return null;
+    // Used, by a transaction older than the window: never "not moved" (that would release or resend it); retried later.
+    throw new Error(`authorization ${p.nonce} of ${p.payer} was used, but no AuthorizationUsed log within ${this.config.evmLogLookbackBlocks} blocks`);
   }
 
   /**

@@ -4,7 +4,6 @@ import { ChainBudget, ChainsRepository, ChainTokens } from '@app/chains';
 import { AppException, Clock, FaultInjector, formatMicros, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
-import { Accounts, LedgerService } from '@app/ledger';
 import { ExecuteCommand, ExecuteRejected } from '../../execution.types';
 import { ExecutionsRepository } from '../../executions.repository';
 import { newExecution, runClaimUntil } from '../../execution-factory';
@@ -36,7 +35,6 @@ export class ExecuteChainRoot {
     private readonly tokens: ChainTokens,
     private readonly chains: ChainsRepository,
     private readonly budget: ChainBudget,
-    private readonly ledger: LedgerService,
     private readonly runAgent: RunAgent,
     private readonly charge: ChargeExecution,
     private readonly recordFailure: RecordFailedRun,
@@ -137,7 +135,8 @@ export class ExecuteChainRoot {
       const outcome = run.ok
         ? await this.charge.execute({ state: 'pending', execution, funding: node, completion: run.completion, reputation: target.agent.reputationScore })
         : { execution: await this.recordFailure.execute(execution, run.failure, { funding: node }), settlement: null };
-      const left = formatMicros(await this.ledger.balance(this.tx.pooled, Accounts.chainBudget(chainId).code));
+      // What no running node has reserved (sub-calls still running keep theirs).
+      const left = formatMicros((await this.chains.find(chainId, this.tx.pooled))?.available ?? 0n);
       // The root's settlement is its x402 payment's: read back by the transport (settlement null).
       return { execution: outcome.execution, settlement: null, replayed: false, limits, chain: { chainId, depth: 0, remainingBudget: left } };
     } catch (err) {

@@ -107,7 +107,13 @@ export class ExecuteChained {
       caller,
     });
     const version = call.version;
-    const [guard, reserved] = await this.tx.oneTrip((sql) => [version === null ? Promise.resolve() : this.targets.unchanged(sql, target.agent.id, version), funding.enter(sql)] as const);
+    const [guard, reserved] = await this.tx
+      .oneTrip((sql) => [version === null ? Promise.resolve() : this.targets.unchanged(sql, target.agent.id, version), funding.enter(sql)] as const)
+      .catch((err: unknown) => {
+        // The transaction itself failed (COMMIT, the connection): nothing was written, nothing runs.
+        this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
+        throw new ExecuteRejected(err, limits);
+      });
     const refused = guard.status === 'rejected' ? guard.reason : reserved.status === 'rejected' ? reserved.reason : null;
     if (refused === null) return { execution, funding, spanId };
     // Nothing was written and nothing ran: the agent's window gets its slot back.
