@@ -50,7 +50,8 @@ describe('schema (integration)', () => {
 
   it('upgrading a running chain whose reservations were in the ledger: they go back to its budget and its row holds what is available', async () => {
     const ds = api.app.get(DataSource);
-    expect(ds.migrations[ds.migrations.length - 1].name).toBe('ChainReservations1763950000000');
+    expect(ds.migrations[ds.migrations.length - 2].name).toBe('ChainReservations1763950000000');
+    await ds.undoLastMigration({ transaction: 'each' });
     await ds.undoLastMigration({ transaction: 'each' });
     const chain = randomUUID();
     const post = (code: string, from: [string, string], to: [string, string], amount: number) =>
@@ -80,7 +81,7 @@ describe('schema (integration)', () => {
     }
     await post('chain.funded', ['world:chain', 'world'], [`chain:${chain}:budget`, 'chain_budget'], 110_000);
     await post('chain.node.reserved', [`chain:${chain}:budget`, 'chain_budget'], [`chain:${chain}:inflight`, 'chain_inflight'], 30_000);
-    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(1);
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(2);
     const [row] = await ds.query(
       `SELECT c.available::text, (SELECT balance::text FROM ledger_accounts WHERE code = 'chain:' || c.id || ':budget') AS budget,
               (SELECT balance::text FROM ledger_accounts WHERE code = 'chain:' || c.id || ':inflight') AS inflight
@@ -89,5 +90,48 @@ describe('schema (integration)', () => {
     );
     expect(row).toEqual({ available: '80000', budget: '110000', inflight: '0' });
     expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+  });
+
+  it('upgrading a database with agents and charges: the rollups start from what is there, and the triggers keep them', async () => {
+    const ds = api.app.get(DataSource);
+    expect(ds.migrations[ds.migrations.length - 1].name).toBe('Reputation1763960000000');
+    await ds.undoLastMigration({ transaction: 'each' });
+    const [a, b] = [randomUUID(), randomUUID()];
+    const agent = (id: string, status: string) =>
+      ds.query(`INSERT INTO agents (id, wallet, name, endpoints, chain_settings, status) VALUES ($1, '0x${'cd'.repeat(20)}', 'up', '{}', '{}', $2)`, [id, status]);
+    await agent(a, 'active');
+    await agent(b, 'inactive');
+    const charge = (id: string, agentId: string, fee: number, ms: number) =>
+      ds.query(
+        `INSERT INTO transactions (id, requesting_agent, payer_wallet, providing_agent_id, capability_id, gross_amount, platform_fee, agent_fee, platform_cut, agent_earnings, execution_time_ms)
+         VALUES ($1, 'c', '0x${'ef'.repeat(20)}', $2, 'cap', $3 + 1000, 1000, $3, $3 / 20, $3 - $3 / 20, $4)`,
+        [id, agentId, fee, ms],
+      );
+    await charge('tx_up_1', a, 20_000, 7);
+    await charge('tx_up_2', a, 40_000, 7);
+    await charge('tx_up_3', b, 20_000, 3000);
+    const before = (await ds.query(`SELECT count(*)::int AS n FROM agents`))[0].n;
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(1);
+    const stats = async (id: string) =>
+      (await ds.query(`SELECT completed::int, gross::int, platform_fees::int AS fees, net::int, time_sum_ms::int AS t FROM agent_stats WHERE agent_id = $1`, [id]))[0];
+    expect(await stats(a)).toEqual({ completed: 2, gross: 62_000, fees: 2_000 + 3_000, net: 57_000, t: 14 });
+    expect(await ds.query(`SELECT bucket_ms, n::int FROM agent_latency WHERE agent_id = ANY($1::uuid[]) ORDER BY bucket_ms`, [[a, b]])).toEqual([
+      { bucket_ms: 7, n: 2 },
+      { bucket_ms: 3000 - (3000 % 4), n: 1 },
+    ]);
+    const platform = async () => (await ds.query(`SELECT sum(agents)::int AS agents, sum(active_agents)::int AS active, sum(transactions)::int AS txs FROM platform_stats`))[0];
+    const totals = await platform();
+    expect(totals.agents).toBe(before);
+    expect(totals).toEqual({
+      agents: before,
+      active: (await ds.query(`SELECT count(*)::int AS n FROM agents WHERE status = 'active'`))[0].n,
+      txs: (await ds.query(`SELECT count(*)::int AS n FROM transactions`))[0].n,
+    });
+    // From now on the triggers keep them: a status change, a charge, a removal.
+    await ds.query(`UPDATE agents SET status = 'active' WHERE id = $1`, [b]);
+    await charge('tx_up_4', b, 1_000, 1);
+    await ds.query(`DELETE FROM agents WHERE id = $1`, [a]);
+    expect(await platform()).toEqual({ agents: before - 1, active: totals.active, txs: totals.txs + 1 });
+    expect(await stats(b)).toMatchObject({ completed: 2, gross: 23_000 });
   });
 });

@@ -32,7 +32,7 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
   const db = await createTestDatabase();
   const fullEnv: Record<string, string> = {
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: db.url,
     DATABASE_POOL_SIZE: '10',
     REDIS_URL: TEST_REDIS_URL,

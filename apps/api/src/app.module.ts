@@ -3,6 +3,7 @@ import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from '@app/agents';
+import { AnalyticsModule } from '@app/analytics';
 import { ChainsModule } from '@app/chains';
 import { Clock, ClockModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
@@ -11,6 +12,7 @@ import { OutboundModule } from '@app/outbound';
 import { PaymentsModule } from '@app/payments';
 import { ExecutionModule } from '@app/execution';
 import { QueuesModule, RedisModule } from '@app/queues';
+import { ReputationModule } from '@app/reputation';
 import { WebhooksModule } from '@app/webhooks';
 import { AdminAgentsController } from './admin/admin-agents.controller';
 import { AgentsController } from './agents/agents.controller';
@@ -20,6 +22,8 @@ import { PaymentsController } from './payments/payments.controller';
 import { ChainsController } from './chains/chains.controller';
 import { ExecutionController } from './execution/execution.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { ReputationController } from './reputation/reputation.controller';
+import { AnalyticsController } from './analytics/analytics.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ObjectBodyPipe, createValidationPipe } from './http/validation';
@@ -44,8 +48,10 @@ export class AppModule {
         ExecutionModule,
         ChainsModule,
         WebhooksModule,
+        ReputationModule,
+        AnalyticsModule,
       ],
-      controllers: [AgentsController, DiscoveryController, PaymentsController, ExecutionController, ChainsController, WebhooksController, AdminAgentsController, HealthController],
+      controllers: [AgentsController, DiscoveryController, PaymentsController, ExecutionController, ChainsController, WebhooksController, ReputationController, AnalyticsController, AdminAgentsController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -52,7 +52,9 @@ export class DiscoveryService {
 
   /**
    * Active agents with at least one capability matching the filters. Order: reputation,
-   * then executions; At Risk and Critical agents after everyone else (resolutions §8).
+   * then executions; At Risk and Critical agents (below ${LOW_REPUTATION_BELOW}) after everyone else
+   * (resolutions §8), which ordering by score first already gives. The order is the ranking index's
+   * (`ix_agents_ranking`), so a page is read from the index, not sorted from every agent.
    */
   async discover(f: DiscoverFilters): Promise<{ agents: DiscoveredAgent[]; total: number }> {
     const params: unknown[] = [];
@@ -67,14 +69,15 @@ export class DiscoveryService {
     }
     const where = [`a.status = 'active'`, `EXISTS (SELECT 1 FROM agent_capabilities c WHERE ${capConds.join(' AND ')})`];
     if (f.minReputation !== undefined) {
-      params.push(f.minReputation);
-      where.push(`a.reputation_score >= $${params.length}::numeric`);
+      // Scores are integers: >= 37.5 is >= 38, compared as integers so the ranking index serves it.
+      params.push(Math.ceil(f.minReputation));
+      where.push(`a.reputation_score >= $${params.length}::int`);
     }
     const whereSql = where.join(' AND ');
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM agents a WHERE ${whereSql}`, params);
     const rows: { id: string }[] = await this.dataSource.query(
       `SELECT a.id FROM agents a WHERE ${whereSql}
-       ORDER BY (a.reputation_score < ${LOW_REPUTATION_BELOW}), a.reputation_score DESC, a.execution_count DESC, a.created_at ASC, a.id
+       ORDER BY a.reputation_score DESC, a.execution_count DESC, a.created_at ASC, a.id
        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, f.limit, f.offset],
     );

@@ -94,21 +94,10 @@ export class ExecuteTargetReader {
     }
   }
 
-  /** The agent's reputation score now (50 when the agent is gone): it sets the escrow hold of a charge. */
-  async reputation(agentId: string): Promise<number> {
-    const [row] = await this.tx.query<{ score: number }>(`SELECT reputation_score AS score FROM agents WHERE id = $1`, [agentId]);
-    return row?.score ?? 50;
-  }
-
   /** Names of agents by id (for read models that show them: a chain's tree and costs). */
   async names(ids: string[]): Promise<Map<string, string>> {
     const rows = ids.length ? await this.tx.query<{ id: string; name: string }>(`SELECT id, name FROM agents WHERE id = ANY($1::uuid[])`, [[...new Set(ids)]]) : [];
     return new Map(rows.map((r) => [r.id, r.name]));
-  }
-
-  /** Inside the caller's transaction: one more execution for the agent (sent last, so its row stays locked only until commit). */
-  countExecution(sql: Queryable, agentId: string): Promise<unknown> {
-    return sql.query(`UPDATE agents SET execution_count = execution_count + 1 WHERE id = $1`, [agentId]);
   }
 }
 

@@ -4,7 +4,8 @@ import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound
 import { validateAgainst } from './json-schema';
 
 export type AgentCallResult =
-  { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown } | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number };
+  | { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown }
+  | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number; reachedAgent?: boolean };
 
 const MAX_AGENT_RESPONSE_BYTES = 4 * 1024 * 1024;
 
@@ -57,7 +58,8 @@ export class AgentCaller {
     } catch (err) {
       const e = err as OutboundError;
       if (e.kind === 'timeout') return { ok: false, status: 'timeout', error: `agent did not answer within ${this.config.executionTimeoutMs} ms`, timeMs: elapsed() };
-      return { ok: false, status: 'failed', error: `agent unreachable: ${e.message}`, timeMs: elapsed() };
+      // The guard refused the address: nothing was sent, so the agent is not penalised for it.
+      return { ok: false, status: 'failed', error: `agent unreachable: ${e.message}`, timeMs: elapsed(), reachedAgent: e.kind !== 'blocked' };
     }
     if (res.status < 200 || res.status >= 300) {
       return { ok: false, status: 'failed', error: `agent answered ${res.status}: ${res.body.slice(0, 300)}`, timeMs: elapsed() };

@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ReputationModule } from '@app/reputation';
 import { ExecuteTargetsModule } from '@app/agents';
 import { ChainsModule } from '@app/chains';
 import { Clock } from '@app/common';
@@ -50,7 +51,7 @@ const USE_CASES = [
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), ExecuteTargetsModule, PaymentsModule, ChainsModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), ExecuteTargetsModule, PaymentsModule, ChainsModule, WebhooksModule, ReputationModule],
   providers: [...USE_CASES, ExecutionsRepository, FundingSource, AgentCaller, RateLimiter, ExecuteTargets],
   exports: USE_CASES,
 })

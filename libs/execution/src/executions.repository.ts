@@ -21,6 +21,8 @@ export interface RunFailure {
   error: string;
   timeMs: number;
   completedAt: Date;
+  /** False when the call never reached the agent (it is gone, or the guard refused its address): no reputation penalty. */
+  reachedAgent?: boolean;
 }
 
 /**

@@ -16,14 +16,6 @@ export interface AgentBalance {
   escrow: { pendingCount: number; pendingTotal: bigint };
 }
 
-export interface PlatformStats {
-  totalAgents: number;
-  activeAgents: number;
-  totalTransactions: number;
-  totalVolume: bigint;
-  avgTransactionSize: bigint;
-}
-
 /** Read models over the ledger and the payment rows. */
 @Injectable()
 export class BalancesService {
@@ -75,19 +67,5 @@ export class BalancesService {
     const tx = await this.dataSource.manager.findOne(TransactionEntity, { where: { id } });
     if (!tx) throw new NotFoundException('TRANSACTION_NOT_FOUND', 'Transaction', id);
     return tx;
-  }
-
-  async stats(): Promise<PlatformStats> {
-    const [r] = await this.dataSource.query(
-      `SELECT (SELECT count(*) FROM agents)::int AS "totalAgents",
-              (SELECT count(*) FROM agents WHERE status = 'active')::int AS "activeAgents",
-              count(*)::int AS "totalTransactions",
-              coalesce(sum(gross_amount), 0)::text AS "totalVolume"
-         FROM transactions`,
-    );
-    const volume = BigInt(r.totalVolume);
-    // Integer division on micro-units: the average is floored to the micro-USDC.
-    const avg = r.totalTransactions > 0 ? volume / BigInt(r.totalTransactions) : 0n;
-    return { totalAgents: r.totalAgents, activeAgents: r.activeAgents, totalTransactions: r.totalTransactions, totalVolume: volume, avgTransactionSize: avg };
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock, formatMicros, newId, reputationTier } from '@app/common';
+import { Clock, formatMicros, INITIAL_REPUTATION, newId, reputationTier } from '@app/common';
 import { AppConfig } from '@app/config';
-import { allWrites, Queryable, TransactionRunner } from '@app/database';
+import { allWrites, Queryable, queryRows, TransactionRunner } from '@app/database';
 import { AccountRef, Accounts, LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
 import { jobId, JobProducer } from '@app/queues';
@@ -20,7 +20,17 @@ export interface ExecutionCharge {
   payerWallet: string;
   requestingAgent: string;
   agentId: string;
-  agentReputation: number;
+  /**
+   * The score that sets the hold. Left out (the charger): the agent's score at the charge, read by
+   * the statement that writes the hold, so a score moved since the target was cached still decides.
+   */
+  agentReputation?: number;
+  /**
+   * Whether a hold due now may be released inside this transaction (it waits for the hold's
+   * result). False for a one-trip transaction (COMMIT already sent): a hold due now comes back
+   * `held` with `releaseAt` <= now, and the caller releases it right after commit.
+   */
+  releaseInline?: boolean;
   capabilityId: string;
   agentFee: bigint;
   platformFee: bigint;
@@ -120,15 +130,7 @@ export class EscrowService {
     const holdId = newId('esc');
     const gross = c.platformFee + c.agentFee;
     const now = this.clock.now();
-    const hold = Object.assign(new EscrowHoldEntity(), {
-      id: holdId,
-      transactionId,
-      agentId: c.agentId,
-      amount: earnings,
-      status: 'held',
-      releaseAt: new Date(now.getTime() + this.holdSeconds(c.agentReputation) * 1000),
-      releasedAt: null,
-    });
+    const hold = Object.assign(new EscrowHoldEntity(), { id: holdId, transactionId, agentId: c.agentId, amount: earnings, status: 'held', releaseAt: now, releasedAt: null });
     const transaction = Object.assign(new TransactionEntity(), {
       id: transactionId,
       requestingAgent: c.requestingAgent,
@@ -149,13 +151,18 @@ export class EscrowService {
     });
     // One round trip (pipeline mode): the two rows, the refund row and the posting go out together
     // and run in this order; the posting locks the hot platform accounts only until commit.
-    const [, opened] = await allWrites([
-      manager.query(
+    // The hold's length by tier (common's reputationTier: 60+ instant, 40+ Standard, 20+ At Risk, else Critical).
+    const [held, opened] = await allWrites([
+      queryRows<{ releaseAt: Date }>(
+        manager,
         `WITH t AS (
            INSERT INTO transactions (id, requesting_agent, payer_wallet, providing_agent_id, capability_id, gross_amount, platform_fee, agent_fee,
                                      platform_cut, agent_earnings, status, execution_time_ms, payment_id, escrow_id, completed_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'completed', $11, $12, $13, $14))
-         INSERT INTO escrow_holds (id, transaction_id, agent_id, amount, status, release_at) VALUES ($13, $1, $4, $10, 'held', $15)`,
+         INSERT INTO escrow_holds (id, transaction_id, agent_id, amount, status, release_at)
+         SELECT $13, $1, $4, $10, 'held', $14::timestamptz + make_interval(secs => CASE WHEN s >= 60 THEN 0 WHEN s >= 40 THEN $15 WHEN s >= 20 THEN $16 ELSE $17 END)
+           FROM (SELECT coalesce($18::int, (SELECT reputation_score FROM agents WHERE id = $4), ${INITIAL_REPUTATION}) AS s) score
+         RETURNING release_at AS "releaseAt"`,
         [
           transactionId,
           transaction.requestingAgent,
@@ -171,7 +178,10 @@ export class EscrowService {
           c.paymentId,
           holdId,
           now,
-          hold.releaseAt,
+          this.config.escrowHoldStandardS,
+          this.config.escrowHoldAtRiskS,
+          this.config.escrowHoldCriticalS,
+          c.agentReputation ?? null,
         ],
       ),
       refund
@@ -189,7 +199,8 @@ export class EscrowService {
         metadata: { paymentId: c.paymentId, agentId: c.agentId, ...(refund ? { refundId: refund.id } : {}) },
       }),
     ]);
-    if (hold.releaseAt.getTime() <= now.getTime()) {
+    hold.releaseAt = new Date(held[0].releaseAt);
+    if (hold.releaseAt.getTime() <= now.getTime() && c.releaseInline !== false) {
       await this.releaseIn(manager, hold);
       Object.assign(hold, { status: 'released', releasedAt: now });
     }

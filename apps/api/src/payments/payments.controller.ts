@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { GetPlatformStats } from '@app/analytics';
 import { WalletAuthContext } from '@app/auth';
 import { Usdc } from '@app/common';
 import { BalancesService, WithdrawalsService } from '@app/payments';
@@ -31,6 +32,7 @@ export class PaymentsController {
   constructor(
     private readonly balances: BalancesService,
     private readonly withdrawals: WithdrawalsService,
+    private readonly platformStats: GetPlatformStats,
   ) {}
 
   @Get('balance/:agentId')
@@ -86,9 +88,9 @@ export class PaymentsController {
   }
 
   @Get('stats')
-  @ApiOperation({ summary: 'Platform totals' })
+  @ApiOperation({ summary: 'Platform totals (served by analytics from rollups the database keeps; no scan of the history)' })
   @ApiEnvelope(StatsResponse)
   async stats(): Promise<StatsResponse> {
-    return toStatsResponse(await this.balances.stats());
+    return toStatsResponse(await this.platformStats.execute());
   }
 }

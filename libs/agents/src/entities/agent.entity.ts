@@ -27,11 +27,12 @@ export const DEFAULT_CHAIN_SETTINGS: ChainSettings = {
 @Check('ck_agents_reputation_range', `"reputation_score" BETWEEN 0 AND 100`)
 @Check('ck_agents_status', `"status" IN ('active', 'inactive', 'suspended')`)
 @Index('ix_agents_wallet', ['wallet'])
-@Index('ix_agents_status_reputation', ['status', 'reputationScore'])
 // Full-text and trigram indexes use operator classes TypeORM cannot express; the
 // migration owns them and the schema diff leaves them alone.
 @Index('ix_agents_search_vector', { synchronize: false })
 @Index('ix_agents_search_text_trgm', { synchronize: false })
+// Discovery's and the leaderboard's order over active agents (partial, with DESC keys: the migration owns it).
+@Index('ix_agents_ranking', { synchronize: false })
 export class AgentEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_agents' })
   id: string;

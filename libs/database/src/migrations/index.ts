@@ -12,6 +12,7 @@ import { PaymentSettling1763920000000 } from './1763920000000-PaymentSettling';
 import { ChainSender1763930000000 } from './1763930000000-ChainSender';
 import { Chains1763940000000 } from './1763940000000-Chains';
 import { ChainReservations1763950000000 } from './1763950000000-ChainReservations';
+import { Reputation1763960000000 } from './1763960000000-Reputation';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   ChainSender1763930000000,
   Chains1763940000000,
   ChainReservations1763950000000,
+  Reputation1763960000000,
 ];

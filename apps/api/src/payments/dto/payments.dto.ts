@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { formatMicros } from '@app/common';
-import { AgentBalance, PlatformStats, TransactionEntity, WithdrawalEntity, WithdrawalSummary } from '@app/payments';
+import { PlatformStats } from '@app/analytics';
+import { AgentBalance, TransactionEntity, WithdrawalEntity, WithdrawalSummary } from '@app/payments';
 import { IsUsdcAmount, IsWallet } from '../../http/validators';
 
 export class WithdrawDto {

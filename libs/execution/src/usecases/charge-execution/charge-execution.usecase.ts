@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ExecuteTargetReader } from '@app/agents';
 import { AppException, FaultInjector, formatMicros, newId } from '@app/common';
 import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
+import { ReputationRecorder } from '@app/reputation';
 import { EscrowHoldEntity, EscrowService, RefundEntity, RefundsService, splitAgentFee } from '@app/payments';
 import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../entities/execution.entity';
@@ -44,7 +44,7 @@ export class ChargeExecution {
 
   constructor(
     private readonly repo: ExecutionsRepository,
-    private readonly agents: ExecuteTargetReader,
+    private readonly reputation: ReputationRecorder,
     private readonly escrow: EscrowService,
     private readonly refunds: RefundsService,
     private readonly outbox: OutboxService,
@@ -96,7 +96,8 @@ export class ChargeExecution {
   private async charge(req: ChargeRequest, mode: 'insert' | 'complete' | 'settle'): Promise<ExecutionOutcome> {
     const { execution, funding } = req;
     const id = execution.id;
-    const score = req.reputation ?? (await this.agents.reputation(execution.agentId));
+    // The cached score only picks the transaction's shape; the hold's tier is the score at the charge (read by the hold's statement).
+    const inline = req.reputation === undefined || this.escrow.holdSeconds(req.reputation) === 0;
     const transactionId = newId('tx');
     // A chain's unused reservation goes back to its budget: a refund only for an x402 payment.
     const refundId = execution.authorizedAgentFee > execution.agentFee && !funding.chargeSource ? newId('rfd') : null;
@@ -133,7 +134,7 @@ export class ChargeExecution {
           payerWallet: funding.payer,
           requestingAgent: funding.requestingAgent,
           agentId: execution.agentId,
-          agentReputation: score,
+          releaseInline: inline,
           capabilityId: execution.capabilityId,
           agentFee: execution.agentFee,
           platformFee: execution.platformFee,
@@ -141,8 +142,8 @@ export class ChargeExecution {
           refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
           source: funding.chargeSource,
         }),
-        // Last: the agent's row stays locked only until commit.
-        this.agents.countExecution(sql, execution.agentId),
+        // Last: the agent's row stays locked only until commit. +1 and the execution counted.
+        this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId),
       ] as const;
     const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {
       if (claim.status === 'rejected') throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;
@@ -156,13 +157,15 @@ export class ChargeExecution {
       // A held charge is one round trip, COMMIT included: the hot ledger accounts and the agent's
       // row stay locked only while Postgres runs it. An instant-tier hold is released in the same
       // transaction once the posting has answered, so that one waits for the results first.
-      charged = this.escrow.holdSeconds(score) > 0 ? interpret(await this.tx.oneTrip(issue)) : await this.tx.pipelined(async (sql) => interpret(await Promise.allSettled(issue(sql))));
+      charged = inline ? await this.tx.pipelined(async (sql) => interpret(await Promise.allSettled(issue(sql)))) : interpret(await this.tx.oneTrip(issue));
     } catch (err) {
       if (err instanceof NotClaimed) return this.stored(id);
       throw err;
     }
-    // After commit. The release job is due hours later (the sweeper covers a lost one): not awaited.
-    void this.escrow.scheduleRelease(charged.hold);
+    // After commit. A hold due now (the score crossed into an instant tier since the target was
+    // cached) is released before the answer; otherwise the job is due hours later (the sweeper covers a lost one): not awaited.
+    if (charged.hold.status === 'held' && charged.hold.releaseAt.getTime() <= Date.now()) await this.escrow.release(charged.hold.id);
+    else void this.escrow.scheduleRelease(charged.hold);
     if (charged.refund) await this.refunds.enqueue(charged.refund.id);
     if (charged.callback) await this.deliveries.wake(charged.callback, 0);
     await funding.afterEnd();

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { allWrites, Queryable, TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
+import { ReputationRecorder } from '@app/reputation';
 import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { ExecutionsRepository, RunFailure } from '../../executions.repository';
 import { Funding } from '../../funding/funding';
 
 /**
- * Records a failed or timed-out run: nothing is settled or charged; an x402 authorization stays
+ * Records a failed or timed-out run (the agent's reputation -2 when the call reached it): nothing is settled or charged; an x402 authorization stays
  * reserved for a retry, a chain node's reservation returns to the budget. One transaction: the
  * execution's state (a run first written now also writes its reservation and its row), what the
  * funding gives back, the event `execution.failed`, the callback's first delivery; then the
@@ -20,6 +21,7 @@ export class RecordFailedRun {
     private readonly outbox: OutboxService,
     private readonly deliveries: DeliveryService,
     private readonly tx: TransactionRunner,
+    private readonly reputation: ReputationRecorder,
   ) {}
 
   /** `fresh`: nothing was written for this run yet. `funding`: what paid for it, when the caller holds it. */
@@ -29,17 +31,31 @@ export class RecordFailedRun {
     const giveBack = (sql: Queryable) => (funding ? funding.failWrites(sql, execution.id, { executionTimeMs: failure.timeMs, completedAt: failure.completedAt }) : Promise.resolve());
     const recorded = await this.tx.pipelined(async (sql) => {
       if (opts.fresh && funding) {
-        const [, , scheduled] = await allWrites([funding.reserve(sql, execution.id), this.repo.insert(sql, execution), this.events(sql, execution, failure), giveBack(sql)]);
+        const [, , scheduled] = await allWrites([
+          funding.reserve(sql, execution.id),
+          this.repo.insert(sql, execution),
+          this.events(sql, execution, failure),
+          giveBack(sql),
+          this.penalty(sql, execution, failure),
+        ]);
         return { callback: scheduled };
       }
       // Claimed first: a failure recorded by another run gives nothing back twice.
       if (!(await this.repo.recordFailure(sql, execution.id, failure))) return null;
-      const [callback] = await allWrites([this.events(sql, execution, failure), giveBack(sql)]);
+      const [callback] = await allWrites([this.events(sql, execution, failure), giveBack(sql), this.penalty(sql, execution, failure)]);
       return { callback };
     });
     if (recorded?.callback) await this.deliveries.wake(recorded.callback, 0);
     if (recorded && funding) await funding.afterEnd();
     return execution;
+  }
+
+  /**
+   * -2 for a run that reached the agent. Last: the agent's row is locked after everything else the
+   * failure locks, in the order a charge locks them (migration Reputation).
+   */
+  private penalty(sql: Queryable, e: ExecutionEntity, f: RunFailure): Promise<number | null> {
+    return f.reachedAgent === false ? Promise.resolve(null) : this.reputation.record(sql, e.agentId, 'execution.failed', e.id);
   }
 
   /** The event and the callback's first delivery (its id, if any). */

@@ -28,7 +28,7 @@ export class RunAgent {
   ) {}
 
   async execute(execution: ExecutionEntity, target: RunTarget | null, chain?: ChainCallContext): Promise<RunResult> {
-    if (!target) return this.failed('failed', 'agent or capability is no longer available', 0);
+    if (!target) return this.failed('failed', 'agent or capability is no longer available', 0, false);
     const called = await this.caller.call(
       target.endpoint,
       { requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input },
@@ -36,7 +36,7 @@ export class RunAgent {
       target.agentId,
       chain,
     );
-    if (!called.ok) return this.failed(called.status, called.error, called.timeMs);
+    if (!called.ok) return this.failed(called.status, called.error, called.timeMs, called.reachedAgent ?? true);
     const badAt = unstorablePath(called.output);
     if (badAt !== null) return this.failed('failed', `agent output contains text that cannot be stored (NUL or an unpaired surrogate) at ${badAt}`, called.timeMs);
     const fee = meterAgentFee(execution, { tokens: called.usage.tokens, cost: called.cost, timeMs: called.timeMs });
@@ -47,7 +47,7 @@ export class RunAgent {
     };
   }
 
-  private failed(status: 'failed' | 'timeout', error: string, timeMs: number): RunResult {
-    return { ok: false, failure: { status, error: storableText(error), timeMs, completedAt: this.clock.now() } };
+  private failed(status: 'failed' | 'timeout', error: string, timeMs: number, reachedAgent = true): RunResult {
+    return { ok: false, failure: { status, error: storableText(error), timeMs, completedAt: this.clock.now(), reachedAgent } };
   }
 }

@@ -1,0 +1,174 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Reputation and the statistics read at scale.
+ *
+ * - `reputation_events`: one row per change of an agent's score (type, the delta applied after the
+ *   0-100 clamp, the score after it, the id of what caused it), written by `reputation_apply` in the
+ *   transaction of the outcome. The function locks the agent's row, clamps, suspends an agent whose
+ *   score a penalty takes to 0, counts a completed execution (`execution_count`) and a failed one or a
+ *   dispute's outcome (`agent_stats`).
+ * - `agent_stats` and `agent_latency`: per-agent totals and the execution-time histogram of charged
+ *   executions, kept by a trigger on `transactions` (every charge inserts one row there; deferred to
+ *   COMMIT), so the
+ *   "all" analytics and the reputation breakdown never scan an agent's history.
+ * - `platform_stats`: shards of platform totals, summed by `/payments/stats`: rows 0-15 count
+ *   transactions and volume (trigger on `transactions`, a shard per agent keeps charges of different
+ *   agents off one hot row), rows 16-31 agents and active agents (trigger on `agents`). Separate rows
+ *   keep the lock orders apart: a charge locks its transaction shard before the agent's row, a status
+ *   change locks the agent's row before its agent shard.
+ * - Lock order of an outcome: its own rows and the ledger accounts, then the agent's row
+ *   (`reputation_apply`, the last statement of a charge or a failure), then the rollup rows
+ *   (`reputation_apply` after the row; the charge's trigger is deferred to COMMIT), so a success and a
+ *   failure of one agent (or of a chain's nodes) committing together never wait on each other in a cycle.
+ * - The score leaves what bumps `config_version`: a score that moves with every execution must not
+ *   throw away the execute path's cached targets (a suspension still does, through `status`).
+ * - `ix_agents_ranking`: the order of discovery and the leaderboard over active agents, so both read
+ *   the first page from the index instead of sorting every agent.
+ */
+export class Reputation1763960000000 implements MigrationInterface {
+  name = 'Reputation1763960000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE "reputation_events" (
+      "id" bigserial NOT NULL,
+      "agent_id" uuid NOT NULL,
+      "type" character varying(32) NOT NULL,
+      "delta" integer NOT NULL,
+      "score" integer NOT NULL,
+      "ref_id" character varying(64),
+      "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+      CONSTRAINT "ck_reputation_events_score" CHECK ("score" BETWEEN 0 AND 100),
+      CONSTRAINT "pk_reputation_events" PRIMARY KEY ("id"))`);
+    // Covering: an analytics window counts an agent's events by type and sums their deltas from the index alone.
+    await q.query(`CREATE INDEX "ix_reputation_events_agent_created" ON "reputation_events" ("agent_id", "created_at", "id") INCLUDE ("type", "delta")`);
+
+    await q.query(`CREATE TABLE "agent_stats" (
+      "agent_id" uuid NOT NULL,
+      "completed" bigint NOT NULL DEFAULT '0',
+      "failed" bigint NOT NULL DEFAULT '0',
+      "disputes_filed" bigint NOT NULL DEFAULT '0',
+      "disputes_won" bigint NOT NULL DEFAULT '0',
+      "disputes_lost" bigint NOT NULL DEFAULT '0',
+      "gross" bigint NOT NULL DEFAULT '0',
+      "platform_fees" bigint NOT NULL DEFAULT '0',
+      "net" bigint NOT NULL DEFAULT '0',
+      "time_sum_ms" bigint NOT NULL DEFAULT '0',
+      CONSTRAINT "pk_agent_stats" PRIMARY KEY ("agent_id"))`);
+    await q.query(`CREATE TABLE "agent_latency" (
+      "agent_id" uuid NOT NULL,
+      "bucket_ms" integer NOT NULL,
+      "n" bigint NOT NULL,
+      CONSTRAINT "pk_agent_latency" PRIMARY KEY ("agent_id", "bucket_ms"))`);
+    await q.query(`CREATE TABLE "platform_stats" (
+      "shard" smallint NOT NULL,
+      "agents" bigint NOT NULL DEFAULT '0',
+      "active_agents" bigint NOT NULL DEFAULT '0',
+      "transactions" bigint NOT NULL DEFAULT '0',
+      "volume" bigint NOT NULL DEFAULT '0',
+      CONSTRAINT "pk_platform_stats" PRIMARY KEY ("shard"))`);
+    await q.query(`INSERT INTO platform_stats (shard) SELECT generate_series(0, 31)`);
+
+    // Exact below 1,024 ms; above, the top ten significant bits (within 0.2%).
+    await q.query(`CREATE FUNCTION latency_bucket(ms integer) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $$
+      DECLARE v integer := greatest(ms, 0); s integer := 0;
+      BEGIN
+        WHILE v >= 1024 LOOP v := v >> 1; s := s + 1; END LOOP;
+        RETURN v << s;
+      END $$`);
+    await q.query(`CREATE FUNCTION stats_shard(agent uuid) RETURNS smallint LANGUAGE sql IMMUTABLE AS $$ SELECT (abs(hashtext(agent::text)) % 16)::smallint $$`);
+
+    await q.query(`CREATE FUNCTION transactions_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO agent_stats AS s (agent_id, completed, gross, platform_fees, net, time_sum_ms)
+          VALUES (NEW.providing_agent_id, 1, NEW.gross_amount, NEW.platform_fee + NEW.platform_cut, NEW.agent_earnings, NEW.execution_time_ms)
+          ON CONFLICT (agent_id) DO UPDATE SET completed = s.completed + 1, gross = s.gross + EXCLUDED.gross,
+            platform_fees = s.platform_fees + EXCLUDED.platform_fees, net = s.net + EXCLUDED.net, time_sum_ms = s.time_sum_ms + EXCLUDED.time_sum_ms;
+        INSERT INTO agent_latency AS l (agent_id, bucket_ms, n) VALUES (NEW.providing_agent_id, latency_bucket(NEW.execution_time_ms), 1)
+          ON CONFLICT (agent_id, bucket_ms) DO UPDATE SET n = l.n + 1;
+        UPDATE platform_stats SET transactions = transactions + 1, volume = volume + NEW.gross_amount WHERE shard = stats_shard(NEW.providing_agent_id);
+        RETURN NULL;
+      END $$`);
+    // Deferred to COMMIT: the rollup rows are locked after everything else the charge locks (below).
+    await q.query(`CREATE CONSTRAINT TRIGGER tr_transactions_rollup AFTER INSERT ON transactions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION transactions_rollup()`);
+
+    await q.query(`CREATE FUNCTION agents_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE platform_stats SET agents = agents - 1, active_agents = active_agents - (OLD.status = 'active')::int WHERE shard = 16 + stats_shard(OLD.id);
+        END IF;
+        IF TG_OP IN ('UPDATE', 'INSERT') THEN
+          UPDATE platform_stats SET agents = agents + 1, active_agents = active_agents + (NEW.status = 'active')::int WHERE shard = 16 + stats_shard(NEW.id);
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER tr_agents_rollup_insert_delete AFTER INSERT OR DELETE ON agents FOR EACH ROW EXECUTE FUNCTION agents_rollup()`);
+    await q.query(`CREATE TRIGGER tr_agents_rollup_status AFTER UPDATE OF status ON agents FOR EACH ROW
+      WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION agents_rollup()`);
+
+    // delta: the change the outcome asks for; the event records what was applied after the clamp.
+    // Returns the score after (NULL: no such agent).
+    await q.query(`CREATE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text) RETURNS integer LANGUAGE plpgsql AS $$
+      DECLARE before integer; after integer;
+      BEGIN
+        SELECT reputation_score INTO before FROM agents WHERE id = p_agent FOR UPDATE;
+        IF NOT FOUND THEN RETURN NULL; END IF;
+        after := least(100, greatest(0, before + p_delta));
+        UPDATE agents SET reputation_score = after,
+               execution_count = execution_count + (p_type = 'execution.completed')::int,
+               status = CASE WHEN p_delta < 0 AND after = 0 THEN 'suspended' ELSE status END,
+               suspended_reason = CASE WHEN p_delta < 0 AND after = 0 AND status <> 'suspended' THEN 'reputation reached 0' ELSE suspended_reason END
+         WHERE id = p_agent;
+        INSERT INTO reputation_events (agent_id, type, delta, score, ref_id) VALUES (p_agent, p_type, after - before, after, p_ref);
+        IF p_type IN ('execution.failed', 'dispute.filed', 'dispute.agent_wins', 'dispute.client_wins') THEN
+          INSERT INTO agent_stats AS s (agent_id, failed, disputes_filed, disputes_won, disputes_lost)
+            VALUES (p_agent, (p_type = 'execution.failed')::int, (p_type = 'dispute.filed')::int, (p_type = 'dispute.agent_wins')::int, (p_type = 'dispute.client_wins')::int)
+            ON CONFLICT (agent_id) DO UPDATE SET failed = s.failed + EXCLUDED.failed, disputes_filed = s.disputes_filed + EXCLUDED.disputes_filed,
+              disputes_won = s.disputes_won + EXCLUDED.disputes_won, disputes_lost = s.disputes_lost + EXCLUDED.disputes_lost;
+        END IF;
+        RETURN after;
+      END $$`);
+
+    // What existed before: totals from the charged transactions, agents counted.
+    await q.query(`INSERT INTO agent_stats (agent_id, completed, gross, platform_fees, net, time_sum_ms)
+      SELECT providing_agent_id, count(*), sum(gross_amount), sum(platform_fee + platform_cut), sum(agent_earnings), sum(execution_time_ms)
+        FROM transactions GROUP BY providing_agent_id`);
+    await q.query(`INSERT INTO agent_latency (agent_id, bucket_ms, n)
+      SELECT providing_agent_id, latency_bucket(execution_time_ms), count(*) FROM transactions GROUP BY 1, 2`);
+    await q.query(`UPDATE platform_stats p SET transactions = t.n, volume = t.v
+      FROM (SELECT stats_shard(providing_agent_id) AS shard, count(*) AS n, sum(gross_amount) AS v FROM transactions GROUP BY 1) t WHERE p.shard = t.shard`);
+    await q.query(`UPDATE platform_stats p SET agents = a.n, active_agents = a.active
+      FROM (SELECT 16 + stats_shard(id) AS shard, count(*) AS n, count(*) FILTER (WHERE status = 'active') AS active FROM agents GROUP BY 1) a WHERE p.shard = a.shard`);
+
+    await q.query(`DROP TRIGGER tr_agents_config_version ON agents`);
+    await q.query(`CREATE TRIGGER tr_agents_config_version BEFORE UPDATE ON agents FOR EACH ROW
+      WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.name IS DISTINCT FROM NEW.name OR OLD.endpoints IS DISTINCT FROM NEW.endpoints
+            OR OLD.chain_settings IS DISTINCT FROM NEW.chain_settings)
+      EXECUTE FUNCTION agents_config_changed()`);
+
+    await q.query(`DROP INDEX "ix_agents_status_reputation"`);
+    await q.query(`CREATE INDEX "ix_agents_ranking" ON "agents" ("reputation_score" DESC, "execution_count" DESC, "created_at", "id") WHERE status = 'active'`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX "ix_agents_ranking"`);
+    await q.query(`CREATE INDEX "ix_agents_status_reputation" ON "agents" ("status", "reputation_score")`);
+    await q.query(`DROP TRIGGER tr_agents_config_version ON agents`);
+    await q.query(`CREATE TRIGGER tr_agents_config_version BEFORE UPDATE ON agents FOR EACH ROW
+      WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.name IS DISTINCT FROM NEW.name OR OLD.endpoints IS DISTINCT FROM NEW.endpoints
+            OR OLD.reputation_score IS DISTINCT FROM NEW.reputation_score OR OLD.chain_settings IS DISTINCT FROM NEW.chain_settings)
+      EXECUTE FUNCTION agents_config_changed()`);
+    await q.query(`DROP FUNCTION reputation_apply(uuid, text, integer, text)`);
+    await q.query(`DROP TRIGGER tr_agents_rollup_status ON agents`);
+    await q.query(`DROP TRIGGER tr_agents_rollup_insert_delete ON agents`);
+    await q.query(`DROP FUNCTION agents_rollup()`);
+    await q.query(`DROP TRIGGER tr_transactions_rollup ON transactions`);
+    await q.query(`DROP FUNCTION transactions_rollup()`);
+    await q.query(`DROP FUNCTION stats_shard(uuid)`);
+    await q.query(`DROP FUNCTION latency_bucket(integer)`);
+    await q.query(`DROP TABLE "platform_stats"`);
+    await q.query(`DROP TABLE "agent_latency"`);
+    await q.query(`DROP TABLE "agent_stats"`);
+    await q.query(`DROP TABLE "reputation_events"`);
+  }
+}

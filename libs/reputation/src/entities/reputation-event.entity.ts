@@ -1,0 +1,32 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/** One change of an agent's score (migration Reputation): written by `reputation_apply` in the outcome's transaction. */
+@Entity('reputation_events')
+@Check('ck_reputation_events_score', `"score" BETWEEN 0 AND 100`)
+// (agent_id, created_at, id) INCLUDE (type, delta): the migration owns it (TypeORM cannot express INCLUDE).
+@Index('ix_reputation_events_agent_created', { synchronize: false })
+export class ReputationEventEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_reputation_events' })
+  id: string;
+
+  @Column({ name: 'agent_id', type: 'uuid' })
+  agentId: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  type: string;
+
+  /** The change applied (after the 0-100 clamp). */
+  @Column({ type: 'integer' })
+  delta: number;
+
+  /** The score after this change. */
+  @Column({ type: 'integer' })
+  score: number;
+
+  /** What caused it: a transaction, an execution, a dispute. */
+  @Column({ name: 'ref_id', type: 'varchar', length: 64, nullable: true })
+  refId: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

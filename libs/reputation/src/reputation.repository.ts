@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '@app/database';
+
+export interface ReputationRow {
+  agentId: string;
+  name: string;
+  score: number;
+  status: string;
+  successful: number;
+  failed: number;
+  disputesWon: number;
+  disputesLost: number;
+}
+
+export interface ReputationEventRow {
+  type: string;
+  delta: number;
+  score: number;
+  refId: string | null;
+  createdAt: Date;
+}
+
+export interface LeaderboardRow {
+  agentId: string;
+  name: string;
+  score: number;
+  totalExecutions: number;
+}
+
+/** Every read of `reputation_events` and of the score as reputation shows it. */
+@Injectable()
+export class ReputationRepository {
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** The agent's score and breakdown, and its newest events (newest first), in one round trip. */
+  async profile(agentId: string, recent: number): Promise<{ agent: ReputationRow | null; events: ReputationEventRow[] }> {
+    const [agent, events] = await this.tx.batch(
+      (sql) =>
+        [
+          sql.query(
+            `SELECT a.id AS "agentId", a.name, a.reputation_score AS score, a.status,
+                coalesce(s.completed, 0)::int AS successful, coalesce(s.failed, 0)::int AS failed,
+                coalesce(s.disputes_won, 0)::int AS "disputesWon", coalesce(s.disputes_lost, 0)::int AS "disputesLost"
+           FROM agents a LEFT JOIN agent_stats s ON s.agent_id = a.id WHERE a.id = $1`,
+            [agentId],
+          ) as Promise<ReputationRow[]>,
+          sql.query(
+            `SELECT type, delta, score, ref_id AS "refId", created_at AS "createdAt" FROM reputation_events
+          WHERE agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+            [agentId, recent],
+          ) as Promise<ReputationEventRow[]>,
+        ] as const,
+    );
+    if (agent.status === 'rejected') throw agent.reason;
+    if (events.status === 'rejected') throw events.reason;
+    return { agent: agent.value[0] ?? null, events: events.value };
+  }
+
+  /** Active agents by score, then executions (the ranking index, `ix_agents_ranking`). */
+  leaderboard(limit: number): Promise<LeaderboardRow[]> {
+    return this.tx.query<LeaderboardRow>(
+      `SELECT id AS "agentId", name, reputation_score AS score, execution_count AS "totalExecutions"
+         FROM agents WHERE status = 'active'
+        ORDER BY reputation_score DESC, execution_count DESC, created_at, id LIMIT $1`,
+      [limit],
+    );
+  }
+}

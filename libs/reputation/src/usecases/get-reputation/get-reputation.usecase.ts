@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundException, reputationTier, ReputationTier } from '@app/common';
+import { ReputationRepository } from '../../reputation.repository';
+import { RECENT_EVENTS } from '../../reputation.rules';
+
+export interface ReputationView {
+  agentId: string;
+  score: number;
+  tier: ReputationTier;
+  status: string;
+  recentEvents: { type: string; delta: number; score: number; refId: string | null; createdAt: Date }[];
+  breakdown: { successfulExecutions: number; failedExecutions: number; disputesWon: number; disputesLost: number };
+}
+
+/** `GET /reputation/:agentId`: score, tier, the newest events first, and the counts behind them. */
+@Injectable()
+export class GetReputation {
+  constructor(private readonly repo: ReputationRepository) {}
+
+  async execute(agentId: string): Promise<ReputationView> {
+    const { agent, events } = await this.repo.profile(agentId, RECENT_EVENTS);
+    if (!agent) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', agentId);
+    return {
+      agentId,
+      score: agent.score,
+      tier: reputationTier(agent.score),
+      status: agent.status,
+      recentEvents: events,
+      breakdown: { successfulExecutions: agent.successful, failedExecutions: agent.failed, disputesWon: agent.disputesWon, disputesLost: agent.disputesLost },
+    };
+  }
+}

@@ -1,0 +1,258 @@
+/* npm run bench:scale: latency of the read routes as the data grows. For each size (agents:executions,
+   SCALE_SIZES=1000:10000,10000:100000,100000:1000000 by default): a fresh database with every migration,
+   seeded set-based (scale-seed.ts: agents with 3 capabilities each, charged executions over the last 90
+   days, a tenth of them for one hot agent, 5% more that failed), then the api (local settlement, in its own
+   process) and each route measured in turn over one keep-alive connection: SCALE_WARMUP unreported
+   requests (20), then SCALE_REQUESTS (200), or fewer if a route takes longer than SCALE_ROUTE_SECONDS
+   (60; at least 20 requests). Every status is checked: non-2xx answers are counted and shown (a route
+   that does not exist yet answers 404). The table (p50 / p95 ms per size, and the p95 growth per 10x of
+   executions between the last two sizes) is printed and written to .tmp/bench-scale.md.
+   SCALE_KEEP=1 keeps the largest database; SCALE_API=dist runs dist/apps/api/main.js (npm run build)
+   instead of the sources; SCALE_EXECUTION_ROWS=0 leaves the executions table empty; SCALE_DEBUG=1 prints
+   each route's first answer. */
+import 'reflect-metadata';
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { AddressInfo } from 'node:net';
+import { Client as PgClient } from 'pg';
+import { Client as HttpClient } from 'undici';
+import { id as keccakText, Wallet } from 'ethers';
+import { loadConfig } from '@app/config';
+import { createApiApp } from '../../apps/api/src/app.factory';
+import { freshDatabase, spawnRole, stopRoles } from './bench-lib';
+import { seed, SeedResult } from './scale-seed';
+
+const DB = 'agora_bench_scale';
+const WARMUP = Number(process.env.SCALE_WARMUP ?? 20);
+const REQUESTS = Number(process.env.SCALE_REQUESTS ?? 200);
+const ROUTE_BUDGET_MS = Number(process.env.SCALE_ROUTE_SECONDS ?? 60) * 1000;
+const MIN_REQUESTS = 20;
+/** The hot agent's wallet: a fixed key, so the bench can sign its history requests. */
+const HOT_WALLET = new Wallet(keccakText('agora scale bench: the hot agent'));
+/** The page offset the api accepts at most (PageQueryDto). */
+const MAX_OFFSET = 1_000_000;
+const PHRASES = [
+  'translate this text to french',
+  'summarize a long pdf report',
+  'transcribe an audio recording',
+  'analyze the sentiment of customer reviews',
+  'extract tables from an invoice',
+  'ocr a scanned image',
+  'review my code for bugs',
+  'forecast the weather',
+];
+
+/** What the api process is told: a local-settlement api on the bench database, rate limits out of the way. */
+function apiEnv(dbUrl: string): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: dbUrl,
+    DATABASE_POOL_SIZE: '10',
+    QUEUE_PREFIX: `scalebench${Date.now()}`,
+    SETTLEMENT_MODE: 'local',
+    RATE_LIMIT_CLIENT_PER_MIN: '100000000',
+    RATE_LIMIT_AGENT_PER_MIN: '100000000',
+  };
+}
+
+interface Size {
+  agents: number;
+  executions: number;
+  label: string;
+}
+
+const compact = (n: number) => (n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n));
+
+function sizes(): Size[] {
+  return (process.env.SCALE_SIZES ?? '1000:10000,10000:100000,100000:1000000')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const [agents, executions] = pair.split(':').map(Number);
+      if (!Number.isInteger(agents) || !Number.isInteger(executions) || agents < 2 || executions < 10) throw new Error(`SCALE_SIZES: bad pair "${pair}" (agents:executions)`);
+      return { agents, executions, label: `${compact(agents)} agents / ${compact(executions)} tx` };
+    });
+}
+
+interface Route {
+  name: string;
+  path: (i: number) => string;
+  headers?: () => Promise<Record<string, string>>;
+}
+
+interface Result {
+  n: number;
+  p50: number;
+  p95: number;
+  /** Non-2xx answers by status. */
+  non2xx: Record<number, number>;
+}
+
+function routes(hot: string, deepOffset: number): Route[] {
+  const signed = async () => {
+    const message = `agora-auth:${hot}:${Date.now()}`;
+    return { 'x-agent-wallet': HOT_WALLET.address, 'x-agent-signature': `${message}:sig:${await HOT_WALLET.signMessage(message)}` };
+  };
+  return [
+    { name: 'GET /analytics/agent/:hot?period=all', path: () => `/api/v1/analytics/agent/${hot}?period=all` },
+    { name: 'GET /analytics/agent/:hot?period=week', path: () => `/api/v1/analytics/agent/${hot}?period=week` },
+    { name: 'GET /reputation/leaderboard?limit=10', path: () => `/api/v1/reputation/leaderboard?limit=10` },
+    { name: 'GET /discover?capability=translate&limit=20', path: () => `/api/v1/discover?capability=translate&limit=20` },
+    { name: 'GET /discover/recommend?query=… (8 phrases)', path: (i) => `/api/v1/discover/recommend?query=${encodeURIComponent(PHRASES[i % PHRASES.length])}` },
+    { name: 'GET /payments/stats', path: () => `/api/v1/payments/stats` },
+    { name: 'GET /payments/history/:hot?limit=20&offset=0', path: () => `/api/v1/payments/history/${hot}?limit=20&offset=0`, headers: signed },
+    { name: 'GET /payments/history/:hot?limit=20 (offset 80% of its tx)', path: () => `/api/v1/payments/history/${hot}?limit=20&offset=${deepOffset}`, headers: signed },
+  ];
+}
+
+const percentile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] : NaN);
+
+/** One route, one request at a time: warm-up, then the measured requests (2xx only in the percentiles). */
+async function measure(http: HttpClient, route: Route): Promise<Result> {
+  const headers = route.headers ? await route.headers() : {}; // one signature per route: reads may reuse it within its window
+  const times: number[] = [];
+  const non2xx: Record<number, number> = {};
+  const started = performance.now();
+  for (let i = 0; i < WARMUP + REQUESTS; i++) {
+    const t = performance.now();
+    const res = await http.request({ method: 'GET', path: route.path(i), headers });
+    const body = await res.body.arrayBuffer();
+    const ms = performance.now() - t;
+    if (i === 0 && process.env.SCALE_DEBUG) process.stdout.write(`    ${res.statusCode} ${Buffer.from(body).toString('utf8').slice(0, 600)}\n`);
+    if (i < WARMUP) continue;
+    if (res.statusCode >= 200 && res.statusCode < 300) times.push(ms);
+    else non2xx[res.statusCode] = (non2xx[res.statusCode] ?? 0) + 1;
+    if (i + 1 - WARMUP >= MIN_REQUESTS && performance.now() - started > ROUTE_BUDGET_MS) break;
+  }
+  times.sort((a, b) => a - b);
+  const n = times.length + Object.values(non2xx).reduce((s, c) => s + c, 0);
+  return { n, p50: percentile(times, 0.5), p95: percentile(times, 0.95), non2xx };
+}
+
+const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+const statuses = (r: Result) =>
+  Object.entries(r.non2xx)
+    .map(([status, count]) => `${count}× ${status}`)
+    .join(', ');
+
+function cell(r: Result | undefined): string {
+  if (!r) return '-';
+  if (Number.isNaN(r.p50)) return `HTTP ${Object.keys(r.non2xx).join('/')} (all ${r.n})`;
+  const bad = statuses(r);
+  return `${fmt(r.p50)} / ${fmt(r.p95)}${bad ? ` (${bad})` : ''}`;
+}
+
+/** A free local port, for the dist api (it listens on PORT). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.once('error', reject);
+  });
+}
+
+async function startApi(dbUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  if (process.env.SCALE_API !== 'dist') return spawnRole(__filename, 'api', { SCALE_DB_URL: dbUrl });
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/apps/api/main.js'], { env: { ...process.env, ...apiEnv(dbUrl), PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`dist api exited with ${child.exitCode} (npm run build first?)`);
+    if (
+      await fetch(`${url}/api/v1/health`).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { url, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('dist api did not answer within 60 s');
+}
+
+async function dropDatabase(): Promise<void> {
+  const admin = new PgClient({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await admin.end();
+}
+
+async function benchSize(size: Size, keep: boolean): Promise<{ seeded: SeedResult; results: Map<string, Result>; deepOffset: number }> {
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  log(`\n## ${size.label}`);
+  const dbUrl = await freshDatabase(DB);
+  const children: ChildProcess[] = [];
+  try {
+    log('  seeding...');
+    const seeded = await seed(dbUrl, { agents: size.agents, executions: size.executions, hotWallet: HOT_WALLET.address, executionRows: process.env.SCALE_EXECUTION_ROWS !== '0', log });
+    log(`  seeded in ${(seeded.ms / 1000).toFixed(1)} s (hot agent ${seeded.hotAgentId}: ${seeded.hotTransactions} transactions; ${seeded.failed} failed executions)`);
+    const api = await startApi(dbUrl);
+    children.push(api.child);
+    const deepOffset = Math.min(Math.floor(seeded.hotTransactions * 0.8), MAX_OFFSET);
+    const http = new HttpClient(api.url, { pipelining: 1 });
+    const results = new Map<string, Result>();
+    try {
+      for (const route of routes(seeded.hotAgentId, deepOffset)) {
+        const r = await measure(http, route);
+        results.set(route.name, r);
+        log(`  ${route.name}: ${cell(r)} ms over ${r.n} requests${Object.keys(r.non2xx).length ? `; non-2xx: ${statuses(r)}` : ''}`);
+      }
+    } finally {
+      await http.close();
+    }
+    return { seeded, results, deepOffset };
+  } finally {
+    await stopRoles(children);
+    if (!keep) await dropDatabase();
+  }
+}
+
+async function main(): Promise<void> {
+  const list = sizes();
+  const runs: Awaited<ReturnType<typeof benchSize>>[] = [];
+  for (const [i, size] of list.entries()) runs.push(await benchSize(size, process.env.SCALE_KEEP === '1' && i === list.length - 1));
+
+  const names = routes('', 0).map((r) => r.name);
+  const [a, b] = [list.length - 2, list.length - 1];
+  // p95 growth for 10x the executions between the last two sizes (normalised if their ratio is not 10).
+  const decades = list.length > 1 ? Math.log10(list[b].executions / list[a].executions) : 0;
+  const growth = (name: string) => {
+    if (decades <= 0) return '-';
+    const [x, y] = [runs[a].results.get(name), runs[b].results.get(name)];
+    if (!x || !y || Number.isNaN(x.p95) || Number.isNaN(y.p95)) return '-';
+    return `×${Math.pow(y.p95 / x.p95, 1 / decades).toFixed(2)}`;
+  };
+  const lines = [
+    `| route | ${list.map((s) => `${s.label}: p50 / p95 (ms)`).join(' | ')} | growth per 10x (p95) |`,
+    `|---|${list.map(() => '---|').join('')}---|`,
+    ...names.map((name) => `| ${name} | ${runs.map((r) => cell(r.results.get(name))).join(' | ')} | ${growth(name)} |`),
+  ];
+  const notes = [
+    '',
+    `One keep-alive connection, requests one at a time: ${WARMUP} warm-up requests, then ${REQUESTS} (fewer past ${ROUTE_BUDGET_MS / 1000} s a route, at least ${MIN_REQUESTS}); percentiles over 2xx answers.`,
+    `Deep history offsets: ${runs.map((r, i) => `${list[i].label}: ${r.deepOffset}`).join('; ')}.`,
+    `Seeding (set-based, then VACUUM ANALYZE): ${runs.map((r, i) => `${list[i].label}: ${(r.seeded.ms / 1000).toFixed(1)} s`).join('; ')}.`,
+  ];
+  const table = [...lines, ...notes].join('\n');
+  process.stdout.write(`\n${table}\n`);
+  mkdirSync('.tmp', { recursive: true });
+  writeFileSync('.tmp/bench-scale.md', `${table}\n`);
+  process.exit(0);
+}
+
+/** The api role (a child process): the sources, as bench.ts runs them. */
+async function roleApi(): Promise<string> {
+  const app = await createApiApp(loadConfig({ ...process.env, ...apiEnv(process.env.SCALE_DB_URL!) }));
+  await app.listen(0, '127.0.0.1');
+  process.once('SIGINT', () => process.exit(0));
+  return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+}
+
+(process.argv[2] === 'api' ? roleApi().then((url) => process.stdout.write(`READY ${url}\n`)) : main()).catch((err) => {
+  process.stderr.write(`bench:scale failed: ${err.stack ?? err}\n`);
+  process.exit(1);
+});
