@@ -185,6 +185,15 @@ describe('Reputation (e2e)', () => {
     expect(holds.reduce((sum: number, h: { n: number }) => sum + h.n, 0)).toBe(50);
   });
 
+  it('successes and failures of one agent committing together: every one answered, none lost (no lock cycle)', async () => {
+    const id = await newAgent(70);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => execute(id, i % 2 ? { text: `f${i}`, mode: 'fail' } : { text: `s${i}` })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
+    expect(answers.filter((a) => a.status === 502)).toHaveLength(20);
+    expect(await score(id)).toBe(70 + 20 - 40);
+    expect((await reputation(id)).body.data.breakdown).toMatchObject({ successfulExecutions: 20, failedExecutions: 20 });
+  });
+
   it('404 for an unknown agent, 400 for an id that is not a UUID', async () => {
     const unknown = await reputation('00000000-0000-4000-8000-000000000000');
     expect(unknown.status).toBe(404);

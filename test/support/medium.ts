@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AgentsModule, AgentsRepository, CapabilityInput, DEFAULT_CHAIN_SETTINGS } from '@app/agents';
+import { AnalyticsModule } from '@app/analytics';
 import { ChainsModule } from '@app/chains';
 import { Clock, ClockModule, INITIAL_REPUTATION } from '@app/common';
 import { AppConfig, ConfigModule, loadConfig } from '@app/config';
@@ -56,6 +57,7 @@ export async function startDomain(env: Record<string, string> = {}, opts: { cloc
       ExecutionModule,
       ChainsModule,
       WebhooksModule,
+      AnalyticsModule,
     ],
   })
   class MediumModule {}
