@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LOW_REPUTATION_BELOW } from '@app/common';
 import { TransactionRunner } from '@app/database';
 import { AgentEntity } from './entities/agent.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
@@ -93,7 +92,7 @@ export class DiscoveryService {
 
   /**
    * Active agents with at least one capability matching the filters. Order: reputation,
-   * then executions; At Risk and Critical agents (below ${LOW_REPUTATION_BELOW}) after everyone else
+   * then executions; At Risk and Critical agents (below 40) after everyone else
    * (resolutions §8), which ordering by score first already gives. The order is the ranking index's
    * (`ix_agents_ranking`), so a page is read from the index, not sorted from every agent.
    */
