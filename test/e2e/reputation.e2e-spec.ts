@@ -1,4 +1,7 @@
 import { DataSource } from 'typeorm';
+import { ROLLUP_CHECKS } from '@app/analytics';
+import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { PAYMENT_CHECKS } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
@@ -192,6 +195,8 @@ describe('Reputation (e2e)', () => {
     expect(answers.filter((a) => a.status === 502)).toHaveLength(20);
     expect(await score(id)).toBe(70 + 20 - 40);
     expect((await reputation(id)).body.data.breakdown).toMatchObject({ successfulExecutions: 20, failedExecutions: 20 });
+    const checks = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...ROLLUP_CHECKS]);
+    expect(checks.results.filter((r) => r.violations.length)).toEqual([]);
   });
 
   it('404 for an unknown agent, 400 for an id that is not a UUID', async () => {

@@ -141,6 +141,8 @@ describe('npm run ledger:check (the CLI)', () => {
       expect(await ok.exited).toBe(0);
       expect(ok.output()).toMatch(/ok {3}I1 conservation/);
       expect(ok.output()).toMatch(/ok {3}I10 /);
+      expect(ok.output()).toMatch(/ok {3}R1 agent_stats/);
+      expect(ok.output()).toMatch(/ok {3}R4 platform_stats/);
       expect(ok.output()).toMatch(/ledger check passed/);
 
       // Break conservation behind the ledger's back (the CHECK allows it; I1 and I3 must not).
@@ -150,6 +152,14 @@ describe('npm run ledger:check (the CLI)', () => {
       expect(bad.output()).toMatch(/FAIL I1 conservation/);
       expect(bad.output()).toMatch(/FAIL I3 /);
       expect(bad.output()).toMatch(/ledger check FAILED/);
+
+      // A rollup that drifted from the rows it summarises is named too.
+      await api.app.get(DataSource).query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue'`);
+      await api.app.get(DataSource).query(`UPDATE platform_stats SET volume = volume + 1 WHERE shard = 0`);
+      const drift = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+      expect(await drift.exited).toBe(1);
+      expect(drift.output()).toMatch(/ok {3}I1 conservation/);
+      expect(drift.output()).toMatch(/FAIL R4 platform_stats/);
     } finally {
       await api.close();
     }

@@ -10,5 +10,3 @@ export function reputationTier(score: number): ReputationTier {
 }
 
 export const INITIAL_REPUTATION = 50;
-/** Scores below this (At Risk and Critical) sort after everyone else in discovery. */
-export const LOW_REPUTATION_BELOW = 40;
