@@ -1,6 +1,6 @@
 import { startApi, ApiHarness } from '../support/api-harness';
 import { capabilityPayload, registerAgent } from '../support/factories';
-import { newWallet } from '../support/wallets';
+import { newWallet, walletHeaders } from '../support/wallets';
 import { withClient } from '../support/test-db';
 
 describe('Discovery API (e2e)', () => {
@@ -134,5 +134,51 @@ describe('Discovery API (e2e)', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.details.errors.map((e: { field: string }) => e.field)).toContain(field);
     });
+  });
+});
+
+describe('Discovery ranking rows and the saturating total (e2e)', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApi({ DISCOVER_TOTAL_CAP: '3' });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const discover = (query: string) => api.request('GET', `/api/v1/discover${query}`);
+
+  it('counts exactly up to the cap, then saturates with totalExact false; pages past it still come', async () => {
+    const mine: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await registerAgent(api, newWallet(), { name: `Cap ${i}`, capabilities: [capabilityPayload({ id: 'z', name: `Zeta sorter ${i}` })] });
+      mine.push(res.body.data.id);
+    }
+    expect((await discover('?capability=zeta sorter 1')).body.data).toMatchObject({ total: 1, totalExact: true });
+    const all = await discover('?capability=zeta');
+    expect(all.body.data).toMatchObject({ total: 3, totalExact: false });
+    expect(all.body.data.agents).toHaveLength(5);
+    expect((await discover('?capability=zeta&limit=2&offset=4')).body.data.agents).toHaveLength(1);
+  });
+
+  it('follows an agent whose capabilities, status or score change (the ranking row is kept by the database)', async () => {
+    const owner = newWallet();
+    const res = await registerAgent(api, owner, { name: 'Renamer', capabilities: [capabilityPayload({ id: 'old', name: 'Quokka counting' })] });
+    const id = res.body.data.id;
+    expect((await discover('?capability=quokka')).body.data.agents.map((a: { id: string }) => a.id)).toEqual([id]);
+    const patched = await api.request('PATCH', `/api/v1/agents/${id}`, {
+      body: { capabilities: [capabilityPayload({ id: 'new', name: 'Wombat herding', pricing: { model: 'per-request', basePrice: '0.000500', currency: 'USDC' } })] },
+      headers: await walletHeaders(owner, id),
+    });
+    expect(patched.status).toBe(200);
+    expect((await discover('?capability=quokka')).body.data.total).toBe(0);
+    expect((await discover('?capability=wombat&maxPrice=0.0005')).body.data.agents.map((a: { id: string }) => a.id)).toEqual([id]);
+    expect((await discover('?capability=wombat&maxPrice=0.0004')).body.data.total).toBe(0);
+    await withClient(api.databaseUrl, (c) => c.query(`UPDATE agents SET reputation_score = 99 WHERE id = $1`, [id]));
+    expect((await discover('')).body.data.agents[0].id).toBe(id);
+    expect((await api.request('GET', '/api/v1/reputation/leaderboard?limit=1')).body.data.leaderboard[0]).toMatchObject({ agentId: id, score: 99 });
+    const off = await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(owner, id) });
+    expect(off.status).toBe(200);
+    expect((await discover('?capability=wombat')).body.data.total).toBe(0);
   });
 });

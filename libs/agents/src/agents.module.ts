@@ -5,6 +5,7 @@ import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { DiscoveryService } from './discovery.service';
 import { AgentEntity } from './entities/agent.entity';
+import { AgentRankingEntity } from './entities/agent-ranking.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 import { NoRegistrationFee, RegistrationFeeStep } from './registration-fee.step';
 
@@ -17,7 +18,7 @@ export class AgentsModule {
   static register(opts: { registrationFee?: ModuleMetadata['imports'] } = {}): DynamicModule {
     return {
       module: AgentsModule,
-      imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity]), AuthModule, ...(opts.registrationFee ?? [])],
+      imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity]), AuthModule, ...(opts.registrationFee ?? [])],
       providers: [AgentsRepository, AgentsService, DiscoveryService, ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }])],
       exports: [AgentsService, DiscoveryService, AuthModule],
     };

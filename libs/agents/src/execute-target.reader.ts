@@ -69,10 +69,14 @@ export class ExecuteTargetReader {
     };
   }
 
-  /** The agent's config_version now (null: no such agent), on `sql` (e.g. a batch shared with other reads). */
-  async version(sql: Queryable, agentId: string): Promise<string | null> {
-    const [row] = (await sql.query(`SELECT config_version AS "version" FROM agents WHERE id = $1`, [agentId])) as { version: string }[];
-    return row?.version ?? null;
+  /**
+   * The agent's config_version and score now (null: no such agent), on `sql` (e.g. a batch shared with
+   * other reads). The score moves with every outcome without moving the version: a remembered target
+   * takes it from here.
+   */
+  async version(sql: Queryable, agentId: string): Promise<{ version: string; score: number } | null> {
+    const [row] = (await sql.query(`SELECT config_version AS "version", reputation_score AS score FROM agents WHERE id = $1`, [agentId])) as { version: string; score: number }[];
+    return row ?? null;
   }
 
   /** Inside a transaction: aborts it (AG001, 'target version') unless the agent's config_version is still `version`. */

@@ -1,5 +1,6 @@
 export * from './entities/agent.entity';
 export * from './entities/agent-capability.entity';
+export * from './entities/agent-ranking.entity';
 export * from './agent.types';
 export * from './agent-rules';
 export * from './registration-fee.step';

@@ -52,6 +52,8 @@ export class AppConfig {
   outboundAllowPrivate: boolean;
   rateLimitClientPerMin: number;
   rateLimitAgentPerMin: number;
+  /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
+  discoverTotalCap: number;
   executionTimeoutMs: number;
   /** How long a settlement call may run before the sweeper takes it over (asking the chain first). */
   settlementLeaseMs: number;
@@ -208,6 +210,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   c.rateLimitClientPerMin = r.int('RATE_LIMIT_CLIENT_PER_MIN', 120, 1);
   c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
+  c.discoverTotalCap = r.int('DISCOVER_TOTAL_CAP', 1000, 1);
   c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);
   c.settlementLeaseMs = r.int('SETTLEMENT_LEASE_MS', 180_000, 100);
   c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);

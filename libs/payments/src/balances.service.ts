@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { NotFoundException, Page } from '@app/common';
 import { Accounts, LedgerService } from '@app/ledger';
 import { TransactionEntity } from './entities/transaction.entity';
@@ -53,14 +53,21 @@ export class BalancesService {
     };
   }
 
+  /**
+   * Newest first. The page's ids come from the (agent, created_at, id) index alone, so a deep OFFSET
+   * skips index entries, not rows; then only the page's rows are read.
+   */
   async history(agentId: string, page: Page): Promise<TransactionEntity[]> {
     await this.assertAgent(agentId);
-    return this.dataSource.manager.find(TransactionEntity, {
-      where: { providingAgentId: agentId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: page.limit,
-      skip: page.offset,
-    });
+    const ids: { id: string }[] = await this.dataSource.query(`SELECT id FROM transactions WHERE providing_agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, [
+      agentId,
+      page.limit,
+      page.offset,
+    ]);
+    if (ids.length === 0) return [];
+    const rows = await this.dataSource.manager.find(TransactionEntity, { where: { id: In(ids.map((r) => r.id)) } });
+    const byId = new Map(rows.map((t) => [t.id, t]));
+    return ids.map((r) => byId.get(r.id)!).filter(Boolean);
   }
 
   async transaction(id: string): Promise<TransactionEntity> {

@@ -56,12 +56,13 @@ export class ReputationRepository {
     return { agent: agent.value[0] ?? null, events: events.value };
   }
 
-  /** Active agents by score, then executions (the ranking index, `ix_agents_ranking`). */
+  /** Active agents by score, then executions, then age (the ranking index of `agent_ranking`). */
   leaderboard(limit: number): Promise<LeaderboardRow[]> {
     return this.tx.query<LeaderboardRow>(
-      `SELECT id AS "agentId", name, reputation_score AS score, execution_count AS "totalExecutions"
-         FROM agents WHERE status = 'active'
-        ORDER BY reputation_score DESC, execution_count DESC, created_at, id LIMIT $1`,
+      `SELECT r.agent_id AS "agentId", a.name, r.score, r.executions AS "totalExecutions"
+         FROM (SELECT agent_id, score, executions, created_at FROM agent_ranking WHERE active ORDER BY score DESC, executions DESC, created_at, agent_id LIMIT $1) r
+         JOIN agents a ON a.id = r.agent_id
+        ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id`,
       [limit],
     );
   }

@@ -15,14 +15,14 @@ export class DiscoveryController {
   @ApiEnvelope(DiscoverResponse)
   @ApiErrors(400)
   async discover(@Query() q: DiscoverQueryDto): Promise<DiscoverResponse> {
-    const { agents, total } = await this.discovery.discover({
+    const { agents, total, totalExact } = await this.discovery.discover({
       capability: q.capability,
       maxPrice: q.maxPrice === undefined ? undefined : Usdc.parse(q.maxPrice, 'maxPrice').micros,
       minReputation: q.minReputation,
       limit: q.limit,
       offset: q.offset,
     });
-    return { agents: agents.map(toDiscoveredAgentResponse), total, limit: q.limit, offset: q.offset };
+    return { agents: agents.map(toDiscoveredAgentResponse), total, totalExact, limit: q.limit, offset: q.offset };
   }
 
   @Get('recommend')

@@ -31,8 +31,6 @@ export const DEFAULT_CHAIN_SETTINGS: ChainSettings = {
 // migration owns them and the schema diff leaves them alone.
 @Index('ix_agents_search_vector', { synchronize: false })
 @Index('ix_agents_search_text_trgm', { synchronize: false })
-// Discovery's and the leaderboard's order over active agents (partial, with DESC keys: the migration owns it).
-@Index('ix_agents_ranking', { synchronize: false })
 export class AgentEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_agents' })
   id: string;

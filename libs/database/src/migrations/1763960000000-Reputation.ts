@@ -23,8 +23,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   failure of one agent (or of a chain's nodes) committing together never wait on each other in a cycle.
  * - The score leaves what bumps `config_version`: a score that moves with every execution must not
  *   throw away the execute path's cached targets (a suspension still does, through `status`).
- * - `ix_agents_ranking`: the order of discovery and the leaderboard over active agents, so both read
- *   the first page from the index instead of sorting every agent.
+ * - `agent_ranking`: what discovery and the leaderboard rank and filter by (active, score, executions,
+ *   age, capability names, lowest price), one narrow row per agent kept by a trigger on `agents`, with
+ *   the ranking order as a partial index (`ix_agent_ranking_order`) and the names under a trigram
+ *   index: a page is read from the index, a count never joins capabilities. Kept out of `agents` so
+ *   the score's update on every charge stays a HOT update of the agents row.
  */
 export class Reputation1763960000000 implements MigrationInterface {
   name = 'Reputation1763960000000';
@@ -146,12 +149,58 @@ export class Reputation1763960000000 implements MigrationInterface {
             OR OLD.chain_settings IS DISTINCT FROM NEW.chain_settings)
       EXECUTE FUNCTION agents_config_changed()`);
 
+    // History pages walk an agent's transactions newest first: (agent, created_at, id) is that order, and
+    // an OFFSET page skips index entries only (the page's ids first, then their rows).
+    await q.query(`DROP INDEX "ix_transactions_agent_created"`);
+    await q.query(`CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at", "id")`);
+
+    // The ranking lives in its own narrow table: an index on the agents row holding the score would
+    // make every charge's update of that row a non-HOT one, writing new entries into every index of
+    // agents (its full-text and trigram GINs included).
     await q.query(`DROP INDEX "ix_agents_status_reputation"`);
-    await q.query(`CREATE INDEX "ix_agents_ranking" ON "agents" ("reputation_score" DESC, "execution_count" DESC, "created_at", "id") WHERE status = 'active'`);
+    await q.query(`CREATE TABLE "agent_ranking" (
+      "agent_id" uuid NOT NULL,
+      "active" boolean NOT NULL,
+      "score" integer NOT NULL,
+      "executions" integer NOT NULL,
+      "created_at" TIMESTAMP WITH TIME ZONE NOT NULL,
+      "capability_names" text NOT NULL DEFAULT '',
+      "min_price" bigint,
+      CONSTRAINT "pk_agent_ranking" PRIMARY KEY ("agent_id"),
+      CONSTRAINT "fk_agent_ranking_agent" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE CASCADE)`);
+    await q.query(`CREATE INDEX "ix_agent_ranking_order" ON "agent_ranking" ("score" DESC, "executions" DESC, "created_at", "agent_id") WHERE active`);
+    await q.query(`CREATE INDEX "ix_agent_ranking_names_trgm" ON "agent_ranking" USING gin ("capability_names" gin_trgm_ops) WHERE active`);
+    // Capability names joined by U+001F (no name holds it; a filter that does is checked row by row).
+    await q.query(`CREATE FUNCTION agent_ranking_row(agent uuid) RETURNS void LANGUAGE sql AS $$
+      INSERT INTO agent_ranking AS r (agent_id, active, score, executions, created_at, capability_names, min_price)
+      SELECT a.id, a.status = 'active', a.reputation_score, a.execution_count, a.created_at,
+             coalesce((SELECT string_agg(c.name, chr(31) ORDER BY c.position) FROM agent_capabilities c WHERE c.agent_id = a.id), ''),
+             (SELECT min(c.base_price) FROM agent_capabilities c WHERE c.agent_id = a.id)
+        FROM agents a WHERE a.id = agent
+      ON CONFLICT (agent_id) DO UPDATE SET active = EXCLUDED.active, score = EXCLUDED.score, executions = EXCLUDED.executions,
+        capability_names = EXCLUDED.capability_names, min_price = EXCLUDED.min_price $$`);
+    // Every change of what the ranking shows; a score or a count (every outcome) updates two integers.
+    await q.query(`CREATE FUNCTION agents_ranking() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM NEW.status OR OLD.config_version IS DISTINCT FROM NEW.config_version THEN
+          PERFORM agent_ranking_row(NEW.id);
+        ELSE
+          UPDATE agent_ranking SET score = NEW.reputation_score, executions = NEW.execution_count WHERE agent_id = NEW.id;
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER tr_agents_ranking AFTER INSERT OR UPDATE OF status, config_version, reputation_score, execution_count ON agents FOR EACH ROW
+      EXECUTE FUNCTION agents_ranking()`);
+    await q.query(`SELECT agent_ranking_row(id) FROM agents`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP INDEX "ix_agents_ranking"`);
+    await q.query(`DROP TRIGGER tr_agents_ranking ON agents`);
+    await q.query(`DROP FUNCTION agents_ranking()`);
+    await q.query(`DROP FUNCTION agent_ranking_row(uuid)`);
+    await q.query(`DROP TABLE "agent_ranking"`);
+    await q.query(`DROP INDEX "ix_transactions_agent_created"`);
+    await q.query(`CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at")`);
     await q.query(`CREATE INDEX "ix_agents_status_reputation" ON "agents" ("status", "reputation_score")`);
     await q.query(`DROP TRIGGER tr_agents_config_version ON agents`);
     await q.query(`CREATE TRIGGER tr_agents_config_version BEFORE UPDATE ON agents FOR EACH ROW

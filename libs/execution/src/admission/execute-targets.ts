@@ -21,7 +21,7 @@ export class ExecuteTargets {
     return this.cache.get(key(agentId, capabilityId));
   }
 
-  version(sql: Queryable, agentId: string): Promise<string | null> {
+  version(sql: Queryable, agentId: string): Promise<{ version: string; score: number } | null> {
     return this.reader.version(sql, agentId);
   }
 
@@ -30,9 +30,14 @@ export class ExecuteTargets {
     return this.reader.unchanged(sql, agentId, version);
   }
 
-  /** The remembered target if the agent's version is still `current`; otherwise read again. */
-  async confirm(remembered: ExecuteTarget, current: string | null, agentId: string, capabilityId: string): Promise<ExecuteTarget> {
-    return current !== null && current === remembered.version ? remembered : this.read(agentId, capabilityId);
+  /**
+   * The remembered target if the agent's version is still `current`'s (its score brought up to date:
+   * the charge picks its transaction's shape by it); otherwise read again.
+   */
+  async confirm(remembered: ExecuteTarget, current: { version: string; score: number } | null, agentId: string, capabilityId: string): Promise<ExecuteTarget> {
+    if (current === null || current.version !== remembered.version) return this.read(agentId, capabilityId);
+    remembered.agent.reputationScore = current.score;
+    return remembered;
   }
 
   /** Reads the target (AGENT_NOT_FOUND unless active, CAPABILITY_NOT_FOUND) and remembers it. */

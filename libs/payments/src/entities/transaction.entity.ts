@@ -7,7 +7,7 @@ export type TransactionStatus = 'completed' | 'disputed' | 'refunded';
 @Entity('transactions')
 @Check('ck_transactions_status', `"status" IN ('completed', 'disputed', 'refunded')`)
 @Check('ck_transactions_split', `"platform_cut" + "agent_earnings" = "agent_fee" AND "gross_amount" = "platform_fee" + "agent_fee"`)
-@Index('ix_transactions_agent_created', ['providingAgentId', 'createdAt'])
+@Index('ix_transactions_agent_created', ['providingAgentId', 'createdAt', 'id'])
 @Index('ix_transactions_payer', ['payerWallet'])
 @Index('ux_transactions_payment', ['paymentId'], { unique: true })
 export class TransactionEntity {

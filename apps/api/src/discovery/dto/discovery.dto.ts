@@ -63,7 +63,8 @@ export class DiscoveredAgentResponse {
 
 export class DiscoverResponse {
   @ApiProperty({ type: [DiscoveredAgentResponse] }) agents: DiscoveredAgentResponse[];
-  @ApiProperty() total: number;
+  @ApiProperty({ description: 'Matching agents: exact up to 1000; 1000 with totalExact false means at least 1000' }) total: number;
+  @ApiProperty({ description: 'false when the total saturated at 1000 (there are at least that many)' }) totalExact: boolean;
   @ApiProperty() limit: number;
   @ApiProperty() offset: number;
 }
