@@ -146,6 +146,14 @@ async function main(): Promise<void> {
     }),
   });
   const agentId = ((await reg.json()) as { data: { id: string } }).data.id;
+  // BENCH_AGENT_SCORE: start the agent at this score (100: Excellent, every charge released at once).
+  if (process.env.BENCH_AGENT_SCORE) {
+    const { Client } = await import('pg');
+    const pg = new Client({ connectionString: DB_URL });
+    await pg.connect();
+    await pg.query(`UPDATE agents SET reputation_score = $2 WHERE id = $1`, [agentId, Number(process.env.BENCH_AGENT_SCORE)]);
+    await pg.end();
+  }
   const executeBody = JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } });
   const agentBody = JSON.stringify({ requestId: 'r', capabilityId: 'translate', input: { text: 'hi' } });
 

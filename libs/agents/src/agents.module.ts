@@ -4,6 +4,7 @@ import { AuthModule } from '@app/auth';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { DiscoveryService } from './discovery.service';
+import { RecommendAgents } from './recommend-agents';
 import { AgentEntity } from './entities/agent.entity';
 import { AgentRankingEntity } from './entities/agent-ranking.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
@@ -19,8 +20,8 @@ export class AgentsModule {
     return {
       module: AgentsModule,
       imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity]), AuthModule, ...(opts.registrationFee ?? [])],
-      providers: [AgentsRepository, AgentsService, DiscoveryService, ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }])],
-      exports: [AgentsService, DiscoveryService, AuthModule],
+      providers: [AgentsRepository, AgentsService, DiscoveryService, RecommendAgents, ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }])],
+      exports: [AgentsService, DiscoveryService, RecommendAgents, AuthModule],
     };
   }
 }

@@ -7,5 +7,6 @@ export * from './registration-fee.step';
 export * from './agents.repository';
 export * from './agents.service';
 export * from './discovery.service';
+export * from './recommend-agents';
 export * from './agents.module';
 export * from './execute-target.reader';

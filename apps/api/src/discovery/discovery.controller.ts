@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DiscoveryService } from '@app/agents';
+import { DiscoveryService, RecommendAgents } from '@app/agents';
 import { Usdc } from '@app/common';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { DiscoverQueryDto, DiscoverResponse, RecommendQueryDto, RecommendResponse, toDiscoveredAgentResponse, toRecommendationResponse } from './dto/discovery.dto';
@@ -8,7 +8,10 @@ import { DiscoverQueryDto, DiscoverResponse, RecommendQueryDto, RecommendRespons
 @ApiTags('discovery')
 @Controller('discover')
 export class DiscoveryController {
-  constructor(private readonly discovery: DiscoveryService) {}
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly recommendAgents: RecommendAgents,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Find active agents by capability name, price and reputation' })
@@ -30,7 +33,7 @@ export class DiscoveryController {
   @ApiEnvelope(RecommendResponse)
   @ApiErrors(400)
   async recommend(@Query() q: RecommendQueryDto): Promise<RecommendResponse> {
-    const recommendations = await this.discovery.recommend(q.query, q.limit);
+    const recommendations = await this.recommendAgents.execute(q.query, q.limit);
     return { recommendations: recommendations.map(toRecommendationResponse), query: q.query };
   }
 }

@@ -191,7 +191,10 @@ export class Reputation1763960000000 implements MigrationInterface {
       END $$`);
     await q.query(`CREATE TRIGGER tr_agents_ranking AFTER INSERT OR UPDATE OF status, config_version, reputation_score, execution_count ON agents FOR EACH ROW
       EXECUTE FUNCTION agents_ranking()`);
-    await q.query(`SELECT agent_ranking_row(id) FROM agents`);
+    await q.query(`INSERT INTO agent_ranking (agent_id, active, score, executions, created_at, capability_names, min_price)
+      SELECT a.id, a.status = 'active', a.reputation_score, a.execution_count, a.created_at, coalesce(c.names, ''), c.min_price
+        FROM agents a LEFT JOIN (SELECT agent_id, string_agg(name, chr(31) ORDER BY position) AS names, min(base_price) AS min_price
+                                   FROM agent_capabilities GROUP BY agent_id) c ON c.agent_id = a.id`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { TransactionRunner } from '@app/database';
+import { sanitizeQuery } from './discovery.service';
+import { AgentEntity } from './entities/agent.entity';
+import { AgentCapabilityEntity } from './entities/agent-capability.entity';
+
+export interface Recommendation {
+  agent: AgentEntity;
+  relevance: number;
+  matchedCapabilities: string[];
+}
+
+/** Relevance weights: query coverage dominates; ranking by field weight, trigram and reputation refine. */
+const W_COVERAGE = 0.55;
+const W_RANK = 0.2;
+const W_TRIGRAM = 0.15;
+const W_REPUTATION = 0.1;
+const MIN_TRIGRAM = 0.35;
+/** At most this many matches of a query are read to be ranked by reputation; more, and the ranking index is walked instead. */
+export const RECOMMEND_SPARSE = 2000;
+/** Candidates scored per set (all stems, any stem, trigram), at least `limit`. */
+export const RECOMMEND_CANDIDATES = 50;
+
+/** The query's English stems as `a | b` and `a & b` tsqueries (null: no stems). */
+const TSQ = `WITH s AS (SELECT tsvector_to_array(to_tsvector('english', $1::text)) AS lex)
+  SELECT CASE WHEN cardinality(lex) = 0 THEN NULL ELSE to_tsquery('simple', array_to_string(array(SELECT quote_literal(l) FROM unnest(lex) AS l), $2::text)) END AS q FROM s`;
+
+/** Up to $3 matches of a tsquery, in the ranking order (all of them read: used when they are few). */
+const SPARSE = `SELECT a.id FROM agents a WHERE a.status = 'active' AND a.search_vector @@ (${TSQ}) LIMIT $3`;
+
+/** The first $3 matches in the ranking order, walking the ranking index (when matches are many). */
+const DENSE = `SELECT r.agent_id AS id FROM agent_ranking r
+  WHERE r.active AND EXISTS (SELECT 1 FROM agents a WHERE a.id = r.agent_id AND a.search_vector @@ (${TSQ}))
+  ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id LIMIT $3`;
+
+/** The best $3 of given ids in the ranking order. */
+const BEST = `SELECT agent_id AS id FROM agent_ranking WHERE agent_id = ANY($1::uuid[]) ORDER BY score DESC, executions DESC, created_at, agent_id LIMIT $2`;
+
+/** Agents whose text resembles the query (trigram word similarity, through the trigram index). */
+const FUZZY = `SELECT a.id FROM agents a WHERE a.status = 'active' AND $1::text <% a.search_text LIMIT $2`;
+
+/** relevance = 0.55 coverage + 0.20 min(1, 4 rank) + 0.15 trigram + 0.10 reputation, for the candidates. */
+const SCORE = `WITH q AS (
+     SELECT $1::text AS text, lex, cardinality(lex) AS n,
+            CASE WHEN cardinality(lex) = 0 THEN NULL
+                 ELSE to_tsquery('simple', array_to_string(array(SELECT quote_literal(l) FROM unnest(lex) AS l), ' | ')) END AS tsq
+       FROM (SELECT tsvector_to_array(to_tsvector('english', $1::text)) AS lex) s
+   ), scored AS (
+     SELECT a.id, a.reputation_score,
+            CASE WHEN q.n = 0 THEN 0
+                 ELSE (SELECT count(*) FROM unnest(q.lex) l WHERE l = ANY(tsvector_to_array(a.search_vector)))::float8 / q.n END AS coverage,
+            CASE WHEN q.tsq IS NULL THEN 0 ELSE ts_rank(a.search_vector, q.tsq, 32) END AS rank,
+            word_similarity(q.text, a.search_text) AS trigram
+       FROM agents a, q
+      WHERE a.id = ANY($3::uuid[]) AND a.status = 'active'
+        AND ((q.tsq IS NOT NULL AND a.search_vector @@ q.tsq) OR word_similarity(q.text, a.search_text) >= ${MIN_TRIGRAM})
+   )
+   SELECT s.id,
+          round(LEAST(1, ${W_COVERAGE} * s.coverage + ${W_RANK} * LEAST(1, s.rank * 4) + ${W_TRIGRAM} * s.trigram
+                         + ${W_REPUTATION} * s.reputation_score / 100.0)::numeric, 4) AS relevance,
+          (SELECT array_agg(c.capability_id ORDER BY c.position) FROM agent_capabilities c, q
+            WHERE c.agent_id = s.id
+              AND ((q.tsq IS NOT NULL AND to_tsvector('english', c.name || ' ' || c.description) @@ q.tsq)
+                   OR word_similarity(q.text, lower(c.name || ' ' || c.description)) >= ${MIN_TRIGRAM})) AS matched
+     FROM scored s
+    ORDER BY relevance DESC, s.reputation_score DESC, s.id
+    LIMIT $2`;
+
+/**
+ * `GET /discover/recommend`: natural-language recommendation. Postgres full-text search over the
+ * query's stems (names weighted above descriptions), blended with trigram similarity and
+ * reputation; only a bounded set of candidates is scored, whatever the marketplace's size:
+ *
+ * 1. agents matching every stem: all of them when at most RECOMMEND_SPARSE match (read through the
+ *    GIN index), else the first ones in ranking order (walking the ranking index, which stops early
+ *    because matches are dense); the best RECOMMEND_CANDIDATES by ranking;
+ * 2. the same for agents matching any stem, only when (1) found fewer than `limit`;
+ * 3. agents whose text only resembles the query (word similarity >= 0.35, through the trigram
+ *    index), only when (1) and (2) found fewer than `limit` (misspellings);
+ * 4. the candidates scored: relevance = 0.55 coverage + 0.20 rank + 0.15 trigram + 0.10 reputation.
+ *
+ * On a marketplace where fewer agents match than the caps, every match is scored, as before.
+ */
+@Injectable()
+export class RecommendAgents {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tx: TransactionRunner,
+  ) {}
+
+  async execute(query: string, limit: number): Promise<Recommendation[]> {
+    const text = sanitizeQuery(query);
+    if (text === '') return [];
+    const cap = Math.max(RECOMMEND_CANDIDATES, limit);
+    const candidates = new Set(await this.matches(text, ' & ', cap));
+    if (candidates.size < limit) for (const id of await this.matches(text, ' | ', cap)) candidates.add(id);
+    if (candidates.size < limit) for (const id of await this.fuzzy(text, cap)) candidates.add(id);
+    if (candidates.size === 0) return [];
+    const rows = await this.tx.query<{ id: string; relevance: string; matched: string[] | null }>(SCORE, [text, limit, [...candidates]]);
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [agents, caps] = await Promise.all([
+      this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany(),
+      this.dataSource.getRepository(AgentCapabilityEntity).createQueryBuilder('c').where('c.agent_id IN (:...ids)', { ids }).orderBy('c.position', 'ASC').getMany(),
+    ]);
+    const byId = new Map(agents.map((a) => [a.id, a]));
+    return rows.map((r) => {
+      const agent = byId.get(r.id)!;
+      agent.capabilities = caps.filter((c) => c.agentId === r.id);
+      return { agent, relevance: Number(r.relevance), matchedCapabilities: r.matched ?? [] };
+    });
+  }
+
+  /** The best `cap` agents (in ranking order) matching the stems joined by `joiner`. */
+  private async matches(text: string, joiner: string, cap: number): Promise<string[]> {
+    const sparse = await this.tx.query<{ id: string }>(SPARSE, [text, joiner, RECOMMEND_SPARSE]);
+    if (sparse.length === 0) return [];
+    if (sparse.length < RECOMMEND_SPARSE) {
+      return (await this.tx.query<{ id: string }>(BEST, [sparse.map((r) => r.id), cap])).map((r) => r.id);
+    }
+    return (await this.tx.query<{ id: string }>(DENSE, [text, joiner, cap])).map((r) => r.id);
+  }
+
+  /** Trigram candidates; `<%` takes its threshold from the connection's setting, set in the same round trip. */
+  private async fuzzy(text: string, cap: number): Promise<string[]> {
+    const [, found] = await this.tx.batch(
+      (sql) => [sql.query(`SELECT set_config('pg_trgm.word_similarity_threshold', '${MIN_TRIGRAM}', false)`), sql.query(FUZZY, [text, cap]) as Promise<{ id: string }[]>] as const,
+    );
+    if (found.status === 'rejected') throw found.reason;
+    return found.value.map((r) => r.id);
+  }
+}
