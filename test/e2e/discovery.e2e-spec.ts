@@ -172,6 +172,10 @@ describe('Discovery ranking rows and the saturating total (e2e)', () => {
     });
     expect(patched.status).toBe(200);
     expect((await discover('?capability=quokka')).body.data.total).toBe(0);
+    const recommended = async (q: string) =>
+      (await api.request('GET', `/api/v1/discover/recommend?query=${encodeURIComponent(q)}`)).body.data.recommendations.map((r: { agent: { id: string } }) => r.agent.id);
+    expect(await recommended('wombat herding')).toContain(id);
+    expect(await recommended('quokka counting')).not.toContain(id);
     expect((await discover('?capability=wombat&maxPrice=0.0005')).body.data.agents.map((a: { id: string }) => a.id)).toEqual([id]);
     expect((await discover('?capability=wombat&maxPrice=0.0004')).body.data.total).toBe(0);
     await withClient(api.databaseUrl, (c) => c.query(`UPDATE agents SET reputation_score = 99 WHERE id = $1`, [id]));

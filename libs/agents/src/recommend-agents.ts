@@ -20,6 +20,8 @@ const W_REPUTATION = 0.1;
 const MIN_TRIGRAM = 0.35;
 /** At most this many matches of a query are read to be ranked by reputation; more, and the ranking index is walked instead. */
 export const RECOMMEND_SPARSE = 2000;
+/** How many of the best-ranked agents are looked at first: when matches are dense, the candidates are among them. */
+export const RECOMMEND_PROBE = 1000;
 /** Candidates scored per set (all stems, any stem, trigram), at least `limit`. */
 export const RECOMMEND_CANDIDATES = 50;
 
@@ -30,9 +32,10 @@ const TSQ = `WITH s AS (SELECT tsvector_to_array(to_tsvector('english', $1::text
 /** Up to $3 matches of a tsquery, in the ranking order (all of them read: used when they are few). */
 const SPARSE = `SELECT a.id FROM agents a WHERE a.status = 'active' AND a.search_vector @@ (${TSQ}) LIMIT $3`;
 
-/** The first $3 matches in the ranking order, walking the ranking index (when matches are many). */
-const DENSE = `SELECT r.agent_id AS id FROM agent_ranking r
-  WHERE r.active AND EXISTS (SELECT 1 FROM agents a WHERE a.id = r.agent_id AND a.search_vector @@ (${TSQ}))
+/** The first $3 matches in the ranking order, walking the ranking index (when matches are many); only the first $4 agents when $4 is given. */
+const DENSE = `SELECT r.agent_id AS id
+  FROM (SELECT agent_id, score, executions, created_at, search_vector FROM agent_ranking WHERE active ORDER BY score DESC, executions DESC, created_at, agent_id LIMIT $4) r
+  WHERE r.search_vector @@ (${TSQ})
   ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id LIMIT $3`;
 
 /** The best $3 of given ids in the ranking order. */
@@ -73,9 +76,9 @@ const SCORE = `WITH q AS (
  * query's stems (names weighted above descriptions), blended with trigram similarity and
  * reputation; only a bounded set of candidates is scored, whatever the marketplace's size:
  *
- * 1. agents matching every stem: all of them when at most RECOMMEND_SPARSE match (read through the
- *    GIN index), else the first ones in ranking order (walking the ranking index, which stops early
- *    because matches are dense); the best RECOMMEND_CANDIDATES by ranking;
+ * 1. agents matching every stem, the best RECOMMEND_CANDIDATES in ranking order: found among the
+ *    RECOMMEND_PROBE best-ranked agents when matches are dense; else all of them read through the GIN
+ *    index when at most RECOMMEND_SPARSE match; else the ranking index walked until enough are found;
  * 2. the same for agents matching any stem, only when (1) found fewer than `limit`;
  * 3. agents whose text only resembles the query (word similarity >= 0.35, through the trigram
  *    index), only when (1) and (2) found fewer than `limit` (misspellings);
@@ -113,14 +116,19 @@ export class RecommendAgents {
     });
   }
 
-  /** The best `cap` agents (in ranking order) matching the stems joined by `joiner`. */
+  /**
+   * The best `cap` agents (in ranking order) matching the stems joined by `joiner`: a look at the
+   * RECOMMEND_PROBE best-ranked agents first (dense matches end there); else every match when they
+   * are few (the GIN index), else the ranking index walked until `cap` are found.
+   */
   private async matches(text: string, joiner: string, cap: number): Promise<string[]> {
+    const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+    const probe = await this.tx.query<{ id: string }>(DENSE, [text, joiner, cap, RECOMMEND_PROBE]);
+    if (probe.length === cap) return ids(probe);
     const sparse = await this.tx.query<{ id: string }>(SPARSE, [text, joiner, RECOMMEND_SPARSE]);
     if (sparse.length === 0) return [];
-    if (sparse.length < RECOMMEND_SPARSE) {
-      return (await this.tx.query<{ id: string }>(BEST, [sparse.map((r) => r.id), cap])).map((r) => r.id);
-    }
-    return (await this.tx.query<{ id: string }>(DENSE, [text, joiner, cap])).map((r) => r.id);
+    if (sparse.length < RECOMMEND_SPARSE) return ids(await this.tx.query<{ id: string }>(BEST, [ids(sparse), cap]));
+    return ids(await this.tx.query<{ id: string }>(DENSE, [text, joiner, cap, null]));
   }
 
   /** Trigram candidates; `<%` takes its threshold from the connection's setting, set in the same round trip. */

@@ -22,6 +22,9 @@ export class AgentRankingEntity {
   /** The capability names joined by U+001F. */
   @Column({ name: 'capability_names', type: 'text', default: '' }) capabilityNames: string;
 
+  /** A copy of the agent's search document, for checking candidates in ranking order (no GIN index here: the row changes with every charge). */
+  @Column({ name: 'search_vector', type: 'tsvector', nullable: true, select: false }) searchVector: string | null;
+
   /** micro-USDC: the lowest base price of its capabilities. */
   @Column({ name: 'min_price', type: 'bigint', nullable: true, transformer: bigintTransformer }) minPrice: bigint | null;
 
