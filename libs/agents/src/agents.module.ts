@@ -6,7 +6,7 @@ import { AgentsService } from './agents.service';
 import { DiscoveryService } from './discovery.service';
 import { RecommendAgents } from './recommend-agents';
 import { AgentEntity } from './entities/agent.entity';
-import { AgentRankingEntity } from './entities/agent-ranking.entity';
+import { AgentRankingEntity, AgentSearchEntity } from './entities/agent-ranking.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 import { NoRegistrationFee, RegistrationFeeStep } from './registration-fee.step';
 
@@ -19,7 +19,7 @@ export class AgentsModule {
   static register(opts: { registrationFee?: ModuleMetadata['imports'] } = {}): DynamicModule {
     return {
       module: AgentsModule,
-      imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity]), AuthModule, ...(opts.registrationFee ?? [])],
+      imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]), AuthModule, ...(opts.registrationFee ?? [])],
       providers: [AgentsRepository, AgentsService, DiscoveryService, RecommendAgents, ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }])],
       exports: [AgentsService, DiscoveryService, RecommendAgents, AuthModule],
     };

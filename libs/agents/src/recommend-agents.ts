@@ -34,8 +34,8 @@ const SPARSE = `SELECT a.id FROM agents a WHERE a.status = 'active' AND a.search
 
 /** The first $3 matches in the ranking order, walking the ranking index (when matches are many); only the first $4 agents when $4 is given. */
 const DENSE = `SELECT r.agent_id AS id
-  FROM (SELECT agent_id, score, executions, created_at, search_vector FROM agent_ranking WHERE active ORDER BY score DESC, executions DESC, created_at, agent_id LIMIT $4) r
-  WHERE r.search_vector @@ (${TSQ})
+  FROM (SELECT agent_id, score, executions, created_at FROM agent_ranking WHERE active ORDER BY score DESC, executions DESC, created_at, agent_id LIMIT $4) r
+  JOIN LATERAL (SELECT 1 FROM agent_search s WHERE s.agent_id = r.agent_id AND s.search_vector @@ (${TSQ}) LIMIT 1) m ON true
   ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id LIMIT $3`;
 
 /** The best $3 of given ids in the ranking order. */

@@ -22,13 +22,23 @@ export class AgentRankingEntity {
   /** The capability names joined by U+001F. */
   @Column({ name: 'capability_names', type: 'text', default: '' }) capabilityNames: string;
 
-  /** A copy of the agent's search document, for checking candidates in ranking order (no GIN index here: the row changes with every charge). */
-  @Column({ name: 'search_vector', type: 'tsvector', nullable: true, select: false }) searchVector: string | null;
-
   /** micro-USDC: the lowest base price of its capabilities. */
   @Column({ name: 'min_price', type: 'bigint', nullable: true, transformer: bigintTransformer }) minPrice: bigint | null;
 
   @ManyToOne(() => AgentEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'agent_id', foreignKeyConstraintName: 'fk_agent_ranking_agent' })
+  agent: Relation<AgentEntity>;
+}
+
+/** A copy of each agent's search document (trigger on `agents`): recommend checks the best-ranked agents' documents here, without their wide rows. */
+@Entity('agent_search')
+export class AgentSearchEntity {
+  @PrimaryColumn({ name: 'agent_id', type: 'uuid', primaryKeyConstraintName: 'pk_agent_search' })
+  agentId: string;
+
+  @Column({ name: 'search_vector', type: 'tsvector', nullable: true, select: false }) searchVector: string | null;
+
+  @ManyToOne(() => AgentEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'agent_id', foreignKeyConstraintName: 'fk_agent_search_agent' })
   agent: Relation<AgentEntity>;
 }

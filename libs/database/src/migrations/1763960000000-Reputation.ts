@@ -24,8 +24,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - The score leaves what bumps `config_version`: a score that moves with every execution must not
  *   throw away the execute path's cached targets (a suspension still does, through `status`).
  * - `agent_ranking`: what discovery and the leaderboard rank and filter by (active, score, executions,
- *   age, capability names, lowest price, the search document without its GIN index), one narrow row
- *   per agent kept by a trigger on `agents`, with
+ *   age, capability names, lowest price), one narrow row per agent kept by a trigger on `agents`
+ *   (which also copies the search document into `agent_search`, stable and narrow), with
  *   the ranking order as a partial index (`ix_agent_ranking_order`) and the names under a trigram
  *   index: a page is read from the index, a count never joins capabilities. Kept out of `agents` so
  *   the score's update on every charge stays a HOT update of the agents row.
@@ -167,25 +167,34 @@ export class Reputation1763960000000 implements MigrationInterface {
       "created_at" TIMESTAMP WITH TIME ZONE NOT NULL,
       "capability_names" text NOT NULL DEFAULT '',
       "min_price" bigint,
-      "search_vector" tsvector,
       CONSTRAINT "pk_agent_ranking" PRIMARY KEY ("agent_id"),
       CONSTRAINT "fk_agent_ranking_agent" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE CASCADE)`);
     await q.query(`CREATE INDEX "ix_agent_ranking_order" ON "agent_ranking" ("score" DESC, "executions" DESC, "created_at", "agent_id") WHERE active`);
     await q.query(`CREATE INDEX "ix_agent_ranking_names_trgm" ON "agent_ranking" USING gin ("capability_names" gin_trgm_ops) WHERE active`);
+    // A copy of each agent's search document in a narrow table of its own (no GIN: the agents table has
+    // it): recommend checks the best-ranked agents' documents without reading their wide rows.
+    await q.query(`CREATE TABLE "agent_search" (
+      "agent_id" uuid NOT NULL,
+      "search_vector" tsvector,
+      CONSTRAINT "pk_agent_search" PRIMARY KEY ("agent_id"),
+      CONSTRAINT "fk_agent_search_agent" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE CASCADE)`);
     // Capability names joined by U+001F (no name holds it; a filter that does is checked row by row).
     await q.query(`CREATE FUNCTION agent_ranking_row(agent uuid) RETURNS void LANGUAGE sql AS $$
-      INSERT INTO agent_ranking AS r (agent_id, active, score, executions, created_at, search_vector, capability_names, min_price)
-      SELECT a.id, a.status = 'active', a.reputation_score, a.execution_count, a.created_at, a.search_vector,
+      INSERT INTO agent_ranking AS r (agent_id, active, score, executions, created_at, capability_names, min_price)
+      SELECT a.id, a.status = 'active', a.reputation_score, a.execution_count, a.created_at,
              coalesce((SELECT string_agg(c.name, chr(31) ORDER BY c.position) FROM agent_capabilities c WHERE c.agent_id = a.id), ''),
              (SELECT min(c.base_price) FROM agent_capabilities c WHERE c.agent_id = a.id)
         FROM agents a WHERE a.id = agent
-      ON CONFLICT (agent_id) DO UPDATE SET active = EXCLUDED.active, score = EXCLUDED.score, executions = EXCLUDED.executions, search_vector = EXCLUDED.search_vector,
+      ON CONFLICT (agent_id) DO UPDATE SET active = EXCLUDED.active, score = EXCLUDED.score, executions = EXCLUDED.executions,
         capability_names = EXCLUDED.capability_names, min_price = EXCLUDED.min_price $$`);
     // Every change of what the ranking shows; a score or a count (every outcome) updates two integers.
     await q.query(`CREATE FUNCTION agents_ranking() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM NEW.status OR OLD.config_version IS DISTINCT FROM NEW.config_version
-           OR OLD.search_vector IS DISTINCT FROM NEW.search_vector THEN
+        IF TG_OP = 'INSERT' OR OLD.search_vector IS DISTINCT FROM NEW.search_vector THEN
+          INSERT INTO agent_search (agent_id, search_vector) VALUES (NEW.id, NEW.search_vector)
+            ON CONFLICT (agent_id) DO UPDATE SET search_vector = EXCLUDED.search_vector;
+        END IF;
+        IF TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM NEW.status OR OLD.config_version IS DISTINCT FROM NEW.config_version THEN
           PERFORM agent_ranking_row(NEW.id);
         ELSE
           UPDATE agent_ranking SET score = NEW.reputation_score, executions = NEW.execution_count WHERE agent_id = NEW.id;
@@ -194,8 +203,9 @@ export class Reputation1763960000000 implements MigrationInterface {
       END $$`);
     await q.query(`CREATE TRIGGER tr_agents_ranking AFTER INSERT OR UPDATE OF status, config_version, reputation_score, execution_count, search_vector ON agents FOR EACH ROW
       EXECUTE FUNCTION agents_ranking()`);
-    await q.query(`INSERT INTO agent_ranking (agent_id, active, score, executions, created_at, search_vector, capability_names, min_price)
-      SELECT a.id, a.status = 'active', a.reputation_score, a.execution_count, a.created_at, a.search_vector, coalesce(c.names, ''), c.min_price
+    await q.query(`INSERT INTO agent_search (agent_id, search_vector) SELECT id, search_vector FROM agents`);
+    await q.query(`INSERT INTO agent_ranking (agent_id, active, score, executions, created_at, capability_names, min_price)
+      SELECT a.id, a.status = 'active', a.reputation_score, a.execution_count, a.created_at, coalesce(c.names, ''), c.min_price
         FROM agents a LEFT JOIN (SELECT agent_id, string_agg(name, chr(31) ORDER BY position) AS names, min(base_price) AS min_price
                                    FROM agent_capabilities GROUP BY agent_id) c ON c.agent_id = a.id`);
   }
@@ -205,6 +215,7 @@ export class Reputation1763960000000 implements MigrationInterface {
     await q.query(`DROP FUNCTION agents_ranking()`);
     await q.query(`DROP FUNCTION agent_ranking_row(uuid)`);
     await q.query(`DROP TABLE "agent_ranking"`);
+    await q.query(`DROP TABLE "agent_search"`);
     await q.query(`DROP INDEX "ix_transactions_agent_created"`);
     await q.query(`CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at")`);
     await q.query(`CREATE INDEX "ix_agents_status_reputation" ON "agents" ("status", "reputation_score")`);
