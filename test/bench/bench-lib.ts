@@ -102,14 +102,19 @@ export function stopRoles(children: ChildProcess[]): Promise<unknown> {
   return Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGINT'))))));
 }
 
-/** Drops and creates database `name` and runs the migrations; answers its URL. */
-export async function freshDatabase(name: string): Promise<string> {
+/** Drops and creates database `name`, empty; answers its URL. */
+export async function emptyDatabase(name: string): Promise<string> {
   const admin = new Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = `postgres://postgres@127.0.0.1:5432/${name}`;
+  return `postgres://postgres@127.0.0.1:5432/${name}`;
+}
+
+/** Drops and creates database `name` and runs the migrations; answers its URL. */
+export async function freshDatabase(name: string): Promise<string> {
+  const url = await emptyDatabase(name);
   const migrator = new DataSource(buildDataSourceOptions({ url, poolSize: 1 }));
   await migrator.initialize();
   await migrator.runMigrations();

@@ -1,29 +1,30 @@
 /* npm run bench:scale: latency of the read routes as the data grows. For each size (agents:executions,
    SCALE_SIZES=1000:10000,10000:100000,100000:1000000 by default): a fresh database with every migration,
    seeded set-based (scale-seed.ts: agents with 3 capabilities each, charged executions over the last 90
-   days, a tenth of them for one hot agent, 5% more that failed), then the api (local settlement, in its own
-   process) and each route measured in turn over one keep-alive connection: SCALE_WARMUP unreported
-   requests (20), then SCALE_REQUESTS (200), or fewer if a route takes longer than SCALE_ROUTE_SECONDS
-   (60; at least 20 requests). Every status is checked: non-2xx answers are counted and shown (a route
-   that does not exist yet answers 404). The table (p50 / p95 ms per size, and the p95 growth per 10x of
-   executions between the last two sizes) is printed and written to .tmp/bench-scale.md.
-   SCALE_KEEP=1 keeps the largest database; SCALE_API=dist runs dist/apps/api/main.js (npm run build)
-   instead of the sources; SCALE_EXECUTION_ROWS=0 leaves the executions table empty; SCALE_DEBUG=1 prints
-   each route's first answer. */
+   days, a tenth of them for one hot agent, 5% more that failed), then the api (local settlement, in its
+   own process) and each route measured in turn over one keep-alive connection: SCALE_WARMUP unreported
+   requests (20; at least 3, at most a tenth of the route's budget), then SCALE_REQUESTS (200), or fewer
+   if a route takes longer than SCALE_ROUTE_SECONDS (60; at least 20 requests). Every status is checked:
+   non-2xx answers are counted and shown (a route that does not exist yet answers 404). The table (p50 /
+   p95 ms per size, and the p95 growth per 10x of executions between the last two sizes) is printed and
+   written to .tmp/bench-scale.md. One run at a time: a second one waits (an advisory lock).
+   SCALE_DB names the database (agora_bench_scale); SCALE_KEEP=1 keeps the largest; SCALE_API=dist runs
+   dist/apps/api/main.js (npm run build) instead of the sources; SCALE_EXECUTION_ROWS=0 leaves the
+   executions table empty; SCALE_DEBUG=1 prints each route's first answer. */
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { AddressInfo } from 'node:net';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
 import { Client as PgClient } from 'pg';
 import { Client as HttpClient } from 'undici';
 import { id as keccakText, Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/app.factory';
-import { freshDatabase, spawnRole, stopRoles } from './bench-lib';
-import { seed, SeedResult } from './scale-seed';
+import { spawnRole, stopRoles } from './bench-lib';
+import { SeedResult, seedDatabase } from './scale-seed';
 
-const DB = 'agora_bench_scale';
+const DB = process.env.SCALE_DB ?? 'agora_bench_scale';
+if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB)) throw new Error(`SCALE_DB: not a plain database name: ${DB}`);
 const WARMUP = Number(process.env.SCALE_WARMUP ?? 20);
 const REQUESTS = Number(process.env.SCALE_REQUESTS ?? 200);
 const ROUTE_BUDGET_MS = Number(process.env.SCALE_ROUTE_SECONDS ?? 60) * 1000;
@@ -57,11 +58,7 @@ function apiEnv(dbUrl: string): Record<string, string> {
   };
 }
 
-interface Size {
-  agents: number;
-  executions: number;
-  label: string;
-}
+type Size = { agents: number; executions: number; label: string };
 
 const compact = (n: number) => (n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n));
 
@@ -76,19 +73,10 @@ function sizes(): Size[] {
     });
 }
 
-interface Route {
-  name: string;
-  path: (i: number) => string;
-  headers?: () => Promise<Record<string, string>>;
-}
+type Route = { name: string; path: (i: number) => string; headers?: () => Promise<Record<string, string>> };
 
-interface Result {
-  n: number;
-  p50: number;
-  p95: number;
-  /** Non-2xx answers by status. */
-  non2xx: Record<number, number>;
-}
+/** Percentiles of the 2xx answers; non-2xx answers by status; the size of the last answer (an empty page shows there). */
+type Result = { n: number; p50: number; p95: number; non2xx: Record<number, number>; bytes: number };
 
 function routes(hot: string, deepOffset: number): Route[] {
   const signed = async () => {
@@ -114,21 +102,28 @@ async function measure(http: HttpClient, route: Route): Promise<Result> {
   const headers = route.headers ? await route.headers() : {}; // one signature per route: reads may reuse it within its window
   const times: number[] = [];
   const non2xx: Record<number, number> = {};
-  const started = performance.now();
+  let bytes = 0;
+  let started = performance.now();
   for (let i = 0; i < WARMUP + REQUESTS; i++) {
+    if (i === WARMUP) started = performance.now();
     const t = performance.now();
     const res = await http.request({ method: 'GET', path: route.path(i), headers });
     const body = await res.body.arrayBuffer();
     const ms = performance.now() - t;
+    bytes = body.byteLength;
     if (i === 0 && process.env.SCALE_DEBUG) process.stdout.write(`    ${res.statusCode} ${Buffer.from(body).toString('utf8').slice(0, 600)}\n`);
-    if (i < WARMUP) continue;
+    if (i < WARMUP) {
+      // A slow route warms up for at most a tenth of its budget (at least 3 requests).
+      if (i >= 2 && performance.now() - started > ROUTE_BUDGET_MS / 10) i = WARMUP - 1;
+      continue;
+    }
     if (res.statusCode >= 200 && res.statusCode < 300) times.push(ms);
     else non2xx[res.statusCode] = (non2xx[res.statusCode] ?? 0) + 1;
     if (i + 1 - WARMUP >= MIN_REQUESTS && performance.now() - started > ROUTE_BUDGET_MS) break;
   }
   times.sort((a, b) => a - b);
   const n = times.length + Object.values(non2xx).reduce((s, c) => s + c, 0);
-  return { n, p50: percentile(times, 0.5), p95: percentile(times, 0.95), non2xx };
+  return { n, p50: percentile(times, 0.5), p95: percentile(times, 0.95), non2xx, bytes };
 }
 
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
@@ -142,6 +137,19 @@ function cell(r: Result | undefined): string {
   if (Number.isNaN(r.p50)) return `HTTP ${Object.keys(r.non2xx).join('/')} (all ${r.n})`;
   const bad = statuses(r);
   return `${fmt(r.p50)} / ${fmt(r.p95)}${bad ? ` (${bad})` : ''}`;
+}
+
+/** The newest modification time of a .ts file under apps/ and libs/. */
+function sourceStamp(): number {
+  let newest = 0;
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(`${dir}/${e.name}`);
+      else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(`${dir}/${e.name}`).mtimeMs);
+    }
+  };
+  ['apps', 'libs'].forEach(walk);
+  return newest;
 }
 
 /** A free local port, for the dist api (it listens on PORT). */
@@ -162,13 +170,7 @@ async function startApi(dbUrl: string): Promise<{ url: string; child: ChildProce
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`dist api exited with ${child.exitCode} (npm run build first?)`);
-    if (
-      await fetch(`${url}/api/v1/health`).then(
-        () => true,
-        () => false,
-      )
-    )
-      return { url, child };
+    if (await fetch(`${url}/api/v1/health`).catch(() => null)) return { url, child };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('dist api did not answer within 60 s');
@@ -181,16 +183,25 @@ async function dropDatabase(): Promise<void> {
   await admin.end();
 }
 
-async function benchSize(size: Size, keep: boolean): Promise<{ seeded: SeedResult; results: Map<string, Result>; deepOffset: number }> {
+async function benchSize(size: Size, keep: boolean): Promise<{ seeded: SeedResult; results: Map<string, Result>; deepOffset: number; apiStamp: number }> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(`\n## ${size.label}`);
-  const dbUrl = await freshDatabase(DB);
   const children: ChildProcess[] = [];
+  // Interrupted (SIGINT, SIGTERM): the api stops and the database goes, as at the end of a size.
+  const interrupted = () => void stopRoles(children).then(() => (keep ? Promise.resolve() : dropDatabase()).finally(() => process.exit(130)));
+  ['SIGINT', 'SIGTERM'].forEach((signal) => process.once(signal, interrupted));
   try {
     log('  seeding...');
-    const seeded = await seed(dbUrl, { agents: size.agents, executions: size.executions, hotWallet: HOT_WALLET.address, executionRows: process.env.SCALE_EXECUTION_ROWS !== '0', log });
+    const seeded = await seedDatabase(DB, {
+      agents: size.agents,
+      executions: size.executions,
+      hotWallet: HOT_WALLET.address,
+      executionRows: process.env.SCALE_EXECUTION_ROWS !== '0',
+      log,
+    });
     log(`  seeded in ${(seeded.ms / 1000).toFixed(1)} s (hot agent ${seeded.hotAgentId}: ${seeded.hotTransactions} transactions; ${seeded.failed} failed executions)`);
-    const api = await startApi(dbUrl);
+    const apiStamp = sourceStamp();
+    const api = await startApi(seeded.url);
     children.push(api.child);
     const deepOffset = Math.min(Math.floor(seeded.hotTransactions * 0.8), MAX_OFFSET);
     const http = new HttpClient(api.url, { pipelining: 1 });
@@ -199,20 +210,30 @@ async function benchSize(size: Size, keep: boolean): Promise<{ seeded: SeedResul
       for (const route of routes(seeded.hotAgentId, deepOffset)) {
         const r = await measure(http, route);
         results.set(route.name, r);
-        log(`  ${route.name}: ${cell(r)} ms over ${r.n} requests${Object.keys(r.non2xx).length ? `; non-2xx: ${statuses(r)}` : ''}`);
+        log(`  ${route.name}: ${cell(r)} ms over ${r.n} requests (${r.bytes} bytes)${Object.keys(r.non2xx).length ? `; non-2xx: ${statuses(r)}` : ''}`);
       }
     } finally {
       await http.close();
     }
-    return { seeded, results, deepOffset };
+    return { seeded, results, deepOffset, apiStamp };
   } finally {
+    ['SIGINT', 'SIGTERM'].forEach((signal) => process.off(signal, interrupted));
     await stopRoles(children);
     if (!keep) await dropDatabase();
   }
 }
 
 async function main(): Promise<void> {
+  // This process loaded the migrations (and the seed) as it started; each size's api loads the sources as it starts.
+  const loaded = sourceStamp();
   const list = sizes();
+  // One run at a time on this Postgres (whatever its database): a second run waits for the first (held until exit).
+  const lock = new PgClient({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await lock.connect();
+  if (!(await lock.query(`SELECT pg_try_advisory_lock(hashtext('agora bench:scale')) AS ok`)).rows[0].ok) {
+    process.stdout.write('another bench:scale run is going on; waiting for it to finish...\n');
+    await lock.query(`SELECT pg_advisory_lock(hashtext('agora bench:scale'))`);
+  }
   const runs: Awaited<ReturnType<typeof benchSize>>[] = [];
   for (const [i, size] of list.entries()) runs.push(await benchSize(size, process.env.SCALE_KEEP === '1' && i === list.length - 1));
 
@@ -231,9 +252,15 @@ async function main(): Promise<void> {
     `|---|${list.map(() => '---|').join('')}---|`,
     ...names.map((name) => `| ${name} | ${runs.map((r) => cell(r.results.get(name))).join(' | ')} | ${growth(name)} |`),
   ];
+  const changed = list.filter((_, i) => runs[i].apiStamp !== loaded).map((size) => size.label);
   const notes = [
     '',
-    `One keep-alive connection, requests one at a time: ${WARMUP} warm-up requests, then ${REQUESTS} (fewer past ${ROUTE_BUDGET_MS / 1000} s a route, at least ${MIN_REQUESTS}); percentiles over 2xx answers.`,
+    ...(changed.length
+      ? [
+          `WARNING: .ts files under apps/ or libs/ changed after the migrations were loaded (newest ${new Date(runs.at(-1)!.apiStamp).toISOString()}): the api of ${changed.join('; ')} ran newer sources.`,
+        ]
+      : []),
+    `One keep-alive connection, requests one at a time: ${WARMUP} warm-up requests (a slow route: ${ROUTE_BUDGET_MS / 10000} s of them, at least 3), then ${REQUESTS} (fewer past ${ROUTE_BUDGET_MS / 1000} s a route, at least ${MIN_REQUESTS}); percentiles over 2xx answers.`,
     `Deep history offsets: ${runs.map((r, i) => `${list[i].label}: ${r.deepOffset}`).join('; ')}.`,
     `Seeding (set-based, then VACUUM ANALYZE): ${runs.map((r, i) => `${list[i].label}: ${(r.seeded.ms / 1000).toFixed(1)} s`).join('; ')}.`,
   ];

@@ -1,10 +1,15 @@
 /* Seeding for npm run bench:scale: N agents (3 capabilities each) and M charged executions, set-based
    (INSERT ... SELECT generate_series), deterministic: every random choice is a hash of the row's index
    and a salt (pg_temp.rnd), so a size always seeds the same rows (timestamps are relative to now()).
-   Triggers are off for the session while loading (session_replication_role = replica); the rollups
-   they keep (agent_stats, agent_latency, platform_stats) are then filled with the migration's own
-   backfill statements (1763960000000-Reputation.ts), failures added to agent_stats.failed. */
+   The rows are loaded at the schema before the newest migration (SCALE_SEED_BEFORE, Reputation by
+   default), triggers off (session_replication_role = replica) and secondary indexes built after the
+   load; then the remaining migrations run, so what they derive from the rows (agent_stats, agent_latency,
+   platform_stats, agent_ranking: the rollups the triggers keep) comes from their own backfill, as on a
+   real upgrade. Failed executions (5% more) then become reputation events and agent_stats.failed. */
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { buildDataSourceOptions, MIGRATIONS } from '@app/database';
+import { emptyDatabase } from './bench-lib';
 
 export interface SeedOptions {
   agents: number;
@@ -25,60 +30,13 @@ export interface SeedResult {
 }
 
 /** ~50 skill words: verbs and what they act on; capabilities are `verb-object` (translate-french, summarize-pdf). */
-export const VERBS = [
-  'translate',
-  'summarize',
-  'transcribe',
-  'classify',
-  'extract',
-  'detect',
-  'generate',
-  'analyze',
-  'convert',
-  'review',
-  'forecast',
-  'ocr',
-  'caption',
-  'moderate',
-  'search',
-  'tag',
-  'compare',
-  'validate',
-  'redact',
-  'score',
-];
-export const OBJECTS = [
-  'french',
-  'pdf',
-  'image',
-  'sentiment',
-  'code',
-  'audio',
-  'weather',
-  'stock',
-  'spanish',
-  'german',
-  'japanese',
-  'english',
-  'text',
-  'video',
-  'invoice',
-  'email',
-  'contract',
-  'news',
-  'receipt',
-  'chart',
-  'table',
-  'json',
-  'csv',
-  'speech',
-  'document',
-  'resume',
-  'product',
-  'price',
-  'crypto',
-  'tweet',
-];
+export const VERBS = 'translate summarize transcribe classify extract detect generate analyze convert review forecast ocr caption moderate search tag compare validate redact score'.split(
+  ' ',
+);
+export const OBJECTS =
+  'french pdf image sentiment code audio weather stock spanish german japanese english text video invoice email contract news receipt chart table json csv speech document resume product price crypto tweet'.split(
+    ' ',
+  );
 const PREFIXES = ['Swift', 'Nova', 'Polyglot', 'Atlas', 'Echo', 'Quill', 'Lumen', 'Vector', 'Orbit', 'Sage', 'Pixel', 'Relay'];
 const SUFFIXES = ['Agent', 'Bot', 'Pro', 'AI', 'Assistant', 'Service'];
 const TAGLINES = [
@@ -89,6 +47,8 @@ const TAGLINES = [
   'Trusted by hundreds of agents.',
 ];
 const CHAIN_SETTINGS = JSON.stringify({ chain_enabled: true, chain_max_depth: 5, chain_allowed_callers: [], chain_blocked_callers: [] });
+/** Tables loaded here whose secondary indexes are built after the load. */
+const DEFERRED_INDEX_TABLES = ['agents', 'agent_capabilities', 'transactions', 'executions'];
 /** Distinct payer wallets the executions come from. */
 const PAYERS = 5_000;
 
@@ -112,19 +72,40 @@ const HELPERS = [
      $$ SELECT pg_temp.agent_id(CASE WHEN k % 10 = 0 THEN 1 ELSE 2 + floor((n - 1) * pg_temp.rnd(k, salt) ^ 2)::bigint END) $$`,
 ];
 
-export async function seed(url: string, o: SeedOptions): Promise<SeedResult> {
+/** Runs `migrations` (those not yet run) on the database at `url`. */
+async function migrate(url: string, migrations: typeof MIGRATIONS): Promise<void> {
+  const ds = new DataSource({ ...buildDataSourceOptions({ url, poolSize: 1 }), migrations });
+  await ds.initialize();
+  await ds.runMigrations();
+  await ds.destroy();
+}
+
+/** Drops and creates database `name`, seeds it at the size asked (see above) with every migration run; answers its URL and the hot agent. */
+export async function seedDatabase(name: string, o: SeedOptions): Promise<SeedResult & { url: string }> {
   if (o.agents < 2 || o.executions < 10) throw new Error('scale-seed: at least 2 agents and 10 executions');
+  const before = process.env.SCALE_SEED_BEFORE ?? 'Reputation1763960000000';
+  const cut = MIGRATIONS.findIndex((m) => m.name === before);
+  if (cut < 0) throw new Error(`scale-seed: no migration ${before} (SCALE_SEED_BEFORE)`);
+  const url = await emptyDatabase(name);
+  await migrate(url, MIGRATIONS.slice(0, cut));
+  const t0 = performance.now();
+
   const db = new Client({ connectionString: url });
   await db.connect();
   const steps: Record<string, number> = {};
-  const t0 = performance.now();
-  const step = async (name: string, sql: string, params: unknown[] = []) => {
+  const timed = async <T>(name: string, run: () => Promise<T>, rows?: (r: T) => number): Promise<T> => {
     const t = performance.now();
-    const r = await db.query(sql, params);
+    const r = await run();
     steps[name] = Math.round(performance.now() - t);
-    o.log?.(`    ${name}: ${r.rowCount ?? 0} rows, ${steps[name]} ms`);
+    o.log?.(`    ${name}: ${rows ? `${rows(r)} rows, ` : ''}${steps[name]} ms`);
     return r;
   };
+  const step = (name: string, sql: string, params: unknown[] = []) =>
+    timed(
+      name,
+      () => db.query(sql, params),
+      (r) => r.rowCount ?? 0,
+    );
   const N = o.agents;
   const M = o.executions;
   const F = Math.round(M * 0.05);
@@ -134,6 +115,14 @@ export async function seed(url: string, o: SeedOptions): Promise<SeedResult> {
     await db.query(`SET maintenance_work_mem = '512MB'`);
     await db.query(`SET synchronous_commit = off`);
     for (const sql of HELPERS) await db.query(sql);
+    // Secondary indexes (not those behind a constraint) are dropped while loading and built again from
+    // their own definitions afterwards: one sorted build each instead of a million random inserts.
+    const { rows: deferred } = await db.query(
+      `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
+        WHERE t.relnamespace = 'public'::regnamespace AND t.relname = ANY($1) AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)`,
+      [DEFERRED_INDEX_TABLES],
+    );
+    for (const ix of deferred) await db.query(`DROP INDEX ${ix.name}`);
 
     await step(
       'agents',
@@ -187,7 +176,7 @@ export async function seed(url: string, o: SeedOptions): Promise<SeedResult> {
       [M, N],
     );
 
-    // ~5% more executions that failed: a reputation event each (and an executions row, below).
+    // ~5% more executions that failed: an executions row each (below) and, once the migrations ran, a reputation event.
     await step(
       'failures (temp)',
       `CREATE TEMP TABLE fails AS
@@ -197,12 +186,6 @@ export async function seed(url: string, o: SeedOptions): Promise<SeedResult> {
          JOIN agent_capabilities c ON c.agent_id = pg_temp.provider(k, ${N}, 51) AND c.position = 0
          JOIN agents a ON a.id = c.agent_id`,
     );
-    await step(
-      'reputation_events',
-      `INSERT INTO reputation_events (agent_id, type, delta, score, ref_id, created_at)
-       SELECT agent_id, 'execution.failed', -2, score, 'req_x' || substr(md5('fail:' || k), 1, 19), at FROM fails ORDER BY at`,
-    );
-
     if (o.executionRows) {
       await step(
         'executions (completed)',
@@ -222,34 +205,6 @@ export async function seed(url: string, o: SeedOptions): Promise<SeedResult> {
       );
     }
 
-    // The migration's backfill, then the failures (what reputation_apply would have counted).
-    await step(
-      'agent_stats',
-      `INSERT INTO agent_stats (agent_id, completed, gross, platform_fees, net, time_sum_ms)
-       SELECT providing_agent_id, count(*), sum(gross_amount), sum(platform_fee + platform_cut), sum(agent_earnings), sum(execution_time_ms)
-         FROM transactions GROUP BY providing_agent_id`,
-    );
-    await step(
-      'agent_stats.failed',
-      `INSERT INTO agent_stats AS s (agent_id, failed) SELECT agent_id, count(*) FROM fails GROUP BY agent_id
-       ON CONFLICT (agent_id) DO UPDATE SET failed = s.failed + EXCLUDED.failed`,
-    );
-    await step(
-      'agent_latency',
-      `INSERT INTO agent_latency (agent_id, bucket_ms, n)
-       SELECT providing_agent_id, latency_bucket(execution_time_ms), count(*) FROM transactions GROUP BY 1, 2`,
-    );
-    await step(
-      'platform_stats',
-      `UPDATE platform_stats p SET transactions = t.n, volume = t.v
-         FROM (SELECT stats_shard(providing_agent_id) AS shard, count(*) AS n, sum(gross_amount) AS v FROM transactions GROUP BY 1) t WHERE p.shard = t.shard`,
-    );
-    await step(
-      'platform_stats (agents)',
-      `UPDATE platform_stats p SET agents = a.n, active_agents = a.active
-         FROM (SELECT stats_shard(id) AS shard, count(*) AS n, count(*) FILTER (WHERE status = 'active') AS active FROM agents GROUP BY 1) a WHERE p.shard = a.shard`,
-    );
-
     // refreshSearch (libs/agents/src/agents.repository.ts) for every agent at once; execution_count = its completed executions.
     await step(
       'search + execution_count',
@@ -257,17 +212,36 @@ export async function seed(url: string, o: SeedOptions): Promise<SeedResult> {
          search_text = lower(concat_ws(' ', a.name, a.description, c.names, c.descs)),
          search_vector = setweight(to_tsvector('english', concat_ws(' ', a.name, c.names)), 'A')
                       || setweight(to_tsvector('english', concat_ws(' ', a.description, c.descs)), 'B'),
-         execution_count = coalesce(s.completed, 0)
+         execution_count = coalesce(s.completed, 0)::int
        FROM (SELECT agent_id, string_agg(name, ' ' ORDER BY position) AS names, string_agg(description, ' ' ORDER BY position) AS descs
                FROM agent_capabilities GROUP BY agent_id) c
-       LEFT JOIN agent_stats s ON s.agent_id = c.agent_id
+       LEFT JOIN (SELECT providing_agent_id AS agent_id, count(*) AS completed FROM transactions GROUP BY 1) s ON s.agent_id = c.agent_id
        WHERE a.id = c.agent_id`,
     );
 
+    await timed(`${deferred.length} secondary indexes`, async () => {
+      for (const ix of deferred) await db.query(ix.def);
+    });
     await db.query(`RESET session_replication_role`);
+    // Statistics first, as a live database has them: without, the backfill's per-agent subqueries can take
+    // plans that scan a whole table per agent (min(base_price) along the price index ran for tens of minutes).
+    await step('analyze', `ANALYZE`);
+    await timed(`migrations from ${before} (their backfill)`, () => migrate(url, MIGRATIONS));
+
+    // What reputation_apply records for a failure: an event, and the agent's count (set, not added: nothing else counted them).
+    await step(
+      'reputation_events',
+      `INSERT INTO reputation_events (agent_id, type, delta, score, ref_id, created_at)
+       SELECT agent_id, 'execution.failed', -2, score, 'req_x' || substr(md5('fail:' || k), 1, 19), at FROM fails ORDER BY at`,
+    );
+    await step(
+      'agent_stats.failed',
+      `INSERT INTO agent_stats AS s (agent_id, failed) SELECT agent_id, count(*) FROM fails GROUP BY agent_id
+       ON CONFLICT (agent_id) DO UPDATE SET failed = EXCLUDED.failed`,
+    );
     await step('vacuum analyze', `VACUUM ANALYZE`);
-    const { rows } = await db.query(`SELECT pg_temp.agent_id(1) AS id, (SELECT completed FROM agent_stats WHERE agent_id = pg_temp.agent_id(1))::int AS n`);
-    return { hotAgentId: rows[0].id, hotTransactions: rows[0].n, failed: F, ms: Math.round(performance.now() - t0), steps };
+    const { rows } = await db.query(`SELECT pg_temp.agent_id(1) AS id, (SELECT count(*) FROM transactions WHERE providing_agent_id = pg_temp.agent_id(1))::int AS n`);
+    return { url, hotAgentId: rows[0].id, hotTransactions: rows[0].n, failed: F, ms: Math.round(performance.now() - t0), steps };
   } finally {
     await db.end();
   }
