@@ -10,7 +10,16 @@
  */
 
 /** Lowest first. Apps sit above the last tier and may import any lib (through its barrel). */
-const TIERS = [['common'], ['config'], ['database'], ['ledger', 'outbox', 'queues', 'outbound', 'auth', 'json-schema', 'reputation'], ['agents'], ['payments', 'webhooks'], ['chains'], ['execution', 'analytics']];
+const TIERS = [
+  ['common'],
+  ['config'],
+  ['database'],
+  ['ledger', 'outbox', 'queues', 'outbound', 'auth', 'json-schema', 'reputation'],
+  ['agents'],
+  ['payments', 'webhooks'],
+  ['chains'],
+  ['execution', 'analytics'],
+];
 
 /**
  * Same-tier edges that are intended (none today: database, built from AppConfig, has its own tier
