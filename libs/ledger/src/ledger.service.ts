@@ -100,6 +100,15 @@ export class LedgerService {
     return out;
   }
 
+  /**
+   * Inside the caller's transaction: locks one account (if it exists) before a posting that takes
+   * several, so this transaction takes them in the order other transactions do (a posting locks its
+   * accounts by id, which is not everyone's order).
+   */
+  async lockFirst(manager: Queryable, code: string): Promise<void> {
+    await manager.query(`SELECT 1 FROM ledger_accounts WHERE code = $1 FOR UPDATE`, [code]);
+  }
+
   async balance(manager: Queryable, code: string): Promise<bigint> {
     return (await this.balances(manager, [code])).get(code)!;
   }

@@ -219,6 +219,10 @@ export class EscrowService {
         [holdId, this.clock.now()],
       );
       if (!hold) return false;
+      // Escrow before available, as a charge released in its own transaction takes them (the
+      // escrow account with the charge's posting, available with the release): by id the posting
+      // could take available first and deadlock against that charge.
+      await this.ledger.lockFirst(manager, Accounts.agentEscrow(hold.agentId).code);
       await this.releaseIn(manager, { ...hold, amount: BigInt(hold.amount) } as EscrowHoldEntity);
       return true;
     });
