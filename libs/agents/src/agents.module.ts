@@ -1,6 +1,7 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
+import { LedgerModule } from '@app/ledger';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { DiscoveryService } from './discovery.service';
@@ -19,7 +20,7 @@ export class AgentsModule {
   static register(opts: { registrationFee?: ModuleMetadata['imports'] } = {}): DynamicModule {
     return {
       module: AgentsModule,
-      imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]), AuthModule, ...(opts.registrationFee ?? [])],
+      imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]), AuthModule, LedgerModule, ...(opts.registrationFee ?? [])],
       providers: [AgentsRepository, AgentsService, DiscoveryService, RecommendAgents, ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }])],
       exports: [AgentsService, DiscoveryService, RecommendAgents, AuthModule],
     };

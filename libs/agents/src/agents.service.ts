@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppException, INITIAL_REPUTATION, newUuid, normalizeWallet, NotFoundException } from '@app/common';
 import { TransactionRunner } from '@app/database';
+import { Accounts, LedgerService } from '@app/ledger';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { WalletAuthContext, WalletAuthService } from '@app/auth';
 import { assertCapabilityRules, assertChainSettingsRules, assertEndpointRules } from './agent-rules';
@@ -23,6 +24,7 @@ export class AgentsService {
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly walletAuth: WalletAuthService,
     private readonly registrationFee: RegistrationFeeStep,
+    private readonly ledger: LedgerService,
   ) {}
 
   async register(input: RegisterAgentInput, fee: Omit<RegistrationFeeContext, 'wallet'>): Promise<RegisteredAgent> {
@@ -48,6 +50,8 @@ export class AgentsService {
         },
         input.capabilities,
       );
+      // The agent's accounts exist before its first charge (see LedgerService.openAccounts).
+      await this.ledger.openAccounts(manager, [Accounts.agentAvailable(id), Accounts.agentEscrow(id), Accounts.agentFrozen(id), Accounts.agentWithdrawing(id), Accounts.agentOwed(id)]);
       await this.registrationFee.capture(manager, charge, id);
     });
     return { agent: await this.get(id), receipt: charge?.receipt ?? null };

@@ -101,6 +101,27 @@ export class LedgerService {
   }
 
   /**
+   * Inside the caller's transaction: creates accounts that do not exist yet. A posting creates
+   * missing accounts on first use, but then locks them after the ones it already holds (out of id
+   * order): opening an owner's accounts when the owner is created keeps concurrent first postings
+   * (an agent's first charges and releases) in id order.
+   */
+  async openAccounts(manager: Queryable, accounts: AccountRef[]): Promise<void> {
+    await manager.query(
+      `INSERT INTO ledger_accounts (id, code, kind, owner_id, min_balance, max_balance)
+       SELECT gen_random_uuid(), c, k, o, mn, mx FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS t(c, k, o, mn, mx)
+       ON CONFLICT (code) DO NOTHING`,
+      [
+        accounts.map((a) => a.code),
+        accounts.map((a) => a.kind),
+        accounts.map((a) => a.ownerId),
+        accounts.map((a) => a.min?.toString() ?? null),
+        accounts.map((a) => a.max?.toString() ?? null),
+      ],
+    );
+  }
+
+  /**
    * Inside the caller's transaction: locks one account (if it exists) before a posting that takes
    * several, so this transaction takes them in the order other transactions do (a posting locks its
    * accounts by id, which is not everyone's order).

@@ -204,6 +204,12 @@ export class Reputation1763960000000 implements MigrationInterface {
     await q.query(`CREATE TRIGGER tr_agents_ranking AFTER INSERT OR UPDATE OF status, config_version, reputation_score, execution_count, search_vector ON agents FOR EACH ROW
       EXECUTE FUNCTION agents_ranking()`);
     await q.query(`INSERT INTO agent_search (agent_id, search_vector) SELECT id, search_vector FROM agents`);
+    // Every agent's ledger accounts exist before its next posting (LedgerService.openAccounts: a
+    // posting that creates one locks it out of id order).
+    await q.query(`INSERT INTO ledger_accounts (id, code, kind, owner_id, min_balance, max_balance)
+      SELECT gen_random_uuid(), 'agent:' || a.id || ':' || k.kind, k.kind, a.id::text, k.mn, k.mx
+        FROM agents a CROSS JOIN (VALUES ('available', 0::bigint, NULL::bigint), ('escrow', 0, NULL), ('frozen', 0, NULL), ('withdrawing', 0, NULL), ('owed', NULL, 0)) AS k(kind, mn, mx)
+      ON CONFLICT (code) DO NOTHING`);
     await q.query(`INSERT INTO agent_ranking (agent_id, active, score, executions, created_at, capability_names, min_price)
       SELECT a.id, a.status = 'active', a.reputation_score, a.execution_count, a.created_at, coalesce(c.names, ''), c.min_price
         FROM agents a LEFT JOIN (SELECT agent_id, string_agg(name, chr(31) ORDER BY position) AS names, min(base_price) AS min_price
