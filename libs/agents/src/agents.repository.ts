@@ -19,6 +19,19 @@ export class AgentsRepository {
   }
 
   /** Row lock for a read-modify-write of one agent. */
+  /**
+   * Agents by id with their capabilities (in position order), for read models that list them:
+   * `capabilities` narrows which are attached (name substring, case-insensitive; base price cap).
+   */
+  async withCapabilities(ids: string[], capabilities: { nameLike?: string; maxPrice?: bigint } = {}): Promise<Map<string, { agent: AgentEntity; capabilities: AgentCapabilityEntity[] }>> {
+    if (ids.length === 0) return new Map();
+    const capQb = this.dataSource.getRepository(AgentCapabilityEntity).createQueryBuilder('c').where('c.agent_id IN (:...ids)', { ids }).orderBy('c.position', 'ASC');
+    if (capabilities.nameLike !== undefined) capQb.andWhere('c.name ILIKE :cap', { cap: capabilities.nameLike });
+    if (capabilities.maxPrice !== undefined) capQb.andWhere('c.base_price <= :max', { max: capabilities.maxPrice.toString() });
+    const [agents, caps] = await Promise.all([this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany(), capQb.getMany()]);
+    return new Map(agents.map((agent) => [agent.id, { agent, capabilities: caps.filter((c) => c.agentId === agent.id) }]));
+  }
+
   async lockById(manager: EntityManager, id: string): Promise<AgentEntity | null> {
     return manager.findOne(AgentEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
+import { AgentsRepository } from './agents.repository';
 import { AgentEntity } from './entities/agent.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 
@@ -21,7 +20,7 @@ export interface DiscoveredAgent {
   capabilities: AgentCapabilityEntity[];
 }
 
-export function escapeLike(text: string): string {
+function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
@@ -37,7 +36,7 @@ export function sanitizeQuery(query: string): string {
 @Injectable()
 export class DiscoveryService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly agents: AgentsRepository,
     private readonly tx: TransactionRunner,
     private readonly config: AppConfig,
   ) {}
@@ -74,7 +73,7 @@ export class DiscoveryService {
     }
     const whereSql = where.join(' AND ');
     const cap = this.config.discoverTotalCap;
-    const [counted, page] = await this.tx.batch(
+    const [counted, page] = await this.tx.reads(
       (sql) =>
         [
           sql.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM agent_ranking r WHERE ${whereSql} LIMIT $${params.length + 1}) x`, [...params, cap + 1]) as Promise<{ n: number }[]>,
@@ -85,22 +84,12 @@ export class DiscoveryService {
           ) as Promise<{ id: string }[]>,
         ] as const,
     );
-    if (counted.status === 'rejected') throw counted.reason;
-    if (page.status === 'rejected') throw page.reason;
-    const n = counted.value[0].n;
+    const n = counted[0].n;
     const totalExact = n <= cap;
     const total = totalExact ? n : cap;
-    const ids = page.value.map((r) => r.id);
+    const ids = page.map((r) => r.id);
     if (ids.length === 0) return { agents: [], total, totalExact };
-    const capQb = this.dataSource.getRepository(AgentCapabilityEntity).createQueryBuilder('c').where('c.agent_id IN (:...ids)', { ids }).orderBy('c.position', 'ASC');
-    if (f.capability !== undefined) capQb.andWhere(`c.name ILIKE :cap`, { cap: `%${escapeLike(f.capability)}%` });
-    if (f.maxPrice !== undefined) capQb.andWhere('c.base_price <= :max', { max: f.maxPrice.toString() });
-    const [agents, caps] = await Promise.all([this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany(), capQb.getMany()]);
-    const byId = new Map(agents.map((a) => [a.id, a]));
-    return {
-      total,
-      totalExact,
-      agents: ids.map((id) => ({ agent: byId.get(id)!, capabilities: caps.filter((c) => c.agentId === id) })),
-    };
+    const found = await this.agents.withCapabilities(ids, { nameLike: f.capability === undefined ? undefined : `%${escapeLike(f.capability)}%`, maxPrice: f.maxPrice });
+    return { total, totalExact, agents: ids.map((id) => found.get(id)!) };
   }
 }

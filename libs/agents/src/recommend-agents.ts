@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { TransactionRunner } from '@app/database';
+import { AgentsRepository } from './agents.repository';
 import { sanitizeQuery } from './discovery.service';
 import { AgentEntity } from './entities/agent.entity';
-import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 
 export interface Recommendation {
   agent: AgentEntity;
@@ -89,7 +87,7 @@ const SCORE = `WITH q AS (
 @Injectable()
 export class RecommendAgents {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly agents: AgentsRepository,
     private readonly tx: TransactionRunner,
   ) {}
 
@@ -103,15 +101,10 @@ export class RecommendAgents {
     if (candidates.size === 0) return [];
     const rows = await this.tx.query<{ id: string; relevance: string; matched: string[] | null }>(SCORE, [text, limit, [...candidates]]);
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const [agents, caps] = await Promise.all([
-      this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany(),
-      this.dataSource.getRepository(AgentCapabilityEntity).createQueryBuilder('c').where('c.agent_id IN (:...ids)', { ids }).orderBy('c.position', 'ASC').getMany(),
-    ]);
-    const byId = new Map(agents.map((a) => [a.id, a]));
+    const found = await this.agents.withCapabilities(rows.map((r) => r.id));
     return rows.map((r) => {
-      const agent = byId.get(r.id)!;
-      agent.capabilities = caps.filter((c) => c.agentId === r.id);
+      const { agent, capabilities } = found.get(r.id)!;
+      agent.capabilities = capabilities;
       return { agent, relevance: Number(r.relevance), matchedCapabilities: r.matched ?? [] };
     });
   }
@@ -133,10 +126,9 @@ export class RecommendAgents {
 
   /** Trigram candidates; `<%` takes its threshold from the connection's setting, set in the same round trip. */
   private async fuzzy(text: string, cap: number): Promise<string[]> {
-    const [, found] = await this.tx.batch(
+    const [, found] = await this.tx.reads(
       (sql) => [sql.query(`SELECT set_config('pg_trgm.word_similarity_threshold', '${MIN_TRIGRAM}', false)`), sql.query(FUZZY, [text, cap]) as Promise<{ id: string }[]>] as const,
     );
-    if (found.status === 'rejected') throw found.reason;
-    return found.value.map((r) => r.id);
+    return found.map((r) => r.id);
   }
 }

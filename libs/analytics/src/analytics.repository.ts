@@ -51,7 +51,7 @@ export class AnalyticsRepository {
 
   /** The agent's score and totals (null: no such agent) and its all-time latency histogram, in one round trip. */
   async allTime(agentId: string): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[] }> {
-    const [totals, latency] = await this.tx.batch(
+    const [totals, latency] = await this.tx.reads(
       (sql) =>
         [
           sql.query(TOTALS, [agentId]) as Promise<AgentTotalsRow[]>,
@@ -60,12 +60,12 @@ export class AnalyticsRepository {
           ]) as Promise<LatencyRow[]>,
         ] as const,
     );
-    return { totals: settled(totals)[0] ?? null, latency: settled(latency) };
+    return { totals: totals[0] ?? null, latency };
   }
 
   /** The agent's score and totals, and what happened since `since`, in one round trip. */
   async window(agentId: string, since: Date): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[]; events: EventCountsRow }> {
-    const [totals, latency, events] = await this.tx.batch(
+    const [totals, latency, events] = await this.tx.reads(
       (sql) =>
         [
           sql.query(TOTALS, [agentId]) as Promise<AgentTotalsRow[]>,
@@ -84,7 +84,7 @@ export class AnalyticsRepository {
           ) as Promise<EventCountsRow[]>,
         ] as const,
     );
-    return { totals: settled(totals)[0] ?? null, latency: settled(latency), events: settled(events)[0] };
+    return { totals: totals[0] ?? null, latency, events: events[0] };
   }
 
   /** The platform's totals: the shards summed. */
@@ -100,8 +100,3 @@ const TOTALS = `SELECT a.reputation_score AS score, coalesce(s.completed, 0)::te
        coalesce(s.disputes_filed, 0)::text AS "disputesFiled", coalesce(s.disputes_won, 0)::text AS "disputesWon", coalesce(s.disputes_lost, 0)::text AS "disputesLost",
        coalesce(s.gross, 0)::text AS gross, coalesce(s.platform_fees, 0)::text AS "platformFees", coalesce(s.net, 0)::text AS net, coalesce(s.time_sum_ms, 0)::text AS "timeSumMs"
   FROM agents a LEFT JOIN agent_stats s ON s.agent_id = a.id WHERE a.id = $1`;
-
-function settled<T>(r: PromiseSettledResult<T>): T {
-  if (r.status === 'rejected') throw r.reason;
-  return r.value;
-}

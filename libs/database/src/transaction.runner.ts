@@ -116,6 +116,14 @@ export class TransactionRunner {
     }
   }
 
+  /** `batch` for reads that all must answer: their results, or the first failure thrown. */
+  async reads<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<{ [K in keyof P]: Awaited<P[K]> }> {
+    const settled = await this.batch(issue);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { [K in keyof P]: Awaited<P[K]> };
+  }
+
   /** One statement on the pool (autocommit), without the ORM layer, prepared (fixed SQL text): its rows. */
   query<T>(text: string, params: unknown[] = []): Promise<T[]> {
     return rowsOf<T[]>(this.pool(), text, params);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Queryable } from '@app/database';
-import { REPUTATION_DELTAS } from './reputation.rules';
+import { REPUTATION_DELTAS, ReputationEventType } from './reputation.rules';
 
 /**
  * Moves an agent's score inside the transaction of the outcome that causes it, through the SQL
@@ -11,15 +11,8 @@ import { REPUTATION_DELTAS } from './reputation.rules';
 @Injectable()
 export class ReputationRecorder {
   /** Resolves to the score after the change (null: no such agent). Sent synchronously (pipeline- and oneTrip-safe). */
-  record(sql: Queryable, agentId: string, type: keyof typeof REPUTATION_DELTAS, refId: string): Promise<number | null> {
+  record(sql: Queryable, agentId: string, type: ReputationEventType, refId: string): Promise<number | null> {
     return (sql.query(`SELECT reputation_apply($1, $2, $3, $4) AS score`, [agentId, type, REPUTATION_DELTAS[type], refId]) as Promise<{ score: number | null }[]>).then(
-      (rows) => rows[0]?.score ?? null,
-    );
-  }
-
-  /** An operator's change (reinstatement with a new score): recorded as `admin.adjusted`. */
-  adjust(sql: Queryable, agentId: string, delta: number, refId: string): Promise<number | null> {
-    return (sql.query(`SELECT reputation_apply($1, 'admin.adjusted', $2, $3) AS score`, [agentId, delta, refId]) as Promise<{ score: number | null }[]>).then(
       (rows) => rows[0]?.score ?? null,
     );
   }

@@ -34,7 +34,7 @@ export class ReputationRepository {
 
   /** The agent's score and breakdown, and its newest events (newest first), in one round trip. */
   async profile(agentId: string, recent: number): Promise<{ agent: ReputationRow | null; events: ReputationEventRow[] }> {
-    const [agent, events] = await this.tx.batch(
+    const [agent, events] = await this.tx.reads(
       (sql) =>
         [
           sql.query(
@@ -51,9 +51,7 @@ export class ReputationRepository {
           ) as Promise<ReputationEventRow[]>,
         ] as const,
     );
-    if (agent.status === 'rejected') throw agent.reason;
-    if (events.status === 'rejected') throw events.reason;
-    return { agent: agent.value[0] ?? null, events: events.value };
+    return { agent: agent[0] ?? null, events };
   }
 
   /** Active agents by score, then executions, then age (the ranking index of `agent_ranking`). */

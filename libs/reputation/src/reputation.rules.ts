@@ -8,7 +8,7 @@ export const REPUTATION_DELTAS = {
   'dispute.split': 0,
 } as const;
 
-export type ReputationEventType = keyof typeof REPUTATION_DELTAS | 'admin.adjusted';
+export type ReputationEventType = keyof typeof REPUTATION_DELTAS;
 
 /** How many recent events the reputation view shows. */
 export const RECENT_EVENTS = 20;

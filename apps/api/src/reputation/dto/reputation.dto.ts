@@ -21,7 +21,7 @@ const TIERS = ['Excellent', 'Trusted', 'Standard', 'At Risk', 'Critical'];
 export class ReputationEventResponse {
   @ApiProperty({
     example: 'execution.completed',
-    description: 'execution.completed, execution.failed, dispute.filed, dispute.agent_wins, dispute.client_wins, dispute.split, admin.adjusted',
+    description: 'execution.completed, execution.failed, dispute.filed, dispute.agent_wins, dispute.client_wins, dispute.split',
   })
   type: string;
   @ApiProperty({ description: 'The change applied (after the 0-100 clamp)' }) delta: number;
