@@ -19,6 +19,7 @@ const TIERS = [
   ['payments', 'webhooks'],
   ['chains'],
   ['execution', 'analytics'],
+  ['disputes'],
 ];
 
 /**

@@ -5,6 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AgentsModule } from '@app/agents';
 import { AnalyticsModule } from '@app/analytics';
 import { ChainsModule } from '@app/chains';
+import { DisputesModule } from '@app/disputes';
 import { Clock, ClockModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
@@ -15,6 +16,8 @@ import { QueuesModule, RedisModule } from '@app/queues';
 import { ReputationModule } from '@app/reputation';
 import { WebhooksModule } from '@app/webhooks';
 import { AdminAgentsController } from './admin/admin-agents.controller';
+import { AdminDisputesController } from './admin/admin-disputes.controller';
+import { DisputesController } from './disputes/disputes.controller';
 import { AgentsController } from './agents/agents.controller';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { HealthController } from './health/health.controller';
@@ -50,6 +53,7 @@ export class AppModule {
         WebhooksModule,
         ReputationModule,
         AnalyticsModule,
+        DisputesModule,
       ],
       controllers: [
         AgentsController,
@@ -60,7 +64,9 @@ export class AppModule {
         WebhooksController,
         ReputationController,
         AnalyticsController,
+        DisputesController,
         AdminAgentsController,
+        AdminDisputesController,
         HealthController,
       ],
       providers: [

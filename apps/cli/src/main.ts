@@ -6,6 +6,7 @@ import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
 import { CHAIN_CHECKS } from '@app/chains';
 import { ROLLUP_CHECKS } from '@app/analytics';
+import { DISPUTE_CHECKS } from '@app/disputes';
 import { ensureDatabase } from './ensure-database';
 
 const COMMANDS = ['migrate', 'migrate:revert', 'ledger:check'];
@@ -39,9 +40,9 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** Runs invariants I1-I10, the chain checks and the rollup checks (R1-R4) and prints each; exit code 1 when any is violated. */
+/** Runs invariants I1-I10, the chain and dispute checks and the rollup checks (R1-R4) and prints each; exit code 1 when any is violated. */
 async function ledgerCheck(dataSource: DataSource): Promise<number> {
-  const report = await runInvariantChecks(dataSource.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...ROLLUP_CHECKS]);
+  const report = await runInvariantChecks(dataSource.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS, ...ROLLUP_CHECKS]);
   for (const r of report.results) {
     process.stdout.write(`${r.violations.length ? 'FAIL' : 'ok  '} ${r.id} ${r.description}\n`);
     for (const v of r.violations.slice(0, 20)) process.stdout.write(`       ${v}\n`);

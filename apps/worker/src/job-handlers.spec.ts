@@ -79,7 +79,7 @@ describe('JobHandlerRegistry', () => {
     const settled: string[] = [];
     const unused = {} as never;
     new MaintenanceProcessor(registry, unused, unused);
-    new PaymentsProcessor(registry, unused, unused, unused, { execute: async (paymentId: string) => settled.push(paymentId) } as never, unused, unused, unused, unused);
+    new PaymentsProcessor(registry, unused, unused, unused, { execute: async (paymentId: string) => settled.push(paymentId) } as never, unused, unused, unused, unused, unused);
     new ExecutionsProcessor(registry, unused);
     new WebhooksProcessor(registry, unused, unused);
     expect(() => registry.assertComplete()).not.toThrow();

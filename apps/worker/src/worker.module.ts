@@ -9,6 +9,7 @@ import { QueuesModule, RedisModule } from '@app/queues';
 import { PaymentsModule } from '@app/payments';
 import { ExecutionModule } from '@app/execution';
 import { ChainsModule } from '@app/chains';
+import { DisputesModule } from '@app/disputes';
 import { OutboundModule } from '@app/outbound';
 import { OutboxRelay, WebhooksModule } from '@app/webhooks';
 import { HeartbeatService } from './heartbeat.service';
@@ -40,6 +41,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         ExecutionModule,
         ChainsModule,
         WebhooksModule,
+        DisputesModule,
       ],
       providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, ExecutionsProcessor, WebhooksProcessor, OutboxRelay, Sweeper, HeartbeatService],
     };

@@ -9,6 +9,7 @@ export interface AgentTotalsRow {
   disputesFiled: string;
   disputesWon: string;
   disputesLost: string;
+  disputesSplit: string;
   gross: string;
   platformFees: string;
   net: string;
@@ -29,6 +30,7 @@ export interface EventCountsRow {
   disputesFiled: string;
   disputesWon: string;
   disputesLost: string;
+  disputesSplit: string;
   change: string;
 }
 
@@ -78,7 +80,7 @@ export class AnalyticsRepository {
           sql.query(
             `SELECT count(*) FILTER (WHERE type = 'execution.failed')::text AS failed, count(*) FILTER (WHERE type = 'dispute.filed')::text AS "disputesFiled",
                 count(*) FILTER (WHERE type = 'dispute.agent_wins')::text AS "disputesWon", count(*) FILTER (WHERE type = 'dispute.client_wins')::text AS "disputesLost",
-                coalesce(sum(delta), 0)::text AS change
+                count(*) FILTER (WHERE type = 'dispute.split')::text AS "disputesSplit", coalesce(sum(delta), 0)::text AS change
            FROM reputation_events WHERE agent_id = $1 AND created_at >= $2`,
             [agentId, since],
           ) as Promise<EventCountsRow[]>,
@@ -98,5 +100,5 @@ export class AnalyticsRepository {
 
 const TOTALS = `SELECT a.reputation_score AS score, coalesce(s.completed, 0)::text AS completed, coalesce(s.failed, 0)::text AS failed,
        coalesce(s.disputes_filed, 0)::text AS "disputesFiled", coalesce(s.disputes_won, 0)::text AS "disputesWon", coalesce(s.disputes_lost, 0)::text AS "disputesLost",
-       coalesce(s.gross, 0)::text AS gross, coalesce(s.platform_fees, 0)::text AS "platformFees", coalesce(s.net, 0)::text AS net, coalesce(s.time_sum_ms, 0)::text AS "timeSumMs"
+       coalesce(s.disputes_split, 0)::text AS "disputesSplit", coalesce(s.gross, 0)::text AS gross, coalesce(s.platform_fees, 0)::text AS "platformFees", coalesce(s.net, 0)::text AS net, coalesce(s.time_sum_ms, 0)::text AS "timeSumMs"
   FROM agents a LEFT JOIN agent_stats s ON s.agent_id = a.id WHERE a.id = $1`;

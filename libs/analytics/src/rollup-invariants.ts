@@ -41,11 +41,13 @@ export const ROLLUP_CHECKS: InvariantCheck[] = [
     async run(m) {
       const rows: Row[] = await m.query(
         `WITH e AS (SELECT agent_id, count(*) FILTER (WHERE type = 'execution.failed') AS failed, count(*) FILTER (WHERE type = 'dispute.filed') AS filed,
-                           count(*) FILTER (WHERE type = 'dispute.agent_wins') AS won, count(*) FILTER (WHERE type = 'dispute.client_wins') AS lost
+                           count(*) FILTER (WHERE type = 'dispute.agent_wins') AS won, count(*) FILTER (WHERE type = 'dispute.client_wins') AS lost,
+                           count(*) FILTER (WHERE type = 'dispute.split') AS split
                       FROM reputation_events GROUP BY 1)
          SELECT coalesce(e.agent_id, s.agent_id)::text AS agent FROM e FULL JOIN agent_stats s ON s.agent_id = e.agent_id
           WHERE coalesce(s.failed, 0) <> coalesce(e.failed, 0) OR coalesce(s.disputes_filed, 0) <> coalesce(e.filed, 0)
-             OR coalesce(s.disputes_won, 0) <> coalesce(e.won, 0) OR coalesce(s.disputes_lost, 0) <> coalesce(e.lost, 0)`,
+             OR coalesce(s.disputes_won, 0) <> coalesce(e.won, 0) OR coalesce(s.disputes_lost, 0) <> coalesce(e.lost, 0)
+             OR coalesce(s.disputes_split, 0) <> coalesce(e.split, 0)`,
       );
       return rows.map((r) => `agent ${r.agent}: failures or dispute counts differ from its reputation events`);
     },

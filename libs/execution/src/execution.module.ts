@@ -22,6 +22,7 @@ import { BudgetCheck } from './usecases/budget-check/budget-check.usecase';
 import { EndUnrunChain } from './usecases/end-unrun-chain/end-unrun-chain.usecase';
 import { AdmitExecution } from './usecases/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
+import { CollectExecutionEvidence } from './usecases/collect-execution-evidence/collect-execution-evidence.usecase';
 import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
 import { Execute } from './usecases/execute/execute.usecase';
 import { FinishSettlement } from './usecases/finish-settlement/finish-settlement.usecase';
@@ -47,6 +48,7 @@ const USE_CASES = [
   GetExecution,
   FinishSettlement,
   CountRejectedExecute,
+  CollectExecutionEvidence,
 ];
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */

@@ -42,6 +42,22 @@ export class ExecutionsRepository {
     return this.dataSource.manager.findOne(ExecutionEntity, { where: { paymentId } });
   }
 
+  /**
+   * The execution a charge paid for: through its payment (unique index) when x402 paid it, else the
+   * agent's executions walked back from the charge's time (ix_executions_agent_created; the
+   * execution was created shortly before its charge), so no index on transaction_id is written by
+   * every charge for a read made only when a charge is disputed.
+   */
+  async findByCharge(c: { transactionId: string; paymentId: string | null; agentId: string; chargedAt: Date }): Promise<ExecutionEntity | null> {
+    if (c.paymentId) return this.findByPayment(c.paymentId);
+    const [row] = await this.dataSource.query(`SELECT id FROM executions WHERE agent_id = $1 AND created_at <= $2 AND transaction_id = $3 ORDER BY created_at DESC LIMIT 1`, [
+      c.agentId,
+      c.chargedAt,
+      c.transactionId,
+    ]);
+    return row ? this.findById(row.id) : null;
+  }
+
   /** Every column of an execution row, as it stands in memory. */
   insert(sql: Queryable, e: ExecutionEntity): Promise<unknown> {
     return sql.query(

@@ -21,4 +21,5 @@ export * from './usecases/get-execution/get-execution.usecase';
 export * from './usecases/run-pending-execution/run-pending-execution.usecase';
 export * from './usecases/finish-settlement/finish-settlement.usecase';
 export * from './usecases/count-rejected-execute/count-rejected-execute.usecase';
+export * from './usecases/collect-execution-evidence/collect-execution-evidence.usecase';
 export * from './execution.module';

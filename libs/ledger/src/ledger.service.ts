@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode, formatMicros } from '@app/common';
 import { pgErrorCode, Queryable } from '@app/database';
-import { AccountRef, Leg } from './accounts';
+import { AccountRef, Accounts, Leg } from './accounts';
 
 export interface PostingInput {
   /** Business event kind, e.g. `execution.settled`. */
@@ -90,6 +90,51 @@ export class LedgerService {
       duplicate: result.duplicate,
       balances: new Map(Object.entries(result.balances).map(([code, balance]) => [code, BigInt(balance)])),
     };
+  }
+
+  /**
+   * Earnings reaching an agent (`amount` out of `from`: its escrow on a release, its dispute freeze
+   * when a dispute releases them): the agent's debt (`owed`, advanced by the platform on a dispute)
+   * is repaid first and the rest becomes available. One statement (`ledger_credit_agent`, migration
+   * Disputes): it locks the three accounts in id order and reads the debt under that lock.
+   */
+  async creditAgent(manager: Queryable, input: { code: string; refId: string; from: AccountRef; agentId: string; amount: bigint; metadata?: Record<string, unknown> }): Promise<PostingResult & { repaid: bigint }> {
+    if (input.amount <= 0n) throw new UnbalancedPostingError(`credit ${input.code}/${input.refId} must move a positive amount`);
+    const accounts = [input.from, Accounts.agentAvailable(input.agentId), Accounts.agentOwed(input.agentId)];
+    let result: { transactionId: string; duplicate: boolean; balances: Record<string, string>; repaid: string };
+    try {
+      [{ result }] = await manager.query(`SELECT ledger_credit_agent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS result`, [
+        randomUUID(),
+        input.code,
+        input.refId,
+        input.metadata ?? {},
+        accounts.map((a) => a.code),
+        accounts.map((a) => a.kind),
+        accounts.map((a) => a.ownerId),
+        accounts.map((a) => a.min?.toString() ?? null),
+        accounts.map((a) => a.max?.toString() ?? null),
+        input.amount.toString(),
+      ]);
+    } catch (err) {
+      throw boundsError(err, accounts.map((account) => ({ account, amount: 0n }))) ?? err;
+    }
+    return {
+      transactionId: result.transactionId,
+      duplicate: result.duplicate,
+      balances: new Map(Object.entries(result.balances).map(([code, balance]) => [code, BigInt(balance)])),
+      repaid: result.duplicate ? 0n : BigInt(result.repaid),
+    };
+  }
+
+  /**
+   * Inside the caller's transaction: locks the given accounts in id order (the order every posting
+   * takes) and answers their balances, for a posting whose amounts depend on them.
+   */
+  async lockBalances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
+    const rows: { code: string; balance: string }[] = await manager.query(`SELECT code, balance::text FROM ledger_accounts WHERE code = ANY($1::text[]) ORDER BY id FOR UPDATE`, [codes]);
+    const out = new Map<string, bigint>(codes.map((c) => [c, 0n]));
+    for (const r of rows) out.set(r.code, BigInt(r.balance));
+    return out;
   }
 
   /** Current balances by code (0 for accounts never used). */

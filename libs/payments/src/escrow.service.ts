@@ -231,13 +231,13 @@ export class EscrowService {
   private async releaseIn(manager: Queryable, hold: EscrowHoldEntity): Promise<void> {
     await manager.query(`UPDATE escrow_holds SET status = 'released', released_at = $2 WHERE id = $1 AND status = 'held'`, [hold.id, this.clock.now()]);
     if (hold.amount === 0n) return;
-    const { balances } = await this.ledger.post(manager, {
+    // What the agent owes (a dispute the platform advanced) is repaid first, inside the same statement.
+    const { balances } = await this.ledger.creditAgent(manager, {
       code: 'escrow.released',
       refId: hold.id,
-      legs: [
-        { account: Accounts.agentEscrow(hold.agentId), amount: -hold.amount },
-        { account: Accounts.agentAvailable(hold.agentId), amount: hold.amount },
-      ],
+      from: Accounts.agentEscrow(hold.agentId),
+      agentId: hold.agentId,
+      amount: hold.amount,
     });
     const available = balances.get(Accounts.agentAvailable(hold.agentId).code) ?? (await this.ledger.balance(manager, Accounts.agentAvailable(hold.agentId).code));
     await this.outbox.record(manager, 'escrow.released', hold.agentId, {

@@ -15,6 +15,7 @@ export * from './payment-settlement.service';
 export * from './escrow.service';
 export * from './withdrawals.service';
 export * from './refunds.service';
+export * from './dispute-money.service';
 export * from './registration-recovery';
 export * from './balances.service';
 export * from './registration-fee.x402';

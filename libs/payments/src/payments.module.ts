@@ -19,6 +19,7 @@ import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { RefundEntity } from './entities/refund.entity';
 import { PayoutSender } from './payout.sender';
 import { RefundsService } from './refunds.service';
+import { DisputeMoney } from './dispute-money.service';
 import { EscrowService } from './escrow.service';
 import { PaymentsService } from './payments.service';
 import { PaymentSettlement } from './payment-settlement.service';
@@ -48,6 +49,7 @@ import { X402Service } from './x402/x402.service';
     PayoutSender,
     WithdrawalsService,
     RefundsService,
+    DisputeMoney,
     BalancesService,
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
@@ -63,6 +65,7 @@ import { X402Service } from './x402/x402.service';
     EscrowService,
     WithdrawalsService,
     RefundsService,
+    DisputeMoney,
     BalancesService,
     RegistrationFeeStep,
   ],

@@ -16,9 +16,10 @@ export interface OpenRefund {
   amount: bigint;
   /**
    * `variable_price_unused`: a metered execution cost less than authorized; `chain_unspent`: what a
-   * final chain's budget had left; `registration_unused`: a registration fee that moved without its agent.
+   * final chain's budget had left; `registration_unused`: a registration fee that moved without its agent;
+   * `dispute`: a dispute the client won (all of the agent fee) or split (half of it).
    */
-  reason: 'variable_price_unused' | 'chain_unspent' | 'registration_unused';
+  reason: 'variable_price_unused' | 'chain_unspent' | 'registration_unused' | 'dispute';
   executionId: string | null;
   transactionId: string | null;
 }

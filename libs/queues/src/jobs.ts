@@ -30,6 +30,8 @@ export interface JobPayloads {
   'chain.release-node': { executionId: string };
   /** A registration fee that may have moved without its agent: decided from the chain, refunded if it moved. */
   'registration.recover': { paymentId: string };
+  /** Resolve a pending dispute whose response window closed unanswered (client_wins); due at its respondBy. */
+  'dispute.timeout': { disputeId: string };
   /** Retry a failed settlement. */
   'payment.settle': { paymentId: string };
   /** Run an async execution (claim, call the agent, settle, charge). */
@@ -52,6 +54,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'escrow.release': QUEUES.payments,
   'escrow.release-due': QUEUES.payments,
   'payment.settle': QUEUES.payments,
+  'dispute.timeout': QUEUES.payments,
   'registration.recover': QUEUES.payments,
   'chain.resend': QUEUES.payments,
   'chain.finish': QUEUES.payments,

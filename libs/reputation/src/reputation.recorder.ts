@@ -16,4 +16,16 @@ export class ReputationRecorder {
       (rows) => rows[0]?.score ?? null,
     );
   }
+
+  /**
+   * `record`, answering the change applied after the clamp as well (what an event reports): the
+   * agent's row is locked first, as `reputation_apply` would lock it, so the score read is the one
+   * the change starts from. Outside the hot path (two statements).
+   */
+  async recordWithDelta(sql: Queryable, agentId: string, type: ReputationEventType, refId: string): Promise<{ score: number; delta: number } | null> {
+    const [row] = (await sql.query(`SELECT reputation_score AS score FROM agents WHERE id = $1 FOR UPDATE`, [agentId])) as { score: number }[];
+    if (!row) return null;
+    const after = await this.record(sql, agentId, type, refId);
+    return after === null ? null : { score: after, delta: after - row.score };
+  }
 }

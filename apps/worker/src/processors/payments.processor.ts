@@ -1,6 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
 import { FinishChain, ReleaseStaleNode } from '@app/chains';
+import { ResolveOverdueDispute } from '@app/disputes';
 import { FinishSettlement } from '@app/execution';
 import { ChainTxRecovery, EscrowService, RecoverRegistrationPayment, RefundsService, WithdrawalsService } from '@app/payments';
 import { QUEUES } from '@app/queues';
@@ -10,7 +11,8 @@ import { JobHandlerRegistry } from '../job-handlers';
  * Money-moving jobs. Each decodes its payload and calls one domain method, which claims its row
  * (so several run at once: a payout waiting for its receipt never holds up the resend of a
  * transaction it may be queued behind).
- * A settlement retry finishes the execution the payment paid for, so it calls the execution lib.
+ * A settlement retry finishes the execution the payment paid for, so it calls the execution lib;
+ * a dispute's response deadline resolves it through the disputes lib (its refund is a payout).
  */
 @Processor(QUEUES.payments, { concurrency: 8 })
 export class PaymentsProcessor extends WorkerHost {
@@ -24,6 +26,7 @@ export class PaymentsProcessor extends WorkerHost {
     finishChain: FinishChain,
     releaseNode: ReleaseStaleNode,
     registrations: RecoverRegistrationPayment,
+    overdueDisputes: ResolveOverdueDispute,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.payments);
@@ -36,6 +39,7 @@ export class PaymentsProcessor extends WorkerHost {
     jobs.register('chain.resend', (job) => chainTxs.resend(job.data.txId));
     jobs.register('chain.finish', (job) => finishChain.execute(job.data.chainId));
     jobs.register('chain.release-node', (job) => releaseNode.execute(job.data.executionId));
+    jobs.register('dispute.timeout', (job) => overdueDisputes.execute(job.data.disputeId));
   }
 
   process(job: Job): Promise<unknown> {

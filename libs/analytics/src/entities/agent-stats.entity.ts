@@ -15,6 +15,7 @@ export class AgentStatsEntity {
   @Column({ name: 'disputes_filed', type: 'bigint', default: 0, transformer: bigintTransformer }) disputesFiled: bigint;
   @Column({ name: 'disputes_won', type: 'bigint', default: 0, transformer: bigintTransformer }) disputesWon: bigint;
   @Column({ name: 'disputes_lost', type: 'bigint', default: 0, transformer: bigintTransformer }) disputesLost: bigint;
+  @Column({ name: 'disputes_split', type: 'bigint', default: 0, transformer: bigintTransformer }) disputesSplit: bigint;
   @Column({ type: 'bigint', default: 0, transformer: bigintTransformer }) gross: bigint;
   @Column({ name: 'platform_fees', type: 'bigint', default: 0, transformer: bigintTransformer }) platformFees: bigint;
   @Column({ type: 'bigint', default: 0, transformer: bigintTransformer }) net: bigint;

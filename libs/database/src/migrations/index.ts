@@ -13,6 +13,7 @@ import { ChainSender1763930000000 } from './1763930000000-ChainSender';
 import { Chains1763940000000 } from './1763940000000-Chains';
 import { ChainReservations1763950000000 } from './1763950000000-ChainReservations';
 import { Reputation1763960000000 } from './1763960000000-Reputation';
+import { Disputes1763970000000 } from './1763970000000-Disputes';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Chains1763940000000,
   ChainReservations1763950000000,
   Reputation1763960000000,
+  Disputes1763970000000,
 ];

@@ -45,7 +45,7 @@ export class GetAgentAnalytics {
         net: BigInt(totals.net),
         timeSum: Number(totals.timeSumMs),
         latency,
-        disputes: { filed: Number(totals.disputesFiled), won: Number(totals.disputesWon), lost: Number(totals.disputesLost) },
+        disputes: { filed: Number(totals.disputesFiled), won: Number(totals.disputesWon), lost: Number(totals.disputesLost), split: Number(totals.disputesSplit) },
         score: totals.score,
         change: totals.score - INITIAL_REPUTATION,
       });
@@ -71,7 +71,7 @@ export class GetAgentAnalytics {
       net,
       timeSum,
       latency,
-      disputes: { filed: Number(events.disputesFiled), won: Number(events.disputesWon), lost: Number(events.disputesLost) },
+      disputes: { filed: Number(events.disputesFiled), won: Number(events.disputesWon), lost: Number(events.disputesLost), split: Number(events.disputesSplit) },
       score: totals.score,
       change: Number(events.change),
     });
@@ -86,7 +86,8 @@ interface Facts {
   net: bigint;
   timeSum: number;
   latency: LatencyRow[];
-  disputes: { filed: number; won: number; lost: number };
+  /** Filed, and resolved by outcome (a split is neither won nor lost). */
+  disputes: { filed: number; won: number; lost: number; split: number };
   score: number;
   change: number;
 }
@@ -114,7 +115,7 @@ function build(agentId: string, period: AnalyticsPeriod, f: Facts): AgentAnalyti
       total: f.disputes.filed,
       won: f.disputes.won,
       lost: f.disputes.lost,
-      pending: Math.max(0, f.disputes.filed - f.disputes.won - f.disputes.lost),
+      pending: Math.max(0, f.disputes.filed - f.disputes.won - f.disputes.lost - f.disputes.split),
       rate: rate(f.disputes.filed, f.successful),
     },
     reputation: { current: f.score, change: f.change, tier: reputationTier(f.score) },

@@ -1,0 +1,79 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { WalletAuthContext } from '@app/auth';
+import { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER, FileDispute, GetDispute, ListAgentDisputes, RespondToDispute } from '@app/disputes';
+import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
+import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { prefixedId, UuidParamPipe } from '../http/validation';
+import { presentedPayment } from '../http/x402-http';
+import {
+  DisputeListQueryDto,
+  DisputeListResponse,
+  DisputeResponse,
+  FileDisputeDto,
+  FileDisputeResponse,
+  RespondDisputeDto,
+  RespondDisputeResponse,
+  toDisputeListResponse,
+  toDisputeResponse,
+  toFileDisputeResponse,
+  toRespondDisputeResponse,
+} from './dto/disputes.dto';
+
+@ApiTags('disputes')
+@Controller('disputes')
+export class DisputesController {
+  constructor(
+    private readonly fileDispute: FileDispute,
+    private readonly respondToDispute: RespondToDispute,
+    private readonly getDispute: GetDispute,
+    private readonly listDisputes: ListAgentDisputes,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    summary: "Dispute a charged transaction (its payer only, once, within 7 days): the agent's earnings of it are frozen",
+    description: `Proof of being the payer: the original payment header (X-PAYMENT or PAYMENT-SIGNATURE), or ${CLIENT_WALLET_HEADER} + ${CLIENT_SIGNATURE_HEADER}.`,
+  })
+  @ApiHeader({ name: CLIENT_WALLET_HEADER, required: false, description: 'The payer wallet (with X-Client-Signature)' })
+  @ApiHeader({ name: CLIENT_SIGNATURE_HEADER, required: false, description: 'agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use' })
+  @ApiEnvelope(FileDisputeResponse, 201)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async file(@Body() dto: FileDisputeDto, @Headers() headers: Record<string, string | undefined>): Promise<FileDisputeResponse> {
+    const dispute = await this.fileDispute.execute({
+      transactionId: dto.transactionId,
+      reason: dto.reason,
+      evidence: dto.evidence ?? null,
+      proof: { payment: presentedPayment(headers), wallet: headers['x-client-wallet'], signature: headers['x-client-signature'] },
+    });
+    return toFileDisputeResponse(dispute);
+  }
+
+  // Declared before `:id` so the path is not taken for a dispute id.
+  @Get('agent/:agentId')
+  @ApiOperation({ summary: "An agent's disputes, newest first (status filter, paging, total)" })
+  @ApiEnvelope(DisputeListResponse)
+  @ApiErrors(400, 404)
+  async list(@Param('agentId', UuidParamPipe) agentId: string, @Query() q: DisputeListQueryDto): Promise<DisputeListResponse> {
+    return toDisputeListResponse(await this.listDisputes.execute(agentId, q.status, { limit: q.limit, offset: q.offset }));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One dispute, with the evidence the platform holds about the execution' })
+  @ApiEnvelope(DisputeResponse)
+  @ApiErrors(400, 404)
+  async get(@Param('id') id: string): Promise<DisputeResponse> {
+    return toDisputeResponse(await this.getDispute.execute(prefixedId(id, 'dsp', 'id')));
+  }
+
+  @Post(':id/respond')
+  @HttpCode(200)
+  @WalletSigned(null)
+  @ApiOperation({ summary: "The disputed agent's answer (wallet-signed by the agent's wallet; once, within the response window)" })
+  @ApiEnvelope(RespondDisputeResponse)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async respond(@Param('id') id: string, @Body() dto: RespondDisputeDto, @WalletAuth() auth: WalletAuthContext): Promise<RespondDisputeResponse> {
+    const dispute = await this.respondToDispute.execute({ disputeId: prefixedId(id, 'dsp', 'id'), response: dto.response, evidence: dto.evidence ?? null, auth });
+    return toRespondDisputeResponse(dispute);
+  }
+}

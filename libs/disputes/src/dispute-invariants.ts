@@ -1,0 +1,47 @@
+import { InvariantCheck } from '@app/ledger';
+
+type Row = Record<string, unknown>;
+
+/** The disputes' part of reliability.md §1.3: frozen money matches open disputes (I5), each dispute moved its money once (I6). */
+export const DISPUTE_CHECKS: InvariantCheck[] = [
+  {
+    id: 'I5d',
+    description: "holds match accounts: each agent's frozen account = the frozen amounts of its open disputes",
+    async run(m) {
+      const rows: Row[] = await m.query(
+        `WITH acc AS (SELECT owner_id, balance FROM ledger_accounts WHERE kind = 'frozen'),
+              open AS (SELECT agent_id::text AS owner_id, sum(frozen_amount) AS total FROM disputes WHERE status <> 'resolved' GROUP BY agent_id)
+         SELECT coalesce(a.owner_id, o.owner_id) AS owner, coalesce(a.balance, 0)::text AS balance, coalesce(o.total, 0)::text AS expected
+           FROM acc a FULL JOIN open o ON a.owner_id = o.owner_id
+          WHERE coalesce(a.balance, 0) <> coalesce(o.total, 0)`,
+      );
+      return rows.map((r) => `agent ${r.owner} frozen: account ${r.balance}, open disputes ${r.expected}`);
+    },
+  },
+  {
+    id: 'I6d',
+    description:
+      'resolve once: each dispute froze its earnings in one journal transaction (none when they were 0), a resolved one released and refunded what its resolution says (one transaction each), an open one neither',
+    async run(m) {
+      // (code, ref_id) is unique (I10), so each posting exists at most once; here: exactly when it should.
+      const rows: Row[] = await m.query(
+        `WITH d AS (
+           SELECT d.id, d.status, d.frozen_amount,
+                  round(coalesce((d.resolution->>'refundAmount')::numeric, 0) * 1000000)::bigint AS refund,
+                  round(coalesce((d.resolution->>'releasedAmount')::numeric, 0) * 1000000)::bigint AS released,
+                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.frozen' AND ref_id = d.id) AS frozen_tx,
+                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.released' AND ref_id = d.id) AS released_tx,
+                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.refunded' AND ref_id = d.id) AS refunded_tx,
+                  (SELECT amount FROM refunds WHERE id = 'rfd_' || substr(d.id, 5)) AS refund_row
+             FROM disputes d)
+         SELECT id, status FROM d
+          WHERE (frozen_tx IS NULL) <> (frozen_amount = 0)
+             OR (status <> 'resolved' AND (released_tx IS NOT NULL OR refunded_tx IS NOT NULL OR refund_row IS NOT NULL))
+             OR (status = 'resolved' AND ((released_tx IS NULL) <> (released = 0) OR (refunded_tx IS NULL) <> (refund = 0) OR coalesce(refund_row, 0) <> refund
+                  OR released - coalesce((SELECT sum(e.amount) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+                                           WHERE e.transaction_id = refunded_tx AND a.kind = 'frozen'), 0) <> frozen_amount))`,
+      );
+      return rows.map((r) => `dispute ${r.id} (${r.status}): its journal transactions or refund do not match its frozen amount and resolution`);
+    },
+  },
+];

@@ -1,0 +1,37 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '@app/auth';
+import { ExecutionModule } from '@app/execution';
+import { PaymentsModule } from '@app/payments';
+import { SweepRegistry } from '@app/queues';
+import { ReputationModule } from '@app/reputation';
+import { DisputeTimeouts } from './dispute-timeouts';
+import { DisputesRepository } from './disputes.repository';
+import { DisputeEntity } from './entities/dispute.entity';
+import { FileDispute } from './usecases/file-dispute/file-dispute.usecase';
+import { PayerProofCheck } from './usecases/file-dispute/payer-proof';
+import { GetDispute } from './usecases/get-dispute/get-dispute.usecase';
+import { ListAgentDisputes } from './usecases/list-agent-disputes/list-agent-disputes.usecase';
+import { ResolveDispute } from './usecases/resolve-dispute/resolve-dispute.usecase';
+import { ResolveOverdueDispute } from './usecases/resolve-overdue-dispute/resolve-overdue-dispute.usecase';
+import { RespondToDispute } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
+
+const USE_CASES = [FileDispute, RespondToDispute, ResolveDispute, ResolveOverdueDispute, GetDispute, ListAgentDisputes];
+
+/** Disputes: file, respond, resolve (by the platform or the response deadline), read. The money moves through payments' DisputeMoney. */
+@Module({
+  imports: [TypeOrmModule.forFeature([DisputeEntity]), AuthModule, PaymentsModule, ExecutionModule, ReputationModule],
+  providers: [...USE_CASES, DisputesRepository, DisputeTimeouts, PayerProofCheck],
+  exports: USE_CASES,
+})
+export class DisputesModule implements OnModuleInit {
+  constructor(
+    private readonly sweeps: SweepRegistry,
+    private readonly timeouts: DisputeTimeouts,
+  ) {}
+
+  /** What the worker's sweeper collects for this domain: pending disputes past their response deadline. */
+  onModuleInit(): void {
+    this.sweeps.register('dispute.timeout', async () => (await this.timeouts.due()).map((id) => ({ id, data: { disputeId: id } })));
+  }
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Page } from '@app/common';
+import { Queryable, queryRows } from '@app/database';
+import { DisputeEntity, DisputeResolution, DisputeStatus } from './entities/dispute.entity';
+
+const COLUMNS = `id, transaction_id AS "transactionId", client_wallet AS "clientWallet", agent_id AS "agentId", status, reason, evidence,
+  agent_response AS "agentResponse", agent_evidence AS "agentEvidence", responded_at AS "respondedAt", frozen_amount::text AS "frozenAmount",
+  advanced_amount::text AS "advancedAmount", frozen_from AS "frozenFrom", resolution, platform_evidence AS "platformEvidence",
+  created_at AS "createdAt", respond_by AS "respondBy", resolved_at AS "resolvedAt"`;
+
+function toEntity(row: Record<string, unknown>): DisputeEntity {
+  return Object.assign(new DisputeEntity(), row, { frozenAmount: BigInt(row.frozenAmount as string), advancedAmount: BigInt(row.advancedAmount as string) });
+}
+
+/** Every statement on `disputes`. */
+@Injectable()
+export class DisputesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(sql: Queryable, d: Omit<DisputeEntity, 'agentResponse' | 'agentEvidence' | 'respondedAt' | 'resolution' | 'resolvedAt' | 'status'>): Promise<void> {
+    await sql.query(
+      `INSERT INTO disputes (id, transaction_id, client_wallet, agent_id, status, reason, evidence, frozen_amount, advanced_amount, frozen_from, platform_evidence, created_at, respond_by)
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        d.id,
+        d.transactionId,
+        d.clientWallet,
+        d.agentId,
+        d.reason,
+        d.evidence,
+        d.frozenAmount.toString(),
+        d.advancedAmount.toString(),
+        d.frozenFrom,
+        d.platformEvidence,
+        d.createdAt,
+        d.respondBy,
+      ],
+    );
+  }
+
+  async findById(id: string, sql: Queryable = this.dataSource): Promise<DisputeEntity | null> {
+    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${COLUMNS} FROM disputes WHERE id = $1`, [id]);
+    return row ? toEntity(row) : null;
+  }
+
+  /** Inside a transaction: the dispute, locked until commit (resolutions queue on it). */
+  async lock(sql: Queryable, id: string): Promise<DisputeEntity | null> {
+    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${COLUMNS} FROM disputes WHERE id = $1 FOR UPDATE`, [id]);
+    return row ? toEntity(row) : null;
+  }
+
+  /** The agent's answer, once, while the dispute is pending and its window open. Answers the row, or null when nothing matched. */
+  async respond(sql: Queryable, id: string, r: { response: string; evidence: string | null; at: Date }): Promise<DisputeEntity | null> {
+    const [row] = await queryRows<Record<string, unknown>>(
+      sql,
+      `UPDATE disputes SET status = 'responded', agent_response = $2, agent_evidence = $3, responded_at = $4
+        WHERE id = $1 AND status = 'pending' AND respond_by >= $4 RETURNING ${COLUMNS}`,
+      [id, r.response, r.evidence, r.at],
+    );
+    return row ? toEntity(row) : null;
+  }
+
+  async resolve(sql: Queryable, id: string, resolution: DisputeResolution, at: Date): Promise<void> {
+    await sql.query(`UPDATE disputes SET status = 'resolved', resolution = $2, resolved_at = $3 WHERE id = $1 AND status <> 'resolved'`, [id, resolution, at]);
+  }
+
+  /** Newest first, with the total for the filter. */
+  async listByAgent(agentId: string, status: DisputeStatus | undefined, page: Page): Promise<{ disputes: DisputeEntity[]; total: number }> {
+    const filter = status ? `AND status = $2` : `AND $2::text IS NULL`;
+    const [rows, [{ total }]] = await Promise.all([
+      this.dataSource.query(`SELECT ${COLUMNS} FROM disputes WHERE agent_id = $1 ${filter} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`, [
+        agentId,
+        status ?? null,
+        page.limit,
+        page.offset,
+      ]) as Promise<Record<string, unknown>[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM disputes WHERE agent_id = $1 ${filter}`, [agentId, status ?? null]) as Promise<{ total: number }[]>,
+    ]);
+    return { disputes: rows.map(toEntity), total };
+  }
+
+  /** Whether the agent exists (a read of the agents lib's table, as balances and reputation reads do). */
+  async agentExists(agentId: string): Promise<boolean> {
+    return (await this.dataSource.query(`SELECT 1 FROM agents WHERE id = $1`, [agentId])).length > 0;
+  }
+
+  /** Pending disputes whose response window has closed (the sweeper's). */
+  async overdue(now: Date, limit = 200): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM disputes WHERE status = 'pending' AND respond_by <= $1 ORDER BY respond_by LIMIT $2`, [now, limit]);
+    return rows.map((r) => r.id);
+  }
+}

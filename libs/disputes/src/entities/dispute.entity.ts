@@ -1,0 +1,88 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintTransformer } from '@app/common';
+import type { DisputeOutcome } from '@app/payments';
+
+export type DisputeStatus = 'pending' | 'responded' | 'resolved';
+
+/** The stored decision: the outcome, the money it moved (micro-USDC as decimal strings), and who decided. */
+export interface DisputeResolution {
+  outcome: DisputeOutcome;
+  note: string | null;
+  refundAmount: string;
+  releasedAmount: string;
+  /** `admin`, or `system:timeout` for a pending dispute unanswered when its window closed. */
+  resolvedBy: string;
+}
+
+/**
+ * A dispute (`dsp_`) of a charged transaction by its payer (resolutions §7): the agent's earnings
+ * of that transaction are frozen (`agent:<id>:frozen`) from filing to resolution.
+ */
+@Entity('disputes')
+@Check('ck_disputes_status', `"status" IN ('pending', 'responded', 'resolved')`)
+@Check('ck_disputes_amounts', `"frozen_amount" >= 0 AND "advanced_amount" >= 0 AND "advanced_amount" <= "frozen_amount"`)
+@Check('ck_disputes_frozen_from', `"frozen_from" IN ('escrow', 'available')`)
+@Check('ck_disputes_resolved', `("status" = 'resolved') = ("resolution" IS NOT NULL AND "resolved_at" IS NOT NULL)`)
+@Index('ux_disputes_transaction', ['transactionId'], { unique: true })
+@Index('ix_disputes_agent_created', ['agentId', 'createdAt', 'id'])
+@Index('ix_disputes_pending_respond_by', ['respondBy'], { where: `"status" = 'pending'` })
+export class DisputeEntity {
+  @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_disputes' })
+  id: string;
+
+  @Column({ name: 'transaction_id', type: 'varchar', length: 40 })
+  transactionId: string;
+
+  /** The payer wallet (lower case): the client of the transaction. */
+  @Column({ name: 'client_wallet', type: 'varchar', length: 42 })
+  clientWallet: string;
+
+  @Column({ name: 'agent_id', type: 'uuid' })
+  agentId: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'pending' })
+  status: DisputeStatus;
+
+  @Column({ type: 'text' })
+  reason: string;
+
+  @Column({ type: 'text', nullable: true })
+  evidence: string | null;
+
+  @Column({ name: 'agent_response', type: 'text', nullable: true })
+  agentResponse: string | null;
+
+  @Column({ name: 'agent_evidence', type: 'text', nullable: true })
+  agentEvidence: string | null;
+
+  @Column({ name: 'responded_at', type: 'timestamptz', nullable: true })
+  respondedAt: Date | null;
+
+  /** The agent's earnings of the transaction, frozen at filing. */
+  @Column({ name: 'frozen_amount', type: 'bigint', transformer: bigintTransformer })
+  frozenAmount: bigint;
+
+  /** The part of the frozen amount the agent's available balance lacked: advanced by the platform, owed by the agent. */
+  @Column({ name: 'advanced_amount', type: 'bigint', default: 0, transformer: bigintTransformer })
+  advancedAmount: bigint;
+
+  /** `escrow` (the hold was still held) or `available` (already released). */
+  @Column({ name: 'frozen_from', type: 'varchar', length: 16 })
+  frozenFrom: 'escrow' | 'available';
+
+  @Column({ type: 'jsonb', nullable: true })
+  resolution: DisputeResolution | null;
+
+  /** What the platform saw of the execution, signed by it (CollectExecutionEvidence). */
+  @Column({ name: 'platform_evidence', type: 'jsonb' })
+  platformEvidence: Record<string, unknown>;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'respond_by', type: 'timestamptz' })
+  respondBy: Date;
+
+  @Column({ name: 'resolved_at', type: 'timestamptz', nullable: true })
+  resolvedAt: Date | null;
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { AppException, Clock, isWallet, sameWallet } from '@app/common';
+import { AppConfig } from '@app/config';
+import { assertFresh, parseAuthHeader, recoverSigner, WalletAuthContext } from '@app/auth';
+import { DisputedTransaction, PresentedPayment, X402Service } from '@app/payments';
+
+/** What a filer presents as proof of being the transaction's payer (resolutions §3). */
+export interface PayerProof {
+  /** The original x402 payment header of the execute request. */
+  payment: PresentedPayment | null;
+  /** `X-Client-Wallet` and `X-Client-Signature` (`agora-auth:<transaction_id>:<unix_ms>:sig:<signature>`). */
+  wallet?: string;
+  signature?: string;
+}
+
+export const CLIENT_WALLET_HEADER = 'X-Client-Wallet';
+export const CLIENT_SIGNATURE_HEADER = 'X-Client-Signature';
+
+/**
+ * Checks a payer's proof. Missing or unreadable: UNAUTHORIZED (401); a proof that reads but is not
+ * this transaction's payer (another payment, another wallet, a signature for another transaction):
+ * FORBIDDEN (403). A signature is single use: `consume` marks it inside the filing's transaction.
+ */
+@Injectable()
+export class PayerProofCheck {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Before any read: some proof is there at all. */
+  assertPresent(proof: PayerProof): void {
+    if (!proof.payment && !proof.wallet && !proof.signature) {
+      throw new AppException(
+        'UNAUTHORIZED',
+        `Filing a dispute needs proof of payment: the original payment header, or ${CLIENT_WALLET_HEADER} and ${CLIENT_SIGNATURE_HEADER} signed over the transaction id`,
+      );
+    }
+  }
+
+  /** The proof is the payer's for this transaction. Answers the signed message to consume (null for a payment header). */
+  verify(proof: PayerProof, tx: DisputedTransaction): WalletAuthContext | null {
+    if (proof.payment) {
+      if (tx.paymentHeaderHash === null || X402Service.hashHeader(proof.payment.value) !== tx.paymentHeaderHash) {
+        throw new AppException('FORBIDDEN', 'This is not the payment of this transaction; only its payer may dispute it');
+      }
+      return null;
+    }
+    if (!proof.wallet) throw new AppException('UNAUTHORIZED', `${CLIENT_WALLET_HEADER} header is required with ${CLIENT_SIGNATURE_HEADER}`);
+    if (!isWallet(proof.wallet)) throw new AppException('UNAUTHORIZED', `${CLIENT_WALLET_HEADER} must be a 0x address`);
+    const parsed = parseAuthHeader(proof.signature, CLIENT_SIGNATURE_HEADER, 'any');
+    assertFresh(parsed, this.clock.nowMs(), this.config.authSignatureWindowS, CLIENT_SIGNATURE_HEADER);
+    if (parsed.subjectId !== tx.id) throw new AppException('FORBIDDEN', `${CLIENT_SIGNATURE_HEADER} was made for another transaction`);
+    if (!sameWallet(proof.wallet, tx.payerWallet)) throw new AppException('FORBIDDEN', `${CLIENT_WALLET_HEADER} is not the payer of this transaction`);
+    const signer = recoverSigner(parsed);
+    if (signer === null || !sameWallet(signer, proof.wallet)) throw new AppException('FORBIDDEN', `${CLIENT_SIGNATURE_HEADER} was not signed by ${CLIENT_WALLET_HEADER}`);
+    return {
+      agentId: tx.agentId,
+      wallet: tx.payerWallet,
+      timestampMs: parsed.timestampMs,
+      messageKey: `client:${tx.id}:${parsed.timestampMs}`,
+      expiresAt: new Date(parsed.timestampMs + this.config.authSignatureWindowS * 1000),
+    };
+  }
+}

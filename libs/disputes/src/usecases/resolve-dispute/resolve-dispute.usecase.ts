@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { AppException, Clock, formatMicros, NotFoundException } from '@app/common';
+import { TransactionRunner } from '@app/database';
+import { OutboxService } from '@app/outbox';
+import { DisputeMoney, DisputeOutcome, RefundsService } from '@app/payments';
+import { REPUTATION_DELTAS, ReputationRecorder } from '@app/reputation';
+import { DisputeEntity, DisputeResolution } from '../../entities/dispute.entity';
+import { DisputesRepository } from '../../disputes.repository';
+
+export interface ResolveDisputeCommand {
+  disputeId: string;
+  outcome: DisputeOutcome;
+  note: string | null;
+  resolvedBy: string;
+  /** The deadline's resolution: only a dispute still pending with its window closed (anything else is left alone). */
+  onlyIfOverdue?: boolean;
+}
+
+/**
+ * Resolution by the platform (`POST /admin/disputes/:id/resolve`, or the response deadline):
+ * one transaction with the dispute row locked, so a dispute is resolved once (a second resolution
+ * is INVALID_STATE): the frozen money released, refunded (a payout row, sent by the worker) or split,
+ * the transaction's status, the stored resolution, the outcome's reputation change and
+ * `dispute.resolved`. Answers null when `onlyIfOverdue` found nothing to do.
+ */
+@Injectable()
+export class ResolveDispute {
+  constructor(
+    private readonly repo: DisputesRepository,
+    private readonly money: DisputeMoney,
+    private readonly refunds: RefundsService,
+    private readonly reputation: ReputationRecorder,
+    private readonly outbox: OutboxService,
+    private readonly tx: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(cmd: ResolveDisputeCommand): Promise<DisputeEntity | null> {
+    const done = await this.tx.run(async (manager) => {
+      const d = await this.repo.lock(manager, cmd.disputeId);
+      if (!d) throw new NotFoundException('DISPUTE_NOT_FOUND', 'Dispute', cmd.disputeId);
+      const now = this.clock.now();
+      if (cmd.onlyIfOverdue && (d.status !== 'pending' || d.respondBy > now)) return null;
+      if (d.status === 'resolved') throw new AppException('INVALID_STATE', 'This dispute is already resolved', { status: d.status, resolution: d.resolution });
+      const charged = (await this.money.transaction(d.transactionId, manager))!;
+      const settled = await this.money.settle(manager, { disputeId: d.id, transaction: charged, frozen: d.frozenAmount, outcome: cmd.outcome });
+      const resolution: DisputeResolution = {
+        outcome: cmd.outcome,
+        note: cmd.note,
+        refundAmount: formatMicros(settled.refundAmount),
+        releasedAmount: formatMicros(settled.releasedAmount),
+        resolvedBy: cmd.resolvedBy,
+      };
+      await this.repo.resolve(manager, d.id, resolution, now);
+      const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id);
+      const reputationDelta = applied?.delta ?? REPUTATION_DELTAS[`dispute.${cmd.outcome}`];
+      await this.outbox.record(manager, 'dispute.resolved', d.agentId, { disputeId: d.id, resolution: cmd.outcome, reputationDelta });
+      return { refundId: settled.refund?.id ?? null };
+    });
+    if (done === null) return null;
+    if (done.refundId) await this.refunds.enqueue(done.refundId);
+    return this.repo.findById(cmd.disputeId);
+  }
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { formatMicros } from '@app/common';
+import { canonicalJson } from '@app/json-schema';
+import { PlatformSigner } from '@app/outbound';
+import { PaymentsService } from '@app/payments';
+import { ExecutionsRepository } from '../../executions.repository';
+
+/** What the platform itself saw of a charged execution: neither side has to upload it. */
+export interface ExecutionFacts {
+  transactionId: string;
+  requestId: string | null;
+  capabilityId: string | null;
+  status: string | null;
+  /** SHA-256 (hex) of the canonical JSON (sorted keys) of the input the agent was sent, and of the output it answered. */
+  inputHash: string | null;
+  outputHash: string | null;
+  agentError: string | null;
+  timings: { requestedAt: string | null; completedAt: string | null; executionTimeMs: number | null; retryCount: number | null };
+  cost: { agentFee: string | null; platformFee: string | null; pricingModel: string | null };
+  settlement: { status: string | null; txHash: string | null; network: string | null; payer: string | null };
+  chainId: string | null;
+}
+
+export interface ExecutionEvidence {
+  facts: ExecutionFacts;
+  /**
+   * The platform's signature over the facts, in the format agents already verify for calls
+   * (`X-Agora-Signature`): `t=<unix s>,ed25519=<base64 of sign("<t>.<requestId>.<sha256 hex of canonicalJson(facts)>")>`,
+   * checked against the key published at GET /api/v1/platform/keys (`keyId`).
+   */
+  attestation: { keyId: string; signature: string };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The evidence a dispute carries: the facts of the execution a transaction charged, signed by the platform. */
+@Injectable()
+export class CollectExecutionEvidence {
+  constructor(
+    private readonly repo: ExecutionsRepository,
+    private readonly payments: PaymentsService,
+    private readonly signer: PlatformSigner,
+  ) {}
+
+  async execute(charge: { transactionId: string; paymentId: string | null; agentId: string; chargedAt: Date }): Promise<ExecutionEvidence> {
+    const [execution, payment] = await Promise.all([this.repo.findByCharge(charge), charge.paymentId ? this.payments.get(charge.paymentId) : Promise.resolve(null)]);
+    const facts: ExecutionFacts = {
+      transactionId: charge.transactionId,
+      requestId: execution?.id ?? null,
+      capabilityId: execution?.capabilityId ?? null,
+      status: execution?.status ?? null,
+      inputHash: execution ? sha256(canonicalJson(execution.input)) : null,
+      outputHash: execution && execution.output !== null && execution.output !== undefined ? sha256(canonicalJson(execution.output)) : null,
+      agentError: execution?.agentError ?? null,
+      timings: {
+        requestedAt: execution?.createdAt.toISOString() ?? null,
+        completedAt: execution?.completedAt?.toISOString() ?? null,
+        executionTimeMs: execution?.executionTimeMs ?? null,
+        retryCount: execution?.retryCount ?? null,
+      },
+      cost: {
+        agentFee: execution ? formatMicros(execution.agentFee) : null,
+        platformFee: execution ? formatMicros(execution.platformFee) : null,
+        pricingModel: execution?.pricingModel ?? null,
+      },
+      settlement: { status: payment?.status ?? null, txHash: payment?.txHash ?? null, network: payment?.network ?? null, payer: payment?.payer ?? null },
+      chainId: execution?.chainId ?? null,
+    };
+    return {
+      facts,
+      attestation: { keyId: this.signer.keyId, signature: this.signer.signatureHeader(facts.requestId ?? charge.transactionId, canonicalJson(facts)) },
+    };
+  }
+}
