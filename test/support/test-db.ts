@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { databaseUrl, TEMPLATE_DB, withAdmin } from '../setup/test-env';
+import { databaseUrl, TEMPLATE_DB, TEST_DB_PREFIX, withAdmin } from '../setup/test-env';
 
 /** A fresh, migrated database for one test file, cloned from the template. */
 export async function createTestDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
-  const name = `agora_t_${randomBytes(5).toString('hex')}`;
+  const name = `${TEST_DB_PREFIX}${randomBytes(5).toString('hex')}`;
   await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`));
   return {
     url: databaseUrl(name),
