@@ -1,0 +1,181 @@
+import { Wallet } from 'ethers';
+import { DataSource } from 'typeorm';
+import { ROLLUP_CHECKS } from '@app/analytics';
+import { DISPUTE_CHECKS } from '@app/disputes';
+import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { EscrowService, PAYMENT_CHECKS, RefundsService, WithdrawalsService } from '@app/payments';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { TestAgentServer } from '../support/agent-server';
+import { fileDispute, paidExecute, resolveDispute } from '../support/disputes';
+import { capabilityPayload, registerAgent } from '../support/factories';
+import { newWallet, walletHeaders } from '../support/wallets';
+
+const FEE = { platform: 1_000n, agent: 10_000n, cut: 500n, earnings: 9_500n };
+const BIG = { agent: 2_000_000n, cut: 100_000n, earnings: 1_900_000n }; // a 2.00 capability, so earnings can be withdrawn
+const HOLD_STANDARD_S = 3_600;
+
+/**
+ * The money of every dispute outcome, to the micro-USDC on both sides: the payer's refund (owed,
+ * then paid by the payout), the agent's escrow, available, frozen and owed accounts, the platform's
+ * revenue; the platform's advance when the earnings were already withdrawn, repaid from later
+ * earnings; 50 concurrent filings of one transaction. Invariants (I1-I10, disputes, rollups) at the end.
+ */
+describe('Disputes: money (e2e)', () => {
+  let api: ApiHarness;
+  let ds: DataSource;
+  let agentServer: TestAgentServer;
+
+  beforeAll(async () => {
+    agentServer = await new TestAgentServer().start();
+    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', ESCROW_HOLD_STANDARD_S: String(HOLD_STANDARD_S) });
+    ds = api.app.get(DataSource);
+  });
+  afterAll(async () => {
+    const report = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...DISPUTE_CHECKS, ...ROLLUP_CHECKS]);
+    await api.close();
+    await agentServer.stop();
+    expect(report.results.filter((r) => r.violations.length)).toEqual([]);
+  });
+
+  async function newAgent(score: number, basePrice = '0.010000', wallet: Wallet = newWallet()): Promise<string> {
+    const res = await registerAgent(api, wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload({ pricing: { model: 'per-request', basePrice, currency: 'USDC' } })] });
+    expect(res.status).toBe(201);
+    await ds.query(`UPDATE agents SET reputation_score = $2 WHERE id = $1`, [res.body.data.id, score]);
+    return res.body.data.id;
+  }
+
+  const account = async (code: string) => BigInt((await ds.query(`SELECT coalesce((SELECT balance FROM ledger_accounts WHERE code = $1), 0)::text AS b`, [code]))[0].b);
+  const agentMoney = async (id: string) => ({
+    available: await account(`agent:${id}:available`),
+    escrow: await account(`agent:${id}:escrow`),
+    frozen: await account(`agent:${id}:frozen`),
+    owed: await account(`agent:${id}:owed`),
+  });
+  const revenue = () => account('platform:revenue');
+  const owedTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_payable`);
+  const score = async (id: string) => (await ds.query(`SELECT reputation_score AS s FROM agents WHERE id = $1`, [id]))[0].s as number;
+  const txStatus = async (id: string) => (await ds.query(`SELECT status FROM transactions WHERE id = $1`, [id]))[0].status as string;
+  const refundOf = async (disputeId: string) => (await ds.query(`SELECT id, amount::text, status, wallet FROM refunds WHERE id = $1`, [`rfd_${disputeId.slice(4)}`]))[0];
+
+  it('held earnings are frozen from escrow (the hold is not released when due); agent_wins releases them to available, +2', async () => {
+    const id = await newAgent(50);
+    const call = await paidExecute(api, id, newWallet(), FEE.platform + FEE.agent);
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: FEE.earnings, frozen: 0n, owed: 0n });
+    const filed = await fileDispute(api, call);
+    expect(filed.status).toBe(201);
+    const disputeId = filed.body.data.disputeId;
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: FEE.earnings, owed: 0n });
+    const balance = (await api.request('GET', `/api/v1/payments/balance/${id}`)).body.data;
+    expect(balance).toMatchObject({ available: '0.000000', pending: '0.000000', totalDisputed: '0.009500', escrow: { pendingCount: 0, pendingTotal: '0.000000' } });
+    const [hold] = await ds.query(`SELECT id, status FROM escrow_holds h WHERE transaction_id = $1`, [call.transactionId]);
+    expect(hold.status).toBe('frozen');
+    await ds.query(`UPDATE escrow_holds SET release_at = now() - interval '1 second' WHERE id = $1`, [hold.id]);
+    expect(await api.app.get(EscrowService).release(hold.id)).toBe(false);
+    expect(await score(id)).toBe(51 - 5);
+    const res = await resolveDispute(api, disputeId, 'agent_wins');
+    expect(res.body.data.resolution).toMatchObject({ outcome: 'agent_wins', refundAmount: '0.000000', releasedAmount: '0.009500' });
+    expect(await agentMoney(id)).toEqual({ available: FEE.earnings, escrow: 0n, frozen: 0n, owed: 0n });
+    expect(await txStatus(call.transactionId)).toBe('completed');
+    expect(await refundOf(disputeId)).toBeUndefined();
+    expect(await score(id)).toBe(51 - 5 + 2);
+  });
+
+  it('released earnings are frozen from available; client_wins refunds the agent fee (earnings + the cut) to the payer, paid by the payout', async () => {
+    const id = await newAgent(90);
+    const payer = newWallet();
+    const call = await paidExecute(api, id, payer, FEE.platform + FEE.agent);
+    expect(await agentMoney(id)).toEqual({ available: FEE.earnings, escrow: 0n, frozen: 0n, owed: 0n });
+    const disputeId = (await fileDispute(api, call)).body.data.disputeId;
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: FEE.earnings, owed: 0n });
+    const revenueBefore = await revenue();
+    const res = await resolveDispute(api, disputeId, 'client_wins', 'Empty output');
+    expect(res.body.data.resolution).toEqual({ outcome: 'client_wins', note: 'Empty output', refundAmount: '0.010000', releasedAmount: '0.000000', resolvedBy: 'admin' });
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
+    expect(await revenue()).toBe(revenueBefore - FEE.cut);
+    expect(await owedTo(payer)).toBe(FEE.agent);
+    expect(await txStatus(call.transactionId)).toBe('refunded');
+    const refund = await refundOf(disputeId);
+    expect(refund).toMatchObject({ amount: '10000', status: 'pending', wallet: payer.address.toLowerCase() });
+    expect(await api.app.get(RefundsService).process(refund.id)).toBe('completed');
+    expect(await owedTo(payer)).toBe(0n);
+    expect((await refundOf(disputeId)).status).toBe('completed');
+    expect(await score(id)).toBe(91 - 5 - 5);
+    const tx = (await api.request('GET', `/api/v1/payments/tx/${call.transactionId}`)).body.data;
+    expect(tx).toMatchObject({ status: 'refunded', dispute_id: disputeId });
+  });
+
+  it('split refunds half the agent fee (its earnings part from the freeze, its cut part from revenue) and releases the rest; reputation unchanged', async () => {
+    const id = await newAgent(70);
+    const payer = newWallet();
+    const call = await paidExecute(api, id, payer, FEE.platform + FEE.agent);
+    const disputeId = (await fileDispute(api, call)).body.data.disputeId;
+    const [revenueBefore, scoreBefore] = [await revenue(), await score(id)];
+    const res = await resolveDispute(api, disputeId, 'split');
+    // refund 0.005000 = 0.004750 of earnings + 0.000250 of cut; the agent keeps 0.009500 - 0.004750.
+    expect(res.body.data.resolution).toMatchObject({ outcome: 'split', refundAmount: '0.005000', releasedAmount: '0.004750' });
+    expect(await agentMoney(id)).toEqual({ available: 4_750n, escrow: 0n, frozen: 0n, owed: 0n });
+    expect(await revenue()).toBe(revenueBefore - 250n);
+    expect(await owedTo(payer)).toBe(5_000n);
+    expect(await score(id)).toBe(scoreBefore);
+    const [event] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'dispute.resolved' AND data->>'disputeId' = $1`, [disputeId]);
+    expect(event.data).toEqual({ disputeId, resolution: 'split', reputationDelta: 0 });
+    expect(await api.app.get(RefundsService).process((await refundOf(disputeId)).id)).toBe('completed');
+  });
+
+  it('earnings already withdrawn: the platform advances them (owed by the agent); later earnings repay the debt before anything is available', async () => {
+    const wallet = newWallet();
+    const id = await newAgent(90, '2.000000', wallet);
+    const payer = newWallet();
+    const call = await paidExecute(api, id, payer, FEE.platform + BIG.agent);
+    const wd = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: id, amount: '1.900000', destinationWallet: newWallet().address },
+      headers: await walletHeaders(wallet, id),
+    });
+    expect(wd.status).toBe(201);
+    expect(await api.app.get(WithdrawalsService).process(wd.body.data.withdrawalId)).toBe('completed');
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
+
+    const disputeId = (await fileDispute(api, call)).body.data.disputeId;
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: BIG.earnings, owed: -BIG.earnings });
+    expect((await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data).toMatchObject({ frozenAmount: '1.900000', advancedAmount: '1.900000' });
+    await resolveDispute(api, disputeId, 'client_wins');
+    expect(await owedTo(payer)).toBe(BIG.agent);
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: -BIG.earnings });
+
+    // The next earnings (released instantly at this score) go to the debt first.
+    await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent);
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
+    const [released] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'escrow.released' AND agent_id = $1 ORDER BY created_at DESC LIMIT 1`, [id]);
+    expect(released.data).toMatchObject({ amount: '1.900000', newAvailableBalance: '0.000000' });
+    await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent);
+    expect(await agentMoney(id)).toEqual({ available: BIG.earnings, escrow: 0n, frozen: 0n, owed: 0n });
+  });
+
+  it('partly withdrawn, then agent_wins: what available held is frozen, the rest advanced; the release repays the advance first', async () => {
+    const wallet = newWallet();
+    const id = await newAgent(90, '2.000000', wallet);
+    const calls = [await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent), await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent)];
+    const wd = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: id, amount: '3.000000', destinationWallet: newWallet().address },
+      headers: await walletHeaders(wallet, id),
+    });
+    expect(wd.status).toBe(201);
+    expect(await agentMoney(id)).toMatchObject({ available: 800_000n });
+    const disputeId = (await fileDispute(api, calls[0])).body.data.disputeId;
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: BIG.earnings, owed: -(BIG.earnings - 800_000n) });
+    await resolveDispute(api, disputeId, 'agent_wins');
+    expect(await agentMoney(id)).toEqual({ available: 800_000n, escrow: 0n, frozen: 0n, owed: 0n });
+  });
+
+  it('50 concurrent filings of one transaction: exactly one dispute, 49 DISPUTE_EXISTS, the earnings frozen once', async () => {
+    const id = await newAgent(50);
+    const call = await paidExecute(api, id, newWallet(), FEE.platform + FEE.agent);
+    const results = await Promise.all(Array.from({ length: 50 }, () => fileDispute(api, call)));
+    const statuses = results.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.error.code}`));
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === '409 DISPUTE_EXISTS')).toHaveLength(49);
+    expect((await ds.query(`SELECT count(*)::int AS n FROM disputes WHERE transaction_id = $1`, [call.transactionId]))[0].n).toBe(1);
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: FEE.earnings, owed: 0n });
+    expect((await ds.query(`SELECT count(*)::int AS n FROM reputation_events WHERE agent_id = $1 AND type = 'dispute.filed'`, [id]))[0].n).toBe(1);
+  });
+});
