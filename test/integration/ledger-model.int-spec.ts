@@ -7,15 +7,20 @@ import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app
 import { EscrowService, PAYMENT_CHECKS, PLATFORM_FEE, splitAgentFee, WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM, WithdrawalsService } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { CHAIN_CHECKS } from '@app/chains';
+import { DISPUTE_CHECKS } from '@app/disputes';
 import { CLIENT_WALLET, seedCharge } from '../support/money';
 import { ChainModel, chainBalances, EndNode, EndRoot, OpenChain, ReserveNode } from './ledger-model-chains';
+import * as D from './ledger-model-disputes';
 import { propertyPath, propertyRuns, propertySeed } from '../support/property-runs';
 
 /**
  * Reliability goal G1: random sequences of money operations (charges, releases, withdrawals,
  * replays, and chains: funding, node reservations, charged and refunded nodes, the final refund;
- * ledger-model-chains.ts) against the real services and Postgres, with a small model as oracle. After every step: I1-I10 hold and every balance
- * equals the model's. Replays of completed steps must leave a byte-identical snapshot (I10).
+ * ledger-model-chains.ts; and disputes: filing (frozen from escrow, or from available with the
+ * platform advancing what it lacks into owed), answering, resolving by an admin or the deadline;
+ * ledger-model-disputes.ts) against the real services and Postgres, with a small model as oracle.
+ * After every step: I1-I10 (and the disputes' I5d, I6d) hold and every balance equals the model's.
+ * Replays of completed steps, and refused calls, must leave a byte-identical snapshot (I10).
  * The operation count is propertyRuns(1_000) (test/support/property-runs.ts: 1,000 in CI, fewer in a
  * quick local run, FC_RUNS=<n> for n). The seed is printed first; a failure prints its batch's seed:
  * FC_SEED=<either> reproduces it.
@@ -30,13 +35,21 @@ interface Model {
   available: Map<string, bigint>;
   escrow: Map<string, bigint>;
   withdrawing: Map<string, bigint>;
+  frozen: Map<string, bigint>;
+  owed: Map<string, bigint>;
   revenue: bigint;
   world: bigint;
   refundPayable: bigint;
+  payerRefundPayable: bigint;
   chains: ChainModel[];
-  holds: { id: string; agentId: string; amount: bigint; releaseAt: number; released: boolean }[];
+  holds: { id: string; agentId: string; amount: bigint; releaseAt: number; released: boolean; frozen?: boolean }[];
   withdrawals: { id: string; agentId: string; amount: bigint; open: boolean }[];
-  done: { kind: 'hold' | 'withdrawal'; id: string }[];
+  charges: D.ChargeModel[];
+  disputes: D.DisputeModel[];
+  done: { kind: 'hold' | 'withdrawal' | 'dispute'; id: string }[];
+  signatures: number;
+  /** `available` as last checked (D.repayChainCredits). */
+  availableAtCheck: Map<string, bigint>;
 }
 
 interface Real {
@@ -57,32 +70,46 @@ async function snapshot(ds: DataSource): Promise<string> {
   const entries = await ds.query(`SELECT count(*)::int AS n FROM ledger_entries`);
   const holds = await ds.query(`SELECT id, status FROM escrow_holds ORDER BY id`);
   const wds = await ds.query(`SELECT id, status FROM withdrawals ORDER BY id`);
-  return JSON.stringify({ accounts, entries, holds, wds });
+  const disputes = await ds.query(`SELECT id, status, frozen_amount::text, advanced_amount::text, resolution, responded_at FROM disputes ORDER BY id`);
+  const txs = await ds.query(`SELECT id, status, dispute_id FROM transactions ORDER BY id`);
+  const refunds = await ds.query(`SELECT id, status, amount::text FROM refunds ORDER BY id`);
+  const [counts] = await ds.query(
+    `SELECT (SELECT count(*) FROM used_auth_messages)::int AS auth, (SELECT count(*) FROM outbox_events)::int AS outbox, (SELECT count(*) FROM reputation_events)::int AS rep`,
+  );
+  return JSON.stringify({ accounts, entries, holds, wds, disputes, txs, refunds, counts });
 }
 
 async function verify(m: Model, r: Real): Promise<void> {
   steps += 1;
-  const report = await runInvariantChecks(r.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS]);
+  const report = await runInvariantChecks(r.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS]);
   const violations = report.results.filter((x) => x.violations.length).map((x) => `${x.id}: ${x.violations.join('; ')}`);
   expect(violations).toEqual([]);
-  const codes = m.agents.flatMap((a) => [Accounts.agentAvailable(a).code, Accounts.agentEscrow(a).code, Accounts.agentWithdrawing(a).code]);
-  const chains = chainBalances(m);
-  const refundCode = Accounts.clientRefundPayable(CLIENT_WALLET).code;
-  const real = await r.ledger.balances(r.ds.manager, [...codes, ...chains.keys(), Accounts.platformRevenue().code, Accounts.worldChain().code, refundCode]);
-  for (const [code, balance] of chains) expect({ code, balance: real.get(code) }).toEqual({ code, balance });
+  const perAgent = [
+    [Accounts.agentAvailable, m.available],
+    [Accounts.agentEscrow, m.escrow],
+    [Accounts.agentWithdrawing, m.withdrawing],
+    [Accounts.agentFrozen, m.frozen],
+    [Accounts.agentOwed, m.owed],
+  ] as const;
+  const expected = new Map(m.agents.flatMap((a) => perAgent.map(([account, model]) => [account(a).code, model.get(a) ?? 0n] as const)));
+  for (const [code, balance] of chainBalances(m)) expected.set(code, balance);
+  const [refundCode, payerCode] = [CLIENT_WALLET, D.PAYER.address].map((w) => Accounts.clientRefundPayable(w).code);
+  const real = await r.ledger.balances(r.ds.manager, [...expected.keys(), Accounts.platformRevenue().code, Accounts.worldChain().code, refundCode, payerCode]);
+  for (const [code, balance] of expected) expect({ code, balance: real.get(code) }).toEqual({ code, balance });
   expect(real.get(refundCode)! - m.refundPayable).toBe(baseline.refundPayable);
-  const expected = new Map<string, bigint>();
-  for (const a of m.agents) {
-    expected.set(Accounts.agentAvailable(a).code, m.available.get(a) ?? 0n);
-    expected.set(Accounts.agentEscrow(a).code, m.escrow.get(a) ?? 0n);
-    expected.set(Accounts.agentWithdrawing(a).code, m.withdrawing.get(a) ?? 0n);
-  }
-  for (const code of codes) expect({ code, balance: real.get(code) }).toEqual({ code, balance: expected.get(code) });
+  expect(real.get(payerCode)! - m.payerRefundPayable).toBe(baseline.payerRefundPayable);
   expect(real.get(Accounts.platformRevenue().code)! - m.revenue).toBe(baseline.revenue);
   expect(real.get(Accounts.worldChain().code)! - m.world).toBe(baseline.world);
+  m.availableAtCheck = new Map(m.available);
 }
 
-let baseline = { revenue: 0n, world: 0n, refundPayable: 0n };
+/** The chain commands' check: what they released to an agent repays its debt first (D.repayChainCredits). */
+const chainVerify = (m: Model, r: Real) => {
+  D.repayChainCredits(m, m.availableAtCheck);
+  return verify(m, r);
+};
+
+let baseline = { revenue: 0n, world: 0n, refundPayable: 0n, payerRefundPayable: 0n };
 
 class Charge implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -93,15 +120,18 @@ class Charge implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const agentId = m.agents[this.agent];
     const gross = PLATFORM_FEE + this.fee;
-    const { hold } = await seedCharge(r.app, { agentId, agentFee: this.fee, reputation: m.reputation.get(agentId)!, capabilityId: 'cap' });
+    const reputation = m.reputation.get(agentId)!;
+    const { transaction, hold } = await seedCharge(r.app, { agentId, agentFee: this.fee, reputation, capabilityId: 'cap', payerWallet: D.PAYER.address.toLowerCase() });
     const { cut, earnings } = splitAgentFee(this.fee);
     m.world -= gross;
     m.revenue += PLATFORM_FEE + cut;
-    if (hold.status === 'released') add(m.available, agentId, earnings);
+    const held = hold.status === 'released' ? null : { id: hold.id, agentId, amount: earnings, releaseAt: hold.releaseAt.getTime(), released: false };
+    if (!held) D.credit(m, agentId, earnings);
     else {
       add(m.escrow, agentId, earnings);
-      m.holds.push({ id: hold.id, agentId, amount: earnings, releaseAt: hold.releaseAt.getTime(), released: false });
+      m.holds.push(held);
     }
+    m.charges.push({ txId: transaction.id, agentId, fee: this.fee, hold: held, completedAt: r.clock.nowMs(), disputed: false });
     await verify(m, r);
   }
   toString = () => `Charge(agent ${this.agent}, fee ${this.fee})`;
@@ -114,12 +144,12 @@ class AdvanceAndRelease implements fc.AsyncCommand<Model, Real> {
     r.clock.advance(this.seconds * 1000);
     for (const h of m.holds.filter((x) => !x.released)) {
       const released = await r.escrow.release(h.id);
-      const due = h.releaseAt <= r.clock.nowMs();
+      const due = !h.frozen && h.releaseAt <= r.clock.nowMs(); // a disputed hold is frozen, never released
       expect({ hold: h.id, released }).toEqual({ hold: h.id, released: due });
       if (due) {
         h.released = true;
         add(m.escrow, h.agentId, -h.amount);
-        add(m.available, h.agentId, h.amount);
+        D.credit(m, h.agentId, h.amount);
         m.done.push({ kind: 'hold', id: h.id });
       }
     }
@@ -129,28 +159,30 @@ class AdvanceAndRelease implements fc.AsyncCommand<Model, Real> {
 }
 
 class RequestWithdrawal implements fc.AsyncCommand<Model, Real> {
+  /** `amount` null: all that is available (so a dispute of earnings already released finds available short). */
   constructor(
     readonly agent: number,
-    readonly amount: bigint,
+    readonly amount: bigint | null,
   ) {}
   check = () => true;
   async run(m: Model, r: Real) {
     const agentId = m.agents[this.agent];
     const auth: WalletAuthContext = { agentId, wallet: '0x', timestampMs: Date.now(), messageKey: `${agentId}:${randomUUID()}`, expiresAt: new Date(Date.now() + 300_000) };
     const available = m.available.get(agentId) ?? 0n;
-    const result = await r.withdrawals.request(agentId, auth, this.amount, '0x2222222222222222222222222222222222222222').catch((e: unknown) => e);
-    if (this.amount < WITHDRAWAL_MINIMUM) expect((result as AppException).code).toBe('WITHDRAWAL_BELOW_MINIMUM');
-    else if (this.amount > available) expect((result as AppException).code).toBe('INSUFFICIENT_BALANCE');
+    const amount = this.amount ?? available;
+    const result = await r.withdrawals.request(agentId, auth, amount, '0x2222222222222222222222222222222222222222').catch((e: unknown) => e);
+    if (amount < WITHDRAWAL_MINIMUM) expect((result as AppException).code).toBe('WITHDRAWAL_BELOW_MINIMUM');
+    else if (amount > available) expect((result as AppException).code).toBe('INSUFFICIENT_BALANCE');
     else {
       const w = result as { id: string; status: string };
       expect(w.status).toBe('pending');
-      add(m.available, agentId, -this.amount);
-      add(m.withdrawing, agentId, this.amount);
-      m.withdrawals.push({ id: w.id, agentId, amount: this.amount, open: true });
+      add(m.available, agentId, -amount);
+      add(m.withdrawing, agentId, amount);
+      m.withdrawals.push({ id: w.id, agentId, amount, open: true });
     }
     await verify(m, r);
   }
-  toString = () => `RequestWithdrawal(agent ${this.agent}, ${this.amount})`;
+  toString = () => `RequestWithdrawal(agent ${this.agent}, ${this.amount ?? 'all'})`;
 }
 
 class SettleWithdrawal implements fc.AsyncCommand<Model, Real> {
@@ -186,6 +218,7 @@ class Replay implements fc.AsyncCommand<Model, Real> {
     const target = m.done[this.pick % m.done.length];
     const before = await snapshot(r.ds);
     if (target.kind === 'hold') expect(await r.escrow.release(target.id)).toBe(false);
+    else if (target.kind === 'dispute') await D.replayDispute(m, r, snapshot, target.id, this.pick);
     else {
       expect(await r.withdrawals.process(target.id)).toBe('skipped');
       expect(await r.withdrawals.fail(target.id, 'late failure')).toBe(false);
@@ -201,7 +234,8 @@ describe('ledger model test (G1)', () => {
   const clock = new FixedClock(new Date('2026-11-22T12:00:00Z'));
 
   beforeAll(async () => {
-    api = await startApi({ ESCROW_HOLD_STANDARD_S: String(HOLD_S.standard), ESCROW_HOLD_AT_RISK_S: String(HOLD_S.atRisk), ESCROW_HOLD_CRITICAL_S: String(HOLD_S.critical) }, { clock });
+    const holds = { ESCROW_HOLD_STANDARD_S: String(HOLD_S.standard), ESCROW_HOLD_AT_RISK_S: String(HOLD_S.atRisk), ESCROW_HOLD_CRITICAL_S: String(HOLD_S.critical) };
+    api = await startApi({ ...holds, ...D.DISPUTE_ENV }, { clock });
   });
   afterAll(async () => {
     await api.close();
@@ -222,13 +256,17 @@ describe('ledger model test (G1)', () => {
       fc.tuple(agentIdx, fc.bigInt({ min: 0n, max: 3_000_000n })).map(([a, f]) => new Charge(a, f)),
       fc.tuple(agentIdx, fc.bigInt({ min: 0n, max: 5_000_000n })).map(([a, f]) => new Charge(a, f)),
       fc.integer({ min: 1, max: 400 }).map((s) => new AdvanceAndRelease(s)),
-      fc.tuple(agentIdx, fc.bigInt({ min: 500_000n, max: 4_000_000n })).map(([a, x]) => new RequestWithdrawal(a, x)),
+      fc.tuple(agentIdx, fc.option(fc.bigInt({ min: 500_000n, max: 4_000_000n }), { freq: 3 })).map(([a, x]) => new RequestWithdrawal(a, x)),
       fc.tuple(fc.nat(), fc.boolean()).map(([p, ok]) => new SettleWithdrawal(p, ok)),
       fc.nat().map((p) => new Replay(p)),
-      fc.tuple(fc.bigInt({ min: 10_000n, max: 200_000n }), fc.bigInt({ min: 1_000n, max: 30_000n })).map(([b, c]) => new OpenChain(b, c, verify)),
-      fc.tuple(fc.nat(), agentIdx, fc.bigInt({ min: 0n, max: 80_000n })).map(([p, a, c]) => new ReserveNode(p, a, c, verify)),
-      fc.tuple(fc.nat(), fc.integer({ min: 0, max: 100 }), fc.boolean()).map(([p, s, ok]) => new EndNode(p, s, ok, verify)),
-      fc.nat().map((p) => new EndRoot(p, verify)),
+      fc.tuple(fc.bigInt({ min: 10_000n, max: 200_000n }), fc.bigInt({ min: 1_000n, max: 30_000n })).map(([b, c]) => new OpenChain(b, c, chainVerify)),
+      fc.tuple(fc.nat(), agentIdx, fc.bigInt({ min: 0n, max: 80_000n })).map(([p, a, c]) => new ReserveNode(p, a, c, chainVerify)),
+      fc.tuple(fc.nat(), fc.integer({ min: 0, max: 100 }), fc.boolean()).map(([p, s, ok]) => new EndNode(p, s, ok, chainVerify)),
+      fc.nat().map((p) => new EndRoot(p, chainVerify)),
+      fc.tuple(fc.nat(), fc.constantFrom(...D.FILE_TARGETS)).map(([p, t]) => new D.FileDisputeCmd(p, t, verify, snapshot)),
+      fc.tuple(fc.nat(), fc.integer({ min: 0, max: 9 })).map(([p, i]) => new D.RespondCmd(p, i === 0, verify, snapshot)),
+      fc.tuple(fc.nat(), fc.constantFrom(...D.OUTCOMES), fc.integer({ min: 0, max: 5 })).map(([p, o, i]) => new D.ResolveCmd(p, o, i === 0, verify, snapshot)),
+      fc.nat().map((p) => new D.ResolveOverdueCmd(p, verify, snapshot)),
     ];
     // One seed for the whole test, printed before it starts (a hang or a timeout prints nothing else);
     // batch n runs with seed + n, so the seed fast-check prints on a failure also replays it, as batch 0.
@@ -238,10 +276,12 @@ describe('ledger model test (G1)', () => {
     for (let batch = 0; steps < OPERATIONS; batch++) {
       await fc.assert(
         fc.asyncProperty(fc.commands(commands, { maxCommands: 120, size: 'max' }), async (cmds) => {
-          const [rev, world, refundPayable] = await Promise.all(
-            [Accounts.platformRevenue(), Accounts.worldChain(), Accounts.clientRefundPayable(CLIENT_WALLET)].map((a) => real.ledger.balance(real.ds.manager, a.code)),
+          const [rev, world, refundPayable, payerRefundPayable] = await Promise.all(
+            [Accounts.platformRevenue(), Accounts.worldChain(), Accounts.clientRefundPayable(CLIENT_WALLET), Accounts.clientRefundPayable(D.PAYER.address)].map((a) =>
+              real.ledger.balance(real.ds.manager, a.code),
+            ),
           );
-          baseline = { revenue: rev, world, refundPayable };
+          baseline = { revenue: rev, world, refundPayable, payerRefundPayable };
           const agents = REPUTATIONS.map(() => randomUUID());
           const model: Model = {
             agents,
@@ -249,20 +289,27 @@ describe('ledger model test (G1)', () => {
             available: new Map(),
             escrow: new Map(),
             withdrawing: new Map(),
+            frozen: new Map(),
+            owed: new Map(),
             revenue: 0n,
             world: 0n,
             refundPayable: 0n,
+            payerRefundPayable: 0n,
             chains: [],
             holds: [],
             withdrawals: [],
+            charges: [],
+            disputes: [],
             done: [],
+            signatures: 0,
+            availableAtCheck: new Map(),
           };
           await fc.asyncModelRun(() => ({ model, real }), cmds);
         }),
         { numRuns: 10, seed: (seed + batch) | 0, endOnFailure: true, ...(batch === 0 && propertyPath ? { path: propertyPath } : {}) },
       );
     }
-    process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I10 checked after each\n`);
+    process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I10 checked after each; disputes: ${JSON.stringify(D.disputeStats)}\n`);
     expect(steps).toBeGreaterThanOrEqual(OPERATIONS);
   }, 600_000);
 });

@@ -6,9 +6,11 @@ import { DataSource } from 'typeorm';
 import { AgentsModule, AgentsRepository, CapabilityInput, DEFAULT_CHAIN_SETTINGS } from '@app/agents';
 import { AnalyticsModule } from '@app/analytics';
 import { ChainsModule } from '@app/chains';
+import { DisputesModule } from '@app/disputes';
 import { Clock, ClockModule, INITIAL_REPUTATION } from '@app/common';
 import { AppConfig, ConfigModule, loadConfig } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { Accounts, LedgerService } from '@app/ledger';
 import { ExecutionModule } from '@app/execution';
 import { OutboundModule } from '@app/outbound';
 import { PaymentsModule } from '@app/payments';
@@ -58,6 +60,7 @@ export async function startDomain(env: Record<string, string> = {}, opts: { cloc
       ChainsModule,
       WebhooksModule,
       AnalyticsModule,
+      DisputesModule,
     ],
   })
   class MediumModule {}
@@ -76,7 +79,7 @@ export async function startDomain(env: Record<string, string> = {}, opts: { cloc
   };
 }
 
-/** An active agent with one capability, written by the agents lib's repository. */
+/** An active agent with one capability, written by the agents lib's repository, with its ledger accounts opened (as registration opens them). */
 export async function seedAgent(domain: Domain, o: { endpoint: string; capability?: Partial<CapabilityInput>; wallet?: string }): Promise<string> {
   const id = randomUUID();
   const capability: CapabilityInput = {
@@ -88,21 +91,26 @@ export async function seedAgent(domain: Domain, o: { endpoint: string; capabilit
     ...o.capability,
   };
   await domain.ds.transaction((m) =>
-    domain.get(AgentsRepository).insert(
-      m,
-      {
-        id,
-        wallet: (o.wallet ?? `0x${randomBytes(20).toString('hex')}`).toLowerCase(),
-        name: 'Seeded agent',
-        description: null,
-        endpoints: { execution: o.endpoint },
-        metadata: {},
-        reputationScore: INITIAL_REPUTATION,
-        status: 'active',
-        chainSettings: { ...DEFAULT_CHAIN_SETTINGS },
-      },
-      [capability],
-    ),
+    domain
+      .get(AgentsRepository)
+      .insert(
+        m,
+        {
+          id,
+          wallet: (o.wallet ?? `0x${randomBytes(20).toString('hex')}`).toLowerCase(),
+          name: 'Seeded agent',
+          description: null,
+          endpoints: { execution: o.endpoint },
+          metadata: {},
+          reputationScore: INITIAL_REPUTATION,
+          status: 'active',
+          chainSettings: { ...DEFAULT_CHAIN_SETTINGS },
+        },
+        [capability],
+      )
+      .then(() =>
+        domain.get(LedgerService).openAccounts(m, [Accounts.agentAvailable(id), Accounts.agentEscrow(id), Accounts.agentFrozen(id), Accounts.agentWithdrawing(id), Accounts.agentOwed(id)]),
+      ),
   );
   return id;
 }

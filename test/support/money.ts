@@ -9,9 +9,11 @@ export const CLIENT_WALLET = '0x1111111111111111111111111111111111111111';
 /**
  * A charged execution, as the execution flow records it: a settled x402 authorization for
  * platform fee + agent fee, then the split and escrow hold, in one transaction. Until the
- * execute endpoint exists this is how tests give agents earnings.
+ * execute endpoint exists this is how tests give agents earnings. `payerWallet` (default CLIENT_WALLET)
+ * is the payment's payer and the transaction's: a wallet whose key the test holds can then dispute it.
  */
-export async function seedCharge(app: INestApplication, o: { agentId: string; agentFee: bigint; reputation?: number; capabilityId?: string }) {
+export async function seedCharge(app: INestApplication, o: { agentId: string; agentFee: bigint; reputation?: number; capabilityId?: string; payerWallet?: string }) {
+  const payer = o.payerWallet ?? CLIENT_WALLET;
   const ds = app.get(DataSource);
   const escrow = app.get(EscrowService);
   const gross = PLATFORM_FEE + o.agentFee;
@@ -22,12 +24,12 @@ export async function seedCharge(app: INestApplication, o: { agentId: string; ag
                              signature, header_hash, purpose, ref_id, status, tx_hash, settled_at)
        VALUES ($1, 1, 'base-sepolia', 84532, '0x036cbd53842c5426634e7929541ec2318f3dcf7e', $2, '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
                $3, $4, 0, 9999999999, '0x', 'h', 'execution', $1, 'settled', '0x', now())`,
-      [paymentId, CLIENT_WALLET, `0x${randomBytes(32).toString('hex')}`, gross.toString()],
+      [paymentId, payer, `0x${randomBytes(32).toString('hex')}`, gross.toString()],
     );
     return escrow.recordCharge(em, {
       paymentId,
-      payerWallet: CLIENT_WALLET,
-      requestingAgent: CLIENT_WALLET,
+      payerWallet: payer,
+      requestingAgent: payer,
       agentId: o.agentId,
       agentReputation: o.reputation ?? 90,
       capabilityId: o.capabilityId ?? 'translate',

@@ -39,6 +39,14 @@ export class LedgerBoundsError extends AppException {
 
 export class UnbalancedPostingError extends Error {}
 
+/**
+ * The order in which every posting locks its accounts (`ledger_post`, migration Disputes): the
+ * platform's accounts and escrows first, then the others, each group by id. A charge locks its
+ * escrow with the platform's accounts and then releases into available and owed, so anything that
+ * takes both kinds takes them in that order.
+ */
+export const LEDGER_LOCK_ORDER = `(kind NOT IN ('world', 'revenue', 'escrow')), id`;
+
 /** SQLSTATE raised by ledger_post when a leg would take its account out of bounds. */
 const PG_LEDGER_BOUNDS = 'LB001';
 
@@ -54,7 +62,7 @@ function boundsError(err: unknown, legs: Leg[]): LedgerBoundsError | null {
 /**
  * The only code that changes balances. One call = one balanced journal transaction, inside
  * the caller's database transaction, in one round trip (the `ledger_post` function, migration
- * LedgerPostFunction): accounts are created on first use, locked in id order (no deadlocks),
+ * LedgerPostFunction): accounts are created on first use, locked in LEDGER_LOCK_ORDER (no deadlocks),
  * bounds are checked (and enforced again by CHECK constraints), and entries record the balance
  * after each leg.
  */
@@ -96,7 +104,7 @@ export class LedgerService {
    * Earnings reaching an agent (`amount` out of `from`: its escrow on a release, its dispute freeze
    * when a dispute releases them): the agent's debt (`owed`, advanced by the platform on a dispute)
    * is repaid first and the rest becomes available. One statement (`ledger_credit_agent`, migration
-   * Disputes): it locks the three accounts in id order and reads the debt under that lock.
+   * Disputes): it locks the three accounts in LEDGER_LOCK_ORDER and reads the debt under that lock.
    */
   async creditAgent(manager: Queryable, input: { code: string; refId: string; from: AccountRef; agentId: string; amount: bigint; metadata?: Record<string, unknown> }): Promise<PostingResult & { repaid: bigint }> {
     if (input.amount <= 0n) throw new UnbalancedPostingError(`credit ${input.code}/${input.refId} must move a positive amount`);
@@ -127,11 +135,15 @@ export class LedgerService {
   }
 
   /**
-   * Inside the caller's transaction: locks the given accounts in id order (the order every posting
-   * takes) and answers their balances, for a posting whose amounts depend on them.
+   * Inside the caller's transaction: locks the given accounts in the order every posting takes
+   * (LEDGER_LOCK_ORDER) and answers their balances: for a posting whose amounts depend on them, or
+   * before several postings, so that together they still take their accounts in that order.
    */
   async lockBalances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
-    const rows: { code: string; balance: string }[] = await manager.query(`SELECT code, balance::text FROM ledger_accounts WHERE code = ANY($1::text[]) ORDER BY id FOR UPDATE`, [codes]);
+    const rows: { code: string; balance: string }[] = await manager.query(
+      `SELECT code, balance::text FROM ledger_accounts WHERE code = ANY($1::text[]) ORDER BY ${LEDGER_LOCK_ORDER} FOR UPDATE`,
+      [codes],
+    );
     const out = new Map<string, bigint>(codes.map((c) => [c, 0n]));
     for (const r of rows) out.set(r.code, BigInt(r.balance));
     return out;
@@ -147,9 +159,9 @@ export class LedgerService {
 
   /**
    * Inside the caller's transaction: creates accounts that do not exist yet. A posting creates
-   * missing accounts on first use, but then locks them after the ones it already holds (out of id
+   * missing accounts on first use, but then locks them after the ones it already holds (out of
    * order): opening an owner's accounts when the owner is created keeps concurrent first postings
-   * (an agent's first charges and releases) in id order.
+   * (an agent's first charges and releases) in LEDGER_LOCK_ORDER.
    */
   async openAccounts(manager: Queryable, accounts: AccountRef[]): Promise<void> {
     await manager.query(

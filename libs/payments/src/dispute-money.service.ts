@@ -135,6 +135,16 @@ export class DisputeMoney {
     const fromEarnings = minBig(share.earnings, frozen);
     const fromRevenue = refundFee - fromEarnings;
     const released = frozen - fromEarnings;
+    // The transaction's row, then every account this takes, in the ledger's lock order (revenue
+    // before the agent's accounts, as a charge takes them), before the postings that need them.
+    await sql.query(`UPDATE transactions SET status = $2 WHERE id = $1 AND status = 'disputed'`, [tx.id, refundFee > 0n ? 'refunded' : 'completed']);
+    await this.ledger.lockBalances(sql, [
+      Accounts.platformRevenue().code,
+      Accounts.clientRefundPayable(tx.payerWallet).code,
+      Accounts.agentFrozen(tx.agentId).code,
+      Accounts.agentAvailable(tx.agentId).code,
+      Accounts.agentOwed(tx.agentId).code,
+    ]);
     let refund: RefundEntity | null = null;
     if (refundFee > 0n) {
       const refundId = `rfd_${d.disputeId.slice(4)}`;
@@ -161,7 +171,6 @@ export class DisputeMoney {
         metadata: { transactionId: tx.id, outcome: d.outcome },
       });
     }
-    await sql.query(`UPDATE transactions SET status = $2 WHERE id = $1 AND status = 'disputed'`, [tx.id, refundFee > 0n ? 'refunded' : 'completed']);
     return { refundAmount: refundFee, releasedAmount: released, refund };
   }
 }

@@ -12,13 +12,35 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   locks the source, available and owed accounts in id order (as `ledger_post` would), reads the
  *   debt under that lock, and posts; so a release costs no extra round trip and two releases
  *   never repay the same debt twice.
+ * - Lock order of ledger accounts: the platform's accounts and escrows first (`world`, `revenue`,
+ *   `escrow`: what a charge locks in its first statement), then every other account, each group in id
+ *   order (`ledger_post`, `ledger_credit_agent`, `LedgerService.lockBalances`). A charge locks its
+ *   escrow and the platform's accounts, then releases into available and owed; a release locks the
+ *   escrow, then available and owed; a dispute's resolution takes revenue and the agent's other
+ *   accounts: with a plain id order one of them could hold available while another held revenue and
+ *   wait for it (the release-versus-freeze race test deadlocked). `ledger_post` is rewritten in place
+ *   (its ORDER BY only).
  * - `agent_stats.disputes_split`: a split resolution counted like the other outcomes, so analytics can
  *   tell pending disputes from resolved ones.
  */
+/** The lock order of ledger accounts (also in LedgerService.lockBalances). */
+const LOCK_ORDER = `(kind NOT IN ('world', 'revenue', 'escrow')), id`;
+const ID_ORDER = 'ORDER BY id FOR UPDATE';
+const PHASE_ORDER = `ORDER BY ${LOCK_ORDER} FOR UPDATE`;
+
+/** Rewrites ledger_post's lock statements from one order to the other (the rest of the function stays as migration LedgerPostFunction wrote it). */
+async function relockLedgerPost(q: QueryRunner, from: string, to: string): Promise<void> {
+  const [{ def }] = await q.query(`SELECT pg_get_functiondef('ledger_post(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint[])'::regprocedure) AS def`);
+  const rewritten = (def as string).split(from).join(to);
+  if (rewritten.split(to).length !== 3) throw new Error('ledger_post does not have the two lock statements this migration rewrites');
+  await q.query(rewritten);
+}
+
 export class Disputes1763970000000 implements MigrationInterface {
   name = 'Disputes1763970000000';
 
   async up(q: QueryRunner): Promise<void> {
+    await relockLedgerPost(q, ID_ORDER, PHASE_ORDER);
     await q.query(`CREATE TABLE "disputes" (
       "id" character varying(40) NOT NULL,
       "transaction_id" character varying(40) NOT NULL,
@@ -53,7 +75,7 @@ export class Disputes1763970000000 implements MigrationInterface {
       DECLARE debt bigint; repay bigint; codes text[] := ARRAY[p_codes[1]]; kinds text[] := ARRAY[p_kinds[1]]; owners text[] := ARRAY[p_owners[1]];
         mins bigint[] := ARRAY[p_mins[1]]; maxs bigint[] := ARRAY[p_maxs[1]]; amounts bigint[] := ARRAY[-p_amount]; result jsonb;
       BEGIN
-        PERFORM 1 FROM ledger_accounts WHERE code = ANY(p_codes) ORDER BY id FOR UPDATE;
+        PERFORM 1 FROM ledger_accounts WHERE code = ANY(p_codes) ORDER BY ${LOCK_ORDER} FOR UPDATE;
         SELECT -balance INTO debt FROM ledger_accounts WHERE code = p_codes[3];
         repay := least(p_amount, greatest(coalesce(debt, 0), 0));
         IF repay > 0 THEN
@@ -117,6 +139,7 @@ export class Disputes1763970000000 implements MigrationInterface {
         RETURN after;
       END $$`);
     await q.query(`ALTER TABLE "agent_stats" DROP COLUMN "disputes_split"`);
+    await relockLedgerPost(q, PHASE_ORDER, ID_ORDER);
     await q.query(`DROP FUNCTION ledger_credit_agent(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint)`);
     await q.query(`DROP TABLE "disputes"`);
   }

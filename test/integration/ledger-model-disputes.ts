@@ -1,0 +1,279 @@
+import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AppException, FixedClock, formatMicros } from '@app/common';
+import { DisputeEntity, FileDispute, GetDispute, ResolveDispute, ResolveOverdueDispute, RespondToDispute } from '@app/disputes';
+import { DisputeOutcome, splitAgentFee } from '@app/payments';
+import { newWallet, signAuth } from '../support/wallets';
+
+/** The payer of the charges the ledger test disputes: a wallet whose key the test holds (signature proofs). */
+export const PAYER = newWallet();
+/** Config of the app under test: windows short enough for the model's clock (AdvanceAndRelease) to close them. */
+export const DISPUTE_ENV = { DISPUTE_FILING_WINDOW_S: '1500', DISPUTE_RESPONSE_WINDOW_S: '600' };
+const FILING_MS = Number(DISPUTE_ENV.DISPUTE_FILING_WINDOW_S) * 1000;
+const RESPONSE_MS = Number(DISPUTE_ENV.DISPUTE_RESPONSE_WINDOW_S) * 1000;
+
+type Hold = { id: string; agentId: string; amount: bigint; releaseAt: number; released: boolean; frozen?: boolean };
+/** A charge paid by PAYER: its hold (null: released at the charge), its fee split, and whether it was disputed. */
+export interface ChargeModel {
+  txId: string;
+  agentId: string;
+  fee: bigint;
+  hold: Hold | null;
+  completedAt: number;
+  disputed: boolean;
+}
+export interface DisputeModel {
+  id: string;
+  charge: ChargeModel;
+  frozen: bigint;
+  respondBy: number;
+  status: 'pending' | 'responded' | 'resolved';
+}
+
+/** The parts of the ledger model the dispute commands move; the spec's verify() compares them with the accounts. */
+export interface DisputeAwareModel {
+  agents: string[];
+  available: Map<string, bigint>;
+  escrow: Map<string, bigint>;
+  frozen: Map<string, bigint>;
+  /** agent:<id>:owed, never positive: what the platform advanced on disputes and releases have not repaid yet. */
+  owed: Map<string, bigint>;
+  revenue: bigint;
+  /** PAYER's client:<wallet>:refund_payable. */
+  payerRefundPayable: bigint;
+  holds: Hold[];
+  charges: ChargeModel[];
+  disputes: DisputeModel[];
+  done: { kind: 'hold' | 'withdrawal' | 'dispute'; id: string }[];
+  /** Signatures made so far: each gets its own timestamp. */
+  signatures: number;
+}
+
+export interface DisputeReal {
+  ds: DataSource;
+  clock: FixedClock;
+  get<T>(type: new (...args: never[]) => T): T;
+}
+
+type Verify<M, R> = (m: M, r: R) => Promise<void>;
+type Snapshot = (ds: DataSource) => Promise<string>;
+const add = (m: Map<string, bigint>, k: string, d: bigint) => m.set(k, (m.get(k) ?? 0n) + d);
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** What the run exercised (printed at the end): a property that never reaches a path proves nothing about it. */
+export const disputeStats = {
+  ...{ fromEscrow: 0, fromAvailable: 0, advanced: 0, repaid: 0, responded: 0, agent_wins: 0, client_wins: 0, split: 0, overdue: 0, replayed: 0 },
+  refused: {} as Record<string, number>,
+};
+
+/** Earnings reaching the agent (an escrow release, a dispute's release): they repay what it owes first, the rest is available. */
+export function credit(m: Pick<DisputeAwareModel, 'available' | 'owed'>, agentId: string, amount: bigint): void {
+  const repaid = min(amount, -(m.owed.get(agentId) ?? 0n));
+  if (repaid > 0n) disputeStats.repaid++;
+  add(m.owed, agentId, repaid);
+  add(m.available, agentId, amount - repaid);
+}
+
+/** A refused call moves nothing: not a balance, an entry, a row or a spent signature (I10's snapshot). */
+async function refused(r: DisputeReal, snapshot: Snapshot, code: string, call: () => Promise<unknown>): Promise<void> {
+  const before = await snapshot(r.ds);
+  const outcome = await call().catch((e: unknown) => e);
+  expect({ code: outcome instanceof AppException ? outcome.code : outcome }).toEqual({ code });
+  expect(await snapshot(r.ds)).toBe(before);
+  disputeStats.refused[code] = (disputeStats.refused[code] ?? 0) + 1;
+}
+
+function file(r: DisputeReal, m: DisputeAwareModel, c: ChargeModel, signer = PAYER) {
+  const timestampMs = r.clock.nowMs() - (m.signatures++ % 250) * 1000; // fresh (< 300 s old) and distinct
+  return signAuth(signer, c.txId, timestampMs).then((signature) =>
+    r.get(FileDispute).execute({ transactionId: c.txId, reason: 'not what was asked', evidence: null, proof: { payment: null, wallet: PAYER.address, signature } }),
+  );
+}
+
+/** `pick` among the items the first of `prefer` that keeps any keeps, or among all. */
+function choose<T>(items: T[], pick: number, ...prefer: ((x: T) => boolean)[]): T {
+  const from = prefer.map((p) => items.filter(p)).find((xs) => xs.length) ?? items;
+  return from[pick % from.length];
+}
+
+/**
+ * The payer disputes one of its charges, which one by `target`: `new` one not disputed yet, `short` one already released to an
+ * agent whose available balance is now short of its earnings (so the platform advances the difference), `again` one disputed
+ * already, `imposter` any, with a signature by another wallet claiming to be the payer.
+ */
+export class FileDisputeCmd<M extends DisputeAwareModel, R extends DisputeReal> implements fc.AsyncCommand<M, R> {
+  constructor(
+    readonly pick: number,
+    readonly target: 'new' | 'short' | 'again' | 'imposter',
+    private readonly verify: Verify<M, R>,
+    private readonly snapshot: Snapshot,
+  ) {}
+  check = (m: Readonly<M>) => m.charges.length > 0;
+  async run(m: M, r: R) {
+    const fresh = (c: ChargeModel) => !c.disputed;
+    const short = (c: ChargeModel) => fresh(c) && (!c.hold || c.hold.released) && (m.available.get(c.agentId) ?? 0n) < splitAgentFee(c.fee).earnings;
+    const prefer = { new: [fresh], short: [short, fresh], again: [(c: ChargeModel) => c.disputed], imposter: [] }[this.target];
+    const c = choose(m.charges, this.pick, ...prefer);
+    const now = r.clock.nowMs();
+    if (this.target === 'imposter') await refused(r, this.snapshot, 'FORBIDDEN', () => file(r, m, c, newWallet()));
+    else if (c.disputed) await refused(r, this.snapshot, 'DISPUTE_EXISTS', () => file(r, m, c));
+    else if (now > c.completedAt + FILING_MS) await refused(r, this.snapshot, 'DISPUTE_WINDOW_CLOSED', () => file(r, m, c));
+    else {
+      const d = await file(r, m, c);
+      const { earnings } = splitAgentFee(c.fee);
+      let advanced = 0n;
+      if (c.hold && !c.hold.released) {
+        c.hold.frozen = true; // never released now
+        add(m.escrow, c.agentId, -earnings);
+        disputeStats.fromEscrow++;
+      } else {
+        const fromAvailable = min(m.available.get(c.agentId) ?? 0n, earnings);
+        advanced = earnings - fromAvailable;
+        add(m.available, c.agentId, -fromAvailable);
+        add(m.owed, c.agentId, -advanced);
+        disputeStats.fromAvailable++;
+        if (advanced > 0n) disputeStats.advanced++;
+      }
+      add(m.frozen, c.agentId, earnings);
+      const from = c.hold && !c.hold.released ? 'escrow' : 'available';
+      expect({ status: d.status, frozen: d.frozenAmount, advanced: d.advancedAmount, from: d.frozenFrom, respondBy: d.respondBy.getTime() }).toEqual({
+        status: 'pending',
+        frozen: earnings,
+        advanced,
+        from,
+        respondBy: now + RESPONSE_MS,
+      });
+      c.disputed = true;
+      m.disputes.push({ id: d.id, charge: c, frozen: earnings, respondBy: now + RESPONSE_MS, status: 'pending' });
+    }
+    await this.verify(m, r);
+  }
+  toString = () => `FileDispute(${this.pick}, ${this.target})`;
+}
+
+/** The disputed agent answers (`foreign`: another agent's signature, refused). */
+export class RespondCmd<M extends DisputeAwareModel, R extends DisputeReal> implements fc.AsyncCommand<M, R> {
+  constructor(
+    readonly pick: number,
+    readonly foreign: boolean,
+    private readonly verify: Verify<M, R>,
+    private readonly snapshot: Snapshot,
+  ) {}
+  check = (m: Readonly<M>) => m.disputes.length > 0;
+  async run(m: M, r: R) {
+    const d = choose(m.disputes, this.pick, (x) => x.status === 'pending');
+    const agentId = this.foreign ? m.agents.find((a) => a !== d.charge.agentId)! : d.charge.agentId;
+    const now = r.clock.nowMs();
+    const auth = { agentId, wallet: '0x', timestampMs: now, messageKey: `${agentId}:${randomUUID()}`, expiresAt: new Date(now + 300_000) };
+    const respond = () => r.get(RespondToDispute).execute({ disputeId: d.id, response: 'it was', evidence: null, auth });
+    if (this.foreign) await refused(r, this.snapshot, 'FORBIDDEN', respond);
+    else if (d.status !== 'pending' || d.respondBy < now) await refused(r, this.snapshot, 'INVALID_STATE', respond);
+    else {
+      expect((await respond()).status).toBe('responded');
+      d.status = 'responded';
+      disputeStats.responded++;
+    }
+    await this.verify(m, r);
+  }
+  toString = () => `Respond(${this.pick}${this.foreign ? ', foreign agent' : ''})`;
+}
+
+/**
+ * The model of a resolution: the refund R of the agent fee F (agent_wins 0, client_wins F, split F div 2) is split by the fee rule
+ * (all of F: the charge's own cut C and earnings E), its earnings part from frozen and its cut part from revenue, into PAYER's
+ * refund_payable; the rest of the frozen earnings is released to the agent (its debt repaid first).
+ */
+function settle(m: DisputeAwareModel, d: DisputeModel, outcome: DisputeOutcome, result: DisputeEntity | null, resolvedBy: string): void {
+  const fee = d.charge.fee;
+  const refund = outcome === 'agent_wins' ? 0n : outcome === 'client_wins' ? fee : fee / 2n;
+  const { cut, earnings } = splitAgentFee(refund);
+  const released = d.frozen - earnings;
+  expect(released).toBeGreaterThanOrEqual(0n);
+  add(m.frozen, d.charge.agentId, -d.frozen);
+  m.revenue -= cut;
+  m.payerRefundPayable += refund;
+  if (released > 0n) credit(m, d.charge.agentId, released);
+  expect({ status: result?.status, resolution: result?.resolution }).toEqual({
+    status: 'resolved',
+    resolution: { outcome, note: expect.anything(), refundAmount: formatMicros(refund), releasedAmount: formatMicros(released), resolvedBy },
+  });
+  d.status = 'resolved';
+  disputeStats[outcome]++;
+  m.done.push({ kind: 'dispute', id: d.id });
+}
+
+export const OUTCOMES: DisputeOutcome[] = ['agent_wins', 'client_wins', 'split'];
+
+/** The platform resolves a dispute (`any`: perhaps a resolved one, refused), once. */
+export class ResolveCmd<M extends DisputeAwareModel, R extends DisputeReal> implements fc.AsyncCommand<M, R> {
+  constructor(
+    readonly pick: number,
+    readonly outcome: DisputeOutcome,
+    readonly any: boolean,
+    private readonly verify: Verify<M, R>,
+    private readonly snapshot: Snapshot,
+  ) {}
+  check = (m: Readonly<M>) => m.disputes.length > 0;
+  async run(m: M, r: R) {
+    const d = this.any ? m.disputes[this.pick % m.disputes.length] : choose(m.disputes, this.pick, (x) => x.status !== 'resolved');
+    const resolve = () => r.get(ResolveDispute).execute({ disputeId: d.id, outcome: this.outcome, note: 'decided', resolvedBy: 'admin' });
+    if (d.status === 'resolved') await refused(r, this.snapshot, 'INVALID_STATE', resolve);
+    else settle(m, d, this.outcome, await resolve(), 'admin');
+    await this.verify(m, r);
+  }
+  toString = () => `Resolve(${this.pick}, ${this.outcome}${this.any ? ', any' : ''})`;
+}
+
+/** The response deadline's job: a dispute still pending with its window closed resolves client_wins; anything else is left alone. */
+export class ResolveOverdueCmd<M extends DisputeAwareModel, R extends DisputeReal> implements fc.AsyncCommand<M, R> {
+  constructor(
+    readonly pick: number,
+    private readonly verify: Verify<M, R>,
+    private readonly snapshot: Snapshot,
+  ) {}
+  check = (m: Readonly<M>) => m.disputes.length > 0;
+  async run(m: M, r: R) {
+    const d = choose(m.disputes, this.pick, (x) => x.status !== 'resolved');
+    if (d.status === 'pending' && d.respondBy <= r.clock.nowMs()) {
+      expect(await r.get(ResolveOverdueDispute).execute(d.id)).toBe(true);
+      settle(m, d, 'client_wins', await r.get(GetDispute).execute(d.id), 'system:timeout');
+      disputeStats.overdue++;
+    } else {
+      const before = await this.snapshot(r.ds);
+      expect(await r.get(ResolveOverdueDispute).execute(d.id)).toBe(false);
+      expect(await this.snapshot(r.ds)).toBe(before);
+    }
+    await this.verify(m, r);
+  }
+  toString = () => `ResolveOverdue(${this.pick})`;
+}
+
+/** I10 for a resolved dispute: filing it again, resolving it again (any outcome) and its deadline job move nothing. */
+export async function replayDispute(m: DisputeAwareModel, r: DisputeReal, snapshot: Snapshot, id: string, pick: number): Promise<void> {
+  const d = m.disputes.find((x) => x.id === id)!;
+  await refused(r, snapshot, 'DISPUTE_EXISTS', () => file(r, m, d.charge));
+  await refused(r, snapshot, 'INVALID_STATE', () => r.get(ResolveDispute).execute({ disputeId: id, outcome: OUTCOMES[pick % 3], note: null, resolvedBy: 'admin' }));
+  const before = await snapshot(r.ds);
+  expect(await r.get(ResolveOverdueDispute).execute(id)).toBe(false);
+  expect(await snapshot(r.ds)).toBe(before);
+  disputeStats.replayed++;
+}
+
+/**
+ * ledger-model-chains.ts credits a node's earnings released at the charge straight to the model's available; the real release
+ * repays the agent's debt first. Before the chain commands' checks, this moves the repaid part of what they credited since the
+ * last check (`availableAtCheck`) from available to owed. Only a charged node moves an agent's available among chain commands.
+ */
+export function repayChainCredits(m: DisputeAwareModel, availableAtCheck: Map<string, bigint>): void {
+  for (const a of m.agents) {
+    const credited = (m.available.get(a) ?? 0n) - (availableAtCheck.get(a) ?? 0n);
+    if (credited > 0n) {
+      add(m.available, a, -credited);
+      credit(m, a, credited);
+    }
+  }
+}
+
+/** What FileDisputeCmd targets, weighted by repetition. */
+export const FILE_TARGETS = ['new', 'new', 'new', 'short', 'short', 'short', 'again', 'imposter'] as const;

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { Wallet } from 'ethers';
+import { newId } from '@app/common';
+import { DISPUTE_CHECKS, FileDispute } from '@app/disputes';
+import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { EscrowService, PAYMENT_CHECKS, PLATFORM_FEE } from '@app/payments';
+import { Domain, seedAgent, startDomain } from '../support/medium';
+import { signAuth } from '../support/wallets';
+
+const AGENT_FEE = 10_000n;
+const EARNINGS = 9_500n;
+const RACES = 50;
+
+/**
+ * G2, release versus freeze: a held escrow whose release is due and a dispute of its transaction,
+ * started together, 50 times. Whichever wins, each ends in one consistent state: frozen from
+ * escrow (the hold never released), or released first and then frozen from available, never both
+ * and never neither; the ledger's invariants and the disputes' hold throughout.
+ */
+describe('disputes: release versus freeze (medium)', () => {
+  let domain: Domain;
+
+  beforeAll(async () => {
+    domain = await startDomain();
+  });
+  afterAll(async () => {
+    await domain.close();
+  });
+
+  /** A charge held in escrow (Standard tier) whose release is already due, paid by `payer`. */
+  async function heldCharge(agentId: string, payer: Wallet): Promise<{ transactionId: string; holdId: string }> {
+    const paymentId = newId('pay');
+    const { transaction, hold } = await domain.ds.transaction(async (em) => {
+      await em.query(
+        `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
+                               signature, header_hash, purpose, ref_id, status, tx_hash, settled_at)
+         VALUES ($1, 1, 'base-sepolia', 84532, '0x036cbd53842c5426634e7929541ec2318f3dcf7e', $2, '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+                 $3, $4, 0, 9999999999, '0x', 'h', 'execution', $1, 'settled', '0x', now())`,
+        [paymentId, payer.address.toLowerCase(), `0x${randomBytes(32).toString('hex')}`, (PLATFORM_FEE + AGENT_FEE).toString()],
+      );
+      return domain.get(EscrowService).recordCharge(em, {
+        paymentId,
+        payerWallet: payer.address,
+        requestingAgent: payer.address,
+        agentId,
+        agentReputation: 50,
+        capabilityId: 'translate',
+        agentFee: AGENT_FEE,
+        platformFee: PLATFORM_FEE,
+        executionTimeMs: 7,
+      });
+    });
+    await domain.ds.query(`UPDATE escrow_holds SET release_at = now() - interval '1 second' WHERE id = $1`, [hold.id]);
+    return { transactionId: transaction.id, holdId: hold.id };
+  }
+
+  /** A release and a filing of one hold, the release started `delayMs` later. */
+  async function race(agentId: string, payer: Wallet, c: { transactionId: string; holdId: string }, delayMs: number): Promise<boolean> {
+    const signature = await signAuth(payer, c.transactionId, Date.now() + Math.floor(Math.random() * 1000));
+    const [released] = await Promise.all([
+      new Promise<boolean>((resolve, reject) => setTimeout(() => domain.get(EscrowService).release(c.holdId).then(resolve, reject), delayMs)),
+      domain.get(FileDispute).execute({ transactionId: c.transactionId, reason: 'race', evidence: null, proof: { payment: null, wallet: payer.address, signature } }),
+    ]);
+    return released;
+  }
+
+  /** Each hold ended frozen from escrow (never released) or released and then frozen from available; all the money is frozen; invariants hold. */
+  async function assertConsistent(agentId: string, releasedCalls: boolean[], label: string): Promise<void> {
+    const rows: { status: string; frozenFrom: string; released: boolean }[] = await domain.ds.query(
+      `SELECT h.status, d.frozen_from AS "frozenFrom", (SELECT count(*) FROM ledger_transactions t WHERE t.code = 'escrow.released' AND t.ref_id = h.id) = 1 AS released
+         FROM escrow_holds h JOIN disputes d ON d.transaction_id = h.transaction_id WHERE h.agent_id = $1`,
+      [agentId],
+    );
+    expect(rows).toHaveLength(RACES);
+    for (const r of rows) {
+      expect([
+        { status: 'frozen', frozenFrom: 'escrow', released: false },
+        { status: 'released', frozenFrom: 'available', released: true },
+      ]).toContainEqual(r);
+    }
+    // The release call answers true exactly for the holds it released.
+    expect(releasedCalls.filter(Boolean).length).toBe(rows.filter((r) => r.released).length);
+    const byEscrow = rows.filter((r) => r.frozenFrom === 'escrow').length;
+    process.stdout.write(`release vs freeze (${label}): ${byEscrow} frozen from escrow, ${RACES - byEscrow} released first then frozen from available\n`);
+    const money = await domain.ds.query(`SELECT code, balance::text FROM ledger_accounts WHERE owner_id = $1 AND balance <> 0 ORDER BY code`, [agentId]);
+    expect(money).toEqual([{ code: `agent:${agentId}:frozen`, balance: (EARNINGS * BigInt(RACES)).toString() }]);
+    const report = await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...DISPUTE_CHECKS]);
+    expect(report.results.filter((r) => r.violations.length)).toEqual([]);
+  }
+
+  it(`${RACES} races one at a time, the release started 0-45 ms after the filing: either order ends consistent`, async () => {
+    const agentId = await seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' });
+    const payer = new Wallet(Wallet.createRandom().privateKey);
+    const released: boolean[] = [];
+    for (let i = 0; i < RACES; i++) released.push(await race(agentId, payer, await heldCharge(agentId, payer), (i % 10) * 5));
+    await assertConsistent(agentId, released, 'one at a time');
+  });
+
+  it(`${RACES} races at once on one agent (its accounts contended by every release and filing): no deadlock, each ends consistent`, async () => {
+    const agentId = await seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' });
+    const payer = new Wallet(Wallet.createRandom().privateKey);
+    const charges = [];
+    for (let i = 0; i < RACES; i++) charges.push(await heldCharge(agentId, payer));
+    const released = await Promise.all(charges.map((c, i) => race(agentId, payer, c, (i % 10) * 5)));
+    await assertConsistent(agentId, released, 'all at once');
+  });
+});
