@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { newId } from '@app/common';
-import { DISPUTE_CHECKS, FileDispute } from '@app/disputes';
+import { DISPUTE_CHECKS, FileDispute, ResolveDispute } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { EscrowService, PAYMENT_CHECKS, PLATFORM_FEE } from '@app/payments';
 import { Domain, seedAgent, startDomain } from '../support/medium';
@@ -21,14 +21,14 @@ describe('disputes: release versus freeze (medium)', () => {
   let domain: Domain;
 
   beforeAll(async () => {
-    domain = await startDomain();
+    domain = await startDomain({ DATABASE_POOL_SIZE: '20' });
   });
   afterAll(async () => {
     await domain.close();
   });
 
   /** A charge held in escrow (Standard tier) whose release is already due, paid by `payer`. */
-  async function heldCharge(agentId: string, payer: Wallet): Promise<{ transactionId: string; holdId: string }> {
+  async function heldCharge(agentId: string, payer: Wallet, reputation = 50): Promise<{ transactionId: string; holdId: string }> {
     const paymentId = newId('pay');
     const { transaction, hold } = await domain.ds.transaction(async (em) => {
       await em.query(
@@ -43,7 +43,7 @@ describe('disputes: release versus freeze (medium)', () => {
         payerWallet: payer.address,
         requestingAgent: payer.address,
         agentId,
-        agentReputation: 50,
+        agentReputation: reputation,
         capabilityId: 'translate',
         agentFee: AGENT_FEE,
         platformFee: PLATFORM_FEE,
@@ -103,5 +103,34 @@ describe('disputes: release versus freeze (medium)', () => {
     for (let i = 0; i < RACES; i++) charges.push(await heldCharge(agentId, payer));
     const released = await Promise.all(charges.map((c, i) => race(agentId, payer, c, (i % 10) * 5)));
     await assertConsistent(agentId, released, 'all at once');
+  });
+
+  it('charges released into available while refunds of resolved disputes take revenue, on 4 agents at once: no deadlock (lock order), money exact', async () => {
+    const payer = new Wallet(Wallet.createRandom().privateKey);
+    const agents = await Promise.all(Array.from({ length: 4 }, () => seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' })));
+    const disputes: string[] = [];
+    for (const agentId of agents) {
+      for (let i = 0; i < 8; i++) {
+        const c = await heldCharge(agentId, payer, 90); // instant tier: released into available at the charge
+        const signature = await signAuth(payer, c.transactionId, Date.now() + i);
+        disputes.push(
+          (await domain.get(FileDispute).execute({ transactionId: c.transactionId, reason: 'lock order', evidence: null, proof: { payment: null, wallet: payer.address, signature } })).id,
+        );
+      }
+    }
+    const revenueBefore = BigInt((await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b);
+    await Promise.all([
+      ...disputes.map((id) => domain.get(ResolveDispute).execute({ disputeId: id, outcome: 'client_wins', note: null, resolvedBy: 'admin' })),
+      ...agents.flatMap((agentId) => Array.from({ length: 8 }, () => heldCharge(agentId, payer, 90))),
+    ]);
+    for (const agentId of agents) {
+      const money = await domain.ds.query(`SELECT code, balance::text FROM ledger_accounts WHERE owner_id = $1 AND balance <> 0 ORDER BY code`, [agentId]);
+      expect(money).toEqual([{ code: `agent:${agentId}:available`, balance: (EARNINGS * 8n).toString() }]);
+    }
+    const revenueAfter = BigInt((await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b);
+    // 32 refunds take back 32 cuts; 32 new charges bring 32 platform fees and cuts.
+    expect(revenueAfter - revenueBefore).toBe(32n * (PLATFORM_FEE + (AGENT_FEE - EARNINGS)) - 32n * (AGENT_FEE - EARNINGS));
+    const report = await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...DISPUTE_CHECKS]);
+    expect(report.results.filter((r) => r.violations.length)).toEqual([]);
   });
 });
