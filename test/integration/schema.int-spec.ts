@@ -18,6 +18,15 @@ describe('schema (integration)', () => {
     await api.close();
   });
 
+  /** Reverts the migrations down to and including `name` (the newest first); answers how many were reverted. */
+  async function undoThrough(ds: DataSource, name: string): Promise<number> {
+    const names = ds.migrations.map((m) => m.name);
+    const count = names.length - names.indexOf(name);
+    expect(names).toContain(name);
+    for (let i = 0; i < count; i++) await ds.undoLastMigration({ transaction: 'each' });
+    return count;
+  }
+
   async function pendingSchemaChanges(ds: DataSource): Promise<string[]> {
     const log = await ds.driver.createSchemaBuilder().log();
     return log.upQueries.map((q) => q.query);
@@ -50,9 +59,7 @@ describe('schema (integration)', () => {
 
   it('upgrading a running chain whose reservations were in the ledger: they go back to its budget and its row holds what is available', async () => {
     const ds = api.app.get(DataSource);
-    expect(ds.migrations[ds.migrations.length - 2].name).toBe('ChainReservations1763950000000');
-    await ds.undoLastMigration({ transaction: 'each' });
-    await ds.undoLastMigration({ transaction: 'each' });
+    const reverted = await undoThrough(ds, 'ChainReservations1763950000000');
     const chain = randomUUID();
     const post = (code: string, from: [string, string], to: [string, string], amount: number) =>
       ds.query(`SELECT ledger_post(gen_random_uuid(), $1, $2, '{}'::jsonb, $3, $4, $5, $6, $7, $8)`, [
@@ -81,7 +88,7 @@ describe('schema (integration)', () => {
     }
     await post('chain.funded', ['world:chain', 'world'], [`chain:${chain}:budget`, 'chain_budget'], 110_000);
     await post('chain.node.reserved', [`chain:${chain}:budget`, 'chain_budget'], [`chain:${chain}:inflight`, 'chain_inflight'], 30_000);
-    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(2);
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(reverted);
     const [row] = await ds.query(
       `SELECT c.available::text, (SELECT balance::text FROM ledger_accounts WHERE code = 'chain:' || c.id || ':budget') AS budget,
               (SELECT balance::text FROM ledger_accounts WHERE code = 'chain:' || c.id || ':inflight') AS inflight
@@ -94,8 +101,7 @@ describe('schema (integration)', () => {
 
   it('upgrading a database with agents and charges: the rollups start from what is there, and the triggers keep them', async () => {
     const ds = api.app.get(DataSource);
-    expect(ds.migrations[ds.migrations.length - 1].name).toBe('Reputation1763960000000');
-    await ds.undoLastMigration({ transaction: 'each' });
+    const reverted = await undoThrough(ds, 'Reputation1763960000000');
     const [a, b] = [randomUUID(), randomUUID()];
     const agent = (id: string, status: string) =>
       ds.query(`INSERT INTO agents (id, wallet, name, endpoints, chain_settings, status) VALUES ($1, '0x${'cd'.repeat(20)}', 'up', '{}', '{}', $2)`, [id, status]);
@@ -111,7 +117,7 @@ describe('schema (integration)', () => {
     await charge('tx_up_2', a, 40_000, 7);
     await charge('tx_up_3', b, 20_000, 3000);
     const before = (await ds.query(`SELECT count(*)::int AS n FROM agents`))[0].n;
-    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(1);
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(reverted);
     const stats = async (id: string) =>
       (await ds.query(`SELECT completed::int, gross::int, platform_fees::int AS fees, net::int, time_sum_ms::int AS t FROM agent_stats WHERE agent_id = $1`, [id]))[0];
     expect(await stats(a)).toEqual({ completed: 2, gross: 62_000, fees: 2_000 + 3_000, net: 57_000, t: 14 });
@@ -133,5 +139,18 @@ describe('schema (integration)', () => {
     await ds.query(`DELETE FROM agents WHERE id = $1`, [a]);
     expect(await platform()).toEqual({ agents: before - 1, active: totals.active, txs: totals.txs + 1 });
     expect(await stats(b)).toMatchObject({ completed: 2, gross: 23_000 });
+  });
+
+  it('upgrading to Disputes: ledger_post takes the new lock order, split outcomes already recorded are counted, and it reverts', async () => {
+    const ds = api.app.get(DataSource);
+    const def = async () => (await ds.query(`SELECT pg_get_functiondef('ledger_post'::regproc) AS d`))[0].d as string;
+    expect(await def()).toContain(`ORDER BY (kind NOT IN ('world', 'revenue', 'escrow')), id FOR UPDATE`);
+    expect(await undoThrough(ds, 'Disputes1763970000000')).toBe(1);
+    expect(await def()).not.toContain('kind NOT IN');
+    const [{ agent }] = await ds.query(`SELECT id AS agent FROM agents LIMIT 1`);
+    await ds.query(`SELECT reputation_apply($1, 'dispute.split', 0, 'dsp_before_upgrade')`, [agent]);
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(1);
+    expect((await def()).split(`ORDER BY (kind NOT IN ('world', 'revenue', 'escrow')), id FOR UPDATE`)).toHaveLength(3);
+    expect((await ds.query(`SELECT disputes_split::int AS n FROM agent_stats WHERE agent_id = $1`, [agent]))[0].n).toBe(1);
   });
 });
