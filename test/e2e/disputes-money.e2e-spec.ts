@@ -38,7 +38,10 @@ describe('Disputes: money (e2e)', () => {
   });
 
   async function newAgent(score: number, basePrice = '0.010000', wallet: Wallet = newWallet()): Promise<string> {
-    const res = await registerAgent(api, wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload({ pricing: { model: 'per-request', basePrice, currency: 'USDC' } })] });
+    const res = await registerAgent(api, wallet, {
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload({ pricing: { model: 'per-request', basePrice, currency: 'USDC' } })],
+    });
     expect(res.status).toBe(201);
     await ds.query(`UPDATE agents SET reputation_score = $2 WHERE id = $1`, [res.body.data.id, score]);
     return res.body.data.id;

@@ -53,7 +53,14 @@ describe('Disputes: routes (e2e)', () => {
       const res = await fileDispute(api, call, { reason: 'Wrong language', evidence: 'Asked for French, got Spanish' });
       expect(res.status).toBe(201);
       const d = res.body.data;
-      expect(d).toEqual({ disputeId: expect.stringMatching(/^dsp_/), transactionId: call.transactionId, status: 'pending', reason: 'Wrong language', createdAt: expect.any(String), respondBy: expect.any(String) });
+      expect(d).toEqual({
+        disputeId: expect.stringMatching(/^dsp_/),
+        transactionId: call.transactionId,
+        status: 'pending',
+        reason: 'Wrong language',
+        createdAt: expect.any(String),
+        respondBy: expect.any(String),
+      });
       expect(Date.parse(d.respondBy) - Date.parse(d.createdAt)).toBe(172_800_000);
       expect(await txStatus(call.transactionId)).toEqual({ status: 'disputed', disputeId: d.disputeId });
       const tx = (await api.request('GET', `/api/v1/payments/tx/${call.transactionId}`)).body.data;

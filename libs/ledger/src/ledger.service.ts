@@ -106,7 +106,10 @@ export class LedgerService {
    * is repaid first and the rest becomes available. One statement (`ledger_credit_agent`, migration
    * Disputes): it locks the three accounts in LEDGER_LOCK_ORDER and reads the debt under that lock.
    */
-  async creditAgent(manager: Queryable, input: { code: string; refId: string; from: AccountRef; agentId: string; amount: bigint; metadata?: Record<string, unknown> }): Promise<PostingResult & { repaid: bigint }> {
+  async creditAgent(
+    manager: Queryable,
+    input: { code: string; refId: string; from: AccountRef; agentId: string; amount: bigint; metadata?: Record<string, unknown> },
+  ): Promise<PostingResult & { repaid: bigint }> {
     if (input.amount <= 0n) throw new UnbalancedPostingError(`credit ${input.code}/${input.refId} must move a positive amount`);
     const accounts = [input.from, Accounts.agentAvailable(input.agentId), Accounts.agentOwed(input.agentId)];
     let result: { transactionId: string; duplicate: boolean; balances: Record<string, string>; repaid: string };
@@ -124,7 +127,12 @@ export class LedgerService {
         input.amount.toString(),
       ]);
     } catch (err) {
-      throw boundsError(err, accounts.map((account) => ({ account, amount: 0n }))) ?? err;
+      throw (
+        boundsError(
+          err,
+          accounts.map((account) => ({ account, amount: 0n })),
+        ) ?? err
+      );
     }
     return {
       transactionId: result.transactionId,
