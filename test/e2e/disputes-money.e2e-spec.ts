@@ -97,6 +97,7 @@ describe('Disputes: money (e2e)', () => {
     expect(await revenue()).toBe(revenueBefore - FEE.cut);
     expect(await owedTo(payer)).toBe(FEE.agent);
     expect(await txStatus(call.transactionId)).toBe('refunded');
+    expect((await ds.query(`SELECT status FROM executions WHERE id = $1`, [call.requestId]))[0].status).toBe('refunded');
     const refund = await refundOf(disputeId);
     expect(refund).toMatchObject({ amount: '10000', status: 'pending', wallet: payer.address.toLowerCase() });
     expect(await api.app.get(RefundsService).process(refund.id)).toBe('completed');
@@ -120,6 +121,9 @@ describe('Disputes: money (e2e)', () => {
     expect(await revenue()).toBe(revenueBefore - 250n);
     expect(await owedTo(payer)).toBe(5_000n);
     expect(await score(id)).toBe(scoreBefore);
+    // Part of the fee went back: the transaction and the execution stay completed (as a variable price's unused part does).
+    expect(await txStatus(call.transactionId)).toBe('completed');
+    expect((await ds.query(`SELECT status FROM executions WHERE id = $1`, [call.requestId]))[0].status).toBe('completed');
     const [event] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'dispute.resolved' AND data->>'disputeId' = $1`, [disputeId]);
     expect(event.data).toEqual({ disputeId, resolution: 'split', reputationDelta: 0 });
     expect(await api.app.get(RefundsService).process((await refundOf(disputeId)).id)).toBe('completed');

@@ -23,6 +23,7 @@ import { EndUnrunChain } from './usecases/end-unrun-chain/end-unrun-chain.usecas
 import { AdmitExecution } from './usecases/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
 import { CollectExecutionEvidence } from './usecases/collect-execution-evidence/collect-execution-evidence.usecase';
+import { MarkExecutionRefunded } from './usecases/mark-execution-refunded/mark-execution-refunded.usecase';
 import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
 import { Execute } from './usecases/execute/execute.usecase';
 import { FinishSettlement } from './usecases/finish-settlement/finish-settlement.usecase';
@@ -49,6 +50,7 @@ const USE_CASES = [
   FinishSettlement,
   CountRejectedExecute,
   CollectExecutionEvidence,
+  MarkExecutionRefunded,
 ];
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */

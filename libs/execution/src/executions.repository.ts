@@ -42,6 +42,11 @@ export class ExecutionsRepository {
     return this.dataSource.manager.findOne(ExecutionEntity, { where: { paymentId } });
   }
 
+  /** Inside the caller's transaction: a completed execution whose whole charge went back to its payer (a dispute the client won). */
+  async markRefunded(sql: Queryable, id: string): Promise<void> {
+    await sql.query(`UPDATE executions SET status = 'refunded', updated_at = now() WHERE id = $1 AND status = 'completed'`, [id]);
+  }
+
   /**
    * The execution a charge paid for: through its payment (unique index) when x402 paid it, else the
    * agent's executions walked back from the charge's time (ix_executions_agent_created; the

@@ -126,7 +126,9 @@ export class DisputeMoney {
    * Settles a frozen dispute: `agent_wins` releases the frozen earnings; `client_wins` refunds the
    * agent fee (frozen earnings + the platform's cut); `split` refunds half the agent fee (rounded
    * down to the micro-USDC), taken from the earnings and the cut by the fee rule, and releases the
-   * rest of the earnings. A refund opens a payout row; the caller enqueues it after commit.
+   * rest of the earnings. A refund opens a payout row; the caller enqueues it after commit. The
+   * transaction is `refunded` when all of the agent fee went back (client_wins), else `completed`
+   * again (a split refunds part, as the unused part of a variable price does).
    */
   async settle(sql: Queryable, d: { disputeId: string; transaction: DisputedTransaction; frozen: bigint; outcome: DisputeOutcome }): Promise<DisputeSettlement> {
     const { transaction: tx, frozen } = d;
@@ -137,7 +139,7 @@ export class DisputeMoney {
     const released = frozen - fromEarnings;
     // The transaction's row, then every account this takes, in the ledger's lock order (revenue
     // before the agent's accounts, as a charge takes them), before the postings that need them.
-    await sql.query(`UPDATE transactions SET status = $2 WHERE id = $1 AND status = 'disputed'`, [tx.id, refundFee > 0n ? 'refunded' : 'completed']);
+    await sql.query(`UPDATE transactions SET status = $2 WHERE id = $1 AND status = 'disputed'`, [tx.id, d.outcome === 'client_wins' ? 'refunded' : 'completed']);
     await this.ledger.lockBalances(sql, [
       Accounts.platformRevenue().code,
       Accounts.clientRefundPayable(tx.payerWallet).code,

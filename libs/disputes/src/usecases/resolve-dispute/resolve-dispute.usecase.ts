@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppException, Clock, formatMicros, NotFoundException } from '@app/common';
 import { TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
+import { MarkExecutionRefunded } from '@app/execution';
 import { DisputeMoney, DisputeOutcome, RefundsService } from '@app/payments';
 import { REPUTATION_DELTAS, ReputationRecorder } from '@app/reputation';
 import { DisputeEntity, DisputeResolution } from '../../entities/dispute.entity';
@@ -29,6 +30,7 @@ export class ResolveDispute {
     private readonly repo: DisputesRepository,
     private readonly money: DisputeMoney,
     private readonly refunds: RefundsService,
+    private readonly executions: MarkExecutionRefunded,
     private readonly reputation: ReputationRecorder,
     private readonly outbox: OutboxService,
     private readonly tx: TransactionRunner,
@@ -51,6 +53,8 @@ export class ResolveDispute {
         releasedAmount: formatMicros(settled.releasedAmount),
         resolvedBy: cmd.resolvedBy,
       };
+      const requestId = (d.platformEvidence as { facts?: { requestId?: string | null } }).facts?.requestId;
+      if (cmd.outcome === 'client_wins' && requestId) await this.executions.execute(manager, requestId);
       await this.repo.resolve(manager, d.id, resolution, now);
       const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id);
       const reputationDelta = applied?.delta ?? REPUTATION_DELTAS[`dispute.${cmd.outcome}`];
