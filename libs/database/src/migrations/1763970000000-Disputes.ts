@@ -36,6 +36,36 @@ async function relockLedgerPost(q: QueryRunner, from: string, to: string): Promi
   await q.query(rewritten);
 }
 
+/**
+ * `reputation_apply` as migration Reputation wrote it, counting split outcomes in
+ * `agent_stats.disputes_split` when `countSplit` (the down migration restores the version without).
+ */
+function reputationApply(countSplit: boolean): string {
+  const split = (sql: string) => (countSplit ? sql : '');
+  return `CREATE OR REPLACE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text) RETURNS integer LANGUAGE plpgsql AS $$
+      DECLARE before integer; after integer;
+      BEGIN
+        SELECT reputation_score INTO before FROM agents WHERE id = p_agent FOR UPDATE;
+        IF NOT FOUND THEN RETURN NULL; END IF;
+        after := least(100, greatest(0, before + p_delta));
+        UPDATE agents SET reputation_score = after,
+               execution_count = execution_count + (p_type = 'execution.completed')::int,
+               status = CASE WHEN p_delta < 0 AND after = 0 THEN 'suspended' ELSE status END,
+               suspended_reason = CASE WHEN p_delta < 0 AND after = 0 AND status <> 'suspended' THEN 'reputation reached 0' ELSE suspended_reason END
+         WHERE id = p_agent;
+        INSERT INTO reputation_events (agent_id, type, delta, score, ref_id) VALUES (p_agent, p_type, after - before, after, p_ref);
+        IF p_type IN ('execution.failed', 'dispute.filed', 'dispute.agent_wins', 'dispute.client_wins'${split(`, 'dispute.split'`)}) THEN
+          INSERT INTO agent_stats AS s (agent_id, failed, disputes_filed, disputes_won, disputes_lost${split(', disputes_split')})
+            VALUES (p_agent, (p_type = 'execution.failed')::int, (p_type = 'dispute.filed')::int, (p_type = 'dispute.agent_wins')::int,
+                    (p_type = 'dispute.client_wins')::int${split(`, (p_type = 'dispute.split')::int`)})
+            ON CONFLICT (agent_id) DO UPDATE SET failed = s.failed + EXCLUDED.failed, disputes_filed = s.disputes_filed + EXCLUDED.disputes_filed,
+              disputes_won = s.disputes_won + EXCLUDED.disputes_won, disputes_lost = s.disputes_lost + EXCLUDED.disputes_lost${split(`,
+              disputes_split = s.disputes_split + EXCLUDED.disputes_split`)};
+        END IF;
+        RETURN after;
+      END $$`;
+}
+
 export class Disputes1763970000000 implements MigrationInterface {
   name = 'Disputes1763970000000';
 
@@ -91,53 +121,13 @@ export class Disputes1763970000000 implements MigrationInterface {
       END $$`);
 
     await q.query(`ALTER TABLE "agent_stats" ADD "disputes_split" bigint NOT NULL DEFAULT '0'`);
-    await q.query(`CREATE OR REPLACE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text) RETURNS integer LANGUAGE plpgsql AS $$
-      DECLARE before integer; after integer;
-      BEGIN
-        SELECT reputation_score INTO before FROM agents WHERE id = p_agent FOR UPDATE;
-        IF NOT FOUND THEN RETURN NULL; END IF;
-        after := least(100, greatest(0, before + p_delta));
-        UPDATE agents SET reputation_score = after,
-               execution_count = execution_count + (p_type = 'execution.completed')::int,
-               status = CASE WHEN p_delta < 0 AND after = 0 THEN 'suspended' ELSE status END,
-               suspended_reason = CASE WHEN p_delta < 0 AND after = 0 AND status <> 'suspended' THEN 'reputation reached 0' ELSE suspended_reason END
-         WHERE id = p_agent;
-        INSERT INTO reputation_events (agent_id, type, delta, score, ref_id) VALUES (p_agent, p_type, after - before, after, p_ref);
-        IF p_type IN ('execution.failed', 'dispute.filed', 'dispute.agent_wins', 'dispute.client_wins', 'dispute.split') THEN
-          INSERT INTO agent_stats AS s (agent_id, failed, disputes_filed, disputes_won, disputes_lost, disputes_split)
-            VALUES (p_agent, (p_type = 'execution.failed')::int, (p_type = 'dispute.filed')::int, (p_type = 'dispute.agent_wins')::int,
-                    (p_type = 'dispute.client_wins')::int, (p_type = 'dispute.split')::int)
-            ON CONFLICT (agent_id) DO UPDATE SET failed = s.failed + EXCLUDED.failed, disputes_filed = s.disputes_filed + EXCLUDED.disputes_filed,
-              disputes_won = s.disputes_won + EXCLUDED.disputes_won, disputes_lost = s.disputes_lost + EXCLUDED.disputes_lost,
-              disputes_split = s.disputes_split + EXCLUDED.disputes_split;
-        END IF;
-        RETURN after;
-      END $$`);
+    await q.query(reputationApply(true));
     await q.query(`UPDATE agent_stats s SET disputes_split = e.n FROM (SELECT agent_id, count(*) AS n FROM reputation_events WHERE type = 'dispute.split' GROUP BY agent_id) e
       WHERE s.agent_id = e.agent_id`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE OR REPLACE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text) RETURNS integer LANGUAGE plpgsql AS $$
-      DECLARE before integer; after integer;
-      BEGIN
-        SELECT reputation_score INTO before FROM agents WHERE id = p_agent FOR UPDATE;
-        IF NOT FOUND THEN RETURN NULL; END IF;
-        after := least(100, greatest(0, before + p_delta));
-        UPDATE agents SET reputation_score = after,
-               execution_count = execution_count + (p_type = 'execution.completed')::int,
-               status = CASE WHEN p_delta < 0 AND after = 0 THEN 'suspended' ELSE status END,
-               suspended_reason = CASE WHEN p_delta < 0 AND after = 0 AND status <> 'suspended' THEN 'reputation reached 0' ELSE suspended_reason END
-         WHERE id = p_agent;
-        INSERT INTO reputation_events (agent_id, type, delta, score, ref_id) VALUES (p_agent, p_type, after - before, after, p_ref);
-        IF p_type IN ('execution.failed', 'dispute.filed', 'dispute.agent_wins', 'dispute.client_wins') THEN
-          INSERT INTO agent_stats AS s (agent_id, failed, disputes_filed, disputes_won, disputes_lost)
-            VALUES (p_agent, (p_type = 'execution.failed')::int, (p_type = 'dispute.filed')::int, (p_type = 'dispute.agent_wins')::int, (p_type = 'dispute.client_wins')::int)
-            ON CONFLICT (agent_id) DO UPDATE SET failed = s.failed + EXCLUDED.failed, disputes_filed = s.disputes_filed + EXCLUDED.disputes_filed,
-              disputes_won = s.disputes_won + EXCLUDED.disputes_won, disputes_lost = s.disputes_lost + EXCLUDED.disputes_lost;
-        END IF;
-        RETURN after;
-      END $$`);
+    await q.query(reputationApply(false));
     await q.query(`ALTER TABLE "agent_stats" DROP COLUMN "disputes_split"`);
     await relockLedgerPost(q, PHASE_ORDER, ID_ORDER);
     await q.query(`DROP FUNCTION ledger_credit_agent(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint)`);
