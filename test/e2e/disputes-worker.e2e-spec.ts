@@ -167,6 +167,7 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
     ]);
     expect(trail.postings.map((p) => p.code)).toEqual(['dispute.frozen', 'dispute.refunded', 'refund.paid']);
     expect(trail.refunds).toHaveLength(1);
+    expect((await api.request('GET', `/api/v1/reputation/${agentId}`)).body.data).toMatchObject({ score: 41, breakdown: { disputesWon: 0, disputesLost: 1 } });
     expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({ available: '0.000000', pending: '0.000000', totalDisputed: '0.000000' });
     const ledger = api.app.get(LedgerService);
     expect(await ledger.balance(ds.manager, Accounts.clientRefundPayable(payer.address).code)).toBe(0n);
@@ -219,6 +220,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     const connection = redisConnectionOptions(api.config.redisUrl);
     payments = new Queue(QUEUES.payments, { connection, prefix: api.config.queuePrefix });
     maintenance = new Queue(QUEUES.maintenance, { connection, prefix: api.config.queuePrefix });
+    await Promise.all([payments.waitUntilReady(), maintenance.waitUntilReady()]);
   });
   afterAll(async () => {
     if (worker) {
@@ -272,13 +274,14 @@ describe('disputes: the response deadline resolves unanswered disputes through t
   }
 
   /** Redis loses every key of this deployment (queues, delayed jobs, heartbeats), as in a restart without persistence. */
-  async function redisLosesEverything(): Promise<void> {
+  async function redisLosesEverything(o: { workerRunning: boolean }): Promise<void> {
     const redis = new Redis(redisConnectionOptions(api.config.redisUrl));
     try {
       const keys = await redis.keys(`${api.config.queuePrefix}:*`);
       expect(keys.length).toBeGreaterThan(0);
       await redis.del(...keys);
-      expect(await redis.keys(`${api.config.queuePrefix}:*`)).toEqual([]);
+      // A running worker writes again at once (heartbeat, the outbox relay's event.fanout): only then can keys come back.
+      if (!o.workerRunning) expect(await redis.keys(`${api.config.queuePrefix}:*`)).toEqual([]);
     } finally {
       redis.disconnect();
     }
@@ -316,6 +319,8 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     expect(await ledger.balance(ds.manager, Accounts.clientRefundPayable(call.payer.address).code)).toBe(0n);
     expect(await ledger.balance(ds.manager, Accounts.agentFrozen(agentId).code)).toBe(0n);
     expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({ available: '0.000000', pending: '0.000000', totalDisputed: '0.000000' });
+    // 50 at registration, +1 for the execution, -5 filed, -5 lost.
+    expect((await api.request('GET', `/api/v1/reputation/${agentId}`)).body.data).toMatchObject({ score: 41, breakdown: { disputesWon: 0, disputesLost: 1 } });
   }
 
   it('the delayed job alone (no periodic sweep) resolves an unanswered dispute client_wins at its deadline; an answered one stays responded', async () => {
@@ -361,6 +366,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     expect(open.refunds).toEqual([]);
     expect(open.resolvedEvents).toEqual([]);
     expect(open.postings.map((p) => p.code)).toEqual(['dispute.frozen']);
+    expect((await api.request('GET', `/api/v1/reputation/${answeredAgent.id}`)).body.data).toMatchObject({ score: 46, breakdown: { disputesWon: 0, disputesLost: 0 } });
     expect(await txStatus(ds, answeredCall.transactionId)).toBe('disputed');
     expect((await api.request('GET', `/api/v1/payments/balance/${answeredAgent.id}`)).body.data).toMatchObject({ totalDisputed: '1.140000', available: '0.000000', pending: '0.000000' });
     // Responding again after the window is refused; the admin can still decide it.
@@ -378,7 +384,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     const call = await paidExecute(a.id);
     const d = await file(call);
     expect((await timeoutJobs(d.id, ['delayed'])).map((j) => j.id)).toEqual([jobId('dispute.timeout', d.id)]);
-    await redisLosesEverything();
+    await redisLosesEverything({ workerRunning: false });
     expect(await payments.getJob(jobId('dispute.timeout', d.id))).toBeUndefined();
     expect((await getDispute(d.id)).status).toBe('pending');
 
@@ -405,11 +411,11 @@ describe('disputes: the response deadline resolves unanswered disputes through t
 
   it('Redis loses every key while the worker runs: the running sweeper still resolves the dispute after its window, exactly once', async () => {
     const intervalMs = 300;
-    expect(worker).toBeDefined(); // the sweeping worker of the previous test keeps running
+    if (!worker) await startWorker({ MAINTENANCE_INTERVAL_MS: String(intervalMs) }); // else the sweeping worker of the previous test keeps running
     const a = await agent();
     const call = await paidExecute(a.id);
     const d = await file(call);
-    await redisLosesEverything();
+    await redisLosesEverything({ workerRunning: true });
     expect(Date.now()).toBeLessThan(d.respondBy.getTime()); // lost before the window closed: only a sweep can resolve it
     expect(await payments.getJob(jobId('dispute.timeout', d.id))).toBeUndefined();
 
