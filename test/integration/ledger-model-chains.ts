@@ -7,6 +7,7 @@ import { allWrites, TransactionRunner } from '@app/database';
 import { Accounts } from '@app/ledger';
 import { EscrowService, PLATFORM_FEE, splitAgentFee } from '@app/payments';
 import { CLIENT_WALLET } from '../support/money';
+import { credit } from './ledger-model-disputes';
 
 /** What the model of the ledger test keeps of chains (G1 with chain operations). */
 export interface ChainModel {
@@ -25,6 +26,8 @@ export interface ChainAwareModel {
   agents: string[];
   reputation: Map<string, number>;
   available: Map<string, bigint>;
+  /** What each agent owes (a dispute's advance), repaid first by every release of its earnings. */
+  owed: Map<string, bigint>;
   escrow: Map<string, bigint>;
   revenue: bigint;
   world: bigint;
@@ -184,7 +187,7 @@ export class EndNode<M extends ChainAwareModel, R extends ChainReal> implements 
       c.budget -= PLATFORM_FEE + agentFee;
       c.available += n.reserved - PLATFORM_FEE - agentFee;
       m.revenue += PLATFORM_FEE + cut;
-      if (hold.status === 'released') add(m.available, agentId, earnings);
+      if (hold.status === 'released') credit(m, agentId, earnings);
       else {
         add(m.escrow, agentId, earnings);
         m.holds.push({ id: hold.id, agentId, amount: earnings, releaseAt: hold.releaseAt.getTime(), released: false });

@@ -63,7 +63,16 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /** What the run exercised (printed at the end): a property that never reaches a path proves nothing about it. */
 export const disputeStats = {
-  ...{ fromEscrow: 0, fromAvailable: 0, advanced: 0, repaid: 0, responded: 0, agent_wins: 0, client_wins: 0, split: 0, overdue: 0, replayed: 0 },
+  fromEscrow: 0,
+  fromAvailable: 0,
+  advanced: 0,
+  repaid: 0,
+  responded: 0,
+  agent_wins: 0,
+  client_wins: 0,
+  split: 0,
+  overdue: 0,
+  replayed: 0,
   refused: {} as Record<string, number>,
 };
 
@@ -122,8 +131,9 @@ export class FileDisputeCmd<M extends DisputeAwareModel, R extends DisputeReal> 
     else {
       const d = await file(r, m, c);
       const { earnings } = splitAgentFee(c.fee);
+      const from = c.hold && !c.hold.released ? 'escrow' : 'available';
       let advanced = 0n;
-      if (c.hold && !c.hold.released) {
+      if (c.hold && from === 'escrow') {
         c.hold.frozen = true; // never released now
         add(m.escrow, c.agentId, -earnings);
         disputeStats.fromEscrow++;
@@ -136,7 +146,6 @@ export class FileDisputeCmd<M extends DisputeAwareModel, R extends DisputeReal> 
         if (advanced > 0n) disputeStats.advanced++;
       }
       add(m.frozen, c.agentId, earnings);
-      const from = c.hold && !c.hold.released ? 'escrow' : 'available';
       expect({ status: d.status, frozen: d.frozenAmount, advanced: d.advancedAmount, from: d.frozenFrom, respondBy: d.respondBy.getTime() }).toEqual({
         status: 'pending',
         frozen: earnings,
@@ -258,21 +267,6 @@ export async function replayDispute(m: DisputeAwareModel, r: DisputeReal, snapsh
   expect(await r.get(ResolveOverdueDispute).execute(id)).toBe(false);
   expect(await snapshot(r.ds)).toBe(before);
   disputeStats.replayed++;
-}
-
-/**
- * ledger-model-chains.ts credits a node's earnings released at the charge straight to the model's available; the real release
- * repays the agent's debt first. Before the chain commands' checks, this moves the repaid part of what they credited since the
- * last check (`availableAtCheck`) from available to owed. Only a charged node moves an agent's available among chain commands.
- */
-export function repayChainCredits(m: DisputeAwareModel, availableAtCheck: Map<string, bigint>): void {
-  for (const a of m.agents) {
-    const credited = (m.available.get(a) ?? 0n) - (availableAtCheck.get(a) ?? 0n);
-    if (credited > 0n) {
-      add(m.available, a, -credited);
-      credit(m, a, credited);
-    }
-  }
 }
 
 /** What FileDisputeCmd targets, weighted by repetition. */
