@@ -185,4 +185,21 @@ describe('Disputes: money (e2e)', () => {
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: FEE.earnings, owed: 0n });
     expect((await ds.query(`SELECT count(*)::int AS n FROM reputation_events WHERE agent_id = $1 AND type = 'dispute.filed'`, [id]))[0].n).toBe(1);
   });
+
+  it('10 concurrent resolutions of one dispute (mixed outcomes): exactly one applies, 9 INVALID_STATE; one refund, one reputation change', async () => {
+    const id = await newAgent(70);
+    const payer = newWallet();
+    const disputeId = (await fileDispute(api, await paidExecute(api, id, payer, FEE.platform + FEE.agent))).body.data.disputeId;
+    const outcomes = ['client_wins', 'agent_wins', 'split', 'client_wins', 'agent_wins', 'split', 'client_wins', 'agent_wins', 'split', 'client_wins'];
+    const results = await Promise.all(outcomes.map((o) => resolveDispute(api, disputeId, o)));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409 && r.body.error.code === 'INVALID_STATE')).toHaveLength(9);
+    const outcome = ok[0].body.data.resolution.outcome as string;
+    const refunded = { client_wins: FEE.agent, split: 5_000n, agent_wins: 0n }[outcome]!;
+    expect(await owedTo(payer)).toBe(refunded);
+    expect((await ds.query(`SELECT count(*)::int AS n FROM refunds WHERE id = $1`, [`rfd_${disputeId.slice(4)}`]))[0].n).toBe(refunded > 0n ? 1 : 0);
+    expect((await ds.query(`SELECT count(*)::int AS n FROM reputation_events WHERE ref_id = $1`, [disputeId]))[0].n).toBe(2); // filed + one outcome
+    expect((await agentMoney(id)).frozen).toBe(0n);
+  });
 });
