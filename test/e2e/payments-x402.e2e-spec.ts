@@ -220,6 +220,18 @@ describe('x402 payments (e2e)', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses a fresh payment whose signature has a high s (USDC would refuse it on chain): 402, nothing reserved', async () => {
+    const wallet = newWallet();
+    const decoded = JSON.parse(Buffer.from((await payFor(wallet)).value, 'base64').toString());
+    const sig = Signature.from(decoded.payload.signature);
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    decoded.payload.signature = `${sig.r}${(n - BigInt(sig.s)).toString(16).padStart(64, '0')}${sig.v === 27 ? '1c' : '1b'}`;
+    const before = await counts();
+    const res = await register(wallet, { 'X-PAYMENT': Buffer.from(JSON.stringify(decoded)).toString('base64') });
+    expect([res.status, res.body.error.code, res.body.error.details.reason]).toEqual([402, 'PAYMENT_INVALID', 'invalid_exact_evm_payload_signature']);
+    expect(await counts()).toEqual(before);
+  });
+
   it('G7: the same payment sent 20 times concurrently charges once; 19 get PAYMENT_REPLAYED', async () => {
     const wallet = newWallet();
     const h = await payFor(wallet);

@@ -1,9 +1,6 @@
-import { AppException, isUuid, recoverMessageSigner } from '@app/common';
+import { AppException, isHighS, isUuid, recoverMessageSigner } from '@app/common';
 
 export const AUTH_PREFIX = 'agora-auth';
-
-/** secp256k1 group order / 2: signatures with a larger s are the malleable twin. */
-const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 export interface ParsedAuthHeader {
   /** The id the signature was made for: an agent id, or a transaction id for client proofs. */
@@ -32,8 +29,7 @@ export function parseAuthHeader(header: string | undefined, headerName: string, 
   if (subjectKind === 'uuid' && !isUuid(subjectId)) throw unauthorized(`${headerName} must name an agent UUID`);
   const timestampMs = Number(ts);
   if (!Number.isSafeInteger(timestampMs)) throw unauthorized(`${headerName} timestamp is not a valid Unix millisecond time`);
-  const s = BigInt(`0x${signature.slice(66, 130)}`);
-  if (s > SECP256K1_HALF_N) throw unauthorized(`${headerName} signature is not canonical (high s)`);
+  if (isHighS(signature)) throw unauthorized(`${headerName} signature is not canonical (high s)`);
   const v = parseInt(signature.slice(130, 132), 16);
   if (![0, 1, 27, 28].includes(v)) throw unauthorized(`${headerName} signature has an invalid recovery byte`);
   return { subjectId, timestampMs, signature, message: `${AUTH_PREFIX}:${subjectId}:${ts}` };

@@ -2,6 +2,18 @@ import { getBytes, hashMessage, Signature, TypedDataDomain, TypedDataEncoder, Ty
 import secp256k1 from 'secp256k1';
 import { checksumAddress, keccak256 } from './keccak';
 
+/** secp256k1 group order / 2: a signature with a larger s is the malleable twin of one with n - s. */
+const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/**
+ * Whether a 65-byte hex signature (`0x` r s v) has a high s. Such twins recover the same signer, but
+ * OpenZeppelin's ECDSA and USDC's EIP-3009 refuse them on chain, and accepting both twins would let
+ * one authorization be presented as two: agora refuses them everywhere (wallet auth and x402).
+ */
+export function isHighS(signature: string): boolean {
+  return BigInt(`0x${signature.slice(66, 130)}`) > SECP256K1_HALF_N;
+}
+
 /**
  * The address that produced `signature` over a 32-byte digest. Recovery runs in libsecp256k1
  * (npm `secp256k1`, whose prebuilt binary loads without install scripts and which falls back to

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { getAddress, isHexString } from 'ethers';
-import { AppException, checksumAddress, Clock, formatMicros, recoverSigner, sameWallet } from '@app/common';
+import { AppException, checksumAddress, Clock, formatMicros, isHighS, recoverSigner, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
 import { NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
@@ -189,6 +189,10 @@ export class X402Service {
     const signature = payload.signature;
     if (signature.length !== 132) {
       throw invalid('invalid_exact_evm_payload_undeployed_smart_wallet', 'Only 65-byte EOA signatures are accepted');
+    }
+    if (isHighS(signature)) {
+      // USDC refuses a high-s signature on chain: accepted here, the agent would work unpaid.
+      throw invalid('invalid_exact_evm_payload_signature', 'Payment signature is not canonical (high s); sign again');
     }
 
     let signer: string;
