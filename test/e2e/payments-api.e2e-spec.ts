@@ -186,6 +186,19 @@ describe('Payments API (e2e)', () => {
       expect(replay.body.error.message).toMatch(/already been used/);
     });
 
+    it('refuses a suspended agent (403) without moving anything, until an admin reinstates it', async () => {
+      const b = await agent();
+      await seedCharge(api.app, { agentId: b.id, agentFee: 2_000_000n, reputation: 90 });
+      const admin = { 'X-Admin-Key': 'test-admin-key-0123456789' };
+      expect((await api.request('POST', `/api/v1/admin/agents/${b.id}/suspend`, { body: { reason: 'review' }, headers: admin })).status).toBe(200);
+      const refused = await withdraw(b, '1');
+      expect([refused.status, refused.body.error.code]).toEqual([403, 'FORBIDDEN']);
+      expect((await api.request('GET', `/api/v1/payments/balance/${b.id}`)).body.data.available).toBe('1.900000');
+      expect((await ds.query(`SELECT count(*)::int AS n FROM withdrawals WHERE agent_id = $1`, [b.id]))[0].n).toBe(0);
+      expect((await api.request('POST', `/api/v1/admin/agents/${b.id}/reinstate`, { headers: admin })).status).toBe(200);
+      expect((await withdraw(b, '1')).status).toBe(201);
+    });
+
     it('404s unknown withdrawals and 400s malformed ids', async () => {
       expect((await api.request('GET', '/api/v1/payments/withdrawal/wd_AAAAAAAAAAAAAAAA')).body.error.code).toBe('WITHDRAWAL_NOT_FOUND');
       expect((await api.request('GET', '/api/v1/payments/withdrawal/12345')).status).toBe(400);

@@ -66,6 +66,10 @@ export class WithdrawalsService {
          VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7)`,
         [id, agentId, amount.toString(), WITHDRAWAL_FEE.toString(), (amount - WITHDRAWAL_FEE).toString(), normalizeWallet(destinationWallet), this.clock.now()],
       );
+      // Last, as a charge takes the agent's row after its accounts; the share lock makes a suspension
+      // committing meanwhile wait for this transaction, or this one see it.
+      const [agent] = await queryRows<{ status: string }>(manager, `SELECT status FROM agents WHERE id = $1 FOR SHARE`, [agentId]);
+      if (agent?.status === 'suspended') throw new AppException('FORBIDDEN', 'A suspended agent cannot withdraw until it is reinstated', { status: agent.status });
     });
     await this.enqueue(id);
     return this.get(id);
