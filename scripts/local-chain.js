@@ -4,6 +4,7 @@
    the EIP-712 name "USDC". `node scripts/local-chain.js up [port]` runs it in the foreground,
    funds demo wallets and prints the environment the api and worker need. */
 const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ContractFactory, JsonRpcProvider, HDNodeWallet, Mnemonic } = require('ethers');
@@ -153,6 +154,9 @@ if (require.main === module && process.argv[2] === 'up') {
       RELAYER_PRIVATE_KEY: chain.platform.privateKey,
       PLATFORM_WALLET: chain.platform.address,
       PAYMENT_NETWORKS: 'base-sepolia',
+      // Fresh seeds for this chain: outside local settlement the public development seeds are refused.
+      PLATFORM_SIGNING_SEED: randomBytes(32).toString('hex'),
+      CHAIN_TOKEN_SEEDS: randomBytes(32).toString('hex'),
     };
     fs.mkdirSync('.tmp', { recursive: true });
     fs.writeFileSync(

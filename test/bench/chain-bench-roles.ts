@@ -90,6 +90,9 @@ function evmConfig(): Record<string, string> {
     SETTLEMENT_BATCHER_ADDRESS: process.env.BENCH_BATCHER!,
     RELAYER_PRIVATE_KEY: process.env.BENCH_RELAYER_KEY!,
     PLATFORM_WALLET: new Wallet(process.env.BENCH_RELAYER_KEY!).address,
+    // Outside local settlement the public development seeds are refused; the roles share these.
+    PLATFORM_SIGNING_SEED: '5e'.repeat(32),
+    CHAIN_TOKEN_SEEDS: 'c7'.repeat(32),
   };
 }
 

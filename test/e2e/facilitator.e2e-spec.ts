@@ -7,6 +7,8 @@ import { agentPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
 import { TestFacilitator } from '../support/facilitator-server';
 import { newWallet } from '../support/wallets';
 import { decodePaymentResponse, x402Header } from '../support/x402';
+import { DEV_PLATFORM_WALLET } from '@app/config';
+import { TEST_SEEDS } from '../support/evm-env';
 
 /** SETTLEMENT_MODE=facilitator against a facilitator speaking the x402 API on loopback. */
 describe('facilitator settlement (e2e)', () => {
@@ -17,7 +19,7 @@ describe('facilitator settlement (e2e)', () => {
 
   beforeAll(async () => {
     facilitator = await new TestFacilitator().start();
-    api = await startApi({ SETTLEMENT_MODE: 'facilitator', FACILITATOR_URL: facilitator.url }, { clock });
+    api = await startApi({ SETTLEMENT_MODE: 'facilitator', PLATFORM_WALLET: DEV_PLATFORM_WALLET, ...TEST_SEEDS, FACILITATOR_URL: facilitator.url }, { clock });
     ds = api.app.get(DataSource);
   });
   afterAll(async () => {
@@ -78,7 +80,7 @@ describe('facilitator settlement (e2e)', () => {
   });
 
   it('answers 502 without charging when the facilitator is unreachable', async () => {
-    const down = await startApi({ SETTLEMENT_MODE: 'facilitator', FACILITATOR_URL: 'http://127.0.0.1:9' });
+    const down = await startApi({ SETTLEMENT_MODE: 'facilitator', PLATFORM_WALLET: DEV_PLATFORM_WALLET, ...TEST_SEEDS, FACILITATOR_URL: 'http://127.0.0.1:9' });
     try {
       const wallet = newWallet();
       const h = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: down.config.platformWallet });

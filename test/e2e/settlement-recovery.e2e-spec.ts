@@ -14,6 +14,8 @@ import { TestFacilitator } from '../support/facilitator-server';
 import { capabilityPayload, registerAgent, REGISTRATION_FEE_MICROS } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
+import { DEV_PLATFORM_WALLET } from '@app/config';
+import { TEST_SEEDS } from '../support/evm-env';
 
 const PRICE = 11_000n;
 
@@ -34,6 +36,8 @@ describe('a settled payment whose charge failed is charged once by the sweeper (
     agentServer = await new TestAgentServer().start();
     api = await startApi({
       SETTLEMENT_MODE: 'facilitator',
+      PLATFORM_WALLET: DEV_PLATFORM_WALLET,
+      ...TEST_SEEDS,
       FACILITATOR_URL: facilitator.url,
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, DEV_PLATFORM_WALLET, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -58,6 +58,26 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it.each(['evm', 'facilitator'])('outside local settlement the public development wallet and seeds are refused whatever NODE_ENV says (%s)', (mode) => {
+    for (const nodeEnv of ['development', 'test']) {
+      const env = {
+        NODE_ENV: nodeEnv,
+        SETTLEMENT_MODE: mode,
+        EVM_RPC_URL: 'http://127.0.0.1:8545',
+        USDC_ADDRESS: DEV_PLATFORM_WALLET,
+        RELAYER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+        FACILITATOR_URL: 'http://127.0.0.1:9',
+      };
+      expect(() => loadConfig(env)).toThrow(/PLATFORM_WALLET is required when NODE_ENV=production or SETTLEMENT_MODE is not local/);
+      expect(() => loadConfig(env)).toThrow(/PLATFORM_SIGNING_SEED is required/);
+      expect(() => loadConfig(env)).toThrow(/CHAIN_TOKEN_SEEDS must be/);
+      const named = { ...env, PLATFORM_WALLET: DEV_PLATFORM_WALLET, PLATFORM_SIGNING_SEED: 'ab'.repeat(32), CHAIN_TOKEN_SEEDS: 'cd'.repeat(32) };
+      expect(loadConfig(named)).toMatchObject({ settlementMode: mode, platformSigningSeed: 'ab'.repeat(32), chainTokenSeeds: ['cd'.repeat(32)] });
+    }
+    // Local settlement keeps the development defaults (no real money moves).
+    expect(loadConfig({ SETTLEMENT_MODE: 'local' }).platformWallet).toBe(DEV_PLATFORM_WALLET);
+  });
+
   it('reports every problem at once', () => {
     try {
       loadConfig({ PORT: 'x', SETTLEMENT_MODE: 'evm' });
@@ -66,9 +86,12 @@ describe('loadConfig', () => {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).problems).toEqual([
         'PORT must be an integer between 0 and 65535 (got "x")',
+        'PLATFORM_WALLET is required when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public)',
         'EVM_RPC_URL is required when SETTLEMENT_MODE=evm',
         'USDC_ADDRESS is required when SETTLEMENT_MODE=evm',
         'RELAYER_PRIVATE_KEY is required when SETTLEMENT_MODE=evm',
+        'PLATFORM_SIGNING_SEED is required when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public)',
+        'CHAIN_TOKEN_SEEDS must be 1-4 comma-separated Ed25519 seeds of 64 hex characters (the first signs; the rest stay valid)',
       ]);
     }
   });

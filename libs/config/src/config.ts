@@ -173,9 +173,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.faultKillAt = r.str('FAULT_KILL_AT');
   if (c.faultKillAt !== undefined && c.nodeEnv !== 'test') r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');
   c.facilitatorUrl = r.url('FACILITATOR_URL', undefined, ['http:', 'https:']);
-  // Development and tests default to anvil's first account; production must name its wallet.
-  c.platformWallet = r.str('PLATFORM_WALLET', c.nodeEnv === 'production' ? undefined : DEV_PLATFORM_WALLET) ?? '';
-  if (c.platformWallet === '') r.problems.push('PLATFORM_WALLET is required when NODE_ENV=production');
+  // The fixed development wallet and seeds are public: they serve only where no real money moves
+  // (local settlement outside production). Any other settlement must name its own, whatever NODE_ENV says.
+  const realMoney = c.nodeEnv === 'production' || c.settlementMode !== 'local';
+  const whyRequired = 'when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public)';
+  c.platformWallet = r.str('PLATFORM_WALLET', realMoney ? undefined : DEV_PLATFORM_WALLET) ?? '';
+  if (c.platformWallet === '') r.problems.push(`PLATFORM_WALLET is required ${whyRequired}`);
   if (c.usdcAddress !== undefined && !isAddress(c.usdcAddress)) r.problems.push('USDC_ADDRESS must be a 0x address');
   if (c.platformWallet !== '' && !isAddress(c.platformWallet)) r.problems.push('PLATFORM_WALLET must be a 0x address');
   if (c.relayerPrivateKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(c.relayerPrivateKey)) {
@@ -200,8 +203,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   c.adminApiKey = r.str('ADMIN_API_KEY');
   // Ed25519 seed for signing calls to agents; development has a fixed one, production must set its own.
-  c.platformSigningSeed = r.str('PLATFORM_SIGNING_SEED', c.nodeEnv === 'production' ? undefined : DEV_SIGNING_SEED) ?? '';
-  if (!/^[0-9a-fA-F]{64}$/.test(c.platformSigningSeed)) r.problems.push('PLATFORM_SIGNING_SEED must be 64 hex characters (a 32-byte Ed25519 seed)');
+  c.platformSigningSeed = r.str('PLATFORM_SIGNING_SEED', realMoney ? undefined : DEV_SIGNING_SEED) ?? '';
+  if (c.platformSigningSeed === '') r.problems.push(`PLATFORM_SIGNING_SEED is required ${whyRequired}`);
+  else if (!/^[0-9a-fA-F]{64}$/.test(c.platformSigningSeed)) r.problems.push('PLATFORM_SIGNING_SEED must be 64 hex characters (a 32-byte Ed25519 seed)');
   if (c.adminApiKey !== undefined && c.adminApiKey.length < 16) r.problems.push('ADMIN_API_KEY must be at least 16 characters');
   c.outboundAllowHttp = r.bool('OUTBOUND_ALLOW_HTTP', false);
   c.outboundAllowPrivate = r.bool('OUTBOUND_ALLOW_PRIVATE', false);
@@ -216,7 +220,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);
   c.chainTimeoutS = r.int('CHAIN_TIMEOUT_S', 300, 1);
   // Chain tokens: the current seed first, then previous ones still accepted; development has a fixed one.
-  c.chainTokenSeeds = (r.str('CHAIN_TOKEN_SEEDS', c.nodeEnv === 'production' ? undefined : DEV_CHAIN_TOKEN_SEED) ?? '')
+  c.chainTokenSeeds = (r.str('CHAIN_TOKEN_SEEDS', realMoney ? undefined : DEV_CHAIN_TOKEN_SEED) ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
