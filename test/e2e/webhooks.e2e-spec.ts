@@ -24,7 +24,7 @@ describe('Webhooks API and deliveries (e2e)', () => {
 
   beforeAll(async () => {
     receiver = await new JsonReceiver().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS_MS: '0,200,400,600,800', WEBHOOK_TIMEOUT_MS: '1000' });
+    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS_MS: '0,200,400,600,5000', WEBHOOK_TIMEOUT_MS: '1000' });
     ds = api.app.get(DataSource);
     owner = newWallet();
     agentId = (await registerAgent(api, owner)).body.data.id;
@@ -228,6 +228,25 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect(await deliveries.deliver(second.id)).toBe('skipped'); // not due yet
       await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed() });
       expect((await attemptsOf(sub))[1].status).toBe('cancelled');
+    });
+
+    it('caps Retry-After at the last delay of the schedule: a huge value still schedules a valid attempt within it', async () => {
+      const sub = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
+      for (const retryAfter of ['99999999999999999999', 'Fri, 31 Dec 9999 23:59:59 GMT']) {
+        receiver.reply = () => ({ status: 503, headers: { 'Retry-After': retryAfter } });
+        await fanout.execute(await emit('escrow.released'));
+        const first = (await attemptsOf(sub)).at(-1)!;
+        const before = Date.now();
+        expect(await deliveries.deliver(first.id)).toBe('retry');
+        const after = Date.now();
+        const rows = await attemptsOf(sub);
+        const [done, next] = [rows.find((r: { id: string }) => r.id === first.id), rows.at(-1)];
+        expect(done.status).toBe('failed');
+        expect(next).toMatchObject({ attempt: 2, status: 'pending' });
+        const at = new Date(next.scheduled_at).getTime();
+        expect(at - before).toBeGreaterThanOrEqual(5_000); // the schedule's last delay (5 s), not the 0.2 s of the second attempt
+        expect(at - after).toBeLessThanOrEqual(5_000);
+      }
     });
   });
 });

@@ -140,7 +140,10 @@ export class DeliveryService {
     const gone = result.responseStatus === 410;
     const last = d.manual || gone || d.attempt >= DELIVERY_ATTEMPTS;
     const delays = this.config.webhookRetryDelaysMs;
-    const delay = last ? 0 : Math.max(retryAfter ?? 0, Math.round(delays[d.attempt] * (0.9 + Math.random() * 0.2)));
+    // Retry-After is honoured up to the schedule's last delay: a receiver cannot push an attempt past
+    // the five-attempt rule (a huge value made an invalid date and a row that was redelivered forever).
+    const waitAsked = Math.min(retryAfter ?? 0, delays[delays.length - 1]);
+    const delay = last ? 0 : Math.max(waitAsked, Math.round(delays[d.attempt] * (0.9 + Math.random() * 0.2)));
     const next = await this.tx.run(async (m) => {
       if (!(await this.record(m, d.id, 'failed', result))) return null;
       if (last) {
