@@ -8,6 +8,8 @@ import { waitFor } from './processes';
 export interface PrivateRedis {
   /** A client of this server only. */
   redis: Redis;
+  /** `redis://127.0.0.1:<port>` when started with a TCP port (for an api or worker to use). */
+  url: string | null;
   stop(): Promise<void>;
 }
 
@@ -15,12 +17,14 @@ export interface PrivateRedis {
  * A throwaway redis-server of the test's own, for what must not be done to the shared one
  * (TEST_REDIS_URL), which test files in other jest workers use at the same time: SCRIPT FLUSH,
  * FLUSHALL, a restart. It listens on a Unix socket in a fresh temporary directory and on no TCP
- * port (`--port 0`), so it can collide with nothing, and it keeps nothing on disk.
+ * port (`--port 0`), so it can collide with nothing, and it keeps nothing on disk. With `tcpPort`
+ * it also listens on 127.0.0.1:<tcpPort>, for a process under test to use (and lose when it stops).
  */
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+export async function startPrivateRedis(opts: { tcpPort?: number } = {}): Promise<PrivateRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'agora-redis-'));
   const socket = join(dir, 'redis.sock');
-  const args = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir];
+  const tcp = opts.tcpPort ? ['--port', String(opts.tcpPort), '--bind', '127.0.0.1'] : ['--port', '0'];
+  const args = [...tcp, '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir];
   const child = spawn(process.env.REDIS_SERVER_BIN ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let spawnError: Error | undefined;
@@ -49,5 +53,5 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     await stop();
     throw err;
   }
-  return { redis, stop };
+  return { redis, url: opts.tcpPort ? `redis://127.0.0.1:${opts.tcpPort}` : null, stop };
 }

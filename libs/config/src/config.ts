@@ -72,6 +72,8 @@ export class AppConfig {
   bodyLimitBytes: number;
   workerHeartbeatMs: number;
   maintenanceIntervalMs: number;
+  /** How long a request waits for Redis to take a job it wakes the worker with (the row is committed; the sweeper covers a miss). */
+  enqueueTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -247,6 +249,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 1_048_576, 1_024);
   c.workerHeartbeatMs = r.int('WORKER_HEARTBEAT_MS', 5_000, 100);
   c.maintenanceIntervalMs = r.int('MAINTENANCE_INTERVAL_MS', 30_000, 100);
+  c.enqueueTimeoutMs = r.int('ENQUEUE_TIMEOUT_MS', 1_000, 10);
 
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return c;

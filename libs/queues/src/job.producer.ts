@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { JobsOptions, Queue } from 'bullmq';
+import { AppConfig } from '@app/config';
 import { JOB_QUEUE, JobName, JobPayloads, QUEUES } from './jobs';
 
 /** The only way code enqueues work: typed by job name, routed to its queue. */
@@ -13,6 +14,7 @@ export class JobProducer {
     @InjectQueue(QUEUES.payments) payments: Queue,
     @InjectQueue(QUEUES.executions) executions: Queue,
     @InjectQueue(QUEUES.webhooks) webhooks: Queue,
+    private readonly config: AppConfig,
   ) {
     this.queues = { [QUEUES.maintenance]: maintenance, [QUEUES.payments]: payments, [QUEUES.executions]: executions, [QUEUES.webhooks]: webhooks };
   }
@@ -26,14 +28,29 @@ export class JobProducer {
   /**
    * Wakes a worker for work whose row is already committed in Postgres. If Redis is down the
    * job is skipped (logged): the sweeper finds the row and enqueues it, so callers never fail on it.
+   * Bounded by ENQUEUE_TIMEOUT_MS: with Redis down, `queue.add` never rejects (the connection
+   * retries for ever, `maxRetriesPerRequest: null`), and a request that has committed its work must
+   * still answer. The add left waiting completes when Redis returns; job ids make it a duplicate of
+   * the sweeper's at worst, and processors claim their rows.
    */
   async wake<N extends JobName>(name: N, data: JobPayloads[N], opts: JobsOptions & { jobId: string }): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.config.enqueueTimeoutMs);
+    });
     try {
-      await this.enqueue(name, data, opts);
+      const added = this.enqueue(name, data, opts);
+      added.catch(() => undefined); // a late failure after the timeout is the sweeper's to cover
+      if ((await Promise.race([added.then(() => 'added' as const), timedOut])) === 'timeout') {
+        this.logger.warn({ job: name, jobId: opts.jobId, timeoutMs: this.config.enqueueTimeoutMs }, 'Redis did not take the job in time; the sweeper will');
+        return false;
+      }
       return true;
     } catch (err) {
       this.logger.warn({ job: name, jobId: opts.jobId, err: (err as Error).message }, 'could not enqueue; the sweeper will');
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

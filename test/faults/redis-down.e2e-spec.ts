@@ -1,0 +1,71 @@
+import { DataSource } from 'typeorm';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { TestAgentServer } from '../support/agent-server';
+import { fileDispute, paidExecute } from '../support/disputes';
+import { capabilityPayload, registerAgent } from '../support/factories';
+import { seedCharge } from '../support/money';
+import { freePort } from '../support/ports';
+import { PrivateRedis, startPrivateRedis } from '../support/redis-server';
+import { newWallet, walletHeaders } from '../support/wallets';
+
+const ENQUEUE_TIMEOUT_MS = 300;
+
+/**
+ * Issue 16, defect 2: with Redis down, a request that has committed its rows and then wakes the
+ * worker answers promptly (the enqueue is bounded by ENQUEUE_TIMEOUT_MS; the sweeper enqueues the
+ * row later). Before, BullMQ's add never rejected and the request waited until Redis came back.
+ */
+describe('faults: Redis down after the commit (e2e)', () => {
+  let api: ApiHarness;
+  let ds: DataSource;
+  let redis: PrivateRedis;
+  let agentServer: TestAgentServer;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startPrivateRedis({ tcpPort: port });
+    agentServer = await new TestAgentServer().start();
+    api = await startApi({ REDIS_URL: redis.url!, ENQUEUE_TIMEOUT_MS: String(ENQUEUE_TIMEOUT_MS), OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
+    ds = api.app.get(DataSource);
+  });
+  afterAll(async () => {
+    // Redis comes back (empty: it kept nothing) so the api's queues can close.
+    redis = await startPrivateRedis({ tcpPort: port });
+    await api.close();
+    await agentServer.stop();
+    await redis.stop();
+  });
+
+  /** The request's answer and how long it took; a hung request is cut off at 10 s (and fails). */
+  async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
+    const started = Date.now();
+    const result = await Promise.race([call(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the request hung with Redis down')), 10_000))]);
+    return { result, ms: Date.now() - started };
+  }
+
+  it('a withdrawal and a dispute filing commit and answer within the enqueue bound; their rows wait for the sweeper', async () => {
+    const wallet = newWallet();
+    const reg = await registerAgent(api, wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    expect(reg.status).toBe(201);
+    const agentId = reg.body.data.id;
+    await seedCharge(api.app, { agentId, agentFee: 2_000_000n, reputation: 90 });
+    const call = await paidExecute(api, agentId, newWallet(), 11_000n);
+
+    await redis.stop();
+
+    const withdrawal = await timed(async () =>
+      api.request('POST', '/api/v1/payments/withdraw', { body: { agentId, amount: '1.000000', destinationWallet: newWallet().address }, headers: await walletHeaders(wallet, agentId) }),
+    );
+    expect(withdrawal.result.status).toBe(201);
+    expect(withdrawal.ms).toBeLessThan(ENQUEUE_TIMEOUT_MS + 2_000);
+    const [w] = await ds.query(`SELECT status FROM withdrawals WHERE id = $1`, [withdrawal.result.body.data.withdrawalId]);
+    expect(w.status).toBe('pending');
+
+    const filed = await timed(() => fileDispute(api, call));
+    expect(filed.result.status).toBe(201);
+    expect(filed.ms).toBeLessThan(ENQUEUE_TIMEOUT_MS + 2_000);
+    const [d] = await ds.query(`SELECT status FROM disputes WHERE id = $1`, [filed.result.body.data.disputeId]);
+    expect(d.status).toBe('pending');
+  });
+});
