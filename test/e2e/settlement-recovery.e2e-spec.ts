@@ -103,6 +103,82 @@ describe('a settled payment whose charge failed is charged once by the sweeper (
 });
 
 /**
+ * Issue 16, defect 4: an authorization whose settlement failed and whose validBefore has passed
+ * can never move money. It is not retried for ever: the payment is released, the execution's
+ * settlement is `settlement_expired` (final), nothing is charged and the output stays withheld.
+ */
+describe('facilitator: a failed settlement whose authorization expired unused ends (e2e)', () => {
+  let facilitator: TestFacilitator;
+  let agentServer: TestAgentServer;
+  let api: ApiHarness;
+  let ds: DataSource;
+  let agentId: string;
+
+  beforeAll(async () => {
+    facilitator = await new TestFacilitator().start();
+    agentServer = await new TestAgentServer().start();
+    api = await startApi({
+      SETTLEMENT_MODE: 'facilitator',
+      PLATFORM_WALLET: DEV_PLATFORM_WALLET,
+      ...TEST_SEEDS,
+      FACILITATOR_URL: facilitator.url,
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+    });
+    ds = api.app.get(DataSource);
+    const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    expect(res.status).toBe(201);
+    agentId = res.body.data.id;
+  });
+  afterAll(async () => {
+    await api.close();
+    await agentServer.stop();
+    await facilitator.stop();
+  });
+
+  it('is released once past validBefore: settlement_expired, not charged, output withheld, no longer due, never sent again', async () => {
+    facilitator.settle = 'fail';
+    const h = await x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet });
+    const headers = { [h.name]: h.value };
+    const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hola' } }, headers });
+    const id = res.body.data?.requestId ?? res.body.error?.details?.requestId;
+    const [payment] = await ds.query(`SELECT p.id, p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [id]);
+    expect(payment.status).toBe('settlement_failed');
+    const finish = api.app.get(FinishSettlement);
+    const due = async () =>
+      (
+        await api.app
+          .get(SweepRegistry)
+          .all()
+          .find((s) => s.job === 'payment.settle')!
+          .due()
+      ).map((w) => w.id);
+    // Still valid: a due retry is sent again and fails again.
+    await ds.query(`UPDATE payments SET next_attempt_at = now() WHERE id = $1`, [payment.id]);
+    expect(await due()).toContain(payment.id);
+    await finish.execute(payment.id);
+    const sends = () => facilitator.calls.filter((c) => c.path === '/settle' && c.body.paymentPayload.payload.authorization.nonce === h.nonce).length;
+    expect(sends()).toBe(2);
+    // Past validBefore (and the margin for a lagging chain clock): released for good.
+    await ds.query(`UPDATE payments SET next_attempt_at = now(), valid_before = extract(epoch FROM now())::bigint - 601 WHERE id = $1`, [payment.id]);
+    expect(await finish.execute(payment.id)).toBe('settlement_expired');
+    const [after] = await ds.query(`SELECT p.status, p.next_attempt_at, e.settlement_status, e.transaction_id FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [
+      id,
+    ]);
+    expect(after).toEqual({ status: 'released', next_attempt_at: null, settlement_status: 'settlement_expired', transaction_id: null });
+    expect(sends()).toBe(2);
+    expect(await due()).not.toContain(payment.id);
+    expect(await finish.execute(payment.id)).toBe('settlement_expired'); // a duplicate job changes nothing
+    expect(sends()).toBe(2);
+    const read = await api.request('GET', `/api/v1/execute/${id}`, { headers });
+    expect(read.body.data).toMatchObject({ status: 'completed', settlement: { status: 'settlement_expired', txHash: null } });
+    expect(read.body.data.output).toBeUndefined();
+    expect((await ds.query(`SELECT count(*)::int AS n FROM transactions`))[0].n).toBe(0);
+    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+  });
+});
+
+/**
  * The same on a real chain (anvil, the project's token), with the worker as its own process and
  * its sweeper on a short interval: a charge that fails after the transfer, and a process that
  * "dies" after the transfer and before recording it. Each payment moves the payer's USDC once,

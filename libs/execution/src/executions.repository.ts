@@ -182,8 +182,12 @@ export class ExecutionsRepository {
     );
   }
 
-  async markSettlementFailed(id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE executions SET settlement_status = 'settlement_failed', locked_until = NULL WHERE id = $1 AND settlement_status <> 'settled'`, [id]);
+  /** A settlement that failed (retried later), or, `expired`, one whose authorization expired unused (final). */
+  async markSettlementFailed(id: string, expired = false): Promise<void> {
+    await this.dataSource.query(`UPDATE executions SET settlement_status = $2, locked_until = NULL WHERE id = $1 AND settlement_status <> 'settled'`, [
+      id,
+      expired ? 'settlement_expired' : 'settlement_failed',
+    ]);
   }
 
   /**

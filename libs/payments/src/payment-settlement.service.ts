@@ -9,6 +9,12 @@ import { toSettleRequest } from './payments.service';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 
 /** Settlement retries: 30 s, 2 min, 8 min, ... capped at 1 h. */
+/** How long past validBefore (our clock) an unused authorization is still watched: block timestamps may lag our clock. */
+export const AUTHORIZATION_EXPIRY_MARGIN_S = 600n;
+
+/** Details of the SETTLEMENT_FAILED thrown for an authorization that expired unused: the failure is final. */
+export const EXPIRED_UNUSED = 'authorization_expired_unused';
+
 export function settleRetryDelayMs(attempt: number): number {
   return Math.min(30_000 * 4 ** Math.max(0, attempt - 1), 3_600_000);
 }
@@ -46,6 +52,9 @@ export class PaymentSettlement {
     if (payment.status === 'settled') return payment;
     if (payment.status === 'released') throw new AppException('INVALID_STATE', 'Payment was released and cannot be settled');
     const now = this.clock.now();
+    if (payment.status !== 'reserved' && BigInt(Math.floor(now.getTime() / 1000)) >= payment.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
+      await this.expireIfUnused(payment, now);
+    }
     const [claimed] = await queryRows<{ attempts: number }>(
       this.dataSource.manager,
       `UPDATE payments SET status = 'settling', settle_attempts = settle_attempts + 1, next_attempt_at = $2, last_error = NULL
@@ -85,6 +94,29 @@ export class PaymentSettlement {
     const current = await this.get(paymentId);
     if (current.status !== 'settled') throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', { paymentId });
     return current;
+  }
+
+  /**
+   * A failed (or abandoned settling) authorization past its validBefore, with a margin for a chain
+   * clock behind ours: if the chain says it was never used, it never can be, so the payment is
+   * `released` and SETTLEMENT_FAILED is thrown with `details.reason` EXPIRED_UNUSED (final: no more
+   * retries). If it was used, or the chain cannot be asked now, the normal path records or retries it.
+   */
+  private async expireIfUnused(payment: PaymentEntity, now: Date): Promise<void> {
+    const moved = await this.adapter.settlementOf(toSettleRequest(payment)).catch(() => undefined);
+    if (moved !== null) return;
+    const released = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE payments SET status = 'released', next_attempt_at = NULL, last_error = $2
+        WHERE id = $1 AND (status = 'settlement_failed' OR (status = 'settling' AND next_attempt_at <= $3)) RETURNING id`,
+      [payment.id, 'the authorization expired before it was settled; it moved no money', now],
+    );
+    if (released.length === 0) return; // another process holds or settled it: the normal path decides
+    this.logger.warn({ paymentId: payment.id }, 'authorization expired unused; released, nothing charged');
+    throw new AppException('SETTLEMENT_FAILED', 'The payment authorization expired before it could be settled; nothing was charged', {
+      paymentId: payment.id,
+      reason: EXPIRED_UNUSED,
+    });
   }
 
   /** Records a failed attempt (retried on the schedule) and throws SETTLEMENT_FAILED. */

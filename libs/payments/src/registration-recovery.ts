@@ -6,13 +6,11 @@ import { AppConfig } from '@app/config';
 import { queryRows, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { PaymentEntity } from './entities/payment.entity';
-import { settleRetryDelayMs } from './payment-settlement.service';
+import { AUTHORIZATION_EXPIRY_MARGIN_S, settleRetryDelayMs } from './payment-settlement.service';
 import { toSettleRequest } from './payments.service';
 import { RefundsService } from './refunds.service';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 
-/** How long past validBefore (our clock) an unused authorization is still watched: block timestamps may lag our clock. */
-const RELEASE_MARGIN_S = 600n;
 
 export type RegistrationRecovery = 'refunded' | 'released' | 'waiting' | 'skipped';
 
@@ -60,7 +58,7 @@ export class RecoverRegistrationPayment {
     if (!(p.status === 'settlement_failed' || p.status === 'settling') || !p.nextAttemptAt || p.nextAttemptAt > now) return 'skipped';
     const moved = await this.adapter.settlementOf(toSettleRequest(p));
     if (moved) return this.refund(p, moved);
-    if (BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore + RELEASE_MARGIN_S) {
+    if (BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
       // The authorization expired unused, with a margin for a chain clock behind ours: it can never move money.
       await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = $2`, [p.id, p.status]);
       return 'released';

@@ -14,6 +14,7 @@ import { Chains1763940000000 } from './1763940000000-Chains';
 import { ChainReservations1763950000000 } from './1763950000000-ChainReservations';
 import { Reputation1763960000000 } from './1763960000000-Reputation';
 import { Disputes1763970000000 } from './1763970000000-Disputes';
+import { SettlementExpired1763980000000 } from './1763980000000-SettlementExpired';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ChainReservations1763950000000,
   Reputation1763960000000,
   Disputes1763970000000,
+  SettlementExpired1763980000000,
 ];

@@ -3,12 +3,13 @@ import { bigintTransformer } from '@app/common';
 import type { PricingModel } from '@app/agents';
 
 export type ExecutionStatus = 'pending' | 'completed' | 'failed' | 'timeout' | 'refunded';
-export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_failed';
+/** `settlement_expired`: terminal, the authorization passed its validBefore without moving money (nothing charged). */
+export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_failed' | 'settlement_expired';
 
 /** One execution (`req_`): the paid call of one capability, its state, and what it cost. */
 @Entity('executions')
 @Check('ck_executions_status', `"status" IN ('pending', 'completed', 'failed', 'timeout', 'refunded')`)
-@Check('ck_executions_settlement', `"settlement_status" IS NULL OR "settlement_status" IN ('settlement_pending', 'settled', 'settlement_failed')`)
+@Check('ck_executions_settlement', `"settlement_status" IS NULL OR "settlement_status" IN ('settlement_pending', 'settled', 'settlement_failed', 'settlement_expired')`)
 @Index('ix_executions_agent_created', ['agentId', 'createdAt'])
 @Index('ix_executions_status_next', ['status', 'nextAttemptAt'])
 @Index('ux_executions_payment', ['paymentId'], { unique: true })

@@ -87,7 +87,12 @@ export class UsageResponse {
 }
 
 export class SettlementResponse {
-  @ApiProperty({ nullable: true, enum: ['settlement_pending', 'settled', 'settlement_failed'] }) status: string | null;
+  @ApiProperty({
+    nullable: true,
+    enum: ['settlement_pending', 'settled', 'settlement_failed', 'settlement_expired'],
+    description: 'settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld',
+  })
+  status: string | null;
   @ApiProperty({ nullable: true, type: String }) txHash: string | null;
 }
 
@@ -129,7 +134,14 @@ export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string |
     ...(released
       ? { output: e.output! }
       : e.status === 'completed'
-        ? { message: e.settlementStatus === 'settled' ? 'Send the original payment header to read the output' : 'Output is withheld until the payment settles' }
+        ? {
+            message:
+              e.settlementStatus === 'settled'
+                ? 'Send the original payment header to read the output'
+                : e.settlementStatus === 'settlement_expired'
+                  ? 'The payment authorization expired before it could be settled: nothing was charged and the output is withheld'
+                  : 'Output is withheld until the payment settles',
+          }
         : {}),
     executionTime: e.executionTimeMs,
     cost: {

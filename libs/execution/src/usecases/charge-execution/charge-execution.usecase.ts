@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
 import { ReputationRecorder } from '@app/reputation';
-import { EscrowHoldEntity, EscrowService, RefundEntity, RefundsService, splitAgentFee } from '@app/payments';
+import { EscrowHoldEntity, EscrowService, EXPIRED_UNUSED, RefundEntity, RefundsService, splitAgentFee } from '@app/payments';
 import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { ExecutionOutcome } from '../../execution.types';
@@ -67,13 +67,17 @@ export class ChargeExecution {
         return this.stored(execution.id);
       }
     }
-    if (execution.status !== 'completed' || execution.settlementStatus === 'settled') return { execution, settlement: null };
+    // Settled, or expired unused (final): nothing left to do (a duplicate job, a late sweep).
+    if (execution.status !== 'completed' || execution.settlementStatus === 'settled' || execution.settlementStatus === 'settlement_expired') {
+      return { execution, settlement: null };
+    }
     if (funding.settlesOutside) {
       try {
         await funding.settleOutside();
       } catch (err) {
         if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
-        await this.repo.markSettlementFailed(execution.id);
+        // An authorization that expired unused is final: not charged, output withheld, no more retries.
+        await this.repo.markSettlementFailed(execution.id, err.details?.reason === EXPIRED_UNUSED);
         return this.stored(execution.id);
       }
       try {
