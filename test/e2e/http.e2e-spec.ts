@@ -31,11 +31,11 @@ describe('HTTP surface (e2e)', () => {
     expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
   });
 
-  it('reports readiness of Postgres and Redis in the envelope', async () => {
+  it('reports readiness of Postgres and Redis, and the last invariant check (none yet), in the envelope', async () => {
     const res = await api.request('GET', '/api/v1/health');
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(res.body.data.details).toEqual({ database: { status: 'up' }, redis: { status: 'up' } });
+    expect(res.body.data.details).toEqual({ database: { status: 'up' }, redis: { status: 'up' }, invariants: { status: 'up', checkedAt: null } });
   });
 
   it('serves OpenAPI generated from the DTOs at /api/docs', async () => {

@@ -15,6 +15,7 @@ import { OutboxRelay, WebhooksModule } from '@app/webhooks';
 import { HeartbeatService } from './heartbeat.service';
 import { JobHandlerRegistry } from './job-handlers';
 import { Sweeper } from './sweeper';
+import { InvariantMonitor } from './invariant-monitor';
 import { PaymentsProcessor } from './processors/payments.processor';
 import { ExecutionsProcessor } from './processors/executions.processor';
 import { WebhooksProcessor } from './processors/webhooks.processor';
@@ -43,7 +44,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         WebhooksModule,
         DisputesModule,
       ],
-      providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, ExecutionsProcessor, WebhooksProcessor, OutboxRelay, Sweeper, HeartbeatService],
+      providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, ExecutionsProcessor, WebhooksProcessor, OutboxRelay, Sweeper, InvariantMonitor, HeartbeatService],
     };
   }
 

@@ -74,6 +74,8 @@ export class AppConfig {
   maintenanceIntervalMs: number;
   /** How long a request waits for Redis to take a job it wakes the worker with (the row is committed; the sweeper covers a miss). */
   enqueueTimeoutMs: number;
+  /** How often the worker checks the money invariants (G15); 0 turns the check off. */
+  invariantCheckIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -250,6 +252,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.workerHeartbeatMs = r.int('WORKER_HEARTBEAT_MS', 5_000, 100);
   c.maintenanceIntervalMs = r.int('MAINTENANCE_INTERVAL_MS', 30_000, 100);
   c.enqueueTimeoutMs = r.int('ENQUEUE_TIMEOUT_MS', 1_000, 10);
+  c.invariantCheckIntervalMs = r.int('INVARIANT_CHECK_INTERVAL_MS', 600_000, 0);
 
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return c;

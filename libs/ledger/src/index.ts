@@ -4,4 +4,6 @@ export * from './entities/ledger-entry.entity';
 export * from './accounts';
 export * from './ledger.service';
 export * from './invariants';
+export * from './entities/invariant-status.entity';
+export * from './invariant-status.repository';
 export * from './ledger.module';

@@ -4,11 +4,13 @@ import { LedgerAccountEntity } from './entities/ledger-account.entity';
 import { LedgerEntryEntity } from './entities/ledger-entry.entity';
 import { LedgerTransactionEntity } from './entities/ledger-transaction.entity';
 import { LedgerService } from './ledger.service';
+import { InvariantStatusEntity } from './entities/invariant-status.entity';
+import { InvariantStatusRepository } from './invariant-status.repository';
 
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity])],
-  providers: [LedgerService],
-  exports: [LedgerService],
+  imports: [TypeOrmModule.forFeature([LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity, InvariantStatusEntity])],
+  providers: [LedgerService, InvariantStatusRepository],
+  exports: [LedgerService, InvariantStatusRepository],
 })
 export class LedgerModule {}

@@ -40,6 +40,7 @@ export class PayoutSender {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
+  /** Claims and sends a payout; nothing is claimed while the last invariant check failed (G15: payouts paused). */
   async send(t: PayoutTable, id: string): Promise<PayoutOutcome> {
     const now = this.clock.now();
     const claimToken = newUuid();
@@ -47,6 +48,7 @@ export class PayoutSender {
       this.dataSource.manager,
       `UPDATE ${t.table} SET status = 'processing', attempts = attempts + 1, locked_until = $2, claim_token = $4
         WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
+          AND NOT EXISTS (SELECT 1 FROM invariant_status WHERE NOT ok)
         RETURNING ${t.toColumn} AS "to", ${t.amountColumn} AS "amount", chain_tx_id AS "chainTxId", signed_tx AS "signedTx", attempts`,
       [id, new Date(now.getTime() + this.config.payoutClaimMs), now, claimToken],
     );

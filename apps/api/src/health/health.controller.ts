@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
+import { InvariantStatusRepository } from '@app/ledger';
 import { REDIS, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
 
 @ApiTags('health')
@@ -13,14 +14,15 @@ export class HealthController {
     private readonly db: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     private readonly config: AppConfig,
+    private readonly invariants: InvariantStatusRepository,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
   @Get()
   @HealthCheck()
-  @ApiOperation({ summary: 'API readiness: Postgres and Redis reachable' })
+  @ApiOperation({ summary: "API readiness: Postgres and Redis reachable, and the worker's last invariant check passed (payouts are paused while it fails)" })
   check() {
-    return this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck()]);
+    return this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.invariantsCheck()]);
   }
 
   @Get('worker')
@@ -37,6 +39,17 @@ export class HealthController {
     } catch {
       return indicator.down({ message: 'unreachable' });
     }
+  }
+
+  /** G15: down while the last scheduled check found a money invariant violated (payouts paused). */
+  private async invariantsCheck() {
+    const indicator = this.indicators.check('invariants');
+    const last = await this.invariants.current().catch(() => undefined);
+    if (last === undefined) return indicator.down({ message: 'status unreadable' });
+    if (last === null) return indicator.up({ checkedAt: null });
+    const seen = { checkedAt: last.checkedAt.toISOString(), failed: last.failed };
+    // The ids only: the violations name accounts and amounts, which stay in the worker's log.
+    return last.ok ? indicator.up(seen) : indicator.down({ ...seen, payouts: 'paused' });
   }
 
   private async workerCheck() {

@@ -15,6 +15,7 @@ import { ChainReservations1763950000000 } from './1763950000000-ChainReservation
 import { Reputation1763960000000 } from './1763960000000-Reputation';
 import { Disputes1763970000000 } from './1763970000000-Disputes';
 import { SettlementExpired1763980000000 } from './1763980000000-SettlementExpired';
+import { InvariantStatus1763990000000 } from './1763990000000-InvariantStatus';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   Reputation1763960000000,
   Disputes1763970000000,
   SettlementExpired1763980000000,
+  InvariantStatus1763990000000,
 ];
