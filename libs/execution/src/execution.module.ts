@@ -24,6 +24,7 @@ import { AdmitExecution } from './usecases/admit-execution/admit-execution.useca
 import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
 import { CollectExecutionEvidence } from './usecases/collect-execution-evidence/collect-execution-evidence.usecase';
 import { MarkExecutionRefunded } from './usecases/mark-execution-refunded/mark-execution-refunded.usecase';
+import { PruneIdempotencyKeys } from './usecases/prune-idempotency-keys/prune-idempotency-keys.usecase';
 import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
 import { Execute } from './usecases/execute/execute.usecase';
 import { FinishSettlement } from './usecases/finish-settlement/finish-settlement.usecase';
@@ -51,6 +52,7 @@ const USE_CASES = [
   CountRejectedExecute,
   CollectExecutionEvidence,
   MarkExecutionRefunded,
+  PruneIdempotencyKeys,
 ];
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
@@ -78,5 +80,7 @@ export class ExecutionModule implements OnModuleInit {
       const ids = new Set([...(await this.settlement.due()), ...(await this.repo.orphanedSettlements(this.clock.now()))]);
       return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
     });
+    // Every tick (one job per slot): expired idempotency keys go, so the table holds only live ones.
+    this.sweeps.register('idempotency-keys.prune', async () => [{ id: 'expired', data: { requestedAt: this.clock.now().toISOString() } }]);
   }
 }

@@ -111,6 +111,17 @@ export class ExecutionsRepository {
   }
 
   /** Inside the caller's transaction: takes the key (an expired one is taken over); a key in force rejects with IdempotencyRace. */
+  /** Deletes up to `batch` idempotency keys that expired before `now` (ix_idempotency_keys_expires); answers how many. */
+  async pruneExpiredKeys(now: Date, batch: number): Promise<number> {
+    const rows = await queryRows<{ n: number }>(
+      this.dataSource.manager,
+      `WITH gone AS (DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < $1 LIMIT $2) RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [now, batch],
+    );
+    return rows[0].n;
+  }
+
   claimIdempotencyKey(sql: Queryable, k: { payer: string; key: string; fingerprint: string; executionId: string; expiresAt: Date; now: Date }): Promise<unknown> {
     return sql
       .query(

@@ -23,4 +23,5 @@ export * from './usecases/finish-settlement/finish-settlement.usecase';
 export * from './usecases/count-rejected-execute/count-rejected-execute.usecase';
 export * from './usecases/collect-execution-evidence/collect-execution-evidence.usecase';
 export * from './usecases/mark-execution-refunded/mark-execution-refunded.usecase';
+export * from './usecases/prune-idempotency-keys/prune-idempotency-keys.usecase';
 export * from './execution.module';

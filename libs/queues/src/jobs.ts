@@ -14,6 +14,8 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export interface JobPayloads {
   /** Delete spent auth messages whose timestamps can no longer be presented. */
   'auth-messages.prune': { requestedAt: string };
+  /** Delete idempotency keys past their expiry (the sweeper enqueues it every tick). */
+  'idempotency-keys.prune': { requestedAt: string };
   /** Send a pending withdrawal (claim, transfer, complete or fail). */
   'withdrawal.process': { withdrawalId: string };
   /** Send a pending refund to the payer (claim, transfer, complete). */
@@ -49,6 +51,7 @@ export type JobOf<N extends JobName = JobName> = { [K in N]: { name: K; data: Jo
 /** Which queue carries each job. */
 export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'auth-messages.prune': QUEUES.maintenance,
+  'idempotency-keys.prune': QUEUES.maintenance,
   'withdrawal.process': QUEUES.payments,
   'refund.process': QUEUES.payments,
   'escrow.release': QUEUES.payments,

@@ -3,6 +3,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { WalletAuthService } from '@app/auth';
+import { PruneIdempotencyKeys } from '@app/execution';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
@@ -15,13 +16,16 @@ export class MaintenanceProcessor extends WorkerHost {
     private readonly registry: JobHandlerRegistry,
     walletAuth: WalletAuthService,
     dataSource: DataSource,
+    pruneKeys: PruneIdempotencyKeys,
   ) {
     super();
-    registry.forQueue(QUEUES.maintenance).register('auth-messages.prune', async () => {
+    const jobs = registry.forQueue(QUEUES.maintenance);
+    jobs.register('auth-messages.prune', async () => {
       const deleted = await walletAuth.pruneExpired(dataSource.manager);
       this.logger.log({ deleted }, 'pruned spent auth messages');
       return { deleted };
     });
+    jobs.register('idempotency-keys.prune', () => pruneKeys.execute());
   }
 
   process(job: Job): Promise<unknown> {
