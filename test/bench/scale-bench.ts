@@ -55,6 +55,7 @@ function apiEnv(dbUrl: string): Record<string, string> {
     SETTLEMENT_MODE: 'local',
     RATE_LIMIT_CLIENT_PER_MIN: '100000000',
     RATE_LIMIT_AGENT_PER_MIN: '100000000',
+    RATE_LIMIT_READS_PER_MIN: '100000000',
   };
 }
 

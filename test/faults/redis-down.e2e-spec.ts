@@ -26,7 +26,13 @@ describe('faults: Redis down after the commit (e2e)', () => {
     port = await freePort();
     redis = await startPrivateRedis({ tcpPort: port });
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ REDIS_URL: redis.url!, ENQUEUE_TIMEOUT_MS: String(ENQUEUE_TIMEOUT_MS), OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
+    api = await startApi({
+      REDIS_URL: redis.url!,
+      ENQUEUE_TIMEOUT_MS: String(ENQUEUE_TIMEOUT_MS),
+      RATE_LIMIT_READS_PER_MIN: '600',
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+    });
     ds = api.app.get(DataSource);
   });
   afterAll(async () => {
@@ -67,5 +73,12 @@ describe('faults: Redis down after the commit (e2e)', () => {
     expect(filed.ms).toBeLessThan(ENQUEUE_TIMEOUT_MS + 2_000);
     const [d] = await ds.query(`SELECT status FROM disputes WHERE id = $1`, [filed.result.body.data.disputeId]);
     expect(d.status).toBe('pending');
+  });
+
+  it('public reads are served while the read limiter cannot reach Redis (it fails open within 100 ms)', async () => {
+    const read = await timed(() => api.request('GET', '/api/v1/discover'));
+    expect(read.result.status).toBe(200);
+    expect(read.ms).toBeLessThan(2_000);
+    expect(read.result.headers.get('x-ratelimit-remaining')).toBeNull(); // not counted
   });
 });

@@ -38,6 +38,8 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
     ADMIN_API_KEY: 'test-admin-key-0123456789',
+    // Tests poll reads in loops; the read limit is exercised by its own test.
+    RATE_LIMIT_READS_PER_MIN: '1000000',
     ...env,
   };
   const config = loadConfig(fullEnv);

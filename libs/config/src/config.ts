@@ -51,6 +51,8 @@ export class AppConfig {
   outboundAllowHttp: boolean;
   outboundAllowPrivate: boolean;
   rateLimitClientPerMin: number;
+  /** Public reads (GET) per caller IP per minute, across api processes. */
+  rateLimitReadsPerMin: number;
   rateLimitAgentPerMin: number;
   /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
   discoverTotalCap: number;
@@ -217,6 +219,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     r.problems.push('OUTBOUND_ALLOW_HTTP and OUTBOUND_ALLOW_PRIVATE are for development and tests; they cannot be on when NODE_ENV=production');
   }
   c.rateLimitClientPerMin = r.int('RATE_LIMIT_CLIENT_PER_MIN', 120, 1);
+  c.rateLimitReadsPerMin = r.int('RATE_LIMIT_READS_PER_MIN', 600, 1);
   c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
   c.discoverTotalCap = r.int('DISCOVER_TOTAL_CAP', 1000, 1);
   c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);
