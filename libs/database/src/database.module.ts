@@ -1,12 +1,22 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source.options';
 import { TransactionRunner } from './transaction.runner';
+import { keepConnectionErrorsHandled } from './connection-errors';
 
 /** Root TypeORM connection. Domain modules add their entities with TypeOrmModule.forFeature. */
 @Module({})
-export class DatabaseModule {
+export class DatabaseModule implements OnModuleInit {
+  constructor(private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    keepConnectionErrorsHandled((this.dataSource.driver as PostgresDriver).master as Pool);
+  }
+
   static forRoot(applicationName: string): DynamicModule {
     return {
       module: DatabaseModule,
