@@ -9,20 +9,9 @@ import { seedCharge } from '../support/money';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { Wallet } from 'ethers';
+import { prng } from '../support/prng';
 
 const NET = 900_000n; // a 1.00 withdrawal less its 0.10 fee
-
-/** A small seeded PRNG (mulberry32): the kill moments of a run can be replayed from its printed seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Payouts (withdrawals) sent by a worker process that is killed with SIGKILL: at the two fault

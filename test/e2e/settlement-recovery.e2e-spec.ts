@@ -19,6 +19,29 @@ import { TEST_SEEDS } from '../support/evm-env';
 
 const PRICE = 11_000n;
 
+/** An api settling through a facilitator on loopback, an agent registered on it, and a way to stop all. */
+async function facilitatorStack(env: Record<string, string> = {}) {
+  const facilitator = await new TestFacilitator().start();
+  const agentServer = await new TestAgentServer().start();
+  const api = await startApi({
+    SETTLEMENT_MODE: 'facilitator',
+    PLATFORM_WALLET: DEV_PLATFORM_WALLET,
+    ...TEST_SEEDS,
+    FACILITATOR_URL: facilitator.url,
+    OUTBOUND_ALLOW_HTTP: 'true',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    ...env,
+  });
+  const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+  expect(res.status).toBe(201);
+  const stop = async () => {
+    await api.close();
+    await agentServer.stop();
+    await facilitator.stop();
+  };
+  return { facilitator, api, ds: api.app.get(DataSource), agentId: res.body.data.id as string, stop };
+}
+
 /**
  * Issue 11, defect 2: a settlement outside Postgres (here a facilitator) that succeeded, followed
  * by a charge that did not happen. The payment is recorded settled before the charge, so the
@@ -26,33 +49,15 @@ const PRICE = 11_000n;
  */
 describe('a settled payment whose charge failed is charged once by the sweeper (e2e)', () => {
   let facilitator: TestFacilitator;
-  let agentServer: TestAgentServer;
   let api: ApiHarness;
   let ds: DataSource;
   let agentId: string;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    facilitator = await new TestFacilitator().start();
-    agentServer = await new TestAgentServer().start();
-    api = await startApi({
-      SETTLEMENT_MODE: 'facilitator',
-      PLATFORM_WALLET: DEV_PLATFORM_WALLET,
-      ...TEST_SEEDS,
-      FACILITATOR_URL: facilitator.url,
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      SETTLEMENT_LEASE_MS: '300',
-    });
-    ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
-    expect(res.status).toBe(201);
-    agentId = res.body.data.id;
+    ({ facilitator, api, ds, agentId, stop } = await facilitatorStack({ SETTLEMENT_LEASE_MS: '300' }));
   });
-  afterAll(async () => {
-    await api.close();
-    await agentServer.stop();
-    await facilitator.stop();
-  });
+  afterAll(() => stop());
 
   const rows = async () =>
     (
@@ -109,32 +114,15 @@ describe('a settled payment whose charge failed is charged once by the sweeper (
  */
 describe('facilitator: a failed settlement whose authorization expired unused ends (e2e)', () => {
   let facilitator: TestFacilitator;
-  let agentServer: TestAgentServer;
   let api: ApiHarness;
   let ds: DataSource;
   let agentId: string;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    facilitator = await new TestFacilitator().start();
-    agentServer = await new TestAgentServer().start();
-    api = await startApi({
-      SETTLEMENT_MODE: 'facilitator',
-      PLATFORM_WALLET: DEV_PLATFORM_WALLET,
-      ...TEST_SEEDS,
-      FACILITATOR_URL: facilitator.url,
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-    });
-    ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
-    expect(res.status).toBe(201);
-    agentId = res.body.data.id;
+    ({ facilitator, api, ds, agentId, stop } = await facilitatorStack());
   });
-  afterAll(async () => {
-    await api.close();
-    await agentServer.stop();
-    await facilitator.stop();
-  });
+  afterAll(() => stop());
 
   it('is released once past validBefore: settlement_expired, not charged, output withheld, no longer due, never sent again', async () => {
     facilitator.settle = 'fail';

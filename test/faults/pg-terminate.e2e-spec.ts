@@ -11,6 +11,7 @@ import { propertyRuns } from '../support/property-runs';
 import { withClient } from '../support/test-db';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
+import { prng } from '../support/prng';
 
 const PRICE = 11_000n;
 /** 500 in CI (the issue's figure); FC_RUNS=<n> for more by hand. */
@@ -18,18 +19,6 @@ const KEYS = propertyRuns(500);
 const CONCURRENCY = 25;
 /** A key cut off after its first transaction waits for the worker: its claim runs EXECUTION_TIMEOUT_MS + 60 s. */
 const KEY_DEADLINE_MS = 120_000;
-
-/** mulberry32: the seeded PRNG that decides when connections are killed, so a failing run replays. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * G5 (reliability.md): Postgres connections of the api are killed (`pg_terminate_backend`) at

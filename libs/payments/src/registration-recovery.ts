@@ -11,7 +11,6 @@ import { toSettleRequest } from './payments.service';
 import { RefundsService } from './refunds.service';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 
-
 export type RegistrationRecovery = 'refunded' | 'released' | 'waiting' | 'skipped';
 
 /**
