@@ -9,6 +9,7 @@ import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import { onFreePort } from '../support/ports';
 import { TestAgentServer } from '../support/agent-server';
 import { TestFacilitator } from '../support/facilitator-server';
 import { capabilityPayload, registerAgent, REGISTRATION_FEE_MICROS } from '../support/factories';
@@ -252,6 +253,36 @@ describe('evm: settlements interrupted after the money moved are finished exactl
     const [p] = await ds.query(`SELECT p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [id]);
     expect(p.status).toBe('settling');
     await finishedOnce(id, payer, sentBefore);
+  });
+
+  it('an api process killed with SIGKILL between the settlement and the charge (FAULT_KILL_AT): the worker charges it once', async () => {
+    const proc = await onFreePort(async (port) => {
+      const p = startProcess(builtApp('api'), { ...api.env, PORT: String(port), FAULT_KILL_AT: 'charge.after-settle' });
+      await waitFor(async () => {
+        if (p.child.exitCode !== null) throw new Error(`api exited:\n${p.output()}`);
+        return (await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null))?.status === 200;
+      }, 'the api process');
+      return { p, base: `http://127.0.0.1:${port}` };
+    });
+    const payer = newWallet();
+    await chain.mint(payer.address, PRICE);
+    const sentBefore = await relayerSent();
+    const h = await x402Header(payer, { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress });
+    const answered = await fetch(`${proc.base}/api/v1/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [h.name]: h.value },
+      body: JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'killed' } }),
+    }).then(
+      () => true,
+      () => false,
+    );
+    expect(answered).toBe(false); // the process died before answering
+    expect(await proc.p.exited).toBeNull(); // killed by a signal, not an exit
+    expect(proc.p.child.signalCode).toBe('SIGKILL');
+    const [row] = await ds.query(`SELECT e.id, p.status FROM executions e JOIN payments p ON p.id = e.payment_id WHERE p.nonce = $1`, [h.nonce.toLowerCase()]);
+    expect(row.status).toBe('settled'); // the money moved and was recorded; the charge never ran
+    expect((await charges(row.id)).transactions).toBe(0);
+    await finishedOnce(row.id, payer, sentBefore);
   });
 
   it('a registration whose process dies after its fee moved: the worker records the fee and refunds it to the payer; no agent exists', async () => {
