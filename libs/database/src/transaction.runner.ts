@@ -98,14 +98,6 @@ export class TransactionRunner {
    */
   async batch<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<{ [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> }> {
     const client = await this.pool().connect();
-    // A connection lost while checked out is destroyed on release instead of crashing the process.
-    let broken: Error | undefined;
-    const onError = (err: Error) => (broken = err);
-    client.on('error', onError);
-    const release = () => {
-      if (!broken) client.off('error', onError); // a broken one is destroyed, and may still report its end
-      client.release(broken);
-    };
     const stream = socketOf(client);
     stream.cork();
     let promises: P;
@@ -113,14 +105,14 @@ export class TransactionRunner {
       promises = issue({ query: <R>(text: string, params?: unknown[]) => rowsOf<R>(client, text, params) });
     } catch (err) {
       stream.uncork();
-      release();
+      client.release();
       throw err;
     }
     stream.uncork();
     try {
       return (await Promise.allSettled(promises)) as { [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> };
     } finally {
-      release();
+      client.release();
     }
   }
 
@@ -160,13 +152,7 @@ class OpenTransaction {
   private broken: Error | undefined;
   private readonly stream: { cork(): void; uncork(): void };
 
-  /** A connection lost while checked out (a killed backend) reports here, not as an unhandled 'error' that would end the process. */
-  private readonly onError = (err: Error) => {
-    this.broken = err;
-  };
-
   constructor(private readonly client: PoolClient) {
-    client.on('error', this.onError);
     this.stream = socketOf(client);
     this.stream.cork();
     this.begin = client.query('BEGIN');
@@ -208,8 +194,6 @@ class OpenTransaction {
   }
 
   release(): void {
-    // A broken connection keeps the listener: it is destroyed, and may still report its end.
-    if (!this.broken) this.client.off('error', this.onError);
     this.client.release(this.broken);
   }
 }
