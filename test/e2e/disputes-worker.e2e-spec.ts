@@ -14,19 +14,13 @@ import { agentPayload, capabilityPayload, REGISTRATION_FEE_MICROS } from '../sup
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { newWallet, signAuth, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
+import { paidExecute as paidExecuteAs, PaidCall } from '../support/disputes';
 
 const ADMIN = { 'X-Admin-Key': 'test-admin-key-0123456789' };
 /** The capability's per-request price: agent fee 1.20, so cut 0.06 (5%), earnings 1.14. */
 const AGENT_FEE = 1_200_000n;
 const EARNINGS = 1_140_000n;
 const PRICE = { model: 'per-request', basePrice: '1.20', currency: 'USDC' };
-
-type Header = { name: string; value: string };
-interface PaidCall {
-  transactionId: string;
-  payer: Wallet;
-  payment: Header;
-}
 
 /** What the platform did about one dispute, read from its rows (money to the micro-USDC). */
 async function disputeTrail(ds: DataSource, disputeId: string) {
@@ -85,7 +79,7 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
   });
 
   /** A header paying `amount` on the local chain, from a wallet minted exactly that much. */
-  const pay = async (amount: bigint, w = newWallet()): Promise<Header> => {
+  const pay = async (amount: bigint, w = newWallet()) => {
     await chain.mint(w.address, amount);
     return x402Header(w, { amount, payTo: chain.platform.address, asset: chain.usdcAddress });
   };
@@ -244,16 +238,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     return { id: res.body.data.id, wallet };
   }
 
-  async function paidExecute(agentId: string): Promise<PaidCall> {
-    const payer = newWallet();
-    const payment = await x402Header(payer, { amount: PLATFORM_FEE + AGENT_FEE, payTo: api.config.platformWallet });
-    const res = await api.request('POST', '/api/v1/execute', {
-      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'bonjour' } },
-      headers: { [payment.name]: payment.value },
-    });
-    expect(res.status).toBe(200);
-    return { transactionId: res.body.data.transactionId, payer, payment };
-  }
+  const paidExecute = (agentId: string) => paidExecuteAs(api, agentId, newWallet(), PLATFORM_FEE + AGENT_FEE);
 
   async function file(call: PaidCall, headers: Record<string, string> = { [call.payment.name]: call.payment.value }) {
     const res = await api.request('POST', '/api/v1/disputes', { body: { transactionId: call.transactionId, reason: 'No translation came back' }, headers });
