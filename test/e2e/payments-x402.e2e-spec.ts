@@ -137,6 +137,22 @@ describe('x402 payments (e2e)', () => {
     expect(await counts()).toEqual(before);
   });
 
+  // Issue 16, defect 1: a NUL byte in `name` used to fail at the insert (500) after the fee had settled.
+  it('refuses a paid registration whose content Postgres cannot store before settling anything, and the same header then pays a valid one', async () => {
+    const wallet = newWallet();
+    const headers = await payFor(wallet).then((h) => ({ [h.name]: h.value }));
+    const before = await counts();
+    for (const name of ['bad\u0000name', 'lone \ud800 surrogate']) {
+      const res = await register(wallet, headers, { ...agentPayload(wallet), name });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { errors: [{ field: '/name' }] } });
+    }
+    expect(await counts()).toEqual(before);
+    const ok = await register(wallet, headers);
+    expect(ok.status).toBe(201);
+    expect(await counts()).toMatchObject({ agents: before.agents + 1, payments: before.payments + 1 });
+  });
+
   describe('PAYMENT_INVALID', () => {
     const now = () => BigInt(Math.floor(Date.now() / 1000));
     const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64');

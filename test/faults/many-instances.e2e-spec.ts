@@ -6,25 +6,34 @@ import { PAYMENT_CHECKS } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
+import { JsonReceiver } from '../support/json-receiver';
+import { withClients } from '../support/load';
+import { seedCharge } from '../support/money';
 import { onFreePort } from '../support/ports';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
-import { newWallet } from '../support/wallets';
+import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const PRICE = 11_000n;
 const CLIENT_LIMIT = 6;
-const ASYNC_RUNS = 40;
+/** `FAULT_SCALE=<n>` multiplies the mixed load for a longer run by hand (README). */
+const SCALE = Math.max(1, Number(process.env.FAULT_SCALE ?? 1));
+const ASYNC_RUNS = 40 * SCALE;
+const WITHDRAWALS = 20 * SCALE;
+const CLIENTS = 50;
 
 /**
  * Issue 16, many instances: two api processes and two worker processes on one Postgres and one
  * Redis. A client's rate limit holds across both apis; one payment header sent to both at once is
- * charged once; async executions accepted by either api are each run once by one of the workers;
- * the invariants hold at the end.
+ * charged once; under a mixed load (async executions, withdrawals, escrow releases and webhook
+ * deliveries, requested through either api) every job runs once on one of the workers; the
+ * invariants hold at the end.
  */
 describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () => {
   let harness: ApiHarness;
   let ds: DataSource;
   let agentServer: TestAgentServer;
+  let receiver: JsonReceiver;
   const procs: RunningProcess[] = [];
   const apis: string[] = [];
   let agentId: string;
@@ -57,8 +66,9 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
+    receiver = await new JsonReceiver().start();
     // The harness gives the database and the Redis prefix (and registers the agent); the traffic goes to the processes.
-    harness = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: String(CLIENT_LIMIT) });
+    harness = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: String(CLIENT_LIMIT), ESCROW_HOLD_STANDARD_S: '2' });
     ds = harness.app.get(DataSource);
     const res = await registerAgent(harness, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
     expect(res.status).toBe(201);
@@ -72,6 +82,7 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
     await Promise.all(procs.map((p) => p.exited));
     await harness.close();
     await agentServer.stop();
+    await receiver.stop();
   });
 
   const execute = async (base: string, payer = newWallet(), query = '', input: Record<string, unknown> = { text: 'hola' }) => {
@@ -99,22 +110,82 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
     }
   });
 
-  it(`${ASYNC_RUNS} async executions accepted by either api are each run once, by the workers; invariants hold`, async () => {
-    const accepted = await Promise.all(Array.from({ length: ASYNC_RUNS }, (_, i) => execute(apis[i % 2], newWallet(), '?async=true', { text: `async ${i}` })));
-    expect(accepted.map((r) => r.status)).toEqual(Array(ASYNC_RUNS).fill(202));
-    const ids: string[] = accepted.map((r) => r.body.data.jobId);
-    await waitFor(
-      async () => (await ds.query(`SELECT count(*)::int AS n FROM executions WHERE id = ANY($1) AND transaction_id IS NOT NULL`, [ids]))[0].n === ASYNC_RUNS,
-      'every async execution charged',
-      60_000,
-    );
-    const calls = agentServer.calls.filter((c) => ids.includes(c.json.requestId));
-    const perId = new Map<string, number>();
-    for (const c of calls) perId.set(c.json.requestId, (perId.get(c.json.requestId) ?? 0) + 1);
-    expect([...perId.values()].every((n) => n === 1) && perId.size === ASYNC_RUNS).toBe(true);
-    const [{ charges }] = await ds.query(`SELECT count(*)::int AS charges FROM transactions t JOIN executions e ON e.transaction_id = t.id WHERE e.id = ANY($1)`, [ids]);
-    expect(charges).toBe(ASYNC_RUNS);
-    const report = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS]);
-    expect(report.results.filter((r) => r.violations.length)).toEqual([]);
-  }, 120_000);
+  it(
+    `mixed load through both apis: ${ASYNC_RUNS} async executions, ${WITHDRAWALS} withdrawals, their releases and webhook deliveries each run once; invariants hold`,
+    async () => {
+      // One agent, subscribed to its events, with earnings to withdraw while it earns more.
+      const started = Date.now();
+      const ownerWallet = newWallet();
+      const owned = (await registerAgent(harness, ownerWallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload({ id: 'echo' })] })).body.data.id;
+      let ts = Date.now();
+      const sub = await post(
+        apis[0],
+        '/api/v1/webhooks',
+        { agentId: owned, url: receiver.url, events: ['execution.completed', 'escrow.released', 'withdrawal.completed'] },
+        await walletHeaders(ownerWallet, owned, ++ts),
+      );
+      expect(sub.status).toBe(201);
+      await seedCharge(harness.app, { agentId: owned, agentFee: BigInt(WITHDRAWALS) * 1_100_000n, reputation: 90 });
+      await ds.query(`UPDATE agents SET reputation_score = 50 WHERE id = $1`, [owned]); // Standard: its new earnings held 2 s
+
+      // 50 clients at a time, alternating between the apis: the runs and the withdrawals interleaved.
+      const runs = withClients(ASYNC_RUNS, CLIENTS, async (i) => {
+        const h = await x402Header(newWallet(), { amount: PRICE, payTo: harness.config.platformWallet });
+        return post(apis[i % 2], '/api/v1/execute?async=true', { targetAgentId: owned, capabilityId: 'echo', input: { text: `async ${i}` } }, { [h.name]: h.value });
+      });
+      const payouts = withClients(WITHDRAWALS, CLIENTS, async (i) =>
+        post(apis[i % 2], '/api/v1/payments/withdraw', { agentId: owned, amount: '1.000000', destinationWallet: newWallet().address }, await walletHeaders(ownerWallet, owned, ++ts)),
+      );
+      const [accepted, requested] = await Promise.all([runs, payouts]);
+      expect(accepted.map((r) => r.status)).toEqual(Array(ASYNC_RUNS).fill(202));
+      expect(requested.filter((r) => r.status !== 201).map((r) => r.body.error)).toEqual([]);
+      const ids: string[] = accepted.map((r) => r.body.data.jobId);
+      const withdrawals: string[] = requested.map((r) => r.body.data.withdrawalId);
+
+      const state = async () =>
+        (
+          await ds.query(
+            `SELECT (SELECT count(*) FROM executions WHERE id = ANY($1) AND transaction_id IS NOT NULL)::int AS charged,
+                  (SELECT count(*) FROM withdrawals WHERE id = ANY($2) AND status = 'completed')::int AS paid,
+                  (SELECT count(*) FROM escrow_holds WHERE agent_id = $3 AND status = 'held')::int AS held,
+                  (SELECT count(*) FROM webhook_deliveries WHERE subscription_id = $4 AND status <> 'succeeded')::int AS undelivered,
+                  (SELECT count(*) FROM outbox_events WHERE agent_id = $3 AND published_at IS NULL)::int AS unpublished`,
+            [ids, withdrawals, owned, sub.body.data.webhookId],
+          )
+        )[0];
+      await waitFor(
+        async () => {
+          const s = await state();
+          return s.charged === ASYNC_RUNS && s.paid === WITHDRAWALS && s.held === 0 && s.undelivered === 0 && s.unpublished === 0;
+        },
+        'every run charged, every withdrawal paid, every hold released and every event delivered',
+        60_000 * SCALE,
+      );
+
+      // Once each: one agent call per run, one charge per run, one completion posting per withdrawal, one delivery per event.
+      const perId = new Map<string, number>();
+      for (const c of agentServer.calls.filter((c) => ids.includes(c.json.requestId))) perId.set(c.json.requestId, (perId.get(c.json.requestId) ?? 0) + 1);
+      expect([...perId.values()].every((n) => n === 1) && perId.size === ASYNC_RUNS).toBe(true);
+      const [once] = await ds.query(
+        `SELECT (SELECT count(*) FROM transactions t JOIN executions e ON e.transaction_id = t.id WHERE e.id = ANY($1))::int AS charges,
+              (SELECT count(*) FROM ledger_transactions WHERE code = 'withdrawal.completed' AND ref_id = ANY($2))::int AS completions,
+              (SELECT count(*) FROM escrow_holds WHERE agent_id = $3 AND status = 'released')::int AS releases,
+              (SELECT count(*) FROM ledger_transactions l JOIN escrow_holds h ON l.ref_id = h.id WHERE h.agent_id = $3 AND l.code = 'escrow.released')::int AS release_postings,
+              (SELECT count(*) FROM webhook_deliveries WHERE subscription_id = $4)::int AS deliveries`,
+        [ids, withdrawals, owned, sub.body.data.webhookId],
+      );
+      expect(once).toMatchObject({ charges: ASYNC_RUNS, completions: WITHDRAWALS, release_postings: once.releases });
+      expect(once.releases).toBeGreaterThanOrEqual(ASYNC_RUNS);
+      const eventIds = receiver.received.map((r) => (r.body as { id: string }).id);
+      process.stdout.write(
+        `many-instances mixed load: ${ASYNC_RUNS} async runs, ${WITHDRAWALS} withdrawals, ${once.releases} releases, ${once.deliveries} deliveries through 2 apis and 2 workers, each once, in ${Date.now() - started} ms\n`,
+      );
+      expect(new Set(eventIds).size).toBe(eventIds.length);
+      expect(eventIds.length).toBe(once.deliveries);
+      expect(once.deliveries).toBe(ASYNC_RUNS + WITHDRAWALS + once.releases);
+      const report = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS]);
+      expect(report.results.filter((r) => r.violations.length)).toEqual([]);
+    },
+    120_000 * SCALE,
+  );
 });

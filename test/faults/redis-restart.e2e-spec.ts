@@ -19,14 +19,21 @@ const SWEEP_MS = 1_000;
 const PRICE = 11_000n;
 /** Executions, withdrawals and refunds (each refund a disputed execution, filed and resolved): 200 requests, plus the releases and deliveries they set in motion. */
 const COUNTS = { sync: 60, async: 40, withdrawals: 40, refunds: 20 };
+/** Async runs the worker is inside (its execution concurrency) when Redis restarts mid-job. */
+const IN_FLIGHT = 16;
 
 /**
  * G4: Redis restarted without persistence while 200 operations are in flight: sync and async
  * executions, escrow releases due, withdrawals, dispute refunds, webhook deliveries. Everything
- * Redis held (waiting and delayed jobs) is gone; the worker's sweeper, which reads Postgres,
+ * Redis held (waiting, delayed and active jobs) is gone; the worker's sweeper, which reads Postgres,
  * finishes all of it within two sweep intervals of Redis coming back, and nothing is done twice.
+ * Two moments: before the worker has run any of it (it starts after the restart), and while the
+ * worker is mid-job (16 async runs inside their 2-second agent calls, the rest waiting in Redis).
  */
-describe('faults: Redis restarted without persistence during mixed operations (e2e)', () => {
+describe.each([
+  ['before the worker has run any of it', false],
+  ['while the worker is mid-job', true],
+])('faults: Redis restarted without persistence during mixed operations, %s (e2e)', (_moment, midJob) => {
   let redis: PrivateRedis;
   let port: number;
   let api: ApiHarness;
@@ -78,20 +85,15 @@ describe('faults: Redis restarted without persistence during mixed operations (e
     const richWallet = newWallet();
     const rich = (await registerAgent(api, richWallet)).body.data.id;
     await seedCharge(api.app, { agentId: rich, agentFee: BigInt(COUNTS.withdrawals) * 1_100_000n, reputation: 90 });
+    const startWorker = () => startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn' });
+    if (midJob) {
+      worker = startWorker();
+      await waitFor(async () => (await api.request('GET', '/api/v1/health/worker')).status === 200 || undefined, 'a worker heartbeat', 30_000);
+    }
 
     // Work that will be in Redis (delayed releases, queued async runs, withdrawals, refunds) when it restarts.
     const sync: PaidCall[] = [];
     for (let i = 0; i < COUNTS.sync; i++) sync.push(await paidExecute(api, agentId, newWallet(), PRICE, { text: `sync ${i}` }));
-    const asyncIds: string[] = [];
-    for (let i = 0; i < COUNTS.async; i++) {
-      const h = await x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet });
-      const res = await api.request('POST', '/api/v1/execute?async=true', {
-        body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: `async ${i}` } },
-        headers: { [h.name]: h.value },
-      });
-      expect(res.status).toBe(202);
-      asyncIds.push(res.body.data.jobId);
-    }
     const withdrawals: string[] = [];
     for (let i = 0; i < COUNTS.withdrawals; i++) {
       const res = await api.request('POST', '/api/v1/payments/withdraw', {
@@ -112,11 +114,30 @@ describe('faults: Redis restarted without persistence during mixed operations (e
       disputes.push(d);
     }
 
-    // Redis loses everything: stopped and started again empty, before the worker has run any of it.
+    // Async runs last, so that mid-job the restart finds the first ones inside their agent calls.
+    const asyncIds: string[] = [];
+    for (let i = 0; i < COUNTS.async; i++) {
+      const h = await x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet });
+      // Mid-job: the first runs fill the worker's 16 execution slots with 2-second agent calls.
+      const input = midJob && i < IN_FLIGHT ? { text: `async ${i}`, mode: 'slow' } : { text: `async ${i}` };
+      const res = await api.request('POST', '/api/v1/execute?async=true', {
+        body: { targetAgentId: agentId, capabilityId: 'translate', input },
+        headers: { [h.name]: h.value },
+      });
+      expect(res.status).toBe(202);
+      asyncIds.push(res.body.data.jobId);
+    }
+    // Redis loses everything: stopped and started again empty, before the worker has run any of it,
+    // or while it has runs inside their agent calls (and, in Redis, the rest of the work).
+    if (midJob) {
+      const slowCalls = () => agentServer.calls.filter((c) => (c.json.input as { mode?: string })?.mode === 'slow').length;
+      await waitFor(async () => slowCalls() >= IN_FLIGHT || undefined, 'the worker to be inside its slow agent calls', 30_000);
+    }
+    const inFlight = midJob ? (await ds.query(`SELECT count(*)::int AS n FROM executions WHERE id = ANY($1) AND status = 'pending' AND locked_until > now()`, [asyncIds]))[0].n : 0;
     await redis.stop();
     redis = await startPrivateRedis({ tcpPort: port });
     const back = Date.now();
-    worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn' });
+    if (!midJob) worker = startWorker();
 
     const pending = async () =>
       (
@@ -141,7 +162,9 @@ describe('faults: Redis restarted without persistence during mixed operations (e
       const runs = await ds.query(`SELECT status, agent_error, count(*)::int AS n FROM executions WHERE id = ANY($1) GROUP BY 1, 2`, [asyncIds]);
       throw new Error(`${(err as Error).message}: still pending ${JSON.stringify(await pending())}; async runs ${JSON.stringify(runs)}\n${worker?.output().slice(-3000)}`);
     });
-    process.stdout.write(`redis-restart fault test: everything completed ${done - back} ms after Redis came back empty (sweep interval ${SWEEP_MS} ms, worker boot included)\n`);
+    process.stdout.write(
+      `redis-restart fault test (${midJob ? `mid-job, ${inFlight} runs inside agent calls` : 'worker started after'}): everything completed ${done - back} ms after Redis came back empty (sweep interval ${SWEEP_MS} ms${midJob ? '' : ', worker boot included'})\n`,
+    );
     // Two sweep intervals, plus the worker's boot.
     expect(done - back).toBeLessThan(2 * SWEEP_MS + 5_000);
 

@@ -20,3 +20,19 @@ export function keepConnectionErrorsHandled(pool: Pool): void {
   pool.on('connect', attach);
   for (const client of (pool as unknown as { _clients?: EventEmitter[] })._clients ?? []) attach(client);
 }
+
+/** SQLSTATEs after which nothing was committed and the same request may simply be sent again. */
+const TRANSIENT_SQLSTATES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300']);
+const TRANSIENT_MESSAGES = [/timeout exceeded when trying to connect/, /Connection terminated/];
+
+/**
+ * Whether a failure came from Postgres being momentarily unavailable (the pool had no connection
+ * within its wait, a deadlock or serialization victim, a backend terminated or refusing connections)
+ * rather than from the request: the transaction was rolled back, and a retry can succeed.
+ */
+export function isTransientDatabaseError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; driverError?: { code?: unknown } };
+  const code = e?.driverError?.code ?? e?.code;
+  if (typeof code === 'string' && TRANSIENT_SQLSTATES.has(code)) return true;
+  return typeof e?.message === 'string' && TRANSIENT_MESSAGES.some((m) => m.test(e.message as string));
+}

@@ -198,6 +198,11 @@ export class EscrowService {
         ],
         metadata: { paymentId: c.paymentId, agentId: c.agentId, ...(refund ? { refundId: refund.id } : {}) },
       }),
+      // A release in this transaction credits available (and owed): they are locked here, after the
+      // posting's accounts and before the agent's row (the caller's reputation statement), which is
+      // the order withdrawals and disputes take them in. Taking the row first deadlocked a charge
+      // against a withdrawal holding available and waiting for the row.
+      c.releaseInline !== false ? this.ledger.lockBalances(manager, [Accounts.agentAvailable(c.agentId).code, Accounts.agentOwed(c.agentId).code]) : Promise.resolve(null),
     ]);
     hold.releaseAt = new Date(held[0].releaseAt);
     if (hold.releaseAt.getTime() <= now.getTime() && c.releaseInline !== false) {

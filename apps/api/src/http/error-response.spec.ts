@@ -1,4 +1,5 @@
 import { BadRequestException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
 import { AppException } from '@app/common';
 import { toErrorResponse } from './error-response';
 
@@ -26,5 +27,21 @@ describe('toErrorResponse', () => {
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { errorId: expect.any(String) } } });
     expect(JSON.stringify(r.body)).not.toMatch(/password|postgres|10\.0\.0\.5|stack/);
+  });
+
+  it('answers Postgres momentarily unavailable (no pooled connection in time, a deadlock victim, a terminated backend) with 503 and Retry-After, and a real fault still with 500', () => {
+    const driver = (code: string, message: string) => new QueryFailedError('SELECT 1', [], Object.assign(new Error(message), { code }));
+    for (const err of [
+      new Error('timeout exceeded when trying to connect'),
+      driver('40P01', 'deadlock detected'),
+      driver('57P01', 'terminating connection due to administrator command'),
+    ]) {
+      const r = toErrorResponse(err);
+      expect(r.status).toBe(503);
+      expect(r.headers).toEqual({ 'Retry-After': '1' });
+      expect(r.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(JSON.stringify(r.body)).not.toMatch(/deadlock|terminating|connect/);
+    }
+    expect(toErrorResponse(driver('23505', 'duplicate key value violates unique constraint')).status).toBe(500);
   });
 });

@@ -2,6 +2,7 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode } from '@app/common';
+import { isTransientDatabaseError } from '@app/database';
 import { offerRendering } from './x402-http';
 
 export interface ErrorBody {
@@ -26,8 +27,9 @@ const logger = new Logger('Errors');
 
 /**
  * Turns anything thrown into the envelope. AppException carries its code; framework
- * HttpExceptions map by status; anything else is a 500 that logs an error id and
- * reveals nothing more.
+ * HttpExceptions map by status; Postgres momentarily unavailable (no pooled connection in time,
+ * a deadlock victim, a terminated backend) is a 503 with Retry-After; anything else is a 500 that
+ * logs an error id and reveals nothing more.
  */
 export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (exception instanceof AppException) {
@@ -46,6 +48,15 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     const message = typeof response === 'string' ? response : (messageOf(response) ?? exception.message);
     const details = status === HttpStatus.SERVICE_UNAVAILABLE && typeof response === 'object' ? { health: response } : undefined;
     return { status, body: { success: false, error: { code, message, ...(details ? { details } : {}) } }, headers: {} };
+  }
+  if (isTransientDatabaseError(exception)) {
+    // Rolled back: nothing this request did was kept, and the same request can be sent again.
+    logger.warn({ err: exception }, 'Postgres momentarily unavailable; answered 503');
+    return {
+      status: 503,
+      body: { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is momentarily busy; send the request again shortly' } },
+      headers: { 'Retry-After': '1' },
+    };
   }
   const errorId = randomUUID();
   logger.error({ errorId, err: exception }, `Unhandled error ${errorId}`);
