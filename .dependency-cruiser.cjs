@@ -47,7 +47,9 @@ const layerRules = TIERS.flatMap((tier, i) =>
   }),
 ).filter((rule) => rule.to.path !== '(?!)');
 
-const knownLibs = TIERS.flat();
+// The SDK (libs/sdk) is a publishable package outside the tiers: it imports no other lib, and the
+// developer surfaces built on it (apps/agora, apps/mcp) import nothing else.
+const knownLibs = [...TIERS.flat(), 'sdk'];
 const ENTITY_FILE = '^libs/[^/]+/src/entities/[^/]+\\.entity\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -60,6 +62,20 @@ module.exports = {
       comment: 'Every lib has a place in TIERS (and an @app/<lib> alias in tsconfig.json). Add a new lib to TIERS.',
       from: { path: `^libs/(?!(${knownLibs.map(escape).join('|')})/)` },
       to: {},
+    },
+    {
+      name: 'sdk-stands-alone',
+      severity: 'error',
+      comment: 'libs/sdk is published on its own: it talks to agora over HTTP and imports no other lib.',
+      from: { path: '^libs/sdk/' },
+      to: { path: '^libs/(?!sdk/)' },
+    },
+    {
+      name: 'developer-surfaces-use-only-the-sdk',
+      severity: 'error',
+      comment: 'The agora CLI and the MCP server reach agora only through the SDK (@agora/sdk).',
+      from: { path: '^apps/(agora|mcp)/' },
+      to: { path: '^libs/(?!sdk/)' },
     },
     {
       name: 'libs-never-import-apps',
@@ -123,7 +139,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules|coverage|\\.tmp)/' },
+    exclude: { path: '^(dist|node_modules|coverage|\\.tmp|libs/sdk/dist)/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {

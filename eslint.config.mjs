@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'jest.config.js'] },
+  { ignores: ['**/dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'jest.config.js', 'libs/sdk/src/generated/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

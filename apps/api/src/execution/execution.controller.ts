@@ -8,7 +8,7 @@ import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
 import { rateLimitHeaders } from './rate-limit-headers';
-import { AsyncAcceptedResponse, ChainParamsDto, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
+import { AsyncAcceptedResponse, ChainParamsDto, ExecuteDto, ExecutionResponse, PlatformKeysResponse, toExecutionResponse } from './dto/execute.dto';
 
 const REQUEST_ID = /^req_[A-Za-z0-9_-]{8,40}$/;
 const [MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET] = [10_000n, 1_000_000_000n, 10_000_000n];
@@ -104,7 +104,8 @@ export class ExecutionController {
 
   @Get('platform/keys')
   @ApiOperation({ summary: 'Public keys agents use to verify X-Agora-Signature on calls from the platform' })
-  keys(): { keys: { kid: string; alg: string; publicKey: string }[] } {
+  @ApiEnvelope(PlatformKeysResponse)
+  keys(): PlatformKeysResponse {
     return { keys: [{ kid: this.signer.keyId, alg: 'Ed25519', publicKey: this.signer.publicKey }] };
   }
 

@@ -1,8 +1,9 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 
-/** Documents `{ success: true, data: <model> }` for a route. */
-export function ApiEnvelope(model: Type<unknown>, status = 200, description?: string): MethodDecorator {
+/** Documents `{ success: true, data: <model> }` for a route (`data: <model>[]` with `array`). */
+export function ApiEnvelope(model: Type<unknown>, status = 200, description?: string, array = false): MethodDecorator {
+  const data = array ? { type: 'array', items: { $ref: getSchemaPath(model) } } : { $ref: getSchemaPath(model) };
   return applyDecorators(
     ApiExtraModels(model),
     ApiResponse({
@@ -11,7 +12,7 @@ export function ApiEnvelope(model: Type<unknown>, status = 200, description?: st
       schema: {
         type: 'object',
         required: ['success', 'data'],
-        properties: { success: { type: 'boolean', example: true }, data: { $ref: getSchemaPath(model) } },
+        properties: { success: { type: 'boolean', example: true }, data },
       },
     }),
   );

@@ -73,7 +73,7 @@ export class PaymentsController {
   @Get('history/:agentId')
   @WalletSigned({ param: 'agentId' })
   @ApiOperation({ summary: "An agent's transactions (wallet-signed; a signature may be reused for reads within its window)" })
-  @ApiEnvelope(TransactionListItemResponse)
+  @ApiEnvelope(TransactionListItemResponse, 200, undefined, true)
   @ApiErrors(400, 401, 403, 404)
   async history(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<TransactionListItemResponse[]> {
     return (await this.balances.history(agentId, page)).map(toTransactionListItem);

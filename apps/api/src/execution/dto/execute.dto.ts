@@ -163,3 +163,17 @@ export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string |
     ...(paid.refund ? { refund: { refundId: paid.refund.id, amount: formatMicros(paid.refund.amount), status: paid.refund.status, txHash: paid.refund.txHash } } : {}),
   };
 }
+
+export class PlatformKeyResponse {
+  @ApiProperty({ example: 'agora-1' })
+  kid: string;
+  @ApiProperty({ example: 'Ed25519' })
+  alg: string;
+  @ApiProperty({ description: 'Raw 32-byte Ed25519 public key, base64' })
+  publicKey: string;
+}
+
+export class PlatformKeysResponse {
+  @ApiProperty({ type: [PlatformKeyResponse] })
+  keys: PlatformKeyResponse[];
+}

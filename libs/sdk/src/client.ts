@@ -1,0 +1,182 @@
+import { AgoraError, ValidationError } from './errors';
+import type { components } from './generated/openapi';
+import { formatMicros, toMicros } from './money';
+import { Payer, PaymentSent, SpendCaps } from './payer';
+import { DiscoveryResource, DisputesResource, PaymentsResource, WebhooksResource } from './resources';
+import { AgoraSigner, toSigner, WalletAuthSigner } from './signer';
+import { Api, createApi, unwrap } from './transport';
+
+type Schemas = components['schemas'];
+export type Execution = Schemas['ExecutionResponse'];
+export type Agent = Schemas['AgentResponse'];
+export type RegisterAgentInput = Omit<Schemas['RegisterAgentDto'], 'wallet'> & { wallet?: string };
+export type UpdateAgentInput = Schemas['UpdateAgentDto'];
+
+export interface AgoraClientOptions {
+  /** Where the API is: `https://agora.example.com` (the `/api/v1` paths are added). */
+  baseUrl: string;
+  /** Signs payments and wallet-auth headers: an ethers Wallet or Signer, or a private key. */
+  wallet?: AgoraSigner | string;
+  /** Never pay more than this per call or per client (USDC). Default 1.00 per call, 10.00 per session. */
+  spendCap?: SpendCaps;
+  /** How async executions are awaited: first wait, longest wait and the total before giving up. */
+  polling?: { initialMs?: number; maxMs?: number; timeoutMs?: number };
+  fetch?: typeof fetch;
+}
+
+export interface ExecuteOptions {
+  targetAgentId: string;
+  capabilityId: string;
+  input: Record<string, unknown>;
+  /** Accepted with 202 and run by the platform's worker; `execute` waits for it unless `wait` is false. */
+  async?: boolean;
+  wait?: boolean;
+  idempotencyKey?: string;
+  callbackUrl?: string;
+  /** A cap for this call below the client's per-call cap (USDC). */
+  maxPayment?: string | bigint;
+  /** Pay from an execution chain's budget (inside an agent's run) instead of x402. */
+  chainToken?: string;
+}
+
+/** An execution as the API reports it, with what this client paid for it and the header that paid (the payer's proof). */
+export type ExecuteResult = Execution & { paid: string | null; payment: PaymentSent['header'] | null };
+
+const DEFAULT_CAPS: SpendCaps = { perCall: '1.00', perSession: '10.00' };
+
+/** The agora API: typed calls, x402 payments under spend caps, wallet-signed routes, async runs awaited. */
+export class AgoraClient {
+  readonly api: Api;
+  readonly payments: PaymentsResource;
+  readonly webhooks: WebhooksResource;
+  readonly disputes: DisputesResource;
+  readonly discovery: DiscoveryResource;
+  private readonly signer: AgoraSigner | null;
+  private readonly auth: WalletAuthSigner | null;
+  private readonly payer: Payer | null;
+
+  constructor(private readonly options: AgoraClientOptions) {
+    this.api = createApi(options.baseUrl, options.fetch);
+    this.signer = options.wallet ? toSigner(options.wallet) : null;
+    this.auth = this.signer ? new WalletAuthSigner(this.signer) : null;
+    this.payer = this.signer ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS) : null;
+    const sign = (agentId: string) => this.walletAuth().agentHeaders(agentId);
+    this.payments = new PaymentsResource(this.api, sign);
+    this.webhooks = new WebhooksResource(this.api, sign);
+    this.disputes = new DisputesResource(this.api, sign, (txId) => this.walletAuth().clientHeaders(txId));
+    this.discovery = new DiscoveryResource(this.api);
+  }
+
+  /** The wallet's address, when one is configured. */
+  get address(): string | null {
+    return this.signer?.address ?? null;
+  }
+
+  /** Micro-USDC this client has signed for, and what is left of its session cap. */
+  get spending(): { spent: string; remaining: string } {
+    const payer = this.requirePayer();
+    return { spent: formatMicros(payer.sessionSpent), remaining: formatMicros(payer.remaining) };
+  }
+
+  /** Registers an agent owned by this wallet, paying the 0.10 registration fee. */
+  async registerAgent(input: RegisterAgentInput): Promise<Agent> {
+    const body = { ...input, wallet: input.wallet ?? this.requireSigner().address } as Schemas['RegisterAgentDto'];
+    const { result } = await this.paid((fetch) => this.api.POST('/api/v1/agents', { body, fetch }));
+    return result as Agent;
+  }
+
+  async getAgent(agentId: string): Promise<Agent> {
+    return (await unwrap(this.api.GET('/api/v1/agents/{id}', { params: { path: { id: agentId } } }))) as Agent;
+  }
+
+  async updateAgent(agentId: string, patch: UpdateAgentInput): Promise<Agent> {
+    const header = await this.walletAuth().agentHeaders(agentId);
+    return (await unwrap(this.api.PATCH('/api/v1/agents/{id}', { params: { path: { id: agentId }, header }, body: patch }))) as Agent;
+  }
+
+  async deactivateAgent(agentId: string) {
+    const header = await this.walletAuth().agentHeaders(agentId);
+    return unwrap(this.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agentId }, header } }));
+  }
+
+  /**
+   * Runs a capability, paying its price with x402 within the caps (refused before signing when
+   * the price is above them). An async run is awaited by polling its status with backoff.
+   */
+  async execute(o: ExecuteOptions): Promise<ExecuteResult> {
+    const body = { targetAgentId: o.targetAgentId, capabilityId: o.capabilityId, input: o.input, ...(o.callbackUrl ? { callbackUrl: o.callbackUrl } : {}) };
+    const headers: Record<string, string> = { ...(o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : {}) };
+    const query = o.async ? { async: true } : undefined;
+    if (o.chainToken) {
+      const data = await unwrap(this.api.POST('/api/v1/execute', { body, params: { query }, headers: { ...headers, 'X-Chain-Token': o.chainToken } }));
+      return { ...(data as Execution), paid: null, payment: null };
+    }
+    const cap = o.maxPayment === undefined ? undefined : toMicros(o.maxPayment);
+    const { result, paid } = await this.paid((fetch) => this.api.POST('/api/v1/execute', { body, params: { query }, headers, fetch }), cap);
+    const payment = paid?.header ?? null;
+    const accepted = result as { jobId?: string; statusUrl?: string } & Execution;
+    const execution = accepted.jobId && o.wait !== false ? await this.waitForExecution(accepted.jobId, payment) : accepted;
+    return { ...(execution as Execution), paid: paid ? formatMicros(paid.amount) : null, payment };
+  }
+
+  /** An execution's status; its output only with the header that paid for it. */
+  async getExecution(requestId: string, payment?: { name: string; value: string } | null): Promise<Execution> {
+    const headers = payment ? { [payment.name]: payment.value } : undefined;
+    return (await unwrap(this.api.GET('/api/v1/execute/{requestId}', { params: { path: { requestId } }, headers }))) as Execution;
+  }
+
+  /** Polls an execution until it is no longer pending (backoff from `initialMs` to `maxMs`). */
+  async waitForExecution(requestId: string, payment?: { name: string; value: string } | null): Promise<Execution> {
+    const { initialMs = 200, maxMs = 2_000, timeoutMs = 300_000 } = this.options.polling ?? {};
+    const deadline = Date.now() + timeoutMs;
+    for (let wait = initialMs; ; wait = Math.min(maxMs, Math.ceil(wait * 1.5))) {
+      const execution = await this.getExecution(requestId, payment);
+      if (execution.status !== 'pending') return execution;
+      if (Date.now() + wait > deadline) {
+        throw new AgoraError('EXECUTION_TIMEOUT', `Execution ${requestId} was still pending after ${timeoutMs} ms`, 0, { requestId });
+      }
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  /** Retries a failed or timed-out execution with its stored authorization (no new charge). */
+  async retryExecution(requestId: string, payment: { name: string; value: string }): Promise<Execution> {
+    return (await unwrap(this.api.POST('/api/v1/execute/{requestId}/retry', { params: { path: { requestId } }, headers: { [payment.name]: payment.value } }))) as Execution;
+  }
+
+  /** The platform's Ed25519 keys (what X-Agora-Signature is checked against). */
+  platformKeys() {
+    return unwrap(this.api.GET('/api/v1/platform/keys'));
+  }
+
+  private async paid<R extends { data?: unknown; error?: unknown; response: Response }>(
+    send: (fetch: (r: Request) => Promise<Response>) => Promise<R>,
+    perCall?: bigint,
+  ): Promise<{ result: unknown; paid: PaymentSent | null }> {
+    const payer = this.requirePayer();
+    let paid: PaymentSent | null = null;
+    const result = await unwrap(
+      send(async (request) => {
+        const sent = await payer.fetch(request, perCall);
+        paid = sent.paid;
+        return sent.response;
+      }),
+    );
+    return { result, paid };
+  }
+
+  private requireSigner(): AgoraSigner {
+    if (!this.signer) throw new ValidationError('VALIDATION_ERROR', 'This call needs a wallet: create the client with `wallet`', 0);
+    return this.signer;
+  }
+
+  private requirePayer(): Payer {
+    this.requireSigner();
+    return this.payer!;
+  }
+
+  private walletAuth(): WalletAuthSigner {
+    this.requireSigner();
+    return this.auth!;
+  }
+}

@@ -1,0 +1,4583 @@
+/* Generated from docs/openapi.json by `npm run openapi` (openapi-typescript). Do not edit. */
+export interface paths {
+    "/api/v1/admin/agents/{id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reinstate a suspended agent (platform action) */
+        post: operations["AdminAgentsController_reinstate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/agents/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend an agent (platform action) */
+        post: operations["AdminAgentsController_suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/disputes/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve a dispute (platform action): agent_wins releases the frozen earnings, client_wins refunds the agent fee, split refunds half */
+        post: operations["AdminDisputesController_resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register an agent (registration fee 0.10 USDC) */
+        post: operations["AgentsController_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent */
+        get: operations["AgentsController_get"];
+        put?: never;
+        post?: never;
+        /** Deactivate an agent (wallet-signed); it is kept, with status inactive */
+        delete: operations["AgentsController_deactivate"];
+        options?: never;
+        head?: never;
+        /** Update an agent (wallet-signed) */
+        patch: operations["AgentsController_update"];
+        trace?: never;
+    };
+    "/api/v1/analytics/agent/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's executions, earnings, performance, disputes and reputation over a rolling period */
+        get: operations["AnalyticsController_agent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chains/budget-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Estimate what a chain at this agent may cost, and a budget for it (free) */
+        post: operations["ChainsController_budget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chains/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public keys that verify chain tokens (the current key, and previous ones still valid) */
+        get: operations["ChainsController_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId) */
+        get: operations["ChainsController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chains/{id}/cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chain's cost: platform fees, agent fees and cuts, by agent and by depth */
+        get: operations["ChainsController_cost"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find active agents by capability name, price and reputation */
+        get: operations["DiscoveryController_discover"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/discover/recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recommend agents for a natural-language request */
+        get: operations["DiscoveryController_recommend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispute a charged transaction (its payer only, once, within 7 days): the agent's earnings of it are frozen
+         * @description Proof of being the payer: the original payment header (X-PAYMENT or PAYMENT-SIGNATURE), or X-Client-Wallet + X-Client-Signature.
+         */
+        post: operations["DisputesController_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disputes/agent/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's disputes, newest first (status filter, paging, total) */
+        get: operations["DisputesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dispute, with the evidence the platform holds about the execution */
+        get: operations["DisputesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/disputes/{id}/respond": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The disputed agent's answer (wallet-signed by the agent's wallet; once, within the response window) */
+        post: operations["DisputesController_respond"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Execute a capability, paid with x402 (X-PAYMENT or PAYMENT-SIGNATURE) */
+        post: operations["ExecutionController_execute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execute/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Execution status; output only with the original payment header (an execution in a chain: or a token of that chain) */
+        get: operations["ExecutionController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/execute/{requestId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a failed or timed-out execution with its stored authorization (no new charge); only with the original payment header */
+        post: operations["ExecutionController_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API readiness: Postgres and Redis reachable, and the worker's last invariant check passed (payouts are paused while it fails) */
+        get: operations["HealthController_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health/worker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Worker liveness, from the heartbeat the worker writes to Redis */
+        get: operations["HealthController_worker"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/balance/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's balance: available, in escrow, totals */
+        get: operations["PaymentsController_balance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/history/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's transactions (wallet-signed; a signature may be reused for reads within its window) */
+        get: operations["PaymentsController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platform totals (served by analytics from rollups the database keeps; no scan of the history) */
+        get: operations["PaymentsController_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/tx/{txId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One transaction */
+        get: operations["PaymentsController_transaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw available balance to a wallet (wallet-signed; minimum 1.00, fee 0.10) */
+        post: operations["PaymentsController_withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/withdrawal/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One withdrawal */
+        get: operations["PaymentsController_withdrawal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/payments/withdrawals/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's withdrawals with a summary */
+        get: operations["PaymentsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/platform/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public keys agents use to verify X-Agora-Signature on calls from the platform */
+        get: operations["ExecutionController_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reputation/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active agents ranked by reputation, then executions */
+        get: operations["ReputationController_top"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reputation/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's score, tier, newest events and breakdown */
+        get: operations["ReputationController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Subscribe an HTTPS URL to events of an agent (wallet-signed) */
+        post: operations["WebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/agent/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's webhooks (secrets are never returned) */
+        get: operations["WebhooksController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook (wallet-signed); attempts not yet sent are cancelled */
+        delete: operations["WebhooksController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery attempts of a webhook, newest first (wallet-signed; the signature may be reused within its window) */
+        get: operations["WebhooksController_deliveryLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a past delivery again now, as one attempt outside the schedule (wallet-signed) */
+        post: operations["WebhooksController_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        AgentAnalyticsResponse: {
+            /** Format: uuid */
+            agentId: string;
+            disputes: components["schemas"]["DisputeStats"];
+            earnings: components["schemas"]["EarningsStats"];
+            executions: components["schemas"]["ExecutionsStats"];
+            performance: components["schemas"]["PerformanceStats"];
+            /** @enum {string} */
+            period: "day" | "week" | "month" | "all";
+            reputation: components["schemas"]["ReputationStats"];
+        };
+        AgentResponse: {
+            capabilities: components["schemas"]["CapabilityResponse"][];
+            chainSettings: components["schemas"]["ChainSettingsResponse"];
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            endpoints: components["schemas"]["EndpointsResponse"];
+            /** Format: uuid */
+            id: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            name: string;
+            reputation_score: number;
+            /** @enum {string} */
+            status: "active" | "inactive" | "suspended";
+            /** Format: date-time */
+            updated_at: string;
+            wallet: string;
+        };
+        AsyncAcceptedResponse: {
+            jobId: string;
+            /** @example pending */
+            status: string;
+            /** @example /api/v1/execute/req_... */
+            statusUrl: string;
+        };
+        BalanceResponse: {
+            /** Format: uuid */
+            agentId: string;
+            /**
+             * @description Withdrawable
+             * @example 1.234500
+             */
+            available: string;
+            escrow: components["schemas"]["EscrowSummaryResponse"];
+            executionCount: number;
+            /**
+             * @description In escrow
+             * @example 0.095000
+             */
+            pending: string;
+            totalDisputed: string;
+            totalEarned: string;
+            totalWithdrawn: string;
+        };
+        BudgetBreakdownResponse: {
+            /** @description 20% buffer */
+            contingency: string;
+            /** @description Platform fee + agent base price (the cap for variable pricing) */
+            directCost: string;
+            /** @description (estimatedDepth - 1) calls of the same cost, when includeSubAgentCosts */
+            estimatedSubAgentCosts: string;
+            /** @description Platform fee + platform cut */
+            platformFees: string;
+        };
+        BudgetCapabilityResponse: {
+            basePrice: string;
+            id: string;
+            name: string;
+        };
+        BudgetCheckDto: {
+            /** @example translate */
+            capabilityId: string;
+            /**
+             * @description Levels of calls expected, the root included
+             * @default 1
+             */
+            estimatedDepth: number;
+            /** @default true */
+            includeSubAgentCosts: boolean;
+            input: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            targetAgentId: string;
+        };
+        BudgetCheckResponse: {
+            breakdown: components["schemas"]["BudgetBreakdownResponse"];
+            capability: components["schemas"]["BudgetCapabilityResponse"];
+            estimatedTotal: string;
+            /** @description 50% above the estimate */
+            recommendedBudget: string;
+            warnings: string[];
+        };
+        CapabilityDto: {
+            /** @example Translates text between English, French and Spanish */
+            description: string;
+            /**
+             * @description Unique within the agent; letters, digits, . _ : -
+             * @example translate
+             */
+            id: string;
+            /** @description JSON Schema for input */
+            inputSchema?: {
+                [key: string]: unknown;
+            };
+            /** @example Translate text */
+            name: string;
+            /** @description JSON Schema for output */
+            outputSchema?: {
+                [key: string]: unknown;
+            };
+            pricing: components["schemas"]["PricingDto"];
+        };
+        CapabilityResponse: {
+            description: string;
+            id: string;
+            inputSchema?: {
+                [key: string]: unknown;
+            };
+            name: string;
+            outputSchema?: {
+                [key: string]: unknown;
+            };
+            pricing: components["schemas"]["PricingResponse"];
+        };
+        ChainCostResponse: {
+            breakdown: components["schemas"]["CostBreakdownResponse"];
+            byAgent: components["schemas"]["CostByAgentResponse"][];
+            byDepth: components["schemas"]["CostByDepthResponse"][];
+            /** Format: uuid */
+            chainId: string;
+            rootTransactionId: string | null;
+            /** @description platformFees + agentFees; byAgent and byDepth each sum to it */
+            totalCost: string;
+        };
+        ChainKeyJwk: {
+            /** @example Ed25519 */
+            crv: string;
+            /** @example OKP */
+            kty: string;
+            /** @description Raw public key, base64url */
+            x: string;
+        };
+        ChainKeyResponse: {
+            /** @example Ed25519 */
+            alg: string;
+            /** @description For node:crypto: createPublicKey({ key: jwk, format: 'jwk' }) */
+            jwk: components["schemas"]["ChainKeyJwk"];
+            /** @description Key id: the first 16 hex characters of the sha256 of the raw public key */
+            kid: string;
+            /** @description Raw 32-byte public key, base64 */
+            publicKey: string;
+            /**
+             * @description current signs new tokens; previous keys still verify
+             * @enum {string}
+             */
+            status: "current" | "previous";
+        };
+        ChainKeysResponse: {
+            /** @description A token is `<base64url(payload JSON)>.<base64url(signature)>`; the Ed25519 signature is over the ASCII bytes of the payload part */
+            keys: components["schemas"]["ChainKeyResponse"][];
+        };
+        ChainNodeResponse: {
+            /** Format: uuid */
+            agentId: string;
+            agentName: string | null;
+            capabilityId: string;
+            children: components["schemas"]["ChainNodeResponse"][];
+            completedAt: string | null;
+            /** @description Charged (platform fee + agent fee); the reservation while running; 0 once refunded */
+            cost: string;
+            depth: number;
+            executionTimeMs: number | null;
+            /** @example req_... */
+            requestId: string;
+            /** @description W3C span id of the call to this agent (its traceparent) */
+            spanId: string;
+            startedAt: string;
+            /**
+             * @description refunded: the node failed and its reservation went back to the budget
+             * @enum {string}
+             */
+            status: "running" | "completed" | "refunded";
+            /** @description The charge (tx_...), once completed */
+            transactionId: string | null;
+        };
+        ChainParamsDto: {
+            /**
+             * @description USDC the root agent may spend on sub-calls: 0.01-1000.00, default 10.00; paid with the root cost in one payment, the unspent part refunded
+             * @example 10.00
+             */
+            budget?: string;
+            /** @description At most 5 and at most the root agent's chain_max_depth (its value by default) */
+            maxDepth?: number;
+        };
+        ChainRefundResponse: {
+            amount: string;
+            /** @example rfd_... */
+            refundId: string;
+        };
+        ChainResponse: {
+            /** Format: uuid */
+            chainId: string;
+            /** @description A fresh 30 s token for the caller's next chained calls (on success) */
+            childToken?: string;
+            /** @description Depth of this execution (0 = the root) */
+            depth: number;
+            /** @description What the chain budget has left after this call */
+            remainingBudget: string;
+        };
+        ChainSettingsDto: {
+            /** @description Agent IDs allowed to call this agent in chains (empty: all) */
+            chain_allowed_callers?: string[];
+            /** @description Agent IDs never allowed to call this agent in chains */
+            chain_blocked_callers?: string[];
+            /** @description Allow being called in chains */
+            chain_enabled?: boolean;
+            /** @description Max depth when this agent is root */
+            chain_max_depth?: number;
+        };
+        ChainSettingsResponse: {
+            chain_allowed_callers: string[];
+            chain_blocked_callers: string[];
+            chain_enabled: boolean;
+            chain_max_depth: number;
+        };
+        ChainStatusResponse: {
+            budget: string;
+            /** Format: uuid */
+            chainId: string;
+            completedAt: string | null;
+            maxDepth: number;
+            maxDepthReached: number;
+            nodeCount: number;
+            /** @description What the budget had left, refunded to the root wallet when the chain ended */
+            refund?: components["schemas"]["ChainRefundResponse"];
+            remainingBudget: string;
+            /** @example req_... */
+            rootRequestId: string;
+            rootTransactionId: string | null;
+            startedAt: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed" | "partial";
+            totalCost: string;
+            /** @description Wall clock from the chain's start to its last node's end */
+            totalExecutionTimeMs: number;
+            /** @description W3C trace id shared by every call in the chain */
+            traceId: string;
+            tree: components["schemas"]["ChainNodeResponse"] | null;
+        };
+        CostBreakdownResponse: {
+            /** @description Total paid to agents (before the cut) */
+            agentFees: string;
+            /** @description 5% of the agent fees */
+            platformCuts: string;
+            /** @description 0.001 per completed execution */
+            platformFees: string;
+        };
+        CostByAgentResponse: {
+            /** Format: uuid */
+            agentId: string;
+            agentName: string | null;
+            /** @description After the platform cut */
+            earnings: string;
+            executionCount: number;
+            totalCost: string;
+        };
+        CostByDepthResponse: {
+            depth: number;
+            nodeCount: number;
+            totalCost: string;
+        };
+        CostResponse: {
+            /** @description Agent fee charged (for variable pricing: the cap until the run is metered) */
+            agentFee: string;
+            /** @description Variable pricing: what the payment authorized (platform fee + maxPrice) */
+            authorized?: string;
+            /** @description Variable pricing: the cap on the agent fee (capability maxPrice) */
+            maxPrice?: string;
+            platformFee: string;
+            /** @enum {string} */
+            pricingModel: "per-request" | "per-token" | "per-minute" | "dynamic";
+            /** @description Variable pricing, once charged: authorized - total, sent back to the payer */
+            refunded?: string;
+            total: string;
+        };
+        CreateWebhookDto: {
+            /** Format: uuid */
+            agentId: string;
+            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed")[];
+            /** @description Signs deliveries (X-Signature; webhook-signature). 24-256 printable characters; a Standard Webhooks secret `whsec_<base64>` is used as its decoded bytes. Never returned. */
+            secret?: string;
+            /**
+             * @description HTTPS; checked by the outbound guard now and at every delivery
+             * @example https://hooks.example.com/agora
+             */
+            url: string;
+        };
+        DeleteAgentResponse: {
+            /** Format: uuid */
+            id: string;
+            message: string;
+        };
+        DeliveryListResponse: {
+            deliveries: components["schemas"]["DeliveryResponse"][];
+            total: number;
+        };
+        DeliveryResponse: {
+            /** @description 1-5 on the retry schedule */
+            attempt: number;
+            attemptedAt: string | null;
+            /** @example dlv_... */
+            deliveryId: string;
+            durationMs: number | null;
+            error: string | null;
+            /** @example evt_... */
+            eventId: string;
+            eventType: string;
+            /** @description A manual redelivery (one attempt, outside the schedule) */
+            manual: boolean;
+            responseStatus: number | null;
+            scheduledAt: string;
+            /** @enum {string} */
+            status: "pending" | "sending" | "succeeded" | "failed" | "cancelled";
+        };
+        DiscoverResponse: {
+            agents: components["schemas"]["DiscoveredAgentResponse"][];
+            limit: number;
+            offset: number;
+            /** @description Matching agents: exact up to 1000; 1000 with totalExact false means at least 1000 */
+            total: number;
+            /** @description false when the total saturated at 1000 (there are at least that many) */
+            totalExact: boolean;
+        };
+        DiscoveredAgentResponse: {
+            capabilities: components["schemas"]["DiscoveredCapabilityResponse"][];
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            reputation_score: number;
+            status: string;
+        };
+        DiscoveredCapabilityResponse: {
+            id: string;
+            name: string;
+            pricing: components["schemas"]["PricingResponse"];
+        };
+        DisputeListItemResponse: {
+            createdAt: string;
+            id: string;
+            reason: string;
+            respondBy: string;
+            /** @enum {string} */
+            status: "pending" | "responded" | "resolved";
+            transactionId: string;
+        };
+        DisputeListResponse: {
+            disputes: components["schemas"]["DisputeListItemResponse"][];
+            total: number;
+        };
+        DisputeResolutionResponse: {
+            note: string | null;
+            /** @enum {string} */
+            outcome: "agent_wins" | "client_wins" | "split";
+            /** @description Paid back to the client (of the agent fee) */
+            refundAmount: string;
+            /** @description Released to the agent (its debt to the platform repaid first) */
+            releasedAmount: string;
+            /**
+             * @description admin, or system:timeout when the agent did not respond in time
+             * @example admin
+             */
+            resolvedBy: string;
+        };
+        DisputeResponse: {
+            /** @description The part of it the platform advanced because the agent had already been paid (owed by the agent) */
+            advancedAmount: string;
+            agentEvidence: string | null;
+            /** Format: uuid */
+            agentId: string;
+            agentResponse: string | null;
+            /** @description The client: the payer wallet */
+            clientId: string;
+            createdAt: string;
+            evidence: string | null;
+            /** @description The agent's earnings of the transaction, frozen while the dispute is open */
+            frozenAmount: string;
+            id: string;
+            platformEvidence: components["schemas"]["PlatformEvidenceResponse"];
+            reason: string;
+            resolution: components["schemas"]["DisputeResolutionResponse"] | null;
+            resolvedAt: string | null;
+            respondBy: string;
+            respondedAt: string | null;
+            /** @enum {string} */
+            status: "pending" | "responded" | "resolved";
+            transactionId: string;
+        };
+        DisputeStats: {
+            lost: number;
+            pending: number;
+            /** @description Disputes per successful execution, percentage */
+            rate: number;
+            total: number;
+            won: number;
+        };
+        EarningsStats: {
+            /**
+             * @description What clients paid (platform fee + agent fee)
+             * @example 1.050000
+             */
+            gross: string;
+            /**
+             * @description The agent's earnings (gross - platformFees)
+             * @example 0.997500
+             */
+            net: string;
+            /**
+             * @description Platform fee + the 5% cut of the agent fee
+             * @example 0.052500
+             */
+            platformFees: string;
+        };
+        EndpointsDto: {
+            /**
+             * @description HTTPS URL that receives POST requests
+             * @example https://agent.example.com/execute
+             */
+            execution: string;
+            /** @example https://agent.example.com/health */
+            health?: string;
+        };
+        EndpointsResponse: {
+            execution: string;
+            health?: string;
+        };
+        EscrowSummaryResponse: {
+            pendingCount: number;
+            /** @example 0.000000 */
+            pendingTotal: string;
+        };
+        ExecuteDto: {
+            /** @description Where the result is posted when complete (HTTPS) */
+            callbackUrl?: string;
+            /** @example translate */
+            capabilityId: string;
+            /** @description Open an execution chain: the payment covers the root cost plus the budget */
+            chain?: components["schemas"]["ChainParamsDto"];
+            /** @description Scoped to the payer wallet; bound to agent, capability and input; kept 24 h */
+            idempotencyKey?: string;
+            /** @description Validated against the capability's inputSchema */
+            input: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            targetAgentId: string;
+            /** @description Alternative name for callbackUrl */
+            webhookUrl?: string;
+        };
+        ExecutionResponse: {
+            /** @description A chain root or a chained call */
+            chain?: components["schemas"]["ChainResponse"];
+            cost: components["schemas"]["CostResponse"];
+            /** @description ms */
+            executionTime: number | null;
+            message?: string;
+            output?: {
+                [key: string]: unknown;
+            };
+            /** @description Variable pricing: the refund of the unused part of the payment */
+            refund?: components["schemas"]["RefundResponse"];
+            requestId: string;
+            settlement: components["schemas"]["SettlementResponse"];
+            /** @enum {string} */
+            status: "pending" | "completed" | "failed" | "timeout" | "refunded";
+            transactionId: string | null;
+            usage?: components["schemas"]["UsageResponse"];
+        };
+        ExecutionsStats: {
+            /** @description Failed or timed-out runs that reached the agent */
+            failed: number;
+            /** @description Percentage, two decimals */
+            successRate: number;
+            /** @description Charged executions */
+            successful: number;
+            total: number;
+        };
+        FileDisputeDto: {
+            /** @description Free text (links, excerpts); what the platform saw is attached without asking */
+            evidence?: string;
+            reason: string;
+            /**
+             * @description The charged transaction (tx_) being disputed
+             * @example tx_3mZ0v1Xq9c2bWk4r
+             */
+            transactionId: string;
+        };
+        FileDisputeResponse: {
+            createdAt: string;
+            disputeId: string;
+            reason: string;
+            respondBy: string;
+            /** @enum {string} */
+            status: "pending";
+            transactionId: string;
+        };
+        LeaderboardEntryResponse: {
+            /** Format: uuid */
+            agentId: string;
+            name: string;
+            rank: number;
+            score: number;
+            /** @enum {string} */
+            tier: "Excellent" | "Trusted" | "Standard" | "At Risk" | "Critical";
+            totalExecutions: number;
+        };
+        LeaderboardResponse: {
+            leaderboard: components["schemas"]["LeaderboardEntryResponse"][];
+        };
+        PerformanceStats: {
+            /** @description ms, rounded */
+            avgExecutionTime: number;
+            /** @description ms, nearest rank over completed executions */
+            p50ExecutionTime: number;
+            p95ExecutionTime: number;
+            p99ExecutionTime: number;
+        };
+        PlatformEvidenceResponse: {
+            /** @description keyId and signature (t=<unix s>,ed25519=<base64 over "<t>.<requestId>.<sha256 hex of canonical facts>">), verifiable against GET /platform/keys */
+            attestation: {
+                [key: string]: unknown;
+            };
+            /** @description What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (SHA-256 of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId */
+            facts: {
+                [key: string]: unknown;
+            };
+        };
+        PlatformKeyResponse: {
+            /** @example Ed25519 */
+            alg: string;
+            /** @example agora-1 */
+            kid: string;
+            /** @description Raw 32-byte Ed25519 public key, base64 */
+            publicKey: string;
+        };
+        PlatformKeysResponse: {
+            keys: components["schemas"]["PlatformKeyResponse"][];
+        };
+        PricingDto: {
+            /**
+             * @description Decimal string, at most 6 decimals
+             * @example 0.010000
+             */
+            basePrice: string;
+            /** @enum {string} */
+            currency: "USDC" | "USDT" | "DAI";
+            /**
+             * @description Required for per-token, per-minute and dynamic pricing: the most one execution can cost
+             * @example 0.500000
+             */
+            maxPrice?: string;
+            /** @enum {string} */
+            model: "per-request" | "per-token" | "per-minute" | "dynamic";
+        };
+        PricingResponse: {
+            /** @example 0.010000 */
+            basePrice: string;
+            currency: string;
+            /** @example 0.500000 */
+            maxPrice?: string;
+            model: string;
+        };
+        RecommendResponse: {
+            query: string;
+            recommendations: components["schemas"]["RecommendationResponse"][];
+        };
+        RecommendationResponse: {
+            agent: components["schemas"]["RecommendedAgentResponse"];
+            /** @description IDs of the capabilities that match the query */
+            matchedCapabilities: string[];
+            relevance: number;
+        };
+        RecommendedAgentResponse: {
+            capabilities: components["schemas"]["DiscoveredCapabilityResponse"][];
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        RefundResponse: {
+            amount: string;
+            /** @example rfd_... */
+            refundId: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed";
+            txHash: string | null;
+        };
+        RegisterAgentDto: {
+            capabilities: components["schemas"]["CapabilityDto"][];
+            description?: string;
+            endpoints: components["schemas"]["EndpointsDto"];
+            metadata?: {
+                [key: string]: unknown;
+            };
+            name: string;
+            /** @example 0x209693Bc6afc0C5328bA36FaF03C514EF312287C */
+            wallet: string;
+        };
+        ReputationBreakdownResponse: {
+            disputesLost: number;
+            disputesWon: number;
+            failedExecutions: number;
+            successfulExecutions: number;
+        };
+        ReputationEventResponse: {
+            createdAt: string;
+            /** @description The change applied (after the 0-100 clamp) */
+            delta: number;
+            /** @description What caused it: a transaction (tx_), an execution (req_), a dispute */
+            refId: string | null;
+            /** @description The score after this change */
+            score: number;
+            /**
+             * @description execution.completed, execution.failed, dispute.filed, dispute.agent_wins, dispute.client_wins, dispute.split
+             * @example execution.completed
+             */
+            type: string;
+        };
+        ReputationResponse: {
+            /** Format: uuid */
+            agentId: string;
+            breakdown: components["schemas"]["ReputationBreakdownResponse"];
+            /** @description Newest first (at most 20) */
+            recentEvents: components["schemas"]["ReputationEventResponse"][];
+            score: number;
+            /** @enum {string} */
+            status: "active" | "inactive" | "suspended";
+            /** @enum {string} */
+            tier: "Excellent" | "Trusted" | "Standard" | "At Risk" | "Critical";
+        };
+        ReputationStats: {
+            /** @description Score now minus at the period start (all: minus 50, the score at registration) */
+            change: number;
+            current: number;
+            /** @enum {string} */
+            tier: "Excellent" | "Trusted" | "Standard" | "At Risk" | "Critical";
+        };
+        ResolveDisputeDto: {
+            note?: string;
+            /** @enum {string} */
+            resolution: "agent_wins" | "client_wins" | "split";
+        };
+        RespondDisputeDto: {
+            evidence?: string;
+            response: string;
+        };
+        RespondDisputeResponse: {
+            agentResponse: string;
+            disputeId: string;
+            respondedAt: string;
+            /** @enum {string} */
+            status: "responded";
+        };
+        SettlementResponse: {
+            /**
+             * @description settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld
+             * @enum {string|null}
+             */
+            status: "settlement_pending" | "settled" | "settlement_failed" | "settlement_expired" | null;
+            txHash: string | null;
+        };
+        StatsResponse: {
+            activeAgents: number;
+            avgTransactionSize: string;
+            totalAgents: number;
+            totalTransactions: number;
+            totalVolume: string;
+        };
+        SuspendAgentDto: {
+            reason?: string;
+        };
+        TransactionListItemResponse: {
+            agent_earnings: string;
+            /** @description Agent fee */
+            amount: string;
+            capability_id: string;
+            created_at: string;
+            /** @description ms */
+            execution_time: number;
+            id: string;
+            platformCut: string;
+            providing_agent: string;
+            /** @description The client: payer wallet, or the calling agent in a chain */
+            requesting_agent: string;
+            /** @enum {string} */
+            status: "completed" | "disputed" | "refunded";
+        };
+        TransactionResponse: {
+            agent_earnings: string;
+            /** @description Agent fee */
+            amount: string;
+            capability_id: string;
+            completed_at: string | null;
+            created_at: string;
+            dispute_id?: string | null;
+            escrow_id: string | null;
+            /** @description ms */
+            execution_time: number;
+            /** @description What the client paid: platform fee + agent fee */
+            gross_amount: string;
+            id: string;
+            platformCut: string;
+            /** @description Platform fee + platform cut */
+            platform_revenue: string;
+            providing_agent: string;
+            /** @description The client: payer wallet, or the calling agent in a chain */
+            requesting_agent: string;
+            /** @enum {string} */
+            status: "completed" | "disputed" | "refunded";
+        };
+        UpdateAgentDto: {
+            /** @description Replaces the whole list */
+            capabilities?: components["schemas"]["CapabilityDto"][];
+            /** @description Merged into the current settings */
+            chainSettings?: components["schemas"]["ChainSettingsDto"];
+            /** @description null clears it */
+            description?: Record<string, never> | null;
+            endpoints?: components["schemas"]["EndpointsDto"];
+            /** @description Replaces the metadata object */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            name?: string;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+        };
+        UsageResponse: {
+            /** @description Tokens the agent reported */
+            tokens: number | null;
+        };
+        WebhookDeletedResponse: {
+            id: string;
+            message: string;
+        };
+        WebhookListResponse: {
+            total: number;
+            webhooks: components["schemas"]["WebhookResponse"][];
+        };
+        WebhookResponse: {
+            /** Format: uuid */
+            agentId: string;
+            createdAt: string;
+            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed")[];
+            /** @example wh_... */
+            id: string;
+            /** @enum {string} */
+            status: "active" | "failed";
+            url: string;
+            /** @example wh_... */
+            webhookId: string;
+        };
+        WithdrawDto: {
+            /** Format: uuid */
+            agentId: string;
+            /**
+             * @description Decimal string, at least 1.00; the 0.10 fee is taken from it
+             * @example 5.00
+             */
+            amount: string;
+            /** @example 0x209693Bc6afc0C5328bA36FaF03C514EF312287C */
+            destinationWallet: string;
+        };
+        WithdrawResponse: {
+            agentId: string;
+            amount: string;
+            destinationWallet: string;
+            fee: string;
+            message: string;
+            netAmount: string;
+            /** @example pending */
+            status: string;
+            withdrawalId: string;
+        };
+        WithdrawalListResponse: {
+            summary: components["schemas"]["WithdrawalSummaryResponse"];
+            withdrawals: components["schemas"]["WithdrawalResponse"][];
+        };
+        WithdrawalResponse: {
+            agent_id: string;
+            amount: string;
+            completed_at: string | null;
+            created_at: string;
+            destination_wallet: string;
+            fee: string;
+            id: string;
+            net_amount: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "failed";
+            tx_hash: string | null;
+        };
+        WithdrawalSummaryResponse: {
+            pendingAmount: string;
+            totalCount: number;
+            totalWithdrawn: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    AdminAgentsController_reinstate: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Admin-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AdminAgentsController_suspend: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Admin-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuspendAgentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AdminDisputesController_resolve: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Admin-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveDisputeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DisputeResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AgentsController_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterAgentDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AgentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AgentsController_deactivate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeleteAgentResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AgentsController_update: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AnalyticsController_agent: {
+        parameters: {
+            query?: {
+                /** @description Rolling: day = the last 24 h, week = 7 days, month = 30 days, all */
+                period?: "day" | "week" | "month" | "all";
+            };
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentAnalyticsResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ChainsController_budget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BudgetCheckDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BudgetCheckResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ChainsController_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainKeysResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ChainsController_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainStatusResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ChainsController_cost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainCostResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    DiscoveryController_discover: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Case-insensitive substring of a capability name */
+                capability?: string;
+                /** @description Maximum base price per request */
+                maxPrice?: string;
+                minReputation?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DiscoverResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    DiscoveryController_recommend: {
+        parameters: {
+            query: {
+                query: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecommendResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    DisputesController_file: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use */
+                "X-Client-Signature"?: string;
+                /** @description The payer wallet (with X-Client-Signature) */
+                "X-Client-Wallet"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileDisputeDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileDisputeResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    DisputesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "pending" | "responded" | "resolved";
+            };
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DisputeListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    DisputesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DisputeResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    DisputesController_respond: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RespondDisputeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RespondDisputeResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ExecutionController_execute: {
+        parameters: {
+            query?: {
+                async?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExecuteDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExecutionResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AsyncAcceptedResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ExecutionController_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExecutionResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ExecutionController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExecutionResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    HealthController_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Health Check is successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "database": {
+                         *         "status": "up"
+                         *       }
+                         *     }
+                         */
+                        details?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @example {} */
+                        error?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        /**
+                         * @example {
+                         *       "database": {
+                         *         "status": "up"
+                         *       }
+                         *     }
+                         */
+                        info?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        /** @example ok */
+                        status?: string;
+                    };
+                };
+            };
+            /** @description The Health Check is not successful */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "database": {
+                         *         "status": "up"
+                         *       },
+                         *       "redis": {
+                         *         "message": "Could not connect",
+                         *         "status": "down"
+                         *       }
+                         *     }
+                         */
+                        details?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /**
+                         * @example {
+                         *       "redis": {
+                         *         "message": "Could not connect",
+                         *         "status": "down"
+                         *       }
+                         *     }
+                         */
+                        error?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        /**
+                         * @example {
+                         *       "database": {
+                         *         "status": "up"
+                         *       }
+                         *     }
+                         */
+                        info?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        /** @example error */
+                        status?: string;
+                    };
+                };
+            };
+        };
+    };
+    HealthController_worker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Health Check is successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "database": {
+                         *         "status": "up"
+                         *       }
+                         *     }
+                         */
+                        details?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /** @example {} */
+                        error?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        /**
+                         * @example {
+                         *       "database": {
+                         *         "status": "up"
+                         *       }
+                         *     }
+                         */
+                        info?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        /** @example ok */
+                        status?: string;
+                    };
+                };
+            };
+            /** @description The Health Check is not successful */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "database": {
+                         *         "status": "up"
+                         *       },
+                         *       "redis": {
+                         *         "message": "Could not connect",
+                         *         "status": "down"
+                         *       }
+                         *     }
+                         */
+                        details?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
+                        /**
+                         * @example {
+                         *       "redis": {
+                         *         "message": "Could not connect",
+                         *         "status": "down"
+                         *       }
+                         *     }
+                         */
+                        error?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        /**
+                         * @example {
+                         *       "database": {
+                         *         "status": "up"
+                         *       }
+                         *     }
+                         */
+                        info?: {
+                            [key: string]: {
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        /** @example error */
+                        status?: string;
+                    };
+                };
+            };
+        };
+    };
+    PaymentsController_balance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BalanceResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    PaymentsController_history: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransactionListItemResponse"][];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    PaymentsController_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StatsResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    PaymentsController_transaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                txId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransactionResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    PaymentsController_withdraw: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WithdrawResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    PaymentsController_withdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WithdrawalResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    PaymentsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WithdrawalListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ExecutionController_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformKeysResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ReputationController_top: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaderboardResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ReputationController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReputationResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_remove: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeletedResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_deliveryLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeliveryListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    WebhooksController_redeliver: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeliveryResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,146 @@
+import type { AgentAuthHeaders } from './signer';
+import { Api, unwrap } from './transport';
+
+type Sign = (id: string) => Promise<AgentAuthHeaders>;
+type SignClient = (id: string) => Promise<Record<string, string>>;
+type Page = { limit?: number; offset?: number };
+type Proof = { name: string; value: string };
+
+/** Balances, history, withdrawals, transactions and platform stats. */
+export class PaymentsResource {
+  constructor(
+    private readonly api: Api,
+    private readonly sign: Sign,
+  ) {}
+
+  balance(agentId: string) {
+    return unwrap(this.api.GET('/api/v1/payments/balance/{agentId}', { params: { path: { agentId } } }));
+  }
+
+  /** The agent's transactions (signed by its wallet). */
+  async history(agentId: string, page: Page = {}) {
+    return unwrap(this.api.GET('/api/v1/payments/history/{agentId}', { params: { path: { agentId }, query: page, header: await this.sign(agentId) } }));
+  }
+
+  /** Withdraws `amount` (USDC, at least 1.00; the 0.10 fee is taken from it) to `destinationWallet`. */
+  async withdraw(agentId: string, amount: string, destinationWallet: string) {
+    return unwrap(this.api.POST('/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet }, params: { header: await this.sign(agentId) } }));
+  }
+
+  withdrawal(id: string) {
+    return unwrap(this.api.GET('/api/v1/payments/withdrawal/{id}', { params: { path: { id } } }));
+  }
+
+  withdrawals(agentId: string, page: Page = {}) {
+    return unwrap(this.api.GET('/api/v1/payments/withdrawals/{agentId}', { params: { path: { agentId }, query: page } }));
+  }
+
+  transaction(txId: string) {
+    return unwrap(this.api.GET('/api/v1/payments/tx/{txId}', { params: { path: { txId } } }));
+  }
+
+  stats() {
+    return unwrap(this.api.GET('/api/v1/payments/stats'));
+  }
+}
+
+export type WebhookEvent = 'execution.completed' | 'execution.failed' | 'dispute.filed' | 'dispute.resolved' | 'escrow.released' | 'withdrawal.completed' | 'withdrawal.failed';
+
+/** Webhook subscriptions of an agent (signed by its wallet). */
+export class WebhooksResource {
+  constructor(
+    private readonly api: Api,
+    private readonly sign: Sign,
+  ) {}
+
+  async create(o: { agentId: string; url: string; events: WebhookEvent[]; secret?: string }) {
+    return unwrap(this.api.POST('/api/v1/webhooks', { body: o, params: { header: await this.sign(o.agentId) } }));
+  }
+
+  list(agentId: string, page: Page = {}) {
+    return unwrap(this.api.GET('/api/v1/webhooks/agent/{agentId}', { params: { path: { agentId }, query: page } }));
+  }
+
+  async remove(id: string, agentId: string) {
+    return unwrap(this.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id }, header: await this.sign(agentId) } }));
+  }
+
+  async deliveries(id: string, agentId: string, page: Page = {}) {
+    return unwrap(this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: page, header: await this.sign(agentId) } }));
+  }
+
+  async redeliver(id: string, deliveryId: string, agentId: string) {
+    return unwrap(this.api.POST('/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId }, header: await this.sign(agentId) } }));
+  }
+}
+
+/** Disputes: filed by the payer, answered by the agent. */
+export class DisputesResource {
+  constructor(
+    private readonly api: Api,
+    private readonly sign: Sign,
+    private readonly signClient: SignClient,
+  ) {}
+
+  /** Files a dispute; the proof is the payment header that paid (ExecuteResult.payment) or, without it, this wallet's signature. */
+  async file(o: { transactionId: string; reason: string; evidence?: string; payment?: Proof | null }) {
+    const headers = o.payment ? { [o.payment.name]: o.payment.value } : await this.signClient(o.transactionId);
+    const body = { transactionId: o.transactionId, reason: o.reason, ...(o.evidence ? { evidence: o.evidence } : {}) };
+    return unwrap(this.api.POST('/api/v1/disputes', { body, headers }));
+  }
+
+  async respond(disputeId: string, agentId: string, response: string, evidence?: string) {
+    const body = { response, ...(evidence ? { evidence } : {}) };
+    return unwrap(this.api.POST('/api/v1/disputes/{id}/respond', { params: { path: { id: disputeId }, header: await this.sign(agentId) }, body }));
+  }
+
+  get(disputeId: string) {
+    return unwrap(this.api.GET('/api/v1/disputes/{id}', { params: { path: { id: disputeId } } }));
+  }
+
+  forAgent(agentId: string, query: Page & { status?: 'pending' | 'responded' | 'resolved' } = {}) {
+    return unwrap(this.api.GET('/api/v1/disputes/agent/{agentId}', { params: { path: { agentId }, query } }));
+  }
+}
+
+/** Public reads: discovery, recommendations, reputation, analytics, chains. */
+export class DiscoveryResource {
+  constructor(private readonly api: Api) {}
+
+  discover(query: Page & { capability?: string; maxPrice?: string; minReputation?: number } = {}) {
+    return unwrap(this.api.GET('/api/v1/discover', { params: { query } }));
+  }
+
+  recommend(query: string, limit?: number) {
+    return unwrap(this.api.GET('/api/v1/discover/recommend', { params: { query: { query, ...(limit ? { limit } : {}) } } }));
+  }
+
+  reputation(agentId: string) {
+    return unwrap(this.api.GET('/api/v1/reputation/{agentId}', { params: { path: { agentId } } }));
+  }
+
+  leaderboard(limit?: number) {
+    return unwrap(this.api.GET('/api/v1/reputation/leaderboard', { params: { query: limit ? { limit } : {} } }));
+  }
+
+  analytics(agentId: string, period?: 'day' | 'week' | 'month' | 'all') {
+    return unwrap(this.api.GET('/api/v1/analytics/agent/{agentId}', { params: { path: { agentId }, query: period ? { period } : {} } }));
+  }
+
+  /** What a chain rooted at this call would need (price, sub-agent costs, depth). */
+  budgetCheck(o: { targetAgentId: string; capabilityId: string; input: Record<string, unknown>; estimatedDepth?: number; includeSubAgentCosts?: boolean }) {
+    return unwrap(this.api.POST('/api/v1/chains/budget-check', { body: { ...o, estimatedDepth: o.estimatedDepth ?? 1, includeSubAgentCosts: o.includeSubAgentCosts ?? true } }));
+  }
+
+  chain(chainId: string) {
+    return unwrap(this.api.GET('/api/v1/chains/{id}', { params: { path: { id: chainId } } }));
+  }
+
+  chainCost(chainId: string) {
+    return unwrap(this.api.GET('/api/v1/chains/{id}/cost', { params: { path: { id: chainId } } }));
+  }
+
+  chainKeys() {
+    return unwrap(this.api.GET('/api/v1/chains/keys'));
+  }
+}

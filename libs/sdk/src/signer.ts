@@ -1,0 +1,41 @@
+import { Wallet } from 'ethers';
+
+/** What the SDK needs of a wallet: an ethers `Wallet` (or any ethers Signer with these three) fits. */
+export interface AgoraSigner {
+  readonly address: string;
+  signMessage(message: string): Promise<string>;
+  signTypedData(domain: Record<string, unknown>, types: Record<string, { name: string; type: string }[]>, value: Record<string, unknown>): Promise<string>;
+}
+
+export function toSigner(wallet: AgoraSigner | string): AgoraSigner {
+  return typeof wallet === 'string' ? new Wallet(wallet) : wallet;
+}
+
+export type AgentAuthHeaders = { 'X-Agent-Wallet': string; 'X-Agent-Signature': string };
+
+/**
+ * Signs wallet-auth headers (`agora-auth:<id>:<unix ms>:sig:<EIP-191 signature>`). A signature is
+ * single use for changes, so two signed in the same millisecond would collide: timestamps are kept
+ * strictly increasing per signer.
+ */
+export class WalletAuthSigner {
+  private last = 0;
+
+  constructor(readonly signer: AgoraSigner) {}
+
+  async sign(subjectId: string): Promise<string> {
+    this.last = Math.max(Date.now(), this.last + 1);
+    const message = `agora-auth:${subjectId}:${this.last}`;
+    return `${message}:sig:${await this.signer.signMessage(message)}`;
+  }
+
+  /** X-Agent-Wallet + X-Agent-Signature for an action of agent `agentId` (this wallet must own it). */
+  async agentHeaders(agentId: string): Promise<AgentAuthHeaders> {
+    return { 'X-Agent-Wallet': this.signer.address, 'X-Agent-Signature': await this.sign(agentId) };
+  }
+
+  /** X-Client-Wallet + X-Client-Signature: proof of being the payer of transaction `transactionId`. */
+  async clientHeaders(transactionId: string): Promise<Record<string, string>> {
+    return { 'X-Client-Wallet': this.signer.address, 'X-Client-Signature': await this.sign(transactionId) };
+  }
+}

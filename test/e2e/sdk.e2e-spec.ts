@@ -1,0 +1,176 @@
+import { Wallet } from 'ethers';
+import { DataSource } from 'typeorm';
+import {
+  AgoraClient,
+  AgoraError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  ExecutionFailedError,
+  ForbiddenError,
+  InputSchemaError,
+  NotFoundError,
+  RateLimitedError,
+  SpendCapExceededError,
+  ValidationError,
+} from '@agora/sdk';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { TestAgentServer } from '../support/agent-server';
+import { agentPayload, capabilityPayload } from '../support/factories';
+import { seedCharge } from '../support/money';
+import { freePort } from '../support/ports';
+import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import { newWallet } from '../support/wallets';
+
+/**
+ * The SDK (libs/sdk) against the real api on loopback (local settlement) and a worker process:
+ * register, discover, execute sync and async, read output, withdraw; every failure as its typed
+ * error; the spend caps refusing before anything is signed.
+ */
+describe('SDK against the real api (e2e)', () => {
+  let api: ApiHarness;
+  let ds: DataSource;
+  let agentServer: TestAgentServer;
+  let worker: RunningProcess;
+  let owner: Wallet;
+  let agentId: string;
+
+  beforeAll(async () => {
+    agentServer = await new TestAgentServer().start();
+    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_AGENT_PER_MIN: '1000000', RATE_LIMIT_READS_PER_MIN: '1000000' });
+    ds = api.app.get(DataSource);
+    worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn' });
+    owner = newWallet();
+    const sdk = new AgoraClient({ baseUrl: api.baseUrl, wallet: owner });
+    const { wallet: _wallet, ...registration } = agentPayload(owner, { name: 'SDK Translator', endpoints: { execution: agentServer.url } });
+    const agent = await sdk.registerAgent(registration as Parameters<AgoraClient['registerAgent']>[0]);
+    agentId = agent.id;
+    expect(agent).toMatchObject({ name: 'SDK Translator', wallet: owner.address, status: 'active' });
+    expect(sdk.spending).toEqual({ spent: '0.100000', remaining: '9.900000' });
+  }, 60_000);
+  afterAll(async () => {
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+    await api.close();
+    await agentServer.stop();
+  });
+
+  const client = (o: Partial<ConstructorParameters<typeof AgoraClient>[0]> = {}) => new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet(), ...o });
+  const paymentsBy = async (wallet: string) => (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [wallet.toLowerCase()]))[0].n as number;
+
+  it('discovers and recommends the agent, typed', async () => {
+    const sdk = client();
+    const found = await sdk.discovery.discover({ capability: 'translate' });
+    expect(found.agents.map((a) => a.id)).toContain(agentId);
+    const recommended = await sdk.discovery.recommend('translate text to french');
+    expect(recommended.recommendations.map((r) => r.agent.id)).toContain(agentId);
+    expect((await sdk.getAgent(agentId)).capabilities[0].id).toBe('translate');
+  });
+
+  it('executes sync, paying the price with @x402/fetch: output, cost, transaction, and the header that paid', async () => {
+    const sdk = client();
+    const result = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'bonjour' } });
+    expect(result).toMatchObject({ status: 'completed', output: { translation: 'BONJOUR' }, transactionId: expect.stringMatching(/^tx_/), paid: '0.011000' });
+    expect(result.payment?.name).toBe('PAYMENT-SIGNATURE');
+    expect(sdk.spending.spent).toBe('0.011000');
+    // The header is the payer's proof: the output can be read again with it, and not without.
+    expect((await sdk.getExecution(result.requestId, result.payment)).output).toEqual({ translation: 'BONJOUR' });
+    expect((await sdk.getExecution(result.requestId)).output).toBeUndefined();
+  });
+
+  it('executes async: accepted with 202, run by the worker, awaited by polling with backoff', async () => {
+    const sdk = client({ polling: { initialMs: 50, maxMs: 200, timeoutMs: 30_000 } });
+    const result = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'plus tard' }, async: true });
+    expect(result).toMatchObject({ status: 'completed', output: { translation: 'PLUS TARD' }, paid: '0.011000' });
+    const accepted = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'sans attendre' }, async: true, wait: false });
+    expect(accepted).toMatchObject({ status: 'pending' });
+    const requestId = (accepted as unknown as { jobId: string }).jobId;
+    expect((await sdk.waitForExecution(requestId, accepted.payment)).output).toEqual({ translation: 'SANS ATTENDRE' });
+  });
+
+  it('refuses a call above the per-call cap before anything is signed: nothing sent with a payment, nothing charged', async () => {
+    const wallet = newWallet();
+    const sdk = client({ wallet, spendCap: { perCall: '0.010000', perSession: '1.00' } });
+    const calls = agentServer.calls.length;
+    const err = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'trop cher' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SpendCapExceededError);
+    expect(err).toMatchObject({ code: 'SPEND_CAP_EXCEEDED', status: 0, details: { amount: '0.011000', perCall: '0.010000' } });
+    expect(sdk.spending.spent).toBe('0.000000');
+    expect(await paymentsBy(wallet.address)).toBe(0);
+    expect(agentServer.calls.length).toBe(calls);
+    // A lower cap for one call refuses too.
+    const roomy = client({ spendCap: { perCall: '1.00', perSession: '1.00' } });
+    await expect(roomy.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' }, maxPayment: '0.005' })).rejects.toBeInstanceOf(SpendCapExceededError);
+  });
+
+  it('stops at the session cap: the second call would pass it and is refused unsigned', async () => {
+    const wallet = newWallet();
+    const sdk = client({ wallet, spendCap: { perCall: '0.05', perSession: '0.02' } });
+    await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'un' } });
+    const err = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'deux' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SpendCapExceededError);
+    expect((err as AgoraError).details).toMatchObject({ perSession: '0.020000', spent: '0.011000' });
+    expect(await paymentsBy(wallet.address)).toBe(1);
+  });
+
+  it("withdraws the owner's earnings with a wallet-signed request, and reads balance and history", async () => {
+    await seedCharge(api.app, { agentId, agentFee: 3_000_000n, reputation: 90 });
+    const sdk = new AgoraClient({ baseUrl: api.baseUrl, wallet: owner });
+    const before = await sdk.payments.balance(agentId);
+    const destination = newWallet().address;
+    const withdrawal = await sdk.payments.withdraw(agentId, '2.00', destination);
+    expect(withdrawal).toMatchObject({ withdrawalId: expect.stringMatching(/^wd_/), amount: '2.000000', fee: '0.100000' });
+    const done = await waitFor(async () => {
+      const w = await sdk.payments.withdrawal(withdrawal.withdrawalId);
+      return w.status === 'completed' ? w : undefined;
+    }, 'the withdrawal to complete');
+    expect(done.destination_wallet.toLowerCase()).toBe(destination.toLowerCase());
+    const after = await sdk.payments.balance(agentId);
+    expect(Number(before.available) - Number(after.available)).toBeCloseTo(2, 6);
+    expect((await sdk.payments.history(agentId)).length).toBeGreaterThan(0);
+  });
+
+  it('maps every failure to its typed exception, with the envelope code and details', async () => {
+    const sdk = client();
+    const expectError = async (p: Promise<unknown>, Class: new (...a: never[]) => AgoraError, code: string, status: number) => {
+      const err = await p.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(Class);
+      expect(err).toMatchObject({ code, status });
+      return err as AgoraError;
+    };
+    await expectError(sdk.getAgent('00000000-0000-4000-8000-000000000000'), NotFoundError, 'AGENT_NOT_FOUND', 404);
+    const invalid = await expectError(sdk.discovery.discover({ limit: 1000 }), ValidationError, 'VALIDATION_ERROR', 400);
+    expect(invalid.details.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'limit' })]));
+    await expectError(sdk.updateAgent(agentId, { name: 'Not mine' }), ForbiddenError, 'FORBIDDEN', 403);
+    await expectError(new AgoraClient({ baseUrl: api.baseUrl, wallet: owner }).payments.withdraw(agentId, '5000.00', newWallet().address), ConflictError, 'INSUFFICIENT_BALANCE', 409);
+    await expectError(sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { wrong: 1 } }), InputSchemaError, 'INPUT_SCHEMA_MISMATCH', 422);
+    const failed = await expectError(sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } }), ExecutionFailedError, 'EXECUTION_FAILED', 502);
+    expect(failed.details.agentError).toBeDefined();
+    await expectError(sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' }, chainToken: 'not.a-token' }), AuthenticationError, 'CHAIN_TOKEN_INVALID', 401);
+    const closed = new AgoraClient({ baseUrl: `http://127.0.0.1:${await freePort()}` });
+    await expectError(closed.discovery.discover(), ConnectionError, 'CONNECTION_FAILED', 0);
+  });
+
+  it('carries Retry-After on RATE_LIMITED', async () => {
+    const limited = await startApi({ RATE_LIMIT_READS_PER_MIN: '2' });
+    try {
+      const sdk = new AgoraClient({ baseUrl: limited.baseUrl });
+      await sdk.discovery.discover();
+      await sdk.discovery.discover();
+      const err = await sdk.discovery.discover().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RateLimitedError);
+      expect((err as RateLimitedError).retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('needs a wallet to pay or sign, and says so', async () => {
+    const anonymous = new AgoraClient({ baseUrl: api.baseUrl });
+    await expect(anonymous.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } })).rejects.toThrow(/needs a wallet/);
+    expect(capabilityPayload().id).toBe('translate');
+  });
+});
