@@ -12,4 +12,3 @@ export interface RunningOrchestrator {
 }
 
 export function startOrchestratorAgent(opts: { port?: number; host?: string; platformUrl: string }): Promise<RunningOrchestrator>;
-export function verifyChainToken(token: string | undefined, keys: { jwk: { kty: string; crv: string; x: string } }[]): Record<string, unknown> | null;

@@ -19,4 +19,3 @@ export function startTranslatorAgent(opts?: {
   defaultMode?: string;
   /** Record every call in state.calls (default true; off for benchmarks). */ keepCalls?: boolean;
 }): Promise<RunningAgent>;
-export function verifyPlatformSignature(header: string | undefined, requestId: string, body: string, publicKeyBase64: string, maxSkewS?: number): boolean;

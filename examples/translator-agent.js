@@ -1,42 +1,27 @@
 #!/usr/bin/env node
 /* An example agora agent: a tiny "translator" that upper-cases text. It shows what an agent
-   does: receive POST {requestId, capabilityId, input}, check X-Agora-Signature against the
-   platform's published key (GET /api/v1/platform/keys), answer 2xx {output}.
+   does: receive POST {requestId, capabilityId, input}, check X-Agora-Signature with the SDK's
+   agent kit (@agora/sdk: the platform's keys from GET /api/v1/platform/keys), answer 2xx {output}.
    It reports `usage.tokens` (input.tokens, or the text's length) and, when input.cost is given,
    `cost` (for dynamic pricing); input.delayMs delays the answer (per-minute pricing).
    `input.mode` scripts failures for tests: fail (500), slow (answers after 2 s), bad-output,
    nul-output and nul-error (text Postgres cannot store),
-   not-json, no-usage. Run: node examples/translator-agent.js [port] [agora base URL]. */
+   not-json, no-usage. Run: node examples/translator-agent.js [port] [agora base URL]
+   (after `npm run build:sdk`). */
 const { createServer } = require('node:http');
-const { createHash, createPublicKey, verify } = require('node:crypto');
-
-const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-
-/** Verifies `t=<s>,ed25519=<sig>` over "<t>.<requestId>.<sha256(body)>" with a base64 raw Ed25519 key. */
-function verifyPlatformSignature(header, requestId, body, publicKeyBase64, maxSkewS = 300) {
-  const m = /^t=(\d+),ed25519=([A-Za-z0-9+/=]+)$/.exec(header || '');
-  if (!m) return false;
-  if (Math.abs(Date.now() / 1000 - Number(m[1])) > maxSkewS) return false;
-  const key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(publicKeyBase64, 'base64')]), format: 'der', type: 'spki' });
-  const message = `${m[1]}.${requestId}.${createHash('sha256').update(body).digest('hex')}`;
-  return verify(null, Buffer.from(message), key, Buffer.from(m[2], 'base64'));
-}
+const { AgentKit } = require('@agora/sdk');
 
 /**
  * Starts the agent. `platformUrl`, when given, makes it refuse calls whose signature does not
  * verify with the platform's key. Resolves with {url, calls, stop}.
  */
 async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl = null, defaultMode = 'ok', keepCalls = true } = {}) {
-  let publicKey = null;
-  if (platformUrl) {
-    const res = await fetch(`${platformUrl.replace(/\/+$/, '')}/api/v1/platform/keys`);
-    publicKey = (await res.json()).data.keys[0].publicKey;
-  }
+  const kit = platformUrl ? new AgentKit({ platformUrl }) : null;
   const state = { defaultMode, calls: [] };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const send = (status, payload) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
@@ -48,8 +33,12 @@ async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl 
         return send(400, { error: 'body is not JSON' });
       }
       if (keepCalls) state.calls.push({ headers: req.headers, body, json });
-      if (publicKey && !verifyPlatformSignature(req.headers['x-agora-signature'], json.requestId, body, publicKey)) {
-        return send(401, { error: 'not signed by the platform' });
+      if (kit) {
+        try {
+          await kit.verifyCall(req.headers, body);
+        } catch {
+          return send(401, { error: 'not signed by the platform' });
+        }
       }
       const mode = (json.input && json.input.mode) || state.defaultMode;
       if (mode === 'fail') return send(500, { error: 'model crashed' });
@@ -81,7 +70,7 @@ async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl 
   };
 }
 
-module.exports = { startTranslatorAgent, verifyPlatformSignature };
+module.exports = { startTranslatorAgent };
 
 if (require.main === module) {
   startTranslatorAgent({ port: Number(process.argv[2] || 4100), platformUrl: process.argv[3] || null }).then((agent) => {

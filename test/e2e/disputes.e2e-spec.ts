@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { canonicalJson } from '@app/json-schema';
-import { verifyPlatformSignature } from '../../examples/translator-agent';
+import { verifyAgoraSignature } from '@agora/sdk';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { ADMIN, clientSignature, fileDispute, paidExecute, PaidCall, resolveDispute } from '../support/disputes';
@@ -252,8 +252,8 @@ describe('Disputes: routes (e2e)', () => {
       expect(exec.input).toEqual({ text: 'bonjour' });
       const key = (await api.request('GET', '/api/v1/platform/keys')).body.data.keys[0];
       expect(d.platformEvidence.attestation.keyId).toBe(key.kid);
-      expect(verifyPlatformSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson(facts), key.publicKey)).toBe(true);
-      expect(verifyPlatformSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson({ ...facts, agentError: 'forged' }), key.publicKey)).toBe(false);
+      expect(verifyAgoraSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson(facts), [key.publicKey])).toBe(true);
+      expect(verifyAgoraSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson({ ...facts, agentError: 'forged' }), [key.publicKey])).toBe(false);
       expect((await api.request('GET', '/api/v1/disputes/dsp_doesnotexist00')).status).toBe(404);
       expect((await api.request('GET', '/api/v1/disputes/not-an-id')).status).toBe(400);
     });

@@ -6,6 +6,25 @@ import { AgoraError, AuthenticationError } from './errors';
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const HEADER = /^t=(\d{1,12}),ed25519=([A-Za-z0-9+/=]{1,200})$/;
 
+/** An Ed25519 public key from GET /api/v1/platform/keys (raw 32 bytes, base64). */
+export function platformPublicKey(publicKeyBase64: string): KeyObject {
+  return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(publicKeyBase64, 'base64')]), format: 'der', type: 'spki' });
+}
+
+/**
+ * Whether `header` (`t=<unix s>,ed25519=<base64>`) signs "<t>.<requestId>.<sha256 hex of body>" with
+ * one of `keys`, within `maxSkewS` of now. The format of X-Agora-Signature on calls to agents and of
+ * a dispute's platform attestation.
+ */
+export function verifyAgoraSignature(header: string | undefined, requestId: string, body: string | Buffer, keys: (KeyObject | string)[], maxSkewS = 300): boolean {
+  const m = HEADER.exec(header ?? '');
+  if (!m || !requestId) return false;
+  if (Math.abs(Date.now() / 1000 - Number(m[1])) > maxSkewS) return false;
+  const message = Buffer.from(`${m[1]}.${requestId}.${createHash('sha256').update(body).digest('hex')}`);
+  const signature = Buffer.from(m[2], 'base64');
+  return keys.some((k) => verify(null, message, typeof k === 'string' ? platformPublicKey(k) : k, signature));
+}
+
 export interface ChainContext {
   chainId: string;
   depth: number;
@@ -57,15 +76,9 @@ export class AgentKit {
       throw new AuthenticationError('UNAUTHORIZED', 'The call body is not JSON', 401);
     }
     const requestId = typeof body.requestId === 'string' ? body.requestId : '';
-    const m = HEADER.exec(header ?? '');
-    if (!m || !requestId) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is missing or malformed', 401);
-    if (Math.abs(Date.now() / 1000 - Number(m[1])) > (this.options.maxSkewS ?? 300)) {
-      throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is outside the allowed clock skew', 401);
-    }
-    const message = Buffer.from(`${m[1]}.${requestId}.${createHash('sha256').update(rawBody).digest('hex')}`);
-    const signature = Buffer.from(m[2], 'base64');
-    const ok = await this.withKeys('platform', (keys) => keys.some((k) => verify(null, message, k, signature)));
-    if (!ok) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature does not verify with the platform keys', 401);
+    if (!HEADER.test(header ?? '') || !requestId) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is missing or malformed', 401);
+    const ok = await this.withKeys('platform', (keys) => verifyAgoraSignature(header, requestId, rawBody, keys, this.options.maxSkewS ?? 300));
+    if (!ok) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature does not verify with the platform keys (or is outside the allowed clock skew)', 401);
     const chain = body.chain as Omit<ChainContext, 'token'> | undefined;
     const token = first(headers['x-chain-token']);
     if (chain && token && !(await this.verifyChainToken(token))) throw new AuthenticationError('CHAIN_TOKEN_INVALID', 'X-Chain-Token is not signed by the platform', 401);
@@ -99,10 +112,16 @@ export class AgentKit {
     return result;
   }
 
+  /**
+   * Tests with the cached keys; reads them again when they are older than the TTL, or when they fail
+   * and were read more than 30 s ago (a rotated key), so forged calls cannot make the agent read the
+   * platform's keys on every request.
+   */
   private async withKeys(kind: 'platform' | 'chain', test: (keys: KeyObject[]) => boolean): Promise<boolean> {
     const ttl = this.options.keyTtlMs ?? 300_000;
     const cached = kind === 'platform' ? this.platformKeys : this.chainKeys;
-    if (cached && Date.now() - cached.at < ttl && test(cached.keys)) return true;
+    const age = cached ? Date.now() - cached.at : Infinity;
+    if (cached && age < ttl && (test(cached.keys) || age < 30_000)) return test(cached.keys);
     const fresh = { at: Date.now(), keys: await this.fetchKeys(kind) };
     if (kind === 'platform') this.platformKeys = fresh;
     else this.chainKeys = fresh;
@@ -112,7 +131,7 @@ export class AgentKit {
   private async fetchKeys(kind: 'platform' | 'chain'): Promise<KeyObject[]> {
     if (kind === 'platform') {
       const { keys } = await this.client.platformKeys();
-      return keys.map((k) => createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(k.publicKey, 'base64')]), format: 'der', type: 'spki' }));
+      return keys.map((k) => platformPublicKey(k.publicKey));
     }
     const { keys } = (await this.client.discovery.chainKeys()) as { keys: { jwk: Record<string, unknown> }[] };
     return keys.map((k) => createPublicKey({ key: k.jwk as never, format: 'jwk' }));

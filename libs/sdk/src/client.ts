@@ -37,6 +37,8 @@ export interface ExecuteOptions {
   maxPayment?: string | bigint;
   /** Pay from an execution chain's budget (inside an agent's run) instead of x402. */
   chainToken?: string;
+  /** Open an execution chain: the payment covers the root's price plus `budget` (USDC) for its sub-calls; what is unspent is refunded. */
+  chain?: { budget?: string; maxDepth?: number };
 }
 
 /** An execution as the API reports it, with what this client paid for it and the header that paid (the payer's proof). */
@@ -104,7 +106,13 @@ export class AgoraClient {
    * the price is above them). An async run is awaited by polling its status with backoff.
    */
   async execute(o: ExecuteOptions): Promise<ExecuteResult> {
-    const body = { targetAgentId: o.targetAgentId, capabilityId: o.capabilityId, input: o.input, ...(o.callbackUrl ? { callbackUrl: o.callbackUrl } : {}) };
+    const body = {
+      targetAgentId: o.targetAgentId,
+      capabilityId: o.capabilityId,
+      input: o.input,
+      ...(o.callbackUrl ? { callbackUrl: o.callbackUrl } : {}),
+      ...(o.chain ? { chain: o.chain } : {}),
+    };
     const headers: Record<string, string> = { ...(o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : {}) };
     const query = o.async ? { async: true } : undefined;
     if (o.chainToken) {

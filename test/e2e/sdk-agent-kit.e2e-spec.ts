@@ -1,0 +1,112 @@
+import express from 'express';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { AgentKit, AgoraClient, agoraMiddleware, AgoraRequest, AuthenticationError } from '@agora/sdk';
+import { startApi, ApiHarness } from '../support/api-harness';
+import { capabilityPayload } from '../support/factories';
+import { newWallet } from '../support/wallets';
+
+const listen = async (server: Server) => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+const close = (server: Server) => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r())));
+
+/**
+ * The agent kit (@agora/sdk) in an Express agent called by the real api: calls the platform signed
+ * reach the handler with the verified call; anything else is answered 401 before it.
+ */
+describe('SDK agent kit (e2e)', () => {
+  let api: ApiHarness;
+  let agent: Server;
+  let agentUrl: string;
+  const seen: AgoraRequest['agora'][] = [];
+
+  beforeAll(async () => {
+    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
+    const app = express();
+    app.post('/execute', agoraMiddleware(new AgentKit({ platformUrl: api.baseUrl })), (req: AgoraRequest, res) => {
+      seen.push(req.agora);
+      res.json({ output: { translation: String(req.agora!.input.text).toUpperCase() } });
+    });
+    agent = createServer(app);
+    agentUrl = `${await listen(agent)}/execute`;
+  });
+  afterAll(async () => {
+    await close(agent);
+    await api.close();
+  });
+
+  it('lets the platform’s signed calls through with the verified call on req.agora', async () => {
+    const owner = new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet() });
+    const registered = await owner.registerAgent({
+      name: 'Kit agent',
+      description: 'Uses the agent kit',
+      capabilities: [capabilityPayload() as never],
+      endpoints: { execution: agentUrl },
+    });
+    const result = await new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet() }).execute({ targetAgentId: registered.id, capabilityId: 'translate', input: { text: 'kit' } });
+    expect(result.output).toEqual({ translation: 'KIT' });
+    expect(seen.at(-1)).toMatchObject({ requestId: result.requestId, capabilityId: 'translate', input: { text: 'kit' }, chain: null });
+  });
+
+  it('answers 401 to unsigned, malformed, forged and stale calls without reaching the handler', async () => {
+    const before = seen.length;
+    const body = JSON.stringify({ requestId: 'req_forged', capabilityId: 'translate', input: { text: 'x' } });
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const t = Math.floor(Date.now() / 1000);
+    const forged = `t=${t},ed25519=${sign(null, Buffer.from(`${t}.req_forged.${createHash('sha256').update(body).digest('hex')}`), privateKey).toString('base64')}`;
+    const post = (headers: Record<string, string>, b = body) => fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: b });
+    const cases: Record<string, string>[] = [{}, { 'x-agora-signature': 'garbage' }, { 'x-agora-signature': forged }, { 'x-agora-signature': `t=${t - 3600},ed25519=AAAA` }];
+    for (const headers of cases) {
+      const res = await post(headers);
+      expect(res.status).toBe(401);
+    }
+    expect(seen.length).toBe(before);
+  });
+});
+
+/** The kit against a key server the test controls: rotation is picked up, and forged calls cannot make it fetch keys on every request. */
+describe('SDK agent kit: platform keys', () => {
+  let keysServer: Server;
+  let hits = 0;
+  let current = generateKeyPairSync('ed25519');
+  const raw = (k: typeof current) => k.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64');
+
+  beforeAll(async () => {
+    keysServer = createServer((req, res) => {
+      hits++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: true, data: { keys: [{ kid: 'k', alg: 'Ed25519', publicKey: raw(current) }] } }));
+    });
+  });
+  afterAll(() => close(keysServer));
+
+  const signed = (keys: typeof current, requestId: string) => {
+    const body = JSON.stringify({ requestId, capabilityId: 'c', input: {} });
+    const t = Math.floor(Date.now() / 1000);
+    const sig = sign(null, Buffer.from(`${t}.${requestId}.${createHash('sha256').update(body).digest('hex')}`), keys.privateKey).toString('base64');
+    return { headers: { 'x-agora-signature': `t=${t},ed25519=${sig}` }, body };
+  };
+
+  it('reads the keys once for many calls, not again for forged ones within 30 s, and again after the TTL (a rotated key)', async () => {
+    const kit = new AgentKit({ platformUrl: await listen(keysServer), keyTtlMs: 200 });
+    for (let i = 0; i < 5; i++) {
+      const c = signed(current, `req_${i}`);
+      await expect(kit.verifyCall(c.headers, c.body)).resolves.toMatchObject({ requestId: `req_${i}` });
+    }
+    expect(hits).toBe(1);
+    const attacker = generateKeyPairSync('ed25519');
+    for (let i = 0; i < 20; i++) {
+      const c = signed(attacker, `req_bad_${i}`);
+      await expect(kit.verifyCall(c.headers, c.body)).rejects.toBeInstanceOf(AuthenticationError);
+    }
+    expect(hits).toBe(1);
+    current = generateKeyPairSync('ed25519'); // the platform rotates its key
+    await new Promise((r) => setTimeout(r, 250));
+    const c = signed(current, 'req_rotated');
+    await expect(kit.verifyCall(c.headers, c.body)).resolves.toMatchObject({ requestId: 'req_rotated' });
+    expect(hits).toBe(2);
+  });
+});
