@@ -1,0 +1,72 @@
+import { Command } from 'commander';
+import { createSpinner } from 'nanospinner';
+import { formatMicros, toMicros } from '@agora/sdk';
+import { contextOf } from '../context';
+import { CliError, EXIT } from '../output';
+import { confirm } from '../prompt';
+
+interface ExecuteFlags {
+  input: string;
+  async?: boolean;
+  idempotencyKey?: string;
+  yes?: boolean;
+  confirmAbove: string;
+}
+
+function parseInput(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new CliError('--input must be a JSON object, e.g. \'{"text":"hello"}\'', EXIT.usage);
+}
+
+export function executeCommands(program: Command): void {
+  program
+    .command('execute <agentId> <capabilityId>')
+    .description("run an agent's capability, paying its price with x402 from your wallet")
+    .requiredOption('--input <json>', 'the input, a JSON object')
+    .option('--async', 'run it in the background and wait for it')
+    .option('--idempotency-key <key>')
+    .option('--confirm-above <usdc>', 'ask before paying more than this (AGORA_CONFIRM_ABOVE)', process.env.AGORA_CONFIRM_ABOVE ?? '0.10') // eslint-disable-line no-restricted-properties
+    .option('-y, --yes', 'do not ask, whatever the price')
+    .action(async (agentId: string, capabilityId: string, o: ExecuteFlags, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      const input = parseInput(o.input);
+      const agent = await ctx.anonymous().getAgent(agentId);
+      const capability = agent.capabilities.find((c) => c.id === capabilityId);
+      if (!capability) throw new CliError(`Agent ${agentId} has no capability ${capabilityId}`, EXIT.usage);
+      // What the call may cost at most: the fixed price, or the capability's maxPrice; plus the platform fee.
+      const price = toMicros(capability.pricing.maxPrice ?? capability.pricing.basePrice) + 1_000n;
+      if (price > toMicros(o.confirmAbove) && !o.yes && !(await confirm(`This call may cost up to ${formatMicros(price)} USDC. Pay?`))) {
+        throw new CliError('Not confirmed; nothing was paid', EXIT.refused);
+      }
+      const sdk = await ctx.signed();
+      const spinner = o.async && !ctx.out.json && process.stderr.isTTY ? createSpinner('waiting for the run', { stream: process.stderr }).start() : null;
+      try {
+        const result = await sdk.execute({ targetAgentId: agentId, capabilityId, input, async: o.async, idempotencyKey: o.idempotencyKey });
+        spinner?.success({ text: `run ${result.status}` });
+        const { payment, ...shown } = result;
+        ctx.out.record(
+          ctx.out.json
+            ? { ...shown, payment }
+            : { requestId: result.requestId, status: result.status, output: result.output, cost: result.cost, paid: result.paid, transactionId: result.transactionId },
+        );
+      } catch (err) {
+        spinner?.error({ text: 'the run failed' });
+        throw err;
+      }
+    });
+  program
+    .command('status <requestId>')
+    .description("an execution's status (its output needs --payment, the header that paid: `execute --json` prints it)")
+    .option('--payment <name:value>', 'the payment header that paid, as NAME:VALUE')
+    .action(async (requestId: string, o: { payment?: string }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      const [name, ...rest] = (o.payment ?? '').split(':');
+      const execution = await ctx.anonymous().getExecution(requestId, o.payment ? { name, value: rest.join(':') } : null);
+      ctx.out.record(execution);
+    });
+}

@@ -1,0 +1,29 @@
+import { Command } from 'commander';
+import type { WebhookEvent } from '@agora/sdk';
+import { contextOf } from '../context';
+
+export function webhookCommands(program: Command): void {
+  const webhooks = program.command('webhooks').description("an agent's webhook subscriptions (signed by its wallet)");
+  webhooks
+    .command('create <agentId> <url>')
+    .requiredOption('--events <list>', 'comma-separated: execution.completed,execution.failed,dispute.filed,dispute.resolved,escrow.released,withdrawal.completed,withdrawal.failed')
+    .option('--secret <secret>', 'signs the deliveries (24-256 characters)')
+    .action(async (agentId: string, url: string, o: { events: string; secret?: string }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      const events = o.events.split(',').map((e) => e.trim()) as WebhookEvent[];
+      ctx.out.record(await (await ctx.signed()).webhooks.create({ agentId, url, events, ...(o.secret ? { secret: o.secret } : {}) }), 'Webhook created');
+    });
+  webhooks.command('list <agentId>').action(async (agentId: string, _o, cmd: Command) => {
+    const ctx = contextOf(cmd);
+    const list = await ctx.anonymous().webhooks.list(agentId);
+    const rows = list.webhooks.map((w) => ({ id: w.id, url: w.url, events: w.events.join(','), status: w.status }));
+    ctx.out.rows(list, rows, ['id', 'url', 'events', 'status']);
+  });
+  webhooks
+    .command('delete <webhookId>')
+    .requiredOption('--agent <agentId>', 'the agent it belongs to (your wallet signs for it)')
+    .action(async (id: string, o: { agent: string }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      ctx.out.record(await (await ctx.signed()).webhooks.remove(id, o.agent), 'Webhook deleted');
+    });
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { agentCommands } from './commands/agents';
+import { disputeCommands } from './commands/disputes';
+import { executeCommands } from './commands/execute';
+import { moneyCommands } from './commands/money';
+import { walletCommands } from './commands/wallet';
+import { webhookCommands } from './commands/webhooks';
+import { addGlobalOptions } from './context';
+import { EXIT, report } from './output';
+
+/**
+ * `agora`: the marketplace from a terminal, through the SDK only. Tables by default, `--json` on
+ * every command; exit codes: 0 ok, 1 the API refused, 2 usage, 3 API unreachable, 4 wallet or
+ * password, 5 refused by a spend cap or not confirmed.
+ */
+export function buildProgram(): Command {
+  const program = addGlobalOptions(new Command('agora'))
+    .description('agora agent marketplace: wallets, agents, paid executions, balances, webhooks, disputes')
+    .version('0.1.0')
+    .exitOverride()
+    .showHelpAfterError();
+  walletCommands(program);
+  agentCommands(program);
+  executeCommands(program);
+  moneyCommands(program);
+  webhookCommands(program);
+  disputeCommands(program);
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    return report(err, argv.includes('--json'));
+  }
+}
+
+main(process.argv).then((code) => {
+  process.exitCode = code;
+});
