@@ -66,7 +66,7 @@ describe('agora CLI (e2e)', () => {
     // Encrypted (scrypt keystore JSON), readable by its owner only.
     const keystore = join(dir, 'keystore.json');
     expect(statSync(keystore).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(keystore, 'utf8'))).toMatchObject({ crypto: { kdf: 'scrypt', cipher: 'aes-128-ctr' } });
+    expect(JSON.parse(readFileSync(keystore, 'utf8'))).toMatchObject({ Crypto: { kdf: 'scrypt', cipher: 'aes-128-ctr', kdfparams: { n: 131072 } } });
     expect((await agora(['wallet', 'create'])).code).toBe(2);
   }, 60_000);
 
