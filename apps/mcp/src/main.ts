@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { AgoraClient } from '@agora/sdk';
+import { serveHttp } from './http';
+import { loadSettings, Settings } from './settings';
+import { createMcpServer } from './server';
+import { AgoraTools } from './tools';
+
+/** One MCP session: its own client (so its own session cap), its tools, its server. */
+export async function createSession(settings: Settings) {
+  const client = new AgoraClient({ baseUrl: settings.apiUrl, wallet: settings.wallet, spendCap: settings.caps });
+  const tools = new AgoraTools(client);
+  const pinned = await tools.pinned(settings.pins);
+  return createMcpServer([...tools.static(), ...pinned], new Set(pinned.map((t) => t.name)));
+}
+
+async function main(): Promise<void> {
+  const settings = await loadSettings(process.argv.slice(2));
+  if (settings.http) {
+    const { url } = await serveHttp(settings, () => createSession(settings));
+    process.stderr.write(`agora MCP server (Streamable HTTP) on ${url}\n`);
+    return;
+  }
+  // stdio: stdout carries the protocol, so nothing else may be written there.
+  await (await createSession(settings)).connect(new StdioServerTransport());
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`agora-mcp: ${(err as Error).message}\n`);
+  process.exit(1);
+});

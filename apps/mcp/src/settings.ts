@@ -1,0 +1,54 @@
+import { Wallet } from 'ethers';
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Settings {
+  apiUrl: string;
+  wallet: Wallet;
+  caps: { perCall: string; perSession: string };
+  pins: { agentId: string; capabilityId?: string }[];
+  http: { host: string; port: number; token: string | null } | null;
+}
+
+/**
+ * From the environment (what desktop MCP clients pass) and flags (`--http`, `--port <n>`):
+ * AGORA_URL, the wallet from AGORA_PRIVATE_KEY or the `agora` CLI's keystore (AGORA_KEYSTORE +
+ * AGORA_PASSWORD), the caps AGORA_MAX_PER_CALL / AGORA_MAX_SESSION, pinned capabilities
+ * AGORA_MCP_CAPABILITIES ("agentId:capabilityId,agentId" for all of an agent's), and for HTTP
+ * AGORA_MCP_HOST (default 127.0.0.1) and AGORA_MCP_TOKEN (a bearer token every request must carry).
+ */
+export async function loadSettings(argv: string[]): Promise<Settings> {
+  // eslint-disable-next-line no-restricted-properties -- the MCP server is configured by its environment
+  const env = process.env;
+  const wallet = await loadWallet(env);
+  const pins = (env.AGORA_MCP_CAPABILITIES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const [agentId, capabilityId] = s.split(':');
+      return { agentId, ...(capabilityId ? { capabilityId } : {}) };
+    });
+  const portFlag = argv.indexOf('--port');
+  return {
+    apiUrl: env.AGORA_URL ?? 'http://localhost:3000',
+    wallet,
+    caps: { perCall: env.AGORA_MAX_PER_CALL ?? '0.10', perSession: env.AGORA_MAX_SESSION ?? '1.00' },
+    pins,
+    http: argv.includes('--http') ? { host: env.AGORA_MCP_HOST ?? '127.0.0.1', port: portFlag >= 0 ? Number(argv[portFlag + 1]) : 3333, token: env.AGORA_MCP_TOKEN ?? null } : null,
+  };
+}
+
+async function loadWallet(env: NodeJS.ProcessEnv): Promise<Wallet> {
+  if (env.AGORA_PRIVATE_KEY) return new Wallet(env.AGORA_PRIVATE_KEY);
+  const path = env.AGORA_KEYSTORE ?? join(homedir(), '.agora', 'keystore.json');
+  const json = await readFile(path, 'utf8').catch(() => {
+    throw new Error(`no wallet: set AGORA_PRIVATE_KEY, or AGORA_KEYSTORE (${path} is missing) and AGORA_PASSWORD`);
+  });
+  if (env.AGORA_PASSWORD === undefined) throw new Error('AGORA_PASSWORD is required to open the keystore');
+  const wallet = await Wallet.fromEncryptedJson(json, env.AGORA_PASSWORD).catch(() => {
+    throw new Error(`wrong AGORA_PASSWORD for ${path}`);
+  });
+  return new Wallet(wallet.privateKey);
+}
