@@ -8,7 +8,9 @@
    step. With `npm start -- --chain` the wallets are anvil's funded demo accounts and payments
    settle on the local chain. */
 const { HDNodeWallet, Mnemonic } = require('ethers');
-const { AgoraClient } = require('@agora/sdk');
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { AgoraClient, parseAllowedAssets } = require('@agora/sdk');
 const { startTranslatorAgent } = require('../examples/translator-agent');
 const { startOrchestratorAgent } = require('../examples/orchestrator-agent');
 
@@ -18,6 +20,19 @@ const account = (i) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(MNEMONIC), 
 const step = (n, title, data) => process.stdout.write(`\n[${n}] ${title}\n${data === undefined ? '' : JSON.stringify(data, null, 2) + '\n'}`);
 const CAPS = { perCall: '1.00', perSession: '5.00' };
 
+/** The SDK pays USDC only; with `npm start -- --chain` the local chain's token stands in for it (its address in .tmp/chain.env). */
+function allowedAssets() {
+  const assets = parseAllowedAssets(process.env.AGORA_ALLOWED_ASSETS);
+  try {
+    const token = /^USDC_ADDRESS=(0x[0-9a-fA-F]{40})$/m.exec(readFileSync(join(__dirname, '..', '.tmp', 'chain.env'), 'utf8'));
+    if (token) Object.assign(assets, { 'eip155:84532': token[1], 'base-sepolia': token[1] });
+  } catch {
+    // no local chain
+  }
+  return assets;
+}
+const client = (i) => new AgoraClient({ baseUrl: BASE, wallet: account(i), spendCap: CAPS, allowedAssets: allowedAssets() });
+
 async function main() {
   const health = await fetch(`${BASE}/api/v1/health`).catch(() => null);
   if (!health || !health.ok) throw new Error(`agora is not running at ${BASE} (start it with: npm start)`);
@@ -25,8 +40,8 @@ async function main() {
   const agent = await startTranslatorAgent({ port: Number(process.env.DEMO_AGENT_PORT || 0), platformUrl: BASE });
   step(1, `example agent listening on ${agent.url} (verifies X-Agora-Signature with the SDK's agent kit)`);
 
-  const owner = new AgoraClient({ baseUrl: BASE, wallet: account(1), spendCap: CAPS });
-  const client = new AgoraClient({ baseUrl: BASE, wallet: account(2), spendCap: CAPS });
+  const owner = client(1);
+  const payer = client(2);
   const registered = await owner.registerAgent({
     name: 'Demo Translator',
     description: 'Translates short texts (the example agent)',
@@ -44,28 +59,28 @@ async function main() {
   });
   step(2, `registered agent ${registered.id}, paid ${owner.spending.spent} USDC from ${owner.address}`);
 
-  const discovered = await client.discovery.discover({ capability: 'translate', limit: 3 });
+  const discovered = await payer.discovery.discover({ capability: 'translate', limit: 3 });
   step(
     3,
     'discover ?capability=translate',
     discovered.agents.map((a) => ({ id: a.id, name: a.name, capabilities: a.capabilities.map((c) => c.id) })),
   );
 
-  const result = await client.execute({ targetAgentId: registered.id, capabilityId: 'translate', input: { text: 'hello from the demo' } });
+  const result = await payer.execute({ targetAgentId: registered.id, capabilityId: 'translate', input: { text: 'hello from the demo' } });
   const { payment: _proof, ...shown } = result;
-  step(4, `execute (client ${client.address} pays ${result.paid} USDC with x402)`, shown);
+  step(4, `execute (client ${payer.address} pays ${result.paid} USDC with x402)`, shown);
 
-  step(5, "the agent's balance", await client.payments.balance(registered.id));
+  step(5, "the agent's balance", await payer.payments.balance(registered.id));
 
-  const chained = await demoChain(registered.id, client);
+  const chained = await demoChain(registered.id, payer);
   await agent.stop();
   if (result.status !== 'completed' || !chained) process.exitCode = 1;
 }
 
 /** An orchestrator opens a chain and pays the translator from its budget; what is left comes back. */
-async function demoChain(translatorId, client) {
+async function demoChain(translatorId, payer) {
   const orchestrator = await startOrchestratorAgent({ platformUrl: BASE });
-  const owner = new AgoraClient({ baseUrl: BASE, wallet: account(3), spendCap: CAPS });
+  const owner = client(3);
   const reg = await owner.registerAgent({
     name: 'Demo Orchestrator',
     description: 'Calls other agents from its chain budget (the example orchestrator)',
@@ -74,19 +89,19 @@ async function demoChain(translatorId, client) {
   });
   step(6, `registered orchestrator ${reg.id} (example orchestrator on ${orchestrator.url})`);
   const input = { calls: [{ targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'hello from a chain' } }] };
-  step(7, 'budget check', await client.discovery.budgetCheck({ targetAgentId: reg.id, capabilityId: 'orchestrate', input, estimatedDepth: 2 }));
+  step(7, 'budget check', await payer.discovery.budgetCheck({ targetAgentId: reg.id, capabilityId: 'orchestrate', input, estimatedDepth: 2 }));
   // The root costs 0.021 and opens a chain with a 0.50 budget: one payment of 0.521, within the per-call cap.
-  const root = await client.execute({ targetAgentId: reg.id, capabilityId: 'orchestrate', input, chain: { budget: '0.50', maxDepth: 2 } });
+  const root = await payer.execute({ targetAgentId: reg.id, capabilityId: 'orchestrate', input, chain: { budget: '0.50', maxDepth: 2 } });
   const { payment: _proof, ...shown } = root;
   step(8, `root execute with chain {budget: 0.50}: paid ${root.paid}`, shown);
   await orchestrator.stop();
   if (root.status !== 'completed') return false;
   const chainId = root.chain.chainId;
-  step(9, 'chain cost', await client.discovery.chainCost(chainId));
+  step(9, 'chain cost', await payer.discovery.chainCost(chainId));
   // The worker ends the chain once nothing runs, and refunds what the budget has left.
   let chain;
   for (let i = 0; i < 50; i++) {
-    chain = await client.discovery.chain(chainId);
+    chain = await payer.discovery.chain(chainId);
     if (chain.refund) break;
     await new Promise((r) => setTimeout(r, 200));
   }

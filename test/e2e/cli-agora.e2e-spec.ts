@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,33 @@ describe('agora CLI (e2e)', () => {
     const p = startProcess(CLI, { AGORA_URL: api.baseUrl, AGORA_KEYSTORE: join(dir, 'keystore.json'), AGORA_PASSWORD: PASSWORD, ...env }, args);
     const code = await p.exited;
     return { code, out: p.output() };
+  };
+  /**
+   * Runs `agora <args>` in a pseudo-terminal (util-linux `script`), answering each prompt when it
+   * appears; answers exit code and everything the terminal showed.
+   */
+  const inTerminal = async (args: string[], answers: [RegExp, string][], env: Record<string, string> = {}) => {
+    const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+    const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'dumb', AGORA_URL: api.baseUrl, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    const pending = [...answers];
+    const onData = (d: Buffer) => {
+      screen += d.toString();
+      while (pending.length && pending[0][0].test(screen)) {
+        const [, answer] = pending.shift()!;
+        screen += '\n';
+        child.stdin.write(`${answer}\r`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    child.stdin.end();
+    return { code, screen, unanswered: pending.length };
   };
   const json = async (args: string[], env: Record<string, string> = {}) => {
     const r = await agora(['--json', ...args], env);
@@ -136,6 +164,35 @@ describe('agora CLI (e2e)', () => {
     expect((await agora(['disputes', 'respond', filed.data.disputeId, '--agent', agentId, '--response', 'It was right'])).code).toBe(0);
     expect((await json(['disputes', 'get', filed.data.disputeId])).data).toMatchObject({ status: 'responded', agentResponse: 'It was right' });
     expect((await agora(['disputes', 'list', agentId])).out).toContain(filed.data.disputeId);
+  }, 60_000);
+
+  it('in a terminal: asks for the password without echoing it, and asks before paying above the threshold', async () => {
+    const keystore = join(dir, 'prompted.json');
+    const password = 'typed at the prompt';
+    const created = await inTerminal(
+      ['--keystore', keystore, 'wallet', 'create'],
+      [
+        [/Keystore password: /, password],
+        [/Repeat the password: /, password],
+      ],
+    );
+    expect(created).toMatchObject({ code: 0, unanswered: 0 });
+    expect(created.screen).toMatch(/Wallet created/);
+    expect(created.screen).not.toContain(password);
+    const address = (await json(['--keystore', keystore, 'wallet', 'show'])).data.address.toLowerCase();
+    const payments = async () => (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [address]))[0].n as number;
+    const execute = ['--keystore', keystore, 'execute', agentId, 'translate', '--input', '{"text":"asked"}', '--confirm-above', '0.001'];
+    const declined = await inTerminal(execute, [[/Pay\? \[y\/N\] /, 'n']]);
+    expect(declined).toMatchObject({ code: 5, unanswered: 0 });
+    expect(declined.screen).toMatch(/This call may cost up to 0\.011000 USDC[\s\S]*Not confirmed; nothing was paid/);
+    expect(await payments()).toBe(0);
+    const accepted = await inTerminal(execute, [
+      [/Pay\? \[y\/N\] /, 'y'],
+      [/Keystore password: /, password],
+    ]);
+    expect(accepted).toMatchObject({ code: 0, unanswered: 0 });
+    expect(accepted.screen).toMatch(/ASKED/);
+    expect(await payments()).toBe(1);
   }, 60_000);
 
   it('fails clearly, with distinct exit codes: a wrong password, an unreachable API, an API refusal, bad usage', async () => {

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Wallet } from 'ethers';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { startApi, ApiHarness } from '../support/api-harness';
@@ -117,12 +118,37 @@ describe('agora MCP server (e2e)', () => {
       const url = await waitFor(async () => /on (http:\/\/\S+\/mcp)/.exec(server.output())?.[1], 'the MCP HTTP server');
       const denied = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
       expect(denied.status).toBe(401);
+      // DNS rebinding: the right token but another host name (what a page on evil.example would send) is refused.
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const u = new URL(url);
+        const req = request(
+          {
+            host: u.hostname,
+            port: u.port,
+            path: u.pathname,
+            method: 'POST',
+            headers: { host: `evil.example:${u.port}`, authorization: 'Bearer test-token-0123456789', 'content-type': 'application/json' },
+          },
+          (res) => resolve(res.statusCode!),
+        );
+        req.on('error', reject);
+        req.end('{}');
+      });
+      expect(rebound).toBe(403);
       const client = new Client({ name: 'agora-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer test-token-0123456789' } } }));
       try {
         expect((await client.listTools()).tools.map((t) => t.name)).toContain('execute');
         const ran = await call(client, 'execute', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'http' } });
         expect(ran.structuredContent).toMatchObject({ output: { translation: 'HTTP' }, spent: { thisCall: '0.011000' } });
+        // A second session does not get a fresh cap: the process's wallet has one.
+        const second = new Client({ name: 'agora-test-2', version: '1.0.0' });
+        await second.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer test-token-0123456789' } } }));
+        try {
+          expect((await call(second, 'spending', {})).structuredContent).toEqual({ spent: '0.011000', remaining: '0.989000' });
+        } finally {
+          await second.close();
+        }
       } finally {
         await client.close();
       }

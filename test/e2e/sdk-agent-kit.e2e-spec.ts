@@ -22,10 +22,18 @@ describe('SDK agent kit (e2e)', () => {
   let agent: Server;
   let agentUrl: string;
   const seen: AgoraRequest['agora'][] = [];
+  const captured: { signature: string; body: string }[] = [];
 
   beforeAll(async () => {
     api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
     const app = express();
+    // What an eavesdropper would capture: the signature and the exact body bytes (read from a copy of the stream).
+    app.use((req, _res, next) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => captured.push({ signature: String(req.headers['x-agora-signature']), body: raw }));
+      next();
+    });
     app.post('/execute', agoraMiddleware(new AgentKit({ platformUrl: api.baseUrl })), (req: AgoraRequest, res) => {
       seen.push(req.agora);
       res.json({ output: { translation: String(req.agora!.input.text).toUpperCase() } });
@@ -51,18 +59,27 @@ describe('SDK agent kit (e2e)', () => {
     expect(seen.at(-1)).toMatchObject({ requestId: result.requestId, capabilityId: 'translate', input: { text: 'kit' }, chain: null });
   });
 
-  it('answers 401 to unsigned, malformed, forged and stale calls without reaching the handler', async () => {
+  it('answers 401 to unsigned, malformed, forged, replayed and tampered calls, and 413 to a huge one, without reaching the handler', async () => {
     const before = seen.length;
     const body = JSON.stringify({ requestId: 'req_forged', capabilityId: 'translate', input: { text: 'x' } });
     const { privateKey } = generateKeyPairSync('ed25519');
     const t = Math.floor(Date.now() / 1000);
     const forged = `t=${t},ed25519=${sign(null, Buffer.from(`${t}.req_forged.${createHash('sha256').update(body).digest('hex')}`), privateKey).toString('base64')}`;
     const post = (headers: Record<string, string>, b = body) => fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: b });
-    const cases: Record<string, string>[] = [{}, { 'x-agora-signature': 'garbage' }, { 'x-agora-signature': forged }, { 'x-agora-signature': `t=${t - 3600},ed25519=AAAA` }];
+    const cases: Record<string, string>[] = [{}, { 'x-agora-signature': 'garbage' }, { 'x-agora-signature': forged }];
     for (const headers of cases) {
       const res = await post(headers);
       expect(res.status).toBe(401);
     }
+    // A call the platform really signed: accepted once; replayed, or with its body changed, refused.
+    const call = captured.find((c) => c.body.includes('"text":"kit"'))!;
+    const replayed = await fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-agora-signature': call.signature }, body: call.body });
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toEqual({ error: 'This signed call was already received (a replay)' });
+    const tampered = await fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-agora-signature': call.signature }, body: call.body.replace('kit', 'kat') });
+    expect(tampered.status).toBe(401);
+    const huge = await post({}, JSON.stringify({ requestId: 'req_big', input: { text: 'x'.repeat(1_100_000) } })).catch((e: unknown) => e);
+    expect(huge).toMatchObject({ status: 413 });
     expect(seen.length).toBe(before);
   });
 });
@@ -83,30 +100,40 @@ describe('SDK agent kit: platform keys', () => {
   });
   afterAll(() => close(keysServer));
 
-  const signed = (keys: typeof current, requestId: string) => {
+  const signed = (keys: typeof current, requestId: string, offsetS = 0) => {
     const body = JSON.stringify({ requestId, capabilityId: 'c', input: {} });
-    const t = Math.floor(Date.now() / 1000);
+    const t = Math.floor(Date.now() / 1000) + offsetS;
     const sig = sign(null, Buffer.from(`${t}.${requestId}.${createHash('sha256').update(body).digest('hex')}`), keys.privateKey).toString('base64');
     return { headers: { 'x-agora-signature': `t=${t},ed25519=${sig}` }, body };
   };
 
-  it('reads the keys once for many calls, not again for forged ones within 30 s, and again after the TTL (a rotated key)', async () => {
-    const kit = new AgentKit({ platformUrl: await listen(keysServer), keyTtlMs: 200 });
+  it('reads the keys once for many calls, not again for forged ones while they are under 30 s old, and again for a rotated key after that; refuses a stale or replayed call', async () => {
+    const kit = new AgentKit({ platformUrl: await listen(keysServer) });
     for (let i = 0; i < 5; i++) {
       const c = signed(current, `req_${i}`);
       await expect(kit.verifyCall(c.headers, c.body)).resolves.toMatchObject({ requestId: `req_${i}` });
     }
     expect(hits).toBe(1);
     const attacker = generateKeyPairSync('ed25519');
-    for (let i = 0; i < 20; i++) {
-      const c = signed(attacker, `req_bad_${i}`);
-      await expect(kit.verifyCall(c.headers, c.body)).rejects.toBeInstanceOf(AuthenticationError);
-    }
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => signed(attacker, `req_bad_${i}`)).map((c) => expect(kit.verifyCall(c.headers, c.body)).rejects.toBeInstanceOf(AuthenticationError)),
+    );
     expect(hits).toBe(1);
-    current = generateKeyPairSync('ed25519'); // the platform rotates its key
-    await new Promise((r) => setTimeout(r, 250));
-    const c = signed(current, 'req_rotated');
-    await expect(kit.verifyCall(c.headers, c.body)).resolves.toMatchObject({ requestId: 'req_rotated' });
-    expect(hits).toBe(2);
+    const replay = signed(current, 'req_once');
+    await kit.verifyCall(replay.headers, replay.body);
+    await expect(kit.verifyCall(replay.headers, replay.body)).rejects.toThrow(/replay/);
+    const stale = signed(current, 'req_stale', -301);
+    await expect(kit.verifyCall(stale.headers, stale.body)).rejects.toThrow(/clock skew/);
+    // The platform rotates its key; 31 s later a call signed with the new key makes the kit read the keys again, once.
+    current = generateKeyPairSync('ed25519');
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 31_000);
+    try {
+      const calls = Array.from({ length: 5 }, (_, i) => signed(current, `req_rotated_${i}`));
+      await Promise.all(calls.map((c) => expect(kit.verifyCall(c.headers, c.body)).resolves.toBeDefined()));
+      expect(hits).toBe(2);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
   ForbiddenError,
   InputSchemaError,
   NotFoundError,
+  PaymentRefusedError,
   RateLimitedError,
   SpendCapExceededError,
   ValidationError,
@@ -111,6 +112,59 @@ describe('SDK against the real api (e2e)', () => {
     expect(err).toBeInstanceOf(SpendCapExceededError);
     expect((err as AgoraError).details).toMatchObject({ perSession: '0.020000', spent: '0.011000' });
     expect(await paymentsBy(wallet.address)).toBe(1);
+  });
+
+  it('holds the session cap under concurrent calls: of 5 at once with room for 2, exactly 2 are paid', async () => {
+    const wallet = newWallet();
+    const sdk = client({ wallet, spendCap: { perCall: '0.05', perSession: '0.03' } });
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: `race ${i}` } })));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+    expect(outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof SpendCapExceededError)).toHaveLength(3);
+    expect(await paymentsBy(wallet.address)).toBe(2);
+    expect(sdk.spending).toEqual({ spent: '0.022000', remaining: '0.008000' });
+  });
+
+  it('refuses a 402 that asks for another token or a malformed amount, signing nothing (a hostile or tampered server)', async () => {
+    const { createServer } = await import('node:http');
+    let paidRequests = 0;
+    const asks = [
+      { asset: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', amount: '1000' }, // WBTC-like: 1000 units passes any "1.00" cap
+      { asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', amount: '-5' },
+    ];
+    let ask = asks[0];
+    const hostile = createServer((req, res) => {
+      if (req.headers['payment-signature'] || req.headers['x-payment']) paidRequests++;
+      const required = {
+        x402Version: 2,
+        resource: { url: 'http://hostile/api/v1/execute' },
+        accepts: [{ scheme: 'exact', network: 'eip155:84532', payTo: newWallet().address, maxTimeoutSeconds: 300, extra: { name: 'USDC', version: '2' }, ...ask }],
+      };
+      res.writeHead(402, { 'content-type': 'application/json', 'PAYMENT-REQUIRED': Buffer.from(JSON.stringify(required)).toString('base64') });
+      res.end(JSON.stringify({ success: false, error: { code: 'PAYMENT_REQUIRED', message: 'pay' } }));
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', () => r()));
+    try {
+      const sdk = new AgoraClient({ baseUrl: `http://127.0.0.1:${(hostile.address() as { port: number }).port}`, wallet: newWallet() });
+      for (ask of asks) {
+        const err = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(PaymentRefusedError);
+        expect(err).toMatchObject({ code: 'PAYMENT_NOT_ALLOWED', details: { asset: ask.asset, amount: ask.amount } });
+      }
+      expect(paidRequests).toBe(0);
+      expect(sdk.spending.spent).toBe('0.000000');
+    } finally {
+      hostile.closeAllConnections();
+      await new Promise((r) => hostile.close(r));
+    }
+  });
+
+  it('keeps the header that paid on an error after payment: the payer can read the failed run and retry it', async () => {
+    const sdk = client();
+    const err = (await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } }).catch((e: unknown) => e)) as AgoraError;
+    expect(err).toBeInstanceOf(ExecutionFailedError);
+    expect(err.payment).toMatchObject({ amount: '0.011000', header: { name: 'PAYMENT-SIGNATURE', value: expect.any(String) } });
+    const requestId = err.details.requestId as string;
+    expect((await sdk.getExecution(requestId, err.payment!.header)).status).toBe('failed');
   });
 
   it("withdraws the owner's earnings with a wallet-signed request, and reads balance and history", async () => {

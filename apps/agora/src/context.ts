@@ -1,4 +1,4 @@
-import { AgoraClient } from '@agora/sdk';
+import { AgoraClient, parseAllowedAssets } from '@agora/sdk';
 import { Command } from 'commander';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +44,9 @@ export class Context {
   /** A client with the keystore's wallet (asks for the password): payments and signed actions. */
   async signed(): Promise<AgoraClient> {
     const wallet = await this.keystore.load();
-    return new AgoraClient({ baseUrl: this.options.api, wallet, spendCap: { perCall: this.options.maxPerCall, perSession: this.options.maxSession } });
+    // eslint-disable-next-line no-restricted-properties -- a local chain's token, named by the environment
+    const allowedAssets = parseAllowedAssets(process.env.AGORA_ALLOWED_ASSETS);
+    return new AgoraClient({ baseUrl: this.options.api, wallet, spendCap: { perCall: this.options.maxPerCall, perSession: this.options.maxSession }, allowedAssets });
   }
 }
 

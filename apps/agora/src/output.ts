@@ -56,8 +56,9 @@ export function report(err: unknown, json: boolean): number {
         ? {
             code: err.code,
             message: err.message,
-            details: err.details,
-            exit: err.code === 'CONNECTION_FAILED' ? EXIT.unreachable : err.code === 'SPEND_CAP_EXCEEDED' ? EXIT.refused : EXIT.api,
+            // A payment signed before the failure: its header is the proof for `status --payment` (never lost).
+            details: err.payment ? { ...err.details, payment: err.payment } : err.details,
+            exit: err.code === 'CONNECTION_FAILED' ? EXIT.unreachable : ['SPEND_CAP_EXCEEDED', 'PAYMENT_NOT_ALLOWED'].includes(err.code) ? EXIT.refused : EXIT.api,
           }
         : { code: 'CLI_ERROR', message: (err as Error)?.message ?? String(err), details: {}, exit: EXIT.usage };
   if (json) process.stdout.write(`${JSON.stringify({ success: false, error: { code, message, details } }, null, 2)}\n`);

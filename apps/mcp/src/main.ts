@@ -6,23 +6,27 @@ import { loadSettings, Settings } from './settings';
 import { createMcpServer } from './server';
 import { AgoraTools } from './tools';
 
-/** One MCP session: its own client (so its own session cap), its tools, its server. */
-export async function createSession(settings: Settings) {
-  const client = new AgoraClient({ baseUrl: settings.apiUrl, wallet: settings.wallet, spendCap: settings.caps });
+/**
+ * The tools of this process: one client, so one wallet and one session cap for the whole process,
+ * whatever the number of MCP sessions (HTTP clients cannot open sessions to get fresh caps).
+ */
+export async function createTools(settings: Settings) {
+  const client = new AgoraClient({ baseUrl: settings.apiUrl, wallet: settings.wallet, spendCap: settings.caps, allowedAssets: settings.allowedAssets });
   const tools = new AgoraTools(client);
   const pinned = await tools.pinned(settings.pins);
-  return createMcpServer([...tools.static(), ...pinned], new Set(pinned.map((t) => t.name)));
+  return () => createMcpServer([...tools.static(), ...pinned], new Set(pinned.map((t) => t.name)));
 }
 
 async function main(): Promise<void> {
   const settings = await loadSettings(process.argv.slice(2));
+  const newServer = await createTools(settings);
   if (settings.http) {
-    const { url } = await serveHttp(settings, () => createSession(settings));
+    const { url } = await serveHttp(settings, async () => newServer());
     process.stderr.write(`agora MCP server (Streamable HTTP) on ${url}\n`);
     return;
   }
   // stdio: stdout carries the protocol, so nothing else may be written there.
-  await (await createSession(settings)).connect(new StdioServerTransport());
+  await newServer().connect(new StdioServerTransport());
 }
 
 main().catch((err: unknown) => {

@@ -1,3 +1,4 @@
+import { parseAllowedAssets } from '@agora/sdk';
 import { Wallet } from 'ethers';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -7,6 +8,8 @@ export interface Settings {
   apiUrl: string;
   wallet: Wallet;
   caps: { perCall: string; perSession: string };
+  /** Tokens paid besides USDC, by network (AGORA_ALLOWED_ASSETS="eip155:84532=0x...,base-sepolia=0x..."). */
+  allowedAssets: Record<string, string>;
   pins: { agentId: string; capabilityId?: string }[];
   http: { host: string; port: number; token: string | null } | null;
 }
@@ -16,7 +19,8 @@ export interface Settings {
  * AGORA_URL, the wallet from AGORA_PRIVATE_KEY or the `agora` CLI's keystore (AGORA_KEYSTORE +
  * AGORA_PASSWORD), the caps AGORA_MAX_PER_CALL / AGORA_MAX_SESSION, pinned capabilities
  * AGORA_MCP_CAPABILITIES ("agentId:capabilityId,agentId" for all of an agent's), and for HTTP
- * AGORA_MCP_HOST (default 127.0.0.1) and AGORA_MCP_TOKEN (a bearer token every request must carry).
+ * AGORA_MCP_HOST (default 127.0.0.1) and AGORA_MCP_TOKEN (a bearer token every request must carry;
+ * required unless the host is loopback). AGORA_ALLOWED_ASSETS adds payable tokens (a local chain's).
  */
 export async function loadSettings(argv: string[]): Promise<Settings> {
   // eslint-disable-next-line no-restricted-properties -- the MCP server is configured by its environment
@@ -31,12 +35,17 @@ export async function loadSettings(argv: string[]): Promise<Settings> {
       return { agentId, ...(capabilityId ? { capabilityId } : {}) };
     });
   const portFlag = argv.indexOf('--port');
+  const host = env.AGORA_MCP_HOST ?? '127.0.0.1';
+  if (argv.includes('--http') && !['127.0.0.1', '::1', 'localhost'].includes(host) && !env.AGORA_MCP_TOKEN) {
+    throw new Error(`AGORA_MCP_TOKEN is required to serve on ${host}: this server spends from its wallet`);
+  }
   return {
     apiUrl: env.AGORA_URL ?? 'http://localhost:3000',
     wallet,
     caps: { perCall: env.AGORA_MAX_PER_CALL ?? '0.10', perSession: env.AGORA_MAX_SESSION ?? '1.00' },
     pins,
-    http: argv.includes('--http') ? { host: env.AGORA_MCP_HOST ?? '127.0.0.1', port: portFlag >= 0 ? Number(argv[portFlag + 1]) : 3333, token: env.AGORA_MCP_TOKEN ?? null } : null,
+    allowedAssets: parseAllowedAssets(env.AGORA_ALLOWED_ASSETS),
+    http: argv.includes('--http') ? { host, port: portFlag >= 0 ? Number(argv[portFlag + 1]) : 3333, token: env.AGORA_MCP_TOKEN ?? null } : null,
   };
 }
 

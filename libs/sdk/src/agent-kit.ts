@@ -47,9 +47,15 @@ export interface AgentKitOptions {
   platformUrl: string;
   /** How far a signature's time may be from now, either side (default 300 s). */
   maxSkewS?: number;
-  /** How long fetched keys are trusted before they are read again (default 5 min; an unknown signature forces a read). */
+  /** How long fetched keys are trusted before they are read again (default 5 min; a failing signature reads them again once they are 30 s old). */
   keyTtlMs?: number;
+  /** Accept an http:// platformUrl off loopback (keys read in clear could be swapped on the way). Default false. */
+  allowInsecureHttp?: boolean;
 }
+
+type KeyCache = { at: number; keys: KeyObject[] };
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const MAX_SEEN = 100_000;
 
 /**
  * What an agent needs from agora: check that a call came from the platform (X-Agora-Signature,
@@ -59,10 +65,16 @@ export interface AgentKitOptions {
  */
 export class AgentKit {
   readonly client: AgoraClient;
-  private platformKeys: { at: number; keys: KeyObject[] } | null = null;
-  private chainKeys: { at: number; keys: KeyObject[] } | null = null;
+  private readonly cache: Record<'platform' | 'chain', KeyCache | null> = { platform: null, chain: null };
+  private readonly inFlight: Record<'platform' | 'chain', Promise<KeyCache> | null> = { platform: null, chain: null };
+  /** Signatures already accepted, until they could no longer pass the skew check: a captured call cannot be replayed. */
+  private readonly seen = new Map<string, number>();
 
   constructor(private readonly options: AgentKitOptions) {
+    const url = new URL(options.platformUrl);
+    if (url.protocol !== 'https:' && !LOOPBACK.has(url.hostname) && !options.allowInsecureHttp) {
+      throw new Error(`platformUrl must be https (the platform's keys are read from it): ${options.platformUrl}`);
+    }
     this.client = new AgoraClient({ baseUrl: options.platformUrl });
   }
 
@@ -76,12 +88,17 @@ export class AgentKit {
       throw new AuthenticationError('UNAUTHORIZED', 'The call body is not JSON', 401);
     }
     const requestId = typeof body.requestId === 'string' ? body.requestId : '';
-    if (!HEADER.test(header ?? '') || !requestId) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is missing or malformed', 401);
-    const ok = await this.withKeys('platform', (keys) => verifyAgoraSignature(header, requestId, rawBody, keys, this.options.maxSkewS ?? 300));
+    if (!header || !HEADER.test(header) || !requestId) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is missing or malformed', 401);
+    const skewS = this.options.maxSkewS ?? 300;
+    const ok = await this.withKeys('platform', (keys) => verifyAgoraSignature(header, requestId, rawBody, keys, skewS));
     if (!ok) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature does not verify with the platform keys (or is outside the allowed clock skew)', 401);
+    if (!this.firstUse(header, skewS)) throw new AuthenticationError('UNAUTHORIZED', 'This signed call was already received (a replay)', 401);
     const chain = body.chain as Omit<ChainContext, 'token'> | undefined;
     const token = first(headers['x-chain-token']);
-    if (chain && token && !(await this.verifyChainToken(token))) throw new AuthenticationError('CHAIN_TOKEN_INVALID', 'X-Chain-Token is not signed by the platform', 401);
+    if (chain && token) {
+      const claims = await this.verifyChainToken(token);
+      if (!claims || claims.cid !== chain.chainId) throw new AuthenticationError('CHAIN_TOKEN_INVALID', "X-Chain-Token is not the platform's token for this chain, or has expired", 401);
+    }
     return {
       requestId,
       capabilityId: String(body.capabilityId ?? ''),
@@ -91,12 +108,14 @@ export class AgentKit {
     };
   }
 
-  /** The claims of a chain token signed by the platform, or null. */
+  /** The claims of a chain token signed by the platform and not expired, or null. */
   async verifyChainToken(token: string): Promise<Record<string, unknown> | null> {
     const [payload, signature] = token.split('.');
     if (!payload || !signature) return null;
     const ok = await this.withKeys('chain', (keys) => keys.some((k) => verify(null, Buffer.from(payload), k, Buffer.from(signature, 'base64url'))));
-    return ok ? (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>) : null;
+    if (!ok) return null;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    return typeof claims.exp === 'number' && claims.exp > Date.now() ? claims : null;
   }
 
   /**
@@ -112,20 +131,40 @@ export class AgentKit {
     return result;
   }
 
+  private firstUse(signature: string, skewS: number): boolean {
+    const now = Date.now();
+    if ((this.seen.get(signature) ?? 0) > now) return false;
+    if (this.seen.size >= MAX_SEEN) {
+      for (const [k, until] of this.seen) if (until <= now || this.seen.size >= MAX_SEEN) this.seen.delete(k);
+    }
+    this.seen.set(signature, now + 2 * skewS * 1000);
+    return true;
+  }
+
   /**
-   * Tests with the cached keys; reads them again when they are older than the TTL, or when they fail
-   * and were read more than 30 s ago (a rotated key), so forged calls cannot make the agent read the
-   * platform's keys on every request.
+   * Tests with the cached keys. They are read again when older than the TTL, or when they fail and
+   * are more than 30 s old (a rotated key): forged calls cannot make the agent read the platform's
+   * keys on every request. One read at a time; if it fails, the keys held are used.
    */
   private async withKeys(kind: 'platform' | 'chain', test: (keys: KeyObject[]) => boolean): Promise<boolean> {
-    const ttl = this.options.keyTtlMs ?? 300_000;
-    const cached = kind === 'platform' ? this.platformKeys : this.chainKeys;
+    const cached = this.cache[kind];
     const age = cached ? Date.now() - cached.at : Infinity;
-    if (cached && age < ttl && (test(cached.keys) || age < 30_000)) return test(cached.keys);
-    const fresh = { at: Date.now(), keys: await this.fetchKeys(kind) };
-    if (kind === 'platform') this.platformKeys = fresh;
-    else this.chainKeys = fresh;
+    if (cached && age < (this.options.keyTtlMs ?? 300_000)) {
+      if (test(cached.keys)) return true;
+      if (age < 30_000) return false;
+    }
+    const fresh = await this.refresh(kind).catch((err: unknown) => {
+      if (cached) return cached;
+      throw err;
+    });
     return test(fresh.keys);
+  }
+
+  private refresh(kind: 'platform' | 'chain'): Promise<KeyCache> {
+    this.inFlight[kind] ??= this.fetchKeys(kind)
+      .then((keys) => (this.cache[kind] = { at: Date.now(), keys }))
+      .finally(() => (this.inFlight[kind] = null));
+    return this.inFlight[kind];
   }
 
   private async fetchKeys(kind: 'platform' | 'chain'): Promise<KeyObject[]> {
@@ -148,26 +187,34 @@ export type AgoraRequest = IncomingMessage & { agora?: AgentCall; body?: unknown
  */
 export function agoraMiddleware(kit: AgentKit, limitBytes = 1_048_576) {
   return (req: AgoraRequest, res: ServerResponse, next: (err?: unknown) => void): void => {
+    const answer = (status: number, error: string) => {
+      res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify({ error }));
+    };
+    if (req.readableEnded || req.body !== undefined) {
+      return next(new Error('agoraMiddleware needs the raw body: mount it before any body parser'));
+    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > limitBytes) req.destroy();
-      else chunks.push(c);
+      if (size <= limitBytes) chunks.push(c);
+      else if (!tooLarge) {
+        tooLarge = true;
+        chunks.length = 0;
+        answer(413, `The call body is over ${limitBytes} bytes`);
+      }
     });
     req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      kit.verifyCall(req.headers, raw).then(
+      if (tooLarge) return;
+      kit.verifyCall(req.headers, Buffer.concat(chunks)).then(
         (call) => {
           req.agora = call;
           req.body = call.body;
           next();
         },
-        (err: unknown) => {
-          if (!(err instanceof AuthenticationError)) return next(err);
-          res.writeHead(401, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: err.message }));
-        },
+        (err: unknown) => (err instanceof AuthenticationError ? answer(401, err.message) : next(err)),
       );
     });
   };

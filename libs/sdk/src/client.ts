@@ -21,6 +21,8 @@ export interface AgoraClientOptions {
   spendCap?: SpendCaps;
   /** How async executions are awaited: first wait, longest wait and the total before giving up. */
   polling?: { initialMs?: number; maxMs?: number; timeoutMs?: number };
+  /** Tokens this client pays besides USDC, by network (`{ 'eip155:84532': '0x...' }`: a local chain's test token). */
+  allowedAssets?: Record<string, string>;
   fetch?: typeof fetch;
 }
 
@@ -61,7 +63,7 @@ export class AgoraClient {
     this.api = createApi(options.baseUrl, options.fetch);
     this.signer = options.wallet ? toSigner(options.wallet) : null;
     this.auth = this.signer ? new WalletAuthSigner(this.signer) : null;
-    this.payer = this.signer ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS) : null;
+    this.payer = this.signer ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS, options.allowedAssets, options.fetch) : null;
     const sign = (agentId: string) => this.walletAuth().agentHeaders(agentId);
     this.payments = new PaymentsResource(this.api, sign);
     this.webhooks = new WebhooksResource(this.api, sign);
@@ -123,7 +125,13 @@ export class AgoraClient {
     const { result, paid } = await this.paid((fetch) => this.api.POST('/api/v1/execute', { body, params: { query }, headers, fetch }), cap);
     const payment = paid?.header ?? null;
     const accepted = result as { jobId?: string; statusUrl?: string } & Execution;
-    const execution = accepted.jobId && o.wait !== false ? await this.waitForExecution(accepted.jobId, payment) : accepted;
+    const execution =
+      accepted.jobId && o.wait !== false
+        ? await this.waitForExecution(accepted.jobId, payment).catch((err: unknown) => {
+            if (err instanceof AgoraError && paid) err.payment = { header: paid.header, amount: formatMicros(paid.amount) };
+            throw err;
+          })
+        : accepted;
     return { ...(execution as Execution), paid: paid ? formatMicros(paid.amount) : null, payment };
   }
 
@@ -163,14 +171,21 @@ export class AgoraClient {
   ): Promise<{ result: unknown; paid: PaymentSent | null }> {
     const payer = this.requirePayer();
     let paid: PaymentSent | null = null;
-    const result = await unwrap(
-      send(async (request) => {
-        const sent = await payer.fetch(request, perCall);
-        paid = sent.paid;
-        return sent.response;
-      }),
-    );
-    return { result, paid };
+    try {
+      const result = await unwrap(
+        send(async (request) => {
+          const sent = await payer.fetch(request, perCall);
+          paid = sent.paid;
+          return sent.response;
+        }),
+      );
+      return { result, paid };
+    } catch (err) {
+      // The header that paid is the payer's proof (a retry, a status read, a dispute): never lost with the error.
+      const signed = paid as PaymentSent | null;
+      if (err instanceof AgoraError && signed) err.payment = { header: signed.header, amount: formatMicros(signed.amount) };
+      throw err;
+    }
   }
 
   private requireSigner(): AgoraSigner {

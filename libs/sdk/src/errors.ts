@@ -47,9 +47,16 @@ export const API_ERROR_STATUS = {
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
-export type AgoraErrorCode = ApiErrorCode | 'SPEND_CAP_EXCEEDED' | 'CONNECTION_FAILED' | 'UNEXPECTED_RESPONSE';
+export type AgoraErrorCode = ApiErrorCode | 'SPEND_CAP_EXCEEDED' | 'PAYMENT_NOT_ALLOWED' | 'CONNECTION_FAILED' | 'UNEXPECTED_RESPONSE';
 
 export class AgoraError extends Error {
+  /**
+   * On a paid call that failed after a payment was signed: the header that carried it (the payer's
+   * proof, for retrying the execution or reading its status) and the amount signed for. A
+   * CONNECTION_FAILED with a payment may have reached the API: read the execution before paying again.
+   */
+  payment?: { header: { name: string; value: string }; amount: string };
+
   constructor(
     readonly code: AgoraErrorCode | string,
     message: string,
@@ -95,6 +102,8 @@ export class ServiceUnavailableError extends AgoraError {}
 export class InternalServerError extends AgoraError {}
 /** The call would pay more than the per-call or per-session cap: refused before anything was signed. */
 export class SpendCapExceededError extends AgoraError {}
+/** A 402 asked for something this client does not pay: another scheme, a token that is not an allowed USDC, a malformed amount. Nothing was signed. */
+export class PaymentRefusedError extends AgoraError {}
 /** The API could not be reached (DNS, refused connection, timeout). */
 export class ConnectionError extends AgoraError {}
 

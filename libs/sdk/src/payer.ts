@@ -1,6 +1,6 @@
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
-import { SpendCapExceededError } from './errors';
+import { PaymentRefusedError, SpendCapExceededError } from './errors';
 import { formatMicros, toMicros } from './money';
 import { AgoraSigner } from './signer';
 
@@ -9,6 +9,30 @@ export interface SpendCaps {
   perCall: string | bigint;
   /** Most this client may sign for over its life (USDC). */
   perSession: string | bigint;
+}
+
+/** USDC's contracts on the networks agora offers (x402 v2 CAIP-2 ids and v1 names). */
+export const USDC_ASSETS: Record<string, string> = {
+  'eip155:8453': '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  base: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  'eip155:84532': '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  'base-sepolia': '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  'eip155:1': '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+  ethereum: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+};
+
+/** Parses "network=0xaddress,..." (a CAIP-2 id or a v1 name each) into extra payable assets. */
+export function parseAllowedAssets(text: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (text ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [network, address] = pair.split('=');
+    if (!network || !/^0x[0-9a-fA-F]{40}$/.test(address ?? '')) throw new RangeError(`"${pair}" is not network=0xaddress`);
+    out[network] = address;
+  }
+  return out;
 }
 
 /** What one paid call sent: the payment header (the proof needed to read an async output later) and its amount. */
@@ -28,12 +52,18 @@ export class Payer {
   private readonly perCall: bigint;
   private readonly perSession: bigint;
 
+  private readonly assets: Record<string, string>;
+
   constructor(
     private readonly signer: AgoraSigner,
     caps: SpendCaps,
+    /** Extra payable assets by network (a local chain's token): `{ 'eip155:84532': '0x...' }`. USDC's are always allowed. */
+    allowedAssets: Record<string, string> = {},
+    private readonly fetchImpl: typeof fetch = fetch,
   ) {
     this.perCall = toMicros(caps.perCall);
     this.perSession = toMicros(caps.perSession);
+    this.assets = { ...USDC_ASSETS, ...allowedAssets };
   }
 
   /** Micro-USDC signed for so far. */
@@ -69,7 +99,7 @@ export class Payer {
    */
   async fetch(request: Request, perCall?: bigint): Promise<{ response: Response; paid: PaymentSent | null }> {
     const cap = perCall !== undefined && perCall < this.perCall ? perCall : this.perCall;
-    let refused: SpendCapExceededError | null = null;
+    let refused: SpendCapExceededError | PaymentRefusedError | null = null;
     let paid: PaymentSent | null = null;
     let pending = 0n;
     const client = registerExactEvmScheme(new x402Client(), {
@@ -84,17 +114,16 @@ export class Payer {
     // Our caps replace the library's default $1 per payment (they are checked in micro-USDC, per session too).
     client.setSpendControls(false);
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
-      const r = selectedRequirements as { amount?: string; maxAmountRequired?: string };
-      const amount = BigInt(r.amount ?? r.maxAmountRequired ?? '0');
       try {
+        const amount = this.admissible(selectedRequirements as unknown as Requirement);
         this.check(amount, cap);
+        // Counted before signing, so concurrent calls cannot together pass the session cap.
+        this.spent += amount;
+        pending = amount;
       } catch (err) {
         refused = err as SpendCapExceededError;
         return { abort: true, reason: refused.message };
       }
-      // Counted before signing, so concurrent calls cannot together pass the session cap.
-      this.spent += amount;
-      pending = amount;
     });
     client.onPaymentCreationFailure(async () => {
       this.spent -= pending;
@@ -106,7 +135,7 @@ export class Payer {
         const value = headers.get(name);
         if (value) paid = { header: { name, value }, amount: pending };
       }
-      return fetch(input);
+      return this.fetchImpl(input);
     };
     try {
       const response = await wrapFetchWithPayment(capture as typeof fetch, client)(request);
@@ -116,4 +145,24 @@ export class Payer {
       throw err;
     }
   }
+
+  /** The amount a requirement asks for, if it is one this client pays: exact scheme, an allowed USDC on its network, a positive integer amount. */
+  private admissible(r: Requirement): bigint {
+    const raw = r.amount ?? r.maxAmountRequired ?? '';
+    const allowed = this.assets[r.network];
+    const refuse = (why: string) =>
+      new PaymentRefusedError('PAYMENT_NOT_ALLOWED', `The payment asked for was refused: ${why}; nothing was signed`, 0, { network: r.network, asset: r.asset, amount: raw });
+    if (r.scheme !== 'exact') throw refuse(`scheme ${String(r.scheme)} is not paid by this client`);
+    if (!allowed || typeof r.asset !== 'string' || r.asset.toLowerCase() !== allowed.toLowerCase()) throw refuse(`asset ${String(r.asset)} on ${String(r.network)} is not an allowed USDC`);
+    if (!/^\d{1,30}$/.test(raw) || BigInt(raw) <= 0n) throw refuse(`amount ${raw} is not a positive number of micro-USDC`);
+    return BigInt(raw);
+  }
+}
+
+interface Requirement {
+  scheme?: string;
+  network: string;
+  asset?: string;
+  amount?: string;
+  maxAmountRequired?: string;
 }

@@ -46,7 +46,8 @@ export function executeCommands(program: Command): void {
       const sdk = await ctx.signed();
       const spinner = o.async && !ctx.out.json && process.stderr.isTTY ? createSpinner('waiting for the run', { stream: process.stderr }).start() : null;
       try {
-        const result = await sdk.execute({ targetAgentId: agentId, capabilityId, input, async: o.async, idempotencyKey: o.idempotencyKey });
+        // Never more than the price shown (and confirmed): a price raised meanwhile is refused, not paid.
+        const result = await sdk.execute({ targetAgentId: agentId, capabilityId, input, async: o.async, idempotencyKey: o.idempotencyKey, maxPayment: price });
         spinner?.success({ text: `run ${result.status}` });
         const { payment, ...shown } = result;
         ctx.out.record(
