@@ -51,7 +51,7 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
   }
   if (isTransientDatabaseError(exception)) {
     // Rolled back: nothing this request did was kept, and the same request can be sent again.
-    logger.warn({ err: exception }, 'Postgres momentarily unavailable; answered 503');
+    logger.warn(`Postgres momentarily unavailable, answered 503: ${(exception as Error).message}`);
     return {
       status: 503,
       body: { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is momentarily busy; send the request again shortly' } },
