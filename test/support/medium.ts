@@ -10,6 +10,7 @@ import { DisputesModule } from '@app/disputes';
 import { Clock, ClockModule, INITIAL_REPUTATION } from '@app/common';
 import { AppConfig, ConfigModule, loadConfig } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { MetricsModule } from '@app/metrics';
 import { Accounts, LedgerService } from '@app/ledger';
 import { ExecutionModule } from '@app/execution';
 import { OutboundModule } from '@app/outbound';
@@ -50,6 +51,7 @@ export async function startDomain(env: Record<string, string> = {}, opts: { cloc
     imports: [
       ConfigModule.forRoot(config),
       ClockModule.register(opts.clock),
+      MetricsModule.forProcess('medium'),
       DatabaseModule.forRoot('agora-medium'),
       RedisModule,
       QueuesModule.forRoot(),

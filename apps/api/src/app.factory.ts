@@ -5,8 +5,10 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
+import { Metrics } from '@app/metrics';
 import { AppModule } from './app.module';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
+import { httpMetricsMiddleware, metricsHandler } from './http/metrics';
 import { API_PREFIX, buildOpenApiDocument } from './openapi';
 
 const EXPOSED_HEADERS = ['X-Request-ID', 'X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'Retry-After'];
@@ -18,6 +20,9 @@ export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = 
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.enableCors({ exposedHeaders: EXPOSED_HEADERS });
+  const metrics = app.get(Metrics);
+  app.use(httpMetricsMiddleware(metrics));
+  app.use('/metrics', metricsHandler(metrics, config.metricsToken));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
   app.setGlobalPrefix(API_PREFIX);
 

@@ -1,3 +1,4 @@
+import { MetricsModule } from '@app/metrics';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -42,6 +43,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: pinoHttpOptions(config) }),
         ClockModule.register(clock),
+        MetricsModule.forProcess('api'),
         DatabaseModule.forRoot('agora-api'),
         RedisModule,
         QueuesModule.forRoot(),

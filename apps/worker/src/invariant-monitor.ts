@@ -1,3 +1,4 @@
+import { Metrics } from '@app/metrics';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CHAIN_CHECKS } from '@app/chains';
 import { Clock } from '@app/common';
@@ -26,6 +27,7 @@ export class InvariantMonitor implements OnApplicationBootstrap, OnApplicationSh
     private readonly status: InvariantStatusRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,6 +51,7 @@ export class InvariantMonitor implements OnApplicationBootstrap, OnApplicationSh
       }
       if (report.ok && this.lastOk === false) this.logger.warn('every money invariant holds again: payouts resume');
       this.lastOk = report.ok;
+      this.metrics.invariantCheck(report.ok, this.clock.nowMs());
       return report.ok;
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'invariant check could not run; will retry next interval');

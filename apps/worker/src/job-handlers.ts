@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { Metrics } from '@app/metrics';
 import { UnrecoverableError } from 'bullmq';
 import { JOB_NAMES, JOB_QUEUE, JobName, JobOf, QueueName } from '@app/queues';
 
@@ -26,6 +27,8 @@ export class JobHandlerRegistry {
   private readonly handlers = new Map<JobName, Registration>();
   private readonly duplicates: JobName[] = [];
 
+  constructor(@Optional() private readonly metrics?: Metrics) {}
+
   register<N extends JobName>(queue: QueueName, name: N, handler: JobHandler<N>): void {
     if (this.handlers.has(name)) this.duplicates.push(name);
     this.handlers.set(name, { queue, handler: handler as unknown as JobHandler<JobName> });
@@ -50,7 +53,7 @@ export class JobHandlerRegistry {
   }
 
   /** Runs the handler of a job that arrived on `queue`. */
-  async dispatch(queue: string, job: { name: string; data: unknown }): Promise<unknown> {
+  async dispatch(queue: string, job: { name: string; data: unknown; timestamp?: number; delay?: number; processedOn?: number }): Promise<unknown> {
     const registration = this.handlers.get(job.name as JobName);
     if (!registration) throw new Error(`No handler for job ${job.name}`);
     const carrier = JOB_QUEUE[job.name as JobName];
@@ -58,6 +61,17 @@ export class JobHandlerRegistry {
       // Retrying cannot move the job to another queue: fail it now rather than after every attempt.
       throw new UnrecoverableError(`Job ${job.name} arrived on queue ${queue}; it is carried by ${carrier} and handled on ${registration.queue}`);
     }
-    return registration.handler(job as JobOf);
+    if (!this.metrics) return registration.handler(job as JobOf);
+    // Waited: from when the job was due (added, plus its delay) to when a worker took it.
+    if (job.timestamp && job.processedOn) this.metrics.jobWait.observe({ queue }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
+    const seconds = Metrics.timer();
+    try {
+      const result = await registration.handler(job as JobOf);
+      this.metrics.jobs.observe({ queue, job: job.name, outcome: 'completed' }, seconds());
+      return result;
+    } catch (err) {
+      this.metrics.jobs.observe({ queue, job: job.name, outcome: 'failed' }, seconds());
+      throw err;
+    }
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
+import { Metrics } from '@app/metrics';
 import { jobId, JobName, JobPayloads, JobProducer, REDIS, SweepRegistry } from '@app/queues';
 
 /**
@@ -24,6 +25,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly clock: Clock,
     private readonly sources: SweepRegistry,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -47,7 +49,10 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
       // Each domain registers what it needs swept (SweepRegistry); one failing source does not stop the others.
       for (const source of this.sources.all()) {
         try {
-          for (const work of await source.due()) await this.enqueue(source.job, work.data, slot, work.id);
+          const due = await source.due();
+          // Prunes run every tick by design; anything else found here was due without its job having run.
+          if (due.length && !source.job.endsWith('.prune')) this.metrics.sweeperRecovered.inc({ job: source.job }, due.length);
+          for (const work of due) await this.enqueue(source.job, work.data, slot, work.id);
         } catch (err) {
           this.logger.warn({ job: source.job, err: (err as Error).message }, 'sweep source failed; will retry next tick');
         }

@@ -1,3 +1,4 @@
+import { MetricsModule } from '@app/metrics';
 import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
@@ -15,6 +16,7 @@ import { OutboxRelay, WebhooksModule } from '@app/webhooks';
 import { HeartbeatService } from './heartbeat.service';
 import { JobHandlerRegistry } from './job-handlers';
 import { Sweeper } from './sweeper';
+import { MetricsServer } from './metrics-server';
 import { InvariantMonitor } from './invariant-monitor';
 import { PaymentsProcessor } from './processors/payments.processor';
 import { ExecutionsProcessor } from './processors/executions.processor';
@@ -32,6 +34,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
         ClockModule.register(),
+        MetricsModule.forProcess('worker'),
         DiscoveryModule,
         DatabaseModule.forRoot('agora-worker'),
         RedisModule,
@@ -44,7 +47,18 @@ export class WorkerModule implements OnApplicationBootstrap {
         WebhooksModule,
         DisputesModule,
       ],
-      providers: [JobHandlerRegistry, MaintenanceProcessor, PaymentsProcessor, ExecutionsProcessor, WebhooksProcessor, OutboxRelay, Sweeper, InvariantMonitor, HeartbeatService],
+      providers: [
+        JobHandlerRegistry,
+        MaintenanceProcessor,
+        PaymentsProcessor,
+        ExecutionsProcessor,
+        WebhooksProcessor,
+        OutboxRelay,
+        Sweeper,
+        InvariantMonitor,
+        HeartbeatService,
+        MetricsServer,
+      ],
     };
   }
 

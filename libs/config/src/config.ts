@@ -47,6 +47,10 @@ export class AppConfig {
   platformWallet: string;
   paymentNetworks: PaymentNetwork[];
   adminApiKey?: string;
+  /** Bearer token for the api's GET /metrics (ADMIN_API_KEY when unset; neither: the route answers 404). */
+  metricsToken?: string;
+  /** The worker's Prometheus port (0: none). */
+  metricsPort: number;
   platformSigningSeed: string;
   outboundAllowHttp: boolean;
   outboundAllowPrivate: boolean;
@@ -208,6 +212,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.paymentNetworks = [...new Set(networks.filter((n): n is PaymentNetwork => (NETWORKS as readonly string[]).includes(n)))];
 
   c.adminApiKey = r.str('ADMIN_API_KEY');
+  c.metricsToken = r.str('METRICS_TOKEN') ?? c.adminApiKey;
+  c.metricsPort = r.int('METRICS_PORT', 0, 0, 65535);
+  if (c.metricsToken !== undefined && c.metricsToken.length < 16) r.problems.push('METRICS_TOKEN must be at least 16 characters');
   // Ed25519 seed for signing calls to agents; development has a fixed one, production must set its own.
   c.platformSigningSeed = r.str('PLATFORM_SIGNING_SEED', realMoney ? undefined : DEV_SIGNING_SEED) ?? '';
   if (c.platformSigningSeed === '') r.problems.push(`PLATFORM_SIGNING_SEED is required ${whyRequired}`);

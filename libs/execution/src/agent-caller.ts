@@ -1,3 +1,4 @@
+import { Metrics } from '@app/metrics';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
@@ -31,10 +32,24 @@ export class AgentCaller {
     private readonly http: OutboundHttpClient,
     private readonly signer: PlatformSigner,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /** `scope` names the cache entry of the compiled outputSchema: the agent id. */
   async call(
+    endpoint: string,
+    payload: { requestId: string; capabilityId: string; input: unknown },
+    outputSchema: Record<string, unknown> | null,
+    scope: string,
+    chain?: ChainCallContext,
+  ): Promise<AgentCallResult> {
+    const seconds = Metrics.timer();
+    const result = await this.attempt(endpoint, payload, outputSchema, scope, chain);
+    this.metrics.agentCallDuration.observe({ outcome: result.ok ? 'ok' : result.status }, seconds());
+    return result;
+  }
+
+  private async attempt(
     endpoint: string,
     payload: { requestId: string; capabilityId: string; input: unknown },
     outputSchema: Record<string, unknown> | null,

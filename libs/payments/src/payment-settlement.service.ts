@@ -1,3 +1,4 @@
+import { Metrics } from '@app/metrics';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -38,6 +39,7 @@ export class PaymentSettlement {
     private readonly config: AppConfig,
     private readonly faults: FaultInjector,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -69,6 +71,8 @@ export class PaymentSettlement {
     }
     const req = toSettleRequest(payment);
     let txHash: string;
+    const seconds = Metrics.timer();
+    const observe = (outcome: 'settled' | 'failed') => this.metrics.settlementDuration.observe({ mode: this.config.settlementMode, outcome }, seconds());
     try {
       // An earlier attempt may have moved the money and died before recording it: ask the chain.
       const earlier = payment.status !== 'reserved' || payment.txHash !== null ? await this.adapter.settlementOf(req) : null;
@@ -76,9 +80,13 @@ export class PaymentSettlement {
     } catch (err) {
       // The authorization may have been used by another transaction than ours (a retry, a relay by someone else): record that one.
       const moved = await this.adapter.settlementOf(req).catch(() => null);
-      if (!moved) return this.failed(paymentId, claimed.attempts, err);
+      if (!moved) {
+        observe('failed');
+        return this.failed(paymentId, claimed.attempts, err);
+      }
       txHash = moved;
     }
+    observe('settled');
     // Tests: the process "dies" here, after the money moved and before it is recorded.
     this.faults.trip('settlement.before-record');
     // The money moved: recorded even if a takeover that found nothing yet marked it failed meanwhile.

@@ -1,3 +1,4 @@
+import { Metrics } from '@app/metrics';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -38,6 +39,7 @@ export class RefundsService {
     private readonly clock: Clock,
     private readonly jobs: JobProducer,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Inside the caller's transaction: writes a pending refund; answers the row as written (nothing to read back). */
@@ -83,6 +85,12 @@ export class RefundsService {
 
   /** Worker step: send the refund; completion posts `refund.paid`. A reverted transfer leaves it owed, `failed`. */
   async process(id: string): Promise<'completed' | 'failed' | 'skipped'> {
+    const state = await this.processOnce(id);
+    if (state !== 'skipped') this.metrics.payouts.inc({ kind: 'refund', state });
+    return state;
+  }
+
+  private async processOnce(id: string): Promise<'completed' | 'failed' | 'skipped'> {
     const outcome = await this.payouts.send(REFUND_PAYOUT, id);
     if (outcome.kind === 'skipped') return 'skipped';
     if (outcome.kind === 'failed') {

@@ -1,3 +1,4 @@
+import { Metrics } from '@app/metrics';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -35,6 +36,7 @@ export class WithdrawalsService {
     private readonly clock: Clock,
     private readonly jobs: JobProducer,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Wakes the worker for a withdrawal; the sweeper re-enqueues if Redis loses it. */
@@ -71,6 +73,7 @@ export class WithdrawalsService {
       const [agent] = await queryRows<{ status: string }>(manager, `SELECT status FROM agents WHERE id = $1 FOR SHARE`, [agentId]);
       if (agent?.status === 'suspended') throw new AppException('FORBIDDEN', 'A suspended agent cannot withdraw until it is reinstated', { status: agent.status });
     });
+    this.metrics.payouts.inc({ kind: 'withdrawal', state: 'requested' });
     await this.enqueue(id);
     return this.get(id);
   }
@@ -103,6 +106,12 @@ export class WithdrawalsService {
    * withdrawal completes, or fails (amount back to available). Throws to let the queue retry.
    */
   async process(id: string): Promise<'completed' | 'failed' | 'skipped'> {
+    const state = await this.processOnce(id);
+    if (state !== 'skipped') this.metrics.payouts.inc({ kind: 'withdrawal', state });
+    return state;
+  }
+
+  private async processOnce(id: string): Promise<'completed' | 'failed' | 'skipped'> {
     const outcome = await this.payouts.send(WITHDRAWAL_PAYOUT, id);
     if (outcome.kind === 'skipped') return 'skipped';
     if (outcome.kind === 'failed') return (await this.fail(id, outcome.error, outcome.claimToken)) ? 'failed' : 'skipped';

@@ -54,6 +54,16 @@ export class JobProducer {
     }
   }
 
+  /** Jobs in each queue by state (what the metrics report at scrape time). */
+  async depths(): Promise<{ queue: string; state: string; count: number }[]> {
+    const out: { queue: string; state: string; count: number }[] = [];
+    for (const [queue, q] of Object.entries(this.queues)) {
+      const counts = await q.getJobCounts('waiting', 'delayed', 'active', 'failed');
+      for (const [state, count] of Object.entries(counts)) out.push({ queue, state, count });
+    }
+    return out;
+  }
+
   queueFor(name: JobName): Queue {
     return this.queues[JOB_QUEUE[name]];
   }

@@ -1,3 +1,4 @@
+import { Metrics } from '@app/metrics';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -62,6 +63,7 @@ export class DeliveryService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Inside the transaction that finishes an execution: its result becomes due at `callbackUrl` now. */
@@ -77,6 +79,12 @@ export class DeliveryService {
 
   /** One attempt. Returns what happened; throws only when Postgres fails (the queue retries). */
   async deliver(id: string): Promise<DeliveryOutcome> {
+    const outcome = await this.attempt(id);
+    if (outcome !== 'skipped') this.metrics.webhookDeliveries.inc({ outcome });
+    return outcome;
+  }
+
+  private async attempt(id: string): Promise<DeliveryOutcome> {
     const now = this.clock.now();
     const [d] = await queryRows<ClaimedDelivery>(
       this.dataSource.manager,

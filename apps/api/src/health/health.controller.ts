@@ -2,6 +2,8 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { InvariantStatusRepository } from '@app/ledger';
 import { REDIS, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
@@ -16,13 +18,29 @@ export class HealthController {
     private readonly config: AppConfig,
     private readonly invariants: InvariantStatusRepository,
     @Inject(REDIS) private readonly redis: Redis,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
+
+  private migrations: { at: number; pending: boolean } | null = null;
 
   @Get()
   @HealthCheck()
   @ApiOperation({ summary: "API readiness: Postgres and Redis reachable, and the worker's last invariant check passed (payouts are paused while it fails)" })
   check() {
     return this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.invariantsCheck()]);
+  }
+
+  @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process answers (no dependency is checked; restart it only when this fails)' })
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  @ApiOperation({ summary: 'Readiness: Postgres and Redis reachable, no migration pending, and payouts not paused by a failed invariant check' })
+  ready() {
+    return this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.migrationsCheck(), () => this.invariantsCheck()]);
   }
 
   @Get('worker')
@@ -32,10 +50,24 @@ export class HealthController {
     return this.health.check([() => this.workerCheck()]);
   }
 
+  /** Pending migrations (read at most every 5 s): an api ahead of its schema is not ready. */
+  private async migrationsCheck() {
+    const indicator = this.indicators.check('migrations');
+    try {
+      if (!this.migrations || Date.now() - this.migrations.at > 5_000) this.migrations = { at: Date.now(), pending: await this.dataSource.showMigrations() };
+    } catch {
+      return indicator.down({ message: 'migrations unreadable' });
+    }
+    return this.migrations.pending ? indicator.down({ message: 'migrations pending: run npm run migrate' }) : indicator.up();
+  }
+
   private async redisCheck() {
     const indicator = this.indicators.check('redis');
     try {
-      return (await this.redis.ping()) === 'PONG' ? indicator.up() : indicator.down({ message: 'unexpected PING reply' });
+      // Bounded: with Redis gone a command may wait for the reconnection instead of failing.
+      const reply = await Promise.race([this.redis.ping(), new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 1_000).unref())]);
+      if (reply === 'timeout') return indicator.down({ message: 'unreachable' });
+      return reply === 'PONG' ? indicator.up() : indicator.down({ message: 'unexpected PING reply' });
     } catch {
       return indicator.down({ message: 'unreachable' });
     }

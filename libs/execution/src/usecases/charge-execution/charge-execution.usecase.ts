@@ -1,3 +1,4 @@
+import { Metrics } from '@app/metrics';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException, FaultInjector, formatMicros, newId } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -52,6 +53,7 @@ export class ChargeExecution {
     private readonly tx: TransactionRunner,
     private readonly faults: FaultInjector,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async execute(req: ChargeRequest): Promise<ExecutionOutcome> {
@@ -166,6 +168,7 @@ export class ChargeExecution {
       if (err instanceof NotClaimed) return this.stored(id);
       throw err;
     }
+    this.metrics.executions.inc({ outcome: 'completed', pricing: execution.pricingModel });
     // After commit. A hold due now (the score crossed into an instant tier since the target was
     // cached) is released before the answer; otherwise the job is due hours later (the sweeper covers a lost one): not awaited.
     if (charged.hold.status === 'held' && charged.hold.releaseAt.getTime() <= Date.now()) await this.escrow.release(charged.hold.id);

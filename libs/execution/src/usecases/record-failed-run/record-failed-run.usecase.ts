@@ -1,3 +1,4 @@
+import { Metrics } from '@app/metrics';
 import { Injectable } from '@nestjs/common';
 import { allWrites, Queryable, TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
@@ -22,6 +23,7 @@ export class RecordFailedRun {
     private readonly deliveries: DeliveryService,
     private readonly tx: TransactionRunner,
     private readonly reputation: ReputationRecorder,
+    private readonly metrics: Metrics,
   ) {}
 
   /** `fresh`: nothing was written for this run yet. `funding`: what paid for it, when the caller holds it. */
@@ -45,6 +47,7 @@ export class RecordFailedRun {
       const [callback] = await allWrites([this.events(sql, execution, failure), giveBack(sql), this.penalty(sql, execution, failure)]);
       return { callback };
     });
+    if (recorded) this.metrics.executions.inc({ outcome: failure.status, pricing: execution.pricingModel });
     if (recorded?.callback) await this.deliveries.wake(recorded.callback, 0);
     if (recorded && funding) await funding.afterEnd();
     return execution;

@@ -1,0 +1,50 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { AppConfig } from '@app/config';
+import { Metrics } from '@app/metrics';
+import { JobProducer } from '@app/queues';
+
+/**
+ * The worker has no HTTP server but this one: GET /metrics on METRICS_PORT (off when 0), in the
+ * Prometheus text format, with the queues' depths read from Redis at scrape time.
+ */
+@Injectable()
+export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(MetricsServer.name);
+  private server?: Server;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+    private readonly producer: JobProducer,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.metricsPort === 0) return;
+    this.server = createServer((req, res) => {
+      if (req.method !== 'GET' || req.url !== '/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      void this.render().then(
+        (text) => res.writeHead(200, { 'content-type': this.metrics.contentType }).end(text),
+        (err: unknown) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${(err as Error).message}\n`),
+      );
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.config.metricsPort, resolve));
+    this.logger.log(`metrics on :${(this.server.address() as AddressInfo).port}/metrics`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.server) await new Promise((resolve) => this.server!.close(resolve));
+  }
+
+  /** Queue depths are read now; if Redis is down they are left out rather than failing the scrape. */
+  private async render(): Promise<string> {
+    this.metrics.queueDepth.reset();
+    const depths = await Promise.race([this.producer.depths(), new Promise<null>((r) => setTimeout(() => r(null), 1_000).unref())]).catch(() => null);
+    for (const d of depths ?? []) this.metrics.queueDepth.set({ queue: d.queue, state: d.state }, d.count);
+    return this.metrics.text();
+  }
+}

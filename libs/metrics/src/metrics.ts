@@ -1,0 +1,128 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Every Prometheus metric a process exposes, on its own registry (one per application, so tests
+ * that start several in one process do not collide). Domains record through these objects; the
+ * api serves them at GET /metrics and the worker on its metrics port.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'agora_http_request_duration_seconds',
+    help: 'HTTP requests by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+
+  readonly executions = new Counter({
+    name: 'agora_executions_total',
+    help: 'Executions ended, by outcome (completed, failed, timeout) and pricing model',
+    labelNames: ['outcome', 'pricing'] as const,
+    registers: [this.registry],
+  });
+
+  readonly agentCallDuration = new Histogram({
+    name: 'agora_agent_call_duration_seconds',
+    help: 'Calls to agents, by outcome (ok, failed, timeout)',
+    labelNames: ['outcome'] as const,
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+
+  readonly settlementDuration = new Histogram({
+    name: 'agora_settlement_duration_seconds',
+    help: 'Payment settlements, by mode (local, evm, facilitator) and outcome (settled, failed)',
+    labelNames: ['mode', 'outcome'] as const,
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+
+  readonly jobs = new Histogram({
+    name: 'agora_job_duration_seconds',
+    help: 'Worker jobs processed, by queue, job name and outcome (completed, failed)',
+    labelNames: ['queue', 'job', 'outcome'] as const,
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+
+  readonly jobWait = new Histogram({
+    name: 'agora_job_wait_seconds',
+    help: 'Time a job waited between being due and being taken, by queue',
+    labelNames: ['queue'] as const,
+    buckets: [...SECONDS, 60, 300],
+    registers: [this.registry],
+  });
+
+  readonly queueDepth = new Gauge({
+    name: 'agora_queue_jobs',
+    help: 'Jobs in each queue by state (waiting, delayed, active, failed), read at scrape time',
+    labelNames: ['queue', 'state'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'agora_webhook_deliveries_total',
+    help: 'Webhook and callback delivery attempts, by outcome (succeeded, retrying, failed, gone)',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly payouts = new Counter({
+    name: 'agora_payouts_total',
+    help: 'Withdrawals and refunds reaching a state (requested, completed, failed)',
+    labelNames: ['kind', 'state'] as const,
+    registers: [this.registry],
+  });
+
+  readonly sweeperRecovered = new Counter({
+    name: 'agora_sweeper_recovered_total',
+    help: 'Due work the sweeper found in Postgres and enqueued, by job (above zero: a job was lost and recovered, or its wake-up was late)',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly invariantsOk = new Gauge({
+    name: 'agora_invariants_ok',
+    help: '1 when the last scheduled invariant check passed, 0 when it found a violation (payouts paused); absent before the first check',
+    registers: [],
+  });
+
+  private readonly invariantsCheckedAt = new Gauge({
+    name: 'agora_invariants_checked_timestamp_seconds',
+    help: 'When the last scheduled invariant check ran (Unix seconds)',
+    registers: [],
+  });
+
+  constructor(opts: { process: string; defaultMetrics?: boolean }) {
+    this.registry.setDefaultLabels({ process: opts.process });
+    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'agora_' });
+  }
+
+  /** The result of a scheduled invariant check (the two gauges appear with the first one: before it, 0 would read as a violation). */
+  invariantCheck(ok: boolean, atMs: number): void {
+    if (!this.registry.getSingleMetric('agora_invariants_ok')) {
+      this.registry.registerMetric(this.invariantsOk);
+      this.registry.registerMetric(this.invariantsCheckedAt);
+    }
+    this.invariantsOk.set(ok ? 1 : 0);
+    this.invariantsCheckedAt.set(atMs / 1000);
+  }
+
+  /** Starts a timer; the function it answers records the seconds since, with labels. */
+  static timer(): () => number {
+    const started = process.hrtime.bigint();
+    return () => Number(process.hrtime.bigint() - started) / 1e9;
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,129 @@
+import { startApi, ApiHarness } from '../support/api-harness';
+import { TestAgentServer } from '../support/agent-server';
+import { ADMIN, paidExecute } from '../support/disputes';
+import { capabilityPayload, registerAgent } from '../support/factories';
+import { seedCharge } from '../support/money';
+import { freePort } from '../support/ports';
+import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import { parsePrometheus, Sample, sampleValue } from '../support/prometheus';
+import { PrivateRedis, startPrivateRedis } from '../support/redis-server';
+import { newWallet, walletHeaders } from '../support/wallets';
+import { x402Header } from '../support/x402';
+
+const PRICE = 11_000n;
+const TOKEN = ADMIN['X-Admin-Key'];
+
+/**
+ * Issue 18: the api's GET /metrics and the worker's metrics port, read with a strict parser of the
+ * Prometheus text format; their counters move by exactly what a scripted sequence causes. Liveness
+ * and readiness: readiness follows Redis down and back, liveness does not.
+ */
+describe('observability: metrics and health (e2e)', () => {
+  let redis: PrivateRedis;
+  let redisPort: number;
+  let api: ApiHarness;
+  let agentServer: TestAgentServer;
+  let worker: RunningProcess;
+  let workerMetrics: string;
+
+  beforeAll(async () => {
+    redisPort = await freePort();
+    redis = await startPrivateRedis({ tcpPort: redisPort });
+    agentServer = await new TestAgentServer().start();
+    api = await startApi({ REDIS_URL: redis.url!, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', INVARIANT_CHECK_INTERVAL_MS: '500' });
+    const port = await freePort();
+    worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn', METRICS_PORT: String(port) });
+    workerMetrics = `http://127.0.0.1:${port}/metrics`;
+    await waitFor(async () => (await fetch(workerMetrics).catch(() => null))?.status === 200, 'the worker metrics port', 30_000);
+  }, 60_000);
+  afterAll(async () => {
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+    await api.close();
+    await agentServer.stop();
+    await redis.stop();
+  });
+
+  const scrapeApi = async (): Promise<Sample[]> => {
+    const res = await fetch(`${api.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return parsePrometheus(await res.text());
+  };
+  const scrapeWorker = async (): Promise<Sample[]> => parsePrometheus(await (await fetch(workerMetrics)).text());
+
+  it('refuses /metrics without the token and with a wrong one', async () => {
+    expect((await fetch(`${api.baseUrl}/metrics`)).status).toBe(401);
+    expect((await fetch(`${api.baseUrl}/metrics`, { headers: { authorization: 'Bearer not-the-token-at-all!' } })).status).toBe(401);
+  });
+
+  it('counts exactly what a scripted sequence does: 2 executions completed, 1 failed, 1 withdrawal requested and paid', async () => {
+    const owner = newWallet();
+    const agentId = (await registerAgent(api, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    const before = await scrapeApi();
+    const workerBefore = await scrapeWorker();
+
+    await paidExecute(api, agentId, newWallet(), PRICE, { text: 'one' });
+    await paidExecute(api, agentId, newWallet(), PRICE, { text: 'two' });
+    const h = await x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet });
+    const failed = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } },
+      headers: { [h.name]: h.value },
+    });
+    expect(failed.status).toBe(502);
+    await seedCharge(api.app, { agentId, agentFee: 2_000_000n, reputation: 90 });
+    const withdrawal = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId, amount: '1.00', destinationWallet: newWallet().address },
+      headers: await walletHeaders(owner, agentId),
+    });
+    expect(withdrawal.status).toBe(201);
+
+    const after = await scrapeApi();
+    const delta = (name: string, labels: Record<string, string>) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
+    expect(delta('agora_executions_total', { outcome: 'completed', pricing: 'per-request' })).toBe(2);
+    expect(delta('agora_executions_total', { outcome: 'failed', pricing: 'per-request' })).toBe(1);
+    expect(delta('agora_agent_call_duration_seconds_count', { outcome: 'ok' })).toBe(2);
+    expect(delta('agora_agent_call_duration_seconds_count', { outcome: 'failed' })).toBe(1);
+    expect(delta('agora_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/execute', status: '200' })).toBe(2);
+    expect(delta('agora_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/execute', status: '502' })).toBe(1);
+    expect(delta('agora_payouts_total', { kind: 'withdrawal', state: 'requested' })).toBe(1);
+    expect(sampleValue(after, 'agora_process_cpu_seconds_total', { process: 'api' })).toBeGreaterThan(0);
+
+    // The worker pays the withdrawal: its job and the payout are counted there.
+    const workerAfter = await waitFor(async () => {
+      const s = await scrapeWorker();
+      return sampleValue(s, 'agora_payouts_total', { kind: 'withdrawal', state: 'completed' }) >
+        sampleValue(workerBefore, 'agora_payouts_total', { kind: 'withdrawal', state: 'completed' })
+        ? s
+        : undefined;
+    }, 'the worker to pay the withdrawal');
+    const workerDelta = (name: string, labels: Record<string, string>) => sampleValue(workerAfter, name, labels) - sampleValue(workerBefore, name, labels);
+    expect(workerDelta('agora_payouts_total', { kind: 'withdrawal', state: 'completed' })).toBe(1);
+    expect(workerDelta('agora_job_duration_seconds_count', { queue: 'payments', job: 'withdrawal.process', outcome: 'completed' })).toBe(1);
+    expect(sampleValue(workerAfter, 'agora_queue_jobs', { queue: 'payments', state: 'failed' })).toBe(0);
+    expect(workerAfter.some((s) => s.name === 'agora_queue_jobs' && s.labels.queue === 'executions' && s.labels.state === 'waiting')).toBe(true);
+    // The scheduled invariant check (every 500 ms here) reports its result and time.
+    const checked = await waitFor(async () => {
+      const s = await scrapeWorker();
+      return sampleValue(s, 'agora_invariants_checked_timestamp_seconds') > Date.now() / 1000 - 60 ? s : undefined;
+    }, 'an invariant check');
+    expect(sampleValue(checked, 'agora_invariants_ok')).toBe(1);
+  });
+
+  it('readiness follows Redis down and back; liveness stays up', async () => {
+    const ready = () => api.request('GET', '/api/v1/health/ready');
+    expect((await ready()).status).toBe(200);
+    await redis.stop();
+    try {
+      const down = await waitFor(async () => {
+        const r = await ready();
+        return r.status === 503 ? r : undefined;
+      }, 'readiness to fail');
+      expect(down.body.error.details.health.error).toMatchObject({ redis: { status: 'down' } });
+      expect((await api.request('GET', '/api/v1/health/live')).status).toBe(200);
+    } finally {
+      redis = await startPrivateRedis({ tcpPort: redisPort });
+    }
+    await waitFor(async () => (await ready()).status === 200, 'readiness to recover', 30_000);
+  }, 60_000);
+});
