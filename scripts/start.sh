@@ -23,7 +23,16 @@ if [ "${1:-}" = "--chain" ]; then
   set -a; source .tmp/chain.env; set +a
 fi
 
-log "starting api on :$PORT and the worker (settlement: ${SETTLEMENT_MODE:-local})"
-node dist/apps/api/main.js & pids+=($!)
-node dist/apps/worker/main.js & pids+=($!)
+# The worker's Prometheus metrics (GET /metrics); the api's are at :$PORT/metrics with a bearer token.
+export METRICS_PORT="${METRICS_PORT:-9464}"
+log "starting api on :$PORT and the worker (settlement: ${SETTLEMENT_MODE:-local}; worker metrics on :$METRICS_PORT)"
+if [ "${NODE_ENV:-development}" != "production" ] && [ -t 1 ] && [ -x node_modules/.bin/pino-pretty ]; then
+  # Development at a terminal: readable logs. Otherwise (production, or piped) one JSON object a line.
+  pretty() { node_modules/.bin/pino-pretty --colorize --translateTime SYS:HH:MM:ss.l --ignore pid,hostname; }
+  node dist/apps/api/main.js > >(pretty) 2>&1 & pids+=($!)
+  node dist/apps/worker/main.js > >(pretty) 2>&1 & pids+=($!)
+else
+  node dist/apps/api/main.js & pids+=($!)
+  node dist/apps/worker/main.js & pids+=($!)
+fi
 wait -n "${pids[@]}"

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { ADMIN, paidExecute } from '../support/disputes';
@@ -5,7 +7,7 @@ import { capabilityPayload, registerAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
 import { freePort } from '../support/ports';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
-import { parsePrometheus, Sample, sampleValue } from '../support/prometheus';
+import { declaredFamilies, familyOf, parsePrometheus, Sample, sampleValue } from '../support/prometheus';
 import { PrivateRedis, startPrivateRedis } from '../support/redis-server';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -108,6 +110,17 @@ describe('observability: metrics and health (e2e)', () => {
       return sampleValue(s, 'agora_invariants_checked_timestamp_seconds') > Date.now() / 1000 - 60 ? s : undefined;
     }, 'an invariant check');
     expect(sampleValue(checked, 'agora_invariants_ok')).toBe(1);
+  });
+
+  it('exposes every metric the Grafana dashboard and the alert rules in docs/ops use', async () => {
+    const text = async (url: string, headers: Record<string, string> = {}) => (await fetch(url, { headers })).text();
+    // The invariant gauges appear with the worker's first check (every 500 ms here).
+    await waitFor(async () => (await text(workerMetrics)).includes('# TYPE agora_invariants_ok gauge'), 'a first invariant check');
+    const exposed = declaredFamilies((await text(`${api.baseUrl}/metrics`, { authorization: `Bearer ${TOKEN}` })) + (await text(workerMetrics)));
+    const ops = ['alerts.yml', 'grafana/agora-dashboard.json'].map((f) => readFileSync(join(__dirname, '..', '..', 'docs', 'ops', f), 'utf8')).join('\n');
+    const used = [...new Set(ops.match(/agora_[a-z_]+/g))];
+    expect(used.length).toBeGreaterThan(10);
+    expect(used.filter((name) => !familyOf(name, exposed))).toEqual([]);
   });
 
   it('readiness follows Redis down and back; liveness stays up', async () => {

@@ -41,8 +41,10 @@ export function parsePrometheus(text: string): Sample[] {
         labels[l[1]] = l[2].replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
       }
     }
-    const value = m[4] === '+Inf' ? Infinity : m[4] === '-Inf' ? -Infinity : Number(m[4]);
-    if (Number.isNaN(value) && m[4] !== 'NaN') throw fail('value is not a number');
+    // Values as Go's ParseFloat reads them: numbers, and NaN / +Inf / -Inf in any letter case.
+    const special = m[4].toLowerCase();
+    const value = special === 'nan' ? NaN : special === '+inf' || special === 'inf' ? Infinity : special === '-inf' ? -Infinity : Number(m[4]);
+    if (Number.isNaN(value) && special !== 'nan') throw fail('value is not a number');
     const family = families.has(m[1]) ? m[1] : SUFFIXES.map((s) => (m[1].endsWith(s) ? m[1].slice(0, -s.length) : '')).find((f) => f && families.has(f));
     if (!family) throw fail('sample of no declared family');
     samples.push({ name: m[1], labels, value });
@@ -55,4 +57,14 @@ export function sampleValue(samples: Sample[], name: string, labels: Record<stri
   const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return found[0]?.value ?? 0;
+}
+
+/** The metric families a scrape declares (`# TYPE` lines), whether or not they have samples yet. */
+export function declaredFamilies(text: string): Set<string> {
+  return new Set([...text.matchAll(/^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) /gm)].map((m) => m[1]));
+}
+
+/** The family a series name belongs to: itself, or without a histogram or counter suffix. */
+export function familyOf(name: string, families: Set<string>): string | undefined {
+  return [name, ...SUFFIXES.filter((x) => name.endsWith(x)).map((x) => name.slice(0, -x.length))].find((f) => families.has(f));
 }
