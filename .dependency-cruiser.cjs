@@ -11,7 +11,7 @@
 
 /** Lowest first. Apps sit above the last tier and may import any lib (through its barrel). */
 const TIERS = [
-  ['common', 'metrics'],
+  ['common', 'metrics', 'tracing'],
   ['config'],
   ['database'],
   ['ledger', 'outbox', 'queues', 'outbound', 'auth', 'json-schema', 'reputation'],

@@ -1,3 +1,4 @@
+import './instrument';
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { exitGracefullyOnSignals, FaultInjector } from '@app/common';

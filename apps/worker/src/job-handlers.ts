@@ -1,7 +1,8 @@
+import { inSpan, linkFrom, SpanKind } from '@app/tracing';
 import { Injectable, Optional } from '@nestjs/common';
 import { Metrics } from '@app/metrics';
 import { UnrecoverableError } from 'bullmq';
-import { JOB_NAMES, JOB_QUEUE, JobName, JobOf, QueueName } from '@app/queues';
+import { JOB_NAMES, JOB_QUEUE, JobName, JobOf, QueueName, TRACE_FIELD } from '@app/queues';
 
 export type JobHandler<N extends JobName> = (job: JobOf<N>) => Promise<unknown>;
 
@@ -61,6 +62,11 @@ export class JobHandlerRegistry {
       // Retrying cannot move the job to another queue: fail it now rather than after every attempt.
       throw new UnrecoverableError(`Job ${job.name} arrived on queue ${queue}; it is carried by ${carrier} and handled on ${registration.queue}`);
     }
+    const links = linkFrom((job.data as Record<string, unknown> | null)?.[TRACE_FIELD] as Record<string, string> | undefined);
+    return inSpan(`agora.job ${job.name}`, { 'agora.queue': queue, 'agora.job': job.name }, () => this.run(registration, queue, job), { links, kind: SpanKind.CONSUMER });
+  }
+
+  private async run(registration: Registration, queue: string, job: { name: string; data: unknown; timestamp?: number; delay?: number; processedOn?: number }): Promise<unknown> {
     if (!this.metrics) return registration.handler(job as JobOf);
     // Waited: from when the job was due (added, plus its delay) to when a worker took it.
     if (job.timestamp && job.processedOn) this.metrics.jobWait.observe({ queue }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);

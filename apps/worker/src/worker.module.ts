@@ -1,3 +1,4 @@
+import { traceLogFields } from '@app/tracing';
 import { MetricsModule } from '@app/metrics';
 import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
@@ -32,7 +33,7 @@ export class WorkerModule implements OnApplicationBootstrap {
       module: WorkerModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
+        LoggerModule.forRoot({ pinoHttp: { level: config.logLevel, mixin: traceLogFields } }),
         ClockModule.register(),
         MetricsModule.forProcess('worker'),
         DiscoveryModule,

@@ -1,3 +1,4 @@
+import { inSpan } from '@app/tracing';
 import { Metrics } from '@app/metrics';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
@@ -43,10 +44,14 @@ export class AgentCaller {
     scope: string,
     chain?: ChainCallContext,
   ): Promise<AgentCallResult> {
-    const seconds = Metrics.timer();
-    const result = await this.attempt(endpoint, payload, outputSchema, scope, chain);
-    this.metrics.agentCallDuration.observe({ outcome: result.ok ? 'ok' : result.status }, seconds());
-    return result;
+    // The span is the parent of the HTTP call, whose traceparent the agent receives (undici instrumentation).
+    return inSpan('agora.agent.call', { 'agora.agent_id': scope, 'agora.capability_id': payload.capabilityId, 'agora.request_id': payload.requestId }, async (set) => {
+      const seconds = Metrics.timer();
+      const result = await this.attempt(endpoint, payload, outputSchema, scope, chain);
+      this.metrics.agentCallDuration.observe({ outcome: result.ok ? 'ok' : result.status }, seconds());
+      set({ 'agora.outcome': result.ok ? 'ok' : result.status });
+      return result;
+    });
   }
 
   private async attempt(

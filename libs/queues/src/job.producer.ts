@@ -1,3 +1,4 @@
+import { traceCarrier } from '@app/tracing';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { JobsOptions, Queue } from 'bullmq';
@@ -5,6 +6,9 @@ import { AppConfig } from '@app/config';
 import { JOB_QUEUE, JobName, JobPayloads, QUEUES } from './jobs';
 
 /** The only way code enqueues work: typed by job name, routed to its queue. */
+/** Where a job's data carries the W3C trace context of its producer (absent when tracing is off). */
+export const TRACE_FIELD = '_trace';
+
 @Injectable()
 export class JobProducer {
   private readonly queues: Record<string, Queue>;
@@ -22,7 +26,9 @@ export class JobProducer {
   private readonly logger = new Logger(JobProducer.name);
 
   async enqueue<N extends JobName>(name: N, data: JobPayloads[N], opts: JobsOptions & { jobId: string }): Promise<void> {
-    await this.queueFor(name).add(name, data, opts);
+    // The trace of the request (or job) that enqueues travels with the job; the worker's span links to it.
+    const trace = traceCarrier();
+    await this.queueFor(name).add(name, trace.traceparent ? { ...data, [TRACE_FIELD]: trace } : data, opts);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { traceLogFields } from '@app/tracing';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Options } from 'pino-http';
@@ -9,6 +10,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export function pinoHttpOptions(config: AppConfig): Options {
   return {
     level: config.logLevel,
+    // The trace and span ids of the active span on every line (none while tracing is off).
+    mixin: traceLogFields,
     genReqId: (req: IncomingMessage, res: ServerResponse) => {
       const given = req.headers['x-request-id'];
       const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -1,3 +1,4 @@
+import { inSpan } from '@app/tracing';
 import { Metrics } from '@app/metrics';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException, FaultInjector, formatMicros, newId } from '@app/common';
@@ -56,7 +57,19 @@ export class ChargeExecution {
     private readonly metrics: Metrics,
   ) {}
 
-  async execute(req: ChargeRequest): Promise<ExecutionOutcome> {
+  execute(req: ChargeRequest): Promise<ExecutionOutcome> {
+    return inSpan('agora.execute.charge', { 'agora.request_id': req.execution.id, 'agora.agent_id': req.execution.agentId }, async (set) => {
+      const outcome = await this.chargeTraced(req);
+      set({
+        'agora.status': outcome.execution.status,
+        'agora.settlement_status': outcome.execution.settlementStatus ?? 'none',
+        'agora.cost': String(outcome.execution.platformFee + outcome.execution.agentFee),
+      });
+      return outcome;
+    });
+  }
+
+  private async chargeTraced(req: ChargeRequest): Promise<ExecutionOutcome> {
     const { execution, funding } = req;
     if (req.state !== 'completed') {
       Object.assign(execution, { status: 'completed', ...completionFields(req.completion), settlementStatus: 'settlement_pending' });

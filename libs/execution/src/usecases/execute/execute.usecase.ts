@@ -1,3 +1,4 @@
+import { inSpan } from '@app/tracing';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -36,8 +37,24 @@ export class Execute {
     private readonly clock: Clock,
   ) {}
 
-  async execute(cmd: ExecuteCommand): Promise<ExecuteResult> {
-    const admitted = await this.admit.execute(cmd);
+  /** One span for the request's execution: admission, the agent call and the charge are its children. */
+  execute(cmd: ExecuteCommand): Promise<ExecuteResult> {
+    return inSpan('agora.execute', { 'agora.agent_id': cmd.agentId, 'agora.capability_id': cmd.capabilityId, 'agora.async': Boolean(cmd.async) }, async (set) => {
+      const result = await this.executeTraced(cmd);
+      const e = result.execution;
+      set({
+        'agora.request_id': e.id,
+        'agora.status': e.status,
+        'agora.cost': String(e.platformFee + e.agentFee),
+        'agora.settlement_status': e.settlementStatus ?? 'none',
+        'agora.replayed': result.replayed,
+      });
+      return result;
+    });
+  }
+
+  private async executeTraced(cmd: ExecuteCommand): Promise<ExecuteResult> {
+    const admitted = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
     if (admitted.kind === 'replayed') return { execution: admitted.execution, settlement: null, replayed: true, limits: admitted.limits };
     const { limits, funding } = admitted;
     try {
