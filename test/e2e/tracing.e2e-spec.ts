@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
-import { onFreePort } from '../support/ports';
+import { startApiProcess } from '../support/api-process';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -80,12 +80,9 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
       OTEL_METRICS_EXPORTER: 'none',
       OTEL_LOGS_EXPORTER: 'none',
     };
-    base = await onFreePort(async (port) => {
-      const p = startProcess(builtApp('api'), { ...harness.env, ...otel, LOG_LEVEL: 'info', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
-      procs.push(p);
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null))?.status === 200, 'the traced api');
-      return `http://127.0.0.1:${port}`;
-    });
+    const api = await startApiProcess({ ...harness.env, ...otel, LOG_LEVEL: 'info' });
+    procs.push(api.process);
+    base = api.url;
     procs.push(startProcess(builtApp('worker'), { ...harness.env, ...otel, LOG_LEVEL: 'warn' }));
   }, 60_000);
   afterAll(async () => {

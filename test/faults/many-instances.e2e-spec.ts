@@ -4,12 +4,12 @@ import { DISPUTE_CHECKS } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
+import { startApiProcess } from '../support/api-process';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { JsonReceiver } from '../support/json-receiver';
 import { withClients } from '../support/load';
 import { seedCharge } from '../support/money';
-import { onFreePort } from '../support/ports';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -40,23 +40,10 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
 
   const env = () => ({ ...harness.env, LOG_LEVEL: 'warn', MAINTENANCE_INTERVAL_MS: '1000', WORKER_HEARTBEAT_MS: '200' });
 
-  async function startApiProcess(): Promise<string> {
-    return onFreePort(async (port) => {
-      const p = startProcess(builtApp('api'), { ...env(), PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
-      try {
-        await waitFor(async () => {
-          if (p.child.exitCode !== null) throw new Error(`api exited on port ${port}:\n${p.output()}`);
-          const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null);
-          return res?.status === 200;
-        }, `api process on ${port}`);
-      } catch (err) {
-        p.child.kill('SIGKILL');
-        await p.exited;
-        throw err;
-      }
-      procs.push(p);
-      return `http://127.0.0.1:${port}`;
-    });
+  async function startApi2(): Promise<string> {
+    const { url, process } = await startApiProcess(env());
+    procs.push(process);
+    return url;
   }
 
   async function post(base: string, path: string, body: unknown, headers: Record<string, string>) {
@@ -73,7 +60,7 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
     const res = await registerAgent(harness, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
     expect(res.status).toBe(201);
     agentId = res.body.data.id;
-    apis.push(await startApiProcess(), await startApiProcess());
+    apis.push(await startApi2(), await startApi2());
     for (let i = 0; i < 2; i++) procs.push(startProcess(builtApp('worker'), env()));
     await waitFor(async () => (await fetch(`${apis[0]}/api/v1/health/worker`)).status === 200, 'a worker heartbeat');
   }, 120_000);

@@ -11,6 +11,9 @@ export interface QueueHandlers {
   register<N extends JobName>(name: N, handler: JobHandler<N>): void;
 }
 
+/** What dispatch reads of a BullMQ job: its name and data, and when it was added, delayed and taken. */
+type ArrivedJob = { name: string; data: unknown; timestamp?: number; delay?: number; processedOn?: number };
+
 interface Registration {
   queue: QueueName;
   handler: JobHandler<JobName>;
@@ -54,7 +57,7 @@ export class JobHandlerRegistry {
   }
 
   /** Runs the handler of a job that arrived on `queue`. */
-  async dispatch(queue: string, job: { name: string; data: unknown; timestamp?: number; delay?: number; processedOn?: number }): Promise<unknown> {
+  async dispatch(queue: string, job: ArrivedJob): Promise<unknown> {
     const registration = this.handlers.get(job.name as JobName);
     if (!registration) throw new Error(`No handler for job ${job.name}`);
     const carrier = JOB_QUEUE[job.name as JobName];
@@ -66,7 +69,7 @@ export class JobHandlerRegistry {
     return inSpan(`agora.job ${job.name}`, { 'agora.queue': queue, 'agora.job': job.name }, () => this.run(registration, queue, job), { links, kind: SpanKind.CONSUMER });
   }
 
-  private async run(registration: Registration, queue: string, job: { name: string; data: unknown; timestamp?: number; delay?: number; processedOn?: number }): Promise<unknown> {
+  private async run(registration: Registration, queue: string, job: ArrivedJob): Promise<unknown> {
     if (!this.metrics) return registration.handler(job as JobOf);
     // Waited: from when the job was due (added, plus its delay) to when a worker took it.
     if (job.timestamp && job.processedOn) this.metrics.jobWait.observe({ queue }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
