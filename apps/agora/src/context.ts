@@ -2,6 +2,7 @@ import { AgoraClient, parseAllowedAssets } from '@agora/sdk';
 import { Command } from 'commander';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { cliEnvironment } from './environment';
 import { Keystore } from './keystore';
 import { Printer, printer } from './output';
 
@@ -15,25 +16,24 @@ export interface GlobalOptions {
 }
 
 export function addGlobalOptions(program: Command): Command {
-  // eslint-disable-next-line no-restricted-properties -- the CLI's configuration is its environment and flags
-  const env = process.env;
+  const env = cliEnvironment();
   return program
-    .option('--api <url>', 'agora API base URL (AGORA_URL)', env.AGORA_URL ?? 'http://localhost:3000')
-    .option('--keystore <path>', 'encrypted wallet file (AGORA_KEYSTORE)', env.AGORA_KEYSTORE ?? join(homedir(), '.agora', 'keystore.json'))
+    .option('--api <url>', 'agora API base URL (AGORA_URL)', env.url ?? 'http://localhost:3000')
+    .option('--keystore <path>', 'encrypted wallet file (AGORA_KEYSTORE)', env.keystore ?? join(homedir(), '.agora', 'keystore.json'))
     .option('--json', 'print JSON instead of tables')
-    .option('--max-per-call <usdc>', 'never pay more than this for one call (AGORA_MAX_PER_CALL)', env.AGORA_MAX_PER_CALL ?? '1.00')
-    .option('--max-session <usdc>', 'never pay more than this in one command (AGORA_MAX_SESSION)', env.AGORA_MAX_SESSION ?? '10.00');
+    .option('--max-per-call <usdc>', 'never pay more than this for one call (AGORA_MAX_PER_CALL)', env.maxPerCall ?? '1.00')
+    .option('--max-session <usdc>', 'never pay more than this in one command (AGORA_MAX_SESSION)', env.maxSession ?? '10.00');
 }
 
 /** What a command works with: the printer, the keystore, and clients made on demand. */
 export class Context {
   readonly out: Printer;
   readonly keystore: Keystore;
+  readonly env = cliEnvironment();
 
   constructor(readonly options: GlobalOptions) {
     this.out = printer(Boolean(options.json));
-    // eslint-disable-next-line no-restricted-properties -- the password may come from the environment (scripts)
-    this.keystore = new Keystore(options.keystore, process.env.AGORA_PASSWORD);
+    this.keystore = new Keystore(options.keystore, this.env.password);
   }
 
   /** A client without a wallet: public reads. */
@@ -44,8 +44,7 @@ export class Context {
   /** A client with the keystore's wallet (asks for the password): payments and signed actions. */
   async signed(): Promise<AgoraClient> {
     const wallet = await this.keystore.load();
-    // eslint-disable-next-line no-restricted-properties -- a local chain's token, named by the environment
-    const allowedAssets = parseAllowedAssets(process.env.AGORA_ALLOWED_ASSETS);
+    const allowedAssets = parseAllowedAssets(this.env.allowedAssets);
     return new AgoraClient({ baseUrl: this.options.api, wallet, spendCap: { perCall: this.options.maxPerCall, perSession: this.options.maxSession }, allowedAssets });
   }
 }

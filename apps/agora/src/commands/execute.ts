@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { createSpinner } from 'nanospinner';
 import { formatMicros, toMicros } from '@agora/sdk';
 import { contextOf } from '../context';
+import { cliEnvironment } from '../environment';
 import { CliError, EXIT } from '../output';
 import { confirm } from '../prompt';
 
@@ -30,7 +31,7 @@ export function executeCommands(program: Command): void {
     .requiredOption('--input <json>', 'the input, a JSON object')
     .option('--async', 'run it in the background and wait for it')
     .option('--idempotency-key <key>')
-    .option('--confirm-above <usdc>', 'ask before paying more than this (AGORA_CONFIRM_ABOVE)', process.env.AGORA_CONFIRM_ABOVE ?? '0.10') // eslint-disable-line no-restricted-properties
+    .option('--confirm-above <usdc>', 'ask before paying more than this (AGORA_CONFIRM_ABOVE)', cliEnvironment().confirmAbove ?? '0.10')
     .option('-y, --yes', 'do not ask, whatever the price')
     .action(async (agentId: string, capabilityId: string, o: ExecuteFlags, cmd: Command) => {
       const ctx = contextOf(cmd);

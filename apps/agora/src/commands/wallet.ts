@@ -17,8 +17,7 @@ export function walletCommands(program: Command): void {
     .option('--private-key <hex>', 'the key to import (prefer AGORA_PRIVATE_KEY: flags show in process lists)')
     .action(async (o: { privateKey?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      // eslint-disable-next-line no-restricted-properties -- a secret passed through the environment
-      const key = o.privateKey ?? process.env.AGORA_PRIVATE_KEY ?? '';
+      const key = o.privateKey ?? ctx.env.privateKey ?? '';
       const w = await ctx.keystore.import(key);
       ctx.out.record({ address: w.address, keystore: ctx.keystore.path }, 'Wallet imported');
     });
