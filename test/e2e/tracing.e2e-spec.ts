@@ -1,63 +1,26 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orchestrator-agent';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { startApiProcess } from '../support/api-process';
+import { JsonReceiver } from '../support/json-receiver';
+import { seedCharge } from '../support/money';
+import { attr, OtlpReceiver, OtlpSpan } from '../support/otlp-receiver';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
-import { newWallet } from '../support/wallets';
+import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const PRICE = 11_000n;
-
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind?: number;
-  attributes?: { key: string; value: Record<string, unknown> }[];
-  links?: { traceId: string; spanId: string }[];
-}
-
-/** An OTLP/HTTP JSON receiver: what the api and the worker export (OTEL_EXPORTER_OTLP_*). */
-class OtlpReceiver {
-  readonly spans: (OtlpSpan & { service: string })[] = [];
-  private server?: Server;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString()));
-      req.on('end', () => {
-        const body = JSON.parse(raw) as { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
-        for (const rs of body.resourceSpans ?? []) {
-          const service = rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
-          for (const ss of rs.scopeSpans) for (const span of ss.spans) this.spans.push({ ...span, service });
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', () => r()));
-    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((r) => (this.server!.closeAllConnections(), this.server!.close(() => r())));
-  }
-}
-
-const attr = (s: OtlpSpan, key: string) => {
-  const v = s.attributes?.find((a) => a.key === key)?.value;
-  return v ? Object.values(v)[0] : undefined;
-};
+const ORCHESTRATE = 21_000n;
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
 
 /**
  * Issue 18: one trace from POST /api/v1/execute through admission, the agent call (the agent gets
  * its traceparent) and the charge, exported over OTLP by an api process; an async execution's job
- * in the worker is a span linked to the request's trace. Attributes never carry payment headers.
+ * in the worker is a span linked to the request's trace, as are the outbox fan-out and the webhook
+ * delivery, and a withdrawal's payout job; a chain's hops are in the chain's trace. Attributes never
+ * carry payment headers.
  */
 describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
   let harness: ApiHarness;
@@ -66,12 +29,20 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
   const procs: RunningProcess[] = [];
   let base: string;
   let agentId: string;
+  let orchestratorId: string;
+  let orchestrator: RunningOrchestrator;
+  const owner = newWallet();
+  const hooks = new JsonReceiver();
 
   beforeAll(async () => {
     receiver = await new OtlpReceiver().start();
     agentServer = await new TestAgentServer().start();
+    await hooks.start();
     harness = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
-    agentId = (await registerAgent(harness, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    agentId = (await registerAgent(harness, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    const events = ['execution.completed', 'withdrawal.completed'];
+    const hook = await harness.request('POST', '/api/v1/webhooks', { body: { agentId, url: hooks.url, events }, headers: await walletHeaders(owner, agentId) });
+    expect(hook.status).toBe(201);
     const otel = {
       OTEL_TRACES_EXPORTER: 'otlp',
       OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
@@ -84,12 +55,22 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     procs.push(api.process);
     base = api.url;
     procs.push(startProcess(builtApp('worker'), { ...harness.env, ...otel, LOG_LEVEL: 'warn' }));
+    orchestrator = await startOrchestratorAgent({ platformUrl: base });
+    const orchestrate = capabilityPayload({
+      id: 'orchestrate',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
+      pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
+    });
+    orchestratorId = (await registerAgent(harness, newWallet(), { endpoints: { execution: orchestrator.url }, capabilities: [orchestrate] })).body.data.id;
   }, 60_000);
   afterAll(async () => {
     for (const p of procs) p.child.kill('SIGTERM');
     await Promise.all(procs.map((p) => p.exited));
+    await orchestrator.stop();
     await harness.close();
     await agentServer.stop();
+    await hooks.stop();
     await receiver.stop();
   });
 
@@ -125,7 +106,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     expect(trace().some((s) => attr(s, 'db.system') === 'postgresql' || attr(s, 'db.system.name') === 'postgresql')).toBe(true);
     // The agent got a traceparent of this trace, from the span of the HTTP call under agora.agent.call.
     const call = agentServer.calls.find((c) => c.json.requestId === requestId)!;
-    const [, traceId, parentId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(call.headers.traceparent))!;
+    const [, traceId, parentId] = TRACEPARENT.exec(String(call.headers.traceparent))!;
     expect(traceId).toBe(root.traceId);
     expect(trace().find((s) => s.spanId === parentId)?.parentSpanId).toBe(byName('agora.agent.call').spanId);
     // The api's log line for the request carries the trace id.
@@ -146,5 +127,103 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     );
     expect(job.links![0].traceId).toBe(root.traceId);
     expect(root.service).toBe('agora-api');
+  });
+
+  const spansOf = (traceId: string) => receiver.spans.filter((s) => s.traceId === traceId);
+  const linkedTo = (s: OtlpSpan, target: OtlpSpan) => (s.links ?? []).some((l) => l.traceId === target.traceId && l.spanId === target.spanId);
+
+  it("the outbox event and its webhook delivery: the worker's fan-out and delivery spans link to the execution's charge; the receiver gets the delivery's traceparent", async () => {
+    const res = await execute();
+    expect(res.status).toBe(200);
+    const requestId = res.body.data.requestId;
+    const root = await waitFor(async () => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === requestId), 'the execute span');
+    // The event was recorded inside the charge: the row kept the charge span's traceparent.
+    const charge = await waitFor(async () => spansOf(root.traceId).find((s) => s.name === 'agora.execute.charge'), 'the charge span');
+    const deliver = await waitFor(
+      async () => receiver.spans.find((s) => s.name === 'agora.webhook.deliver' && linkedTo(s, charge)),
+      "the delivery span linked to the execution's charge",
+      20_000,
+    );
+    expect(deliver).toMatchObject({ service: 'agora-worker' });
+    expect(attr(deliver, 'agora.event_type')).toBe('execution.completed');
+    expect(attr(deliver, 'agora.attempt')).toBe(1);
+    const fanout = receiver.spans.find((s) => s.name === 'agora.webhook.fanout' && linkedTo(s, charge));
+    expect(fanout).toMatchObject({ service: 'agora-worker' });
+    // The receiver got one traceparent: the HTTP call's, a child of the delivery span.
+    const got = await waitFor(async () => hooks.received.find((r) => r.body?.data?.requestId === requestId), 'the webhook');
+    const [, traceId, parentId] = TRACEPARENT.exec(String(got.headers.traceparent))!;
+    expect(traceId).toBe(deliver.traceId);
+    await waitFor(async () => spansOf(traceId).find((s) => s.spanId === parentId), 'the HTTP call span of the delivery');
+    expect(spansOf(traceId).find((s) => s.spanId === parentId)!.parentSpanId).toBe(deliver.spanId);
+  });
+
+  it("a withdrawal's payout job links to the request that asked for it, and its withdrawal.completed delivery to the job", async () => {
+    await seedCharge(harness.app, { agentId, agentFee: 2_000_000n, reputation: 90 });
+    const res = await fetch(`${base}/api/v1/payments/withdraw`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(await walletHeaders(owner, agentId)) },
+      body: JSON.stringify({ agentId, amount: '1.00', destinationWallet: newWallet().address }),
+    });
+    expect(res.status).toBe(201);
+    const withdrawalId = ((await res.json()) as { data: { withdrawalId: string } }).data.withdrawalId;
+    const request = await waitFor(
+      async () => receiver.spans.find((s) => s.service === 'agora-api' && s.kind === 2 && JSON.stringify(s.attributes).includes('/api/v1/payments/withdraw')),
+      'the withdraw request span',
+    );
+    const job = await waitFor(
+      async () => receiver.spans.find((s) => s.name === 'agora.job withdrawal.process' && (s.links ?? []).some((l) => l.traceId === request.traceId)),
+      'the payout job linked to the request',
+      20_000,
+    );
+    const got = await waitFor(
+      async () => hooks.received.find((r) => r.body?.type === 'withdrawal.completed' && r.body.data.withdrawalId === withdrawalId),
+      'the withdrawal webhook',
+      20_000,
+    );
+    expect(got.body.data.withdrawalId).toBe(withdrawalId);
+    const deliver = await waitFor(
+      async () =>
+        receiver.spans.find((s) => s.name === 'agora.webhook.deliver' && attr(s, 'agora.event_type') === 'withdrawal.completed' && (s.links ?? []).some((l) => l.traceId === job.traceId)),
+      "the delivery span linked to the payout job's trace",
+    );
+    expect(TRACEPARENT.exec(String(got.headers.traceparent))![1]).toBe(deliver.traceId);
+  });
+
+  it("a chain's hops are in the chain's trace: the sub-call's span is a child of its caller's, though the agent sent no traceparent", async () => {
+    const budget = 50_000n;
+    const pay = await x402Header(newWallet(), { amount: ORCHESTRATE + budget, payTo: harness.config.platformWallet });
+    const calls = [{ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hop' } }];
+    const res = await fetch(`${base}/api/v1/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [pay.name]: pay.value },
+      body: JSON.stringify({ targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: { calls }, chain: { budget: '0.05' } }),
+    });
+    const body = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    expect(body.data.output.results[0]).toMatchObject({ status: 200, output: { translation: 'HOP' } });
+    const chainId = body.data.chain.chainId;
+    const ds = harness.app.get(DataSource);
+    const [{ traceId }] = await ds.query(`SELECT trace_id AS "traceId" FROM chains WHERE id = $1`, [chainId]);
+    const nodes: { executionId: string; spanId: string; depth: number }[] = await ds.query(
+      `SELECT execution_id AS "executionId", span_id AS "spanId", depth FROM chain_nodes WHERE chain_id = $1 ORDER BY depth`,
+      [chainId],
+    );
+    expect(nodes.map((n) => n.depth)).toEqual([0, 1]);
+    const span = (n: { executionId: string }) => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === n.executionId);
+    const [root, hop] = await Promise.all(nodes.map((n) => waitFor(async () => span(n), `the execute span of depth ${n.depth}`)));
+    // The chain's trace is the root request's; each node's span id is its agora.execute span's.
+    expect(root.traceId).toBe(traceId);
+    expect(hop.traceId).toBe(traceId);
+    expect([root.spanId, hop.spanId]).toEqual(nodes.map((n) => n.spanId));
+    expect(hop.parentSpanId).toBe(root.spanId);
+    expect(attr(hop, 'agora.chain_id')).toBe(chainId);
+    // The hop's own HTTP request (the orchestrator propagates nothing) started another trace, which the hop links to.
+    expect(hop.links).toHaveLength(1);
+    expect(hop.links![0].traceId).not.toBe(traceId);
+    // Each agent received one traceparent, of the chain's trace.
+    const rootCall = orchestrator.state.calls.find((c) => c.json.chain?.chainId === chainId)!;
+    const hopCall = agentServer.calls.find((c) => c.json.input?.text === 'hop')!;
+    expect(TRACEPARENT.exec(String(rootCall.headers.traceparent))?.[1]).toBe(traceId);
+    expect(TRACEPARENT.exec(String(hopCall.headers.traceparent))?.[1]).toBe(traceId);
   });
 });

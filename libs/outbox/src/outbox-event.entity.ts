@@ -23,6 +23,10 @@ export class OutboxEventEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
+  /** The W3C traceparent of the span that recorded the event (null while tracing is off). */
+  @Column({ type: 'varchar', length: 55, nullable: true })
+  traceparent: string | null;
+
   @Column({ name: 'published_at', type: 'timestamptz', nullable: true })
   publishedAt: Date | null;
 }

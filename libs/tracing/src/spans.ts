@@ -1,14 +1,37 @@
-import { Attributes, context, Link, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Attributes, context, isSpanContextValid, Link, propagation, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import { tracingActive } from './tracing';
 
 const tracer = trace.getTracer('agora');
+
+/** A span's place: its trace and its own id (W3C hex). */
+export interface SpanIds {
+  traceId: string;
+  spanId: string;
+}
 
 /**
  * Runs `fn` in a span named `name` (a child of the active one), ending it with the outcome. With
  * tracing off this is a no-op span. Attributes name agents, capabilities, costs and states, never
- * secrets or payment headers.
+ * secrets or payment headers. `parent` puts the span in another trace when the active one is not
+ * it (a chain's hop whose request did not carry the chain's trace): a child of that span, linked
+ * to the active one.
  */
-export function inSpan<T>(name: string, attributes: Attributes, fn: (set: (a: Attributes) => void) => Promise<T>, opts: { links?: Link[]; kind?: SpanKind } = {}): Promise<T> {
-  return tracer.startActiveSpan(name, { attributes, links: opts.links, kind: opts.kind }, async (span) => {
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (set: (a: Attributes) => void) => Promise<T>,
+  opts: { links?: Link[]; kind?: SpanKind; parent?: SpanIds } = {},
+): Promise<T> {
+  let ctx = context.active();
+  let links = opts.links;
+  if (opts.parent && tracingActive()) {
+    const current = trace.getSpanContext(ctx);
+    if (current?.traceId !== opts.parent.traceId) {
+      ctx = trace.setSpanContext(ctx, { ...opts.parent, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+      if (current && isSpanContextValid(current)) links = [...(links ?? []), { context: current }];
+    }
+  }
+  return tracer.startActiveSpan(name, { attributes, links, kind: opts.kind }, ctx, async (span) => {
     try {
       const result = await fn((a) => span.setAttributes(a));
       return result;
@@ -27,6 +50,31 @@ export function traceCarrier(): Record<string, string> {
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier;
+}
+
+/** The active span's ids while tracing is on (null when off: no-op spans have none). */
+export function activeSpanIds(): SpanIds | null {
+  if (!tracingActive()) return null;
+  const span = trace.getSpanContext(context.active());
+  return span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : null;
+}
+
+/** The active span's W3C traceparent, to keep on a row (an outbox event, a delivery); null when tracing is off. */
+export function activeTraceparent(): string | null {
+  return traceCarrier().traceparent ?? null;
+}
+
+/**
+ * Records a finished span (a child of the active one) from `startTime` to now: for work whose links
+ * are known only once it is done (a fan-out learns its events' traceparents from the rows it reads).
+ */
+export function recordSpan(name: string, startTime: number, attributes: Attributes, links: Link[]): void {
+  tracer.startSpan(name, { attributes, links, startTime }).end();
+}
+
+/** Links to the spans the traceparents name (rows that kept them), skipping nulls and repeats. */
+export function linksTo(traceparents: readonly (string | null | undefined)[]): Link[] {
+  return [...new Set(traceparents)].flatMap((traceparent) => (traceparent ? linkFrom({ traceparent }) : []));
 }
 
 /** A link to the span a carrier names (the job's producer), or none. */

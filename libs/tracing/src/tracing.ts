@@ -44,6 +44,11 @@ export function startTracing(serviceName: string): boolean {
   return true;
 }
 
+/** Whether the SDK runs in this process (spans are real, with ids; outgoing calls carry a traceparent). */
+export function tracingActive(): boolean {
+  return sdk !== null;
+}
+
 /** Flushes and stops the SDK (graceful shutdown). */
 export async function stopTracing(): Promise<void> {
   await sdk?.shutdown().catch(() => undefined);

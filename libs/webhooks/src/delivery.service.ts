@@ -1,4 +1,5 @@
 import { Metrics } from '@app/metrics';
+import { inSpan, activeTraceparent, linksTo } from '@app/tracing';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -26,6 +27,7 @@ interface ClaimedDelivery {
   body: string;
   attempt: number;
   manual: boolean;
+  traceparent: string | null;
 }
 
 interface Target {
@@ -70,9 +72,9 @@ export class DeliveryService {
   async scheduleCallback(manager: Queryable, c: { executionId: string; url: string; body: Record<string, unknown> }): Promise<string | null> {
     const [row] = await queryRows<{ id: string }>(
       manager,
-      `INSERT INTO webhook_deliveries (id, kind, execution_id, url, body, attempt, status, scheduled_at)
-       VALUES ($1, 'callback', $2, $3, $4, 1, 'pending', $5) ON CONFLICT DO NOTHING RETURNING id`,
-      [newId('dlv'), c.executionId, c.url, JSON.stringify(c.body), this.clock.now()],
+      `INSERT INTO webhook_deliveries (id, kind, execution_id, url, body, traceparent, attempt, status, scheduled_at)
+       VALUES ($1, 'callback', $2, $3, $4, $5, 1, 'pending', $6) ON CONFLICT DO NOTHING RETURNING id`,
+      [newId('dlv'), c.executionId, c.url, JSON.stringify(c.body), activeTraceparent(), this.clock.now()],
     );
     return row?.id ?? null;
   }
@@ -91,10 +93,16 @@ export class DeliveryService {
       `UPDATE webhook_deliveries SET status = 'sending', locked_until = $3, attempted_at = $2
         WHERE id = $1 AND scheduled_at <= $2 AND (status = 'pending' OR (status = 'sending' AND locked_until < $2))
         RETURNING id, kind, subscription_id AS "subscriptionId", event_id AS "eventId", event_type AS "eventType", execution_id AS "executionId",
-                  url, body, attempt, manual`,
+                  url, body, attempt, manual, traceparent`,
       [id, now, new Date(now.getTime() + this.config.webhookTimeoutMs + 5_000)],
     );
     if (!d) return 'skipped';
+    // Linked to what caused it (the execution's charge, a withdrawal's job): the trace the row kept.
+    const attributes = { 'agora.delivery_id': d.id, 'agora.delivery_kind': d.kind, 'agora.event_type': d.eventType ?? '', 'agora.attempt': d.attempt };
+    return inSpan('agora.webhook.deliver', attributes, () => this.send(d, now), { links: linksTo([d.traceparent]) });
+  }
+
+  private async send(d: ClaimedDelivery, now: Date): Promise<DeliveryOutcome> {
     const target = await this.target(d, Math.floor(now.getTime() / 1000));
     if (!target) {
       await this.record(this.dataSource.manager, d.id, 'cancelled', { error: 'subscription is no longer active' });
@@ -166,8 +174,8 @@ export class DeliveryService {
       }
       const [row] = await queryRows<{ id: string }>(
         m,
-        `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, execution_id, url, body, attempt, status, scheduled_at)
-         SELECT $2, kind, subscription_id, event_id, event_type, execution_id, url, body, attempt + 1, 'pending', $3 FROM webhook_deliveries WHERE id = $1
+        `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, execution_id, url, body, traceparent, attempt, status, scheduled_at)
+         SELECT $2, kind, subscription_id, event_id, event_type, execution_id, url, body, traceparent, attempt + 1, 'pending', $3 FROM webhook_deliveries WHERE id = $1
          ON CONFLICT DO NOTHING RETURNING id`,
         [d.id, newId('dlv'), new Date(this.clock.nowMs() + delay)],
       );
@@ -191,17 +199,18 @@ export class DeliveryService {
 
   /**
    * Inside the caller's transaction: a new single attempt of a past event delivery, due now,
-   * to the subscription's current URL, outside the retry schedule. Null when there is no such delivery.
+   * to the subscription's current URL, outside the retry schedule, traced to the request that asked
+   * for it. Null when there is no such delivery.
    */
   async redeliver(manager: EntityManager, subscriptionId: string, deliveryId: string): Promise<string | null> {
     const [row] = await queryRows<{ id: string }>(
       manager,
-      `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, url, body, attempt, manual, status, scheduled_at)
-       SELECT $3, d.kind, d.subscription_id, d.event_id, d.event_type, s.url, d.body, d.attempt, true, 'pending', $4
+      `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, url, body, traceparent, attempt, manual, status, scheduled_at)
+       SELECT $3, d.kind, d.subscription_id, d.event_id, d.event_type, s.url, d.body, $5, d.attempt, true, 'pending', $4
          FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
         WHERE d.id = $1 AND d.subscription_id = $2 AND s.status <> 'deleted'
        RETURNING id`,
-      [deliveryId, subscriptionId, newId('dlv'), this.clock.now()],
+      [deliveryId, subscriptionId, newId('dlv'), this.clock.now(), activeTraceparent()],
     );
     return row?.id ?? null;
   }

@@ -16,6 +16,7 @@ import { Reputation1763960000000 } from './1763960000000-Reputation';
 import { Disputes1763970000000 } from './1763970000000-Disputes';
 import { SettlementExpired1763980000000 } from './1763980000000-SettlementExpired';
 import { InvariantStatus1763990000000 } from './1763990000000-InvariantStatus';
+import { TraceParent1764000000000 } from './1764000000000-TraceParent';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Disputes1763970000000,
   SettlementExpired1763980000000,
   InvariantStatus1763990000000,
+  TraceParent1764000000000,
 ];

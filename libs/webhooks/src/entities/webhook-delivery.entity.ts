@@ -70,6 +70,10 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
+  /** The W3C traceparent of what caused the delivery (the event's, or the run's for a callback); null while tracing is off. */
+  @Column({ type: 'varchar', length: 55, nullable: true })
+  traceparent: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

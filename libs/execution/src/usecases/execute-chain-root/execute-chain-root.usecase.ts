@@ -3,9 +3,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ChainBudget, ChainsRepository, ChainTokens } from '@app/chains';
 import { AppException, Clock, FaultInjector, formatMicros, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
+import { activeSpanIds, inSpan } from '@app/tracing';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { ExecuteCommand, ExecuteRejected } from '../../execution.types';
 import { ExecutionsRepository } from '../../executions.repository';
+import { executionSpan } from '../../execution-span';
 import { newExecution, runClaimUntil } from '../../execution-factory';
 import { FundingSource, X402Funding } from '../../funding/x402-funding';
 import { AdmitExecution } from '../admit-execution/admit-execution.usecase';
@@ -45,16 +47,21 @@ export class ExecuteChainRoot {
     private readonly faults: FaultInjector,
   ) {}
 
-  async execute(cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } }): Promise<ChainedResult> {
+  /** Traced: the chain's trace is the request's, and the root node's span id its agora.execute span's. */
+  execute(cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } }): Promise<ChainedResult> {
+    return executionSpan(cmd, () => this.open(cmd));
+  }
+
+  private async open(cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } }): Promise<ChainedResult> {
     if (cmd.async || cmd.idempotencyKey) {
       throw new ValidationException([{ field: cmd.async ? 'async' : 'idempotencyKey', messages: ['a chain root runs synchronously, without an idempotency key'] }]);
     }
-    const admitted = await this.admit.execute(cmd);
+    const admitted = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
     if (admitted.kind !== 'admitted') throw new Error('a chain root has no idempotency key to replay');
     const { target, price, funding: payment, limits } = admitted;
     const now = this.clock.now();
     const chainId = randomUUID();
-    const [traceId, spanId] = [randomBytes(16).toString('hex'), randomBytes(8).toString('hex')];
+    const { traceId, spanId } = activeSpanIds() ?? { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') };
     const maxDepth = cmd.chain.maxDepth ?? Math.min(5, target.agent.chainSettings.chain_max_depth);
     const execution = newExecution({
       agentId: target.agent.id,

@@ -3,9 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { ChainClosed, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { AppException, Clock, formatMicros } from '@app/common';
 import { PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
+import { activeSpanIds, inSpan } from '@app/tracing';
 import { ChainCallContext } from '../../agent-caller';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.types';
 import { newExecution } from '../../execution-factory';
+import { executionSpan } from '../../execution-span';
 import { FundingSource } from '../../funding/x402-funding';
 import { ExecuteTargets } from '../../admission/execute-targets';
 import { RateLimiter } from '../../admission/rate-limiter';
@@ -56,8 +58,18 @@ export class ExecuteChained {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Traced in the chain's trace: a child of the calling node's span. A request that carried that
+   * trace (an agent propagating the traceparent it got) is already in it; one that did not is
+   * linked to its own. The node's span id is its agora.execute span's.
+   */
   async execute(cmd: ExecuteCommand & { chainToken: string }): Promise<ChainedResult> {
-    let call = await this.admit.execute(cmd);
+    const call = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
+    return executionSpan(cmd, () => this.enterAndRun(cmd, call), { traceId: call.token.tid, spanId: call.token.sid });
+  }
+
+  private async enterAndRun(cmd: ExecuteCommand & { chainToken: string }, admitted: AdmittedChainCall): Promise<ChainedResult> {
+    let call = admitted;
     let entered = await this.enter(call, cmd);
     if (entered === 'stale') {
       // The remembered target moved since it was read: admitted again on a fresh read (its slot given back first).
@@ -92,7 +104,7 @@ export class ExecuteChained {
       callbackUrl: cmd.callbackUrl ?? null,
       lockedUntil: null,
     });
-    const spanId = randomBytes(8).toString('hex');
+    const spanId = activeSpanIds()?.spanId ?? randomBytes(8).toString('hex');
     const funding = this.funding.chainNode({
       executionId: execution.id,
       chainId: chain.id,

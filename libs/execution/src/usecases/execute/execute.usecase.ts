@@ -1,4 +1,5 @@
 import { inSpan } from '@app/tracing';
+import { executionSpan } from '../../execution-span';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -39,18 +40,7 @@ export class Execute {
 
   /** One span for the request's execution: admission, the agent call and the charge are its children. */
   execute(cmd: ExecuteCommand): Promise<ExecuteResult> {
-    return inSpan('agora.execute', { 'agora.agent_id': cmd.agentId, 'agora.capability_id': cmd.capabilityId, 'agora.async': Boolean(cmd.async) }, async (set) => {
-      const result = await this.executeTraced(cmd);
-      const e = result.execution;
-      set({
-        'agora.request_id': e.id,
-        'agora.status': e.status,
-        'agora.cost': String(e.platformFee + e.agentFee),
-        'agora.settlement_status': e.settlementStatus ?? 'none',
-        'agora.replayed': result.replayed,
-      });
-      return result;
-    });
+    return executionSpan(cmd, () => this.executeTraced(cmd));
   }
 
   private async executeTraced(cmd: ExecuteCommand): Promise<ExecuteResult> {
