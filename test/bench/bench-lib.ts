@@ -76,10 +76,14 @@ export function load(name: string, connections: number, opts: { url: string; bod
   });
 }
 
-/** Runs `file` again as a child process in `role`; resolves once it prints `READY <url>`. */
-export function spawnRole(file: string, role: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * Runs `file` again as a child process in `role`; resolves once it prints `READY <url>`. `preload`:
+ * modules loaded (`-r`) before `file` and its imports (what a process's instrument.ts does first).
+ */
+export function spawnRole(file: string, role: string, env: Record<string, string> = {}, preload: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const prof = process.env.BENCH_CPU_PROF === role ? ['--cpu-prof', '--cpu-prof-dir', 'bench-profiles'] : [];
-  const child = spawn(process.execPath, [...prof, '-r', '@swc-node/register', file, role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [...prof, '-r', '@swc-node/register', ...preload.flatMap((m) => ['-r', m]), file, role];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     let bytes = 0;

@@ -7,12 +7,15 @@
                verification; the root, held open by the bench, holds the token)
    at 1 and 50 connections, with a fresh x402 payment header on every paid request. The load
    generator (autocannon), the agent, the api and the baseline app run in separate processes.
-   Figures go into docs/performance.md. */
+   BENCH_TRACING=1 adds a second api process with OpenTelemetry on (every request sampled,
+   exported over OTLP to a sink process) and 'sync /execute traced' right after 'sync /execute'
+   in every round: tracing's cost, under the same noise. Figures go into docs/performance.md. */
 import 'reflect-metadata';
 import { Controller, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { request } from 'undici';
@@ -43,7 +46,40 @@ async function headers(count: number, amount: bigint): Promise<RequestHeaders[]>
   return out;
 }
 
-const spawnRole = (role: string, env: Record<string, string> = {}) => spawnRoleOf(__filename, role, env);
+const spawnRole = (role: string, env: Record<string, string> = {}, preload: string[] = []) => spawnRoleOf(__filename, role, env, preload);
+const TRACING = Boolean(process.env.BENCH_TRACING);
+
+/** The traced api: OpenTelemetry started before its imports, the sampled spans exported to the sink (nothing dropped: a deep queue). */
+function spawnTracedApi(sinkUrl: string) {
+  const otel = {
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+    // BENCH_TRACE_RATIO: the share of requests sampled (1: every one, the worst case).
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_TRACE_RATIO ?? '1',
+    OTEL_BSP_MAX_QUEUE_SIZE: '65536',
+    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_LOGS_EXPORTER: 'none',
+  };
+  // BENCH_TRACING=control: the same second process without the SDK (an A/A check of the comparison itself).
+  if (process.env.BENCH_TRACING === 'control') return spawnRole('api');
+  return spawnRole('api', otel, [require.resolve('./bench-tracing.ts')]);
+}
+
+/** An OTLP receiver that counts what it is sent (requests, bytes) and answers 200: the collector stand-in. */
+async function roleSink(): Promise<string> {
+  const seen = { requests: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    if (req.method === 'GET') return void res.end(JSON.stringify(seen));
+    req.on('data', (c: Buffer) => (seen.bytes += c.length));
+    req.on('end', () => {
+      seen.requests++;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 async function run(name: string, connections: number, opts: { url: string; body: string; pool?: RequestHeaders[]; server?: number; seconds?: number }): Promise<Row> {
   const before = { server: cpuMs(opts.server), pg: postgresCpuMs() };
@@ -129,7 +165,9 @@ async function main(): Promise<void> {
   const agent = await spawnRole('agent');
   const api = await spawnRole('api');
   const baselineApp = await spawnRole('baseline', { BENCH_AGENT_URL: agent.url });
-  const children = [agent.child, api.child, baselineApp.child];
+  const sink = TRACING ? await spawnRole('sink') : null;
+  const traced = sink ? await spawnTracedApi(sink.url) : null;
+  const children = [agent.child, api.child, baselineApp.child, ...(sink && traced ? [sink.child, traced.child] : [])];
   const apiUrl = api.url;
   const baselineUrl = baselineApp.url;
 
@@ -172,6 +210,7 @@ async function main(): Promise<void> {
     // Round 0 warms up (JIT, connection pools, caches) for WARMUP_S and is not reported.
     const syncPool = only('sync') ? await headers(warmup + perRound * rounds, 11_000n) : [];
     const asyncPool = only('async') ? await headers(warmup + perRound * rounds, 11_000n) : [];
+    const tracedPool = traced ? await headers(warmup + perRound * rounds, 11_000n) : [];
     // One chain per connection count (1000.00 of budget: 90,909 sub-calls of 0.011), its token on every request.
     const chain = only('chained') ? await openHeldChain(apiUrl, { register: (w) => header(w, 100_000n), root: () => header(owner, 11_000n + 1_000_000_000n) }) : null;
     const chainedPool: RequestHeaders[] = chain ? Array.from({ length: warmup + perRound * rounds }, () => ({ 'x-chain-token': chain.token })) : [];
@@ -183,8 +222,19 @@ async function main(): Promise<void> {
       const seconds = round === 0 ? WARMUP_S : DURATION_S;
       if (only('direct')) add(round, await run('direct', connections, { url: agent.url, body: agentBody, seconds }));
       add(round, await run('baseline', connections, { url: baselineUrl, body: '{}', server: baselineApp.child.pid, seconds }));
-      if (only('sync'))
-        add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: slice(syncPool, round), server: api.child.pid, seconds }));
+      const plain = async () => {
+        if (only('sync'))
+          add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: slice(syncPool, round), server: api.child.pid, seconds }));
+      };
+      const withTracing = async () => {
+        if (traced)
+          add(
+            round,
+            await run('sync /execute traced', connections, { url: `${traced.url}/api/v1/execute`, body: executeBody, pool: slice(tracedPool, round), server: traced.child.pid, seconds }),
+          );
+      };
+      // Traced and plain take turns going first: neither always meets the database the other just loaded.
+      for (const step of round % 2 ? [plain, withTracing] : [withTracing, plain]) await step();
       if (only('async'))
         add(
           round,
@@ -211,6 +261,23 @@ async function main(): Promise<void> {
       `| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / direct(r.connections)).toFixed(2)} | ${(r.rps / baseline(r.connections)).toFixed(2)} | ${r.rounds!.join(' / ')} | ${r.serverCpu ?? '-'} | ${r.pgCpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`,
     );
   }
+  if (sink) {
+    const byName = (name: string, c: number) => rows.find((r) => r.scenario === name && r.connections === c);
+    for (const c of new Set(rows.map((r) => r.connections))) {
+      const [off, on] = [byName('sync /execute', c), byName('sync /execute traced', c)];
+      if (!off || !on) continue;
+      // Each round's two runs are neighbours in time: the median of their ratios is the steadier figure.
+      const paired = off.rounds!.map((rps, i) => 1 - on.rounds![i] / rps).sort((a, b) => a - b);
+      const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+      const mid = paired.length / 2;
+      const median = paired.length % 2 ? paired[Math.floor(mid)] : (paired[mid - 1] + paired[mid]) / 2;
+      process.stdout.write(
+        `\ntracing's cost at ${c} connection(s): ${pct(median)} of req/s, median of the rounds' pairs [${paired.map(pct).join(', ')}]; medians ${off.rps} -> ${on.rps} req/s, server CPU ${off.serverCpu} -> ${on.serverCpu} ms/req`,
+      );
+    }
+    const seen = (await (await fetch(sink.url)).json()) as { requests: number; bytes: number };
+    process.stdout.write(`\nexported: ${seen.requests} OTLP requests, ${(seen.bytes / 1e6).toFixed(1)} MB\n`);
+  }
   await stopRoles(children);
   process.exit(0);
 }
@@ -220,6 +287,7 @@ async function role(name: string): Promise<string> {
   if (name === 'agent') return (await startTranslatorAgent({ keepCalls: false })).url;
   if (name === 'api') return roleApi();
   if (name === 'baseline') return roleBaseline(process.env.BENCH_AGENT_URL!);
+  if (name === 'sink') return roleSink();
   throw new Error(`unknown role ${name}`);
 }
 

@@ -50,6 +50,8 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
       OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_METRICS_EXPORTER: 'none',
       OTEL_LOGS_EXPORTER: 'none',
+      // The defaults are http and undici; Postgres and Redis statements are asked for.
+      OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,ioredis',
     };
     const api = await startApiProcess({ ...harness.env, ...otel, LOG_LEVEL: 'info' });
     procs.push(api.process);
@@ -98,12 +100,14 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     expect(attr(root, 'agora.agent_id')).toBe(agentId);
     expect(attr(root, 'agora.cost')).toBe('11000');
     expect(attr(root, 'agora.settlement_status')).toBe('settled');
-    // Up the parents (the express handler spans) to the HTTP server span that started the trace; Postgres statements are in it too.
+    // Up the parents to the HTTP server span that started the trace, named by its route; Postgres statements and Redis commands are in it too.
     let top: OtlpSpan = root;
     for (let parent = trace().find((s) => s.spanId === top.parentSpanId); parent; parent = trace().find((s) => s.spanId === top.parentSpanId)) top = parent;
-    expect(top).toMatchObject({ name: expect.stringMatching(/^POST/), kind: 2 });
+    expect(top).toMatchObject({ name: 'POST /api/v1/execute', kind: 2 });
+    expect(attr(top, 'http.route')).toBe('/api/v1/execute');
     expect(top.parentSpanId ?? '').toBe('');
     expect(trace().some((s) => attr(s, 'db.system') === 'postgresql' || attr(s, 'db.system.name') === 'postgresql')).toBe(true);
+    expect(trace().some((s) => attr(s, 'db.system') === 'redis' || attr(s, 'db.system.name') === 'redis')).toBe(true);
     // The agent got a traceparent of this trace, from the span of the HTTP call under agora.agent.call.
     const call = agentServer.calls.find((c) => c.json.requestId === requestId)!;
     const [, traceId, parentId] = TRACEPARENT.exec(String(call.headers.traceparent))!;

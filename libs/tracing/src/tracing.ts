@@ -1,9 +1,57 @@
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+type Instrumentation = NonNullable<NonNullable<ConstructorParameters<typeof NodeSDK>[0]>['instrumentations']>[number];
+
+const INSTRUMENTATIONS: Record<string, () => Instrumentation> = {
+  http: () =>
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => req.url === '/metrics' || (req.url ?? '').startsWith('/api/v1/health'),
+      // The route template names the server span (express left it on the request): what the express
+      // instrumentation was loaded for, without a wrapper around every layer.
+      applyCustomAttributesOnSpan: (span, req) => {
+        const route = (req as { route?: { path?: unknown } }).route?.path;
+        if (typeof route !== 'string' || !('method' in req)) return;
+        span.setAttribute('http.route', route);
+        span.updateName(`${req.method} ${route}`);
+      },
+    }),
+  // A span per Nest middleware and handler layer (7 of an execute's 28) tells nothing the agora.*
+  // spans do not; the route is named by the http instrumentation above.
+  express: () => new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER] }),
+  // Statements, not pool checkouts; and none outside a trace (the sweeper's polling).
+  pg: () => new PgInstrumentation({ enhancedDatabaseReporting: false, ignoreConnectSpans: true, requireParentSpan: true }),
+  ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
+  undici: () => new UndiciInstrumentation(),
+};
+
+/**
+ * Loaded unless the variables say otherwise: the edges of a trace (the request served, the calls to
+ * agents and webhook receivers, which carry the traceparent). Postgres, Redis and express cost on
+ * every request even when it is not sampled (a wrapper and a span per statement): the bench measured
+ * all five at +20% CPU per sync execute with nothing sampled (docs/performance.md); they are there
+ * for whoever asks.
+ */
+export const DEFAULT_INSTRUMENTATIONS = ['http', 'undici'];
+
+/**
+ * The instrumentations to load: the defaults, or those OTEL_NODE_ENABLED_INSTRUMENTATIONS names,
+ * less those OTEL_NODE_DISABLED_INSTRUMENTATIONS names (the OpenTelemetry Node variables;
+ * comma-separated short names: http, express, pg, ioredis, undici).
+ */
+export function instrumentationNames(env: NodeJS.ProcessEnv): string[] {
+  const list = (v: string | undefined) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const enabled = env.OTEL_NODE_ENABLED_INSTRUMENTATIONS ? list(env.OTEL_NODE_ENABLED_INSTRUMENTATIONS) : DEFAULT_INSTRUMENTATIONS;
+  const disabled = new Set(list(env.OTEL_NODE_DISABLED_INSTRUMENTATIONS));
+  return Object.keys(INSTRUMENTATIONS).filter((name) => enabled.includes(name) && !disabled.has(name));
+}
 
 /**
  * Whether the standard OpenTelemetry variables ask for traces: an exporter named
@@ -20,7 +68,7 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
 let sdk: NodeSDK | null = null;
 
 /**
- * Starts the OpenTelemetry Node SDK (http, express, pg, ioredis and undici instrumentations) for
+ * Starts the OpenTelemetry Node SDK (the instrumentations above) for
  * `serviceName` (OTEL_SERVICE_NAME wins), configured by the OTEL_* variables. Call it before the
  * instrumented modules are loaded: first thing in the process.
  */
@@ -29,15 +77,7 @@ export function startTracing(serviceName: string): boolean {
   const env = process.env;
   if (sdk || !tracingRequested(env)) return false;
   env.OTEL_SERVICE_NAME ??= serviceName;
-  sdk = new NodeSDK({
-    instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => req.url === '/metrics' || (req.url ?? '').startsWith('/api/v1/health') }),
-      new ExpressInstrumentation(),
-      new PgInstrumentation({ enhancedDatabaseReporting: false }),
-      new IORedisInstrumentation(),
-      new UndiciInstrumentation(),
-    ],
-  });
+  sdk = new NodeSDK({ instrumentations: instrumentationNames(env).map((name) => INSTRUMENTATIONS[name]()) });
   sdk.start();
   const stop = () => void sdk?.shutdown().catch(() => undefined);
   process.once('beforeExit', stop);
