@@ -229,5 +229,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     const hopCall = agentServer.calls.find((c) => c.json.input?.text === 'hop')!;
     expect(TRACEPARENT.exec(String(rootCall.headers.traceparent))?.[1]).toBe(traceId);
     expect(TRACEPARENT.exec(String(hopCall.headers.traceparent))?.[1]).toBe(traceId);
+    // No span carries a chain token (the root's, nor the hop's).
+    for (const call of [rootCall, hopCall]) expect(JSON.stringify(receiver.spans)).not.toContain(String(call.headers['x-chain-token']).split('.')[1]);
   });
 });

@@ -3,6 +3,7 @@ import { instrumentationNames, tracingRequested } from './tracing';
 describe('tracing configuration (the OTEL_* variables)', () => {
   it('is off unless an exporter or an OTLP endpoint is named, and OTEL_SDK_DISABLED wins', () => {
     expect(tracingRequested({})).toBe(false);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: '' })).toBe(false); // docker-compose passes it empty when unset
     expect(tracingRequested({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
