@@ -1,4 +1,4 @@
-import { inSpan, tracingActive } from '@app/tracing';
+import { inSpan, instrumented } from '@app/tracing';
 import { Metrics } from '@app/metrics';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
@@ -70,9 +70,9 @@ export class AgentCaller {
         headers: {
           'X-Request-ID': payload.requestId,
           'X-Agora-Signature': this.signer.signatureHeader(payload.requestId, body),
-          // With tracing on, the undici instrumentation sends the traceparent of this call's span (in
-          // the chain's trace); a second header would reach the agent as "a, b", which no tracer reads.
-          ...(chain ? { 'X-Chain-Token': chain.token, ...(tracingActive() ? {} : { traceparent: chain.traceparent }) } : {}),
+          // With the undici instrumentation on, it sends the traceparent of this call's span (in the
+          // chain's trace); a second header would reach the agent as "a, b", which no tracer reads.
+          ...(chain ? { 'X-Chain-Token': chain.token, ...(instrumented('undici') ? {} : { traceparent: chain.traceparent }) } : {}),
         },
         timeoutMs: this.config.executionTimeoutMs,
         maxBytes: MAX_AGENT_RESPONSE_BYTES,

@@ -66,6 +66,7 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
 }
 
 let sdk: NodeSDK | null = null;
+let loaded: string[] = [];
 
 /**
  * Starts the OpenTelemetry Node SDK (the instrumentations above) for
@@ -77,7 +78,8 @@ export function startTracing(serviceName: string): boolean {
   const env = process.env;
   if (sdk || !tracingRequested(env)) return false;
   env.OTEL_SERVICE_NAME ??= serviceName;
-  sdk = new NodeSDK({ instrumentations: instrumentationNames(env).map((name) => INSTRUMENTATIONS[name]()) });
+  loaded = instrumentationNames(env);
+  sdk = new NodeSDK({ instrumentations: loaded.map((name) => INSTRUMENTATIONS[name]()) });
   sdk.start();
   const stop = () => void sdk?.shutdown().catch(() => undefined);
   process.once('beforeExit', stop);
@@ -89,8 +91,14 @@ export function tracingActive(): boolean {
   return sdk !== null;
 }
 
+/** Whether the SDK runs with the instrumentation `name` (undici: outgoing calls get their traceparent from it). */
+export function instrumented(name: string): boolean {
+  return sdk !== null && loaded.includes(name);
+}
+
 /** Flushes and stops the SDK (graceful shutdown). */
 export async function stopTracing(): Promise<void> {
   await sdk?.shutdown().catch(() => undefined);
   sdk = null;
+  loaded = [];
 }
