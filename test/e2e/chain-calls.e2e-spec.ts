@@ -5,7 +5,7 @@ import { PAYMENT_CHECKS } from '@app/payments';
 import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orchestrator-agent';
 import { ApiHarness, startApi } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import { capabilityPayload, registerAgent, orchestrateCapability } from '../support/factories';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -51,14 +51,7 @@ describe('chained calls (e2e)', () => {
     await register('translator', { endpoints: { execution: translator.url } });
     await register('orchestrator', {
       endpoints: { execution: orchestrator.url },
-      capabilities: [
-        capabilityPayload({
-          id: 'orchestrate',
-          inputSchema: { type: 'object' },
-          outputSchema: { type: 'object' },
-          pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
-        }),
-      ],
+      capabilities: [orchestrateCapability()],
     });
     await register('disabled', { endpoints: { execution: translator.url }, chainSettings: { chain_enabled: false } });
     await register('blocking', { endpoints: { execution: translator.url }, chainSettings: { chain_blocked_callers: [ids.orchestrator] } });

@@ -8,7 +8,7 @@ import { startChain, LocalChain } from '../../scripts/local-chain';
 import { ApiHarness, startApi } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { evmEnv } from '../support/evm-env';
-import { capabilityPayload, agentPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
+import { agentPayload, REGISTRATION_FEE_MICROS, orchestrateCapability } from '../support/factories';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -66,14 +66,7 @@ describe('chains on anvil (e2e)', () => {
     const translatorId = await register({ endpoints: { execution: translator.url } });
     const orchestratorId = await register({
       endpoints: { execution: orchestrator.url },
-      capabilities: [
-        capabilityPayload({
-          id: 'orchestrate',
-          inputSchema: { type: 'object' },
-          outputSchema: { type: 'object' },
-          pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
-        }),
-      ],
+      capabilities: [orchestrateCapability()],
     });
     const { wallet: payer, header } = await pay(ROOT_COST + BUDGET);
     const calls = ['a', 'b'].map((text) => ({ targetAgentId: translatorId, capabilityId: 'translate', input: { text } }));
@@ -101,14 +94,7 @@ describe('chains on anvil (e2e)', () => {
   it('a root whose process died before its payment settled: the worker settles it, ends the chain unrun and refunds all of it on chain', async () => {
     const orchestratorId = await register({
       endpoints: { execution: orchestrator.url },
-      capabilities: [
-        capabilityPayload({
-          id: 'orchestrate',
-          inputSchema: { type: 'object' },
-          outputSchema: { type: 'object' },
-          pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
-        }),
-      ],
+      capabilities: [orchestrateCapability()],
     });
     const { wallet: payer, header } = await pay(ROOT_COST + BUDGET);
     api.app.get(FaultInjector).arm('chain.after-record');

@@ -5,7 +5,7 @@ import { PAYMENT_CHECKS } from '@app/payments';
 import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orchestrator-agent';
 import { ApiHarness, startApi } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import { registerAgent, orchestrateCapability } from '../support/factories';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -29,14 +29,7 @@ describe('chains ended by the worker (e2e)', () => {
     orchestratorId = (
       await registerAgent(api, newWallet(), {
         endpoints: { execution: orchestrator.url },
-        capabilities: [
-          capabilityPayload({
-            id: 'orchestrate',
-            inputSchema: { type: 'object' },
-            outputSchema: { type: 'object' },
-            pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
-          }),
-        ],
+        capabilities: [orchestrateCapability()],
       })
     ).body.data.id;
   });

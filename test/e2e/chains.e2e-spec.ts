@@ -6,7 +6,7 @@ import { PAYMENT_CHECKS } from '@app/payments';
 import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orchestrator-agent';
 import { ApiHarness, startApi } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import { capabilityPayload, registerAgent, orchestrateCapability } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -174,14 +174,7 @@ describe('chains API (e2e)', () => {
       await registerAgent(api, newWallet(), {
         name: 'Second orchestrator',
         endpoints: { execution: orchestrator.url },
-        capabilities: [
-          capabilityPayload({
-            id: 'orchestrate',
-            inputSchema: { type: 'object' },
-            outputSchema: { type: 'object' },
-            pricing: { model: 'per-request', basePrice: '0.030000', currency: 'USDC' },
-          }),
-        ],
+        capabilities: [orchestrateCapability({ pricing: { model: 'per-request', basePrice: '0.030000', currency: 'USDC' } })],
       })
     ).body.data.id;
     const { res } = await openChain({ calls: [{ targetAgentId: second, capabilityId: 'orchestrate', input: { calls: [translate('deep')] } }, translate('shallow')] });

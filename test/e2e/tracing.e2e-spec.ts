@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orchestrator-agent';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import { capabilityPayload, registerAgent, orchestrateCapability } from '../support/factories';
 import { startApiProcess } from '../support/api-process';
 import { JsonReceiver } from '../support/json-receiver';
 import { seedCharge } from '../support/money';
@@ -58,13 +58,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     base = api.url;
     procs.push(startProcess(builtApp('worker'), { ...harness.env, ...otel, LOG_LEVEL: 'warn' }));
     orchestrator = await startOrchestratorAgent({ platformUrl: base });
-    const orchestrate = capabilityPayload({
-      id: 'orchestrate',
-      inputSchema: { type: 'object' },
-      outputSchema: { type: 'object' },
-      pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
-    });
-    orchestratorId = (await registerAgent(harness, newWallet(), { endpoints: { execution: orchestrator.url }, capabilities: [orchestrate] })).body.data.id;
+    orchestratorId = (await registerAgent(harness, newWallet(), { endpoints: { execution: orchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
   }, 60_000);
   afterAll(async () => {
     for (const p of procs) p.child.kill('SIGTERM');

@@ -21,6 +21,17 @@ export function capabilityPayload(overrides: CapabilityOverrides = {}): Record<s
   };
 }
 
+/** The example orchestrator's capability (examples/orchestrator-agent.js): any object in and out, 0.02 USDC unless overridden. */
+export function orchestrateCapability(overrides: CapabilityOverrides = {}): Record<string, unknown> {
+  return capabilityPayload({
+    id: 'orchestrate',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object' },
+    pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
+    ...overrides,
+  });
+}
+
 export function agentPayload(wallet: Wallet | string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     wallet: typeof wallet === 'string' ? wallet : wallet.address,

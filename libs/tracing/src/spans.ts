@@ -47,6 +47,8 @@ export function inSpan<T>(
 
 /** The active trace context as a W3C carrier (`traceparent`, `tracestate`), to travel with a job. */
 export function traceCarrier(): Record<string, string> {
+  // Off (the default), there is nothing to carry: jobs, outbox rows and callbacks pay no propagation call.
+  if (!tracingActive()) return {};
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier;
