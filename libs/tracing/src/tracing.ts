@@ -1,14 +1,16 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+/* eslint-disable @typescript-eslint/no-require-imports -- the SDK is required only when tracing starts (below) */
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 type Instrumentation = NonNullable<NonNullable<ConstructorParameters<typeof NodeSDK>[0]>['instrumentations']>[number];
 
+/*
+ * The SDK and the instrumentations are required when tracing starts, not when this lib is imported:
+ * they are 2,078 of the 4,866 modules the api loads, and every lib that opens a span imports this
+ * one. A process with tracing off (the default) loads none of them (docs/observability.md). The
+ * requires name their module literally so that webpack keeps them external.
+ */
 const INSTRUMENTATIONS: Record<string, () => Instrumentation> = {
   http: () =>
-    new HttpInstrumentation({
+    new (require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http')).HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => req.url === '/metrics' || (req.url ?? '').startsWith('/api/v1/health'),
       // The route template names the server span (express left it on the request): what the express
       // instrumentation was loaded for, without a wrapper around every layer.
@@ -21,11 +23,19 @@ const INSTRUMENTATIONS: Record<string, () => Instrumentation> = {
     }),
   // A span per Nest middleware and handler layer (7 of an execute's 28) tells nothing the agora.*
   // spans do not; the route is named by the http instrumentation above.
-  express: () => new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER] }),
+  express: () => {
+    const { ExpressInstrumentation, ExpressLayerType } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
+    return new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER] });
+  },
   // Statements, not pool checkouts; and none outside a trace (the sweeper's polling).
-  pg: () => new PgInstrumentation({ enhancedDatabaseReporting: false, ignoreConnectSpans: true, requireParentSpan: true }),
-  ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
-  undici: () => new UndiciInstrumentation(),
+  pg: () =>
+    new (require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg')).PgInstrumentation({
+      enhancedDatabaseReporting: false,
+      ignoreConnectSpans: true,
+      requireParentSpan: true,
+    }),
+  ioredis: () => new (require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis')).IORedisInstrumentation({ requireParentSpan: true }),
+  undici: () => new (require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici')).UndiciInstrumentation(),
 };
 
 /**
@@ -79,6 +89,7 @@ export function startTracing(serviceName: string): boolean {
   if (sdk || !tracingRequested(env)) return false;
   env.OTEL_SERVICE_NAME ??= serviceName;
   loaded = instrumentationNames(env);
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   sdk = new NodeSDK({ instrumentations: loaded.map((name) => INSTRUMENTATIONS[name]()) });
   sdk.start();
   const stop = () => void sdk?.shutdown().catch(() => undefined);
