@@ -25,7 +25,7 @@ const KEY_DEADLINE_MS = 120_000;
  * random moments while executes with idempotency keys run and are retried by their clients (each
  * retry carries a fresh payment, as x402 clients sign one per attempt). Every key ends charged
  * exactly once (one execution, one transaction, one settled payment), no journal transaction is
- * partial, and I1-I10 hold. The seed is printed; FAULT_SEED=<n> replays the kill schedule.
+ * partial, a kill is answered 503 (never 500), and I1-I10 hold. The seed is printed; FAULT_SEED=<n> replays the kill schedule.
  */
 describe('faults: Postgres connections killed during executes with idempotency keys (e2e)', () => {
   let api: ApiHarness;
@@ -119,6 +119,9 @@ describe('faults: Postgres connections killed during executes with idempotency k
       `pg-terminate fault test: ${kills} connections killed; ${outcomes.first} keys charged at the first try, ${outcomes.retried} after retries; ${outcomes.tries} requests; answers ${JSON.stringify(outcomes.statuses)}\n`,
     );
 
+    // A killed connection is the service momentarily unavailable (503, Retry-After), never a 500:
+    // the connection-loss errors (ECONNRESET, "not queryable") were 500s until this asserted it.
+    expect(Object.keys(outcomes.statuses).filter((k) => k.startsWith('5') && k !== '503 SERVICE_UNAVAILABLE')).toEqual([]);
     const [per] = await ds.query(
       `SELECT count(*)::int AS keys, count(*) FILTER (WHERE k.executions = 1 AND k.charges = 1)::int AS once
          FROM (SELECT i.key, (SELECT count(*) FROM executions e WHERE e.id = i.execution_id) AS executions,

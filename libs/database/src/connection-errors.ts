@@ -21,18 +21,25 @@ export function keepConnectionErrorsHandled(pool: Pool): void {
   for (const client of (pool as unknown as { _clients?: EventEmitter[] })._clients ?? []) attach(client);
 }
 
-/** SQLSTATEs after which nothing was committed and the same request may simply be sent again. */
-const TRANSIENT_SQLSTATES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300']);
-const TRANSIENT_MESSAGES = [/timeout exceeded when trying to connect/, /Connection terminated/];
+/**
+ * SQLSTATEs after which nothing was committed and the same request may simply be sent again, and
+ * the socket errors of a connection lost under a statement (reset mid-read or mid-write, refused
+ * while Postgres restarts).
+ */
+const TRANSIENT_CODES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED']);
+/** pg's own words for a lost connection: no pooled one in time, ended under a statement, or already broken when a statement was sent. */
+const TRANSIENT_MESSAGES = [/timeout exceeded when trying to connect/, /Connection terminated/, /Client has encountered a connection error and is not queryable/];
 
 /**
  * Whether a failure came from Postgres being momentarily unavailable (the pool had no connection
- * within its wait, a deadlock or serialization victim, a backend terminated or refusing connections)
- * rather than from the request: the transaction was rolled back, and a retry can succeed.
+ * within its wait, a deadlock or serialization victim, a backend terminated or refusing connections,
+ * a connection lost under a statement) rather than from the request: a retry can succeed, and is
+ * safe: each transaction was kept whole or not at all (a connection lost at COMMIT leaves either),
+ * and the request's idempotency key or payment finds whatever was kept.
  */
 export function isTransientDatabaseError(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown; driverError?: { code?: unknown } };
   const code = e?.driverError?.code ?? e?.code;
-  if (typeof code === 'string' && TRANSIENT_SQLSTATES.has(code)) return true;
+  if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
   return typeof e?.message === 'string' && TRANSIENT_MESSAGES.some((m) => m.test(e.message as string));
 }

@@ -29,18 +29,22 @@ describe('toErrorResponse', () => {
     expect(JSON.stringify(r.body)).not.toMatch(/password|postgres|10\.0\.0\.5|stack/);
   });
 
-  it('answers Postgres momentarily unavailable (no pooled connection in time, a deadlock victim, a terminated backend) with 503 and Retry-After, and a real fault still with 500', () => {
+  it('answers Postgres momentarily unavailable (no pooled connection in time, a deadlock victim, a terminated backend, a connection lost) with 503 and Retry-After, and a real fault still with 500', () => {
     const driver = (code: string, message: string) => new QueryFailedError('SELECT 1', [], Object.assign(new Error(message), { code }));
     for (const err of [
       new Error('timeout exceeded when trying to connect'),
       driver('40P01', 'deadlock detected'),
       driver('57P01', 'terminating connection due to administrator command'),
+      // A connection lost under a statement (seen in the G5 fault test, where they were 500s).
+      driver('ECONNRESET', 'write ECONNRESET'),
+      Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      new Error('Client has encountered a connection error and is not queryable'),
     ]) {
       const r = toErrorResponse(err);
       expect(r.status).toBe(503);
       expect(r.headers).toEqual({ 'Retry-After': '1' });
       expect(r.body.error.code).toBe('SERVICE_UNAVAILABLE');
-      expect(JSON.stringify(r.body)).not.toMatch(/deadlock|terminating|connect/);
+      expect(JSON.stringify(r.body)).not.toMatch(/deadlock|terminating|connect|ECONNRESET|queryable/);
     }
     expect(toErrorResponse(driver('23505', 'duplicate key value violates unique constraint')).status).toBe(500);
   });

@@ -28,7 +28,7 @@ const logger = new Logger('Errors');
 /**
  * Turns anything thrown into the envelope. AppException carries its code; framework
  * HttpExceptions map by status; Postgres momentarily unavailable (no pooled connection in time,
- * a deadlock victim, a terminated backend) is a 503 with Retry-After; anything else is a 500 that
+ * a deadlock victim, a terminated backend, a connection lost under a statement) is a 503 with Retry-After; anything else is a 500 that
  * logs an error id and reveals nothing more.
  */
 export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
@@ -50,7 +50,7 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     return { status, body: { success: false, error: { code, message, ...(details ? { details } : {}) } }, headers: {} };
   }
   if (isTransientDatabaseError(exception)) {
-    // Rolled back: nothing this request did was kept, and the same request can be sent again.
+    // Nothing half-done was kept, and the same request can be sent again (isTransientDatabaseError).
     logger.warn(`Postgres momentarily unavailable, answered 503: ${(exception as Error).message}`);
     return {
       status: 503,
