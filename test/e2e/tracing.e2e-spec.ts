@@ -226,4 +226,54 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     // No span carries a chain token (the root's, nor the hop's).
     for (const call of [rootCall, hopCall]) expect(JSON.stringify(receiver.spans)).not.toContain(String(call.headers['x-chain-token']).split('.')[1]);
   });
+
+  it("a chain whose root was not sampled stays unsampled: its hop records no span and each agent gets the chain's traceparent flagged 00", async () => {
+    // A second api samples no new trace (ratio 0); a request that carries a sampled traceparent is sampled.
+    const otel = {
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_LOGS_EXPORTER: 'none',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    };
+    const api = await startApiProcess({ ...harness.env, ...otel, OTEL_SERVICE_NAME: 'agora-api-unsampled', LOG_LEVEL: 'warn' });
+    procs.push(api.process);
+    const unsampledOrchestrator = await startOrchestratorAgent({ platformUrl: api.url });
+    try {
+      const id = (await registerAgent(harness, newWallet(), { endpoints: { execution: unsampledOrchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
+      const pay = await x402Header(newWallet(), { amount: ORCHESTRATE + 50_000n, payTo: harness.config.platformWallet });
+      const calls = [{ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'unsampled hop' } }];
+      const res = await fetch(`${api.url}/api/v1/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [pay.name]: pay.value },
+        body: JSON.stringify({ targetAgentId: id, capabilityId: 'orchestrate', input: { calls }, chain: { budget: '0.05' } }),
+      });
+      const body = (await res.json()) as any;
+      expect(res.status).toBe(200);
+      expect(body.data.output.results[0]).toMatchObject({ status: 200, output: { translation: 'UNSAMPLED HOP' } });
+      const [{ traceId }] = await harness.app.get(DataSource).query(`SELECT trace_id AS "traceId" FROM chains WHERE id = $1`, [body.data.chain.chainId]);
+      const rootCall = unsampledOrchestrator.state.calls.find((c) => c.json.chain?.chainId === body.data.chain.chainId)!;
+      const hopCall = agentServer.calls.find((c) => c.json.input?.text === 'unsampled hop')!;
+      for (const call of [rootCall, hopCall]) expect(TRACEPARENT.exec(String(call.headers.traceparent))?.slice(1, 2)).toEqual([traceId]);
+      expect(String(rootCall.headers.traceparent).endsWith('-00')).toBe(true);
+      expect(String(hopCall.headers.traceparent).endsWith('-00')).toBe(true);
+      // A sampled request sent afterwards to the same process: once its span is exported, any span
+      // of the chain ended before it would have been too (the batch exports in the order spans end).
+      const marker = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
+      const h = await x402Header(newWallet(), { amount: PRICE, payTo: harness.config.platformWallet });
+      const after = await fetch(`${api.url}/api/v1/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: marker, [h.name]: h.value },
+        body: JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'marker' } }),
+      });
+      expect(after.status).toBe(200);
+      await waitFor(async () => receiver.spans.some((s) => s.traceId === 'ab'.repeat(16) && s.name === 'agora.execute'), 'the marker span');
+      expect(receiver.spans.filter((s) => s.traceId === traceId)).toEqual([]);
+    } finally {
+      await unsampledOrchestrator.stop();
+    }
+  });
 });

@@ -61,6 +61,12 @@ describe('ChainTokens', () => {
   it('refuses a genuine token whose payload is not a chain token (signed by our key) as malformed', () => {
     const bad = tokens([SEED_A], now).mint({ ...PAYLOAD, path: [] });
     expect(codeOf(() => current.verify(bad))).toBe('CHAIN_TOKEN_INVALID:malformed');
+    expect(codeOf(() => current.verify(current.mint({ ...PAYLOAD, tf: 'ff' as never })))).toBe('CHAIN_TOKEN_INVALID:malformed');
+  });
+
+  it("carries the root's trace flags (tf '00' or '01'), and still takes a token without them", () => {
+    for (const tf of ['00', '01'] as const) expect(current.verify(current.mint({ ...PAYLOAD, tf }))).toEqual({ ...PAYLOAD, tf, exp: now.ms + 30_000 });
+    expect(current.verify(current.mint(PAYLOAD)).tf).toBeUndefined();
   });
 
   it('answers CHAIN_TOKEN_EXPIRED once its 30 s are over, and checks the signature first', () => {

@@ -31,6 +31,11 @@ export interface ChainTokenPayload {
   /** W3C trace id (32 hex) and the holder's span id (16 hex). */
   tid: string;
   sid: string;
+  /**
+   * W3C trace flags of the chain's trace: '01' the root's span was sampled, '00' it was not (a hop
+   * made a child of `sid` follows it). Absent in older tokens: sampled.
+   */
+  tf?: '00' | '01';
   path: string[];
   ptx: string;
 }
@@ -133,6 +138,7 @@ function isPayload(p: unknown): p is ChainTokenPayload {
     /^[0-9a-f]{32}$/.test(t.tid) &&
     typeof t.sid === 'string' &&
     /^[0-9a-f]{16}$/.test(t.sid) &&
+    (t.tf === undefined || t.tf === '00' || t.tf === '01') &&
     Array.isArray(t.path) &&
     t.path.length === (t.d as number) + 1 &&
     t.path.every((a) => typeof a === 'string' && UUID.test(a)) &&

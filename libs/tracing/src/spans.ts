@@ -3,10 +3,11 @@ import { tracingActive } from './tracing';
 
 const tracer = trace.getTracer('agora');
 
-/** A span's place: its trace and its own id (W3C hex). */
+/** A span's place: its trace and its own id (W3C hex), and whether its trace is sampled (absent: sampled). */
 export interface SpanIds {
   traceId: string;
   spanId: string;
+  sampled?: boolean;
 }
 
 /**
@@ -27,7 +28,8 @@ export function inSpan<T>(
   if (opts.parent && tracingActive()) {
     const current = trace.getSpanContext(ctx);
     if (current?.traceId !== opts.parent.traceId) {
-      ctx = trace.setSpanContext(ctx, { ...opts.parent, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+      const { traceId, spanId, sampled } = opts.parent;
+      ctx = trace.setSpanContext(ctx, { traceId, spanId, traceFlags: sampled === false ? TraceFlags.NONE : TraceFlags.SAMPLED, isRemote: true });
       if (current && isSpanContextValid(current)) links = [...(links ?? []), { context: current }];
     }
   }
@@ -58,7 +60,7 @@ export function traceCarrier(): Record<string, string> {
 export function activeSpanIds(): SpanIds | null {
   if (!tracingActive()) return null;
   const span = trace.getSpanContext(context.active());
-  return span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : null;
+  return span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId, sampled: (span.traceFlags & TraceFlags.SAMPLED) !== 0 } : null;
 }
 
 /** The active span's W3C traceparent, to keep on a row (an outbox event, a delivery); null when tracing is off. */

@@ -61,7 +61,8 @@ export class ExecuteChainRoot {
     const { target, price, funding: payment, limits } = admitted;
     const now = this.clock.now();
     const chainId = randomUUID();
-    const { traceId, spanId } = activeSpanIds() ?? { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') };
+    const { traceId, spanId, sampled } = activeSpanIds() ?? { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), sampled: true };
+    const tf = sampled === false ? '00' : '01';
     const maxDepth = cmd.chain.maxDepth ?? Math.min(5, target.agent.chainSettings.chain_max_depth);
     const execution = newExecution({
       agentId: target.agent.id,
@@ -131,13 +132,14 @@ export class ExecuteChainRoot {
         sa: now.toISOString(),
         tid: traceId,
         sid: spanId,
+        tf,
         path: [target.agent.id],
         ptx: execution.id,
       });
       const run = await this.runAgent.execute(
         execution,
         { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema },
-        { chainId, depth: 0, remainingBudget: budget, token, traceparent: traceparent(traceId, spanId) },
+        { chainId, depth: 0, remainingBudget: budget, token, traceparent: traceparent(traceId, spanId, tf) },
       );
       const outcome = run.ok
         ? await this.charge.execute({ state: 'pending', execution, funding: node, completion: run.completion, reputation: target.agent.reputationScore })

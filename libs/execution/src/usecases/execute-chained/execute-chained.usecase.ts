@@ -28,9 +28,9 @@ export interface ChainView {
 
 export type ChainedResult = ExecuteResult & { chain: ChainView };
 
-/** The W3C traceparent of a node: the chain's trace, the node's span, sampled. */
-export function traceparent(traceId: string, spanId: string): string {
-  return `00-${traceId}-${spanId}-01`;
+/** The W3C traceparent of a node: the chain's trace, the node's span, the chain's trace flags ('01' sampled). */
+export function traceparent(traceId: string, spanId: string, flags: '00' | '01' = '01'): string {
+  return `00-${traceId}-${spanId}-${flags}`;
 }
 
 /**
@@ -65,7 +65,7 @@ export class ExecuteChained {
    */
   async execute(cmd: ExecuteCommand & { chainToken: string }): Promise<ChainedResult> {
     const call = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
-    return executionSpan(cmd, () => this.enterAndRun(cmd, call), { traceId: call.token.tid, spanId: call.token.sid });
+    return executionSpan(cmd, () => this.enterAndRun(cmd, call), { traceId: call.token.tid, spanId: call.token.sid, sampled: call.token.tf !== '00' });
   }
 
   private async enterAndRun(cmd: ExecuteCommand & { chainToken: string }, admitted: AdmittedChainCall): Promise<ChainedResult> {
@@ -142,7 +142,7 @@ export class ExecuteChained {
       depth,
       remainingBudget: remaining,
       token: this.tokens.mint({ ...tokenBase(token), d: depth, rb: remaining, pa: caller, sid: spanId, path: [...token.path, target.agent.id], ptx: execution.id }),
-      traceparent: traceparent(chain.traceId, spanId),
+      traceparent: traceparent(chain.traceId, spanId, token.tf),
     };
     const run = await this.runAgent.execute(execution, { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema }, context);
     // The execution's row is first written now, with its end (its node holds the reservation meanwhile).
