@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { ADMIN, paidExecute } from '../support/disputes';
@@ -121,6 +122,34 @@ describe('observability: metrics and health (e2e)', () => {
     const used = [...new Set(ops.match(/agora_[a-z_]+/g))];
     expect(used.length).toBeGreaterThan(10);
     expect(used.filter((name) => !familyOf(name, exposed))).toEqual([]);
+  });
+
+  it('a flood of health probes runs one check at a time per route: at most one pooled connection, never the pool', async () => {
+    const ds = api.app.get(DataSource);
+    const query = ds.query.bind(ds);
+    let pinging = 0;
+    let most = 0;
+    let pings = 0;
+    const spy = jest.spyOn(ds, 'query').mockImplementation(async (sql: string, ...rest: unknown[]) => {
+      if (sql !== 'SELECT 1') return query(sql, ...(rest as [unknown[]]));
+      pings++;
+      most = Math.max(most, ++pinging);
+      try {
+        return await query(sql);
+      } finally {
+        pinging--;
+      }
+    });
+    try {
+      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => api.request('GET', i % 2 ? '/api/v1/health/ready' : '/api/v1/health')));
+      expect(answers.map((r) => r.status)).toEqual(Array(60).fill(200));
+      expect(pings).toBeGreaterThan(0);
+      expect(pings).toBeLessThan(60);
+      // One check of each route may overlap the other's: two pings at once at most, never one per probe.
+      expect(most).toBeLessThanOrEqual(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('readiness follows Redis down and back; liveness stays up', async () => {
