@@ -12,6 +12,7 @@ import { freshDatabase } from './bench-lib';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROOT = join(__dirname, '..', '..');
+const ADMIN_KEY = 'bench-admin-key-0123456789';
 
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -23,7 +24,7 @@ function rssMb(pid: number): number {
 async function ready(url: string, child: ChildProcess, deadline: number): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
-    if ((await fetch(url).catch(() => null))?.status === 200) return;
+    if ((await fetch(url, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }).catch(() => null))?.status === 200) return;
     if (Date.now() > deadline) throw new Error(`${url}: not ready in time`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
     DATABASE_URL: await freshDatabase('agora_bench_startup'),
     REDIS_URL: 'redis://127.0.0.1:6379/2',
     QUEUE_PREFIX: 'bstartup',
-    ADMIN_API_KEY: 'bench-admin-key-0123456789',
+    ADMIN_API_KEY: ADMIN_KEY,
   };
   const configs: [string, Record<string, string>][] = [
     ['tracing off', {}],

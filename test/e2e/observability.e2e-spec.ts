@@ -15,6 +15,7 @@ import { x402Header } from '../support/x402';
 
 const PRICE = 11_000n;
 const TOKEN = ADMIN['X-Admin-Key'];
+const BEARER = { authorization: `Bearer ${TOKEN}` };
 
 /**
  * Issue 18: the api's GET /metrics and the worker's metrics port, read with a strict parser of the
@@ -37,7 +38,7 @@ describe('observability: metrics and health (e2e)', () => {
     const port = await freePort();
     worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn', METRICS_PORT: String(port) });
     workerMetrics = `http://127.0.0.1:${port}/metrics`;
-    await waitFor(async () => (await fetch(workerMetrics).catch(() => null))?.status === 200, 'the worker metrics port', 30_000);
+    await waitFor(async () => (await fetch(workerMetrics, { headers: BEARER }).catch(() => null))?.status === 200, 'the worker metrics port', 30_000);
   }, 60_000);
   afterAll(async () => {
     worker.child.kill('SIGTERM');
@@ -48,16 +49,26 @@ describe('observability: metrics and health (e2e)', () => {
   });
 
   const scrapeApi = async (): Promise<Sample[]> => {
-    const res = await fetch(`${api.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await fetch(`${api.baseUrl}/metrics`, { headers: BEARER });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     return parsePrometheus(await res.text());
   };
-  const scrapeWorker = async (): Promise<Sample[]> => parsePrometheus(await (await fetch(workerMetrics)).text());
+  const scrapeWorker = async (): Promise<Sample[]> => {
+    const res = await fetch(workerMetrics, { headers: BEARER });
+    expect(res.status).toBe(200);
+    return parsePrometheus(await res.text());
+  };
 
-  it('refuses /metrics without the token and with a wrong one', async () => {
-    expect((await fetch(`${api.baseUrl}/metrics`)).status).toBe(401);
-    expect((await fetch(`${api.baseUrl}/metrics`, { headers: { authorization: 'Bearer not-the-token-at-all!' } })).status).toBe(401);
+  it("refuses /metrics without the token and with a wrong one, the api's and the worker's port alike", async () => {
+    for (const url of [`${api.baseUrl}/metrics`, workerMetrics]) {
+      const none = await fetch(url);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await fetch(url, { headers: { authorization: 'Bearer not-the-token-at-all!' } })).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
+      expect((await fetch(url, { headers: BEARER })).status).toBe(200);
+    }
   });
 
   it('counts exactly what a scripted sequence does: 2 executions completed, 1 failed, 1 withdrawal requested and paid', async () => {
@@ -116,8 +127,8 @@ describe('observability: metrics and health (e2e)', () => {
   it('exposes every metric the Grafana dashboard and the alert rules in docs/ops use', async () => {
     const text = async (url: string, headers: Record<string, string> = {}) => (await fetch(url, { headers })).text();
     // The invariant gauges appear with the worker's first check (every 500 ms here).
-    await waitFor(async () => (await text(workerMetrics)).includes('# TYPE agora_invariants_ok gauge'), 'a first invariant check');
-    const exposed = declaredFamilies((await text(`${api.baseUrl}/metrics`, { authorization: `Bearer ${TOKEN}` })) + (await text(workerMetrics)));
+    await waitFor(async () => (await text(workerMetrics, BEARER)).includes('# TYPE agora_invariants_ok gauge'), 'a first invariant check');
+    const exposed = declaredFamilies((await text(`${api.baseUrl}/metrics`, BEARER)) + (await text(workerMetrics, BEARER)));
     const ops = ['alerts.yml', 'grafana/agora-dashboard.json'].map((f) => readFileSync(join(__dirname, '..', '..', 'docs', 'ops', f), 'utf8')).join('\n');
     const used = [...new Set(ops.match(/agora_[a-z_]+/g))];
     expect(used.length).toBeGreaterThan(10);

@@ -2,17 +2,20 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { AppConfig } from '@app/config';
-import { Metrics } from '@app/metrics';
+import { Metrics, scrapeAuthorized } from '@app/metrics';
 import { JobProducer } from '@app/queues';
 
 /**
  * The worker has no HTTP server but this one: GET /metrics on METRICS_PORT (off when 0), in the
- * Prometheus text format, with the queues' depths read from Redis at scrape time.
+ * Prometheus text format, with the queues' depths read from Redis at scrape time. It asks for the
+ * api's bearer token (METRICS_TOKEN, else ADMIN_API_KEY) when one is configured; a scrape that
+ * arrives while another renders shares its text (a flood reads Redis once at a time).
  */
 @Injectable()
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(MetricsServer.name);
   private server?: Server;
+  private rendering: Promise<string> | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -27,9 +30,18 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         res.writeHead(404).end();
         return;
       }
-      void this.render().then(
+      const token = this.config.metricsToken;
+      if (token !== undefined && !scrapeAuthorized(req.headers.authorization, token)) {
+        res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain' }).end('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>\n');
+        return;
+      }
+      this.rendering ??= this.render().finally(() => (this.rendering = null));
+      this.rendering.then(
         (text) => res.writeHead(200, { 'content-type': this.metrics.contentType }).end(text),
-        (err: unknown) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${(err as Error).message}\n`),
+        (err: unknown) => {
+          this.logger.warn({ err }, 'metrics could not be rendered');
+          res.writeHead(503, { 'content-type': 'text/plain' }).end('metrics unavailable\n');
+        },
       );
     });
     await new Promise<void>((resolve) => this.server!.listen(this.config.metricsPort, resolve));

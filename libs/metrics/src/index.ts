@@ -1,2 +1,3 @@
 export * from './metrics';
 export * from './metrics.module';
+export * from './scrape-auth';

@@ -1,6 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { timingSafeEqual } from 'node:crypto';
-import { Metrics } from '@app/metrics';
+import { Metrics, scrapeAuthorized } from '@app/metrics';
 
 /** Times every request; the route label is the matched route's template (never the raw path, which would explode the label set). */
 export function httpMetricsMiddleware(metrics: Metrics) {
@@ -20,25 +19,26 @@ export function httpMetricsMiddleware(metrics: Metrics) {
  * either configured the route does not exist (404), like the admin routes.
  */
 export function metricsHandler(metrics: Metrics, token: string | undefined) {
-  const expected = token === undefined ? null : Buffer.from(`Bearer ${token}`);
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== 'GET' || (req.path !== '/' && req.path !== '')) return next();
-    if (expected === null) {
+    if (token === undefined) {
       res.status(404).json({ success: false, error: { code: 'NOT_FOUND', message: 'Cannot GET /metrics' } });
       return;
     }
-    const given = Buffer.from(req.header('authorization') ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!scrapeAuthorized(req.header('authorization'), token)) {
       res
         .status(401)
         .setHeader('WWW-Authenticate', 'Bearer')
         .json({ success: false, error: { code: 'UNAUTHORIZED', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' } });
       return;
     }
-    void metrics.text().then((text) => {
-      res.statusCode = 200;
-      res.setHeader('Content-Type', metrics.contentType);
-      res.end(text);
-    });
+    metrics.text().then(
+      (text) => {
+        res.statusCode = 200;
+        res.setHeader('Content-Type', metrics.contentType);
+        res.end(text);
+      },
+      (err: unknown) => next(err),
+    );
   };
 }
