@@ -294,13 +294,25 @@ describe('evm: settlements interrupted after the money moved are finished exactl
     expect(await chain.balanceOf(owner.address)).toBe(0n); // the fee moved, nothing recorded it
     const [p] = await ds.query(`SELECT id, status FROM payments WHERE payer = $1 AND purpose = 'registration'`, [owner.address.toLowerCase()]);
     expect(p.status).toBe('settling');
-    await waitFor(async () => (await chain.balanceOf(owner.address)) === REGISTRATION_FEE_MICROS, 'the worker to refund the fee', 1_500 + 2 * 500 + 10_000);
-    const [after] = await ds.query(
-      `SELECT p.status, r.id AS refund_id, r.status AS refund_status, r.reason, (SELECT count(*)::int FROM agents WHERE wallet = p.payer) AS agents,
-              (SELECT count(*)::int FROM ledger_transactions WHERE code = 'registration.refunded' AND ref_id = p.id) AS postings
-         FROM payments p JOIN refunds r ON r.id = p.ref_id WHERE p.id = $1`,
-      [p.id],
+    // The refund's transfer lands on chain before the worker records its receipt: wait for the record.
+    const refunded = async () =>
+      (
+        await ds.query(
+          `SELECT p.status, r.id AS refund_id, r.status AS refund_status, r.reason, (SELECT count(*)::int FROM agents WHERE wallet = p.payer) AS agents,
+                  (SELECT count(*)::int FROM ledger_transactions WHERE code = 'registration.refunded' AND ref_id = p.id) AS postings
+             FROM payments p JOIN refunds r ON r.id = p.ref_id WHERE p.id = $1`,
+          [p.id],
+        )
+      )[0];
+    const after = await waitFor(
+      async () => {
+        const row = await refunded();
+        return row?.refund_status === 'completed' ? row : undefined;
+      },
+      'the worker to refund the fee and record it',
+      1_500 + 2 * 500 + 10_000,
     );
+    expect(await chain.balanceOf(owner.address)).toBe(REGISTRATION_FEE_MICROS);
     expect(after).toEqual({ status: 'settled', refund_id: expect.stringMatching(/^rfd_/), refund_status: 'completed', reason: 'registration_unused', agents: 0, postings: 1 });
   });
 

@@ -33,6 +33,16 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
   let orchestrator: RunningOrchestrator;
   const owner = newWallet();
   const hooks = new JsonReceiver();
+  /** Traces exported as OTLP/JSON to the test's receiver, flushed every 100 ms; no metrics or logs. */
+  const otelEnv = (extra: Record<string, string>) => ({
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_LOGS_EXPORTER: 'none',
+    ...extra,
+  });
 
   beforeAll(async () => {
     receiver = await new OtlpReceiver().start();
@@ -43,16 +53,8 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     const events = ['execution.completed', 'withdrawal.completed'];
     const hook = await harness.request('POST', '/api/v1/webhooks', { body: { agentId, url: hooks.url, events }, headers: await walletHeaders(owner, agentId) });
     expect(hook.status).toBe(201);
-    const otel = {
-      OTEL_TRACES_EXPORTER: 'otlp',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      OTEL_METRICS_EXPORTER: 'none',
-      OTEL_LOGS_EXPORTER: 'none',
-      // The defaults are http and undici; Postgres and Redis statements are asked for.
-      OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,ioredis',
-    };
+    // The defaults are http and undici; Postgres and Redis statements are asked for.
+    const otel = otelEnv({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,ioredis' });
     const api = await startApiProcess({ ...harness.env, ...otel, LOG_LEVEL: 'info' });
     procs.push(api.process);
     base = api.url;
@@ -229,16 +231,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
 
   it("a chain whose root was not sampled stays unsampled: its hop records no span and each agent gets the chain's traceparent flagged 00", async () => {
     // A second api samples no new trace (ratio 0); a request that carries a sampled traceparent is sampled.
-    const otel = {
-      OTEL_TRACES_EXPORTER: 'otlp',
-      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      OTEL_METRICS_EXPORTER: 'none',
-      OTEL_LOGS_EXPORTER: 'none',
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0',
-    };
+    const otel = otelEnv({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
     const api = await startApiProcess({ ...harness.env, ...otel, OTEL_SERVICE_NAME: 'agora-api-unsampled', LOG_LEVEL: 'warn' });
     procs.push(api.process);
     const unsampledOrchestrator = await startOrchestratorAgent({ platformUrl: api.url });
