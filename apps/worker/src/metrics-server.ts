@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { sharedWhileRunning } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Metrics, scrapeAuthorized } from '@app/metrics';
 import { JobProducer } from '@app/queues';
@@ -15,7 +16,7 @@ import { JobProducer } from '@app/queues';
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(MetricsServer.name);
   private server?: Server;
-  private rendering: Promise<string> | null = null;
+  private readonly sharedRender = sharedWhileRunning(() => this.render());
 
   constructor(
     private readonly config: AppConfig,
@@ -35,8 +36,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain' }).end('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>\n');
         return;
       }
-      this.rendering ??= this.render().finally(() => (this.rendering = null));
-      this.rendering.then(
+      this.sharedRender().then(
         (text) => res.writeHead(200, { 'content-type': this.metrics.contentType }).end(text),
         (err: unknown) => {
           this.logger.warn({ err }, 'metrics could not be rendered');

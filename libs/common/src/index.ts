@@ -11,3 +11,4 @@ export * from './storable';
 export * from './graceful-shutdown';
 export * from './signatures';
 export * from './keccak';
+export * from './shared-while-running';

@@ -1,9 +1,10 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { sharedWhileRunning } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InvariantStatusRepository } from '@app/ledger';
 import { REDIS, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
@@ -22,13 +23,23 @@ export class HealthController {
   ) {}
 
   private migrations: { at: number; pending: boolean } | null = null;
-  private readonly running = new Map<string, Promise<HealthCheckResult>>();
+  /**
+   * Probes that arrive while a check of their route runs share it (its answer, 200 or 503): a flood
+   * of unauthenticated probes holds at most one pooled connection per route, never the pool that
+   * paid requests need. Nothing is cached: the next probe after it ends runs a fresh check.
+   */
+  private readonly sharedCheck = sharedWhileRunning(() =>
+    this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.invariantsCheck()]),
+  );
+  private readonly sharedReady = sharedWhileRunning(() =>
+    this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.migrationsCheck(), () => this.invariantsCheck()]),
+  );
 
   @Get()
   @HealthCheck()
   @ApiOperation({ summary: "API readiness: Postgres and Redis reachable, and the worker's last invariant check passed (payouts are paused while it fails)" })
   check() {
-    return this.shared('check', () => this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.invariantsCheck()]));
+    return this.sharedCheck();
   }
 
   @Get('live')
@@ -41,9 +52,7 @@ export class HealthController {
   @HealthCheck()
   @ApiOperation({ summary: 'Readiness: Postgres and Redis reachable, no migration pending, and payouts not paused by a failed invariant check' })
   ready() {
-    return this.shared('ready', () =>
-      this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.migrationsCheck(), () => this.invariantsCheck()]),
-    );
+    return this.sharedReady();
   }
 
   @Get('worker')
@@ -51,20 +60,6 @@ export class HealthController {
   @ApiOperation({ summary: 'Worker liveness, from the heartbeat the worker writes to Redis' })
   worker() {
     return this.health.check([() => this.workerCheck()]);
-  }
-
-  /**
-   * Probes that arrive while a check of theirs runs share it (its answer, 200 or 503): a flood of
-   * unauthenticated probes holds at most one pooled connection per route, never the pool that paid
-   * requests need. Nothing is cached: the next probe after it ends runs a fresh check.
-   */
-  private shared(route: string, check: () => Promise<HealthCheckResult>): Promise<HealthCheckResult> {
-    let running = this.running.get(route);
-    if (!running) {
-      running = check().finally(() => this.running.delete(route));
-      this.running.set(route, running);
-    }
-    return running;
   }
 
   /** Pending migrations (read at most every 5 s): an api ahead of its schema is not ready. */

@@ -61,8 +61,8 @@ export class ExecuteChainRoot {
     const { target, price, funding: payment, limits } = admitted;
     const now = this.clock.now();
     const chainId = randomUUID();
-    const { traceId, spanId, sampled } = activeSpanIds() ?? { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), sampled: true };
-    const tf = sampled === false ? '00' : '01';
+    const { traceId, spanId, sampled } = activeSpanIds() ?? { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') };
+    const tf = sampled === false ? '00' : '01'; // tracing off: no decision was made, the agent may sample
     const maxDepth = cmd.chain.maxDepth ?? Math.min(5, target.agent.chainSettings.chain_max_depth);
     const execution = newExecution({
       agentId: target.agent.id,
