@@ -22,24 +22,58 @@ export function keepConnectionErrorsHandled(pool: Pool): void {
 }
 
 /**
- * SQLSTATEs after which nothing was committed and the same request may simply be sent again, and
- * the socket errors of a connection lost under a statement (reset mid-read or mid-write, refused
- * while Postgres restarts).
+ * SQLSTATEs after which nothing was committed and the same request may simply be sent again (the
+ * class 08 ones are "connection exceptions"), and the socket errors of a connection lost under a statement
+ * (reset mid-read or mid-write, refused while Postgres restarts).
  */
-const TRANSIENT_CODES = new Set(['40001', '40P01', '57P01', '57P02', '57P03', '53300', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED']);
-/** pg's own words for a lost connection: no pooled one in time, ended under a statement, or already broken when a statement was sent. */
-const TRANSIENT_MESSAGES = [/timeout exceeded when trying to connect/, /Connection terminated/, /Client has encountered a connection error and is not queryable/];
+const TRANSIENT_CODES = new Set([
+  ...['40001', '40P01', '40003', '57P01', '57P02', '57P03', '57P05', '53300'],
+  ...['08000', '08001', '08003', '08004', '08006', '08007'],
+  ...['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT'],
+]);
+/**
+ * The words pg, pg-pool and TypeORM use for a lost connection: no pooled one in time, the connect
+ * timed out, ended under a statement, already broken or closed when a statement was sent, or a
+ * TypeORM runner (or the connection it provided) released under a transaction because its connection died.
+ */
+const TRANSIENT_MESSAGES = [
+  /timeout exceeded when trying to connect/,
+  /^timeout expired$/,
+  /Connection terminated/,
+  /Client has encountered a connection error and is not queryable/,
+  /Client was closed and is not queryable/,
+  /Query runner already released/,
+  // TypeORM releases a transaction's runner when its connection reports an error (a killed backend);
+  // the transaction's next statement then fails with this (seen in the G5 fault test as a 500).
+  /Database connection provided by a query runner was already released/,
+];
 
 /**
  * Whether a failure came from Postgres being momentarily unavailable (the pool had no connection
  * within its wait, a deadlock or serialization victim, a backend terminated or refusing connections,
  * a connection lost under a statement) rather than from the request: a retry can succeed, and is
  * safe: each transaction was kept whole or not at all (a connection lost at COMMIT leaves either),
- * and the request's idempotency key or payment finds whatever was kept.
+ * and the request's idempotency key or payment finds whatever was kept. A wrapper's `cause` (and an
+ * AggregateError's members) count as the failure itself.
  */
-export function isTransientDatabaseError(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown; driverError?: { code?: unknown } };
-  const code = e?.driverError?.code ?? e?.code;
+export function isTransientDatabaseError(err: unknown, depth = 0): boolean {
+  const e = err as { code?: unknown; message?: unknown; driverError?: { code?: unknown }; cause?: unknown; errors?: unknown };
+  if (e === null || typeof e !== 'object' || depth > 4) return false;
+  const code = e.driverError?.code ?? e.code;
   if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
-  return typeof e?.message === 'string' && TRANSIENT_MESSAGES.some((m) => m.test(e.message as string));
+  if (typeof e.message === 'string' && TRANSIENT_MESSAGES.some((m) => m.test(e.message as string))) return true;
+  if (e.cause !== undefined && isTransientDatabaseError(e.cause, depth + 1)) return true;
+  return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => isTransientDatabaseError(x, depth + 1));
+}
+
+/** What a log line may say of an unexpected error to tell its kind apart: its class, its code (SQLSTATE or errno) and its cause's. */
+export function errorKind(err: unknown, depth = 0): { class: string; code?: string; cause?: ReturnType<typeof errorKind> } {
+  const e = err as { constructor?: { name?: string }; code?: unknown; driverError?: { code?: unknown }; cause?: unknown } | null;
+  if (e === null || typeof e !== 'object') return { class: typeof err };
+  const code = e.driverError?.code ?? e.code;
+  return {
+    class: e.constructor?.name ?? 'Object',
+    ...(typeof code === 'string' || typeof code === 'number' ? { code: String(code) } : {}),
+    ...(e.cause !== undefined && depth < 3 ? { cause: errorKind(e.cause, depth + 1) } : {}),
+  };
 }

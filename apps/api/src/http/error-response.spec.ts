@@ -1,6 +1,7 @@
 import { BadRequestException, NotFoundException, PayloadTooLargeException, ServiceUnavailableException } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { AppException } from '@app/common';
+import { errorKind } from '@app/database';
 import { toErrorResponse } from './error-response';
 
 describe('toErrorResponse', () => {
@@ -39,6 +40,17 @@ describe('toErrorResponse', () => {
       driver('ECONNRESET', 'write ECONNRESET'),
       Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
       new Error('Client has encountered a connection error and is not queryable'),
+      // Issue 28: the other ways pg, pg-pool and TypeORM report a lost connection.
+      new Error('Client was closed and is not queryable'),
+      new Error('Connection terminated due to connection timeout'),
+      new Error('timeout expired'),
+      Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), { name: 'QueryRunnerAlreadyReleasedError' }),
+      // The one G5 caught (seed 857516977): a transaction's next statement after its connection was killed.
+      new QueryRunnerProviderAlreadyReleasedError(),
+      driver('08006', 'connection failure'),
+      driver('57P05', 'terminating connection due to idle-session timeout'),
+      new Error('the transaction failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }),
+      new AggregateError([new Error('Connection terminated unexpectedly')], 'two statements failed'),
     ]) {
       const r = toErrorResponse(err);
       expect(r.status).toBe(503);
@@ -47,5 +59,14 @@ describe('toErrorResponse', () => {
       expect(JSON.stringify(r.body)).not.toMatch(/deadlock|terminating|connect|ECONNRESET|queryable/);
     }
     expect(toErrorResponse(driver('23505', 'duplicate key value violates unique constraint')).status).toBe(500);
+    expect(toErrorResponse(driver('08P01', 'protocol violation')).status).toBe(500);
+    expect(toErrorResponse(new AggregateError([new Error('Connection terminated'), new Error('boom')], 'mixed')).status).toBe(500);
+  });
+
+  it('logs an unexpected error with its class and code (and those of its cause), so a 500 under a fault test says what it was', () => {
+    const err = new QueryFailedError('SELECT 1', [], Object.assign(new Error('odd'), { code: 'XX000', cause: new TypeError('inner') }));
+    expect(errorKind(err)).toEqual({ class: 'QueryFailedError', code: 'XX000', cause: { class: 'TypeError' } });
+    expect(errorKind(new Error('outer', { cause: Object.assign(new Error('x'), { code: 'EPROTO' }) }))).toEqual({ class: 'Error', cause: { class: 'Error', code: 'EPROTO' } });
+    expect(errorKind('a string')).toEqual({ class: 'string' });
   });
 });

@@ -2,7 +2,7 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode } from '@app/common';
-import { isTransientDatabaseError } from '@app/database';
+import { errorKind, isTransientDatabaseError } from '@app/database';
 import { offerRendering } from './x402-http';
 
 export interface ErrorBody {
@@ -59,7 +59,8 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     };
   }
   const errorId = randomUUID();
-  logger.error({ errorId, err: exception }, `Unhandled error ${errorId}`);
+  // The class and code (and its cause's) tell a fault's kind apart without reading the stack.
+  logger.error({ errorId, err: exception, kind: errorKind(exception) }, `Unhandled error ${errorId}`);
   return {
     status: 500,
     body: { success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { errorId } } },
