@@ -4,7 +4,7 @@
    agent kit (@agora/sdk: the platform's keys from GET /api/v1/platform/keys), answer 2xx {output}.
    It reports `usage.tokens` (input.tokens, or the text's length) and, when input.cost is given,
    `cost` (for dynamic pricing); input.delayMs delays the answer (per-minute pricing).
-   `input.mode` scripts failures for tests: fail (500), slow (answers after 2 s), bad-output,
+   `input.mode` scripts failures for tests: fail (500), refuse (400: it turns the request down), slow (answers after 2 s), bad-output,
    nul-output and nul-error (text Postgres cannot store),
    not-json, no-usage. Run: node examples/translator-agent.js [port] [agora base URL]
    (after `npm run build:sdk`). */
@@ -42,6 +42,7 @@ async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl 
       }
       const mode = (json.input && json.input.mode) || state.defaultMode;
       if (mode === 'fail') return send(500, { error: 'model crashed' });
+      if (mode === 'refuse') return send(400, { error: 'this request is not one I take' });
       if (mode === 'slow') return void setTimeout(() => send(200, { output: { translation: 'late' } }), 2000);
       if (mode === 'bad-output') return send(200, { output: { translation: 42 } });
       if (mode === 'not-json') return send(200, 'hello');

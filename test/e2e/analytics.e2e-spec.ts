@@ -105,7 +105,7 @@ describe('Analytics (e2e)', () => {
     return {
       agentId,
       period,
-      executions: { total: inWindow.length, successful: ok.length, failed, successRate: Math.round((ok.length * 10_000) / inWindow.length) / 100 },
+      executions: { total: inWindow.length, successful: ok.length, failed, successRate: Math.round((ok.length * 10_000) / inWindow.length) / 100, selfPaid: 0 },
       earnings: { gross: usdc(gross), platformFees: usdc(fees), net: usdc(gross - fees) },
       performance: {
         avgExecutionTime: Math.round(times.reduce((s, t) => s + t, 0) / times.length),
@@ -149,7 +149,7 @@ describe('Analytics (e2e)', () => {
     const quiet = await analytics('?period=all', res.body.data.id);
     expect(quiet.status).toBe(200);
     expect(quiet.body.data).toMatchObject({
-      executions: { total: 0, successful: 0, failed: 0, successRate: 0 },
+      executions: { total: 0, successful: 0, failed: 0, successRate: 0, selfPaid: 0 },
       earnings: { gross: '0.000000', platformFees: '0.000000', net: '0.000000' },
       performance: { avgExecutionTime: 0, p50ExecutionTime: 0, p95ExecutionTime: 0, p99ExecutionTime: 0 },
       reputation: { current: 50, change: 0, tier: 'Standard' },

@@ -126,6 +126,22 @@ describe('agora CLI (e2e)', () => {
     expect(status.data).toMatchObject({ status: 'completed', output: { translation: 'ASYNC' } });
   }, 60_000);
 
+  it('pays once for an --idempotency-key used twice: the same requestId, one charge; other input exits 1 with IDEMPOTENCY_CONFLICT', async () => {
+    const address = (await json(['wallet', 'show'])).data.address;
+    const charges = async () => (await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`, [address]))[0].n as number;
+    const before = await charges();
+    const run = ['execute', agentId, 'translate', '--input', '{"text":"una vez"}', '--idempotency-key', 'cli-key-1'];
+    const first = await json(run);
+    const again = await json(run);
+    expect(first.code).toBe(0);
+    expect(again.data).toMatchObject({ requestId: first.data.requestId, transactionId: first.data.transactionId, output: { translation: 'UNA VEZ' } });
+    expect(await charges()).toBe(before + 1);
+    const conflict = await agora(['execute', agentId, 'translate', '--input', '{"text":"otra"}', '--idempotency-key', 'cli-key-1']);
+    expect(conflict.code).toBe(1);
+    expect(conflict.out).toContain('IDEMPOTENCY_CONFLICT');
+    expect(await charges()).toBe(before + 1);
+  }, 60_000);
+
   it('asks before paying above the threshold (refused without a terminal, nothing paid) and pays with --yes', async () => {
     const address = (await json(['wallet', 'show'])).data.address.toLowerCase();
     const payments = async () => (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [address]))[0].n as number;

@@ -17,8 +17,8 @@ const HOLD_STANDARD_S = 3_600;
 /**
  * The money of every dispute outcome, to the micro-USDC on both sides: the payer's refund (owed,
  * then paid by the payout), the agent's escrow, available, frozen and owed accounts, the platform's
- * revenue; the platform's advance when the earnings were already withdrawn, repaid from later
- * earnings; 50 concurrent filings of one transaction. Invariants (I1-I10, disputes, rollups) at the end.
+ * revenue; earnings already withdrawn becoming the agent's debt to the payer (refunded from its
+ * later earnings), or an admin's explicit advance; 50 concurrent filings of one transaction. Invariants (I1-I10, disputes, rollups) at the end.
  */
 describe('Disputes: money (e2e)', () => {
   let api: ApiHarness;
@@ -129,36 +129,104 @@ describe('Disputes: money (e2e)', () => {
     expect(await api.app.get(RefundsService).process((await refundOf(disputeId)).id)).toBe('completed');
   });
 
-  it('earnings already withdrawn: the platform advances them (owed by the agent); later earnings repay the debt before anything is available', async () => {
+  /** An agent at 90 (instant release) whose 2.00 capability was paid by `payer`, with `withdraw` of its 1.90 earnings withdrawn and paid out. */
+  async function withdrawnAgent(withdraw: string, payer = newWallet()) {
     const wallet = newWallet();
     const id = await newAgent(90, '2.000000', wallet);
-    const payer = newWallet();
     const call = await paidExecute(api, id, payer, FEE.platform + BIG.agent);
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
-      body: { agentId: id, amount: '1.900000', destinationWallet: newWallet().address },
+      body: { agentId: id, amount: withdraw, destinationWallet: newWallet().address },
       headers: await walletHeaders(wallet, id),
     });
     expect(wd.status).toBe(201);
     expect(await api.app.get(WithdrawalsService).process(wd.body.data.withdrawalId)).toBe('completed');
+    return { id, call, payer };
+  }
+  const dueTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_due`);
+  const repayments = async (payer: Wallet) =>
+    (await ds.query(`SELECT amount::text, reason FROM refunds WHERE wallet = $1 AND reason = 'dispute_repayment' ORDER BY created_at`, [payer.address.toLowerCase()])) as {
+      amount: string;
+    }[];
+  const disputeView = async (disputeId: string) => (await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data;
+
+  it("earnings already withdrawn: nothing is advanced; client_wins refunds the cut now, the rest is the agent's debt to the payer, refunded from its next earnings", async () => {
+    const { id, call, payer } = await withdrawnAgent('1.900000');
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
 
     const disputeId = (await fileDispute(api, call)).body.data.disputeId;
-    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: BIG.earnings, owed: -BIG.earnings });
-    expect((await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data).toMatchObject({ frozenAmount: '1.900000', advancedAmount: '1.900000' });
-    await resolveDispute(api, disputeId, 'client_wins');
-    expect(await owedTo(payer)).toBe(BIG.agent);
+    // Nothing is left to freeze, and the platform advances nothing.
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
+    expect(await disputeView(disputeId)).toMatchObject({ frozenAmount: '0.000000', advancedAmount: '0.000000', refundedAmount: '0.000000', outstandingAmount: '0.000000' });
+    const revenueBefore = await revenue();
+    const res = await resolveDispute(api, disputeId, 'client_wins');
+    expect(res.body.data).toMatchObject({ resolution: { refundAmount: '2.000000', releasedAmount: '0.000000' }, refundedAmount: '0.100000', outstandingAmount: '1.900000' });
+    expect(res.body.data.resolution.advance).toBeUndefined();
+    expect(await owedTo(payer)).toBe(BIG.cut);
+    expect(await revenue()).toBe(revenueBefore - BIG.cut);
+    expect(await dueTo(payer)).toBe(BIG.earnings);
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: -BIG.earnings });
 
-    // The next earnings (released instantly at this score) go to the debt first.
+    // The next earnings (released instantly at this score) repay the debt first, and go to the payer as a refund.
     await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent);
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
     const [released] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'escrow.released' AND agent_id = $1 ORDER BY created_at DESC LIMIT 1`, [id]);
     expect(released.data).toMatchObject({ amount: '1.900000', newAvailableBalance: '0.000000' });
+    expect(await repayments(payer)).toEqual([{ amount: '1900000', reason: 'dispute_repayment' }]);
+    expect(await dueTo(payer)).toBe(0n);
+    expect(await owedTo(payer)).toBe(BIG.cut + BIG.earnings);
+    expect(await disputeView(disputeId)).toMatchObject({ refundedAmount: '2.000000', outstandingAmount: '0.000000' });
+    const balance = (await api.request('GET', `/api/v1/payments/balance/${id}`)).body.data;
+    expect(balance).toMatchObject({ available: '0.000000', owed: '0.000000', reserved: '0.000000' });
     await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent);
     expect(await agentMoney(id)).toEqual({ available: BIG.earnings, escrow: 0n, frozen: 0n, owed: 0n });
   });
 
-  it('partly withdrawn, then agent_wins: what available held is frozen, the rest advanced; the release repays the advance first', async () => {
+  it('small repayments wait for the dust floor (0.01) before they become a refund, never sent alone', async () => {
+    const { id, call, payer } = await withdrawnAgent('1.900000');
+    const disputeId = (await fileDispute(api, call)).body.data.disputeId;
+    await resolveDispute(api, disputeId, 'client_wins');
+    // Now priced 0.005: each run earns 0.004750, which repays the debt but alone is below the floor.
+    await ds.query(`UPDATE agent_capabilities SET base_price = 5000 WHERE agent_id = $1`, [id]);
+    await paidExecute(api, id, newWallet(), FEE.platform + 5_000n);
+    await paidExecute(api, id, newWallet(), FEE.platform + 5_000n);
+    expect(await repayments(payer)).toEqual([]);
+    expect(await agentMoney(id)).toMatchObject({ available: 0n, owed: -(BIG.earnings - 9_500n) });
+    expect(await dueTo(payer)).toBe(BIG.earnings);
+    await paidExecute(api, id, newWallet(), FEE.platform + 5_000n);
+    expect(await repayments(payer)).toEqual([{ amount: '14250', reason: 'dispute_repayment' }]);
+    expect(await dueTo(payer)).toBe(BIG.earnings - 14_250n);
+    expect(await disputeView(disputeId)).toMatchObject({ refundedAmount: '0.114250', outstandingAmount: '1.885750' });
+  });
+
+  it('an admin may advance explicitly (advance: true): the payer is refunded in full now, the agent owes the platform, later earnings repay it', async () => {
+    const { id, call, payer } = await withdrawnAgent('1.900000');
+    const disputeId = (await fileDispute(api, call)).body.data.disputeId;
+    const res = await api.request('POST', `/api/v1/admin/disputes/${disputeId}/resolve`, {
+      body: { resolution: 'client_wins', note: 'goodwill', advance: true },
+      headers: { 'X-Admin-Key': 'test-admin-key-0123456789' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      advancedAmount: '1.900000',
+      refundedAmount: '2.000000',
+      outstandingAmount: '0.000000',
+      resolution: { refundAmount: '2.000000', advance: true, note: 'goodwill' },
+    });
+    expect(await owedTo(payer)).toBe(BIG.agent);
+    expect(await dueTo(payer)).toBe(0n);
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: -BIG.earnings });
+    await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent);
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
+    expect(await repayments(payer)).toEqual([]);
+    // A non-boolean advance is refused before anything moves.
+    const bad = await api.request('POST', `/api/v1/admin/disputes/${disputeId}/resolve`, {
+      body: { resolution: 'client_wins', advance: 'yes' },
+      headers: { 'X-Admin-Key': 'test-admin-key-0123456789' },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('partly withdrawn, then agent_wins: what available held is frozen and released again; nothing is owed', async () => {
     const wallet = newWallet();
     const id = await newAgent(90, '2.000000', wallet);
     const calls = [await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent), await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent)];
@@ -169,9 +237,28 @@ describe('Disputes: money (e2e)', () => {
     expect(wd.status).toBe(201);
     expect(await agentMoney(id)).toMatchObject({ available: 800_000n });
     const disputeId = (await fileDispute(api, calls[0])).body.data.disputeId;
-    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: BIG.earnings, owed: -(BIG.earnings - 800_000n) });
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 800_000n, owed: 0n });
     await resolveDispute(api, disputeId, 'agent_wins');
     expect(await agentMoney(id)).toEqual({ available: 800_000n, escrow: 0n, frozen: 0n, owed: 0n });
+  });
+
+  it("partly withdrawn, then split: half the fee is due; the frozen part pays its earnings share now, the rest is the agent's debt", async () => {
+    const wallet = newWallet();
+    const payer = newWallet();
+    const id = await newAgent(90, '2.000000', wallet);
+    const calls = [await paidExecute(api, id, payer, FEE.platform + BIG.agent), await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent)];
+    const wd = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: id, amount: '3.500000', destinationWallet: newWallet().address },
+      headers: await walletHeaders(wallet, id),
+    });
+    expect(wd.status).toBe(201);
+    const disputeId = (await fileDispute(api, calls[0])).body.data.disputeId;
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 300_000n, owed: 0n });
+    // Half of 2.00: 0.95 of earnings + 0.05 of cut; 0.30 was frozen, so 0.35 goes now and 0.65 is owed.
+    const res = await resolveDispute(api, disputeId, 'split');
+    expect(res.body.data).toMatchObject({ resolution: { refundAmount: '1.000000', releasedAmount: '0.000000' }, refundedAmount: '0.350000', outstandingAmount: '0.650000' });
+    expect(await owedTo(payer)).toBe(350_000n);
+    expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: -650_000n });
   });
 
   it('50 concurrent filings of one transaction: exactly one dispute, 49 DISPUTE_EXISTS, the earnings frozen once', async () => {

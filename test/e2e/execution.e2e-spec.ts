@@ -321,6 +321,26 @@ describe('Execution API (e2e)', () => {
       expect((await execute(body({ text: 'other input' }, { idempotencyKey: 'order-1' }), await paid(newWallet()))).status).toBe(200);
     });
 
+    it('takes the key from the Idempotency-Key header as from the body: one charge; both and different is 400, charging nothing', async () => {
+      const client = newWallet();
+      const first = await execute(body({ text: 'by header' }), { ...(await paid(client)), 'Idempotency-Key': 'hdr-1' });
+      expect(first.status).toBe(200);
+      const before = await counts();
+      // The same key again, as a header and then in the body: the first run's answer, no new charge.
+      const again = await execute(body({ text: 'by header' }), { ...(await paid(client)), 'Idempotency-Key': 'hdr-1' });
+      const inBody = await execute(body({ text: 'by header' }, { idempotencyKey: 'hdr-1' }), await paid(client));
+      for (const r of [again, inBody]) expect(r.body.data).toMatchObject({ requestId: first.body.data.requestId, transactionId: first.body.data.transactionId });
+      const conflict = await execute(body({ text: 'other' }), { ...(await paid(client)), 'Idempotency-Key': 'hdr-1' });
+      expect([conflict.status, conflict.body.error.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+      const both = await execute(body({ text: 'both' }, { idempotencyKey: 'hdr-2' }), { ...(await paid(client)), 'Idempotency-Key': 'hdr-3' });
+      expect([both.status, both.body.error.code, both.body.error.details.errors[0].field]).toEqual([400, 'VALIDATION_ERROR', 'idempotencyKey']);
+      const long = await execute(body({ text: 'long' }), { ...(await paid(client)), 'Idempotency-Key': 'k'.repeat(256) });
+      expect([long.status, long.body.error.details.errors[0].field]).toEqual([400, 'Idempotency-Key']);
+      const equal = await execute(body({ text: 'by header' }, { idempotencyKey: 'hdr-1' }), { ...(await paid(client)), 'Idempotency-Key': 'hdr-1' });
+      expect(equal.body.data.requestId).toBe(first.body.data.requestId);
+      expect(await counts()).toEqual(before);
+    });
+
     it('charges once for 10 concurrent duplicates carrying different payments', async () => {
       const client = newWallet();
       const before = await counts();

@@ -45,6 +45,9 @@ describe('Payments API (e2e)', () => {
       expect(res.body.data).toEqual({
         agentId: a.id,
         available: '0.000000',
+        reserved: '0.000000',
+        reservedUntil: null,
+        owed: '0.000000',
         pending: '0.000000',
         totalEarned: '0.000000',
         totalWithdrawn: '0.000000',

@@ -79,6 +79,20 @@ describe('SDK against the real api (e2e)', () => {
     expect((await sdk.getExecution(result.requestId)).output).toBeUndefined();
   });
 
+  it('pays once for a key sent twice (the Idempotency-Key header): the same requestId, one charge; other input is a ConflictError', async () => {
+    const wallet = newWallet();
+    const sdk = client({ wallet });
+    const charges = async () => (await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`, [wallet.address]))[0].n as number;
+    const first = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'une fois' }, idempotencyKey: 'sdk-key-1' });
+    const again = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'une fois' }, idempotencyKey: 'sdk-key-1' });
+    expect(again).toMatchObject({ requestId: first.requestId, transactionId: first.transactionId, output: { translation: 'UNE FOIS' } });
+    expect(await charges()).toBe(1);
+    const conflict = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'autre' }, idempotencyKey: 'sdk-key-1' }).catch((e: unknown) => e);
+    expect(conflict).toBeInstanceOf(ConflictError);
+    expect((conflict as ConflictError).code).toBe('IDEMPOTENCY_CONFLICT');
+    expect(await charges()).toBe(1);
+  });
+
   it('executes async: accepted with 202, run by the worker, awaited by polling with backoff', async () => {
     const sdk = client({ polling: { initialMs: 50, maxMs: 200, timeoutMs: 30_000 } });
     const result = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'plus tard' }, async: true });

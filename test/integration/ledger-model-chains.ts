@@ -7,7 +7,7 @@ import { allWrites, TransactionRunner } from '@app/database';
 import { Accounts } from '@app/ledger';
 import { EscrowService, PLATFORM_FEE, splitAgentFee } from '@app/payments';
 import { CLIENT_WALLET } from '../support/money';
-import { credit } from './ledger-model-disputes';
+import { credit, DebtModel } from './ledger-model-disputes';
 
 /** What the model of the ledger test keeps of chains (G1 with chain operations). */
 export interface ChainModel {
@@ -26,12 +26,16 @@ export interface ChainAwareModel {
   agents: string[];
   reputation: Map<string, number>;
   available: Map<string, bigint>;
-  /** What each agent owes (a dispute's advance), repaid first by every release of its earnings. */
+  /** What each agent owes (its dispute debts), repaid first by every release of its earnings. */
   owed: Map<string, bigint>;
   escrow: Map<string, bigint>;
   revenue: bigint;
   world: bigint;
   refundPayable: bigint;
+  /** The disputes' model of PAYER's refunds and the agents' debts (a release repays them: ledger-model-disputes.ts credit). */
+  payerRefundPayable: bigint;
+  payerRefundDue: bigint;
+  debts: DebtModel[];
   chains: ChainModel[];
   holds: { id: string; agentId: string; amount: bigint; releaseAt: number; released: boolean }[];
 }

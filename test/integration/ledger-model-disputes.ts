@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppException, FixedClock, formatMicros } from '@app/common';
-import { DisputeEntity, FileDispute, GetDispute, ResolveDispute, ResolveOverdueDispute, RespondToDispute } from '@app/disputes';
+import { DisputeView, FileDispute, GetDispute, ResolveDispute, ResolveOverdueDispute, RespondToDispute } from '@app/disputes';
 import { DisputeOutcome, splitAgentFee } from '@app/payments';
 import { newWallet, signAuth } from '../support/wallets';
 
@@ -31,17 +31,33 @@ export interface DisputeModel {
   status: 'pending' | 'responded' | 'resolved';
 }
 
+/** An agent's debt from a dispute (agent_debts): to PAYER (`payer`), or to the platform for an admin's advance. */
+export interface DebtModel {
+  agentId: string;
+  creditor: 'payer' | 'platform';
+  amount: bigint;
+  repaid: bigint;
+  refunded: bigint;
+}
+
+/** Repayments below this wait for more before they become a refund (REFUND_DUST_MICRO's default). */
+const DUST = 10_000n;
+
 /** The parts of the ledger model the dispute commands move; the spec's verify() compares them with the accounts. */
 export interface DisputeAwareModel {
   agents: string[];
   available: Map<string, bigint>;
   escrow: Map<string, bigint>;
   frozen: Map<string, bigint>;
-  /** agent:<id>:owed, never positive: what the platform advanced on disputes and releases have not repaid yet. */
+  /** agent:<id>:owed, never positive: what the agent's debts still lack (to PAYER, or to the platform for an advance). */
   owed: Map<string, bigint>;
   revenue: bigint;
   /** PAYER's client:<wallet>:refund_payable. */
   payerRefundPayable: bigint;
+  /** PAYER's client:<wallet>:refund_due: what agents owe it and have not refunded yet. */
+  payerRefundDue: bigint;
+  /** Oldest first: repayments go to them in this order. */
+  debts: DebtModel[];
   holds: Hold[];
   charges: ChargeModel[];
   disputes: DisputeModel[];
@@ -65,8 +81,12 @@ const min = (a: bigint, b: bigint) => (a < b ? a : b);
 export const disputeStats = {
   fromEscrow: 0,
   fromAvailable: 0,
+  /** Filed after the agent had withdrawn some or all of the earnings (the actor playing both sides). */
+  withdrawnFirst: 0,
+  owedToPayer: 0,
   advanced: 0,
   repaid: 0,
+  repaymentRefunds: 0,
   responded: 0,
   agent_wins: 0,
   client_wins: 0,
@@ -76,12 +96,30 @@ export const disputeStats = {
   refused: {} as Record<string, number>,
 };
 
-/** Earnings reaching the agent (an escrow release, a dispute's release): they repay what it owes first, the rest is available. */
-export function credit(m: Pick<DisputeAwareModel, 'available' | 'owed'>, agentId: string, amount: bigint): void {
+/**
+ * Earnings reaching the agent (an escrow release, a dispute's release): they repay what it owes first, oldest debt first, the rest is
+ * available; a repayment owed to PAYER becomes its refund once it reaches the dust floor or completes the debt.
+ */
+export function credit(m: Pick<DisputeAwareModel, 'available' | 'owed' | 'debts' | 'payerRefundDue' | 'payerRefundPayable'>, agentId: string, amount: bigint): void {
   const repaid = min(amount, -(m.owed.get(agentId) ?? 0n));
   if (repaid > 0n) disputeStats.repaid++;
   add(m.owed, agentId, repaid);
   add(m.available, agentId, amount - repaid);
+  let left = repaid;
+  for (const d of m.debts.filter((x) => x.agentId === agentId && x.repaid < x.amount)) {
+    if (left === 0n) break;
+    const part = min(left, d.amount - d.repaid);
+    left -= part;
+    d.repaid += part;
+    const due = d.repaid - d.refunded;
+    if (d.creditor === 'payer' && (due >= DUST || d.repaid === d.amount)) {
+      m.payerRefundDue -= due;
+      m.payerRefundPayable += due;
+      d.refunded = d.repaid;
+      disputeStats.repaymentRefunds++;
+    }
+  }
+  expect(left).toBe(0n);
 }
 
 /** A refused call moves nothing: not a balance, an entry, a row or a spent signature (I10's snapshot). */
@@ -108,8 +146,8 @@ function choose<T>(items: T[], pick: number, ...prefer: ((x: T) => boolean)[]): 
 
 /**
  * The payer disputes one of its charges, which one by `target`: `new` one not disputed yet, `short` one already released to an
- * agent whose available balance is now short of its earnings (so the platform advances the difference), `again` one disputed
- * already, `imposter` any, with a signature by another wallet claiming to be the payer.
+ * agent whose available balance is now short of its earnings (it withdrew them: the actor playing both sides, who pays, withdraws
+ * and disputes), `again` one disputed already, `imposter` any, with a signature by another wallet claiming to be the payer.
  */
 export class FileDisputeCmd<M extends DisputeAwareModel, R extends DisputeReal> implements fc.AsyncCommand<M, R> {
   constructor(
@@ -132,29 +170,28 @@ export class FileDisputeCmd<M extends DisputeAwareModel, R extends DisputeReal> 
       const d = await file(r, m, c);
       const { earnings } = splitAgentFee(c.fee);
       const from = c.hold && !c.hold.released ? 'escrow' : 'available';
-      let advanced = 0n;
+      let frozen = earnings;
       if (c.hold && from === 'escrow') {
         c.hold.frozen = true; // never released now
         add(m.escrow, c.agentId, -earnings);
         disputeStats.fromEscrow++;
       } else {
-        const fromAvailable = min(m.available.get(c.agentId) ?? 0n, earnings);
-        advanced = earnings - fromAvailable;
-        add(m.available, c.agentId, -fromAvailable);
-        add(m.owed, c.agentId, -advanced);
+        // What available still holds of the earnings; the platform advances nothing (the rest was withdrawn or spent).
+        frozen = min(m.available.get(c.agentId) ?? 0n, earnings);
+        add(m.available, c.agentId, -frozen);
         disputeStats.fromAvailable++;
-        if (advanced > 0n) disputeStats.advanced++;
+        if (frozen < earnings) disputeStats.withdrawnFirst++;
       }
-      add(m.frozen, c.agentId, earnings);
+      add(m.frozen, c.agentId, frozen);
       expect({ status: d.status, frozen: d.frozenAmount, advanced: d.advancedAmount, from: d.frozenFrom, respondBy: d.respondBy.getTime() }).toEqual({
         status: 'pending',
-        frozen: earnings,
-        advanced,
+        frozen,
+        advanced: 0n,
         from,
         respondBy: now + RESPONSE_MS,
       });
       c.disputed = true;
-      m.disputes.push({ id: d.id, charge: c, frozen: earnings, respondBy: now + RESPONSE_MS, status: 'pending' });
+      m.disputes.push({ id: d.id, charge: c, frozen, respondBy: now + RESPONSE_MS, status: 'pending' });
     }
     await this.verify(m, r);
   }
@@ -190,22 +227,44 @@ export class RespondCmd<M extends DisputeAwareModel, R extends DisputeReal> impl
 
 /**
  * The model of a resolution: the refund R of the agent fee F (agent_wins 0, client_wins F, split F div 2) is split by the fee rule
- * (all of F: the charge's own cut C and earnings E), its earnings part from frozen and its cut part from revenue, into PAYER's
- * refund_payable; the rest of the frozen earnings is released to the agent (its debt repaid first).
+ * (all of F: the charge's own cut C and earnings E). Its cut part comes from revenue and its earnings part from what was frozen; the
+ * part of the earnings the agent had withdrawn is its debt to PAYER (owed -> refund_due), or with `advance` refunded now and owed
+ * to the platform. The rest of the frozen earnings is released to the agent (its debts repaid first).
  */
-function settle(m: DisputeAwareModel, d: DisputeModel, outcome: DisputeOutcome, result: DisputeEntity | null, resolvedBy: string): void {
+function settle(m: DisputeAwareModel, d: DisputeModel, outcome: DisputeOutcome, result: DisputeView | null, resolvedBy: string, advance = false): void {
   const fee = d.charge.fee;
   const refund = outcome === 'agent_wins' ? 0n : outcome === 'client_wins' ? fee : fee / 2n;
   const { cut, earnings } = splitAgentFee(refund);
-  const released = d.frozen - earnings;
-  expect(released).toBeGreaterThanOrEqual(0n);
+  const fromEarnings = min(earnings, d.frozen);
+  const shortfall = earnings - fromEarnings;
+  const advanced = advance && outcome !== 'agent_wins' ? shortfall : 0n;
+  const outstanding = shortfall - advanced;
+  const released = d.frozen - fromEarnings;
   add(m.frozen, d.charge.agentId, -d.frozen);
   m.revenue -= cut;
-  m.payerRefundPayable += refund;
+  m.payerRefundPayable += cut + fromEarnings + advanced;
+  if (shortfall > 0n) {
+    add(m.owed, d.charge.agentId, -shortfall);
+    m.debts.push({ agentId: d.charge.agentId, creditor: advanced > 0n ? 'platform' : 'payer', amount: shortfall, repaid: 0n, refunded: 0n });
+    if (advanced > 0n) disputeStats.advanced++;
+    else {
+      m.payerRefundDue += outstanding;
+      disputeStats.owedToPayer++;
+    }
+  }
   if (released > 0n) credit(m, d.charge.agentId, released);
-  expect({ status: result?.status, resolution: result?.resolution }).toEqual({
+  expect({ status: result?.status, resolution: result?.resolution, outstanding: result?.outstandingAmount, advanced: result?.advancedAmount }).toEqual({
     status: 'resolved',
-    resolution: { outcome, note: expect.anything(), refundAmount: formatMicros(refund), releasedAmount: formatMicros(released), resolvedBy },
+    resolution: {
+      outcome,
+      note: expect.anything(),
+      refundAmount: formatMicros(refund),
+      releasedAmount: formatMicros(released),
+      resolvedBy,
+      ...(advance && outcome !== 'agent_wins' ? { advance: true } : {}),
+    },
+    outstanding,
+    advanced,
   });
   d.status = 'resolved';
   disputeStats[outcome]++;
@@ -222,16 +281,17 @@ export class ResolveCmd<M extends DisputeAwareModel, R extends DisputeReal> impl
     readonly any: boolean,
     private readonly verify: Verify<M, R>,
     private readonly snapshot: Snapshot,
+    readonly advance = false,
   ) {}
   check = (m: Readonly<M>) => m.disputes.length > 0;
   async run(m: M, r: R) {
     const d = this.any ? m.disputes[this.pick % m.disputes.length] : choose(m.disputes, this.pick, (x) => x.status !== 'resolved');
-    const resolve = () => r.get(ResolveDispute).execute({ disputeId: d.id, outcome: this.outcome, note: 'decided', resolvedBy: 'admin' });
+    const resolve = () => r.get(ResolveDispute).execute({ disputeId: d.id, outcome: this.outcome, note: 'decided', resolvedBy: 'admin', advance: this.advance });
     if (d.status === 'resolved') await refused(r, this.snapshot, 'INVALID_STATE', resolve);
-    else settle(m, d, this.outcome, await resolve(), 'admin');
+    else settle(m, d, this.outcome, await resolve(), 'admin', this.advance);
     await this.verify(m, r);
   }
-  toString = () => `Resolve(${this.pick}, ${this.outcome}${this.any ? ', any' : ''})`;
+  toString = () => `Resolve(${this.pick}, ${this.outcome}${this.any ? ', any' : ''}${this.advance ? ', advance' : ''})`;
 }
 
 /** The response deadline's job: a dispute still pending with its window closed resolves client_wins; anything else is left alone. */

@@ -16,10 +16,13 @@ import { propertyPath, propertyRuns, propertySeed } from '../support/property-ru
 /**
  * Reliability goal G1: random sequences of money operations (charges, releases, withdrawals,
  * replays, and chains: funding, node reservations, charged and refunded nodes, the final refund;
- * ledger-model-chains.ts; and disputes: filing (frozen from escrow, or from available with the
- * platform advancing what it lacks into owed), answering, resolving by an admin or the deadline;
- * ledger-model-disputes.ts) against the real services and Postgres, with a small model as oracle.
- * After every step: I1-I10 (and the disputes' I5d, I6d) hold and every balance equals the model's.
+ * ledger-model-chains.ts; and disputes: filing (frozen from escrow, or what available still holds),
+ * answering, resolving by an admin (sometimes advancing explicitly) or the deadline, the withdrawn
+ * part becoming the agent's debt to the payer and repaid from later earnings; ledger-model-disputes.ts)
+ * against the real services and Postgres, with a small model as oracle. The payer plays both sides
+ * with the agents that withdraw: it pays, the agent withdraws, it disputes (FileDispute `short`).
+ * After every step: I1-I12 (and the disputes' I5d, I6d) hold and every balance equals the model's;
+ * I12 is the new one: no agent's account pays out more than came in for it, but an admin's advance.
  * Replays of completed steps, and refused calls, must leave a byte-identical snapshot (I10).
  * The operation count is propertyRuns(1_000) (test/support/property-runs.ts: 1,000 in CI, fewer in a
  * quick local run, FC_RUNS=<n> for n). The seed is printed first; a failure prints its batch's seed:
@@ -41,6 +44,8 @@ interface Model {
   world: bigint;
   refundPayable: bigint;
   payerRefundPayable: bigint;
+  payerRefundDue: bigint;
+  debts: D.DebtModel[];
   chains: ChainModel[];
   holds: { id: string; agentId: string; amount: bigint; releaseAt: number; released: boolean; frozen?: boolean }[];
   withdrawals: { id: string; agentId: string; amount: bigint; open: boolean }[];
@@ -92,15 +97,17 @@ async function verify(m: Model, r: Real): Promise<void> {
   const expected = new Map(m.agents.flatMap((a) => perAgent.map(([account, model]) => [account(a).code, model.get(a) ?? 0n] as const)));
   for (const [code, balance] of chainBalances(m)) expected.set(code, balance);
   const [refundCode, payerCode] = [CLIENT_WALLET, D.PAYER.address].map((w) => Accounts.clientRefundPayable(w).code);
-  const real = await r.ledger.balances(r.ds.manager, [...expected.keys(), Accounts.platformRevenue().code, Accounts.worldChain().code, refundCode, payerCode]);
+  const dueCode = Accounts.clientRefundDue(D.PAYER.address).code;
+  const real = await r.ledger.balances(r.ds.manager, [...expected.keys(), Accounts.platformRevenue().code, Accounts.worldChain().code, refundCode, payerCode, dueCode]);
   for (const [code, balance] of expected) expect({ code, balance: real.get(code) }).toEqual({ code, balance });
   expect(real.get(refundCode)! - m.refundPayable).toBe(baseline.refundPayable);
   expect(real.get(payerCode)! - m.payerRefundPayable).toBe(baseline.payerRefundPayable);
+  expect(real.get(dueCode)! - m.payerRefundDue).toBe(baseline.payerRefundDue);
   expect(real.get(Accounts.platformRevenue().code)! - m.revenue).toBe(baseline.revenue);
   expect(real.get(Accounts.worldChain().code)! - m.world).toBe(baseline.world);
 }
 
-let baseline = { revenue: 0n, world: 0n, refundPayable: 0n, payerRefundPayable: 0n };
+let baseline = { revenue: 0n, world: 0n, refundPayable: 0n, payerRefundPayable: 0n, payerRefundDue: 0n };
 
 class Charge implements fc.AsyncCommand<Model, Real> {
   constructor(
@@ -256,7 +263,9 @@ describe('ledger model test (G1)', () => {
       fc.nat().map((p) => new EndRoot(p, verify)),
       fc.tuple(fc.nat(), fc.constantFrom(...D.FILE_TARGETS)).map(([p, t]) => new D.FileDisputeCmd(p, t, verify, snapshot)),
       fc.tuple(fc.nat(), fc.integer({ min: 0, max: 9 })).map(([p, i]) => new D.RespondCmd(p, i === 0, verify, snapshot)),
-      fc.tuple(fc.nat(), fc.constantFrom(...D.OUTCOMES), fc.integer({ min: 0, max: 5 })).map(([p, o, i]) => new D.ResolveCmd(p, o, i === 0, verify, snapshot)),
+      fc
+        .tuple(fc.nat(), fc.constantFrom(...D.OUTCOMES), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 3 }))
+        .map(([p, o, i, a]) => new D.ResolveCmd(p, o, i === 0, verify, snapshot, a === 0)),
       fc.nat().map((p) => new D.ResolveOverdueCmd(p, verify, snapshot)),
     ];
     // One seed for the whole test, printed before it starts (a hang or a timeout prints nothing else);
@@ -267,12 +276,16 @@ describe('ledger model test (G1)', () => {
     for (let batch = 0; steps < OPERATIONS; batch++) {
       await fc.assert(
         fc.asyncProperty(fc.commands(commands, { maxCommands: 120, size: 'max' }), async (cmds) => {
-          const [rev, world, refundPayable, payerRefundPayable] = await Promise.all(
-            [Accounts.platformRevenue(), Accounts.worldChain(), Accounts.clientRefundPayable(CLIENT_WALLET), Accounts.clientRefundPayable(D.PAYER.address)].map((a) =>
-              real.ledger.balance(real.ds.manager, a.code),
-            ),
+          const [rev, world, refundPayable, payerRefundPayable, payerRefundDue] = await Promise.all(
+            [
+              Accounts.platformRevenue(),
+              Accounts.worldChain(),
+              Accounts.clientRefundPayable(CLIENT_WALLET),
+              Accounts.clientRefundPayable(D.PAYER.address),
+              Accounts.clientRefundDue(D.PAYER.address),
+            ].map((a) => real.ledger.balance(real.ds.manager, a.code)),
           );
-          baseline = { revenue: rev, world, refundPayable, payerRefundPayable };
+          baseline = { revenue: rev, world, refundPayable, payerRefundPayable, payerRefundDue };
           const agents = REPUTATIONS.map(() => randomUUID());
           const model: Model = {
             agents,
@@ -286,6 +299,8 @@ describe('ledger model test (G1)', () => {
             world: 0n,
             refundPayable: 0n,
             payerRefundPayable: 0n,
+            payerRefundDue: 0n,
+            debts: [],
             chains: [],
             holds: [],
             withdrawals: [],
@@ -299,7 +314,7 @@ describe('ledger model test (G1)', () => {
         { numRuns: 10, seed: (seed + batch) | 0, endOnFailure: true, ...(batch === 0 && propertyPath ? { path: propertyPath } : {}) },
       );
     }
-    process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I10 checked after each; disputes: ${JSON.stringify(D.disputeStats)}\n`);
+    process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I12 checked after each; disputes: ${JSON.stringify(D.disputeStats)}\n`);
     expect(steps).toBeGreaterThanOrEqual(OPERATIONS);
   }, 600_000);
 });

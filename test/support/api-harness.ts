@@ -40,6 +40,8 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
     ADMIN_API_KEY: 'test-admin-key-0123456789',
     // Tests poll reads in loops; the read limit is exercised by its own test.
     RATE_LIMIT_READS_PER_MIN: '1000000',
+    // A test deployment, as the docs advise: earnings are withdrawable at once; the reserve's own tests turn it on.
+    WITHDRAWAL_RESERVE: 'off',
     ...env,
   };
   const config = loadConfig(fullEnv);

@@ -45,6 +45,7 @@ export async function startDomain(env: Record<string, string> = {}, opts: { cloc
     QUEUE_PREFIX: `m${randomBytes(4).toString('hex')}`,
     OUTBOUND_ALLOW_HTTP: 'true',
     OUTBOUND_ALLOW_PRIVATE: 'true',
+    WITHDRAWAL_RESERVE: 'off',
     ...env,
   });
   @Module({

@@ -108,7 +108,7 @@ export class AgentsService {
       const agent = await this.repo.lockById(manager, id);
       if (!agent) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', id);
       if (agent.status === 'suspended') throw new AppException('INVALID_STATE', 'Agent is already suspended', { status: agent.status });
-      await this.repo.update(manager, id, { status: 'suspended', suspendedReason: reason ?? null });
+      await this.repo.update(manager, id, { status: 'suspended', suspendedReason: reason ?? null, suspendedBy: 'admin' });
     });
     return this.get(id);
   }
@@ -118,7 +118,7 @@ export class AgentsService {
       const agent = await this.repo.lockById(manager, id);
       if (!agent) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', id);
       if (agent.status !== 'suspended') throw new AppException('INVALID_STATE', 'Only a suspended agent can be reinstated', { status: agent.status });
-      await this.repo.update(manager, id, { status: 'active', suspendedReason: null });
+      await this.repo.update(manager, id, { status: 'active', suspendedReason: null, suspendedBy: null });
     });
     return this.get(id);
   }

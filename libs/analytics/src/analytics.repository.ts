@@ -47,27 +47,35 @@ export interface PlatformTotalsRow {
  * window reads the agent's charged transactions and reputation events in it through their
  * (agent, created_at) indexes. Read-only over tables other libs write, as a read model is.
  */
+/**
+ * Charged executions paid by the agent's own wallet since $2: counted, but they moved no reputation
+ * (resolutions §7). The payer index finds them; a wallet that pays its own agent a lot only reads its own rows.
+ */
+const SELF_PAID = `SELECT count(*)::text AS n FROM transactions
+  WHERE payer_wallet = (SELECT lower(wallet) FROM agents WHERE id = $1) AND providing_agent_id = $1 AND created_at >= $2`;
+
 @Injectable()
 export class AnalyticsRepository {
   constructor(private readonly tx: TransactionRunner) {}
 
   /** The agent's score and totals (null: no such agent) and its all-time latency histogram, in one round trip. */
-  async allTime(agentId: string): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[] }> {
-    const [totals, latency] = await this.tx.reads(
+  async allTime(agentId: string): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[]; selfPaid: number }> {
+    const [totals, latency, selfPaid] = await this.tx.reads(
       (sql) =>
         [
           sql.query(TOTALS, [agentId]) as Promise<AgentTotalsRow[]>,
           sql.query(`SELECT bucket_ms AS ms, n::text AS n, '0' AS gross, '0' AS "platformFees", '0' AS net FROM agent_latency WHERE agent_id = $1 ORDER BY bucket_ms`, [
             agentId,
           ]) as Promise<LatencyRow[]>,
+          sql.query(SELF_PAID, [agentId, new Date(0)]) as Promise<{ n: string }[]>,
         ] as const,
     );
-    return { totals: totals[0] ?? null, latency };
+    return { totals: totals[0] ?? null, latency, selfPaid: Number(selfPaid[0].n) };
   }
 
   /** The agent's score and totals, and what happened since `since`, in one round trip. */
-  async window(agentId: string, since: Date): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[]; events: EventCountsRow }> {
-    const [totals, latency, events] = await this.tx.reads(
+  async window(agentId: string, since: Date): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[]; events: EventCountsRow; selfPaid: number }> {
+    const [totals, latency, events, selfPaid] = await this.tx.reads(
       (sql) =>
         [
           sql.query(TOTALS, [agentId]) as Promise<AgentTotalsRow[]>,
@@ -84,9 +92,10 @@ export class AnalyticsRepository {
            FROM reputation_events WHERE agent_id = $1 AND created_at >= $2`,
             [agentId, since],
           ) as Promise<EventCountsRow[]>,
+          sql.query(SELF_PAID, [agentId, since]) as Promise<{ n: string }[]>,
         ] as const,
     );
-    return { totals: totals[0] ?? null, latency, events: events[0] };
+    return { totals: totals[0] ?? null, latency, events: events[0], selfPaid: Number(selfPaid[0].n) };
   }
 
   /** The platform's totals: the shards summed. */

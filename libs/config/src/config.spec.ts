@@ -22,6 +22,13 @@ describe('loadConfig', () => {
       escrowHoldCriticalS: 604_800,
       disputeResponseWindowS: 172_800,
       disputeFilingWindowS: 604_800,
+      withdrawalReserve: true,
+      reserveMinExecutions: 20,
+      reserveMinPayers: 5,
+      reserveMinAgeS: 259_200,
+      refundDustMicro: 10_000,
+      reputationPayerDailyCap: 3,
+      reputationPenaltyIntervalS: 3_600,
       webhookRetryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
       authSignatureWindowS: 300,
       bodyLimitBytes: 1_048_576,
@@ -53,6 +60,7 @@ describe('loadConfig', () => {
     [{ ADMIN_API_KEY: 'short' }, /ADMIN_API_KEY must be at least 16 characters/],
     [{ NODE_ENV: 'production', OUTBOUND_ALLOW_HTTP: 'true' }, /cannot be on when NODE_ENV=production/],
     [{ QUEUE_PREFIX: 'a:b' }, /QUEUE_PREFIX must be/],
+    [{ WITHDRAWAL_RESERVE: 'maybe' }, /WITHDRAWAL_RESERVE must be one of on, off/],
   ])('stops on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

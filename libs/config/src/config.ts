@@ -72,6 +72,20 @@ export class AppConfig {
   escrowHoldCriticalS: number;
   disputeResponseWindowS: number;
   disputeFilingWindowS: number;
+  /** Rolling reserve: an agent without an established record cannot withdraw earnings still inside their filing window. */
+  withdrawalReserve: boolean;
+  /** An established record: at least this many charged executions by payers other than the agent's own wallet, */
+  reserveMinExecutions: number;
+  /** from at least this many distinct such payers, */
+  reserveMinPayers: number;
+  /** the first of them at least this long ago (seconds). */
+  reserveMinAgeS: number;
+  /** Refunds below this (micro-USDC) wait for the payer's next refund, never sent on chain alone. */
+  refundDustMicro: number;
+  /** The most one payer adds to one agent's score in a rolling day. */
+  reputationPayerDailyCap: number;
+  /** One payer's penalties of one agent count at most once in this many seconds. */
+  reputationPenaltyIntervalS: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
   authSignatureWindowS: number;
@@ -248,6 +262,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.escrowHoldCriticalS = r.int('ESCROW_HOLD_CRITICAL_S', 604_800);
   c.disputeResponseWindowS = r.int('DISPUTE_RESPONSE_WINDOW_S', 172_800, 1);
   c.disputeFilingWindowS = r.int('DISPUTE_FILING_WINDOW_S', 604_800, 1);
+  c.withdrawalReserve = r.oneOf('WITHDRAWAL_RESERVE', ['on', 'off'], 'on') === 'on';
+  c.reserveMinExecutions = r.int('RESERVE_MIN_EXECUTIONS', 20, 0);
+  c.reserveMinPayers = r.int('RESERVE_MIN_PAYERS', 5, 0);
+  c.reserveMinAgeS = r.int('RESERVE_MIN_AGE_S', 259_200, 0);
+  c.refundDustMicro = r.int('REFUND_DUST_MICRO', 10_000, 0, 1_000_000_000);
+  c.reputationPayerDailyCap = r.int('REPUTATION_PAYER_DAILY_CAP', 3, 0, 100);
+  c.reputationPenaltyIntervalS = r.int('REPUTATION_PENALTY_INTERVAL_S', 3_600, 0);
 
   const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '').split(',').map((s) => s.trim());
   if (delays.length !== 5 || delays.some((d) => !/^\d+$/.test(d))) {

@@ -21,7 +21,7 @@ export const DISPUTE_CHECKS: InvariantCheck[] = [
   {
     id: 'I6d',
     description:
-      'resolve once: each dispute froze its earnings in one journal transaction (none when they were 0), a resolved one released and refunded what its resolution says (one transaction each), an open one neither',
+      'resolve once: each dispute froze its earnings in one journal transaction (none when they were 0), a resolved one released and refunded what its resolution says (one transaction each; what the agent had withdrawn left as its debt, or advanced by the admin), an open one neither',
     async run(m) {
       // (code, ref_id) is unique (I10), so each posting exists at most once; here: exactly when it should.
       const rows: Row[] = await m.query(
@@ -32,16 +32,42 @@ export const DISPUTE_CHECKS: InvariantCheck[] = [
                   (SELECT id FROM ledger_transactions WHERE code = 'dispute.frozen' AND ref_id = d.id) AS frozen_tx,
                   (SELECT id FROM ledger_transactions WHERE code = 'dispute.released' AND ref_id = d.id) AS released_tx,
                   (SELECT id FROM ledger_transactions WHERE code = 'dispute.refunded' AND ref_id = d.id) AS refunded_tx,
-                  (SELECT amount FROM refunds WHERE id = 'rfd_' || substr(d.id, 5)) AS refund_row
+                  (SELECT amount FROM refunds WHERE id = 'rfd_' || substr(d.id, 5)) AS refund_row,
+                  coalesce((SELECT amount FROM agent_debts WHERE dispute_id = d.id AND creditor_wallet IS NOT NULL), 0) AS payer_debt,
+                  coalesce((SELECT amount FROM agent_debts WHERE dispute_id = d.id AND creditor_wallet IS NULL), 0) AS advanced,
+                  d.advanced_amount
              FROM disputes d)
          SELECT id, status FROM d
           WHERE (frozen_tx IS NULL) <> (frozen_amount = 0)
              OR (status <> 'resolved' AND (released_tx IS NOT NULL OR refunded_tx IS NOT NULL OR refund_row IS NOT NULL))
-             OR (status = 'resolved' AND ((released_tx IS NULL) <> (released = 0) OR (refunded_tx IS NULL) <> (refund = 0) OR coalesce(refund_row, 0) <> refund
+             OR advanced <> advanced_amount OR (status <> 'resolved' AND payer_debt + advanced > 0)
+             OR (status = 'resolved' AND ((released_tx IS NULL) <> (released = 0) OR (refunded_tx IS NULL) <> (coalesce(refund_row, 0) = 0)
+                  OR coalesce(refund_row, 0) <> refund - payer_debt
                   OR released - coalesce((SELECT sum(e.amount) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
                                            WHERE e.transaction_id = refunded_tx AND a.kind = 'frozen'), 0) <> frozen_amount))`,
       );
       return rows.map((r) => `dispute ${r.id} (${r.status}): its journal transactions or refund do not match its frozen amount and resolution`);
+    },
+  },
+  {
+    id: 'I12',
+    description:
+      "no advance: for every agent, what the platform paid out on its account (withdrawals not failed, dispute refunds and repayments) never exceeds what it received for the agent's transactions, except an admin's explicit advances",
+    async run(m) {
+      const rows: Row[] = await m.query(
+        `WITH received AS (SELECT providing_agent_id AS agent_id, sum(agent_fee) AS total FROM transactions GROUP BY 1),
+              withdrawn AS (SELECT agent_id, sum(amount) AS total FROM withdrawals WHERE status <> 'failed' GROUP BY 1),
+              refunded AS (SELECT t.providing_agent_id AS agent_id, sum(r.amount) AS total FROM refunds r JOIN transactions t ON t.id = r.transaction_id
+                            WHERE r.reason IN ('dispute', 'dispute_repayment') GROUP BY 1),
+              advanced AS (SELECT agent_id, sum(advanced_amount) AS total FROM disputes GROUP BY 1),
+              agents AS (SELECT agent_id FROM withdrawn UNION SELECT agent_id FROM refunded)
+         SELECT a.agent_id, coalesce(w.total, 0)::text AS withdrawn, coalesce(f.total, 0)::text AS refunded,
+                coalesce(r.total, 0)::text AS received, coalesce(v.total, 0)::text AS advanced
+           FROM agents a LEFT JOIN received r USING (agent_id) LEFT JOIN withdrawn w USING (agent_id)
+           LEFT JOIN refunded f USING (agent_id) LEFT JOIN advanced v USING (agent_id)
+          WHERE coalesce(w.total, 0) + coalesce(f.total, 0) > coalesce(r.total, 0) + coalesce(v.total, 0)`,
+      );
+      return rows.map((r) => `agent ${r.agent_id}: paid out ${r.withdrawn} withdrawn + ${r.refunded} refunded, received ${r.received} (+ ${r.advanced} advanced)`);
     },
   },
 ];

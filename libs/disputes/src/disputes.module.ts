@@ -6,6 +6,7 @@ import { PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { ReputationModule } from '@app/reputation';
 import { DisputeTimeouts } from './dispute-timeouts';
+import { DisputeViews } from './dispute-views';
 import { DisputesRepository } from './disputes.repository';
 import { DisputeEntity } from './entities/dispute.entity';
 import { FileDispute } from './usecases/file-dispute/file-dispute.usecase';
@@ -21,7 +22,7 @@ const USE_CASES = [FileDispute, RespondToDispute, ResolveDispute, ResolveOverdue
 /** Disputes: file, respond, resolve (by the platform or the response deadline), read. The money moves through payments' DisputeMoney. */
 @Module({
   imports: [TypeOrmModule.forFeature([DisputeEntity]), AuthModule, PaymentsModule, ExecutionModule, ReputationModule],
-  providers: [...USE_CASES, DisputesRepository, DisputeTimeouts, PayerProofCheck],
+  providers: [...USE_CASES, DisputesRepository, DisputeTimeouts, DisputeViews, PayerProofCheck],
   exports: USE_CASES,
 })
 export class DisputesModule implements OnModuleInit {

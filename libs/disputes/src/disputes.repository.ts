@@ -62,8 +62,13 @@ export class DisputesRepository {
     return row ? toEntity(row) : null;
   }
 
-  async resolve(sql: Queryable, id: string, resolution: DisputeResolution, at: Date): Promise<void> {
-    await sql.query(`UPDATE disputes SET status = 'resolved', resolution = $2, resolved_at = $3 WHERE id = $1 AND status <> 'resolved'`, [id, resolution, at]);
+  async resolve(sql: Queryable, id: string, resolution: DisputeResolution, at: Date, advanced: bigint): Promise<void> {
+    await sql.query(`UPDATE disputes SET status = 'resolved', resolution = $2, resolved_at = $3, advanced_amount = $4 WHERE id = $1 AND status <> 'resolved'`, [
+      id,
+      resolution,
+      at,
+      advanced.toString(),
+    ]);
   }
 
   /** Newest first, with the total for the filter. */

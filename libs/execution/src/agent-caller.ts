@@ -7,7 +7,7 @@ import { validateAgainst } from './json-schema';
 
 export type AgentCallResult =
   | { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown }
-  | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number; reachedAgent?: boolean };
+  | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number; reachedAgent?: boolean; refused?: boolean };
 
 const MAX_AGENT_RESPONSE_BYTES = 4 * 1024 * 1024;
 
@@ -84,7 +84,9 @@ export class AgentCaller {
       return { ok: false, status: 'failed', error: `agent unreachable: ${e.message}`, timeMs: elapsed(), reachedAgent: e.kind !== 'blocked' };
     }
     if (res.status < 200 || res.status >= 300) {
-      return { ok: false, status: 'failed', error: `agent answered ${res.status}: ${res.body.slice(0, 300)}`, timeMs: elapsed() };
+      // A 4xx is the agent refusing the request (resolutions §7): failed for the client, no penalty for the agent.
+      const refused = res.status >= 400 && res.status < 500;
+      return { ok: false, status: 'failed', error: `agent answered ${res.status}: ${res.body.slice(0, 300)}`, timeMs: elapsed(), ...(refused ? { refused } : {}) };
     }
     let parsed: { output?: unknown; usage?: unknown; cost?: unknown };
     try {

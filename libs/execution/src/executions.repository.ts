@@ -23,6 +23,8 @@ export interface RunFailure {
   completedAt: Date;
   /** False when the call never reached the agent (it is gone, or the guard refused its address): no reputation penalty. */
   reachedAgent?: boolean;
+  /** True when the agent answered 4xx (it refused the request): failed for the client, no reputation penalty. */
+  refused?: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@ import { DataSource, In } from 'typeorm';
 import { NotFoundException, Page } from '@app/common';
 import { Accounts, LedgerService } from '@app/ledger';
 import { TransactionEntity } from './entities/transaction.entity';
+import { WithdrawalReserve } from './withdrawal-reserve';
 
 export interface AgentBalance {
   agentId: string;
@@ -12,6 +13,11 @@ export interface AgentBalance {
   totalEarned: bigint;
   totalWithdrawn: bigint;
   totalDisputed: bigint;
+  /** Of `available`, what the rolling reserve keeps until the transactions' filing windows close. */
+  reserved: bigint;
+  reservedUntil: Date | null;
+  /** What the agent owes payers and the platform (dispute refunds of earnings it had withdrawn), repaid from its next earnings. */
+  owed: bigint;
   executionCount: number;
   escrow: { pendingCount: number; pendingTotal: bigint };
 }
@@ -21,6 +27,7 @@ export interface AgentBalance {
 export class BalancesService {
   constructor(
     private readonly ledger: LedgerService,
+    private readonly reserve: WithdrawalReserve,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -31,7 +38,7 @@ export class BalancesService {
 
   async balance(agentId: string): Promise<AgentBalance> {
     await this.assertAgent(agentId);
-    const codes = [Accounts.agentAvailable(agentId).code, Accounts.agentEscrow(agentId).code, Accounts.agentFrozen(agentId).code];
+    const codes = [Accounts.agentAvailable(agentId).code, Accounts.agentEscrow(agentId).code, Accounts.agentFrozen(agentId).code, Accounts.agentOwed(agentId).code];
     const balances = await this.ledger.balances(this.dataSource.manager, codes);
     const [row] = await this.dataSource.query(
       `SELECT (SELECT coalesce(sum(agent_earnings), 0) FROM transactions WHERE providing_agent_id = $1)::text AS earned,
@@ -41,9 +48,13 @@ export class BalancesService {
               (SELECT coalesce(sum(amount), 0) FROM escrow_holds WHERE agent_id = $1 AND status = 'held')::text AS held_total`,
       [agentId],
     );
+    const reserve = await this.reserve.of(agentId, balances.get(codes[0])!);
     return {
       agentId,
       available: balances.get(codes[0])!,
+      reserved: reserve.reserved,
+      reservedUntil: reserve.reservedUntil,
+      owed: -balances.get(codes[3])!,
       pending: balances.get(codes[1])!,
       totalEarned: BigInt(row.earned),
       totalWithdrawn: BigInt(row.withdrawn),

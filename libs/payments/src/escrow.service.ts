@@ -12,6 +12,7 @@ import { TransactionEntity } from './entities/transaction.entity';
 import { splitAgentFee } from './fees';
 import { RefundEntity } from './entities/refund.entity';
 import { RefundsService } from './refunds.service';
+import { AgentCredit } from './debts/agent-credit';
 
 export interface ExecutionCharge {
   /** The `tx_` id to create (chosen by the caller so it can be returned before commit). */
@@ -67,6 +68,7 @@ export class EscrowService {
     private readonly clock: Clock,
     private readonly jobs: JobProducer,
     private readonly refunds: RefundsService,
+    private readonly credit: AgentCredit,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -217,27 +219,30 @@ export class EscrowService {
    * (or the sweeper racing the delayed job) a no-op. Returns whether this call released it.
    */
   async release(holdId: string): Promise<boolean> {
-    return this.tx.run(async (manager) => {
+    const released = await this.tx.run(async (manager) => {
       const [hold]: EscrowHoldEntity[] = await manager.query(
         `SELECT id, agent_id AS "agentId", transaction_id AS "transactionId", amount, status, release_at AS "releaseAt"
            FROM escrow_holds WHERE id = $1 AND status = 'held' AND release_at <= $2 FOR UPDATE SKIP LOCKED`,
         [holdId, this.clock.now()],
       );
-      if (!hold) return false;
+      if (!hold) return null;
       // Escrow before available, as a charge released in its own transaction takes them (the
       // escrow account with the charge's posting, available with the release): by id the posting
       // could take available first and deadlock against that charge.
       await this.ledger.lockFirst(manager, Accounts.agentEscrow(hold.agentId).code);
-      await this.releaseIn(manager, { ...hold, amount: BigInt(hold.amount) } as EscrowHoldEntity);
-      return true;
+      return this.releaseIn(manager, { ...hold, amount: BigInt(hold.amount) } as EscrowHoldEntity);
     });
+    if (released === null) return false;
+    for (const id of released.refundIds) await this.refunds.enqueue(id);
+    return true;
   }
 
-  private async releaseIn(manager: Queryable, hold: EscrowHoldEntity): Promise<void> {
+  /** Releases a claimed hold; answers the refunds its repayment of the agent's debts opened (the sweeper sends them if nobody wakes them). */
+  private async releaseIn(manager: Queryable, hold: EscrowHoldEntity): Promise<{ refundIds: string[] }> {
     await manager.query(`UPDATE escrow_holds SET status = 'released', released_at = $2 WHERE id = $1 AND status = 'held'`, [hold.id, this.clock.now()]);
-    if (hold.amount === 0n) return;
-    // What the agent owes (a dispute the platform advanced) is repaid first, inside the same statement.
-    const { balances } = await this.ledger.creditAgent(manager, {
+    if (hold.amount === 0n) return { refundIds: [] };
+    // What the agent owes (a dispute's refund of earnings it had withdrawn) is repaid first.
+    const { balances, refundIds } = await this.credit.credit(manager, {
       code: 'escrow.released',
       refId: hold.id,
       from: Accounts.agentEscrow(hold.agentId),
@@ -250,6 +255,7 @@ export class EscrowService {
       amount: formatMicros(hold.amount),
       newAvailableBalance: formatMicros(available),
     });
+    return { refundIds };
   }
 
   /** Held escrows due for release (for the sweeper). */

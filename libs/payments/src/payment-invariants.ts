@@ -99,6 +99,23 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
     },
   },
   {
+    id: 'I11',
+    description: "debts match accounts: each agent's owed account = minus what its debts still lack (agent_debts), each payer's refund_due = what debts to it have not refunded yet",
+    async run(m) {
+      const rows: Row[] = await m.query(
+        `WITH acc AS (SELECT owner_id, kind, CASE WHEN kind = 'owed' THEN -balance ELSE balance END AS balance FROM ledger_accounts WHERE kind IN ('owed', 'refund_due')),
+              owed AS (SELECT agent_id::text AS owner_id, 'owed' AS kind, sum(amount - repaid) AS total FROM agent_debts GROUP BY agent_id),
+              due AS (SELECT creditor_wallet AS owner_id, 'refund_due' AS kind, sum(amount - refunded) AS total FROM agent_debts
+                       WHERE creditor_wallet IS NOT NULL GROUP BY creditor_wallet),
+              expected AS (SELECT * FROM owed UNION ALL SELECT * FROM due)
+         SELECT coalesce(a.owner_id, e.owner_id) AS owner, coalesce(a.kind, e.kind) AS kind, coalesce(a.balance, 0)::text AS balance, coalesce(e.total, 0)::text AS expected
+           FROM acc a FULL JOIN expected e ON a.owner_id = e.owner_id AND a.kind = e.kind
+          WHERE coalesce(a.balance, 0) <> coalesce(e.total, 0)`,
+      );
+      return rows.map((r) => `${r.kind === 'owed' ? 'agent' : 'client'} ${r.owner} ${r.kind}: account ${r.balance}, debts ${r.expected}`);
+    },
+  },
+  {
     id: 'I10',
     description: 'idempotent replay: no business event is posted twice (code, ref_id unique)',
     async run(m) {

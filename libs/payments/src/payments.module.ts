@@ -28,11 +28,15 @@ import { X402RegistrationFee } from './registration-fee.x402';
 import { createSettlementAdapter } from './settlement/create-settlement-adapter';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 import { WithdrawalsService } from './withdrawals.service';
+import { AgentDebtEntity } from './entities/agent-debt.entity';
+import { AgentDebtsRepository } from './debts/agent-debts.repository';
+import { AgentCredit } from './debts/agent-credit';
+import { WithdrawalReserve } from './withdrawal-reserve';
 import { X402Service } from './x402/x402.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity, ChainTxEntity, ChainNonceEntity]),
+    TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity, AgentDebtEntity, ChainTxEntity, ChainNonceEntity]),
     AuthModule,
     LedgerModule,
     OutboxModule,
@@ -49,6 +53,9 @@ import { X402Service } from './x402/x402.service';
     PayoutSender,
     WithdrawalsService,
     RefundsService,
+    AgentDebtsRepository,
+    AgentCredit,
+    WithdrawalReserve,
     DisputeMoney,
     BalancesService,
     X402RegistrationFee,
@@ -65,6 +72,8 @@ import { X402Service } from './x402/x402.service';
     EscrowService,
     WithdrawalsService,
     RefundsService,
+    AgentCredit,
+    WithdrawalReserve,
     DisputeMoney,
     BalancesService,
     RegistrationFeeStep,

@@ -18,9 +18,10 @@ export interface OpenRefund {
   /**
    * `variable_price_unused`: a metered execution cost less than authorized; `chain_unspent`: what a
    * final chain's budget had left; `registration_unused`: a registration fee that moved without its agent;
-   * `dispute`: a dispute the client won (all of the agent fee) or split (half of it).
+   * `dispute`: a dispute the client won (all of the agent fee) or split (half of it), as far as the agent still held it (or an
+   * admin advanced it); `dispute_repayment`: what the agent's later earnings repaid of the rest (agent_debts).
    */
-  reason: 'variable_price_unused' | 'chain_unspent' | 'registration_unused' | 'dispute';
+  reason: 'variable_price_unused' | 'chain_unspent' | 'registration_unused' | 'dispute' | 'dispute_repayment';
   executionId: string | null;
   transactionId: string | null;
 }

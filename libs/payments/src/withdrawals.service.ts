@@ -11,6 +11,7 @@ import { jobId, JobProducer } from '@app/queues';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM } from './fees';
 import { PayoutSender, PayoutTable } from './payout.sender';
+import { Reserve, WithdrawalReserve } from './withdrawal-reserve';
 
 const WITHDRAWAL_PAYOUT: PayoutTable = { table: 'withdrawals', toColumn: 'destination_wallet', amountColumn: 'net_amount' };
 
@@ -32,6 +33,7 @@ export class WithdrawalsService {
     private readonly outbox: OutboxService,
     private readonly walletAuth: WalletAuthService,
     private readonly payouts: PayoutSender,
+    private readonly reserve: WithdrawalReserve,
     private readonly tx: TransactionRunner,
     private readonly clock: Clock,
     private readonly jobs: JobProducer,
@@ -55,6 +57,11 @@ export class WithdrawalsService {
     const id = newId('wd');
     await this.tx.run(async (manager) => {
       await this.walletAuth.consume(manager, auth);
+      // Available locked first: the reserve read under it holds until this withdrawal commits.
+      const locked = await this.ledger.lockBalances(manager, [Accounts.agentAvailable(agentId).code, Accounts.agentWithdrawing(agentId).code]);
+      const available = locked.get(Accounts.agentAvailable(agentId).code)!;
+      const reserve = await this.reserve.of(agentId, available, manager);
+      if (reserve.reserved > 0n && amount > available - reserve.reserved) throw reservedError(available, reserve, amount);
       await this.ledger.post(manager, {
         code: 'withdrawal.requested',
         refId: id,
@@ -69,9 +76,14 @@ export class WithdrawalsService {
         [id, agentId, amount.toString(), WITHDRAWAL_FEE.toString(), (amount - WITHDRAWAL_FEE).toString(), normalizeWallet(destinationWallet), this.clock.now()],
       );
       // Last, as a charge takes the agent's row after its accounts; the share lock makes a suspension
-      // committing meanwhile wait for this transaction, or this one see it.
-      const [agent] = await queryRows<{ status: string }>(manager, `SELECT status FROM agents WHERE id = $1 FOR SHARE`, [agentId]);
-      if (agent?.status === 'suspended') throw new AppException('FORBIDDEN', 'A suspended agent cannot withdraw until it is reinstated', { status: agent.status });
+      // committing meanwhile wait for this transaction, or this one see it. A suspension by score stops
+      // executions only: the agent can still withdraw what is past its reserve (resolutions §7).
+      const [agent] = await queryRows<{ status: string; suspendedBy: string | null }>(manager, `SELECT status, suspended_by AS "suspendedBy" FROM agents WHERE id = $1 FOR SHARE`, [
+        agentId,
+      ]);
+      if (agent?.status === 'suspended' && agent.suspendedBy !== 'reputation') {
+        throw new AppException('FORBIDDEN', 'An agent suspended by the platform cannot withdraw until it is reinstated', { status: agent.status });
+      }
     });
     this.metrics.payouts.inc({ kind: 'withdrawal', state: 'requested' });
     await this.enqueue(id);
@@ -200,6 +212,24 @@ interface WithdrawalMoney {
   fee: bigint;
   netAmount: bigint;
   destinationWallet: string;
+}
+
+/** A withdrawal that would take reserved earnings: how much is reserved, and when enough of it frees. */
+function reservedError(available: bigint, reserve: Reserve, amount: bigint): AppException {
+  const until = reserve.freeFor(amount);
+  return new AppException(
+    'INSUFFICIENT_BALANCE',
+    `${formatMicros(reserve.reserved)} of the available balance is reserved while its transactions can still be disputed` +
+      (until ? `; ${formatMicros(amount)} can be withdrawn from ${until.toISOString()}` : ''),
+    {
+      available: formatMicros(available),
+      reserved: formatMicros(reserve.reserved),
+      withdrawable: formatMicros(available - reserve.reserved),
+      requested: formatMicros(amount),
+      reservedUntil: reserve.reservedUntil!.toISOString(),
+      ...(until ? { withdrawableAt: until.toISOString() } : {}),
+    },
+  );
 }
 
 function eventData(w: WithdrawalMoney) {

@@ -14,11 +14,20 @@ export class AdminDisputesController {
 
   @Post(':id/resolve')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Resolve a dispute (platform action): agent_wins releases the frozen earnings, client_wins refunds the agent fee, split refunds half' })
+  @ApiOperation({
+    summary:
+      'Resolve a dispute (platform action): agent_wins releases the frozen earnings, client_wins refunds the agent fee, split refunds half; what the agent had withdrawn becomes its debt to the payer unless advance is true',
+  })
   @ApiEnvelope(DisputeResponse)
   @ApiErrors(400, 401, 403, 404, 409)
   async resolve(@Param('id') id: string, @Body() dto: ResolveDisputeDto): Promise<DisputeResponse> {
-    const dispute = await this.resolveDispute.execute({ disputeId: prefixedId(id, 'dsp', 'id'), outcome: dto.resolution, note: dto.note ?? null, resolvedBy: 'admin' });
+    const dispute = await this.resolveDispute.execute({
+      disputeId: prefixedId(id, 'dsp', 'id'),
+      outcome: dto.resolution,
+      note: dto.note ?? null,
+      resolvedBy: 'admin',
+      advance: dto.advance === true,
+    });
     return toDisputeResponse(dispute!);
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Ip, Param, ParseBoolPipe, Post, Query, Res, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppException, Usdc, ValidationException } from '@app/common';
 import { ChainView, Execute, ExecuteChained, ExecuteChainRoot, ExecuteCommand, ExecutionOutcome, GetExecution, RetryExecution, Settlement } from '@app/execution';
@@ -18,6 +18,21 @@ function chainParams(dto: ChainParamsDto): { budget: bigint; maxDepth: number | 
   const budget = dto.budget === undefined ? DEFAULT_BUDGET : Usdc.parse(dto.budget, 'chain.budget').micros;
   if (budget < MIN_BUDGET || budget > MAX_BUDGET) throw new ValidationException([{ field: 'chain.budget', messages: ['chain.budget must be between 0.01 and 1000.00'] }]);
   return { budget, maxDepth: dto.maxDepth ?? null };
+}
+
+/**
+ * The idempotency key from the body's `idempotencyKey` or the `Idempotency-Key` header (Stripe's
+ * convention, which the SDK and CLI send): either one, or both when they are equal.
+ */
+function idempotencyKey(dto: ExecuteDto, headers: Record<string, string | undefined>): string | undefined {
+  const header = headers['idempotency-key'];
+  if (header !== undefined && (header.length < 1 || header.length > 255)) {
+    throw new ValidationException([{ field: 'Idempotency-Key', messages: ['the Idempotency-Key header must be 1-255 characters'] }]);
+  }
+  if (header !== undefined && dto.idempotencyKey !== undefined && header !== dto.idempotencyKey) {
+    throw new ValidationException([{ field: 'idempotencyKey', messages: ['the Idempotency-Key header and the body idempotencyKey differ; send one, or both equal'] }]);
+  }
+  return dto.idempotencyKey ?? header;
 }
 
 function requestId(id: string): string {
@@ -41,6 +56,7 @@ export class ExecutionController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Execute a capability, paid with x402 (X-PAYMENT or PAYMENT-SIGNATURE)' })
   @ApiQuery({ name: 'async', required: false, type: Boolean })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as the body idempotencyKey (1-255 characters); both and different: 400' })
   @ApiEnvelope(ExecutionResponse)
   @ApiEnvelope(AsyncAcceptedResponse, 202)
   @ApiErrors(400, 402, 404, 409, 422, 429, 502, 504)
@@ -57,7 +73,7 @@ export class ExecutionController {
       capabilityId: dto.capabilityId,
       input: dto.input,
       callbackUrl: dto.callbackUrl ?? dto.webhookUrl,
-      idempotencyKey: dto.idempotencyKey,
+      idempotencyKey: idempotencyKey(dto, headers),
       async: isAsync === true,
       payment: presentedPayment(headers),
       clientIp: ip,

@@ -26,6 +26,7 @@ export const DEFAULT_CHAIN_SETTINGS: ChainSettings = {
 @Entity('agents')
 @Check('ck_agents_reputation_range', `"reputation_score" BETWEEN 0 AND 100`)
 @Check('ck_agents_status', `"status" IN ('active', 'inactive', 'suspended')`)
+@Check('ck_agents_suspended_by', `"suspended_by" IS NULL OR "suspended_by" IN ('reputation', 'admin')`)
 @Index('ix_agents_wallet', ['wallet'])
 // Full-text and trigram indexes use operator classes TypeORM cannot express; the
 // migration owns them and the schema diff leaves them alone.
@@ -71,6 +72,13 @@ export class AgentEntity {
 
   @Column({ name: 'suspended_reason', type: 'varchar', length: 500, nullable: true })
   suspendedReason: string | null;
+
+  /**
+   * Who suspended it: `reputation` (its score reached 0: no new executions, withdrawals past the
+   * reserve still allowed) or `admin` (no withdrawals either). Null while not suspended.
+   */
+  @Column({ name: 'suspended_by', type: 'varchar', length: 16, nullable: true })
+  suspendedBy: 'reputation' | 'admin' | null;
 
   /** Names and descriptions of the agent and its capabilities, for trigram matching. */
   @Column({ name: 'search_text', type: 'text', default: '' })

@@ -17,6 +17,7 @@ import { Disputes1763970000000 } from './1763970000000-Disputes';
 import { SettlementExpired1763980000000 } from './1763980000000-SettlementExpired';
 import { InvariantStatus1763990000000 } from './1763990000000-InvariantStatus';
 import { TraceParent1764000000000 } from './1764000000000-TraceParent';
+import { MarketIntegrity1764010000000 } from './1764010000000-MarketIntegrity';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   SettlementExpired1763980000000,
   InvariantStatus1763990000000,
   TraceParent1764000000000,
+  MarketIntegrity1764010000000,
 ];

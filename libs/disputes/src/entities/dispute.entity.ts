@@ -12,7 +12,12 @@ export interface DisputeResolution {
   releasedAmount: string;
   /** `admin`, or `system:timeout` for a pending dispute unanswered when its window closed. */
   resolvedBy: string;
+  /** Whether the admin advanced what the agent had withdrawn (the platform refunds it now; the agent owes it to the platform). */
+  advance?: boolean;
 }
+
+/** A dispute with where its refund stands: refunded so far, and still owed to the payer by the agent (repaid from its later earnings). */
+export type DisputeView = DisputeEntity & { refundedAmount: bigint; outstandingAmount: bigint };
 
 /**
  * A dispute (`dsp_`) of a charged transaction by its payer (resolutions §7): the agent's earnings
@@ -20,7 +25,7 @@ export interface DisputeResolution {
  */
 @Entity('disputes')
 @Check('ck_disputes_status', `"status" IN ('pending', 'responded', 'resolved')`)
-@Check('ck_disputes_amounts', `"frozen_amount" >= 0 AND "advanced_amount" >= 0 AND "advanced_amount" <= "frozen_amount"`)
+@Check('ck_disputes_amounts', `"frozen_amount" >= 0 AND "advanced_amount" >= 0`)
 @Check('ck_disputes_frozen_from', `"frozen_from" IN ('escrow', 'available')`)
 @Check('ck_disputes_resolved', `("status" = 'resolved') = ("resolution" IS NOT NULL AND "resolved_at" IS NOT NULL)`)
 @Index('ux_disputes_transaction', ['transactionId'], { unique: true })
@@ -58,11 +63,11 @@ export class DisputeEntity {
   @Column({ name: 'responded_at', type: 'timestamptz', nullable: true })
   respondedAt: Date | null;
 
-  /** The agent's earnings of the transaction, frozen at filing. */
+  /** What the agent still held of the transaction's earnings at filing (escrow, else available): frozen until resolution. */
   @Column({ name: 'frozen_amount', type: 'bigint', transformer: bigintTransformer })
   frozenAmount: bigint;
 
-  /** The part of the frozen amount the agent's available balance lacked: advanced by the platform, owed by the agent. */
+  /** What an admin's resolution advanced (`advance: true`): refunded to the payer by the platform before the agent repaid it; owed by the agent. */
   @Column({ name: 'advanced_amount', type: 'bigint', default: 0, transformer: bigintTransformer })
   advancedAmount: bigint;
 

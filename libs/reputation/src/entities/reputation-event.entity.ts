@@ -5,6 +5,8 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn 
 @Check('ck_reputation_events_score', `"score" BETWEEN 0 AND 100`)
 // (agent_id, created_at, id) INCLUDE (type, delta): the migration owns it (TypeORM cannot express INCLUDE).
 @Index('ix_reputation_events_agent_created', { synchronize: false })
+// (agent_id, payer, created_at) WHERE payer IS NOT NULL AND delta <> 0: one payer's recent changes of an agent (migration MarketIntegrity).
+@Index('ix_reputation_events_payer', { synchronize: false })
 export class ReputationEventEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_reputation_events' })
   id: string;
@@ -26,6 +28,10 @@ export class ReputationEventEntity {
   /** What caused it: a transaction, an execution, a dispute. */
   @Column({ name: 'ref_id', type: 'varchar', length: 64, nullable: true })
   refId: string | null;
+
+  /** The wallet whose payment or dispute caused it (lower case); null when the platform decided (a dispute's resolution). */
+  @Column({ type: 'varchar', length: 42, nullable: true })
+  payer: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -43,7 +43,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resolve a dispute (platform action): agent_wins releases the frozen earnings, client_wins refunds the agent fee, split refunds half */
+        /** Resolve a dispute (platform action): agent_wins releases the frozen earnings, client_wins refunds the agent fee, split refunds half; what the agent had withdrawn becomes its debt to the payer unless advance is true */
         post: operations["AdminDisputesController_resolve"];
         delete?: never;
         options?: never;
@@ -697,17 +697,32 @@ export interface components {
             /** Format: uuid */
             agentId: string;
             /**
-             * @description Withdrawable
+             * @description Released earnings (withdrawable, less what is reserved)
              * @example 1.234500
              */
             available: string;
             escrow: components["schemas"]["EscrowSummaryResponse"];
             executionCount: number;
             /**
+             * @description What the agent owes on disputes it lost after withdrawing the earnings; repaid from its next earnings first
+             * @example 0.000000
+             */
+            owed: string;
+            /**
              * @description In escrow
              * @example 0.095000
              */
             pending: string;
+            /**
+             * @description Of available, the earnings the rolling reserve keeps while their transactions can still be disputed (0 for an agent with an established record)
+             * @example 0.500000
+             */
+            reserved: string;
+            /**
+             * Format: date-time
+             * @description When all of the reserved amount is free
+             */
+            reservedUntil: string | null;
             totalDisputed: string;
             totalEarned: string;
             totalWithdrawn: string;
@@ -1020,12 +1035,14 @@ export interface components {
             total: number;
         };
         DisputeResolutionResponse: {
+            /** @description Whether the admin advanced what the agent had withdrawn */
+            advance?: boolean;
             note: string | null;
             /** @enum {string} */
             outcome: "agent_wins" | "client_wins" | "split";
-            /** @description Paid back to the client (of the agent fee) */
+            /** @description What the resolution gives back to the client (of the agent fee); see refundedAmount and outstandingAmount for how much has been paid */
             refundAmount: string;
-            /** @description Released to the agent (its debt to the platform repaid first) */
+            /** @description Released to the agent (its debts repaid first) */
             releasedAmount: string;
             /**
              * @description admin, or system:timeout when the agent did not respond in time
@@ -1034,7 +1051,7 @@ export interface components {
             resolvedBy: string;
         };
         DisputeResponse: {
-            /** @description The part of it the platform advanced because the agent had already been paid (owed by the agent) */
+            /** @description What an admin's resolution advanced of the earnings the agent had withdrawn (owed by the agent to the platform) */
             advancedAmount: string;
             agentEvidence: string | null;
             /** Format: uuid */
@@ -1044,11 +1061,15 @@ export interface components {
             clientId: string;
             createdAt: string;
             evidence: string | null;
-            /** @description The agent's earnings of the transaction, frozen while the dispute is open */
+            /** @description What the agent still held of the transaction's earnings at filing (escrow, else available), frozen while the dispute is open */
             frozenAmount: string;
             id: string;
+            /** @description Of refundAmount, what the agent still owes the client: earnings it had withdrawn, refunded as its next earnings repay them */
+            outstandingAmount: string;
             platformEvidence: components["schemas"]["PlatformEvidenceResponse"];
             reason: string;
+            /** @description Of refundAmount, what has been refunded to the client so far (at resolution, and from the agent's repayments since) */
+            refundedAmount: string;
             resolution: components["schemas"]["DisputeResolutionResponse"] | null;
             resolvedAt: string | null;
             respondBy: string;
@@ -1140,6 +1161,8 @@ export interface components {
         ExecutionsStats: {
             /** @description Failed or timed-out runs that reached the agent */
             failed: number;
+            /** @description Of the successful executions, those paid by the agent's own wallet: counted here, but they move no reputation */
+            selfPaid: number;
             /** @description Percentage, two decimals */
             successRate: number;
             /** @description Charged executions */
@@ -1306,6 +1329,8 @@ export interface components {
             tier: "Excellent" | "Trusted" | "Standard" | "At Risk" | "Critical";
         };
         ResolveDisputeDto: {
+            /** @description Refund now what the agent already withdrew of the earnings, paid by the platform and owed to it by the agent (default false: that part is the agent's debt to the payer, refunded as its later earnings repay it) */
+            advance?: boolean;
             note?: string;
             /** @enum {string} */
             resolution: "agent_wins" | "client_wins" | "split";
@@ -2956,7 +2981,10 @@ export interface operations {
             query?: {
                 async?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Same as the body idempotencyKey (1-255 characters); both and different: 400 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

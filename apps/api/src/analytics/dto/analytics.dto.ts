@@ -12,6 +12,7 @@ export class AnalyticsQueryDto {
 class ExecutionsStats {
   @ApiProperty() total: number;
   @ApiProperty({ description: 'Charged executions' }) successful: number;
+  @ApiProperty({ description: "Of the successful executions, those paid by the agent's own wallet: counted here, but they move no reputation" }) selfPaid: number;
   @ApiProperty({ description: 'Failed or timed-out runs that reached the agent' }) failed: number;
   @ApiProperty({ description: 'Percentage, two decimals' }) successRate: number;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { formatMicros } from '@app/common';
-import { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES, DisputeEntity, DisputeStatus } from '@app/disputes';
+import { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES, DisputeEntity, DisputeStatus, DisputeView } from '@app/disputes';
 import { PageQueryDto } from '../../http/pagination.dto';
 
 export class FileDisputeDto {
@@ -47,6 +47,14 @@ export class ResolveDisputeDto {
   @IsString()
   @MaxLength(DISPUTE_LIMITS.note)
   note?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Refund now what the agent already withdrew of the earnings, paid by the platform and owed to it by the agent (default false: that part is the agent's debt to the payer, refunded as its later earnings repay it)",
+  })
+  @IsOptional()
+  @IsBoolean()
+  advance?: boolean;
 }
 
 export class DisputeListQueryDto extends PageQueryDto {
@@ -75,9 +83,11 @@ export class RespondDisputeResponse {
 export class DisputeResolutionResponse {
   @ApiProperty({ enum: DISPUTE_OUTCOMES }) outcome: string;
   @ApiProperty({ nullable: true, type: String }) note: string | null;
-  @ApiProperty({ description: 'Paid back to the client (of the agent fee)' }) refundAmount: string;
-  @ApiProperty({ description: 'Released to the agent (its debt to the platform repaid first)' }) releasedAmount: string;
+  @ApiProperty({ description: 'What the resolution gives back to the client (of the agent fee); see refundedAmount and outstandingAmount for how much has been paid' })
+  refundAmount: string;
+  @ApiProperty({ description: 'Released to the agent (its debts repaid first)' }) releasedAmount: string;
   @ApiProperty({ example: 'admin', description: 'admin, or system:timeout when the agent did not respond in time' }) resolvedBy: string;
+  @ApiPropertyOptional({ description: 'Whether the admin advanced what the agent had withdrawn' }) advance?: boolean;
 }
 
 export class PlatformEvidenceResponse {
@@ -108,8 +118,14 @@ export class DisputeResponse {
   @ApiProperty({ nullable: true, type: String }) agentEvidence: string | null;
   @ApiProperty({ nullable: true, type: String }) respondedAt: string | null;
   @ApiProperty({ nullable: true, type: DisputeResolutionResponse }) resolution: DisputeResolutionResponse | null;
-  @ApiProperty({ description: "The agent's earnings of the transaction, frozen while the dispute is open" }) frozenAmount: string;
-  @ApiProperty({ description: 'The part of it the platform advanced because the agent had already been paid (owed by the agent)' }) advancedAmount: string;
+  @ApiProperty({ description: "What the agent still held of the transaction's earnings at filing (escrow, else available), frozen while the dispute is open" })
+  frozenAmount: string;
+  @ApiProperty({ description: "What an admin's resolution advanced of the earnings the agent had withdrawn (owed by the agent to the platform)" })
+  advancedAmount: string;
+  @ApiProperty({ description: "Of refundAmount, what has been refunded to the client so far (at resolution, and from the agent's repayments since)" })
+  refundedAmount: string;
+  @ApiProperty({ description: 'Of refundAmount, what the agent still owes the client: earnings it had withdrawn, refunded as its next earnings repay them' })
+  outstandingAmount: string;
   @ApiProperty({ type: PlatformEvidenceResponse }) platformEvidence: PlatformEvidenceResponse;
   @ApiProperty() createdAt: string;
   @ApiProperty() respondBy: string;
@@ -140,7 +156,7 @@ export function toRespondDisputeResponse(d: DisputeEntity): RespondDisputeRespon
   return { disputeId: d.id, status: d.status, agentResponse: d.agentResponse!, respondedAt: iso(d.respondedAt)! };
 }
 
-export function toDisputeResponse(d: DisputeEntity): DisputeResponse {
+export function toDisputeResponse(d: DisputeView): DisputeResponse {
   const evidence = d.platformEvidence as unknown as PlatformEvidenceResponse;
   return {
     id: d.id,
@@ -156,6 +172,8 @@ export function toDisputeResponse(d: DisputeEntity): DisputeResponse {
     resolution: d.resolution,
     frozenAmount: formatMicros(d.frozenAmount),
     advancedAmount: formatMicros(d.advancedAmount),
+    refundedAmount: formatMicros(d.refundedAmount),
+    outstandingAmount: formatMicros(d.outstandingAmount),
     platformEvidence: { facts: evidence.facts, attestation: evidence.attestation },
     createdAt: iso(d.createdAt)!,
     respondBy: iso(d.respondBy)!,

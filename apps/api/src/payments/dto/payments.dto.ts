@@ -26,7 +26,15 @@ export class EscrowSummaryResponse {
 
 export class BalanceResponse {
   @ApiProperty({ format: 'uuid' }) agentId: string;
-  @ApiProperty({ example: '1.234500', description: 'Withdrawable' }) available: string;
+  @ApiProperty({ example: '1.234500', description: 'Released earnings (withdrawable, less what is reserved)' }) available: string;
+  @ApiProperty({
+    example: '0.500000',
+    description: 'Of available, the earnings the rolling reserve keeps while their transactions can still be disputed (0 for an agent with an established record)',
+  })
+  reserved: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When all of the reserved amount is free' }) reservedUntil: string | null;
+  @ApiProperty({ example: '0.000000', description: 'What the agent owes on disputes it lost after withdrawing the earnings; repaid from its next earnings first' })
+  owed: string;
   @ApiProperty({ example: '0.095000', description: 'In escrow' }) pending: string;
   @ApiProperty() totalEarned: string;
   @ApiProperty() totalWithdrawn: string;
@@ -103,6 +111,9 @@ export function toBalanceResponse(b: AgentBalance): BalanceResponse {
   return {
     agentId: b.agentId,
     available: formatMicros(b.available),
+    reserved: formatMicros(b.reserved),
+    reservedUntil: b.reservedUntil?.toISOString() ?? null,
+    owed: formatMicros(b.owed),
     pending: formatMicros(b.pending),
     totalEarned: formatMicros(b.totalEarned),
     totalWithdrawn: formatMicros(b.totalWithdrawn),

@@ -12,7 +12,8 @@ const WINDOW_MS: Record<Exclude<AnalyticsPeriod, 'all'>, number> = { day: 86_400
 export interface AgentAnalytics {
   agentId: string;
   period: AnalyticsPeriod;
-  executions: { total: number; successful: number; failed: number; successRate: number };
+  /** `selfPaid`: of the successful ones, those paid by the agent's own wallet (they moved no reputation). */
+  executions: { total: number; successful: number; failed: number; successRate: number; selfPaid: number };
   /** micro-USDC strings with six decimals: gross (what clients paid), platformFees (platform fee + 5% cut), net (the agent's earnings). */
   earnings: { gross: string; platformFees: string; net: string };
   performance: { avgExecutionTime: number; p50ExecutionTime: number; p95ExecutionTime: number; p99ExecutionTime: number };
@@ -35,10 +36,11 @@ export class GetAgentAnalytics {
 
   async execute(agentId: string, period: AnalyticsPeriod): Promise<AgentAnalytics> {
     if (period === 'all') {
-      const { totals, latency } = await this.repo.allTime(agentId);
+      const { totals, latency, selfPaid } = await this.repo.allTime(agentId);
       if (!totals) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', agentId);
       return build(agentId, period, {
         successful: Number(totals.completed),
+        selfPaid,
         failed: Number(totals.failed),
         gross: BigInt(totals.gross),
         platformFees: BigInt(totals.platformFees),
@@ -51,7 +53,7 @@ export class GetAgentAnalytics {
       });
     }
     const since = new Date(this.clock.nowMs() - WINDOW_MS[period]);
-    const { totals, latency, events } = await this.repo.window(agentId, since);
+    const { totals, latency, events, selfPaid } = await this.repo.window(agentId, since);
     if (!totals) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', agentId);
     let gross = 0n;
     let platformFees = 0n;
@@ -65,6 +67,7 @@ export class GetAgentAnalytics {
     }
     return build(agentId, period, {
       successful: latency.reduce((sum, row) => sum + Number(row.n), 0),
+      selfPaid,
       failed: Number(events.failed),
       gross,
       platformFees,
@@ -80,6 +83,7 @@ export class GetAgentAnalytics {
 
 interface Facts {
   successful: number;
+  selfPaid: number;
   failed: number;
   gross: bigint;
   platformFees: bigint;
@@ -103,7 +107,7 @@ function build(agentId: string, period: AnalyticsPeriod, f: Facts): AgentAnalyti
   return {
     agentId,
     period,
-    executions: { total, successful: f.successful, failed: f.failed, successRate: rate(f.successful, total) },
+    executions: { total, successful: f.successful, failed: f.failed, successRate: rate(f.successful, total), selfPaid: f.selfPaid },
     earnings: { gross: formatMicros(f.gross), platformFees: formatMicros(f.platformFees), net: formatMicros(f.net) },
     performance: {
       avgExecutionTime: f.successful === 0 ? 0 : Math.round(f.timeSum / f.successful),

@@ -69,14 +69,15 @@ export class FileDispute {
         reason: cmd.reason,
         evidence: cmd.evidence,
         frozenAmount: frozen.frozen,
-        advancedAmount: frozen.advanced,
+        advancedAmount: 0n,
         frozenFrom: frozen.from,
         platformEvidence: evidence as unknown as Record<string, unknown>,
         createdAt: now,
         respondBy,
       };
       await this.repo.insert(manager, row);
-      await this.reputation.record(manager, charged.agentId, 'dispute.filed', id);
+      // The payer's penalties of one agent count once an interval (a griefer cannot suspend it by filing).
+      await this.reputation.record(manager, charged.agentId, 'dispute.filed', id, charged.payerWallet);
       await this.outbox.record(manager, 'dispute.filed', charged.agentId, { disputeId: id, transactionId: charged.id, reason: cmd.reason, respondBy: respondBy.toISOString() });
       return (await this.repo.findById(id, manager))!;
     });

@@ -5,7 +5,8 @@ import { OutboxService } from '@app/outbox';
 import { MarkExecutionRefunded } from '@app/execution';
 import { DisputeMoney, DisputeOutcome, RefundsService } from '@app/payments';
 import { REPUTATION_DELTAS, ReputationRecorder } from '@app/reputation';
-import { DisputeEntity, DisputeResolution } from '../../entities/dispute.entity';
+import { DisputeResolution, DisputeView } from '../../entities/dispute.entity';
+import { DisputeViews } from '../../dispute-views';
 import { DisputesRepository } from '../../disputes.repository';
 
 export interface ResolveDisputeCommand {
@@ -13,6 +14,8 @@ export interface ResolveDisputeCommand {
   outcome: DisputeOutcome;
   note: string | null;
   resolvedBy: string;
+  /** An admin's explicit decision to advance what the agent had already withdrawn (never the deadline's). */
+  advance?: boolean;
   /** The deadline's resolution: only a dispute still pending with its window closed (anything else is left alone). */
   onlyIfOverdue?: boolean;
 }
@@ -21,6 +24,7 @@ export interface ResolveDisputeCommand {
  * Resolution by the platform (`POST /admin/disputes/:id/resolve`, or the response deadline):
  * one transaction with the dispute row locked, so a dispute is resolved once (a second resolution
  * is INVALID_STATE): the frozen money released, refunded (a payout row, sent by the worker) or split,
+ * what the agent had withdrawn of it left as its debt to the payer (or advanced, by an admin's explicit decision),
  * the transaction's status, the stored resolution, the outcome's reputation change and
  * `dispute.resolved`. Answers null when `onlyIfOverdue` found nothing to do.
  */
@@ -34,10 +38,11 @@ export class ResolveDispute {
     private readonly reputation: ReputationRecorder,
     private readonly outbox: OutboxService,
     private readonly tx: TransactionRunner,
+    private readonly views: DisputeViews,
     private readonly clock: Clock,
   ) {}
 
-  async execute(cmd: ResolveDisputeCommand): Promise<DisputeEntity | null> {
+  async execute(cmd: ResolveDisputeCommand): Promise<DisputeView | null> {
     const done = await this.tx.run(async (manager) => {
       const d = await this.repo.lock(manager, cmd.disputeId);
       if (!d) throw new NotFoundException('DISPUTE_NOT_FOUND', 'Dispute', cmd.disputeId);
@@ -45,24 +50,26 @@ export class ResolveDispute {
       if (cmd.onlyIfOverdue && (d.status !== 'pending' || d.respondBy > now)) return null;
       if (d.status === 'resolved') throw new AppException('INVALID_STATE', 'This dispute is already resolved', { status: d.status, resolution: d.resolution });
       const charged = (await this.money.transaction(d.transactionId, manager))!;
-      const settled = await this.money.settle(manager, { disputeId: d.id, transaction: charged, frozen: d.frozenAmount, outcome: cmd.outcome });
+      const advance = cmd.advance === true && cmd.outcome !== 'agent_wins';
+      const settled = await this.money.settle(manager, { disputeId: d.id, transaction: charged, frozen: d.frozenAmount, outcome: cmd.outcome, advance });
       const resolution: DisputeResolution = {
         outcome: cmd.outcome,
         note: cmd.note,
         refundAmount: formatMicros(settled.refundAmount),
         releasedAmount: formatMicros(settled.releasedAmount),
         resolvedBy: cmd.resolvedBy,
+        ...(advance ? { advance } : {}),
       };
       const requestId = (d.platformEvidence as { facts?: { requestId?: string | null } }).facts?.requestId;
       if (cmd.outcome === 'client_wins' && requestId) await this.executions.execute(manager, requestId);
-      await this.repo.resolve(manager, d.id, resolution, now);
+      await this.repo.resolve(manager, d.id, resolution, now, settled.advanced);
       const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id);
       const reputationDelta = applied?.delta ?? REPUTATION_DELTAS[`dispute.${cmd.outcome}`];
       await this.outbox.record(manager, 'dispute.resolved', d.agentId, { disputeId: d.id, resolution: cmd.outcome, reputationDelta });
-      return { refundId: settled.refund?.id ?? null };
+      return { refundIds: [...(settled.refund ? [settled.refund.id] : []), ...settled.repaymentRefundIds] };
     });
     if (done === null) return null;
-    if (done.refundId) await this.refunds.enqueue(done.refundId);
-    return this.repo.findById(cmd.disputeId);
+    for (const id of done.refundIds) await this.refunds.enqueue(id);
+    return this.views.of((await this.repo.findById(cmd.disputeId))!);
   }
 }

@@ -161,8 +161,9 @@ export class ChargeExecution {
           refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
           source: funding.chargeSource,
         }),
-        // Last: the agent's row stays locked only until commit. +1 and the execution counted.
-        this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId),
+        // Last: the agent's row stays locked only until commit. +1 and the execution counted, within the
+        // payer's daily cap; nothing when the payer is the agent's own wallet (resolutions §7).
+        this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, funding.payer),
       ] as const;
     const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {
       if (claim.status === 'rejected') throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;

@@ -9,7 +9,7 @@ import { ExecutionsRepository, RunFailure } from '../../executions.repository';
 import { Funding } from '../../funding/funding';
 
 /**
- * Records a failed or timed-out run (the agent's reputation -2 when the call reached it): nothing is settled or charged; an x402 authorization stays
+ * Records a failed or timed-out run (the agent's reputation -2 when the call reached it and the agent did not refuse it): nothing is settled or charged; an x402 authorization stays
  * reserved for a retry, a chain node's reservation returns to the budget. One transaction: the
  * execution's state (a run first written now also writes its reservation and its row), what the
  * funding gives back, the event `execution.failed`, the callback's first delivery; then the
@@ -54,11 +54,13 @@ export class RecordFailedRun {
   }
 
   /**
-   * -2 for a run that reached the agent. Last: the agent's row is locked after everything else the
-   * failure locks, in the order a charge locks them (migration Reputation).
+   * -2 for a run that reached the agent and was not refused by it (a 4xx answer is the agent turning
+   * a request down, not failing it), once an interval per payer (reputation_apply). Last: the agent's
+   * row is locked after everything else the failure locks, in the order a charge locks them.
    */
   private penalty(sql: Queryable, e: ExecutionEntity, f: RunFailure): Promise<number | null> {
-    return f.reachedAgent === false ? Promise.resolve(null) : this.reputation.record(sql, e.agentId, 'execution.failed', e.id);
+    if (f.reachedAgent === false || f.refused === true) return Promise.resolve(null);
+    return this.reputation.record(sql, e.agentId, 'execution.failed', e.id, e.payer);
   }
 
   /** The event and the callback's first delivery (its id, if any). */

@@ -36,7 +36,7 @@ export class RunAgent {
       target.agentId,
       chain,
     );
-    if (!called.ok) return this.failed(called.status, called.error, called.timeMs, called.reachedAgent ?? true);
+    if (!called.ok) return this.failed(called.status, called.error, called.timeMs, called.reachedAgent ?? true, called.refused === true);
     const badAt = unstorablePath(called.output);
     if (badAt !== null) return this.failed('failed', `agent output contains text that cannot be stored (NUL or an unpaired surrogate) at ${badAt}`, called.timeMs);
     const fee = meterAgentFee(execution, { tokens: called.usage.tokens, cost: called.cost, timeMs: called.timeMs });
@@ -47,7 +47,7 @@ export class RunAgent {
     };
   }
 
-  private failed(status: 'failed' | 'timeout', error: string, timeMs: number, reachedAgent = true): RunResult {
-    return { ok: false, failure: { status, error: storableText(error), timeMs, completedAt: this.clock.now(), reachedAgent } };
+  private failed(status: 'failed' | 'timeout', error: string, timeMs: number, reachedAgent = true, refused = false): RunResult {
+    return { ok: false, failure: { status, error: storableText(error), timeMs, completedAt: this.clock.now(), reachedAgent, ...(refused ? { refused } : {}) } };
   }
 }
