@@ -156,14 +156,15 @@ describe('chains API (e2e)', () => {
     expect(await invariants()).toEqual([]);
   });
 
-  it('a root that fails after its sub-calls ends the chain failed: its own cost comes back, the sub-calls stay paid', async () => {
+  it('a root that fails after its sub-calls ends the chain failed: its own cost comes back but the platform fee, the sub-calls stay paid', async () => {
     const { res, payer } = await openChain({ calls: [translate('paid')], failAfter: true });
     expect(res.status).toBe(502);
     expect(res.body.error).toMatchObject({ code: 'EXECUTION_FAILED', details: { chain: { chainId: expect.any(String), remainingBudget: '1.010000' } } });
     const chainId = res.body.error.details.chain.chainId;
     expect(await api.app.get(FinishChain).execute(chainId)).toBe(true);
     const [chain] = await ds.query(`SELECT status, refunded::text FROM chains WHERE id = $1`, [chainId]);
-    expect(chain).toEqual({ status: 'failed', refunded: String(ROOT_COST + 1_000_000n - SUB_COST) });
+    // A failed root keeps the platform fee (0.001): failing on purpose is not free.
+    expect(chain).toEqual({ status: 'failed', refunded: String(ROOT_COST + 1_000_000n - SUB_COST - 1_000n) });
     const [refund] = await ds.query(`SELECT wallet FROM refunds WHERE id = (SELECT refund_id FROM chains WHERE id = $1)`, [chainId]);
     expect(refund.wallet).toBe(payer.address.toLowerCase());
     expect(await invariants()).toEqual([]);

@@ -226,7 +226,10 @@ export class EndRoot<M extends ChainAwareModel, R extends ChainReal> implements 
     expect(await r.get(FinishChain).execute(c.id)).toBe(!running);
     if (!running) {
       expect(c.available).toBe(c.budget); // nothing runs: nothing reserved
-      m.refundPayable += c.budget;
+      // The root here always ends uncharged (failed): it keeps the platform fee, the rest is refunded.
+      const fee = c.budget < PLATFORM_FEE ? c.budget : PLATFORM_FEE;
+      m.revenue += fee;
+      m.refundPayable += c.budget - fee;
       c.budget = 0n;
       c.available = 0n;
       c.final = true;

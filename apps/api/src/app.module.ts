@@ -17,6 +17,7 @@ import { QueuesModule, RedisModule } from '@app/queues';
 import { ReputationModule } from '@app/reputation';
 import { WebhooksModule } from '@app/webhooks';
 import { AdminAgentsController } from './admin/admin-agents.controller';
+import { AdminRefundsController } from './admin/admin-refunds.controller';
 import { AdminDisputesController } from './admin/admin-disputes.controller';
 import { DisputesController } from './disputes/disputes.controller';
 import { AgentsController } from './agents/agents.controller';
@@ -69,6 +70,7 @@ export class AppModule {
         AnalyticsController,
         DisputesController,
         AdminAgentsController,
+        AdminRefundsController,
         AdminDisputesController,
         HealthController,
       ],

@@ -18,6 +18,7 @@ import { SettlementExpired1763980000000 } from './1763980000000-SettlementExpire
 import { InvariantStatus1763990000000 } from './1763990000000-InvariantStatus';
 import { TraceParent1764000000000 } from './1764000000000-TraceParent';
 import { MarketIntegrity1764010000000 } from './1764010000000-MarketIntegrity';
+import { RefundDust1764020000000 } from './1764020000000-RefundDust';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   InvariantStatus1763990000000,
   TraceParent1764000000000,
   MarketIntegrity1764010000000,
+  RefundDust1764020000000,
 ];

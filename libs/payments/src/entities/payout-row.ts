@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn } from 'typeorm';
 
-export type PayoutStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type PayoutStatus = 'held' | 'pending' | 'processing' | 'completed' | 'failed';
 
 /**
  * The columns every payout row shares (withdrawals, refunds): what PayoutSender claims, signs,

@@ -78,7 +78,7 @@ export class CostResponse {
 export class RefundResponse {
   @ApiProperty({ example: 'rfd_...' }) refundId: string;
   @ApiProperty() amount: string;
-  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed'] }) status: string;
+  @ApiProperty({ enum: ['held', 'pending', 'processing', 'completed', 'failed'], description: "held: below the dust floor, paid with the payer's next refund" }) status: string;
   @ApiProperty({ nullable: true, type: String }) txHash: string | null;
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, newId } from '@app/common';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService, transfer } from '@app/ledger';
-import { RefundsService } from '@app/payments';
+import { PLATFORM_FEE, RefundsService } from '@app/payments';
 import { ChainNodeRow, ChainsRepository } from '../../chains.repository';
 
 /** A final chain's status from its nodes: the root's outcome first, then whether any node was refunded. */
@@ -16,7 +16,8 @@ export function finalStatus(nodes: Pick<ChainNodeRow, 'depth' | 'status'>[]): 'c
  * Ends a chain whose root has ended and in which nothing runs (the worker's `chain.finish`; the
  * sweeper re-queues any it finds unfinished): the final status, and what the budget has left
  * moved to the root wallet's refund (chain:budget -> client:refund_payable, a refund row the
- * worker pays: on chain in `evm` mode), in one transaction. Idempotent: a second call finds the
+ * worker pays: on chain in `evm` mode), less the platform fee when the root failed (to revenue),
+ * in one transaction. Idempotent: a second call finds the
  * chain final and does nothing.
  */
 @Injectable()
@@ -38,12 +39,18 @@ export class FinishChain {
         // The chain row locked first: no node enters while it is held, so the balance read next is final.
         const chain = await this.repo.lock(m, chainId);
         if (!chain || chain.status !== 'running' || !chain.rootEnded || chain.running !== 0) return false;
-        const [nodes, left] = await Promise.all([this.repo.nodes(chainId, m), this.ledger.balance(m, Accounts.chainBudget(chainId).code)]);
+        const [nodes, budget] = await Promise.all([this.repo.nodes(chainId, m), this.ledger.balance(m, Accounts.chainBudget(chainId).code)]);
+        const status = finalStatus(nodes);
+        // A failed root keeps the platform fee: a request that fails on purpose is not free to send.
+        const fee = status === 'failed' ? (budget < PLATFORM_FEE ? budget : PLATFORM_FEE) : 0n;
+        const left = budget - fee;
         refundId = left > 0n ? newId('rfd') : null;
-        const finished = this.repo.finish(m, chainId, { status: finalStatus(nodes), refundId, refunded: left, completedAt: this.clock.now() });
-        if (!refundId) return finished.then(() => true);
+        const finished = this.repo.finish(m, chainId, { status, refundId, refunded: left, completedAt: this.clock.now() });
+        const kept = fee > 0n ? this.ledger.post(m, { code: 'chain.root_failed', refId: chainId, legs: transfer(Accounts.chainBudget(chainId), Accounts.platformRevenue(), fee) }) : null;
+        if (!refundId) return allWrites([finished, kept ?? Promise.resolve(null)]).then(() => true);
         await allWrites([
           finished,
+          kept ?? Promise.resolve(null),
           this.ledger.post(m, {
             code: 'chain.closed',
             refId: chainId,

@@ -1,0 +1,25 @@
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { formatMicros } from '@app/common';
+import { RefundsService } from '@app/payments';
+import { AdminOnly } from '../auth/admin-key.guard';
+import { RefundResponse } from '../execution/dto/execute.dto';
+import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { prefixedId } from '../http/validation';
+
+@ApiTags('admin')
+@AdminOnly()
+@Controller('admin/refunds')
+export class AdminRefundsController {
+  constructor(private readonly refunds: RefundsService) {}
+
+  @Post(':id/retry')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a failed refund again now (platform action); the worker also retries it with backoff' })
+  @ApiEnvelope(RefundResponse)
+  @ApiErrors(400, 401, 403, 404, 409)
+  async retry(@Param('id') id: string): Promise<RefundResponse> {
+    const r = await this.refunds.retry(prefixedId(id, 'rfd', 'id'));
+    return { refundId: r.id, amount: formatMicros(r.amount), status: r.status, txHash: r.txHash };
+  }
+}
