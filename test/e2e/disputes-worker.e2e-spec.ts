@@ -176,6 +176,48 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
     const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
     expect(await check.exited).toBe(0);
   });
+  it('the money pump on chain: the actor who pays its own agent, withdraws and disputes gets less USDC out of the hot wallet than it put in', async () => {
+    // Agent A (wallet aw) at a Trusted score, so earnings are available at once; client wallet cw is the same actor's.
+    const [aw, cw] = [newWallet(), newWallet()];
+    const fee = 2_000_000n; // 2.00: cut 0.10, earnings 1.90
+    const reg = await pay(REGISTRATION_FEE_MICROS, aw);
+    const registered = await api.request('POST', '/api/v1/agents', {
+      body: agentPayload(aw, { endpoints: { execution: translator.url }, capabilities: [capabilityPayload({ pricing: { ...PRICE, basePrice: '2.00' } })] }),
+      headers: { [reg.name]: reg.value },
+    });
+    const agentId = registered.body.data.id as string;
+    await ds.query(`UPDATE agents SET reputation_score = 65 WHERE id = $1`, [agentId]);
+    const hotBefore = await chain.balanceOf(chain.platform.address);
+    const paid = await pay(PLATFORM_FEE + fee, cw);
+    const exec = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'pump' } },
+      headers: { [paid.name]: paid.value },
+    });
+    expect(exec.status).toBe(200);
+    const sink = newWallet().address; // where A withdraws to
+    const wd = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId, amount: '1.900000', destinationWallet: sink },
+      headers: await walletHeaders(aw, agentId),
+    });
+    expect(wd.status).toBe(201);
+    await waitFor(async () => (await ds.query(`SELECT status FROM withdrawals WHERE id = $1`, [wd.body.data.withdrawalId]))[0].status === 'completed', 'the withdrawal');
+    const filed = await api.request('POST', '/api/v1/disputes', {
+      body: { transactionId: exec.body.data.transactionId, reason: 'never delivered' },
+      headers: { 'X-Client-Wallet': cw.address, 'X-Client-Signature': await signAuth(cw, exec.body.data.transactionId) },
+    });
+    expect(filed.status).toBe(201);
+    const disputeId = filed.body.data.disputeId as string;
+    const resolved = await api.request('POST', `/api/v1/admin/disputes/${disputeId}/resolve`, { body: { resolution: 'client_wins' }, headers: ADMIN });
+    expect(resolved.body.data).toMatchObject({ resolution: { refundAmount: '2.000000' }, refundedAmount: '0.100000', outstandingAmount: '1.900000', advancedAmount: '0.000000' });
+    await waitFor(async () => (await refundStatus(ds, `rfd_${disputeId.slice(4)}`)) === 'completed', 'the refund of the cut');
+    // Out of the hot wallet to the actor: 1.80 (1.90 less the 0.10 fee) + 0.10. In: 2.001 (and 0.10 to register).
+    // Before the fix the refund was 2.00: 3.80 out for 2.101 in.
+    const out = (await chain.balanceOf(sink)) + (await chain.balanceOf(cw.address));
+    expect(out).toBe(1_900_000n);
+    expect(out).toBeLessThan(PLATFORM_FEE + fee + REGISTRATION_FEE_MICROS);
+    expect(await chain.balanceOf(chain.platform.address)).toBe(hotBefore + PLATFORM_FEE + fee - out);
+    expect(await invariantViolations(ds)).toEqual([]);
+  });
 });
 
 describe('disputes: the response deadline resolves unanswered disputes through the worker (e2e)', () => {

@@ -139,17 +139,21 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
     await agentServer.stop();
   });
 
+  /** An agent of `owner` at 90 (earnings released at once) with one capability at `basePrice`. */
+  async function instantAgent(owner: Wallet, basePrice: string): Promise<string> {
+    const res = await registerAgent(api, owner, {
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload({ pricing: { model: 'per-request', basePrice, currency: 'USDC' } })],
+    });
+    await ds.query(`UPDATE agents SET reputation_score = 90 WHERE id = $1`, [res.body.data.id]);
+    return res.body.data.id as string;
+  }
   const withdraw = async (owner: Wallet, agentId: string, amount: string) =>
     api.request('POST', '/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet: owner.address }, headers: await walletHeaders(owner, agentId) });
 
   it('reserves earnings still inside their filing window until the agent has an established record from other payers', async () => {
     const owner = newWallet();
-    const res = await registerAgent(api, owner, {
-      endpoints: { execution: agentServer.url },
-      capabilities: [capabilityPayload({ pricing: { model: 'per-request', basePrice: '1.000000', currency: 'USDC' } })],
-    });
-    const agentId = res.body.data.id as string;
-    await ds.query(`UPDATE agents SET reputation_score = 90 WHERE id = $1`, [agentId]);
+    const agentId = await instantAgent(owner, '1.000000');
     // Three runs paid by the owner's own wallet: earnings, but no record.
     for (let i = 0; i < 3; i++) await paidExecute(api, agentId, owner, PLATFORM_FEE + 1_000_000n);
     const balance = (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data;
@@ -171,12 +175,7 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
 
   it('a withdrawal may take what is past the reserve; nothing is reserved once the filing window has passed', async () => {
     const owner = newWallet();
-    const res = await registerAgent(api, owner, {
-      endpoints: { execution: agentServer.url },
-      capabilities: [capabilityPayload({ pricing: { model: 'per-request', basePrice: '2.000000', currency: 'USDC' } })],
-    });
-    const agentId = res.body.data.id as string;
-    await ds.query(`UPDATE agents SET reputation_score = 90 WHERE id = $1`, [agentId]);
+    const agentId = await instantAgent(owner, '2.000000');
     await paidExecute(api, agentId, newWallet(), PLATFORM_FEE + 2_000_000n);
     await age(agentId, 7 * 24 * HOUR_MS + 1_000);
     await paidExecute(api, agentId, newWallet(), PLATFORM_FEE + 2_000_000n);

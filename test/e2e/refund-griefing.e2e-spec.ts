@@ -93,6 +93,18 @@ describe('Refunds that cost more than they return (e2e)', () => {
     expect(await invariants()).toEqual([]);
   });
 
+  it('a held refund is sent alone only on request (an admin), never by the worker', async () => {
+    const payer = newWallet();
+    const small = await execute(payer, 201_000n, { capabilityId: 'quote', input: { text: 'q', cost: '0.1990' } });
+    const id = small.body.data.refund.refundId as string;
+    expect(await api.app.get(RefundsService).dueForProcessing()).not.toContain(id);
+    const sent = await api.request('POST', `/api/v1/admin/refunds/${id}/retry`, { headers: ADMIN });
+    expect([sent.status, sent.body.data]).toEqual([200, { refundId: id, amount: '0.001000', status: 'pending', txHash: null }]);
+    expect(await api.app.get(RefundsService).process(id)).toBe('completed');
+    expect((await refundsOf(payer)).map((r) => [r.status, r.payoutAmount])).toEqual([['completed', '1000']]);
+    expect(await invariants()).toEqual([]);
+  });
+
   it('a failed refund is sent again when its retry time comes, or at once by an admin; never left failed', async () => {
     const payer = newWallet();
     const runs = [

@@ -83,6 +83,8 @@ export const disputeStats = {
   fromAvailable: 0,
   /** Filed after the agent had withdrawn some or all of the earnings (the actor playing both sides). */
   withdrawnFirst: 0,
+  /** Charges PAYER made to agent 0, which it owns. */
+  selfPaid: 0,
   owedToPayer: 0,
   advanced: 0,
   repaid: 0,

@@ -120,6 +120,7 @@ class Charge implements fc.AsyncCommand<Model, Real> {
     const gross = PLATFORM_FEE + this.fee;
     const reputation = m.reputation.get(agentId)!;
     const { transaction, hold } = await seedCharge(r.app, { agentId, agentFee: this.fee, reputation, capabilityId: 'cap', payerWallet: D.PAYER.address.toLowerCase() });
+    if (this.agent === 0) D.disputeStats.selfPaid++;
     const { cut, earnings } = splitAgentFee(this.fee);
     m.world -= gross;
     m.revenue += PLATFORM_FEE + cut;
@@ -287,6 +288,9 @@ describe('ledger model test (G1)', () => {
           );
           baseline = { revenue: rev, world, refundPayable, payerRefundPayable, payerRefundDue };
           const agents = REPUTATIONS.map(() => randomUUID());
+          // The actor who plays both sides: PAYER owns agent 0 (registered with its wallet), so its charges
+          // to agent 0 are self-payments, agent 0 withdraws them, and PAYER disputes them.
+          await real.ds.query(`INSERT INTO agents (id, wallet, name, endpoints, chain_settings, status) VALUES ($1, $2, 'actor', '{}', '{}', 'active')`, [agents[0], D.PAYER.address]);
           const model: Model = {
             agents,
             reputation: new Map(agents.map((a, i) => [a, REPUTATIONS[i]])),

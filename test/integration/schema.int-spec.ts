@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CHAIN_CHECKS } from '@app/chains';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { PAYMENT_CHECKS } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 
 /**
@@ -97,6 +98,40 @@ describe('schema (integration)', () => {
     );
     expect(row).toEqual({ available: '80000', budget: '110000', inflight: '0' });
     expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+  });
+
+  it("upgrading a database where the platform had advanced disputed earnings: each advance becomes the platform's debt, repaid oldest first", async () => {
+    const ds = api.app.get(DataSource);
+    const reverted = await undoThrough(ds, 'MarketIntegrity1764010000000');
+    const agent = randomUUID();
+    // Two disputes advanced 300 and 500 before this version; the agent has repaid 400 since (owed -400).
+    for (const [id, advanced, at] of [
+      ['dsp_upgrade_1', 300, '2026-11-01'],
+      ['dsp_upgrade_2', 500, '2026-11-02'],
+    ] as const) {
+      await ds.query(
+        `INSERT INTO disputes (id, transaction_id, client_wallet, agent_id, status, reason, frozen_amount, advanced_amount, frozen_from, platform_evidence, created_at, respond_by)
+         VALUES ($1, $1, '0x${'ab'.repeat(20)}', $2, 'pending', 'r', $3, $3, 'available', '{}', $4, $4::timestamptz + interval '2 days')`,
+        [id, agent, advanced, at],
+      );
+    }
+    await ds.query(`SELECT ledger_post(gen_random_uuid(), 'test.owed', $1, '{}'::jsonb, $2, $3, $4, $5, $6, $7)`, [
+      agent,
+      [`agent:${agent}:owed`, `agent:${agent}:frozen`],
+      ['owed', 'frozen'],
+      [agent, agent],
+      [null, 0],
+      [0, null],
+      [-400, 400],
+    ]);
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(reverted);
+    const debts = await ds.query(`SELECT dispute_id, creditor_wallet, amount::int, repaid::int FROM agent_debts WHERE agent_id = $1 ORDER BY created_at`, [agent]);
+    expect(debts).toEqual([
+      { dispute_id: 'dsp_upgrade_1', creditor_wallet: null, amount: 300, repaid: 300 },
+      { dispute_id: 'dsp_upgrade_2', creditor_wallet: null, amount: 500, repaid: 100 },
+    ]);
+    const i11 = PAYMENT_CHECKS.find((c) => c.id === 'I11')!;
+    expect((await i11.run(ds.manager)).filter((v) => v.includes(agent))).toEqual([]);
   });
 
   it('upgrading a database with agents and charges: the rollups start from what is there, and the triggers keep them', async () => {

@@ -84,7 +84,7 @@ describe('chain budget (medium)', () => {
     expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
   });
 
-  it('a refunded node returns its reservation; the chain ends once the root has ended and nothing runs, refunding all that is left once', async () => {
+  it("a refunded node returns its reservation; the chain ends once the root has ended and nothing runs, refunding all that is left once but the failed root's platform fee", async () => {
     const { id, root } = await openChain({ budget: 500_000n, rootCost: 21_000n });
     const a = child(id, root.executionId, 100_000n);
     expect(await tx.pipelined((sql) => budget.reserve(sql, a, new Date()))).toBe(400_000n);
@@ -99,9 +99,10 @@ describe('chain budget (medium)', () => {
     expect(await domain.get(FinishChain).execute(id)).toBe(true);
     expect(await domain.get(FinishChain).execute(id)).toBe(false);
     const chain = (await repo.find(id))!;
-    expect(chain).toMatchObject({ status: 'failed', refunded: 521_000n, running: 0, available: 0n, rootEnded: true });
+    // The root ended uncharged (failed): it keeps the platform fee, 0.001.
+    expect(chain).toMatchObject({ status: 'failed', refunded: 520_000n, running: 0, available: 0n, rootEnded: true });
     const [refund] = await domain.ds.query(`SELECT wallet, amount, reason, execution_id FROM refunds WHERE id = $1`, [chain.refundId]);
-    expect(refund).toEqual({ wallet, amount: '521000', reason: 'chain_unspent', execution_id: root.executionId });
+    expect(refund).toEqual({ wallet, amount: '520000', reason: 'chain_unspent', execution_id: root.executionId });
     expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(0n);
     expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
   });

@@ -40,7 +40,7 @@ export const DISPUTE_CHECKS: InvariantCheck[] = [
          SELECT id, status FROM d
           WHERE (frozen_tx IS NULL) <> (frozen_amount = 0)
              OR (status <> 'resolved' AND (released_tx IS NOT NULL OR refunded_tx IS NOT NULL OR refund_row IS NOT NULL))
-             OR advanced <> advanced_amount OR (status <> 'resolved' AND payer_debt + advanced > 0)
+             OR advanced <> advanced_amount OR (status <> 'resolved' AND payer_debt > 0)
              OR (status = 'resolved' AND ((released_tx IS NULL) <> (released = 0) OR (refunded_tx IS NULL) <> (coalesce(refund_row, 0) = 0)
                   OR coalesce(refund_row, 0) <> refund - payer_debt
                   OR released - coalesce((SELECT sum(e.amount) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id

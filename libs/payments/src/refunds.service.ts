@@ -164,14 +164,20 @@ export class RefundsService {
   }
 
   /**
-   * An admin's re-drive of a failed refund (`POST /admin/refunds/:id/retry`): pending again at once,
-   * and woken. Only a failed one (INVALID_STATE otherwise; REFUND_NOT_FOUND when there is none).
+   * An admin's re-drive (`POST /admin/refunds/:id/retry`): a failed refund pending again at once, or
+   * a held one (below the dust floor, not carried yet) sent alone on request; then woken.
+   * INVALID_STATE for any other state; NOT_FOUND when there is none.
    */
   async retry(id: string): Promise<RefundEntity> {
-    const rows = await queryRows<{ id: string }>(this.dataSource.manager, `UPDATE refunds SET ${REDRIVE} WHERE id = $1 AND status = 'failed' RETURNING id`, [id]);
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE refunds SET ${REDRIVE}, payout_amount = CASE WHEN status = 'held' THEN amount ELSE payout_amount END
+        WHERE id = $1 AND (status = 'failed' OR (status = 'held' AND carried_by IS NULL)) RETURNING id`,
+      [id],
+    );
     if (rows.length === 0) {
       const current = await this.get(id);
-      throw new AppException('INVALID_STATE', `Only a failed refund can be sent again (status ${current.status})`, { status: current.status });
+      throw new AppException('INVALID_STATE', `Only a failed or held refund can be sent now (status ${current.status})`, { status: current.status });
     }
     await this.enqueue(id);
     return this.get(id);

@@ -61,7 +61,7 @@ export class WithdrawalsService {
       const locked = await this.ledger.lockBalances(manager, [Accounts.agentAvailable(agentId).code, Accounts.agentWithdrawing(agentId).code]);
       const available = locked.get(Accounts.agentAvailable(agentId).code)!;
       const reserve = await this.reserve.of(agentId, available, manager);
-      if (reserve.reserved > 0n && amount > available - reserve.reserved) throw reservedError(available, reserve, amount);
+      if (reserve.reserved > 0n && amount > available - reserve.reserved) throw reservedError(available, reserve, amount, await reserve.freeFor(amount));
       await this.ledger.post(manager, {
         code: 'withdrawal.requested',
         refId: id,
@@ -215,8 +215,7 @@ interface WithdrawalMoney {
 }
 
 /** A withdrawal that would take reserved earnings: how much is reserved, and when enough of it frees. */
-function reservedError(available: bigint, reserve: Reserve, amount: bigint): AppException {
-  const until = reserve.freeFor(amount);
+function reservedError(available: bigint, reserve: Reserve, amount: bigint, until: Date | null): AppException {
   return new AppException(
     'INSUFFICIENT_BALANCE',
     `${formatMicros(reserve.reserved)} of the available balance is reserved while its transactions can still be disputed` +

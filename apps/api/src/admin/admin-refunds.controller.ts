@@ -15,7 +15,9 @@ export class AdminRefundsController {
 
   @Post(':id/retry')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Send a failed refund again now (platform action); the worker also retries it with backoff' })
+  @ApiOperation({
+    summary: 'Send a failed refund again now, or a held one (below the dust floor) alone on request (platform action); the worker also retries failed ones with backoff',
+  })
   @ApiEnvelope(RefundResponse)
   @ApiErrors(400, 401, 403, 404, 409)
   async retry(@Param('id') id: string): Promise<RefundResponse> {

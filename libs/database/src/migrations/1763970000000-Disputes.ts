@@ -40,7 +40,7 @@ async function relockLedgerPost(q: QueryRunner, from: string, to: string): Promi
  * `reputation_apply` as migration Reputation wrote it, counting split outcomes in
  * `agent_stats.disputes_split` when `countSplit` (the down migration restores the version without).
  */
-function reputationApply(countSplit: boolean): string {
+export function reputationApply(countSplit: boolean): string {
   const split = (sql: string) => (countSplit ? sql : '');
   return `CREATE OR REPLACE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text) RETURNS integer LANGUAGE plpgsql AS $$
       DECLARE before integer; after integer;

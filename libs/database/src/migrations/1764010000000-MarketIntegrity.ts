@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { reputationApply } from './1763970000000-Disputes';
 
 /**
  * Market integrity (resolutions §4, §6, §7): nobody profits from playing both sides.
@@ -35,6 +36,17 @@ export class MarketIntegrity1764010000000 implements MigrationInterface {
       CONSTRAINT "pk_agent_debts" PRIMARY KEY ("id"))`);
     await q.query(`CREATE UNIQUE INDEX "ux_agent_debts_dispute" ON "agent_debts" ("dispute_id")`);
     await q.query(`CREATE INDEX "ix_agent_debts_open" ON "agent_debts" ("agent_id", "created_at", "id") WHERE "repaid" < "amount"`);
+    // What the platform advanced before this version stays the platform's claim on the agent: one
+    // debt per dispute that advanced, repaid oldest first by what the agent's owed account has
+    // already paid back (advanced in all + the balance, which is minus what is still owed).
+    await q.query(`INSERT INTO agent_debts (id, agent_id, dispute_id, transaction_id, creditor_wallet, amount, repaid, created_at)
+      SELECT 'dbt_' || substr(d.id, 5), d.agent_id, d.id, d.transaction_id, NULL, d.advanced_amount,
+             least(d.advanced_amount, greatest(0, o.paid_back - (sum(d.advanced_amount) OVER w - d.advanced_amount))), d.created_at
+        FROM disputes d
+        JOIN (SELECT x.agent_id, sum(x.advanced_amount) + coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.code = 'agent:' || x.agent_id || ':owed'), 0) AS paid_back
+                FROM disputes x WHERE x.advanced_amount > 0 GROUP BY x.agent_id) o ON o.agent_id = d.agent_id
+       WHERE d.advanced_amount > 0
+      WINDOW w AS (PARTITION BY d.agent_id ORDER BY d.created_at, d.id)`);
 
     await q.query(`ALTER TABLE "disputes" DROP CONSTRAINT "ck_disputes_amounts"`);
     await q.query(`ALTER TABLE "disputes" ADD CONSTRAINT "ck_disputes_amounts" CHECK ("frozen_amount" >= 0 AND "advanced_amount" >= 0)`);
@@ -91,34 +103,15 @@ export class MarketIntegrity1764010000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP FUNCTION reputation_apply(uuid, text, integer, text, text, integer, integer)`);
-    await q.query(`CREATE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text) RETURNS integer LANGUAGE plpgsql AS $$
-      DECLARE before integer; after integer;
-      BEGIN
-        SELECT reputation_score INTO before FROM agents WHERE id = p_agent FOR UPDATE;
-        IF NOT FOUND THEN RETURN NULL; END IF;
-        after := least(100, greatest(0, before + p_delta));
-        UPDATE agents SET reputation_score = after,
-               execution_count = execution_count + (p_type = 'execution.completed')::int,
-               status = CASE WHEN p_delta < 0 AND after = 0 THEN 'suspended' ELSE status END,
-               suspended_reason = CASE WHEN p_delta < 0 AND after = 0 AND status <> 'suspended' THEN 'reputation reached 0' ELSE suspended_reason END
-         WHERE id = p_agent;
-        INSERT INTO reputation_events (agent_id, type, delta, score, ref_id) VALUES (p_agent, p_type, after - before, after, p_ref);
-        IF p_type IN ('execution.failed', 'dispute.filed', 'dispute.agent_wins', 'dispute.client_wins', 'dispute.split') THEN
-          INSERT INTO agent_stats AS s (agent_id, failed, disputes_filed, disputes_won, disputes_lost, disputes_split)
-            VALUES (p_agent, (p_type = 'execution.failed')::int, (p_type = 'dispute.filed')::int, (p_type = 'dispute.agent_wins')::int,
-                    (p_type = 'dispute.client_wins')::int, (p_type = 'dispute.split')::int)
-            ON CONFLICT (agent_id) DO UPDATE SET failed = s.failed + EXCLUDED.failed, disputes_filed = s.disputes_filed + EXCLUDED.disputes_filed,
-              disputes_won = s.disputes_won + EXCLUDED.disputes_won, disputes_lost = s.disputes_lost + EXCLUDED.disputes_lost,
-              disputes_split = s.disputes_split + EXCLUDED.disputes_split;
-        END IF;
-        RETURN after;
-      END $$`);
+    // The version migration Disputes wrote (4 arguments, counting splits).
+    await q.query(reputationApply(true).replace('CREATE OR REPLACE FUNCTION', 'CREATE FUNCTION'));
     await q.query(`DROP INDEX "ix_reputation_events_payer"`);
     await q.query(`ALTER TABLE "reputation_events" DROP COLUMN "payer"`);
     await q.query(`ALTER TABLE "agents" DROP CONSTRAINT "ck_agents_suspended_by"`);
     await q.query(`ALTER TABLE "agents" DROP COLUMN "suspended_by"`);
     await q.query(`ALTER TABLE "disputes" DROP CONSTRAINT "ck_disputes_amounts"`);
     await q.query(`ALTER TABLE "disputes" ADD CONSTRAINT "ck_disputes_amounts" CHECK ("frozen_amount" >= 0 AND "advanced_amount" >= 0 AND "advanced_amount" <= "frozen_amount") NOT VALID`);
+    // Debts to payers and admin advances since: owed stays in the ledger; the table goes.
     await q.query(`DROP TABLE "agent_debts"`);
   }
 }

@@ -60,7 +60,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a failed refund again now (platform action); the worker also retries it with backoff */
+        /** Send a failed refund again now, or a held one (below the dust floor) alone on request (platform action); the worker also retries failed ones with backoff */
         post: operations["AdminRefundsController_retry"];
         delete?: never;
         options?: never;

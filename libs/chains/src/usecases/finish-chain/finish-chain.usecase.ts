@@ -16,7 +16,7 @@ export function finalStatus(nodes: Pick<ChainNodeRow, 'depth' | 'status'>[]): 'c
  * Ends a chain whose root has ended and in which nothing runs (the worker's `chain.finish`; the
  * sweeper re-queues any it finds unfinished): the final status, and what the budget has left
  * moved to the root wallet's refund (chain:budget -> client:refund_payable, a refund row the
- * worker pays: on chain in `evm` mode), less the platform fee when the root failed (to revenue),
+ * worker pays: on chain in `evm` mode), less the platform fee when the root ran and failed (to revenue),
  * in one transaction. Idempotent: a second call finds the
  * chain final and does nothing.
  */
@@ -41,8 +41,10 @@ export class FinishChain {
         if (!chain || chain.status !== 'running' || !chain.rootEnded || chain.running !== 0) return false;
         const [nodes, budget] = await Promise.all([this.repo.nodes(chainId, m), this.ledger.balance(m, Accounts.chainBudget(chainId).code)]);
         const status = finalStatus(nodes);
-        // A failed root keeps the platform fee: a request that fails on purpose is not free to send.
-        const fee = status === 'failed' ? (budget < PLATFORM_FEE ? budget : PLATFORM_FEE) : 0n;
+        // A root that ran and failed keeps the platform fee: a request that fails on purpose is not
+        // free to send. A chain that never ran its root (its payment settled too late) refunds all.
+        const rootRan = nodes.some((n) => n.depth === 0);
+        const fee = status === 'failed' && rootRan ? (budget < PLATFORM_FEE ? budget : PLATFORM_FEE) : 0n;
         const left = budget - fee;
         refundId = left > 0n ? newId('rfd') : null;
         const finished = this.repo.finish(m, chainId, { status, refundId, refunded: left, completedAt: this.clock.now() });
