@@ -7,7 +7,7 @@ import { allWrites, TransactionRunner } from '@app/database';
 import { Accounts } from '@app/ledger';
 import { EscrowService, PLATFORM_FEE, splitAgentFee } from '@app/payments';
 import { CLIENT_WALLET } from '../support/money';
-import { credit, DebtModel } from './ledger-model-disputes';
+import { credit, DebtModel } from './ledger-model-debts';
 
 /** What the model of the ledger test keeps of chains (G1 with chain operations). */
 export interface ChainModel {

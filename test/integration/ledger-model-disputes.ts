@@ -5,6 +5,10 @@ import { AppException, FixedClock, formatMicros } from '@app/common';
 import { DisputeView, FileDispute, GetDispute, ResolveDispute, ResolveOverdueDispute, RespondToDispute } from '@app/disputes';
 import { DisputeOutcome, splitAgentFee } from '@app/payments';
 import { newWallet, signAuth } from '../support/wallets';
+import { credit, DebtModel } from './ledger-model-debts';
+
+export { credit };
+export type { DebtModel };
 
 /** The payer of the charges the ledger test disputes: a wallet whose key the test holds (signature proofs). */
 export const PAYER = newWallet();
@@ -30,18 +34,6 @@ export interface DisputeModel {
   respondBy: number;
   status: 'pending' | 'responded' | 'resolved';
 }
-
-/** An agent's debt from a dispute (agent_debts): to PAYER (`payer`), or to the platform for an admin's advance. */
-export interface DebtModel {
-  agentId: string;
-  creditor: 'payer' | 'platform';
-  amount: bigint;
-  repaid: bigint;
-  refunded: bigint;
-}
-
-/** Repayments below this wait for more before they become a refund (REFUND_DUST_MICRO's default). */
-const DUST = 10_000n;
 
 /** The parts of the ledger model the dispute commands move; the spec's verify() compares them with the accounts. */
 export interface DisputeAwareModel {
@@ -87,8 +79,6 @@ export const disputeStats = {
   selfPaid: 0,
   owedToPayer: 0,
   advanced: 0,
-  repaid: 0,
-  repaymentRefunds: 0,
   responded: 0,
   agent_wins: 0,
   client_wins: 0,
@@ -97,32 +87,6 @@ export const disputeStats = {
   replayed: 0,
   refused: {} as Record<string, number>,
 };
-
-/**
- * Earnings reaching the agent (an escrow release, a dispute's release): they repay what it owes first, oldest debt first, the rest is
- * available; a repayment owed to PAYER becomes its refund once it reaches the dust floor or completes the debt.
- */
-export function credit(m: Pick<DisputeAwareModel, 'available' | 'owed' | 'debts' | 'payerRefundDue' | 'payerRefundPayable'>, agentId: string, amount: bigint): void {
-  const repaid = min(amount, -(m.owed.get(agentId) ?? 0n));
-  if (repaid > 0n) disputeStats.repaid++;
-  add(m.owed, agentId, repaid);
-  add(m.available, agentId, amount - repaid);
-  let left = repaid;
-  for (const d of m.debts.filter((x) => x.agentId === agentId && x.repaid < x.amount)) {
-    if (left === 0n) break;
-    const part = min(left, d.amount - d.repaid);
-    left -= part;
-    d.repaid += part;
-    const due = d.repaid - d.refunded;
-    if (d.creditor === 'payer' && (due >= DUST || d.repaid === d.amount)) {
-      m.payerRefundDue -= due;
-      m.payerRefundPayable += due;
-      d.refunded = d.repaid;
-      disputeStats.repaymentRefunds++;
-    }
-  }
-  expect(left).toBe(0n);
-}
 
 /** A refused call moves nothing: not a balance, an entry, a row or a spent signature (I10's snapshot). */
 async function refused(r: DisputeReal, snapshot: Snapshot, code: string, call: () => Promise<unknown>): Promise<void> {

@@ -11,6 +11,7 @@ import { DISPUTE_CHECKS } from '@app/disputes';
 import { CLIENT_WALLET, seedCharge } from '../support/money';
 import { ChainModel, chainBalances, EndNode, EndRoot, OpenChain, ReserveNode } from './ledger-model-chains';
 import * as D from './ledger-model-disputes';
+import { debtStats } from './ledger-model-debts';
 import { propertyPath, propertyRuns, propertySeed } from '../support/property-runs';
 
 /**
@@ -318,7 +319,7 @@ describe('ledger model test (G1)', () => {
         { numRuns: 10, seed: (seed + batch) | 0, endOnFailure: true, ...(batch === 0 && propertyPath ? { path: propertyPath } : {}) },
       );
     }
-    process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I12 checked after each; disputes: ${JSON.stringify(D.disputeStats)}\n`);
+    process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I12 checked after each; disputes: ${JSON.stringify({ ...D.disputeStats, ...debtStats })}\n`);
     expect(steps).toBeGreaterThanOrEqual(OPERATIONS);
   }, 600_000);
 });

@@ -72,19 +72,15 @@ export class AppConfig {
   escrowHoldCriticalS: number;
   disputeResponseWindowS: number;
   disputeFilingWindowS: number;
-  /** Rolling reserve: an agent without an established record cannot withdraw earnings still inside their filing window. */
+  /** Rolling reserve on withdrawals; an established record: RESERVE_MIN_EXECUTIONS runs by other payers, RESERVE_MIN_PAYERS of them, the first RESERVE_MIN_AGE_S ago. */
   withdrawalReserve: boolean;
-  /** An established record: at least this many charged executions by payers other than the agent's own wallet, */
   reserveMinExecutions: number;
-  /** from at least this many distinct such payers, */
   reserveMinPayers: number;
-  /** the first of them at least this long ago (seconds). */
   reserveMinAgeS: number;
   /** Refunds below this (micro-USDC) wait for the payer's next refund, never sent on chain alone. */
   refundDustMicro: number;
-  /** The most one payer adds to one agent's score in a rolling day. */
+  /** One payer adds at most this to one agent's score a rolling day, and penalizes it once per interval (s). */
   reputationPayerDailyCap: number;
-  /** One payer's penalties of one agent count at most once in this many seconds. */
   reputationPenaltyIntervalS: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
