@@ -102,7 +102,8 @@ export class LedgerService {
 
   /**
    * Earnings reaching an agent (`amount` out of `from`: its escrow on a release, its dispute freeze
-   * when a dispute releases them): the agent's debt (`owed`, advanced by the platform on a dispute)
+   * when a dispute releases them): the agent's debt (`owed`: what lost disputes refunded of earnings it had
+   * withdrawn; payments' AgentCredit then settles the debts it repaid, and is the only caller)
    * is repaid first and the rest becomes available. One statement (`ledger_credit_agent`, migration
    * Disputes): it locks the three accounts in LEDGER_LOCK_ORDER and reads the debt under that lock.
    */
