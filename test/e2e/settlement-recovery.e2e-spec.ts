@@ -142,14 +142,15 @@ describe('facilitator: a failed settlement whose authorization expired unused en
           .find((s) => s.job === 'payment.settle')!
           .due()
       ).map((w) => w.id);
-    // Still valid: a due retry is sent again and fails again.
-    await ds.query(`UPDATE payments SET next_attempt_at = now() WHERE id = $1`, [payment.id]);
+    // Still valid: a due retry is sent again and fails again. (A second in the past: the sweeper
+    // compares with the process's clock, which has milliseconds where Postgres has microseconds.)
+    await ds.query(`UPDATE payments SET next_attempt_at = now() - interval '1 second' WHERE id = $1`, [payment.id]);
     expect(await due()).toContain(payment.id);
     await finish.execute(payment.id);
     const sends = () => facilitator.calls.filter((c) => c.path === '/settle' && c.body.paymentPayload.payload.authorization.nonce === h.nonce).length;
     expect(sends()).toBe(2);
     // Past validBefore (and the margin for a lagging chain clock): released for good.
-    await ds.query(`UPDATE payments SET next_attempt_at = now(), valid_before = extract(epoch FROM now())::bigint - 601 WHERE id = $1`, [payment.id]);
+    await ds.query(`UPDATE payments SET next_attempt_at = now() - interval '1 second', valid_before = extract(epoch FROM now())::bigint - 601 WHERE id = $1`, [payment.id]);
     expect(await finish.execute(payment.id)).toBe('settlement_expired');
     const [after] = await ds.query(`SELECT p.status, p.next_attempt_at, e.settlement_status, e.transaction_id FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [
       id,
