@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { canonicalJson } from '@app/json-schema';
 import { verifyAgoraSignature } from '@agora/sdk';
@@ -60,6 +60,7 @@ describe('Disputes: routes (e2e)', () => {
         reason: 'Wrong language',
         createdAt: expect.any(String),
         respondBy: expect.any(String),
+        evidenceKey: expect.stringMatching(/^[0-9a-f]{64}$/),
       });
       expect(Date.parse(d.respondBy) - Date.parse(d.createdAt)).toBe(172_800_000);
       expect(await txStatus(call.transactionId)).toEqual({ status: 'disputed', disputeId: d.disputeId });
@@ -217,7 +218,9 @@ describe('Disputes: routes (e2e)', () => {
   describe('reads', () => {
     it('GET /disputes/:id: the Dispute resource with the evidence the platform holds, signed by the platform', async () => {
       const call = await execute(newWallet());
-      const id = (await fileDispute(api, call, { evidence: 'screenshot link' })).body.data.disputeId;
+      const filed = (await fileDispute(api, call, { evidence: 'screenshot link' })).body.data;
+      const id = filed.disputeId;
+      expect(filed.evidenceKey).toMatch(/^[0-9a-f]{64}$/);
       const res = await api.request('GET', `/api/v1/disputes/${id}`);
       expect(res.status).toBe(200);
       const d = res.body.data;
@@ -236,8 +239,11 @@ describe('Disputes: routes (e2e)', () => {
       });
       const [exec] = await ds.query(`SELECT input, output FROM executions WHERE id = $1`, [call.requestId]);
       const [payment] = await ds.query(`SELECT tx_hash FROM payments p JOIN transactions t ON t.payment_id = p.id WHERE t.id = $1`, [call.transactionId]);
-      const sha = (v: unknown) => createHash('sha256').update(canonicalJson(v)).digest('hex');
+      // Issue 29: keyed hashes, checkable by the parties only (the payer has the key from its filing).
+      const sha = (v: unknown) => createHmac('sha256', Buffer.from(filed.evidenceKey, 'hex')).update(canonicalJson(v)).digest('hex');
       const facts = d.platformEvidence.facts;
+      expect(facts.outputHash).not.toBe(createHash('sha256').update(canonicalJson(exec.output)).digest('hex'));
+      expect(JSON.stringify(d)).not.toContain(filed.evidenceKey);
       expect(facts).toMatchObject({
         transactionId: call.transactionId,
         requestId: call.requestId,
@@ -256,6 +262,15 @@ describe('Disputes: routes (e2e)', () => {
       expect(verifyAgoraSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson({ ...facts, agentError: 'forged' }), [key.publicKey])).toBe(false);
       expect((await api.request('GET', '/api/v1/disputes/dsp_doesnotexist00')).status).toBe(404);
       expect((await api.request('GET', '/api/v1/disputes/not-an-id')).status).toBe(400);
+      // The agent's wallet gets the same key; another agent's wallet and an unsigned read do not.
+      const keyUrl = `/api/v1/disputes/${id}/evidence-key`;
+      const agentRead = await api.request('GET', keyUrl, { headers: await walletHeaders(agentWallet, agentId) });
+      expect(agentRead.status).toBe(200);
+      expect(agentRead.body.data).toEqual({ disputeId: id, transactionId: call.transactionId, evidenceKey: filed.evidenceKey });
+      const other = await api.request('GET', keyUrl, { headers: await walletHeaders(otherAgentWallet, otherAgentId) });
+      expect([other.status, other.body.error.code]).toEqual([403, 'FORBIDDEN']);
+      expect(JSON.stringify(other.body)).not.toContain(filed.evidenceKey);
+      expect((await api.request('GET', keyUrl)).status).toBe(401);
     });
 
     it("GET /disputes/agent/:agentId: the agent's disputes newest first, status filter, paging and total; unknown agent 404", async () => {

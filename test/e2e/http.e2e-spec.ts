@@ -166,6 +166,17 @@ describe('api process: logs and internal errors (e2e)', () => {
     expect(proc.output()).not.toContain(headers['X-Agent-Signature'].split(':sig:')[1]);
   });
 
+  it('redacts chain tokens, client signatures and cookies in the request log (issue 29)', async () => {
+    const secrets = { 'X-Chain-Token': 'v1.chain-token-secret-7f3a9c', 'X-Client-Signature': 'client-sig-secret-b41d0e', cookie: 'session=cookie-secret-5e2a' };
+    const res = await fetch(`${baseUrl}/api/v1/execute/exec_nothing_here`, {
+      headers: { 'X-Request-ID': 'trace-e2e-redact', 'X-Client-Wallet': '0x' + '11'.repeat(20), ...secrets },
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    const line = await waitFor(async () => logLines().find((l) => l.requestId === 'trace-e2e-redact' && l.res), 'request log line');
+    expect(line.req.headers).toMatchObject({ 'x-chain-token': '[redacted]', 'x-client-signature': '[redacted]', cookie: '[redacted]' });
+    for (const value of Object.values(secrets)) expect(proc.output()).not.toContain(value);
+  });
+
   it('answers a real internal failure with INTERNAL_ERROR and an error id only, and logs the cause', async () => {
     await withClient(db.url, (c) => c.query('ALTER TABLE agent_capabilities RENAME TO agent_capabilities_gone'));
     try {

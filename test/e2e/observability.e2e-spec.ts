@@ -14,7 +14,25 @@ import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const PRICE = 11_000n;
-const TOKEN = ADMIN['X-Admin-Key'];
+
+/** The IPv4 addresses listening on a TCP port, from /proc/net/tcp (state 0A = LISTEN; addresses in little-endian hex). */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f.length > 3 && f[3] === '0A' && f[1].endsWith(`:${hexPort}`))
+    .map((f) =>
+      f[1]
+        .slice(0, 8)
+        .match(/../g)!
+        .reverse()
+        .map((b) => parseInt(b, 16))
+        .join('.'),
+    );
+}
+const TOKEN = 'metrics-scrape-token-0123';
 const BEARER = { authorization: `Bearer ${TOKEN}` };
 
 /**
@@ -34,7 +52,7 @@ describe('observability: metrics and health (e2e)', () => {
     redisPort = await freePort();
     redis = await startPrivateRedis({ tcpPort: redisPort });
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ REDIS_URL: redis.url!, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', INVARIANT_CHECK_INTERVAL_MS: '500' });
+    api = await startApi({ REDIS_URL: redis.url!, METRICS_TOKEN: TOKEN, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', INVARIANT_CHECK_INTERVAL_MS: '500' });
     const port = await freePort();
     worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn', METRICS_PORT: String(port) });
     workerMetrics = `http://127.0.0.1:${port}/metrics`;
@@ -67,7 +85,27 @@ describe('observability: metrics and health (e2e)', () => {
       expect(none.headers.get('www-authenticate')).toBe('Bearer');
       expect((await fetch(url, { headers: { authorization: 'Bearer not-the-token-at-all!' } })).status).toBe(401);
       expect((await fetch(url, { headers: { authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
+      // Issue 29: the admin key (which resolves disputes) does not open a scrape.
+      expect((await fetch(url, { headers: { authorization: `Bearer ${ADMIN['X-Admin-Key']}` } })).status).toBe(401);
       expect((await fetch(url, { headers: BEARER })).status).toBe(200);
+    }
+  });
+
+  it("binds the worker's metrics port to loopback by default (the kernel's table of listening sockets)", () => {
+    const port = Number(new URL(workerMetrics).port);
+    const listening = listeningAddresses(port);
+    expect(listening).toEqual(['127.0.0.1']);
+  });
+
+  it('serves no /metrics on an api with an admin key and no METRICS_TOKEN (the key never falls back)', async () => {
+    const bare = await startApi({ REDIS_URL: redis.url! });
+    try {
+      expect(bare.config.adminApiKey).toBeDefined();
+      const res = await fetch(`${bare.baseUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN['X-Admin-Key']}` } });
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    } finally {
+      await bare.close();
     }
   });
 

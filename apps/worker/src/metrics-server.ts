@@ -7,10 +7,11 @@ import { Metrics, scrapeAuthorized } from '@app/metrics';
 import { JobProducer } from '@app/queues';
 
 /**
- * The worker has no HTTP server but this one: GET /metrics on METRICS_PORT (off when 0), in the
- * Prometheus text format, with the queues' depths read from Redis at scrape time. It asks for the
- * api's bearer token (METRICS_TOKEN, else ADMIN_API_KEY) when one is configured; a scrape that
- * arrives while another renders shares its text (a flood reads Redis once at a time).
+ * The worker has no HTTP server but this one: GET /metrics on METRICS_HOST:METRICS_PORT (off when
+ * the port is 0; loopback unless configured), in the Prometheus text format, with the queues'
+ * depths read from Redis at scrape time. It asks for METRICS_TOKEN when one is configured (config
+ * refuses a non-loopback host without one); a scrape that arrives while another renders shares
+ * its text (a flood reads Redis once at a time).
  */
 @Injectable()
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -44,8 +45,14 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         },
       );
     });
-    await new Promise<void>((resolve) => this.server!.listen(this.config.metricsPort, resolve));
-    this.logger.log(`metrics on :${(this.server.address() as AddressInfo).port}/metrics`);
+    await new Promise<void>((resolve) => this.server!.listen(this.config.metricsPort, this.config.metricsHost, resolve));
+    const bound = this.address()!;
+    this.logger.log(`metrics on ${bound.address}:${bound.port}/metrics`);
+  }
+
+  /** Where the port listens (none while off). */
+  address(): AddressInfo | undefined {
+    return (this.server?.address() as AddressInfo | null) ?? undefined;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -36,6 +36,17 @@ describe('loadConfig', () => {
     expect(c.adminApiKey).toBeUndefined();
   });
 
+  it('keeps the metrics token apart from the admin key and the worker port on loopback unless guarded', () => {
+    const admin = 'admin-key-0123456789abcdef';
+    const c = loadConfig({ ADMIN_API_KEY: admin, METRICS_PORT: '9464' });
+    expect(c.metricsToken).toBeUndefined();
+    expect(c.metricsHost).toBe('127.0.0.1');
+    expect(() => loadConfig({ ADMIN_API_KEY: admin, METRICS_TOKEN: admin })).toThrow(/METRICS_TOKEN must differ from ADMIN_API_KEY/);
+    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toThrow(/METRICS_HOST 0\.0\.0\.0 is reachable from other machines/);
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'scrape-token-0123456789' }).metricsHost).toBe('0.0.0.0');
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '::1' }).metricsHost).toBe('::1');
+  });
+
   it('reads overrides', () => {
     const c = loadConfig({ PORT: '8080', PAYMENT_NETWORKS: 'base, ethereum', OUTBOUND_ALLOW_HTTP: 'true', WEBHOOK_RETRY_DELAYS_MS: '0,10,20,30,40' });
     expect(c.port).toBe(8080);

@@ -1,5 +1,8 @@
 /* The only module that reads process.env (lint enforces it elsewhere). */
 import { isAddress } from 'ethers';
+import { ConfigError, Env, isLoopbackHost, Reader } from './config-reader';
+
+export { ConfigError } from './config-reader';
 
 export type SettlementMode = 'local' | 'evm' | 'facilitator';
 export type PaymentNetwork = 'base' | 'base-sepolia' | 'ethereum';
@@ -47,10 +50,12 @@ export class AppConfig {
   platformWallet: string;
   paymentNetworks: PaymentNetwork[];
   adminApiKey?: string;
-  /** Bearer token for the api's GET /metrics (ADMIN_API_KEY when unset; neither: the route answers 404). */
+  /** Bearer token for GET /metrics (its own: never ADMIN_API_KEY; unset: the api's route answers 404). */
   metricsToken?: string;
   /** The worker's Prometheus port (0: none). */
   metricsPort: number;
+  /** The address the worker's Prometheus port binds (loopback unless configured). */
+  metricsHost: string;
   platformSigningSeed: string;
   outboundAllowHttp: boolean;
   outboundAllowPrivate: boolean;
@@ -92,76 +97,6 @@ export class AppConfig {
   enqueueTimeoutMs: number;
   /** How often the worker checks the money invariants (G15); 0 turns the check off. */
   invariantCheckIntervalMs: number;
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-class Reader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
-
-  raw(name: string): string | undefined {
-    const v = this.env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  }
-
-  str(name: string, def?: string): string | undefined {
-    return this.raw(name) ?? def;
-  }
-
-  int(name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${v}")`);
-      return def;
-    }
-    return Number(v);
-  }
-
-  bool(name: string, def: boolean): boolean {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (['true', '1', 'yes'].includes(v.toLowerCase())) return true;
-    if (['false', '0', 'no'].includes(v.toLowerCase())) return false;
-    this.problems.push(`${name} must be true or false (got "${v}")`);
-    return def;
-  }
-
-  oneOf<T extends string>(name: string, allowed: readonly T[], def: T): T {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (!(allowed as readonly string[]).includes(v)) {
-      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${v}")`);
-      return def;
-    }
-    return v as T;
-  }
-
-  url(name: string, def: string | undefined, protocols: string[]): string | undefined {
-    const v = this.str(name, def);
-    if (v === undefined) return undefined;
-    try {
-      const u = new URL(v);
-      if (!protocols.includes(u.protocol)) {
-        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
-      }
-    } catch {
-      this.problems.push(`${name} must be a URL (got "${v}")`);
-    }
-    return v;
-  }
-
-  require(name: string, value: unknown, why: string): void {
-    if (value === undefined) this.problems.push(`${name} is required ${why}`);
-  }
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -222,9 +157,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.paymentNetworks = [...new Set(networks.filter((n): n is PaymentNetwork => (NETWORKS as readonly string[]).includes(n)))];
 
   c.adminApiKey = r.str('ADMIN_API_KEY');
-  c.metricsToken = r.str('METRICS_TOKEN') ?? c.adminApiKey;
+  // A scraper holds this token, so it is never the key that resolves disputes.
+  c.metricsToken = r.str('METRICS_TOKEN');
   c.metricsPort = r.int('METRICS_PORT', 0, 0, 65535);
+  c.metricsHost = r.str('METRICS_HOST', '127.0.0.1')!;
   if (c.metricsToken !== undefined && c.metricsToken.length < 16) r.problems.push('METRICS_TOKEN must be at least 16 characters');
+  if (c.metricsToken !== undefined && c.metricsToken === c.adminApiKey) r.problems.push('METRICS_TOKEN must differ from ADMIN_API_KEY');
+  if (c.metricsPort !== 0 && c.metricsToken === undefined && !isLoopbackHost(c.metricsHost)) {
+    r.problems.push(`METRICS_HOST ${c.metricsHost} is reachable from other machines: set METRICS_TOKEN, or bind the metrics port to loopback`);
+  }
   // Ed25519 seed for signing calls to agents; development has a fixed one, production must set its own.
   c.platformSigningSeed = r.str('PLATFORM_SIGNING_SEED', realMoney ? undefined : DEV_SIGNING_SEED) ?? '';
   if (c.platformSigningSeed === '') r.problems.push(`PLATFORM_SIGNING_SEED is required ${whyRequired}`);

@@ -12,12 +12,13 @@ import { DisputeEntity } from './entities/dispute.entity';
 import { FileDispute } from './usecases/file-dispute/file-dispute.usecase';
 import { PayerProofCheck } from './usecases/file-dispute/payer-proof';
 import { GetDispute } from './usecases/get-dispute/get-dispute.usecase';
+import { GetEvidenceKey } from './usecases/get-evidence-key/get-evidence-key.usecase';
 import { ListAgentDisputes } from './usecases/list-agent-disputes/list-agent-disputes.usecase';
 import { ResolveDispute } from './usecases/resolve-dispute/resolve-dispute.usecase';
 import { ResolveOverdueDispute } from './usecases/resolve-overdue-dispute/resolve-overdue-dispute.usecase';
 import { RespondToDispute } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
 
-const USE_CASES = [FileDispute, RespondToDispute, ResolveDispute, ResolveOverdueDispute, GetDispute, ListAgentDisputes];
+const USE_CASES = [FileDispute, RespondToDispute, ResolveDispute, ResolveOverdueDispute, GetDispute, GetEvidenceKey, ListAgentDisputes];
 
 /** Disputes: file, respond, resolve (by the platform or the response deadline), read. The money moves through payments' DisputeMoney. */
 @Module({

@@ -7,5 +7,6 @@ export * from './usecases/respond-to-dispute/respond-to-dispute.usecase';
 export * from './usecases/resolve-dispute/resolve-dispute.usecase';
 export * from './usecases/resolve-overdue-dispute/resolve-overdue-dispute.usecase';
 export * from './usecases/get-dispute/get-dispute.usecase';
+export * from './usecases/get-evidence-key/get-evidence-key.usecase';
 export * from './usecases/list-agent-disputes/list-agent-disputes.usecase';
 export * from './disputes.module';

@@ -23,6 +23,7 @@ import { EndUnrunChain } from './usecases/end-unrun-chain/end-unrun-chain.usecas
 import { AdmitExecution } from './usecases/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
 import { CollectExecutionEvidence } from './usecases/collect-execution-evidence/collect-execution-evidence.usecase';
+import { EvidenceKeys } from './usecases/collect-execution-evidence/evidence-keys';
 import { MarkExecutionRefunded } from './usecases/mark-execution-refunded/mark-execution-refunded.usecase';
 import { PruneIdempotencyKeys } from './usecases/prune-idempotency-keys/prune-idempotency-keys.usecase';
 import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
@@ -58,8 +59,8 @@ const USE_CASES = [
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), ExecuteTargetsModule, PaymentsModule, ChainsModule, WebhooksModule, ReputationModule],
-  providers: [...USE_CASES, ExecutionsRepository, FundingSource, AgentCaller, RateLimiter, ExecuteTargets],
-  exports: USE_CASES,
+  providers: [...USE_CASES, ExecutionsRepository, FundingSource, AgentCaller, RateLimiter, ExecuteTargets, EvidenceKeys],
+  exports: [...USE_CASES, EvidenceKeys],
 })
 export class ExecutionModule implements OnModuleInit {
   constructor(

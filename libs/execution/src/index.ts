@@ -22,6 +22,7 @@ export * from './usecases/run-pending-execution/run-pending-execution.usecase';
 export * from './usecases/finish-settlement/finish-settlement.usecase';
 export * from './usecases/count-rejected-execute/count-rejected-execute.usecase';
 export * from './usecases/collect-execution-evidence/collect-execution-evidence.usecase';
+export * from './usecases/collect-execution-evidence/evidence-keys';
 export * from './usecases/mark-execution-refunded/mark-execution-refunded.usecase';
 export * from './usecases/prune-idempotency-keys/prune-idempotency-keys.usecase';
 export * from './execution.module';

@@ -1,11 +1,21 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { bodySignature, eventDeliveryHeaders, standardSignature } from './webhook-signature';
+import { bodySignature, eventDeliveryHeaders, secretKey, standardSignature, whsecProblem } from './webhook-signature';
 import { retryAfterMs } from './delivery.service';
 
 describe('webhook signatures', () => {
   const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
   const body = '{"id":"evt_1","type":"escrow.released"}';
+
+  it('a whsec_ secret must be canonical base64 of a 24-64 byte key; one that is not never signs (no empty key)', () => {
+    expect(whsecProblem(secret)).toBeNull();
+    expect(whsecProblem('a-plain-secret-of-24-chars')).toBeNull();
+    for (const bad of ['whsec_', 'whsec_!!!!', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw-_', 'whsec_QUFB', `whsec_${'A'.repeat(88)}`]) {
+      expect([bad, whsecProblem(bad)]).toEqual([bad, expect.stringContaining('whsec_')]);
+      expect(() => secretKey(bad)).toThrow(/webhook secret unusable/);
+    }
+    expect(secretKey(secret)).toHaveLength(24);
+  });
 
   it('X-Signature is HMAC-SHA256 hex of the body with the decoded whsec key', () => {
     const key = Buffer.from('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'base64');

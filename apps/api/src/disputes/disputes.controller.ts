@@ -1,13 +1,14 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletAuthContext } from '@app/auth';
-import { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER, FileDispute, GetDispute, ListAgentDisputes, RespondToDispute } from '@app/disputes';
+import { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER, FileDispute, GetDispute, GetEvidenceKey, ListAgentDisputes, RespondToDispute } from '@app/disputes';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { prefixedId, UuidParamPipe } from '../http/validation';
 import { presentedPayment } from '../http/x402-http';
 import {
   DisputeListQueryDto,
+  DisputeEvidenceKeyResponse,
   DisputeListResponse,
   DisputeResponse,
   FileDisputeDto,
@@ -27,6 +28,7 @@ export class DisputesController {
     private readonly fileDispute: FileDispute,
     private readonly respondToDispute: RespondToDispute,
     private readonly getDispute: GetDispute,
+    private readonly getEvidenceKey: GetEvidenceKey,
     private readonly listDisputes: ListAgentDisputes,
   ) {}
 
@@ -64,6 +66,18 @@ export class DisputesController {
   @ApiErrors(400, 404)
   async get(@Param('id') id: string): Promise<DisputeResponse> {
     return toDisputeResponse(await this.getDispute.execute(prefixedId(id, 'dsp', 'id')));
+  }
+
+  @Get(':id/evidence-key')
+  @WalletSigned(null)
+  @ApiOperation({
+    summary: "The key of the evidence hashes, for the disputed agent's wallet (the payer gets it when it files)",
+    description: 'inputHash and outputHash are HMAC-SHA256 (hex) of the canonical JSON under this key: recompute them from what was sent and answered.',
+  })
+  @ApiEnvelope(DisputeEvidenceKeyResponse)
+  @ApiErrors(400, 401, 403, 404)
+  async evidenceKey(@Param('id') id: string, @WalletAuth() auth: WalletAuthContext): Promise<DisputeEvidenceKeyResponse> {
+    return this.getEvidenceKey.execute(prefixedId(id, 'dsp', 'id'), auth);
   }
 
   @Post(':id/respond')

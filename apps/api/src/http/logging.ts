@@ -20,7 +20,17 @@ export function pinoHttpOptions(config: AppConfig): Options {
     },
     customProps: (req: IncomingMessage) => ({ requestId: req.id }),
     redact: {
-      paths: ['req.headers["x-agent-signature"]', 'req.headers["x-payment"]', 'req.headers["payment-signature"]', 'req.headers["x-admin-key"]', 'req.headers.authorization'],
+      // Every header that proves who the caller is or pays: a log line never lets its reader act as them.
+      paths: [
+        'req.headers["x-agent-signature"]',
+        'req.headers["x-client-signature"]',
+        'req.headers["x-chain-token"]',
+        'req.headers["x-payment"]',
+        'req.headers["payment-signature"]',
+        'req.headers["x-admin-key"]',
+        'req.headers.authorization',
+        'req.headers.cookie',
+      ],
       censor: '[redacted]',
     },
     autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/api/v1/health') },

@@ -15,8 +15,8 @@ export function httpMetricsMiddleware(metrics: Metrics) {
 
 /**
  * GET /metrics (outside /api/v1): Prometheus text for a scraper that presents
- * `Authorization: Bearer <METRICS_TOKEN>` (ADMIN_API_KEY when METRICS_TOKEN is unset). Without
- * either configured the route does not exist (404), like the admin routes.
+ * `Authorization: Bearer <METRICS_TOKEN>`. Without METRICS_TOKEN the route does not exist (404);
+ * the admin key never opens it (a scraper would then hold the key that resolves disputes).
  */
 export function metricsHandler(metrics: Metrics, token: string | undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {

@@ -1,5 +1,6 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
 import { isWallet, Usdc } from '@app/common';
+import { whsecProblem } from '@app/webhooks';
 import { markOpaque } from './opaque-json';
 
 /** A property decorator from a predicate and its default message. */
@@ -20,6 +21,13 @@ export const IsUsdcAmount = predicate('isUsdcAmount', '$property must be a decim
 
 /** 0x followed by 40 hex characters (a mixed-case address must carry a valid checksum). */
 export const IsWallet = predicate('isWallet', '$property must be an Ethereum address: 0x followed by 40 hex characters', (v) => isWallet(v));
+
+/** A webhook secret that can sign: a `whsec_` one must be canonical base64 of a Standard Webhooks key size. */
+export const IsUsableWebhookSecret = predicate(
+  'isUsableWebhookSecret',
+  '$property: a whsec_ secret must be whsec_ followed by canonical base64 of 24-64 bytes',
+  (v) => typeof v === 'string' && whsecProblem(v) === null,
+);
 
 const isPlainObject = predicate('isPlainObject', '$property must be a JSON object', (v) => v !== null && typeof v === 'object' && !Array.isArray(v));
 

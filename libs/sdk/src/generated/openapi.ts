@@ -277,6 +277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/disputes/{id}/evidence-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key of the evidence hashes, for the disputed agent's wallet (the payer gets it when it files)
+         * @description inputHash and outputHash are HMAC-SHA256 (hex) of the canonical JSON under this key: recompute them from what was sent and answered.
+         */
+        get: operations["DisputesController_evidenceKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/disputes/{id}/respond": {
         parameters: {
             query?: never;
@@ -980,7 +1000,7 @@ export interface components {
             /** Format: uuid */
             agentId: string;
             events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed")[];
-            /** @description Signs deliveries (X-Signature; webhook-signature). 24-256 printable characters; a Standard Webhooks secret `whsec_<base64>` is used as its decoded bytes. Never returned. */
+            /** @description Signs deliveries (X-Signature; webhook-signature). 24-256 printable characters; a Standard Webhooks secret `whsec_<base64>` (canonical base64 of 24-64 bytes, else 400) is used as its decoded bytes. Never returned. */
             secret?: string;
             /**
              * @description HTTPS; checked by the outbound guard now and at every delivery
@@ -1037,6 +1057,12 @@ export interface components {
             id: string;
             name: string;
             pricing: components["schemas"]["PricingResponse"];
+        };
+        DisputeEvidenceKeyResponse: {
+            disputeId: string;
+            /** @description HMAC-SHA256 key (64 hex) of platformEvidence.facts.inputHash and outputHash */
+            evidenceKey: string;
+            transactionId: string;
         };
         DisputeListItemResponse: {
             createdAt: string;
@@ -1199,6 +1225,8 @@ export interface components {
         FileDisputeResponse: {
             createdAt: string;
             disputeId: string;
+            /** @description HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else */
+            evidenceKey: string;
             reason: string;
             respondBy: string;
             /** @enum {string} */
@@ -1231,7 +1259,7 @@ export interface components {
             attestation: {
                 [key: string]: unknown;
             };
-            /** @description What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (SHA-256 of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId */
+            /** @description What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (HMAC-SHA256 of the canonical JSON under the evidence key only the parties get), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId */
             facts: {
                 [key: string]: unknown;
             };
@@ -2955,6 +2983,104 @@ export interface operations {
             };
             /** @description Error envelope */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    DisputesController_evidenceKey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                "X-Agent-Signature": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DisputeEvidenceKeyResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { formatMicros } from '@app/common';
-import { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES, DisputeEntity, DisputeStatus, DisputeView } from '@app/disputes';
+import { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES, DisputeEntity, DisputeStatus, DisputeView, FiledDispute } from '@app/disputes';
 import { PageQueryDto } from '../../http/pagination.dto';
 
 export class FileDisputeDto {
@@ -71,6 +71,14 @@ export class FileDisputeResponse {
   @ApiProperty() reason: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() respondBy: string;
+  @ApiProperty({ description: 'HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else' })
+  evidenceKey: string;
+}
+
+export class DisputeEvidenceKeyResponse {
+  @ApiProperty() disputeId: string;
+  @ApiProperty() transactionId: string;
+  @ApiProperty({ description: 'HMAC-SHA256 key (64 hex) of platformEvidence.facts.inputHash and outputHash' }) evidenceKey: string;
 }
 
 export class RespondDisputeResponse {
@@ -95,7 +103,7 @@ export class PlatformEvidenceResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (SHA-256 of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId',
+      'What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (HMAC-SHA256 of the canonical JSON under the evidence key only the parties get), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId',
   })
   facts: Record<string, unknown>;
   @ApiProperty({
@@ -148,8 +156,16 @@ export class DisputeListResponse {
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export function toFileDisputeResponse(d: DisputeEntity): FileDisputeResponse {
-  return { disputeId: d.id, transactionId: d.transactionId, status: d.status, reason: d.reason, createdAt: iso(d.createdAt)!, respondBy: iso(d.respondBy)! };
+export function toFileDisputeResponse(d: FiledDispute): FileDisputeResponse {
+  return {
+    disputeId: d.id,
+    transactionId: d.transactionId,
+    status: d.status,
+    reason: d.reason,
+    createdAt: iso(d.createdAt)!,
+    respondBy: iso(d.respondBy)!,
+    evidenceKey: d.evidenceKey,
+  };
 }
 
 export function toRespondDisputeResponse(d: DisputeEntity): RespondDisputeResponse {

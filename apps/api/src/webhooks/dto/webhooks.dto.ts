@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
 import { EVENT_TYPES, EventType } from '@app/outbox';
 import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from '@app/webhooks';
+import { IsUsableWebhookSecret } from '../../http/validators';
 
 export class CreateWebhookDto {
   @ApiProperty({ format: 'uuid' })
@@ -23,12 +24,13 @@ export class CreateWebhookDto {
 
   @ApiPropertyOptional({
     description:
-      'Signs deliveries (X-Signature; webhook-signature). 24-256 printable characters; a Standard Webhooks secret `whsec_<base64>` is used as its decoded bytes. Never returned.',
+      'Signs deliveries (X-Signature; webhook-signature). 24-256 printable characters; a Standard Webhooks secret `whsec_<base64>` (canonical base64 of 24-64 bytes, else 400) is used as its decoded bytes. Never returned.',
   })
   @IsOptional()
   @IsString()
   @Length(24, 256)
   @Matches(/^[\x21-\x7e]+$/, { message: 'secret must be printable ASCII without spaces' })
+  @IsUsableWebhookSecret()
   secret?: string;
 }
 

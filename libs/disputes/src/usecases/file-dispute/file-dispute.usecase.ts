@@ -3,7 +3,7 @@ import { AppException, Clock, newId, NotFoundException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { WalletAuthService } from '@app/auth';
 import { TransactionRunner } from '@app/database';
-import { CollectExecutionEvidence } from '@app/execution';
+import { CollectExecutionEvidence, EvidenceKeys } from '@app/execution';
 import { OutboxService } from '@app/outbox';
 import { DisputeMoney } from '@app/payments';
 import { ReputationRecorder } from '@app/reputation';
@@ -25,6 +25,9 @@ export interface FileDisputeCommand {
  * lock queues concurrent filings; the losers find it disputed), the earnings frozen, the dispute
  * row, reputation -5 and `dispute.filed`. The response deadline is a delayed job plus the sweeper.
  */
+/** The filed dispute, with the key of its evidence hashes for the payer who filed it. */
+export type FiledDispute = DisputeEntity & { evidenceKey: string };
+
 @Injectable()
 export class FileDispute {
   constructor(
@@ -33,6 +36,7 @@ export class FileDispute {
     private readonly proofs: PayerProofCheck,
     private readonly walletAuth: WalletAuthService,
     private readonly evidence: CollectExecutionEvidence,
+    private readonly evidenceKeys: EvidenceKeys,
     private readonly reputation: ReputationRecorder,
     private readonly outbox: OutboxService,
     private readonly timeouts: DisputeTimeouts,
@@ -41,7 +45,7 @@ export class FileDispute {
     private readonly clock: Clock,
   ) {}
 
-  async execute(cmd: FileDisputeCommand): Promise<DisputeEntity> {
+  async execute(cmd: FileDisputeCommand): Promise<FiledDispute> {
     this.proofs.assertPresent(cmd.proof);
     const charged = await this.money.transaction(cmd.transactionId);
     if (!charged) throw new NotFoundException('TRANSACTION_NOT_FOUND', 'Transaction', cmd.transactionId);
@@ -82,6 +86,7 @@ export class FileDispute {
       return (await this.repo.findById(id, manager))!;
     });
     await this.timeouts.schedule(dispute);
-    return dispute;
+    // The payer proved itself: it gets the key of the evidence hashes (public evidence shows only keyed hashes).
+    return Object.assign(dispute, { evidenceKey: this.evidenceKeys.keyFor(charged.id) });
   }
 }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { formatMicros } from '@app/common';
 import { canonicalJson } from '@app/json-schema';
 import { PlatformSigner } from '@app/outbound';
 import { PaymentsService } from '@app/payments';
 import { ExecutionsRepository } from '../../executions.repository';
+import { EvidenceKeys } from './evidence-keys';
 
 /** What the platform itself saw of a charged execution: neither side has to upload it. */
 export interface ExecutionFacts {
@@ -12,7 +12,10 @@ export interface ExecutionFacts {
   requestId: string | null;
   capabilityId: string | null;
   status: string | null;
-  /** SHA-256 (hex) of the canonical JSON (sorted keys) of the input the agent was sent, and of the output it answered. */
+  /**
+   * HMAC-SHA256 (hex) of the canonical JSON (sorted keys) of the input the agent was sent, and of
+   * the output it answered, under the charge's evidence key (EvidenceKeys: only the parties get it).
+   */
   inputHash: string | null;
   outputHash: string | null;
   agentError: string | null;
@@ -32,8 +35,6 @@ export interface ExecutionEvidence {
   attestation: { keyId: string; signature: string };
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
 /** The evidence a dispute carries: the facts of the execution a transaction charged, signed by the platform. */
 @Injectable()
 export class CollectExecutionEvidence {
@@ -41,17 +42,19 @@ export class CollectExecutionEvidence {
     private readonly repo: ExecutionsRepository,
     private readonly payments: PaymentsService,
     private readonly signer: PlatformSigner,
+    private readonly keys: EvidenceKeys,
   ) {}
 
   async execute(charge: { transactionId: string; paymentId: string | null; agentId: string; chargedAt: Date }): Promise<ExecutionEvidence> {
     const [execution, payment] = await Promise.all([this.repo.findByCharge(charge), charge.paymentId ? this.payments.get(charge.paymentId) : Promise.resolve(null)]);
+    const keyed = (value: unknown) => this.keys.hash(charge.transactionId, canonicalJson(value));
     const facts: ExecutionFacts = {
       transactionId: charge.transactionId,
       requestId: execution?.id ?? null,
       capabilityId: execution?.capabilityId ?? null,
       status: execution?.status ?? null,
-      inputHash: execution ? sha256(canonicalJson(execution.input)) : null,
-      outputHash: execution && execution.output !== null && execution.output !== undefined ? sha256(canonicalJson(execution.output)) : null,
+      inputHash: execution ? keyed(execution.input) : null,
+      outputHash: execution && execution.output !== null && execution.output !== undefined ? keyed(execution.output) : null,
       agentError: execution?.agentError ?? null,
       timings: {
         requestedAt: execution?.createdAt.toISOString() ?? null,
