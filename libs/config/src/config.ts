@@ -1,5 +1,8 @@
 /* The only module that reads process.env (lint enforces it elsewhere). */
 import { isAddress } from 'ethers';
+import { ConfigError, Env, Reader } from './env-reader';
+
+export { ConfigError };
 
 export type SettlementMode = 'local' | 'evm' | 'facilitator';
 export type PaymentNetwork = 'base' | 'base-sepolia' | 'ethereum';
@@ -61,6 +64,12 @@ export class AppConfig {
   /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
   discoverTotalCap: number;
   executionTimeoutMs: number;
+  /** Largest agent output stored (its JSON, UTF-8 bytes); a larger one is a failed run, nothing charged. */
+  executionOutputMaxBytes: number;
+  /** Inputs and outputs of executions older than this many days are pruned (rows, hashes and money stay); 0: kept forever. */
+  executionPayloadRetentionDays: number;
+  /** How often the worker measures the payload bytes each agent's executions hold (metrics); 0: never. */
+  storageMetricsIntervalMs: number;
   /** How long a settlement call may run before the sweeper takes it over (asking the chain first). */
   settlementLeaseMs: number;
   chainTokenTtlS: number;
@@ -92,76 +101,6 @@ export class AppConfig {
   enqueueTimeoutMs: number;
   /** How often the worker checks the money invariants (G15); 0 turns the check off. */
   invariantCheckIntervalMs: number;
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-class Reader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
-
-  raw(name: string): string | undefined {
-    const v = this.env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  }
-
-  str(name: string, def?: string): string | undefined {
-    return this.raw(name) ?? def;
-  }
-
-  int(name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${v}")`);
-      return def;
-    }
-    return Number(v);
-  }
-
-  bool(name: string, def: boolean): boolean {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (['true', '1', 'yes'].includes(v.toLowerCase())) return true;
-    if (['false', '0', 'no'].includes(v.toLowerCase())) return false;
-    this.problems.push(`${name} must be true or false (got "${v}")`);
-    return def;
-  }
-
-  oneOf<T extends string>(name: string, allowed: readonly T[], def: T): T {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (!(allowed as readonly string[]).includes(v)) {
-      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${v}")`);
-      return def;
-    }
-    return v as T;
-  }
-
-  url(name: string, def: string | undefined, protocols: string[]): string | undefined {
-    const v = this.str(name, def);
-    if (v === undefined) return undefined;
-    try {
-      const u = new URL(v);
-      if (!protocols.includes(u.protocol)) {
-        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
-      }
-    } catch {
-      this.problems.push(`${name} must be a URL (got "${v}")`);
-    }
-    return v;
-  }
-
-  require(name: string, value: unknown, why: string): void {
-    if (value === undefined) this.problems.push(`${name} is required ${why}`);
-  }
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -240,6 +179,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
   c.discoverTotalCap = r.int('DISCOVER_TOTAL_CAP', 1000, 1);
   c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);
+  c.executionOutputMaxBytes = r.int('EXECUTION_OUTPUT_MAX_BYTES', 262_144, 1_024, 16_777_216);
+  c.executionPayloadRetentionDays = r.int('EXECUTION_PAYLOAD_RETENTION_DAYS', 30, 0, 36_500);
+  c.storageMetricsIntervalMs = r.int('STORAGE_METRICS_INTERVAL_MS', 300_000, 0);
   c.settlementLeaseMs = r.int('SETTLEMENT_LEASE_MS', 180_000, 100);
   c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);
   c.chainTimeoutS = r.int('CHAIN_TIMEOUT_S', 300, 1);

@@ -1166,6 +1166,8 @@ export interface components {
             output?: {
                 [key: string]: unknown;
             };
+            /** @description True (else absent) once the input and output were deleted after the retention period (EXECUTION_PAYLOAD_RETENTION_DAYS): no output is answered; the row, its money and the hashes in dispute evidence stay */
+            outputPruned?: boolean;
             /** @description Variable pricing: the refund of the unused part of the payment */
             refund?: components["schemas"]["RefundResponse"];
             requestId: string;

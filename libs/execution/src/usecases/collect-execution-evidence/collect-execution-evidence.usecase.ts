@@ -33,6 +33,7 @@ export interface ExecutionEvidence {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const hashOf = (output: Record<string, unknown> | null | undefined) => (output === null || output === undefined ? null : sha256(canonicalJson(output)));
 
 /** The evidence a dispute carries: the facts of the execution a transaction charged, signed by the platform. */
 @Injectable()
@@ -50,8 +51,9 @@ export class CollectExecutionEvidence {
       requestId: execution?.id ?? null,
       capabilityId: execution?.capabilityId ?? null,
       status: execution?.status ?? null,
-      inputHash: execution ? sha256(canonicalJson(execution.input)) : null,
-      outputHash: execution && execution.output !== null && execution.output !== undefined ? sha256(canonicalJson(execution.output)) : null,
+      // A pruned execution (EXECUTION_PAYLOAD_RETENTION_DAYS) kept the hashes of what it held.
+      inputHash: execution ? (execution.payloadPrunedAt ? execution.inputSha256 : sha256(canonicalJson(execution.input))) : null,
+      outputHash: execution ? (execution.payloadPrunedAt ? execution.outputSha256 : hashOf(execution.output)) : null,
       agentError: execution?.agentError ?? null,
       timings: {
         requestedAt: execution?.createdAt.toISOString() ?? null,
