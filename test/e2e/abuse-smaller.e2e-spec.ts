@@ -68,7 +68,10 @@ describe('abuse: webhook secrets and public evidence (e2e)', () => {
     expect(guesses.map(sha)).not.toContain(facts.outputHash);
     expect(sha({ text: 'hola' })).not.toBe(facts.inputHash);
     // The parties check it: HMAC-SHA256 under the key the payer got when it filed.
-    const keyed = (v: unknown) => createHmac('sha256', Buffer.from(filed.evidenceKey, 'hex')).update(canonicalJson(v)).digest('hex');
+    const keyed = (v: unknown) =>
+      createHmac('sha256', Buffer.from(filed.evidenceKey, 'hex'))
+        .update(createHash('sha256').update(canonicalJson(v)).digest('hex'))
+        .digest('hex');
     expect(guesses.map(keyed).indexOf(facts.outputHash)).toBe(1);
     expect(keyed({ text: 'hola' })).toBe(facts.inputHash);
   });

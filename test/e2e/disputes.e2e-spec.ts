@@ -240,7 +240,10 @@ describe('Disputes: routes (e2e)', () => {
       const [exec] = await ds.query(`SELECT input, output FROM executions WHERE id = $1`, [call.requestId]);
       const [payment] = await ds.query(`SELECT tx_hash FROM payments p JOIN transactions t ON t.payment_id = p.id WHERE t.id = $1`, [call.transactionId]);
       // Issue 29: keyed hashes, checkable by the parties only (the payer has the key from its filing).
-      const sha = (v: unknown) => createHmac('sha256', Buffer.from(filed.evidenceKey, 'hex')).update(canonicalJson(v)).digest('hex');
+      const sha = (v: unknown) =>
+        createHmac('sha256', Buffer.from(filed.evidenceKey, 'hex'))
+          .update(createHash('sha256').update(canonicalJson(v)).digest('hex'))
+          .digest('hex');
       const facts = d.platformEvidence.facts;
       expect(facts.outputHash).not.toBe(createHash('sha256').update(canonicalJson(exec.output)).digest('hex'));
       expect(JSON.stringify(d)).not.toContain(filed.evidenceKey);

@@ -19,6 +19,7 @@ import { JobHandlerRegistry } from './job-handlers';
 import { Sweeper } from './sweeper';
 import { MetricsServer } from './metrics-server';
 import { InvariantMonitor } from './invariant-monitor';
+import { PayloadStorageMonitor } from './payload-storage-monitor';
 import { PaymentsProcessor } from './processors/payments.processor';
 import { ExecutionsProcessor } from './processors/executions.processor';
 import { WebhooksProcessor } from './processors/webhooks.processor';
@@ -57,6 +58,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         OutboxRelay,
         Sweeper,
         InvariantMonitor,
+        PayloadStorageMonitor,
         HeartbeatService,
         MetricsServer,
       ],

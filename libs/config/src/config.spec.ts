@@ -15,6 +15,9 @@ describe('loadConfig', () => {
       rateLimitClientPerMin: 120,
       rateLimitAgentPerMin: 600,
       executionTimeoutMs: 30_000,
+      executionOutputMaxBytes: 262_144,
+      executionPayloadRetentionDays: 30,
+      storageMetricsIntervalMs: 300_000,
       chainTokenTtlS: 30,
       chainTimeoutS: 300,
       escrowHoldStandardS: 86_400,
@@ -72,6 +75,8 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'production', OUTBOUND_ALLOW_HTTP: 'true' }, /cannot be on when NODE_ENV=production/],
     [{ QUEUE_PREFIX: 'a:b' }, /QUEUE_PREFIX must be/],
     [{ WITHDRAWAL_RESERVE: 'maybe' }, /WITHDRAWAL_RESERVE must be one of on, off/],
+    [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
+    [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],
   ])('stops on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -66,6 +66,12 @@ export class AppConfig {
   /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
   discoverTotalCap: number;
   executionTimeoutMs: number;
+  /** Largest agent output stored (its JSON, UTF-8 bytes); a larger one is a failed run, nothing charged. */
+  executionOutputMaxBytes: number;
+  /** Inputs and outputs of executions older than this many days are pruned (rows, hashes and money stay); 0: kept forever. */
+  executionPayloadRetentionDays: number;
+  /** How often the worker measures the payload bytes each agent's executions hold (metrics); 0: never. */
+  storageMetricsIntervalMs: number;
   /** How long a settlement call may run before the sweeper takes it over (asking the chain first). */
   settlementLeaseMs: number;
   chainTokenTtlS: number;
@@ -181,6 +187,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
   c.discoverTotalCap = r.int('DISCOVER_TOTAL_CAP', 1000, 1);
   c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);
+  c.executionOutputMaxBytes = r.int('EXECUTION_OUTPUT_MAX_BYTES', 262_144, 1_024, 16_777_216);
+  c.executionPayloadRetentionDays = r.int('EXECUTION_PAYLOAD_RETENTION_DAYS', 30, 0, 36_500);
+  c.storageMetricsIntervalMs = r.int('STORAGE_METRICS_INTERVAL_MS', 300_000, 0);
   c.settlementLeaseMs = r.int('SETTLEMENT_LEASE_MS', 180_000, 100);
   c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);
   c.chainTimeoutS = r.int('CHAIN_TIMEOUT_S', 300, 1);

@@ -9,7 +9,8 @@ export type AgentCallResult =
   | { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown }
   | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number; reachedAgent?: boolean; refused?: boolean };
 
-const MAX_AGENT_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** What an answer may carry besides its output (usage, cost, whitespace) before the caller stops reading it. */
+const RESPONSE_MARGIN_BYTES = 64 * 1024;
 
 /** What an agent running inside a chain is given: the body's `chain`, and headers X-Chain-Token and W3C `traceparent`. */
 export interface ChainCallContext {
@@ -25,7 +26,8 @@ export interface ChainCallContext {
  * `{requestId, capabilityId, input, chain?}`, signed by the platform, through the guarded client.
  * Inside a chain the agent also gets its token in `X-Chain-Token` and the chain's trace in
  * `traceparent` (so agents that use OpenTelemetry join one trace). The agent answers 2xx
- * `{output}`; anything else, or output failing outputSchema, is a failure.
+ * `{output}`; anything else, output larger than EXECUTION_OUTPUT_MAX_BYTES (its JSON; the answer
+ * is not read past the cap and a margin), or output failing outputSchema, is a failure.
  */
 @Injectable()
 export class AgentCaller {
@@ -64,6 +66,7 @@ export class AgentCaller {
     const body = JSON.stringify(chain ? { ...payload, chain: { chainId: chain.chainId, depth: chain.depth, remainingBudget: chain.remainingBudget, token: chain.token } } : payload);
     const started = Date.now();
     const elapsed = () => Date.now() - started;
+    const cap = this.config.executionOutputMaxBytes;
     let res;
     try {
       res = await this.http.postJson(endpoint, body, {
@@ -75,11 +78,14 @@ export class AgentCaller {
           ...(chain ? { 'X-Chain-Token': chain.token, ...(instrumented('undici') ? {} : { traceparent: chain.traceparent }) } : {}),
         },
         timeoutMs: this.config.executionTimeoutMs,
-        maxBytes: MAX_AGENT_RESPONSE_BYTES,
+        maxBytes: cap + RESPONSE_MARGIN_BYTES,
       });
     } catch (err) {
       const e = err as OutboundError;
       if (e.kind === 'timeout') return { ok: false, status: 'timeout', error: `agent did not answer within ${this.config.executionTimeoutMs} ms`, timeMs: elapsed() };
+      if (e.kind === 'too_large') {
+        return { ok: false, status: 'failed', error: `output exceeds the ${cap}-byte limit (the answer was cut off after ${cap + RESPONSE_MARGIN_BYTES} bytes)`, timeMs: elapsed() };
+      }
       // The guard refused the address: nothing was sent, so the agent is not penalised for it.
       return { ok: false, status: 'failed', error: `agent unreachable: ${e.message}`, timeMs: elapsed(), reachedAgent: e.kind !== 'blocked' };
     }
@@ -98,6 +104,9 @@ export class AgentCaller {
     if (!output || typeof output !== 'object' || Array.isArray(output)) {
       return { ok: false, status: 'failed', error: 'agent response has no output object', timeMs: elapsed() };
     }
+    // What would be stored: the output's JSON (the answer's own text may differ in whitespace and escapes).
+    const size = Buffer.byteLength(JSON.stringify(output));
+    if (size > cap) return { ok: false, status: 'failed', error: `output of ${size} bytes exceeds the ${cap}-byte limit`, timeMs: elapsed() };
     const errors = validateAgainst(outputSchema, output, scope);
     if (errors.length) {
       return { ok: false, status: 'failed', error: `output does not match outputSchema: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, timeMs: elapsed() };

@@ -67,6 +67,9 @@ export function newExecution(o: {
     nextAttemptAt: null,
     lockedUntil: o.lockedUntil,
     completedAt: null,
+    payloadPrunedAt: null,
+    inputSha256: null,
+    outputSha256: null,
   });
 }
 

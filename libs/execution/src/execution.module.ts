@@ -7,13 +7,14 @@ import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { PaymentSettlement, PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
-import { WebhooksModule } from '@app/webhooks';
+import { CallbackOutputs, WebhooksModule } from '@app/webhooks';
 import { ExecuteTargets } from './admission/execute-targets';
 import { RateLimiter } from './admission/rate-limiter';
 import { AgentCaller } from './agent-caller';
 import { ExecutionEntity } from './entities/execution.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { ExecutionsRepository } from './executions.repository';
+import { ExecutionPayloadsRepository } from './execution-payloads.repository';
 import { FundingSource } from './funding/x402-funding';
 import { AdmitChainCall } from './usecases/admit-chain-call/admit-chain-call.usecase';
 import { ExecuteChained } from './usecases/execute-chained/execute-chained.usecase';
@@ -26,6 +27,8 @@ import { CollectExecutionEvidence } from './usecases/collect-execution-evidence/
 import { EvidenceKeys } from './usecases/collect-execution-evidence/evidence-keys';
 import { MarkExecutionRefunded } from './usecases/mark-execution-refunded/mark-execution-refunded.usecase';
 import { PruneIdempotencyKeys } from './usecases/prune-idempotency-keys/prune-idempotency-keys.usecase';
+import { PruneExecutionPayloads } from './usecases/prune-execution-payloads/prune-execution-payloads.usecase';
+import { MeasurePayloadStorage } from './usecases/measure-payload-storage/measure-payload-storage.usecase';
 import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
 import { Execute } from './usecases/execute/execute.usecase';
 import { FinishSettlement } from './usecases/finish-settlement/finish-settlement.usecase';
@@ -54,12 +57,14 @@ const USE_CASES = [
   CollectExecutionEvidence,
   MarkExecutionRefunded,
   PruneIdempotencyKeys,
+  PruneExecutionPayloads,
+  MeasurePayloadStorage,
 ];
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), ExecuteTargetsModule, PaymentsModule, ChainsModule, WebhooksModule, ReputationModule],
-  providers: [...USE_CASES, ExecutionsRepository, FundingSource, AgentCaller, RateLimiter, ExecuteTargets, EvidenceKeys],
+  providers: [...USE_CASES, ExecutionsRepository, ExecutionPayloadsRepository, FundingSource, AgentCaller, RateLimiter, ExecuteTargets, EvidenceKeys],
   exports: [...USE_CASES, EvidenceKeys],
 })
 export class ExecutionModule implements OnModuleInit {
@@ -69,6 +74,8 @@ export class ExecutionModule implements OnModuleInit {
     private readonly settlement: PaymentSettlement,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly payloads: ExecutionPayloadsRepository,
+    private readonly callbackOutputs: CallbackOutputs,
   ) {}
 
   /** What the worker's sweeper collects for this domain. */
@@ -83,5 +90,11 @@ export class ExecutionModule implements OnModuleInit {
     });
     // Every tick (one job per slot): expired idempotency keys go, so the table holds only live ones.
     this.sweeps.register('idempotency-keys.prune', async () => [{ id: 'expired', data: { requestedAt: this.clock.now().toISOString() } }]);
+    // Every tick while a retention is set: payloads past it go (the job does a bounded share of a backlog).
+    this.sweeps.register('execution-payloads.prune', async () =>
+      this.config.executionPayloadRetentionDays > 0 ? [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }] : [],
+    );
+    // A completed execution's callback is built from its stored output when sent.
+    this.callbackOutputs.register((executionId) => this.payloads.outputOf(executionId));
   }
 }

@@ -25,4 +25,7 @@ export * from './usecases/collect-execution-evidence/collect-execution-evidence.
 export * from './usecases/collect-execution-evidence/evidence-keys';
 export * from './usecases/mark-execution-refunded/mark-execution-refunded.usecase';
 export * from './usecases/prune-idempotency-keys/prune-idempotency-keys.usecase';
+export * from './usecases/prune-execution-payloads/prune-execution-payloads.usecase';
+export * from './usecases/measure-payload-storage/measure-payload-storage.usecase';
+export type { AgentPayloadBytes, PayloadStorage } from './execution-payloads.repository';
 export * from './execution.module';

@@ -97,6 +97,25 @@ export class Metrics {
     registers: [],
   });
 
+  private readonly agentPayloadBytes = new Gauge({
+    name: 'agora_agent_execution_payload_bytes',
+    help: "Bytes the stored inputs and outputs of an agent's executions take (as stored, after compression), for the 20 agents holding the most; measured by the worker",
+    labelNames: ['agent_id'] as const,
+    registers: [],
+  });
+
+  private readonly payloadBytes = new Gauge({
+    name: 'agora_execution_payload_bytes',
+    help: 'Bytes the stored inputs and outputs of all executions take (as stored); measured by the worker',
+    registers: [],
+  });
+
+  private readonly payloadAgents = new Gauge({
+    name: 'agora_execution_payload_agents',
+    help: 'Agents whose executions hold a stored input or output; measured by the worker',
+    registers: [],
+  });
+
   constructor(opts: { process: string; defaultMetrics?: boolean }) {
     this.registry.setDefaultLabels({ process: opts.process });
     if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'agora_' });
@@ -110,6 +129,21 @@ export class Metrics {
     }
     this.invariantsOk.set(ok ? 1 : 0);
     this.invariantsCheckedAt.set(atMs / 1000);
+  }
+
+  /**
+   * The worker's storage measure (the gauges appear with the first one). Only the agents holding the
+   * most are named, so the series stay bounded whatever the number of agents; one that left the top
+   * loses its series.
+   */
+  payloadStorage(m: { top: { agentId: string; bytes: number }[]; totalBytes: number; agents: number }): void {
+    if (!this.registry.getSingleMetric('agora_execution_payload_bytes')) {
+      for (const g of [this.agentPayloadBytes, this.payloadBytes, this.payloadAgents]) this.registry.registerMetric(g);
+    }
+    this.agentPayloadBytes.reset();
+    for (const a of m.top) this.agentPayloadBytes.set({ agent_id: a.agentId }, a.bytes);
+    this.payloadBytes.set(m.totalBytes);
+    this.payloadAgents.set(m.agents);
   }
 
   /** Starts a timer; the function it answers records the seconds since, with labels. */

@@ -16,6 +16,8 @@ export interface JobPayloads {
   'auth-messages.prune': { requestedAt: string };
   /** Delete idempotency keys past their expiry (the sweeper enqueues it every tick). */
   'idempotency-keys.prune': { requestedAt: string };
+  /** Delete the input and output of executions older than EXECUTION_PAYLOAD_RETENTION_DAYS, keeping their hashes (every tick while set). */
+  'execution-payloads.prune': { requestedAt: string };
   /** Send a pending withdrawal (claim, transfer, complete or fail). */
   'withdrawal.process': { withdrawalId: string };
   /** Send a pending refund to the payer (claim, transfer, complete). */
@@ -52,6 +54,7 @@ export type JobOf<N extends JobName = JobName> = { [K in N]: { name: K; data: Jo
 export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'auth-messages.prune': QUEUES.maintenance,
   'idempotency-keys.prune': QUEUES.maintenance,
+  'execution-payloads.prune': QUEUES.maintenance,
   'withdrawal.process': QUEUES.payments,
   'refund.process': QUEUES.payments,
   'escrow.release': QUEUES.payments,

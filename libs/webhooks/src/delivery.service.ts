@@ -8,6 +8,7 @@ import { AppConfig } from '@app/config';
 import { Queryable, queryRows, TransactionRunner } from '@app/database';
 import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
 import { jobId, JobProducer } from '@app/queues';
+import { CallbackOutputs } from './callback-outputs';
 import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { eventDeliveryHeaders } from './webhook-signature';
 
@@ -24,7 +25,8 @@ interface ClaimedDelivery {
   eventType: string | null;
   executionId: string | null;
   url: string;
-  body: string;
+  /** Null: a completed execution's callback, built from its stored output. */
+  body: string | null;
   attempt: number;
   manual: boolean;
   traceparent: string | null;
@@ -47,7 +49,8 @@ export function retryAfterMs(value: string | string[] | undefined, nowMs: number
 /**
  * Every outbound delivery (resolutions §9): webhook events to subscriptions and execution results
  * to callback URLs. One Postgres row and one job per attempt: the job claims its row, posts the
- * stored body through the guarded client (2xx within WEBHOOK_TIMEOUT_MS is success), records the
+ * stored body (a completed execution's callback: built from its stored output, not copied)
+ * through the guarded client (2xx within WEBHOOK_TIMEOUT_MS is success), records the
  * answer, and on failure inserts the next attempt on WEBHOOK_RETRY_DELAYS_MS (+-10% jitter, at
  * least Retry-After) in the same transaction. A 410, or the fifth failure, marks the subscription
  * `failed` and delivery stops. Rows, not Redis, hold the schedule: the sweeper re-enqueues any
@@ -66,15 +69,20 @@ export class DeliveryService {
     private readonly clock: Clock,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly metrics: Metrics,
+    private readonly outputs: CallbackOutputs,
   ) {}
 
-  /** Inside the transaction that finishes an execution: its result becomes due at `callbackUrl` now. */
-  async scheduleCallback(manager: Queryable, c: { executionId: string; url: string; body: Record<string, unknown> }): Promise<string | null> {
+  /**
+   * Inside the transaction that finishes an execution: its result becomes due at `callbackUrl` now.
+   * `body` null: the execution completed, and `{requestId, status: 'completed', output}` is built
+   * from its stored output when sent (the row holds no copy of it).
+   */
+  async scheduleCallback(manager: Queryable, c: { executionId: string; url: string; body: Record<string, unknown> | null }): Promise<string | null> {
     const [row] = await queryRows<{ id: string }>(
       manager,
       `INSERT INTO webhook_deliveries (id, kind, execution_id, url, body, traceparent, attempt, status, scheduled_at)
        VALUES ($1, 'callback', $2, $3, $4, $5, 1, 'pending', $6) ON CONFLICT DO NOTHING RETURNING id`,
-      [newId('dlv'), c.executionId, c.url, JSON.stringify(c.body), activeTraceparent(), this.clock.now()],
+      [newId('dlv'), c.executionId, c.url, c.body === null ? null : JSON.stringify(c.body), activeTraceparent(), this.clock.now()],
     );
     return row?.id ?? null;
   }
@@ -103,7 +111,12 @@ export class DeliveryService {
   }
 
   private async send(d: ClaimedDelivery, now: Date): Promise<DeliveryOutcome> {
-    const target = await this.target(d, Math.floor(now.getTime() / 1000));
+    const body = d.body ?? (await this.completedBody(d.executionId!));
+    if (body === null) {
+      await this.record(this.dataSource.manager, d.id, 'cancelled', { error: 'the execution output is no longer stored' });
+      return 'cancelled';
+    }
+    const target = await this.target(d, body, Math.floor(now.getTime() / 1000));
     if (!target) {
       await this.record(this.dataSource.manager, d.id, 'cancelled', { error: 'subscription is no longer active' });
       return 'cancelled';
@@ -113,7 +126,7 @@ export class DeliveryService {
     let error: string | null = null;
     let wait: number | null = null;
     try {
-      const res = await this.http.postJson(target.url, d.body, { headers: target.headers, timeoutMs: this.config.webhookTimeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+      const res = await this.http.postJson(target.url, body, { headers: target.headers, timeoutMs: this.config.webhookTimeoutMs, maxBytes: MAX_RESPONSE_BYTES });
       status = res.status;
       if (res.status >= 200 && res.status < 300) {
         await this.record(this.dataSource.manager, d.id, 'succeeded', { responseStatus: status, durationMs: Date.now() - started });
@@ -127,12 +140,18 @@ export class DeliveryService {
     return this.failed(d, { responseStatus: status, durationMs: Date.now() - started, error: error.slice(0, 500) }, wait);
   }
 
+  /** A completed execution's callback body, from its stored output (null once the output is gone). */
+  private async completedBody(executionId: string): Promise<string | null> {
+    const output = await this.outputs.read(executionId);
+    return output === null ? null : JSON.stringify({ requestId: executionId, status: 'completed', output });
+  }
+
   /** Where and how to send: the subscription's URL and signed headers, or the callback's platform signature. */
-  private async target(d: ClaimedDelivery, nowS: number): Promise<Target | null> {
+  private async target(d: ClaimedDelivery, body: string, nowS: number): Promise<Target | null> {
     if (d.kind === 'callback') {
       return {
         url: d.url,
-        headers: { 'Content-Type': 'application/json', 'X-Request-ID': d.executionId!, 'X-Agora-Signature': this.signer.signatureHeader(d.executionId!, d.body, nowS) },
+        headers: { 'Content-Type': 'application/json', 'X-Request-ID': d.executionId!, 'X-Agora-Signature': this.signer.signatureHeader(d.executionId!, body, nowS) },
       };
     }
     const [s] = await queryRows<{ url: string; secret: string | null; status: string; createdAt: Date }>(
@@ -147,7 +166,7 @@ export class DeliveryService {
       eventTimestampS: Math.floor(new Date(s.createdAt).getTime() / 1000),
       attemptTimestampS: nowS,
       secret: s.secret,
-      body: d.body,
+      body,
     });
     return { url: s.url, headers };
   }

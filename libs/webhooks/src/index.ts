@@ -1,6 +1,7 @@
 export * from './entities/webhook-subscription.entity';
 export * from './entities/webhook-delivery.entity';
 export * from './webhook-signature';
+export * from './callback-outputs';
 export * from './delivery.service';
 export * from './event-fanout';
 export * from './webhooks.service';

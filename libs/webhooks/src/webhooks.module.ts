@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { SweepRegistry } from '@app/queues';
+import { CallbackOutputs } from './callback-outputs';
 import { DeliveryService } from './delivery.service';
 import { EventFanout, FANOUT_BATCH } from './event-fanout';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
@@ -11,8 +12,8 @@ import { WebhooksService } from './webhooks.service';
 /** Webhook subscriptions and every outbound delivery (events and execution callbacks). The worker adds OutboxRelay. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), AuthModule],
-  providers: [WebhooksService, DeliveryService, EventFanout],
-  exports: [WebhooksService, DeliveryService, EventFanout],
+  providers: [WebhooksService, DeliveryService, EventFanout, CallbackOutputs],
+  exports: [WebhooksService, DeliveryService, EventFanout, CallbackOutputs],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(

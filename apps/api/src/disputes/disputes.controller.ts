@@ -72,7 +72,7 @@ export class DisputesController {
   @WalletSigned(null)
   @ApiOperation({
     summary: "The key of the evidence hashes, for the disputed agent's wallet (the payer gets it when it files)",
-    description: 'inputHash and outputHash are HMAC-SHA256 (hex) of the canonical JSON under this key: recompute them from what was sent and answered.',
+    description: 'inputHash and outputHash are HMAC-SHA256 (hex) under this key of the SHA-256 hex of the canonical JSON: recompute them from what was sent and answered.',
   })
   @ApiEnvelope(DisputeEvidenceKeyResponse)
   @ApiErrors(400, 401, 403, 404)

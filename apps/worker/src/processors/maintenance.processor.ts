@@ -3,7 +3,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { WalletAuthService } from '@app/auth';
-import { PruneIdempotencyKeys } from '@app/execution';
+import { PruneExecutionPayloads, PruneIdempotencyKeys } from '@app/execution';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
@@ -17,6 +17,7 @@ export class MaintenanceProcessor extends WorkerHost {
     walletAuth: WalletAuthService,
     dataSource: DataSource,
     pruneKeys: PruneIdempotencyKeys,
+    prunePayloads: PruneExecutionPayloads,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.maintenance);
@@ -26,6 +27,7 @@ export class MaintenanceProcessor extends WorkerHost {
       return { deleted };
     });
     jobs.register('idempotency-keys.prune', () => pruneKeys.execute());
+    jobs.register('execution-payloads.prune', () => prunePayloads.execute());
   }
 
   process(job: Job): Promise<unknown> {

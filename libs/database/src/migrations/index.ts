@@ -19,6 +19,7 @@ import { InvariantStatus1763990000000 } from './1763990000000-InvariantStatus';
 import { TraceParent1764000000000 } from './1764000000000-TraceParent';
 import { MarketIntegrity1764010000000 } from './1764010000000-MarketIntegrity';
 import { RefundDust1764020000000 } from './1764020000000-RefundDust';
+import { PayloadRetention1764032000000 } from './1764032000000-PayloadRetention';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   TraceParent1764000000000,
   MarketIntegrity1764010000000,
   RefundDust1764020000000,
+  PayloadRetention1764032000000,
 ];

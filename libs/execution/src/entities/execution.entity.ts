@@ -12,6 +12,7 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 @Check('ck_executions_settlement', `"settlement_status" IS NULL OR "settlement_status" IN ('settlement_pending', 'settled', 'settlement_failed', 'settlement_expired')`)
 @Index('ix_executions_agent_created', ['agentId', 'createdAt'])
 @Index('ix_executions_status_next', ['status', 'nextAttemptAt'])
+@Index('ix_executions_payload_kept', ['createdAt'], { where: `"payload_pruned_at" IS NULL` })
 @Index('ux_executions_payment', ['paymentId'], { unique: true })
 @Check('ck_executions_fees', `"agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee"`)
 @Check('ck_executions_funding', `"payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL)`)
@@ -29,11 +30,25 @@ export class ExecutionEntity {
   @Column({ type: 'varchar', length: 42 })
   payer: string;
 
-  @Column({ type: 'jsonb' })
-  input: Record<string, unknown>;
+  /** Null once pruned (payloadPrunedAt). */
+  @Column({ type: 'jsonb', nullable: true })
+  input: Record<string, unknown> | null;
 
   @Column({ type: 'jsonb', nullable: true })
   output: Record<string, unknown> | null;
+
+  /**
+   * When the input and output were deleted (EXECUTION_PAYLOAD_RETENTION_DAYS); the row, its money
+   * and these hashes stay: SHA-256 (hex) of the canonical JSON of each, as dispute evidence states them.
+   */
+  @Column({ name: 'payload_pruned_at', type: 'timestamptz', nullable: true })
+  payloadPrunedAt: Date | null;
+
+  @Column({ name: 'input_sha256', type: 'varchar', length: 64, nullable: true })
+  inputSha256: string | null;
+
+  @Column({ name: 'output_sha256', type: 'varchar', length: 64, nullable: true })
+  outputSha256: string | null;
 
   @Column({ type: 'varchar', length: 16, default: 'pending' })
   status: ExecutionStatus;

@@ -286,7 +286,7 @@ export interface paths {
         };
         /**
          * The key of the evidence hashes, for the disputed agent's wallet (the payer gets it when it files)
-         * @description inputHash and outputHash are HMAC-SHA256 (hex) of the canonical JSON under this key: recompute them from what was sent and answered.
+         * @description inputHash and outputHash are HMAC-SHA256 (hex) under this key of the SHA-256 hex of the canonical JSON: recompute them from what was sent and answered.
          */
         get: operations["DisputesController_evidenceKey"];
         put?: never;
@@ -1192,6 +1192,8 @@ export interface components {
             output?: {
                 [key: string]: unknown;
             };
+            /** @description True (else absent) once the input and output were deleted after the retention period (EXECUTION_PAYLOAD_RETENTION_DAYS): no output is answered; the row, its money and the hashes in dispute evidence stay */
+            outputPruned?: boolean;
             /** @description Variable pricing: the refund of the unused part of the payment */
             refund?: components["schemas"]["RefundResponse"];
             requestId: string;
@@ -1259,7 +1261,7 @@ export interface components {
             attestation: {
                 [key: string]: unknown;
             };
-            /** @description What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (HMAC-SHA256 of the canonical JSON under the evidence key only the parties get), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId */
+            /** @description What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (HMAC-SHA256, under the evidence key only the parties get, of the SHA-256 hex of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId */
             facts: {
                 [key: string]: unknown;
             };

@@ -7,11 +7,13 @@ export type DeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed' | 'c
  * One delivery attempt (`dlv_`): an event to a subscription (`webhook`), or an execution's result
  * to its callbackUrl (`callback`). Each attempt is its own row and its own job; a failed attempt
  * schedules the next row on WEBHOOK_RETRY_DELAYS_MS. The body is the exact bytes sent on every
- * attempt; signatures are made per attempt.
+ * attempt; signatures are made per attempt. A completed execution's callback has no body: it is
+ * built from the execution's stored output when sent (the output is stored once).
  */
 @Entity('webhook_deliveries')
 @Check('ck_webhook_deliveries_kind', `"kind" IN ('webhook', 'callback')`)
 @Check('ck_webhook_deliveries_status', `"status" IN ('pending', 'sending', 'succeeded', 'failed', 'cancelled')`)
+@Check('ck_webhook_deliveries_body', `"body" IS NOT NULL OR "kind" = 'callback'`)
 @Check('ck_webhook_deliveries_target', `("kind" = 'webhook' AND "subscription_id" IS NOT NULL AND "event_id" IS NOT NULL) OR ("kind" = 'callback' AND "execution_id" IS NOT NULL)`)
 @Index('ux_webhook_deliveries_webhook_attempt', ['subscriptionId', 'eventId', 'attempt'], { unique: true, where: `"kind" = 'webhook' AND NOT "manual"` })
 @Index('ux_webhook_deliveries_callback_attempt', ['executionId', 'attempt'], { unique: true, where: `"kind" = 'callback'` })
@@ -39,8 +41,9 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'varchar', length: 2048 })
   url: string;
 
-  @Column({ type: 'text' })
-  body: string;
+  /** Null: a completed execution's callback, `{requestId, status, output}` built from the execution when sent. */
+  @Column({ type: 'text', nullable: true })
+  body: string | null;
 
   /** 1-5 on the retry schedule; a manual redelivery is a single attempt outside it. */
   @Column({ type: 'integer' })

@@ -103,7 +103,7 @@ export class PlatformEvidenceResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (HMAC-SHA256 of the canonical JSON under the evidence key only the parties get), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId',
+      'What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (HMAC-SHA256, under the evidence key only the parties get, of the SHA-256 hex of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId',
   })
   facts: Record<string, unknown>;
   @ApiProperty({

@@ -108,6 +108,12 @@ export class ExecutionResponse {
   @ApiProperty({ enum: ['pending', 'completed', 'failed', 'timeout', 'refunded'] }) status: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) output?: Record<string, unknown>;
   @ApiPropertyOptional() message?: string;
+  @ApiPropertyOptional({
+    type: Boolean,
+    description:
+      'True (else absent) once the input and output were deleted after the retention period (EXECUTION_PAYLOAD_RETENTION_DAYS): no output is answered; the row, its money and the hashes in dispute evidence stay',
+  })
+  outputPruned?: boolean;
   @ApiProperty({ nullable: true, type: Number, description: 'ms' }) executionTime: number | null;
   @ApiProperty({ type: CostResponse }) cost: CostResponse;
   @ApiProperty({ type: SettlementResponse }) settlement: SettlementResponse;
@@ -131,18 +137,20 @@ export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string |
   return {
     requestId: e.id,
     status: e.status,
-    ...(released
-      ? { output: e.output! }
-      : e.status === 'completed'
-        ? {
-            message:
-              e.settlementStatus === 'settled'
-                ? 'Send the original payment header to read the output'
-                : e.settlementStatus === 'settlement_expired'
-                  ? 'The payment authorization expired before it could be settled: nothing was charged and the output is withheld'
-                  : 'Output is withheld until the payment settles',
-          }
-        : {}),
+    ...(e.payloadPrunedAt
+      ? { outputPruned: true, message: 'The input and output of this execution were deleted after the retention period' }
+      : released
+        ? { output: e.output! }
+        : e.status === 'completed'
+          ? {
+              message:
+                e.settlementStatus === 'settled'
+                  ? 'Send the original payment header to read the output'
+                  : e.settlementStatus === 'settlement_expired'
+                    ? 'The payment authorization expired before it could be settled: nothing was charged and the output is withheld'
+                    : 'Output is withheld until the payment settles',
+            }
+          : {}),
     executionTime: e.executionTimeMs,
     cost: {
       agentFee: formatMicros(e.agentFee),

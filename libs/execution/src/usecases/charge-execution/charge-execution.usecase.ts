@@ -144,9 +144,8 @@ export class ChargeExecution {
           executionTime: execution.executionTimeMs ?? 0,
           earnings: formatMicros(splitAgentFee(execution.agentFee).earnings),
         }),
-        execution.callbackUrl
-          ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: { requestId: id, status: 'completed', output: execution.output } })
-          : Promise.resolve(null),
+        // The callback references the stored output (built when sent) rather than copying it.
+        execution.callbackUrl ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: null }) : Promise.resolve(null),
         this.escrow.recordCharge(sql, {
           transactionId,
           paymentId: funding.paymentId,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { formatMicros } from '@app/common';
 import { canonicalJson } from '@app/json-schema';
 import { PlatformSigner } from '@app/outbound';
@@ -13,8 +14,9 @@ export interface ExecutionFacts {
   capabilityId: string | null;
   status: string | null;
   /**
-   * HMAC-SHA256 (hex) of the canonical JSON (sorted keys) of the input the agent was sent, and of
-   * the output it answered, under the charge's evidence key (EvidenceKeys: only the parties get it).
+   * HMAC-SHA256 (hex), under the charge's evidence key (EvidenceKeys: only the parties get it), of
+   * the SHA-256 hex of the canonical JSON (sorted keys) of the input the agent was sent, and of the
+   * output it answered.
    */
   inputHash: string | null;
   outputHash: string | null;
@@ -35,6 +37,9 @@ export interface ExecutionEvidence {
   attestation: { keyId: string; signature: string };
 }
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const hashOf = (value: Record<string, unknown> | null | undefined) => (value === null || value === undefined ? null : sha256(canonicalJson(value)));
+
 /** The evidence a dispute carries: the facts of the execution a transaction charged, signed by the platform. */
 @Injectable()
 export class CollectExecutionEvidence {
@@ -47,14 +52,15 @@ export class CollectExecutionEvidence {
 
   async execute(charge: { transactionId: string; paymentId: string | null; agentId: string; chargedAt: Date }): Promise<ExecutionEvidence> {
     const [execution, payment] = await Promise.all([this.repo.findByCharge(charge), charge.paymentId ? this.payments.get(charge.paymentId) : Promise.resolve(null)]);
-    const keyed = (value: unknown) => this.keys.hash(charge.transactionId, canonicalJson(value));
+    const keyed = (digest: string | null) => (digest === null ? null : this.keys.hash(charge.transactionId, digest));
     const facts: ExecutionFacts = {
       transactionId: charge.transactionId,
       requestId: execution?.id ?? null,
       capabilityId: execution?.capabilityId ?? null,
       status: execution?.status ?? null,
-      inputHash: execution ? keyed(execution.input) : null,
-      outputHash: execution && execution.output !== null && execution.output !== undefined ? keyed(execution.output) : null,
+      // A pruned execution (EXECUTION_PAYLOAD_RETENTION_DAYS) kept the SHA-256 of what it held.
+      inputHash: execution ? keyed(execution.payloadPrunedAt ? execution.inputSha256 : hashOf(execution.input)) : null,
+      outputHash: execution ? keyed(execution.payloadPrunedAt ? execution.outputSha256 : hashOf(execution.output)) : null,
       agentError: execution?.agentError ?? null,
       timings: {
         requestedAt: execution?.createdAt.toISOString() ?? null,

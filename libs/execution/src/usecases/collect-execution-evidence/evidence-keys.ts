@@ -7,7 +7,7 @@ const LABEL = 'agora-evidence-hash.v1';
 /**
  * The keys of the hashes in a dispute's public evidence. A bare SHA-256 of an input or output can
  * be reversed by guessing (a three-word dictionary recovered a paid output), so each charge's
- * hashes are HMAC-SHA256 under a key of its own, derived from the platform's signing secret and the
+ * hashes are HMAC-SHA256 (of the payload's SHA-256 hex) under a key of its own, derived from the platform's signing secret and the
  * transaction id. The key is given only to the charge's two parties (the payer when it files, the
  * agent's wallet on request), who can then recompute the hashes from what they sent and received.
  */

@@ -37,6 +37,7 @@ export class RetryExecution {
     if (!['failed', 'timeout'].includes(execution.status)) {
       throw new AppException('INVALID_STATE', `Only a failed or timed-out execution can be retried (status ${execution.status})`, { status: execution.status });
     }
+    if (execution.payloadPrunedAt) throw new AppException('INVALID_STATE', 'The input of this execution was deleted after the retention period; execute again');
     if (execution.retryCount >= MAX_RETRIES) throw new AppException('INVALID_STATE', `An execution can be retried at most ${MAX_RETRIES} times`, { retryCount: execution.retryCount });
     const stored = await this.payments.get(execution.paymentId!);
     const nowS = BigInt(Math.floor(this.clock.nowMs() / 1000));
