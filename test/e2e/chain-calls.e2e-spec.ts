@@ -53,6 +53,7 @@ describe('chained calls (e2e)', () => {
       endpoints: { execution: orchestrator.url },
       capabilities: [orchestrateCapability()],
     });
+    orchestrator.serve(ids.orchestrator);
     await register('disabled', { endpoints: { execution: translator.url }, chainSettings: { chain_enabled: false } });
     await register('blocking', { endpoints: { execution: translator.url }, chainSettings: { chain_blocked_callers: [ids.orchestrator] } });
     await register('allowlisted', { endpoints: { execution: translator.url }, chainSettings: { chain_allowed_callers: [ids.translator] } });

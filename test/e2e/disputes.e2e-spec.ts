@@ -252,8 +252,12 @@ describe('Disputes: routes (e2e)', () => {
       expect(exec.input).toEqual({ text: 'bonjour' });
       const key = (await api.request('GET', '/api/v1/platform/keys')).body.data.keys[0];
       expect(d.platformEvidence.attestation.keyId).toBe(key.kid);
-      expect(verifyAgoraSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson(facts), [key.publicKey])).toBe(true);
-      expect(verifyAgoraSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson({ ...facts, agentError: 'forged' }), [key.publicKey])).toBe(false);
+      const attested = (f: unknown, purpose: 'attestation' | 'call' = 'attestation', subject = [call.transactionId]) =>
+        verifyAgoraSignature(d.platformEvidence.attestation.signature, purpose, subject, canonicalJson(f), [key.publicKey], Infinity);
+      expect(attested(facts)).toBe(true);
+      expect(attested({ ...facts, agentError: 'forged' })).toBe(false);
+      // Labelled as an attestation: never a call to an agent.
+      expect(attested(facts, 'call', [agentId, call.requestId])).toBe(false);
       expect((await api.request('GET', '/api/v1/disputes/dsp_doesnotexist00')).status).toBe(404);
       expect((await api.request('GET', '/api/v1/disputes/not-an-id')).status).toBe(400);
     });

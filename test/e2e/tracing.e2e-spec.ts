@@ -61,6 +61,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     procs.push(startProcess(builtApp('worker'), { ...harness.env, ...otel, LOG_LEVEL: 'warn' }));
     orchestrator = await startOrchestratorAgent({ platformUrl: base });
     orchestratorId = (await registerAgent(harness, newWallet(), { endpoints: { execution: orchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
+    orchestrator.serve(orchestratorId);
   }, 60_000);
   afterAll(async () => {
     for (const p of procs) p.child.kill('SIGTERM');
@@ -237,6 +238,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     const unsampledOrchestrator = await startOrchestratorAgent({ platformUrl: api.url });
     try {
       const id = (await registerAgent(harness, newWallet(), { endpoints: { execution: unsampledOrchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
+      unsampledOrchestrator.serve(id);
       const pay = await x402Header(newWallet(), { amount: ORCHESTRATE + 50_000n, payTo: harness.config.platformWallet });
       const calls = [{ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'unsampled hop' } }];
       const res = await fetch(`${api.url}/api/v1/execute`, {

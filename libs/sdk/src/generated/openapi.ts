@@ -1227,7 +1227,7 @@ export interface components {
             p99ExecutionTime: number;
         };
         PlatformEvidenceResponse: {
-            /** @description keyId and signature (t=<unix s>,ed25519=<base64 over "<t>.<requestId>.<sha256 hex of canonical facts>">), verifiable against GET /platform/keys */
+            /** @description keyId and signature (t=<unix s>,ed25519=<base64 over "agora-attestation.v2.<t>.<transactionId>.<sha256 hex of the canonical JSON of facts>">), verifiable against GET /platform/keys; never valid as a call to an agent */
             attestation: {
                 [key: string]: unknown;
             };
