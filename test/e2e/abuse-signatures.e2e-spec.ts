@@ -9,7 +9,8 @@ import { TestAgentServer } from '../support/agent-server';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { fileDispute, paidExecute } from '../support/disputes';
 import { capabilityPayload, registerAgent } from '../support/factories';
-import { newWallet } from '../support/wallets';
+import { seedCharge } from '../support/money';
+import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const listen = async (server: Server) => {
@@ -143,5 +144,58 @@ describe('Abuse: platform signatures are bound to their agent and purpose (e2e)'
     expect(res.body.data.output).toEqual({ translation: 'GENUINE' });
     expect(handled.length).toBe(before + 1);
     expect(handled.at(-1)).toMatchObject({ agentId: victimId, requestId: res.body.data.requestId, capabilityId: 'translate', input: { text: 'genuine' } });
+  });
+});
+
+/** Issue 29, item 6 (first bullet): a wallet signature seen on a read never authorizes a change. */
+describe('Abuse: a wallet signature seen on a read cannot authorize a withdrawal (e2e)', () => {
+  let api: ApiHarness;
+  let ds: DataSource;
+  let owner: ReturnType<typeof newWallet>;
+  let agentId: string;
+  const thief = newWallet().address;
+
+  beforeAll(async () => {
+    api = await startApi();
+    ds = api.app.get(DataSource);
+    owner = newWallet();
+    agentId = (await registerAgent(api, owner)).body.data.id;
+    await seedCharge(api.app, { agentId, agentFee: 3_000_000n, reputation: 90 }); // 2.85 available
+  });
+  afterAll(() => api.close());
+
+  const history = (headers: Record<string, string>) => api.request('GET', `/api/v1/payments/history/${agentId}`, { headers });
+  const withdraw = (headers: Record<string, string>, destinationWallet = thief) =>
+    api.request('POST', '/api/v1/payments/withdraw', { body: { agentId, amount: '2.000000', destinationWallet }, headers });
+  const untouched = async () => {
+    expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({ available: '2.850000', totalWithdrawn: '0.000000' });
+    expect((await ds.query(`SELECT count(*)::int AS n FROM withdrawals WHERE agent_id = $1`, [agentId]))[0].n).toBe(0);
+  };
+
+  it('the headers of GET /payments/history, presented to POST /payments/withdraw with another destination, are refused; the balance is unchanged', async () => {
+    const seen = await walletHeaders(owner, agentId, null);
+    expect((await history(seen)).status).toBe(200);
+    const stolen = await withdraw(seen);
+    expect([401, 403]).toContain(stolen.status);
+    expect(stolen.body).toMatchObject({ success: false, error: { code: stolen.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN' } });
+    await untouched();
+  });
+
+  it('a message signed for the read itself cannot be used for the withdrawal either', async () => {
+    const seen = await walletHeaders(owner, agentId, `GET /api/v1/payments/history/${agentId}`, Date.now() + 1);
+    expect((await history(seen)).status).toBe(200);
+    const stolen = await withdraw(seen);
+    expect([stolen.status, stolen.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    await untouched();
+  });
+
+  it('a message signed for this withdrawal works once; signed for another change it does not', async () => {
+    const forPatch = await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 2);
+    expect((await withdraw(forPatch)).status).toBe(403);
+    await untouched();
+    const signed = await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw', Date.now() + 3);
+    expect((await withdraw(signed, owner.address)).status).toBe(201);
+    const replay = await withdraw(signed, owner.address);
+    expect([replay.status, replay.body.error.code]).toEqual([401, 'UNAUTHORIZED']);
   });
 });

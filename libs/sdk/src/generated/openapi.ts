@@ -2150,7 +2150,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -2265,7 +2265,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -2995,7 +2995,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -3930,7 +3930,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -4110,7 +4110,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path?: never;
@@ -4455,7 +4455,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path?: never;
@@ -4617,7 +4617,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -4718,7 +4718,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -4816,7 +4816,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
