@@ -38,7 +38,7 @@ async function main() {
   if (!health || !health.ok) throw new Error(`agora is not running at ${BASE} (start it with: npm start)`);
 
   const agent = await startTranslatorAgent({ port: Number(process.env.DEMO_AGENT_PORT || 0), platformUrl: BASE });
-  step(1, `example agent listening on ${agent.url} (verifies X-Agora-Signature with the SDK's agent kit)`);
+  step(1, `example agent listening on ${agent.url} (verifies X-Agora-Signature with the SDK's agent kit, for its own id once registered)`);
 
   const owner = client(1);
   const payer = client(2);
@@ -57,6 +57,8 @@ async function main() {
     ],
     endpoints: { execution: agent.url },
   });
+  // The agent takes only calls the platform signed for its own id, which registering its URL gave.
+  agent.serve(registered.id);
   step(2, `registered agent ${registered.id}, paid ${owner.spending.spent} USDC from ${owner.address}`);
 
   const discovered = await payer.discovery.discover({ capability: 'translate', limit: 3 });
@@ -87,6 +89,7 @@ async function demoChain(translatorId, payer) {
     capabilities: [{ id: 'orchestrate', name: 'Orchestrate', description: 'Runs the calls it is given', pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' } }],
     endpoints: { execution: orchestrator.url },
   });
+  orchestrator.serve(reg.id);
   step(6, `registered orchestrator ${reg.id} (example orchestrator on ${orchestrator.url})`);
   const input = { calls: [{ targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'hello from a chain' } }] };
   step(7, 'budget check', await payer.discovery.budgetCheck({ targetAgentId: reg.id, capabilityId: 'orchestrate', input, estimatedDepth: 2 }));

@@ -38,7 +38,7 @@ describe('abuse: webhook secrets and public evidence (e2e)', () => {
   const subscribe = async (secret: string) =>
     api.request('POST', '/api/v1/webhooks', {
       body: { agentId, url: 'https://hooks.example.com/agora', events: ['execution.completed'], secret },
-      headers: await walletHeaders(owner, agentId, ++ts),
+      headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks', ++ts),
     });
 
   it('refuses a whsec_ secret that is not base64 of a usable key (it signed with an empty HMAC key): 400, nothing stored', async () => {

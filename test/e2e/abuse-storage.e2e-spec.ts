@@ -202,7 +202,7 @@ describe('abuse: filling the database with agent answers (e2e)', () => {
     expect(got.body).toEqual({ requestId: id, status: 'completed', output: agent.outputs.get(id) });
     expect(Object.keys(got.body)).toEqual(['requestId', 'status', 'output']);
     const key = api.app.get(PlatformSigner).publicKey;
-    expect(verifyAgoraSignature(String(got.headers['x-agora-signature']), id, got.raw, [key])).toBe(true);
+    expect(verifyAgoraSignature(String(got.headers['x-agora-signature']), 'callback', [id], got.raw, [key])).toBe(true);
   });
 
   it('prunes the input and output of executions older than the retention, keeping the rows, money and evidence hashes', async () => {

@@ -52,7 +52,7 @@ describe("an agent's money moved from every side at once (e2e)", () => {
     for (let i = 0; i < DISPUTES; i++) earlier.push(await paidExecute(api, agentId, newWallet(), PRICE));
 
     let ts = Date.now();
-    const withdrawHeaders = await Promise.all(Array.from({ length: ROUNDS }, () => walletHeaders(wallet, agentId, ++ts)));
+    const withdrawHeaders = await Promise.all(Array.from({ length: ROUNDS }, () => walletHeaders(wallet, agentId, 'POST /api/v1/payments/withdraw', ++ts)));
     const payments = await Promise.all(Array.from({ length: ROUNDS }, () => x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet })));
     const disputeAndResolve = async (call: PaidCall, i: number) => {
       const filed = await fileDispute(api, call);

@@ -201,7 +201,7 @@ describe('Agents API (e2e)', () => {
           capabilities: [capabilityPayload({ id: 'summarize', name: 'Summarize', description: 'Summaries of long text' })],
           chainSettings: { chain_enabled: false, chain_max_depth: 3 },
         },
-        await walletHeaders(owner, agentId),
+        await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`),
       );
       expect(res.status).toBe(200);
       const a = res.body.data;
@@ -214,18 +214,18 @@ describe('Agents API (e2e)', () => {
     });
 
     it('sets status inactive and back to active', async () => {
-      expect((await patch(agentId, { status: 'inactive' }, await walletHeaders(owner, agentId))).body.data.status).toBe('inactive');
-      expect((await patch(agentId, { status: 'active' }, await walletHeaders(owner, agentId, Date.now() + 1))).body.data.status).toBe('active');
+      expect((await patch(agentId, { status: 'inactive' }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`))).body.data.status).toBe('inactive');
+      expect((await patch(agentId, { status: 'active' }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 1))).body.data.status).toBe('active');
     });
 
     it('merges chainSettings caller lists and rejects the agent itself or a depth over 5', async () => {
       const other = (await register(newWallet())).id;
-      const ok = await patch(agentId, { chainSettings: { chain_blocked_callers: [other] } }, await walletHeaders(owner, agentId));
+      const ok = await patch(agentId, { chainSettings: { chain_blocked_callers: [other] } }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`));
       expect(ok.body.data.chainSettings).toEqual({ chain_enabled: true, chain_max_depth: 5, chain_allowed_callers: [], chain_blocked_callers: [other] });
-      const self = await patch(agentId, { chainSettings: { chain_allowed_callers: [agentId] } }, await walletHeaders(owner, agentId, Date.now() + 1));
+      const self = await patch(agentId, { chainSettings: { chain_allowed_callers: [agentId] } }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 1));
       expect(self.status).toBe(400);
       expect(self.body.error.details.errors[0].field).toBe('chainSettings.chain_allowed_callers');
-      const deep = await patch(agentId, { chainSettings: { chain_max_depth: 6 } }, await walletHeaders(owner, agentId, Date.now() + 2));
+      const deep = await patch(agentId, { chainSettings: { chain_max_depth: 6 } }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 2));
       expect(deep.status).toBe(400);
       expect(deep.body.error.details.errors[0].field).toBe('chainSettings.chain_max_depth');
     });
@@ -241,14 +241,15 @@ describe('Agents API (e2e)', () => {
       ['an empty body', {}],
     ])('rejects mass assignment / bad field: %s (400, nothing changes)', async (_label, body) => {
       const before = (await api.request('GET', `/api/v1/agents/${agentId}`)).body.data;
-      const res = await patch(agentId, body, await walletHeaders(owner, agentId));
+      const res = await patch(agentId, body, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`));
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
       expect((await api.request('GET', `/api/v1/agents/${agentId}`)).body.data).toEqual(before);
     });
 
     it('401s without credentials, with one header, or with a malformed signature', async () => {
-      const sig = await signAuth(owner, agentId);
+      const ts = Date.now();
+      const sig = await signAuth(owner, agentId, ts, `PATCH /api/v1/agents/${agentId}`);
       const cases: Record<string, string>[] = [
         {},
         { 'X-Agent-Wallet': owner.address },
@@ -257,7 +258,9 @@ describe('Agents API (e2e)', () => {
         { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': 'garbage' },
         { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': sig.replace('agora-auth', 'other-auth') },
         { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': sig.slice(0, -2) },
-        { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': sig.replace(/:(\d+):sig:/, ':12ab:sig:') },
+        { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': sig.replace(`:${ts}:`, ':12ab:') },
+        // A valid signature of the owner, but of the unbound message reads take: never a change.
+        { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': await signAuth(owner, agentId, ts + 1) },
       ];
       for (const headers of cases) {
         const res = await patch(agentId, { name: 'Should Not Apply' }, headers);
@@ -269,11 +272,11 @@ describe('Agents API (e2e)', () => {
     it('honours the 5-minute window on both sides', async () => {
       const now = Date.now();
       for (const ts of [now - 301_000, now + 301_000]) {
-        const res = await patch(agentId, { name: 'Too Late' }, await walletHeaders(owner, agentId, ts));
+        const res = await patch(agentId, { name: 'Too Late' }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, ts));
         expect(res.status).toBe(401);
         expect(res.body.error.message).toMatch(/window/);
       }
-      const fresh = await patch(agentId, { name: 'Just In Time' }, await walletHeaders(owner, agentId, now - 290_000));
+      const fresh = await patch(agentId, { name: 'Just In Time' }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, now - 290_000));
       expect(fresh.status).toBe(200);
     });
 
@@ -281,11 +284,14 @@ describe('Agents API (e2e)', () => {
       const stranger = newWallet();
       const strangerAgent = (await register(stranger)).id;
       const cases: Record<string, string>[] = [
-        await walletHeaders(stranger, agentId),
-        { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': await signAuth(stranger, agentId) },
-        { 'X-Agent-Wallet': stranger.address, 'X-Agent-Signature': await signAuth(owner, agentId) },
-        await walletHeaders(stranger, strangerAgent),
-        await walletHeaders(owner, strangerAgent),
+        await walletHeaders(stranger, agentId, `PATCH /api/v1/agents/${agentId}`),
+        { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': await signAuth(stranger, agentId, Date.now(), `PATCH /api/v1/agents/${agentId}`) },
+        { 'X-Agent-Wallet': stranger.address, 'X-Agent-Signature': await signAuth(owner, agentId, Date.now(), `PATCH /api/v1/agents/${agentId}`) },
+        await walletHeaders(stranger, strangerAgent, `PATCH /api/v1/agents/${agentId}`),
+        await walletHeaders(owner, strangerAgent, `PATCH /api/v1/agents/${agentId}`),
+        // The owner's signature for another request (the stranger agent's update, or a withdrawal).
+        await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${strangerAgent}`),
+        await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw'),
       ];
       for (const headers of cases) {
         const res = await patch(agentId, { name: 'Hijacked' }, headers);
@@ -295,13 +301,13 @@ describe('Agents API (e2e)', () => {
     });
 
     it('refuses a replayed signature, even when the first use is concurrent', async () => {
-      const headers = await walletHeaders(owner, agentId);
+      const headers = await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`);
       expect((await patch(agentId, { name: 'First Use' }, headers)).status).toBe(200);
       const replay = await patch(agentId, { name: 'Replayed' }, headers);
       expect(replay.status).toBe(401);
       expect(replay.body.error.message).toMatch(/already been used/);
 
-      const concurrent = await walletHeaders(owner, agentId, Date.now() + 5);
+      const concurrent = await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 5);
       const results = await Promise.all(Array.from({ length: 10 }, (_, i) => patch(agentId, { name: `Racer ${i}` }, concurrent)));
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       expect(results.filter((r) => r.status === 401)).toHaveLength(9);
@@ -310,14 +316,14 @@ describe('Agents API (e2e)', () => {
     });
 
     it('does not spend a signature on a request rejected by validation', async () => {
-      const headers = await walletHeaders(owner, agentId);
+      const headers = await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`);
       expect((await patch(agentId, { capabilities: [capabilityPayload(), capabilityPayload()] }, headers)).status).toBe(400);
       expect((await patch(agentId, { name: 'Valid Now' }, headers)).status).toBe(200);
     });
 
     it('rejects the high-s twin of a valid signature', async () => {
       const ts = Date.now();
-      const message = `agora-auth:${agentId}:${ts}`;
+      const message = `agora-auth:${agentId}:${ts}:PATCH /api/v1/agents/${agentId}`;
       const sig = Signature.from(await owner.signMessage(message));
       const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
       const highS = '0x' + (n - BigInt(sig.s)).toString(16).padStart(64, '0');
@@ -329,13 +335,13 @@ describe('Agents API (e2e)', () => {
 
     it('404s an agent that does not exist', async () => {
       const ghost = '0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b';
-      const res = await patch(ghost, { name: 'Ghost Agent' }, await walletHeaders(owner, ghost));
+      const res = await patch(ghost, { name: 'Ghost Agent' }, await walletHeaders(owner, ghost, `PATCH /api/v1/agents/${ghost}`));
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('AGENT_NOT_FOUND');
     });
 
     it('rejects endpoints that fail the outbound guard', async () => {
-      const res = await patch(agentId, { endpoints: { execution: 'https://[::ffff:a9fe:a9fe]/latest' } }, await walletHeaders(owner, agentId));
+      const res = await patch(agentId, { endpoints: { execution: 'https://[::ffff:a9fe:a9fe]/latest' } }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`));
       expect(res.status).toBe(400);
       expect(res.body.error.details.errors[0].field).toBe('endpoints.execution');
     });
@@ -347,8 +353,8 @@ describe('Agents API (e2e)', () => {
       const { id } = await register(owner);
       const stranger = newWallet();
       expect((await api.request('DELETE', `/api/v1/agents/${id}`)).status).toBe(401);
-      expect((await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(stranger, id) })).status).toBe(403);
-      const headers = await walletHeaders(owner, id);
+      expect((await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(stranger, id, `DELETE /api/v1/agents/${id}`) })).status).toBe(403);
+      const headers = await walletHeaders(owner, id, `DELETE /api/v1/agents/${id}`);
       const res = await api.request('DELETE', `/api/v1/agents/${id}`, { headers });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true, data: { message: 'Agent deactivated', id } });
@@ -371,12 +377,15 @@ describe('Agents API (e2e)', () => {
       expect(suspended.body.data.status).toBe('suspended');
       expect((await api.request('POST', `/api/v1/admin/agents/${id}/suspend`, { body: {}, headers: ADMIN })).body.error.code).toBe('INVALID_STATE');
 
-      const selfReactivate = await api.request('PATCH', `/api/v1/agents/${id}`, { body: { status: 'active' }, headers: await walletHeaders(owner, id) });
+      const selfReactivate = await api.request('PATCH', `/api/v1/agents/${id}`, { body: { status: 'active' }, headers: await walletHeaders(owner, id, `PATCH /api/v1/agents/${id}`) });
       expect(selfReactivate.status).toBe(409);
       expect(selfReactivate.body.error.code).toBe('INVALID_STATE');
-      const selfDelete = await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(owner, id, Date.now() + 1) });
+      const selfDelete = await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(owner, id, `DELETE /api/v1/agents/${id}`, Date.now() + 1) });
       expect(selfDelete.status).toBe(409);
-      const rename = await api.request('PATCH', `/api/v1/agents/${id}`, { body: { name: 'Still Editable' }, headers: await walletHeaders(owner, id, Date.now() + 2) });
+      const rename = await api.request('PATCH', `/api/v1/agents/${id}`, {
+        body: { name: 'Still Editable' },
+        headers: await walletHeaders(owner, id, `PATCH /api/v1/agents/${id}`, Date.now() + 2),
+      });
       expect(rename.status).toBe(200);
       expect(rename.body.data.status).toBe('suspended');
 

@@ -45,7 +45,10 @@ describe('chained calls (e2e)', () => {
       if (res.status !== 201) throw new Error(`registering ${name}: ${JSON.stringify(res.body)}`);
       ids[name] = res.body.data.id;
       if (!chainSettings) return;
-      const patched = await api.request('PATCH', `/api/v1/agents/${ids[name]}`, { body: { chainSettings }, headers: await walletHeaders(owner, ids[name]) });
+      const patched = await api.request('PATCH', `/api/v1/agents/${ids[name]}`, {
+        body: { chainSettings },
+        headers: await walletHeaders(owner, ids[name], `PATCH /api/v1/agents/${ids[name]}`),
+      });
       if (patched.status !== 200) throw new Error(`chain settings of ${name}: ${JSON.stringify(patched.body)}`);
     };
     await register('translator', { endpoints: { execution: translator.url } });
@@ -53,6 +56,7 @@ describe('chained calls (e2e)', () => {
       endpoints: { execution: orchestrator.url },
       capabilities: [orchestrateCapability()],
     });
+    orchestrator.serve(ids.orchestrator);
     await register('disabled', { endpoints: { execution: translator.url }, chainSettings: { chain_enabled: false } });
     await register('blocking', { endpoints: { execution: translator.url }, chainSettings: { chain_blocked_callers: [ids.orchestrator] } });
     await register('allowlisted', { endpoints: { execution: translator.url }, chainSettings: { chain_allowed_callers: [ids.translator] } });
@@ -135,14 +139,17 @@ describe('chained calls (e2e)', () => {
     expect(first.status).toBe(200); // read, checked and remembered
     const patched = await api.request('PATCH', `/api/v1/agents/${ids.switching}`, {
       body: { chainSettings: { chain_enabled: false } },
-      headers: await walletHeaders(owner, ids.switching),
+      headers: await walletHeaders(owner, ids.switching, `PATCH /api/v1/agents/${ids.switching}`),
     });
     expect(patched.status).toBe(200);
     expect(refusal(await sub(first.body.data.chain.childToken, 'switching'))).toMatchObject({ status: 403, code: 'CHAIN_DISABLED' });
     const [chain] = await ds.query(`SELECT available::text, (SELECT count(*)::int FROM chain_nodes WHERE chain_id = c.id) AS nodes FROM chains c WHERE id = $1`, [chainId]);
     expect(chain).toEqual({ available: String(1_000_000n - SUB_COST), nodes: 2 });
     // Remembered as disabled, turned on again: the refusal is decided on a fresh read, so the call runs.
-    const enabled = await api.request('PATCH', `/api/v1/agents/${ids.switching}`, { body: { chainSettings: { chain_enabled: true } }, headers: await walletHeaders(owner, ids.switching) });
+    const enabled = await api.request('PATCH', `/api/v1/agents/${ids.switching}`, {
+      body: { chainSettings: { chain_enabled: true } },
+      headers: await walletHeaders(owner, ids.switching, `PATCH /api/v1/agents/${ids.switching}`),
+    });
     expect(enabled.status).toBe(200);
     expect((await sub(first.body.data.chain.childToken, 'switching')).status).toBe(200);
     expect((await root).status).toBe(200);

@@ -68,6 +68,7 @@ describe('chains on anvil (e2e)', () => {
       endpoints: { execution: orchestrator.url },
       capabilities: [orchestrateCapability()],
     });
+    orchestrator.serve(orchestratorId);
     const { wallet: payer, header } = await pay(ROOT_COST + BUDGET);
     const calls = ['a', 'b'].map((text) => ({ targetAgentId: translatorId, capabilityId: 'translate', input: { text } }));
     const res = await api.request('POST', '/api/v1/execute', {
@@ -96,6 +97,7 @@ describe('chains on anvil (e2e)', () => {
       endpoints: { execution: orchestrator.url },
       capabilities: [orchestrateCapability()],
     });
+    orchestrator.serve(orchestratorId);
     const { wallet: payer, header } = await pay(ROOT_COST + BUDGET);
     api.app.get(FaultInjector).arm('chain.after-record');
     const calls = orchestrator.state.calls.length;

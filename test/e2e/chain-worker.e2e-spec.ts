@@ -32,6 +32,7 @@ describe('chains ended by the worker (e2e)', () => {
         capabilities: [orchestrateCapability()],
       })
     ).body.data.id;
+    orchestrator.serve(orchestratorId);
   });
   afterAll(async () => {
     if (worker) {

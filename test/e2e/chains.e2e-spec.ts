@@ -42,6 +42,7 @@ describe('chains API (e2e)', () => {
         ],
       })
     ).body.data.id;
+    orchestrator.serve(orchestratorId);
   });
   afterAll(async () => {
     await orchestrator.stop();
@@ -178,6 +179,7 @@ describe('chains API (e2e)', () => {
         capabilities: [orchestrateCapability({ pricing: { model: 'per-request', basePrice: '0.030000', currency: 'USDC' } })],
       })
     ).body.data.id;
+    orchestrator.serve(second);
     const { res } = await openChain({ calls: [{ targetAgentId: second, capabilityId: 'orchestrate', input: { calls: [translate('deep')] } }, translate('shallow')] });
     expect(res.status).toBe(200);
     const { chainId } = res.body.data.chain;

@@ -168,7 +168,7 @@ describe('Discovery ranking rows and the saturating total (e2e)', () => {
     expect((await discover('?capability=quokka')).body.data.agents.map((a: { id: string }) => a.id)).toEqual([id]);
     const patched = await api.request('PATCH', `/api/v1/agents/${id}`, {
       body: { capabilities: [capabilityPayload({ id: 'new', name: 'Wombat herding', pricing: { model: 'per-request', basePrice: '0.000500', currency: 'USDC' } })] },
-      headers: await walletHeaders(owner, id),
+      headers: await walletHeaders(owner, id, `PATCH /api/v1/agents/${id}`),
     });
     expect(patched.status).toBe(200);
     expect((await discover('?capability=quokka')).body.data.total).toBe(0);
@@ -181,7 +181,7 @@ describe('Discovery ranking rows and the saturating total (e2e)', () => {
     await withClient(api.databaseUrl, (c) => c.query(`UPDATE agents SET reputation_score = 99 WHERE id = $1`, [id]));
     expect((await discover('')).body.data.agents[0].id).toBe(id);
     expect((await api.request('GET', '/api/v1/reputation/leaderboard?limit=1')).body.data.leaderboard[0]).toMatchObject({ agentId: id, score: 99 });
-    const off = await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(owner, id) });
+    const off = await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(owner, id, `DELETE /api/v1/agents/${id}`) });
     expect(off.status).toBe(200);
     expect((await discover('?capability=wombat')).body.data.total).toBe(0);
   });

@@ -139,7 +139,7 @@ describe('Disputes: money (e2e)', () => {
     const call = await paidExecute(api, id, payer, FEE.platform + BIG.agent);
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: id, amount: withdraw, destinationWallet: newWallet().address },
-      headers: await walletHeaders(wallet, id),
+      headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
     });
     expect(wd.status).toBe(201);
     expect(await api.app.get(WithdrawalsService).process(wd.body.data.withdrawalId)).toBe('completed');
@@ -235,7 +235,7 @@ describe('Disputes: money (e2e)', () => {
     const calls = [await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent), await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent)];
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: id, amount: '3.000000', destinationWallet: newWallet().address },
-      headers: await walletHeaders(wallet, id),
+      headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
     });
     expect(wd.status).toBe(201);
     expect(await agentMoney(id)).toMatchObject({ available: 800_000n });
@@ -252,7 +252,7 @@ describe('Disputes: money (e2e)', () => {
     const calls = [await paidExecute(api, id, payer, FEE.platform + BIG.agent), await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent)];
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: id, amount: '3.500000', destinationWallet: newWallet().address },
-      headers: await walletHeaders(wallet, id),
+      headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
     });
     expect(wd.status).toBe(201);
     const disputeId = (await fileDispute(api, calls[0])).body.data.disputeId;

@@ -197,7 +197,7 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
     const sink = newWallet().address; // where A withdraws to
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId, amount: '1.900000', destinationWallet: sink },
-      headers: await walletHeaders(aw, agentId),
+      headers: await walletHeaders(aw, agentId, 'POST /api/v1/payments/withdraw'),
     });
     expect(wd.status).toBe(201);
     await waitFor(async () => (await ds.query(`SELECT status FROM withdrawals WHERE id = $1`, [wd.body.data.withdrawalId]))[0].status === 'completed', 'the withdrawal');
@@ -361,7 +361,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     const answered = await file(answeredCall);
     const reply = await api.request('POST', `/api/v1/disputes/${answered.id}/respond`, {
       body: { response: 'The translation was delivered', evidence: 'output hash in the platform evidence' },
-      headers: await walletHeaders(answeredAgent.wallet, answeredAgent.id, ++ts),
+      headers: await walletHeaders(answeredAgent.wallet, answeredAgent.id, `POST /api/v1/disputes/${answered.id}/respond`, ++ts),
     });
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ disputeId: answered.id, status: 'responded', agentResponse: 'The translation was delivered' });
@@ -399,7 +399,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     // Responding again after the window is refused; the admin can still decide it.
     const late = await api.request('POST', `/api/v1/disputes/${answered.id}/respond`, {
       body: { response: 'again' },
-      headers: await walletHeaders(answeredAgent.wallet, answeredAgent.id, ++ts),
+      headers: await walletHeaders(answeredAgent.wallet, answeredAgent.id, `POST /api/v1/disputes/${answered.id}/respond`, ++ts),
     });
     expect(late.status).toBe(409);
     expect(await invariantViolations(ds)).toEqual([]);

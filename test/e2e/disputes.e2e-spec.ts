@@ -157,27 +157,28 @@ describe('Disputes: routes (e2e)', () => {
 
     it('401 without a signature, 403 for another wallet or another agent, 400 for a bad body; nothing recorded', async () => {
       expect((await respond({})).status).toBe(401);
-      const forged = { ...(await walletHeaders(otherAgentWallet, agentId)), 'X-Agent-Wallet': agentWallet.address };
+      const forged = { ...(await walletHeaders(otherAgentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`)), 'X-Agent-Wallet': agentWallet.address };
       expect((await respond(forged)).status).toBe(403);
-      const otherAgent = await respond(await walletHeaders(otherAgentWallet, otherAgentId));
+      const otherAgent = await respond(await walletHeaders(otherAgentWallet, otherAgentId, `POST /api/v1/disputes/${disputeId}/respond`));
       expect([otherAgent.status, otherAgent.body.error.code]).toEqual([403, 'FORBIDDEN']);
-      expect((await respond(await walletHeaders(agentWallet, agentId), { response: 'x'.repeat(2001) })).status).toBe(400);
-      expect((await respond(await walletHeaders(agentWallet, agentId), { response: '' })).status).toBe(400);
-      const unknown = await respond(await walletHeaders(agentWallet, agentId), undefined, 'dsp_doesnotexist00');
+      expect((await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`), { response: 'x'.repeat(2001) })).status).toBe(400);
+      expect((await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`), { response: '' })).status).toBe(400);
+      const unknown = await respond(await walletHeaders(agentWallet, agentId, 'POST /api/v1/disputes/dsp_doesnotexist00/respond'), undefined, 'dsp_doesnotexist00');
       expect([unknown.status, unknown.body.error.code]).toEqual([404, 'DISPUTE_NOT_FOUND']);
       expect((await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data).toMatchObject({ status: 'pending', agentResponse: null });
     });
 
     it("the disputed agent's wallet answers once (200 responded); a second answer is INVALID_STATE; a reused signature is refused", async () => {
-      const headers = await walletHeaders(agentWallet, agentId);
+      const headers = await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`);
       const res = await respond(headers, { response: 'The text was already French', evidence: 'log line 12' });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ disputeId, status: 'responded', agentResponse: 'The text was already French', respondedAt: expect.any(String) });
       const other = (await fileDispute(api, await execute())).body.data.disputeId;
       const reused = await respond(headers, undefined, other);
-      expect([reused.status, reused.body.error.code]).toEqual([401, 'UNAUTHORIZED']); // the signed message was spent
+      // Signed for the answer to the first dispute: not valid for another (issue 29; it was refused as spent before).
+      expect([reused.status, reused.body.error.code]).toEqual([403, 'FORBIDDEN']);
       expect((await api.request('GET', `/api/v1/disputes/${other}`)).body.data.status).toBe('pending');
-      const again = await respond(await walletHeaders(agentWallet, agentId));
+      const again = await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`));
       expect([again.status, again.body.error.code]).toEqual([409, 'INVALID_STATE']);
       expect((await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data).toMatchObject({ status: 'responded', agentEvidence: 'log line 12' });
     });
@@ -185,7 +186,7 @@ describe('Disputes: routes (e2e)', () => {
     it('after the response window closed the answer is refused (INVALID_STATE)', async () => {
       const late = (await fileDispute(api, await execute())).body.data.disputeId;
       await ds.query(`UPDATE disputes SET respond_by = now() - interval '1 second' WHERE id = $1`, [late]);
-      const res = await respond(await walletHeaders(agentWallet, agentId), undefined, late);
+      const res = await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${late}/respond`), undefined, late);
       expect([res.status, res.body.error.code]).toEqual([409, 'INVALID_STATE']);
     });
   });
@@ -261,16 +262,20 @@ describe('Disputes: routes (e2e)', () => {
       expect(exec.input).toEqual({ text: 'bonjour' });
       const key = (await api.request('GET', '/api/v1/platform/keys')).body.data.keys[0];
       expect(d.platformEvidence.attestation.keyId).toBe(key.kid);
-      expect(verifyAgoraSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson(facts), [key.publicKey])).toBe(true);
-      expect(verifyAgoraSignature(d.platformEvidence.attestation.signature, call.requestId, canonicalJson({ ...facts, agentError: 'forged' }), [key.publicKey])).toBe(false);
+      const attested = (f: unknown, purpose: 'attestation' | 'call' = 'attestation', subject = [call.transactionId]) =>
+        verifyAgoraSignature(d.platformEvidence.attestation.signature, purpose, subject, canonicalJson(f), [key.publicKey], Infinity);
+      expect(attested(facts)).toBe(true);
+      expect(attested({ ...facts, agentError: 'forged' })).toBe(false);
+      // Labelled as an attestation: never a call to an agent.
+      expect(attested(facts, 'call', [agentId, call.requestId])).toBe(false);
       expect((await api.request('GET', '/api/v1/disputes/dsp_doesnotexist00')).status).toBe(404);
       expect((await api.request('GET', '/api/v1/disputes/not-an-id')).status).toBe(400);
       // The agent's wallet gets the same key; another agent's wallet and an unsigned read do not.
       const keyUrl = `/api/v1/disputes/${id}/evidence-key`;
-      const agentRead = await api.request('GET', keyUrl, { headers: await walletHeaders(agentWallet, agentId) });
+      const agentRead = await api.request('GET', keyUrl, { headers: await walletHeaders(agentWallet, agentId, null) });
       expect(agentRead.status).toBe(200);
       expect(agentRead.body.data).toEqual({ disputeId: id, transactionId: call.transactionId, evidenceKey: filed.evidenceKey });
-      const other = await api.request('GET', keyUrl, { headers: await walletHeaders(otherAgentWallet, otherAgentId) });
+      const other = await api.request('GET', keyUrl, { headers: await walletHeaders(otherAgentWallet, otherAgentId, null) });
       expect([other.status, other.body.error.code]).toEqual([403, 'FORBIDDEN']);
       expect(JSON.stringify(other.body)).not.toContain(filed.evidenceKey);
       expect((await api.request('GET', keyUrl)).status).toBe(401);

@@ -148,7 +148,7 @@ describe('evm settlement on anvil (e2e)', () => {
     const dest = newWallet().address;
     const res = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: agent.id, amount: '4.75', destinationWallet: dest },
-      headers: await walletHeaders(agent.wallet, agent.id),
+      headers: await walletHeaders(agent.wallet, agent.id, 'POST /api/v1/payments/withdraw'),
     });
     expect(res.status).toBe(201);
     expect(await api.app.get(WithdrawalsService).process(res.body.data.withdrawalId)).toBe('completed');
@@ -166,7 +166,7 @@ describe('evm settlement on anvil (e2e)', () => {
     const dest = newWallet().address;
     const res = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: agent.id, amount: '2', destinationWallet: dest },
-      headers: await walletHeaders(agent.wallet, agent.id),
+      headers: await walletHeaders(agent.wallet, agent.id, 'POST /api/v1/payments/withdraw'),
     });
     const id = res.body.data.withdrawalId;
     await ds.query(`UPDATE withdrawals SET attempts = $2 WHERE id = $1`, [id, attemptsBefore]);

@@ -93,6 +93,7 @@ describe('the example agent checks the platform signature (e2e)', () => {
     const agent = await new TestAgentServer(api.baseUrl).start();
     try {
       const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agent.url } })).body.data.id;
+      agent.serve(agentId);
       const h = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
       const res = await api.request('POST', '/api/v1/execute', {
         body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'signed' } },
@@ -103,7 +104,7 @@ describe('the example agent checks the platform signature (e2e)', () => {
       const forged = await fetch(agent.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-agora-signature': `t=${Math.floor(Date.now() / 1000)},ed25519=${Buffer.alloc(64).toString('base64')}` },
-        body: JSON.stringify({ requestId: 'req_forged000000', capabilityId: 'translate', input: { text: 'x' } }),
+        body: JSON.stringify({ agentId, requestId: 'req_forged000000', capabilityId: 'translate', input: { text: 'x' } }),
       });
       expect(forged.status).toBe(401);
     } finally {

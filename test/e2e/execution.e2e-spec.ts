@@ -139,14 +139,14 @@ describe('Execution API (e2e)', () => {
     expect(decodeXPaymentResponse(res.headers.get('x-payment-response')!).success).toBe(true);
     expect(res.headers.get('x-ratelimit-client-remaining')).toMatch(/^\d+$/);
 
-    // The agent got a platform-signed request it can verify with the published key.
+    // The agent got a platform-signed request, for it, that it can verify with the published key.
     const call = agentServer.calls.find((c) => c.json.requestId === data.requestId)!;
-    expect(call.json).toEqual({ requestId: data.requestId, capabilityId: 'translate', input: { text: 'bonjour' } });
+    expect(call.json).toEqual({ agentId, requestId: data.requestId, capabilityId: 'translate', input: { text: 'bonjour' } });
     expect(call.headers['x-request-id']).toBe(data.requestId);
     const [, t, sig] = /^t=(\d+),ed25519=(.+)$/.exec(String(call.headers['x-agora-signature']))!;
     const { keys } = (await api.request('GET', '/api/v1/platform/keys')).body.data;
     const publicKey = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(keys[0].publicKey, 'base64')]), format: 'der', type: 'spki' });
-    const message = `${t}.${data.requestId}.${createHash('sha256').update(call.body).digest('hex')}`;
+    const message = `agora-call.v2.${t}.${agentId}.${data.requestId}.${createHash('sha256').update(call.body).digest('hex')}`;
     expect(verify(null, Buffer.from(message), publicKey, Buffer.from(sig, 'base64'))).toBe(true);
 
     const tx = (await api.request('GET', `/api/v1/payments/tx/${data.transactionId}`)).body.data;

@@ -152,7 +152,7 @@ describe('api process: logs and internal errors (e2e)', () => {
       body: JSON.stringify(agentPayload(wallet)),
     });
     const { data } = (await created.json()) as { data: { id: string } };
-    const headers = await walletHeaders(wallet, data.id);
+    const headers = await walletHeaders(wallet, data.id, `PATCH /api/v1/agents/${data.id}`);
     const res = await fetch(`${baseUrl}/api/v1/agents/${data.id}`, {
       method: 'PATCH',
       headers: { 'content-type': 'application/json', 'X-Request-ID': 'trace-e2e-42', ...headers },

@@ -48,7 +48,7 @@ describe('Market integrity: the dispute money pump (e2e)', () => {
     const call = await paidExecute(api, agentId, cw, PLATFORM_FEE + PRICE);
     const withdrawal = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId, amount: '95.000000', destinationWallet: aw.address },
-      headers: await walletHeaders(aw, agentId),
+      headers: await walletHeaders(aw, agentId, 'POST /api/v1/payments/withdraw'),
     });
     if (withdrawal.status === 201) expect(await api.app.get(WithdrawalsService).process(withdrawal.body.data.withdrawalId)).toBe('completed');
     const filed = await fileDispute(api, call, {}, await clientSignature(cw, call.transactionId));
@@ -149,7 +149,10 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
     return res.body.data.id as string;
   }
   const withdraw = async (owner: Wallet, agentId: string, amount: string) =>
-    api.request('POST', '/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet: owner.address }, headers: await walletHeaders(owner, agentId) });
+    api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId, amount, destinationWallet: owner.address },
+      headers: await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw'),
+    });
 
   it('reserves earnings still inside their filing window until the agent has an established record from other payers', async () => {
     const owner = newWallet();

@@ -126,7 +126,7 @@ describe('observability: metrics and health (e2e)', () => {
     await seedCharge(api.app, { agentId, agentFee: 2_000_000n, reputation: 90 });
     const withdrawal = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId, amount: '1.00', destinationWallet: newWallet().address },
-      headers: await walletHeaders(owner, agentId),
+      headers: await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw'),
     });
     expect(withdrawal.status).toBe(201);
 

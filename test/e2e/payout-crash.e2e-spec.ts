@@ -51,7 +51,7 @@ describe('payouts survive a worker killed with SIGKILL (e2e)', () => {
     const dest = newWallet().address;
     const res = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: agent.id, amount: '1.00', destinationWallet: dest },
-      headers: await walletHeaders(agent.wallet, agent.id, ++stamp),
+      headers: await walletHeaders(agent.wallet, agent.id, 'POST /api/v1/payments/withdraw', ++stamp),
     });
     expect(res.status).toBe(201);
     return { id: res.body.data.withdrawalId, dest };

@@ -50,7 +50,10 @@ describe('Reputation abuse (e2e)', () => {
     return api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input }, headers: { [pay.name]: pay.value } });
   };
   const withdraw = async (owner: Wallet, agentId: string, amount: string) =>
-    api.request('POST', '/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet: owner.address }, headers: await walletHeaders(owner, agentId) });
+    api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId, amount, destinationWallet: owner.address },
+      headers: await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw'),
+    });
 
   it("runs paid by the agent's own wallet move nothing (score, tier, leaderboard); one payer adds at most +3 a day; analytics counts them, marked", async () => {
     const owner = newWallet();

@@ -21,6 +21,8 @@ describe('SDK agent kit (e2e)', () => {
   let api: ApiHarness;
   let agent: Server;
   let agentUrl: string;
+  let agentId: string;
+  let kit: AgentKit | null = null;
   const seen: AgoraRequest['agora'][] = [];
   const captured: { signature: string; body: string }[] = [];
 
@@ -34,19 +36,17 @@ describe('SDK agent kit (e2e)', () => {
       req.on('end', () => captured.push({ signature: String(req.headers['x-agora-signature']), body: raw }));
       next();
     });
-    app.post('/execute', agoraMiddleware(new AgentKit({ platformUrl: api.baseUrl })), (req: AgoraRequest, res) => {
-      seen.push(req.agora);
-      res.json({ output: { translation: String(req.agora!.input.text).toUpperCase() } });
-    });
+    // The kit is made once the agent's id is known: registering its URL is what gives the id.
+    app.post(
+      '/execute',
+      (req, res, next) => (kit ? agoraMiddleware(kit)(req, res, next) : res.status(503).end()),
+      (req: AgoraRequest, res) => {
+        seen.push(req.agora);
+        res.json({ output: { translation: String(req.agora!.input.text).toUpperCase() } });
+      },
+    );
     agent = createServer(app);
     agentUrl = `${await listen(agent)}/execute`;
-  });
-  afterAll(async () => {
-    await close(agent);
-    await api.close();
-  });
-
-  it('lets the platform’s signed calls through with the verified call on req.agora', async () => {
     const owner = new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet() });
     const registered = await owner.registerAgent({
       name: 'Kit agent',
@@ -54,17 +54,26 @@ describe('SDK agent kit (e2e)', () => {
       capabilities: [capabilityPayload() as never],
       endpoints: { execution: agentUrl },
     });
-    const result = await new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet() }).execute({ targetAgentId: registered.id, capabilityId: 'translate', input: { text: 'kit' } });
+    agentId = registered.id;
+    kit = new AgentKit({ platformUrl: api.baseUrl, agentId });
+  });
+  afterAll(async () => {
+    await close(agent);
+    await api.close();
+  });
+
+  it('lets the platform’s signed calls through with the verified call on req.agora', async () => {
+    const result = await new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet() }).execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'kit' } });
     expect(result.output).toEqual({ translation: 'KIT' });
-    expect(seen.at(-1)).toMatchObject({ requestId: result.requestId, capabilityId: 'translate', input: { text: 'kit' }, chain: null });
+    expect(seen.at(-1)).toMatchObject({ agentId, requestId: result.requestId, capabilityId: 'translate', input: { text: 'kit' }, chain: null });
   });
 
   it('answers 401 to unsigned, malformed, forged, replayed and tampered calls, and 413 to a huge one, without reaching the handler', async () => {
     const before = seen.length;
-    const body = JSON.stringify({ requestId: 'req_forged', capabilityId: 'translate', input: { text: 'x' } });
+    const body = JSON.stringify({ agentId, requestId: 'req_forged', capabilityId: 'translate', input: { text: 'x' } });
     const { privateKey } = generateKeyPairSync('ed25519');
     const t = Math.floor(Date.now() / 1000);
-    const forged = `t=${t},ed25519=${sign(null, Buffer.from(`${t}.req_forged.${createHash('sha256').update(body).digest('hex')}`), privateKey).toString('base64')}`;
+    const forged = `t=${t},ed25519=${sign(null, Buffer.from(`agora-call.v2.${t}.${agentId}.req_forged.${createHash('sha256').update(body).digest('hex')}`), privateKey).toString('base64')}`;
     const post = (headers: Record<string, string>, b = body) => fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: b });
     const cases: Record<string, string>[] = [{}, { 'x-agora-signature': 'garbage' }, { 'x-agora-signature': forged }];
     for (const headers of cases) {
@@ -100,15 +109,17 @@ describe('SDK agent kit: platform keys', () => {
   });
   afterAll(() => close(keysServer));
 
-  const signed = (keys: typeof current, requestId: string, offsetS = 0) => {
-    const body = JSON.stringify({ requestId, capabilityId: 'c', input: {} });
+  const AGENT = '0f0e0d0c-0b0a-4909-8807-060504030201';
+  // What the platform signs for a call (docs/sdk.md), written out here without the SDK's helpers.
+  const signed = (keys: typeof current, requestId: string, offsetS = 0, agentId = AGENT) => {
+    const body = JSON.stringify({ agentId, requestId, capabilityId: 'c', input: {} });
     const t = Math.floor(Date.now() / 1000) + offsetS;
-    const sig = sign(null, Buffer.from(`${t}.${requestId}.${createHash('sha256').update(body).digest('hex')}`), keys.privateKey).toString('base64');
+    const sig = sign(null, Buffer.from(`agora-call.v2.${t}.${agentId}.${requestId}.${createHash('sha256').update(body).digest('hex')}`), keys.privateKey).toString('base64');
     return { headers: { 'x-agora-signature': `t=${t},ed25519=${sig}` }, body };
   };
 
   it('reads the keys once for many calls, not again for forged ones while they are under 30 s old, and again for a rotated key after that; refuses a stale or replayed call', async () => {
-    const kit = new AgentKit({ platformUrl: await listen(keysServer) });
+    const kit = new AgentKit({ platformUrl: await listen(keysServer), agentId: AGENT });
     for (let i = 0; i < 5; i++) {
       const c = signed(current, `req_${i}`);
       await expect(kit.verifyCall(c.headers, c.body)).resolves.toMatchObject({ requestId: `req_${i}` });
@@ -135,5 +146,30 @@ describe('SDK agent kit: platform keys', () => {
     } finally {
       clock.mockRestore();
     }
+  });
+
+  it('takes only calls signed as calls to its own agent: not one for another agent, nor one signed with another label or subject', async () => {
+    const kit = new AgentKit({ platformUrl: `http://127.0.0.1:${(keysServer.address() as AddressInfo).port}`, agentId: AGENT });
+    const other = '11111111-2222-4333-8444-555555555555';
+    const forOther = signed(current, 'req_other', 0, other);
+    await expect(kit.verifyCall(forOther.headers, forOther.body)).rejects.toThrow(/not for agent/);
+    // The body rewritten to name this agent no longer matches the signature.
+    await expect(kit.verifyCall(forOther.headers, forOther.body.replace(other, AGENT))).rejects.toThrow(/not the platform's signature of a call/);
+    const body = JSON.stringify({ agentId: AGENT, requestId: 'req_label', capabilityId: 'c', input: {} });
+    const digest = createHash('sha256').update(body).digest('hex');
+    const t = Math.floor(Date.now() / 1000);
+    const texts = [
+      `agora-attestation.v2.${t}.req_label.${digest}`,
+      `agora-callback.v2.${t}.req_label.${digest}`,
+      `${t}.req_label.${digest}`,
+      `agora-call.v2.${t}.${other}.req_label.${digest}`,
+    ];
+    for (const text of texts) {
+      const header = `t=${t},ed25519=${sign(null, Buffer.from(text), current.privateKey).toString('base64')}`;
+      await expect(kit.verifyCall({ 'x-agora-signature': header }, body)).rejects.toThrow(/not the platform's signature of a call/);
+    }
+    const genuine = signed(current, 'req_label');
+    await expect(kit.verifyCall(genuine.headers, genuine.body)).resolves.toMatchObject({ agentId: AGENT, requestId: 'req_label' });
+    expect(() => new AgentKit({ platformUrl: 'https://agora.example', agentId: 'not-an-id' })).toThrow(/agentId/);
   });
 });

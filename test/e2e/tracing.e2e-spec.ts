@@ -51,7 +51,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     harness = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
     agentId = (await registerAgent(harness, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
     const events = ['execution.completed', 'withdrawal.completed'];
-    const hook = await harness.request('POST', '/api/v1/webhooks', { body: { agentId, url: hooks.url, events }, headers: await walletHeaders(owner, agentId) });
+    const hook = await harness.request('POST', '/api/v1/webhooks', { body: { agentId, url: hooks.url, events }, headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks') });
     expect(hook.status).toBe(201);
     // The defaults are http and undici; Postgres and Redis statements are asked for.
     const otel = otelEnv({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,ioredis' });
@@ -61,6 +61,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     procs.push(startProcess(builtApp('worker'), { ...harness.env, ...otel, LOG_LEVEL: 'warn' }));
     orchestrator = await startOrchestratorAgent({ platformUrl: base });
     orchestratorId = (await registerAgent(harness, newWallet(), { endpoints: { execution: orchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
+    orchestrator.serve(orchestratorId);
   }, 60_000);
   afterAll(async () => {
     for (const p of procs) p.child.kill('SIGTERM');
@@ -161,7 +162,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     await seedCharge(harness.app, { agentId, agentFee: 2_000_000n, reputation: 90 });
     const res = await fetch(`${base}/api/v1/payments/withdraw`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(await walletHeaders(owner, agentId)) },
+      headers: { 'content-type': 'application/json', ...(await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw')) },
       body: JSON.stringify({ agentId, amount: '1.00', destinationWallet: newWallet().address }),
     });
     expect(res.status).toBe(201);
@@ -237,6 +238,7 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     const unsampledOrchestrator = await startOrchestratorAgent({ platformUrl: api.url });
     try {
       const id = (await registerAgent(harness, newWallet(), { endpoints: { execution: unsampledOrchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
+      unsampledOrchestrator.serve(id);
       const pay = await x402Header(newWallet(), { amount: ORCHESTRATE + 50_000n, payTo: harness.config.platformWallet });
       const calls = [{ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'unsampled hop' } }];
       const res = await fetch(`${api.url}/api/v1/execute`, {

@@ -70,11 +70,14 @@ describe('webhook delivery by the worker process (e2e)', () => {
   });
 
   const subscribe = async (events: string[]) => {
-    const res = await api.request('POST', '/api/v1/webhooks', { body: { agentId, url: receiver.url, events }, headers: await walletHeaders(owner, agentId, ++ts) });
+    const res = await api.request('POST', '/api/v1/webhooks', {
+      body: { agentId, url: receiver.url, events },
+      headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks', ++ts),
+    });
     expect(res.status).toBe(201);
     return res.body.data.webhookId as string;
   };
-  const unsubscribe = async (id: string) => api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await walletHeaders(owner, agentId, ++ts) });
+  const unsubscribe = async (id: string) => api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await walletHeaders(owner, agentId, `DELETE /api/v1/webhooks/${id}`, ++ts) });
   const emit = (type: 'escrow.released' | 'dispute.filed', data: Record<string, unknown>) => ds.transaction((m) => api.app.get(OutboxService).record(m, type, agentId, data));
   const rowsOf = async (sub: string): Promise<{ id: string; attempt: number; status: string; manual: boolean }[]> =>
     ds.query(`SELECT id, attempt, status, manual FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at, attempt`, [sub]);
@@ -138,21 +141,24 @@ describe('webhook delivery by the worker process (e2e)', () => {
     expect(list.find((w: { id: string }) => w.id === sub).status).toBe('failed');
 
     // The attempt log, and a manual redelivery (one attempt, outside the schedule) once the receiver is back.
-    const log = await api.request('GET', `/api/v1/webhooks/${sub}/deliveries`, { headers: await walletHeaders(owner, agentId, ++ts) });
+    const log = await api.request('GET', `/api/v1/webhooks/${sub}/deliveries`, { headers: await walletHeaders(owner, agentId, null, ++ts) });
     expect(log.status).toBe(200);
     expect(log.body.data.total).toBe(5);
     expect(log.body.data.deliveries[0]).toMatchObject({ attempt: 5, status: 'failed', responseStatus: 500, manual: false, eventType: 'escrow.released' });
     expect((await api.request('GET', `/api/v1/webhooks/${sub}/deliveries`)).status).toBe(401);
     receiver.status = 200;
-    const again = await api.request('POST', `/api/v1/webhooks/${sub}/deliveries/${log.body.data.deliveries[0].deliveryId}/redeliver`, {
-      headers: await walletHeaders(owner, agentId, ++ts),
+    const deliveryId = log.body.data.deliveries[0].deliveryId;
+    const again = await api.request('POST', `/api/v1/webhooks/${sub}/deliveries/${deliveryId}/redeliver`, {
+      headers: await walletHeaders(owner, agentId, `POST /api/v1/webhooks/${sub}/deliveries/${deliveryId}/redeliver`, ++ts),
     });
     expect(again.status).toBe(201);
     expect(again.body.data).toMatchObject({ manual: true, status: expect.stringMatching(/pending|sending|succeeded/) });
     await waitFor(async () => (await rowsOf(sub)).some((r) => r.manual && r.status === 'succeeded'), 'redelivery');
     expect(receiver.received).toHaveLength(6);
     expect(receiver.received[5].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
-    const unknown = await api.request('POST', `/api/v1/webhooks/${sub}/deliveries/dlv_doesnotexist0/redeliver`, { headers: await walletHeaders(owner, agentId, ++ts) });
+    const unknown = await api.request('POST', `/api/v1/webhooks/${sub}/deliveries/dlv_doesnotexist0/redeliver`, {
+      headers: await walletHeaders(owner, agentId, `POST /api/v1/webhooks/${sub}/deliveries/dlv_doesnotexist0/redeliver`, ++ts),
+    });
     expect(unknown.status).toBe(404);
     await unsubscribe(sub);
   });
@@ -203,7 +209,7 @@ describe('webhook delivery by the worker process (e2e)', () => {
     expect(failed.status).toBe(502);
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId, amount: '1.00', destinationWallet: newWallet().address },
-      headers: await walletHeaders(owner, agentId, ++ts),
+      headers: await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw', ++ts),
     });
     expect(wd.status).toBe(201);
     await waitFor(async () => receiver.received.length >= 4, 'four events', 20_000);

@@ -20,7 +20,7 @@ describe('Webhooks API and deliveries (e2e)', () => {
   let owner: Wallet;
   let agentId: string;
   let ts = Date.now();
-  const signed = () => walletHeaders(owner, agentId, ++ts);
+  const signed = (action: string) => walletHeaders(owner, agentId, action, ++ts);
 
   beforeAll(async () => {
     receiver = await new JsonReceiver().start();
@@ -40,7 +40,10 @@ describe('Webhooks API and deliveries (e2e)', () => {
   });
 
   const subscribe = async (body: Record<string, unknown>, headers?: Record<string, string>) =>
-    api.request('POST', '/api/v1/webhooks', { body: { agentId, url: receiver.url, events: ['execution.completed'], ...body }, headers: headers ?? (await signed()) });
+    api.request('POST', '/api/v1/webhooks', {
+      body: { agentId, url: receiver.url, events: ['execution.completed'], ...body },
+      headers: headers ?? (await signed('POST /api/v1/webhooks')),
+    });
   const rows = async () => (await ds.query(`SELECT count(*)::int AS n FROM webhook_subscriptions`))[0].n as number;
   /** An event as a domain records it: in a transaction, through the one publisher. */
   const emit = (type: 'execution.completed' | 'escrow.released', data: Record<string, unknown> = { requestId: 'req_test0000000', earnings: '0.009500' }) =>
@@ -89,11 +92,11 @@ describe('Webhooks API and deliveries (e2e)', () => {
     it('needs the agent wallet signature: 401 without, 403 from another wallet or for another agent, 401 when replayed', async () => {
       const before = await rows();
       expect((await subscribe({}, {})).status).toBe(401);
-      expect((await subscribe({}, await walletHeaders(newWallet(), agentId, ++ts))).status).toBe(403);
+      expect((await subscribe({}, await walletHeaders(newWallet(), agentId, 'POST /api/v1/webhooks', ++ts))).status).toBe(403);
       const other = newWallet();
       const otherId = (await registerAgent(api, other)).body.data.id;
-      expect((await subscribe({}, await walletHeaders(other, otherId, ++ts))).status).toBe(403);
-      const headers = await signed();
+      expect((await subscribe({}, await walletHeaders(other, otherId, 'POST /api/v1/webhooks', ++ts))).status).toBe(403);
+      const headers = await signed('POST /api/v1/webhooks');
       expect((await subscribe({}, headers)).status).toBe(201);
       const replay = await subscribe({}, headers);
       expect(replay.status).toBe(401);
@@ -106,15 +109,15 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect((await api.request('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(401);
       const other = newWallet();
       const otherId = (await registerAgent(api, other)).body.data.id;
-      const foreign = await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await walletHeaders(other, otherId, ++ts) });
+      const foreign = await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await walletHeaders(other, otherId, `DELETE /api/v1/webhooks/${id}`, ++ts) });
       expect(foreign.status).toBe(403);
-      const res = await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed() });
+      const res = await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed(`DELETE /api/v1/webhooks/${id}`) });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ message: 'Webhook deleted', id });
       const list = await api.request('GET', `/api/v1/webhooks/agent/${agentId}`);
       expect(list.body.data.webhooks.map((w: { id: string }) => w.id)).not.toContain(id);
-      expect((await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed() })).body.error.code).toBe('WEBHOOK_NOT_FOUND');
-      expect((await api.request('DELETE', '/api/v1/webhooks/nope', { headers: await signed() })).status).toBe(400);
+      expect((await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed(`DELETE /api/v1/webhooks/${id}`) })).body.error.code).toBe('WEBHOOK_NOT_FOUND');
+      expect((await api.request('DELETE', '/api/v1/webhooks/nope', { headers: await signed('DELETE /api/v1/webhooks/nope') })).status).toBe(400);
       await api.app.get(EventFanout).execute(await emit('execution.completed'));
       expect(await attemptsOf(id)).toEqual([]);
     });
@@ -174,8 +177,8 @@ describe('Webhooks API and deliveries (e2e)', () => {
       const n = bySub(none);
       expect(n.headers['x-signature']).toBeUndefined();
       expect(n.headers['webhook-signature']).toBeUndefined();
-      for (const sub of [whsec, plain, none]) await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed() });
-      await api.request('DELETE', `/api/v1/webhooks/${otherType}`, { headers: await signed() });
+      for (const sub of [whsec, plain, none]) await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed(`DELETE /api/v1/webhooks/${sub}`) });
+      await api.request('DELETE', `/api/v1/webhooks/${otherType}`, { headers: await signed(`DELETE /api/v1/webhooks/${otherType}`) });
     });
 
     it('fans a batch out at once: each event to its own subscribers, published once; one locked by another fan-out is left to it', async () => {
@@ -199,7 +202,7 @@ describe('Webhooks API and deliveries (e2e)', () => {
       const [published] = await ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1) AND published_at IS NOT NULL`, [[a, b, c]]);
       expect(published.n).toBe(3);
       expect(await fanout.execute([])).toBe(0);
-      for (const sub of [completed, released]) await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed() });
+      for (const sub of [completed, released]) await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed(`DELETE /api/v1/webhooks/${sub}`) });
     });
 
     it('a 410 marks the subscription failed at once: no further attempt, no further event', async () => {
@@ -226,7 +229,7 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect(second).toMatchObject({ attempt: 2, status: 'pending' });
       expect(new Date(second.scheduled_at).getTime() - before).toBeGreaterThanOrEqual(2_900); // configured delay is 200 ms
       expect(await deliveries.deliver(second.id)).toBe('skipped'); // not due yet
-      await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed() });
+      await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed(`DELETE /api/v1/webhooks/${sub}`) });
       expect((await attemptsOf(sub))[1].status).toBe('cancelled');
     });
 
@@ -299,7 +302,7 @@ describe('Webhooks: SSRF guard (e2e)', () => {
     for (const url of corpus) {
       const res = await api.request('POST', '/api/v1/webhooks', {
         body: { agentId, url, events: ['escrow.released'] },
-        headers: await walletHeaders(owner, agentId, ++ts),
+        headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks', ++ts),
       });
       expect({ url, status: res.status, field: res.body.error?.details?.errors?.[0]?.field }).toEqual({ url, status: 400, field: 'url' });
     }
@@ -309,7 +312,7 @@ describe('Webhooks: SSRF guard (e2e)', () => {
   it('checks again at connection time: a subscription whose URL now points inside reaches no listener', async () => {
     const res = await api.request('POST', '/api/v1/webhooks', {
       body: { agentId, url: 'https://hooks.agora-test.invalid/x', events: ['escrow.released'] },
-      headers: await walletHeaders(owner, agentId, ++ts),
+      headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks', ++ts),
     });
     expect(res.status).toBe(201);
     const ds = api.app.get(DataSource);

@@ -149,7 +149,7 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     const a = await fundedAgent(5_000_000n);
     const res = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: a.id, amount: '5', destinationWallet: a.wallet.address },
-      headers: await walletHeaders(a.wallet, a.id),
+      headers: await walletHeaders(a.wallet, a.id, 'POST /api/v1/payments/withdraw'),
     });
     expect(res.status).toBe(201);
     await waitFor(async () => (await status(res.body.data.withdrawalId)) === 'completed', 'withdrawal completed by the worker');
@@ -177,7 +177,7 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     const a = await fundedAgent(2_000_000n);
     const res = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: a.id, amount: '2', destinationWallet: a.wallet.address },
-      headers: await walletHeaders(a.wallet, a.id),
+      headers: await walletHeaders(a.wallet, a.id, 'POST /api/v1/payments/withdraw'),
     });
     expect(res.status).toBe(201);
     // Redis loses everything of this deployment (queues, jobs) while no worker runs.

@@ -50,7 +50,7 @@ describe('faults: the scheduled invariant check pauses payouts (e2e)', () => {
 
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId, amount: '1.000000', destinationWallet: newWallet().address },
-      headers: await walletHeaders(wallet, agentId),
+      headers: await walletHeaders(wallet, agentId, 'POST /api/v1/payments/withdraw'),
     });
     expect(wd.status).toBe(201);
     const withdrawal = () => ds.query(`SELECT status, attempts FROM withdrawals WHERE id = $1`, [wd.body.data.withdrawalId]).then((r) => r[0]);

@@ -109,7 +109,7 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
         apis[0],
         '/api/v1/webhooks',
         { agentId: owned, url: receiver.url, events: ['execution.completed', 'escrow.released', 'withdrawal.completed'] },
-        await walletHeaders(ownerWallet, owned, ++ts),
+        await walletHeaders(ownerWallet, owned, 'POST /api/v1/webhooks', ++ts),
       );
       expect(sub.status).toBe(201);
       await seedCharge(harness.app, { agentId: owned, agentFee: BigInt(WITHDRAWALS) * 1_100_000n, reputation: 90 });
@@ -121,7 +121,12 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
         return post(apis[i % 2], '/api/v1/execute?async=true', { targetAgentId: owned, capabilityId: 'echo', input: { text: `async ${i}` } }, { [h.name]: h.value });
       });
       const payouts = withClients(WITHDRAWALS, CLIENTS, async (i) =>
-        post(apis[i % 2], '/api/v1/payments/withdraw', { agentId: owned, amount: '1.000000', destinationWallet: newWallet().address }, await walletHeaders(ownerWallet, owned, ++ts)),
+        post(
+          apis[i % 2],
+          '/api/v1/payments/withdraw',
+          { agentId: owned, amount: '1.000000', destinationWallet: newWallet().address },
+          await walletHeaders(ownerWallet, owned, 'POST /api/v1/payments/withdraw', ++ts),
+        ),
       );
       const [accepted, requested] = await Promise.all([runs, payouts]);
       expect(accepted.map((r) => r.status)).toEqual(Array(ASYNC_RUNS).fill(202));

@@ -61,7 +61,10 @@ describe('faults: Redis down after the commit (e2e)', () => {
     await redis.stop();
 
     const withdrawal = await timed(async () =>
-      api.request('POST', '/api/v1/payments/withdraw', { body: { agentId, amount: '1.000000', destinationWallet: newWallet().address }, headers: await walletHeaders(wallet, agentId) }),
+      api.request('POST', '/api/v1/payments/withdraw', {
+        body: { agentId, amount: '1.000000', destinationWallet: newWallet().address },
+        headers: await walletHeaders(wallet, agentId, 'POST /api/v1/payments/withdraw'),
+      }),
     );
     expect(withdrawal.result.status).toBe(201);
     expect(withdrawal.ms).toBeLessThan(ENQUEUE_TIMEOUT_MS + 2_000);

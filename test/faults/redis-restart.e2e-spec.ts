@@ -79,7 +79,7 @@ describe.each([
     let ts = Date.now();
     const sub = await api.request('POST', '/api/v1/webhooks', {
       body: { agentId, url: receiver.url, events: ['execution.completed', 'escrow.released', 'withdrawal.completed', 'dispute.resolved'] },
-      headers: await walletHeaders(wallet, agentId, ++ts),
+      headers: await walletHeaders(wallet, agentId, 'POST /api/v1/webhooks', ++ts),
     });
     expect(sub.status).toBe(201);
     const richWallet = newWallet();
@@ -98,7 +98,7 @@ describe.each([
     for (let i = 0; i < COUNTS.withdrawals; i++) {
       const res = await api.request('POST', '/api/v1/payments/withdraw', {
         body: { agentId: rich, amount: '1.000000', destinationWallet: newWallet().address },
-        headers: await walletHeaders(richWallet, rich, ++ts),
+        headers: await walletHeaders(richWallet, rich, 'POST /api/v1/payments/withdraw', ++ts),
       });
       expect(res.status).toBe(201);
       withdrawals.push(res.body.data.withdrawalId);

@@ -177,7 +177,7 @@ export class RespondCmd<M extends DisputeAwareModel, R extends DisputeReal> impl
     const d = choose(m.disputes, this.pick, (x) => x.status === 'pending');
     const agentId = this.foreign ? m.agents.find((a) => a !== d.charge.agentId)! : d.charge.agentId;
     const now = r.clock.nowMs();
-    const auth = { agentId, wallet: '0x', timestampMs: now, messageKey: `${agentId}:${randomUUID()}`, expiresAt: new Date(now + 300_000) };
+    const auth = { agentId, wallet: '0x', timestampMs: now, forChange: true, messageKey: `${agentId}:${randomUUID()}`, expiresAt: new Date(now + 300_000) };
     const respond = () => r.get(RespondToDispute).execute({ disputeId: d.id, response: 'it was', evidence: null, auth });
     if (this.foreign) await refused(r, this.snapshot, 'FORBIDDEN', respond);
     else if (d.status !== 'pending' || d.respondBy < now) await refused(r, this.snapshot, 'INVALID_STATE', respond);

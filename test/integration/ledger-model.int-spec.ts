@@ -167,7 +167,14 @@ class RequestWithdrawal implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(m: Model, r: Real) {
     const agentId = m.agents[this.agent];
-    const auth: WalletAuthContext = { agentId, wallet: '0x', timestampMs: Date.now(), messageKey: `${agentId}:${randomUUID()}`, expiresAt: new Date(Date.now() + 300_000) };
+    const auth: WalletAuthContext = {
+      agentId,
+      wallet: '0x',
+      timestampMs: Date.now(),
+      forChange: true,
+      messageKey: `${agentId}:${randomUUID()}`,
+      expiresAt: new Date(Date.now() + 300_000),
+    };
     const available = m.available.get(agentId) ?? 0n;
     const amount = this.amount ?? available;
     const result = await r.withdrawals.request(agentId, auth, amount, '0x2222222222222222222222222222222222222222').catch((e: unknown) => e);

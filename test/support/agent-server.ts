@@ -4,7 +4,8 @@ export type { AgentCall };
 
 /**
  * The example agent (examples/translator-agent.js) as the tests drive it. Its behaviour comes
- * from `input.mode` or `defaultMode`: ok, fail (500), slow (2 s), bad-output, not-json.
+ * from `input.mode` or `defaultMode`: ok, fail (500), slow (2 s), bad-output, not-json. With a
+ * `platformUrl` it verifies every call and serves only the agent ids given to `serve`.
  */
 export class TestAgentServer {
   private agent?: RunningAgent;
@@ -27,6 +28,12 @@ export class TestAgentServer {
   async start(): Promise<this> {
     this.agent = await startTranslatorAgent({ platformUrl: this.platformUrl });
     this.url = this.agent.url;
+    return this;
+  }
+
+  /** Accept the platform's signed calls to `agentId` (once registering this URL gave it). */
+  serve(agentId: string): this {
+    this.agent!.serve(agentId);
     return this;
   }
 

@@ -7,8 +7,12 @@ import { WalletAuthService } from './wallet-auth.service';
 const AGENT = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 
-async function header(wallet: Wallet, ts = NOW, subject = AGENT): Promise<string> {
-  const message = `agora-auth:${subject}:${ts}`;
+/** A read: the unbound message is accepted for it. */
+const READ = { method: 'GET', path: `/api/v1/payments/history/${AGENT}` };
+const WITHDRAW = { method: 'POST', path: '/api/v1/payments/withdraw' };
+
+async function header(wallet: Wallet, ts = NOW, subject = AGENT, action?: string): Promise<string> {
+  const message = `agora-auth:${subject}:${ts}${action ? `:${action}` : ''}`;
   return `${message}:sig:${await wallet.signMessage(message)}`;
 }
 
@@ -28,23 +32,23 @@ describe('WalletAuthService', () => {
   const service = new WalletAuthService(loadConfig({}), clock);
 
   it('accepts the registered wallet signing agora-auth:<agent>:<ts>', async () => {
-    const step1 = service.parse({ wallet: owner.address, signature: await header(owner) });
+    const step1 = service.parse({ wallet: owner.address, signature: await header(owner) }, READ);
     const ctx = service.verify(step1, owner.address);
-    expect(ctx).toEqual({ agentId: AGENT, wallet: owner.address, timestampMs: NOW, messageKey: `${AGENT}:${NOW}`, expiresAt: new Date(NOW + 300_000) });
+    expect(ctx).toEqual({ agentId: AGENT, wallet: owner.address, timestampMs: NOW, forChange: false, messageKey: `${AGENT}:${NOW}`, expiresAt: new Date(NOW + 300_000) });
   });
 
   it('compares wallets case-insensitively', async () => {
-    const step1 = service.parse({ wallet: owner.address.toLowerCase(), signature: await header(owner) });
+    const step1 = service.parse({ wallet: owner.address.toLowerCase(), signature: await header(owner) }, READ);
     expect(service.verify(step1, owner.address).agentId).toBe(AGENT);
   });
 
   it('is UNAUTHORIZED when headers are missing or malformed', async () => {
     const sig = await header(owner);
-    expect(codeOf(() => service.parse({}))).toBe('UNAUTHORIZED');
-    expect(codeOf(() => service.parse({ signature: sig }))).toBe('UNAUTHORIZED');
-    expect(codeOf(() => service.parse({ wallet: owner.address }))).toBe('UNAUTHORIZED');
-    expect(codeOf(() => service.parse({ wallet: '0xnope', signature: sig }))).toBe('UNAUTHORIZED');
-    expect(codeOf(() => service.parse({ wallet: owner.address, signature: sig.replace(AGENT, 'not-a-uuid') }))).toBe('UNAUTHORIZED');
+    expect(codeOf(() => service.parse({}, READ))).toBe('UNAUTHORIZED');
+    expect(codeOf(() => service.parse({ signature: sig }, READ))).toBe('UNAUTHORIZED');
+    expect(codeOf(() => service.parse({ wallet: owner.address }, READ))).toBe('UNAUTHORIZED');
+    expect(codeOf(() => service.parse({ wallet: '0xnope', signature: sig }, READ))).toBe('UNAUTHORIZED');
+    expect(codeOf(() => service.parse({ wallet: owner.address, signature: sig.replace(AGENT, 'not-a-uuid') }, READ))).toBe('UNAUTHORIZED');
   });
 
   it('enforces the window: 4:59 ok, 5:01 rejected, either side', async () => {
@@ -57,15 +61,38 @@ describe('WalletAuthService', () => {
       const code = codeOf(() => undefined);
       expect(code).toBeUndefined();
       const sig = await header(owner, NOW + offset);
-      expect({ offset, code: codeOf(() => service.parse({ wallet: owner.address, signature: sig })) }).toEqual({ offset, code: ok ? undefined : 'UNAUTHORIZED' });
+      expect({ offset, code: codeOf(() => service.parse({ wallet: owner.address, signature: sig }, READ)) }).toEqual({ offset, code: ok ? undefined : 'UNAUTHORIZED' });
     }
   });
 
   it("is FORBIDDEN when the wallet is not the agent's or another key signed", async () => {
-    const byOther = service.parse({ wallet: owner.address, signature: await header(other) });
+    const byOther = service.parse({ wallet: owner.address, signature: await header(other) }, READ);
     expect(codeOf(() => service.verify(byOther, owner.address))).toBe('FORBIDDEN');
-    const claimOther = service.parse({ wallet: other.address, signature: await header(other) });
+    const claimOther = service.parse({ wallet: other.address, signature: await header(other) }, READ);
     expect(codeOf(() => service.verify(claimOther, owner.address))).toBe('FORBIDDEN');
+  });
+
+  it('takes a change only with a message signed for that request; the unbound message only for reads', async () => {
+    const unbound = await header(owner);
+    expect(codeOf(() => service.parse({ wallet: owner.address, signature: unbound }, WITHDRAW))).toBe('UNAUTHORIZED');
+    expect(codeOf(() => service.parse({ wallet: owner.address, signature: unbound }, { method: 'PATCH', path: `/api/v1/agents/${AGENT}` }))).toBe('UNAUTHORIZED');
+    const forRead = await header(owner, NOW, AGENT, `GET ${READ.path}`);
+    expect(service.verify(service.parse({ wallet: owner.address, signature: forRead }, READ), owner.address).forChange).toBe(false);
+    expect(codeOf(() => service.parse({ wallet: owner.address, signature: forRead }, WITHDRAW))).toBe('FORBIDDEN');
+    const forWithdraw = await header(owner, NOW, AGENT, 'POST /api/v1/payments/withdraw');
+    expect(service.verify(service.parse({ wallet: owner.address, signature: forWithdraw }, WITHDRAW), owner.address).forChange).toBe(true);
+    expect(codeOf(() => service.parse({ wallet: owner.address, signature: forWithdraw }, { method: 'DELETE', path: `/api/v1/agents/${AGENT}` }))).toBe('FORBIDDEN');
+    expect(codeOf(() => service.parse({ wallet: owner.address, signature: forWithdraw }, READ))).toBe('FORBIDDEN');
+    // The signed text covers the action: the same signature under another action does not recover the owner.
+    const moved = forWithdraw.replace('POST /api/v1/payments/withdraw', `PATCH /api/v1/agents/${AGENT}`);
+    expect(codeOf(() => service.verify(service.parse({ wallet: owner.address, signature: moved }, { method: 'PATCH', path: `/api/v1/agents/${AGENT}` }), owner.address))).toBe('FORBIDDEN');
+  });
+
+  it('never consumes a message that was not signed for a change', async () => {
+    const ctx = service.verify(service.parse({ wallet: owner.address, signature: await header(owner) }, READ), owner.address);
+    const manager = { query: jest.fn() };
+    await expect(service.consume(manager as never, ctx)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(manager.query).not.toHaveBeenCalled();
   });
 });
 
@@ -79,6 +106,16 @@ describe('parseAuthHeader', () => {
     expect(() => parseAuthHeader(`${message}:sig:${sig.r}${highS}1c`, 'X')).toThrow(/high s/);
     expect(() => parseAuthHeader(`${message}:sig:${sig.r}${sig.s.slice(2)}05`, 'X')).toThrow(/recovery byte/);
     expect(parseAuthHeader(`${message}:sig:${sig.serialized}`, 'X').message).toBe(message);
+  });
+
+  it('reads the action a message was signed for, and refuses a malformed one', () => {
+    const sig = `0x${'1'.repeat(64)}${'2'.repeat(64)}1b`;
+    const parsed = parseAuthHeader(`agora-auth:${AGENT}:${NOW}:POST /api/v1/payments/withdraw:sig:${sig}`, 'X');
+    expect(parsed).toMatchObject({ action: 'POST /api/v1/payments/withdraw', message: `agora-auth:${AGENT}:${NOW}:POST /api/v1/payments/withdraw` });
+    expect(parseAuthHeader(`agora-auth:${AGENT}:${NOW}:sig:${sig}`, 'X').action).toBeNull();
+    for (const action of ['post /x', 'POST x', 'POST /a b', 'POST', 'POST /a:b']) {
+      expect(() => parseAuthHeader(`agora-auth:${AGENT}:${NOW}:${action}:sig:${sig}`, 'X')).toThrow(/must be/);
+    }
   });
 
   it('accepts non-UUID subjects only when asked (client proofs name a transaction id)', () => {

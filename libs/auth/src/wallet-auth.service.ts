@@ -7,11 +7,25 @@ import { assertFresh, parseAuthHeader, recoverSigner } from './wallet-signature'
 export const WALLET_HEADER = 'X-Agent-Wallet';
 export const SIGNATURE_HEADER = 'X-Agent-Signature';
 
+/** Methods that only read: the only ones an unbound message (no action) is accepted for. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** The request a signature is presented with: its method and its path as sent, without the query. */
+export interface SignedRequest {
+  method: string;
+  path: string;
+}
+
 /** Proof that the registered wallet of `agentId` signed this request's auth message. */
 export interface WalletAuthContext {
   agentId: string;
   wallet: string;
   timestampMs: number;
+  /**
+   * Whether the message was signed for this very change (`<METHOD> <path>` of a state-changing
+   * request). Only such a message can be consumed: one seen on a read never authorizes a change.
+   */
+  forChange: boolean;
   /** Identity of the signed message (agent + timestamp), the unit of single use. */
   messageKey: string;
   expiresAt: Date;
@@ -25,6 +39,9 @@ export interface WalletAuthHeaders {
 /**
  * Wallet authentication (resolutions §3). Verification is pure; single use of a signed
  * message for a state change is recorded with `consume` inside the caller's transaction.
+ * A change needs a message that names it (`agora-auth:<agent>:<ms>:<METHOD> <path>`); the
+ * unbound `agora-auth:<agent>:<ms>` is accepted for reads only, so headers seen on a read (in a
+ * log, a proxy, a dashboard given read access) cannot move money or change the agent.
  */
 @Injectable()
 export class WalletAuthService {
@@ -33,8 +50,8 @@ export class WalletAuthService {
     private readonly clock: Clock,
   ) {}
 
-  /** Step 1: headers present and well formed. Returns the agent id the signature names. */
-  parse(headers: WalletAuthHeaders): { agentId: string; claimedWallet: string; parsed: ReturnType<typeof parseAuthHeader> } {
+  /** Step 1: headers present, well formed and signed for this request. Returns the agent id the signature names. */
+  parse(headers: WalletAuthHeaders, request: SignedRequest): { agentId: string; claimedWallet: string; parsed: ReturnType<typeof parseAuthHeader>; forChange: boolean } {
     if (!headers.wallet && !headers.signature) {
       throw new AppException('UNAUTHORIZED', `${WALLET_HEADER} and ${SIGNATURE_HEADER} headers are required`);
     }
@@ -42,7 +59,19 @@ export class WalletAuthService {
     if (!isWallet(headers.wallet)) throw new AppException('UNAUTHORIZED', `${WALLET_HEADER} must be a 0x address`);
     const parsed = parseAuthHeader(headers.signature, SIGNATURE_HEADER);
     assertFresh(parsed, this.clock.nowMs(), this.config.authSignatureWindowS, SIGNATURE_HEADER);
-    return { agentId: parsed.subjectId, claimedWallet: headers.wallet, parsed };
+    const method = request.method.toUpperCase();
+    const action = `${method} ${request.path}`;
+    const forChange = !READ_METHODS.has(method);
+    if (parsed.action === null && forChange) {
+      throw new AppException(
+        'UNAUTHORIZED',
+        `${SIGNATURE_HEADER} must be signed for this change: "agora-auth:<agent_id>:<unix_ms>:${action}" (a message without the request is accepted for reads only)`,
+      );
+    }
+    if (parsed.action !== null && parsed.action !== action) {
+      throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was signed for ${parsed.action}, not for ${action}`);
+    }
+    return { agentId: parsed.subjectId, claimedWallet: headers.wallet, parsed, forChange };
   }
 
   /** Step 2: the claimed wallet is the agent's, and that wallet made the signature. */
@@ -58,6 +87,7 @@ export class WalletAuthService {
       agentId: step1.agentId,
       wallet: registeredWallet,
       timestampMs: step1.parsed.timestampMs,
+      forChange: step1.forChange,
       messageKey: `${step1.agentId}:${step1.parsed.timestampMs}`,
       expiresAt: new Date(step1.parsed.timestampMs + this.config.authSignatureWindowS * 1000),
     };
@@ -68,6 +98,7 @@ export class WalletAuthService {
    * the change and the mark commit together; a second use (even concurrent) is refused.
    */
   async consume(manager: EntityManager, auth: WalletAuthContext): Promise<void> {
+    if (!auth.forChange) throw new AppException('UNAUTHORIZED', `${SIGNATURE_HEADER} was not signed for this change; sign one that names it`);
     const rows: unknown[] = await manager.query(
       `INSERT INTO used_auth_messages (message_key, agent_id, expires_at) VALUES ($1, $2, $3)
        ON CONFLICT (message_key) DO NOTHING RETURNING message_key`,

@@ -6,33 +6,37 @@ export interface ParsedAuthHeader {
   /** The id the signature was made for: an agent id, or a transaction id for client proofs. */
   subjectId: string;
   timestampMs: number;
+  /** The request the message was signed for, `"<METHOD> <path>"`, or null for the unbound message. */
+  action: string | null;
   signature: string;
   /** The exact text that was signed (EIP-191 personal message). */
   message: string;
 }
 
-const HEADER = /^agora-auth:([^:]{1,100}):(\d{1,16}):sig:(0x[0-9a-fA-F]{130})$/;
+const HEADER = /^agora-auth:([^:]{1,100}):(\d{1,16})(?::([A-Z]{3,7} \/[^\s:]{0,500}))?:sig:(0x[0-9a-fA-F]{130})$/;
 
 function unauthorized(message: string): AppException {
   return new AppException('UNAUTHORIZED', message);
 }
 
 /**
- * Strict parse of `agora-auth:<id>:<timestamp-ms>:sig:<65-byte hex signature>`.
- * Anything else is UNAUTHORIZED: the caller has not presented a credential we can read.
+ * Strict parse of `agora-auth:<id>:<timestamp-ms>[:<METHOD> <path>]:sig:<65-byte hex signature>`:
+ * the signed message is everything before `:sig:`. Anything else is UNAUTHORIZED: the caller has
+ * not presented a credential we can read.
  */
 export function parseAuthHeader(header: string | undefined, headerName: string, subjectKind: 'uuid' | 'any' = 'uuid'): ParsedAuthHeader {
   if (header === undefined || header === '') throw unauthorized(`${headerName} header is required`);
   const m = HEADER.exec(header);
-  if (!m) throw unauthorized(`${headerName} must be ${AUTH_PREFIX}:<id>:<timestamp_ms>:sig:<0x signature>`);
-  const [, subjectId, ts, signature] = m;
+  if (!m) throw unauthorized(`${headerName} must be ${AUTH_PREFIX}:<id>:<timestamp_ms>[:<METHOD> <path>]:sig:<0x signature>`);
+  const [, subjectId, ts, action, signature] = m;
   if (subjectKind === 'uuid' && !isUuid(subjectId)) throw unauthorized(`${headerName} must name an agent UUID`);
   const timestampMs = Number(ts);
   if (!Number.isSafeInteger(timestampMs)) throw unauthorized(`${headerName} timestamp is not a valid Unix millisecond time`);
   if (isHighS(signature)) throw unauthorized(`${headerName} signature is not canonical (high s)`);
   const v = parseInt(signature.slice(130, 132), 16);
   if (![0, 1, 27, 28].includes(v)) throw unauthorized(`${headerName} signature has an invalid recovery byte`);
-  return { subjectId, timestampMs, signature, message: `${AUTH_PREFIX}:${subjectId}:${ts}` };
+  const message = `${AUTH_PREFIX}:${subjectId}:${ts}${action ? `:${action}` : ''}`;
+  return { subjectId, timestampMs, action: action ?? null, signature, message };
 }
 
 /** Rejects timestamps more than windowS seconds from now, either side. */

@@ -21,9 +21,18 @@ export interface ChainCallContext {
   traceparent: string;
 }
 
+/** What the agent is sent: `agentId` names the agent the call is for (its signature covers it too). */
+export interface AgentCallPayload {
+  agentId: string;
+  requestId: string;
+  capabilityId: string;
+  input: unknown;
+}
+
 /**
  * The call to an agent (resolutions §4): POST endpoints.execution with
- * `{requestId, capabilityId, input, chain?}`, signed by the platform, through the guarded client.
+ * `{agentId, requestId, capabilityId, input, chain?}`, signed by the platform for that agent
+ * (`PlatformSigner.callSignature`), through the guarded client.
  * Inside a chain the agent also gets its token in `X-Chain-Token` and the chain's trace in
  * `traceparent` (so agents that use OpenTelemetry join one trace). The agent answers 2xx
  * `{output}`; anything else, output larger than EXECUTION_OUTPUT_MAX_BYTES (its JSON; the answer
@@ -38,31 +47,19 @@ export class AgentCaller {
     private readonly metrics: Metrics,
   ) {}
 
-  /** `scope` names the cache entry of the compiled outputSchema: the agent id. */
-  async call(
-    endpoint: string,
-    payload: { requestId: string; capabilityId: string; input: unknown },
-    outputSchema: Record<string, unknown> | null,
-    scope: string,
-    chain?: ChainCallContext,
-  ): Promise<AgentCallResult> {
+  /** The compiled outputSchema is cached under the agent id. */
+  async call(endpoint: string, payload: AgentCallPayload, outputSchema: Record<string, unknown> | null, chain?: ChainCallContext): Promise<AgentCallResult> {
     // The span is the parent of the HTTP call, whose traceparent the agent receives (undici instrumentation).
-    return inSpan('agora.agent.call', { 'agora.agent_id': scope, 'agora.capability_id': payload.capabilityId, 'agora.request_id': payload.requestId }, async (set) => {
+    return inSpan('agora.agent.call', { 'agora.agent_id': payload.agentId, 'agora.capability_id': payload.capabilityId, 'agora.request_id': payload.requestId }, async (set) => {
       const seconds = Metrics.timer();
-      const result = await this.attempt(endpoint, payload, outputSchema, scope, chain);
+      const result = await this.attempt(endpoint, payload, outputSchema, chain);
       this.metrics.agentCallDuration.observe({ outcome: result.ok ? 'ok' : result.status }, seconds());
       set({ 'agora.outcome': result.ok ? 'ok' : result.status });
       return result;
     });
   }
 
-  private async attempt(
-    endpoint: string,
-    payload: { requestId: string; capabilityId: string; input: unknown },
-    outputSchema: Record<string, unknown> | null,
-    scope: string,
-    chain?: ChainCallContext,
-  ): Promise<AgentCallResult> {
+  private async attempt(endpoint: string, payload: AgentCallPayload, outputSchema: Record<string, unknown> | null, chain?: ChainCallContext): Promise<AgentCallResult> {
     const body = JSON.stringify(chain ? { ...payload, chain: { chainId: chain.chainId, depth: chain.depth, remainingBudget: chain.remainingBudget, token: chain.token } } : payload);
     const started = Date.now();
     const elapsed = () => Date.now() - started;
@@ -72,7 +69,7 @@ export class AgentCaller {
       res = await this.http.postJson(endpoint, body, {
         headers: {
           'X-Request-ID': payload.requestId,
-          'X-Agora-Signature': this.signer.signatureHeader(payload.requestId, body),
+          'X-Agora-Signature': this.signer.callSignature(payload.agentId, payload.requestId, body),
           // With the undici instrumentation on, it sends the traceparent of this call's span (in the
           // chain's trace); a second header would reach the agent as "a, b", which no tracer reads.
           ...(chain ? { 'X-Chain-Token': chain.token, ...(instrumented('undici') ? {} : { traceparent: chain.traceparent }) } : {}),
@@ -107,7 +104,7 @@ export class AgentCaller {
     // What would be stored: the output's JSON (the answer's own text may differ in whitespace and escapes).
     const size = Buffer.byteLength(JSON.stringify(output));
     if (size > cap) return { ok: false, status: 'failed', error: `output of ${size} bytes exceeds the ${cap}-byte limit`, timeMs: elapsed() };
-    const errors = validateAgainst(outputSchema, output, scope);
+    const errors = validateAgainst(outputSchema, output, payload.agentId);
     if (errors.length) {
       return { ok: false, status: 'failed', error: `output does not match outputSchema: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, timeMs: elapsed() };
     }

@@ -14,8 +14,31 @@ export function ed25519FromSeed(seedHex: string): { key: KeyObject; publicKey: K
 }
 
 /**
- * Signs every call the platform makes to an agent, so agents can check it came from agora:
- * `X-Agora-Signature: t=<unix s>,ed25519=<base64 signature of "<t>.<requestId>.<sha256 hex of body>">`.
+ * What a platform signature is for. Each purpose has its own label at the start of the signed text,
+ * so a signature made for one (a public dispute attestation, a callback sent to a client's URL) is
+ * never accepted as another (a call to an agent).
+ */
+export const PLATFORM_SIGNATURE_LABELS = {
+  /** A call to an agent; subject: the agent id, the request id. */
+  call: 'agora-call.v2',
+  /** An execution's callback to the client's callbackUrl; subject: the request id. */
+  callback: 'agora-callback.v2',
+  /** A dispute's platform attestation of the execution facts; subject: the transaction id. */
+  attestation: 'agora-attestation.v2',
+} as const;
+
+export type PlatformSignaturePurpose = keyof typeof PLATFORM_SIGNATURE_LABELS;
+
+/** The text the platform signs: `"<label>.<t>.<subject ids, '.'-separated>.<sha256 hex of body>"`. */
+export function platformSignedText(purpose: PlatformSignaturePurpose, t: number, subject: readonly string[], body: string | Buffer): string {
+  for (const id of subject) if (!id || id.includes('.')) throw new Error(`a signed subject id must be non-empty and dot-free: ${JSON.stringify(id)}`);
+  return [PLATFORM_SIGNATURE_LABELS[purpose], String(t), ...subject, createHash('sha256').update(body).digest('hex')].join('.');
+}
+
+/**
+ * The platform's Ed25519 signatures: `X-Agora-Signature: t=<unix s>,ed25519=<base64 signature of
+ * platformSignedText(...)>` on calls to agents and on callbacks, and a dispute's attestation. A call
+ * names the agent it is for (in the signed text and in the body), so it cannot be relayed to another.
  * The public key is published at GET /api/v1/platform/keys.
  */
 @Injectable()
@@ -31,9 +54,27 @@ export class PlatformSigner {
     this.keyId = pair.keyId;
   }
 
-  signatureHeader(requestId: string, body: string, nowS = Math.floor(Date.now() / 1000)): string {
-    const digest = createHash('sha256').update(body).digest('hex');
-    const signature = sign(null, Buffer.from(`${nowS}.${requestId}.${digest}`), this.key).toString('base64');
+  /** X-Agora-Signature of a call to agent `agentId`; the body carries the same `agentId`. */
+  callSignature(agentId: string, requestId: string, body: string, nowS = nowSeconds()): string {
+    return this.header('call', [agentId, requestId], body, nowS);
+  }
+
+  /** X-Agora-Signature of an execution's callback. */
+  callbackSignature(requestId: string, body: string, nowS = nowSeconds()): string {
+    return this.header('callback', [requestId], body, nowS);
+  }
+
+  /** A dispute's attestation: `body` is the canonical JSON of the facts of transaction `transactionId`. */
+  attestationSignature(transactionId: string, body: string, nowS = nowSeconds()): string {
+    return this.header('attestation', [transactionId], body, nowS);
+  }
+
+  private header(purpose: PlatformSignaturePurpose, subject: readonly string[], body: string, nowS: number): string {
+    const signature = sign(null, Buffer.from(platformSignedText(purpose, nowS, subject, body)), this.key).toString('base64');
     return `t=${nowS},ed25519=${signature}`;
   }
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
 }

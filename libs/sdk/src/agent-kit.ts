@@ -1,29 +1,8 @@
-import { createHash, createPublicKey, KeyObject, verify } from 'node:crypto';
+import { createPublicKey, KeyObject, verify } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgoraClient, ExecuteResult } from './client';
 import { AgoraError, AuthenticationError } from './errors';
-
-const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-const HEADER = /^t=(\d{1,12}),ed25519=([A-Za-z0-9+/=]{1,200})$/;
-
-/** An Ed25519 public key from GET /api/v1/platform/keys (raw 32 bytes, base64). */
-export function platformPublicKey(publicKeyBase64: string): KeyObject {
-  return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(publicKeyBase64, 'base64')]), format: 'der', type: 'spki' });
-}
-
-/**
- * Whether `header` (`t=<unix s>,ed25519=<base64>`) signs "<t>.<requestId>.<sha256 hex of body>" with
- * one of `keys`, within `maxSkewS` of now. The format of X-Agora-Signature on calls to agents and of
- * a dispute's platform attestation.
- */
-export function verifyAgoraSignature(header: string | undefined, requestId: string, body: string | Buffer, keys: (KeyObject | string)[], maxSkewS = 300): boolean {
-  const m = HEADER.exec(header ?? '');
-  if (!m || !requestId) return false;
-  if (Math.abs(Date.now() / 1000 - Number(m[1])) > maxSkewS) return false;
-  const message = Buffer.from(`${m[1]}.${requestId}.${createHash('sha256').update(body).digest('hex')}`);
-  const signature = Buffer.from(m[2], 'base64');
-  return keys.some((k) => verify(null, message, typeof k === 'string' ? platformPublicKey(k) : k, signature));
-}
+import { isAgoraSignatureHeader, platformPublicKey, verifyAgoraSignature } from './platform-signature';
 
 export interface ChainContext {
   chainId: string;
@@ -33,8 +12,9 @@ export interface ChainContext {
   token: string;
 }
 
-/** A call from the platform whose X-Agora-Signature verified. */
+/** A call from the platform whose X-Agora-Signature verified, made for this kit's agent. */
 export interface AgentCall {
+  agentId: string;
   requestId: string;
   capabilityId: string;
   input: Record<string, unknown>;
@@ -45,6 +25,12 @@ export interface AgentCall {
 export interface AgentKitOptions {
   /** The agora API the calls come from (its keys are read from there). */
   platformUrl: string;
+  /**
+   * The id this agent is registered under (required). A call is accepted only when it was signed
+   * for this id and its body names it: a call the platform made to another agent, relayed here, is
+   * refused. One endpoint serving several registered agents keeps one kit per id.
+   */
+  agentId: string;
   /** How far a signature's time may be from now, either side (default 300 s). */
   maxSkewS?: number;
   /** How long fetched keys are trusted before they are read again (default 5 min; a failing signature reads them again once they are 30 s old). */
@@ -55,13 +41,14 @@ export interface AgentKitOptions {
 
 type KeyCache = { at: number; keys: KeyObject[] };
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_SEEN = 100_000;
 
 /**
- * What an agent needs from agora: check that a call came from the platform (X-Agora-Signature,
- * Ed25519 over "<t>.<requestId>.<sha256(body)>", keys from GET /api/v1/platform/keys), read the
- * chain it runs in (X-Chain-Token, checked against GET /api/v1/chains/keys) and pay other agents
- * from that chain's budget.
+ * What an agent needs from agora: check that a call came from the platform for this agent
+ * (X-Agora-Signature, Ed25519 over "agora-call.v2.<t>.<agentId>.<requestId>.<sha256 hex of body>",
+ * keys from GET /api/v1/platform/keys), read the chain it runs in (X-Chain-Token, checked against
+ * GET /api/v1/chains/keys) and pay other agents from that chain's budget.
  */
 export class AgentKit {
   readonly client: AgoraClient;
@@ -70,7 +57,14 @@ export class AgentKit {
   /** Signatures already accepted, until they could no longer pass the skew check: a captured call cannot be replayed. */
   private readonly seen = new Map<string, number>();
 
+  /** The agent this kit accepts calls for (lower case, as the platform writes it). */
+  readonly agentId: string;
+
   constructor(private readonly options: AgentKitOptions) {
+    if (typeof options.agentId !== 'string' || !UUID.test(options.agentId)) {
+      throw new Error('AgentKit needs agentId: the id (a UUID) this agent is registered under; calls signed for any other agent are refused');
+    }
+    this.agentId = options.agentId.toLowerCase();
     const url = new URL(options.platformUrl);
     if (url.protocol !== 'https:' && !LOOPBACK.has(url.hostname) && !options.allowInsecureHttp) {
       throw new Error(`platformUrl must be https (the platform's keys are read from it): ${options.platformUrl}`);
@@ -78,7 +72,11 @@ export class AgentKit {
     this.client = new AgoraClient({ baseUrl: options.platformUrl });
   }
 
-  /** Verifies a call (headers and the exact body bytes); throws AuthenticationError when it is not the platform's. */
+  /**
+   * Verifies a call (headers and the exact body bytes): signed by the platform as a call (not an
+   * attestation or a callback), for this agent (the signed text and the body's `agentId`), within the
+   * clock skew, and not seen before. Throws AuthenticationError otherwise.
+   */
   async verifyCall(headers: Record<string, string | string[] | undefined>, rawBody: string | Buffer): Promise<AgentCall> {
     const header = first(headers['x-agora-signature']);
     let body: Record<string, unknown>;
@@ -87,11 +85,17 @@ export class AgentKit {
     } catch {
       throw new AuthenticationError('UNAUTHORIZED', 'The call body is not JSON', 401);
     }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AuthenticationError('UNAUTHORIZED', 'The call body is not a JSON object', 401);
     const requestId = typeof body.requestId === 'string' ? body.requestId : '';
-    if (!header || !HEADER.test(header) || !requestId) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is missing or malformed', 401);
+    if (!isAgoraSignatureHeader(header) || !requestId) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is missing or malformed', 401);
+    if (typeof body.agentId !== 'string' || body.agentId.toLowerCase() !== this.agentId) {
+      throw new AuthenticationError('UNAUTHORIZED', `This call is not for agent ${this.agentId} (the body names ${JSON.stringify(body.agentId ?? null)})`, 401);
+    }
     const skewS = this.options.maxSkewS ?? 300;
-    const ok = await this.withKeys('platform', (keys) => verifyAgoraSignature(header, requestId, rawBody, keys, skewS));
-    if (!ok) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature does not verify with the platform keys (or is outside the allowed clock skew)', 401);
+    const ok = await this.withKeys('platform', (keys) => verifyAgoraSignature(header, 'call', [this.agentId, requestId], rawBody, keys, skewS));
+    if (!ok) {
+      throw new AuthenticationError('UNAUTHORIZED', `X-Agora-Signature is not the platform's signature of a call to agent ${this.agentId} (or is outside the allowed clock skew)`, 401);
+    }
     if (!this.firstUse(header, skewS)) throw new AuthenticationError('UNAUTHORIZED', 'This signed call was already received (a replay)', 401);
     const chain = body.chain as Omit<ChainContext, 'token'> | undefined;
     const token = first(headers['x-chain-token']);
@@ -100,6 +104,7 @@ export class AgentKit {
       if (!claims || claims.cid !== chain.chainId) throw new AuthenticationError('CHAIN_TOKEN_INVALID', "X-Chain-Token is not the platform's token for this chain, or has expired", 401);
     }
     return {
+      agentId: this.agentId,
       requestId,
       capabilityId: String(body.capabilityId ?? ''),
       input: (body.input ?? {}) as Record<string, unknown>,

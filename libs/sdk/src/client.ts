@@ -3,7 +3,7 @@ import type { components } from './generated/openapi';
 import { formatMicros, toMicros } from './money';
 import { Payer, PaymentSent, SpendCaps } from './payer';
 import { DiscoveryResource, DisputesResource, PaymentsResource, WebhooksResource } from './resources';
-import { AgoraSigner, toSigner, WalletAuthSigner } from './signer';
+import { AgoraSigner, SignedAction, toSigner, WalletAuthSigner } from './signer';
 import { Api, createApi, unwrap } from './transport';
 
 type Schemas = components['schemas'];
@@ -64,7 +64,7 @@ export class AgoraClient {
     this.signer = options.wallet ? toSigner(options.wallet) : null;
     this.auth = this.signer ? new WalletAuthSigner(this.signer) : null;
     this.payer = this.signer ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS, options.allowedAssets, options.fetch) : null;
-    const sign = (agentId: string) => this.walletAuth().agentHeaders(agentId);
+    const sign = (agentId: string, action: SignedAction) => this.walletAuth().agentHeaders(agentId, action);
     this.payments = new PaymentsResource(this.api, sign);
     this.webhooks = new WebhooksResource(this.api, sign);
     this.disputes = new DisputesResource(this.api, sign, (txId) => this.walletAuth().clientHeaders(txId));
@@ -94,12 +94,12 @@ export class AgoraClient {
   }
 
   async updateAgent(agentId: string, patch: UpdateAgentInput): Promise<Agent> {
-    const header = await this.walletAuth().agentHeaders(agentId);
+    const header = await this.walletAuth().agentHeaders(agentId, `PATCH /api/v1/agents/${encodeURIComponent(agentId)}`);
     return (await unwrap(this.api.PATCH('/api/v1/agents/{id}', { params: { path: { id: agentId }, header }, body: patch }))) as Agent;
   }
 
   async deactivateAgent(agentId: string) {
-    const header = await this.walletAuth().agentHeaders(agentId);
+    const header = await this.walletAuth().agentHeaders(agentId, `DELETE /api/v1/agents/${encodeURIComponent(agentId)}`);
     return unwrap(this.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agentId }, header } }));
   }
 

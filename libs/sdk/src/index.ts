@@ -5,5 +5,6 @@ export * from './payer';
 export * from './transport';
 export * from './resources';
 export * from './client';
+export * from './platform-signature';
 export * from './agent-kit';
 export type { components, operations } from './generated/openapi';

@@ -1,7 +1,10 @@
-import type { AgentAuthHeaders } from './signer';
+import type { AgentAuthHeaders, SignedAction } from './signer';
 import { Api, unwrap } from './transport';
 
-type Sign = (id: string) => Promise<AgentAuthHeaders>;
+/** Signs agent headers for one request: the message names it (`"<METHOD> <path>"`), as the API requires for changes. */
+type Sign = (id: string, action: SignedAction) => Promise<AgentAuthHeaders>;
+/** A path segment as openapi-fetch sends it. */
+const seg = encodeURIComponent;
 type SignClient = (id: string) => Promise<Record<string, string>>;
 type Page = { limit?: number; offset?: number };
 type Proof = { name: string; value: string };
@@ -19,12 +22,14 @@ export class PaymentsResource {
 
   /** The agent's transactions (signed by its wallet). */
   async history(agentId: string, page: Page = {}) {
-    return unwrap(this.api.GET('/api/v1/payments/history/{agentId}', { params: { path: { agentId }, query: page, header: await this.sign(agentId) } }));
+    const header = await this.sign(agentId, `GET /api/v1/payments/history/${seg(agentId)}`);
+    return unwrap(this.api.GET('/api/v1/payments/history/{agentId}', { params: { path: { agentId }, query: page, header } }));
   }
 
   /** Withdraws `amount` (USDC, at least 1.00; the 0.10 fee is taken from it) to `destinationWallet`. */
   async withdraw(agentId: string, amount: string, destinationWallet: string) {
-    return unwrap(this.api.POST('/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet }, params: { header: await this.sign(agentId) } }));
+    const header = await this.sign(agentId, 'POST /api/v1/payments/withdraw');
+    return unwrap(this.api.POST('/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet }, params: { header } }));
   }
 
   withdrawal(id: string) {
@@ -54,7 +59,7 @@ export class WebhooksResource {
   ) {}
 
   async create(o: { agentId: string; url: string; events: WebhookEvent[]; secret?: string }) {
-    return unwrap(this.api.POST('/api/v1/webhooks', { body: o, params: { header: await this.sign(o.agentId) } }));
+    return unwrap(this.api.POST('/api/v1/webhooks', { body: o, params: { header: await this.sign(o.agentId, 'POST /api/v1/webhooks') } }));
   }
 
   list(agentId: string, page: Page = {}) {
@@ -62,15 +67,17 @@ export class WebhooksResource {
   }
 
   async remove(id: string, agentId: string) {
-    return unwrap(this.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id }, header: await this.sign(agentId) } }));
+    return unwrap(this.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id }, header: await this.sign(agentId, `DELETE /api/v1/webhooks/${seg(id)}`) } }));
   }
 
   async deliveries(id: string, agentId: string, page: Page = {}) {
-    return unwrap(this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: page, header: await this.sign(agentId) } }));
+    const header = await this.sign(agentId, `GET /api/v1/webhooks/${seg(id)}/deliveries`);
+    return unwrap(this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: page, header } }));
   }
 
   async redeliver(id: string, deliveryId: string, agentId: string) {
-    return unwrap(this.api.POST('/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId }, header: await this.sign(agentId) } }));
+    const header = await this.sign(agentId, `POST /api/v1/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/redeliver`);
+    return unwrap(this.api.POST('/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId }, header } }));
   }
 }
 
@@ -91,7 +98,8 @@ export class DisputesResource {
 
   async respond(disputeId: string, agentId: string, response: string, evidence?: string) {
     const body = { response, ...(evidence ? { evidence } : {}) };
-    return unwrap(this.api.POST('/api/v1/disputes/{id}/respond', { params: { path: { id: disputeId }, header: await this.sign(agentId) }, body }));
+    const header = await this.sign(agentId, `POST /api/v1/disputes/${seg(disputeId)}/respond`);
+    return unwrap(this.api.POST('/api/v1/disputes/{id}/respond', { params: { path: { id: disputeId }, header }, body }));
   }
 
   get(disputeId: string) {

@@ -13,25 +13,30 @@ export function toSigner(wallet: AgoraSigner | string): AgoraSigner {
 
 export type AgentAuthHeaders = { 'X-Agent-Wallet': string; 'X-Agent-Signature': string };
 
+/** The request a wallet signature is for: `"<METHOD> <path>"`, the API path without the query (e.g. `POST /api/v1/payments/withdraw`). */
+export type SignedAction = `${'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'} /api/v1/${string}`;
+
 /**
- * Signs wallet-auth headers (`agora-auth:<id>:<unix ms>:sig:<EIP-191 signature>`). A signature is
- * single use for changes, so two signed in the same millisecond would collide: timestamps are kept
- * strictly increasing per signer.
+ * Signs wallet-auth headers (`agora-auth:<id>:<unix ms>[:<METHOD> <path>]:sig:<EIP-191 signature>`).
+ * Agent headers always name the request they are for: the API takes a change only with a message
+ * signed for it, so a signature seen on a read can never move money. A signature is single use for
+ * changes, so two signed in the same millisecond would collide: timestamps are kept strictly
+ * increasing per signer.
  */
 export class WalletAuthSigner {
   private last = 0;
 
   constructor(readonly signer: AgoraSigner) {}
 
-  async sign(subjectId: string): Promise<string> {
+  async sign(subjectId: string, action?: SignedAction): Promise<string> {
     this.last = Math.max(Date.now(), this.last + 1);
-    const message = `agora-auth:${subjectId}:${this.last}`;
+    const message = `agora-auth:${subjectId}:${this.last}${action ? `:${action}` : ''}`;
     return `${message}:sig:${await this.signer.signMessage(message)}`;
   }
 
-  /** X-Agent-Wallet + X-Agent-Signature for an action of agent `agentId` (this wallet must own it). */
-  async agentHeaders(agentId: string): Promise<AgentAuthHeaders> {
-    return { 'X-Agent-Wallet': this.signer.address, 'X-Agent-Signature': await this.sign(agentId) };
+  /** X-Agent-Wallet + X-Agent-Signature of agent `agentId` (this wallet must own it) for the request `action`. */
+  async agentHeaders(agentId: string, action: SignedAction): Promise<AgentAuthHeaders> {
+    return { 'X-Agent-Wallet': this.signer.address, 'X-Agent-Signature': await this.sign(agentId, action) };
   }
 
   /** X-Client-Wallet + X-Client-Signature: proof of being the payer of transaction `transactionId`. */

@@ -151,7 +151,7 @@ export class DeliveryService {
     if (d.kind === 'callback') {
       return {
         url: d.url,
-        headers: { 'Content-Type': 'application/json', 'X-Request-ID': d.executionId!, 'X-Agora-Signature': this.signer.signatureHeader(d.executionId!, body, nowS) },
+        headers: { 'Content-Type': 'application/json', 'X-Request-ID': d.executionId!, 'X-Agora-Signature': this.signer.callbackSignature(d.executionId!, body, nowS) },
       };
     }
     const [s] = await queryRows<{ url: string; secret: string | null; status: string; createdAt: Date }>(

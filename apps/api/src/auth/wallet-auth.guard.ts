@@ -15,8 +15,9 @@ type AuthedRequest = Request & { walletAuth?: WalletAuthContext };
 
 /**
  * Checks X-Agent-Wallet + X-Agent-Signature (resolutions §3): the signature is fresh,
- * canonical and made by the agent's registered wallet, and the agent is the one the route
- * acts on. Single use for changes is enforced later, inside the service's transaction.
+ * canonical and made by the agent's registered wallet, the agent is the one the route acts on,
+ * and a change was signed for this request (`<METHOD> <path>`; reads also take the unbound
+ * message). Single use for changes is enforced later, inside the service's transaction.
  */
 @Injectable()
 export class WalletAuthGuard implements CanActivate {
@@ -30,7 +31,9 @@ export class WalletAuthGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const source = this.reflector.get<AgentSource>(AGENT_SOURCE, ctx.getHandler()) ?? null;
     const routeAgentId = this.routeAgentId(req, source);
-    const step1 = this.walletAuth.parse({ wallet: req.header(WALLET_HEADER), signature: req.header(SIGNATURE_HEADER) });
+    // The path as the client sent it (what it signed), without the query string.
+    const path = req.originalUrl.split('?')[0];
+    const step1 = this.walletAuth.parse({ wallet: req.header(WALLET_HEADER), signature: req.header(SIGNATURE_HEADER) }, { method: req.method, path });
     if (routeAgentId !== null && routeAgentId !== step1.agentId.toLowerCase()) {
       throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was made for another agent`);
     }
@@ -57,7 +60,8 @@ export function WalletSigned(source: AgentSource): MethodDecorator {
     ApiHeader({
       name: SIGNATURE_HEADER,
       required: true,
-      description: 'agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes',
+      description:
+        'agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change',
     }),
   );
 }

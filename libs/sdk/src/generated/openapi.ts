@@ -1257,7 +1257,7 @@ export interface components {
             p99ExecutionTime: number;
         };
         PlatformEvidenceResponse: {
-            /** @description keyId and signature (t=<unix s>,ed25519=<base64 over "<t>.<requestId>.<sha256 hex of canonical facts>">), verifiable against GET /platform/keys */
+            /** @description keyId and signature (t=<unix s>,ed25519=<base64 over "agora-attestation.v2.<t>.<transactionId>.<sha256 hex of the canonical JSON of facts>">), verifiable against GET /platform/keys; never valid as a call to an agent */
             attestation: {
                 [key: string]: unknown;
             };
@@ -2180,7 +2180,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -2295,7 +2295,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -3025,7 +3025,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -3123,7 +3123,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -4058,7 +4058,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -4238,7 +4238,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path?: never;
@@ -4583,7 +4583,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path?: never;
@@ -4745,7 +4745,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -4846,7 +4846,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {
@@ -4944,7 +4944,7 @@ export interface operations {
             header: {
                 /** @description The agent's registered wallet (0x address) */
                 "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>">; 5-minute window; single use for changes */
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
                 "X-Agent-Signature": string;
             };
             path: {

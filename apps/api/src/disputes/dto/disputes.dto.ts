@@ -109,7 +109,8 @@ export class PlatformEvidenceResponse {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'keyId and signature (t=<unix s>,ed25519=<base64 over "<t>.<requestId>.<sha256 hex of canonical facts>">), verifiable against GET /platform/keys',
+    description:
+      'keyId and signature (t=<unix s>,ed25519=<base64 over "agora-attestation.v2.<t>.<transactionId>.<sha256 hex of the canonical JSON of facts>">), verifiable against GET /platform/keys; never valid as a call to an agent',
   })
   attestation: Record<string, unknown>;
 }

@@ -50,6 +50,7 @@ export class PayerProofCheck {
     if (!isWallet(proof.wallet)) throw new AppException('UNAUTHORIZED', `${CLIENT_WALLET_HEADER} must be a 0x address`);
     const parsed = parseAuthHeader(proof.signature, CLIENT_SIGNATURE_HEADER, 'any');
     assertFresh(parsed, this.clock.nowMs(), this.config.authSignatureWindowS, CLIENT_SIGNATURE_HEADER);
+    if (parsed.action !== null) throw new AppException('UNAUTHORIZED', `${CLIENT_SIGNATURE_HEADER} must be agora-auth:<transaction_id>:<unix_ms>:sig:<0x signature>`);
     if (parsed.subjectId !== tx.id) throw new AppException('FORBIDDEN', `${CLIENT_SIGNATURE_HEADER} was made for another transaction`);
     if (!sameWallet(proof.wallet, tx.payerWallet)) throw new AppException('FORBIDDEN', `${CLIENT_WALLET_HEADER} is not the payer of this transaction`);
     const signer = recoverSigner(parsed);
@@ -58,6 +59,8 @@ export class PayerProofCheck {
       agentId: tx.agentId,
       wallet: tx.payerWallet,
       timestampMs: parsed.timestampMs,
+      // The message names the transaction, and filing its dispute is the only thing it is for.
+      forChange: true,
       messageKey: `client:${tx.id}:${parsed.timestampMs}`,
       expiresAt: new Date(parsed.timestampMs + this.config.authSignatureWindowS * 1000),
     };

@@ -30,9 +30,9 @@ export interface ExecutionFacts {
 export interface ExecutionEvidence {
   facts: ExecutionFacts;
   /**
-   * The platform's signature over the facts, in the format agents already verify for calls
-   * (`X-Agora-Signature`): `t=<unix s>,ed25519=<base64 of sign("<t>.<requestId>.<sha256 hex of canonicalJson(facts)>")>`,
-   * checked against the key published at GET /api/v1/platform/keys (`keyId`).
+   * The platform's signature over the facts, labelled as an attestation so it is never accepted as a
+   * call: `t=<unix s>,ed25519=<base64 of sign("agora-attestation.v2.<t>.<transactionId>.<sha256 hex of
+   * canonicalJson(facts)>")>`, checked against the key published at GET /api/v1/platform/keys (`keyId`).
    */
   attestation: { keyId: string; signature: string };
 }
@@ -78,7 +78,7 @@ export class CollectExecutionEvidence {
     };
     return {
       facts,
-      attestation: { keyId: this.signer.keyId, signature: this.signer.signatureHeader(facts.requestId ?? charge.transactionId, canonicalJson(facts)) },
+      attestation: { keyId: this.signer.keyId, signature: this.signer.attestationSignature(charge.transactionId, canonicalJson(facts)) },
     };
   }
 }

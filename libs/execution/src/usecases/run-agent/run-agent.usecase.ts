@@ -31,9 +31,8 @@ export class RunAgent {
     if (!target) return this.failed('failed', 'agent or capability is no longer available', 0, false);
     const called = await this.caller.call(
       target.endpoint,
-      { requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input },
+      { agentId: target.agentId, requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input },
       target.outputSchema,
-      target.agentId,
       chain,
     );
     if (!called.ok) return this.failed(called.status, called.error, called.timeMs, called.reachedAgent ?? true, called.refused === true);
