@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       reputationPayerDailyCap: 3,
       reputationPenaltyIntervalS: 3_600,
       webhookRetryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
+      workerAgentConcurrency: 2,
+      webhookHostConcurrency: 2,
       authSignatureWindowS: 300,
       bodyLimitBytes: 1_048_576,
     });
@@ -61,6 +63,7 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'production', OUTBOUND_ALLOW_HTTP: 'true' }, /cannot be on when NODE_ENV=production/],
     [{ QUEUE_PREFIX: 'a:b' }, /QUEUE_PREFIX must be/],
     [{ WITHDRAWAL_RESERVE: 'maybe' }, /WITHDRAWAL_RESERVE must be one of on, off/],
+    [{ WORKER_AGENT_CONCURRENCY: '-1' }, /WORKER_AGENT_CONCURRENCY must be an integer between 0 and 1000/],
   ])('stops on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -1,5 +1,8 @@
 /* The only module that reads process.env (lint enforces it elsewhere). */
 import { isAddress } from 'ethers';
+import { ConfigError, Env, Reader } from './env-reader';
+
+export { ConfigError };
 
 export type SettlementMode = 'local' | 'evm' | 'facilitator';
 export type PaymentNetwork = 'base' | 'base-sepolia' | 'ethereum';
@@ -84,6 +87,10 @@ export class AppConfig {
   reputationPenaltyIntervalS: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
+  /** Most runs of one agent going at once across the workers (the rest wait their turn); 0: no cap. */
+  workerAgentConcurrency: number;
+  /** Most deliveries and callbacks to one destination (the URL's host:port) going at once; 0: no cap. */
+  webhookHostConcurrency: number;
   authSignatureWindowS: number;
   bodyLimitBytes: number;
   workerHeartbeatMs: number;
@@ -92,76 +99,6 @@ export class AppConfig {
   enqueueTimeoutMs: number;
   /** How often the worker checks the money invariants (G15); 0 turns the check off. */
   invariantCheckIntervalMs: number;
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-class Reader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
-
-  raw(name: string): string | undefined {
-    const v = this.env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  }
-
-  str(name: string, def?: string): string | undefined {
-    return this.raw(name) ?? def;
-  }
-
-  int(name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-      this.problems.push(`${name} must be an integer between ${min} and ${max} (got "${v}")`);
-      return def;
-    }
-    return Number(v);
-  }
-
-  bool(name: string, def: boolean): boolean {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (['true', '1', 'yes'].includes(v.toLowerCase())) return true;
-    if (['false', '0', 'no'].includes(v.toLowerCase())) return false;
-    this.problems.push(`${name} must be true or false (got "${v}")`);
-    return def;
-  }
-
-  oneOf<T extends string>(name: string, allowed: readonly T[], def: T): T {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    if (!(allowed as readonly string[]).includes(v)) {
-      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${v}")`);
-      return def;
-    }
-    return v as T;
-  }
-
-  url(name: string, def: string | undefined, protocols: string[]): string | undefined {
-    const v = this.str(name, def);
-    if (v === undefined) return undefined;
-    try {
-      const u = new URL(v);
-      if (!protocols.includes(u.protocol)) {
-        this.problems.push(`${name} must use ${protocols.join(' or ')} (got "${u.protocol}")`);
-      }
-    } catch {
-      this.problems.push(`${name} must be a URL (got "${v}")`);
-    }
-    return v;
-  }
-
-  require(name: string, value: unknown, why: string): void {
-    if (value === undefined) this.problems.push(`${name} is required ${why}`);
-  }
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -274,6 +211,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     c.webhookRetryDelaysMs = delays.map(Number);
   }
   c.webhookTimeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
+  c.workerAgentConcurrency = r.int('WORKER_AGENT_CONCURRENCY', 2, 0, 1_000);
+  c.webhookHostConcurrency = r.int('WEBHOOK_HOST_CONCURRENCY', 2, 0, 1_000);
   c.authSignatureWindowS = r.int('AUTH_SIGNATURE_WINDOW_S', 300, 1, 86_400);
   c.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 1_048_576, 1_024);
   c.workerHeartbeatMs = r.int('WORKER_HEARTBEAT_MS', 5_000, 100);
