@@ -1,6 +1,7 @@
-import { UnrecoverableError } from 'bullmq';
+import { DelayedError, UnrecoverableError } from 'bullmq';
+import { Metrics } from '@app/metrics';
 import { JOB_NAMES, JOB_QUEUE, QUEUES, QueueName } from '@app/queues';
-import { JobHandlerRegistry } from './job-handlers';
+import { JOB_DEFERRED, JobHandlerRegistry } from './job-handlers';
 import { ExecutionsProcessor } from './processors/executions.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
 import { PaymentsProcessor } from './processors/payments.processor';
@@ -80,10 +81,21 @@ describe('JobHandlerRegistry', () => {
     const unused = {} as never;
     new MaintenanceProcessor(registry, unused, unused, unused, unused);
     new PaymentsProcessor(registry, unused, unused, unused, { execute: async (paymentId: string) => settled.push(paymentId) } as never, unused, unused, unused, unused, unused);
-    new ExecutionsProcessor(registry, unused);
-    new WebhooksProcessor(registry, unused, unused);
+    new ExecutionsProcessor(registry, unused, unused, unused);
+    new WebhooksProcessor(registry, unused, unused, unused, unused);
     expect(() => registry.assertComplete()).not.toThrow();
     await registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'pay_1' } });
     expect(settled).toEqual(['pay_1']);
+  });
+
+  it('a handler that put its job in line (JOB_DEFERRED) ends it with DelayedError: neither completed nor failed, counted as delayed', async () => {
+    const metrics = new Metrics({ process: 'worker', defaultMetrics: false });
+    const registry = new JobHandlerRegistry(metrics);
+    for (const name of JOB_NAMES) registry.register(JOB_QUEUE[name], name, async () => (name === 'execution.run' ? JOB_DEFERRED : name));
+    await expect(registry.dispatch(QUEUES.executions, { name: 'execution.run', data: { executionId: 'e' } })).rejects.toThrow(DelayedError);
+    await expect(registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } })).resolves.toBe('payment.settle');
+    const text = await metrics.text();
+    expect(text).toMatch(/agora_job_duration_seconds_count\{process="worker",queue="executions",job="execution.run",outcome="delayed"\} 1/);
+    expect(text).not.toMatch(/outcome="failed"/);
   });
 });

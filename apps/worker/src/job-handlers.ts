@@ -1,18 +1,27 @@
 import { inSpan, linkFrom, SpanKind } from '@app/tracing';
 import { Injectable, Optional } from '@nestjs/common';
 import { Metrics } from '@app/metrics';
-import { UnrecoverableError } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { JOB_NAMES, JOB_QUEUE, JobName, JobOf, QueueName, TRACE_FIELD } from '@app/queues';
 
-export type JobHandler<N extends JobName> = (job: JobOf<N>) => Promise<unknown>;
+/** The BullMQ job as the worker took it, and its lock token: what a handler needs to delay its own job (`FairShare`). */
+export interface JobRun {
+  job?: Job;
+  token?: string;
+}
+
+/** What a handler answers when its job waits its turn: the job has moved itself to the delayed set. */
+export const JOB_DEFERRED = Symbol('job deferred');
+
+export type JobHandler<N extends JobName> = (job: JobOf<N>, run: JobRun) => Promise<unknown>;
 
 /** The handlers of one processor: each is recorded on the queue that processor consumes. */
 export interface QueueHandlers {
   register<N extends JobName>(name: N, handler: JobHandler<N>): void;
 }
 
-/** What dispatch reads of a BullMQ job: its name and data, and when it was added, delayed and taken. */
-type ArrivedJob = { name: string; data: unknown; timestamp?: number; delay?: number; processedOn?: number };
+/** What dispatch reads of a BullMQ job: its name and data, when it was added, delayed and taken, and how often taken and failed. */
+type ArrivedJob = { name: string; data: unknown; timestamp?: number; delay?: number; processedOn?: number; attemptsStarted?: number; attemptsMade?: number };
 
 interface Registration {
   queue: QueueName;
@@ -24,7 +33,9 @@ interface Registration {
  * registered it. `assertComplete` runs at boot: a job with no handler, with two, or with a
  * handler registered by the processor of a queue that does not carry it (`JOB_QUEUE`) stops the
  * worker before it takes any work. `dispatch` refuses a job that arrives on another queue than
- * the one that carries it.
+ * the one that carries it. A handler that answers JOB_DEFERRED has delayed its own job (it waits
+ * its agent's or host's turn): dispatch then throws BullMQ's DelayedError, so the job is neither
+ * completed nor failed and spends no attempt.
  */
 @Injectable()
 export class JobHandlerRegistry {
@@ -56,8 +67,8 @@ export class JobHandlerRegistry {
     }
   }
 
-  /** Runs the handler of a job that arrived on `queue`. */
-  async dispatch(queue: string, job: ArrivedJob): Promise<unknown> {
+  /** Runs the handler of a job that arrived on `queue` (`token`: the worker's lock on it). */
+  async dispatch(queue: string, job: ArrivedJob, token?: string): Promise<unknown> {
     const registration = this.handlers.get(job.name as JobName);
     if (!registration) throw new Error(`No handler for job ${job.name}`);
     const carrier = JOB_QUEUE[job.name as JobName];
@@ -66,17 +77,25 @@ export class JobHandlerRegistry {
       throw new UnrecoverableError(`Job ${job.name} arrived on queue ${queue}; it is carried by ${carrier} and handled on ${registration.queue}`);
     }
     const links = linkFrom((job.data as Record<string, unknown> | null)?.[TRACE_FIELD] as Record<string, string> | undefined);
-    return inSpan(`agora.job ${job.name}`, { 'agora.queue': queue, 'agora.job': job.name }, () => this.run(registration, queue, job), { links, kind: SpanKind.CONSUMER });
+    const run = { job: job instanceof Job ? job : undefined, token };
+    const result = await inSpan(`agora.job ${job.name}`, { 'agora.queue': queue, 'agora.job': job.name }, () => this.run(registration, queue, job, run), {
+      links,
+      kind: SpanKind.CONSUMER,
+    });
+    if (result === JOB_DEFERRED) throw new DelayedError();
+    return result;
   }
 
-  private async run(registration: Registration, queue: string, job: ArrivedJob): Promise<unknown> {
-    if (!this.metrics) return registration.handler(job as JobOf);
-    // Waited: from when the job was due (added, plus its delay) to when a worker took it.
-    if (job.timestamp && job.processedOn) this.metrics.jobWait.observe({ queue }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
+  private async run(registration: Registration, queue: string, job: ArrivedJob, run: JobRun): Promise<unknown> {
+    if (!this.metrics) return registration.handler(job as JobOf, run);
+    // Waited: from when the job was due (added, plus its delay) to when a worker took it. Not for a
+    // job back from waiting its turn (taken before without failing): that wait was its agent's or host's line.
+    const firstTake = (job.attemptsStarted ?? 1) - (job.attemptsMade ?? 0) <= 1;
+    if (firstTake && job.timestamp && job.processedOn) this.metrics.jobWait.observe({ queue }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
     const seconds = Metrics.timer();
     try {
-      const result = await registration.handler(job as JobOf);
-      this.metrics.jobs.observe({ queue, job: job.name, outcome: 'completed' }, seconds());
+      const result = await registration.handler(job as JobOf, run);
+      this.metrics.jobs.observe({ queue, job: job.name, outcome: result === JOB_DEFERRED ? 'delayed' : 'completed' }, seconds());
       return result;
     } catch (err) {
       this.metrics.jobs.observe({ queue, job: job.name, outcome: 'failed' }, seconds());

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/metrics';
-import { jobId, JobName, JobPayloads, JobProducer, REDIS, SweepRegistry } from '@app/queues';
+import { FairShare, jobId, JobName, JobPayloads, JobProducer, REDIS, SweepRegistry } from '@app/queues';
 
 /**
  * Postgres holds every piece of pending work; BullMQ only wakes workers. This plain process
@@ -26,6 +26,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly sources: SweepRegistry,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly metrics: Metrics,
+    private readonly share: FairShare,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -45,6 +46,11 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     this.running = true;
     const slot = Math.floor(this.clock.nowMs() / this.config.maintenanceIntervalMs);
     try {
+      // Redis lost the jobs waiting their agent's or host's turn: their rows, marked in line, are due again.
+      if (await this.share.linesLost()) {
+        for (const release of this.sources.linesLost()) await release();
+        await this.share.linesKept();
+      }
       await this.enqueue('auth-messages.prune', { requestedAt: this.clock.now().toISOString() }, slot);
       // Each domain registers what it needs swept (SweepRegistry); one failing source does not stop the others.
       for (const source of this.sources.all()) {

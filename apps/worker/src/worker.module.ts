@@ -7,7 +7,7 @@ import { AuthModule } from '@app/auth';
 import { ClockModule } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { QueuesModule, RedisModule } from '@app/queues';
+import { FairShare, QueuesModule, RedisModule } from '@app/queues';
 import { PaymentsModule } from '@app/payments';
 import { ExecutionModule } from '@app/execution';
 import { ChainsModule } from '@app/chains';
@@ -51,6 +51,7 @@ export class WorkerModule implements OnApplicationBootstrap {
       ],
       providers: [
         JobHandlerRegistry,
+        FairShare,
         MaintenanceProcessor,
         PaymentsProcessor,
         ExecutionsProcessor,

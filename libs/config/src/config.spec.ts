@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       reputationPayerDailyCap: 3,
       reputationPenaltyIntervalS: 3_600,
       webhookRetryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
+      workerAgentConcurrency: 2,
+      webhookHostConcurrency: 2,
       authSignatureWindowS: 300,
       bodyLimitBytes: 1_048_576,
     });
@@ -77,6 +79,7 @@ describe('loadConfig', () => {
     [{ WITHDRAWAL_RESERVE: 'maybe' }, /WITHDRAWAL_RESERVE must be one of on, off/],
     [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
     [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],
+    [{ WORKER_AGENT_CONCURRENCY: '-1' }, /WORKER_AGENT_CONCURRENCY must be an integer between 0 and 1000/],
   ])('stops on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -95,6 +95,10 @@ export class AppConfig {
   reputationPenaltyIntervalS: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
+  /** Most runs of one agent going at once across the workers (the rest wait their turn); 0: no cap. */
+  workerAgentConcurrency: number;
+  /** Most deliveries and callbacks to one destination (the URL's host:port) going at once; 0: no cap. */
+  webhookHostConcurrency: number;
   authSignatureWindowS: number;
   bodyLimitBytes: number;
   workerHeartbeatMs: number;
@@ -224,6 +228,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     c.webhookRetryDelaysMs = delays.map(Number);
   }
   c.webhookTimeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
+  c.workerAgentConcurrency = r.int('WORKER_AGENT_CONCURRENCY', 2, 0, 1_000);
+  c.webhookHostConcurrency = r.int('WEBHOOK_HOST_CONCURRENCY', 2, 0, 1_000);
   c.authSignatureWindowS = r.int('AUTH_SIGNATURE_WINDOW_S', 300, 1, 86_400);
   c.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 1_048_576, 1_024);
   c.workerHeartbeatMs = r.int('WORKER_HEARTBEAT_MS', 5_000, 100);

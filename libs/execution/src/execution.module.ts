@@ -88,6 +88,7 @@ export class ExecutionModule implements OnModuleInit {
       const ids = new Set([...(await this.settlement.due()), ...(await this.repo.orphanedSettlements(this.clock.now()))]);
       return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
     });
+    this.sweeps.onLinesLost(() => this.repo.releaseLine(this.clock.now()));
     // Every tick (one job per slot): expired idempotency keys go, so the table holds only live ones.
     this.sweeps.register('idempotency-keys.prune', async () => [{ id: 'expired', data: { requestedAt: this.clock.now().toISOString() } }]);
     // Every tick while a retention is set: payloads past it go (the job does a bounded share of a backlog).

@@ -140,14 +140,22 @@ export class ExecutionsRepository {
       });
   }
 
-  /** Claims a pending execution for a run until `until` (none holds it, or its holder's claim ran out). */
-  async claimRun(id: string, until: Date, now: Date): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(
+  /** Claims a pending execution for a run until `until` (none holds it, or its holder's claim ran out): its agent's id, or null. */
+  async claimRun(id: string, until: Date, now: Date): Promise<string | null> {
+    const rows = await queryRows<{ agentId: string }>(
       this.dataSource.manager,
-      `UPDATE executions SET locked_until = $2 WHERE id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < $3) RETURNING id`,
+      `UPDATE executions SET locked_until = $2 WHERE id = $1 AND status = 'pending' AND (locked_until IS NULL OR locked_until < $3) RETURNING agent_id AS "agentId"`,
       [id, until, now],
     );
-    return rows.length === 1;
+    return rows[0]?.agentId ?? null;
+  }
+
+  /**
+   * Gives back the claim `until` of a run that waits its agent's turn (its job is delayed), marked in
+   * line until `inLine`: the sweeper leaves it alone until then (its job is not lost before).
+   */
+  async parkRun(id: string, until: Date, inLine: Date): Promise<void> {
+    await this.dataSource.query(`UPDATE executions SET locked_until = NULL, next_attempt_at = $3 WHERE id = $1 AND status = 'pending' AND locked_until = $2`, [id, until, inLine]);
   }
 
   /** A failed or timed-out run, if the execution is still pending. */
@@ -210,22 +218,30 @@ export class ExecutionsRepository {
   async resetForRetry(id: string, maxRetries: number, lockedUntil: Date | null): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       this.dataSource.manager,
-      `UPDATE executions SET status = 'pending', retry_count = retry_count + 1, agent_error = NULL, locked_until = $3
+      `UPDATE executions SET status = 'pending', retry_count = retry_count + 1, agent_error = NULL, locked_until = $3, next_attempt_at = NULL
         WHERE id = $1 AND status IN ('failed', 'timeout') AND retry_count < $2 RETURNING id`,
       [id, maxRetries, lockedUntil],
     );
     return rows.length === 1;
   }
 
+  /** Redis lost the lines: every run marked in line is due for the sweeper now (its delayed job is gone). */
+  async releaseLine(now: Date): Promise<void> {
+    await this.dataSource.query(`UPDATE executions SET next_attempt_at = $1 WHERE status = 'pending' AND locked_until IS NULL AND next_attempt_at > $1`, [now]);
+  }
+
   /**
-   * Pending executions with nobody running them: async ones never claimed, and any (sync ones
-   * too) whose claim ran out because the process holding it died.
+   * Pending executions with nobody running them: async ones never claimed, ones that waited their
+   * agent's turn past their mark (their delayed job was lost), and any (sync ones too) whose claim
+   * ran out because the process holding it died.
    */
   async dueRuns(now: Date, limit = 200, graceMs = 0): Promise<string[]> {
-    // An async execution younger than the grace still has the wake job its request enqueued.
+    // An async execution younger than the grace still has the wake job its request enqueued; one in line has its delayed job.
     const rows = await queryRows<{ id: string }>(
       this.dataSource.manager,
-      `SELECT id FROM executions WHERE status = 'pending' AND ((locked_until IS NULL AND is_async AND created_at < $3) OR locked_until < $1) ORDER BY created_at LIMIT $2`,
+      `SELECT id FROM executions WHERE status = 'pending'
+          AND ((locked_until IS NULL AND ((is_async AND next_attempt_at IS NULL AND created_at < $3) OR next_attempt_at < $1)) OR locked_until < $1)
+        ORDER BY created_at LIMIT $2`,
       [now, limit, new Date(now.getTime() - graceMs)],
     );
     return rows.map((r) => r.id);

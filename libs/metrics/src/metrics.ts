@@ -43,7 +43,7 @@ export class Metrics {
 
   readonly jobs = new Histogram({
     name: 'agora_job_duration_seconds',
-    help: 'Worker jobs processed, by queue, job name and outcome (completed, failed)',
+    help: 'Worker jobs processed, by queue, job name and outcome (completed, failed, delayed: put in line for its agent or host)',
     labelNames: ['queue', 'job', 'outcome'] as const,
     buckets: SECONDS,
     registers: [this.registry],
@@ -54,6 +54,13 @@ export class Metrics {
     help: 'Time a job waited between being due and being taken, by queue',
     labelNames: ['queue'] as const,
     buckets: [...SECONDS, 60, 300],
+    registers: [this.registry],
+  });
+
+  readonly jobsCapped = new Counter({
+    name: 'agora_jobs_capped_total',
+    help: 'Jobs put in line (delayed, not failed) because their agent or destination host had its cap of jobs going, by queue and scope (agent, host)',
+    labelNames: ['queue', 'scope'] as const,
     registers: [this.registry],
   });
 

@@ -5,3 +5,4 @@ export * from './redis.options';
 export * from './redis.module';
 export * from './heartbeat';
 export * from './sweep.registry';
+export * from './fair-share';

@@ -20,6 +20,7 @@ export interface SweepSource<N extends JobName = JobName> {
 @Injectable()
 export class SweepRegistry {
   private readonly sources: SweepSource[] = [];
+  private readonly lostLineHooks: (() => Promise<unknown>)[] = [];
 
   register<N extends JobName>(job: N, due: () => Promise<DueWork<N>[]>): void {
     this.sources.push({ job, due } as unknown as SweepSource);
@@ -27,5 +28,17 @@ export class SweepRegistry {
 
   all(): readonly SweepSource[] {
     return this.sources;
+  }
+
+  /**
+   * What makes a domain's rows waiting their turn (`FairShare`: marked in line, so the sources leave
+   * them alone) due again, for when Redis has lost the lines and the delayed jobs in them.
+   */
+  onLinesLost(release: () => Promise<unknown>): void {
+    this.lostLineHooks.push(release);
+  }
+
+  linesLost(): readonly (() => Promise<unknown>)[] {
+    return this.lostLineHooks;
   }
 }

@@ -7,15 +7,17 @@ import { Clock, newId, Page } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Queryable, queryRows, TransactionRunner } from '@app/database';
 import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
-import { jobId, JobProducer } from '@app/queues';
+import { CapGate, jobId, JobProducer } from '@app/queues';
 import { CallbackOutputs } from './callback-outputs';
+import { DeliveryTurns } from './delivery-turns';
 import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { eventDeliveryHeaders } from './webhook-signature';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 export const DELIVERY_ATTEMPTS = 5;
 
-export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'cancelled' | 'skipped';
+/** `deferred`: the attempt waits its destination's turn (WEBHOOK_HOST_CONCURRENCY); nothing was sent, its job is delayed. */
+export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'cancelled' | 'skipped' | 'deferred';
 
 interface ClaimedDelivery {
   id: string;
@@ -54,7 +56,9 @@ export function retryAfterMs(value: string | string[] | undefined, nowMs: number
  * answer, and on failure inserts the next attempt on WEBHOOK_RETRY_DELAYS_MS (+-10% jitter, at
  * least Retry-After) in the same transaction. A 410, or the fifth failure, marks the subscription
  * `failed` and delivery stops. Rows, not Redis, hold the schedule: the sweeper re-enqueues any
- * due row whose job was lost, and a claim that outlived a dead worker.
+ * due row whose job was lost, and a claim that outlived a dead worker. In the worker, an attempt
+ * takes its destination host's turn (`gate`, `DeliveryTurns`): one that must wait goes back to
+ * `pending`, its job delayed until its turn.
  */
 @Injectable()
 export class DeliveryService {
@@ -70,6 +74,7 @@ export class DeliveryService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly metrics: Metrics,
     private readonly outputs: CallbackOutputs,
+    private readonly turns: DeliveryTurns,
   ) {}
 
   /**
@@ -88,26 +93,36 @@ export class DeliveryService {
   }
 
   /** One attempt. Returns what happened; throws only when Postgres fails (the queue retries). */
-  async deliver(id: string): Promise<DeliveryOutcome> {
-    const outcome = await this.attempt(id);
-    if (outcome !== 'skipped') this.metrics.webhookDeliveries.inc({ outcome });
+  async deliver(id: string, gate?: CapGate): Promise<DeliveryOutcome> {
+    const outcome = await this.attempt(id, gate);
+    if (outcome !== 'skipped' && outcome !== 'deferred') this.metrics.webhookDeliveries.inc({ outcome });
     return outcome;
   }
 
-  private async attempt(id: string): Promise<DeliveryOutcome> {
+  private async attempt(id: string, gate?: CapGate): Promise<DeliveryOutcome> {
     const now = this.clock.now();
+    const until = new Date(now.getTime() + this.turns.holdMs());
     const [d] = await queryRows<ClaimedDelivery>(
       this.dataSource.manager,
       `UPDATE webhook_deliveries SET status = 'sending', locked_until = $3, attempted_at = $2
         WHERE id = $1 AND scheduled_at <= $2 AND (status = 'pending' OR (status = 'sending' AND locked_until < $2))
         RETURNING id, kind, subscription_id AS "subscriptionId", event_id AS "eventId", event_type AS "eventType", execution_id AS "executionId",
                   url, body, attempt, manual, traceparent`,
-      [id, now, new Date(now.getTime() + this.config.webhookTimeoutMs + 5_000)],
+      [id, now, until],
     );
-    if (!d) return 'skipped';
+    if (!d) {
+      if (gate) await this.turns.skip(gate, id);
+      return 'skipped';
+    }
+    const pass = gate ? await this.turns.enter(gate, d, until) : null;
+    if (gate && !pass) return 'deferred';
     // Linked to what caused it (the execution's charge, a withdrawal's job): the trace the row kept.
     const attributes = { 'agora.delivery_id': d.id, 'agora.delivery_kind': d.kind, 'agora.event_type': d.eventType ?? '', 'agora.attempt': d.attempt };
-    return inSpan('agora.webhook.deliver', attributes, () => this.send(d, now), { links: linksTo([d.traceparent]) });
+    try {
+      return await inSpan('agora.webhook.deliver', attributes, () => this.send(d, now), { links: linksTo([d.traceparent]) });
+    } finally {
+      await pass?.leave();
+    }
   }
 
   private async send(d: ClaimedDelivery, now: Date): Promise<DeliveryOutcome> {
@@ -253,11 +268,11 @@ export class DeliveryService {
     await this.jobs.wake('webhook.deliver', { deliveryId: id }, { jobId: jobId('webhook.deliver', id), delay });
   }
 
-  /** Attempts that are due and have no live claim (for the sweeper). */
+  /** Attempts that are due and have no live claim, nor a job waiting its turn (for the sweeper). */
   async due(limit = 500): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.query(
       `SELECT id FROM webhook_deliveries
-        WHERE (status = 'pending' AND scheduled_at <= $1) OR (status = 'sending' AND locked_until < $1)
+        WHERE (status = 'pending' AND scheduled_at <= $1 AND (locked_until IS NULL OR locked_until < $1)) OR (status = 'sending' AND locked_until < $1)
         ORDER BY scheduled_at LIMIT $2`,
       [this.clock.now(), limit],
     );

@@ -1,22 +1,28 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
+import { AppConfig } from '@app/config';
 import { RunPendingExecution } from '@app/execution';
-import { QUEUES } from '@app/queues';
-import { JobHandlerRegistry } from '../job-handlers';
+import { FairShare, QUEUES } from '@app/queues';
+import { JOB_DEFERRED, JobHandlerRegistry } from '../job-handlers';
 
-/** Async executions. */
+/** Async executions; at most WORKER_AGENT_CONCURRENCY of one agent's runs at once (the rest wait their turn, delayed). */
 @Processor(QUEUES.executions, { concurrency: 16 })
 export class ExecutionsProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
     runPending: RunPendingExecution,
+    share: FairShare,
+    config: AppConfig,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.executions);
-    jobs.register('execution.run', async (job) => (await runPending.execute(job.data.executionId)).execution.status);
+    jobs.register('execution.run', async (job, run) => {
+      const outcome = await runPending.execute(job.data.executionId, { gate: share.gate(run, 'agent', config.workerAgentConcurrency) });
+      return outcome.deferred ? JOB_DEFERRED : outcome.execution.status;
+    });
   }
 
-  process(job: Job): Promise<unknown> {
-    return this.registry.dispatch(job.queueName, job);
+  process(job: Job, token?: string): Promise<unknown> {
+    return this.registry.dispatch(job.queueName, job, token);
   }
 }

@@ -1,24 +1,33 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { QUEUES } from '@app/queues';
+import { AppConfig } from '@app/config';
+import { FairShare, QUEUES } from '@app/queues';
 import { DeliveryService, EventFanout } from '@app/webhooks';
-import { JobHandlerRegistry } from '../job-handlers';
+import { JOB_DEFERRED, JobHandlerRegistry } from '../job-handlers';
 
-/** Event fan-out and delivery attempts (webhooks and execution callbacks); each claims its row first. */
+/**
+ * Event fan-out and delivery attempts (webhooks and execution callbacks); each claims its row first.
+ * At most WEBHOOK_HOST_CONCURRENCY attempts to one destination host at once (the rest wait their turn, delayed).
+ */
 @Processor(QUEUES.webhooks, { concurrency: 32 })
 export class WebhooksProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
     deliveries: DeliveryService,
     fanout: EventFanout,
+    share: FairShare,
+    config: AppConfig,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.webhooks);
     jobs.register('event.fanout', (job) => fanout.execute(job.data.eventIds));
-    jobs.register('webhook.deliver', (job) => deliveries.deliver(job.data.deliveryId));
+    jobs.register('webhook.deliver', async (job, run) => {
+      const outcome = await deliveries.deliver(job.data.deliveryId, share.gate(run, 'host', config.webhookHostConcurrency));
+      return outcome === 'deferred' ? JOB_DEFERRED : outcome;
+    });
   }
 
-  process(job: Job): Promise<unknown> {
-    return this.registry.dispatch(job.queueName, job);
+  process(job: Job, token?: string): Promise<unknown> {
+    return this.registry.dispatch(job.queueName, job, token);
   }
 }

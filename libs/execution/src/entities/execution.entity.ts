@@ -112,6 +112,7 @@ export class ExecutionEntity {
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true })
   callbackUrl: string | null;
 
+  /** A pending run waiting its agent's turn in the worker (its job delayed): the sweeper leaves it alone until then. */
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
 
