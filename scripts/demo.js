@@ -104,7 +104,7 @@ async function demoChain(translatorId, payer) {
   // The worker ends the chain once nothing runs, and refunds what the budget has left.
   let chain;
   for (let i = 0; i < 50; i++) {
-    chain = await payer.discovery.chain(chainId);
+    chain = await payer.discovery.chain(chainId, { payment: root.payment }); // the root's payment shows every node's ids
     if (chain.refund) break;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -56,7 +56,7 @@ describe('chains API (e2e)', () => {
     const payer = newWallet();
     const pay = await x402Header(payer, { amount, payTo: api.config.platformWallet });
     const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input, chain }, headers: { [pay.name]: pay.value } });
-    return { res, payer };
+    return { res, payer, paid: { [pay.name]: pay.value } };
   };
 
   it('publishes the chain token keys: a token the platform minted verifies with the published JWK and node:crypto alone', async () => {
@@ -180,10 +180,11 @@ describe('chains API (e2e)', () => {
       })
     ).body.data.id;
     orchestrator.serve(second);
-    const { res } = await openChain({ calls: [{ targetAgentId: second, capabilityId: 'orchestrate', input: { calls: [translate('deep')] } }, translate('shallow')] });
+    const { res, paid } = await openChain({ calls: [{ targetAgentId: second, capabilityId: 'orchestrate', input: { calls: [translate('deep')] } }, translate('shallow')] });
     expect(res.status).toBe(200);
     const { chainId } = res.body.data.chain;
-    const byId = await api.request('GET', `/api/v1/chains/${chainId}`);
+    // The root's ids are shown to the paying client (its payment header) only (issue 29).
+    const byId = await api.request('GET', `/api/v1/chains/${chainId}`, { headers: paid });
     expect(byId.status).toBe(200);
     const chain = byId.body.data;
     expect(chain).toMatchObject({

@@ -7,6 +7,7 @@ import { LedgerModule } from '@app/ledger';
 import { PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { ChainBudget } from './chain-budget';
+import { ChainReadScope } from './chain-read-scope';
 import { ChainTokens } from './chain-tokens';
 import { ChainEntity, ChainNodeEntity } from './entities/chain.entity';
 import { ChainsRepository } from './chains.repository';
@@ -18,8 +19,8 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
 /** Execution chains (resolutions §5): tokens, the budget's money, the chain and node rows, the end of a chain. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChainEntity, ChainNodeEntity]), LedgerModule, PaymentsModule, ExecuteTargetsModule],
-  providers: [ChainTokens, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost, ReleaseStaleNode],
-  exports: [ChainTokens, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost, ReleaseStaleNode],
+  providers: [ChainTokens, ChainReadScope, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost, ReleaseStaleNode],
+  exports: [ChainTokens, ChainReadScope, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost, ReleaseStaleNode],
 })
 export class ChainsModule implements OnModuleInit {
   constructor(

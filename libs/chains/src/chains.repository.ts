@@ -210,6 +210,26 @@ export class ChainsRepository {
     return row ? nodeOf(row) : null;
   }
 
+  /**
+   * For a read with a chain token (ChainReadScope): the status of the holder's node, and where
+   * `executionId` sits: its depth, and whether it is the holder's node or below it (the walk up
+   * its ancestors is at most 5 steps). `holderStatus` and `depth` are null for nodes not in `chainId`.
+   */
+  async lineage(chainId: string, holder: string, executionId: string): Promise<{ holderStatus: ChainNodeStatus | null; depth: number | null; inSubtree: boolean }> {
+    const [row] = await queryRows<{ holderStatus: ChainNodeStatus | null; depth: number | null; inSubtree: boolean }>(
+      this.dataSource.manager,
+      `WITH RECURSIVE up(id, parent) AS (
+         SELECT execution_id, parent_execution_id FROM chain_nodes WHERE execution_id = $3 AND chain_id = $1
+         UNION ALL
+         SELECT n.execution_id, n.parent_execution_id FROM chain_nodes n JOIN up ON n.execution_id = up.parent AND n.chain_id = $1)
+       SELECT (SELECT status FROM chain_nodes WHERE execution_id = $2 AND chain_id = $1) AS "holderStatus",
+              (SELECT depth FROM chain_nodes WHERE execution_id = $3 AND chain_id = $1) AS depth,
+              EXISTS (SELECT 1 FROM up WHERE id = $2) AS "inSubtree"`,
+      [chainId, holder, executionId],
+    );
+    return row;
+  }
+
   /** A chain's nodes with the charge of each completed one (its transaction's split), for the cost breakdown. */
   async chargedNodes(chainId: string): Promise<(ChainNodeRow & { platformFee: bigint; agentFee: bigint; platformCut: bigint; agentEarnings: bigint })[]> {
     const rows = await queryRows<Record<string, unknown>>(

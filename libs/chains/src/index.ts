@@ -1,6 +1,7 @@
 export * from './chain-budget';
 export * from './entities/chain.entity';
 export * from './chain-invariants';
+export * from './chain-read-scope';
 export * from './chain-tokens';
 export * from './chains.repository';
 export * from './chains.module';

@@ -140,8 +140,17 @@ export class DiscoveryResource {
     return unwrap(this.api.POST('/api/v1/chains/budget-check', { body: { ...o, estimatedDepth: o.estimatedDepth ?? 1, includeSubAgentCosts: o.includeSubAgentCosts ?? true } }));
   }
 
-  chain(chainId: string) {
-    return unwrap(this.api.GET('/api/v1/chains/{id}', { params: { path: { id: chainId } } }));
+  /**
+   * A chain's status and trace tree. Node ids (requestId, transactionId) are shown only to a reader
+   * who may read them: pass the payment that opened the chain (its root's `payment`) for all of
+   * them, or a chain token for its holder's subtree.
+   */
+  chain(chainId: string, reader: { payment?: { name: string; value: string } | null; chainToken?: string } = {}) {
+    const headers: Record<string, string> = {
+      ...(reader.payment ? { [reader.payment.name]: reader.payment.value } : {}),
+      ...(reader.chainToken ? { 'X-Chain-Token': reader.chainToken } : {}),
+    };
+    return unwrap(this.api.GET('/api/v1/chains/{id}', { params: { path: { id: chainId } }, headers }));
   }
 
   chainCost(chainId: string) {

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChainCost, ChainTokens, GetChain } from '@app/chains';
 import { ValidationException } from '@app/common';
 import { BudgetCheck } from '@app/execution';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { presentedPayment } from '../http/x402-http';
 import { ChainKeysResponse } from './dto/chain-keys.dto';
 import { BudgetCheckDto, BudgetCheckResponse, ChainCostResponse, ChainStatusResponse, toBudgetCheckResponse, toChainCostResponse, toChainStatusResponse } from './dto/chains.dto';
 
@@ -50,11 +51,16 @@ export class ChainsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId)' })
+  @ApiOperation({
+    summary: 'A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId)',
+    description:
+      "Every node is listed; its requestId and transactionId only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.",
+  })
+  @ApiHeader({ name: 'X-Chain-Token', required: false, description: "A token of this chain: shows the ids of its holder's subtree (403 once its execution has ended)" })
   @ApiEnvelope(ChainStatusResponse)
-  @ApiErrors(400, 404)
-  async status(@Param('id') id: string): Promise<ChainStatusResponse> {
-    return toChainStatusResponse(await this.getChain.execute(chainRef(id)));
+  @ApiErrors(400, 401, 403, 404)
+  async status(@Param('id') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ChainStatusResponse> {
+    return toChainStatusResponse(await this.getChain.execute(chainRef(id), { payment: presentedPayment(headers), chainToken: headers['x-chain-token'] }));
   }
 
   @Get(':id/cost')

@@ -96,9 +96,14 @@ export class ExecutionController {
   }
 
   @Get('execute/:requestId')
-  @ApiOperation({ summary: 'Execution status; output only with the original payment header (an execution in a chain: or a token of that chain)' })
+  @ApiOperation({
+    summary: 'Execution status; output only with the original payment header (an execution in a chain: the header that paid for the chain, or a token of an execution above it)',
+    description:
+      "A chain token (X-Chain-Token) reads the executions below its holder's (the one it was issued to), never the chain's root, and only while its holder runs: any other is 403 FORBIDDEN (details.reason: holder_ended, root, outside_subtree).",
+  })
+  @ApiHeader({ name: 'X-Chain-Token', required: false, description: 'A chain token: reads the executions below its holder while the holder runs' })
   @ApiEnvelope(ExecutionResponse)
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 401, 403, 404)
   async status(@Param('requestId') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ExecutionResponse> {
     const { execution, settlement, isPayer } = await this.getUseCase.execute(requestId(id), presentedPayment(headers), headers['x-chain-token']);
     return toExecutionResponse(execution, settlement, isPayer);

@@ -162,7 +162,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId) */
+        /**
+         * A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId)
+         * @description Every node is listed; its requestId and transactionId only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.
+         */
         get: operations["ChainsController_status"];
         put?: never;
         post?: never;
@@ -338,7 +341,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Execution status; output only with the original payment header (an execution in a chain: or a token of that chain) */
+        /**
+         * Execution status; output only with the original payment header (an execution in a chain: the header that paid for the chain, or a token of an execution above it)
+         * @description A chain token (X-Chain-Token) reads the executions below its holder's (the one it was issued to), never the chain's root, and only while its holder runs: any other is 403 FORBIDDEN (details.reason: holder_ended, root, outside_subtree).
+         */
         get: operations["ExecutionController_status"];
         put?: never;
         post?: never;
@@ -883,8 +889,11 @@ export interface components {
             cost: string;
             depth: number;
             executionTimeMs: number | null;
-            /** @example req_... */
-            requestId: string;
+            /**
+             * @description Only when the reader may read this execution: the paying client, or a chain token of an execution above it (null otherwise)
+             * @example req_...
+             */
+            requestId: string | null;
             /** @description W3C span id of the call to this agent (its traceparent) */
             spanId: string;
             startedAt: string;
@@ -893,7 +902,7 @@ export interface components {
              * @enum {string}
              */
             status: "running" | "completed" | "refunded";
-            /** @description The charge (tx_...), once completed */
+            /** @description The charge (tx_...), once completed; null, like requestId, for a reader who may not read this execution */
             transactionId: string | null;
         };
         ChainParamsDto: {
@@ -947,8 +956,12 @@ export interface components {
             /** @description What the budget had left, refunded to the root wallet when the chain ended */
             refund?: components["schemas"]["ChainRefundResponse"];
             remainingBudget: string;
-            /** @example req_... */
-            rootRequestId: string;
+            /**
+             * @description Only for the paying client (null otherwise)
+             * @example req_...
+             */
+            rootRequestId: string | null;
+            /** @description The root's charge: only for the paying client (the root's payment header) */
             rootTransactionId: string | null;
             startedAt: string;
             /** @enum {string} */
@@ -2574,7 +2587,10 @@ export interface operations {
     ChainsController_status: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A token of this chain: shows the ids of its holder's subtree (403 once its execution has ended) */
+                "X-Chain-Token"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2596,6 +2612,40 @@ export interface operations {
             };
             /** @description Error envelope */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3419,7 +3469,10 @@ export interface operations {
     ExecutionController_status: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A chain token: reads the executions below its holder while the holder runs */
+                "X-Chain-Token"?: string;
+            };
             path: {
                 requestId: string;
             };
@@ -3441,6 +3494,40 @@ export interface operations {
             };
             /** @description Error envelope */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,8 +6,15 @@ import type { BudgetEstimate } from '@app/execution';
 import { IsPlainObject } from '../../http/validators';
 
 export class ChainNodeResponse {
-  @ApiProperty({ example: 'req_...' }) requestId: string;
-  @ApiProperty({ nullable: true, type: String, description: 'The charge (tx_...), once completed' }) transactionId: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'req_...',
+    description: 'Only when the reader may read this execution: the paying client, or a chain token of an execution above it (null otherwise)',
+  })
+  requestId: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The charge (tx_...), once completed; null, like requestId, for a reader who may not read this execution' })
+  transactionId: string | null;
   @ApiProperty({ format: 'uuid' }) agentId: string;
   @ApiProperty({ nullable: true, type: String }) agentName: string | null;
   @ApiProperty() capabilityId: string;
@@ -28,8 +35,8 @@ export class ChainRefundResponse {
 
 export class ChainStatusResponse {
   @ApiProperty({ format: 'uuid' }) chainId: string;
-  @ApiProperty({ nullable: true, type: String }) rootTransactionId: string | null;
-  @ApiProperty({ example: 'req_...' }) rootRequestId: string;
+  @ApiProperty({ nullable: true, type: String, description: "The root's charge: only for the paying client (the root's payment header)" }) rootTransactionId: string | null;
+  @ApiProperty({ nullable: true, type: String, example: 'req_...', description: 'Only for the paying client (null otherwise)' }) rootRequestId: string | null;
   @ApiProperty({ enum: ['pending', 'running', 'completed', 'failed', 'partial'] }) status: string;
   @ApiProperty() budget: string;
   @ApiProperty() remainingBudget: string;
@@ -68,7 +75,7 @@ export function toChainStatusResponse(v: ChainStatusView): ChainStatusResponse {
   return {
     chainId: c.id,
     rootTransactionId: v.rootTransactionId,
-    rootRequestId: c.rootExecutionId,
+    rootRequestId: v.rootRequestId,
     status: c.status,
     budget: formatMicros(c.budget),
     remainingBudget: formatMicros(v.remainingBudget),

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ExecuteTargetReader } from '@app/agents';
 import { AppException, Clock } from '@app/common';
+import { PresentedPayment } from '@app/payments';
+import { ChainReadScope } from '../../chain-read-scope';
+import { ChainTokens } from '../../chain-tokens';
 import { ChainNodeRow, ChainRow, ChainsRepository } from '../../chains.repository';
 
 /** A node of the trace tree, as the spec's Chain node plus its request id and span id. */
 export interface ChainTreeNode {
-  requestId: string;
+  /** Null, with transactionId, when the reader may not read this node's execution (ChainReadScope). */
+  requestId: string | null;
   transactionId: string | null;
   agentId: string;
   agentName: string | null;
@@ -23,6 +27,8 @@ export interface ChainTreeNode {
 
 export interface ChainStatusView {
   chain: ChainRow;
+  /** The root's ids: only for the paying client. */
+  rootRequestId: string | null;
   rootTransactionId: string | null;
   totalCost: bigint;
   /** Wall clock from the chain's start to its last node's end (or now, while a node runs). */
@@ -33,25 +39,42 @@ export interface ChainStatusView {
   tree: ChainTreeNode | null;
 }
 
-/** A chain, by its id, its root execution's id or its root transaction's id: the status resource with its trace tree (CHAIN_NOT_FOUND otherwise). */
+/** Who reads a chain: the payment header and the chain token presented, if any. */
+export interface ChainReader {
+  payment: PresentedPayment | null;
+  chainToken?: string;
+}
+
+/**
+ * A chain, by its id, its root execution's id or its root transaction's id: the status resource
+ * with its trace tree (CHAIN_NOT_FOUND otherwise). Every node is listed; its requestId and
+ * transactionId only to a reader who may read its execution (ChainReadScope): the paying client
+ * all of them, a token's holder its subtree (a token that reads nothing: FORBIDDEN), anyone else none.
+ */
 @Injectable()
 export class GetChain {
   constructor(
     private readonly repo: ChainsRepository,
     private readonly agents: ExecuteTargetReader,
+    private readonly tokens: ChainTokens,
+    private readonly scope: ChainReadScope,
     private readonly clock: Clock,
   ) {}
 
-  async execute(ref: string): Promise<ChainStatusView> {
+  async execute(ref: string, reader: ChainReader): Promise<ChainStatusView> {
+    const claims = reader.chainToken === undefined ? null : this.tokens.verify(reader.chainToken);
     const chain = await this.repo.find(ref);
     if (!chain) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist', { chainId: ref });
     const nodes = await this.repo.nodes(chain.id);
+    const payer = await this.scope.paidBy(chain, reader.payment);
+    const readable = payer ? null : claims ? this.scope.readable(claims, chain.id, nodes) : new Set<string>();
+    const shown = (n: ChainNodeRow) => readable === null || readable.has(n.executionId);
     const names = await this.agents.names(nodes.map((n) => n.agentId));
     const byId = new Map<string, ChainTreeNode>();
     for (const n of nodes) {
       byId.set(n.executionId, {
-        requestId: n.executionId,
-        transactionId: n.transactionId,
+        requestId: shown(n) ? n.executionId : null,
+        transactionId: shown(n) ? n.transactionId : null,
         agentId: n.agentId,
         agentName: names.get(n.agentId) ?? null,
         capabilityId: n.capabilityId,
@@ -70,7 +93,8 @@ export class GetChain {
     const ends = nodes.map((n) => (n.completedAt ?? this.clock.now()).getTime());
     return {
       chain,
-      rootTransactionId: root?.transactionId ?? null,
+      rootRequestId: payer ? chain.rootExecutionId : null,
+      rootTransactionId: payer ? (root?.transactionId ?? null) : null,
       totalCost: nodes.reduce((s, n) => s + (n.status === 'completed' ? (n.cost ?? 0n) : 0n), 0n),
       totalExecutionTimeMs: ends.length ? Math.max(...ends) - chain.startedAt.getTime() : 0,
       maxDepthReached: nodes.reduce((m, n) => Math.max(m, n.depth), 0),

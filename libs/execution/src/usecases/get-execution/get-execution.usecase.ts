@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ChainTokens } from '@app/chains';
+import { ChainReadScope, ChainTokens } from '@app/chains';
 import { NotFoundException } from '@app/common';
 import { PaymentsService, PresentedPayment, RefundsService } from '@app/payments';
 import { ExecutionEntity } from '../../entities/execution.entity';
@@ -10,7 +10,7 @@ import { ExecutionsRepository } from '../../executions.repository';
 export interface ExecutionView {
   execution: ExecutionEntity;
   settlement: Settlement;
-  /** Whether the reader presented the original payment (only the payer sees the output). */
+  /** Whether the reader may see the output: the payer, or a chain token whose holder's subtree holds it. */
   isPayer: boolean;
 }
 
@@ -22,18 +22,22 @@ export class GetExecution {
     private readonly payments: PaymentsService,
     private readonly refunds: RefundsService,
     private readonly tokens: ChainTokens,
+    private readonly scope: ChainReadScope,
   ) {}
 
   /**
-   * The reader is the payer with the original payment header, or, for an execution in a chain,
-   * with a valid token of that chain (resolutions §4); a token that does not verify is refused.
+   * The reader is the payer with the original payment header; for an execution in a chain, the
+   * header that paid for the chain (its root's) reads every execution in it. A chain token reads
+   * only its holder's subtree, the root excepted, while the holder runs (ChainReadScope): any
+   * other execution is FORBIDDEN to it. A token that does not verify is refused (401).
    */
   async execute(id: string, payment: PresentedPayment | null, chainToken?: string): Promise<ExecutionView> {
     const claims = chainToken === undefined ? null : this.tokens.verify(chainToken);
     const execution = await this.repo.findById(id);
     if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
-    const isPayer = presentsOriginalPayment(execution, payment) || (claims !== null && execution.chainId !== null && claims.cid === execution.chainId);
-    return { execution, settlement: await this.settlementOf(execution), isPayer };
+    const paid = presentsOriginalPayment(execution, payment) || (execution.chainId !== null && execution.headerHash === null && (await this.scope.paidChain(execution.chainId, payment)));
+    if (!paid && claims !== null) await this.scope.assertReadable(claims, execution);
+    return { execution, settlement: await this.settlementOf(execution), isPayer: paid || claims !== null };
   }
 
   /** The settlement hash and receipt of a settled execution, and its refund if it has one. */
