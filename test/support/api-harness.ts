@@ -38,8 +38,10 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
     ADMIN_API_KEY: 'test-admin-key-0123456789',
-    // Tests poll reads in loops; the read limit is exercised by its own test.
+    // Tests poll reads in loops and register many agents from one address; the per-IP limits are
+    // exercised by their own tests (read-rate-limit, abuse-rate-limits). Budget checks keep the default.
     RATE_LIMIT_READS_PER_MIN: '1000000',
+    RATE_LIMIT_WRITES_PER_MIN: '1000000',
     // A test deployment, as the docs advise: earnings are withdrawable at once; the reserve's own tests turn it on.
     WITHDRAWAL_RESERVE: 'off',
     ...env,

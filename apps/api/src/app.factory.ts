@@ -11,7 +11,7 @@ import { jsonBodyMiddleware } from './http/json-body.middleware';
 import { httpMetricsMiddleware, metricsHandler } from './http/metrics';
 import { API_PREFIX, buildOpenApiDocument } from './openapi';
 
-const EXPOSED_HEADERS = ['X-Request-ID', 'X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'Retry-After'];
+const EXPOSED_HEADERS = ['X-Request-ID', 'X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'];
 
 /** Builds the configured HTTP application; used by main.ts and by the e2e tests. */
 export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = {}): Promise<INestApplication> {

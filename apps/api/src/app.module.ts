@@ -33,7 +33,8 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ObjectBodyPipe, createValidationPipe } from './http/validation';
 import { pinoHttpOptions } from './http/logging';
-import { ReadRateLimitGuard } from './http/read-rate-limit.guard';
+import { IpRateLimiter } from './http/ip-rate-limit';
+import { IpRateLimitGuard } from './http/ip-rate-limit.guard';
 
 @Module({})
 export class AppModule {
@@ -76,7 +77,8 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_GUARD, useClass: ReadRateLimitGuard },
+        IpRateLimiter,
+        { provide: APP_GUARD, useClass: IpRateLimitGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useClass: ObjectBodyPipe },
         { provide: APP_PIPE, useFactory: createValidationPipe },

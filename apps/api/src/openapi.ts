@@ -3,19 +3,22 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { documentIpRateLimits } from './http/ip-rate-limit';
 
 /** Every route is served under this prefix; the OpenAPI paths include it. */
 export const API_PREFIX = 'api/v1';
 
 /** The OpenAPI document of the routes of `app` (served at /api/docs, committed as docs/openapi.json). */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  return SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('agora')
-      .setDescription('Agent marketplace and execution service. Every response is an envelope: {success, data} or {success:false, error:{code,message,details}}.')
-      .setVersion('1')
-      .build(),
+  return documentIpRateLimits(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('agora')
+        .setDescription('Agent marketplace and execution service. Every response is an envelope: {success, data} or {success:false, error:{code,message,details}}.')
+        .setVersion('1')
+        .build(),
+    ),
   );
 }
 

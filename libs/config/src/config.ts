@@ -62,6 +62,10 @@ export class AppConfig {
   rateLimitClientPerMin: number;
   /** Public reads (GET) per caller IP per minute, across api processes. */
   rateLimitReadsPerMin: number;
+  /** Every other unpaid request (POST/PUT/PATCH/DELETE but the paid execute) per caller IP per minute, across api processes. */
+  rateLimitWritesPerMin: number;
+  /** `POST /chains/budget-check` (free, and it validates against the target's schema) per caller IP per minute: its own window. */
+  rateLimitBudgetChecksPerMin: number;
   rateLimitAgentPerMin: number;
   /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
   discoverTotalCap: number;
@@ -188,6 +192,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   c.rateLimitClientPerMin = r.int('RATE_LIMIT_CLIENT_PER_MIN', 120, 1);
   c.rateLimitReadsPerMin = r.int('RATE_LIMIT_READS_PER_MIN', 600, 1);
+  c.rateLimitWritesPerMin = r.int('RATE_LIMIT_WRITES_PER_MIN', 60, 1);
+  c.rateLimitBudgetChecksPerMin = r.int('RATE_LIMIT_BUDGET_CHECKS_PER_MIN', 10, 1);
   c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
   c.discoverTotalCap = r.int('DISCOVER_TOTAL_CAP', 1000, 1);
   c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);

@@ -18,24 +18,19 @@ export function ApiEnvelope(model: Type<unknown>, status = 200, description?: st
   );
 }
 
+/** `{ success: false, error: {code, message, details} }`. */
+export const ERROR_ENVELOPE_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    success: { type: 'boolean' as const, example: false },
+    error: {
+      type: 'object' as const,
+      properties: { code: { type: 'string' as const }, message: { type: 'string' as const }, details: { type: 'object' as const } },
+    },
+  },
+};
+
 /** Documents the error envelope for the listed statuses. */
 export function ApiErrors(...statuses: number[]): MethodDecorator {
-  return applyDecorators(
-    ...statuses.map((status) =>
-      ApiResponse({
-        status,
-        description: 'Error envelope',
-        schema: {
-          type: 'object',
-          properties: {
-            success: { type: 'boolean', example: false },
-            error: {
-              type: 'object',
-              properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
-            },
-          },
-        },
-      }),
-    ),
-  );
+  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: 'Error envelope', schema: ERROR_ENVELOPE_SCHEMA })));
 }
