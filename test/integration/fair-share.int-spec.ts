@@ -71,7 +71,7 @@ describe('FairShare (integration)', () => {
     const first = [...log.started];
     const line = await redis.zrange(lineKey, 0, -1);
     expect(new Set(log.parked)).toEqual(new Set(line));
-    // Each end leaves its pass to the head of the line, woken at once (its own delay is 30 s and more).
+    // Each end wakes the head of the line at once (its own delay is 30 s and more), which takes the pass.
     // One end at a time, once the job the previous end woke has started.
     for (let i = 0; i < names.length; i++) {
       await waitFor(async () => log.started.length === Math.min(names.length, i + 2) && release.has(log.started[i]), `${i + 2} jobs started`, 5_000);

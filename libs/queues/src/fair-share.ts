@@ -21,23 +21,26 @@ export interface CapGate {
   /**
    * A pass when fewer than the cap of `key`'s jobs are going, or when it is this job's turn. Else
    * null: `park(wakeAt)` has run (the use case gives its row back, marked in line until about then),
-   * and the job waits in BullMQ's delayed set, woken when a pass is left to it, or at `wakeAt`.
+   * and the job waits in BullMQ's delayed set, woken when a pass comes free with it at the head of
+   * the line (it takes the pass when it runs), or at `wakeAt`.
    * `holdMs`: how long a pass lasts if its worker dies without giving it back (the row's claim).
    */
   enter(key: string, o: { holdMs: number; park: (wakeAt: Date) => Promise<void> }): Promise<CapPass | null>;
-  /** The job ends without running (its row was done or claimed elsewhere): a pass left to it goes to the next in line. */
+  /** The job ends without running (its row was done or claimed elsewhere): it leaves the line, and its pass if it held one (a stalled job run again). */
   skip(key: string, holdMs: number): Promise<void>;
 }
 
-/** A job waits at most this many holds before it looks again by itself (a pass is normally left to it sooner). */
+/** A job waits at most this many holds before it looks again by itself (it is normally woken sooner). */
 const MAX_HOLDS_WAITED = 10;
 
 /**
  * One key's passes (`:run`, job id -> when the pass runs out) and its line (`:line`, job id -> when
  * it joined), in one step, on Redis's clock: passes that ran out go (a worker killed mid-job leaks
- * its pass for at most the hold); `release` drops the caller's pass and place; free passes go to the
- * head of the line first (their job ids are answered, to be woken); then the caller runs if it holds
- * a pass or one is free, else (`park`) joins the line's end, keeping its place if it is in it.
+ * its pass for at most the hold); `release` drops the caller's pass and place. `acquire`: the caller
+ * takes a pass if it holds one (a stalled job run again) or one is free, and leaves the line.
+ * `park`: it joins the line's end (keeping its place if it is in it). Then as many jobs at the head
+ * of the line as passes are free are answered, to be woken: each takes a pass when it runs (a pass
+ * is never set aside for a job that is not running: a woken job may wait behind other work).
  * Answers [1 runs | 0 waits, jobs ahead of it in line, ...job ids to wake].
  */
 const TURN_SCRIPT = `
@@ -49,27 +52,18 @@ if mode == 'release' then
   redis.call('ZREM', KEYS[1], token)
   redis.call('ZREM', KEYS[2], token)
 end
-local holds = mode ~= 'release' and redis.call('ZSCORE', KEYS[1], token) ~= false
 local free = limit - redis.call('ZCARD', KEYS[1])
-local woken = {}
-while free > 0 do
-  local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
-  if not head then break end
-  redis.call('ZREM', KEYS[2], head)
-  redis.call('ZADD', KEYS[1], now + hold, head)
-  free = free - 1
-  if head == token then holds = true else woken[#woken + 1] = head end
-end
 local state = 0
-if mode ~= 'release' then
-  if holds or free > 0 then
-    redis.call('ZADD', KEYS[1], now + hold, token)
-    redis.call('ZREM', KEYS[2], token)
-    state = 1
-  elseif mode == 'park' then
-    redis.call('ZADD', KEYS[2], 'NX', now, token)
-  end
+if mode == 'acquire' and (redis.call('ZSCORE', KEYS[1], token) or free > 0) then
+  if not redis.call('ZSCORE', KEYS[1], token) then free = free - 1 end
+  redis.call('ZADD', KEYS[1], now + hold, token)
+  redis.call('ZREM', KEYS[2], token)
+  state = 1
+elseif mode == 'park' then
+  redis.call('ZADD', KEYS[2], 'NX', now, token)
 end
+local woken = {}
+if free > 0 then woken = redis.call('ZRANGE', KEYS[2], 0, free - 1) end
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], hold) end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], lineTtl) end
 local ahead = redis.call('ZRANK', KEYS[2], token) or redis.call('ZCARD', KEYS[2])
@@ -85,8 +79,8 @@ interface TurnRedis {
 
 /**
  * Fair shares of the worker (issue 29): at most `limit` jobs of one key (an agent, a destination
- * host) go at once across every worker process; the others wait in line, first come first served,
- * delayed in BullMQ (not failed: no attempt is spent), and each is woken when a pass is left to it.
+ * host) go at once across every worker process; the others wait in line, delayed in BullMQ (not
+ * failed: no attempt is spent), and are woken in the order they came as passes come free.
  * If Redis does not answer the cap's step, the job runs uncapped (fail open: a job exists only in
  * Redis, so the cap can never be what holds work back; the row's claim still runs it once).
  */
@@ -128,11 +122,11 @@ export class FairShare {
         // The later its place, the longer before it looks again by itself (a backlog costs a few wake-ups, not one per job per second).
         const wakeAt = Date.now() + holdMs * Math.min(MAX_HOLDS_WAITED, 1 + Math.floor(first.ahead / limit));
         await park(new Date(wakeAt));
-        // Delayed before it joins the line, so that a pass left to it meanwhile finds it there to wake.
+        // Delayed before it joins the line, so that a wake-up meanwhile (itself too, if a pass came free) finds it there.
         await job.moveToDelayed(wakeAt, run.token);
         this.metrics.jobsCapped.inc({ queue: job.queueName, scope });
         try {
-          if ((await turn(key, 'park', holdMs)).runs) await job.promote();
+          await turn(key, 'park', holdMs);
         } catch (err) {
           this.logger.warn({ queue: job.queueName, key, err: (err as Error).message }, 'could not join the line; the job looks again when its delay ends');
         }
@@ -164,19 +158,24 @@ export class FairShare {
     const base = `${this.config.queuePrefix}:cap:{${t.job.queueName}:${t.scope}:${t.key}}`;
     const lineTtl = t.holdMs * (MAX_HOLDS_WAITED + 2);
     const [state, ahead, ...woken] = await this.redis.agoraCapTurn(`${base}:run`, `${base}:line`, String(t.job.id), t.limit, t.holdMs, t.mode, lineTtl);
-    if (woken.length) await this.wake(t.job.name as JobName, woken);
+    if (woken.length) await this.wake(t.job.name as JobName, woken, `${base}:line`);
     return { runs: state === 1, ahead };
   }
 
-  /** Jobs left a pass: out of the delayed set now. One that is not there woke by itself (it finds its pass) or is gone (its pass runs out). */
-  private async wake(name: JobName, ids: string[]): Promise<void> {
+  /**
+   * Jobs at the head of a line with passes free: out of the delayed set now (one not there is
+   * already awake). One that no longer exists leaves the line, so it does not stand at the head.
+   */
+  private async wake(name: JobName, ids: string[], line: string): Promise<void> {
     const queue = this.producer.queueFor(name);
     await Promise.all(
       ids.map(async (id) => {
         try {
-          await (await queue.getJob(id))?.promote();
+          const job = await queue.getJob(id);
+          if (!job) await this.redis.zrem(line, id);
+          else await job.promote();
         } catch {
-          /* not delayed any more */
+          /* not delayed any more: awake already */
         }
       }),
     );
