@@ -56,6 +56,18 @@ describe('IpRateLimiter', () => {
     expect((await limiter.hit('write', '203.0.113.2', t0 + 60_000)).count).toBe(1); // a new minute
   });
 
+  it('a Redis miss mid-minute does not start a fresh allowance: the process counted every request of the minute', async () => {
+    let up = true;
+    let shared = 0;
+    const redis = fakeRedis(() => (up ? Promise.resolve(++shared) : Promise.reject(new Error('slow'))));
+    const limiter = new IpRateLimiter(config, redis);
+    for (let i = 0; i < 3; i++) await limiter.hit('write', '203.0.113.9', t0 + i);
+    up = false;
+    expect((await limiter.hit('write', '203.0.113.9', t0 + 10)).count).toBe(4); // over the limit of 3, as Redis would say
+    up = true;
+    expect((await limiter.hit('write', '203.0.113.9', t0 + 2_000)).count).toBe(5);
+  });
+
   it('a Redis that does not answer within 100 ms is taken as down', async () => {
     const limiter = new IpRateLimiter(
       config,

@@ -47,8 +47,8 @@ const SCRIPT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call(
  * Counts unpaid requests per caller IP and clock minute, per window, shared by every api process
  * through Redis (one INCR). When Redis is down or slower than 100 ms the request is never refused
  * for it (as before: a limiter must not take the API down with it), but it is not left unlimited
- * either: it counts in this process's own windows, with the same limits, so N api processes let
- * at most N times the limit through. After a miss, Redis is left alone for a second (no request
+ * either: it counts in this process's own windows (kept always, so a miss never starts a fresh
+ * allowance), with the same limits, so N api processes let at most N times the limit through. After a miss, Redis is left alone for a second (no request
  * waits 100 ms for it meanwhile); the fallback is logged once a minute.
  */
 @Injectable()
@@ -71,9 +71,15 @@ export class IpRateLimiter {
   async hit(window: IpWindow, ip: string, nowMs = Date.now()): Promise<IpHit> {
     const minute = Math.floor(nowMs / 60_000);
     const key = `${this.prefix}:rl:${window}:${ip}:${minute}`;
+    // Counted here too, always: a Redis miss (a slow spell, a stalled event loop) then falls back to
+    // a count that already holds this process's requests of the minute, not to a fresh allowance.
+    const local = this.countLocally(key, minute);
     const shared = nowMs < this.redisDownUntil ? null : await this.countShared(key);
-    if (shared === null && nowMs >= this.redisDownUntil) this.redisDownUntil = nowMs + REDIS_DOWN_MS;
-    const count = shared ?? this.countLocally(key, minute);
+    if (shared === null && nowMs >= this.redisDownUntil) {
+      if (this.redisDownUntil === 0 || minute !== Math.floor(this.redisDownUntil / 60_000)) this.logger.warn('per-IP rate limits are counted in this process: Redis did not answer');
+      this.redisDownUntil = nowMs + REDIS_DOWN_MS;
+    }
+    const count = Math.max(shared ?? 0, local);
     return { limit: this.limits[window], count, retryAfterS: Math.max(1, Math.ceil(((minute + 1) * 60_000 - nowMs) / 1000)) };
   }
 
@@ -87,7 +93,6 @@ export class IpRateLimiter {
 
   private countLocally(key: string, minute: number): number {
     if (minute !== this.localMinute || this.local.size >= LOCAL_MAX_KEYS) {
-      if (minute !== this.localMinute) this.logger.warn('per-IP rate limits are counted in this process: Redis did not answer');
       this.local = new Map();
       this.localMinute = minute;
     }
