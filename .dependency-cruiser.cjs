@@ -139,7 +139,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules|coverage|\\.tmp|libs/sdk/dist)/' },
+    exclude: { path: '^(dist|node_modules|coverage|\\.tmp)/|^(apps|libs)/[^/]+/dist/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {

@@ -1,6 +1,9 @@
 import { defineConfig } from 'tsup';
 
-/** The publishable package: ESM and CJS builds with their type declarations, dependencies left external. */
+/**
+ * The publishable package: ESM and CJS builds with their type declarations. Every npm package stays
+ * an import (none is bundled), so each must be listed in package.json "dependencies".
+ */
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['cjs', 'esm'],
@@ -10,4 +13,5 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   tsconfig: 'tsconfig.build.json',
+  external: [/^[^./]/],
 });

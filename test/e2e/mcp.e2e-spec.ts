@@ -11,7 +11,7 @@ import { capabilityPayload, registerAgent } from '../support/factories';
 import { startProcess, waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 
-const MCP = join(__dirname, '..', '..', 'dist', 'apps', 'mcp', 'main.js');
+const MCP = join(__dirname, '..', '..', 'apps', 'mcp', 'bin', 'agora-mcp.js');
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
 
 /**

@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+// The `agora-mcp` command: the bundled MCP server (dist/main.js, made by the package's build). The
+// path is computed so that tools reading the source do not expect the build to exist.
+require(require('node:path').join(__dirname, '..', 'dist', 'main.js'));
