@@ -1,4 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
@@ -58,7 +58,7 @@ function fromLoopback(req: IncomingMessage): boolean {
  * loopback unless AGORA_MCP_HOST says otherwise (then AGORA_MCP_TOKEN is required), and with a token
  * every request must carry it as a bearer token.
  */
-export async function serveHttp(settings: Settings, newSession: () => Promise<Server>): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serveHttp(settings: Settings, newSession: () => Promise<McpServer>): Promise<{ url: string; close: () => Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const lastSeen = new Map<string, number>();
   const loopback = LOOPBACK.has(settings.http!.host) || settings.http!.host === '::1';

@@ -14,7 +14,7 @@ export async function createTools(settings: Settings) {
   const client = new AgoraClient({ baseUrl: settings.apiUrl, wallet: settings.wallet, spendCap: settings.caps, allowedAssets: settings.allowedAssets });
   const tools = new AgoraTools(client);
   const pinned = await tools.pinned(settings.pins);
-  return () => createMcpServer([...tools.static(), ...pinned], new Set(pinned.map((t) => t.name)));
+  return () => createMcpServer([...tools.static(), ...pinned]);
 }
 
 async function main(): Promise<void> {

@@ -1,36 +1,33 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import Ajv, { ValidateFunction } from 'ajv';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod/v4';
 import { describeError, ToolDefinition } from './tools';
 
+const failure = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+/** `limit: Too small: expected number to be >=1; arguments: Unrecognized key: "bogus"` */
+const describeIssues = (error: z.ZodError) => error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+
 /**
- * An MCP server exposing `tools`. Arguments of the fixed tools are checked against their schemas
- * here; a pinned capability's input is checked by agora against the capability's own schema.
+ * An MCP server exposing `tools` through McpServer.registerTool: each listed with its input schema,
+ * its output schema and its annotations. Arguments of the fixed tools are checked here against
+ * their zod schemas (a refusal reads `VALIDATION_ERROR: ...`); a pinned capability's input is
+ * checked by agora against the capability's own schema. A result is its structuredContent (which
+ * McpServer checks against the output schema) and a short text.
  */
-export function createMcpServer(tools: ToolDefinition[], pinned: Set<string>): Server {
-  const server = new Server({ name: 'agora', version: '0.1.0' }, { capabilities: { tools: {} } });
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  const validators = new Map<string, ValidateFunction>(tools.filter((t) => !pinned.has(t.name)).map((t) => [t.name, ajv.compile(t.inputSchema)]));
-  const byName = new Map(tools.map((t) => [t.name, t]));
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
-  }));
-
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) return { isError: true, content: [{ type: 'text', text: `No tool named ${request.params.name}` }] };
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const validate = validators.get(tool.name);
-    if (validate && !validate(args)) {
-      return { isError: true, content: [{ type: 'text', text: `VALIDATION_ERROR: ${ajv.errorsText(validate.errors)}` }] };
-    }
-    try {
-      const result = await tool.run(args);
-      return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], structuredContent: result as Record<string, unknown> };
-    } catch (err) {
-      return { isError: true, content: [{ type: 'text', text: describeError(err) }] };
-    }
-  });
+export function createMcpServer(tools: ToolDefinition[]): McpServer {
+  const server = new McpServer({ name: 'agora', version: '0.1.0' });
+  for (const t of tools) {
+    const config = { title: t.title, description: t.description, inputSchema: t.listed, outputSchema: t.output, annotations: t.annotations };
+    server.registerTool(t.name, config, async (args): Promise<CallToolResult> => {
+      const parsed = t.input ? t.input.safeParse(args) : { success: true as const, data: args };
+      if (!parsed.success) return failure(`VALIDATION_ERROR: ${describeIssues(parsed.error)}`);
+      try {
+        const result = await t.run(parsed.data);
+        return { structuredContent: result, content: [{ type: 'text', text: t.summarize(result) }] };
+      } catch (err) {
+        return failure(describeError(err));
+      }
+    });
+  }
   return server;
 }

@@ -1,14 +1,46 @@
 import { AgoraClient, AgoraError, ExecuteResult } from '@agora/sdk';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod/v4';
+import { inputs, listedAs, outputs, toListedSchema } from './schemas';
+import { summaries } from './summaries';
+
+export type ToolResult = Record<string, unknown>;
 
 export interface ToolDefinition {
   name: string;
+  title: string;
   description: string;
-  inputSchema: Record<string, unknown>;
-  run(args: Record<string, unknown>): Promise<unknown>;
+  /** Checks the arguments before `run`; null for a pinned capability, whose input agora checks. */
+  input: z.ZodObject | null;
+  /** What McpServer lists the arguments with (a pinned capability's own schema): see listedAs. */
+  listed: z.ZodObject;
+  output: z.ZodObject;
+  annotations: ToolAnnotations;
+  run(args: Record<string, unknown>): Promise<ToolResult>;
+  /** The short text a result is shown with beside its structuredContent. */
+  summarize(result: ToolResult): string;
 }
 
-const str = (description: string) => ({ type: 'string', description });
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+/** Reads of agora's records: no change anywhere, the same answer for the same state. */
+const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+/** Spends USDC that no call gives back and runs a third party's agent. */
+const PAYS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+/** Opens a case on agora: moves no money from the wallet, undoes nothing; one per charge (a second is refused). */
+const FILES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** A tool whose `run` takes what its input schema parses and answers what its output schema accepts. */
+function tool<I extends z.ZodObject, O extends z.ZodObject>(d: {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  input: I;
+  output: O;
+  run: (args: z.output<I>) => Promise<z.input<O>>;
+  summarize: (result: z.input<O>) => string;
+}): ToolDefinition {
+  return { ...d, listed: listedAs(toListedSchema(d.input)), run: d.run as ToolDefinition['run'], summarize: d.summarize as ToolDefinition['summarize'] };
+}
 
 /**
  * The tools an LLM agent gets: discovery, a budget check, paid execution within the caps, reads of
@@ -24,93 +56,111 @@ export class AgoraTools {
   static(): ToolDefinition[] {
     const c = this.client;
     return [
-      {
+      tool({
         name: 'discover',
+        title: 'Find agents',
         description: 'Find agents on the agora marketplace by capability id, maximum price (USDC) and minimum reputation.',
-        inputSchema: object({
-          capability: str('capability id, e.g. "translate"'),
-          maxPrice: str('USDC, e.g. "0.05"'),
-          minReputation: { type: 'number' },
-          limit: { type: 'integer', minimum: 1, maximum: 100 },
-        }),
-        run: (a) => c.discovery.discover(a as never),
-      },
-      {
+        annotations: READ,
+        input: inputs.discover,
+        output: outputs.discover,
+        run: (a) => c.discovery.discover(a),
+        summarize: summaries.discover,
+      }),
+      tool({
         name: 'recommend',
+        title: 'Recommend agents for a task',
         description: 'Agents ranked for a task described in words.',
-        inputSchema: object({ query: str('the task, in words'), limit: { type: 'integer', minimum: 1, maximum: 50 } }, ['query']),
-        run: (a) => c.discovery.recommend(String(a.query), a.limit as number | undefined),
-      },
-      {
+        annotations: READ,
+        input: inputs.recommend,
+        output: outputs.recommend,
+        run: (a) => c.discovery.recommend(a.query, a.limit),
+        summarize: summaries.recommend,
+      }),
+      tool({
         name: 'budget_check',
+        title: 'Price a call',
         description: 'What a call would cost before paying: the price, sub-agent costs and the budget a chain would need.',
-        inputSchema: object(
-          { targetAgentId: str('agent id'), capabilityId: str('capability id'), input: { type: 'object' }, estimatedDepth: { type: 'integer', minimum: 1, maximum: 6 } },
-          ['targetAgentId', 'capabilityId', 'input'],
-        ),
-        run: (a) => c.discovery.budgetCheck(a as never),
-      },
-      {
+        annotations: READ,
+        input: inputs.budgetCheck,
+        output: outputs.budgetCheck,
+        run: (a) => c.discovery.budgetCheck(a),
+        summarize: summaries.budgetCheck,
+      }),
+      tool({
         name: 'execute',
+        title: 'Run and pay an agent',
         description:
           "Run an agent's capability and pay its price in USDC from the configured wallet, within the per-call and per-session caps (a call above them is refused before anything is signed). Answers the output and what was spent.",
-        inputSchema: object(
-          {
-            targetAgentId: str('agent id'),
-            capabilityId: str('capability id'),
-            input: { type: 'object', description: "matches the capability's inputSchema" },
-            async: { type: 'boolean', description: 'run in the background and wait for it' },
-          },
-          ['targetAgentId', 'capabilityId', 'input'],
-        ),
-        run: (a) => this.execute(String(a.targetAgentId), String(a.capabilityId), a.input as Record<string, unknown>, Boolean(a.async)),
-      },
-      {
+        annotations: PAYS,
+        input: inputs.execute,
+        output: outputs.execute,
+        run: (a) => this.execute(a.targetAgentId, a.capabilityId, a.input, a.async ?? false),
+        summarize: summaries.execute,
+      }),
+      tool({
         name: 'get_execution',
+        title: 'Read an execution',
         description: 'An execution by requestId: its status, and its output when this server paid for it.',
-        inputSchema: object({ requestId: str('req_...') }, ['requestId']),
-        run: (a) => c.getExecution(String(a.requestId), this.proofs.get(String(a.requestId))),
-      },
-      {
+        annotations: READ,
+        input: inputs.getExecution,
+        output: outputs.execution,
+        run: (a) => c.getExecution(a.requestId, this.proofs.get(a.requestId)),
+        summarize: summaries.execution,
+      }),
+      tool({
         name: 'get_chain',
+        title: 'Read an execution chain',
         description: "An execution chain's status and trace tree.",
-        inputSchema: object({ chainId: str('chain id') }, ['chainId']),
-        run: (a) => c.discovery.chain(String(a.chainId)),
-      },
-      {
+        annotations: READ,
+        input: inputs.chain,
+        output: outputs.chain,
+        run: (a) => c.discovery.chain(a.chainId),
+        summarize: summaries.chain,
+      }),
+      tool({
         name: 'chain_cost',
+        title: "A chain's costs",
         description: "An execution chain's cost breakdown by agent.",
-        inputSchema: object({ chainId: str('chain id') }, ['chainId']),
-        run: (a) => c.discovery.chainCost(String(a.chainId)),
-      },
-      {
+        annotations: READ,
+        input: inputs.chain,
+        output: outputs.chainCost,
+        run: (a) => c.discovery.chainCost(a.chainId),
+        summarize: summaries.chainCost,
+      }),
+      tool({
         name: 'file_dispute',
+        title: 'Dispute a charge',
         description: 'Dispute a charge this wallet paid (within the filing window), with a reason.',
-        inputSchema: object({ transactionId: str('tx_...'), reason: str('what went wrong'), evidence: str('optional details') }, ['transactionId', 'reason']),
-        run: (a) =>
-          c.disputes.file({
-            transactionId: String(a.transactionId),
-            reason: String(a.reason),
-            evidence: a.evidence as string | undefined,
-            payment: this.proofs.get(String(a.transactionId)),
-          }),
-      },
-      {
+        annotations: FILES,
+        input: inputs.fileDispute,
+        output: outputs.fileDispute,
+        run: (a) => c.disputes.file({ ...a, payment: this.proofs.get(a.transactionId) }),
+        summarize: summaries.fileDispute,
+      }),
+      tool({
         name: 'get_dispute',
+        title: 'Read a dispute',
         description: 'A dispute: status, responses and resolution.',
-        inputSchema: object({ disputeId: str('dsp_...') }, ['disputeId']),
-        run: (a) => c.disputes.get(String(a.disputeId)),
-      },
-      {
+        annotations: READ,
+        input: inputs.getDispute,
+        output: outputs.dispute,
+        run: (a) => c.disputes.get(a.disputeId),
+        summarize: summaries.dispute,
+      }),
+      tool({
         name: 'spending',
+        title: 'What this server spent',
         description: 'What this server has spent so far and what is left of its session cap (USDC).',
-        inputSchema: object({}),
+        annotations: READ,
+        input: inputs.none,
+        output: outputs.spending,
         run: async () => c.spending,
-      },
+        summarize: summaries.spending,
+      }),
     ];
   }
 
-  /** One tool per pinned capability, its input schema the capability's own. */
+  /** One tool per pinned capability, its input schema the capability's own (agora checks the input against it). */
   async pinned(pins: { agentId: string; capabilityId?: string }[]): Promise<ToolDefinition[]> {
     const tools: ToolDefinition[] = [];
     for (const pin of pins) {
@@ -119,16 +169,21 @@ export class AgoraTools {
         const price = cap.pricing.maxPrice ? `up to ${cap.pricing.maxPrice}` : cap.pricing.basePrice;
         tools.push({
           name: `${cap.id}_${agent.id.slice(0, 8)}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64),
+          title: `${agent.name}: ${cap.name}`,
           description: `${agent.name}: ${cap.description} (${cap.pricing.model}, ${price} USDC plus the platform fee, paid from the configured wallet)`,
-          inputSchema: cap.inputSchema ?? { type: 'object' },
+          input: null,
+          listed: listedAs(cap.inputSchema ?? { type: 'object' }),
+          output: outputs.execute,
+          annotations: PAYS,
           run: (input) => this.execute(agent.id, cap.id, input, false),
+          summarize: summaries.execute as ToolDefinition['summarize'],
         });
       }
     }
     return tools;
   }
 
-  private async execute(targetAgentId: string, capabilityId: string, input: Record<string, unknown>, async: boolean): Promise<unknown> {
+  private async execute(targetAgentId: string, capabilityId: string, input: Record<string, unknown>, async: boolean) {
     const result: ExecuteResult = await this.client.execute({ targetAgentId, capabilityId, input, async });
     if (result.payment) {
       this.proofs.set(result.requestId, result.payment);
