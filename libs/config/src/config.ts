@@ -1,19 +1,16 @@
 /* The only module that reads process.env (lint enforces it elsewhere). */
 import { isAddress } from 'ethers';
 import { ConfigError, Env, isLoopbackHost, Reader } from './config-reader';
+import { DEV_CHAIN_TOKEN_SEED, DEV_PLATFORM_WALLET, DEV_SIGNING_SEED, publicValueProblems } from './public-values';
 
 export { ConfigError } from './config-reader';
+export { DEV_PLATFORM_WALLET } from './public-values';
 
 export type SettlementMode = 'local' | 'evm' | 'facilitator';
 export type PaymentNetwork = 'base' | 'base-sepolia' | 'ethereum';
 export type NodeEnv = 'development' | 'test' | 'production';
 
 const NETWORKS: readonly PaymentNetwork[] = ['base', 'base-sepolia', 'ethereum'];
-
-/** Anvil's first well-known account: the payTo address outside production unless configured. */
-export const DEV_PLATFORM_WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const DEV_SIGNING_SEED = '00'.repeat(31) + '01';
-const DEV_CHAIN_TOKEN_SEED = '00'.repeat(31) + '02';
 
 /** Typed, validated configuration (resolutions §11 plus a few operational settings). */
 export class AppConfig {
@@ -242,6 +239,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.maintenanceIntervalMs = r.int('MAINTENANCE_INTERVAL_MS', 30_000, 100);
   c.enqueueTimeoutMs = r.int('ENQUEUE_TIMEOUT_MS', 1_000, 10);
   c.invariantCheckIntervalMs = r.int('INVARIANT_CHECK_INTERVAL_MS', 600_000, 0);
+  // Set or defaulted, a public value never guards real money (the defaults above serve local development).
+  r.problems.push(...publicValueProblems({ ...c, production: c.nodeEnv === 'production', realMoney }));
 
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return c;
