@@ -158,11 +158,11 @@ describe('loadConfig', () => {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).problems).toEqual([
         'PORT must be an integer between 0 and 65535 (got "x")',
-        'PLATFORM_WALLET is required when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public)',
+        'PLATFORM_WALLET is required when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public; npm run init:env writes your own)',
         'EVM_RPC_URL is required when SETTLEMENT_MODE=evm',
         'USDC_ADDRESS is required when SETTLEMENT_MODE=evm',
         'RELAYER_PRIVATE_KEY is required when SETTLEMENT_MODE=evm',
-        'PLATFORM_SIGNING_SEED is required when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public)',
+        'PLATFORM_SIGNING_SEED is required when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public; npm run init:env writes your own)',
         'CHAIN_TOKEN_SEEDS must be 1-4 comma-separated Ed25519 seeds of 64 hex characters (the first signs; the rest stay valid)',
       ]);
     }

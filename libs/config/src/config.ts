@@ -142,7 +142,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // The fixed development wallet and seeds are public: they serve only where no real money moves
   // (local settlement outside production). Any other settlement must name its own, whatever NODE_ENV says.
   const realMoney = c.nodeEnv === 'production' || c.settlementMode !== 'local';
-  const whyRequired = 'when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public)';
+  const whyRequired = 'when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public; npm run init:env writes your own)';
   c.platformWallet = r.str('PLATFORM_WALLET', realMoney ? undefined : DEV_PLATFORM_WALLET) ?? '';
   if (c.platformWallet === '') r.problems.push(`PLATFORM_WALLET is required ${whyRequired}`);
   if (c.usdcAddress !== undefined && !isAddress(c.usdcAddress)) r.problems.push('USDC_ADDRESS must be a 0x address');
