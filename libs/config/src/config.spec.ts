@@ -150,6 +150,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('TRUST_PROXY takes a comma list of loopback, linklocal, uniquelocal, addresses and CIDR ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'loopback, uniquelocal,10.1.2.3, 172.16.0.0/12,fd00::/8' }).trustProxy).toBe('loopback,uniquelocal,10.1.2.3,172.16.0.0/12,fd00::/8');
+    expect(() => loadConfig({ TRUST_PROXY: 'loopback,everyone' })).toThrow(
+      'TRUST_PROXY must be a comma list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "everyone")',
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(/TRUST_PROXY must be/);
+  });
+
   it('reports every problem at once', () => {
     try {
       loadConfig({ PORT: 'x', SETTLEMENT_MODE: 'evm' });

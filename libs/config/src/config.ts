@@ -1,5 +1,6 @@
 /* The only module that reads process.env (lint enforces it elsewhere). */
 import { isAddress } from 'ethers';
+import ipaddr from 'ipaddr.js';
 import { ConfigError, Env, isLoopbackHost, Reader } from './config-reader';
 import { DEV_CHAIN_TOKEN_SEED, DEV_PLATFORM_WALLET, DEV_SIGNING_SEED, publicValueProblems } from './public-values';
 
@@ -21,6 +22,8 @@ export class AppConfig {
   redisUrl: string;
   queuePrefix: string;
   publicBaseUrl: string;
+  /** Express's `trust proxy`: the peers whose X-Forwarded-For gives the caller's IP (names, addresses, CIDR ranges). */
+  trustProxy: string;
   logLevel: string;
   settlementMode: SettlementMode;
   evmRpcUrl?: string;
@@ -121,6 +124,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.queuePrefix = r.str('QUEUE_PREFIX', 'agora')!;
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(c.queuePrefix)) r.problems.push('QUEUE_PREFIX must be 1-64 letters, digits, _ or -');
   c.publicBaseUrl = (r.url('PUBLIC_BASE_URL', `http://localhost:${c.port}`, ['http:', 'https:']) ?? '').replace(/\/+$/, '');
+  c.trustProxy = trustProxyList(r);
   c.logLevel = r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info');
 
   c.settlementMode = r.oneOf<SettlementMode>('SETTLEMENT_MODE', ['local', 'evm', 'facilitator'], 'local');
@@ -244,6 +248,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return c;
+}
+
+/** TRUST_PROXY, normalized: a comma list of Express's names (loopback, linklocal, uniquelocal), addresses and CIDR ranges. */
+function trustProxyList(r: Reader): string {
+  const items = (r.str('TRUST_PROXY', 'loopback') ?? '').split(',').map((s) => s.trim());
+  const valid = (s: string) => ['loopback', 'linklocal', 'uniquelocal'].includes(s) || isIpOrCidr(s);
+  const bad = items.filter((s) => !valid(s));
+  if (bad.length > 0) r.problems.push(`TRUST_PROXY must be a comma list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${bad.join(',')}")`);
+  return items.join(',');
+}
+
+function isIpOrCidr(s: string): boolean {
+  const [address, bits, ...rest] = s.split('/');
+  const v6 = address.includes(':');
+  if (rest.length > 0 || !(v6 ? ipaddr.IPv6.isValid(address) : ipaddr.IPv4.isValidFourPartDecimal(address))) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v6 ? 128 : 32));
 }
 
 /** For process entry points: the config, or a clear message on stderr and exit code 1. */
