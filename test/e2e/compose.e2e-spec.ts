@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ed25519FromSeed } from '@app/outbound';
@@ -77,6 +77,7 @@ describe('docker compose services as local processes (e2e)', () => {
   it('with the .env init:env wrote: migrate exits 0, then the api and the worker pass their healthchecks', async () => {
     const init = initEnv();
     expect(await init.exited).toBe(0);
+    expect(statSync(join(dir, '.env')).mode & 0o777).toBe(0o600);
     const dotenv = parseDotenv(readFileSync(join(dir, '.env'), 'utf8'));
     const [apiPort, metricsPort] = [await freePort(), await freePort()];
     const prefix = `c${randomBytes(4).toString('hex')}`;
