@@ -18,7 +18,7 @@ export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, opts.clock), { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.enableCors({ exposedHeaders: EXPOSED_HEADERS });
   const metrics = app.get(Metrics);
   app.use(httpMetricsMiddleware(metrics));

@@ -1,19 +1,17 @@
 /* The only module that reads process.env (lint enforces it elsewhere). */
 import { isAddress } from 'ethers';
+import ipaddr from 'ipaddr.js';
 import { ConfigError, Env, isLoopbackHost, Reader } from './config-reader';
+import { DEV_CHAIN_TOKEN_SEED, DEV_PLATFORM_WALLET, DEV_SIGNING_SEED, publicValueProblems } from './public-values';
 
 export { ConfigError } from './config-reader';
+export { DEV_PLATFORM_WALLET } from './public-values';
 
 export type SettlementMode = 'local' | 'evm' | 'facilitator';
 export type PaymentNetwork = 'base' | 'base-sepolia' | 'ethereum';
 export type NodeEnv = 'development' | 'test' | 'production';
 
 const NETWORKS: readonly PaymentNetwork[] = ['base', 'base-sepolia', 'ethereum'];
-
-/** Anvil's first well-known account: the payTo address outside production unless configured. */
-export const DEV_PLATFORM_WALLET = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const DEV_SIGNING_SEED = '00'.repeat(31) + '01';
-const DEV_CHAIN_TOKEN_SEED = '00'.repeat(31) + '02';
 
 /** Typed, validated configuration (resolutions §11 plus a few operational settings). */
 export class AppConfig {
@@ -24,6 +22,8 @@ export class AppConfig {
   redisUrl: string;
   queuePrefix: string;
   publicBaseUrl: string;
+  /** Express's `trust proxy`: the peers whose X-Forwarded-For gives the caller's IP (names, addresses, CIDR ranges). */
+  trustProxy: string;
   logLevel: string;
   settlementMode: SettlementMode;
   evmRpcUrl?: string;
@@ -124,6 +124,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.queuePrefix = r.str('QUEUE_PREFIX', 'agora')!;
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(c.queuePrefix)) r.problems.push('QUEUE_PREFIX must be 1-64 letters, digits, _ or -');
   c.publicBaseUrl = (r.url('PUBLIC_BASE_URL', `http://localhost:${c.port}`, ['http:', 'https:']) ?? '').replace(/\/+$/, '');
+  c.trustProxy = trustProxyList(r);
   c.logLevel = r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info');
 
   c.settlementMode = r.oneOf<SettlementMode>('SETTLEMENT_MODE', ['local', 'evm', 'facilitator'], 'local');
@@ -145,7 +146,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // The fixed development wallet and seeds are public: they serve only where no real money moves
   // (local settlement outside production). Any other settlement must name its own, whatever NODE_ENV says.
   const realMoney = c.nodeEnv === 'production' || c.settlementMode !== 'local';
-  const whyRequired = 'when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public)';
+  const whyRequired = 'when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public; npm run init:env writes your own)';
   c.platformWallet = r.str('PLATFORM_WALLET', realMoney ? undefined : DEV_PLATFORM_WALLET) ?? '';
   if (c.platformWallet === '') r.problems.push(`PLATFORM_WALLET is required ${whyRequired}`);
   if (c.usdcAddress !== undefined && !isAddress(c.usdcAddress)) r.problems.push('USDC_ADDRESS must be a 0x address');
@@ -242,9 +243,27 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.maintenanceIntervalMs = r.int('MAINTENANCE_INTERVAL_MS', 30_000, 100);
   c.enqueueTimeoutMs = r.int('ENQUEUE_TIMEOUT_MS', 1_000, 10);
   c.invariantCheckIntervalMs = r.int('INVARIANT_CHECK_INTERVAL_MS', 600_000, 0);
+  // Set or defaulted, a public value never guards real money (the defaults above serve local development).
+  r.problems.push(...publicValueProblems({ ...c, production: c.nodeEnv === 'production', realMoney }));
 
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return c;
+}
+
+/** TRUST_PROXY, normalized: a comma list of Express's names (loopback, linklocal, uniquelocal), addresses and CIDR ranges. */
+function trustProxyList(r: Reader): string {
+  const items = (r.str('TRUST_PROXY', 'loopback') ?? '').split(',').map((s) => s.trim());
+  const valid = (s: string) => ['loopback', 'linklocal', 'uniquelocal'].includes(s) || isIpOrCidr(s);
+  const bad = items.filter((s) => !valid(s));
+  if (bad.length > 0) r.problems.push(`TRUST_PROXY must be a comma list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${bad.join(',')}")`);
+  return items.join(',');
+}
+
+function isIpOrCidr(s: string): boolean {
+  const [address, bits, ...rest] = s.split('/');
+  const v6 = address.includes(':');
+  if (rest.length > 0 || !(v6 ? ipaddr.IPv6.isValid(address) : ipaddr.IPv4.isValidFourPartDecimal(address))) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v6 ? 128 : 32));
 }
 
 /** For process entry points: the config, or a clear message on stderr and exit code 1. */

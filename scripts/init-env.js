@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/* npm run init:env: writes a `.env` of fresh secrets for `docker compose up` (docs/deploy.md).
+     npm run init:env                        a new platform wallet too: PLATFORM_WALLET and its key
+                                             (RELAYER_PRIVATE_KEY, the hot wallet evm mode needs)
+     npm run init:env -- --wallet 0x...      your own wallet's address; no key is written
+     npm run init:env -- --force             replaces an existing file
+     npm run init:env -- --out path/.env     another file than ./.env
+   Never overwrites a file without --force; the file is readable by its owner only. */
+const { randomBytes } = require('node:crypto');
+const { chmodSync, writeFileSync } = require('node:fs');
+const { resolve } = require('node:path');
+const { parseArgs } = require('node:util');
+const { getAddress, isAddress, Wallet } = require('ethers');
+
+function fail(message) {
+  process.stderr.write(`init:env: ${message}\n`);
+  process.exit(1);
+}
+
+let args;
+try {
+  args = parseArgs({ options: { force: { type: 'boolean', default: false }, wallet: { type: 'string' }, out: { type: 'string', default: '.env' } } }).values;
+} catch (err) {
+  fail(`${err.message}\nusage: npm run init:env -- [--wallet 0x<address>] [--force] [--out <file>]`);
+}
+if (args.wallet !== undefined && !isAddress(args.wallet)) fail(`--wallet must be a 0x address (got "${args.wallet}")`);
+
+const hex = () => randomBytes(32).toString('hex');
+const wallet = args.wallet === undefined ? Wallet.createRandom() : null;
+const address = wallet ? wallet.address : getAddress(args.wallet);
+const lines = [
+  `# Written by npm run init:env at ${new Date().toISOString()}. Secrets: keep it out of version control`,
+  '# and back it up; docs/deploy.md says how to rotate each one. docker compose reads it.',
+  '',
+  wallet
+    ? '# A wallet generated here: payments go to it, and in evm mode it pays withdrawals and gas (fund it).'
+    : '# Your wallet: payments go to it. In evm mode set RELAYER_PRIVATE_KEY to its key (the hot wallet).',
+  `PLATFORM_WALLET=${address}`,
+  ...(wallet ? [`RELAYER_PRIVATE_KEY=${wallet.privateKey}`] : []),
+  '# Signs calls to agents, callbacks and dispute attestations (GET /api/v1/platform/keys).',
+  `PLATFORM_SIGNING_SEED=${hex()}`,
+  '# Chain tokens: the first seed signs, every one listed verifies (rotate by putting a new one first).',
+  `CHAIN_TOKEN_SEEDS=${hex()}`,
+  '# X-Admin-Key for platform actions (disputes).',
+  `ADMIN_API_KEY=${hex()}`,
+  '# Bearer token of GET /metrics on the api and the worker.',
+  `METRICS_TOKEN=${hex()}`,
+  '',
+  '# Where the api is reached (behind the TLS proxy), and how payments settle (docs/deploy.md):',
+  '# PUBLIC_BASE_URL=https://agora.example.com',
+  '# SETTLEMENT_MODE=evm',
+  '# EVM_RPC_URL=',
+  '# EVM_CHAIN_ID=8453',
+  '# USDC_ADDRESS=',
+  '',
+];
+
+const out = resolve(args.out);
+try {
+  // wx: refuses an existing file (no check-then-write race); --force truncates it.
+  writeFileSync(out, lines.join('\n'), { mode: 0o600, flag: args.force ? 'w' : 'wx' });
+  chmodSync(out, 0o600); // a replaced file keeps its old mode otherwise
+} catch (err) {
+  if (err.code === 'EEXIST') fail(`${out} exists; it holds secrets in use. Pass --force to replace it.`);
+  throw err;
+}
+process.stdout.write(`init:env: wrote ${out} (platform wallet ${address}${wallet ? ', generated: its key is in the file' : ''})\n`);
