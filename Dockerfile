@@ -2,8 +2,12 @@
 # package.json's engines say which other versions run it.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# The lock and the workspaces' manifests first, so the install layer is cached until they change.
 COPY package.json package-lock.json ./
-RUN npm install --no-save --no-audit --no-fund
+COPY libs/sdk/package.json libs/sdk/
+COPY apps/agora/package.json apps/agora/
+COPY apps/mcp/package.json apps/mcp/
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
