@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { createApi, unwrap, WalletAuthSigner } from '@agora/sdk';
+import { AgoraError, createApi, unwrap, WalletAuthSigner } from '@agora/sdk';
 import { eventDeliveryHeaders } from '../../../../libs/webhooks/src/webhook-signature';
 import { intOption } from '../args';
 import { Context, contextOf } from '../context';
@@ -21,12 +21,14 @@ interface AgentEvent {
   cursor: string;
 }
 
+const PAGE = 50;
 const FORWARD_TIMEOUT_MS = 10_000;
 const MAX_BACKOFF_MS = 30_000;
 
 /** Resolves after `ms`, or as soon as `signal` aborts. */
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
@@ -59,17 +61,29 @@ class Listener {
     const onSignal = () => this.stop.abort();
     process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
     let cursor = this.o.after ?? this.cursors.get();
+    let reached = false;
     this.ctx.out.note(`Forwarding the events of ${this.agentId} to ${this.o.forwardTo} ${cursor ? `after ${cursor}` : 'from the first'} (Ctrl-C stops)`);
     try {
       while (!this.stop.signal.aborted) {
         const header = await auth.agentHeaders(this.agentId, 'GET /api/v1/events');
-        const page = (await unwrap(api.GET('/api/v1/events', { params: { query: { ...(cursor ? { after: cursor } : {}), limit: 50 }, header } }))) as { events: AgentEvent[] };
+        const query = { ...(cursor ? { after: cursor } : {}), limit: PAGE };
+        const page = await (unwrap(api.GET('/api/v1/events', { params: { query, header } })) as Promise<{ events: AgentEvent[] }>).catch(async (err: unknown) => {
+          // The API restarting is no reason to stop listening (one never reached is a wrong --api: exit 3).
+          if (!reached || !(err instanceof AgoraError && err.code === 'CONNECTION_FAILED')) throw err;
+          this.ctx.out.note(`${err.message}; retrying in ${this.o.interval} ms`);
+          return null;
+        });
+        if (page === null) {
+          await pause(this.o.interval, this.stop.signal);
+          continue;
+        }
+        reached = true;
         for (const event of page.events) {
           if (!(await this.deliver(event))) break;
           cursor = event.cursor;
           this.cursors.set(cursor);
         }
-        if (page.events.length < 50) await pause(this.o.interval, this.stop.signal);
+        if (page.events.length < PAGE) await pause(this.o.interval, this.stop.signal);
       }
     } finally {
       process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
@@ -117,6 +131,7 @@ export function listenCommand(program: Command): void {
     .action(async (agentId: string, o: ListenFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
       if (!/^https?:\/\/[^\s/]+/.test(o.forwardTo)) throw new CliError('--forward-to must be an http(s) URL, e.g. http://localhost:8080/webhooks', EXIT.usage);
+      if (o.after !== undefined && !/^\d{1,18}\.evt_[A-Za-z0-9_-]{1,36}$/.test(o.after)) throw new CliError('--after must be a cursor printed by listen or GET /events', EXIT.usage);
       if (o.secret !== undefined && o.secret.length < 24) throw new CliError('--secret must have at least 24 characters (as a webhook secret)', EXIT.usage);
       const cursors = new ListenCursors(ctx.keystore.path, `${ctx.api} ${agentId.toLowerCase()}`);
       process.exitCode = await new Listener(ctx, agentId, o, cursors).run();
