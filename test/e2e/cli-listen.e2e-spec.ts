@@ -88,10 +88,11 @@ describe('agora listen --forward-to (e2e)', () => {
     }
   }, 60_000);
 
-  it('refuses a malformed --forward-to or --after, and a listen for an agent the wallet does not own', async () => {
+  it('refuses a malformed --forward-to, --after or --secret, and a listen for an agent the wallet does not own', async () => {
     const bad = start(['listen', agentId, '--forward-to', 'localhost:8080']);
     expect(await bad.exited).toBe(2);
     expect(await start(['listen', agentId, '--forward-to', receiver.url, '--after', 'nope']).exited).toBe(2);
+    expect(await start(['listen', agentId, '--forward-to', receiver.url, '--secret', 'whsec_not*base64*at*all*here']).exited).toBe(2);
     const notMine = start(['listen', otherId, '--forward-to', receiver.url]);
     expect(await notMine.exited).toBe(1);
     expect(notMine.output()).toMatch(/UNAUTHORIZED|FORBIDDEN|SIGNATURE/);

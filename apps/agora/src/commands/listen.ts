@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { AgoraError, createApi, unwrap, WalletAuthSigner } from '@agora/sdk';
-import { eventDeliveryHeaders } from '../../../../libs/webhooks/src/webhook-signature';
 import { intOption } from '../args';
 import { Context, contextOf } from '../context';
+import { forwardHeaders, secretProblem } from '../forward-signature';
 import { ListenCursors } from '../listen-cursor';
 import { CliError, EXIT } from '../output';
 
@@ -37,7 +37,7 @@ const pause = (ms: number, signal: AbortSignal) =>
 async function forward(url: string, event: AgentEvent, secret: string | null, signal: AbortSignal): Promise<number> {
   const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.createdAt, data: event.data });
   const eventTimestampS = Math.floor(new Date(event.createdAt).getTime() / 1000);
-  const headers = eventDeliveryHeaders({ subscriptionId: 'agora-listen', eventId: event.id, eventTimestampS, attemptTimestampS: Math.floor(Date.now() / 1000), secret, body });
+  const headers = forwardHeaders({ subscriptionId: 'agora-listen', eventId: event.id, eventTimestampS, attemptTimestampS: Math.floor(Date.now() / 1000), secret, body });
   const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.any([signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]) });
   await res.arrayBuffer().catch(() => undefined);
   return res.status;
@@ -132,7 +132,8 @@ export function listenCommand(program: Command): void {
       const ctx = contextOf(cmd);
       if (!/^https?:\/\/[^\s/]+/.test(o.forwardTo)) throw new CliError('--forward-to must be an http(s) URL, e.g. http://localhost:8080/webhooks', EXIT.usage);
       if (o.after !== undefined && !/^\d{1,18}\.evt_[A-Za-z0-9_-]{1,36}$/.test(o.after)) throw new CliError('--after must be a cursor printed by listen or GET /events', EXIT.usage);
-      if (o.secret !== undefined && o.secret.length < 24) throw new CliError('--secret must have at least 24 characters (as a webhook secret)', EXIT.usage);
+      const problem = o.secret === undefined ? null : secretProblem(o.secret);
+      if (problem) throw new CliError(`--secret: ${problem} (as a webhook secret)`, EXIT.usage);
       const cursors = new ListenCursors(ctx.keystore.path, `${ctx.api} ${agentId.toLowerCase()}`);
       process.exitCode = await new Listener(ctx, agentId, o, cursors).run();
     });
