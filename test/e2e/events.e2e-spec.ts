@@ -55,6 +55,25 @@ describe('Agent events API (e2e)', () => {
     expect(theirs.body.data.events.map((e: { data: { n: number } }) => e.data.n)).toEqual([101, 102, 103, 104, 105]);
   });
 
+  it('never lists past a transaction still open: an event committed late is listed in its place, not skipped', async () => {
+    const start = (await read()).body.data.nextCursor;
+    const open = ds.createQueryRunner();
+    await open.connect();
+    await open.startTransaction();
+    try {
+      // Recorded first (an earlier created_at), committed last.
+      await api.app.get(OutboxService).record(open.manager, 'escrow.released', agentId, { n: 6 });
+      await emit(agentId, 7);
+      const held = await read(`?after=${start}`);
+      expect(held.body.data).toEqual({ events: [], nextCursor: start });
+      await open.commitTransaction();
+    } finally {
+      await open.release();
+    }
+    const listed = await read(`?after=${start}`);
+    expect(listed.body.data.events.map((e: { data: { n: number } }) => e.data.n)).toEqual([6, 7]);
+  });
+
   it('refuses a malformed cursor and a limit out of range with 400', async () => {
     for (const query of ['?after=nope', '?after=12.notanevent', '?limit=0', '?limit=101', '?limit=x']) {
       const res = await read(query);
