@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -209,6 +209,14 @@ describe('agora CLI (e2e)', () => {
     expect(accepted).toMatchObject({ code: 0, unanswered: 0 });
     expect(accepted.screen).toMatch(/ASKED/);
     expect(await payments()).toBe(1);
+  }, 60_000);
+
+  it('in a terminal: Ctrl-C at the password prompt gives up cleanly (exit 4), nothing created', async () => {
+    const keystore = join(dir, 'cancelled.json');
+    const cancelled = await inTerminal(['--keystore', keystore, 'wallet', 'create'], [[/Keystore password: /, '\x03']]);
+    expect(cancelled).toMatchObject({ code: 4, unanswered: 0 });
+    expect(cancelled.screen).toMatch(/No password given \(cancelled\)/);
+    expect(existsSync(keystore)).toBe(false);
   }, 60_000);
 
   it('fails clearly, with distinct exit codes: a wrong password, an unreachable API, an API refusal, bad usage', async () => {

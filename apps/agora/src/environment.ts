@@ -17,7 +17,7 @@ export function cliEnvironment(): CliEnvironment {
   // eslint-disable-next-line no-restricted-properties -- the CLI is configured by its environment and flags
   const env = process.env;
   return {
-    url: env.AGORA_URL,
+    url: env.AGORA_URL || undefined,
     keystore: env.AGORA_KEYSTORE,
     password: env.AGORA_PASSWORD,
     privateKey: env.AGORA_PRIVATE_KEY,

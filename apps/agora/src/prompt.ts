@@ -1,3 +1,4 @@
+import password from '@inquirer/password';
 import { createInterface } from 'node:readline';
 import { CliError, EXIT } from './output';
 
@@ -5,19 +6,14 @@ function requireTty(what: string): void {
   if (!process.stdin.isTTY) throw new CliError(`${what} needs a terminal: set AGORA_PASSWORD, or pass --yes, when running without one`, EXIT.usage);
 }
 
-/** Reads a line without echoing it. */
+/** Reads a secret without echoing it (@inquirer/password, on stderr so stdout stays the command's output). */
 export async function askSecret(question: string): Promise<string> {
   requireTty('A password prompt');
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  const out = rl as unknown as { _writeToOutput: (s: string) => void; output: NodeJS.WriteStream };
-  out._writeToOutput = (s: string) => {
-    if (s.startsWith(question)) out.output.write(question);
-  };
   try {
-    return await new Promise<string>((resolve) => rl.question(question, resolve));
-  } finally {
-    process.stderr.write('\n');
-    rl.close();
+    return await password({ message: question.trim() }, { output: process.stderr });
+  } catch (err) {
+    if ((err as Error)?.name === 'ExitPromptError') throw new CliError('No password given (cancelled)', EXIT.wallet);
+    throw err;
   }
 }
 

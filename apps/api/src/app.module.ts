@@ -29,6 +29,7 @@ import { ExecutionController } from './execution/execution.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ReputationController } from './reputation/reputation.controller';
 import { AnalyticsController } from './analytics/analytics.controller';
+import { EventsController } from './events/events.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ObjectBodyPipe, createValidationPipe } from './http/validation';
@@ -67,6 +68,7 @@ export class AppModule {
         ExecutionController,
         ChainsController,
         WebhooksController,
+        EventsController,
         ReputationController,
         AnalyticsController,
         DisputesController,

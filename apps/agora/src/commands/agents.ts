@@ -1,15 +1,6 @@
 import { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
 import { contextOf } from '../context';
-import { CliError, EXIT } from '../output';
-
-async function readJson(path: string): Promise<Record<string, unknown>> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-  } catch (err) {
-    throw new CliError(`Cannot read ${path} as JSON: ${(err as Error).message}`, EXIT.usage);
-  }
-}
+import { readJsonFile } from '../args';
 
 export function agentCommands(program: Command): void {
   program
@@ -19,21 +10,13 @@ export function agentCommands(program: Command): void {
     .action(async (o: { file: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
       const sdk = await ctx.signed();
-      const agent = await sdk.registerAgent((await readJson(o.file)) as never);
+      const agent = await sdk.registerAgent((await readJsonFile(o.file)) as never);
       ctx.out.record(
         ctx.out.json
           ? agent
           : { id: agent.id, name: agent.name, wallet: agent.wallet, status: agent.status, capabilities: agent.capabilities.map((c) => c.id).join(', '), paid: sdk.spending.spent },
         'Agent registered',
       );
-    });
-  program
-    .command('agent <agentId>')
-    .description("an agent's profile")
-    .action(async (agentId: string, _o, cmd: Command) => {
-      const ctx = contextOf(cmd);
-      const agent = await ctx.anonymous().getAgent(agentId);
-      ctx.out.record(ctx.out.json ? agent : { ...agent, capabilities: agent.capabilities.map((c) => `${c.id} (${c.pricing.model} ${c.pricing.basePrice})`).join(', ') });
     });
   program
     .command('discover')

@@ -1,10 +1,11 @@
 import { Command } from 'commander';
-import { createSpinner } from 'nanospinner';
 import { formatMicros, toMicros } from '@agora/sdk';
+import { parseObject, parsePayment } from '../args';
 import { contextOf } from '../context';
 import { cliEnvironment } from '../environment';
 import { CliError, EXIT } from '../output';
 import { confirm } from '../prompt';
+import { progress } from '../spinner';
 
 interface ExecuteFlags {
   input: string;
@@ -12,16 +13,6 @@ interface ExecuteFlags {
   idempotencyKey?: string;
   yes?: boolean;
   confirmAbove: string;
-}
-
-function parseInput(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new CliError('--input must be a JSON object, e.g. \'{"text":"hello"}\'', EXIT.usage);
 }
 
 export function executeCommands(program: Command): void {
@@ -35,7 +26,7 @@ export function executeCommands(program: Command): void {
     .option('-y, --yes', 'do not ask, whatever the price')
     .action(async (agentId: string, capabilityId: string, o: ExecuteFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const input = parseInput(o.input);
+      const input = parseObject(o.input, '--input');
       const agent = await ctx.anonymous().getAgent(agentId);
       const capability = agent.capabilities.find((c) => c.id === capabilityId);
       if (!capability) throw new CliError(`Agent ${agentId} has no capability ${capabilityId}`, EXIT.usage);
@@ -45,11 +36,11 @@ export function executeCommands(program: Command): void {
         throw new CliError('Not confirmed; nothing was paid', EXIT.refused);
       }
       const sdk = await ctx.signed();
-      const spinner = o.async && !ctx.out.json && process.stderr.isTTY ? createSpinner('waiting for the run', { stream: process.stderr }).start() : null;
+      const spinner = o.async && !ctx.out.json && process.stderr.isTTY ? progress('waiting for the run') : null;
       try {
         // Never more than the price shown (and confirmed): a price raised meanwhile is refused, not paid.
         const result = await sdk.execute({ targetAgentId: agentId, capabilityId, input, async: o.async, idempotencyKey: o.idempotencyKey, maxPayment: price });
-        spinner?.success({ text: `run ${result.status}` });
+        spinner?.success(`run ${result.status}`);
         const { payment, ...shown } = result;
         ctx.out.record(
           ctx.out.json
@@ -57,7 +48,7 @@ export function executeCommands(program: Command): void {
             : { requestId: result.requestId, status: result.status, output: result.output, cost: result.cost, paid: result.paid, transactionId: result.transactionId },
         );
       } catch (err) {
-        spinner?.error({ text: 'the run failed' });
+        spinner?.error('the run failed');
         throw err;
       }
     });
@@ -67,8 +58,7 @@ export function executeCommands(program: Command): void {
     .option('--payment <name:value>', 'the payment header that paid, as NAME:VALUE')
     .action(async (requestId: string, o: { payment?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const [name, ...rest] = (o.payment ?? '').split(':');
-      const execution = await ctx.anonymous().getExecution(requestId, o.payment ? { name, value: rest.join(':') } : null);
+      const execution = await ctx.anonymous().getExecution(requestId, parsePayment(o.payment));
       ctx.out.record(execution);
     });
 }

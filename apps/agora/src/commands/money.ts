@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { intOption } from '../args';
 import { contextOf } from '../context';
 
 export function moneyCommands(program: Command): void {
@@ -15,6 +16,24 @@ export function moneyCommands(program: Command): void {
     .action(async (agentId: string, amount: string, destination: string, _o, cmd: Command) => {
       const ctx = contextOf(cmd);
       ctx.out.record(await (await ctx.signed()).payments.withdraw(agentId, amount, destination), 'Withdrawal requested');
+    });
+  program
+    .command('withdrawals <agentId>')
+    .description("an agent's withdrawals, newest first, with a summary")
+    .option('--limit <n>', 'how many (1-100)', intOption('--limit', 1, 100))
+    .option('--offset <n>', 'skip', intOption('--offset', 0, 1_000_000))
+    .action(async (agentId: string, o: { limit?: number; offset?: number }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      const list = await ctx.anonymous().payments.withdrawals(agentId, o);
+      const rows = list.withdrawals as unknown as Record<string, unknown>[];
+      ctx.out.rows(list, rows, ['id', 'amount', 'fee', 'net_amount', 'status', 'destination_wallet', 'created_at']);
+    });
+  program
+    .command('withdrawal <withdrawalId>')
+    .description("one withdrawal's status (tx_hash once sent)")
+    .action(async (id: string, _o, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      ctx.out.record(await ctx.anonymous().payments.withdrawal(id));
     });
   program
     .command('history <agentId>')

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { WebhookEvent } from '@agora/sdk';
+import { intOption } from '../args';
 import { contextOf } from '../context';
 
 export function webhookCommands(program: Command): void {
@@ -25,5 +26,25 @@ export function webhookCommands(program: Command): void {
     .action(async (id: string, o: { agent: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
       ctx.out.record(await (await ctx.signed()).webhooks.remove(id, o.agent), 'Webhook deleted');
+    });
+  webhooks
+    .command('deliveries <webhookId>')
+    .description("a webhook's delivery attempts, newest first")
+    .requiredOption('--agent <agentId>', 'the agent it belongs to (your wallet signs for it)')
+    .option('--limit <n>', 'how many (1-100)', intOption('--limit', 1, 100))
+    .option('--offset <n>', 'skip', intOption('--offset', 0, 1_000_000))
+    .action(async (id: string, o: { agent: string; limit?: number; offset?: number }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      const list = await (await ctx.signed()).webhooks.deliveries(id, o.agent, { limit: o.limit, offset: o.offset });
+      const rows = list.deliveries as unknown as Record<string, unknown>[];
+      ctx.out.rows(list, rows, ['deliveryId', 'eventType', 'attempt', 'status', 'responseStatus', 'scheduledAt', 'error']);
+    });
+  webhooks
+    .command('redeliver <webhookId> <deliveryId>')
+    .description('send a past delivery again now (one attempt, outside the schedule)')
+    .requiredOption('--agent <agentId>', 'the agent it belongs to (your wallet signs for it)')
+    .action(async (id: string, deliveryId: string, o: { agent: string }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      ctx.out.record(await (await ctx.signed()).webhooks.redeliver(id, deliveryId, o.agent), 'Redelivery sent');
     });
 }

@@ -317,6 +317,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signing agent's domain events (what its webhooks are sent), oldest first, after a cursor (wallet-signed; a signature may be reused for reads within its window) */
+        get: operations["EventsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/execute": {
         parameters: {
             query?: never;
@@ -708,6 +725,24 @@ export interface components {
             /** @enum {string} */
             period: "day" | "week" | "month" | "all";
             reputation: components["schemas"]["ReputationStats"];
+        };
+        AgentEventResponse: {
+            createdAt: string;
+            /** @description This event's place in the list: pass it as `after` to read what follows */
+            cursor: string;
+            /** @description The payload its webhooks are sent */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @example evt_... */
+            id: string;
+            /** @enum {string} */
+            type: "execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed";
+        };
+        AgentEventsResponse: {
+            events: components["schemas"]["AgentEventResponse"][];
+            /** @description The cursor to poll with next (the last event, or `after` again when the page is empty) */
+            nextCursor: string | null;
         };
         AgentResponse: {
             capabilities: components["schemas"]["CapabilityResponse"][];
@@ -3706,6 +3741,129 @@ export interface operations {
             };
             /** @description Error envelope */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    EventsController_list: {
+        parameters: {
+            query?: {
+                /** @description The cursor of the last event seen (an event or nextCursor): the page starts after it */
+                after?: string;
+                limit?: number;
+            };
+            header: {
+                /** @description The agent's registered wallet (0x address) */
+                "X-Agent-Wallet": string;
+                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
+                "X-Agent-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentEventsResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,43 @@
+import { Command } from 'commander';
+import { intOption, parseObject, parsePayment } from '../args';
+import { contextOf } from '../context';
+
+interface BudgetFlags {
+  input: string;
+  depth?: number;
+  subAgents: boolean;
+}
+
+/** Execution chains: one chain's status and tree, its cost, and what a chain would cost (budget-check). */
+export function chainCommands(program: Command): void {
+  const chains = program.command('chains').description('execution chains: get, cost, budget-check');
+  chains
+    .command('get <chainId>')
+    .description("a chain's status, totals and trace tree (by chain id, root requestId or root transactionId)")
+    .option('--payment <name:value>', 'the header that paid for the chain (shows every node id), as NAME:VALUE')
+    .option('--chain-token <token>', "a chain token (shows its holder's subtree)")
+    .action(async (chainId: string, o: { payment?: string; chainToken?: string }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      const chain = await ctx.anonymous().discovery.chain(chainId, { payment: parsePayment(o.payment), chainToken: o.chainToken });
+      ctx.out.record(chain);
+    });
+  chains
+    .command('cost <chainId>')
+    .description("a chain's cost: platform fees, agent fees and cuts, by agent and by depth")
+    .action(async (chainId: string, _o, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      ctx.out.record(await ctx.anonymous().discovery.chainCost(chainId));
+    });
+  chains
+    .command('budget-check <agentId> <capabilityId>')
+    .description('what a chain rooted at this call may cost, and a budget for it (free)')
+    .requiredOption('--input <json>', 'the input, a JSON object')
+    .option('--depth <n>', 'estimated depth of sub-calls (1-6)', intOption('--depth', 1, 6))
+    .option('--no-sub-agents', 'leave out what sub-agents may cost')
+    .action(async (agentId: string, capabilityId: string, o: BudgetFlags, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      const input = parseObject(o.input, '--input');
+      const check = await ctx.anonymous().discovery.budgetCheck({ targetAgentId: agentId, capabilityId, input, estimatedDepth: o.depth, includeSubAgentCosts: o.subAgents });
+      ctx.out.record(check);
+    });
+}
