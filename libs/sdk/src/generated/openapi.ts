@@ -916,6 +916,8 @@ export interface components {
         };
         ChainRefundResponse: {
             amount: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             /** @example rfd_... */
             refundId: string;
         };
@@ -1201,6 +1203,8 @@ export interface components {
             cost: components["schemas"]["CostResponse"];
             /** @description ms */
             executionTime: number | null;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             message?: string;
             output?: {
                 [key: string]: unknown;
@@ -1332,6 +1336,8 @@ export interface components {
         };
         RefundResponse: {
             amount: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             /** @example rfd_... */
             refundId: string;
             /**
@@ -1410,6 +1416,8 @@ export interface components {
             status: "responded";
         };
         SettlementResponse: {
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             /**
              * @description settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld
              * @enum {string|null}
@@ -1436,6 +1444,8 @@ export interface components {
             /** @description ms */
             execution_time: number;
             id: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             platformCut: string;
             providing_agent: string;
             /** @description The client: payer wallet, or the calling agent in a chain */
@@ -1457,6 +1467,8 @@ export interface components {
             /** @description What the client paid: platform fee + agent fee */
             gross_amount: string;
             id: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             platformCut: string;
             /** @description Platform fee + platform cut */
             platform_revenue: string;
@@ -1523,6 +1535,8 @@ export interface components {
             amount: string;
             destinationWallet: string;
             fee: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             message: string;
             netAmount: string;
             /** @example pending */
@@ -1541,6 +1555,8 @@ export interface components {
             destination_wallet: string;
             fee: string;
             id: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             net_amount: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
