@@ -76,7 +76,7 @@ describe('chains on anvil (e2e)', () => {
       headers: { [header.name]: header.value },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.settlement).toEqual({ status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(res.body.data.settlement).toEqual({ status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), livemode: false });
     expect(res.body.data.output.results.map((r: { status: number }) => r.status)).toEqual([200, 200]);
     expect(await chain.balanceOf(payer.address)).toBe(0n); // the whole payment moved before the root ran
     worker = startProcess(builtApp('worker'), api.env);

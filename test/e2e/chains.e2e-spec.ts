@@ -130,6 +130,8 @@ describe('chains API (e2e)', () => {
     expect(chain).toEqual({ status: 'completed', refunded: '978000', available: '0', running: 0 });
     const [refund] = await ds.query(`SELECT wallet, amount::text, reason FROM refunds WHERE execution_id = $1`, [data.requestId]);
     expect(refund).toEqual({ wallet: payer.address.toLowerCase(), amount: '978000', reason: 'chain_unspent' });
+    // The chain's refund object says whether real money moved (local settlement: no).
+    expect((await api.request('GET', `/api/v1/chains/${data.chain.chainId}`)).body.data.refund).toEqual({ refundId: expect.stringMatching(/^rfd_/), amount: '0.978000', livemode: false });
     const charges = await ds.query(
       `SELECT requesting_agent, providing_agent_id, gross_amount::text FROM transactions WHERE id IN (SELECT transaction_id FROM chain_nodes WHERE chain_id = $1) ORDER BY gross_amount`,
       [data.chain.chainId],

@@ -102,7 +102,7 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
       headers: { [paid.name]: paid.value },
     });
     expect(exec.status).toBe(200);
-    expect(exec.body.data.settlement).toEqual({ status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(exec.body.data.settlement).toEqual({ status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), livemode: false });
     const transactionId = exec.body.data.transactionId as string;
     expect(transactionId).toMatch(/^tx_/);
     expect(await chain.balanceOf(payer.address)).toBe(0n);

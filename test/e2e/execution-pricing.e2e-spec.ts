@@ -84,7 +84,7 @@ describe('Variable pricing (e2e)', () => {
     expect(await refunds.process(data.refund.refundId)).toBe('skipped'); // a duplicate job moves nothing
     expect(await payable(client.address)).toBe(0n);
     const after = (await api.request('GET', `/api/v1/execute/${data.requestId}`, { headers })).body.data;
-    expect(after.refund).toEqual({ refundId: data.refund.refundId, amount: '0.047000', status: 'completed', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(after.refund).toEqual({ refundId: data.refund.refundId, amount: '0.047000', status: 'completed', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), livemode: false });
     const [paid] = await ds.query(`SELECT count(*)::int AS n FROM ledger_transactions WHERE code = 'refund.paid' AND ref_id = $1`, [data.refund.refundId]);
     expect(paid.n).toBe(1);
     expect(await invariants()).toEqual([]);

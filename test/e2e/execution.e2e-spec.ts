@@ -133,8 +133,9 @@ describe('Execution API (e2e)', () => {
       executionTime: expect.any(Number),
       cost: { agentFee: '0.010000', platformFee: '0.001000', total: '0.011000', pricingModel: 'per-request' },
       usage: { tokens: 7 },
-      settlement: { status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+      settlement: { status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), livemode: false },
       transactionId: expect.stringMatching(/^tx_/),
+      livemode: false,
     });
     expect(decodeXPaymentResponse(res.headers.get('x-payment-response')!).success).toBe(true);
     expect(res.headers.get('x-ratelimit-client-remaining')).toMatch(/^\d+$/);

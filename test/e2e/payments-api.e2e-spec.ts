@@ -104,7 +104,8 @@ describe('Payments API (e2e)', () => {
         netAmount: '2.400000',
         destinationWallet: DEST,
         status: 'pending',
-        message: expect.stringMatching(/6 hours/),
+        message: expect.stringMatching(/6 hours.*Test mode: no real USDC is sent/),
+        livemode: false,
       });
       expect((await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data.available).toBe('7.000000');
       const one = await api.request('GET', `/api/v1/payments/withdrawal/${res.body.data.withdrawalId}`);
@@ -119,6 +120,7 @@ describe('Payments API (e2e)', () => {
         tx_hash: null,
         created_at: expect.any(String),
         completed_at: null,
+        livemode: false,
       });
       expect(await invariants()).toEqual([]);
     });
@@ -244,6 +246,7 @@ describe('Payments API (e2e)', () => {
         status: 'completed',
         execution_time: 42,
         created_at: expect.any(String),
+        livemode: false,
       });
       expect((await api.request('GET', `/api/v1/payments/history/${a.id}`, { headers })).status).toBe(200);
       expect((await api.request('GET', `/api/v1/payments/history/${a.id}?limit=1`, { headers })).body.data).toHaveLength(1);

@@ -54,7 +54,7 @@ describe('x402 payments (e2e)', () => {
         payTo: api.config.platformWallet,
         maxTimeoutSeconds: 300,
         asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
-        extra: { name: 'USDC', version: '2' },
+        extra: { name: 'USDC', version: '2', livemode: false },
       },
     ]);
     // Strict enough for the v1 client: x402's own schema accepts every entry.

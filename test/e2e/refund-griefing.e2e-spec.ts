@@ -99,7 +99,7 @@ describe('Refunds that cost more than they return (e2e)', () => {
     const id = small.body.data.refund.refundId as string;
     expect(await api.app.get(RefundsService).dueForProcessing()).not.toContain(id);
     const sent = await api.request('POST', `/api/v1/admin/refunds/${id}/retry`, { headers: ADMIN });
-    expect([sent.status, sent.body.data]).toEqual([200, { refundId: id, amount: '0.001000', status: 'pending', txHash: null }]);
+    expect([sent.status, sent.body.data]).toEqual([200, { refundId: id, amount: '0.001000', status: 'pending', txHash: null, livemode: false }]);
     expect(await api.app.get(RefundsService).process(id)).toBe('completed');
     expect((await refundsOf(payer)).map((r) => [r.status, r.payoutAmount])).toEqual([['completed', '1000']]);
     expect(await invariants()).toEqual([]);
@@ -123,7 +123,7 @@ describe('Refunds that cost more than they return (e2e)', () => {
 
     expect((await api.request('POST', `/api/v1/admin/refunds/${second}/retry`)).status).toBe(401);
     const retried = await api.request('POST', `/api/v1/admin/refunds/${second}/retry`, { headers: ADMIN });
-    expect([retried.status, retried.body.data]).toEqual([200, { refundId: second, amount: '0.140000', status: 'pending', txHash: null }]);
+    expect([retried.status, retried.body.data]).toEqual([200, { refundId: second, amount: '0.140000', status: 'pending', txHash: null, livemode: false }]);
     expect(await refunds.process(second)).toBe('completed');
     const again = await api.request('POST', `/api/v1/admin/refunds/${second}/retry`, { headers: ADMIN });
     expect([again.status, again.body.error.code]).toEqual([409, 'INVALID_STATE']);

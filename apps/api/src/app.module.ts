@@ -19,6 +19,7 @@ import { WebhooksModule } from '@app/webhooks';
 import { AdminAgentsController } from './admin/admin-agents.controller';
 import { AdminRefundsController } from './admin/admin-refunds.controller';
 import { AdminDisputesController } from './admin/admin-disputes.controller';
+import { AdminTestClockController } from './admin/admin-test-clock.controller';
 import { DisputesController } from './disputes/disputes.controller';
 import { AgentsController } from './agents/agents.controller';
 import { DiscoveryController } from './discovery/discovery.controller';
@@ -75,6 +76,7 @@ export class AppModule {
         AdminAgentsController,
         AdminRefundsController,
         AdminDisputesController,
+        AdminTestClockController,
         HealthController,
       ],
       providers: [

@@ -9,6 +9,8 @@ export class ConfigError extends Error {
 
 export type Env = Record<string, string | undefined>;
 
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** Reads settings from an environment, collecting every problem instead of stopping at the first. */
 export class Reader {
   readonly problems: string[] = [];
@@ -64,6 +66,39 @@ export class Reader {
       this.problems.push(`${name} must be a URL (got "${v}")`);
     }
     return v;
+  }
+
+  /**
+   * HTTP headers: a JSON object of strings, or `Name: value` pairs one a line (or separated by `;`
+   * when the environment cannot hold newlines). Problems never quote the value: it holds secrets.
+   */
+  headers(name: string): Record<string, string> {
+    const v = this.raw(name);
+    if (v === undefined) return {};
+    let entries: [string, unknown][];
+    if (v.startsWith('{')) {
+      try {
+        entries = Object.entries(JSON.parse(v) as Record<string, unknown>);
+      } catch {
+        this.problems.push(`${name} must be a JSON object of header names to strings, or "Name: value" lines`);
+        return {};
+      }
+    } else {
+      entries = v
+        .split(/[\n;]/)
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .map((l) => (l.includes(':') ? [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()] : [l, undefined]));
+    }
+    const out: Record<string, string> = {};
+    for (const [key, value] of entries) {
+      if (!HEADER_NAME.test(key) || typeof value !== 'string' || value === '' || /[\r\n]/.test(value)) {
+        this.problems.push(`${name} must be a JSON object of header names to strings, or "Name: value" lines (header "${HEADER_NAME.test(key) ? key : '?'}" is not)`);
+        return {};
+      }
+      out[key] = value;
+    }
+    return out;
   }
 
   require(name: string, value: unknown, why: string): void {

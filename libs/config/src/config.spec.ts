@@ -1,4 +1,4 @@
-import { ConfigError, DEV_PLATFORM_WALLET, loadConfig } from './config';
+import { CDP_FACILITATOR_URL, ConfigError, DEV_PLATFORM_WALLET, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -64,6 +64,21 @@ describe('loadConfig', () => {
     expect(c.webhookRetryDelaysMs).toEqual([0, 10, 20, 30, 40]);
   });
 
+  it('reads facilitator headers as JSON or "Name: value" lines, and defaults the URL to the CDP facilitator with a CDP key', () => {
+    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: '{"Authorization":"Bearer a:b"}' }).facilitatorAuthHeaders).toEqual({ Authorization: 'Bearer a:b' });
+    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: Bearer a:b\nX-Api-Key: k' }).facilitatorAuthHeaders).toEqual({ Authorization: 'Bearer a:b', 'X-Api-Key': 'k' });
+    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: 'X-One: 1; X-Two: 2' }).facilitatorAuthHeaders).toEqual({ 'X-One': '1', 'X-Two': '2' });
+    expect(loadConfig({}).facilitatorAuthHeaders).toEqual({});
+    const cdp = loadConfig({ SETTLEMENT_MODE: 'local', CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: 's' });
+    expect(cdp.facilitatorUrl).toBe(CDP_FACILITATOR_URL);
+    expect(loadConfig({ CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: 's', FACILITATOR_URL: 'http://127.0.0.1:9' }).facilitatorUrl).toBe('http://127.0.0.1:9');
+  });
+
+  it('never quotes a facilitator header value in its problems (it holds a secret)', () => {
+    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).toThrow(/header "\?" is not/);
+    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).not.toThrow(/top-secret/);
+  });
+
   it.each([
     [{ PORT: '70000' }, /PORT must be an integer between 0 and 65535/],
     [{ PORT: '3.5' }, /PORT must be an integer/],
@@ -83,6 +98,10 @@ describe('loadConfig', () => {
     [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
     [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],
     [{ WORKER_AGENT_CONCURRENCY: '-1' }, /WORKER_AGENT_CONCURRENCY must be an integer between 0 and 1000/],
+    [{ FACILITATOR_AUTH_HEADERS: '{"Authorization": 5}' }, /FACILITATOR_AUTH_HEADERS must be a JSON object of header names to strings/],
+    [{ FACILITATOR_AUTH_HEADERS: '{not json' }, /FACILITATOR_AUTH_HEADERS must be a JSON object/],
+    [{ FACILITATOR_AUTH_HEADERS: 'Bearer abc' }, /FACILITATOR_AUTH_HEADERS must be .*"Name: value" lines/],
+    [{ CDP_API_KEY_ID: 'organizations/x/apiKeys/y' }, /CDP_API_KEY_ID and CDP_API_KEY_SECRET go together/],
   ])('stops on %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -13,6 +13,9 @@ export type NodeEnv = 'development' | 'test' | 'production';
 
 const NETWORKS: readonly PaymentNetwork[] = ['base', 'base-sepolia', 'ethereum'];
 
+/** Coinbase's hosted x402 facilitator (v2 API), used when a CDP API key is set without FACILITATOR_URL. */
+export const CDP_FACILITATOR_URL = 'https://api.cdp.coinbase.com/platform/v2/x402';
+
 /** Typed, validated configuration (resolutions §11 plus a few operational settings). */
 export class AppConfig {
   nodeEnv: NodeEnv;
@@ -47,6 +50,11 @@ export class AppConfig {
   /** Tests only (NODE_ENV=test): the process kills itself with SIGKILL at this fault point. */
   faultKillAt?: string;
   facilitatorUrl?: string;
+  /** Headers sent with every facilitator call (FACILITATOR_AUTH_HEADERS): secrets, never logged. */
+  facilitatorAuthHeaders: Record<string, string>;
+  /** A Coinbase CDP API key: each facilitator call carries a fresh JWT signed with it (secret, never logged). */
+  cdpApiKeyId?: string;
+  cdpApiKeySecret?: string;
   platformWallet: string;
   paymentNetworks: PaymentNetwork[];
   adminApiKey?: string;
@@ -142,7 +150,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.payoutClaimMs = r.int('PAYOUT_CLAIM_MS', 120_000, 100);
   c.faultKillAt = r.str('FAULT_KILL_AT');
   if (c.faultKillAt !== undefined && c.nodeEnv !== 'test') r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');
-  c.facilitatorUrl = r.url('FACILITATOR_URL', undefined, ['http:', 'https:']);
+  c.cdpApiKeyId = r.str('CDP_API_KEY_ID');
+  c.cdpApiKeySecret = r.str('CDP_API_KEY_SECRET');
+  if ((c.cdpApiKeyId === undefined) !== (c.cdpApiKeySecret === undefined)) r.problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither');
+  // With a CDP key and no URL, the facilitator is Coinbase's hosted one.
+  c.facilitatorUrl = r.url('FACILITATOR_URL', c.cdpApiKeyId ? CDP_FACILITATOR_URL : undefined, ['http:', 'https:']);
+  c.facilitatorAuthHeaders = r.headers('FACILITATOR_AUTH_HEADERS');
   // The fixed development wallet and seeds are public: they serve only where no real money moves
   // (local settlement outside production). Any other settlement must name its own, whatever NODE_ENV says.
   const realMoney = c.nodeEnv === 'production' || c.settlementMode !== 'local';

@@ -9,6 +9,7 @@ import { DisputeTimeouts } from './dispute-timeouts';
 import { DisputeViews } from './dispute-views';
 import { DisputesRepository } from './disputes.repository';
 import { DisputeEntity } from './entities/dispute.entity';
+import { AdvanceTestClock } from './usecases/advance-test-clock/advance-test-clock.usecase';
 import { FileDispute } from './usecases/file-dispute/file-dispute.usecase';
 import { PayerProofCheck } from './usecases/file-dispute/payer-proof';
 import { GetDispute } from './usecases/get-dispute/get-dispute.usecase';
@@ -18,7 +19,7 @@ import { ResolveDispute } from './usecases/resolve-dispute/resolve-dispute.useca
 import { ResolveOverdueDispute } from './usecases/resolve-overdue-dispute/resolve-overdue-dispute.usecase';
 import { RespondToDispute } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
 
-const USE_CASES = [FileDispute, RespondToDispute, ResolveDispute, ResolveOverdueDispute, GetDispute, GetEvidenceKey, ListAgentDisputes];
+const USE_CASES = [FileDispute, RespondToDispute, ResolveDispute, ResolveOverdueDispute, GetDispute, GetEvidenceKey, ListAgentDisputes, AdvanceTestClock];
 
 /** Disputes: file, respond, resolve (by the platform or the response deadline), read. The money moves through payments' DisputeMoney. */
 @Module({

@@ -91,6 +91,12 @@ export class DisputesRepository {
     return (await this.dataSource.query(`SELECT 1 FROM agents WHERE id = $1`, [agentId])).length > 0;
   }
 
+  /** The local test clock: pending disputes' response deadlines `seconds` earlier (in the caller's transaction). Answers how many. */
+  async shiftBack(sql: Queryable, seconds: number): Promise<number> {
+    const rows = await queryRows<{ id: string }>(sql, `UPDATE disputes SET respond_by = respond_by - make_interval(secs => $1::int) WHERE status = 'pending' RETURNING id`, [seconds]);
+    return rows.length;
+  }
+
   /** Pending disputes whose response window has closed (the sweeper's). */
   async overdue(now: Date, limit = 200): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM disputes WHERE status = 'pending' AND respond_by <= $1 ORDER BY respond_by LIMIT $2`, [now, limit]);

@@ -9,4 +9,5 @@ export * from './usecases/resolve-overdue-dispute/resolve-overdue-dispute.usecas
 export * from './usecases/get-dispute/get-dispute.usecase';
 export * from './usecases/get-evidence-key/get-evidence-key.usecase';
 export * from './usecases/list-agent-disputes/list-agent-disputes.usecase';
+export * from './usecases/advance-test-clock/advance-test-clock.usecase';
 export * from './disputes.module';

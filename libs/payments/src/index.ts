@@ -32,3 +32,4 @@ export * from './chain/chain-tx-recovery';
 export * from './chain/chain-sender';
 export * from './payout.sender';
 export * from './x402/eip3009';
+export * from './test-clock';

@@ -26,6 +26,7 @@ import { PaymentSettlement } from './payment-settlement.service';
 import { NonceGuard } from './x402/nonce-guard';
 import { X402RegistrationFee } from './registration-fee.x402';
 import { createSettlementAdapter } from './settlement/create-settlement-adapter';
+import { PaymentsTestClock } from './test-clock';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 import { WithdrawalsService } from './withdrawals.service';
 import { AgentDebtEntity } from './entities/agent-debt.entity';
@@ -58,6 +59,7 @@ import { X402Service } from './x402/x402.service';
     WithdrawalReserve,
     DisputeMoney,
     BalancesService,
+    PaymentsTestClock,
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
@@ -76,6 +78,7 @@ import { X402Service } from './x402/x402.service';
     WithdrawalReserve,
     DisputeMoney,
     BalancesService,
+    PaymentsTestClock,
     RegistrationFeeStep,
   ],
 })

@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { formatMicros } from '@app/common';
-import { RefundsService } from '@app/payments';
+import { AppConfig } from '@app/config';
+import { isLivemode, RefundsService } from '@app/payments';
 import { AdminOnly } from '../auth/admin-key.guard';
 import { RefundResponse } from '../execution/dto/execute.dto';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
@@ -11,7 +12,14 @@ import { prefixedId } from '../http/validation';
 @AdminOnly()
 @Controller('admin/refunds')
 export class AdminRefundsController {
-  constructor(private readonly refunds: RefundsService) {}
+  private readonly livemode: boolean;
+
+  constructor(
+    private readonly refunds: RefundsService,
+    config: AppConfig,
+  ) {
+    this.livemode = isLivemode(config);
+  }
 
   @Post(':id/retry')
   @HttpCode(200)
@@ -22,6 +30,6 @@ export class AdminRefundsController {
   @ApiErrors(400, 401, 403, 404, 409)
   async retry(@Param('id') id: string): Promise<RefundResponse> {
     const r = await this.refunds.retry(prefixedId(id, 'rfd', 'id'));
-    return { refundId: r.id, amount: formatMicros(r.amount), status: r.status, txHash: r.txHash };
+    return { refundId: r.id, amount: formatMicros(r.amount), status: r.status, txHash: r.txHash, livemode: this.livemode };
   }
 }

@@ -2,7 +2,9 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/c
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChainCost, ChainTokens, GetChain } from '@app/chains';
 import { ValidationException } from '@app/common';
+import { AppConfig } from '@app/config';
 import { BudgetCheck } from '@app/execution';
+import { isLivemode } from '@app/payments';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment } from '../http/x402-http';
 import { ChainKeysResponse } from './dto/chain-keys.dto';
@@ -19,12 +21,17 @@ function chainRef(ref: string): string {
 @ApiTags('chains')
 @Controller('chains')
 export class ChainsController {
+  private readonly livemode: boolean;
+
   constructor(
     private readonly tokens: ChainTokens,
     private readonly getChain: GetChain,
     private readonly chainCost: ChainCost,
     private readonly budgetCheck: BudgetCheck,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.livemode = isLivemode(config);
+  }
 
   @Get('keys')
   @ApiOperation({ summary: 'Public keys that verify chain tokens (the current key, and previous ones still valid)' })
@@ -60,7 +67,7 @@ export class ChainsController {
   @ApiEnvelope(ChainStatusResponse)
   @ApiErrors(400, 401, 403, 404)
   async status(@Param('id') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ChainStatusResponse> {
-    return toChainStatusResponse(await this.getChain.execute(chainRef(id), { payment: presentedPayment(headers), chainToken: headers['x-chain-token'] }));
+    return toChainStatusResponse(await this.getChain.execute(chainRef(id), { payment: presentedPayment(headers), chainToken: headers['x-chain-token'] }), this.livemode);
   }
 
   @Get(':id/cost')

@@ -4,6 +4,8 @@ import type { Response } from 'express';
 import { AppException, Usdc, ValidationException } from '@app/common';
 import { ChainView, Execute, ExecuteChained, ExecuteChainRoot, ExecuteCommand, ExecutionOutcome, GetExecution, RetryExecution, Settlement } from '@app/execution';
 import { PlatformSigner } from '@app/outbound';
+import { AppConfig } from '@app/config';
+import { isLivemode } from '@app/payments';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
@@ -43,6 +45,8 @@ function requestId(id: string): string {
 @ApiTags('execution')
 @Controller()
 export class ExecutionController {
+  private readonly livemode: boolean;
+
   constructor(
     private readonly executeUseCase: Execute,
     private readonly executeChained: ExecuteChained,
@@ -50,7 +54,10 @@ export class ExecutionController {
     private readonly retryUseCase: RetryExecution,
     private readonly getUseCase: GetExecution,
     private readonly signer: PlatformSigner,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.livemode = isLivemode(config);
+  }
 
   @Post('execute')
   @HttpCode(200)
@@ -106,7 +113,7 @@ export class ExecutionController {
   @ApiErrors(400, 401, 403, 404)
   async status(@Param('requestId') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ExecutionResponse> {
     const { execution, settlement, isPayer } = await this.getUseCase.execute(requestId(id), presentedPayment(headers), headers['x-chain-token']);
-    return toExecutionResponse(execution, settlement, isPayer);
+    return toExecutionResponse(execution, settlement, isPayer, this.livemode);
   }
 
   @Post('execute/:requestId/retry')
@@ -135,7 +142,7 @@ export class ExecutionController {
     const e = outcome.execution;
     if (e.status === 'pending') {
       res.status(202);
-      return sync ? toExecutionResponse(e, { txHash: null, refund: null }, false) : { jobId: e.id, status: 'pending', statusUrl: `/api/v1/execute/${e.id}` };
+      return sync ? toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode) : { jobId: e.id, status: 'pending', statusUrl: `/api/v1/execute/${e.id}` };
     }
     const inChain = chain ? { chain: { chainId: chain.chainId, remainingBudget: chain.remainingBudget } } : {};
     if (e.status === 'failed') {
@@ -146,6 +153,6 @@ export class ExecutionController {
     }
     const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
     res.set(receiptHeaders(settlement.receipt));
-    return { ...toExecutionResponse(e, settlement, true), ...(chain ? { chain } : {}) };
+    return { ...toExecutionResponse(e, settlement, true, this.livemode), ...(chain ? { chain } : {}) };
   }
 }

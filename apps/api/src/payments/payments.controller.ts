@@ -3,7 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GetPlatformStats } from '@app/analytics';
 import { WalletAuthContext } from '@app/auth';
 import { Usdc } from '@app/common';
-import { BalancesService, WithdrawalsService } from '@app/payments';
+import { AppConfig } from '@app/config';
+import { BalancesService, isLivemode, WithdrawalsService } from '@app/payments';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { PageQueryDto } from '../http/pagination.dto';
@@ -29,11 +30,16 @@ import {
 @ApiTags('payments')
 @Controller('payments')
 export class PaymentsController {
+  private readonly livemode: boolean;
+
   constructor(
     private readonly balances: BalancesService,
     private readonly withdrawals: WithdrawalsService,
     private readonly platformStats: GetPlatformStats,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.livemode = isLivemode(config);
+  }
 
   @Get('balance/:agentId')
   @ApiOperation({ summary: "An agent's balance: available, in escrow, totals" })
@@ -50,7 +56,7 @@ export class PaymentsController {
   @ApiErrors(400, 401, 403, 404, 409)
   async withdraw(@Body() dto: WithdrawDto, @WalletAuth() auth: WalletAuthContext): Promise<WithdrawResponse> {
     const w = await this.withdrawals.request(dto.agentId.toLowerCase(), auth, Usdc.parse(dto.amount, 'amount').micros, dto.destinationWallet);
-    return toWithdrawResponse(w);
+    return toWithdrawResponse(w, this.livemode);
   }
 
   @Get('withdrawals/:agentId')
@@ -59,7 +65,7 @@ export class PaymentsController {
   @ApiErrors(400)
   async list(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<WithdrawalListResponse> {
     const { withdrawals, summary } = await this.withdrawals.list(agentId, page);
-    return toWithdrawalListResponse(withdrawals, summary);
+    return toWithdrawalListResponse(withdrawals, summary, this.livemode);
   }
 
   @Get('withdrawal/:id')
@@ -67,7 +73,7 @@ export class PaymentsController {
   @ApiEnvelope(WithdrawalResponse)
   @ApiErrors(400, 404)
   async withdrawal(@Param('id') id: string): Promise<WithdrawalResponse> {
-    return toWithdrawalResponse(await this.withdrawals.get(prefixedId(id, 'wd', 'id')));
+    return toWithdrawalResponse(await this.withdrawals.get(prefixedId(id, 'wd', 'id')), this.livemode);
   }
 
   @Get('history/:agentId')
@@ -76,7 +82,7 @@ export class PaymentsController {
   @ApiEnvelope(TransactionListItemResponse, 200, undefined, true)
   @ApiErrors(400, 401, 403, 404)
   async history(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<TransactionListItemResponse[]> {
-    return (await this.balances.history(agentId, page)).map(toTransactionListItem);
+    return (await this.balances.history(agentId, page)).map((t) => toTransactionListItem(t, this.livemode));
   }
 
   @Get('tx/:txId')
@@ -84,7 +90,7 @@ export class PaymentsController {
   @ApiEnvelope(TransactionResponse)
   @ApiErrors(400, 404)
   async transaction(@Param('txId') txId: string): Promise<TransactionResponse> {
-    return toTransactionResponse(await this.balances.transaction(prefixedId(txId, 'tx', 'txId')));
+    return toTransactionResponse(await this.balances.transaction(prefixedId(txId, 'tx', 'txId')), this.livemode);
   }
 
   @Get('stats')

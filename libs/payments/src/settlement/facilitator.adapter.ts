@@ -1,52 +1,52 @@
 import { getAddress } from 'ethers';
+import { HTTPFacilitatorClient } from '@x402/core/http';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { AppException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { NETWORKS } from '../x402/networks';
 import { MAX_TIMEOUT_SECONDS } from '../x402/x402.service';
 import { VerifiedPayment } from '../x402/x402.types';
 import type { ChainSender } from '../chain/chain-sender';
+import { facilitatorAuthHeaders } from './facilitator-auth';
 import { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement.adapter';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
-interface VerifyResponse {
-  isValid: boolean;
-  invalidReason?: string;
-  payer?: string;
-}
-
-interface SettleResponse {
-  success: boolean;
-  errorReason?: string;
-  transaction?: string;
-  network?: string;
-  payer?: string;
+/** The client's VerifyError / SettleError (by name: each entry point of @x402/core bundles its own class). */
+function refusal(err: unknown, name: 'VerifyError' | 'SettleError'): boolean {
+  return err instanceof Error && err.name === name;
 }
 
 /**
- * Settlement through an x402 facilitator (x402.md §3): POST /verify before the work, POST /settle
- * after it, with `{x402Version, paymentPayload, paymentRequirements}`. Our own checks (signature,
- * amount, nonce reservation) still run first; the facilitator adds the on-chain view. It cannot pay
- * withdrawals, so those go through `payout` (the evm hot wallet) when one is configured.
+ * Settlement through an x402 facilitator (x402.md §3) with the x402 libraries' HTTPFacilitatorClient:
+ * POST /verify before the work, POST /settle after it, always as x402 v2 (`paymentPayload` with its
+ * `accepted` requirements; v1 clients' authorizations are the same EIP-3009 signature). Calls carry
+ * FACILITATOR_AUTH_HEADERS and, with a CDP API key, a fresh JWT (a hosted facilitator such as
+ * Coinbase's). Our own checks (signature, amount, nonce reservation) still run first; the
+ * facilitator adds the on-chain view. It cannot pay withdrawals, so those go through `payout` (the
+ * evm hot wallet) when one is configured.
  */
 export class FacilitatorSettlementAdapter extends SettlementAdapter {
   readonly mode = 'facilitator' as const;
-  private readonly url: string;
+  private readonly client: HTTPFacilitatorClient;
 
   constructor(
     private readonly config: AppConfig,
     private readonly payout: SettlementAdapter | null,
   ) {
     super();
-    this.url = config.facilitatorUrl!.replace(/\/+$/, '');
+    this.client = new HTTPFacilitatorClient({ url: config.facilitatorUrl!, timeoutMs: REQUEST_TIMEOUT_MS, createAuthHeaders: facilitatorAuthHeaders(config) });
   }
 
   async preflight(p: VerifiedPayment): Promise<void> {
-    let res: VerifyResponse;
+    const { payload, requirements } = this.body(p);
+    let res: { isValid: boolean; invalidReason?: string };
     try {
-      res = await this.call<VerifyResponse>('/verify', this.body(p));
-    } catch {
-      throw new AppException('SETTLEMENT_FAILED', 'The payment facilitator is unavailable; nothing was charged', { reason: 'unexpected_verify_error' });
+      res = await this.client.verify(payload, requirements);
+    } catch (err) {
+      // A refusal given with an error status (VerifyError) is still a refusal; anything else (refused credentials, no answer) charges nothing.
+      if (refusal(err, 'VerifyError')) res = { isValid: false, invalidReason: (err as { invalidReason?: string }).invalidReason };
+      else throw new AppException('SETTLEMENT_FAILED', 'The payment facilitator is unavailable; nothing was charged', { reason: 'unexpected_verify_error' });
     }
     if (!res.isValid) {
       const reason = res.invalidReason ?? 'unexpected_verify_error';
@@ -56,7 +56,14 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
   }
 
   async settle(p: SettleRequest): Promise<{ txHash: string }> {
-    const res = await this.call<SettleResponse>('/settle', this.body(p));
+    const { payload, requirements } = this.body(p);
+    let res: { success: boolean; errorReason?: string; transaction?: string };
+    try {
+      res = await this.client.settle(payload, requirements);
+    } catch (err) {
+      if (!refusal(err, 'SettleError')) throw new Error(`facilitator settle failed: ${(err as Error).message}`);
+      res = { success: false, errorReason: (err as { errorReason?: string }).errorReason };
+    }
     if (!res.success || !res.transaction) throw new Error(`facilitator settle failed: ${res.errorReason ?? 'unknown'}`);
     return { txHash: res.transaction };
   }
@@ -79,8 +86,8 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
     return this.payout.transfer(req);
   }
 
-  /** The facilitator request body: the payment as a v1 payload against our v1 requirement. */
-  private body(p: SettleRequest | VerifiedPayment) {
+  /** The payment as an x402 v2 payload and the v2 requirements it was made against (network as CAIP-2). */
+  private body(p: SettleRequest | VerifiedPayment): { payload: PaymentPayload; requirements: PaymentRequirements } {
     const network = NETWORKS[p.network as keyof typeof NETWORKS];
     const authorization = {
       from: getAddress(p.payer),
@@ -90,38 +97,16 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
       validBefore: p.validBefore.toString(),
       nonce: p.nonce,
     };
-    return {
-      x402Version: 1,
-      paymentPayload: { x402Version: 1, scheme: 'exact', network: p.network, payload: { signature: p.signature, authorization } },
-      paymentRequirements: {
-        scheme: 'exact',
-        network: p.network,
-        maxAmountRequired: p.value.toString(),
-        resource: this.config.publicBaseUrl,
-        description: 'agora payment',
-        mimeType: 'application/json',
-        payTo: getAddress(p.payTo),
-        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-        asset: getAddress(p.asset),
-        extra: { name: network?.eip712Name ?? 'USDC', version: '2' },
-      },
+    const requirements: PaymentRequirements = {
+      scheme: 'exact',
+      network: network.caip2 as PaymentRequirements['network'],
+      amount: p.value.toString(),
+      asset: getAddress(p.asset),
+      payTo: getAddress(p.payTo),
+      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      extra: { name: network.eip712Name, version: '2' },
     };
-  }
-
-  private async call<T>(path: string, body: unknown): Promise<T> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        redirect: 'error',
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (err) {
-      throw new Error(`facilitator ${path} unreachable: ${(err as Error).message}`);
-    }
-    if (!res.ok) throw new Error(`facilitator ${path} answered ${res.status}`);
-    return (await res.json()) as T;
+    const resource = { url: this.config.publicBaseUrl, description: 'agora payment', mimeType: 'application/json' };
+    return { payload: { x402Version: 2, resource, accepted: requirements, payload: { signature: p.signature, authorization } }, requirements };
   }
 }

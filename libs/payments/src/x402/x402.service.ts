@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { getAddress, isHexString } from 'ethers';
 import { AppException, checksumAddress, Clock, formatMicros, isHighS, recoverSigner, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
-import { NETWORKS, PaymentOption } from './networks';
+import { isLivemode, NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
 import { Authorization, PaymentRequiredV2, PaymentRequirementsV1, PaymentRequirementsV2, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
 
@@ -70,12 +70,21 @@ function invalid(reason: string, message: string): AppException {
 export class X402Service {
   readonly options: PaymentOption[];
   private readonly payTo: string;
+  /** Whether payments here move real money; a test deployment's 402 says it is one. */
+  readonly livemode: boolean;
+  private readonly requiredMessage: string;
 
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {
     this.payTo = getAddress((config.platformWallet ?? '0x0000000000000000000000000000000000000000').toLowerCase());
+    this.livemode = isLivemode(config);
+    this.requiredMessage = this.livemode
+      ? 'Payment required'
+      : config.settlementMode === 'local'
+        ? 'Payment required (test mode: local settlement records the payment in Postgres; no USDC moves and its transaction hash is made up)'
+        : 'Payment required (test mode: a test network; its USDC has no value)';
     this.options = config.paymentNetworks.map((name) => {
       const network = NETWORKS[name];
       // In evm mode the local chain's own token stands in for USDC on the network with that chain id.
@@ -103,11 +112,11 @@ export class X402Service {
         payTo: this.payTo,
         maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
         asset: o.asset,
-        extra: { name: o.assetName, version: '2' },
+        extra: { name: o.assetName, version: '2', livemode: this.livemode },
       }));
     const v2: PaymentRequiredV2 = {
       x402Version: 2,
-      error: 'Payment required',
+      error: this.requiredMessage,
       resource: { url: price.resource, description: price.description, mimeType: 'application/json' },
       accepts: this.options.map((o): PaymentRequirementsV2 => ({
         scheme: 'exact',
@@ -116,7 +125,7 @@ export class X402Service {
         asset: o.asset,
         payTo: this.payTo,
         maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-        extra: { name: o.assetName, version: '2' },
+        extra: { name: o.assetName, version: '2', livemode: this.livemode },
       })),
     };
     return { accepts, v2 };

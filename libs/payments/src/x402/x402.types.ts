@@ -23,7 +23,8 @@ export interface PaymentRequirementsV1 {
   payTo: string;
   maxTimeoutSeconds: number;
   asset: string;
-  extra: { name: string; version: string };
+  /** The token's EIP-712 domain, and whether paying moves real money (false: a test deployment). */
+  extra: { name: string; version: string; livemode: boolean };
 }
 
 export interface PaymentRequirementsV2 {
@@ -33,7 +34,8 @@ export interface PaymentRequirementsV2 {
   asset: string;
   payTo: string;
   maxTimeoutSeconds: number;
-  extra: { name: string; version: string };
+  /** The token's EIP-712 domain, and whether paying moves real money (false: a test deployment). */
+  extra: { name: string; version: string; livemode: boolean };
 }
 
 export interface PaymentRequiredV2 {

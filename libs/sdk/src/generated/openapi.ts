@@ -68,6 +68,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/test-clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Local settlement only: move time forward by `seconds` for what waits on it (escrow holds, dispute response and filing windows, the withdrawal reserve, payout retries), then do the work now due */
+        post: operations["AdminTestClockController_advance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents": {
         parameters: {
             query?: never;
@@ -715,6 +732,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdvanceTestClockDto: {
+            /**
+             * @description How far to move the clock, in seconds
+             * @example 86400
+             */
+            seconds: number;
+        };
         AgentAnalyticsResponse: {
             /** Format: uuid */
             agentId: string;
@@ -951,6 +975,8 @@ export interface components {
         };
         ChainRefundResponse: {
             amount: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             /** @example rfd_... */
             refundId: string;
         };
@@ -1236,6 +1262,8 @@ export interface components {
             cost: components["schemas"]["CostResponse"];
             /** @description ms */
             executionTime: number | null;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             message?: string;
             output?: {
                 [key: string]: unknown;
@@ -1367,6 +1395,8 @@ export interface components {
         };
         RefundResponse: {
             amount: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             /** @example rfd_... */
             refundId: string;
             /**
@@ -1445,6 +1475,8 @@ export interface components {
             status: "responded";
         };
         SettlementResponse: {
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             /**
              * @description settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld
              * @enum {string|null}
@@ -1462,6 +1494,32 @@ export interface components {
         SuspendAgentDto: {
             reason?: string;
         };
+        TestClockAdvanceResponse: {
+            done: components["schemas"]["TestClockDoneResponse"];
+            /** @description Always false: the test clock exists only in local settlement */
+            livemode: boolean;
+            seconds: number;
+            shifted: components["schemas"]["TestClockShiftedResponse"];
+        };
+        TestClockDoneResponse: {
+            /** @description Pending disputes past their response window, resolved for the client */
+            disputesResolved: number;
+            escrowReleased: number;
+            refundsProcessed: number;
+            withdrawalsProcessed: number;
+        };
+        TestClockShiftedResponse: {
+            /** @description Pending disputes whose response deadline moved */
+            disputes: number;
+            /** @description Held escrows whose release time moved */
+            escrowHolds: number;
+            /** @description Refunds whose retry or claim time moved */
+            refunds: number;
+            /** @description Charges whose completion moved (their dispute filing window and the withdrawal reserve) */
+            transactions: number;
+            /** @description Pending and processing withdrawals whose retry or claim time moved */
+            withdrawals: number;
+        };
         TransactionListItemResponse: {
             agent_earnings: string;
             /** @description Agent fee */
@@ -1471,6 +1529,8 @@ export interface components {
             /** @description ms */
             execution_time: number;
             id: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             platformCut: string;
             providing_agent: string;
             /** @description The client: payer wallet, or the calling agent in a chain */
@@ -1492,6 +1552,8 @@ export interface components {
             /** @description What the client paid: platform fee + agent fee */
             gross_amount: string;
             id: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             platformCut: string;
             /** @description Platform fee + platform cut */
             platform_revenue: string;
@@ -1558,6 +1620,8 @@ export interface components {
             amount: string;
             destinationWallet: string;
             fee: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             message: string;
             netAmount: string;
             /** @example pending */
@@ -1576,6 +1640,8 @@ export interface components {
             destination_wallet: string;
             fee: string;
             id: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             net_amount: string;
             /** @enum {string} */
             status: "pending" | "processing" | "completed" | "failed";
@@ -2103,6 +2169,109 @@ export interface operations {
             };
             /** @description Error envelope */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AdminTestClockController_advance: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Admin-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceTestClockDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TestClockAdvanceResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

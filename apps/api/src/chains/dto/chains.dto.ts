@@ -4,6 +4,7 @@ import { ChainCostView, ChainStatusView, ChainTreeNode } from '@app/chains';
 import { formatMicros } from '@app/common';
 import type { BudgetEstimate } from '@app/execution';
 import { IsPlainObject } from '../../http/validators';
+import { LIVEMODE } from '../../payments/dto/payments.dto';
 
 export class ChainNodeResponse {
   @ApiProperty({
@@ -31,6 +32,7 @@ export class ChainNodeResponse {
 export class ChainRefundResponse {
   @ApiProperty({ example: 'rfd_...' }) refundId: string;
   @ApiProperty() amount: string;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class ChainStatusResponse {
@@ -70,7 +72,7 @@ function toNode(n: ChainTreeNode): ChainNodeResponse {
   };
 }
 
-export function toChainStatusResponse(v: ChainStatusView): ChainStatusResponse {
+export function toChainStatusResponse(v: ChainStatusView, livemode: boolean): ChainStatusResponse {
   const c = v.chain;
   return {
     chainId: c.id,
@@ -88,7 +90,7 @@ export function toChainStatusResponse(v: ChainStatusView): ChainStatusResponse {
     tree: v.tree ? toNode(v.tree) : null,
     startedAt: c.startedAt.toISOString(),
     completedAt: c.completedAt?.toISOString() ?? null,
-    ...(c.refundId && c.refunded !== null ? { refund: { refundId: c.refundId, amount: formatMicros(c.refunded) } } : {}),
+    ...(c.refundId && c.refunded !== null ? { refund: { refundId: c.refundId, amount: formatMicros(c.refunded), livemode } } : {}),
   };
 }
 

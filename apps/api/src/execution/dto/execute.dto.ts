@@ -4,6 +4,7 @@ import { ExecutionEntity } from '@app/execution';
 import type { RefundEntity } from '@app/payments';
 import { formatMicros } from '@app/common';
 import { NestedDto } from '../../http/opaque-json';
+import { LIVEMODE } from '../../payments/dto/payments.dto';
 import { IsPlainObject, IsUsdcAmount } from '../../http/validators';
 
 /** Opening a chain at this execute (resolutions §5). */
@@ -80,6 +81,7 @@ export class RefundResponse {
   @ApiProperty() amount: string;
   @ApiProperty({ enum: ['held', 'pending', 'processing', 'completed', 'failed'], description: "held: below the dust floor, paid with the payer's next refund" }) status: string;
   @ApiProperty({ nullable: true, type: String }) txHash: string | null;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class UsageResponse {
@@ -94,6 +96,7 @@ export class SettlementResponse {
   })
   status: string | null;
   @ApiProperty({ nullable: true, type: String }) txHash: string | null;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class ChainResponse {
@@ -121,6 +124,7 @@ export class ExecutionResponse {
   @ApiPropertyOptional({ type: UsageResponse }) usage?: UsageResponse;
   @ApiPropertyOptional({ type: RefundResponse, description: 'Variable pricing: the refund of the unused part of the payment' }) refund?: RefundResponse;
   @ApiPropertyOptional({ type: ChainResponse, description: 'A chain root or a chained call' }) chain?: ChainResponse;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class AsyncAcceptedResponse {
@@ -129,7 +133,7 @@ export class AsyncAcceptedResponse {
   @ApiProperty({ example: '/api/v1/execute/req_...' }) statusUrl: string;
 }
 
-export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string | null; refund: RefundEntity | null }, withOutput: boolean): ExecutionResponse {
+export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string | null; refund: RefundEntity | null }, withOutput: boolean, livemode: boolean): ExecutionResponse {
   const released = withOutput && e.status === 'completed' && e.settlementStatus === 'settled' && e.output !== null;
   const variable = e.pricingModel !== 'per-request';
   const total = e.agentFee + e.platformFee;
@@ -165,10 +169,11 @@ export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string |
           }
         : {}),
     },
-    settlement: { status: e.settlementStatus, txHash: e.settlementStatus === 'settled' ? paid.txHash : null },
+    settlement: { status: e.settlementStatus, txHash: e.settlementStatus === 'settled' ? paid.txHash : null, livemode },
     transactionId: e.transactionId,
     ...(e.usageTokens !== null ? { usage: { tokens: e.usageTokens } } : {}),
-    ...(paid.refund ? { refund: { refundId: paid.refund.id, amount: formatMicros(paid.refund.amount), status: paid.refund.status, txHash: paid.refund.txHash } } : {}),
+    ...(paid.refund ? { refund: { refundId: paid.refund.id, amount: formatMicros(paid.refund.amount), status: paid.refund.status, txHash: paid.refund.txHash, livemode } } : {}),
+    livemode,
   };
 }
 

@@ -5,6 +5,10 @@ import { PlatformStats } from '@app/analytics';
 import { AgentBalance, TransactionEntity, WithdrawalEntity, WithdrawalSummary } from '@app/payments';
 import { IsUsdcAmount, IsWallet } from '../../http/validators';
 
+/** The `livemode` field on every payment, execution, withdrawal and refund object. */
+export const LIVEMODE =
+  'False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet.';
+
 export class WithdrawDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all')
@@ -52,6 +56,7 @@ export class WithdrawResponse {
   @ApiProperty() destinationWallet: string;
   @ApiProperty({ example: 'pending' }) status: string;
   @ApiProperty() message: string;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class WithdrawalResponse {
@@ -65,6 +70,7 @@ export class WithdrawalResponse {
   @ApiProperty({ nullable: true, type: String }) tx_hash: string | null;
   @ApiProperty() created_at: string;
   @ApiProperty({ nullable: true, type: String }) completed_at: string | null;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class WithdrawalSummaryResponse {
@@ -89,6 +95,7 @@ export class TransactionListItemResponse {
   @ApiProperty({ enum: ['completed', 'disputed', 'refunded'] }) status: string;
   @ApiProperty({ description: 'ms' }) execution_time: number;
   @ApiProperty() created_at: string;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class TransactionResponse extends TransactionListItemResponse {
@@ -123,7 +130,7 @@ export function toBalanceResponse(b: AgentBalance): BalanceResponse {
   };
 }
 
-export function toWithdrawResponse(w: WithdrawalEntity): WithdrawResponse {
+export function toWithdrawResponse(w: WithdrawalEntity, livemode: boolean): WithdrawResponse {
   return {
     withdrawalId: w.id,
     agentId: w.agentId,
@@ -132,11 +139,12 @@ export function toWithdrawResponse(w: WithdrawalEntity): WithdrawResponse {
     netAmount: formatMicros(w.netAmount),
     destinationWallet: w.destinationWallet,
     status: w.status,
-    message: 'Withdrawal requested; it is processed within 6 hours (USDC on Base)',
+    message: `Withdrawal requested; it is processed within 6 hours (USDC on Base)${livemode ? '' : '. Test mode: no real USDC is sent'}`,
+    livemode,
   };
 }
 
-export function toWithdrawalResponse(w: WithdrawalEntity): WithdrawalResponse {
+export function toWithdrawalResponse(w: WithdrawalEntity, livemode: boolean): WithdrawalResponse {
   return {
     id: w.id,
     agent_id: w.agentId,
@@ -148,17 +156,18 @@ export function toWithdrawalResponse(w: WithdrawalEntity): WithdrawalResponse {
     tx_hash: w.txHash,
     created_at: w.createdAt.toISOString(),
     completed_at: w.completedAt?.toISOString() ?? null,
+    livemode,
   };
 }
 
-export function toWithdrawalListResponse(withdrawals: WithdrawalEntity[], s: WithdrawalSummary): WithdrawalListResponse {
+export function toWithdrawalListResponse(withdrawals: WithdrawalEntity[], s: WithdrawalSummary, livemode: boolean): WithdrawalListResponse {
   return {
-    withdrawals: withdrawals.map(toWithdrawalResponse),
+    withdrawals: withdrawals.map((w) => toWithdrawalResponse(w, livemode)),
     summary: { totalCount: s.totalCount, totalWithdrawn: formatMicros(s.totalWithdrawn), pendingAmount: formatMicros(s.pendingAmount) },
   };
 }
 
-export function toTransactionListItem(t: TransactionEntity): TransactionListItemResponse {
+export function toTransactionListItem(t: TransactionEntity, livemode: boolean): TransactionListItemResponse {
   return {
     id: t.id,
     requesting_agent: t.requestingAgent,
@@ -170,12 +179,13 @@ export function toTransactionListItem(t: TransactionEntity): TransactionListItem
     status: t.status,
     execution_time: t.executionTimeMs,
     created_at: t.createdAt.toISOString(),
+    livemode,
   };
 }
 
-export function toTransactionResponse(t: TransactionEntity): TransactionResponse {
+export function toTransactionResponse(t: TransactionEntity, livemode: boolean): TransactionResponse {
   return {
-    ...toTransactionListItem(t),
+    ...toTransactionListItem(t, livemode),
     gross_amount: formatMicros(t.grossAmount),
     platform_revenue: formatMicros(t.platformFee + t.platformCut),
     escrow_id: t.escrowId,
