@@ -95,12 +95,12 @@ export class AgoraClient {
 
   async updateAgent(agentId: string, patch: UpdateAgentInput): Promise<Agent> {
     const header = await this.walletAuth().agentHeaders(agentId, `PATCH /api/v1/agents/${encodeURIComponent(agentId)}`);
-    return (await unwrap(this.api.PATCH('/api/v1/agents/{id}', { params: { path: { id: agentId }, header }, body: patch }))) as Agent;
+    return (await unwrap(this.api.PATCH('/api/v1/agents/{id}', { params: { path: { id: agentId } }, headers: header, body: patch }))) as Agent;
   }
 
   async deactivateAgent(agentId: string) {
     const header = await this.walletAuth().agentHeaders(agentId, `DELETE /api/v1/agents/${encodeURIComponent(agentId)}`);
-    return unwrap(this.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agentId }, header } }));
+    return unwrap(this.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agentId } }, headers: header }));
   }
 
   /**

@@ -730,10 +730,16 @@ export interface components {
             wallet: string;
         };
         AsyncAcceptedResponse: {
+            /** @description The execution id (same as requestId) */
             jobId: string;
+            /** @description The execution id: GET /api/v1/execute/{requestId} reads it */
+            requestId: string;
             /** @example pending */
             status: string;
-            /** @example /api/v1/execute/req_... */
+            /**
+             * @description Absolute URL of the status (also in the Location header)
+             * @example https://agora.example.com/api/v1/execute/req_...
+             */
             statusUrl: string;
         };
         BalanceResponse: {
@@ -1563,9 +1569,7 @@ export interface operations {
     AdminAgentsController_reinstate: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1698,9 +1702,7 @@ export interface operations {
     AdminAgentsController_suspend: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1837,9 +1839,7 @@ export interface operations {
     AdminDisputesController_resolve: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1976,9 +1976,7 @@ export interface operations {
     AdminRefundsController_retry: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2328,12 +2326,7 @@ export interface operations {
     AgentsController_deactivate: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2466,12 +2459,7 @@ export interface operations {
     AgentsController_update: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3178,12 +3166,7 @@ export interface operations {
     DisputesController_file: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use */
-                "X-Client-Signature"?: string;
-                /** @description The payer wallet (with X-Client-Signature) */
-                "X-Client-Wallet"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3486,12 +3469,7 @@ export interface operations {
     DisputesController_evidenceKey: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3607,12 +3585,7 @@ export interface operations {
     DisputesController_respond: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -4671,12 +4644,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 agentId: string;
             };
@@ -4920,12 +4888,7 @@ export interface operations {
     PaymentsController_withdraw: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5403,12 +5366,7 @@ export interface operations {
     WebhooksController_create: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5611,12 +5569,7 @@ export interface operations {
     WebhooksController_remove: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -5735,12 +5688,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -5856,12 +5804,7 @@ export interface operations {
     WebhooksController_redeliver: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
                 deliveryId: string;
