@@ -356,11 +356,15 @@ describe('Execution API (e2e)', () => {
     });
   });
 
-  it('accepts async=true with 202 {jobId, status, statusUrl}; the run completes it', async () => {
+  it('accepts async=true with 202 {jobId, requestId, status, absolute statusUrl} and a Location header; the run completes it', async () => {
     const headers = await paid(newWallet());
     const res = await execute(body({ text: 'later' }), headers, '?async=true');
     expect(res.status).toBe(202);
-    expect(res.body.data).toEqual({ jobId: expect.stringMatching(/^req_/), status: 'pending', statusUrl: `/api/v1/execute/${res.body.data.jobId}` });
+    const id = res.body.data.jobId as string;
+    const statusUrl = `${api.config.publicBaseUrl}/api/v1/execute/${id}`;
+    expect(statusUrl).toMatch(/^https?:\/\/[^/]+\/api\/v1\/execute\/req_/);
+    expect(res.body.data).toEqual({ jobId: expect.stringMatching(/^req_/), requestId: id, status: 'pending', statusUrl, livemode: false });
+    expect(res.headers.get('location')).toBe(statusUrl);
     expect((await api.request('GET', res.body.data.statusUrl, { headers })).body.data.status).toBe('pending');
     await api.app.get(RunPendingExecution).execute(res.body.data.jobId); // what the worker's execution.run job does
     const done = await api.request('GET', res.body.data.statusUrl, { headers });

@@ -28,7 +28,36 @@ describe('HTTP surface (e2e)', () => {
   ])('answers unknown route %s %s with 404 in the envelope', async (method, path) => {
     const res = await api.request(method, path);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String), requestId: res.headers.get('x-request-id') } });
+  });
+
+  it.each([
+    ['malformed JSON (before the router)', 'POST', '/api/v1/agents', { raw: '{"name":', headers: { 'content-type': 'application/json' } }, 400],
+    ['a DTO validation error', 'POST', '/api/v1/agents', { body: { name: 1 } }, 400],
+    ['an unknown route', 'GET', '/api/v1/nope', {}, 404],
+    ['an unknown execution', 'GET', '/api/v1/execute/req_missing_execution_1', {}, 404],
+    ['a payment required', 'POST', '/api/v1/agents', { body: agentPayload(newWallet()) }, 402],
+  ] as const)('carries the request id in the error body and X-Request-ID: %s', async (_what, method, path, opts, status) => {
+    const res = await api.request(method, path, opts as { body?: unknown });
+    expect(res.status).toBe(status);
+    const id = res.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body.error.requestId).toBe(id);
+    const given = await api.request(method, path, { ...(opts as object), headers: { ...((opts as { headers?: object }).headers ?? {}), 'X-Request-ID': 'caller-id-7' } });
+    expect(given.headers.get('x-request-id')).toBe('caller-id-7');
+    expect(given.body.error.requestId).toBe('caller-id-7');
+  });
+
+  it('carries the request id in a rate-limited answer', async () => {
+    const limited = await startApi({ RATE_LIMIT_READS_PER_MIN: '1' });
+    try {
+      await limited.request('GET', '/api/v1/discover');
+      const res = await limited.request('GET', '/api/v1/discover', { headers: { 'X-Request-ID': 'limited-id-1' } });
+      expect(res.status).toBe(429);
+      expect(res.body.error).toMatchObject({ code: 'RATE_LIMITED', requestId: 'limited-id-1' });
+    } finally {
+      await limited.close();
+    }
   });
 
   it('reports readiness of Postgres and Redis, and the last invariant check (none yet), in the envelope', async () => {
@@ -74,8 +103,35 @@ describe('HTTP surface (e2e)', () => {
     const register = doc.components.schemas.RegisterAgentDto;
     expect(register.required).toEqual(expect.arrayContaining(['wallet', 'name', 'capabilities', 'endpoints']));
     expect(Object.keys(doc.components.schemas.UpdateAgentDto.properties)).not.toEqual(expect.arrayContaining(['wallet']));
-    const patchParams = doc.paths['/api/v1/agents/{id}'].patch.parameters.map((p: { name: string }) => p.name);
-    expect(patchParams).toEqual(expect.arrayContaining(['X-Agent-Wallet', 'X-Agent-Signature']));
+  });
+
+  it('declares the credential headers as security schemes on the routes that take them, for "Try it out"', async () => {
+    const doc = (await api.request('GET', '/api/docs-json')).body;
+    const schemes = Object.fromEntries(
+      Object.entries(doc.components.securitySchemes as Record<string, { type: string; in: string; name: string }>).map(([k, v]) => [k, [v.type, v.in, v.name]]),
+    );
+    expect(schemes).toEqual({
+      agentWallet: ['apiKey', 'header', 'X-Agent-Wallet'],
+      agentSignature: ['apiKey', 'header', 'X-Agent-Signature'],
+      clientWallet: ['apiKey', 'header', 'X-Client-Wallet'],
+      clientSignature: ['apiKey', 'header', 'X-Client-Signature'],
+      adminKey: ['apiKey', 'header', 'X-Admin-Key'],
+      x402Payment: ['apiKey', 'header', 'X-PAYMENT'],
+      x402PaymentSignature: ['apiKey', 'header', 'PAYMENT-SIGNATURE'],
+    });
+    const security = (path: string, method: string) => doc.paths[path][method].security;
+    const paid = [{ x402Payment: [] }, { x402PaymentSignature: [] }];
+    expect(security('/api/v1/agents/{id}', 'patch')).toEqual([{ agentWallet: [], agentSignature: [] }]);
+    expect(security('/api/v1/payments/withdraw', 'post')).toEqual([{ agentWallet: [], agentSignature: [] }]);
+    expect(security('/api/v1/admin/disputes/{id}/resolve', 'post')).toEqual([{ adminKey: [] }]);
+    expect(security('/api/v1/agents', 'post')).toEqual(paid);
+    expect(security('/api/v1/execute', 'post')).toEqual([...paid, {}]);
+    expect(security('/api/v1/execute/{requestId}/retry', 'post')).toEqual(paid);
+    expect(security('/api/v1/disputes', 'post')).toEqual([...paid, { clientWallet: [], clientSignature: [] }]);
+    expect(security('/api/v1/discover', 'get')).toBeUndefined();
+    // A credential is a scheme, not also a parameter (Swagger UI would ask for it twice).
+    const params = (doc.paths['/api/v1/agents/{id}'].patch.parameters as { name: string }[]).map((p) => p.name);
+    expect(params).not.toContain('X-Agent-Wallet');
   });
 
   it('answers 503 in the envelope when Redis is unreachable', async () => {
@@ -183,7 +239,10 @@ describe('api process: logs and internal errors (e2e)', () => {
       const res = await fetch(`${baseUrl}/api/v1/discover`);
       expect(res.status).toBe(500);
       const body = (await res.json()) as { success: boolean; error: { code: string; message: string; details: { errorId: string } } };
-      expect(body).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { errorId: expect.any(String) } } });
+      expect(body).toEqual({
+        success: false,
+        error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { errorId: expect.any(String) }, requestId: res.headers.get('x-request-id') },
+      });
       expect(JSON.stringify(body)).not.toMatch(/agent_capabilities|relation|SELECT|postgres/i);
       const logged = await waitFor(async () => logLines().find((l) => l.errorId === body.error.details.errorId), 'error log line');
       expect(JSON.stringify(logged)).toMatch(/agent_capabilities/);

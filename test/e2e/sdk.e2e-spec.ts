@@ -103,6 +103,51 @@ describe('SDK against the real api (e2e)', () => {
     expect((await sdk.waitForExecution(requestId, accepted.payment)).output).toEqual({ translation: 'SANS ATTENDRE' });
   });
 
+  it('retries a paid execute whose connection dropped after the server charged: the same key and payment resent, charged once', async () => {
+    const wallet = newWallet();
+    const sent: { key: string | null; payment: string }[] = [];
+    const dropAfterCharge = async (request: Request) => {
+      const payment = request.headers.get('payment-signature');
+      const response = await fetch(request);
+      if (payment === null) return response;
+      sent.push({ key: request.headers.get('idempotency-key'), payment });
+      if (sent.length > 1) return response;
+      await response.arrayBuffer(); // the API answered (and charged): the answer is lost on the way
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+    };
+    const sdk = client({ wallet, fetch: dropAfterCharge as typeof fetch, retry: { attempts: 3, baseDelayMs: 1 } });
+    const calls = agentServer.calls.length;
+    const result = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'encore' } });
+    expect(result).toMatchObject({ status: 'completed', output: { translation: 'ENCORE' }, paid: '0.011000' });
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+    expect(sent[0].key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await paymentsBy(wallet.address)).toBe(1);
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`, [wallet.address]);
+    expect(n).toBe(1);
+    expect(agentServer.calls.length - calls).toBe(1);
+    expect(sdk.spending.spent).toBe('0.011000');
+  });
+
+  it("gives every error the API's request id (the body's, which X-Request-ID echoes), and none to one without an answer", async () => {
+    const ids: string[] = [];
+    const recording = async (request: Request) => {
+      const response = await fetch(request);
+      ids.push(response.headers.get('x-request-id') ?? '');
+      return response;
+    };
+    const sdk = client({ fetch: recording as typeof fetch });
+    const missing = (await sdk.getAgent('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e)) as AgoraError;
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(missing.requestId).toBe(ids.at(-1));
+    const unpaid = (await new AgoraClient({ baseUrl: api.baseUrl }).discovery.discover({ limit: 1000 }).catch((e: unknown) => e)) as AgoraError;
+    expect(unpaid).toBeInstanceOf(ValidationError);
+    expect(unpaid.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const closed = new AgoraClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, retry: false });
+    expect(((await closed.discovery.discover().catch((e: unknown) => e)) as AgoraError).requestId).toBeNull();
+  });
+
   it('refuses a call above the per-call cap before anything is signed: nothing sent with a payment, nothing charged', async () => {
     const wallet = newWallet();
     const sdk = client({ wallet, spendCap: { perCall: '0.010000', perSession: '1.00' } });
@@ -225,7 +270,7 @@ describe('SDK against the real api (e2e)', () => {
   it('carries Retry-After on RATE_LIMITED', async () => {
     const limited = await startApi({ RATE_LIMIT_READS_PER_MIN: '2' });
     try {
-      const sdk = new AgoraClient({ baseUrl: limited.baseUrl });
+      const sdk = new AgoraClient({ baseUrl: limited.baseUrl, retry: false });
       await sdk.discovery.discover();
       await sdk.discovery.discover();
       const err = await sdk.discovery.discover().catch((e: unknown) => e);

@@ -64,7 +64,9 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
         body = JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      // An absolute URL the API answered (a statusUrl) is built from PUBLIC_BASE_URL, not this port: its path is asked here.
+      const url = /^https?:/.test(path) ? `${baseUrl}${new URL(path).pathname}${new URL(path).search}` : `${baseUrl}${path}`;
+      const res = await fetch(url, { method, headers, body });
       const text = await res.text();
       let parsed: unknown = text;
       try {

@@ -8,6 +8,7 @@ import { AppConfig } from '@app/config';
 import { Metrics } from '@app/metrics';
 import { AppModule } from './app.module';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
+import { requestIdMiddleware } from './http/logging';
 import { httpMetricsMiddleware, metricsHandler } from './http/metrics';
 import { API_PREFIX, buildOpenApiDocument } from './openapi';
 
@@ -21,6 +22,7 @@ export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = 
   app.set('trust proxy', config.trustProxy);
   app.enableCors({ exposedHeaders: EXPOSED_HEADERS });
   const metrics = app.get(Metrics);
+  app.use(requestIdMiddleware);
   app.use(httpMetricsMiddleware(metrics));
   app.use('/metrics', metricsHandler(metrics, config.metricsToken));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));

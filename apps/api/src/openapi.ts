@@ -4,6 +4,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { documentIpRateLimits } from './http/ip-rate-limit';
+import { withSecuritySchemes } from './http/security';
 
 /** Every route is served under this prefix; the OpenAPI paths include it. */
 export const API_PREFIX = 'api/v1';
@@ -13,11 +14,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return documentIpRateLimits(
     SwaggerModule.createDocument(
       app,
-      new DocumentBuilder()
-        .setTitle('agora')
-        .setDescription('Agent marketplace and execution service. Every response is an envelope: {success, data} or {success:false, error:{code,message,details}}.')
-        .setVersion('1')
-        .build(),
+      withSecuritySchemes(
+        new DocumentBuilder()
+          .setTitle('agora')
+          .setDescription(
+            'Agent marketplace and execution service. Every response is an envelope: {success, data} or {success:false, error:{code,message,details,requestId}}; requestId is also the X-Request-ID header.',
+          )
+          .setVersion('1'),
+      ).build(),
     ),
   );
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Queryable } from '@app/database';
 import { newId } from '@app/common';
 import { activeTraceparent } from '@app/tracing';
@@ -27,9 +27,38 @@ export const OUTBOX_CHANNEL = 'agora_outbox';
  */
 @Injectable()
 export class OutboxService {
-  async record(manager: Queryable, type: EventType, agentId: string | null, data: Record<string, unknown>): Promise<string> {
+  private readonly logger = new Logger('DomainEvents');
+
+  /**
+   * Records `type` and logs it: one line per domain event, named by its type, at its level
+   * (EVENT_LOG_LEVEL). `logged` adds fields to the line only (the execution's cost), not to the event.
+   */
+  async record(manager: Queryable, type: EventType, agentId: string | null, data: Record<string, unknown>, logged: Record<string, unknown> = {}): Promise<string> {
     const id = newId('evt');
     await manager.query(`INSERT INTO outbox_events (id, type, agent_id, data, traceparent) VALUES ($1, $2, $3, $4, $5)`, [id, type, agentId, data, activeTraceparent()]);
+    this.logger[EVENT_LOG_LEVEL[type]]({ event: type, eventId: id, agentId, ...logFields(data), ...logged }, type);
     return id;
   }
+}
+
+/** A failure of an agent or a payout is a warning (the platform works; someone should look), never an error. */
+export const EVENT_LOG_LEVEL: Record<EventType, 'log' | 'warn'> = {
+  'execution.completed': 'log',
+  'execution.failed': 'warn',
+  'dispute.filed': 'log',
+  'dispute.resolved': 'log',
+  'escrow.released': 'log',
+  'withdrawal.completed': 'log',
+  'withdrawal.failed': 'warn',
+};
+
+/** The event's facts for the line: a caller's free text (a dispute's reason, evidence) stays out; long text is cut. */
+function logFields(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'reason' || key === 'evidence') continue;
+    // An event's requestId is its execution's; the line's requestId is the HTTP request's (pino-http).
+    out[key === 'requestId' ? 'executionId' : key] = typeof value === 'string' && value.length > 200 ? `${value.slice(0, 200)}...` : value;
+  }
+  return out;
 }

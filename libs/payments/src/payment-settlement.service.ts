@@ -7,6 +7,7 @@ import { AppConfig } from '@app/config';
 import { queryRows } from '@app/database';
 import { PaymentEntity } from './entities/payment.entity';
 import { toSettleRequest } from './payments.service';
+import { logSettlementConfirmed } from './settlement-log';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 
 /** Settlement retries: 30 s, 2 min, 8 min, ... capped at 1 h. */
@@ -97,7 +98,11 @@ export class PaymentSettlement {
         WHERE id = $1 AND status IN ('settling', 'settlement_failed') RETURNING id`,
       [paymentId, txHash, settledAt],
     );
-    if (done.length === 1) return Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: claimed.attempts, nextAttemptAt: null, lastError: null });
+    if (done.length === 1) {
+      Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: claimed.attempts, nextAttemptAt: null, lastError: null });
+      logSettlementConfirmed(payment);
+      return payment;
+    }
     // Recorded by another process meanwhile; anything else is not a settlement to charge for.
     const current = await this.get(paymentId);
     if (current.status !== 'settled') throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', { paymentId });

@@ -8,6 +8,7 @@ import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapte
 import { X402Service } from './x402/x402.service';
 import { paymentReplayed } from './x402/nonce-guard';
 import { PresentedPayment, PriceRequest, SettlementReceipt, VerifiedPayment } from './x402/x402.types';
+import { logSettlementConfirmed } from './settlement-log';
 
 export interface AuthorizeOptions {
   purpose: PaymentPurpose;
@@ -62,6 +63,7 @@ export class PaymentsService {
   async insertSettled(manager: Queryable, payment: PaymentEntity, txHash: string, refId: string): Promise<PaymentEntity> {
     Object.assign(payment, { status: 'settled', txHash, settledAt: this.clock.now(), refId, settleAttempts: payment.settleAttempts + 1 });
     await this.insert(manager, payment);
+    logSettlementConfirmed(payment);
     return payment;
   }
 
@@ -170,7 +172,9 @@ export class PaymentsService {
       if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
       throw new AppException('INVALID_STATE', `Payment ${payment.id} is not open for settlement`);
     }
-    return Object.assign(payment, { status: 'settled', txHash, settledAt, refId, settleAttempts: payment.settleAttempts + 1, nextAttemptAt: null, lastError: null });
+    Object.assign(payment, { status: 'settled', txHash, settledAt, refId, settleAttempts: payment.settleAttempts + 1, nextAttemptAt: null, lastError: null });
+    logSettlementConfirmed(payment);
+    return payment;
   }
 
   /** Gives back a reservation whose paid work never happened: nothing was charged. */

@@ -4,6 +4,7 @@ import { formatMicros, toMicros } from './money';
 import { Payer, PaymentSent, SpendCaps } from './payer';
 import { DiscoveryResource, DisputesResource, PaymentsResource, WebhooksResource } from './resources';
 import { AgoraSigner, SignedAction, toSigner, WalletAuthSigner } from './signer';
+import { HttpOptions, resilientFetch } from './retry';
 import { Api, createApi, unwrap } from './transport';
 
 type Schemas = components['schemas'];
@@ -24,6 +25,14 @@ export interface AgoraClientOptions {
   /** Tokens this client pays besides USDC, by network (`{ 'eip155:84532': '0x...' }`: a local chain's test token). */
   allowedAssets?: Record<string, string>;
   fetch?: typeof fetch;
+  /**
+   * Network retries (default 3 attempts with backoff; `false`: none): connection failures and
+   * gateway 502/504 for reads and for calls with an Idempotency-Key (every execute has one: the
+   * SDK makes one when none is given, so a retry never pays twice), 503 and 429 with Retry-After.
+   */
+  retry?: HttpOptions['retry'];
+  /** Longest wait for each HTTP request's answer (ms); past it the call fails with TimeoutError REQUEST_TIMEOUT, not retried. */
+  timeout?: number;
 }
 
 export interface ExecuteOptions {
@@ -33,6 +42,7 @@ export interface ExecuteOptions {
   /** Accepted with 202 and run by the platform's worker; `execute` waits for it unless `wait` is false. */
   async?: boolean;
   wait?: boolean;
+  /** Made by the SDK when not given (one per call, the same on every retry). */
   idempotencyKey?: string;
   callbackUrl?: string;
   /** A cap for this call below the client's per-call cap (USDC). */
@@ -60,10 +70,12 @@ export class AgoraClient {
   private readonly payer: Payer | null;
 
   constructor(private readonly options: AgoraClientOptions) {
-    this.api = createApi(options.baseUrl, options.fetch);
+    const inner = (request: Request) => (options.fetch ?? fetch)(request);
+    const http = resilientFetch(inner, { retry: options.retry, timeout: options.timeout }) as typeof fetch;
+    this.api = createApi(options.baseUrl, http);
     this.signer = options.wallet ? toSigner(options.wallet) : null;
     this.auth = this.signer ? new WalletAuthSigner(this.signer) : null;
-    this.payer = this.signer ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS, options.allowedAssets, options.fetch) : null;
+    this.payer = this.signer ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS, options.allowedAssets, http) : null;
     const sign = (agentId: string, action: SignedAction) => this.walletAuth().agentHeaders(agentId, action);
     this.payments = new PaymentsResource(this.api, sign);
     this.webhooks = new WebhooksResource(this.api, sign);
@@ -95,12 +107,12 @@ export class AgoraClient {
 
   async updateAgent(agentId: string, patch: UpdateAgentInput): Promise<Agent> {
     const header = await this.walletAuth().agentHeaders(agentId, `PATCH /api/v1/agents/${encodeURIComponent(agentId)}`);
-    return (await unwrap(this.api.PATCH('/api/v1/agents/{id}', { params: { path: { id: agentId }, header }, body: patch }))) as Agent;
+    return (await unwrap(this.api.PATCH('/api/v1/agents/{id}', { params: { path: { id: agentId } }, headers: header, body: patch }))) as Agent;
   }
 
   async deactivateAgent(agentId: string) {
     const header = await this.walletAuth().agentHeaders(agentId, `DELETE /api/v1/agents/${encodeURIComponent(agentId)}`);
-    return unwrap(this.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agentId }, header } }));
+    return unwrap(this.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agentId } }, headers: header }));
   }
 
   /**
@@ -115,7 +127,8 @@ export class AgoraClient {
       ...(o.callbackUrl ? { callbackUrl: o.callbackUrl } : {}),
       ...(o.chain ? { chain: o.chain } : {}),
     };
-    const headers: Record<string, string> = { ...(o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : {}) };
+    // Every execute is paid: one key for the logical call, sent on every attempt, so a retry is answered without a second charge.
+    const headers: Record<string, string> = { 'Idempotency-Key': o.idempotencyKey ?? globalThis.crypto.randomUUID() };
     const query = o.async ? { async: true } : undefined;
     if (o.chainToken) {
       const data = await unwrap(this.api.POST('/api/v1/execute', { body, params: { query }, headers: { ...headers, 'X-Chain-Token': o.chainToken } }));

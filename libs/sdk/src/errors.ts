@@ -47,7 +47,7 @@ export const API_ERROR_STATUS = {
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
-export type AgoraErrorCode = ApiErrorCode | 'SPEND_CAP_EXCEEDED' | 'PAYMENT_NOT_ALLOWED' | 'CONNECTION_FAILED' | 'UNEXPECTED_RESPONSE';
+export type AgoraErrorCode = ApiErrorCode | 'SPEND_CAP_EXCEEDED' | 'PAYMENT_NOT_ALLOWED' | 'CONNECTION_FAILED' | 'REQUEST_TIMEOUT' | 'UNEXPECTED_RESPONSE';
 
 export class AgoraError extends Error {
   /**
@@ -56,6 +56,11 @@ export class AgoraError extends Error {
    * CONNECTION_FAILED with a payment may have reached the API: read the execution before paying again.
    */
   payment?: { header: { name: string; value: string }; amount: string };
+  /**
+   * The id the API gave the request that failed (its X-Request-ID, also in the error body): quote
+   * it to the operator, it names the request's log lines. Null for an error without an answer.
+   */
+  requestId: string | null = null;
 
   constructor(
     readonly code: AgoraErrorCode | string,
@@ -94,7 +99,7 @@ export class RateLimitedError extends AgoraError {
 }
 /** 502: the agent failed or answered garbage (details.agentError), or settlement failed. */
 export class ExecutionFailedError extends AgoraError {}
-/** 408 and 504: the agent or the chain ran out of time. */
+/** 408 and 504: the agent or the chain ran out of time; and REQUEST_TIMEOUT (status 0): no answer within the client's `timeout`. */
 export class TimeoutError extends AgoraError {}
 /** 503: momentarily unavailable; send the request again shortly. */
 export class ServiceUnavailableError extends AgoraError {}

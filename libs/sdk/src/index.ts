@@ -3,6 +3,7 @@ export * from './money';
 export * from './signer';
 export * from './payer';
 export * from './transport';
+export * from './retry';
 export * from './resources';
 export * from './client';
 export * from './platform-signature';

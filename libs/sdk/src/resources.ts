@@ -23,13 +23,13 @@ export class PaymentsResource {
   /** The agent's transactions (signed by its wallet). */
   async history(agentId: string, page: Page = {}) {
     const header = await this.sign(agentId, `GET /api/v1/payments/history/${seg(agentId)}`);
-    return unwrap(this.api.GET('/api/v1/payments/history/{agentId}', { params: { path: { agentId }, query: page, header } }));
+    return unwrap(this.api.GET('/api/v1/payments/history/{agentId}', { params: { path: { agentId }, query: page }, headers: header }));
   }
 
   /** Withdraws `amount` (USDC, at least 1.00; the 0.10 fee is taken from it) to `destinationWallet`. */
   async withdraw(agentId: string, amount: string, destinationWallet: string) {
     const header = await this.sign(agentId, 'POST /api/v1/payments/withdraw');
-    return unwrap(this.api.POST('/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet }, params: { header } }));
+    return unwrap(this.api.POST('/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet }, headers: header }));
   }
 
   withdrawal(id: string) {
@@ -59,7 +59,7 @@ export class WebhooksResource {
   ) {}
 
   async create(o: { agentId: string; url: string; events: WebhookEvent[]; secret?: string }) {
-    return unwrap(this.api.POST('/api/v1/webhooks', { body: o, params: { header: await this.sign(o.agentId, 'POST /api/v1/webhooks') } }));
+    return unwrap(this.api.POST('/api/v1/webhooks', { body: o, headers: await this.sign(o.agentId, 'POST /api/v1/webhooks') }));
   }
 
   list(agentId: string, page: Page = {}) {
@@ -67,17 +67,17 @@ export class WebhooksResource {
   }
 
   async remove(id: string, agentId: string) {
-    return unwrap(this.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id }, header: await this.sign(agentId, `DELETE /api/v1/webhooks/${seg(id)}`) } }));
+    return unwrap(this.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } }, headers: await this.sign(agentId, `DELETE /api/v1/webhooks/${seg(id)}`) }));
   }
 
   async deliveries(id: string, agentId: string, page: Page = {}) {
     const header = await this.sign(agentId, `GET /api/v1/webhooks/${seg(id)}/deliveries`);
-    return unwrap(this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: page, header } }));
+    return unwrap(this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: page }, headers: header }));
   }
 
   async redeliver(id: string, deliveryId: string, agentId: string) {
     const header = await this.sign(agentId, `POST /api/v1/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/redeliver`);
-    return unwrap(this.api.POST('/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId }, header } }));
+    return unwrap(this.api.POST('/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId } }, headers: header }));
   }
 }
 
@@ -99,7 +99,7 @@ export class DisputesResource {
   async respond(disputeId: string, agentId: string, response: string, evidence?: string) {
     const body = { response, ...(evidence ? { evidence } : {}) };
     const header = await this.sign(agentId, `POST /api/v1/disputes/${seg(disputeId)}/respond`);
-    return unwrap(this.api.POST('/api/v1/disputes/{id}/respond', { params: { path: { id: disputeId }, header }, body }));
+    return unwrap(this.api.POST('/api/v1/disputes/{id}/respond', { params: { path: { id: disputeId } }, headers: header, body }));
   }
 
   get(disputeId: string) {

@@ -28,9 +28,11 @@ export async function unwrap<R extends { data?: unknown; error?: unknown; respon
 
 /** The `data` of a parsed envelope, or the typed error it carries. */
 export function envelopeData(response: Response, body: unknown): unknown {
-  const envelope = body as { success?: boolean; data?: unknown; error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined;
+  const envelope = body as { success?: boolean; data?: unknown; error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown } } | undefined;
   if (response.ok && envelope && envelope.success !== false) return envelope.data;
   const error = errorFromEnvelope(response.status, envelope?.error);
+  const requestId = envelope?.error?.requestId;
+  error.requestId = typeof requestId === 'string' ? requestId : response.headers.get('x-request-id');
   const retryAfter = response.headers.get('retry-after');
   if (retryAfter !== null && error.details.retryAfter === undefined) (error.details as Record<string, unknown>).retryAfter = Number(retryAfter);
   throw error;

@@ -216,7 +216,10 @@ export class DeliveryService {
       return row?.id ?? null;
     });
     if (next) await this.wake(next, delay);
-    if (last) this.logger.warn({ deliveryId: d.id, kind: d.kind, attempt: d.attempt, error: result.error }, 'delivery failed for good');
+    if (last) {
+      const what = { event: 'delivery.failed', deliveryId: d.id, kind: d.kind, eventType: d.eventType, subscriptionId: d.subscriptionId, attempt: d.attempt, error: result.error };
+      this.logger.warn(what, 'delivery.failed');
+    }
     return last ? 'failed' : 'retry';
   }
 

@@ -67,7 +67,7 @@ class Listener {
       while (!this.stop.signal.aborted) {
         const header = await auth.agentHeaders(this.agentId, 'GET /api/v1/events');
         const query = { ...(cursor ? { after: cursor } : {}), limit: PAGE };
-        const page = await (unwrap(api.GET('/api/v1/events', { params: { query, header } })) as Promise<{ events: AgentEvent[] }>).catch(async (err: unknown) => {
+        const page = await (unwrap(api.GET('/api/v1/events', { params: { query }, headers: header })) as Promise<{ events: AgentEvent[] }>).catch(async (err: unknown) => {
           // The API restarting is no reason to stop listening (one never reached is a wrong --api: exit 3).
           if (!reached || !(err instanceof AgoraError && err.code === 'CONNECTION_FAILED')) throw err;
           this.ctx.out.note(`${err.message}; retrying in ${this.o.interval} ms`);

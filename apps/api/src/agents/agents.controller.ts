@@ -11,6 +11,7 @@ import { RegisterAgentDto, UpdateAgentDto } from './dto/agent-request.dto';
 import { AgentResponse, DeleteAgentResponse, toAgentResponse } from './dto/agent-response.dto';
 import { toRegisterInput, toUpdateInput } from './dto/agent-input.mapper';
 import { presentedPayment, receiptHeaders } from '../http/x402-http';
+import { ApiPaid } from '../http/security';
 
 @ApiTags('agents')
 @Controller('agents')
@@ -22,6 +23,7 @@ export class AgentsController {
 
   @Post()
   @ApiOperation({ summary: 'Register an agent (registration fee 0.10 USDC)' })
+  @ApiPaid()
   @ApiEnvelope(AgentResponse, 201)
   @ApiErrors(400, 402, 403, 409, 413)
   async register(@Body() dto: RegisterAgentDto, @Headers() headers: Record<string, string | undefined>, @Res({ passthrough: true }) res: Response): Promise<AgentResponse> {

@@ -1,5 +1,5 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import { ApiHeader } from '@nestjs/swagger';
+import { ApiAdminKey } from '../http/security';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppException } from '@app/common';
@@ -32,5 +32,5 @@ export class AdminKeyGuard implements CanActivate {
 }
 
 export function AdminOnly(): MethodDecorator & ClassDecorator {
-  return applyDecorators(UseGuards(AdminKeyGuard), ApiHeader({ name: ADMIN_KEY_HEADER, required: true }));
+  return applyDecorators(UseGuards(AdminKeyGuard), ApiAdminKey());
 }

@@ -1,6 +1,6 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiHeader } from '@nestjs/swagger';
+import { ApiAgentSigned } from '../http/security';
 import type { Request } from 'express';
 import { AppException, isUuid, ValidationException } from '@app/common';
 import { SIGNATURE_HEADER, WALLET_HEADER, WalletAuthContext, WalletAuthService } from '@app/auth';
@@ -53,17 +53,7 @@ export class WalletAuthGuard implements CanActivate {
 
 /** Route needs a wallet signature from the agent named by `source`. */
 export function WalletSigned(source: AgentSource): MethodDecorator {
-  return applyDecorators(
-    SetMetadata(AGENT_SOURCE, source),
-    UseGuards(WalletAuthGuard),
-    ApiHeader({ name: WALLET_HEADER, required: true, description: "The agent's registered wallet (0x address)" }),
-    ApiHeader({
-      name: SIGNATURE_HEADER,
-      required: true,
-      description:
-        'agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change',
-    }),
-  );
+  return applyDecorators(SetMetadata(AGENT_SOURCE, source), UseGuards(WalletAuthGuard), ApiAgentSigned());
 }
 
 export const WalletAuth = createParamDecorator((_: unknown, ctx: ExecutionContext): WalletAuthContext => {

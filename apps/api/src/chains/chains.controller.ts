@@ -7,6 +7,7 @@ import { BudgetCheck } from '@app/execution';
 import { isLivemode } from '@app/payments';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment } from '../http/x402-http';
+import { ApiPaid } from '../http/security';
 import { ChainKeysResponse } from './dto/chain-keys.dto';
 import { BudgetCheckDto, BudgetCheckResponse, ChainCostResponse, ChainStatusResponse, toBudgetCheckResponse, toChainCostResponse, toChainStatusResponse } from './dto/chains.dto';
 
@@ -64,6 +65,7 @@ export class ChainsController {
       "Every node is listed; its requestId and transactionId only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.",
   })
   @ApiHeader({ name: 'X-Chain-Token', required: false, description: "A token of this chain: shows the ids of its holder's subtree (403 once its execution has ended)" })
+  @ApiPaid(true)
   @ApiEnvelope(ChainStatusResponse)
   @ApiErrors(400, 401, 403, 404)
   async status(@Param('id') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ChainStatusResponse> {

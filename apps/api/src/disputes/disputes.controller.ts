@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPayerProof } from '../http/security';
 import { WalletAuthContext } from '@app/auth';
 import { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER, FileDispute, GetDispute, GetEvidenceKey, ListAgentDisputes, RespondToDispute } from '@app/disputes';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
@@ -37,8 +38,7 @@ export class DisputesController {
     summary: "Dispute a charged transaction (its payer only, once, within 7 days): the agent's earnings of it are frozen",
     description: `Proof of being the payer: the original payment header (X-PAYMENT or PAYMENT-SIGNATURE), or ${CLIENT_WALLET_HEADER} + ${CLIENT_SIGNATURE_HEADER}.`,
   })
-  @ApiHeader({ name: CLIENT_WALLET_HEADER, required: false, description: 'The payer wallet (with X-Client-Signature)' })
-  @ApiHeader({ name: CLIENT_SIGNATURE_HEADER, required: false, description: 'agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use' })
+  @ApiPayerProof()
   @ApiEnvelope(FileDisputeResponse, 201)
   @ApiErrors(400, 401, 403, 404, 409)
   async file(@Body() dto: FileDisputeDto, @Headers() headers: Record<string, string | undefined>): Promise<FileDisputeResponse> {

@@ -8,6 +8,7 @@ import { AppConfig } from '@app/config';
 import { isLivemode } from '@app/payments';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment, receiptHeaders } from '../http/x402-http';
+import { ApiPaid } from '../http/security';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { AsyncAcceptedResponse, ChainParamsDto, ExecuteDto, ExecutionResponse, PlatformKeysResponse, toExecutionResponse } from './dto/execute.dto';
@@ -54,7 +55,7 @@ export class ExecutionController {
     private readonly retryUseCase: RetryExecution,
     private readonly getUseCase: GetExecution,
     private readonly signer: PlatformSigner,
-    config: AppConfig,
+    private readonly config: AppConfig,
   ) {
     this.livemode = isLivemode(config);
   }
@@ -63,6 +64,7 @@ export class ExecutionController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Execute a capability, paid with x402 (X-PAYMENT or PAYMENT-SIGNATURE)' })
   @ApiQuery({ name: 'async', required: false, type: Boolean })
+  @ApiPaid(true)
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as the body idempotencyKey (1-255 characters); both and different: 400' })
   @ApiEnvelope(ExecutionResponse)
   @ApiEnvelope(AsyncAcceptedResponse, 202)
@@ -109,6 +111,7 @@ export class ExecutionController {
       "A chain token (X-Chain-Token) reads the executions below its holder's (the one it was issued to), never the chain's root, and only while its holder runs: any other is 403 FORBIDDEN (details.reason: holder_ended, root, outside_subtree).",
   })
   @ApiHeader({ name: 'X-Chain-Token', required: false, description: 'A chain token: reads the executions below its holder while the holder runs' })
+  @ApiPaid(true)
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 401, 403, 404)
   async status(@Param('requestId') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ExecutionResponse> {
@@ -119,6 +122,7 @@ export class ExecutionController {
   @Post('execute/:requestId/retry')
   @HttpCode(200)
   @ApiOperation({ summary: 'Retry a failed or timed-out execution with its stored authorization (no new charge); only with the original payment header' })
+  @ApiPaid()
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 401, 403, 404, 409, 502, 504)
   async retry(
@@ -142,7 +146,10 @@ export class ExecutionController {
     const e = outcome.execution;
     if (e.status === 'pending') {
       res.status(202);
-      return sync ? toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode) : { jobId: e.id, status: 'pending', statusUrl: `/api/v1/execute/${e.id}` };
+      if (sync) return toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode);
+      const statusUrl = `${this.config.publicBaseUrl}/api/v1/execute/${e.id}`;
+      res.setHeader('Location', statusUrl);
+      return { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
     }
     const inChain = chain ? { chain: { chainId: chain.chainId, remainingBudget: chain.remainingBudget } } : {};
     if (e.status === 'failed') {

@@ -2,7 +2,7 @@ import { BadRequestException, NotFoundException, PayloadTooLargeException, Servi
 import { QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { AppException } from '@app/common';
 import { errorKind } from '@app/database';
-import { toErrorResponse } from './error-response';
+import { toErrorResponse, writeError } from './error-response';
 
 describe('toErrorResponse', () => {
   it('maps AppException to its table status, with details, and renders a payment offer as the x402 fields and header', () => {
@@ -68,5 +68,20 @@ describe('toErrorResponse', () => {
     expect(errorKind(err)).toEqual({ class: 'QueryFailedError', code: 'XX000', cause: { class: 'TypeError' } });
     expect(errorKind(new Error('outer', { cause: Object.assign(new Error('x'), { code: 'EPROTO' }) }))).toEqual({ class: 'Error', cause: { class: 'Error', code: 'EPROTO' } });
     expect(errorKind('a string')).toEqual({ class: 'string' });
+  });
+});
+
+describe('writeError', () => {
+  it("writes the envelope with the request's id from X-Request-ID, and its headers", () => {
+    const sent: { status?: number; body?: unknown; headers: Record<string, string> } = { headers: { 'X-Request-ID': 'rid-1' } };
+    const res = {
+      getHeader: (k: string) => sent.headers[k],
+      setHeader: (k: string, v: string) => (sent.headers[k] = v),
+      status: (s: number) => ((sent.status = s), res),
+      json: (b: unknown) => (sent.body = b),
+    };
+    writeError(res as never, new NotFoundException('Cannot GET /x'));
+    expect(sent.status).toBe(404);
+    expect(sent.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Cannot GET /x', requestId: 'rid-1' } });
   });
 });

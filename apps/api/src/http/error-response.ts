@@ -7,7 +7,7 @@ import { offerRendering } from './x402-http';
 
 export interface ErrorBody {
   success: false;
-  error: { code: string; message: string; details?: Record<string, unknown> };
+  error: { code: string; message: string; details?: Record<string, unknown>; requestId?: string };
   [extra: string]: unknown;
 }
 
@@ -75,8 +75,15 @@ function messageOf(response: object): string | undefined {
   return undefined;
 }
 
+/** Writes the envelope for `exception`, with the request's id (as X-Request-ID says) in `error.requestId`. */
 export function writeError(res: Response, exception: unknown): void {
   const { status, body, headers } = toErrorResponse(exception);
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  res.status(status).json(body);
+  res.status(status).json(withRequestId(body, res));
+}
+
+/** The envelope with the request's id, when it has one (set first thing by requestIdMiddleware). */
+export function withRequestId<B extends { error: object }>(body: B, res: Response): B {
+  const id = res.getHeader('X-Request-ID');
+  return typeof id === 'string' ? { ...body, error: { ...body.error, requestId: id } } : body;
 }

@@ -1,10 +1,30 @@
 import { traceLogFields } from '@app/tracing';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Options } from 'pino-http';
 import { AppConfig } from '@app/config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The request's id (the caller's X-Request-ID when sane, else a new UUID), kept on `req.id` and echoed in X-Request-ID. */
+export function assignRequestId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
+  if (typeof req.id === 'string') return req.id;
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  req.id = id;
+  res.setHeader('X-Request-ID', id);
+  return id;
+}
+
+/**
+ * First in the chain, so every answer has its id, even one written before Nest's router (a
+ * malformed body, /metrics): the log line, the X-Request-ID header and an error's body agree.
+ */
+export function requestIdMiddleware(req: IncomingMessage, res: ServerResponse, next: NextFunction): void {
+  assignRequestId(req, res);
+  next();
+}
 
 /** pino-http: one request id per request (the caller's X-Request-ID when sane), echoed back. */
 export function pinoHttpOptions(config: AppConfig): Options {
@@ -12,12 +32,7 @@ export function pinoHttpOptions(config: AppConfig): Options {
     level: config.logLevel,
     // The trace and span ids of the active span on every line (none while tracing is off).
     mixin: traceLogFields,
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-      res.setHeader('X-Request-ID', id);
-      return id;
-    },
+    genReqId: assignRequestId,
     customProps: (req: IncomingMessage) => ({ requestId: req.id }),
     redact: {
       // Every header that proves who the caller is or pays: a log line never lets its reader act as them.

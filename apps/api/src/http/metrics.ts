@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Metrics, scrapeAuthorized } from '@app/metrics';
+import { withRequestId } from './error-response';
 
 /** Times every request; the route label is the matched route's template (never the raw path, which would explode the label set). */
 export function httpMetricsMiddleware(metrics: Metrics) {
@@ -22,14 +23,14 @@ export function metricsHandler(metrics: Metrics, token: string | undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== 'GET' || (req.path !== '/' && req.path !== '')) return next();
     if (token === undefined) {
-      res.status(404).json({ success: false, error: { code: 'NOT_FOUND', message: 'Cannot GET /metrics' } });
+      res.status(404).json(withRequestId({ success: false, error: { code: 'NOT_FOUND', message: 'Cannot GET /metrics' } }, res));
       return;
     }
     if (!scrapeAuthorized(req.header('authorization'), token)) {
       res
         .status(401)
         .setHeader('WWW-Authenticate', 'Bearer')
-        .json({ success: false, error: { code: 'UNAUTHORIZED', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' } });
+        .json(withRequestId({ success: false, error: { code: 'UNAUTHORIZED', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' } }, res));
       return;
     }
     metrics.text().then(

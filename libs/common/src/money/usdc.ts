@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { ValidationException } from '../errors/app.exception';
 
 /** Micro-units per USDC (6 decimals). */
@@ -10,6 +11,21 @@ export const MICROS_PER_USDC = 1_000_000n;
 export const MAX_MICROS = 9_000_000_000_000n * MICROS_PER_USDC;
 
 const DECIMAL = /^(0|[1-9]\d{0,12})(?:\.(\d{1,6}))?$/;
+
+/**
+ * big.js for the decimal text at the edges (a copy of the constructor, so no other user's settings
+ * apply): strict, so a JS number is refused outright. The text is checked by DECIMAL first (big.js
+ * itself would take a sign or an exponent); inside, amounts are bigint micro-units.
+ */
+const Decimal = Big();
+Decimal.strict = true;
+const MICROS = new Decimal(MICROS_PER_USDC.toString());
+
+/** big.js's decimal toFixed (exact, never a float; the lint rule is against Number's). */
+function fixed(value: Big, places: number): string {
+  // eslint-disable-next-line no-restricted-syntax -- Big#toFixed
+  return value.toFixed(places);
+}
 
 /**
  * A USDC amount as integer micro-units. Never built from a JS number, so no float
@@ -34,11 +50,8 @@ export class Usdc {
   /** Strict decimal parse: digits, optional dot, at most six decimals; no sign, exponent or spaces. */
   static tryParse(text: string): Usdc | null {
     if (typeof text !== 'string') return null;
-    const m = DECIMAL.exec(text);
-    if (!m) return null;
-    const whole = BigInt(m[1]);
-    const frac = BigInt((m[2] ?? '').padEnd(6, '0'));
-    const micros = whole * MICROS_PER_USDC + frac;
+    if (!DECIMAL.test(text)) return null;
+    const micros = BigInt(fixed(new Decimal(text).times(MICROS), 0));
     if (micros > MAX_MICROS) return null;
     return new Usdc(micros);
   }
@@ -57,11 +70,7 @@ export class Usdc {
 
   /** Always exactly six decimals: "0.001000". */
   format(): string {
-    const negative = this.micros < 0n;
-    const abs = negative ? -this.micros : this.micros;
-    const whole = abs / MICROS_PER_USDC;
-    const frac = (abs % MICROS_PER_USDC).toString().padStart(6, '0');
-    return `${negative ? '-' : ''}${whole}.${frac}`;
+    return fixed(new Decimal(this.micros.toString()).div(MICROS), 6);
   }
 
   toString(): string {

@@ -789,10 +789,18 @@ export interface components {
             wallet: string;
         };
         AsyncAcceptedResponse: {
+            /** @description The execution id (same as requestId) */
             jobId: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
+            /** @description The execution id: GET /api/v1/execute/{requestId} reads it */
+            requestId: string;
             /** @example pending */
             status: string;
-            /** @example /api/v1/execute/req_... */
+            /**
+             * @description Absolute URL of the status (also in the Location header)
+             * @example https://agora.example.com/api/v1/execute/req_...
+             */
             statusUrl: string;
         };
         BalanceResponse: {
@@ -1664,9 +1672,7 @@ export interface operations {
     AdminAgentsController_reinstate: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1799,9 +1805,7 @@ export interface operations {
     AdminAgentsController_suspend: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1938,9 +1942,7 @@ export interface operations {
     AdminDisputesController_resolve: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2077,9 +2079,7 @@ export interface operations {
     AdminRefundsController_retry: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2212,9 +2212,7 @@ export interface operations {
     AdminTestClockController_advance: {
         parameters: {
             query?: never;
-            header: {
-                "X-Admin-Key": string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2532,12 +2530,7 @@ export interface operations {
     AgentsController_deactivate: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2670,12 +2663,7 @@ export interface operations {
     AgentsController_update: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3382,12 +3370,7 @@ export interface operations {
     DisputesController_file: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use */
-                "X-Client-Signature"?: string;
-                /** @description The payer wallet (with X-Client-Signature) */
-                "X-Client-Wallet"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3690,12 +3673,7 @@ export interface operations {
     DisputesController_evidenceKey: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3811,12 +3789,7 @@ export interface operations {
     DisputesController_respond: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3957,12 +3930,7 @@ export interface operations {
                 after?: string;
                 limit?: number;
             };
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4998,12 +4966,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 agentId: string;
             };
@@ -5247,12 +5210,7 @@ export interface operations {
     PaymentsController_withdraw: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5730,12 +5688,7 @@ export interface operations {
     WebhooksController_create: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5938,12 +5891,7 @@ export interface operations {
     WebhooksController_remove: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -6062,12 +6010,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -6183,12 +6126,7 @@ export interface operations {
     WebhooksController_redeliver: {
         parameters: {
             query?: never;
-            header: {
-                /** @description The agent's registered wallet (0x address) */
-                "X-Agent-Wallet": string;
-                /** @description agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change */
-                "X-Agent-Signature": string;
-            };
+            header?: never;
             path: {
                 id: string;
                 deliveryId: string;

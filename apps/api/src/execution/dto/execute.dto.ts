@@ -128,9 +128,12 @@ export class ExecutionResponse {
 }
 
 export class AsyncAcceptedResponse {
-  @ApiProperty() jobId: string;
+  @ApiProperty({ description: 'The execution id (same as requestId)' }) jobId: string;
+  @ApiProperty({ description: 'The execution id: GET /api/v1/execute/{requestId} reads it' }) requestId: string;
   @ApiProperty({ example: 'pending' }) status: string;
-  @ApiProperty({ example: '/api/v1/execute/req_...' }) statusUrl: string;
+  @ApiProperty({ description: 'Absolute URL of the status (also in the Location header)', example: 'https://agora.example.com/api/v1/execute/req_...' })
+  statusUrl: string;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string | null; refund: RefundEntity | null }, withOutput: boolean, livemode: boolean): ExecutionResponse {

@@ -137,13 +137,19 @@ export class ChargeExecution {
             ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId)
             : this.repo.markSettled(sql, id, transactionId, refundId),
         mode === 'insert' ? Promise.resolve() : funding.settleWrites(sql, id, false, facts),
-        this.outbox.record(sql, 'execution.completed', execution.agentId, {
-          requestId: id,
-          agentId: execution.agentId,
-          capabilityId: execution.capabilityId,
-          executionTime: execution.executionTimeMs ?? 0,
-          earnings: formatMicros(splitAgentFee(execution.agentFee).earnings),
-        }),
+        this.outbox.record(
+          sql,
+          'execution.completed',
+          execution.agentId,
+          {
+            requestId: id,
+            agentId: execution.agentId,
+            capabilityId: execution.capabilityId,
+            executionTime: execution.executionTimeMs ?? 0,
+            earnings: formatMicros(splitAgentFee(execution.agentFee).earnings),
+          },
+          { cost: formatMicros(facts.cost) },
+        ),
         // The callback references the stored output (built when sent) rather than copying it.
         execution.callbackUrl ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: null }) : Promise.resolve(null),
         this.escrow.recordCharge(sql, {

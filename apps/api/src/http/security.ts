@@ -1,0 +1,44 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiSecurity, DocumentBuilder } from '@nestjs/swagger';
+
+/**
+ * The credentials a route takes, as OpenAPI security schemes (every one a header), so Swagger UI's
+ * "Authorize" fills them in for "Try it out". A signature pairs with its wallet: one requirement.
+ */
+const SCHEMES = {
+  agentWallet: { name: 'X-Agent-Wallet', description: "The agent's registered wallet (0x address)" },
+  agentSignature: {
+    name: 'X-Agent-Signature',
+    description:
+      'agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change',
+  },
+  clientWallet: { name: 'X-Client-Wallet', description: 'The payer wallet (with X-Client-Signature)' },
+  clientSignature: { name: 'X-Client-Signature', description: 'agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use' },
+  adminKey: { name: 'X-Admin-Key', description: 'The operator key (ADMIN_API_KEY)' },
+  x402Payment: { name: 'X-PAYMENT', description: 'An x402 v1 payment (base64 JSON), answering a 402' },
+  x402PaymentSignature: { name: 'PAYMENT-SIGNATURE', description: 'An x402 v2 payment (base64 JSON), answering a 402' },
+} as const;
+
+export type SecurityScheme = keyof typeof SCHEMES;
+
+/** Declares every scheme on the document. */
+export function withSecuritySchemes(builder: DocumentBuilder): DocumentBuilder {
+  for (const [key, { name, description }] of Object.entries(SCHEMES)) builder.addApiKey({ type: 'apiKey', in: 'header', name, description }, key);
+  return builder;
+}
+
+/** Signed by the agent's wallet (X-Agent-Wallet + X-Agent-Signature). */
+export const ApiAgentSigned = () => ApiSecurity({ agentWallet: [], agentSignature: [] });
+
+/** The operator key. */
+export const ApiAdminKey = () => ApiSecurity('adminKey');
+
+/** Paid with x402 (either header); `optional`: the route also answers without one. */
+export function ApiPaid(optional = false): MethodDecorator & ClassDecorator {
+  return applyDecorators(ApiSecurity('x402Payment'), ApiSecurity('x402PaymentSignature'), ...(optional ? [ApiSecurity({})] : []));
+}
+
+/** The payer's proof: its payment header, or X-Client-Wallet + X-Client-Signature. */
+export function ApiPayerProof(): MethodDecorator & ClassDecorator {
+  return applyDecorators(ApiPaid(), ApiSecurity({ clientWallet: [], clientSignature: [] }));
+}
