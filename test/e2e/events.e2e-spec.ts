@@ -1,4 +1,5 @@
 import { Wallet } from 'ethers';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { OutboxService } from '@app/outbox';
 import { startApi, ApiHarness } from '../support/api-harness';
@@ -72,6 +73,21 @@ describe('Agent events API (e2e)', () => {
     }
     const listed = await read(`?after=${start}`);
     expect(listed.body.data.events.map((e: { data: { n: number } }) => e.data.n)).toEqual([6, 7]);
+  });
+
+  it("is not held back by another application's open transaction (a backup's pg_dump): only agora's own write events", async () => {
+    const start = (await read()).body.data.nextCursor;
+    const backup = new Client({ connectionString: api.databaseUrl, application_name: 'pg_dump' });
+    await backup.connect();
+    try {
+      await backup.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await backup.query('SELECT count(*) FROM outbox_events');
+      await emit(agentId, 8);
+      const listed = await read(`?after=${start}`);
+      expect(listed.body.data.events.map((e: { data: { n: number } }) => e.data.n)).toEqual([8]);
+    } finally {
+      await backup.end();
+    }
   });
 
   it('refuses a malformed cursor and a limit out of range with 400', async () => {

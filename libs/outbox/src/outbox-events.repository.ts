@@ -26,11 +26,13 @@ const AT = (param: string) => `(timestamptz 'epoch' + ${param}::bigint * interva
  * when the list began (its events, and those of any later one, can only sort after it). Read in a
  * statement of its own before the list's: a transaction that commits between the two is seen by
  * the list. What is listed is final, and a cursor never skips an event; the price is that a long
- * transaction holds the list back until it ends. Positions are microseconds, as created_at keeps
- * them (milliseconds would skip or repeat events).
+ * transaction of agora's own processes (application_name agora-*, the only writers of events) holds
+ * the list back until it ends; another client's (a backup's pg_dump, a psql session) does not.
+ * Positions are microseconds, as created_at keeps them (milliseconds would skip or repeat events).
  */
 const HORIZON = `SELECT ${MICROS('least(now(), min(xact_start))')} AS micros FROM pg_stat_activity
-  WHERE datname = current_database() AND backend_type = 'client backend' AND xact_start IS NOT NULL AND pid <> pg_backend_pid()`;
+  WHERE datname = current_database() AND backend_type = 'client backend' AND application_name LIKE 'agora%'
+    AND xact_start IS NOT NULL AND pid <> pg_backend_pid()`;
 
 const LIST = `SELECT id, type, data, created_at AS "createdAt", ${MICROS('created_at')} AS micros
   FROM outbox_events

@@ -79,6 +79,15 @@ export class WebhooksResource {
     const header = await this.sign(agentId, `POST /api/v1/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/redeliver`);
     return unwrap(this.api.POST('/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId } }, headers: header }));
   }
+
+  /**
+   * The agent's domain events, oldest first, after `after` (the previous page's `nextCursor`, or an
+   * event's `cursor`): the same events webhooks deliver, for backfill or polling without a public URL.
+   */
+  async events(agentId: string, page: { after?: string; limit?: number } = {}) {
+    const header = await this.sign(agentId, 'GET /api/v1/events');
+    return unwrap(this.api.GET('/api/v1/events', { params: { query: page }, headers: header }));
+  }
 }
 
 /** Disputes: filed by the payer, answered by the agent. */
