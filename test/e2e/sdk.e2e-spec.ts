@@ -241,6 +241,15 @@ describe('SDK against the real api (e2e)', () => {
     const after = await sdk.payments.balance(agentId);
     expect(Number(before.available) - Number(after.available)).toBeCloseTo(2, 6);
     expect((await sdk.payments.history(agentId)).length).toBeGreaterThan(0);
+    // The agent's events, signed: the withdrawal's completion among them, paged by the cursor.
+    const events = await sdk.webhooks.events(agentId, { limit: 100 });
+    const completed = events.events.find((e) => e.type === 'withdrawal.completed');
+    expect(completed).toMatchObject({ id: expect.stringMatching(/^evt_/), data: expect.objectContaining({ withdrawalId: withdrawal.withdrawalId }) });
+    expect(await sdk.webhooks.events(agentId, { after: events.nextCursor! })).toEqual({ events: [], nextCursor: events.nextCursor });
+    const stranger = (await client()
+      .webhooks.events(agentId)
+      .catch((e: unknown) => e)) as AgoraError;
+    expect([401, 403]).toContain(stranger.status);
   });
 
   it('maps every failure to its typed exception, with the envelope code and details', async () => {
