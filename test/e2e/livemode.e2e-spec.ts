@@ -1,8 +1,7 @@
-import { Wallet } from 'ethers';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { paidExecute } from '../support/disputes';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import { registerPricedAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -23,18 +22,7 @@ describe('livemode in local settlement (e2e)', () => {
     await agentServer.stop();
   });
 
-  const agent = async (): Promise<{ id: string; wallet: Wallet }> => {
-    const wallet = newWallet();
-    const res = await registerAgent(api, wallet, {
-      endpoints: { execution: agentServer.url },
-      capabilities: [
-        capabilityPayload({ pricing: { model: 'per-request', basePrice: '2.00', currency: 'USDC' } }),
-        capabilityPayload({ id: 'chat', name: 'chat', pricing: { model: 'per-token', basePrice: '0.002', maxPrice: '0.05', currency: 'USDC' } }),
-      ],
-    });
-    expect(res.status).toBe(201);
-    return { id: res.body.data.id, wallet };
-  };
+  const agent = () => registerPricedAgent(api, agentServer.url);
 
   it('marks the local 402 as a test, keeping it valid x402 (extra.livemode false, the v2 error says so)', async () => {
     const a = await agent();

@@ -7,7 +7,7 @@ import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { ADMIN, fileDispute, paidExecute } from '../support/disputes';
 import { TEST_SEEDS } from '../support/evm-env';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import { registerPricedAgent } from '../support/factories';
 import { newWallet, walletHeaders } from '../support/wallets';
 
 const DEST = '0x2222222222222222222222222222222222222222';
@@ -33,18 +33,7 @@ describe('local test clock (e2e)', () => {
     await agentServer.stop();
   });
 
-  const agent = async (): Promise<{ id: string; wallet: Wallet }> => {
-    const wallet = newWallet();
-    const res = await registerAgent(api, wallet, {
-      endpoints: { execution: agentServer.url },
-      capabilities: [
-        capabilityPayload({ pricing: { model: 'per-request', basePrice: '2.00', currency: 'USDC' } }),
-        capabilityPayload({ id: 'chat', name: 'chat', pricing: { model: 'per-token', basePrice: '0.002', maxPrice: '0.05', currency: 'USDC' } }),
-      ],
-    });
-    expect(res.status).toBe(201);
-    return { id: res.body.data.id, wallet };
-  };
+  const agent = () => registerPricedAgent(api, agentServer.url);
   const advance = (seconds: unknown, headers: Record<string, string> = ADMIN, target = api) => target.request('POST', '/api/v1/admin/test-clock/advance', { body: { seconds }, headers });
   let tick = 0;
   const withdraw = async (a: { id: string; wallet: Wallet }, amount: string) =>

@@ -1,4 +1,5 @@
 import { Wallet } from 'ethers';
+import { newWallet } from './wallets';
 import { x402Header } from './x402';
 
 export interface CapabilityOverrides {
@@ -55,4 +56,21 @@ export async function registerAgent(
 ) {
   const pay = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet, ...payment });
   return api.request('POST', '/api/v1/agents', { body: agentPayload(wallet, overrides), headers: { [pay.name]: pay.value } });
+}
+
+/**
+ * A fresh wallet's agent at `executionUrl` with two capabilities: `translate` per request at 2.00
+ * and `chat` per token (0.002, at most 0.05). Fails the test when the registration is refused.
+ */
+export async function registerPricedAgent(api: Parameters<typeof registerAgent>[0], executionUrl: string): Promise<{ id: string; wallet: Wallet }> {
+  const wallet = newWallet();
+  const res = await registerAgent(api, wallet, {
+    endpoints: { execution: executionUrl },
+    capabilities: [
+      capabilityPayload({ pricing: { model: 'per-request', basePrice: '2.00', currency: 'USDC' } }),
+      capabilityPayload({ id: 'chat', name: 'chat', pricing: { model: 'per-token', basePrice: '0.002', maxPrice: '0.05', currency: 'USDC' } }),
+    ],
+  });
+  if (res.status !== 201) throw new Error(`registration refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id, wallet };
 }
