@@ -61,6 +61,7 @@ describe('Disputes: routes (e2e)', () => {
         createdAt: expect.any(String),
         respondBy: expect.any(String),
         evidenceKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+        livemode: false,
       });
       expect(Date.parse(d.respondBy) - Date.parse(d.createdAt)).toBe(172_800_000);
       expect(await txStatus(call.transactionId)).toEqual({ status: 'disputed', disputeId: d.disputeId });

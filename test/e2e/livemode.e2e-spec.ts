@@ -1,6 +1,6 @@
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
-import { paidExecute } from '../support/disputes';
+import { fileDispute, paidExecute, resolveDispute } from '../support/disputes';
 import { registerPricedAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
 import { newWallet, walletHeaders } from '../support/wallets';
@@ -43,6 +43,13 @@ describe('livemode in local settlement (e2e)', () => {
     expect(tx.body.data).toMatchObject({ id: call.transactionId, livemode: false });
     const history = await api.request('GET', `/api/v1/payments/history/${a.id}`, { headers: await walletHeaders(a.wallet, a.id, null) });
     expect(history.body.data.map((t: { livemode: boolean }) => t.livemode)).toEqual([false]);
+
+    // A dispute's refund, filed, resolved and read: test money too.
+    const filed = await fileDispute(api, call, { reason: 'Not what I asked for' });
+    expect(filed.body.data).toMatchObject({ disputeId: expect.stringMatching(/^dsp_/), livemode: false });
+    const resolved = await resolveDispute(api, filed.body.data.disputeId, 'client_wins');
+    expect(resolved.body.data).toMatchObject({ status: 'resolved', refundedAmount: '2.000000', livemode: false });
+    expect((await api.request('GET', `/api/v1/disputes/${filed.body.data.disputeId}`)).body.data).toMatchObject({ livemode: false });
 
     const h = await x402Header(newWallet(), { amount: 51_000n, payTo: api.config.platformWallet });
     const chat = await api.request('POST', '/api/v1/execute', {

@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppConfig } from '@app/config';
 import { ResolveDispute } from '@app/disputes';
+import { isLivemode } from '@app/payments';
 import { AdminOnly } from '../auth/admin-key.guard';
 import { DisputeResponse, ResolveDisputeDto, toDisputeResponse } from '../disputes/dto/disputes.dto';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
@@ -10,7 +12,14 @@ import { prefixedId } from '../http/validation';
 @AdminOnly()
 @Controller('admin/disputes')
 export class AdminDisputesController {
-  constructor(private readonly resolveDispute: ResolveDispute) {}
+  private readonly livemode: boolean;
+
+  constructor(
+    private readonly resolveDispute: ResolveDispute,
+    config: AppConfig,
+  ) {
+    this.livemode = isLivemode(config);
+  }
 
   @Post(':id/resolve')
   @HttpCode(200)
@@ -28,6 +37,6 @@ export class AdminDisputesController {
       resolvedBy: 'admin',
       advance: dto.advance === true,
     });
-    return toDisputeResponse(dispute!);
+    return toDisputeResponse(dispute!, this.livemode);
   }
 }

@@ -2,7 +2,9 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@n
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiPayerProof } from '../http/security';
 import { WalletAuthContext } from '@app/auth';
+import { AppConfig } from '@app/config';
 import { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER, FileDispute, GetDispute, GetEvidenceKey, ListAgentDisputes, RespondToDispute } from '@app/disputes';
+import { isLivemode } from '@app/payments';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { prefixedId, UuidParamPipe } from '../http/validation';
@@ -25,13 +27,18 @@ import {
 @ApiTags('disputes')
 @Controller('disputes')
 export class DisputesController {
+  private readonly livemode: boolean;
+
   constructor(
     private readonly fileDispute: FileDispute,
     private readonly respondToDispute: RespondToDispute,
     private readonly getDispute: GetDispute,
     private readonly getEvidenceKey: GetEvidenceKey,
     private readonly listDisputes: ListAgentDisputes,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.livemode = isLivemode(config);
+  }
 
   @Post()
   @ApiOperation({
@@ -48,7 +55,7 @@ export class DisputesController {
       evidence: dto.evidence ?? null,
       proof: { payment: presentedPayment(headers), wallet: headers['x-client-wallet'], signature: headers['x-client-signature'] },
     });
-    return toFileDisputeResponse(dispute);
+    return toFileDisputeResponse(dispute, this.livemode);
   }
 
   // Declared before `:id` so the path is not taken for a dispute id.
@@ -65,7 +72,7 @@ export class DisputesController {
   @ApiEnvelope(DisputeResponse)
   @ApiErrors(400, 404)
   async get(@Param('id') id: string): Promise<DisputeResponse> {
-    return toDisputeResponse(await this.getDispute.execute(prefixedId(id, 'dsp', 'id')));
+    return toDisputeResponse(await this.getDispute.execute(prefixedId(id, 'dsp', 'id')), this.livemode);
   }
 
   @Get(':id/evidence-key')

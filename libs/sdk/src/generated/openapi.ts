@@ -1189,6 +1189,8 @@ export interface components {
             /** @description What the agent still held of the transaction's earnings at filing (escrow, else available), frozen while the dispute is open */
             frozenAmount: string;
             id: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             /** @description Of refundAmount, what the agent still owes the client: earnings it had withdrawn, refunded as its next earnings repay them */
             outstandingAmount: string;
             platformEvidence: components["schemas"]["PlatformEvidenceResponse"];
@@ -1313,6 +1315,8 @@ export interface components {
             disputeId: string;
             /** @description HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else */
             evidenceKey: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
             reason: string;
             respondBy: string;
             /** @enum {string} */

@@ -3,6 +3,7 @@ import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength }
 import { formatMicros } from '@app/common';
 import { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES, DisputeEntity, DisputeStatus, DisputeView, FiledDispute } from '@app/disputes';
 import { PageQueryDto } from '../../http/pagination.dto';
+import { LIVEMODE } from '../../payments/dto/payments.dto';
 
 export class FileDisputeDto {
   @ApiProperty({ example: 'tx_3mZ0v1Xq9c2bWk4r', description: 'The charged transaction (tx_) being disputed' })
@@ -73,6 +74,7 @@ export class FileDisputeResponse {
   @ApiProperty() respondBy: string;
   @ApiProperty({ description: 'HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else' })
   evidenceKey: string;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class DisputeEvidenceKeyResponse {
@@ -139,6 +141,7 @@ export class DisputeResponse {
   @ApiProperty() createdAt: string;
   @ApiProperty() respondBy: string;
   @ApiProperty({ nullable: true, type: String }) resolvedAt: string | null;
+  @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
 export class DisputeListItemResponse {
@@ -157,7 +160,7 @@ export class DisputeListResponse {
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export function toFileDisputeResponse(d: FiledDispute): FileDisputeResponse {
+export function toFileDisputeResponse(d: FiledDispute, livemode: boolean): FileDisputeResponse {
   return {
     disputeId: d.id,
     transactionId: d.transactionId,
@@ -166,6 +169,7 @@ export function toFileDisputeResponse(d: FiledDispute): FileDisputeResponse {
     createdAt: iso(d.createdAt)!,
     respondBy: iso(d.respondBy)!,
     evidenceKey: d.evidenceKey,
+    livemode,
   };
 }
 
@@ -173,7 +177,7 @@ export function toRespondDisputeResponse(d: DisputeEntity): RespondDisputeRespon
   return { disputeId: d.id, status: d.status, agentResponse: d.agentResponse!, respondedAt: iso(d.respondedAt)! };
 }
 
-export function toDisputeResponse(d: DisputeView): DisputeResponse {
+export function toDisputeResponse(d: DisputeView, livemode: boolean): DisputeResponse {
   const evidence = d.platformEvidence as unknown as PlatformEvidenceResponse;
   return {
     id: d.id,
@@ -195,6 +199,7 @@ export function toDisputeResponse(d: DisputeView): DisputeResponse {
     createdAt: iso(d.createdAt)!,
     respondBy: iso(d.respondBy)!,
     resolvedAt: iso(d.resolvedAt),
+    livemode,
   };
 }
 
