@@ -26,7 +26,8 @@ describe('npm run demo, on the SDK (e2e)', () => {
     const demo = startProcess(join(__dirname, '..', '..', 'scripts', 'demo.js'), { AGORA_URL: api.baseUrl });
     const code = await demo.exited;
     const out = demo.output();
-    expect({ code, out }).toMatchObject({ code: 0 });
+    // On failure, the demo's whole output is the diff.
+    expect(code === 0 ? 'exited 0' : `exited ${code}:\n${out}`).toBe('exited 0');
     expect(out).toMatch(/\[2\] registered agent [0-9a-f-]{36}, paid 0\.100000 USDC/);
     expect(out).toMatch(/\[4\] execute \(client 0x[0-9a-fA-F]{40} pays 0\.011000 USDC with x402\)/);
     expect(out).toMatch(/"translation": "HELLO FROM THE DEMO"/);

@@ -27,8 +27,9 @@ export interface AgoraClientOptions {
   fetch?: typeof fetch;
   /**
    * Network retries (default 3 attempts with backoff; `false`: none): connection failures and
-   * gateway 502/504 for reads and for calls with an Idempotency-Key (every execute has one: the
-   * SDK makes one when none is given, so a retry never pays twice), 503 and 429 with Retry-After.
+   * gateway 502/504 for reads and for calls with an Idempotency-Key (every execute but a chain
+   * root has one: the SDK makes one when none is given, so a retry never pays twice), 503 and 429
+   * with Retry-After.
    */
   retry?: HttpOptions['retry'];
   /** Longest wait for each HTTP request's answer (ms); past it the call fails with TimeoutError REQUEST_TIMEOUT, not retried. */
@@ -42,7 +43,7 @@ export interface ExecuteOptions {
   /** Accepted with 202 and run by the platform's worker; `execute` waits for it unless `wait` is false. */
   async?: boolean;
   wait?: boolean;
-  /** Made by the SDK when not given (one per call, the same on every retry). */
+  /** Made by the SDK when not given (one per call, the same on every retry), but for a chain root, which takes none. */
   idempotencyKey?: string;
   callbackUrl?: string;
   /** A cap for this call below the client's per-call cap (USDC). */
@@ -127,8 +128,10 @@ export class AgoraClient {
       ...(o.callbackUrl ? { callbackUrl: o.callbackUrl } : {}),
       ...(o.chain ? { chain: o.chain } : {}),
     };
-    // Every execute is paid: one key for the logical call, sent on every attempt, so a retry is answered without a second charge.
-    const headers: Record<string, string> = { 'Idempotency-Key': o.idempotencyKey ?? globalThis.crypto.randomUUID() };
+    // Every execute is paid: one key for the logical call, sent on every attempt, so a retry is answered without a second
+    // charge. A chain root takes no key (the API refuses one): it is retried only where nothing ran (503, 429).
+    const key = o.idempotencyKey ?? (o.chain ? undefined : globalThis.crypto.randomUUID());
+    const headers: Record<string, string> = key === undefined ? {} : { 'Idempotency-Key': key };
     const query = o.async ? { async: true } : undefined;
     if (o.chainToken) {
       const data = await unwrap(this.api.POST('/api/v1/execute', { body, params: { query }, headers: { ...headers, 'X-Chain-Token': o.chainToken } }));
