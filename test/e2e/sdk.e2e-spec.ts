@@ -129,6 +129,29 @@ describe('SDK against the real api (e2e)', () => {
     expect(sdk.spending.spent).toBe('0.011000');
   });
 
+  it('keeps the payment and the key on a paid call that timed out: read with the proof, or executed again with the key, it is charged once', async () => {
+    const wallet = newWallet();
+    const calls = agentServer.calls.length;
+    const sdk = client({ wallet, timeout: 500, retry: false });
+    const err = (await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'lent', mode: 'slow' } }).catch((e: unknown) => e)) as AgoraError;
+    expect(err).toMatchObject({
+      code: 'REQUEST_TIMEOUT',
+      payment: { header: { name: 'PAYMENT-SIGNATURE' }, amount: '0.011000' },
+      idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    // The run went on without the caller; once it is done, the same key answers it and nothing more is charged.
+    await waitFor(async () => {
+      const [row] = await ds.query(`SELECT status FROM executions WHERE payer = $1`, [wallet.address.toLowerCase()]);
+      return row?.status === 'completed' ? row : undefined;
+    }, 'the first run to complete');
+    const again = client({ wallet });
+    const done = await again.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'lent', mode: 'slow' }, idempotencyKey: err.idempotencyKey });
+    expect(done).toMatchObject({ status: 'completed', output: { translation: 'late' } });
+    expect(await paymentsBy(wallet.address)).toBe(1);
+    expect(agentServer.calls.length - calls).toBe(1);
+    expect((await again.getExecution(done.requestId, err.payment!.header)).output).toEqual({ translation: 'late' });
+  });
+
   it("gives every error the API's request id (the body's, which X-Request-ID echoes), and none to one without an answer", async () => {
     const ids: string[] = [];
     const recording = async (request: Request) => {

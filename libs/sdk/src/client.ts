@@ -138,7 +138,10 @@ export class AgoraClient {
       return { ...(data as Execution), paid: null, payment: null };
     }
     const cap = o.maxPayment === undefined ? undefined : toMicros(o.maxPayment);
-    const { result, paid } = await this.paid((fetch) => this.api.POST('/api/v1/execute', { body, params: { query }, headers, fetch }), cap);
+    const { result, paid } = await this.paid((fetch) => this.api.POST('/api/v1/execute', { body, params: { query }, headers, fetch }), cap).catch((err: unknown) => {
+      if (err instanceof AgoraError && key !== undefined) err.idempotencyKey = key;
+      throw err;
+    });
     const payment = paid?.header ?? null;
     const accepted = result as { jobId?: string; statusUrl?: string } & Execution;
     const execution =
@@ -190,7 +193,7 @@ export class AgoraClient {
     try {
       const result = await unwrap(
         send(async (request) => {
-          const sent = await payer.fetch(request, perCall);
+          const sent = await payer.fetch(request, perCall, (signed) => (paid = signed));
           paid = sent.paid;
           return sent.response;
         }),

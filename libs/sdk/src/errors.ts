@@ -61,6 +61,11 @@ export class AgoraError extends Error {
    * it to the operator, it names the request's log lines. Null for an error without an answer.
    */
   requestId: string | null = null;
+  /**
+   * On an execute that failed: the Idempotency-Key it was sent with (the caller's or the one the SDK
+   * made). Executing again with it answers the first run, if it ran, without a second charge.
+   */
+  idempotencyKey?: string;
 
   constructor(
     readonly code: AgoraErrorCode | string,

@@ -97,7 +97,11 @@ export class Payer {
    * Sends one request, paying its 402 challenge if there is one (at most `perCall`, default the
    * client's cap). Answers the response and what was paid (null when nothing was asked).
    */
-  async fetch(request: Request, perCall?: bigint): Promise<{ response: Response; paid: PaymentSent | null }> {
+  /**
+   * Sends `request`, paying its 402 within the caps. `onSigned` hears of the payment as soon as it is
+   * sent, so the caller keeps the proof even when no answer comes back (a timeout, a lost connection).
+   */
+  async fetch(request: Request, perCall?: bigint, onSigned?: (p: PaymentSent) => void): Promise<{ response: Response; paid: PaymentSent | null }> {
     const cap = perCall !== undefined && perCall < this.perCall ? perCall : this.perCall;
     let refused: SpendCapExceededError | PaymentRefusedError | null = null;
     let paid: PaymentSent | null = null;
@@ -135,6 +139,7 @@ export class Payer {
         const value = headers.get(name);
         if (value) paid = { header: { name, value }, amount: pending };
       }
+      if (paid) onSigned?.(paid);
       return this.fetchImpl(input);
     };
     try {
