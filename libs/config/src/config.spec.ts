@@ -75,8 +75,13 @@ describe('loadConfig', () => {
   });
 
   it('never quotes a facilitator header value in its problems (it holds a secret)', () => {
-    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).toThrow(/header "\?" is not/);
+    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).toThrow(/entry 2 is not/);
     expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).not.toThrow(/top-secret/);
+    // A bare secret (no colon) is a valid-looking header name: still never quoted.
+    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'sk_live_abc123' })).toThrow(/entry 1 is not/);
+    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'sk_live_abc123' })).not.toThrow(/sk_live/);
+    // A value may hold `;` when entries are lines.
+    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: 'X-Api-Key: a;b\nX-Two: 2' }).facilitatorAuthHeaders).toEqual({ 'X-Api-Key': 'a;b', 'X-Two': '2' });
   });
 
   it.each([
@@ -125,6 +130,30 @@ describe('loadConfig', () => {
     }
     // Local settlement keeps the development defaults (no real money moves).
     expect(loadConfig({ SETTLEMENT_MODE: 'local' }).platformWallet).toBe(DEV_PLATFORM_WALLET);
+  });
+
+  it("on a mainnet refuses anvil's public accounts whatever NODE_ENV says; on a test chain they serve", () => {
+    const evm = {
+      NODE_ENV: 'development',
+      SETTLEMENT_MODE: 'evm',
+      EVM_RPC_URL: 'http://127.0.0.1:8545',
+      USDC_ADDRESS: '0x2222222222222222222222222222222222222222',
+      PLATFORM_WALLET: DEV_PLATFORM_WALLET,
+      PLATFORM_SIGNING_SEED: 'ab'.repeat(32),
+      CHAIN_TOKEN_SEEDS: 'cd'.repeat(32),
+      RELAYER_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+    };
+    expect(loadConfig(evm)).toMatchObject({ evmChainId: 84532 });
+    expect(() => loadConfig({ ...evm, EVM_CHAIN_ID: '8453' })).toThrow(/PLATFORM_WALLET 0xf39F.* is a well-known development account/);
+    expect(() => loadConfig({ ...evm, EVM_CHAIN_ID: '8453' })).toThrow(/RELAYER_PRIVATE_KEY controls a well-known development account/);
+  });
+
+  it('sends facilitator credentials over https only (loopback aside)', () => {
+    const env = { FACILITATOR_URL: 'http://facilitator.example.com', FACILITATOR_AUTH_HEADERS: 'X-Api-Key: k' };
+    expect(() => loadConfig(env)).toThrow(/FACILITATOR_URL must be https when the facilitator is sent credentials/);
+    expect(() => loadConfig({ FACILITATOR_URL: 'http://facilitator.example.com', CDP_API_KEY_ID: 'i', CDP_API_KEY_SECRET: 's' })).toThrow(/must be https/);
+    expect(loadConfig({ ...env, FACILITATOR_URL: 'https://facilitator.example.com' }).facilitatorAuthHeaders).toEqual({ 'X-Api-Key': 'k' });
+    expect(loadConfig({ ...env, FACILITATOR_URL: 'http://127.0.0.1:9' }).facilitatorUrl).toBe('http://127.0.0.1:9');
   });
 
   describe('public values outside development', () => {

@@ -156,6 +156,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // With a CDP key and no URL, the facilitator is Coinbase's hosted one.
   c.facilitatorUrl = r.url('FACILITATOR_URL', c.cdpApiKeyId ? CDP_FACILITATOR_URL : undefined, ['http:', 'https:']);
   c.facilitatorAuthHeaders = r.headers('FACILITATOR_AUTH_HEADERS');
+  // Credentials never cross the network in clear text (loopback aside: a local facilitator or a test).
+  const credentials = c.cdpApiKeyId !== undefined || Object.keys(c.facilitatorAuthHeaders).length > 0;
+  if (credentials && c.facilitatorUrl?.startsWith('http:') && !isLoopbackHost(new URL(c.facilitatorUrl).hostname)) {
+    r.problems.push('FACILITATOR_URL must be https when the facilitator is sent credentials (FACILITATOR_AUTH_HEADERS, CDP_API_KEY_*)');
+  }
   // The fixed development wallet and seeds are public: they serve only where no real money moves
   // (local settlement outside production). Any other settlement must name its own, whatever NODE_ENV says.
   const realMoney = c.nodeEnv === 'production' || c.settlementMode !== 'local';

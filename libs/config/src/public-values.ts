@@ -29,8 +29,11 @@ const SAMPLE_TOKENS = new Set(['change-me-metrics-token', 'change-me-admin-key',
 const FIX = 'set your own (npm run init:env writes fresh secrets into .env)';
 
 export interface PublicValueCheck {
-  /** Production: every check. Otherwise only the seeds, and only when real money moves (not local settlement). */
+  /** Production or a mainnet: every check. Otherwise only the seeds, and only when real money moves (not local settlement). */
   production: boolean;
+  settlementMode: string;
+  evmChainId: number;
+  paymentNetworks: string[];
   realMoney: boolean;
   platformWallet: string;
   relayerPrivateKey?: string;
@@ -46,7 +49,9 @@ export function publicValueProblems(c: PublicValueCheck): string[] {
   const seed = (s: string) => [DEV_SIGNING_SEED, DEV_CHAIN_TOKEN_SEED].includes(s.toLowerCase());
   if (c.realMoney && seed(c.platformSigningSeed)) problems.push(`PLATFORM_SIGNING_SEED is the public development seed: ${FIX}`);
   if (c.realMoney && c.chainTokenSeeds.some(seed)) problems.push(`CHAIN_TOKEN_SEEDS holds the public development seed: ${FIX}`);
-  if (!c.production) return problems;
+  // On a mainnet every check runs whatever NODE_ENV says: anvil's public keys must never hold real USDC.
+  const mainnet = (c.settlementMode === 'evm' && [1, 8453].includes(c.evmChainId)) || (c.settlementMode === 'facilitator' && c.paymentNetworks.some((n) => n !== 'base-sepolia'));
+  if (!c.production && !mainnet) return problems;
   if (ANVIL_ACCOUNTS.has(c.platformWallet.toLowerCase())) {
     problems.push(`PLATFORM_WALLET ${c.platformWallet} is a well-known development account (its private key is public): ${FIX}`);
   }
