@@ -7,7 +7,7 @@
      npm run init:env -- --out path/.env     another file than ./.env
    Never overwrites a file without --force; the file is readable by its owner only. */
 const { randomBytes } = require('node:crypto');
-const { chmodSync, writeFileSync } = require('node:fs');
+const { renameSync, writeFileSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { parseArgs } = require('node:util');
 const { getAddress, isAddress, Wallet } = require('ethers');
@@ -26,6 +26,7 @@ try {
 if (args.wallet !== undefined && !isAddress(args.wallet)) fail(`--wallet must be a 0x address (got "${args.wallet}")`);
 
 const hex = () => randomBytes(32).toString('hex');
+const dbPassword = hex();
 const wallet = args.wallet === undefined ? Wallet.createRandom() : null;
 const address = wallet ? wallet.address : getAddress(args.wallet);
 const lines = [
@@ -45,6 +46,10 @@ const lines = [
   `ADMIN_API_KEY=${hex()}`,
   '# Bearer token of GET /metrics on the api and the worker.',
   `METRICS_TOKEN=${hex()}`,
+  "# compose's Postgres: its superuser's password (set when its volume is first created) and DATABASE_URL's.",
+  `POSTGRES_PASSWORD=${dbPassword}`,
+  'POSTGRES_HOST_AUTH_METHOD=scram-sha-256',
+  `DATABASE_URL=postgres://postgres:${dbPassword}@postgres:5432/agora`,
   '',
   '# Where the api is reached (behind the TLS proxy), and how payments settle (docs/deploy.md):',
   '# PUBLIC_BASE_URL=https://agora.example.com',
@@ -57,9 +62,16 @@ const lines = [
 
 const out = resolve(args.out);
 try {
-  // wx: refuses an existing file (no check-then-write race); --force truncates it.
-  writeFileSync(out, lines.join('\n'), { mode: 0o600, flag: args.force ? 'w' : 'wx' });
-  chmodSync(out, 0o600); // a replaced file keeps its old mode otherwise
+  if (args.force) {
+    // A fresh file (0600 from its creation) renamed over the old one: the secrets never sit in a file
+    // with the old one's mode, and a symlink at `out` is replaced, not followed.
+    const tmp = `${out}.${process.pid}.tmp`;
+    writeFileSync(tmp, lines.join('\n'), { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, out);
+  } else {
+    // wx: refuses an existing file (no check-then-write race).
+    writeFileSync(out, lines.join('\n'), { mode: 0o600, flag: 'wx' });
+  }
 } catch (err) {
   if (err.code === 'EEXIST') fail(`${out} exists; it holds secrets in use. Pass --force to replace it.`);
   throw err;

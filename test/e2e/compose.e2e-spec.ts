@@ -83,6 +83,9 @@ describe('docker compose services as local processes (e2e)', () => {
     const prefix = `c${randomBytes(4).toString('hex')}`;
     const [migrateEnv, apiEnv, workerEnv] = ['migrate', 'api', 'worker'].map((n) => localEnv(n, dotenv, apiPort, metricsPort, prefix));
     expect(apiEnv).toMatchObject({ NODE_ENV: 'production', PLATFORM_SIGNING_SEED: dotenv.PLATFORM_SIGNING_SEED, METRICS_TOKEN: dotenv.METRICS_TOKEN });
+    // compose's Postgres gets a password (no trust), and the apps' DATABASE_URL carries it.
+    expect(serviceEnv(compose.services.postgres, dotenv)).toMatchObject({ POSTGRES_PASSWORD: expect.stringMatching(/^[0-9a-f]{64}$/), POSTGRES_HOST_AUTH_METHOD: 'scram-sha-256' });
+    expect(decodeURIComponent(new URL(serviceEnv(compose.services.api, dotenv).DATABASE_URL).password)).toBe(dotenv.POSTGRES_PASSWORD);
 
     const migrate = start('migrate', migrateEnv);
     expect(await migrate.exited).toBe(0);
