@@ -30,7 +30,8 @@ describe('agora listen --forward-to (e2e)', () => {
   let n = 0;
   const { start, json } = cliRunner(() => ({ AGORA_URL: api.baseUrl, AGORA_KEYSTORE: join(dir, 'keystore.json'), AGORA_PASSWORD: PASSWORD }));
   const emit = (id: string) => ds.transaction((m) => api.app.get(OutboxService).record(m, 'escrow.released', id, { n: ++n }));
-  const listen = () => start(['listen', agentId, '--forward-to', receiver.url, '--secret', SECRET, '--interval', '200']);
+  // The secret from the environment (kept out of ps and the shell history), as the docs advise.
+  const listen = () => start(['listen', agentId, '--forward-to', receiver.url, '--interval', '200'], { AGORA_LISTEN_SECRET: SECRET });
   /** The events the local server took (a 2xx answer), in arrival order. */
   const taken = () => receiver.received.filter((_r, i) => i !== 0).map((r) => r.body);
 

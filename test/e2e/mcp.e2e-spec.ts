@@ -81,6 +81,13 @@ describe('agora MCP server (e2e)', () => {
       expect(viaPinned.structuredContent).toMatchObject({ output: { translation: 'PINNED' }, spent: { spent: '0.022000' } });
       expect(await paymentsBy(wallet)).toBe(2);
 
+      // A call repeated with its idempotency key (a host retrying a tool call) answers the first run: paid once.
+      const keyed = { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'once' }, idempotencyKey: 'mcp-retry-1' };
+      const first = await call(client, 'execute', keyed);
+      const repeated = await call(client, 'execute', keyed);
+      expect(repeated.structuredContent).toMatchObject({ requestId: first.structuredContent.requestId, output: { translation: 'ONCE' } });
+      expect(await paymentsBy(wallet)).toBe(3);
+
       const invalid = await call(client, 'execute', { targetAgentId: agentId });
       expect(invalid).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^VALIDATION_ERROR: .*capabilityId/) }] });
       // Nothing shows the key: not the tool list, not a result, not an error.

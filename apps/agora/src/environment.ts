@@ -11,6 +11,8 @@ export interface CliEnvironment {
   maxSession?: string;
   confirmAbove?: string;
   allowedAssets?: string;
+  /** `agora listen`'s signing secret (its --secret would show in `ps` and the shell history). */
+  listenSecret?: string;
 }
 
 export function cliEnvironment(): CliEnvironment {
@@ -25,5 +27,6 @@ export function cliEnvironment(): CliEnvironment {
     maxSession: env.AGORA_MAX_SESSION,
     confirmAbove: env.AGORA_CONFIRM_ABOVE,
     allowedAssets: env.AGORA_ALLOWED_ASSETS,
+    listenSecret: env.AGORA_LISTEN_SECRET || undefined,
   };
 }

@@ -3,7 +3,9 @@ import { dirname, join } from 'node:path';
 
 /**
  * Where `agora listen` got to, per API and agent, in listen-cursors.json beside the keystore: a
- * listener stopped (or crashed) resumes after the last event it forwarded, never sending one twice.
+ * listener stopped resumes after the last event it forwarded. The cursor is saved after the server
+ * took the event: one that crashes between the two sends that event again (at least once; a receiver
+ * tells a repeat by its webhook-id, the event id).
  */
 export class ListenCursors {
   readonly path: string;

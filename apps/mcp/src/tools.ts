@@ -94,7 +94,7 @@ export class AgoraTools {
         annotations: PAYS,
         input: inputs.execute,
         output: outputs.execute,
-        run: (a) => this.execute(a.targetAgentId, a.capabilityId, a.input, a.async ?? false),
+        run: (a) => this.execute(a.targetAgentId, a.capabilityId, a.input, a.async ?? false, a.idempotencyKey),
         summarize: summaries.execute,
       }),
       tool({
@@ -183,8 +183,8 @@ export class AgoraTools {
     return tools;
   }
 
-  private async execute(targetAgentId: string, capabilityId: string, input: Record<string, unknown>, async: boolean) {
-    const result: ExecuteResult = await this.client.execute({ targetAgentId, capabilityId, input, async });
+  private async execute(targetAgentId: string, capabilityId: string, input: Record<string, unknown>, async: boolean, idempotencyKey?: string) {
+    const result: ExecuteResult = await this.client.execute({ targetAgentId, capabilityId, input, async, idempotencyKey });
     if (result.payment) {
       this.proofs.set(result.requestId, result.payment);
       if (result.transactionId) this.proofs.set(result.transactionId, result.payment);

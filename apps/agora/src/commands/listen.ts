@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { AgoraError, createApi, unwrap, WalletAuthSigner } from '@agora/sdk';
 import { intOption } from '../args';
 import { Context, contextOf } from '../context';
+import { cliEnvironment } from '../environment';
 import { forwardHeaders, secretProblem } from '../forward-signature';
 import { ListenCursors } from '../listen-cursor';
 import { CliError, EXIT } from '../output';
@@ -126,12 +127,14 @@ export function listenCommand(program: Command): void {
     .description("forward an agent's events to a local server, signed as its webhooks are (signed reads by its wallet); resumes where it stopped")
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:8080/webhooks')
     .option('--after <cursor>', 'start after this cursor (default: where the last listen stopped, else the first event)')
-    .option('--secret <secret>', 'sign the forwarded events with this secret (X-Signature, webhook-signature), as a webhook of yours would be')
+    .option('--secret <secret>', 'sign the forwarded events with this secret (X-Signature, webhook-signature); AGORA_LISTEN_SECRET keeps it out of ps and history')
     .option('--interval <ms>', 'how often to poll when idle (200-60000)', intOption('--interval', 200, 60_000), 2_000)
     .action(async (agentId: string, o: ListenFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
       if (!/^https?:\/\/[^\s/]+/.test(o.forwardTo)) throw new CliError('--forward-to must be an http(s) URL, e.g. http://localhost:8080/webhooks', EXIT.usage);
       if (o.after !== undefined && !/^\d{1,18}\.evt_[A-Za-z0-9_-]{1,36}$/.test(o.after)) throw new CliError('--after must be a cursor printed by listen or GET /events', EXIT.usage);
+      // From the environment, the secret is not visible in the process list or the shell history.
+      o.secret ??= cliEnvironment().listenSecret;
       const problem = o.secret === undefined ? null : secretProblem(o.secret);
       if (problem) throw new CliError(`--secret: ${problem} (as a webhook secret)`, EXIT.usage);
       const cursors = new ListenCursors(ctx.keystore.path, `${ctx.api} ${agentId.toLowerCase()}`);
