@@ -31,12 +31,7 @@ export const inputs = {
     capabilityId: id('capability id'),
     input: json.describe("matches the capability's inputSchema"),
     async: z.boolean().optional().describe('run in the background and wait for it'),
-    idempotencyKey: z
-      .string()
-      .min(1)
-      .max(255)
-      .optional()
-      .describe('the same key on a repeated call (after a timeout, say) answers the first run without paying again'),
+    idempotencyKey: z.string().min(1).max(255).optional().describe('the same key on a repeated call (after a timeout, say) answers the first run without paying again'),
   }),
   getExecution: z.strictObject({ requestId: id('req_...') }),
   chain: z.strictObject({ chainId: id('chain id') }),
