@@ -1,18 +1,4 @@
-import { defineConfig } from 'tsup';
+import { appPackageBuild } from '../../scripts/tsup-app';
 
-/**
- * The publishable package's build: the agora MCP server bundled into dist/main.js (CommonJS, with the
- * repository's @app/* libs it imports, if any); every npm package, @agora/sdk included, stays an
- * import, so each must be listed in package.json "dependencies".
- */
-export default defineConfig({
-  entry: { main: 'src/main.ts' },
-  format: ['cjs'],
-  platform: 'node',
-  target: 'node20',
-  clean: true,
-  sourcemap: true,
-  tsconfig: 'tsconfig.app.json',
-  noExternal: [/^@app\//],
-  external: [/^[^./]/],
-});
+/** The MCP server's package build (scripts/tsup-app.ts). */
+export default appPackageBuild();
