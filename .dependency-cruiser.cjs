@@ -15,7 +15,7 @@ const TIERS = [
   ['config'],
   ['database'],
   ['ledger', 'outbox', 'queues', 'outbound', 'auth', 'json-schema', 'reputation'],
-  ['agents'],
+  ['agents', 'x402'],
   ['payments', 'webhooks'],
   ['chains'],
   ['execution', 'analytics'],

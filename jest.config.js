@@ -10,7 +10,7 @@ const swc = [
     },
   },
 ];
-const moduleNameMapper = { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src', '^@agora/sdk$': '<rootDir>/libs/sdk/src' };
+const moduleNameMapper = { '^@app/([a-z0-9-]+)$': '<rootDir>/libs/$1/src', '^@agora/sdk$': '<rootDir>/libs/sdk/src' };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {

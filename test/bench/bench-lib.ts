@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '@app/database';
-import { transferAuthorizationDigest } from '@app/payments';
+import { transferAuthorizationDigest } from '@app/x402';
 
 export interface Row {
   scenario: string;

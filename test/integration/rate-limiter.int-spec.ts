@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
 import { RateLimiter } from '@app/execution';
-import { NonceGuard } from '@app/payments';
+import { NonceGuard } from '@app/x402';
 import { redisConnectionOptions } from '@app/queues';
 import { TEST_REDIS_URL } from '../setup/test-env';
 import { startPrivateRedis } from '../support/redis-server';

@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { generateKeyPairSync, randomUUID, verify } from 'node:crypto';
 import { keccak256, toUtf8Bytes, verifyTypedData } from 'ethers';
 import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from '@x402/core/schemas';
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@app/payments';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@app/x402';
 
 export interface FacilitatorCall {
   path: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@app/payments';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from '@app/x402';
 
 export const BASE_SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from '@app/common';
-import { PaymentsService, PresentedPayment, X402Service } from '@app/payments';
+import { PaymentsService } from '@app/payments';
+import { PresentedPayment, X402Service } from '@app/x402';
 import { ChainTokenPayload } from './chain-tokens';
 import { ChainNodeRow, ChainRow, ChainsRepository } from './chains.repository';
 

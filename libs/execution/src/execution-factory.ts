@@ -1,6 +1,7 @@
 import { ExecutableAgent, ExecutableCapability, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { formatMicros, newId } from '@app/common';
-import { PLATFORM_FEE, PresentedPayment, PriceRequest, X402Service } from '@app/payments';
+import { PLATFORM_FEE } from '@app/payments';
+import { PresentedPayment, PriceRequest, X402Service } from '@app/x402';
 import { ExecutionEntity } from './entities/execution.entity';
 import { PricedRun } from './pricing';
 

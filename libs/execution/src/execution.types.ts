@@ -1,4 +1,5 @@
-import type { PresentedPayment, RefundEntity, SettlementReceipt } from '@app/payments';
+import type { RefundEntity } from '@app/payments';
+import type { PresentedPayment, SettlementReceipt } from '@app/x402';
 import type { RateLimitState } from './admission/rate-limiter';
 import type { ExecutionEntity } from './entities/execution.entity';
 

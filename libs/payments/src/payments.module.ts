@@ -23,7 +23,7 @@ import { DisputeMoney } from './dispute-money.service';
 import { EscrowService } from './escrow.service';
 import { PaymentsService } from './payments.service';
 import { PaymentSettlement } from './payment-settlement.service';
-import { NonceGuard } from './x402/nonce-guard';
+import { NonceGuard } from '@app/x402';
 import { X402RegistrationFee } from './registration-fee.x402';
 import { createSettlementAdapter } from './settlement/create-settlement-adapter';
 import { PaymentsTestClock } from './test-clock';
@@ -33,7 +33,7 @@ import { AgentDebtEntity } from './entities/agent-debt.entity';
 import { AgentDebtsRepository } from './debts/agent-debts.repository';
 import { AgentCredit } from './debts/agent-credit';
 import { WithdrawalReserve } from './withdrawal-reserve';
-import { X402Service } from './x402/x402.service';
+import { X402Service } from '@app/x402';
 
 @Module({
   imports: [

@@ -5,9 +5,9 @@ import { PG_NOT_CLAIMED, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode, Queryab
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
-import { X402Service } from './x402/x402.service';
-import { paymentReplayed } from './x402/nonce-guard';
-import { PresentedPayment, PriceRequest, SettlementReceipt, VerifiedPayment } from './x402/x402.types';
+import { X402Service } from '@app/x402';
+import { paymentReplayed } from '@app/x402';
+import { PresentedPayment, PriceRequest, SettlementReceipt, VerifiedPayment } from '@app/x402';
 import { logSettlementConfirmed } from './settlement-log';
 
 export interface AuthorizeOptions {

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
 import { ResolveDispute } from '@app/disputes';
-import { isLivemode } from '@app/payments';
+import { isLivemode } from '@app/x402';
 import { AdminOnly } from '../auth/admin-key.guard';
 import { DisputeResponse, ResolveDisputeDto, toDisputeResponse } from '../disputes/dto/disputes.dto';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';

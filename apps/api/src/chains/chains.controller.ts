@@ -4,7 +4,7 @@ import { ChainCost, ChainTokens, GetChain } from '@app/chains';
 import { ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { BudgetCheck } from '@app/execution';
-import { isLivemode } from '@app/payments';
+import { isLivemode } from '@app/x402';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment } from '../http/x402-http';
 import { ApiPaid } from '../http/security';

@@ -4,7 +4,7 @@ import { ApiPayerProof } from '../http/security';
 import { WalletAuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
 import { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER, FileDispute, GetDispute, GetEvidenceKey, ListAgentDisputes, RespondToDispute } from '@app/disputes';
-import { isLivemode } from '@app/payments';
+import { isLivemode } from '@app/x402';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { prefixedId, UuidParamPipe } from '../http/validation';

@@ -5,7 +5,7 @@ import { AppException, Usdc, ValidationException } from '@app/common';
 import { ChainView, Execute, ExecuteChained, ExecuteChainRoot, ExecuteCommand, ExecutionOutcome, GetExecution, RetryExecution, Settlement } from '@app/execution';
 import { PlatformSigner } from '@app/outbound';
 import { AppConfig } from '@app/config';
-import { isLivemode } from '@app/payments';
+import { isLivemode } from '@app/x402';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ApiPaid } from '../http/security';

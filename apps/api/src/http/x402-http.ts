@@ -1,5 +1,5 @@
 import type { PaymentOffer } from '@app/common';
-import type { PresentedPayment, SettlementReceipt } from '@app/payments';
+import type { PresentedPayment, SettlementReceipt } from '@app/x402';
 
 /** x402 over HTTP: which request header carries a payment, and how receipts and offers are written. */
 const REQUEST_HEADERS = { v1: 'x-payment', v2: 'payment-signature' } as const;

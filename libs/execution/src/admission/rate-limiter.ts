@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
-import { NonceClaim } from '@app/payments';
+import { NonceClaim } from '@app/x402';
 import { REDIS } from '@app/queues';
 
 export interface RateLimitState {

@@ -1,6 +1,6 @@
 import { Queryable } from '@app/database';
 import type { AccountRef } from '@app/ledger';
-import type { SettlementReceipt } from '@app/payments';
+import type { SettlementReceipt } from '@app/x402';
 
 /**
  * What pays for an execution, as admission yields it and the runner and charger consume it,

@@ -3,7 +3,7 @@ import { AppException, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
 import { ChainSender } from '../chain/chain-sender';
 import { SettlementBatcher } from '../chain/settlement-batcher';
-import { VerifiedPayment } from '../x402/x402.types';
+import { VerifiedPayment } from '@app/x402';
 import { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement.adapter';
 
 /** The parts of USDC (FiatToken v2) we read; the project's TestUSDC has the same interface. */

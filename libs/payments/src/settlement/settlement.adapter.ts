@@ -1,7 +1,7 @@
 import { SettlementMode } from '@app/config';
 import { Queryable } from '@app/database';
 import type { ChainSender } from '../chain/chain-sender';
-import { VerifiedPayment } from '../x402/x402.types';
+import { VerifiedPayment } from '@app/x402';
 
 /** The authorization to settle, as stored in `payments`. */
 export interface SettleRequest {

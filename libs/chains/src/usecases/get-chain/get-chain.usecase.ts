@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ExecuteTargetReader } from '@app/agents';
 import { AppException, Clock } from '@app/common';
-import { PresentedPayment } from '@app/payments';
+import { PresentedPayment } from '@app/x402';
 import { ChainReadScope } from '../../chain-read-scope';
 import { ChainTokens } from '../../chain-tokens';
 import { ChainNodeRow, ChainRow, ChainsRepository } from '../../chains.repository';

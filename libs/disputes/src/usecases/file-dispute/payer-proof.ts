@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppException, Clock, isWallet, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
 import { assertFresh, parseAuthHeader, recoverSigner, WalletAuthContext } from '@app/auth';
-import { DisputedTransaction, PresentedPayment, X402Service } from '@app/payments';
+import { DisputedTransaction } from '@app/payments';
+import { PresentedPayment, X402Service } from '@app/x402';
 
 /** What a filer presents as proof of being the transaction's payer (resolutions §3). */
 export interface PayerProof {

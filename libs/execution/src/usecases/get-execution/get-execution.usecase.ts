@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ChainReadScope, ChainTokens } from '@app/chains';
 import { NotFoundException } from '@app/common';
-import { PaymentsService, PresentedPayment, RefundsService } from '@app/payments';
+import { PaymentsService, RefundsService } from '@app/payments';
+import { PresentedPayment } from '@app/x402';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { Settlement } from '../../execution.types';
 import { presentsOriginalPayment } from '../../execution-factory';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppException, Clock, NotFoundException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { PaymentsService, PresentedPayment } from '@app/payments';
+import { PaymentsService } from '@app/payments';
+import { PresentedPayment } from '@app/x402';
 import { jobId, JobProducer } from '@app/queues';
 import { ExecutionOutcome, MAX_RETRIES } from '../../execution.types';
 import { ExecutionsRepository } from '../../executions.repository';

@@ -1,0 +1,16 @@
+/** The x402 protocol with no rows: offers, verification of a payment header, EIP-3009, networks, nonce claims. */
+export { TokenDomain, transferAuthorizationDigest } from './eip3009';
+export { isLivemode, NETWORKS, NetworkInfo, PaymentOption } from './networks';
+export { NonceClaim, NonceGuard, NonceRef, paymentReplayed } from './nonce-guard';
+export { MAX_TIMEOUT_SECONDS, RecoveredPayment, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from './x402.service';
+export {
+  Authorization,
+  ExactEvmPayload,
+  PaymentRequiredV2,
+  PaymentRequirementsV1,
+  PaymentRequirementsV2,
+  PresentedPayment,
+  PriceRequest,
+  SettlementReceipt,
+  VerifiedPayment,
+} from './x402.types';
