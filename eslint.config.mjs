@@ -3,7 +3,9 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'jest.config.js', 'libs/sdk/src/generated/**'] },
+  {
+    ignores: ['**/dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'jest.config.js', 'libs/sdk/src/generated/**'],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,7 +15,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [{ group: ['@app/*/src', '@app/*/src/*'], message: 'Import a lib through its barrel (@app/<lib>).' }],
+          patterns: [
+            { group: ['@app/*/src', '@app/*/src/*'], message: 'Import a lib through its barrel (@app/<lib>).' },
+          ],
         },
       ],
     },
@@ -22,12 +26,21 @@ export default tseslint.config(
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: ['libs/config/**', '**/*.spec.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through AppConfig (libs/config).' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through AppConfig (libs/config).' },
+      ],
       'no-restricted-globals': ['error', { name: 'parseFloat', message: 'No floats near money: use Usdc / bigint.' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.property.name='toFixed']", message: 'No floats near money: use Usdc.format().' },
-        { selector: "CallExpression[callee.name='forwardRef']", message: 'forwardRef means a dependency cycle: move the shared piece down a layer.' },
+        {
+          selector: "CallExpression[callee.property.name='toFixed']",
+          message: 'No floats near money: use Usdc.format().',
+        },
+        {
+          selector: "CallExpression[callee.name='forwardRef']",
+          message: 'forwardRef means a dependency cycle: move the shared piece down a layer.',
+        },
       ],
     },
   },
@@ -39,7 +52,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['@app/*/src', '@app/*/src/*'], message: 'Import a lib through its barrel (@app/<lib>).' },
-            { group: ['**/apps/*', '../../apps/**', '../../../apps/**'], message: 'Libs never import apps; apps never import each other.' },
+            {
+              group: ['**/apps/*', '../../apps/**', '../../../apps/**'],
+              message: 'Libs never import apps; apps never import each other.',
+            },
           ],
         },
       ],

@@ -11,7 +11,12 @@ const swc = [
   },
 ];
 const moduleNameMapper = { '^@app/([a-z0-9-]+)$': '<rootDir>/libs/$1/src', '^@agora/sdk$': '<rootDir>/libs/sdk/src' };
-const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
+const common = {
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
 
 module.exports = {
   // Integration and e2e tests start processes and chains; the limit is per test.

@@ -16,7 +16,11 @@ function build() {
   const input = {
     language: 'Solidity',
     sources: Object.fromEntries(sources.map((f) => [f, { content: fs.readFileSync(path.join(dir, f), 'utf8') }])),
-    settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'cancun',
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const result = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (result.errors || []).filter((e) => e.severity === 'error');
@@ -24,7 +28,10 @@ function build() {
   fs.mkdirSync(outDir, { recursive: true });
   for (const file of sources) {
     for (const [name, contract] of Object.entries(result.contracts[file])) {
-      fs.writeFileSync(path.join(outDir, `${name}.json`), JSON.stringify({ abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }, null, 2));
+      fs.writeFileSync(
+        path.join(outDir, `${name}.json`),
+        JSON.stringify({ abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }, null, 2),
+      );
     }
   }
   return outputs;

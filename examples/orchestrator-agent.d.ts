@@ -2,7 +2,13 @@ import { IncomingHttpHeaders } from 'node:http';
 
 export interface OrchestratorCall {
   headers: IncomingHttpHeaders;
-  json: { agentId: string; requestId: string; capabilityId: string; input: Record<string, unknown>; chain?: { chainId: string; depth: number; remainingBudget: string; token: string } };
+  json: {
+    agentId: string;
+    requestId: string;
+    capabilityId: string;
+    input: Record<string, unknown>;
+    chain?: { chainId: string; depth: number; remainingBudget: string; token: string };
+  };
 }
 
 export interface RunningOrchestrator {
@@ -13,4 +19,9 @@ export interface RunningOrchestrator {
   stop(): Promise<void>;
 }
 
-export function startOrchestratorAgent(opts: { port?: number; host?: string; platformUrl: string; agentIds?: string[] }): Promise<RunningOrchestrator>;
+export function startOrchestratorAgent(opts: {
+  port?: number;
+  host?: string;
+  platformUrl: string;
+  agentIds?: string[];
+}): Promise<RunningOrchestrator>;

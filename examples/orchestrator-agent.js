@@ -29,11 +29,23 @@ async function startOrchestratorAgent({ port = 0, host = '127.0.0.1', platformUr
   const state = { calls: [] };
   const call = async (kit, agentCall, c, token) => {
     try {
-      const r = await kit.subCall(agentCall, { targetAgentId: c.targetAgentId, capabilityId: c.capabilityId, input: c.input, token });
+      const r = await kit.subCall(agentCall, {
+        targetAgentId: c.targetAgentId,
+        capabilityId: c.capabilityId,
+        input: c.input,
+        token,
+      });
       return { status: 200, requestId: r.requestId, output: r.output, remainingBudget: r.chain.remainingBudget };
     } catch (err) {
       if (!(err instanceof AgoraError)) throw err;
-      return { status: err.status, error: { code: err.code, message: err.message, ...(Object.keys(err.details).length ? { details: err.details } : {}) } };
+      return {
+        status: err.status,
+        error: {
+          code: err.code,
+          message: err.message,
+          ...(Object.keys(err.details).length ? { details: err.details } : {}),
+        },
+      };
     }
   };
   const server = createServer((req, res) => {

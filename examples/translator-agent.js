@@ -17,7 +17,14 @@ const { AgentKit } = require('@agora/sdk');
  * platform's signed call to one of the agents it serves: `agentIds`, and those added with
  * `serve(agentId)` (registering the URL is what gives an id). Resolves with {url, state, serve, stop}.
  */
-async function startTranslatorAgent({ port = 0, host = '127.0.0.1', platformUrl = null, agentIds = [], defaultMode = 'ok', keepCalls = true } = {}) {
+async function startTranslatorAgent({
+  port = 0,
+  host = '127.0.0.1',
+  platformUrl = null,
+  agentIds = [],
+  defaultMode = 'ok',
+  keepCalls = true,
+} = {}) {
   // One kit per agent id served here: a call is verified by the kit of the agent its body names.
   const kits = new Map();
   const serve = (agentId) => {
@@ -89,6 +96,9 @@ if (require.main === module) {
   const [port, platformUrl, ...agentIds] = process.argv.slice(2);
   startTranslatorAgent({ port: Number(port || 4100), platformUrl: platformUrl || null, agentIds }).then((agent) => {
     process.stdout.write(`translator agent listening on ${agent.url}\n`);
-    if (platformUrl && !agentIds.length) process.stderr.write('no agent id given: every call is refused until it is started with the id this URL was registered under\n');
+    if (platformUrl && !agentIds.length)
+      process.stderr.write(
+        'no agent id given: every call is refused until it is started with the id this URL was registered under\n',
+      );
   });
 }

@@ -17,28 +17,35 @@ const { startOrchestratorAgent } = require('../examples/orchestrator-agent');
 const BASE = (process.env.AGORA_URL || 'http://localhost:3000').replace(/\/+$/, '');
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const account = (i) => HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(MNEMONIC), `m/44'/60'/0'/0/${i}`);
-const step = (n, title, data) => process.stdout.write(`\n[${n}] ${title}\n${data === undefined ? '' : JSON.stringify(data, null, 2) + '\n'}`);
+const step = (n, title, data) =>
+  process.stdout.write(`\n[${n}] ${title}\n${data === undefined ? '' : JSON.stringify(data, null, 2) + '\n'}`);
 const CAPS = { perCall: '1.00', perSession: '5.00' };
 
 /** The SDK pays USDC only; with `npm start -- --chain` the local chain's token stands in for it (its address in .tmp/chain.env). */
 function allowedAssets() {
   const assets = parseAllowedAssets(process.env.AGORA_ALLOWED_ASSETS);
   try {
-    const token = /^USDC_ADDRESS=(0x[0-9a-fA-F]{40})$/m.exec(readFileSync(join(__dirname, '..', '.tmp', 'chain.env'), 'utf8'));
+    const token = /^USDC_ADDRESS=(0x[0-9a-fA-F]{40})$/m.exec(
+      readFileSync(join(__dirname, '..', '.tmp', 'chain.env'), 'utf8'),
+    );
     if (token) Object.assign(assets, { 'eip155:84532': token[1], 'base-sepolia': token[1] });
   } catch {
     // no local chain
   }
   return assets;
 }
-const client = (i) => new AgoraClient({ baseUrl: BASE, wallet: account(i), spendCap: CAPS, allowedAssets: allowedAssets() });
+const client = (i) =>
+  new AgoraClient({ baseUrl: BASE, wallet: account(i), spendCap: CAPS, allowedAssets: allowedAssets() });
 
 async function main() {
   const health = await fetch(`${BASE}/api/v1/health`).catch(() => null);
   if (!health || !health.ok) throw new Error(`agora is not running at ${BASE} (start it with: npm start)`);
 
   const agent = await startTranslatorAgent({ port: Number(process.env.DEMO_AGENT_PORT || 0), platformUrl: BASE });
-  step(1, `example agent listening on ${agent.url} (verifies X-Agora-Signature with the SDK's agent kit, for its own id once registered)`);
+  step(
+    1,
+    `example agent listening on ${agent.url} (verifies X-Agora-Signature with the SDK's agent kit, for its own id once registered)`,
+  );
 
   const owner = client(1);
   const payer = client(2);
@@ -68,7 +75,11 @@ async function main() {
     discovered.agents.map((a) => ({ id: a.id, name: a.name, capabilities: a.capabilities.map((c) => c.id) })),
   );
 
-  const result = await payer.execute({ targetAgentId: registered.id, capabilityId: 'translate', input: { text: 'hello from the demo' } });
+  const result = await payer.execute({
+    targetAgentId: registered.id,
+    capabilityId: 'translate',
+    input: { text: 'hello from the demo' },
+  });
   const { payment: _proof, ...shown } = result;
   step(4, `execute (client ${payer.address} pays ${result.paid} USDC with x402)`, shown);
 
@@ -86,15 +97,33 @@ async function demoChain(translatorId, payer) {
   const reg = await owner.registerAgent({
     name: 'Demo Orchestrator',
     description: 'Calls other agents from its chain budget (the example orchestrator)',
-    capabilities: [{ id: 'orchestrate', name: 'Orchestrate', description: 'Runs the calls it is given', pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' } }],
+    capabilities: [
+      {
+        id: 'orchestrate',
+        name: 'Orchestrate',
+        description: 'Runs the calls it is given',
+        pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
+      },
+    ],
     endpoints: { execution: orchestrator.url },
   });
   orchestrator.serve(reg.id);
   step(6, `registered orchestrator ${reg.id} (example orchestrator on ${orchestrator.url})`);
-  const input = { calls: [{ targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'hello from a chain' } }] };
-  step(7, 'budget check', await payer.discovery.budgetCheck({ targetAgentId: reg.id, capabilityId: 'orchestrate', input, estimatedDepth: 2 }));
+  const input = {
+    calls: [{ targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'hello from a chain' } }],
+  };
+  step(
+    7,
+    'budget check',
+    await payer.discovery.budgetCheck({ targetAgentId: reg.id, capabilityId: 'orchestrate', input, estimatedDepth: 2 }),
+  );
   // The root costs 0.021 and opens a chain with a 0.50 budget: one payment of 0.521, within the per-call cap.
-  const root = await payer.execute({ targetAgentId: reg.id, capabilityId: 'orchestrate', input, chain: { budget: '0.50', maxDepth: 2 } });
+  const root = await payer.execute({
+    targetAgentId: reg.id,
+    capabilityId: 'orchestrate',
+    input,
+    chain: { budget: '0.50', maxDepth: 2 },
+  });
   const { payment: _proof, ...shown } = root;
   step(8, `root execute with chain {budget: 0.50}: paid ${root.paid}`, shown);
   await orchestrator.stop();
@@ -108,7 +137,11 @@ async function demoChain(translatorId, payer) {
     if (chain.refund) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  step(10, `chain ${chain.status}: trace tree, and the refund of what was left${chain.refund ? '' : ' (not yet: is the worker running?)'}`, chain);
+  step(
+    10,
+    `chain ${chain.status}: trace tree, and the refund of what was left${chain.refund ? '' : ' (not yet: is the worker running?)'}`,
+    chain,
+  );
   return Boolean(chain.refund);
 }
 

@@ -19,7 +19,13 @@ function fail(message) {
 
 let args;
 try {
-  args = parseArgs({ options: { force: { type: 'boolean', default: false }, wallet: { type: 'string' }, out: { type: 'string', default: '.env' } } }).values;
+  args = parseArgs({
+    options: {
+      force: { type: 'boolean', default: false },
+      wallet: { type: 'string' },
+      out: { type: 'string', default: '.env' },
+    },
+  }).values;
 } catch (err) {
   fail(`${err.message}\nusage: npm run init:env -- [--wallet 0x<address>] [--force] [--out <file>]`);
 }
@@ -76,4 +82,6 @@ try {
   if (err.code === 'EEXIST') fail(`${out} exists; it holds secrets in use. Pass --force to replace it.`);
   throw err;
 }
-process.stdout.write(`init:env: wrote ${out} (platform wallet ${address}${wallet ? ', generated: its key is in the file' : ''})\n`);
+process.stdout.write(
+  `init:env: wrote ${out} (platform wallet ${address}${wallet ? ', generated: its key is in the file' : ''})\n`,
+);

@@ -16,7 +16,12 @@ process.chdir(new URL('..', import.meta.url).pathname);
 const options = await extractDepcruiseOptions(CONFIG);
 const tsConfigFile = options.ruleSet?.options?.tsConfig?.fileName;
 const tsConfig = tsConfigFile ? extractTSConfig(tsConfigFile) : undefined;
-const result = await cruise(targets.length ? targets : ['apps', 'libs', 'test'], { ...options, outputType: 'err' }, {}, { tsConfig });
+const result = await cruise(
+  targets.length ? targets : ['apps', 'libs', 'test'],
+  { ...options, outputType: 'err' },
+  {},
+  { tsConfig },
+);
 
 process.stdout.write(result.output);
 // As the command does: the exit code is the number of error-severity violations (warnings do not fail).

@@ -52,7 +52,10 @@ async function waitForRpc(url, child, timeoutMs = 15000) {
 function listeningUrl(child, quiet, timeoutMs = 15000) {
   return new Promise((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => done(new Error(`anvil did not say where it listens within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new Error(`anvil did not say where it listens within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onData = (chunk) => {
       if (!quiet) process.stdout.write(chunk);
       if (seen === null) return;
@@ -92,7 +95,18 @@ function artifact(name) {
  * `blockTime` (seconds): mine on a timer instead of on every transaction (automine).
  */
 async function startChain({ port = 0, quiet = true, blockTime } = {}) {
-  const args = ['--chain-id', String(CHAIN_ID), '--port', String(port), '--host', '127.0.0.1', '--mnemonic', MNEMONIC, '--accounts', String(DEPLOYER + 1)];
+  const args = [
+    '--chain-id',
+    String(CHAIN_ID),
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--mnemonic',
+    MNEMONIC,
+    '--accounts',
+    String(DEPLOYER + 1),
+  ];
   if (blockTime) args.push('--block-time', String(blockTime));
   // Not --silent: it also hides the line that says which port anvil got.
   const child = spawn(anvilBinary(), args, {
@@ -107,7 +121,9 @@ async function startChain({ port = 0, quiet = true, blockTime } = {}) {
   const usdc = artifact('TestUSDC');
   const token = await new ContractFactory(usdc.abi, usdc.bytecode, deployer).deploy('USDC', { nonce: 0 });
   const batcherContract = artifact('SettlementBatcher');
-  const batcher = await new ContractFactory(batcherContract.abi, batcherContract.bytecode, deployer).deploy({ nonce: 1 });
+  const batcher = await new ContractFactory(batcherContract.abi, batcherContract.bytecode, deployer).deploy({
+    nonce: 1,
+  });
   await Promise.all([token.waitForDeployment(), batcher.waitForDeployment()]);
   const usdcAddress = await token.getAddress();
   const batcherAddress = await batcher.getAddress();
@@ -142,7 +158,10 @@ module.exports = { startChain, account, CHAIN_ID, MNEMONIC };
 
 if (require.main === module && process.argv[2] === 'up') {
   (async () => {
-    const chain = await startChain({ port: Number(process.argv[3] || 8545), blockTime: process.env.ANVIL_BLOCK_TIME ? Number(process.env.ANVIL_BLOCK_TIME) : undefined });
+    const chain = await startChain({
+      port: Number(process.argv[3] || 8545),
+      blockTime: process.env.ANVIL_BLOCK_TIME ? Number(process.env.ANVIL_BLOCK_TIME) : undefined,
+    });
     const demo = [1, 2, 3, 4, 5].map(account);
     for (const w of demo) await chain.mint(w.address, 1_000_000_000n); // 1,000 USDC each
     const env = {
@@ -166,7 +185,9 @@ if (require.main === module && process.argv[2] === 'up') {
         .join('\n') + '\n',
     );
     process.stdout.write(`local chain ${chain.rpcUrl} (chain id ${CHAIN_ID}), TestUSDC at ${chain.usdcAddress}\n`);
-    process.stdout.write(`demo wallets (1,000 USDC each):\n${demo.map((w) => `  ${w.address}  ${w.privateKey}`).join('\n')}\n`);
+    process.stdout.write(
+      `demo wallets (1,000 USDC each):\n${demo.map((w) => `  ${w.address}  ${w.privateKey}`).join('\n')}\n`,
+    );
     process.stdout.write(`environment written to .tmp/chain.env\n`);
     const stop = () => chain.stop().then(() => process.exit(0));
     process.on('SIGTERM', stop);

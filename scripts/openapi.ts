@@ -50,9 +50,14 @@ async function main(check: boolean): Promise<number> {
             `Run \`npm run openapi\` and commit it. Difference (committed -> regenerated ${regenerated}):\n`,
     );
     if (committed !== null) {
-      const diff = spawnSync('git', ['diff', '--no-index', '--no-color', '--', path, regenerated], { cwd: ROOT, encoding: 'utf8' });
+      const diff = spawnSync('git', ['diff', '--no-index', '--no-color', '--', path, regenerated], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
       const lines = (diff.stdout || '').split('\n');
-      process.stderr.write(`${lines.slice(0, 80).join('\n')}\n${lines.length > 80 ? `... ${lines.length - 80} more lines\n` : ''}`);
+      process.stderr.write(
+        `${lines.slice(0, 80).join('\n')}\n${lines.length > 80 ? `... ${lines.length - 80} more lines\n` : ''}`,
+      );
     }
   }
   return failed ? 1 : 0;

@@ -22,7 +22,9 @@ const files = execSync('grep -rl "@Entity(" libs', { cwd: resolve(__dirname, '..
     const m = (await import(f)) as Record<string, unknown>;
     for (const v of Object.values(m)) if (typeof v === 'function') entities.push(v);
   }
-  const ds = new DataSource({ ...buildDataSourceOptions({ url: 'postgres://postgres@127.0.0.1:5432/agora_gen', entities: entities as never }) });
+  const ds = new DataSource({
+    ...buildDataSourceOptions({ url: 'postgres://postgres@127.0.0.1:5432/agora_gen', entities: entities as never }),
+  });
   await ds.initialize();
   await ds.runMigrations();
   const log = await ds.driver.createSchemaBuilder().log();

@@ -36,7 +36,11 @@ export type RequestHeaders = Record<string, string>;
  * One autocannon run of `seconds` at `connections`. Each request takes the next headers of
  * `pool`; a pool that runs dry fails the run (a reused payment would be a replay, not a measurement).
  */
-export function load(name: string, connections: number, opts: { url: string; body: string; pool?: RequestHeaders[]; seconds: number }): Promise<Row> {
+export function load(
+  name: string,
+  connections: number,
+  opts: { url: string; body: string; pool?: RequestHeaders[]; seconds: number },
+): Promise<Row> {
   let i = 0;
   return new Promise((resolve, reject) => {
     autocannon(
@@ -51,7 +55,8 @@ export function load(name: string, connections: number, opts: { url: string; bod
             body: opts.body,
             setupRequest: (req: any) => {
               if (!opts.pool) return req;
-              if (i >= opts.pool.length) throw new Error(`${name}: the pool of ${opts.pool.length} payment headers ran dry; raise its size`);
+              if (i >= opts.pool.length)
+                throw new Error(`${name}: the pool of ${opts.pool.length} payment headers ran dry; raise its size`);
               return { ...req, headers: { ...req.headers, ...opts.pool[i++] } };
             },
           },
@@ -80,10 +85,18 @@ export function load(name: string, connections: number, opts: { url: string; bod
  * Runs `file` again as a child process in `role`; resolves once it prints `READY <url>`. `preload`:
  * modules loaded (`-r`) before `file` and its imports (what a process's instrument.ts does first).
  */
-export function spawnRole(file: string, role: string, env: Record<string, string> = {}, preload: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+export function spawnRole(
+  file: string,
+  role: string,
+  env: Record<string, string> = {},
+  preload: string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
   const prof = process.env.BENCH_CPU_PROF === role ? ['--cpu-prof', '--cpu-prof-dir', 'bench-profiles'] : [];
   const args = [...prof, '-r', '@swc-node/register', ...preload.flatMap((m) => ['-r', m]), file, role];
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     let bytes = 0;
@@ -103,7 +116,14 @@ export function spawnRole(file: string, role: string, env: Record<string, string
 }
 
 export function stopRoles(children: ChildProcess[]): Promise<unknown> {
-  return Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGINT'))))));
+  return Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) =>
+          child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGINT')),
+        ),
+    ),
+  );
 }
 
 /** Drops and creates database `name`, empty; answers its URL. */
@@ -141,8 +161,15 @@ export function x402V1Header(wallet: Wallet, amount: bigint, o: { usdc: string; 
     validBefore: String(now + 900),
     nonce: `0x${randomBytes(32).toString('hex')}`,
   };
-  const signature = wallet.signingKey.sign(transferAuthorizationDigest({ name: 'USDC', version: '2', chainId: 84532, verifyingContract: o.usdc }, authorization)).serialized;
-  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
+  const signature = wallet.signingKey.sign(
+    transferAuthorizationDigest(
+      { name: 'USDC', version: '2', chainId: 84532, verifyingContract: o.usdc },
+      authorization,
+    ),
+  ).serialized;
+  return Buffer.from(
+    JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } }),
+  ).toString('base64');
 }
 
 /** /proc/<pid>/stat fields after the command name (Linux), or null. */
@@ -201,7 +228,11 @@ export function processesCpuMs(comm: string): number {
  */
 export async function openHeldChain(
   apiUrl: string,
-  pay: { register: (wallet: Wallet) => string | Promise<string>; root: () => string | Promise<string>; holder?: Wallet },
+  pay: {
+    register: (wallet: Wallet) => string | Promise<string>;
+    root: () => string | Promise<string>;
+    holder?: Wallet;
+  },
 ): Promise<{ token: string; release: () => Promise<void> }> {
   let answer: (() => void) | null = null;
   let gotToken: (t: string) => void;
@@ -220,7 +251,14 @@ export async function openHeldChain(
     body: JSON.stringify({
       wallet: holder.address,
       name: 'Bench Orchestrator',
-      capabilities: [{ id: 'orchestrate', name: 'Orchestrate', description: 'Holds a chain open', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+      capabilities: [
+        {
+          id: 'orchestrate',
+          name: 'Orchestrate',
+          description: 'Holds a chain open',
+          pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
+        },
+      ],
       endpoints: { execution: rootUrl },
     }),
   });
@@ -229,7 +267,12 @@ export async function openHeldChain(
   const root = fetch(`${apiUrl}/api/v1/execute`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-payment': await pay.root() },
-    body: JSON.stringify({ targetAgentId: rootId, capabilityId: 'orchestrate', input: {}, chain: { budget: '1000.00' } }),
+    body: JSON.stringify({
+      targetAgentId: rootId,
+      capabilityId: 'orchestrate',
+      input: {},
+      chain: { budget: '1000.00' },
+    }),
   });
   return {
     token: await token,

@@ -22,10 +22,31 @@ import { request } from 'undici';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { buildDataSourceOptions } from '@app/database';
-import { Accounts, LedgerAccountEntity, LedgerEntryEntity, LedgerModule, LedgerService, LedgerTransactionEntity, transfer } from '@app/ledger';
+import {
+  Accounts,
+  LedgerAccountEntity,
+  LedgerEntryEntity,
+  LedgerModule,
+  LedgerService,
+  LedgerTransactionEntity,
+  transfer,
+} from '@app/ledger';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { startTranslatorAgent } from '../../examples/translator-agent';
-import { cpuMs, freshDatabase, load, openHeldChain, postgresCpuMs, procStat, TICK_MS, x402V1Header, RequestHeaders, Row, spawnRole as spawnRoleOf, stopRoles } from './bench-lib';
+import {
+  cpuMs,
+  freshDatabase,
+  load,
+  openHeldChain,
+  postgresCpuMs,
+  procStat,
+  TICK_MS,
+  x402V1Header,
+  RequestHeaders,
+  Row,
+  spawnRole as spawnRoleOf,
+  stopRoles,
+} from './bench-lib';
 
 const DB = 'agora_bench';
 const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB}`;
@@ -46,7 +67,8 @@ async function headers(count: number, amount: bigint): Promise<RequestHeaders[]>
   return out;
 }
 
-const spawnRole = (role: string, env: Record<string, string> = {}, preload: string[] = []) => spawnRoleOf(__filename, role, env, preload);
+const spawnRole = (role: string, env: Record<string, string> = {}, preload: string[] = []) =>
+  spawnRoleOf(__filename, role, env, preload);
 const TRACING = Boolean(process.env.BENCH_TRACING);
 
 /** The traced api: OpenTelemetry started before its imports, the sampled spans exported to the sink (nothing dropped: a deep queue). */
@@ -81,7 +103,11 @@ async function roleSink(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function run(name: string, connections: number, opts: { url: string; body: string; pool?: RequestHeaders[]; server?: number; seconds?: number }): Promise<Row> {
+async function run(
+  name: string,
+  connections: number,
+  opts: { url: string; body: string; pool?: RequestHeaders[]; server?: number; seconds?: number },
+): Promise<Row> {
   const before = { server: cpuMs(opts.server), pg: postgresCpuMs() };
   const f0 = opts.server ? procStat(opts.server) : null;
   const row = await load(name, connections, { ...opts, seconds: opts.seconds ?? DURATION_S });
@@ -95,7 +121,11 @@ async function run(name: string, connections: number, opts: { url: string; body:
   }
   const requests = row.total ?? 0;
   const perRequest = (ms: number) => Math.round((ms / Math.max(1, requests)) * 100) / 100;
-  return { ...row, serverCpu: opts.server ? perRequest(cpuMs(opts.server) - before.server) : undefined, pgCpu: perRequest(postgresCpuMs() - before.pg) };
+  return {
+    ...row,
+    serverCpu: opts.server ? perRequest(cpuMs(opts.server) - before.server) : undefined,
+    pgCpu: perRequest(postgresCpuMs() - before.pg),
+  };
 }
 
 async function roleApi(): Promise<string> {
@@ -137,13 +167,22 @@ async function roleBaseline(agentUrl: string): Promise<string> {
         body: JSON.stringify({ requestId: 'b', capabilityId: 'translate', input: { text: 'hi' } }),
       });
       const output = await res.body.json();
-      await this.ds.transaction((m) => this.ledger.post(m, { code: 'bench.baseline', refId: randomUUID(), legs: transfer(Accounts.worldChain(), Accounts.platformRevenue(), 11_000n) }));
+      await this.ds.transaction((m) =>
+        this.ledger.post(m, {
+          code: 'bench.baseline',
+          refId: randomUUID(),
+          legs: transfer(Accounts.worldChain(), Accounts.platformRevenue(), 11_000n),
+        }),
+      );
       return output;
     }
   }
   @Module({
     imports: [
-      TypeOrmModule.forRoot({ ...buildDataSourceOptions({ url: DB_URL, poolSize: 20 }), entities: [LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity] }),
+      TypeOrmModule.forRoot({
+        ...buildDataSourceOptions({ url: DB_URL, poolSize: 20 }),
+        entities: [LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity],
+      }),
       LedgerModule,
     ],
     controllers: [BaselineController],
@@ -179,7 +218,14 @@ async function main(): Promise<void> {
     body: JSON.stringify({
       wallet: owner.address,
       name: 'Bench Translator',
-      capabilities: [{ id: 'translate', name: 'Translate', description: 'Upper-cases text', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+      capabilities: [
+        {
+          id: 'translate',
+          name: 'Translate',
+          description: 'Upper-cases text',
+          pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
+        },
+      ],
       endpoints: { execution: agent.url },
     }),
   });
@@ -189,7 +235,10 @@ async function main(): Promise<void> {
     const { Client } = await import('pg');
     const pg = new Client({ connectionString: DB_URL });
     await pg.connect();
-    await pg.query(`UPDATE agents SET reputation_score = $2 WHERE id = $1`, [agentId, Number(process.env.BENCH_AGENT_SCORE)]);
+    await pg.query(`UPDATE agents SET reputation_score = $2 WHERE id = $1`, [
+      agentId,
+      Number(process.env.BENCH_AGENT_SCORE),
+    ]);
     await pg.end();
   }
   const executeBody = JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } });
@@ -212,25 +261,52 @@ async function main(): Promise<void> {
     const asyncPool = only('async') ? await headers(warmup + perRound * rounds, 11_000n) : [];
     const tracedPool = traced ? await headers(warmup + perRound * rounds, 11_000n) : [];
     // One chain per connection count (1000.00 of budget: 90,909 sub-calls of 0.011), its token on every request.
-    const chain = only('chained') ? await openHeldChain(apiUrl, { register: (w) => header(w, 100_000n), root: () => header(owner, 11_000n + 1_000_000_000n) }) : null;
-    const chainedPool: RequestHeaders[] = chain ? Array.from({ length: warmup + perRound * rounds }, () => ({ 'x-chain-token': chain.token })) : [];
-    const slice = (pool: RequestHeaders[], round: number) => (round === 0 ? pool.slice(0, warmup) : pool.slice(warmup + (round - 1) * perRound, warmup + round * perRound));
+    const chain = only('chained')
+      ? await openHeldChain(apiUrl, {
+          register: (w) => header(w, 100_000n),
+          root: () => header(owner, 11_000n + 1_000_000_000n),
+        })
+      : null;
+    const chainedPool: RequestHeaders[] = chain
+      ? Array.from({ length: warmup + perRound * rounds }, () => ({ 'x-chain-token': chain.token }))
+      : [];
+    const slice = (pool: RequestHeaders[], round: number) =>
+      round === 0 ? pool.slice(0, warmup) : pool.slice(warmup + (round - 1) * perRound, warmup + round * perRound);
     const byScenario = new Map<string, Row[]>();
-    const add = (round: number, r: Row) => round > 0 && byScenario.set(r.scenario, [...(byScenario.get(r.scenario) ?? []), r]);
+    const add = (round: number, r: Row) =>
+      round > 0 && byScenario.set(r.scenario, [...(byScenario.get(r.scenario) ?? []), r]);
     for (let round = 0; round <= rounds; round++) {
       process.stdout.write(round === 0 ? `  warm-up round (${WARMUP_S} s)\n` : `  round ${round}/${rounds}\n`);
       const seconds = round === 0 ? WARMUP_S : DURATION_S;
       if (only('direct')) add(round, await run('direct', connections, { url: agent.url, body: agentBody, seconds }));
-      add(round, await run('baseline', connections, { url: baselineUrl, body: '{}', server: baselineApp.child.pid, seconds }));
+      add(
+        round,
+        await run('baseline', connections, { url: baselineUrl, body: '{}', server: baselineApp.child.pid, seconds }),
+      );
       const plain = async () => {
         if (only('sync'))
-          add(round, await run('sync /execute', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: slice(syncPool, round), server: api.child.pid, seconds }));
+          add(
+            round,
+            await run('sync /execute', connections, {
+              url: `${apiUrl}/api/v1/execute`,
+              body: executeBody,
+              pool: slice(syncPool, round),
+              server: api.child.pid,
+              seconds,
+            }),
+          );
       };
       const withTracing = async () => {
         if (traced)
           add(
             round,
-            await run('sync /execute traced', connections, { url: `${traced.url}/api/v1/execute`, body: executeBody, pool: slice(tracedPool, round), server: traced.child.pid, seconds }),
+            await run('sync /execute traced', connections, {
+              url: `${traced.url}/api/v1/execute`,
+              body: executeBody,
+              pool: slice(tracedPool, round),
+              server: traced.child.pid,
+              seconds,
+            }),
           );
       };
       // Traced and plain take turns going first: neither always meets the database the other just loaded.
@@ -238,16 +314,36 @@ async function main(): Promise<void> {
       if (only('async'))
         add(
           round,
-          await run('async /execute', connections, { url: `${apiUrl}/api/v1/execute?async=true`, body: executeBody, pool: slice(asyncPool, round), server: api.child.pid, seconds }),
+          await run('async /execute', connections, {
+            url: `${apiUrl}/api/v1/execute?async=true`,
+            body: executeBody,
+            pool: slice(asyncPool, round),
+            server: api.child.pid,
+            seconds,
+          }),
         );
       if (chain)
-        add(round, await run('chained sub-call', connections, { url: `${apiUrl}/api/v1/execute`, body: executeBody, pool: slice(chainedPool, round), server: api.child.pid, seconds }));
+        add(
+          round,
+          await run('chained sub-call', connections, {
+            url: `${apiUrl}/api/v1/execute`,
+            body: executeBody,
+            pool: slice(chainedPool, round),
+            server: api.child.pid,
+            seconds,
+          }),
+        );
     }
     await chain?.release();
     for (const results of byScenario.values()) {
       const sorted = [...results].sort((a, b) => a.rps - b.rps);
       const median = sorted[Math.floor(sorted.length / 2)];
-      rows.push({ ...median, rounds: results.map((r) => r.rps), non2xx: results.reduce((n, r) => n + r.non2xx, 0), errors: results.reduce((n, r) => n + r.errors, 0) });
+      rows.push({
+        ...median,
+        rounds: results.map((r) => r.rps),
+        non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+        errors: results.reduce((n, r) => n + r.errors, 0),
+      });
     }
   }
 
@@ -291,7 +387,9 @@ async function role(name: string): Promise<string> {
   throw new Error(`unknown role ${name}`);
 }
 
-(process.argv[2] ? role(process.argv[2]).then((url) => process.stdout.write(`READY ${url}\n`)) : main()).catch((err) => {
-  process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
-  process.exit(1);
-});
+(process.argv[2] ? role(process.argv[2]).then((url) => process.stdout.write(`READY ${url}\n`)) : main()).catch(
+  (err) => {
+    process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -20,11 +20,20 @@ export const ROLES_FILE = __filename;
 const AUTHORIZATION_USED = eventTopic('AuthorizationUsed(address,bytes32)');
 
 /** Receipts of blocks (from, to]: gas and settlements (AuthorizationUsed logs) of the transactions sent by `sender`. */
-export async function gasOf(chain: LocalChain, sender: string, from: number, to: number): Promise<{ gas: bigint; settlements: number }> {
+export async function gasOf(
+  chain: LocalChain,
+  sender: string,
+  from: number,
+  to: number,
+): Promise<{ gas: bigint; settlements: number }> {
   let gas = 0n;
   let settlements = 0;
   for (let b = from + 1; b <= to; b++) {
-    const receipts = (await chain.provider.send('eth_getBlockReceipts', [`0x${b.toString(16)}`])) as { from: string; gasUsed: string; logs: { topics: string[] }[] }[];
+    const receipts = (await chain.provider.send('eth_getBlockReceipts', [`0x${b.toString(16)}`])) as {
+      from: string;
+      gasUsed: string;
+      logs: { topics: string[] }[];
+    }[];
     for (const r of receipts ?? []) {
       if (r.from.toLowerCase() !== sender.toLowerCase()) continue;
       gas += BigInt(r.gasUsed);
@@ -39,7 +48,14 @@ export function cpuNow(servers: (number | undefined)[]): number[] {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
   const idle = fields[3] + fields[4];
   const total = fields.reduce((a, b) => a + b, 0);
-  return [servers.reduce<number>((sum, pid) => sum + cpuMs(pid), 0), processesCpuMs('anvil'), postgresCpuMs(), processesCpuMs('redis-server'), total - idle, total];
+  return [
+    servers.reduce<number>((sum, pid) => sum + cpuMs(pid), 0),
+    processesCpuMs('anvil'),
+    postgresCpuMs(),
+    processesCpuMs('redis-server'),
+    total - idle,
+    total,
+  ];
 }
 
 export function cpuPerRequest(before: number[], after: number[], requests: number): string {
@@ -58,10 +74,14 @@ export async function until(probe: () => Promise<boolean>, what: string, timeout
 
 export function ledgerCheck(dbUrl: string): boolean {
   try {
-    execFileSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../../apps/cli/src/main.ts'), 'ledger:check'], {
-      env: { ...process.env, DATABASE_URL: dbUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, '../../apps/cli/src/main.ts'), 'ledger:check'],
+      {
+        env: { ...process.env, DATABASE_URL: dbUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+        stdio: 'pipe',
+      },
+    );
     return true;
   } catch (err) {
     process.stdout.write(String((err as { stdout?: Buffer }).stdout ?? err));
@@ -106,11 +126,20 @@ async function role(name: string): Promise<string> {
     return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   }
   if (name === 'worker') {
-    const app = await NestFactory.createApplicationContext(WorkerModule.register(loadConfig(evmConfig())), { logger: false });
+    const app = await NestFactory.createApplicationContext(WorkerModule.register(loadConfig(evmConfig())), {
+      logger: false,
+    });
     await app.init();
     return 'worker';
   }
-  if (name === 'facilitator') return (await startReferenceFacilitator({ rpcUrl: e.BENCH_RPC_URL!, chainId: 84532, privateKey: e.BENCH_FACILITATOR_KEY! })).url;
+  if (name === 'facilitator')
+    return (
+      await startReferenceFacilitator({
+        rpcUrl: e.BENCH_RPC_URL!,
+        chainId: 84532,
+        privateKey: e.BENCH_FACILITATOR_KEY!,
+      })
+    ).url;
   if (name === 'reference') {
     const server = await startReferenceServer({
       facilitatorUrl: e.BENCH_FACILITATOR_URL!,

@@ -13,7 +13,16 @@ import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { request } from 'undici';
 import { startChain } from '../../scripts/local-chain';
-import { freshDatabase, load, openHeldChain, RequestHeaders, Row, spawnRole, stopRoles, x402V1Header } from './bench-lib';
+import {
+  freshDatabase,
+  load,
+  openHeldChain,
+  RequestHeaders,
+  Row,
+  spawnRole,
+  stopRoles,
+  x402V1Header,
+} from './bench-lib';
 import { cpuNow, cpuPerRequest, gasOf, ledgerCheck, ROLES_FILE, until } from './chain-bench-roles';
 import { referencePaymentHeaders } from './reference-stack';
 
@@ -35,7 +44,12 @@ interface ChainRow extends Row {
   settlements: number;
 }
 
-async function benchChain(label: string, blockTime: number | undefined, drain: boolean, seconds: number): Promise<ChainRow[]> {
+async function benchChain(
+  label: string,
+  blockTime: number | undefined,
+  drain: boolean,
+  seconds: number,
+): Promise<ChainRow[]> {
   const chain = await startChain({ blockTime });
   const dbUrl = await freshDatabase(DB);
   const db = new Client({ connectionString: dbUrl });
@@ -55,13 +69,22 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
   const payers = Array.from({ length: 16 }, () => new Wallet(Wallet.createRandom().privateKey));
   const deployer = chain.account(10).connect(chain.provider);
   const first = await chain.provider.getTransactionCount(deployer.address, 'pending');
-  const mints = await Promise.all(payers.map((p, i) => chain.token.connect(deployer).getFunction('mint')(p.address, 1_000_000_000_000n, { nonce: first + i })));
+  const mints = await Promise.all(
+    payers.map((p, i) =>
+      chain.token.connect(deployer).getFunction('mint')(p.address, 1_000_000_000_000n, { nonce: first + i }),
+    ),
+  );
   await Promise.all(mints.map((tx) => tx.wait()));
 
   const agent = await spawnRole(ROLES_FILE, 'agent');
   const api = await spawnRole(ROLES_FILE, 'api', env);
   const facilitator = await spawnRole(ROLES_FILE, 'facilitator', env);
-  const reference = await spawnRole(ROLES_FILE, 'reference', { ...env, BENCH_FACILITATOR_URL: facilitator.url, BENCH_AGENT_URL: agent.url, BENCH_PAY_TO: relayer.address });
+  const reference = await spawnRole(ROLES_FILE, 'reference', {
+    ...env,
+    BENCH_FACILITATOR_URL: facilitator.url,
+    BENCH_AGENT_URL: agent.url,
+    BENCH_PAY_TO: relayer.address,
+  });
   const children = [agent.child, api.child, facilitator.child, reference.child];
   // The worker starts for the drain (or before the final check): the drain measures it alone, on a full queue.
   const startWorker = async () => {
@@ -72,14 +95,29 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
   const rows: ChainRow[] = [];
   try {
     const agoraHeaders = (count: number): RequestHeaders[] =>
-      Array.from({ length: count }, (_, i) => ({ 'x-payment': x402V1Header(payers[i % payers.length], PRICE, { usdc: chain.usdcAddress, payTo: relayer.address }) }));
+      Array.from({ length: count }, (_, i) => ({
+        'x-payment': x402V1Header(payers[i % payers.length], PRICE, {
+          usdc: chain.usdcAddress,
+          payTo: relayer.address,
+        }),
+      }));
     const reg = await fetch(`${api.url}/api/v1/agents`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-payment': x402V1Header(payers[0], 100_000n, { usdc: chain.usdcAddress, payTo: relayer.address }) },
+      headers: {
+        'content-type': 'application/json',
+        'x-payment': x402V1Header(payers[0], 100_000n, { usdc: chain.usdcAddress, payTo: relayer.address }),
+      },
       body: JSON.stringify({
         wallet: payers[0].address,
         name: 'Bench Translator',
-        capabilities: [{ id: 'translate', name: 'Translate', description: 'Upper-cases text', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+        capabilities: [
+          {
+            id: 'translate',
+            name: 'Translate',
+            description: 'Upper-cases text',
+            pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
+          },
+        ],
         endpoints: { execution: agent.url },
       }),
     });
@@ -91,7 +129,8 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
       ? await openHeldChain(api.url, {
           holder: payers[1],
           register: (w) => x402V1Header(w, 100_000n, { usdc: chain.usdcAddress, payTo: relayer.address }),
-          root: () => x402V1Header(payers[2], PRICE + 1_000_000_000n, { usdc: chain.usdcAddress, payTo: relayer.address }),
+          root: () =>
+            x402V1Header(payers[2], PRICE + 1_000_000_000n, { usdc: chain.usdcAddress, payTo: relayer.address }),
         })
       : null;
     const agentBody = JSON.stringify({ requestId: 'r', capabilityId: 'translate', input: { text: 'hi' } });
@@ -99,9 +138,14 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
     for (const connections of (process.env.BENCH_CONNECTIONS ?? '1,20').split(',').filter(Boolean).map(Number)) {
       const rate = connections === 1 ? 150 : 400;
       const [warmSize, runSize] = [Math.ceil(WARMUP_S * rate), Math.ceil(seconds * rate)];
-      process.stdout.write(`${label}, ${connections} connection(s): signing ${warmSize + runSize} headers per stack...\n`);
+      process.stdout.write(
+        `${label}, ${connections} connection(s): signing ${warmSize + runSize} headers per stack...\n`,
+      );
       const wallets = payers.map((p) => p.privateKey);
-      const refHeaders = async (count: number) => (await referencePaymentHeaders({ serverUrl: reference.url, wallets, count })).map((h) => ({ [h.header]: h.value }));
+      const refHeaders = async (count: number) =>
+        (await referencePaymentHeaders({ serverUrl: reference.url, wallets, count })).map((h) => ({
+          [h.header]: h.value,
+        }));
       // Separate pools for the warm-up and the run: a request cut off at the end of a run may still have reached the server.
       const stacks = [
         {
@@ -127,7 +171,9 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
                 url: `${api.url}/api/v1/execute`,
                 body: executeBody,
                 // The same token every time (it costs nothing to repeat): pools sized for a local-speed rate.
-                pools: [WARMUP_S, seconds].map((t) => Array.from({ length: Math.ceil(t * 3_000) }, () => ({ 'x-chain-token': held.token }))),
+                pools: [WARMUP_S, seconds].map((t) =>
+                  Array.from({ length: Math.ceil(t * 3_000) }, () => ({ 'x-chain-token': held.token })),
+                ),
                 sender: relayer.address,
                 servers: [api.child.pid],
               },
@@ -142,10 +188,21 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
         const cpu = cpuPerRequest(cpu0, cpuNow(s.servers), row.ok ?? 0);
         if (s.name === 'agora evm') {
           // Settlements of answered requests still being mined count for this run's gas.
-          await until(async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0].n === 0, 'agora settlements');
+          await until(
+            async () =>
+              (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`))
+                .rows[0].n === 0,
+            'agora settlements',
+          );
         }
         const { gas, settlements } = await gasOf(chain, s.sender, b0, await chain.provider.getBlockNumber());
-        rows.push({ ...row, chain: label, settlements, cpu, gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN });
+        rows.push({
+          ...row,
+          chain: label,
+          settlements,
+          cpu,
+          gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN,
+        });
         process.stdout.write(
           `  ${s.name}: ${row.rps} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${rows.at(-1)!.gasPerSettlement} gas/settlement, non-2xx ${row.non2xx}, CPU ms/req ${cpu}\n`,
         );
@@ -154,7 +211,9 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
 
     if (drain) {
       const pool = agoraHeaders(DRAIN);
-      const settled = async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'execution' AND status = 'settled'`)).rows[0].n as number;
+      const settled = async () =>
+        (await db.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'execution' AND status = 'settled'`))
+          .rows[0].n as number;
       const before = await settled();
       const b0 = await chain.provider.getBlockNumber();
       const t0 = performance.now();
@@ -164,7 +223,11 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
         Array.from({ length: 50 }, async () => {
           while (next < pool.length) {
             const h = pool[next++];
-            const res = await request(`${api.url}/api/v1/execute?async=true`, { method: 'POST', headers: { 'content-type': 'application/json', ...h }, body: executeBody });
+            const res = await request(`${api.url}/api/v1/execute?async=true`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', ...h },
+              body: executeBody,
+            });
             await res.body.dump();
             if (res.statusCode === 202) accepted++;
           }
@@ -191,7 +254,9 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
         cpu: cpuPerRequest(cpu0, cpuNow([worker.child.pid]), accepted - atReady),
         gasPerSettlement: settlements ? Number(gas / BigInt(settlements)) : NaN,
       });
-      process.stdout.write(`  async drain: ${accepted - atReady} settled by the worker in ${seconds.toFixed(2)} s: ${rows.at(-1)!.rps} settlements/s, CPU ms/req ${rows.at(-1)!.cpu}\n`);
+      process.stdout.write(
+        `  async drain: ${accepted - atReady} settled by the worker in ${seconds.toFixed(2)} s: ${rows.at(-1)!.rps} settlements/s, CPU ms/req ${rows.at(-1)!.cpu}\n`,
+      );
     } else {
       await startWorker(); // retries of anything left unsettled
     }
@@ -201,7 +266,12 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
 
     // Money: every paid answer (registrations and completed executions, counted by the server: a request cut off at the end of
     // a run may still have been answered) moved exactly one authorization on chain, and the ledger holds.
-    await until(async () => (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0].n === 0, 'all settlements');
+    await until(
+      async () =>
+        (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0]
+          .n === 0,
+      'all settlements',
+    );
     const { rows: counts } = await db.query(
       `SELECT (SELECT count(*) FROM agents)::int + (SELECT count(*) FROM executions WHERE status = 'completed' AND payment_id IS NOT NULL)::int AS paid,
               (SELECT count(*) FROM payments WHERE status = 'settled')::int AS settled`,
@@ -211,7 +281,8 @@ async function benchChain(label: string, blockTime: number | undefined, drain: b
     process.stdout.write(
       `  ${label}: ${counts[0].paid} paid answers, ${counts[0].settled} settled payments, ${onChain} authorizations used on chain by agora; ledger:check ${check ? 'passed' : 'FAILED'}\n`,
     );
-    if (onChain !== counts[0].paid || counts[0].settled !== counts[0].paid || !check) throw new Error(`${label}: the money check failed`);
+    if (onChain !== counts[0].paid || counts[0].settled !== counts[0].paid || !check)
+      throw new Error(`${label}: the money check failed`);
   } finally {
     await stopRoles(children);
     await db.end();
@@ -226,7 +297,8 @@ async function main(): Promise<void> {
     ...(chains.includes('automine') ? await benchChain('automine', undefined, true, DURATION_S) : []),
     ...(chains.includes('blocks') ? await benchChain('1 s blocks', 1, false, BLOCK_DURATION_S) : []),
   ];
-  const ref = (r: ChainRow) => rows.find((x) => x.chain === r.chain && x.connections === r.connections && x.scenario === 'reference x402');
+  const ref = (r: ChainRow) =>
+    rows.find((x) => x.chain === r.chain && x.connections === r.connections && x.scenario === 'reference x402');
   process.stdout.write(
     `\n${WARMUP_S} s of warm-up, then ${DURATION_S} s per run (${BLOCK_DURATION_S} s with 1-second blocks); req/s counts 2xx answers\n\n| chain | scenario | connections | req/s | p50 ms | p99 ms | vs reference | gas per settlement | CPU ms per answer (server / anvil / Postgres) | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n`,
   );

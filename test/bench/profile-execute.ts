@@ -60,7 +60,9 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
     TRANSFER_WITH_AUTHORIZATION_TYPES,
     authorization,
   );
-  return Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } }),
+  ).toString('base64');
 }
 
 (async () => {
@@ -139,7 +141,14 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
     body: JSON.stringify({
       wallet: owner.address,
       name: 'Profiled',
-      capabilities: [{ id: 't', name: 'T', description: 'd', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+      capabilities: [
+        {
+          id: 't',
+          name: 'T',
+          description: 'd',
+          pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
+        },
+      ],
       endpoints: { execution: agent.url },
     }),
   });
@@ -154,7 +163,8 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   // WAL written per request (what each COMMIT flushes).
   const lsnClient = new Client({ connectionString: DB_URL });
   await lsnClient.connect();
-  const walLsn = async () => BigInt((await lsnClient.query(`SELECT pg_current_wal_lsn() - '0/0'::pg_lsn AS b`)).rows[0].b);
+  const walLsn = async () =>
+    BigInt((await lsnClient.query(`SELECT pg_current_wal_lsn() - '0/0'::pg_lsn AS b`)).rows[0].b);
   let walStart = 0n;
   for (let i = 0; i < N + WARM; i++) {
     if (i === WARM) {
@@ -163,14 +173,21 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
       walStart = await walLsn();
     }
     const t = Date.now();
-    const r = await fetch(`${url}/api/v1/execute`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-payment': hs[i] }, body });
+    const r = await fetch(`${url}/api/v1/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-payment': hs[i] },
+      body,
+    });
     const text = await r.text();
     if (r.status !== 200) throw new Error(`execute answered ${r.status}: ${text}`);
     wall += Date.now() - t;
   }
-  process.stdout.write(`per request: ${(wall / N).toFixed(2)} ms wall, ${(Number((await walLsn()) - walStart) / N).toFixed(0)} bytes of WAL\n`);
+  process.stdout.write(
+    `per request: ${(wall / N).toFixed(2)} ms wall, ${(Number((await walLsn()) - walStart) / N).toFixed(0)} bytes of WAL\n`,
+  );
   await lsnClient.end();
-  for (const [k, v] of [...totals].sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`${(v.ms / N).toFixed(2).padStart(7)} ms  ${k}\n`);
+  for (const [k, v] of [...totals].sort((a, b) => b[1].ms - a[1].ms))
+    process.stdout.write(`${(v.ms / N).toFixed(2).padStart(7)} ms  ${k}\n`);
   await app.close();
   await agent.stop();
   process.exit(0);

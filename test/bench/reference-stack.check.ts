@@ -31,12 +31,27 @@ async function main(): Promise<void> {
 
     const agent = await startTranslatorAgent({ keepCalls: false });
     stops.unshift(() => agent.stop());
-    const facilitator = await startReferenceFacilitator({ rpcUrl: chain.rpcUrl, chainId: chain.chainId, privateKey: facilitatorKey.privateKey });
+    const facilitator = await startReferenceFacilitator({
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
+      privateKey: facilitatorKey.privateKey,
+    });
     stops.unshift(() => facilitator.close());
-    const server = await startReferenceServer({ facilitatorUrl: facilitator.url, agentUrl: agent.url, payTo, asset: chain.usdcAddress, chainId: chain.chainId, price: PRICE });
+    const server = await startReferenceServer({
+      facilitatorUrl: facilitator.url,
+      agentUrl: agent.url,
+      payTo,
+      asset: chain.usdcAddress,
+      chainId: chain.chainId,
+      price: PRICE,
+    });
     stops.unshift(() => server.close());
 
-    const headers = await referencePaymentHeaders({ serverUrl: server.url, wallets: payers.map((p) => p.privateKey), count: REQUESTS });
+    const headers = await referencePaymentHeaders({
+      serverUrl: server.url,
+      wallets: payers.map((p) => p.privateKey),
+      count: REQUESTS,
+    });
     assert(headers.length === REQUESTS, 'one header per request');
     const before = await chain.balanceOf(payTo);
     const startBlock = await chain.provider.getBlockNumber();
@@ -51,12 +66,18 @@ async function main(): Promise<void> {
           body: JSON.stringify({ requestId: randomUUID(), capabilityId: 'translate', input: { text: 'hello world' } }),
         });
         const body = await res.body.text();
-        return { status: res.statusCode, body, paymentResponse: res.headers['payment-response'], ms: performance.now() - t };
+        return {
+          status: res.statusCode,
+          body,
+          paymentResponse: res.headers['payment-response'],
+          ms: performance.now() - t,
+        };
       }),
     );
     const wallMs = performance.now() - t0;
     for (const r of results) assert(r.status === 200, `status ${r.status}: ${r.body}`);
-    for (const r of results) assert(typeof r.paymentResponse === 'string', 'a PAYMENT-RESPONSE header on every paid answer');
+    for (const r of results)
+      assert(typeof r.paymentResponse === 'string', 'a PAYMENT-RESPONSE header on every paid answer');
     assert(JSON.parse(results[0].body).output !== undefined || results[0].body.length > 0, 'the agent answered');
 
     const after = await chain.balanceOf(payTo);
@@ -82,7 +103,9 @@ async function main(): Promise<void> {
 
     const ms = results.map((r) => r.ms).sort((a, b) => a - b);
     console.log(`block time: ${blockTime ? `${blockTime} s` : 'automine'}; blocks ${startBlock + 1}..${endBlock}`);
-    console.log(`${REQUESTS} paid requests in ${wallMs.toFixed(0)} ms; latency min ${ms[0].toFixed(0)} / median ${ms[ms.length >> 1].toFixed(0)} / max ${ms[ms.length - 1].toFixed(0)} ms`);
+    console.log(
+      `${REQUESTS} paid requests in ${wallMs.toFixed(0)} ms; latency min ${ms[0].toFixed(0)} / median ${ms[ms.length >> 1].toFixed(0)} / max ${ms[ms.length - 1].toFixed(0)} ms`,
+    );
     console.log(`gas per settlement: ${gas / BigInt(txs)} (${txs} transactions, ${gas} gas)`);
     console.log('OK');
   } finally {

@@ -37,7 +37,8 @@ type Hex = `0x${string}`;
 
 // viem's type declarations are ES modules, which this CommonJS tree (module node16) may import only as types.
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { createWalletClient, defineChain, http, nonceManager, parseUnits, publicActions } = require('viem') as typeof Viem;
+const { createWalletClient, defineChain, http, nonceManager, parseUnits, publicActions } =
+  require('viem') as typeof Viem;
 const { privateKeyToAccount } = require('viem/accounts') as typeof ViemAccounts;
 const { baseSepolia } = require('viem/chains') as typeof ViemChains;
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -66,23 +67,44 @@ async function listen(app: express.Express): Promise<RunningHttp> {
 /** The examples use viem's baseSepolia (84532, as our local chain is): its 2 s block time gives a 1 s receipt polling interval. */
 function viemChain(chainId: number, rpcUrl: string): Viem.Chain {
   if (chainId === baseSepolia.id) return baseSepolia;
-  return defineChain({ id: chainId, name: `eip155:${chainId}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  return defineChain({
+    id: chainId,
+    name: `eip155:${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
 }
 
 /** The reference facilitator (examples/typescript/facilitator), EVM `exact` on eip155:<chainId>, on 127.0.0.1. */
-export async function startReferenceFacilitator(opts: { rpcUrl: string; chainId: number; privateKey: string }): Promise<RunningHttp> {
+export async function startReferenceFacilitator(opts: {
+  rpcUrl: string;
+  chainId: number;
+  privateKey: string;
+}): Promise<RunningHttp> {
   const network = `eip155:${opts.chainId}` as Network;
   // As the example, plus viem's nonce manager so that concurrent settlements do not reuse a nonce.
   const evmAccount = privateKeyToAccount(opts.privateKey as Hex, { nonceManager });
-  const viemClient = createWalletClient({ account: evmAccount, chain: viemChain(opts.chainId, opts.rpcUrl), transport: http(opts.rpcUrl) }).extend(publicActions);
+  const viemClient = createWalletClient({
+    account: evmAccount,
+    chain: viemChain(opts.chainId, opts.rpcUrl),
+    transport: http(opts.rpcUrl),
+  }).extend(publicActions);
 
   const evmSigner = toFacilitatorEvmSigner({
     getCode: (args: { address: Hex }) => viemClient.getCode(args),
     address: evmAccount.address,
-    readContract: (args: { address: Hex; abi: readonly unknown[]; functionName: string; args?: readonly unknown[] }) => viemClient.readContract({ ...args, args: args.args || [] }),
-    verifyTypedData: (args: { address: Hex; domain: Record<string, unknown>; types: Record<string, unknown>; primaryType: string; message: Record<string, unknown>; signature: Hex }) =>
-      viemClient.verifyTypedData(args as any),
-    writeContract: (args: { address: Hex; abi: readonly unknown[]; functionName: string; args: readonly unknown[] }) => viemClient.writeContract({ ...args, args: args.args || [] }),
+    readContract: (args: { address: Hex; abi: readonly unknown[]; functionName: string; args?: readonly unknown[] }) =>
+      viemClient.readContract({ ...args, args: args.args || [] }),
+    verifyTypedData: (args: {
+      address: Hex;
+      domain: Record<string, unknown>;
+      types: Record<string, unknown>;
+      primaryType: string;
+      message: Record<string, unknown>;
+      signature: Hex;
+    }) => viemClient.verifyTypedData(args as any),
+    writeContract: (args: { address: Hex; abi: readonly unknown[]; functionName: string; args: readonly unknown[] }) =>
+      viemClient.writeContract({ ...args, args: args.args || [] }),
     sendTransaction: (args: { to: Hex; data: Hex }) => viemClient.sendTransaction(args),
     waitForTransactionReceipt: (args: { hash: Hex }) => viemClient.waitForTransactionReceipt(args),
   });
@@ -95,7 +117,10 @@ export async function startReferenceFacilitator(opts: { rpcUrl: string; chainId:
 
   app.post('/verify', async (req, res) => {
     try {
-      const { paymentPayload, paymentRequirements } = req.body as { paymentPayload: PaymentPayload; paymentRequirements: PaymentRequirements };
+      const { paymentPayload, paymentRequirements } = req.body as {
+        paymentPayload: PaymentPayload;
+        paymentRequirements: PaymentRequirements;
+      };
       if (!paymentPayload || !paymentRequirements) {
         res.status(400).json({ error: 'Missing paymentPayload or paymentRequirements' });
         return;
@@ -115,12 +140,19 @@ export async function startReferenceFacilitator(opts: { rpcUrl: string; chainId:
         res.status(400).json({ error: 'Missing paymentPayload or paymentRequirements' });
         return;
       }
-      const response: SettleResponse = await facilitator.settle(paymentPayload as PaymentPayload, paymentRequirements as PaymentRequirements);
+      const response: SettleResponse = await facilitator.settle(
+        paymentPayload as PaymentPayload,
+        paymentRequirements as PaymentRequirements,
+      );
       res.json(response);
     } catch (error) {
       console.error('Settle error:', error);
       if (error instanceof Error && error.message.includes('Settlement aborted:')) {
-        res.json({ success: false, errorReason: error.message.replace('Settlement aborted: ', ''), network: req.body?.paymentPayload?.network || 'unknown' } as SettleResponse);
+        res.json({
+          success: false,
+          errorReason: error.message.replace('Settlement aborted: ', ''),
+          network: req.body?.paymentPayload?.network || 'unknown',
+        } as SettleResponse);
         return;
       }
       res.status(500).json({ error: error instanceof Error ? error.message : 'Unknown error' });
@@ -168,7 +200,11 @@ export async function startReferenceServer(opts: {
             network,
             payTo: opts.payTo,
             // Not a default asset of the network: an AssetAmount in atomic units, with the token's EIP-712 domain in `extra`.
-            price: { amount: parseUnits(opts.price, TOKEN_DECIMALS).toString(), asset: opts.asset, extra: { ...TOKEN_DOMAIN } },
+            price: {
+              amount: parseUnits(opts.price, TOKEN_DECIMALS).toString(),
+              asset: opts.asset,
+              extra: { ...TOKEN_DOMAIN },
+            },
             ...(opts.maxTimeoutSeconds ? { maxTimeoutSeconds: opts.maxTimeoutSeconds } : {}),
           },
           description: 'Execute an agent capability',
@@ -180,7 +216,11 @@ export async function startReferenceServer(opts: {
   );
 
   app.post('/execute', async (req, res) => {
-    const { statusCode, body } = await request(opts.agentUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(req.body) });
+    const { statusCode, body } = await request(opts.agentUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(req.body),
+    });
     res.status(statusCode).json(await body.json());
   });
 
@@ -192,21 +232,36 @@ export async function startReferenceServer(opts: {
  * (round robin over `wallets`, private keys), each with a fresh EIP-3009 nonce: fetches the 402
  * once for the requirements, then does what @x402/fetch does on a 402 without sending the request.
  */
-export async function referencePaymentHeaders(opts: { serverUrl: string; wallets: string[]; count: number }): Promise<{ header: string; value: string }[]> {
-  const res = await request(`${opts.serverUrl}/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+export async function referencePaymentHeaders(opts: {
+  serverUrl: string;
+  wallets: string[];
+  count: number;
+}): Promise<{ header: string; value: string }[]> {
+  const res = await request(`${opts.serverUrl}/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   const text = await res.body.text();
-  if (res.statusCode !== 402) throw new Error(`expected 402 from ${opts.serverUrl}/execute, got ${res.statusCode}: ${text}`);
+  if (res.statusCode !== 402)
+    throw new Error(`expected 402 from ${opts.serverUrl}/execute, got ${res.statusCode}: ${text}`);
   const getHeader = (name: string) => {
     const v = res.headers[name.toLowerCase()];
     return Array.isArray(v) ? v[0] : v;
   };
-  const paymentRequired = new x402HTTPClient(new x402Client()).getPaymentRequiredResponse(getHeader, text ? JSON.parse(text) : undefined);
+  const paymentRequired = new x402HTTPClient(new x402Client()).getPaymentRequiredResponse(
+    getHeader,
+    text ? JSON.parse(text) : undefined,
+  );
 
   const clients = opts.wallets.map((key) => {
     const client = new x402Client();
-    for (const accept of paymentRequired.accepts) client.register(accept.network, new ExactEvmClientScheme(privateKeyToAccount(key as Hex)));
+    for (const accept of paymentRequired.accepts)
+      client.register(accept.network, new ExactEvmClientScheme(privateKeyToAccount(key as Hex)));
     // By default the client pays only the networks' default assets (Circle's USDC), capped at $1.
-    client.setSpendControls({ allowedAssets: paymentRequired.accepts.map((a) => ({ network: a.network, asset: a.asset })) });
+    client.setSpendControls({
+      allowedAssets: paymentRequired.accepts.map((a) => ({ network: a.network, asset: a.asset })),
+    });
     return new x402HTTPClient(client);
   });
 

@@ -61,7 +61,8 @@ function apiEnv(dbUrl: string): Record<string, string> {
 
 type Size = { agents: number; executions: number; label: string };
 
-const compact = (n: number) => (n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n));
+const compact = (n: number) =>
+  n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n);
 
 function sizes(): Size[] {
   return (process.env.SCALE_SIZES ?? '1000:10000,10000:100000,100000:1000000')
@@ -69,7 +70,8 @@ function sizes(): Size[] {
     .filter(Boolean)
     .map((pair) => {
       const [agents, executions] = pair.split(':').map(Number);
-      if (!Number.isInteger(agents) || !Number.isInteger(executions) || agents < 2 || executions < 10) throw new Error(`SCALE_SIZES: bad pair "${pair}" (agents:executions)`);
+      if (!Number.isInteger(agents) || !Number.isInteger(executions) || agents < 2 || executions < 10)
+        throw new Error(`SCALE_SIZES: bad pair "${pair}" (agents:executions)`);
       return { agents, executions, label: `${compact(agents)} agents / ${compact(executions)} tx` };
     });
 }
@@ -82,21 +84,39 @@ type Result = { n: number; p50: number; p95: number; non2xx: Record<number, numb
 function routes(hot: string, deepOffset: number): Route[] {
   const signed = async () => {
     const message = `agora-auth:${hot}:${Date.now()}`;
-    return { 'x-agent-wallet': HOT_WALLET.address, 'x-agent-signature': `${message}:sig:${await HOT_WALLET.signMessage(message)}` };
+    return {
+      'x-agent-wallet': HOT_WALLET.address,
+      'x-agent-signature': `${message}:sig:${await HOT_WALLET.signMessage(message)}`,
+    };
   };
   return [
     { name: 'GET /analytics/agent/:hot?period=all', path: () => `/api/v1/analytics/agent/${hot}?period=all` },
     { name: 'GET /analytics/agent/:hot?period=week', path: () => `/api/v1/analytics/agent/${hot}?period=week` },
     { name: 'GET /reputation/leaderboard?limit=10', path: () => `/api/v1/reputation/leaderboard?limit=10` },
-    { name: 'GET /discover?capability=translate&limit=20', path: () => `/api/v1/discover?capability=translate&limit=20` },
-    { name: 'GET /discover/recommend?query=… (8 phrases)', path: (i) => `/api/v1/discover/recommend?query=${encodeURIComponent(PHRASES[i % PHRASES.length])}` },
+    {
+      name: 'GET /discover?capability=translate&limit=20',
+      path: () => `/api/v1/discover?capability=translate&limit=20`,
+    },
+    {
+      name: 'GET /discover/recommend?query=… (8 phrases)',
+      path: (i) => `/api/v1/discover/recommend?query=${encodeURIComponent(PHRASES[i % PHRASES.length])}`,
+    },
     { name: 'GET /payments/stats', path: () => `/api/v1/payments/stats` },
-    { name: 'GET /payments/history/:hot?limit=20&offset=0', path: () => `/api/v1/payments/history/${hot}?limit=20&offset=0`, headers: signed },
-    { name: 'GET /payments/history/:hot?limit=20 (offset 80% of its tx)', path: () => `/api/v1/payments/history/${hot}?limit=20&offset=${deepOffset}`, headers: signed },
+    {
+      name: 'GET /payments/history/:hot?limit=20&offset=0',
+      path: () => `/api/v1/payments/history/${hot}?limit=20&offset=0`,
+      headers: signed,
+    },
+    {
+      name: 'GET /payments/history/:hot?limit=20 (offset 80% of its tx)',
+      path: () => `/api/v1/payments/history/${hot}?limit=20&offset=${deepOffset}`,
+      headers: signed,
+    },
   ];
 }
 
-const percentile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] : NaN);
+const percentile = (sorted: number[], q: number) =>
+  sorted.length ? sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] : NaN;
 
 /** One route, one request at a time: warm-up, then the measured requests (2xx only in the percentiles). */
 async function measure(http: HttpClient, route: Route): Promise<Result> {
@@ -112,7 +132,8 @@ async function measure(http: HttpClient, route: Route): Promise<Result> {
     const body = await res.body.arrayBuffer();
     const ms = performance.now() - t;
     bytes = body.byteLength;
-    if (i === 0 && process.env.SCALE_DEBUG) process.stdout.write(`    ${res.statusCode} ${Buffer.from(body).toString('utf8').slice(0, 600)}\n`);
+    if (i === 0 && process.env.SCALE_DEBUG)
+      process.stdout.write(`    ${res.statusCode} ${Buffer.from(body).toString('utf8').slice(0, 600)}\n`);
     if (i < WARMUP) {
       // A slow route warms up for at most a tenth of its budget (at least 3 requests).
       if (i >= 2 && performance.now() - started > ROUTE_BUDGET_MS / 10) i = WARMUP - 1;
@@ -167,7 +188,10 @@ function freePort(): Promise<number> {
 async function startApi(dbUrl: string): Promise<{ url: string; child: ChildProcess }> {
   if (process.env.SCALE_API !== 'dist') return spawnRole(__filename, 'api', { SCALE_DB_URL: dbUrl });
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/apps/api/main.js'], { env: { ...process.env, ...apiEnv(dbUrl), PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/apps/api/main.js'], {
+    env: { ...process.env, ...apiEnv(dbUrl), PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`dist api exited with ${child.exitCode} (npm run build first?)`);
@@ -184,12 +208,16 @@ async function dropDatabase(): Promise<void> {
   await admin.end();
 }
 
-async function benchSize(size: Size, keep: boolean): Promise<{ seeded: SeedResult; results: Map<string, Result>; deepOffset: number; apiStamp: number }> {
+async function benchSize(
+  size: Size,
+  keep: boolean,
+): Promise<{ seeded: SeedResult; results: Map<string, Result>; deepOffset: number; apiStamp: number }> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(`\n## ${size.label}`);
   const children: ChildProcess[] = [];
   // Interrupted (SIGINT, SIGTERM): the api stops and the database goes, as at the end of a size.
-  const interrupted = () => void stopRoles(children).then(() => (keep ? Promise.resolve() : dropDatabase()).finally(() => process.exit(130)));
+  const interrupted = () =>
+    void stopRoles(children).then(() => (keep ? Promise.resolve() : dropDatabase()).finally(() => process.exit(130)));
   ['SIGINT', 'SIGTERM'].forEach((signal) => process.once(signal, interrupted));
   try {
     log('  seeding...');
@@ -200,7 +228,9 @@ async function benchSize(size: Size, keep: boolean): Promise<{ seeded: SeedResul
       executionRows: process.env.SCALE_EXECUTION_ROWS !== '0',
       log,
     });
-    log(`  seeded in ${(seeded.ms / 1000).toFixed(1)} s (hot agent ${seeded.hotAgentId}: ${seeded.hotTransactions} transactions; ${seeded.failed} failed executions)`);
+    log(
+      `  seeded in ${(seeded.ms / 1000).toFixed(1)} s (hot agent ${seeded.hotAgentId}: ${seeded.hotTransactions} transactions; ${seeded.failed} failed executions)`,
+    );
     const apiStamp = sourceStamp();
     const api = await startApi(seeded.url);
     children.push(api.child);
@@ -211,7 +241,9 @@ async function benchSize(size: Size, keep: boolean): Promise<{ seeded: SeedResul
       for (const route of routes(seeded.hotAgentId, deepOffset)) {
         const r = await measure(http, route);
         results.set(route.name, r);
-        log(`  ${route.name}: ${cell(r)} ms over ${r.n} requests (${r.bytes} bytes)${Object.keys(r.non2xx).length ? `; non-2xx: ${statuses(r)}` : ''}`);
+        log(
+          `  ${route.name}: ${cell(r)} ms over ${r.n} requests (${r.bytes} bytes)${Object.keys(r.non2xx).length ? `; non-2xx: ${statuses(r)}` : ''}`,
+        );
       }
     } finally {
       await http.close();
@@ -236,7 +268,8 @@ async function main(): Promise<void> {
     await lock.query(`SELECT pg_advisory_lock(hashtext('agora bench:scale'))`);
   }
   const runs: Awaited<ReturnType<typeof benchSize>>[] = [];
-  for (const [i, size] of list.entries()) runs.push(await benchSize(size, process.env.SCALE_KEEP === '1' && i === list.length - 1));
+  for (const [i, size] of list.entries())
+    runs.push(await benchSize(size, process.env.SCALE_KEEP === '1' && i === list.length - 1));
 
   const names = routes('', 0).map((r) => r.name);
   const [a, b] = [list.length - 2, list.length - 1];

@@ -30,14 +30,28 @@ export interface SeedResult {
 }
 
 /** ~50 skill words: verbs and what they act on; capabilities are `verb-object` (translate-french, summarize-pdf). */
-export const VERBS = 'translate summarize transcribe classify extract detect generate analyze convert review forecast ocr caption moderate search tag compare validate redact score'.split(
-  ' ',
-);
+export const VERBS =
+  'translate summarize transcribe classify extract detect generate analyze convert review forecast ocr caption moderate search tag compare validate redact score'.split(
+    ' ',
+  );
 export const OBJECTS =
   'french pdf image sentiment code audio weather stock spanish german japanese english text video invoice email contract news receipt chart table json csv speech document resume product price crypto tweet'.split(
     ' ',
   );
-const PREFIXES = ['Swift', 'Nova', 'Polyglot', 'Atlas', 'Echo', 'Quill', 'Lumen', 'Vector', 'Orbit', 'Sage', 'Pixel', 'Relay'];
+const PREFIXES = [
+  'Swift',
+  'Nova',
+  'Polyglot',
+  'Atlas',
+  'Echo',
+  'Quill',
+  'Lumen',
+  'Vector',
+  'Orbit',
+  'Sage',
+  'Pixel',
+  'Relay',
+];
 const SUFFIXES = ['Agent', 'Bot', 'Pro', 'AI', 'Assistant', 'Service'];
 const TAGLINES = [
   'Fast, accurate and priced per request.',
@@ -46,7 +60,12 @@ const TAGLINES = [
   'Handles large inputs and returns structured JSON.',
   'Trusted by hundreds of agents.',
 ];
-const CHAIN_SETTINGS = JSON.stringify({ chain_enabled: true, chain_max_depth: 5, chain_allowed_callers: [], chain_blocked_callers: [] });
+const CHAIN_SETTINGS = JSON.stringify({
+  chain_enabled: true,
+  chain_max_depth: 5,
+  chain_allowed_callers: [],
+  chain_blocked_callers: [],
+});
 /** Tables loaded here whose secondary indexes are built after the load. */
 const DEFERRED_INDEX_TABLES = ['agents', 'agent_capabilities', 'transactions', 'executions'];
 /** Distinct payer wallets the executions come from. */
@@ -240,8 +259,17 @@ export async function seedDatabase(name: string, o: SeedOptions): Promise<SeedRe
        ON CONFLICT (agent_id) DO UPDATE SET failed = EXCLUDED.failed`,
     );
     await step('vacuum analyze', `VACUUM ANALYZE`);
-    const { rows } = await db.query(`SELECT pg_temp.agent_id(1) AS id, (SELECT count(*) FROM transactions WHERE providing_agent_id = pg_temp.agent_id(1))::int AS n`);
-    return { url, hotAgentId: rows[0].id, hotTransactions: rows[0].n, failed: F, ms: Math.round(performance.now() - t0), steps };
+    const { rows } = await db.query(
+      `SELECT pg_temp.agent_id(1) AS id, (SELECT count(*) FROM transactions WHERE providing_agent_id = pg_temp.agent_id(1))::int AS n`,
+    );
+    return {
+      url,
+      hotAgentId: rows[0].id,
+      hotTransactions: rows[0].n,
+      failed: F,
+      ms: Math.round(performance.now() - t0),
+      steps,
+    };
   } finally {
     await db.end();
   }

@@ -38,14 +38,18 @@ const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 setFlagsFromString('--expose-gc');
 /** A full collection between cases (not before each run: V8 sweeps after it, which would be billed to the run). */
 const gc = runInNewContext('gc') as () => void;
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const fmt = (n: number) => n.toFixed(1).padStart(7);
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
 function table(head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  process.stdout.write(`${line(head)}\n|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|\n${rows.map(line).join('\n')}\n\n`);
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  process.stdout.write(
+    `${line(head)}\n|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|\n${rows.map(line).join('\n')}\n\n`,
+  );
 }
 
 function corpus(): void {
@@ -69,10 +73,24 @@ function corpus(): void {
     }
     all.push(...times);
     times.sort((a, b) => a - b);
-    const outcome = result.length === 0 ? 'valid' : result[0].message.startsWith('validation stopped') || result[0].message.startsWith('value ') ? 'stopped' : 'invalid';
-    rows.push([c.name, (json.length / 1024).toFixed(0), outcome, fmt(pct(times, 50)), fmt(times[times.length - 1]), (v.lastWorkUnits / 1e6).toFixed(1)]);
+    const outcome =
+      result.length === 0
+        ? 'valid'
+        : result[0].message.startsWith('validation stopped') || result[0].message.startsWith('value ')
+          ? 'stopped'
+          : 'invalid';
+    rows.push([
+      c.name,
+      (json.length / 1024).toFixed(0),
+      outcome,
+      fmt(pct(times, 50)),
+      fmt(times[times.length - 1]),
+      (v.lastWorkUnits / 1e6).toFixed(1),
+    ]);
   }
-  process.stdout.write(`(a) validation of ${rows.length} adversarial pairs, ${RUNS} runs each after a warm-up (work budget ${WORK_BUDGET / 1e6}M units)\n\n`);
+  process.stdout.write(
+    `(a) validation of ${rows.length} adversarial pairs, ${RUNS} runs each after a warm-up (work budget ${WORK_BUDGET / 1e6}M units)\n\n`,
+  );
   table(['case', 'KiB', 'result', 'p50 ms', 'max ms', 'units M'], rows);
   all.sort((a, b) => a - b);
   const max = all[all.length - 1];
@@ -94,7 +112,12 @@ function corpus(): void {
       v.validate(`compile-${i}`, schema, c.invalid);
       first.push(ms(t0));
     }
-    compileRows.push([c.name, (JSON.stringify(c.schema).length / 1024).toFixed(1), fmt(Math.max(...reg)), fmt(Math.max(...first))]);
+    compileRows.push([
+      c.name,
+      (JSON.stringify(c.schema).length / 1024).toFixed(1),
+      fmt(Math.max(...reg)),
+      fmt(Math.max(...first)),
+    ]);
   }
   process.stdout.write('compile cost of the largest schemas the caps allow (max of 3; each a cache miss)\n\n');
   table(['schema', 'KiB', 'registration check ms', 'first invalid value ms'], compileRows);
@@ -150,7 +173,8 @@ async function registerHostileAgent(url: string): Promise<string> {
     }),
   });
   const body = (await res.json()) as { data?: { id: string } };
-  if (res.status !== 201 || !body.data) throw new Error(`registration answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
+  if (res.status !== 201 || !body.data)
+    throw new Error(`registration answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
   return body.data.id;
 }
 
@@ -169,14 +193,27 @@ async function probe(url: string, seconds: number): Promise<number[]> {
   return out.sort((a, b) => a - b);
 }
 
-const healthRow = (label: string, t: number[]) => [label, String(t.length), fmt(pct(t, 50)), fmt(pct(t, 99)), fmt(t[t.length - 1])];
+const healthRow = (label: string, t: number[]) => [
+  label,
+  String(t.length),
+  fmt(pct(t, 50)),
+  fmt(pct(t, 99)),
+  fmt(t[t.length - 1]),
+];
 
 /** Hostile executes of one size on CONNECTIONS connections while health is probed; the first of each compiles its schema and is sent (and timed) before. */
 async function attack(url: string, agentId: string, size: 'small' | 'large'): Promise<number[]> {
-  const bodies = hostileCapabilities().map((h) => ({ id: h.id, body: JSON.stringify({ targetAgentId: agentId, capabilityId: h.id, input: h[size]() }) }));
+  const bodies = hostileCapabilities().map((h) => ({
+    id: h.id,
+    body: JSON.stringify({ targetAgentId: agentId, capabilityId: h.id, input: h[size]() }),
+  }));
   const post = async (body: string) => {
     const t0 = process.hrtime.bigint();
-    const res = await fetch(`${url}/api/v1/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(`${url}/api/v1/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     await res.arrayBuffer();
     return { status: res.status, ms: ms(t0) };
   };
@@ -190,7 +227,10 @@ async function attack(url: string, agentId: string, size: 'small' | 'large'): Pr
       const b = bodies[i % bodies.length];
       const r = await post(b.body);
       times.get(b.id)!.push(r.ms);
-      statuses.set(`${b.id.startsWith('control') ? 'control ' : ''}${r.status}`, (statuses.get(`${b.id.startsWith('control') ? 'control ' : ''}${r.status}`) ?? 0) + 1);
+      statuses.set(
+        `${b.id.startsWith('control') ? 'control ' : ''}${r.status}`,
+        (statuses.get(`${b.id.startsWith('control') ? 'control ' : ''}${r.status}`) ?? 0) + 1,
+      );
     }
   };
   const attackers = Array.from({ length: CONNECTIONS }, (_, k) => attacker(k));
@@ -198,12 +238,21 @@ async function attack(url: string, agentId: string, size: 'small' | 'large'): Pr
   stop = true;
   await Promise.all(attackers);
   const kib = Math.max(...bodies.map((b) => b.body.length)) / 1024;
-  process.stdout.write(`${size} bodies (up to ${kib.toFixed(0)} KiB): statuses ${[...statuses].map(([k, n]) => `${k} x ${n}`).join(', ')}\n\n`);
+  process.stdout.write(
+    `${size} bodies (up to ${kib.toFixed(0)} KiB): statuses ${[...statuses].map(([k, n]) => `${k} x ${n}`).join(', ')}\n\n`,
+  );
   table(
     ['hostile request', 'KiB', 'first ms', 'count', 'p50 ms', 'max ms'],
     bodies.map((b) => {
       const t = times.get(b.id)!.sort((x, y) => x - y);
-      return [b.id, (b.body.length / 1024).toFixed(0), fmt(first.get(b.id)!), String(t.length), t.length ? fmt(pct(t, 50)) : '-', t.length ? fmt(t[t.length - 1]) : '-'];
+      return [
+        b.id,
+        (b.body.length / 1024).toFixed(0),
+        fmt(first.get(b.id)!),
+        String(t.length),
+        t.length ? fmt(pct(t, 50)) : '-',
+        t.length ? fmt(t[t.length - 1]) : '-',
+      ];
     }),
   );
   return health;
@@ -213,17 +262,24 @@ async function api(): Promise<void> {
   const { app, url } = await startApi();
   try {
     const agentId = await registerHostileAgent(url);
-    process.stdout.write(`(b) api in-process: hostile unpaid POST /api/v1/execute on ${CONNECTIONS} connections for ${SECONDS} s per size, GET /api/v1/health every 20 ms\n\n`);
+    process.stdout.write(
+      `(b) api in-process: hostile unpaid POST /api/v1/execute on ${CONNECTIONS} connections for ${SECONDS} s per size, GET /api/v1/health every 20 ms\n\n`,
+    );
     const idle = await probe(url, 3);
     const small = await attack(url, agentId, 'small');
     const large = await attack(url, agentId, 'large');
-    table(['/api/v1/health', 'probes', 'p50 ms', 'p99 ms', 'max ms'], [healthRow('idle', idle), healthRow('small hostile bodies', small), healthRow('large hostile bodies', large)]);
+    table(
+      ['/api/v1/health', 'probes', 'p50 ms', 'p99 ms', 'max ms'],
+      [healthRow('idle', idle), healthRow('small hostile bodies', small), healthRow('large hostile bodies', large)],
+    );
     for (const [label, t] of [
       ['small', small],
       ['large', large],
     ] as const) {
       const max = t[t.length - 1];
-      process.stdout.write(`health max under ${label} hostile bodies: ${max.toFixed(1)} ms (target < 100 ms: ${max < 100 ? 'met' : 'NOT met'})\n`);
+      process.stdout.write(
+        `health max under ${label} hostile bodies: ${max.toFixed(1)} ms (target < 100 ms: ${max < 100 ? 'met' : 'NOT met'})\n`,
+      );
     }
   } finally {
     await app.close();

@@ -24,21 +24,38 @@ function rssMb(pid: number): number {
 async function ready(url: string, child: ChildProcess, deadline: number): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
-    if ((await fetch(url, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }).catch(() => null))?.status === 200) return;
+    if ((await fetch(url, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }).catch(() => null))?.status === 200)
+      return;
     if (Date.now() > deadline) throw new Error(`${url}: not ready in time`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
 
-async function startOnce(role: 'api' | 'worker', env: Record<string, string>, port: number): Promise<{ ms: number; rss: number }> {
-  const roleEnv = role === 'api' ? { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : { METRICS_PORT: String(port) };
+async function startOnce(
+  role: 'api' | 'worker',
+  env: Record<string, string>,
+  port: number,
+): Promise<{ ms: number; rss: number }> {
+  const roleEnv =
+    role === 'api'
+      ? { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }
+      : { METRICS_PORT: String(port) };
   const started = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', role, 'main.js')], { env: { PATH: process.env.PATH ?? '', ...env, ...roleEnv }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', role, 'main.js')], {
+    env: { PATH: process.env.PATH ?? '', ...env, ...roleEnv },
+    stdio: 'ignore',
+  });
   try {
-    await ready(role === 'api' ? `http://127.0.0.1:${port}/api/v1/health/live` : `http://127.0.0.1:${port}/metrics`, child, Date.now() + 30_000);
+    await ready(
+      role === 'api' ? `http://127.0.0.1:${port}/api/v1/health/live` : `http://127.0.0.1:${port}/metrics`,
+      child,
+      Date.now() + 30_000,
+    );
     return { ms: performance.now() - started, rss: rssMb(child.pid!) };
   } finally {
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGINT'))));
+    await new Promise((resolve) =>
+      child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGINT')),
+    );
   }
 }
 
@@ -63,7 +80,9 @@ async function main(): Promise<void> {
       for (let i = 0; i < ROUNDS; i++) runs.push(await startOnce(role, { ...base, ...extra }, 39_400 + i));
       const ms = median(runs.map((r) => r.ms));
       const rss = median(runs.map((r) => r.rss));
-      process.stdout.write(`${role.padEnd(6)} ${name.padEnd(11)} ready in ${ms.toFixed(0).padStart(5)} ms (median of ${ROUNDS}), RSS ${rss} MB\n`);
+      process.stdout.write(
+        `${role.padEnd(6)} ${name.padEnd(11)} ready in ${ms.toFixed(0).padStart(5)} ms (median of ${ROUNDS}), RSS ${rss} MB\n`,
+      );
     }
   }
 }

@@ -50,11 +50,21 @@ async function register(apiUrl: string, agentUrl: string, n: number): Promise<st
     const owner = new Wallet(Wallet.createRandom().privateKey);
     const res = await fetch(`${apiUrl}/api/v1/agents`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-payment': x402V1Header(owner, 100_000n, { usdc: USDC, payTo: PLATFORM }) },
+      headers: {
+        'content-type': 'application/json',
+        'x-payment': x402V1Header(owner, 100_000n, { usdc: USDC, payTo: PLATFORM }),
+      },
       body: JSON.stringify({
         wallet: owner.address,
         name: `Bench ${i}`,
-        capabilities: [{ id: 'translate', name: 'Translate', description: 'Upper-cases text', pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } }],
+        capabilities: [
+          {
+            id: 'translate',
+            name: 'Translate',
+            description: 'Upper-cases text',
+            pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
+          },
+        ],
         endpoints: { execution: agentUrl },
       }),
     });
@@ -73,8 +83,15 @@ async function accept(apiUrl: string, agents: string[]): Promise<string[]> {
       const i = next++;
       const res = await fetch(`${apiUrl}/api/v1/execute?async=true`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-payment': x402V1Header(payers[i % payers.length], 11_000n, { usdc: USDC, payTo: PLATFORM }) },
-        body: JSON.stringify({ targetAgentId: agents[i % agents.length], capabilityId: 'translate', input: { text: `run ${i}` } }),
+        headers: {
+          'content-type': 'application/json',
+          'x-payment': x402V1Header(payers[i % payers.length], 11_000n, { usdc: USDC, payTo: PLATFORM }),
+        },
+        body: JSON.stringify({
+          targetAgentId: agents[i % agents.length],
+          capabilityId: 'translate',
+          input: { text: `run ${i}` },
+        }),
       });
       if (res.status !== 202) throw new Error(`execute answered ${res.status}: ${await res.text()}`);
       ids.push(((await res.json()) as { data: { jobId: string } }).data.jobId);
@@ -93,14 +110,21 @@ async function drain(pg: Client, ids: string[]): Promise<number> {
       .filter(Boolean)
       .map((kv) => kv.split('=') as [string, string]),
   );
-  const worker = spawn(process.execPath, [dist], { env: { PATH: process.env.PATH ?? '', ...ENV, ...extra }, stdio: 'inherit' });
+  const worker = spawn(process.execPath, [dist], {
+    env: { PATH: process.env.PATH ?? '', ...ENV, ...extra },
+    stdio: 'inherit',
+  });
   try {
     const deadline = Date.now() + 600_000;
     for (;;) {
       const [row] = (
-        await pg.query(`SELECT count(*)::int AS done, min(completed_at) AS first, max(completed_at) AS last FROM executions WHERE id = ANY($1) AND status = 'completed'`, [ids])
+        await pg.query(
+          `SELECT count(*)::int AS done, min(completed_at) AS first, max(completed_at) AS last FROM executions WHERE id = ANY($1) AND status = 'completed'`,
+          [ids],
+        )
       ).rows;
-      if (row.done === ids.length) return Math.round(((ids.length - 1) * 1000) / (new Date(row.last).getTime() - new Date(row.first).getTime()));
+      if (row.done === ids.length)
+        return Math.round(((ids.length - 1) * 1000) / (new Date(row.last).getTime() - new Date(row.first).getTime()));
       if (Date.now() > deadline) throw new Error(`only ${row.done} of ${ids.length} runs completed`);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -148,7 +172,9 @@ async function role(name: string): Promise<string> {
   throw new Error(`unknown role ${name}`);
 }
 
-(process.argv[2] ? role(process.argv[2]).then((url) => process.stdout.write(`READY ${url}\n`)) : main()).catch((err) => {
-  process.stderr.write(`worker bench failed: ${err.stack ?? err}\n`);
-  process.exit(1);
-});
+(process.argv[2] ? role(process.argv[2]).then((url) => process.stdout.write(`READY ${url}\n`)) : main()).catch(
+  (err) => {
+    process.stderr.write(`worker bench failed: ${err.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -20,7 +20,11 @@ interface TreeNode {
 
 const flatten = (n: TreeNode): TreeNode[] => [n, ...n.children.flatMap(flatten)];
 /** What a read answered: its status, its error code (in the envelope) and the output it gave away, if any. */
-const answer = (r: HttpResult) => ({ status: r.status, code: r.body.error?.code ?? null, output: r.body.data?.output ?? null });
+const answer = (r: HttpResult) => ({
+  status: r.status,
+  code: r.body.error?.code ?? null,
+  output: r.body.data?.output ?? null,
+});
 
 /**
  * Issue 29, item 4: a chain token reads only its holder's subtree, and only while the holder's
@@ -38,11 +42,27 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
 
   beforeAll(async () => {
     translator = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', EXECUTION_TIMEOUT_MS: '10000' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      EXECUTION_TIMEOUT_MS: '10000',
+    });
     orchestrator = await startOrchestratorAgent({ platformUrl: api.baseUrl });
     translatorId = (await registerAgent(api, newWallet(), { endpoints: { execution: translator.url } })).body.data.id;
-    rootAgentId = (await registerAgent(api, newWallet(), { name: 'Root', endpoints: { execution: orchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
-    subAgentId = (await registerAgent(api, newWallet(), { name: 'Sub', endpoints: { execution: orchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
+    rootAgentId = (
+      await registerAgent(api, newWallet(), {
+        name: 'Root',
+        endpoints: { execution: orchestrator.url },
+        capabilities: [orchestrateCapability()],
+      })
+    ).body.data.id;
+    subAgentId = (
+      await registerAgent(api, newWallet(), {
+        name: 'Sub',
+        endpoints: { execution: orchestrator.url },
+        capabilities: [orchestrateCapability()],
+      })
+    ).body.data.id;
     orchestrator.serve(rootAgentId);
     orchestrator.serve(subAgentId);
   });
@@ -53,8 +73,10 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
   });
 
   const translate = (text: string) => ({ targetAgentId: translatorId, capabilityId: 'translate', input: { text } });
-  const read = (id: string, headers: Record<string, string> = {}) => api.request('GET', `/api/v1/execute/${id}`, { headers });
-  const readChain = (id: string, headers: Record<string, string> = {}) => api.request('GET', `/api/v1/chains/${id}`, { headers });
+  const read = (id: string, headers: Record<string, string> = {}) =>
+    api.request('GET', `/api/v1/execute/${id}`, { headers });
+  const readChain = (id: string, headers: Record<string, string> = {}) =>
+    api.request('GET', `/api/v1/chains/${id}`, { headers });
 
   it('a sub-agent reads its own subtree while it runs, never the root nor a sibling, and nothing once it ended; the payer reads everything', async () => {
     // The payer opens a chain: the root calls a translator (the sibling), then the sub-agent, which
@@ -62,18 +84,37 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
     const marker = `sub-${Math.random()}`;
     const pay = await x402Header(newWallet(), { amount: ROOT_COST + BUDGET, payTo: api.config.platformWallet });
     const payer = { [pay.name]: pay.value };
-    const rootInput = { calls: [translate('sibling'), { targetAgentId: subAgentId, capabilityId: 'orchestrate', input: { calls: [translate('child')], holdMs: HOLD_MS, marker } }] };
+    const rootInput = {
+      calls: [
+        translate('sibling'),
+        {
+          targetAgentId: subAgentId,
+          capabilityId: 'orchestrate',
+          input: { calls: [translate('child')], holdMs: HOLD_MS, marker },
+        },
+      ],
+    };
     const rootDone = api.request('POST', '/api/v1/execute', {
       body: { targetAgentId: rootAgentId, capabilityId: 'orchestrate', input: rootInput, chain: { budget: '1.00' } },
       headers: payer,
     });
 
-    const subCall = await waitFor(async () => orchestrator.state.calls.find((c) => c.json.input?.marker === marker), 'the call to the sub-agent');
+    const subCall = await waitFor(
+      async () => orchestrator.state.calls.find((c) => c.json.input?.marker === marker),
+      'the call to the sub-agent',
+    );
     const subToken = String(subCall.headers['x-chain-token']);
     const subRequestId = String(subCall.json.requestId);
-    const rootRequestId = String(orchestrator.state.calls.find((c) => Array.isArray(c.json.input?.calls) && c.json.input.calls[1]?.input?.marker === marker)!.json.requestId);
+    const rootRequestId = String(
+      orchestrator.state.calls.find(
+        (c) => Array.isArray(c.json.input?.calls) && c.json.input.calls[1]?.input?.marker === marker,
+      )!.json.requestId,
+    );
     const siblingId = String(translator.calls.find((c) => c.json.input?.text === 'sibling')!.json.requestId);
-    const childId = await waitFor(async () => translator.calls.find((c) => c.json.input?.text === 'child')?.json.requestId as string | undefined, 'the child call');
+    const childId = await waitFor(
+      async () => translator.calls.find((c) => c.json.input?.text === 'child')?.json.requestId as string | undefined,
+      'the child call',
+    );
     const chainId = String(subCall.json.chain!.chainId);
 
     // While the sub-agent runs: its child's output is readable with its token (it paid for it from the chain)...
@@ -89,16 +130,27 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
       [subRequestId, 'sub'],
       [childId, 'child'],
     ]);
-    const ids = (tree: TreeNode) => flatten(tree).map((n) => `${names.get(n.requestId!) ?? n.requestId}/${n.transactionId === null ? 'no tx' : 'tx'}`);
+    const ids = (tree: TreeNode) =>
+      flatten(tree).map(
+        (n) => `${names.get(n.requestId!) ?? n.requestId}/${n.transactionId === null ? 'no tx' : 'tx'}`,
+      );
     const seen: Record<string, unknown> = {};
     const withSub = { 'x-chain-token': subToken };
     // ...but neither the root's execution nor its sibling's; the chain's ids only in its subtree.
     seen.runningReadsRoot = answer(await read(rootRequestId, withSub));
     seen.runningReadsSibling = answer(await read(siblingId, withSub));
     const asSub = await readChain(chainId, withSub);
-    seen.runningChain = { status: asSub.status, rootRequestId: asSub.body.data?.rootRequestId, nodes: asSub.body.data && ids(asSub.body.data.tree) };
+    seen.runningChain = {
+      status: asSub.status,
+      rootRequestId: asSub.body.data?.rootRequestId,
+      nodes: asSub.body.data && ids(asSub.body.data.tree),
+    };
     const anonymous = await readChain(chainId);
-    seen.anonymousChain = { status: anonymous.status, rootRequestId: anonymous.body.data.rootRequestId, nodes: ids(anonymous.body.data.tree) };
+    seen.anonymousChain = {
+      status: anonymous.status,
+      rootRequestId: anonymous.body.data.rootRequestId,
+      nodes: ids(anonymous.body.data.tree),
+    };
 
     // The root completes (its output is the payer's); the sub-agent's node has ended, its token is still unexpired.
     const root = await rootDone;
@@ -115,7 +167,9 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
     seen.payerOutputs = {
       root: await output(rootRequestId, payer),
       sibling: await output(siblingId, payer),
-      sub: ((await output(subRequestId, payer)) as { results?: { requestId?: string }[] } | undefined)?.results?.[0]?.requestId === childId,
+      sub:
+        ((await output(subRequestId, payer)) as { results?: { requestId?: string }[] } | undefined)?.results?.[0]
+          ?.requestId === childId,
       child: await output(childId, payer),
     };
     const asPayer = await readChain(chainId, payer);
@@ -128,12 +182,21 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
       runningReadsRoot: forbidden,
       runningReadsSibling: forbidden,
       runningChain: { status: 200, rootRequestId: null, nodes: ['null/no tx', 'null/no tx', 'sub/no tx', 'child/tx'] },
-      anonymousChain: { status: 200, rootRequestId: null, nodes: ['null/no tx', 'null/no tx', 'null/no tx', 'null/no tx'] },
+      anonymousChain: {
+        status: 200,
+        rootRequestId: null,
+        nodes: ['null/no tx', 'null/no tx', 'null/no tx', 'null/no tx'],
+      },
       endedReadsRoot: forbidden,
       endedReadsChild: forbidden,
       endedReadsSibling: forbidden,
       endedChain: forbidden,
-      payerOutputs: { root: root.body.data.output, sibling: { translation: 'SIBLING' }, sub: true, child: { translation: 'CHILD' } },
+      payerOutputs: {
+        root: root.body.data.output,
+        sibling: { translation: 'SIBLING' },
+        sub: true,
+        child: { translation: 'CHILD' },
+      },
       payerChain: { rootRequestId, nodes: ['root/tx', 'sibling/tx', 'sub/tx', 'child/tx'] },
       otherHeaderReadsRoot: undefined,
     });

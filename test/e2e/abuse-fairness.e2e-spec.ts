@@ -37,12 +37,20 @@ describe('abuse: one agent or receiver only slows itself (e2e, the worker proces
   beforeAll(async () => {
     fastAgent = await new TestAgentServer().start();
     // A short sweep interval: the sweeper runs many times while runs wait their turn, and must not run them twice.
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', MAINTENANCE_INTERVAL_MS: '1000' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      MAINTENANCE_INTERVAL_MS: '1000',
+    });
     ds = api.app.get(DataSource);
     const port = await freePort();
     worker = startProcess(builtApp('worker'), { ...api.env, METRICS_PORT: String(port) });
     workerMetrics = `http://127.0.0.1:${port}/metrics`;
-    await waitFor(async () => (await api.request('GET', '/api/v1/health/worker')).status === 200, 'the worker heartbeat', 30_000);
+    await waitFor(
+      async () => (await api.request('GET', '/api/v1/health/worker')).status === 200,
+      'the worker heartbeat',
+      30_000,
+    );
   }, 60_000);
   afterAll(async () => {
     worker.child.kill('SIGKILL');
@@ -56,12 +64,26 @@ describe('abuse: one agent or receiver only slows itself (e2e, the worker proces
     expect(res.status).toBe(201);
     return res.body.data.id;
   };
-  const execute = async (payer: Wallet, agentId: string, text: string, opts: { async?: boolean; callbackUrl?: string } = {}) => {
+  const execute = async (
+    payer: Wallet,
+    agentId: string,
+    text: string,
+    opts: { async?: boolean; callbackUrl?: string } = {},
+  ) => {
     const h = await x402Header(payer, { amount: PRICE, payTo: api.config.platformWallet });
-    const body = { targetAgentId: agentId, capabilityId: 'translate', input: { text }, ...(opts.callbackUrl ? { callbackUrl: opts.callbackUrl } : {}) };
-    return api.request('POST', `/api/v1/execute${opts.async ? '?async=true' : ''}`, { body, headers: { [h.name]: h.value } });
+    const body = {
+      targetAgentId: agentId,
+      capabilityId: 'translate',
+      input: { text },
+      ...(opts.callbackUrl ? { callbackUrl: opts.callbackUrl } : {}),
+    };
+    return api.request('POST', `/api/v1/execute${opts.async ? '?async=true' : ''}`, {
+      body,
+      headers: { [h.name]: h.value },
+    });
   };
-  const queued = async (queue: string, state: string): Promise<number> => (await api.app.get(JobProducer).depths()).find((d) => d.queue === queue && d.state === state)?.count ?? 0;
+  const queued = async (queue: string, state: string): Promise<number> =>
+    (await api.app.get(JobProducer).depths()).find((d) => d.queue === queue && d.state === state)?.count ?? 0;
   const capped = async (queue: string): Promise<number> => {
     const res = await fetch(workerMetrics, { headers: { authorization: `Bearer ${TOKEN}` } });
     return sampleValue(parsePrometheus(await res.text()), 'agora_jobs_capped_total', { queue }) ?? 0;
@@ -83,12 +105,21 @@ describe('abuse: one agent or receiver only slows itself (e2e, the worker proces
       );
       // The attack is in place once the worker has taken the silent runs it will take: all 16 slots
       // calling the silent agent (before), or its 2 and every other run waiting its turn.
-      await waitFor(async () => silent.received.length >= 16 || (silent.received.length >= 2 && (await queued('executions', 'waiting')) === 0), 'the worker taking the silent runs');
+      await waitFor(
+        async () =>
+          silent.received.length >= 16 ||
+          (silent.received.length >= 2 && (await queued('executions', 'waiting')) === 0),
+        'the worker taking the silent runs',
+      );
 
       const started = Date.now();
       const res = await execute(newWallet(), otherAgent, 'fast', { async: true });
       expect(res.status).toBe(202);
-      await waitFor(async () => (await api.request('GET', res.body.data.statusUrl)).body.data.status === 'completed', 'the other run completing', DEADLINE_MS);
+      await waitFor(
+        async () => (await api.request('GET', res.body.data.statusUrl)).body.data.status === 'completed',
+        'the other run completing',
+        DEADLINE_MS,
+      );
       expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
 
       // Two calls reached the silent agent; the other 30 runs wait: pending, unclaimed, each a delayed
@@ -106,7 +137,13 @@ describe('abuse: one agent or receiver only slows itself (e2e, the worker proces
 
       // The silent agent goes away: every run ends in its turn, each called once, nothing charged.
       await silent.stop();
-      const ended = async () => (await ds.query(`SELECT count(*)::int AS n FROM executions WHERE id = ANY($1) AND status IN ('failed', 'timeout')`, [ids]))[0].n;
+      const ended = async () =>
+        (
+          await ds.query(
+            `SELECT count(*)::int AS n FROM executions WHERE id = ANY($1) AND status IN ('failed', 'timeout')`,
+            [ids],
+          )
+        )[0].n;
       await waitFor(async () => (await ended()) === 32, 'the 32 silent runs ending', 30_000);
       expect(new Set(silent.received.map((r) => r.body.requestId)).size).toBe(silent.received.length);
       const [money] = await ds.query(
@@ -142,14 +179,21 @@ describe('abuse: one agent or receiver only slows itself (e2e, the worker proces
           return res.body.data.requestId;
         }),
       );
-      await waitFor(async () => silent.received.length >= 32 || (silent.received.length >= 2 && (await queued('webhooks', 'waiting')) === 0), 'the worker taking the callbacks');
+      await waitFor(
+        async () =>
+          silent.received.length >= 32 || (silent.received.length >= 2 && (await queued('webhooks', 'waiting')) === 0),
+        'the worker taking the callbacks',
+      );
 
       const started = Date.now();
       const res = await execute(newWallet(), victimAgent, 'event');
       expect(res.status).toBe(200);
       await waitFor(async () => hooks.received.length >= 1, 'the webhook delivery', DEADLINE_MS);
       expect(hooks.received[0].at - started).toBeLessThan(DEADLINE_MS);
-      expect(hooks.received[0].body).toMatchObject({ type: 'execution.completed', data: { requestId: res.body.data.requestId } });
+      expect(hooks.received[0].body).toMatchObject({
+        type: 'execution.completed',
+        data: { requestId: res.body.data.requestId },
+      });
 
       // Two callbacks are being sent; the other 62 wait: pending, and held in line (not due for the sweeper).
       expect(silent.received).toHaveLength(2);
@@ -165,9 +209,15 @@ describe('abuse: one agent or receiver only slows itself (e2e, the worker proces
       // The receiver goes away: each first attempt is made in its turn and fails; its retry is scheduled.
       await silent.stop();
       const attempts = async () =>
-        ds.query(`SELECT attempt, status, count(*)::int AS n FROM webhook_deliveries WHERE kind = 'callback' AND execution_id = ANY($1) GROUP BY 1, 2 ORDER BY 1, 2`, [ids]);
+        ds.query(
+          `SELECT attempt, status, count(*)::int AS n FROM webhook_deliveries WHERE kind = 'callback' AND execution_id = ANY($1) GROUP BY 1, 2 ORDER BY 1, 2`,
+          [ids],
+        );
       await waitFor(
-        async () => (await attempts()).find((r: { attempt: number; status: string; n: number }) => r.attempt === 1 && r.status === 'failed')?.n === 64,
+        async () =>
+          (await attempts()).find(
+            (r: { attempt: number; status: string; n: number }) => r.attempt === 1 && r.status === 'failed',
+          )?.n === 64,
         'the 64 first attempts failing',
         30_000,
       );

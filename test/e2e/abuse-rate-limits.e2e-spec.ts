@@ -26,7 +26,8 @@ const HEAVY_CAPABILITIES = 4;
  */
 function heavySchema(tag: string): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
-  for (let i = 0; i < 16; i++) properties[`p${i}`] = { type: 'string', pattern: `^(?:[a-z]|${tag}x${i}){1,${20 + i}}[0-9]{2,${8 + i}}$` };
+  for (let i = 0; i < 16; i++)
+    properties[`p${i}`] = { type: 'string', pattern: `^(?:[a-z]|${tag}x${i}){1,${20 + i}}[0-9]{2,${8 + i}}$` };
   for (let i = 16; i < 124; i++) properties[`p${i}_${tag}_${'y'.repeat(245)}`] = { type: 'string', maxLength: 50 + i };
   return { type: 'object', properties, required: ['p0'] };
 }
@@ -42,7 +43,8 @@ const limitedAnswer = (r: HttpResult) => ({
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits until the clock's minute has `neededS` seconds left: the limits count per clock minute. */
-const withinOneMinute = (neededS: number) => waitFor(async () => Date.now() % 60_000 < 60_000 - neededS * 1000, 'room in the current minute', 65_000);
+const withinOneMinute = (neededS: number) =>
+  waitFor(async () => Date.now() % 60_000 < 60_000 - neededS * 1000, 'room in the current minute', 65_000);
 
 /**
  * Issue 29, item 5: every unpaid request counts in the per-IP limiter. The attack: free budget
@@ -57,7 +59,11 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
 
   beforeAll(async () => {
     agent = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_WRITES_PER_MIN: String(WRITES_PER_MIN) });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_WRITES_PER_MIN: String(WRITES_PER_MIN),
+    });
     ds = api.app.get(DataSource);
   });
   afterAll(async () => {
@@ -66,17 +72,26 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
   });
 
   it('runs on the default limits (the harness raises only the writes limit, put back above)', () => {
-    expect(loadConfig({})).toMatchObject({ rateLimitWritesPerMin: WRITES_PER_MIN, rateLimitBudgetChecksPerMin: BUDGET_CHECKS_PER_MIN });
-    expect(api.config).toMatchObject({ rateLimitWritesPerMin: WRITES_PER_MIN, rateLimitBudgetChecksPerMin: BUDGET_CHECKS_PER_MIN });
+    expect(loadConfig({})).toMatchObject({
+      rateLimitWritesPerMin: WRITES_PER_MIN,
+      rateLimitBudgetChecksPerMin: BUDGET_CHECKS_PER_MIN,
+    });
+    expect(api.config).toMatchObject({
+      rateLimitWritesPerMin: WRITES_PER_MIN,
+      rateLimitBudgetChecksPerMin: BUDGET_CHECKS_PER_MIN,
+    });
   });
 
   it(`${FLOOD} budget checks from one address in a minute: those beyond ${BUDGET_CHECKS_PER_MIN} answer 429, and /health/live stays under 100 ms (p99)`, async () => {
     const targets: { targetAgentId: string; capabilityId: string }[] = [];
     for (let a = 0; a < HEAVY_AGENTS; a++) {
-      const capabilities = Array.from({ length: HEAVY_CAPABILITIES }, (_, c) => capabilityPayload({ id: `c${c}`, inputSchema: heavySchema(`${a.toString(36)}c${c}`) }));
+      const capabilities = Array.from({ length: HEAVY_CAPABILITIES }, (_, c) =>
+        capabilityPayload({ id: `c${c}`, inputSchema: heavySchema(`${a.toString(36)}c${c}`) }),
+      );
       const res = await registerAgent(api, newWallet(), { capabilities }, {});
       expect(res.status).toBe(201);
-      for (let c = 0; c < HEAVY_CAPABILITIES; c++) targets.push({ targetAgentId: res.body.data.id, capabilityId: `c${c}` });
+      for (let c = 0; c < HEAVY_CAPABILITIES; c++)
+        targets.push({ targetAgentId: res.body.data.id, capabilityId: `c${c}` });
     }
     // The flood (about 24 s) must fit one clock minute.
     await withinOneMinute(FLOOD / FLOOD_PER_S + 5);
@@ -97,7 +112,12 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
       const due = started + (i * 1000) / FLOOD_PER_S;
       if (due > Date.now()) await sleep(due - Date.now());
       const target = targets[i % targets.length];
-      answers.push(api.request('POST', '/api/v1/chains/budget-check', { body: { ...target, input: { p0: 'ab12' } }, headers: from('203.0.113.5') }));
+      answers.push(
+        api.request('POST', '/api/v1/chains/budget-check', {
+          body: { ...target, input: { p0: 'ab12' } },
+          headers: from('203.0.113.5'),
+        }),
+      );
     }
     const results = await Promise.all(answers);
     const floodMs = Date.now() - started;
@@ -110,14 +130,26 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
       statuses: results.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {}),
       floodMs,
       healthProbes: health.length,
-      healthMs: { p50: Math.round(sorted[Math.floor(sorted.length / 2)]), p95: Math.round(sorted[Math.floor(sorted.length * 0.95)]), max: Math.round(sorted[sorted.length - 1]) },
+      healthMs: {
+        p50: Math.round(sorted[Math.floor(sorted.length / 2)]),
+        p95: Math.round(sorted[Math.floor(sorted.length * 0.95)]),
+        max: Math.round(sorted[sorted.length - 1]),
+      },
     };
     process.stdout.write(`budget-check flood: ${JSON.stringify(figures)}\n`);
     expect(floodMs).toBeLessThan(60_000);
     expect(served.map((r) => r.status)).toEqual(Array(BUDGET_CHECKS_PER_MIN).fill(200));
     expect(limited).toHaveLength(FLOOD - BUDGET_CHECKS_PER_MIN);
     expect(new Set(limited.map((r) => JSON.stringify(limitedAnswer(r))))).toEqual(
-      new Set([JSON.stringify({ status: 429, code: 'RATE_LIMITED', retryAfter: true, limit: String(BUDGET_CHECKS_PER_MIN), remaining: '0' })]),
+      new Set([
+        JSON.stringify({
+          status: 429,
+          code: 'RATE_LIMITED',
+          retryAfter: true,
+          limit: String(BUDGET_CHECKS_PER_MIN),
+          remaining: '0',
+        }),
+      ]),
     );
     expect(health.length).toBeGreaterThan(50);
     // The 99th percentile: one probe can meet a pause of this shared machine (a GC, another process),
@@ -146,7 +178,10 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
     const routes = [
       () => api.request('POST', '/api/v1/agents', { body: {}, headers: from(ip) }),
       async () =>
-        api.request('PATCH', `/api/v1/agents/${agentId}`, { body: { description: 'changed' }, headers: from(ip, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`)) }),
+        api.request('PATCH', `/api/v1/agents/${agentId}`, {
+          body: { description: 'changed' },
+          headers: from(ip, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`)),
+        }),
       () => api.request('DELETE', `/api/v1/agents/${agentId}`, { headers: from(ip) }),
     ];
     const wallet = newWallet();
@@ -170,7 +205,12 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
     const routes = [
       () => api.request('POST', '/api/v1/webhooks', { body: {}, headers: from(ip) }),
       () => api.request('DELETE', '/api/v1/webhooks/00000000-0000-4000-8000-000000000000', { headers: from(ip) }),
-      () => api.request('POST', '/api/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries/00000000-0000-4000-8000-000000000000/redeliver', { headers: from(ip) }),
+      () =>
+        api.request(
+          'POST',
+          '/api/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries/00000000-0000-4000-8000-000000000000/redeliver',
+          { headers: from(ip) },
+        ),
     ];
     await exhaustThen(ip, (i) => routes[i % routes.length](), hook);
     expect(await ds.query(`SELECT id FROM webhook_subscriptions WHERE agent_id = $1`, [agentId])).toEqual([]);
@@ -182,7 +222,11 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
     const call = await paidExecute(api, agentId, newWallet(), 11_000n);
     const routes = [
       () => api.request('POST', '/api/v1/disputes', { body: {}, headers: from(ip) }),
-      () => api.request('POST', '/api/v1/disputes/00000000-0000-4000-8000-000000000000/respond', { body: {}, headers: from(ip) }),
+      () =>
+        api.request('POST', '/api/v1/disputes/00000000-0000-4000-8000-000000000000/respond', {
+          body: {},
+          headers: from(ip),
+        }),
     ];
     await exhaustThen(
       ip,
@@ -215,12 +259,19 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
     const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agent.url } })).body.data.id;
     const routes = [
       () => api.request('POST', '/api/v1/execute/req_00000000000000000000/retry', { headers: from(ip) }),
-      () => api.request('POST', '/api/v1/admin/agents/00000000-0000-4000-8000-000000000000/reinstate', { headers: from(ip, ADMIN) }),
+      () =>
+        api.request('POST', '/api/v1/admin/agents/00000000-0000-4000-8000-000000000000/reinstate', {
+          headers: from(ip, ADMIN),
+        }),
     ];
     await exhaustThen(
       ip,
       (i) => routes[i % routes.length](),
-      () => api.request('POST', `/api/v1/admin/agents/${agentId}/suspend`, { body: { reason: 'test' }, headers: from(ip, ADMIN) }),
+      () =>
+        api.request('POST', `/api/v1/admin/agents/${agentId}/suspend`, {
+          body: { reason: 'test' },
+          headers: from(ip, ADMIN),
+        }),
     );
     expect((await ds.query(`SELECT status FROM agents WHERE id = $1`, [agentId]))[0].status).toBe('active');
     // From the same address: a paid execute (its own limits), health, and a read (its own window) go on.
@@ -240,7 +291,8 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
     const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agent.url } })).body.data.id;
     await withinOneMinute(15);
     const body = { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } };
-    for (let i = 0; i < BUDGET_CHECKS_PER_MIN; i++) expect((await api.request('POST', '/api/v1/chains/budget-check', { body, headers: from(ip) })).status).toBe(200);
+    for (let i = 0; i < BUDGET_CHECKS_PER_MIN; i++)
+      expect((await api.request('POST', '/api/v1/chains/budget-check', { body, headers: from(ip) })).status).toBe(200);
     for (const path of ['/api/v1/chains/budget-check/', '/API/V1/Chains/Budget-Check']) {
       expect(limitedAnswer(await api.request('POST', path, { body, headers: from(ip) }))).toEqual({
         status: 429,
@@ -255,6 +307,9 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
   /** A paid registration (0.10 USDC) from `ip`. */
   async function registerAgentFrom(ip: string, wallet: ReturnType<typeof newWallet>) {
     const pay = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet });
-    return api.request('POST', '/api/v1/agents', { body: agentPayload(wallet, { endpoints: { execution: agent.url } }), headers: from(ip, { [pay.name]: pay.value }) });
+    return api.request('POST', '/api/v1/agents', {
+      body: agentPayload(wallet, { endpoints: { execution: agent.url } }),
+      headers: from(ip, { [pay.name]: pay.value }),
+    });
   }
 });

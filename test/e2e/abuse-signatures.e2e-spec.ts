@@ -50,10 +50,19 @@ describe('Abuse: platform signatures are bound to their agent and purpose (e2e)'
   /** What reached the attacker's callback URL: body and X-Agora-Signature. */
   const callbacks: { signature: string; body: string }[] = [];
 
-  const send = (headers: Record<string, string>, body: string) => fetch(victimUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-  const pay = async (agentId: string, amount: bigint, input: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+  const send = (headers: Record<string, string>, body: string) =>
+    fetch(victimUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const pay = async (
+    agentId: string,
+    amount: bigint,
+    input: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ) => {
     const h = await x402Header(newWallet(), { amount, payTo: api.config.platformWallet });
-    return api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input, ...extra }, headers: { [h.name]: h.value } });
+    return api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input, ...extra },
+      headers: { [h.name]: h.value },
+    });
   };
 
   beforeAll(async () => {
@@ -70,8 +79,16 @@ describe('Abuse: platform signatures are bound to their agent and purpose (e2e)'
     );
     victim = createServer(app);
     victimUrl = `${await listen(victim)}/execute`;
-    const priced = (basePrice: string) => [capabilityPayload({ pricing: { model: 'per-request', basePrice, currency: 'USDC' } })];
-    victimId = (await registerAgent(api, newWallet(), { name: 'Victim translator', capabilities: priced('5.000000'), endpoints: { execution: victimUrl } })).body.data.id;
+    const priced = (basePrice: string) => [
+      capabilityPayload({ pricing: { model: 'per-request', basePrice, currency: 'USDC' } }),
+    ];
+    victimId = (
+      await registerAgent(api, newWallet(), {
+        name: 'Victim translator',
+        capabilities: priced('5.000000'),
+        endpoints: { execution: victimUrl },
+      })
+    ).body.data.id;
     victimKit = new AgentKit({ platformUrl: api.baseUrl, agentId: victimId });
     // A: forwards the body and X-Agora-Signature it is sent to B, and answers what B answers.
     attacker = createServer(async (req, res) => {
@@ -83,7 +100,13 @@ describe('Abuse: platform signatures are bound to their agent and purpose (e2e)'
       res.end(text);
     });
     const attackerUrl = `${await listen(attacker)}/execute`;
-    attackerId = (await registerAgent(api, newWallet(), { name: 'Relay', capabilities: priced('0.000001'), endpoints: { execution: attackerUrl } })).body.data.id;
+    attackerId = (
+      await registerAgent(api, newWallet(), {
+        name: 'Relay',
+        capabilities: priced('0.000001'),
+        endpoints: { execution: attackerUrl },
+      })
+    ).body.data.id;
     // The attacker's callback URL: it keeps what the platform signs for it.
     sink = createServer(async (req, res) => {
       callbacks.push({ signature: String(req.headers['x-agora-signature']), body: await readBody(req) });
@@ -128,7 +151,11 @@ describe('Abuse: platform signatures are bound to their agent and purpose (e2e)'
   it("an execution callback the platform signed for the attacker's URL, presented to B as a call, is 401", async () => {
     const res = await pay(plainId, 11_000n, { text: 'callback' }, { callbackUrl: sinkUrl });
     expect(res.status).toBe(200);
-    const [delivery] = await api.app.get(DataSource).query(`SELECT id FROM webhook_deliveries WHERE kind = 'callback' AND execution_id = $1`, [res.body.data.requestId]);
+    const [delivery] = await api.app
+      .get(DataSource)
+      .query(`SELECT id FROM webhook_deliveries WHERE kind = 'callback' AND execution_id = $1`, [
+        res.body.data.requestId,
+      ]);
     expect(await api.app.get(DeliveryService).deliver(delivery.id)).toBe('succeeded');
     const before = handled.length;
     const { signature, body } = callbacks.at(-1)!;
@@ -143,7 +170,12 @@ describe('Abuse: platform signatures are bound to their agent and purpose (e2e)'
     expect(res.status).toBe(200);
     expect(res.body.data.output).toEqual({ translation: 'GENUINE' });
     expect(handled.length).toBe(before + 1);
-    expect(handled.at(-1)).toMatchObject({ agentId: victimId, requestId: res.body.data.requestId, capabilityId: 'translate', input: { text: 'genuine' } });
+    expect(handled.at(-1)).toMatchObject({
+      agentId: victimId,
+      requestId: res.body.data.requestId,
+      capabilityId: 'translate',
+      input: { text: 'genuine' },
+    });
   });
 });
 
@@ -164,11 +196,18 @@ describe('Abuse: a wallet signature seen on a read cannot authorize a withdrawal
   });
   afterAll(() => api.close());
 
-  const history = (headers: Record<string, string>) => api.request('GET', `/api/v1/payments/history/${agentId}`, { headers });
+  const history = (headers: Record<string, string>) =>
+    api.request('GET', `/api/v1/payments/history/${agentId}`, { headers });
   const withdraw = (headers: Record<string, string>, destinationWallet = thief) =>
-    api.request('POST', '/api/v1/payments/withdraw', { body: { agentId, amount: '2.000000', destinationWallet }, headers });
+    api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId, amount: '2.000000', destinationWallet },
+      headers,
+    });
   const untouched = async () => {
-    expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({ available: '2.850000', totalWithdrawn: '0.000000' });
+    expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({
+      available: '2.850000',
+      totalWithdrawn: '0.000000',
+    });
     expect((await ds.query(`SELECT count(*)::int AS n FROM withdrawals WHERE agent_id = $1`, [agentId]))[0].n).toBe(0);
   };
 
@@ -177,7 +216,10 @@ describe('Abuse: a wallet signature seen on a read cannot authorize a withdrawal
     expect((await history(seen)).status).toBe(200);
     const stolen = await withdraw(seen);
     expect([401, 403]).toContain(stolen.status);
-    expect(stolen.body).toMatchObject({ success: false, error: { code: stolen.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN' } });
+    expect(stolen.body).toMatchObject({
+      success: false,
+      error: { code: stolen.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN' },
+    });
     await untouched();
   });
 

@@ -28,7 +28,12 @@ describe('abuse: webhook secrets and public evidence (e2e)', () => {
     api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
     ds = api.app.get(DataSource);
     owner = newWallet();
-    agentId = (await registerAgent(api, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    agentId = (
+      await registerAgent(api, owner, {
+        endpoints: { execution: agentServer.url },
+        capabilities: [capabilityPayload()],
+      })
+    ).body.data.id;
   });
   afterAll(async () => {
     await api.close();

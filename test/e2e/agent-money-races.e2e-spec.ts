@@ -34,7 +34,12 @@ describe("an agent's money moved from every side at once (e2e)", () => {
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: '1000000', RATE_LIMIT_AGENT_PER_MIN: '1000000' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_CLIENT_PER_MIN: '1000000',
+      RATE_LIMIT_AGENT_PER_MIN: '1000000',
+    });
     ds = api.app.get(DataSource);
   });
   afterAll(async () => {
@@ -44,7 +49,12 @@ describe("an agent's money moved from every side at once (e2e)", () => {
 
   it(`${ROUNDS} inline-released charges, ${ROUNDS} withdrawals and ${DISPUTES} dispute filings and resolutions at once: no deadlock, every request answered, invariants hold`, async () => {
     const wallet = newWallet();
-    const agentId = (await registerAgent(api, wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    const agentId = (
+      await registerAgent(api, wallet, {
+        endpoints: { execution: agentServer.url },
+        capabilities: [capabilityPayload()],
+      })
+    ).body.data.id;
     await seedCharge(api.app, { agentId, agentFee: BigInt(ROUNDS) * 1_100_000n, reputation: 100 });
     await ds.query(`UPDATE agents SET reputation_score = 100 WHERE id = $1`, [agentId]);
     // Released earnings to dispute while everything else runs.
@@ -52,23 +62,40 @@ describe("an agent's money moved from every side at once (e2e)", () => {
     for (let i = 0; i < DISPUTES; i++) earlier.push(await paidExecute(api, agentId, newWallet(), PRICE));
 
     let ts = Date.now();
-    const withdrawHeaders = await Promise.all(Array.from({ length: ROUNDS }, () => walletHeaders(wallet, agentId, 'POST /api/v1/payments/withdraw', ++ts)));
-    const payments = await Promise.all(Array.from({ length: ROUNDS }, () => x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet })));
+    const withdrawHeaders = await Promise.all(
+      Array.from({ length: ROUNDS }, () => walletHeaders(wallet, agentId, 'POST /api/v1/payments/withdraw', ++ts)),
+    );
+    const payments = await Promise.all(
+      Array.from({ length: ROUNDS }, () =>
+        x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet }),
+      ),
+    );
     const disputeAndResolve = async (call: PaidCall, i: number) => {
       const filed = await fileDispute(api, call);
       if (filed.status !== 201) return [filed.status];
       const resolution = ['client_wins', 'agent_wins', 'split'][i % 3];
-      const resolved = await api.request('POST', `/api/v1/admin/disputes/${filed.body.data.disputeId}/resolve`, { body: { resolution }, headers: ADMIN });
+      const resolved = await api.request('POST', `/api/v1/admin/disputes/${filed.body.data.disputeId}/resolve`, {
+        body: { resolution },
+        headers: ADMIN,
+      });
       return [filed.status, resolved.status];
     };
     const results = await Promise.all([
       ...payments.map((p) =>
         api
-          .request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } }, headers: { [p.name]: p.value } })
+          .request('POST', '/api/v1/execute', {
+            body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } },
+            headers: { [p.name]: p.value },
+          })
           .then((r) => [r.status]),
       ),
       ...withdrawHeaders.map((headers) =>
-        api.request('POST', '/api/v1/payments/withdraw', { body: { agentId, amount: '1.000000', destinationWallet: newWallet().address }, headers }).then((r) => [r.status]),
+        api
+          .request('POST', '/api/v1/payments/withdraw', {
+            body: { agentId, amount: '1.000000', destinationWallet: newWallet().address },
+            headers,
+          })
+          .then((r) => [r.status]),
       ),
       ...earlier.map(disputeAndResolve),
     ]);

@@ -17,7 +17,8 @@ describe('Agents API (e2e)', () => {
     await api.close();
   });
 
-  const countAgents = () => withClient(api.databaseUrl, async (c) => Number((await c.query('SELECT count(*) FROM agents')).rows[0].count));
+  const countAgents = () =>
+    withClient(api.databaseUrl, async (c) => Number((await c.query('SELECT count(*) FROM agents')).rows[0].count));
 
   async function register(wallet: Wallet, overrides: Record<string, unknown> = {}) {
     const res = await registerAgent(api, wallet, overrides);
@@ -38,18 +39,35 @@ describe('Agents API (e2e)', () => {
       expect(a.reputation_score).toBe(50);
       expect(a.status).toBe('active');
       expect(new Date(a.created_at).toISOString()).toBe(a.created_at);
-      expect(a.endpoints).toEqual({ execution: 'https://translator.agents.test/execute', health: 'https://translator.agents.test/health' });
-      expect(a.capabilities).toEqual([expect.objectContaining({ id: 'translate', name: 'Translate text', pricing: { model: 'per-request', basePrice: '0.010000', currency: 'USDC' } })]);
+      expect(a.endpoints).toEqual({
+        execution: 'https://translator.agents.test/execute',
+        health: 'https://translator.agents.test/health',
+      });
+      expect(a.capabilities).toEqual([
+        expect.objectContaining({
+          id: 'translate',
+          name: 'Translate text',
+          pricing: { model: 'per-request', basePrice: '0.010000', currency: 'USDC' },
+        }),
+      ]);
       expect(a.capabilities[0].inputSchema).toEqual(capabilityPayload().inputSchema);
-      const rows = await withClient(api.databaseUrl, (c) => c.query('SELECT base_price, pricing_model FROM agent_capabilities WHERE agent_id = $1', [a.id]));
+      const rows = await withClient(api.databaseUrl, (c) =>
+        c.query('SELECT base_price, pricing_model FROM agent_capabilities WHERE agent_id = $1', [a.id]),
+      );
       expect(rows.rows).toEqual([{ base_price: '10000', pricing_model: 'per-request' }]);
     });
 
     it('keeps variable pricing with its maxPrice', async () => {
       const a = await register(newWallet(), {
         capabilities: [
-          capabilityPayload({ id: 'chat', pricing: { model: 'per-token', basePrice: '0.002', currency: 'USDT', maxPrice: '0.5' } }),
-          capabilityPayload({ id: 'render', pricing: { model: 'dynamic', basePrice: '0', currency: 'DAI', maxPrice: '2' } }),
+          capabilityPayload({
+            id: 'chat',
+            pricing: { model: 'per-token', basePrice: '0.002', currency: 'USDT', maxPrice: '0.5' },
+          }),
+          capabilityPayload({
+            id: 'render',
+            pricing: { model: 'dynamic', basePrice: '0', currency: 'DAI', maxPrice: '2' },
+          }),
         ],
       });
       expect(a.capabilities.map((c: any) => c.pricing)).toEqual([
@@ -59,7 +77,8 @@ describe('Agents API (e2e)', () => {
     });
 
     const cap = (o: Record<string, unknown>) => ({ capabilities: [capabilityPayload(o)] });
-    const pricing = (o: Record<string, unknown>) => cap({ pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC', ...o } });
+    const pricing = (o: Record<string, unknown>) =>
+      cap({ pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC', ...o } });
     const tooMany = Array.from({ length: 51 }, (_, i) => capabilityPayload({ id: `c${i}` }));
     const invalid: [string, Record<string, unknown>, string][] = [
       ['wallet missing', { wallet: undefined }, 'wallet'],
@@ -91,22 +110,58 @@ describe('Agents API (e2e)', () => {
       ['currency unknown', pricing({ currency: 'EUR' }), 'capabilities.0.pricing.currency'],
       ['maxPrice on per-request', pricing({ maxPrice: '1' }), 'capabilities.0.pricing.maxPrice'],
       ['per-token without maxPrice', pricing({ model: 'per-token' }), 'capabilities.0.pricing.maxPrice'],
-      ['a zero maxPrice', pricing({ model: 'dynamic', basePrice: '2', maxPrice: '0' }), 'capabilities.0.pricing.maxPrice'],
+      [
+        'a zero maxPrice',
+        pricing({ model: 'dynamic', basePrice: '2', maxPrice: '0' }),
+        'capabilities.0.pricing.maxPrice',
+      ],
       ['inputSchema not a JSON Schema', cap({ inputSchema: { type: 'nonsense' } }), 'capabilities.0.inputSchema'],
       ['inputSchema an array', cap({ inputSchema: [1, 2] }), 'capabilities.0.inputSchema'],
       ['outputSchema not a JSON Schema', cap({ outputSchema: { properties: 5 } }), 'capabilities.0.outputSchema'],
       ['endpoints missing', { endpoints: undefined }, 'endpoints'],
       ['endpoints.execution missing', { endpoints: { health: 'https://a.agents.test/h' } }, 'endpoints.execution'],
       ['endpoints.execution not a URL', { endpoints: { execution: 'not a url' } }, 'endpoints.execution'],
-      ['endpoints.execution over http', { endpoints: { execution: 'http://a.agents.test/run' } }, 'endpoints.execution'],
-      ['endpoints.execution with credentials', { endpoints: { execution: 'https://u:p@a.agents.test/run' } }, 'endpoints.execution'],
-      ['endpoints.health on loopback', { endpoints: { execution: 'https://a.agents.test/run', health: 'https://127.0.0.1/h' } }, 'endpoints.health'],
+      [
+        'endpoints.execution over http',
+        { endpoints: { execution: 'http://a.agents.test/run' } },
+        'endpoints.execution',
+      ],
+      [
+        'endpoints.execution with credentials',
+        { endpoints: { execution: 'https://u:p@a.agents.test/run' } },
+        'endpoints.execution',
+      ],
+      [
+        'endpoints.health on loopback',
+        { endpoints: { execution: 'https://a.agents.test/run', health: 'https://127.0.0.1/h' } },
+        'endpoints.health',
+      ],
       ['endpoints.execution on loopback', { endpoints: { execution: 'https://127.0.0.1/run' } }, 'endpoints.execution'],
-      ['endpoints.execution on decimal loopback', { endpoints: { execution: 'https://2130706433/run' } }, 'endpoints.execution'],
-      ['endpoints.execution on IPv4-mapped IPv6 loopback', { endpoints: { execution: 'https://[::ffff:127.0.0.1]/run' } }, 'endpoints.execution'],
-      ['endpoints.execution on cloud metadata', { endpoints: { execution: 'https://169.254.169.254/latest/meta-data' } }, 'endpoints.execution'],
-      ['endpoints.execution on a private network', { endpoints: { execution: 'https://10.1.2.3/run' } }, 'endpoints.execution'],
-      ['endpoints.execution on localhost', { endpoints: { execution: 'https://localhost:8443/run' } }, 'endpoints.execution'],
+      [
+        'endpoints.execution on decimal loopback',
+        { endpoints: { execution: 'https://2130706433/run' } },
+        'endpoints.execution',
+      ],
+      [
+        'endpoints.execution on IPv4-mapped IPv6 loopback',
+        { endpoints: { execution: 'https://[::ffff:127.0.0.1]/run' } },
+        'endpoints.execution',
+      ],
+      [
+        'endpoints.execution on cloud metadata',
+        { endpoints: { execution: 'https://169.254.169.254/latest/meta-data' } },
+        'endpoints.execution',
+      ],
+      [
+        'endpoints.execution on a private network',
+        { endpoints: { execution: 'https://10.1.2.3/run' } },
+        'endpoints.execution',
+      ],
+      [
+        'endpoints.execution on localhost',
+        { endpoints: { execution: 'https://localhost:8443/run' } },
+        'endpoints.execution',
+      ],
       ['metadata an array', { metadata: ['a'] }, 'metadata'],
       ['id is not assignable', { id: '8d0c6a4e-7f51-4c56-a3b2-6cdbd3f0a111' }, 'id'],
       ['reputation_score is not assignable', { reputation_score: 100 }, 'reputation_score'],
@@ -130,14 +185,22 @@ describe('Agents API (e2e)', () => {
     });
 
     it('rejects malformed JSON in the envelope', async () => {
-      const res = await api.request('POST', '/api/v1/agents', { raw: '{"wallet":', headers: { 'content-type': 'application/json' } });
+      const res = await api.request('POST', '/api/v1/agents', {
+        raw: '{"wallet":',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' }) });
+      expect(res.body).toEqual({
+        success: false,
+        error: expect.objectContaining({ code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' }),
+      });
     });
 
     it('answers 413 PAYLOAD_TOO_LARGE for a body over 1 MiB', async () => {
       const before = await countAgents();
-      const res = await api.request('POST', '/api/v1/agents', { body: agentPayload(newWallet(), { metadata: { blob: 'x'.repeat(1_100_000) } }) });
+      const res = await api.request('POST', '/api/v1/agents', {
+        body: agentPayload(newWallet(), { metadata: { blob: 'x'.repeat(1_100_000) } }),
+      });
       expect(res.status).toBe(413);
       expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
       expect(await countAgents()).toBe(before);
@@ -157,7 +220,12 @@ describe('Agents API (e2e)', () => {
       expect(res.body.data).toEqual({
         ...a,
         updated_at: expect.any(String),
-        chainSettings: { chain_enabled: true, chain_max_depth: 5, chain_allowed_callers: [], chain_blocked_callers: [] },
+        chainSettings: {
+          chain_enabled: true,
+          chain_max_depth: 5,
+          chain_allowed_callers: [],
+          chain_blocked_callers: [],
+        },
       });
       expect(res.headers.get('x-request-id')).toBeTruthy();
     });
@@ -187,7 +255,8 @@ describe('Agents API (e2e)', () => {
       agentId = (await register(owner)).id;
     });
 
-    const patch = (id: string, body: unknown, headers: Record<string, string>) => api.request('PATCH', `/api/v1/agents/${id}`, { body, headers });
+    const patch = (id: string, body: unknown, headers: Record<string, string>) =>
+      api.request('PATCH', `/api/v1/agents/${id}`, { body, headers });
 
     it('updates the given fields for the owner and moves updated_at', async () => {
       const before = (await api.request('GET', `/api/v1/agents/${agentId}`)).body.data;
@@ -198,34 +267,80 @@ describe('Agents API (e2e)', () => {
           description: 'New description',
           metadata: { v: 2 },
           endpoints: { execution: 'https://renamed.agents.test/run' },
-          capabilities: [capabilityPayload({ id: 'summarize', name: 'Summarize', description: 'Summaries of long text' })],
+          capabilities: [
+            capabilityPayload({ id: 'summarize', name: 'Summarize', description: 'Summaries of long text' }),
+          ],
           chainSettings: { chain_enabled: false, chain_max_depth: 3 },
         },
         await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`),
       );
       expect(res.status).toBe(200);
       const a = res.body.data;
-      expect(a).toMatchObject({ id: agentId, name: 'Renamed Agent', description: 'New description', metadata: { v: 2 }, endpoints: { execution: 'https://renamed.agents.test/run' } });
+      expect(a).toMatchObject({
+        id: agentId,
+        name: 'Renamed Agent',
+        description: 'New description',
+        metadata: { v: 2 },
+        endpoints: { execution: 'https://renamed.agents.test/run' },
+      });
       expect(a.capabilities.map((c: any) => c.id)).toEqual(['summarize']);
-      expect(a.chainSettings).toEqual({ chain_enabled: false, chain_max_depth: 3, chain_allowed_callers: [], chain_blocked_callers: [] });
+      expect(a.chainSettings).toEqual({
+        chain_enabled: false,
+        chain_max_depth: 3,
+        chain_allowed_callers: [],
+        chain_blocked_callers: [],
+      });
       expect(Date.parse(a.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
       expect(a.wallet).toBe(before.wallet);
       expect(a.reputation_score).toBe(50);
     });
 
     it('sets status inactive and back to active', async () => {
-      expect((await patch(agentId, { status: 'inactive' }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`))).body.data.status).toBe('inactive');
-      expect((await patch(agentId, { status: 'active' }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 1))).body.data.status).toBe('active');
+      expect(
+        (
+          await patch(
+            agentId,
+            { status: 'inactive' },
+            await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`),
+          )
+        ).body.data.status,
+      ).toBe('inactive');
+      expect(
+        (
+          await patch(
+            agentId,
+            { status: 'active' },
+            await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 1),
+          )
+        ).body.data.status,
+      ).toBe('active');
     });
 
     it('merges chainSettings caller lists and rejects the agent itself or a depth over 5', async () => {
       const other = (await register(newWallet())).id;
-      const ok = await patch(agentId, { chainSettings: { chain_blocked_callers: [other] } }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`));
-      expect(ok.body.data.chainSettings).toEqual({ chain_enabled: true, chain_max_depth: 5, chain_allowed_callers: [], chain_blocked_callers: [other] });
-      const self = await patch(agentId, { chainSettings: { chain_allowed_callers: [agentId] } }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 1));
+      const ok = await patch(
+        agentId,
+        { chainSettings: { chain_blocked_callers: [other] } },
+        await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`),
+      );
+      expect(ok.body.data.chainSettings).toEqual({
+        chain_enabled: true,
+        chain_max_depth: 5,
+        chain_allowed_callers: [],
+        chain_blocked_callers: [other],
+      });
+      const self = await patch(
+        agentId,
+        { chainSettings: { chain_allowed_callers: [agentId] } },
+        await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 1),
+      );
       expect(self.status).toBe(400);
       expect(self.body.error.details.errors[0].field).toBe('chainSettings.chain_allowed_callers');
-      const deep = await patch(agentId, { chainSettings: { chain_max_depth: 6 } }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 2));
+      const deep = await patch(
+        agentId,
+        { chainSettings: { chain_max_depth: 6 } },
+        await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 2),
+      );
       expect(deep.status).toBe(400);
       expect(deep.body.error.details.errors[0].field).toBe('chainSettings.chain_max_depth');
     });
@@ -264,7 +379,11 @@ describe('Agents API (e2e)', () => {
       ];
       for (const headers of cases) {
         const res = await patch(agentId, { name: 'Should Not Apply' }, headers);
-        expect({ headers, status: res.status, code: res.body.error?.code }).toEqual({ headers, status: 401, code: 'UNAUTHORIZED' });
+        expect({ headers, status: res.status, code: res.body.error?.code }).toEqual({
+          headers,
+          status: 401,
+          code: 'UNAUTHORIZED',
+        });
       }
       expect((await api.request('GET', `/api/v1/agents/${agentId}`)).body.data.name).toBe('Polyglot Translator');
     });
@@ -272,11 +391,19 @@ describe('Agents API (e2e)', () => {
     it('honours the 5-minute window on both sides', async () => {
       const now = Date.now();
       for (const ts of [now - 301_000, now + 301_000]) {
-        const res = await patch(agentId, { name: 'Too Late' }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, ts));
+        const res = await patch(
+          agentId,
+          { name: 'Too Late' },
+          await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, ts),
+        );
         expect(res.status).toBe(401);
         expect(res.body.error.message).toMatch(/window/);
       }
-      const fresh = await patch(agentId, { name: 'Just In Time' }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, now - 290_000));
+      const fresh = await patch(
+        agentId,
+        { name: 'Just In Time' },
+        await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, now - 290_000),
+      );
       expect(fresh.status).toBe(200);
     });
 
@@ -285,8 +412,14 @@ describe('Agents API (e2e)', () => {
       const strangerAgent = (await register(stranger)).id;
       const cases: Record<string, string>[] = [
         await walletHeaders(stranger, agentId, `PATCH /api/v1/agents/${agentId}`),
-        { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': await signAuth(stranger, agentId, Date.now(), `PATCH /api/v1/agents/${agentId}`) },
-        { 'X-Agent-Wallet': stranger.address, 'X-Agent-Signature': await signAuth(owner, agentId, Date.now(), `PATCH /api/v1/agents/${agentId}`) },
+        {
+          'X-Agent-Wallet': owner.address,
+          'X-Agent-Signature': await signAuth(stranger, agentId, Date.now(), `PATCH /api/v1/agents/${agentId}`),
+        },
+        {
+          'X-Agent-Wallet': stranger.address,
+          'X-Agent-Signature': await signAuth(owner, agentId, Date.now(), `PATCH /api/v1/agents/${agentId}`),
+        },
         await walletHeaders(stranger, strangerAgent, `PATCH /api/v1/agents/${agentId}`),
         await walletHeaders(owner, strangerAgent, `PATCH /api/v1/agents/${agentId}`),
         // The owner's signature for another request (the stranger agent's update, or a withdrawal).
@@ -308,16 +441,22 @@ describe('Agents API (e2e)', () => {
       expect(replay.body.error.message).toMatch(/already been used/);
 
       const concurrent = await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`, Date.now() + 5);
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => patch(agentId, { name: `Racer ${i}` }, concurrent)));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => patch(agentId, { name: `Racer ${i}` }, concurrent)),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       expect(results.filter((r) => r.status === 401)).toHaveLength(9);
-      const used = await withClient(api.databaseUrl, (c) => c.query('SELECT count(*) FROM used_auth_messages WHERE agent_id = $1', [agentId]));
+      const used = await withClient(api.databaseUrl, (c) =>
+        c.query('SELECT count(*) FROM used_auth_messages WHERE agent_id = $1', [agentId]),
+      );
       expect(Number(used.rows[0].count)).toBe(2);
     });
 
     it('does not spend a signature on a request rejected by validation', async () => {
       const headers = await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`);
-      expect((await patch(agentId, { capabilities: [capabilityPayload(), capabilityPayload()] }, headers)).status).toBe(400);
+      expect((await patch(agentId, { capabilities: [capabilityPayload(), capabilityPayload()] }, headers)).status).toBe(
+        400,
+      );
       expect((await patch(agentId, { name: 'Valid Now' }, headers)).status).toBe(200);
     });
 
@@ -328,20 +467,32 @@ describe('Agents API (e2e)', () => {
       const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
       const highS = '0x' + (n - BigInt(sig.s)).toString(16).padStart(64, '0');
       const twin = `${sig.r}${highS.slice(2)}${sig.v === 27 ? '1c' : '1b'}`;
-      const res = await patch(agentId, { name: 'Twin' }, { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': `${message}:sig:${twin}` });
+      const res = await patch(
+        agentId,
+        { name: 'Twin' },
+        { 'X-Agent-Wallet': owner.address, 'X-Agent-Signature': `${message}:sig:${twin}` },
+      );
       expect(res.status).toBe(401);
       expect(res.body.error.message).toMatch(/high s/);
     });
 
     it('404s an agent that does not exist', async () => {
       const ghost = '0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b';
-      const res = await patch(ghost, { name: 'Ghost Agent' }, await walletHeaders(owner, ghost, `PATCH /api/v1/agents/${ghost}`));
+      const res = await patch(
+        ghost,
+        { name: 'Ghost Agent' },
+        await walletHeaders(owner, ghost, `PATCH /api/v1/agents/${ghost}`),
+      );
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('AGENT_NOT_FOUND');
     });
 
     it('rejects endpoints that fail the outbound guard', async () => {
-      const res = await patch(agentId, { endpoints: { execution: 'https://[::ffff:a9fe:a9fe]/latest' } }, await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`));
+      const res = await patch(
+        agentId,
+        { endpoints: { execution: 'https://[::ffff:a9fe:a9fe]/latest' } },
+        await walletHeaders(owner, agentId, `PATCH /api/v1/agents/${agentId}`),
+      );
       expect(res.status).toBe(400);
       expect(res.body.error.details.errors[0].field).toBe('endpoints.execution');
     });
@@ -353,7 +504,13 @@ describe('Agents API (e2e)', () => {
       const { id } = await register(owner);
       const stranger = newWallet();
       expect((await api.request('DELETE', `/api/v1/agents/${id}`)).status).toBe(401);
-      expect((await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(stranger, id, `DELETE /api/v1/agents/${id}`) })).status).toBe(403);
+      expect(
+        (
+          await api.request('DELETE', `/api/v1/agents/${id}`, {
+            headers: await walletHeaders(stranger, id, `DELETE /api/v1/agents/${id}`),
+          })
+        ).status,
+      ).toBe(403);
       const headers = await walletHeaders(owner, id, `DELETE /api/v1/agents/${id}`);
       const res = await api.request('DELETE', `/api/v1/agents/${id}`, { headers });
       expect(res.status).toBe(200);
@@ -368,19 +525,32 @@ describe('Agents API (e2e)', () => {
       const owner = newWallet();
       const { id } = await register(owner);
       expect((await api.request('POST', `/api/v1/admin/agents/${id}/suspend`, { body: {} })).status).toBe(401);
-      const wrong = await api.request('POST', `/api/v1/admin/agents/${id}/suspend`, { body: {}, headers: { 'X-Admin-Key': 'wrong-key-wrong-key' } });
+      const wrong = await api.request('POST', `/api/v1/admin/agents/${id}/suspend`, {
+        body: {},
+        headers: { 'X-Admin-Key': 'wrong-key-wrong-key' },
+      });
       expect(wrong.status).toBe(403);
       expect(wrong.body.error.code).toBe('FORBIDDEN');
 
-      const suspended = await api.request('POST', `/api/v1/admin/agents/${id}/suspend`, { body: { reason: 'terms violation' }, headers: ADMIN });
+      const suspended = await api.request('POST', `/api/v1/admin/agents/${id}/suspend`, {
+        body: { reason: 'terms violation' },
+        headers: ADMIN,
+      });
       expect(suspended.status).toBe(200);
       expect(suspended.body.data.status).toBe('suspended');
-      expect((await api.request('POST', `/api/v1/admin/agents/${id}/suspend`, { body: {}, headers: ADMIN })).body.error.code).toBe('INVALID_STATE');
+      expect(
+        (await api.request('POST', `/api/v1/admin/agents/${id}/suspend`, { body: {}, headers: ADMIN })).body.error.code,
+      ).toBe('INVALID_STATE');
 
-      const selfReactivate = await api.request('PATCH', `/api/v1/agents/${id}`, { body: { status: 'active' }, headers: await walletHeaders(owner, id, `PATCH /api/v1/agents/${id}`) });
+      const selfReactivate = await api.request('PATCH', `/api/v1/agents/${id}`, {
+        body: { status: 'active' },
+        headers: await walletHeaders(owner, id, `PATCH /api/v1/agents/${id}`),
+      });
       expect(selfReactivate.status).toBe(409);
       expect(selfReactivate.body.error.code).toBe('INVALID_STATE');
-      const selfDelete = await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(owner, id, `DELETE /api/v1/agents/${id}`, Date.now() + 1) });
+      const selfDelete = await api.request('DELETE', `/api/v1/agents/${id}`, {
+        headers: await walletHeaders(owner, id, `DELETE /api/v1/agents/${id}`, Date.now() + 1),
+      });
       expect(selfDelete.status).toBe(409);
       const rename = await api.request('PATCH', `/api/v1/agents/${id}`, {
         body: { name: 'Still Editable' },
@@ -392,14 +562,25 @@ describe('Agents API (e2e)', () => {
       const reinstated = await api.request('POST', `/api/v1/admin/agents/${id}/reinstate`, { headers: ADMIN });
       expect(reinstated.status).toBe(200);
       expect(reinstated.body.data.status).toBe('active');
-      expect((await api.request('POST', `/api/v1/admin/agents/${id}/reinstate`, { headers: ADMIN })).body.error.code).toBe('INVALID_STATE');
-      expect((await api.request('POST', '/api/v1/admin/agents/0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b/reinstate', { headers: ADMIN })).status).toBe(404);
+      expect(
+        (await api.request('POST', `/api/v1/admin/agents/${id}/reinstate`, { headers: ADMIN })).body.error.code,
+      ).toBe('INVALID_STATE');
+      expect(
+        (
+          await api.request('POST', '/api/v1/admin/agents/0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b/reinstate', {
+            headers: ADMIN,
+          })
+        ).status,
+      ).toBe(404);
     });
 
     it('does not exist when no ADMIN_API_KEY is configured', async () => {
       const noAdmin = await startApi({ ADMIN_API_KEY: '' });
       try {
-        const res = await noAdmin.request('POST', '/api/v1/admin/agents/0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b/suspend', { body: {}, headers: ADMIN });
+        const res = await noAdmin.request('POST', '/api/v1/admin/agents/0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b/suspend', {
+          body: {},
+          headers: ADMIN,
+        });
         expect(res.status).toBe(404);
         expect(res.body.error.code).toBe('NOT_FOUND');
       } finally {

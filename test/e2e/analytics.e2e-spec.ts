@@ -47,7 +47,14 @@ describe('Analytics (e2e)', () => {
     ds = api.app.get(DataSource);
     const res = await registerAgent(api, newWallet(), {
       endpoints: { execution: agentServer.url },
-      capabilities: [capabilityPayload(), capabilityPayload({ id: 'premium', name: 'Premium translation', pricing: { model: 'per-request', basePrice: '0.123457', currency: 'USDC' } })],
+      capabilities: [
+        capabilityPayload(),
+        capabilityPayload({
+          id: 'premium',
+          name: 'Premium translation',
+          pricing: { model: 'per-request', basePrice: '0.123457', currency: 'USDC' },
+        }),
+      ],
     });
     agentId = res.body.data.id;
 
@@ -65,26 +72,48 @@ describe('Analytics (e2e)', () => {
       { ageMs: 40 * DAY, mode: 'fail' },
     ];
     for (const p of plan) {
-      const h = await x402Header(newWallet(), { amount: p.premium ? 124_457n : PRICE, payTo: api.config.platformWallet });
-      const input = { text: 'bonjour', ...(p.delayMs !== undefined ? { delayMs: p.delayMs } : {}), ...(p.mode ? { mode: p.mode } : {}) };
+      const h = await x402Header(newWallet(), {
+        amount: p.premium ? 124_457n : PRICE,
+        payTo: api.config.platformWallet,
+      });
+      const input = {
+        text: 'bonjour',
+        ...(p.delayMs !== undefined ? { delayMs: p.delayMs } : {}),
+        ...(p.mode ? { mode: p.mode } : {}),
+      };
       const r = await api.request('POST', '/api/v1/execute', {
         body: { targetAgentId: agentId, capabilityId: p.premium ? 'premium' : 'translate', input },
         headers: { [h.name]: h.value },
       });
       if (r.status === 200) {
         const { requestId, executionTime, cost } = r.body.data;
-        outcomes.push({ ok: true, requestId, ageMs: p.ageMs, timeMs: executionTime, agentFee: micros(cost.agentFee), platformFee: micros(cost.platformFee) });
+        outcomes.push({
+          ok: true,
+          requestId,
+          ageMs: p.ageMs,
+          timeMs: executionTime,
+          agentFee: micros(cost.agentFee),
+          platformFee: micros(cost.platformFee),
+        });
       } else {
         expect(r.status).toBe(502);
-        const [row] = await ds.query(`SELECT id FROM executions WHERE agent_id = $1 ORDER BY created_at DESC LIMIT 1`, [agentId]);
+        const [row] = await ds.query(`SELECT id FROM executions WHERE agent_id = $1 ORDER BY created_at DESC LIMIT 1`, [
+          agentId,
+        ]);
         outcomes.push({ ok: false, requestId: row.id, ageMs: p.ageMs });
       }
     }
     // Move the older ones back: the charge and the score change each outcome recorded.
     for (const o of outcomes.filter((x) => x.ageMs > 0)) {
       const at = new Date(Date.now() - o.ageMs);
-      await ds.query(`UPDATE transactions SET created_at = $2 WHERE id = (SELECT transaction_id FROM executions WHERE id = $1)`, [o.requestId, at]);
-      await ds.query(`UPDATE reputation_events SET created_at = $2 WHERE ref_id = $1 OR ref_id = (SELECT transaction_id FROM executions WHERE id = $1)`, [o.requestId, at]);
+      await ds.query(
+        `UPDATE transactions SET created_at = $2 WHERE id = (SELECT transaction_id FROM executions WHERE id = $1)`,
+        [o.requestId, at],
+      );
+      await ds.query(
+        `UPDATE reputation_events SET created_at = $2 WHERE ref_id = $1 OR ref_id = (SELECT transaction_id FROM executions WHERE id = $1)`,
+        [o.requestId, at],
+      );
     }
   });
   afterAll(async () => {
@@ -105,7 +134,13 @@ describe('Analytics (e2e)', () => {
     return {
       agentId,
       period,
-      executions: { total: inWindow.length, successful: ok.length, failed, successRate: Math.round((ok.length * 10_000) / inWindow.length) / 100, selfPaid: 0 },
+      executions: {
+        total: inWindow.length,
+        successful: ok.length,
+        failed,
+        successRate: Math.round((ok.length * 10_000) / inWindow.length) / 100,
+        selfPaid: 0,
+      },
       earnings: { gross: usdc(gross), platformFees: usdc(fees), net: usdc(gross - fees) },
       performance: {
         avgExecutionTime: Math.round(times.reduce((s, t) => s + t, 0) / times.length),
@@ -117,7 +152,16 @@ describe('Analytics (e2e)', () => {
       reputation: {
         current: score,
         change: period === 'all' ? score - 50 : ok.length - 2 * failed,
-        tier: score >= 80 ? 'Excellent' : score >= 60 ? 'Trusted' : score >= 40 ? 'Standard' : score >= 20 ? 'At Risk' : 'Critical',
+        tier:
+          score >= 80
+            ? 'Excellent'
+            : score >= 60
+              ? 'Trusted'
+              : score >= 40
+                ? 'Standard'
+                : score >= 20
+                  ? 'At Risk'
+                  : 'Critical',
       },
     };
   }
@@ -134,11 +178,14 @@ describe('Analytics (e2e)', () => {
     ['week', 7 * DAY],
     ['month', 30 * DAY],
     ['all', Infinity],
-  ])('period=%s: exact counts, success rate, earnings sums, percentiles and the reputation change', async (period, maxAgeMs) => {
-    const res = await analytics(`?period=${period}`);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(expected(period, maxAgeMs, 57));
-  });
+  ])(
+    'period=%s: exact counts, success rate, earnings sums, percentiles and the reputation change',
+    async (period, maxAgeMs) => {
+      const res = await analytics(`?period=${period}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual(expected(period, maxAgeMs, 57));
+    },
+  );
 
   it('defaults to the week', async () => {
     expect((await analytics('')).body.data).toEqual(expected('week', 7 * DAY, 57));

@@ -58,8 +58,14 @@ describe('chained calls (e2e)', () => {
     });
     orchestrator.serve(ids.orchestrator);
     await register('disabled', { endpoints: { execution: translator.url }, chainSettings: { chain_enabled: false } });
-    await register('blocking', { endpoints: { execution: translator.url }, chainSettings: { chain_blocked_callers: [ids.orchestrator] } });
-    await register('allowlisted', { endpoints: { execution: translator.url }, chainSettings: { chain_allowed_callers: [ids.translator] } });
+    await register('blocking', {
+      endpoints: { execution: translator.url },
+      chainSettings: { chain_blocked_callers: [ids.orchestrator] },
+    });
+    await register('allowlisted', {
+      endpoints: { execution: translator.url },
+      chainSettings: { chain_allowed_callers: [ids.translator] },
+    });
     await register('expensive', {
       endpoints: { execution: translator.url },
       capabilities: [capabilityPayload({ pricing: { model: 'per-request', basePrice: '5.000000', currency: 'USDC' } })],
@@ -73,37 +79,81 @@ describe('chained calls (e2e)', () => {
 
   /** Opens a chain whose root holds its run open for `holdMs`; answers the root's token and the pending root response. */
   async function liveChain(o: { budget: string; maxDepth?: number; holdMs?: number }) {
-    const pay = await x402Header(newWallet(), { amount: ROOT_COST + BigInt(Math.round(Number(o.budget) * 1e6)), payTo: api.config.platformWallet });
+    const pay = await x402Header(newWallet(), {
+      amount: ROOT_COST + BigInt(Math.round(Number(o.budget) * 1e6)),
+      payTo: api.config.platformWallet,
+    });
     const marker = `hold-${Math.random()}`;
     const root = api.request('POST', '/api/v1/execute', {
-      body: { targetAgentId: ids.orchestrator, capabilityId: 'orchestrate', input: { holdMs: o.holdMs ?? 3000, marker }, chain: { budget: o.budget, maxDepth: o.maxDepth } },
+      body: {
+        targetAgentId: ids.orchestrator,
+        capabilityId: 'orchestrate',
+        input: { holdMs: o.holdMs ?? 3000, marker },
+        chain: { budget: o.budget, maxDepth: o.maxDepth },
+      },
       headers: { [pay.name]: pay.value },
     });
-    const call = await until(() => orchestrator.state.calls.find((c) => c.json.input.marker === marker), 'the root call');
+    const call = await until(
+      () => orchestrator.state.calls.find((c) => c.json.input.marker === marker),
+      'the root call',
+    );
     return { token: String(call.headers['x-chain-token']), chainId: call.json.chain!.chainId, root };
   }
   const sub = (token: string, agent: string, input: Record<string, unknown> = { text: 'hi' }) =>
     api.request('POST', '/api/v1/execute', {
-      body: { targetAgentId: ids[agent] ?? agent, capabilityId: agent === 'orchestrator' ? 'orchestrate' : 'translate', input },
+      body: {
+        targetAgentId: ids[agent] ?? agent,
+        capabilityId: agent === 'orchestrator' ? 'orchestrate' : 'translate',
+        input,
+      },
       headers: { 'x-chain-token': token },
     });
-  const refusal = (r: { status: number; body: { error?: { code: string; details?: unknown } } }) => ({ status: r.status, code: r.body.error?.code, details: r.body.error?.details });
+  const refusal = (r: { status: number; body: { error?: { code: string; details?: unknown } } }) => ({
+    status: r.status,
+    code: r.body.error?.code,
+    details: r.body.error?.details,
+  });
 
   it('refuses each bad call with its code, status and details, and charges nothing for any', async () => {
     const { token, chainId, root } = await liveChain({ budget: '1.00', maxDepth: 1 });
     const [body, sig] = token.split('.');
-    const richer = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), rb: '999.000000' })).toString('base64url');
-    expect(refusal(await sub(`${richer}.${sig}`, 'translator'))).toMatchObject({ status: 401, code: 'CHAIN_TOKEN_INVALID' });
+    const richer = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), rb: '999.000000' }),
+    ).toString('base64url');
+    expect(refusal(await sub(`${richer}.${sig}`, 'translator'))).toMatchObject({
+      status: 401,
+      code: 'CHAIN_TOKEN_INVALID',
+    });
     expect(refusal(await sub('garbage', 'translator'))).toMatchObject({ status: 401, code: 'CHAIN_TOKEN_INVALID' });
-    const stale = new ChainTokens(api.config, { nowMs: () => Date.now() - 31_000, now: () => new Date(Date.now() - 31_000) } as never);
-    expect(refusal(await sub(stale.mint({ ...api.app.get(ChainTokens).verify(token) }), 'translator'))).toMatchObject({ status: 401, code: 'CHAIN_TOKEN_EXPIRED' });
-    expect(refusal(await sub(token, 'orchestrator', {}))).toEqual({ status: 400, code: 'CIRCULAR_DEPENDENCY', details: { chain: [ids.orchestrator, ids.orchestrator] } });
+    const stale = new ChainTokens(api.config, {
+      nowMs: () => Date.now() - 31_000,
+      now: () => new Date(Date.now() - 31_000),
+    } as never);
+    expect(refusal(await sub(stale.mint({ ...api.app.get(ChainTokens).verify(token) }), 'translator'))).toMatchObject({
+      status: 401,
+      code: 'CHAIN_TOKEN_EXPIRED',
+    });
+    expect(refusal(await sub(token, 'orchestrator', {}))).toEqual({
+      status: 400,
+      code: 'CIRCULAR_DEPENDENCY',
+      details: { chain: [ids.orchestrator, ids.orchestrator] },
+    });
     expect(refusal(await sub(token, 'disabled'))).toMatchObject({ status: 403, code: 'CHAIN_DISABLED' });
     expect(refusal(await sub(token, 'blocking'))).toMatchObject({ status: 403, code: 'AGENT_NOT_CHAINABLE' });
     expect(refusal(await sub(token, 'allowlisted'))).toMatchObject({ status: 403, code: 'AGENT_NOT_CHAINABLE' });
-    expect(refusal(await sub(token, 'expensive'))).toEqual({ status: 402, code: 'BUDGET_EXCEEDED', details: { estimated: '5.001000', remaining: '1.000000', shortfall: '4.001000' } });
-    expect(refusal(await sub(token, '00000000-0000-4000-8000-000000000000'))).toMatchObject({ status: 404, code: 'AGENT_NOT_FOUND' });
-    expect(refusal(await sub(token, 'translator', { nope: 1 }))).toMatchObject({ status: 422, code: 'INPUT_SCHEMA_MISMATCH' });
+    expect(refusal(await sub(token, 'expensive'))).toEqual({
+      status: 402,
+      code: 'BUDGET_EXCEEDED',
+      details: { estimated: '5.001000', remaining: '1.000000', shortfall: '4.001000' },
+    });
+    expect(refusal(await sub(token, '00000000-0000-4000-8000-000000000000'))).toMatchObject({
+      status: 404,
+      code: 'AGENT_NOT_FOUND',
+    });
+    expect(refusal(await sub(token, 'translator', { nope: 1 }))).toMatchObject({
+      status: 422,
+      code: 'INPUT_SCHEMA_MISMATCH',
+    });
     const pay = await x402Header(newWallet(), { amount: SUB_COST, payTo: api.config.platformWallet });
     const both = await api.request('POST', '/api/v1/execute', {
       body: { targetAgentId: ids.translator, capabilityId: 'translate', input: { text: 'x' } },
@@ -113,21 +163,37 @@ describe('chained calls (e2e)', () => {
     // One allowed call at depth 1; the callee's own token cannot go deeper than maxDepth 1.
     const ok = await sub(token, 'translator', { text: 'deep' });
     expect(ok.status).toBe(200);
-    expect(ok.body.data.chain).toEqual({ chainId, depth: 1, remainingBudget: '0.989000', childToken: expect.any(String) });
+    expect(ok.body.data.chain).toEqual({
+      chainId,
+      depth: 1,
+      remainingBudget: '0.989000',
+      childToken: expect.any(String),
+    });
     const calleeToken = String(translator.calls.find((c) => c.json.input.text === 'deep')!.headers['x-chain-token']);
-    expect(refusal(await sub(calleeToken, 'allowlisted'))).toEqual({ status: 400, code: 'DEPTH_LIMIT', details: { currentDepth: 2, maxDepth: 1 } });
+    expect(refusal(await sub(calleeToken, 'allowlisted'))).toEqual({
+      status: 400,
+      code: 'DEPTH_LIMIT',
+      details: { currentDepth: 2, maxDepth: 1 },
+    });
     // Its output is read back with a token of the chain, not without one.
-    const read = await api.request('GET', `/api/v1/execute/${ok.body.data.requestId}`, { headers: { 'x-chain-token': ok.body.data.chain.childToken } });
+    const read = await api.request('GET', `/api/v1/execute/${ok.body.data.requestId}`, {
+      headers: { 'x-chain-token': ok.body.data.chain.childToken },
+    });
     expect(read.body.data.output).toEqual({ translation: 'DEEP' });
     expect((await api.request('GET', `/api/v1/execute/${ok.body.data.requestId}`)).body.data.output).toBeUndefined();
     // Past its time limit the chain takes no call.
     await ds.query(`UPDATE chains SET expires_at = now() - interval '1 second' WHERE id = $1`, [chainId]);
-    expect(refusal(await sub(ok.body.data.chain.childToken, 'translator'))).toMatchObject({ status: 408, code: 'CHAIN_TIMEOUT' });
+    expect(refusal(await sub(ok.body.data.chain.childToken, 'translator'))).toMatchObject({
+      status: 408,
+      code: 'CHAIN_TIMEOUT',
+    });
     expect((await root).status).toBe(200);
     const [{ nodes }] = await ds.query(`SELECT count(*)::int AS nodes FROM chain_nodes WHERE chain_id = $1`, [chainId]);
     expect(nodes).toBe(2); // the root and the one allowed call
     // After the root ended, its token opens nothing.
-    expect(refusal(await sub(ok.body.data.chain.childToken, 'translator'))).toMatchObject({ code: expect.stringMatching(/^CHAIN_(NOT_FOUND|TIMEOUT)$/) });
+    expect(refusal(await sub(ok.body.data.chain.childToken, 'translator'))).toMatchObject({
+      code: expect.stringMatching(/^CHAIN_(NOT_FOUND|TIMEOUT)$/),
+    });
   });
 
   it('a target remembered from an earlier call is confirmed by the reservation: one that turned chaining off since refuses the next call, nothing reserved, and on again runs it', async () => {
@@ -142,8 +208,14 @@ describe('chained calls (e2e)', () => {
       headers: await walletHeaders(owner, ids.switching, `PATCH /api/v1/agents/${ids.switching}`),
     });
     expect(patched.status).toBe(200);
-    expect(refusal(await sub(first.body.data.chain.childToken, 'switching'))).toMatchObject({ status: 403, code: 'CHAIN_DISABLED' });
-    const [chain] = await ds.query(`SELECT available::text, (SELECT count(*)::int FROM chain_nodes WHERE chain_id = c.id) AS nodes FROM chains c WHERE id = $1`, [chainId]);
+    expect(refusal(await sub(first.body.data.chain.childToken, 'switching'))).toMatchObject({
+      status: 403,
+      code: 'CHAIN_DISABLED',
+    });
+    const [chain] = await ds.query(
+      `SELECT available::text, (SELECT count(*)::int FROM chain_nodes WHERE chain_id = c.id) AS nodes FROM chains c WHERE id = $1`,
+      [chainId],
+    );
     expect(chain).toEqual({ available: String(1_000_000n - SUB_COST), nodes: 2 });
     // Remembered as disabled, turned on again: the refusal is decided on a fresh read, so the call runs.
     const enabled = await api.request('PATCH', `/api/v1/agents/${ids.switching}`, {
@@ -154,19 +226,33 @@ describe('chained calls (e2e)', () => {
     expect((await sub(first.body.data.chain.childToken, 'switching')).status).toBe(200);
     expect((await root).status).toBe(200);
     // Once the chain has ended, a call that would also be refused for its target is refused for the chain first.
-    expect(refusal(await sub(first.body.data.chain.childToken, 'disabled'))).toMatchObject({ status: 404, code: 'CHAIN_NOT_FOUND' });
+    expect(refusal(await sub(first.body.data.chain.childToken, 'disabled'))).toMatchObject({
+      status: 404,
+      code: 'CHAIN_NOT_FOUND',
+    });
   });
 
   it('G14 over HTTP: 100 parallel sub-calls of 0.011 on a 0.50 budget: exactly 45 succeed, the rest BUDGET_EXCEEDED, nothing overspent', async () => {
     const { token, chainId, root } = await liveChain({ budget: '0.50', holdMs: 4000 });
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => sub(token, 'translator', { text: `fan${i}` })));
-    const byStatus = answers.reduce<Record<number, number>>((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {});
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => sub(token, 'translator', { text: `fan${i}` })),
+    );
+    const byStatus = answers.reduce<Record<number, number>>(
+      (m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }),
+      {},
+    );
     expect(byStatus).toEqual({ 200: 45, 402: 55 });
-    expect(new Set(answers.filter((a) => a.status === 402).map((a) => a.body.error.code))).toEqual(new Set(['BUDGET_EXCEEDED']));
+    expect(new Set(answers.filter((a) => a.status === 402).map((a) => a.body.error.code))).toEqual(
+      new Set(['BUDGET_EXCEEDED']),
+    );
     // What no running node has reserved (the root still runs): the budget less the 45 charged calls; 0.005 is less than one more.
     const [chain] = await ds.query(`SELECT available::text FROM chains WHERE id = $1`, [chainId]);
     expect(chain.available).toBe(String(500_000n - 45n * SUB_COST));
     expect((await root).status).toBe(200);
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
   });
 });

@@ -34,7 +34,12 @@ describe('chains on anvil (e2e)', () => {
   beforeAll(async () => {
     chain = await startChain();
     translator = await new TestAgentServer().start();
-    api = await startApi({ ...evmEnv(chain), OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', MAINTENANCE_INTERVAL_MS: '300' });
+    api = await startApi({
+      ...evmEnv(chain),
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      MAINTENANCE_INTERVAL_MS: '300',
+    });
     ds = api.app.get(DataSource);
     orchestrator = await startOrchestratorAgent({ platformUrl: api.baseUrl });
     platformStart = await chain.balanceOf(chain.platform.address);
@@ -52,12 +57,18 @@ describe('chains on anvil (e2e)', () => {
 
   const pay = async (amount: bigint, w = newWallet()) => {
     await chain.mint(w.address, amount);
-    return { wallet: w, header: await x402Header(w, { amount, payTo: chain.platform.address, asset: chain.usdcAddress }) };
+    return {
+      wallet: w,
+      header: await x402Header(w, { amount, payTo: chain.platform.address, asset: chain.usdcAddress }),
+    };
   };
   const register = async (overrides: Record<string, unknown>) => {
     const owner = newWallet();
     const { header } = await pay(REGISTRATION_FEE_MICROS, owner);
-    const res = await api.request('POST', '/api/v1/agents', { body: agentPayload(owner, overrides), headers: { [header.name]: header.value } });
+    const res = await api.request('POST', '/api/v1/agents', {
+      body: agentPayload(owner, overrides),
+      headers: { [header.name]: header.value },
+    });
     expect(res.status).toBe(201);
     return res.body.data.id as string;
   };
@@ -70,26 +81,47 @@ describe('chains on anvil (e2e)', () => {
     });
     orchestrator.serve(orchestratorId);
     const { wallet: payer, header } = await pay(ROOT_COST + BUDGET);
-    const calls = ['a', 'b'].map((text) => ({ targetAgentId: translatorId, capabilityId: 'translate', input: { text } }));
+    const calls = ['a', 'b'].map((text) => ({
+      targetAgentId: translatorId,
+      capabilityId: 'translate',
+      input: { text },
+    }));
     const res = await api.request('POST', '/api/v1/execute', {
       body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: { calls }, chain: { budget: '1.00' } },
       headers: { [header.name]: header.value },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.settlement).toEqual({ status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), livemode: false });
+    expect(res.body.data.settlement).toEqual({
+      status: 'settled',
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      livemode: false,
+    });
     expect(res.body.data.output.results.map((r: { status: number }) => r.status)).toEqual([200, 200]);
     expect(await chain.balanceOf(payer.address)).toBe(0n); // the whole payment moved before the root ran
     worker = startProcess(builtApp('worker'), api.env);
     const { chainId } = res.body.data.chain;
-    const refundId = await waitFor(async () => (await api.request('GET', `/api/v1/chains/${chainId}`)).body.data.refund?.refundId as string | undefined, 'the chain to end', 30_000);
-    await waitFor(async () => (await ds.query(`SELECT status FROM refunds WHERE id = $1`, [refundId]))[0].status === 'completed', 'the refund to be sent', 30_000);
+    const refundId = await waitFor(
+      async () =>
+        (await api.request('GET', `/api/v1/chains/${chainId}`)).body.data.refund?.refundId as string | undefined,
+      'the chain to end',
+      30_000,
+    );
+    await waitFor(
+      async () => (await ds.query(`SELECT status FROM refunds WHERE id = $1`, [refundId]))[0].status === 'completed',
+      'the refund to be sent',
+      30_000,
+    );
     const left = BUDGET - 2n * SUB_COST;
     expect(await chain.balanceOf(payer.address)).toBe(left); // refunded on chain, once
     const earned = REGISTRATION_FEE_MICROS * 2n + ROOT_COST + BUDGET - left;
     expect(await chain.balanceOf(chain.platform.address)).toBe(platformStart + earned);
     const [world] = await ds.query(`SELECT (-balance)::text AS net FROM ledger_accounts WHERE code = 'world:chain'`);
     expect(BigInt(world.net)).toBe(earned); // I8 against the chain itself
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
   });
 
   it('a root whose process died before its payment settled: the worker settles it, ends the chain unrun and refunds all of it on chain', async () => {
@@ -111,13 +143,29 @@ describe('chains on anvil (e2e)', () => {
     // The root's claim runs out; the worker's sweep takes it: settles, funds and ends the chain, refunds it all.
     await ds.query(`UPDATE executions SET locked_until = now() - interval '1 second' WHERE chain_id = $1`, [row.id]);
     worker ??= startProcess(builtApp('worker'), api.env);
-    const refundId = await waitFor(async () => (await api.request('GET', `/api/v1/chains/${row.id}`)).body.data.refund?.refundId as string | undefined, 'the chain to end', 30_000);
-    await waitFor(async () => (await ds.query(`SELECT status FROM refunds WHERE id = $1`, [refundId]))[0].status === 'completed', 'the refund to be sent', 30_000);
+    const refundId = await waitFor(
+      async () =>
+        (await api.request('GET', `/api/v1/chains/${row.id}`)).body.data.refund?.refundId as string | undefined,
+      'the chain to end',
+      30_000,
+    );
+    await waitFor(
+      async () => (await ds.query(`SELECT status FROM refunds WHERE id = $1`, [refundId]))[0].status === 'completed',
+      'the refund to be sent',
+      30_000,
+    );
     expect(await chain.balanceOf(payer.address)).toBe(ROOT_COST + BUDGET); // all of it came back, once
-    expect((await api.request('GET', `/api/v1/chains/${row.id}`)).body.data).toMatchObject({ status: 'failed', nodeCount: 0 });
+    expect((await api.request('GET', `/api/v1/chains/${row.id}`)).body.data).toMatchObject({
+      status: 'failed',
+      nodeCount: 0,
+    });
     expect(orchestrator.state.calls.length).toBe(calls); // the root never ran
     const [root] = await ds.query(`SELECT status FROM executions WHERE chain_id = $1`, [row.id]);
     expect(root.status).toBe('failed');
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
   });
 });

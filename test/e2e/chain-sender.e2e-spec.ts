@@ -39,7 +39,12 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
     ds = api.app.get(DataSource);
     const owner = newWallet();
     await chain.mint(owner.address, REGISTRATION_FEE_MICROS);
-    const res = await registerAgent(api, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] }, { asset: chain.usdcAddress });
+    const res = await registerAgent(
+      api,
+      owner,
+      { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] },
+      { asset: chain.usdcAddress },
+    );
     expect(res.status).toBe(201);
     agentId = res.body.data.id;
   }, 60_000);
@@ -54,7 +59,11 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
     const used = new Map<string, string[]>();
     const head = await chain.provider.getBlockNumber();
     for (let b = 1; b <= head; b++) {
-      const receipts = (await chain.provider.send('eth_getBlockReceipts', [`0x${b.toString(16)}`])) as { from: string; transactionHash: string; logs: { topics: string[] }[] }[];
+      const receipts = (await chain.provider.send('eth_getBlockReceipts', [`0x${b.toString(16)}`])) as {
+        from: string;
+        transactionHash: string;
+        logs: { topics: string[] }[];
+      }[];
       for (const r of receipts.filter((x) => x.from.toLowerCase() === chain.platform.address.toLowerCase())) {
         for (const l of r.logs.filter((x) => x.topics[0] === AUTHORIZATION_USED)) {
           const key = `0x${l.topics[1].slice(26)}:${l.topics[2]}`;
@@ -68,24 +77,42 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
   it('200 concurrent sync executes all settle, each authorization by exactly one transfer, several per transaction', async () => {
     const payers = Array.from({ length: 20 }, () => newWallet());
     for (const p of payers) await chain.mint(p.address, 10n * PRICE);
-    const headers = await Promise.all(Array.from({ length: 200 }, (_, i) => x402Header(payers[i % 20], { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress })));
-    const results = await Promise.all(
-      headers.map((h) => api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } }, headers: { [h.name]: h.value } })),
+    const headers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        x402Header(payers[i % 20], { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress }),
+      ),
     );
-    expect(results.map((r) => `${r.status} ${r.body?.data?.settlement?.status ?? JSON.stringify(r.body)}`)).toEqual(Array(200).fill('200 settled'));
+    const results = await Promise.all(
+      headers.map((h) =>
+        api.request('POST', '/api/v1/execute', {
+          body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } },
+          headers: { [h.name]: h.value },
+        }),
+      ),
+    );
+    expect(results.map((r) => `${r.status} ${r.body?.data?.settlement?.status ?? JSON.stringify(r.body)}`)).toEqual(
+      Array(200).fill('200 settled'),
+    );
     for (const p of payers) expect(await chain.balanceOf(p.address)).toBe(0n); // each paid its ten prices, once each
 
     const used = await usedOnChain();
-    const rows: { payer: string; nonce: string; tx_hash: string }[] = await ds.query(`SELECT payer, nonce, tx_hash FROM payments WHERE nonce = ANY($1)`, [
-      headers.map((h) => h.nonce.toLowerCase()),
-    ]);
+    const rows: { payer: string; nonce: string; tx_hash: string }[] = await ds.query(
+      `SELECT payer, nonce, tx_hash FROM payments WHERE nonce = ANY($1)`,
+      [headers.map((h) => h.nonce.toLowerCase())],
+    );
     expect(rows).toHaveLength(200);
     for (const r of rows) expect(used.get(`${r.payer.toLowerCase()}:${r.nonce.toLowerCase()}`)).toEqual([r.tx_hash]); // recorded hash = the one transfer that moved it
-    const [batches] = await ds.query(`SELECT count(*)::int AS txs, max(items)::int AS largest, sum(items)::int AS items FROM chain_txs WHERE kind = 'settlement' AND status = 'mined'`);
+    const [batches] = await ds.query(
+      `SELECT count(*)::int AS txs, max(items)::int AS largest, sum(items)::int AS items FROM chain_txs WHERE kind = 'settlement' AND status = 'mined'`,
+    );
     expect(batches.items).toBeGreaterThanOrEqual(200);
     expect(batches.largest).toBeGreaterThan(1);
     expect(batches.txs).toBeLessThan(batches.items);
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
   }, 120_000);
 
   it('a batch with one bad authorization inside settles the others and fails that one alone', async () => {
@@ -128,8 +155,14 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
     const payer = newWallet();
     await chain.mint(payer.address, PRICE);
     const h = await x402Header(payer, { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress });
-    const price = { amount: PRICE, resource: `${api.config.publicBaseUrl}/api/v1/execute`, description: 'test execution' };
-    const reserved = await api.app.get(PaymentsService).authorize({ value: h.value, version: 1 }, price, { purpose: 'execution' });
+    const price = {
+      amount: PRICE,
+      resource: `${api.config.publicBaseUrl}/api/v1/execute`,
+      description: 'test execution',
+    };
+    const reserved = await api.app
+      .get(PaymentsService)
+      .authorize({ value: h.value, version: 1 }, price, { purpose: 'execution' });
     // After our checks and before our settlement, another account relays the same authorization.
     const payload = JSON.parse(Buffer.from(h.value, 'base64').toString()).payload;
     const a = payload.authorization;

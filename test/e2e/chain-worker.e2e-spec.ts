@@ -22,7 +22,11 @@ describe('chains ended by the worker (e2e)', () => {
 
   beforeAll(async () => {
     translator = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', MAINTENANCE_INTERVAL_MS: '300' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      MAINTENANCE_INTERVAL_MS: '300',
+    });
     ds = api.app.get(DataSource);
     orchestrator = await startOrchestratorAgent({ platformUrl: api.baseUrl });
     translatorId = (await registerAgent(api, newWallet(), { endpoints: { execution: translator.url } })).body.data.id;
@@ -46,7 +50,10 @@ describe('chains ended by the worker (e2e)', () => {
 
   const openChain = async (budget: string, calls: unknown[]) => {
     const payer = newWallet();
-    const pay = await x402Header(payer, { amount: 21_000n + BigInt(Math.round(Number(budget) * 1e6)), payTo: api.config.platformWallet });
+    const pay = await x402Header(payer, {
+      amount: 21_000n + BigInt(Math.round(Number(budget) * 1e6)),
+      payTo: api.config.platformWallet,
+    });
     const res = await api.request('POST', '/api/v1/execute', {
       body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: { calls }, chain: { budget } },
       headers: { [pay.name]: pay.value },
@@ -58,7 +65,9 @@ describe('chains ended by the worker (e2e)', () => {
 
   it('finishes chains and pays their refunds; a chain whose job was lost (no worker) is swept up when one starts', async () => {
     // Opened while no worker runs: its chain.finish job waits in Redis; then Redis loses it.
-    const early = await openChain('0.50', [{ targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'early' } }]);
+    const early = await openChain('0.50', [
+      { targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'early' } },
+    ]);
     const { default: Redis } = await import('ioredis');
     const redis = new Redis(api.config.redisUrl);
     const queued = await redis.keys(`${api.config.queuePrefix}:*`);
@@ -66,7 +75,9 @@ describe('chains ended by the worker (e2e)', () => {
     await redis.del(...queued);
     await redis.quit();
     worker = startProcess(builtApp('worker'), api.env);
-    const late = await openChain('2.00', [{ targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'late' } }]);
+    const late = await openChain('2.00', [
+      { targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'late' } },
+    ]);
     for (const [{ chainId, payer }, budget] of [
       [early, 500_000n],
       [late, 2_000_000n],
@@ -77,11 +88,21 @@ describe('chains ended by the worker (e2e)', () => {
       }, `chain ${chainId} to end`);
       expect(chain.refund.amount).toBe((Number(budget - 11_000n) / 1e6).toFixed(6));
       const refund = await waitFor(async () => {
-        const [r] = await ds.query(`SELECT wallet, amount::text, status FROM refunds WHERE id = $1`, [chain.refund.refundId]);
+        const [r] = await ds.query(`SELECT wallet, amount::text, status FROM refunds WHERE id = $1`, [
+          chain.refund.refundId,
+        ]);
         return r?.status === 'completed' ? r : null;
       }, 'the refund to be paid');
-      expect(refund).toEqual({ wallet: payer.address.toLowerCase(), amount: String(budget - 11_000n), status: 'completed' });
+      expect(refund).toEqual({
+        wallet: payer.address.toLowerCase(),
+        amount: String(budget - 11_000n),
+        status: 'completed',
+      });
     }
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
   });
 });

@@ -35,7 +35,10 @@ describe('chains API (e2e)', () => {
         capabilities: [
           capabilityPayload({
             id: 'orchestrate',
-            inputSchema: { type: 'object', properties: { calls: { type: 'array' }, parallel: { type: 'boolean' }, failAfter: { type: 'boolean' } } },
+            inputSchema: {
+              type: 'object',
+              properties: { calls: { type: 'array' }, parallel: { type: 'boolean' }, failAfter: { type: 'boolean' } },
+            },
             outputSchema: { type: 'object' },
             pricing: { model: 'per-request', basePrice: '0.020000', currency: 'USDC' },
           }),
@@ -50,12 +53,22 @@ describe('chains API (e2e)', () => {
     await translator.stop();
   });
 
-  const invariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length);
+  const invariants = async () =>
+    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
+      (r) => r.violations.length,
+    );
   const translate = (text: string) => ({ targetAgentId: translatorId, capabilityId: 'translate', input: { text } });
-  const openChain = async (input: Record<string, unknown>, chain: Record<string, unknown> = { budget: '1.00' }, amount = ROOT_COST + 1_000_000n) => {
+  const openChain = async (
+    input: Record<string, unknown>,
+    chain: Record<string, unknown> = { budget: '1.00' },
+    amount = ROOT_COST + 1_000_000n,
+  ) => {
     const payer = newWallet();
     const pay = await x402Header(payer, { amount, payTo: api.config.platformWallet });
-    const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input, chain }, headers: { [pay.name]: pay.value } });
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input, chain },
+      headers: { [pay.name]: pay.value },
+    });
     return { res, payer, paid: { [pay.name]: pay.value } };
   };
 
@@ -64,7 +77,13 @@ describe('chains API (e2e)', () => {
     expect(res.status).toBe(200);
     const { keys } = res.body.data;
     expect(keys).toEqual([
-      { kid: expect.stringMatching(/^[0-9a-f]{16}$/), alg: 'Ed25519', status: 'current', publicKey: expect.any(String), jwk: { kty: 'OKP', crv: 'Ed25519', x: expect.any(String) } },
+      {
+        kid: expect.stringMatching(/^[0-9a-f]{16}$/),
+        alg: 'Ed25519',
+        status: 'current',
+        publicKey: expect.any(String),
+        jwk: { kty: 'OKP', crv: 'Ed25519', x: expect.any(String) },
+      },
     ]);
     const platform = (await api.request('GET', '/api/v1/platform/keys')).body.data.keys[0];
     expect(keys[0].publicKey).not.toBe(platform.publicKey); // a separate key from the one that signs calls to agents
@@ -83,16 +102,40 @@ describe('chains API (e2e)', () => {
       ptx: 'req_abcdefgh12345678',
     });
     const [payload, signature] = token.split('.');
-    expect(verify(null, Buffer.from(payload), createPublicKey({ key: keys[0].jwk, format: 'jwk' }), Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(
+      verify(
+        null,
+        Buffer.from(payload),
+        createPublicKey({ key: keys[0].jwk, format: 'jwk' }),
+        Buffer.from(signature, 'base64url'),
+      ),
+    ).toBe(true);
   });
 
   it('asks a chain root for its cost plus the budget, and refuses budgets and depths out of range', async () => {
-    const unpaid = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, chain: { budget: '2.50' } } });
+    const unpaid = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, chain: { budget: '2.50' } },
+    });
     expect(unpaid.status).toBe(402);
     expect(JSON.stringify(unpaid.body)).toContain(String(ROOT_COST + 2_500_000n));
-    for (const chain of [{ budget: '0.009' }, { budget: '1000.01' }, { budget: '1.0000001' }, { budget: 5 }, { maxDepth: 6 }, { maxDepth: -1 }, { maxDepth: 1.5 }, 'x']) {
-      const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, chain } });
-      expect({ chain, status: res.status, code: res.body.error?.code }).toEqual({ chain, status: 400, code: 'VALIDATION_ERROR' });
+    for (const chain of [
+      { budget: '0.009' },
+      { budget: '1000.01' },
+      { budget: '1.0000001' },
+      { budget: 5 },
+      { maxDepth: 6 },
+      { maxDepth: -1 },
+      { maxDepth: 1.5 },
+      'x',
+    ]) {
+      const res = await api.request('POST', '/api/v1/execute', {
+        body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, chain },
+      });
+      expect({ chain, status: res.status, code: res.body.error?.code }).toEqual({
+        chain,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
     }
   });
 
@@ -100,14 +143,33 @@ describe('chains API (e2e)', () => {
     const { res, payer } = await openChain({ calls: [translate('one'), translate('two')] });
     expect(res.status).toBe(200);
     const { data } = res.body;
-    expect(data.chain).toEqual({ chainId: expect.stringMatching(/^[0-9a-f-]{36}$/), depth: 0, remainingBudget: '0.978000' });
+    expect(data.chain).toEqual({
+      chainId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      depth: 0,
+      remainingBudget: '0.978000',
+    });
     expect(data.output.results).toEqual([
-      { status: 200, requestId: expect.stringMatching(/^req_/), output: { translation: 'ONE' }, remainingBudget: '0.989000' },
-      { status: 200, requestId: expect.stringMatching(/^req_/), output: { translation: 'TWO' }, remainingBudget: '0.978000' },
+      {
+        status: 200,
+        requestId: expect.stringMatching(/^req_/),
+        output: { translation: 'ONE' },
+        remainingBudget: '0.989000',
+      },
+      {
+        status: 200,
+        requestId: expect.stringMatching(/^req_/),
+        output: { translation: 'TWO' },
+        remainingBudget: '0.978000',
+      },
     ]);
     // The root agent got its token in the body and the header, and the chain's trace.
     const rootCall = orchestrator.state.calls.find((c) => c.json.requestId === data.requestId)!;
-    expect(rootCall.json.chain).toEqual({ chainId: data.chain.chainId, depth: 0, remainingBudget: '1.000000', token: rootCall.headers['x-chain-token'] });
+    expect(rootCall.json.chain).toEqual({
+      chainId: data.chain.chainId,
+      depth: 0,
+      remainingBudget: '1.000000',
+      token: rootCall.headers['x-chain-token'],
+    });
     const traceId = String(rootCall.headers.traceparent).split('-')[1];
     expect(rootCall.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     // Each sub-call reached the translator with its own token (depth 1, the path extended) in the same trace.
@@ -115,7 +177,13 @@ describe('chains API (e2e)', () => {
     expect(subCalls).toHaveLength(2);
     for (const c of subCalls) {
       const token = api.app.get(ChainTokens).verify(String(c.headers['x-chain-token']));
-      expect(token).toMatchObject({ cid: data.chain.chainId, d: 1, pa: orchestratorId, path: [orchestratorId, translatorId], rw: payer.address.toLowerCase() });
+      expect(token).toMatchObject({
+        cid: data.chain.chainId,
+        d: 1,
+        pa: orchestratorId,
+        path: [orchestratorId, translatorId],
+        rw: payer.address.toLowerCase(),
+      });
       expect(String(c.headers.traceparent).split('-')[1]).toBe(traceId);
     }
     // Money: the root and two sub-calls charged from the chain; what is left is refunded to the payer once the chain ends.
@@ -128,10 +196,16 @@ describe('chains API (e2e)', () => {
       [data.chain.chainId],
     );
     expect(chain).toEqual({ status: 'completed', refunded: '978000', available: '0', running: 0 });
-    const [refund] = await ds.query(`SELECT wallet, amount::text, reason FROM refunds WHERE execution_id = $1`, [data.requestId]);
+    const [refund] = await ds.query(`SELECT wallet, amount::text, reason FROM refunds WHERE execution_id = $1`, [
+      data.requestId,
+    ]);
     expect(refund).toEqual({ wallet: payer.address.toLowerCase(), amount: '978000', reason: 'chain_unspent' });
     // The chain's refund object says whether real money moved (local settlement: no).
-    expect((await api.request('GET', `/api/v1/chains/${data.chain.chainId}`)).body.data.refund).toEqual({ refundId: expect.stringMatching(/^rfd_/), amount: '0.978000', livemode: false });
+    expect((await api.request('GET', `/api/v1/chains/${data.chain.chainId}`)).body.data.refund).toEqual({
+      refundId: expect.stringMatching(/^rfd_/),
+      amount: '0.978000',
+      livemode: false,
+    });
     const charges = await ds.query(
       `SELECT requesting_agent, providing_agent_id, gross_amount::text FROM transactions WHERE id IN (SELECT transaction_id FROM chain_nodes WHERE chain_id = $1) ORDER BY gross_amount`,
       [data.chain.chainId],
@@ -139,36 +213,57 @@ describe('chains API (e2e)', () => {
     expect(charges).toEqual([
       { requesting_agent: orchestratorId, providing_agent_id: translatorId, gross_amount: String(SUB_COST) },
       { requesting_agent: orchestratorId, providing_agent_id: translatorId, gross_amount: String(SUB_COST) },
-      { requesting_agent: payer.address.toLowerCase(), providing_agent_id: orchestratorId, gross_amount: String(ROOT_COST) },
+      {
+        requesting_agent: payer.address.toLowerCase(),
+        providing_agent_id: orchestratorId,
+        gross_amount: String(ROOT_COST),
+      },
     ]);
     expect(await invariants()).toEqual([]);
   });
 
   it("returns a failed sub-call's reservation to the budget (node refunded): the chain ends partial", async () => {
-    const { res } = await openChain({ calls: [{ ...translate('x'), input: { text: 'x', mode: 'fail' } }, translate('ok')] });
+    const { res } = await openChain({
+      calls: [{ ...translate('x'), input: { text: 'x', mode: 'fail' } }, translate('ok')],
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.output.results[0]).toEqual({
       status: 502,
-      error: expect.objectContaining({ code: 'EXECUTION_FAILED', details: expect.objectContaining({ chain: { chainId: res.body.data.chain.chainId, remainingBudget: '1.000000' } }) }),
+      error: expect.objectContaining({
+        code: 'EXECUTION_FAILED',
+        details: expect.objectContaining({
+          chain: { chainId: res.body.data.chain.chainId, remainingBudget: '1.000000' },
+        }),
+      }),
     });
     expect(res.body.data.chain.remainingBudget).toBe('0.989000');
-    const nodes = await ds.query(`SELECT status FROM chain_nodes WHERE chain_id = $1 ORDER BY started_at`, [res.body.data.chain.chainId]);
+    const nodes = await ds.query(`SELECT status FROM chain_nodes WHERE chain_id = $1 ORDER BY started_at`, [
+      res.body.data.chain.chainId,
+    ]);
     expect(nodes.map((n: { status: string }) => n.status)).toEqual(['completed', 'refunded', 'completed']);
     await api.app.get(FinishChain).execute(res.body.data.chain.chainId);
-    expect((await ds.query(`SELECT status FROM chains WHERE id = $1`, [res.body.data.chain.chainId]))[0].status).toBe('partial');
+    expect((await ds.query(`SELECT status FROM chains WHERE id = $1`, [res.body.data.chain.chainId]))[0].status).toBe(
+      'partial',
+    );
     expect(await invariants()).toEqual([]);
   });
 
   it('a root that fails after its sub-calls ends the chain failed: its own cost comes back but the platform fee, the sub-calls stay paid', async () => {
     const { res, payer } = await openChain({ calls: [translate('paid')], failAfter: true });
     expect(res.status).toBe(502);
-    expect(res.body.error).toMatchObject({ code: 'EXECUTION_FAILED', details: { chain: { chainId: expect.any(String), remainingBudget: '1.010000' } } });
+    expect(res.body.error).toMatchObject({
+      code: 'EXECUTION_FAILED',
+      details: { chain: { chainId: expect.any(String), remainingBudget: '1.010000' } },
+    });
     const chainId = res.body.error.details.chain.chainId;
     expect(await api.app.get(FinishChain).execute(chainId)).toBe(true);
     const [chain] = await ds.query(`SELECT status, refunded::text FROM chains WHERE id = $1`, [chainId]);
     // A failed root keeps the platform fee (0.001): failing on purpose is not free.
     expect(chain).toEqual({ status: 'failed', refunded: String(ROOT_COST + 1_000_000n - SUB_COST - 1_000n) });
-    const [refund] = await ds.query(`SELECT wallet FROM refunds WHERE id = (SELECT refund_id FROM chains WHERE id = $1)`, [chainId]);
+    const [refund] = await ds.query(
+      `SELECT wallet FROM refunds WHERE id = (SELECT refund_id FROM chains WHERE id = $1)`,
+      [chainId],
+    );
     expect(refund.wallet).toBe(payer.address.toLowerCase());
     expect(await invariants()).toEqual([]);
   });
@@ -178,11 +273,18 @@ describe('chains API (e2e)', () => {
       await registerAgent(api, newWallet(), {
         name: 'Second orchestrator',
         endpoints: { execution: orchestrator.url },
-        capabilities: [orchestrateCapability({ pricing: { model: 'per-request', basePrice: '0.030000', currency: 'USDC' } })],
+        capabilities: [
+          orchestrateCapability({ pricing: { model: 'per-request', basePrice: '0.030000', currency: 'USDC' } }),
+        ],
       })
     ).body.data.id;
     orchestrator.serve(second);
-    const { res, paid } = await openChain({ calls: [{ targetAgentId: second, capabilityId: 'orchestrate', input: { calls: [translate('deep')] } }, translate('shallow')] });
+    const { res, paid } = await openChain({
+      calls: [
+        { targetAgentId: second, capabilityId: 'orchestrate', input: { calls: [translate('deep')] } },
+        translate('shallow'),
+      ],
+    });
     expect(res.status).toBe(200);
     const { chainId } = res.body.data.chain;
     // The root's ids are shown to the paying client (its payment header) only (issue 29).
@@ -203,7 +305,13 @@ describe('chains API (e2e)', () => {
     const costs = [ROOT_COST, 31_000n, SUB_COST, SUB_COST];
     expect(chain.totalCost).toBe((Number(costs.reduce((a, b) => a + b)) / 1e6).toFixed(6));
     expect(chain.remainingBudget).toBe((Number(1_000_000n - 31_000n - 2n * SUB_COST) / 1e6).toFixed(6));
-    const shape = (n: { agentId: string; depth: number; status: string; cost: string; children: unknown[] }): unknown => ({
+    const shape = (n: {
+      agentId: string;
+      depth: number;
+      status: string;
+      cost: string;
+      children: unknown[];
+    }): unknown => ({
       agentId: n.agentId,
       depth: n.depth,
       status: n.status,
@@ -216,12 +324,23 @@ describe('chains API (e2e)', () => {
       status: 'completed',
       cost: '0.021000',
       children: [
-        { agentId: second, depth: 1, status: 'completed', cost: '0.031000', children: [{ agentId: translatorId, depth: 2, status: 'completed', cost: '0.011000', children: [] }] },
+        {
+          agentId: second,
+          depth: 1,
+          status: 'completed',
+          cost: '0.031000',
+          children: [{ agentId: translatorId, depth: 2, status: 'completed', cost: '0.011000', children: [] }],
+        },
         { agentId: translatorId, depth: 1, status: 'completed', cost: '0.011000', children: [] },
       ],
     });
-    expect(chain.tree).toMatchObject({ agentName: 'Orchestrator', transactionId: res.body.data.transactionId, spanId: expect.stringMatching(/^[0-9a-f]{16}$/) });
-    for (const ref of [res.body.data.requestId, res.body.data.transactionId]) expect((await api.request('GET', `/api/v1/chains/${ref}`)).body.data.chainId).toBe(chainId);
+    expect(chain.tree).toMatchObject({
+      agentName: 'Orchestrator',
+      transactionId: res.body.data.transactionId,
+      spanId: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    for (const ref of [res.body.data.requestId, res.body.data.transactionId])
+      expect((await api.request('GET', `/api/v1/chains/${ref}`)).body.data.chainId).toBe(chainId);
     const cost = (await api.request('GET', `/api/v1/chains/${chainId}/cost`)).body.data;
     const micros = (s: string) => BigInt(s.replace('.', ''));
     const total = micros(cost.totalCost);
@@ -241,26 +360,43 @@ describe('chains API (e2e)', () => {
       totalCost: '0.022000',
       earnings: '0.019000',
     });
-    expect((await api.request('GET', '/api/v1/chains/00000000-0000-4000-8000-000000000000')).body.error.code).toBe('CHAIN_NOT_FOUND');
+    expect((await api.request('GET', '/api/v1/chains/00000000-0000-4000-8000-000000000000')).body.error.code).toBe(
+      'CHAIN_NOT_FOUND',
+    );
     expect((await api.request('GET', '/api/v1/chains/nope/cost')).status).toBe(400);
   });
 
   it('estimates a budget (free), with warnings, and checks the input like an execute', async () => {
-    const res = await api.request('POST', '/api/v1/chains/budget-check', { body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, estimatedDepth: 3 } });
+    const res = await api.request('POST', '/api/v1/chains/budget-check', {
+      body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, estimatedDepth: 3 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       estimatedTotal: '0.075600',
-      breakdown: { directCost: '0.021000', platformFees: '0.002000', estimatedSubAgentCosts: '0.042000', contingency: '0.012600' },
+      breakdown: {
+        directCost: '0.021000',
+        platformFees: '0.002000',
+        estimatedSubAgentCosts: '0.042000',
+        contingency: '0.012600',
+      },
       capability: { id: 'orchestrate', name: expect.any(String), basePrice: '0.020000' },
       warnings: [],
       recommendedBudget: '0.113400',
     });
     const without = await api.request('POST', '/api/v1/chains/budget-check', {
-      body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, estimatedDepth: 3, includeSubAgentCosts: false },
+      body: {
+        targetAgentId: orchestratorId,
+        capabilityId: 'orchestrate',
+        input: {},
+        estimatedDepth: 3,
+        includeSubAgentCosts: false,
+      },
     });
     expect(without.body.data.breakdown.estimatedSubAgentCosts).toBe('0.000000');
     expect(without.body.data.warnings).toEqual([expect.stringContaining('sub-agent costs are left out')]);
-    const bad = await api.request('POST', '/api/v1/chains/budget-check', { body: { targetAgentId: translatorId, capabilityId: 'translate', input: { nope: 1 } } });
+    const bad = await api.request('POST', '/api/v1/chains/budget-check', {
+      body: { targetAgentId: translatorId, capabilityId: 'translate', input: { nope: 1 } },
+    });
     expect(bad.status).toBe(422);
     for (const body of [
       { targetAgentId: translatorId, capabilityId: 'translate', input: {}, estimatedDepth: 0 },

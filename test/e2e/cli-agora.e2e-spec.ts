@@ -32,7 +32,11 @@ describe('agora CLI (e2e)', () => {
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
     receiver = await new JsonReceiver().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_AGENT_PER_MIN: '1000000' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_AGENT_PER_MIN: '1000000',
+    });
     ds = api.app.get(DataSource);
     worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn' });
     dir = mkdtempSync(join(tmpdir(), 'agora-cli-'));
@@ -48,7 +52,11 @@ describe('agora CLI (e2e)', () => {
 
   /** Runs `agora <args>` against the api with the test keystore; answers exit code, stdout and stderr. */
   const agora = async (args: string[], env: Record<string, string> = {}) => {
-    const p = startProcess(CLI, { AGORA_URL: api.baseUrl, AGORA_KEYSTORE: join(dir, 'keystore.json'), AGORA_PASSWORD: PASSWORD, ...env }, args);
+    const p = startProcess(
+      CLI,
+      { AGORA_URL: api.baseUrl, AGORA_KEYSTORE: join(dir, 'keystore.json'), AGORA_PASSWORD: PASSWORD, ...env },
+      args,
+    );
     const code = await p.exited;
     return { code, out: p.output() };
   };
@@ -94,13 +102,18 @@ describe('agora CLI (e2e)', () => {
     // Encrypted (scrypt keystore JSON), readable by its owner only.
     const keystore = join(dir, 'keystore.json');
     expect(statSync(keystore).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(keystore, 'utf8'))).toMatchObject({ Crypto: { kdf: 'scrypt', cipher: 'aes-128-ctr', kdfparams: { n: 131072 } } });
+    expect(JSON.parse(readFileSync(keystore, 'utf8'))).toMatchObject({
+      Crypto: { kdf: 'scrypt', cipher: 'aes-128-ctr', kdfparams: { n: 131072 } },
+    });
     expect((await agora(['wallet', 'create'])).code).toBe(2);
   }, 60_000);
 
   it('registers an agent (paying the fee), then finds it with discover, recommend and agent', async () => {
     const file = join(dir, 'agent.json');
-    const { wallet: _w, ...registration } = agentPayload(newWallet(), { name: 'CLI Translator', endpoints: { execution: agentServer.url } });
+    const { wallet: _w, ...registration } = agentPayload(newWallet(), {
+      name: 'CLI Translator',
+      endpoints: { execution: agentServer.url },
+    });
     writeFileSync(file, JSON.stringify(registration));
     const registered = await agora(['register', '--file', file]);
     expect(registered.code).toBe(0);
@@ -121,22 +134,47 @@ describe('agora CLI (e2e)', () => {
     expect(table.out).toMatch(/completed[\s\S]*HOLA[\s\S]*0\.011000/);
     const paid = await json(['execute', agentId, 'translate', '--input', '{"text":"async"}', '--async']);
     expect(paid.code).toBe(0);
-    expect(paid.data).toMatchObject({ status: 'completed', output: { translation: 'ASYNC' }, paid: '0.011000', payment: { name: 'PAYMENT-SIGNATURE' } });
-    const status = await json(['status', paid.data.requestId, '--payment', `${paid.data.payment.name}:${paid.data.payment.value}`]);
+    expect(paid.data).toMatchObject({
+      status: 'completed',
+      output: { translation: 'ASYNC' },
+      paid: '0.011000',
+      payment: { name: 'PAYMENT-SIGNATURE' },
+    });
+    const status = await json([
+      'status',
+      paid.data.requestId,
+      '--payment',
+      `${paid.data.payment.name}:${paid.data.payment.value}`,
+    ]);
     expect(status.data).toMatchObject({ status: 'completed', output: { translation: 'ASYNC' } });
   }, 60_000);
 
   it('pays once for an --idempotency-key used twice: the same requestId, one charge; other input exits 1 with IDEMPOTENCY_CONFLICT', async () => {
     const address = (await json(['wallet', 'show'])).data.address;
-    const charges = async () => (await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`, [address]))[0].n as number;
+    const charges = async () =>
+      (
+        await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`, [address])
+      )[0].n as number;
     const before = await charges();
     const run = ['execute', agentId, 'translate', '--input', '{"text":"una vez"}', '--idempotency-key', 'cli-key-1'];
     const first = await json(run);
     const again = await json(run);
     expect(first.code).toBe(0);
-    expect(again.data).toMatchObject({ requestId: first.data.requestId, transactionId: first.data.transactionId, output: { translation: 'UNA VEZ' } });
+    expect(again.data).toMatchObject({
+      requestId: first.data.requestId,
+      transactionId: first.data.transactionId,
+      output: { translation: 'UNA VEZ' },
+    });
     expect(await charges()).toBe(before + 1);
-    const conflict = await agora(['execute', agentId, 'translate', '--input', '{"text":"otra"}', '--idempotency-key', 'cli-key-1']);
+    const conflict = await agora([
+      'execute',
+      agentId,
+      'translate',
+      '--input',
+      '{"text":"otra"}',
+      '--idempotency-key',
+      'cli-key-1',
+    ]);
     expect(conflict.code).toBe(1);
     expect(conflict.out).toContain('IDEMPOTENCY_CONFLICT');
     expect(await charges()).toBe(before + 1);
@@ -144,13 +182,25 @@ describe('agora CLI (e2e)', () => {
 
   it('asks before paying above the threshold (refused without a terminal, nothing paid) and pays with --yes', async () => {
     const address = (await json(['wallet', 'show'])).data.address.toLowerCase();
-    const payments = async () => (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [address]))[0].n as number;
+    const payments = async () =>
+      (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [address]))[0].n as number;
     const before = await payments();
-    const refused = await agora(['execute', agentId, 'translate', '--input', '{"text":"x"}', '--confirm-above', '0.001']);
+    const refused = await agora([
+      'execute',
+      agentId,
+      'translate',
+      '--input',
+      '{"text":"x"}',
+      '--confirm-above',
+      '0.001',
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.out).toMatch(/needs a terminal/);
     expect(await payments()).toBe(before);
-    expect((await agora(['execute', agentId, 'translate', '--input', '{"text":"x"}', '--confirm-above', '0.001', '--yes'])).code).toBe(0);
+    expect(
+      (await agora(['execute', agentId, 'translate', '--input', '{"text":"x"}', '--confirm-above', '0.001', '--yes']))
+        .code,
+    ).toBe(0);
     expect(await payments()).toBe(before + 1);
     const capped = await agora(['execute', agentId, 'translate', '--input', '{"text":"x"}', '--max-per-call', '0.005']);
     expect(capped.code).toBe(5);
@@ -163,22 +213,38 @@ describe('agora CLI (e2e)', () => {
     const balance = await agora(['balance', agentId]);
     expect(balance.out).toMatch(/available/);
     const withdrawn = await json(['withdraw', agentId, '1.50', newWallet().address]);
-    expect(withdrawn).toMatchObject({ code: 0, data: { amount: '1.500000', fee: '0.100000', withdrawalId: expect.stringMatching(/^wd_/) } });
+    expect(withdrawn).toMatchObject({
+      code: 0,
+      data: { amount: '1.500000', fee: '0.100000', withdrawalId: expect.stringMatching(/^wd_/) },
+    });
     const history = await agora(['history', agentId]);
     expect(history.code).toBe(0);
     expect(history.out).toMatch(/translate[\s\S]*row\(s\)/);
   }, 60_000);
 
   it('manages webhooks and files, answers and reads a dispute', async () => {
-    const created = await json(['webhooks', 'create', agentId, receiver.url, '--events', 'execution.completed,dispute.filed']);
+    const created = await json([
+      'webhooks',
+      'create',
+      agentId,
+      receiver.url,
+      '--events',
+      'execution.completed,dispute.filed',
+    ]);
     expect(created.code).toBe(0);
     expect((await agora(['webhooks', 'list', agentId])).out).toContain(created.data.webhookId);
     expect((await agora(['webhooks', 'delete', created.data.webhookId, '--agent', agentId])).code).toBe(0);
     const run = await json(['execute', agentId, 'translate', '--input', '{"text":"disputed"}']);
     const filed = await json(['disputes', 'file', run.data.transactionId, '--reason', 'Wrong language']);
     expect(filed).toMatchObject({ code: 0, data: { disputeId: expect.stringMatching(/^dsp_/), status: 'pending' } });
-    expect((await agora(['disputes', 'respond', filed.data.disputeId, '--agent', agentId, '--response', 'It was right'])).code).toBe(0);
-    expect((await json(['disputes', 'get', filed.data.disputeId])).data).toMatchObject({ status: 'responded', agentResponse: 'It was right' });
+    expect(
+      (await agora(['disputes', 'respond', filed.data.disputeId, '--agent', agentId, '--response', 'It was right']))
+        .code,
+    ).toBe(0);
+    expect((await json(['disputes', 'get', filed.data.disputeId])).data).toMatchObject({
+      status: 'responded',
+      agentResponse: 'It was right',
+    });
     expect((await agora(['disputes', 'list', agentId])).out).toContain(filed.data.disputeId);
   }, 60_000);
 
@@ -196,8 +262,19 @@ describe('agora CLI (e2e)', () => {
     expect(created.screen).toMatch(/Wallet created/);
     expect(created.screen).not.toContain(password);
     const address = (await json(['--keystore', keystore, 'wallet', 'show'])).data.address.toLowerCase();
-    const payments = async () => (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [address]))[0].n as number;
-    const execute = ['--keystore', keystore, 'execute', agentId, 'translate', '--input', '{"text":"asked"}', '--confirm-above', '0.001'];
+    const payments = async () =>
+      (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [address]))[0].n as number;
+    const execute = [
+      '--keystore',
+      keystore,
+      'execute',
+      agentId,
+      'translate',
+      '--input',
+      '{"text":"asked"}',
+      '--confirm-above',
+      '0.001',
+    ];
     const declined = await inTerminal(execute, [[/Pay\? \[y\/N\] /, 'n']]);
     expect(declined).toMatchObject({ code: 5, unanswered: 0 });
     expect(declined.screen).toMatch(/This call may cost up to 0\.011000 USDC[\s\S]*Not confirmed; nothing was paid/);
@@ -220,7 +297,9 @@ describe('agora CLI (e2e)', () => {
   }, 60_000);
 
   it('fails clearly, with distinct exit codes: a wrong password, an unreachable API, an API refusal, bad usage', async () => {
-    const wrong = await agora(['withdraw', agentId, '1.00', newWallet().address], { AGORA_PASSWORD: 'not the password' });
+    const wrong = await agora(['withdraw', agentId, '1.00', newWallet().address], {
+      AGORA_PASSWORD: 'not the password',
+    });
     expect(wrong.code).toBe(4);
     expect(wrong.out).toMatch(/Wrong password/);
     const unreachable = await agora(['discover'], { AGORA_URL: `http://127.0.0.1:${await freePort()}` });

@@ -27,17 +27,28 @@ describe('agora CLI commands (e2e)', () => {
   let dir: string;
   let agentId: string;
   const keystore = () => join(dir, 'keystore.json');
-  const { agora, json } = cliRunner(() => ({ AGORA_URL: api.baseUrl, AGORA_KEYSTORE: keystore(), AGORA_PASSWORD: PASSWORD }));
+  const { agora, json } = cliRunner(() => ({
+    AGORA_URL: api.baseUrl,
+    AGORA_KEYSTORE: keystore(),
+    AGORA_PASSWORD: PASSWORD,
+  }));
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
     receiver = await new JsonReceiver().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_AGENT_PER_MIN: '1000000' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_AGENT_PER_MIN: '1000000',
+    });
     worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn' });
     dir = mkdtempSync(join(tmpdir(), 'agora-cli-commands-'));
     expect((await agora(['wallet', 'create'])).code).toBe(0);
     const file = join(dir, 'translator.json');
-    const { wallet: _w, ...registration } = agentPayload(newWallet(), { name: 'CLI Commands Translator', endpoints: { execution: agentServer.url } });
+    const { wallet: _w, ...registration } = agentPayload(newWallet(), {
+      name: 'CLI Commands Translator',
+      endpoints: { execution: agentServer.url },
+    });
     writeFileSync(file, JSON.stringify(registration));
     const registered = await json(['register', '--file', file]);
     expect(registered.code).toBe(0);
@@ -68,11 +79,19 @@ describe('agora CLI commands (e2e)', () => {
   it('reports a malformed --payment, --api or AGORA_URL as a usage error (exit 2), an unreachable one as 3', async () => {
     for (const payment of ['garbage', ':value', 'NAME:', 'bad name:value']) {
       const r = await agora(['status', 'req_abcdefghijkl', '--payment', payment]);
-      expect({ payment, code: r.code, out: r.out }).toEqual({ payment, code: 2, out: expect.stringMatching(/--payment must be the header that paid, as NAME:VALUE/) });
+      expect({ payment, code: r.code, out: r.out }).toEqual({
+        payment,
+        code: 2,
+        out: expect.stringMatching(/--payment must be the header that paid, as NAME:VALUE/),
+      });
     }
     for (const url of ['notaurl', 'ftp://example.com', 'http://']) {
       const flag = await agora(['--api', url, 'discover']);
-      expect({ url, code: flag.code, out: flag.out }).toEqual({ url, code: 2, out: expect.stringMatching(/--api must be an http\(s\) URL/) });
+      expect({ url, code: flag.code, out: flag.out }).toEqual({
+        url,
+        code: 2,
+        out: expect.stringMatching(/--api must be an http\(s\) URL/),
+      });
       expect((await agora(['discover'], { AGORA_URL: url })).code).toBe(2);
     }
     expect((await agora(['--api', `http://127.0.0.1:${await freePort()}`, 'discover'])).code).toBe(3);
@@ -82,11 +101,18 @@ describe('agora CLI commands (e2e)', () => {
     const file = join(dir, 'agent.json');
     const init = await agora(['init', '--file', file, '--name', 'Init Agent', '--endpoint', agentServer.url]);
     expect(init.code).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ name: 'Init Agent', endpoints: { execution: agentServer.url }, capabilities: [{ id: 'echo' }] });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      name: 'Init Agent',
+      endpoints: { execution: agentServer.url },
+      capabilities: [{ id: 'echo' }],
+    });
     expect((await agora(['init', '--file', file])).code).toBe(2);
     expect((await agora(['init', '--file', file, '--force', '--name', 'Init Agent'])).code).toBe(0);
     const registered = await json(['register', '--file', file]);
-    expect(registered).toMatchObject({ code: 0, data: { name: 'Init Agent', status: 'active', capabilities: [{ id: 'echo' }] } });
+    expect(registered).toMatchObject({
+      code: 0,
+      data: { name: 'Init Agent', status: 'active', capabilities: [{ id: 'echo' }] },
+    });
   }, 60_000);
 
   it('saves the api URL in the profile beside the keystore; AGORA_URL and --api still win', async () => {
@@ -108,7 +134,10 @@ describe('agora CLI commands (e2e)', () => {
 
   it('updates and deactivates an agent, signed by its wallet; deactivating asks (refused without a terminal)', async () => {
     const file = join(dir, 'other.json');
-    const { wallet: _w, ...registration } = agentPayload(newWallet(), { name: 'To Change', endpoints: { execution: agentServer.url } });
+    const { wallet: _w, ...registration } = agentPayload(newWallet(), {
+      name: 'To Change',
+      endpoints: { execution: agentServer.url },
+    });
     writeFileSync(file, JSON.stringify(registration));
     const id = (await json(['register', '--file', file])).data.id;
     const updated = await agora(['agent', 'update', id, '--name', 'Changed Name', '--description', 'Now different']);
@@ -129,7 +158,9 @@ describe('agora CLI commands (e2e)', () => {
     const list = await agora(['withdrawals', agentId]);
     expect(list.code).toBe(0);
     expect(list.out).toMatch(new RegExp(`${id}[\\s\\S]*1\\.200000`));
-    expect((await json(['withdrawals', agentId, '--limit', '5'])).data.withdrawals.map((w: { id: string }) => w.id)).toContain(id);
+    expect(
+      (await json(['withdrawals', agentId, '--limit', '5'])).data.withdrawals.map((w: { id: string }) => w.id),
+    ).toContain(id);
     expect((await json(['withdrawal', id])).data).toMatchObject({ id, agent_id: agentId, amount: '1.200000' });
     expect((await agora(['withdrawals', agentId, '--limit', '0'])).code).toBe(2);
   }, 60_000);
@@ -139,13 +170,18 @@ describe('agora CLI commands (e2e)', () => {
     expect(hook.code).toBe(0);
     const run = await json(['execute', agentId, 'translate', '--input', '{"text":"hooked"}']);
     expect(run.code).toBe(0);
-    await waitFor(async () => receiver.received.some((r) => r.body?.data?.requestId === run.data.requestId), 'the webhook delivery');
+    await waitFor(
+      async () => receiver.received.some((r) => r.body?.data?.requestId === run.data.requestId),
+      'the webhook delivery',
+    );
     const deliveries = await waitFor(async () => {
       const d = await json(['webhooks', 'deliveries', hook.data.webhookId, '--agent', agentId]);
       return d.data.deliveries?.find((x: { status: string }) => x.status === 'succeeded') ? d : null;
     }, 'a succeeded delivery');
     const deliveryId = deliveries.data.deliveries[0].deliveryId;
-    expect((await agora(['webhooks', 'deliveries', hook.data.webhookId, '--agent', agentId])).out).toContain(deliveryId);
+    expect((await agora(['webhooks', 'deliveries', hook.data.webhookId, '--agent', agentId])).out).toContain(
+      deliveryId,
+    );
     const before = receiver.received.length;
     const again = await json(['webhooks', 'redeliver', hook.data.webhookId, deliveryId, '--agent', agentId]);
     expect(again).toMatchObject({ code: 0, data: { manual: true } });
@@ -161,19 +197,39 @@ describe('agora CLI commands (e2e)', () => {
     expect(board.data.leaderboard.map((e: { agentId: string }) => e.agentId)).toContain(agentId);
     expect((await agora(['reputation', 'leaderboard'])).out).toMatch(/rank[\s\S]*CLI Commands Translator/);
     const stats = await json(['analytics', agentId, '--period', 'all']);
-    expect(stats).toMatchObject({ code: 0, data: { agentId, period: 'all', executions: { successful: expect.any(Number) } } });
+    expect(stats).toMatchObject({
+      code: 0,
+      data: { agentId, period: 'all', executions: { successful: expect.any(Number) } },
+    });
     expect(stats.data.executions.successful).toBeGreaterThanOrEqual(1);
     expect((await agora(['analytics', agentId, '--period', 'year'])).code).toBe(2);
   }, 60_000);
 
   it("estimates a chain's budget, and shows a chain and its cost", async () => {
-    const check = await json(['chains', 'budget-check', agentId, 'translate', '--input', '{"text":"x"}', '--depth', '2']);
-    expect(check).toMatchObject({ code: 0, data: { estimatedTotal: expect.any(String), recommendedBudget: expect.any(String) } });
+    const check = await json([
+      'chains',
+      'budget-check',
+      agentId,
+      'translate',
+      '--input',
+      '{"text":"x"}',
+      '--depth',
+      '2',
+    ]);
+    expect(check).toMatchObject({
+      code: 0,
+      data: { estimatedTotal: expect.any(String), recommendedBudget: expect.any(String) },
+    });
     expect((await agora(['chains', 'budget-check', agentId, 'translate', '--input', '[]'])).code).toBe(2);
     const payer = newWallet();
     const pay = await x402Header(payer, { amount: 11_000n + 100_000n, payTo: api.config.platformWallet });
     const opened = await api.request('POST', '/api/v1/execute', {
-      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'chained' }, chain: { budget: '0.10' } },
+      body: {
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: 'chained' },
+        chain: { budget: '0.10' },
+      },
       headers: { [pay.name]: pay.value },
     });
     expect(opened.status).toBe(200);

@@ -28,10 +28,16 @@ describe('agora listen --forward-to (e2e)', () => {
   let agentId: string;
   let otherId: string;
   let n = 0;
-  const { start, json } = cliRunner(() => ({ AGORA_URL: api.baseUrl, AGORA_KEYSTORE: join(dir, 'keystore.json'), AGORA_PASSWORD: PASSWORD }));
-  const emit = (id: string) => ds.transaction((m) => api.app.get(OutboxService).record(m, 'escrow.released', id, { n: ++n }));
+  const { start, json } = cliRunner(() => ({
+    AGORA_URL: api.baseUrl,
+    AGORA_KEYSTORE: join(dir, 'keystore.json'),
+    AGORA_PASSWORD: PASSWORD,
+  }));
+  const emit = (id: string) =>
+    ds.transaction((m) => api.app.get(OutboxService).record(m, 'escrow.released', id, { n: ++n }));
   // The secret from the environment (kept out of ps and the shell history), as the docs advise.
-  const listen = () => start(['listen', agentId, '--forward-to', receiver.url, '--interval', '200'], { AGORA_LISTEN_SECRET: SECRET });
+  const listen = () =>
+    start(['listen', agentId, '--forward-to', receiver.url, '--interval', '200'], { AGORA_LISTEN_SECRET: SECRET });
   /** The events the local server took (a 2xx answer), in arrival order. */
   const taken = () => receiver.received.filter((_r, i) => i !== 0).map((r) => r.body);
 
@@ -64,7 +70,9 @@ describe('agora listen --forward-to (e2e)', () => {
     listener.child.kill('SIGINT');
     expect(await listener.exited).toBe(0);
     expect(listener.output()).toMatch(/Stopped: 5 event\(s\) forwarded; resumes after \d+\.evt_/);
-    expect(listener.output()).toMatch(new RegExp(`escrow\\.released\\s+${first[0]}\\s+-> 503, retrying[\\s\\S]*${first[0]}\\s+-> 204`));
+    expect(listener.output()).toMatch(
+      new RegExp(`escrow\\.released\\s+${first[0]}\\s+-> 503, retrying[\\s\\S]*${first[0]}\\s+-> 204`),
+    );
 
     const later = await emit(agentId);
     const again = listen();
@@ -78,7 +86,12 @@ describe('agora listen --forward-to (e2e)', () => {
     expect(taken().map((b) => b.data.n)).toEqual([1, 3, 4, 5, 6, 7]);
     // The body and headers of a webhook delivery: a local server verifies them as it would in production.
     for (const r of receiver.received.slice(1)) {
-      expect(r.body).toEqual({ id: expect.stringMatching(/^evt_/), type: 'escrow.released', timestamp: expect.any(String), data: { n: expect.any(Number) } });
+      expect(r.body).toEqual({
+        id: expect.stringMatching(/^evt_/),
+        type: 'escrow.released',
+        timestamp: expect.any(String),
+        data: { n: expect.any(Number) },
+      });
       expect(r.headers['x-event-id']).toBe(r.body.id);
       expect(r.headers['x-signature']).toBe(
         createHmac('sha256', Buffer.from(SECRET.slice(6), 'base64'))
@@ -93,7 +106,9 @@ describe('agora listen --forward-to (e2e)', () => {
     const bad = start(['listen', agentId, '--forward-to', 'localhost:8080']);
     expect(await bad.exited).toBe(2);
     expect(await start(['listen', agentId, '--forward-to', receiver.url, '--after', 'nope']).exited).toBe(2);
-    expect(await start(['listen', agentId, '--forward-to', receiver.url, '--secret', 'whsec_not*base64*at*all*here']).exited).toBe(2);
+    expect(
+      await start(['listen', agentId, '--forward-to', receiver.url, '--secret', 'whsec_not*base64*at*all*here']).exited,
+    ).toBe(2);
     const notMine = start(['listen', otherId, '--forward-to', receiver.url]);
     expect(await notMine.exited).toBe(1);
     expect(notMine.output()).toMatch(/UNAUTHORIZED|FORBIDDEN|SIGNATURE/);

@@ -31,11 +31,24 @@ function initEnv(...args: string[]): RunningProcess {
 }
 
 /** The service's container environment with the compose network's hosts mapped to this test's. */
-function localEnv(name: string, dotenv: Record<string, string> | null, apiPort: number, metricsPort: number, queuePrefix: string): Record<string, string> {
+function localEnv(
+  name: string,
+  dotenv: Record<string, string> | null,
+  apiPort: number,
+  metricsPort: number,
+  queuePrefix: string,
+): Record<string, string> {
   const env = serviceEnv(compose.services[name], dotenv);
   expect(new URL(env.DATABASE_URL).host).toBe('postgres:5432');
   expect(env.REDIS_URL).toBe('redis://redis:6379');
-  return { ...env, DATABASE_URL: databaseUrl(dbName), REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: queuePrefix, PORT: String(apiPort), METRICS_PORT: String(metricsPort) };
+  return {
+    ...env,
+    DATABASE_URL: databaseUrl(dbName),
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: queuePrefix,
+    PORT: String(apiPort),
+    METRICS_PORT: String(metricsPort),
+  };
 }
 
 function start(name: string, env: Record<string, string>): RunningProcess {
@@ -51,7 +64,9 @@ function healthy(service: ComposeService, apiPort: number): Promise<boolean> {
   const [form, cmd, ...args] = service.healthcheck!.test;
   expect([form, cmd]).toEqual(['CMD', 'node']);
   const mapped = args.map((a) => a.replace(/http:\/\/(api|127\.0\.0\.1):3000\b/g, `http://127.0.0.1:${apiPort}`));
-  return new Promise((resolve) => spawn(process.execPath, mapped, { stdio: 'ignore' }).on('exit', (code) => resolve(code === 0)));
+  return new Promise((resolve) =>
+    spawn(process.execPath, mapped, { stdio: 'ignore' }).on('exit', (code) => resolve(code === 0)),
+  );
 }
 
 afterAll(async () => {
@@ -65,7 +80,10 @@ describe('docker compose services as local processes (e2e)', () => {
   it('wires migrate as a one-shot the others wait for, and gives every long-running service a healthcheck', () => {
     const s = compose.services;
     for (const app of ['api', 'worker']) {
-      expect(s[app].depends_on).toMatchObject({ migrate: { condition: 'service_completed_successfully' }, redis: { condition: 'service_healthy' } });
+      expect(s[app].depends_on).toMatchObject({
+        migrate: { condition: 'service_completed_successfully' },
+        redis: { condition: 'service_healthy' },
+      });
     }
     expect(s.migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     expect(s.migrate.command).toEqual(['node', 'dist/apps/cli/main.js', 'migrate']);
@@ -81,15 +99,28 @@ describe('docker compose services as local processes (e2e)', () => {
     const dotenv = parseDotenv(readFileSync(join(dir, '.env'), 'utf8'));
     const [apiPort, metricsPort] = [await freePort(), await freePort()];
     const prefix = `c${randomBytes(4).toString('hex')}`;
-    const [migrateEnv, apiEnv, workerEnv] = ['migrate', 'api', 'worker'].map((n) => localEnv(n, dotenv, apiPort, metricsPort, prefix));
-    expect(apiEnv).toMatchObject({ NODE_ENV: 'production', PLATFORM_SIGNING_SEED: dotenv.PLATFORM_SIGNING_SEED, METRICS_TOKEN: dotenv.METRICS_TOKEN });
+    const [migrateEnv, apiEnv, workerEnv] = ['migrate', 'api', 'worker'].map((n) =>
+      localEnv(n, dotenv, apiPort, metricsPort, prefix),
+    );
+    expect(apiEnv).toMatchObject({
+      NODE_ENV: 'production',
+      PLATFORM_SIGNING_SEED: dotenv.PLATFORM_SIGNING_SEED,
+      METRICS_TOKEN: dotenv.METRICS_TOKEN,
+    });
     // compose's Postgres gets a password (no trust), and the apps' DATABASE_URL carries it.
-    expect(serviceEnv(compose.services.postgres, dotenv)).toMatchObject({ POSTGRES_PASSWORD: expect.stringMatching(/^[0-9a-f]{64}$/), POSTGRES_HOST_AUTH_METHOD: 'scram-sha-256' });
-    expect(decodeURIComponent(new URL(serviceEnv(compose.services.api, dotenv).DATABASE_URL).password)).toBe(dotenv.POSTGRES_PASSWORD);
+    expect(serviceEnv(compose.services.postgres, dotenv)).toMatchObject({
+      POSTGRES_PASSWORD: expect.stringMatching(/^[0-9a-f]{64}$/),
+      POSTGRES_HOST_AUTH_METHOD: 'scram-sha-256',
+    });
+    expect(decodeURIComponent(new URL(serviceEnv(compose.services.api, dotenv).DATABASE_URL).password)).toBe(
+      dotenv.POSTGRES_PASSWORD,
+    );
 
     const migrate = start('migrate', migrateEnv);
     expect(await migrate.exited).toBe(0);
-    const applied = await withClient(databaseUrl(dbName), async (c) => Number((await c.query('SELECT count(*) FROM typeorm_migrations')).rows[0].count));
+    const applied = await withClient(databaseUrl(dbName), async (c) =>
+      Number((await c.query('SELECT count(*) FROM typeorm_migrations')).rows[0].count),
+    );
     expect(applied).toBeGreaterThan(0);
 
     const api = start('api', apiEnv);
@@ -100,10 +131,14 @@ describe('docker compose services as local processes (e2e)', () => {
     await waitFor(() => healthy(compose.services.worker, apiPort), `worker healthcheck:\n${worker.output()}`, 30_000);
 
     // The secrets reached the processes: the published key is the .env seed's; no migration is pending.
-    const keys = (await (await fetch(`http://127.0.0.1:${apiPort}/api/v1/platform/keys`)).json()) as { data: { keys: { publicKey: string }[] } };
+    const keys = (await (await fetch(`http://127.0.0.1:${apiPort}/api/v1/platform/keys`)).json()) as {
+      data: { keys: { publicKey: string }[] };
+    };
     expect(keys.data.keys[0].publicKey).toBe(ed25519FromSeed(dotenv.PLATFORM_SIGNING_SEED).raw.toString('base64'));
     expect((await fetch(`http://127.0.0.1:${apiPort}/api/v1/health/ready`)).status).toBe(200);
-    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: `Bearer ${dotenv.METRICS_TOKEN}` } });
+    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
+      headers: { authorization: `Bearer ${dotenv.METRICS_TOKEN}` },
+    });
     expect(scrape.status).toBe(200);
 
     for (const p of [worker, api]) {
@@ -142,14 +177,21 @@ describe('docker compose services as local processes (e2e)', () => {
         'METRICS_TOKEN is a published sample',
       ],
     ],
-    ['no .env at all', null, ['PLATFORM_WALLET is required', 'PLATFORM_SIGNING_SEED is required', 'CHAIN_TOKEN_SEEDS must be']],
-  ])('with %s the api (NODE_ENV=production from the image) refuses to start, naming each variable', async (_what, dotenv, messages) => {
-    const env = localEnv('api', dotenv, await freePort(), await freePort(), 'unused');
-    expect(env.NODE_ENV).toBe('production');
-    const api = start('api', env);
-    expect(await api.exited).toBe(1);
-    expect(api.output()).toMatch(/^agora api: Invalid configuration:/);
-    for (const m of messages) expect(api.output()).toContain(m);
-    expect(api.output()).toContain('npm run init:env');
-  });
+    [
+      'no .env at all',
+      null,
+      ['PLATFORM_WALLET is required', 'PLATFORM_SIGNING_SEED is required', 'CHAIN_TOKEN_SEEDS must be'],
+    ],
+  ])(
+    'with %s the api (NODE_ENV=production from the image) refuses to start, naming each variable',
+    async (_what, dotenv, messages) => {
+      const env = localEnv('api', dotenv, await freePort(), await freePort(), 'unused');
+      expect(env.NODE_ENV).toBe('production');
+      const api = start('api', env);
+      expect(await api.exited).toBe(1);
+      expect(api.output()).toMatch(/^agora api: Invalid configuration:/);
+      for (const m of messages) expect(api.output()).toContain(m);
+      expect(api.output()).toContain('npm run init:env');
+    },
+  );
 });

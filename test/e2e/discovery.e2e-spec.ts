@@ -7,28 +7,57 @@ describe('Discovery API (e2e)', () => {
   let api: ApiHarness;
   const ids: Record<string, string> = {};
 
-  async function seed(key: string, score: number, executions: number, caps: Record<string, unknown>[], status = 'active') {
+  async function seed(
+    key: string,
+    score: number,
+    executions: number,
+    caps: Record<string, unknown>[],
+    status = 'active',
+  ) {
     const res = await registerAgent(api, newWallet(), { name: `Agent ${key}`, capabilities: caps });
     expect(res.status).toBe(201);
     ids[key] = res.body.data.id;
-    await withClient(api.databaseUrl, (c) => c.query('UPDATE agents SET reputation_score = $2, execution_count = $3, status = $4 WHERE id = $1', [ids[key], score, executions, status]));
+    await withClient(api.databaseUrl, (c) =>
+      c.query('UPDATE agents SET reputation_score = $2, execution_count = $3, status = $4 WHERE id = $1', [
+        ids[key],
+        score,
+        executions,
+        status,
+      ]),
+    );
   }
 
   const price = (basePrice: string) => ({ model: 'per-request', basePrice, currency: 'USDC' });
 
   beforeAll(async () => {
     api = await startApi();
-    await seed('translatorTop', 90, 10, [capabilityPayload({ id: 'tr', name: 'Translate text', pricing: price('0.05') })]);
+    await seed('translatorTop', 90, 10, [
+      capabilityPayload({ id: 'tr', name: 'Translate text', pricing: price('0.05') }),
+    ]);
     await seed('translatorBusy', 70, 500, [
       capabilityPayload({ id: 'tr', name: 'Translation', pricing: price('0.02') }),
       capabilityPayload({ id: 'sum', name: 'Summarize', pricing: price('0.01') }),
     ]);
-    await seed('translatorQuiet', 70, 5, [capabilityPayload({ id: 'tr', name: 'translate FAST', pricing: price('0.2') })]);
+    await seed('translatorQuiet', 70, 5, [
+      capabilityPayload({ id: 'tr', name: 'translate FAST', pricing: price('0.2') }),
+    ]);
     await seed('atRisk', 35, 900, [capabilityPayload({ id: 'tr', name: 'Cheap translate', pricing: price('0.001') })]);
     await seed('critical', 10, 0, [capabilityPayload({ id: 'tr', name: 'Translator 100%_off', pricing: price('0') })]);
     await seed('summarizer', 60, 0, [capabilityPayload({ id: 'sum', name: 'Summarize PDF', pricing: price('0.03') })]);
-    await seed('inactive', 99, 0, [capabilityPayload({ id: 'tr', name: 'Translate', pricing: price('0.01') })], 'inactive');
-    await seed('suspended', 99, 0, [capabilityPayload({ id: 'tr', name: 'Translate', pricing: price('0.01') })], 'suspended');
+    await seed(
+      'inactive',
+      99,
+      0,
+      [capabilityPayload({ id: 'tr', name: 'Translate', pricing: price('0.01') })],
+      'inactive',
+    );
+    await seed(
+      'suspended',
+      99,
+      0,
+      [capabilityPayload({ id: 'tr', name: 'Translate', pricing: price('0.01') })],
+      'suspended',
+    );
   });
   afterAll(async () => {
     await api.close();
@@ -41,15 +70,37 @@ describe('Discovery API (e2e)', () => {
     const res = await discover('');
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ total: 6, limit: 20, offset: 0 });
-    expect(keysOf(res.body.data.agents)).toEqual(['translatorTop', 'translatorBusy', 'translatorQuiet', 'summarizer', 'atRisk', 'critical']);
+    expect(keysOf(res.body.data.agents)).toEqual([
+      'translatorTop',
+      'translatorBusy',
+      'translatorQuiet',
+      'summarizer',
+      'atRisk',
+      'critical',
+    ]);
     const first = res.body.data.agents[0];
-    expect(Object.keys(first).sort()).toEqual(['capabilities', 'description', 'id', 'name', 'reputation_score', 'status']);
-    expect(first.capabilities).toEqual([{ id: 'tr', name: 'Translate text', pricing: { model: 'per-request', basePrice: '0.050000', currency: 'USDC' } }]);
+    expect(Object.keys(first).sort()).toEqual([
+      'capabilities',
+      'description',
+      'id',
+      'name',
+      'reputation_score',
+      'status',
+    ]);
+    expect(first.capabilities).toEqual([
+      { id: 'tr', name: 'Translate text', pricing: { model: 'per-request', basePrice: '0.050000', currency: 'USDC' } },
+    ]);
   });
 
   it('filters by capability name substring, case-insensitively, and returns only matching capabilities', async () => {
     const res = await discover('?capability=TRANSLAT');
-    expect(keysOf(res.body.data.agents)).toEqual(['translatorTop', 'translatorBusy', 'translatorQuiet', 'atRisk', 'critical']);
+    expect(keysOf(res.body.data.agents)).toEqual([
+      'translatorTop',
+      'translatorBusy',
+      'translatorQuiet',
+      'atRisk',
+      'critical',
+    ]);
     expect(res.body.data.total).toBe(5);
     const busy = res.body.data.agents.find((a: { id: string }) => a.id === ids.translatorBusy);
     expect(busy.capabilities.map((c: { id: string }) => c.id)).toEqual(['tr']);
@@ -98,7 +149,10 @@ describe('Discovery API (e2e)', () => {
 
   describe('GET /api/v1/discover/recommend', () => {
     it('returns relevance-ranked recommendations with matched capabilities', async () => {
-      const res = await api.request('GET', `/api/v1/discover/recommend?query=${encodeURIComponent('summarize this PDF report')}`);
+      const res = await api.request(
+        'GET',
+        `/api/v1/discover/recommend?query=${encodeURIComponent('summarize this PDF report')}`,
+      );
       expect(res.status).toBe(200);
       expect(res.body.data.query).toBe('summarize this PDF report');
       const recs = res.body.data.recommendations;
@@ -151,7 +205,10 @@ describe('Discovery ranking rows and the saturating total (e2e)', () => {
   it('counts exactly up to the cap, then saturates with totalExact false; pages past it still come', async () => {
     const mine: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await registerAgent(api, newWallet(), { name: `Cap ${i}`, capabilities: [capabilityPayload({ id: 'z', name: `Zeta sorter ${i}` })] });
+      const res = await registerAgent(api, newWallet(), {
+        name: `Cap ${i}`,
+        capabilities: [capabilityPayload({ id: 'z', name: `Zeta sorter ${i}` })],
+      });
       mine.push(res.body.data.id);
     }
     expect((await discover('?capability=zeta sorter 1')).body.data).toMatchObject({ total: 1, totalExact: true });
@@ -163,25 +220,44 @@ describe('Discovery ranking rows and the saturating total (e2e)', () => {
 
   it('follows an agent whose capabilities, status or score change (the ranking row is kept by the database)', async () => {
     const owner = newWallet();
-    const res = await registerAgent(api, owner, { name: 'Renamer', capabilities: [capabilityPayload({ id: 'old', name: 'Quokka counting' })] });
+    const res = await registerAgent(api, owner, {
+      name: 'Renamer',
+      capabilities: [capabilityPayload({ id: 'old', name: 'Quokka counting' })],
+    });
     const id = res.body.data.id;
     expect((await discover('?capability=quokka')).body.data.agents.map((a: { id: string }) => a.id)).toEqual([id]);
     const patched = await api.request('PATCH', `/api/v1/agents/${id}`, {
-      body: { capabilities: [capabilityPayload({ id: 'new', name: 'Wombat herding', pricing: { model: 'per-request', basePrice: '0.000500', currency: 'USDC' } })] },
+      body: {
+        capabilities: [
+          capabilityPayload({
+            id: 'new',
+            name: 'Wombat herding',
+            pricing: { model: 'per-request', basePrice: '0.000500', currency: 'USDC' },
+          }),
+        ],
+      },
       headers: await walletHeaders(owner, id, `PATCH /api/v1/agents/${id}`),
     });
     expect(patched.status).toBe(200);
     expect((await discover('?capability=quokka')).body.data.total).toBe(0);
     const recommended = async (q: string) =>
-      (await api.request('GET', `/api/v1/discover/recommend?query=${encodeURIComponent(q)}`)).body.data.recommendations.map((r: { agent: { id: string } }) => r.agent.id);
+      (
+        await api.request('GET', `/api/v1/discover/recommend?query=${encodeURIComponent(q)}`)
+      ).body.data.recommendations.map((r: { agent: { id: string } }) => r.agent.id);
     expect(await recommended('wombat herding')).toContain(id);
     expect(await recommended('quokka counting')).not.toContain(id);
-    expect((await discover('?capability=wombat&maxPrice=0.0005')).body.data.agents.map((a: { id: string }) => a.id)).toEqual([id]);
+    expect(
+      (await discover('?capability=wombat&maxPrice=0.0005')).body.data.agents.map((a: { id: string }) => a.id),
+    ).toEqual([id]);
     expect((await discover('?capability=wombat&maxPrice=0.0004')).body.data.total).toBe(0);
     await withClient(api.databaseUrl, (c) => c.query(`UPDATE agents SET reputation_score = 99 WHERE id = $1`, [id]));
     expect((await discover('')).body.data.agents[0].id).toBe(id);
-    expect((await api.request('GET', '/api/v1/reputation/leaderboard?limit=1')).body.data.leaderboard[0]).toMatchObject({ agentId: id, score: 99 });
-    const off = await api.request('DELETE', `/api/v1/agents/${id}`, { headers: await walletHeaders(owner, id, `DELETE /api/v1/agents/${id}`) });
+    expect((await api.request('GET', '/api/v1/reputation/leaderboard?limit=1')).body.data.leaderboard[0]).toMatchObject(
+      { agentId: id, score: 99 },
+    );
+    const off = await api.request('DELETE', `/api/v1/agents/${id}`, {
+      headers: await walletHeaders(owner, id, `DELETE /api/v1/agents/${id}`),
+    });
     expect(off.status).toBe(200);
     expect((await discover('?capability=wombat')).body.data.total).toBe(0);
   });

@@ -27,11 +27,20 @@ describe('Disputes: money (e2e)', () => {
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', ESCROW_HOLD_STANDARD_S: String(HOLD_STANDARD_S) });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      ESCROW_HOLD_STANDARD_S: String(HOLD_STANDARD_S),
+    });
     ds = api.app.get(DataSource);
   });
   afterAll(async () => {
-    const report = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...DISPUTE_CHECKS, ...ROLLUP_CHECKS]);
+    const report = await runInvariantChecks(ds.manager, [
+      ...LEDGER_CHECKS,
+      ...PAYMENT_CHECKS,
+      ...DISPUTE_CHECKS,
+      ...ROLLUP_CHECKS,
+    ]);
     await api.close();
     await agentServer.stop();
     expect(report.results.filter((r) => r.violations.length)).toEqual([]);
@@ -47,7 +56,12 @@ describe('Disputes: money (e2e)', () => {
     return res.body.data.id;
   }
 
-  const account = async (code: string) => BigInt((await ds.query(`SELECT coalesce((SELECT balance FROM ledger_accounts WHERE code = $1), 0)::text AS b`, [code]))[0].b);
+  const account = async (code: string) =>
+    BigInt(
+      (
+        await ds.query(`SELECT coalesce((SELECT balance FROM ledger_accounts WHERE code = $1), 0)::text AS b`, [code])
+      )[0].b,
+    );
   const agentMoney = async (id: string) => ({
     available: await account(`agent:${id}:available`),
     escrow: await account(`agent:${id}:escrow`),
@@ -56,9 +70,16 @@ describe('Disputes: money (e2e)', () => {
   });
   const revenue = () => account('platform:revenue');
   const owedTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_payable`);
-  const score = async (id: string) => (await ds.query(`SELECT reputation_score AS s FROM agents WHERE id = $1`, [id]))[0].s as number;
-  const txStatus = async (id: string) => (await ds.query(`SELECT status FROM transactions WHERE id = $1`, [id]))[0].status as string;
-  const refundOf = async (disputeId: string) => (await ds.query(`SELECT id, amount::text, status, wallet FROM refunds WHERE id = $1`, [`rfd_${disputeId.slice(4)}`]))[0];
+  const score = async (id: string) =>
+    (await ds.query(`SELECT reputation_score AS s FROM agents WHERE id = $1`, [id]))[0].s as number;
+  const txStatus = async (id: string) =>
+    (await ds.query(`SELECT status FROM transactions WHERE id = $1`, [id]))[0].status as string;
+  const refundOf = async (disputeId: string) =>
+    (
+      await ds.query(`SELECT id, amount::text, status, wallet FROM refunds WHERE id = $1`, [
+        `rfd_${disputeId.slice(4)}`,
+      ])
+    )[0];
 
   it('held earnings are frozen from escrow (the hold is not released when due); agent_wins releases them to available, +2', async () => {
     const id = await newAgent(50);
@@ -69,14 +90,25 @@ describe('Disputes: money (e2e)', () => {
     const disputeId = filed.body.data.disputeId;
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: FEE.earnings, owed: 0n });
     const balance = (await api.request('GET', `/api/v1/payments/balance/${id}`)).body.data;
-    expect(balance).toMatchObject({ available: '0.000000', pending: '0.000000', totalDisputed: '0.009500', escrow: { pendingCount: 0, pendingTotal: '0.000000' } });
-    const [hold] = await ds.query(`SELECT id, status FROM escrow_holds h WHERE transaction_id = $1`, [call.transactionId]);
+    expect(balance).toMatchObject({
+      available: '0.000000',
+      pending: '0.000000',
+      totalDisputed: '0.009500',
+      escrow: { pendingCount: 0, pendingTotal: '0.000000' },
+    });
+    const [hold] = await ds.query(`SELECT id, status FROM escrow_holds h WHERE transaction_id = $1`, [
+      call.transactionId,
+    ]);
     expect(hold.status).toBe('frozen');
     await ds.query(`UPDATE escrow_holds SET release_at = now() - interval '1 second' WHERE id = $1`, [hold.id]);
     expect(await api.app.get(EscrowService).release(hold.id)).toBe(false);
     expect(await score(id)).toBe(51 - 5);
     const res = await resolveDispute(api, disputeId, 'agent_wins');
-    expect(res.body.data.resolution).toMatchObject({ outcome: 'agent_wins', refundAmount: '0.000000', releasedAmount: '0.009500' });
+    expect(res.body.data.resolution).toMatchObject({
+      outcome: 'agent_wins',
+      refundAmount: '0.000000',
+      releasedAmount: '0.009500',
+    });
     expect(await agentMoney(id)).toEqual({ available: FEE.earnings, escrow: 0n, frozen: 0n, owed: 0n });
     expect(await txStatus(call.transactionId)).toBe('completed');
     expect(await refundOf(disputeId)).toBeUndefined();
@@ -92,12 +124,20 @@ describe('Disputes: money (e2e)', () => {
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: FEE.earnings, owed: 0n });
     const revenueBefore = await revenue();
     const res = await resolveDispute(api, disputeId, 'client_wins', 'Empty output');
-    expect(res.body.data.resolution).toEqual({ outcome: 'client_wins', note: 'Empty output', refundAmount: '0.010000', releasedAmount: '0.000000', resolvedBy: 'admin' });
+    expect(res.body.data.resolution).toEqual({
+      outcome: 'client_wins',
+      note: 'Empty output',
+      refundAmount: '0.010000',
+      releasedAmount: '0.000000',
+      resolvedBy: 'admin',
+    });
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
     expect(await revenue()).toBe(revenueBefore - FEE.cut);
     expect(await owedTo(payer)).toBe(FEE.agent);
     expect(await txStatus(call.transactionId)).toBe('refunded');
-    expect((await ds.query(`SELECT status FROM executions WHERE id = $1`, [call.requestId]))[0].status).toBe('refunded');
+    expect((await ds.query(`SELECT status FROM executions WHERE id = $1`, [call.requestId]))[0].status).toBe(
+      'refunded',
+    );
     const refund = await refundOf(disputeId);
     expect(refund).toMatchObject({ amount: '10000', status: 'pending', wallet: payer.address.toLowerCase() });
     expect(await api.app.get(RefundsService).process(refund.id)).toBe('completed');
@@ -116,15 +156,24 @@ describe('Disputes: money (e2e)', () => {
     const [revenueBefore, scoreBefore] = [await revenue(), await score(id)];
     const res = await resolveDispute(api, disputeId, 'split');
     // refund 0.005000 = 0.004750 of earnings + 0.000250 of cut; the agent keeps 0.009500 - 0.004750.
-    expect(res.body.data.resolution).toMatchObject({ outcome: 'split', refundAmount: '0.005000', releasedAmount: '0.004750' });
+    expect(res.body.data.resolution).toMatchObject({
+      outcome: 'split',
+      refundAmount: '0.005000',
+      releasedAmount: '0.004750',
+    });
     expect(await agentMoney(id)).toEqual({ available: 4_750n, escrow: 0n, frozen: 0n, owed: 0n });
     expect(await revenue()).toBe(revenueBefore - 250n);
     expect(await owedTo(payer)).toBe(5_000n);
     expect(await score(id)).toBe(scoreBefore);
     // Part of the fee went back: the transaction and the execution stay completed (as a variable price's unused part does).
     expect(await txStatus(call.transactionId)).toBe('completed');
-    expect((await ds.query(`SELECT status FROM executions WHERE id = $1`, [call.requestId]))[0].status).toBe('completed');
-    const [event] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'dispute.resolved' AND data->>'disputeId' = $1`, [disputeId]);
+    expect((await ds.query(`SELECT status FROM executions WHERE id = $1`, [call.requestId]))[0].status).toBe(
+      'completed',
+    );
+    const [event] = await ds.query(
+      `SELECT data FROM outbox_events WHERE type = 'dispute.resolved' AND data->>'disputeId' = $1`,
+      [disputeId],
+    );
     expect(event.data).toEqual({ disputeId, resolution: 'split', reputationDelta: 0 });
     // 0.005 is below the 0.01 dust floor: owed to the payer, held for its next refund, never sent alone.
     const refund = await refundOf(disputeId);
@@ -147,10 +196,14 @@ describe('Disputes: money (e2e)', () => {
   }
   const dueTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_due`);
   const repayments = async (payer: Wallet) =>
-    (await ds.query(`SELECT amount::text, reason FROM refunds WHERE wallet = $1 AND reason = 'dispute_repayment' ORDER BY created_at`, [payer.address.toLowerCase()])) as {
+    (await ds.query(
+      `SELECT amount::text, reason FROM refunds WHERE wallet = $1 AND reason = 'dispute_repayment' ORDER BY created_at`,
+      [payer.address.toLowerCase()],
+    )) as {
       amount: string;
     }[];
-  const disputeView = async (disputeId: string) => (await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data;
+  const disputeView = async (disputeId: string) =>
+    (await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data;
 
   it("earnings already withdrawn: nothing is advanced; client_wins refunds the cut now, the rest is the agent's debt to the payer, refunded from its next earnings", async () => {
     const { id, call, payer } = await withdrawnAgent('1.900000');
@@ -159,10 +212,19 @@ describe('Disputes: money (e2e)', () => {
     const disputeId = (await fileDispute(api, call)).body.data.disputeId;
     // Nothing is left to freeze, and the platform advances nothing.
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
-    expect(await disputeView(disputeId)).toMatchObject({ frozenAmount: '0.000000', advancedAmount: '0.000000', refundedAmount: '0.000000', outstandingAmount: '0.000000' });
+    expect(await disputeView(disputeId)).toMatchObject({
+      frozenAmount: '0.000000',
+      advancedAmount: '0.000000',
+      refundedAmount: '0.000000',
+      outstandingAmount: '0.000000',
+    });
     const revenueBefore = await revenue();
     const res = await resolveDispute(api, disputeId, 'client_wins');
-    expect(res.body.data).toMatchObject({ resolution: { refundAmount: '2.000000', releasedAmount: '0.000000' }, refundedAmount: '0.100000', outstandingAmount: '1.900000' });
+    expect(res.body.data).toMatchObject({
+      resolution: { refundAmount: '2.000000', releasedAmount: '0.000000' },
+      refundedAmount: '0.100000',
+      outstandingAmount: '1.900000',
+    });
     expect(res.body.data.resolution.advance).toBeUndefined();
     expect(await owedTo(payer)).toBe(BIG.cut);
     expect(await revenue()).toBe(revenueBefore - BIG.cut);
@@ -172,7 +234,10 @@ describe('Disputes: money (e2e)', () => {
     // The next earnings (released instantly at this score) repay the debt first, and go to the payer as a refund.
     await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent);
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: 0n });
-    const [released] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'escrow.released' AND agent_id = $1 ORDER BY created_at DESC LIMIT 1`, [id]);
+    const [released] = await ds.query(
+      `SELECT data FROM outbox_events WHERE type = 'escrow.released' AND agent_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [id],
+    );
     expect(released.data).toMatchObject({ amount: '1.900000', newAvailableBalance: '0.000000' });
     expect(await repayments(payer)).toEqual([{ amount: '1900000', reason: 'dispute_repayment' }]);
     expect(await dueTo(payer)).toBe(0n);
@@ -232,7 +297,10 @@ describe('Disputes: money (e2e)', () => {
   it('partly withdrawn, then agent_wins: what available held is frozen and released again; nothing is owed', async () => {
     const wallet = newWallet();
     const id = await newAgent(90, '2.000000', wallet);
-    const calls = [await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent), await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent)];
+    const calls = [
+      await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent),
+      await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent),
+    ];
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: id, amount: '3.000000', destinationWallet: newWallet().address },
       headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
@@ -249,7 +317,10 @@ describe('Disputes: money (e2e)', () => {
     const wallet = newWallet();
     const payer = newWallet();
     const id = await newAgent(90, '2.000000', wallet);
-    const calls = [await paidExecute(api, id, payer, FEE.platform + BIG.agent), await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent)];
+    const calls = [
+      await paidExecute(api, id, payer, FEE.platform + BIG.agent),
+      await paidExecute(api, id, newWallet(), FEE.platform + BIG.agent),
+    ];
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: id, amount: '3.500000', destinationWallet: newWallet().address },
       headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
@@ -259,7 +330,11 @@ describe('Disputes: money (e2e)', () => {
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 300_000n, owed: 0n });
     // Half of 2.00: 0.95 of earnings + 0.05 of cut; 0.30 was frozen, so 0.35 goes now and 0.65 is owed.
     const res = await resolveDispute(api, disputeId, 'split');
-    expect(res.body.data).toMatchObject({ resolution: { refundAmount: '1.000000', releasedAmount: '0.000000' }, refundedAmount: '0.350000', outstandingAmount: '0.650000' });
+    expect(res.body.data).toMatchObject({
+      resolution: { refundAmount: '1.000000', releasedAmount: '0.000000' },
+      refundedAmount: '0.350000',
+      outstandingAmount: '0.650000',
+    });
     expect(await owedTo(payer)).toBe(350_000n);
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: 0n, owed: -650_000n });
   });
@@ -271,16 +346,37 @@ describe('Disputes: money (e2e)', () => {
     const statuses = results.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.error.code}`));
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === '409 DISPUTE_EXISTS')).toHaveLength(49);
-    expect((await ds.query(`SELECT count(*)::int AS n FROM disputes WHERE transaction_id = $1`, [call.transactionId]))[0].n).toBe(1);
+    expect(
+      (await ds.query(`SELECT count(*)::int AS n FROM disputes WHERE transaction_id = $1`, [call.transactionId]))[0].n,
+    ).toBe(1);
     expect(await agentMoney(id)).toEqual({ available: 0n, escrow: 0n, frozen: FEE.earnings, owed: 0n });
-    expect((await ds.query(`SELECT count(*)::int AS n FROM reputation_events WHERE agent_id = $1 AND type = 'dispute.filed'`, [id]))[0].n).toBe(1);
+    expect(
+      (
+        await ds.query(
+          `SELECT count(*)::int AS n FROM reputation_events WHERE agent_id = $1 AND type = 'dispute.filed'`,
+          [id],
+        )
+      )[0].n,
+    ).toBe(1);
   });
 
   it('10 concurrent resolutions of one dispute (mixed outcomes): exactly one applies, 9 INVALID_STATE; one refund, one reputation change', async () => {
     const id = await newAgent(70);
     const payer = newWallet();
-    const disputeId = (await fileDispute(api, await paidExecute(api, id, payer, FEE.platform + FEE.agent))).body.data.disputeId;
-    const outcomes = ['client_wins', 'agent_wins', 'split', 'client_wins', 'agent_wins', 'split', 'client_wins', 'agent_wins', 'split', 'client_wins'];
+    const disputeId = (await fileDispute(api, await paidExecute(api, id, payer, FEE.platform + FEE.agent))).body.data
+      .disputeId;
+    const outcomes = [
+      'client_wins',
+      'agent_wins',
+      'split',
+      'client_wins',
+      'agent_wins',
+      'split',
+      'client_wins',
+      'agent_wins',
+      'split',
+      'client_wins',
+    ];
     const results = await Promise.all(outcomes.map((o) => resolveDispute(api, disputeId, o)));
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(1);
@@ -288,8 +384,12 @@ describe('Disputes: money (e2e)', () => {
     const outcome = ok[0].body.data.resolution.outcome as string;
     const refunded = { client_wins: FEE.agent, split: 5_000n, agent_wins: 0n }[outcome]!;
     expect(await owedTo(payer)).toBe(refunded);
-    expect((await ds.query(`SELECT count(*)::int AS n FROM refunds WHERE id = $1`, [`rfd_${disputeId.slice(4)}`]))[0].n).toBe(refunded > 0n ? 1 : 0);
-    expect((await ds.query(`SELECT count(*)::int AS n FROM reputation_events WHERE ref_id = $1`, [disputeId]))[0].n).toBe(2); // filed + one outcome
+    expect(
+      (await ds.query(`SELECT count(*)::int AS n FROM refunds WHERE id = $1`, [`rfd_${disputeId.slice(4)}`]))[0].n,
+    ).toBe(refunded > 0n ? 1 : 0);
+    expect(
+      (await ds.query(`SELECT count(*)::int AS n FROM reputation_events WHERE ref_id = $1`, [disputeId]))[0].n,
+    ).toBe(2); // filed + one outcome
     expect((await agentMoney(id)).frozen).toBe(0n);
   });
 });

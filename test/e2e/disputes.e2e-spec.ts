@@ -31,7 +31,10 @@ describe('Disputes: routes (e2e)', () => {
     api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
     ds = api.app.get(DataSource);
     const register = async (wallet: typeof agentWallet) => {
-      const res = await registerAgent(api, wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+      const res = await registerAgent(api, wallet, {
+        endpoints: { execution: agentServer.url },
+        capabilities: [capabilityPayload()],
+      });
       expect(res.status).toBe(201);
       return res.body.data.id as string;
     };
@@ -45,7 +48,8 @@ describe('Disputes: routes (e2e)', () => {
 
   const execute = (payer = newWallet()) => paidExecute(api, agentId, payer, PRICE);
   const disputeCount = async () => (await ds.query(`SELECT count(*)::int AS n FROM disputes`))[0].n as number;
-  const txStatus = async (id: string) => (await ds.query(`SELECT status, dispute_id AS "disputeId" FROM transactions WHERE id = $1`, [id]))[0];
+  const txStatus = async (id: string) =>
+    (await ds.query(`SELECT status, dispute_id AS "disputeId" FROM transactions WHERE id = $1`, [id]))[0];
 
   describe('POST /disputes', () => {
     it('the payer with the original payment header files: 201 pending, respondBy 48 h later, the transaction disputed, reputation -5, dispute.filed', async () => {
@@ -67,10 +71,23 @@ describe('Disputes: routes (e2e)', () => {
       expect(await txStatus(call.transactionId)).toEqual({ status: 'disputed', disputeId: d.disputeId });
       const tx = (await api.request('GET', `/api/v1/payments/tx/${call.transactionId}`)).body.data;
       expect(tx).toMatchObject({ status: 'disputed', dispute_id: d.disputeId });
-      const [event] = await ds.query(`SELECT type, delta, ref_id AS "refId" FROM reputation_events WHERE agent_id = $1 AND type LIKE 'dispute.%'`, [agentId]);
+      const [event] = await ds.query(
+        `SELECT type, delta, ref_id AS "refId" FROM reputation_events WHERE agent_id = $1 AND type LIKE 'dispute.%'`,
+        [agentId],
+      );
       expect(event).toEqual({ type: 'dispute.filed', delta: -5, refId: d.disputeId });
-      const [outbox] = await ds.query(`SELECT agent_id AS "agentId", data FROM outbox_events WHERE type = 'dispute.filed'`);
-      expect(outbox).toEqual({ agentId, data: { disputeId: d.disputeId, transactionId: call.transactionId, reason: 'Wrong language', respondBy: d.respondBy } });
+      const [outbox] = await ds.query(
+        `SELECT agent_id AS "agentId", data FROM outbox_events WHERE type = 'dispute.filed'`,
+      );
+      expect(outbox).toEqual({
+        agentId,
+        data: {
+          disputeId: d.disputeId,
+          transactionId: call.transactionId,
+          reason: 'Wrong language',
+          respondBy: d.respondBy,
+        },
+      });
       expect((await fileDispute(api, call)).body.error.code).toBe('DISPUTE_EXISTS');
     });
 
@@ -90,21 +107,62 @@ describe('Disputes: routes (e2e)', () => {
       const cases: [string, Record<string, string>, number, string][] = [
         ['no proof', {}, 401, 'UNAUTHORIZED'],
         ['another payment header', { [other.payment.name]: other.payment.value }, 403, 'FORBIDDEN'],
-        ['a fresh header by the payer that did not pay this', { 'X-PAYMENT': (await x402Header(call.payer, { amount: PRICE, payTo: api.config.platformWallet })).value }, 403, 'FORBIDDEN'],
-        ["another wallet's signature, claiming itself", await clientSignature(stranger, call.transactionId), 403, 'FORBIDDEN'],
-        ["another wallet's signature, claiming the payer", await clientSignature(stranger, call.transactionId, { claimed: call.payer.address }), 403, 'FORBIDDEN'],
-        ["the payer's signature for another transaction", await clientSignature(call.payer, other.transactionId), 403, 'FORBIDDEN'],
-        ['a signature without the wallet', { 'X-Client-Signature': (await clientSignature(call.payer, call.transactionId))['X-Client-Signature'] }, 401, 'UNAUTHORIZED'],
+        [
+          'a fresh header by the payer that did not pay this',
+          { 'X-PAYMENT': (await x402Header(call.payer, { amount: PRICE, payTo: api.config.platformWallet })).value },
+          403,
+          'FORBIDDEN',
+        ],
+        [
+          "another wallet's signature, claiming itself",
+          await clientSignature(stranger, call.transactionId),
+          403,
+          'FORBIDDEN',
+        ],
+        [
+          "another wallet's signature, claiming the payer",
+          await clientSignature(stranger, call.transactionId, { claimed: call.payer.address }),
+          403,
+          'FORBIDDEN',
+        ],
+        [
+          "the payer's signature for another transaction",
+          await clientSignature(call.payer, other.transactionId),
+          403,
+          'FORBIDDEN',
+        ],
+        [
+          'a signature without the wallet',
+          { 'X-Client-Signature': (await clientSignature(call.payer, call.transactionId))['X-Client-Signature'] },
+          401,
+          'UNAUTHORIZED',
+        ],
         ['the wallet without a signature', { 'X-Client-Wallet': call.payer.address }, 401, 'UNAUTHORIZED'],
-        ['a malformed signature', { 'X-Client-Wallet': call.payer.address, 'X-Client-Signature': `agora-auth:${call.transactionId}:${ts}:sig:0x1234` }, 401, 'UNAUTHORIZED'],
-        ['an expired signature', await clientSignature(call.payer, call.transactionId, { timestampMs: ts - 301_000 }), 401, 'UNAUTHORIZED'],
+        [
+          'a malformed signature',
+          {
+            'X-Client-Wallet': call.payer.address,
+            'X-Client-Signature': `agora-auth:${call.transactionId}:${ts}:sig:0x1234`,
+          },
+          401,
+          'UNAUTHORIZED',
+        ],
+        [
+          'an expired signature',
+          await clientSignature(call.payer, call.transactionId, { timestampMs: ts - 301_000 }),
+          401,
+          'UNAUTHORIZED',
+        ],
       ];
       for (const [what, headers, status, code] of cases) {
         const res = await fileDispute(api, call, {}, headers);
         expect({ what, status: res.status, code: res.body.error?.code }).toEqual({ what, status, code });
       }
       expect(await txStatus(call.transactionId)).toEqual({ status: 'completed', disputeId: null });
-      expect((await ds.query(`SELECT count(*)::int AS n FROM disputes WHERE transaction_id = $1`, [call.transactionId]))[0].n).toBe(0);
+      expect(
+        (await ds.query(`SELECT count(*)::int AS n FROM disputes WHERE transaction_id = $1`, [call.transactionId]))[0]
+          .n,
+      ).toBe(0);
     });
 
     it('validates the body (400, each field named), and an unknown transaction is 404', async () => {
@@ -121,7 +179,11 @@ describe('Disputes: routes (e2e)', () => {
       ];
       for (const [body, field] of bad) {
         const res = await fileDispute(api, call, body);
-        expect([res.status, res.body.error.code, res.body.error.details.errors.map((e: { field: string }) => e.field)]).toEqual([400, 'VALIDATION_ERROR', [field]]);
+        expect([
+          res.status,
+          res.body.error.code,
+          res.body.error.details.errors.map((e: { field: string }) => e.field),
+        ]).toEqual([400, 'VALIDATION_ERROR', [field]]);
       }
       const nul = await api.request('POST', '/api/v1/disputes', {
         raw: `{"transactionId":"${call.transactionId}","reason":"bad\\u0000"}`,
@@ -137,8 +199,14 @@ describe('Disputes: routes (e2e)', () => {
     it('DISPUTE_WINDOW_CLOSED (409) more than 7 days after the transaction; just inside, it is accepted', async () => {
       const old = await execute();
       const recent = await execute();
-      await ds.query(`UPDATE transactions SET completed_at = now() - make_interval(secs => $2) WHERE id = $1`, [old.transactionId, 7 * DAY_S + 60]);
-      await ds.query(`UPDATE transactions SET completed_at = now() - make_interval(secs => $2) WHERE id = $1`, [recent.transactionId, 7 * DAY_S - 60]);
+      await ds.query(`UPDATE transactions SET completed_at = now() - make_interval(secs => $2) WHERE id = $1`, [
+        old.transactionId,
+        7 * DAY_S + 60,
+      ]);
+      await ds.query(`UPDATE transactions SET completed_at = now() - make_interval(secs => $2) WHERE id = $1`, [
+        recent.transactionId,
+        7 * DAY_S - 60,
+      ]);
       const closed = await fileDispute(api, old);
       expect([closed.status, closed.body.error.code]).toEqual([409, 'DISPUTE_WINDOW_CLOSED']);
       expect(await txStatus(old.transactionId)).toEqual({ status: 'completed', disputeId: null });
@@ -153,41 +221,82 @@ describe('Disputes: routes (e2e)', () => {
       call = await execute();
       disputeId = (await fileDispute(api, call)).body.data.disputeId;
     });
-    const respond = async (headers: Record<string, string>, body: Record<string, unknown> = { response: 'The text was already French' }, id = disputeId) =>
-      api.request('POST', `/api/v1/disputes/${id}/respond`, { body, headers });
+    const respond = async (
+      headers: Record<string, string>,
+      body: Record<string, unknown> = { response: 'The text was already French' },
+      id = disputeId,
+    ) => api.request('POST', `/api/v1/disputes/${id}/respond`, { body, headers });
 
     it('401 without a signature, 403 for another wallet or another agent, 400 for a bad body; nothing recorded', async () => {
       expect((await respond({})).status).toBe(401);
-      const forged = { ...(await walletHeaders(otherAgentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`)), 'X-Agent-Wallet': agentWallet.address };
+      const forged = {
+        ...(await walletHeaders(otherAgentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`)),
+        'X-Agent-Wallet': agentWallet.address,
+      };
       expect((await respond(forged)).status).toBe(403);
-      const otherAgent = await respond(await walletHeaders(otherAgentWallet, otherAgentId, `POST /api/v1/disputes/${disputeId}/respond`));
+      const otherAgent = await respond(
+        await walletHeaders(otherAgentWallet, otherAgentId, `POST /api/v1/disputes/${disputeId}/respond`),
+      );
       expect([otherAgent.status, otherAgent.body.error.code]).toEqual([403, 'FORBIDDEN']);
-      expect((await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`), { response: 'x'.repeat(2001) })).status).toBe(400);
-      expect((await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`), { response: '' })).status).toBe(400);
-      const unknown = await respond(await walletHeaders(agentWallet, agentId, 'POST /api/v1/disputes/dsp_doesnotexist00/respond'), undefined, 'dsp_doesnotexist00');
+      expect(
+        (
+          await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`), {
+            response: 'x'.repeat(2001),
+          })
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`), {
+            response: '',
+          })
+        ).status,
+      ).toBe(400);
+      const unknown = await respond(
+        await walletHeaders(agentWallet, agentId, 'POST /api/v1/disputes/dsp_doesnotexist00/respond'),
+        undefined,
+        'dsp_doesnotexist00',
+      );
       expect([unknown.status, unknown.body.error.code]).toEqual([404, 'DISPUTE_NOT_FOUND']);
-      expect((await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data).toMatchObject({ status: 'pending', agentResponse: null });
+      expect((await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data).toMatchObject({
+        status: 'pending',
+        agentResponse: null,
+      });
     });
 
     it("the disputed agent's wallet answers once (200 responded); a second answer is INVALID_STATE; a reused signature is refused", async () => {
       const headers = await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`);
       const res = await respond(headers, { response: 'The text was already French', evidence: 'log line 12' });
       expect(res.status).toBe(200);
-      expect(res.body.data).toEqual({ disputeId, status: 'responded', agentResponse: 'The text was already French', respondedAt: expect.any(String) });
+      expect(res.body.data).toEqual({
+        disputeId,
+        status: 'responded',
+        agentResponse: 'The text was already French',
+        respondedAt: expect.any(String),
+      });
       const other = (await fileDispute(api, await execute())).body.data.disputeId;
       const reused = await respond(headers, undefined, other);
       // Signed for the answer to the first dispute: not valid for another (issue 29; it was refused as spent before).
       expect([reused.status, reused.body.error.code]).toEqual([403, 'FORBIDDEN']);
       expect((await api.request('GET', `/api/v1/disputes/${other}`)).body.data.status).toBe('pending');
-      const again = await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`));
+      const again = await respond(
+        await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${disputeId}/respond`),
+      );
       expect([again.status, again.body.error.code]).toEqual([409, 'INVALID_STATE']);
-      expect((await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data).toMatchObject({ status: 'responded', agentEvidence: 'log line 12' });
+      expect((await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data).toMatchObject({
+        status: 'responded',
+        agentEvidence: 'log line 12',
+      });
     });
 
     it('after the response window closed the answer is refused (INVALID_STATE)', async () => {
       const late = (await fileDispute(api, await execute())).body.data.disputeId;
       await ds.query(`UPDATE disputes SET respond_by = now() - interval '1 second' WHERE id = $1`, [late]);
-      const res = await respond(await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${late}/respond`), undefined, late);
+      const res = await respond(
+        await walletHeaders(agentWallet, agentId, `POST /api/v1/disputes/${late}/respond`),
+        undefined,
+        late,
+      );
       expect([res.status, res.body.error.code]).toEqual([409, 'INVALID_STATE']);
     });
   });
@@ -198,21 +307,36 @@ describe('Disputes: routes (e2e)', () => {
       const id = (await fileDispute(api, call)).body.data.disputeId;
       const url = `/api/v1/admin/disputes/${id}/resolve`;
       expect((await api.request('POST', url, { body: { resolution: 'agent_wins' } })).status).toBe(401);
-      expect((await api.request('POST', url, { body: { resolution: 'agent_wins' }, headers: { 'X-Admin-Key': 'nope' } })).status).toBe(403);
+      expect(
+        (await api.request('POST', url, { body: { resolution: 'agent_wins' }, headers: { 'X-Admin-Key': 'nope' } }))
+          .status,
+      ).toBe(403);
       expect((await resolveDispute(api, id, 'client_loses')).status).toBe(400);
-      expect((await api.request('POST', url, { body: { resolution: 'split', note: 'x'.repeat(1001) }, headers: ADMIN })).status).toBe(400);
+      expect(
+        (await api.request('POST', url, { body: { resolution: 'split', note: 'x'.repeat(1001) }, headers: ADMIN }))
+          .status,
+      ).toBe(400);
       expect((await resolveDispute(api, 'dsp_doesnotexist00', 'split')).body.error.code).toBe('DISPUTE_NOT_FOUND');
       expect((await api.request('GET', `/api/v1/disputes/${id}`)).body.data.status).toBe('pending');
       const first = await resolveDispute(api, id, 'agent_wins', 'Output matched the request');
       expect(first.status).toBe(200);
       expect(first.body.data).toMatchObject({
         status: 'resolved',
-        resolution: { outcome: 'agent_wins', note: 'Output matched the request', refundAmount: '0.000000', releasedAmount: '0.009500', resolvedBy: 'admin' },
+        resolution: {
+          outcome: 'agent_wins',
+          note: 'Output matched the request',
+          refundAmount: '0.000000',
+          releasedAmount: '0.009500',
+          resolvedBy: 'admin',
+        },
         resolvedAt: expect.any(String),
       });
       const second = await resolveDispute(api, id, 'client_wins');
       expect([second.status, second.body.error.code]).toEqual([409, 'INVALID_STATE']);
-      const [event] = await ds.query(`SELECT data FROM outbox_events WHERE type = 'dispute.resolved' AND data->>'disputeId' = $1`, [id]);
+      const [event] = await ds.query(
+        `SELECT data FROM outbox_events WHERE type = 'dispute.resolved' AND data->>'disputeId' = $1`,
+        [id],
+      );
       expect(event.data).toEqual({ disputeId: id, resolution: 'agent_wins', reputationDelta: 2 });
     });
   });
@@ -240,7 +364,10 @@ describe('Disputes: routes (e2e)', () => {
         advancedAmount: '0.000000',
       });
       const [exec] = await ds.query(`SELECT input, output FROM executions WHERE id = $1`, [call.requestId]);
-      const [payment] = await ds.query(`SELECT tx_hash FROM payments p JOIN transactions t ON t.payment_id = p.id WHERE t.id = $1`, [call.transactionId]);
+      const [payment] = await ds.query(
+        `SELECT tx_hash FROM payments p JOIN transactions t ON t.payment_id = p.id WHERE t.id = $1`,
+        [call.transactionId],
+      );
       // Issue 29: keyed hashes, checkable by the parties only (the payer has the key from its filing).
       const sha = (v: unknown) =>
         createHmac('sha256', Buffer.from(filed.evidenceKey, 'hex'))
@@ -258,13 +385,25 @@ describe('Disputes: routes (e2e)', () => {
         outputHash: sha(exec.output),
         agentError: null,
         cost: { agentFee: '0.010000', platformFee: '0.001000', pricingModel: 'per-request' },
-        settlement: { status: 'settled', txHash: payment.tx_hash, network: 'base-sepolia', payer: call.payer.address.toLowerCase() },
+        settlement: {
+          status: 'settled',
+          txHash: payment.tx_hash,
+          network: 'base-sepolia',
+          payer: call.payer.address.toLowerCase(),
+        },
       });
       expect(exec.input).toEqual({ text: 'bonjour' });
       const key = (await api.request('GET', '/api/v1/platform/keys')).body.data.keys[0];
       expect(d.platformEvidence.attestation.keyId).toBe(key.kid);
       const attested = (f: unknown, purpose: 'attestation' | 'call' = 'attestation', subject = [call.transactionId]) =>
-        verifyAgoraSignature(d.platformEvidence.attestation.signature, purpose, subject, canonicalJson(f), [key.publicKey], Infinity);
+        verifyAgoraSignature(
+          d.platformEvidence.attestation.signature,
+          purpose,
+          subject,
+          canonicalJson(f),
+          [key.publicKey],
+          Infinity,
+        );
       expect(attested(facts)).toBe(true);
       expect(attested({ ...facts, agentError: 'forged' })).toBe(false);
       // Labelled as an attestation: never a call to an agent.
@@ -275,8 +414,14 @@ describe('Disputes: routes (e2e)', () => {
       const keyUrl = `/api/v1/disputes/${id}/evidence-key`;
       const agentRead = await api.request('GET', keyUrl, { headers: await walletHeaders(agentWallet, agentId, null) });
       expect(agentRead.status).toBe(200);
-      expect(agentRead.body.data).toEqual({ disputeId: id, transactionId: call.transactionId, evidenceKey: filed.evidenceKey });
-      const other = await api.request('GET', keyUrl, { headers: await walletHeaders(otherAgentWallet, otherAgentId, null) });
+      expect(agentRead.body.data).toEqual({
+        disputeId: id,
+        transactionId: call.transactionId,
+        evidenceKey: filed.evidenceKey,
+      });
+      const other = await api.request('GET', keyUrl, {
+        headers: await walletHeaders(otherAgentWallet, otherAgentId, null),
+      });
       expect([other.status, other.body.error.code]).toEqual([403, 'FORBIDDEN']);
       expect(JSON.stringify(other.body)).not.toContain(filed.evidenceKey);
       expect((await api.request('GET', keyUrl)).status).toBe(401);
@@ -286,12 +431,23 @@ describe('Disputes: routes (e2e)', () => {
       const res = await api.request('GET', `/api/v1/disputes/agent/${agentId}?limit=100`);
       expect(res.status).toBe(200);
       const all = res.body.data;
-      const rows = await ds.query(`SELECT id, status FROM disputes WHERE agent_id = $1 ORDER BY created_at DESC, id DESC`, [agentId]);
+      const rows = await ds.query(
+        `SELECT id, status FROM disputes WHERE agent_id = $1 ORDER BY created_at DESC, id DESC`,
+        [agentId],
+      );
       expect(all.total).toBe(rows.length);
       expect(all.disputes.map((d: { id: string }) => d.id)).toEqual(rows.map((r: { id: string }) => r.id));
-      expect(Object.keys(all.disputes[0]).sort()).toEqual(['createdAt', 'id', 'reason', 'respondBy', 'status', 'transactionId']);
+      expect(Object.keys(all.disputes[0]).sort()).toEqual([
+        'createdAt',
+        'id',
+        'reason',
+        'respondBy',
+        'status',
+        'transactionId',
+      ]);
       for (const status of ['pending', 'responded', 'resolved']) {
-        const page = (await api.request('GET', `/api/v1/disputes/agent/${agentId}?status=${status}&limit=1&offset=0`)).body.data;
+        const page = (await api.request('GET', `/api/v1/disputes/agent/${agentId}?status=${status}&limit=1&offset=0`))
+          .body.data;
         expect(page.total).toBe(rows.filter((r: { status: string }) => r.status === status).length);
         expect(page.disputes.length).toBe(Math.min(1, page.total));
       }
@@ -299,8 +455,13 @@ describe('Disputes: routes (e2e)', () => {
       expect(second.disputes[0].id).toBe(rows[1].id);
       expect((await api.request('GET', `/api/v1/disputes/agent/${agentId}?status=open`)).status).toBe(400);
       expect((await api.request('GET', `/api/v1/disputes/agent/${agentId}?limit=101`)).status).toBe(400);
-      expect((await api.request('GET', `/api/v1/disputes/agent/00000000-0000-4000-8000-000000000000`)).body.error.code).toBe('AGENT_NOT_FOUND');
-      expect((await api.request('GET', `/api/v1/disputes/agent/${otherAgentId}`)).body.data).toEqual({ disputes: [], total: 0 });
+      expect(
+        (await api.request('GET', `/api/v1/disputes/agent/00000000-0000-4000-8000-000000000000`)).body.error.code,
+      ).toBe('AGENT_NOT_FOUND');
+      expect((await api.request('GET', `/api/v1/disputes/agent/${otherAgentId}`)).body.data).toEqual({
+        disputes: [],
+        total: 0,
+      });
     });
 
     it("analytics count the agent's disputes: total, won, lost, pending (a split is neither) and the rate", async () => {
@@ -310,7 +471,9 @@ describe('Disputes: routes (e2e)', () => {
            FROM disputes WHERE agent_id = $1`,
         [agentId],
       );
-      const executions = (await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE providing_agent_id = $1`, [agentId]))[0].n;
+      const executions = (
+        await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE providing_agent_id = $1`, [agentId])
+      )[0].n;
       for (const period of ['day', 'all']) {
         const a = (await api.request('GET', `/api/v1/analytics/agent/${agentId}?period=${period}`)).body.data;
         expect(a.disputes).toEqual({ ...rows[0], rate: Math.round((rows[0].total * 10_000) / executions) / 100 });

@@ -41,7 +41,11 @@ describe('domain events in the logs (e2e)', () => {
     harness = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
     agentId = (await registerAgent(harness, owner, { endpoints: { execution: agentServer.url } })).body.data.id;
     const hook = await harness.request('POST', '/api/v1/webhooks', {
-      body: { agentId, url: `http://127.0.0.1:${(gone.address() as AddressInfo).port}/hook`, events: ['execution.completed'] },
+      body: {
+        agentId,
+        url: `http://127.0.0.1:${(gone.address() as AddressInfo).port}/hook`,
+        events: ['execution.completed'],
+      },
       headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks'),
     });
     expect(hook.status).toBe(201);
@@ -50,9 +54,17 @@ describe('domain events in the logs (e2e)', () => {
     // The worker's outbox relay listens before any event is recorded (else the sweeper relays it, later).
     const ds = harness.app.get(DataSource);
     const listening = async () =>
-      (await ds.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'agora-outbox-relay' AND query LIKE 'LISTEN%'`)).length > 0;
+      (
+        await ds.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'agora-outbox-relay' AND query LIKE 'LISTEN%'`,
+        )
+      ).length > 0;
     await waitFor(listening, "the worker's outbox relay");
-    viaProcess = { ...harness, baseUrl: api.url, request: (method, path, opts = {}) => requestTo(api.url, method, path, opts) };
+    viaProcess = {
+      ...harness,
+      baseUrl: api.url,
+      request: (method, path, opts = {}) => requestTo(api.url, method, path, opts),
+    };
   }, 60_000);
   afterAll(async () => {
     for (const p of [api.process, worker]) p.child.kill('SIGTERM');
@@ -78,8 +90,19 @@ describe('domain events in the logs (e2e)', () => {
     const call = await paidExecute(viaProcess, agentId, newWallet(), PRICE);
     const [done, ...again] = await logged(api.process, 'execution.completed', (l) => l.executionId === call.requestId);
     expect(again).toEqual([]);
-    expect(done).toMatchObject({ level: INFO, event: 'execution.completed', agentId, cost: '0.011000', capabilityId: 'translate', requestId: expect.any(String) });
-    const [settled] = await logged(api.process, 'settlement.confirmed', (l) => l.payer === call.payer.address.toLowerCase() && l.purpose === 'execution');
+    expect(done).toMatchObject({
+      level: INFO,
+      event: 'execution.completed',
+      agentId,
+      cost: '0.011000',
+      capabilityId: 'translate',
+      requestId: expect.any(String),
+    });
+    const [settled] = await logged(
+      api.process,
+      'settlement.confirmed',
+      (l) => l.payer === call.payer.address.toLowerCase() && l.purpose === 'execution',
+    );
     expect(settled).toMatchObject({ level: INFO, amount: '0.011000', paymentId: expect.stringMatching(/^pay_/) });
   });
 
@@ -90,7 +113,11 @@ describe('domain events in the logs (e2e)', () => {
       headers: { [pay.name]: pay.value },
     });
     expect(res.status).toBe(502);
-    const [failed] = await logged(api.process, 'execution.failed', (l) => l.executionId === res.body.error.details.requestId);
+    const [failed] = await logged(
+      api.process,
+      'execution.failed',
+      (l) => l.executionId === res.body.error.details.requestId,
+    );
     expect(failed).toMatchObject({ level: WARN, event: 'execution.failed', agentId, error: expect.any(String) });
     expect(lines(api.process).filter((l) => l.level >= 50)).toEqual([]);
   });
@@ -122,14 +149,28 @@ describe('domain events in the logs (e2e)', () => {
   it('logs a webhook delivery that failed for good (worker) as a warning', async () => {
     await paidExecute(viaProcess, agentId, newWallet(), PRICE); // its execution.completed goes to the 410 endpoint
     const [line] = await logged(worker, 'delivery.failed', (l) => l.eventType === 'execution.completed');
-    expect(line).toMatchObject({ level: WARN, event: 'delivery.failed', kind: 'webhook', deliveryId: expect.stringMatching(/^dlv_/) });
+    expect(line).toMatchObject({
+      level: WARN,
+      event: 'delivery.failed',
+      kind: 'webhook',
+      deliveryId: expect.stringMatching(/^dlv_/),
+    });
   });
 });
 
-async function requestTo(base: string, method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> }) {
+async function requestTo(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string> },
+) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.body !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }

@@ -15,8 +15,12 @@ describe('Agent events API (e2e)', () => {
   let agentId: string;
   let otherId: string;
   let ts = Date.now();
-  const read = async (query = '', wallet = owner, id = agentId) => api.request('GET', `/api/v1/events${query}`, { headers: await walletHeaders(wallet, id, 'GET /api/v1/events', ++ts) });
-  const emit = (id: string, n: number) => ds.transaction((m) => api.app.get(OutboxService).record(m, 'escrow.released', id, { n }));
+  const read = async (query = '', wallet = owner, id = agentId) =>
+    api.request('GET', `/api/v1/events${query}`, {
+      headers: await walletHeaders(wallet, id, 'GET /api/v1/events', ++ts),
+    });
+  const emit = (id: string, n: number) =>
+    ds.transaction((m) => api.app.get(OutboxService).record(m, 'escrow.released', id, { n }));
 
   beforeAll(async () => {
     api = await startApi();
@@ -43,7 +47,11 @@ describe('Agent events API (e2e)', () => {
     const first = await read('?limit=2');
     expect(first.status).toBe(200);
     expect(first.body.data.events.map((e: { data: { n: number } }) => e.data.n)).toEqual([1, 2]);
-    expect(first.body.data.events[0]).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'escrow.released', cursor: expect.stringMatching(/^\d+\.evt_/) });
+    expect(first.body.data.events[0]).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      type: 'escrow.released',
+      cursor: expect.stringMatching(/^\d+\.evt_/),
+    });
     expect(first.body.data.nextCursor).toBe(first.body.data.events[1].cursor);
     const second = await read(`?limit=2&after=${first.body.data.nextCursor}`);
     expect(second.body.data.events.map((e: { data: { n: number } }) => e.data.n)).toEqual([3, 4]);
@@ -93,7 +101,11 @@ describe('Agent events API (e2e)', () => {
   it('refuses a malformed cursor and a limit out of range with 400', async () => {
     for (const query of ['?after=nope', '?after=12.notanevent', '?limit=0', '?limit=101', '?limit=x']) {
       const res = await read(query);
-      expect({ query, status: res.status, code: res.body.error?.code }).toEqual({ query, status: 400, code: 'VALIDATION_ERROR' });
+      expect({ query, status: res.status, code: res.body.error?.code }).toEqual({
+        query,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
     }
   });
 });

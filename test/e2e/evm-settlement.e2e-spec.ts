@@ -72,15 +72,25 @@ describe('evm settlement on anvil (e2e)', () => {
     });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { data: { id: string } };
-    return { id: body.data.id, wallet, txHash: decodeXPaymentResponse(res.headers.get('x-payment-response')!).transaction };
+    return {
+      id: body.data.id,
+      wallet,
+      txHash: decodeXPaymentResponse(res.headers.get('x-payment-response')!).transaction,
+    };
   }
 
   /** A client pays platform fee + agent fee on chain; the charge is split and held as the execute flow will do. */
   async function chargeOnChain(agentId: string, agentFee: bigint, client: Wallet): Promise<void> {
     const payments = api.app.get(PaymentsService);
-    const price = { amount: PLATFORM_FEE + agentFee, resource: `${api.config.publicBaseUrl}/api/v1/execute`, description: 'test execution' };
+    const price = {
+      amount: PLATFORM_FEE + agentFee,
+      resource: `${api.config.publicBaseUrl}/api/v1/execute`,
+      description: 'test execution',
+    };
     const h = await pay(client, price.amount);
-    const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, { purpose: 'execution' });
+    const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
+      purpose: 'execution',
+    });
     const settled = await api.app.get(PaymentSettlement).settle(reserved.id);
     await ds.transaction(async (m) => {
       const { transaction } = await api.app.get(EscrowService).recordCharge(m, {
@@ -100,7 +110,11 @@ describe('evm settlement on anvil (e2e)', () => {
 
   it('offers the local token as base-sepolia USDC and settles a v1 registration on chain', async () => {
     const offer = await api.request('POST', '/api/v1/agents', { body: agentPayload(newWallet()) });
-    expect(offer.body.accepts[0]).toMatchObject({ network: 'base-sepolia', asset: chain.usdcAddress, extra: { name: 'USDC', version: '2' } });
+    expect(offer.body.accepts[0]).toMatchObject({
+      network: 'base-sepolia',
+      asset: chain.usdcAddress,
+      extra: { name: 'USDC', version: '2' },
+    });
     const before = await chain.balanceOf(chain.platform.address);
     const { wallet, txHash } = await registerOnChain();
     const receipt = await chain.provider.getTransactionReceipt(txHash);
@@ -117,26 +131,24 @@ describe('evm settlement on anvil (e2e)', () => {
     const sig = Signature.from(p.signature);
     const a = p.authorization;
     await (
-      await chain.token.getFunction('transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)')(
-        a.from,
-        a.to,
-        a.value,
-        a.validAfter,
-        a.validBefore,
-        a.nonce,
-        sig.v,
-        sig.r,
-        sig.s,
-      )
+      await chain.token.getFunction(
+        'transferWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)',
+      )(a.from, a.to, a.value, a.validAfter, a.validBefore, a.nonce, sig.v, sig.r, sig.s)
     ).wait();
     outOfBand += REGISTRATION_FEE_MICROS;
-    const replay = await api.request('POST', '/api/v1/agents', { body: agentPayload(wallet), headers: { [h.name]: h.value } });
+    const replay = await api.request('POST', '/api/v1/agents', {
+      body: agentPayload(wallet),
+      headers: { [h.name]: h.value },
+    });
     expect(replay.status).toBe(409);
     expect(replay.body.error.code).toBe('PAYMENT_REPLAYED');
 
     const broke = await fundedWallet(0n);
     const h2 = await pay(broke, REGISTRATION_FEE_MICROS);
-    const res = await api.request('POST', '/api/v1/agents', { body: agentPayload(broke), headers: { [h2.name]: h2.value } });
+    const res = await api.request('POST', '/api/v1/agents', {
+      body: agentPayload(broke),
+      headers: { [h2.name]: h2.value },
+    });
     expect(res.status).toBe(402);
     expect(res.body.error.details.reason).toBe('insufficient_funds');
   });
@@ -153,14 +165,18 @@ describe('evm settlement on anvil (e2e)', () => {
     expect(res.status).toBe(201);
     expect(await api.app.get(WithdrawalsService).process(res.body.data.withdrawalId)).toBe('completed');
     expect(await chain.balanceOf(dest)).toBe(4_650_000n); // net of the 0.10 fee
-    const [row] = await ds.query(`SELECT signed_tx, tx_hash, status FROM withdrawals WHERE id = $1`, [res.body.data.withdrawalId]);
+    const [row] = await ds.query(`SELECT signed_tx, tx_hash, status FROM withdrawals WHERE id = $1`, [
+      res.body.data.withdrawalId,
+    ]);
     expect(row.status).toBe('completed');
     expect(row.signed_tx).toMatch(/^0x02/);
     expect((await chain.provider.getTransactionReceipt(row.tx_hash))?.status).toBe(1);
   });
 
   /** A withdrawal whose worker "died" (an injected fault) after persisting its signed transfer and before broadcasting it. */
-  async function withdrawalPersistedNotSent(attemptsBefore = 0): Promise<{ id: string; dest: string; txId: string; nonce: number }> {
+  async function withdrawalPersistedNotSent(
+    attemptsBefore = 0,
+  ): Promise<{ id: string; dest: string; txId: string; nonce: number }> {
     const agent = await registerOnChain();
     await chargeOnChain(agent.id, 3_000_000n, await fundedWallet(10_000_000n));
     const dest = newWallet().address;
@@ -185,7 +201,10 @@ describe('evm settlement on anvil (e2e)', () => {
     const w = await withdrawalPersistedNotSent();
     expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
     expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
-    const [row] = await ds.query(`SELECT chain_tx_id, (SELECT count(*)::int FROM chain_txs WHERE nonce = $2) AS same_nonce FROM withdrawals WHERE id = $1`, [w.id, w.nonce]);
+    const [row] = await ds.query(
+      `SELECT chain_tx_id, (SELECT count(*)::int FROM chain_txs WHERE nonce = $2) AS same_nonce FROM withdrawals WHERE id = $1`,
+      [w.id, w.nonce],
+    );
     expect(row).toEqual({ chain_tx_id: w.txId, same_nonce: 1 });
     expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(w.nonce + 1);
   });
@@ -225,16 +244,22 @@ describe('evm settlement on anvil (e2e)', () => {
   it.each([
     ['never broadcast', false],
     ['already mined', true],
-  ])('a transfer signed before the chain sender existed (%s) is adopted and decided from the chain, never signed again', async (_label, broadcast) => {
-    const w = await withdrawalPersistedNotSent();
-    const signed = await legacySigned(w);
-    if (broadcast) await chain.provider.send('eth_sendRawTransaction', [signed]);
-    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
-    expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
-    const [row] = await ds.query(`SELECT w.status, w.tx_hash, c.signed_tx, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`, [w.id]);
-    expect(row).toMatchObject({ status: 'completed', signed_tx: signed, tx_status: 'mined' });
-    expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(w.nonce + 1); // one transaction for that payout
-  });
+  ])(
+    'a transfer signed before the chain sender existed (%s) is adopted and decided from the chain, never signed again',
+    async (_label, broadcast) => {
+      const w = await withdrawalPersistedNotSent();
+      const signed = await legacySigned(w);
+      if (broadcast) await chain.provider.send('eth_sendRawTransaction', [signed]);
+      expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+      expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
+      const [row] = await ds.query(
+        `SELECT w.status, w.tx_hash, c.signed_tx, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`,
+        [w.id],
+      );
+      expect(row).toMatchObject({ status: 'completed', signed_tx: signed, tx_status: 'mined' });
+      expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(w.nonce + 1); // one transaction for that payout
+    },
+  );
 
   it('a transfer stored by an earlier version that cannot be adopted keeps its payout open (not failed, money not returned) even past the last attempt', async () => {
     const w = await withdrawalPersistedNotSent(PAYOUT_MAX_ATTEMPTS);
@@ -279,19 +304,24 @@ describe('evm settlement on anvil (e2e)', () => {
     const used = BigInt(await chain.provider.getTransactionCount(chain.platform.address, 'latest'));
     expect(used).toBeGreaterThan(1n);
     const insert = (status: string, nonce: bigint) =>
-      ds.query(`INSERT INTO chain_txs (id, wallet, nonce, kind, tx_hash, signed_tx, status, resend_at) VALUES ($1, $2, $3, 'transfer', $4, '0x02', $5, now()) RETURNING id`, [
-        `ctx_${randomBytes(8).toString('hex')}`,
-        chain.platform.address.toLowerCase(),
-        nonce.toString(),
-        `0x${randomBytes(32).toString('hex')}`,
-        status,
-      ]);
+      ds.query(
+        `INSERT INTO chain_txs (id, wallet, nonce, kind, tx_hash, signed_tx, status, resend_at) VALUES ($1, $2, $3, 'transfer', $4, '0x02', $5, now()) RETURNING id`,
+        [
+          `ctx_${randomBytes(8).toString('hex')}`,
+          chain.platform.address.toLowerCase(),
+          nonce.toString(),
+          `0x${randomBytes(32).toString('hex')}`,
+          status,
+        ],
+      );
     const [mined] = await insert('mined', used - 1n);
     expect((await sender.resolve(mined.id)).state).toBe('mined'); // a lagging node does not make it dropped (and the payout signed again)
     const [lost] = await insert('signed', used - 2n);
     expect((await sender.resolve(lost.id)).state).toBe('dropped');
     expect((await sender.resolve(lost.id)).state).toBe('dropped');
-    const rows = await ds.query(`SELECT status FROM chain_txs WHERE id = ANY($1) ORDER BY nonce`, [[mined.id, lost.id]]);
+    const rows = await ds.query(`SELECT status FROM chain_txs WHERE id = ANY($1) ORDER BY nonce`, [
+      [mined.id, lost.id],
+    ]);
     expect(rows.map((r: { status: string }) => r.status)).toEqual(['dropped', 'mined']);
     await ds.query(`DELETE FROM chain_txs WHERE id = ANY($1)`, [[mined.id, lost.id]]);
   });
@@ -303,7 +333,10 @@ describe('evm settlement on anvil (e2e)', () => {
       const pricing = { model: 'dynamic', basePrice: '0.01', maxPrice: '0.50', currency: 'USDC' };
       const h = await pay(wallet, REGISTRATION_FEE_MICROS);
       const reg = await api.request('POST', '/api/v1/agents', {
-        body: agentPayload(wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload({ id: 'quote', pricing })] }),
+        body: agentPayload(wallet, {
+          endpoints: { execution: agentServer.url },
+          capabilities: [capabilityPayload({ id: 'quote', pricing })],
+        }),
         headers: { [h.name]: h.value },
       });
       expect(reg.status).toBe(201);
@@ -314,11 +347,18 @@ describe('evm settlement on anvil (e2e)', () => {
         headers: { [paid.name]: paid.value },
       });
       expect(res.status).toBe(200);
-      expect(res.body.data.cost).toMatchObject({ agentFee: '0.120000', total: '0.121000', authorized: '0.501000', refunded: '0.380000' });
+      expect(res.body.data.cost).toMatchObject({
+        agentFee: '0.120000',
+        total: '0.121000',
+        authorized: '0.501000',
+        refunded: '0.380000',
+      });
       expect(await chain.balanceOf(client.address)).toBe(1_000_000n - 501_000n); // the whole authorization settled
       expect(await api.app.get(RefundsService).process(res.body.data.refund.refundId)).toBe('completed');
       expect(await chain.balanceOf(client.address)).toBe(1_000_000n - 121_000n); // charged exactly the metered cost
-      const [row] = await ds.query(`SELECT tx_hash, signed_tx FROM refunds WHERE id = $1`, [res.body.data.refund.refundId]);
+      const [row] = await ds.query(`SELECT tx_hash, signed_tx FROM refunds WHERE id = $1`, [
+        res.body.data.refund.refundId,
+      ]);
       expect(row.signed_tx).toMatch(/^0x02/);
       expect((await chain.provider.getTransactionReceipt(row.tx_hash))?.status).toBe(1);
     } finally {
@@ -331,7 +371,9 @@ describe('evm settlement on anvil (e2e)', () => {
     const delta = (await chain.balanceOf(chain.platform.address)) - platformStart;
     expect(delta).toBeGreaterThan(0n);
     expect(delta - outOfBand).toBe(-ledgerWorld);
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+      'ledger:check',
+    ]);
     expect(await check.exited).toBe(0);
   });
 });

@@ -24,7 +24,10 @@ describe('execute path under abuse (e2e)', () => {
     agentServer = await new TestAgentServer().start();
     api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', EXECUTION_TIMEOUT_MS: '5000' });
     ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    const res = await registerAgent(api, newWallet(), {
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload()],
+    });
     expect(res.status).toBe(201);
     agentId = res.body.data.id;
   });
@@ -36,12 +39,18 @@ describe('execute path under abuse (e2e)', () => {
     agentServer.defaultMode = 'ok';
   });
 
-  const body = (input: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ targetAgentId: agentId, capabilityId: 'translate', input, ...extra });
+  const body = (input: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    targetAgentId: agentId,
+    capabilityId: 'translate',
+    input,
+    ...extra,
+  });
   const paid = async (client: Wallet, amount = PRICE) => {
     const h = await x402Header(client, { amount, payTo: api.config.platformWallet });
     return { [h.name]: h.value };
   };
-  const execute = (b: unknown, headers: Record<string, string> = {}, query = '') => api.request('POST', `/api/v1/execute${query}`, { body: b, headers });
+  const execute = (b: unknown, headers: Record<string, string> = {}, query = '') =>
+    api.request('POST', `/api/v1/execute${query}`, { body: b, headers });
   const rows = async () =>
     (
       await ds.query(
@@ -49,20 +58,29 @@ describe('execute path under abuse (e2e)', () => {
                 (SELECT count(*) FROM executions)::int AS executions, (SELECT count(*) FROM escrow_holds)::int AS holds`,
       )
     )[0] as { payments: number; charges: number; executions: number; holds: number };
-  const invariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
+  const invariants = async () =>
+    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+      (r) => r.violations.length,
+    );
 
   describe('text Postgres cannot store (NUL, unpaired surrogates)', () => {
     it('is refused at the edge with 400 VALIDATION_ERROR on every route, in bodies and queries, naming where, and nothing is written or charged', async () => {
       const before = await rows();
       const nul = await execute(body({ text: 'a\u0000b' }), await paid(newWallet()));
       expect(nul.status).toBe(400);
-      expect(nul.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { errors: [{ field: '/input/text' }] } });
+      expect(nul.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { errors: [{ field: '/input/text' }] },
+      });
       const surrogate = await api.request('POST', '/api/v1/execute', {
         raw: `{"targetAgentId":"${agentId}","capabilityId":"translate","input":{"text":"\\ud800"}}`,
         headers: { 'content-type': 'application/json' },
       });
       expect(surrogate.status).toBe(400);
-      const inKey = await api.request('POST', '/api/v1/agents', { raw: '{"name\\u0000":"x"}', headers: { 'content-type': 'application/json' } });
+      const inKey = await api.request('POST', '/api/v1/agents', {
+        raw: '{"name\\u0000":"x"}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(inKey.status).toBe(400);
       expect(inKey.body.error.code).toBe('VALIDATION_ERROR');
       const deep = await api.request('POST', '/api/v1/execute', {
@@ -73,7 +91,10 @@ describe('execute path under abuse (e2e)', () => {
       expect(deep.body.error.message).toMatch(/deeper than 64 levels/);
       const inQuery = await api.request('GET', '/api/v1/discover?capability=a%00b');
       expect(inQuery.status).toBe(400);
-      expect(inQuery.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { errors: [{ field: 'query/capability' }] } });
+      expect(inQuery.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { errors: [{ field: 'query/capability' }] },
+      });
       expect((await api.request('GET', '/api/v1/discover?capability=caf%C3%A9')).status).toBe(200);
       // An escaped backslash followed by "u0000" is ordinary text.
       const escaped = await execute(body({ text: 'C:\\u0000dir' }), await paid(newWallet()));
@@ -102,7 +123,9 @@ describe('execute path under abuse (e2e)', () => {
       expect(accepted.status).toBe(202);
       const outcome = await api.app.get(RunPendingExecution).execute(accepted.body.data.jobId);
       expect(outcome.execution.status).toBe('failed');
-      const [row] = await ds.query(`SELECT status, agent_error FROM executions WHERE id = $1`, [accepted.body.data.jobId]);
+      const [row] = await ds.query(`SELECT status, agent_error FROM executions WHERE id = $1`, [
+        accepted.body.data.jobId,
+      ]);
       expect(row.status).toBe('failed');
       expect(row.agent_error).toContain('broke \ufffd here');
       expect(await invariants()).toEqual([]);
@@ -115,7 +138,9 @@ describe('execute path under abuse (e2e)', () => {
     agentServer.defaultMode = 'slow';
     const inFlight = execute(body({ text: 'crash' }, { idempotencyKey: 'crash-1' }), headers);
     const [pending] = await waitFor(async () => {
-      const r = await ds.query(`SELECT id, status, locked_until FROM executions WHERE status = 'pending' AND NOT is_async ORDER BY created_at DESC LIMIT 1`);
+      const r = await ds.query(
+        `SELECT id, status, locked_until FROM executions WHERE status = 'pending' AND NOT is_async ORDER BY created_at DESC LIMIT 1`,
+      );
       return r.length ? r : null;
     }, 'the sync execution to be written');
     expect(pending.locked_until).not.toBeNull();
@@ -135,8 +160,17 @@ describe('execute path under abuse (e2e)', () => {
     expect(late.body.data).toMatchObject({ requestId: pending.id, status: 'completed' });
     const again = await execute(body({ text: 'crash' }, { idempotencyKey: 'crash-1' }), headers);
     expect(again.status).toBe(200);
-    expect(again.body.data).toMatchObject({ requestId: pending.id, status: 'completed', settlement: { status: 'settled' } });
-    expect(await rows()).toEqual({ payments: before.payments + 1, charges: before.charges + 1, executions: before.executions + 1, holds: before.holds + 1 });
+    expect(again.body.data).toMatchObject({
+      requestId: pending.id,
+      status: 'completed',
+      settlement: { status: 'settled' },
+    });
+    expect(await rows()).toEqual({
+      payments: before.payments + 1,
+      charges: before.charges + 1,
+      executions: before.executions + 1,
+      holds: before.holds + 1,
+    });
     expect(await invariants()).toEqual([]);
   });
 

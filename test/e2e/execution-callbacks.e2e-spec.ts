@@ -23,8 +23,15 @@ describe('execution callbacks (e2e)', () => {
     receiver = await new JsonReceiver().start();
     receiverUrl = receiver.url;
     received = receiver.received;
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS_MS: DELAYS.join(',') });
-    const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: DELAYS.join(','),
+    });
+    const res = await registerAgent(api, newWallet(), {
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload()],
+    });
     agentId = res.body.data.id;
   });
   afterAll(async () => {
@@ -35,11 +42,21 @@ describe('execution callbacks (e2e)', () => {
 
   const execute = async (input: Record<string, unknown>, extra: Record<string, unknown>) => {
     const h = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
-    return api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input, ...extra }, headers: { [h.name]: h.value } });
+    return api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input, ...extra },
+      headers: { [h.name]: h.value },
+    });
   };
   /** The callback's delivery attempts, one row each (webhook_deliveries, kind callback). */
-  const attempts = async (id: string): Promise<{ id: string; attempt: number; status: string; scheduled_at: Date; response_status: number | null }[]> =>
-    api.app.get(DataSource).query(`SELECT id, attempt, status, scheduled_at, response_status FROM webhook_deliveries WHERE kind = 'callback' AND execution_id = $1 ORDER BY attempt`, [id]);
+  const attempts = async (
+    id: string,
+  ): Promise<{ id: string; attempt: number; status: string; scheduled_at: Date; response_status: number | null }[]> =>
+    api.app
+      .get(DataSource)
+      .query(
+        `SELECT id, attempt, status, scheduled_at, response_status FROM webhook_deliveries WHERE kind = 'callback' AND execution_id = $1 ORDER BY attempt`,
+        [id],
+      );
 
   it('posts {requestId, status, output} to callbackUrl once the execution has settled, signed by the platform', async () => {
     receiver.status = 200;
@@ -55,7 +72,9 @@ describe('execution callbacks (e2e)', () => {
     expect(received).toHaveLength(1);
     expect(received[0].body).toEqual({ requestId: id, status: 'completed', output: { translation: 'SALUT' } });
     expect(received[0].headers['x-agora-signature']).toMatch(/^t=\d+,ed25519=/);
-    expect(await attempts(id)).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded', response_status: 200 })]);
+    expect(await attempts(id)).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'succeeded', response_status: 200 }),
+    ]);
   });
 
   it('retries on the schedule and stops for good after the fifth failure (webhookUrl alias)', async () => {
@@ -103,8 +122,16 @@ describe('the example agent checks the platform signature (e2e)', () => {
       expect(res.body.data.output).toEqual({ translation: 'SIGNED' });
       const forged = await fetch(agent.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-agora-signature': `t=${Math.floor(Date.now() / 1000)},ed25519=${Buffer.alloc(64).toString('base64')}` },
-        body: JSON.stringify({ agentId, requestId: 'req_forged000000', capabilityId: 'translate', input: { text: 'x' } }),
+        headers: {
+          'content-type': 'application/json',
+          'x-agora-signature': `t=${Math.floor(Date.now() / 1000)},ed25519=${Buffer.alloc(64).toString('base64')}`,
+        },
+        body: JSON.stringify({
+          agentId,
+          requestId: 'req_forged000000',
+          capabilityId: 'translate',
+          input: { text: 'x' },
+        }),
       });
       expect(forged.status).toBe(401);
     } finally {

@@ -31,7 +31,9 @@ describe('Variable pricing (e2e)', () => {
     ds = api.app.get(DataSource);
     const res = await registerAgent(api, newWallet(), {
       endpoints: { execution: agentServer.url },
-      capabilities: Object.entries(caps).map(([id, p]) => capabilityPayload({ id, name: id, pricing: { ...p, currency: 'USDC' } })),
+      capabilities: Object.entries(caps).map(([id, p]) =>
+        capabilityPayload({ id, name: id, pricing: { ...p, currency: 'USDC' } }),
+      ),
     });
     expect(res.body.error).toBeUndefined();
     agentId = res.body.data.id;
@@ -44,16 +46,30 @@ describe('Variable pricing (e2e)', () => {
   type Cap = keyof typeof caps;
   const run = async (capabilityId: Cap, input: Record<string, unknown>, client = newWallet()) => {
     const h = await x402Header(client, { amount: authorized[capabilityId], payTo: api.config.platformWallet });
-    const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId, input }, headers: { [h.name]: h.value } });
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId, input },
+      headers: { [h.name]: h.value },
+    });
     return { res, client, headers: { [h.name]: h.value } };
   };
   const payable = async (wallet: string) =>
-    BigInt((await ds.query(`SELECT coalesce((SELECT balance FROM ledger_accounts WHERE code = $1), 0)::text AS b`, [`client:${wallet.toLowerCase()}:refund_payable`]))[0].b);
-  const invariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
+    BigInt(
+      (
+        await ds.query(`SELECT coalesce((SELECT balance FROM ledger_accounts WHERE code = $1), 0)::text AS b`, [
+          `client:${wallet.toLowerCase()}:refund_payable`,
+        ])
+      )[0].b,
+    );
+  const invariants = async () =>
+    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+      (r) => r.violations.length,
+    );
   const charges = async () => (await ds.query(`SELECT count(*)::int AS n FROM transactions`))[0].n as number;
 
   it('asks for the platform fee plus the cap (maxPrice) and says the unused part is refunded', async () => {
-    const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'chat', input: { text: 'hi' } } });
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'chat', input: { text: 'hi' } },
+    });
     expect(res.status).toBe(402);
     expect(res.body.accepts[0].maxAmountRequired).toBe('51000');
     expect(res.body.accepts[0].description).toMatch(/per-token, up to 0\.050000 USDC; the unused part is refunded/);
@@ -66,16 +82,32 @@ describe('Variable pricing (e2e)', () => {
     expect(data).toMatchObject({
       status: 'completed',
       output: { translation: 'HELLO' },
-      cost: { agentFee: '0.003000', platformFee: '0.001000', total: '0.004000', pricingModel: 'per-token', maxPrice: '0.050000', authorized: '0.051000', refunded: '0.047000' },
+      cost: {
+        agentFee: '0.003000',
+        platformFee: '0.001000',
+        total: '0.004000',
+        pricingModel: 'per-token',
+        maxPrice: '0.050000',
+        authorized: '0.051000',
+        refunded: '0.047000',
+      },
       usage: { tokens: 1_500 },
       refund: { refundId: expect.stringMatching(/^rfd_/), amount: '0.047000', status: 'pending', txHash: null },
       settlement: { status: 'settled' },
     });
     // The whole authorization settled; the transaction records the charge; the rest is owed to the payer.
-    const [payment] = await ds.query(`SELECT p.value::text, p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [data.requestId]);
+    const [payment] = await ds.query(
+      `SELECT p.value::text, p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`,
+      [data.requestId],
+    );
     expect(payment).toEqual({ value: '51000', status: 'settled' });
     const tx = (await api.request('GET', `/api/v1/payments/tx/${data.transactionId}`)).body.data;
-    expect(tx).toMatchObject({ amount: '0.003000', gross_amount: '0.004000', platformCut: '0.000150', agent_earnings: '0.002850' });
+    expect(tx).toMatchObject({
+      amount: '0.003000',
+      gross_amount: '0.004000',
+      platformCut: '0.000150',
+      agent_earnings: '0.002850',
+    });
     expect(await payable(client.address)).toBe(47_000n);
     expect(await invariants()).toEqual([]);
 
@@ -84,8 +116,17 @@ describe('Variable pricing (e2e)', () => {
     expect(await refunds.process(data.refund.refundId)).toBe('skipped'); // a duplicate job moves nothing
     expect(await payable(client.address)).toBe(0n);
     const after = (await api.request('GET', `/api/v1/execute/${data.requestId}`, { headers })).body.data;
-    expect(after.refund).toEqual({ refundId: data.refund.refundId, amount: '0.047000', status: 'completed', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), livemode: false });
-    const [paid] = await ds.query(`SELECT count(*)::int AS n FROM ledger_transactions WHERE code = 'refund.paid' AND ref_id = $1`, [data.refund.refundId]);
+    expect(after.refund).toEqual({
+      refundId: data.refund.refundId,
+      amount: '0.047000',
+      status: 'completed',
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      livemode: false,
+    });
+    const [paid] = await ds.query(
+      `SELECT count(*)::int AS n FROM ledger_transactions WHERE code = 'refund.paid' AND ref_id = $1`,
+      [data.refund.refundId],
+    );
     expect(paid.n).toBe(1);
     expect(await invariants()).toEqual([]);
   });
@@ -103,9 +144,15 @@ describe('Variable pricing (e2e)', () => {
     const before = await charges();
     const { res } = await run('chat', { text: 'quiet', mode: 'no-usage' });
     expect(res.status).toBe(502);
-    expect(res.body.error).toMatchObject({ code: 'EXECUTION_FAILED', details: { agentError: expect.stringMatching(/usage\.tokens/) } });
+    expect(res.body.error).toMatchObject({
+      code: 'EXECUTION_FAILED',
+      details: { agentError: expect.stringMatching(/usage\.tokens/) },
+    });
     expect(await charges()).toBe(before);
-    const [payment] = await ds.query(`SELECT p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [res.body.error.details.requestId]);
+    const [payment] = await ds.query(
+      `SELECT p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`,
+      [res.body.error.details.requestId],
+    );
     expect(payment.status).toBe('reserved'); // never settled: still usable by a retry
   });
 
@@ -115,7 +162,11 @@ describe('Variable pricing (e2e)', () => {
     const seconds = Math.ceil(res.body.data.executionTime / 1000);
     expect(seconds).toBeGreaterThanOrEqual(2);
     const fee = BigInt(seconds) * 1_000n;
-    expect(res.body.data.cost).toMatchObject({ agentFee: formatMicros(fee), pricingModel: 'per-minute', refunded: formatMicros(10_000n - fee) });
+    expect(res.body.data.cost).toMatchObject({
+      agentFee: formatMicros(fee),
+      pricingModel: 'per-minute',
+      refunded: formatMicros(10_000n - fee),
+    });
     expect(res.body.data.refund.amount).toBe(formatMicros(10_000n - fee));
   });
 

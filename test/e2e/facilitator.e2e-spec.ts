@@ -13,8 +13,17 @@ import { DEV_PLATFORM_WALLET } from '@app/config';
 import { TEST_SEEDS } from '../support/evm-env';
 
 /** One call to a process started here, as the harness makes it. */
-async function requestTo(baseUrl: string, method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(`${baseUrl}${path}`, { method, headers: { 'content-type': 'application/json', ...(opts.headers ?? {}) }, body: JSON.stringify(opts.body) });
+async function requestTo(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(opts.headers ?? {}) },
+    body: JSON.stringify(opts.body),
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
@@ -59,13 +68,28 @@ describe('facilitator settlement (e2e)', () => {
 
   const register = async (wallet = newWallet()) => {
     const h = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet });
-    return { wallet, h, res: await api.request('POST', '/api/v1/agents', { body: agentPayload(wallet), headers: { [h.name]: h.value } }) };
+    return {
+      wallet,
+      h,
+      res: await api.request('POST', '/api/v1/agents', { body: agentPayload(wallet), headers: { [h.name]: h.value } }),
+    };
   };
   const agents = async () => (await ds.query(`SELECT count(*)::int AS n FROM agents`))[0].n as number;
 
   const v2Body = (from: string, amount: string) => {
-    const requirements = { scheme: 'exact', network: 'eip155:84532', amount, payTo: api.config.platformWallet, maxTimeoutSeconds: 300, extra: { name: 'USDC', version: '2' } };
-    return { x402Version: 2, paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization: { from, value: amount } } }, paymentRequirements: requirements };
+    const requirements = {
+      scheme: 'exact',
+      network: 'eip155:84532',
+      amount,
+      payTo: api.config.platformWallet,
+      maxTimeoutSeconds: 300,
+      extra: { name: 'USDC', version: '2' },
+    };
+    return {
+      x402Version: 2,
+      paymentPayload: { x402Version: 2, accepted: requirements, payload: { authorization: { from, value: amount } } },
+      paymentRequirements: requirements,
+    };
   };
 
   it('verifies, then settles through the facilitator as x402 v2 with its credential, and answers its transaction', async () => {
@@ -77,29 +101,36 @@ describe('facilitator settlement (e2e)', () => {
     expect(facilitator.calls[1].body).toMatchObject(v2Body(wallet.address, '100000'));
     const expectedTx = keccak256(toUtf8Bytes(`settled:${h.nonce}`));
     expect(decodePaymentResponse(res.headers.get('x-payment-response')).transaction).toBe(expectedTx);
-    const [row] = await ds.query(`SELECT status, tx_hash FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]);
+    const [row] = await ds.query(`SELECT status, tx_hash FROM payments WHERE payer = $1`, [
+      wallet.address.toLowerCase(),
+    ]);
     expect(row).toEqual({ status: 'settled', tx_hash: expectedTx });
   });
 
-  it.each([1, 2] as const)('settles a paid execute (a v%s client) through the facilitator with the credential and a v2 body', async (version) => {
-    const provider = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url } });
-    expect(provider.status).toBe(201);
-    const client = newWallet();
-    const h = await x402Header(client, { amount: 11_000n, payTo: api.config.platformWallet, version });
-    facilitator.calls.length = 0;
-    const res = await api.request('POST', '/api/v1/execute', {
-      body: { targetAgentId: provider.body.data.id, capabilityId: 'translate', input: { text: 'bonjour' } },
-      headers: { [h.name]: h.value },
-    });
-    expect(res.status).toBe(200);
-    expect(facilitator.calls.map((c) => [c.path, c.headers.authorization])).toEqual([
-      ['/verify', SECRET],
-      ['/settle', SECRET],
-    ]);
-    expect(facilitator.calls[1].body).toMatchObject(v2Body(client.address, '11000'));
-    const [row] = await ds.query(`SELECT status, tx_hash FROM payments WHERE payer = $1`, [client.address.toLowerCase()]);
-    expect(row).toEqual({ status: 'settled', tx_hash: keccak256(toUtf8Bytes(`settled:${h.nonce}`)) });
-  });
+  it.each([1, 2] as const)(
+    'settles a paid execute (a v%s client) through the facilitator with the credential and a v2 body',
+    async (version) => {
+      const provider = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url } });
+      expect(provider.status).toBe(201);
+      const client = newWallet();
+      const h = await x402Header(client, { amount: 11_000n, payTo: api.config.platformWallet, version });
+      facilitator.calls.length = 0;
+      const res = await api.request('POST', '/api/v1/execute', {
+        body: { targetAgentId: provider.body.data.id, capabilityId: 'translate', input: { text: 'bonjour' } },
+        headers: { [h.name]: h.value },
+      });
+      expect(res.status).toBe(200);
+      expect(facilitator.calls.map((c) => [c.path, c.headers.authorization])).toEqual([
+        ['/verify', SECRET],
+        ['/settle', SECRET],
+      ]);
+      expect(facilitator.calls[1].body).toMatchObject(v2Body(client.address, '11000'));
+      const [row] = await ds.query(`SELECT status, tx_hash FROM payments WHERE payer = $1`, [
+        client.address.toLowerCase(),
+      ]);
+      expect(row).toEqual({ status: 'settled', tx_hash: keccak256(toUtf8Bytes(`settled:${h.nonce}`)) });
+    },
+  );
 
   it.each([
     ['a wrong credential', { header: 'authorization', value: 'Bearer another-secret' }],
@@ -113,7 +144,9 @@ describe('facilitator settlement (e2e)', () => {
     expect(JSON.stringify(res.body)).not.toContain('fac-secret');
     expect(facilitator.calls.map((c) => c.path)).toEqual(['/verify']);
     expect(await agents()).toBe(before);
-    expect((await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]))[0].n).toBe(0);
+    expect(
+      (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]))[0].n,
+    ).toBe(0);
   });
 
   it('fails the settlement cleanly when the facilitator refuses the credential at /settle: nothing charged, no agent', async () => {
@@ -123,7 +156,9 @@ describe('facilitator settlement (e2e)', () => {
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe('SETTLEMENT_FAILED');
     expect(await agents()).toBe(before);
-    const [row] = await ds.query(`SELECT status, last_error FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]);
+    const [row] = await ds.query(`SELECT status, last_error FROM payments WHERE payer = $1`, [
+      wallet.address.toLowerCase(),
+    ]);
     expect(row).toMatchObject({ status: 'settlement_failed', last_error: expect.stringMatching(/401/) });
     expect(row.last_error).not.toContain('fac-secret');
   });
@@ -142,7 +177,10 @@ describe('facilitator settlement (e2e)', () => {
     const proc = await startApiProcess(env);
     try {
       const wallet = newWallet();
-      const res = await registerAgent({ config: api.config, request: (m, p, o) => requestTo(proc.url, m, p, o) }, wallet);
+      const res = await registerAgent(
+        { config: api.config, request: (m, p, o) => requestTo(proc.url, m, p, o) },
+        wallet,
+      );
       expect(res.status).toBe(201);
       expect(facilitator.calls.map((c) => c.path)).toEqual(['/verify', '/settle']);
       expect(facilitator.calls.every((c) => /^Bearer /.test(String(c.headers.authorization)))).toBe(true);
@@ -150,7 +188,10 @@ describe('facilitator settlement (e2e)', () => {
       // The same key signing for another facilitator's paths is refused: nothing charged.
       facilitator.calls.length = 0;
       facilitator.auth = (req) => req.url?.startsWith('/elsewhere') === true && key.check(req);
-      const refused = await registerAgent({ config: api.config, request: (m, p, o) => requestTo(proc.url, m, p, o) }, newWallet());
+      const refused = await registerAgent(
+        { config: api.config, request: (m, p, o) => requestTo(proc.url, m, p, o) },
+        newWallet(),
+      );
       expect(refused.status).toBe(502);
       expect(refused.body.error.code).toBe('SETTLEMENT_FAILED');
     } finally {
@@ -177,8 +218,14 @@ describe('facilitator settlement (e2e)', () => {
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe('SETTLEMENT_FAILED');
     expect(await agents()).toBe(before);
-    const [row] = await ds.query(`SELECT status, purpose, last_error FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]);
-    expect(row).toMatchObject({ status: 'settlement_failed', purpose: 'registration', last_error: expect.stringMatching(/invalid_transaction_state/) });
+    const [row] = await ds.query(`SELECT status, purpose, last_error FROM payments WHERE payer = $1`, [
+      wallet.address.toLowerCase(),
+    ]);
+    expect(row).toMatchObject({
+      status: 'settlement_failed',
+      purpose: 'registration',
+      last_error: expect.stringMatching(/invalid_transaction_state/),
+    });
     // A failed registration is never settled later behind the client's back.
     clock.advance(3_600_000);
     expect(await api.app.get(PaymentSettlement).due()).toEqual([]);
@@ -189,7 +236,10 @@ describe('facilitator settlement (e2e)', () => {
     try {
       const wallet = newWallet();
       const h = await x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: down.config.platformWallet });
-      const res = await down.request('POST', '/api/v1/agents', { body: agentPayload(wallet), headers: { [h.name]: h.value } });
+      const res = await down.request('POST', '/api/v1/agents', {
+        body: agentPayload(wallet),
+        headers: { [h.name]: h.value },
+      });
       expect(res.status).toBe(502);
       expect(res.body.error.code).toBe('SETTLEMENT_FAILED');
       expect((await down.app.get(DataSource).query(`SELECT count(*)::int AS n FROM payments`))[0].n).toBe(0);
@@ -201,10 +251,21 @@ describe('facilitator settlement (e2e)', () => {
   it('retries a failed execution settlement on schedule until it settles', async () => {
     const payments = api.app.get(PaymentsService);
     const client = newWallet();
-    const price = { amount: PLATFORM_FEE + 50_000n, resource: `${api.config.publicBaseUrl}/api/v1/execute`, description: 'test execution' };
+    const price = {
+      amount: PLATFORM_FEE + 50_000n,
+      resource: `${api.config.publicBaseUrl}/api/v1/execute`,
+      description: 'test execution',
+    };
     const nowS = BigInt(Math.floor(clock.nowMs() / 1000));
-    const h = await x402Header(client, { amount: price.amount, payTo: api.config.platformWallet, validAfter: nowS - 600n, validBefore: nowS + 300n });
-    const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, { purpose: 'execution' });
+    const h = await x402Header(client, {
+      amount: price.amount,
+      payTo: api.config.platformWallet,
+      validAfter: nowS - 600n,
+      validBefore: nowS + 300n,
+    });
+    const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
+      purpose: 'execution',
+    });
 
     facilitator.settle = 'http-500';
     const err = await api.app
@@ -212,7 +273,9 @@ describe('facilitator settlement (e2e)', () => {
       .settle(reserved.id)
       .catch((e: unknown) => e);
     expect((err as AppException).code).toBe('SETTLEMENT_FAILED');
-    const [failed] = await ds.query(`SELECT status, settle_attempts, next_attempt_at FROM payments WHERE id = $1`, [reserved.id]);
+    const [failed] = await ds.query(`SELECT status, settle_attempts, next_attempt_at FROM payments WHERE id = $1`, [
+      reserved.id,
+    ]);
     expect(failed).toMatchObject({ status: 'settlement_failed', settle_attempts: 1 });
     expect(new Date(failed.next_attempt_at).getTime() - clock.nowMs()).toBe(30_000);
     expect(await api.app.get(PaymentSettlement).due()).not.toContain(reserved.id);
@@ -221,7 +284,11 @@ describe('facilitator settlement (e2e)', () => {
     expect(await api.app.get(PaymentSettlement).due()).toContain(reserved.id);
     facilitator.settle = 'ok';
     const settled = await api.app.get(PaymentSettlement).settle(reserved.id);
-    expect(settled).toMatchObject({ status: 'settled', settleAttempts: 2, txHash: keccak256(toUtf8Bytes(`settled:${h.nonce}`)) });
+    expect(settled).toMatchObject({
+      status: 'settled',
+      settleAttempts: 2,
+      txHash: keccak256(toUtf8Bytes(`settled:${h.nonce}`)),
+    });
     expect(await api.app.get(PaymentSettlement).due()).not.toContain(reserved.id);
   });
 });

@@ -28,25 +28,40 @@ describe('HTTP surface (e2e)', () => {
   ])('answers unknown route %s %s with 404 in the envelope', async (method, path) => {
     const res = await api.request(method, path);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String), requestId: res.headers.get('x-request-id') } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'NOT_FOUND', message: expect.any(String), requestId: res.headers.get('x-request-id') },
+    });
   });
 
   it.each([
-    ['malformed JSON (before the router)', 'POST', '/api/v1/agents', { raw: '{"name":', headers: { 'content-type': 'application/json' } }, 400],
+    [
+      'malformed JSON (before the router)',
+      'POST',
+      '/api/v1/agents',
+      { raw: '{"name":', headers: { 'content-type': 'application/json' } },
+      400,
+    ],
     ['a DTO validation error', 'POST', '/api/v1/agents', { body: { name: 1 } }, 400],
     ['an unknown route', 'GET', '/api/v1/nope', {}, 404],
     ['an unknown execution', 'GET', '/api/v1/execute/req_missing_execution_1', {}, 404],
     ['a payment required', 'POST', '/api/v1/agents', { body: agentPayload(newWallet()) }, 402],
-  ] as const)('carries the request id in the error body and X-Request-ID: %s', async (_what, method, path, opts, status) => {
-    const res = await api.request(method, path, opts as { body?: unknown });
-    expect(res.status).toBe(status);
-    const id = res.headers.get('x-request-id');
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.body.error.requestId).toBe(id);
-    const given = await api.request(method, path, { ...(opts as object), headers: { ...((opts as { headers?: object }).headers ?? {}), 'X-Request-ID': 'caller-id-7' } });
-    expect(given.headers.get('x-request-id')).toBe('caller-id-7');
-    expect(given.body.error.requestId).toBe('caller-id-7');
-  });
+  ] as const)(
+    'carries the request id in the error body and X-Request-ID: %s',
+    async (_what, method, path, opts, status) => {
+      const res = await api.request(method, path, opts as { body?: unknown });
+      expect(res.status).toBe(status);
+      const id = res.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.body.error.requestId).toBe(id);
+      const given = await api.request(method, path, {
+        ...(opts as object),
+        headers: { ...((opts as { headers?: object }).headers ?? {}), 'X-Request-ID': 'caller-id-7' },
+      });
+      expect(given.headers.get('x-request-id')).toBe('caller-id-7');
+      expect(given.body.error.requestId).toBe('caller-id-7');
+    },
+  );
 
   it('carries the request id in a rate-limited answer', async () => {
     const limited = await startApi({ RATE_LIMIT_READS_PER_MIN: '1' });
@@ -64,7 +79,11 @@ describe('HTTP surface (e2e)', () => {
     const res = await api.request('GET', '/api/v1/health');
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    expect(res.body.data.details).toEqual({ database: { status: 'up' }, redis: { status: 'up' }, invariants: { status: 'up', checkedAt: null } });
+    expect(res.body.data.details).toEqual({
+      database: { status: 'up' },
+      redis: { status: 'up' },
+      invariants: { status: 'up', checkedAt: null },
+    });
   });
 
   it('serves OpenAPI generated from the DTOs at /api/docs', async () => {
@@ -73,7 +92,9 @@ describe('HTTP surface (e2e)', () => {
     expect(await ui.text()).toMatch(/swagger/i);
     const doc = (await api.request('GET', '/api/docs-json')).body;
     expect(doc.openapi).toMatch(/^3\./);
-    const routes = Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const routes = Object.entries(doc.paths as Record<string, object>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     expect(routes).toEqual(
       expect.arrayContaining([
         'POST /api/v1/agents',
@@ -97,18 +118,26 @@ describe('HTTP surface (e2e)', () => {
         'POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       ]),
     );
-    expect(Object.keys(doc.components.schemas.CreateWebhookDto.properties)).toEqual(expect.arrayContaining(['agentId', 'url', 'events', 'secret']));
+    expect(Object.keys(doc.components.schemas.CreateWebhookDto.properties)).toEqual(
+      expect.arrayContaining(['agentId', 'url', 'events', 'secret']),
+    );
     expect(Object.keys(doc.components.schemas.WebhookResponse.properties)).not.toContain('secret');
-    expect(Object.keys(doc.components.schemas.CostResponse.properties)).toEqual(expect.arrayContaining(['maxPrice', 'authorized', 'refunded']));
+    expect(Object.keys(doc.components.schemas.CostResponse.properties)).toEqual(
+      expect.arrayContaining(['maxPrice', 'authorized', 'refunded']),
+    );
     const register = doc.components.schemas.RegisterAgentDto;
     expect(register.required).toEqual(expect.arrayContaining(['wallet', 'name', 'capabilities', 'endpoints']));
-    expect(Object.keys(doc.components.schemas.UpdateAgentDto.properties)).not.toEqual(expect.arrayContaining(['wallet']));
+    expect(Object.keys(doc.components.schemas.UpdateAgentDto.properties)).not.toEqual(
+      expect.arrayContaining(['wallet']),
+    );
   });
 
   it('declares the credential headers as security schemes on the routes that take them, for "Try it out"', async () => {
     const doc = (await api.request('GET', '/api/docs-json')).body;
     const schemes = Object.fromEntries(
-      Object.entries(doc.components.securitySchemes as Record<string, { type: string; in: string; name: string }>).map(([k, v]) => [k, [v.type, v.in, v.name]]),
+      Object.entries(doc.components.securitySchemes as Record<string, { type: string; in: string; name: string }>).map(
+        ([k, v]) => [k, [v.type, v.in, v.name]],
+      ),
     );
     expect(schemes).toEqual({
       agentWallet: ['apiKey', 'header', 'X-Agent-Wallet'],
@@ -173,7 +202,8 @@ describe('api process: logs and internal errors (e2e)', () => {
       });
       try {
         await waitFor(async () => {
-          if (started.child.exitCode !== null) throw new Error(`api exited with code ${started.child.exitCode} on port ${port}:\n${started.output()}`);
+          if (started.child.exitCode !== null)
+            throw new Error(`api exited with code ${started.child.exitCode} on port ${port}:\n${started.output()}`);
           return started.output().includes(`agora api listening on ${port}`);
         }, `api process on port ${port}`);
       } catch (err) {
@@ -216,20 +246,34 @@ describe('api process: logs and internal errors (e2e)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe('trace-e2e-42');
-    const line = await waitFor(async () => logLines().find((l) => l.requestId === 'trace-e2e-42' && l.res), 'request log line');
+    const line = await waitFor(
+      async () => logLines().find((l) => l.requestId === 'trace-e2e-42' && l.res),
+      'request log line',
+    );
     expect(line).toMatchObject({ requestId: 'trace-e2e-42', req: { method: 'PATCH' }, res: { statusCode: 200 } });
     expect(line.req.headers['x-agent-signature']).toBe('[redacted]');
     expect(proc.output()).not.toContain(headers['X-Agent-Signature'].split(':sig:')[1]);
   });
 
   it('redacts chain tokens, client signatures and cookies in the request log (issue 29)', async () => {
-    const secrets = { 'X-Chain-Token': 'v1.chain-token-secret-7f3a9c', 'X-Client-Signature': 'client-sig-secret-b41d0e', cookie: 'session=cookie-secret-5e2a' };
+    const secrets = {
+      'X-Chain-Token': 'v1.chain-token-secret-7f3a9c',
+      'X-Client-Signature': 'client-sig-secret-b41d0e',
+      cookie: 'session=cookie-secret-5e2a',
+    };
     const res = await fetch(`${baseUrl}/api/v1/execute/exec_nothing_here`, {
       headers: { 'X-Request-ID': 'trace-e2e-redact', 'X-Client-Wallet': '0x' + '11'.repeat(20), ...secrets },
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
-    const line = await waitFor(async () => logLines().find((l) => l.requestId === 'trace-e2e-redact' && l.res), 'request log line');
-    expect(line.req.headers).toMatchObject({ 'x-chain-token': '[redacted]', 'x-client-signature': '[redacted]', cookie: '[redacted]' });
+    const line = await waitFor(
+      async () => logLines().find((l) => l.requestId === 'trace-e2e-redact' && l.res),
+      'request log line',
+    );
+    expect(line.req.headers).toMatchObject({
+      'x-chain-token': '[redacted]',
+      'x-client-signature': '[redacted]',
+      cookie: '[redacted]',
+    });
     for (const value of Object.values(secrets)) expect(proc.output()).not.toContain(value);
   });
 
@@ -238,13 +282,24 @@ describe('api process: logs and internal errors (e2e)', () => {
     try {
       const res = await fetch(`${baseUrl}/api/v1/discover`);
       expect(res.status).toBe(500);
-      const body = (await res.json()) as { success: boolean; error: { code: string; message: string; details: { errorId: string } } };
+      const body = (await res.json()) as {
+        success: boolean;
+        error: { code: string; message: string; details: { errorId: string } };
+      };
       expect(body).toEqual({
         success: false,
-        error: { code: 'INTERNAL_ERROR', message: 'Internal server error', details: { errorId: expect.any(String) }, requestId: res.headers.get('x-request-id') },
+        error: {
+          code: 'INTERNAL_ERROR',
+          message: 'Internal server error',
+          details: { errorId: expect.any(String) },
+          requestId: res.headers.get('x-request-id'),
+        },
       });
       expect(JSON.stringify(body)).not.toMatch(/agent_capabilities|relation|SELECT|postgres/i);
-      const logged = await waitFor(async () => logLines().find((l) => l.errorId === body.error.details.errorId), 'error log line');
+      const logged = await waitFor(
+        async () => logLines().find((l) => l.errorId === body.error.details.errorId),
+        'error log line',
+      );
       expect(JSON.stringify(logged)).toMatch(/agent_capabilities/);
     } finally {
       await withClient(db.url, (c) => c.query('ALTER TABLE agent_capabilities_gone RENAME TO agent_capabilities'));

@@ -39,7 +39,9 @@ describe('Market integrity: the dispute money pump (e2e)', () => {
     const [aw, cw] = [newWallet(), newWallet()];
     const registered = await registerAgent(api, aw, {
       endpoints: { execution: agentServer.url },
-      capabilities: [capabilityPayload({ pricing: { model: 'per-request', basePrice: '100.000000', currency: 'USDC' } })],
+      capabilities: [
+        capabilityPayload({ pricing: { model: 'per-request', basePrice: '100.000000', currency: 'USDC' } }),
+      ],
     });
     expect(registered.status).toBe(201);
     const agentId = registered.body.data.id as string;
@@ -50,13 +52,16 @@ describe('Market integrity: the dispute money pump (e2e)', () => {
       body: { agentId, amount: '95.000000', destinationWallet: aw.address },
       headers: await walletHeaders(aw, agentId, 'POST /api/v1/payments/withdraw'),
     });
-    if (withdrawal.status === 201) expect(await api.app.get(WithdrawalsService).process(withdrawal.body.data.withdrawalId)).toBe('completed');
+    if (withdrawal.status === 201)
+      expect(await api.app.get(WithdrawalsService).process(withdrawal.body.data.withdrawalId)).toBe('completed');
     const filed = await fileDispute(api, call, {}, await clientSignature(cw, call.transactionId));
     expect(filed.status).toBe(201);
     // A never answers: the deadline resolves it client_wins.
     clock.advance(49 * HOUR_MS);
     expect(await api.app.get(ResolveOverdueDispute).execute(filed.body.data.disputeId)).toBe(true);
-    for (const { id } of await ds.query(`SELECT id FROM refunds WHERE wallet = $1 AND status = 'pending'`, [cw.address.toLowerCase()])) {
+    for (const { id } of await ds.query(`SELECT id FROM refunds WHERE wallet = $1 AND status = 'pending'`, [
+      cw.address.toLowerCase(),
+    ])) {
       expect(await api.app.get(RefundsService).process(id)).toBe('completed');
     }
     const [money] = await ds.query(
@@ -68,18 +73,37 @@ describe('Market integrity: the dispute money pump (e2e)', () => {
     const dispute = (await api.request('GET', `/api/v1/disputes/${filed.body.data.disputeId}`)).body.data;
     const report = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...DISPUTE_CHECKS]);
     expect(report.results.filter((r) => r.violations.length)).toEqual([]);
-    return { withdrawal, dispute, paidIn: BigInt(money.in), out: BigInt(money.withdrawn) + BigInt(money.refunded), withdrawn: BigInt(money.withdrawn), refunded: BigInt(money.refunded) };
+    return {
+      withdrawal,
+      dispute,
+      paidIn: BigInt(money.in),
+      out: BigInt(money.withdrawn) + BigInt(money.refunded),
+      withdrawn: BigInt(money.withdrawn),
+      refunded: BigInt(money.refunded),
+    };
   }
 
   it('with the rolling reserve on (the default): the withdrawal is refused, saying how much is reserved and until when; the refund is what A still held', async () => {
     const clock = new FixedClock(new Date());
-    const api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WITHDRAWAL_RESERVE: 'on' }, { clock });
+    const api = await startApi(
+      { OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WITHDRAWAL_RESERVE: 'on' },
+      { clock },
+    );
     try {
       const r = await pump(api, clock);
       expect([r.withdrawal.status, r.withdrawal.body.error.code]).toEqual([409, 'INSUFFICIENT_BALANCE']);
-      expect(r.withdrawal.body.error.details).toMatchObject({ available: '95.000000', reserved: '95.000000', withdrawable: '0.000000', requested: '95.000000' });
+      expect(r.withdrawal.body.error.details).toMatchObject({
+        available: '95.000000',
+        reserved: '95.000000',
+        withdrawable: '0.000000',
+        requested: '95.000000',
+      });
       expect(Date.parse(r.withdrawal.body.error.details.reservedUntil)).toBeGreaterThan(Date.now() + 6 * 24 * HOUR_MS);
-      expect(r.dispute).toMatchObject({ frozenAmount: '95.000000', refundedAmount: '100.000000', outstandingAmount: '0.000000' });
+      expect(r.dispute).toMatchObject({
+        frozenAmount: '95.000000',
+        refundedAmount: '100.000000',
+        outstandingAmount: '0.000000',
+      });
       expect({ withdrawn: r.withdrawn, refunded: r.refunded }).toEqual({ withdrawn: 0n, refunded: PRICE });
       // In: 0.10 registration + 100.001; out: 100.00. The round costs the actor 0.101.
       expect(r.paidIn - r.out).toBe(101_000n);
@@ -90,13 +114,24 @@ describe('Market integrity: the dispute money pump (e2e)', () => {
 
   it("with the reserve off: A withdraws, but the withdrawn 95.00 is its debt to CW, not the platform's advance; the actor is out 0.201", async () => {
     const clock = new FixedClock(new Date());
-    const api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WITHDRAWAL_RESERVE: 'off' }, { clock });
+    const api = await startApi(
+      { OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WITHDRAWAL_RESERVE: 'off' },
+      { clock },
+    );
     try {
       const r = await pump(api, clock);
       expect(r.withdrawal.status).toBe(201);
-      expect(r.dispute).toMatchObject({ frozenAmount: '0.000000', advancedAmount: '0.000000', refundedAmount: '5.000000', outstandingAmount: '95.000000' });
+      expect(r.dispute).toMatchObject({
+        frozenAmount: '0.000000',
+        advancedAmount: '0.000000',
+        refundedAmount: '5.000000',
+        outstandingAmount: '95.000000',
+      });
       // Before the fix: 94.90 withdrawn (95.00 less the fee) + 100.00 refunded = 194.90 out for 100.101 in (+94.80).
-      expect({ withdrawn: r.withdrawn, refunded: r.refunded }).toEqual({ withdrawn: 94_900_000n, refunded: 5_000_000n });
+      expect({ withdrawn: r.withdrawn, refunded: r.refunded }).toEqual({
+        withdrawn: 94_900_000n,
+        refunded: 5_000_000n,
+      });
       expect(r.out).toBeLessThan(r.paidIn);
       expect(r.paidIn - r.out).toBe(201_000n);
     } finally {
@@ -129,11 +164,13 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
   });
   /** Moves an agent's transactions `ms` into the past (as if they were charged then). */
   const age = (agentId: string, ms: number) =>
-    ds.query(`UPDATE transactions SET completed_at = completed_at - make_interval(secs => $2), created_at = created_at - make_interval(secs => $2) WHERE providing_agent_id = $1`, [
-      agentId,
-      ms / 1000,
-    ]);
-  const completedAt = async (agentId: string) => (await ds.query(`SELECT max(completed_at) AS t FROM transactions WHERE providing_agent_id = $1`, [agentId]))[0].t as Date;
+    ds.query(
+      `UPDATE transactions SET completed_at = completed_at - make_interval(secs => $2), created_at = created_at - make_interval(secs => $2) WHERE providing_agent_id = $1`,
+      [agentId, ms / 1000],
+    );
+  const completedAt = async (agentId: string) =>
+    (await ds.query(`SELECT max(completed_at) AS t FROM transactions WHERE providing_agent_id = $1`, [agentId]))[0]
+      .t as Date;
   afterAll(async () => {
     await api.close();
     await agentServer.stop();
@@ -164,7 +201,11 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
     const closes = new Date((await completedAt(agentId)).getTime() + 7 * 24 * HOUR_MS).toISOString();
     expect(balance.reservedUntil).toBe(closes);
     const refused = await withdraw(owner, agentId, '1.000000');
-    expect([refused.status, refused.body.error.code, refused.body.error.details.reserved]).toEqual([409, 'INSUFFICIENT_BALANCE', '2.850000']);
+    expect([refused.status, refused.body.error.code, refused.body.error.details.reserved]).toEqual([
+      409,
+      'INSUFFICIENT_BALANCE',
+      '2.850000',
+    ]);
     expect(refused.body.error.details.reservedUntil).toBe(closes);
     expect(refused.body.error.message).toMatch(/2\.850000 of the available balance is reserved/);
     // Three runs from two other payers: a record, but not an hour old yet.
@@ -172,7 +213,11 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
     for (const p of [p1, p2, p1]) await paidExecute(api, agentId, p, PLATFORM_FEE + 1_000_000n);
     expect((await withdraw(owner, agentId, '1.000000')).status).toBe(409);
     await age(agentId, HOUR_MS + 1_000);
-    expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({ available: '5.700000', reserved: '0.000000', reservedUntil: null });
+    expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({
+      available: '5.700000',
+      reserved: '0.000000',
+      reservedUntil: null,
+    });
     expect((await withdraw(owner, agentId, '5.700000')).status).toBe(201);
   });
 
@@ -183,7 +228,10 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
     await age(agentId, 7 * 24 * HOUR_MS + 1_000);
     await paidExecute(api, agentId, newWallet(), PLATFORM_FEE + 2_000_000n);
     // The first run's 1.90 left its window; the second's 1.90 is reserved.
-    expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({ available: '3.800000', reserved: '1.900000' });
+    expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data).toMatchObject({
+      available: '3.800000',
+      reserved: '1.900000',
+    });
     expect((await withdraw(owner, agentId, '1.900001')).status).toBe(409);
     expect((await withdraw(owner, agentId, '1.900000')).status).toBe(201);
   });

@@ -26,13 +26,25 @@ describe('agora MCP server (e2e)', () => {
   let ds: DataSource;
   let agentServer: TestAgentServer;
   let agentId: string;
-  const inputSchema = { type: 'object', properties: { text: { type: 'string', description: 'what to translate' } }, required: ['text'] };
+  const inputSchema = {
+    type: 'object',
+    properties: { text: { type: 'string', description: 'what to translate' } },
+    required: ['text'],
+  };
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_AGENT_PER_MIN: '1000000' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_AGENT_PER_MIN: '1000000',
+    });
     ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), { name: 'MCP Translator', endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload({ inputSchema })] });
+    const res = await registerAgent(api, newWallet(), {
+      name: 'MCP Translator',
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload({ inputSchema })],
+    });
     agentId = res.body.data.id;
   }, 60_000);
   afterAll(async () => {
@@ -49,11 +61,16 @@ describe('agora MCP server (e2e)', () => {
   });
   const stdioClient = async (wallet: Wallet, extra: Record<string, string> = {}) => {
     const client = new Client({ name: 'agora-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MCP], env: env(wallet, extra), stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [MCP], env: env(wallet, extra), stderr: 'pipe' }),
+    );
     return client;
   };
-  const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
-  const paymentsBy = async (w: Wallet) => (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [w.address.toLowerCase()]))[0].n as number;
+  const call = (client: Client, name: string, args: Record<string, unknown>) =>
+    client.callTool({ name, arguments: args }) as Promise<ToolResult>;
+  const paymentsBy = async (w: Wallet) =>
+    (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [w.address.toLowerCase()]))[0]
+      .n as number;
 
   it('over stdio: lists its tools, discovers, executes within the cap and says what it spent, reads the output back', async () => {
     const wallet = newWallet();
@@ -62,7 +79,18 @@ describe('agora MCP server (e2e)', () => {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
       expect(names).toEqual(
-        expect.arrayContaining(['discover', 'recommend', 'budget_check', 'execute', 'get_execution', 'get_chain', 'chain_cost', 'file_dispute', 'get_dispute', 'spending']),
+        expect.arrayContaining([
+          'discover',
+          'recommend',
+          'budget_check',
+          'execute',
+          'get_execution',
+          'get_chain',
+          'chain_cost',
+          'file_dispute',
+          'get_dispute',
+          'spending',
+        ]),
       );
       const pinned = tools.find((t) => t.name === `translate_${agentId.slice(0, 8)}`)!;
       expect(pinned.inputSchema).toEqual(inputSchema);
@@ -71,27 +99,50 @@ describe('agora MCP server (e2e)', () => {
       const found = await call(client, 'discover', { capability: 'translate' });
       expect(found.structuredContent.agents.map((a: { id: string }) => a.id)).toContain(agentId);
 
-      const ran = await call(client, 'execute', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'mcp' } });
+      const ran = await call(client, 'execute', {
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: 'mcp' },
+      });
       expect(ran.isError).toBeFalsy();
-      expect(ran.structuredContent).toMatchObject({ status: 'completed', output: { translation: 'MCP' }, spent: { thisCall: '0.011000', spent: '0.011000', remaining: '0.989000' } });
+      expect(ran.structuredContent).toMatchObject({
+        status: 'completed',
+        output: { translation: 'MCP' },
+        spent: { thisCall: '0.011000', spent: '0.011000', remaining: '0.989000' },
+      });
       const read = await call(client, 'get_execution', { requestId: ran.structuredContent.requestId });
       expect(read.structuredContent.output).toEqual({ translation: 'MCP' });
 
       const viaPinned = await call(client, pinned.name, { text: 'pinned' });
-      expect(viaPinned.structuredContent).toMatchObject({ output: { translation: 'PINNED' }, spent: { spent: '0.022000' } });
+      expect(viaPinned.structuredContent).toMatchObject({
+        output: { translation: 'PINNED' },
+        spent: { spent: '0.022000' },
+      });
       expect(await paymentsBy(wallet)).toBe(2);
 
       // A call repeated with its idempotency key (a host retrying a tool call) answers the first run: paid once.
-      const keyed = { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'once' }, idempotencyKey: 'mcp-retry-1' };
+      const keyed = {
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: 'once' },
+        idempotencyKey: 'mcp-retry-1',
+      };
       const first = await call(client, 'execute', keyed);
       const repeated = await call(client, 'execute', keyed);
-      expect(repeated.structuredContent).toMatchObject({ requestId: first.structuredContent.requestId, output: { translation: 'ONCE' } });
+      expect(repeated.structuredContent).toMatchObject({
+        requestId: first.structuredContent.requestId,
+        output: { translation: 'ONCE' },
+      });
       expect(await paymentsBy(wallet)).toBe(3);
 
       const invalid = await call(client, 'execute', { targetAgentId: agentId });
-      expect(invalid).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^VALIDATION_ERROR: .*capabilityId/) }] });
+      expect(invalid).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/^VALIDATION_ERROR: .*capabilityId/) }],
+      });
       // Nothing shows the key: not the tool list, not a result, not an error.
-      for (const text of [JSON.stringify(tools), JSON.stringify(ran), JSON.stringify(invalid)]) expect(text).not.toContain(wallet.privateKey.slice(2));
+      for (const text of [JSON.stringify(tools), JSON.stringify(ran), JSON.stringify(invalid)])
+        expect(text).not.toContain(wallet.privateKey.slice(2));
     } finally {
       await client.close();
     }
@@ -104,19 +155,47 @@ describe('agora MCP server (e2e)', () => {
       const { tools } = await client.listTools();
       const byName = new Map(tools.map((t) => [t.name, t]));
       const pinnedName = `translate_${agentId.slice(0, 8)}`;
-      for (const name of ['discover', 'recommend', 'budget_check', 'get_execution', 'get_chain', 'chain_cost', 'get_dispute', 'spending']) {
-        expect([name, byName.get(name)!.annotations]).toEqual([name, expect.objectContaining({ readOnlyHint: true, idempotentHint: true, openWorldHint: false })]);
+      for (const name of [
+        'discover',
+        'recommend',
+        'budget_check',
+        'get_execution',
+        'get_chain',
+        'chain_cost',
+        'get_dispute',
+        'spending',
+      ]) {
+        expect([name, byName.get(name)!.annotations]).toEqual([
+          name,
+          expect.objectContaining({ readOnlyHint: true, idempotentHint: true, openWorldHint: false }),
+        ]);
       }
       for (const name of ['execute', pinnedName]) {
-        expect([name, byName.get(name)!.annotations]).toEqual([name, expect.objectContaining({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true })]);
+        expect([name, byName.get(name)!.annotations]).toEqual([
+          name,
+          expect.objectContaining({
+            readOnlyHint: false,
+            destructiveHint: true,
+            idempotentHint: false,
+            openWorldHint: true,
+          }),
+        ]);
       }
       // Filing adds a case and moves no money from the wallet; a second filing for the charge is refused.
-      expect(byName.get('file_dispute')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      expect(byName.get('file_dispute')!.annotations).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
       for (const t of tools) {
         expect([t.name, t.outputSchema?.type, typeof t.title]).toEqual([t.name, 'object', 'string']);
         expect(t.inputSchema.type).toBe('object');
       }
-      expect(byName.get('execute')!.inputSchema).toMatchObject({ required: ['targetAgentId', 'capabilityId', 'input'], additionalProperties: false });
+      expect(byName.get('execute')!.inputSchema).toMatchObject({
+        required: ['targetAgentId', 'capabilityId', 'input'],
+        additionalProperties: false,
+      });
       expect(byName.get(pinnedName)!.outputSchema).toEqual(byName.get('execute')!.outputSchema);
 
       // The client checks structuredContent against outputSchema; ajv checks it here too.
@@ -133,18 +212,35 @@ describe('agora MCP server (e2e)', () => {
       };
       const found = await checked('discover', { capability: 'translate', limit: 100 });
       expect(found.content[0].text).toContain(agentId);
-      const ran = await checked('execute', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'compact' } });
-      expect(ran.content[0].text).toMatch(/^completed req_\S+: paid 0\.011000 USDC; session spent 0\.011000, 0\.989000 left/);
+      const ran = await checked('execute', {
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: 'compact' },
+      });
+      expect(ran.content[0].text).toMatch(
+        /^completed req_\S+: paid 0\.011000 USDC; session spent 0\.011000, 0\.989000 left/,
+      );
       expect(ran.content[0].text).toContain('{"translation":"COMPACT"}');
       expect(ran.content[0].text.length).toBeLessThan(JSON.stringify(ran.structuredContent).length);
       const read = await checked('get_execution', { requestId: ran.structuredContent.requestId });
       expect(read.content[0].text).toContain('{"translation":"COMPACT"}');
       await checked('budget_check', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } });
-      expect((await checked('spending', {})).content[0].text).toBe('spent 0.011000 USDC; 0.989000 left of the session cap');
-      const filed = await checked('file_dispute', { transactionId: ran.structuredContent.transactionId, reason: 'wrong case' });
+      expect((await checked('spending', {})).content[0].text).toBe(
+        'spent 0.011000 USDC; 0.989000 left of the session cap',
+      );
+      const filed = await checked('file_dispute', {
+        transactionId: ran.structuredContent.transactionId,
+        reason: 'wrong case',
+      });
       const dispute = await checked('get_dispute', { disputeId: filed.structuredContent.disputeId });
-      expect(dispute.structuredContent).toMatchObject({ status: 'pending', transactionId: ran.structuredContent.transactionId });
-      const again = await call(client, 'file_dispute', { transactionId: ran.structuredContent.transactionId, reason: 'again' });
+      expect(dispute.structuredContent).toMatchObject({
+        status: 'pending',
+        transactionId: ran.structuredContent.transactionId,
+      });
+      const again = await call(client, 'file_dispute', {
+        transactionId: ran.structuredContent.transactionId,
+        reason: 'again',
+      });
       expect(again).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^DISPUTE_EXISTS/) }] });
     } finally {
       await client.close();
@@ -155,18 +251,38 @@ describe('agora MCP server (e2e)', () => {
     const wallet = newWallet();
     const client = await stdioClient(wallet, { AGORA_MAX_PER_CALL: '0.005' });
     try {
-      const refused = await call(client, 'execute', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'too dear' } });
-      expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^SPEND_CAP_EXCEEDED: .*0\.011000.*0\.005000/) }] });
+      const refused = await call(client, 'execute', {
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: 'too dear' },
+      });
+      expect(refused).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/^SPEND_CAP_EXCEEDED: .*0\.011000.*0\.005000/) }],
+      });
       expect(await paymentsBy(wallet)).toBe(0);
     } finally {
       await client.close();
     }
     const session = await stdioClient(wallet, { AGORA_MAX_SESSION: '0.015' });
     try {
-      expect((await call(session, 'execute', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'one' } })).isError).toBeFalsy();
-      const second = await call(session, 'execute', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'two' } });
-      expect(second).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^SPEND_CAP_EXCEEDED/) }] });
-      expect((await call(session, 'spending', {})).structuredContent).toEqual({ spent: '0.011000', remaining: '0.004000' });
+      expect(
+        (await call(session, 'execute', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'one' } }))
+          .isError,
+      ).toBeFalsy();
+      const second = await call(session, 'execute', {
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: 'two' },
+      });
+      expect(second).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/^SPEND_CAP_EXCEEDED/) }],
+      });
+      expect((await call(session, 'spending', {})).structuredContent).toEqual({
+        spent: '0.011000',
+        remaining: '0.004000',
+      });
       expect(await paymentsBy(wallet)).toBe(1);
     } finally {
       await session.close();
@@ -175,10 +291,18 @@ describe('agora MCP server (e2e)', () => {
 
   it('over Streamable HTTP with a bearer token: refused without it, served with it', async () => {
     const wallet = newWallet();
-    const server = startProcess(MCP, env(wallet, { AGORA_MCP_TOKEN: 'test-token-0123456789' }), ['--http', '--port', '0']);
+    const server = startProcess(MCP, env(wallet, { AGORA_MCP_TOKEN: 'test-token-0123456789' }), [
+      '--http',
+      '--port',
+      '0',
+    ]);
     try {
       const url = await waitFor(async () => /on (http:\/\/\S+\/mcp)/.exec(server.output())?.[1], 'the MCP HTTP server');
-      const denied = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      const denied = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{}',
+      });
       expect(denied.status).toBe(401);
       // DNS rebinding: the right token but another host name (what a page on evil.example would send) is refused.
       const rebound = await new Promise<number>((resolve, reject) => {
@@ -189,7 +313,11 @@ describe('agora MCP server (e2e)', () => {
             port: u.port,
             path: u.pathname,
             method: 'POST',
-            headers: { host: `evil.example:${u.port}`, authorization: 'Bearer test-token-0123456789', 'content-type': 'application/json' },
+            headers: {
+              host: `evil.example:${u.port}`,
+              authorization: 'Bearer test-token-0123456789',
+              'content-type': 'application/json',
+            },
           },
           (res) => resolve(res.statusCode!),
         );
@@ -198,16 +326,34 @@ describe('agora MCP server (e2e)', () => {
       });
       expect(rebound).toBe(403);
       const client = new Client({ name: 'agora-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer test-token-0123456789' } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: 'Bearer test-token-0123456789' } },
+        }),
+      );
       try {
         expect((await client.listTools()).tools.map((t) => t.name)).toContain('execute');
-        const ran = await call(client, 'execute', { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'http' } });
-        expect(ran.structuredContent).toMatchObject({ output: { translation: 'HTTP' }, spent: { thisCall: '0.011000' } });
+        const ran = await call(client, 'execute', {
+          targetAgentId: agentId,
+          capabilityId: 'translate',
+          input: { text: 'http' },
+        });
+        expect(ran.structuredContent).toMatchObject({
+          output: { translation: 'HTTP' },
+          spent: { thisCall: '0.011000' },
+        });
         // A second session does not get a fresh cap: the process's wallet has one.
         const second = new Client({ name: 'agora-test-2', version: '1.0.0' });
-        await second.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer test-token-0123456789' } } }));
+        await second.connect(
+          new StreamableHTTPClientTransport(new URL(url), {
+            requestInit: { headers: { authorization: 'Bearer test-token-0123456789' } },
+          }),
+        );
         try {
-          expect((await call(second, 'spending', {})).structuredContent).toEqual({ spent: '0.011000', remaining: '0.989000' });
+          expect((await call(second, 'spending', {})).structuredContent).toEqual({
+            spent: '0.011000',
+            remaining: '0.989000',
+          });
         } finally {
           await second.close();
         }

@@ -52,11 +52,21 @@ describe('observability: metrics and health (e2e)', () => {
     redisPort = await freePort();
     redis = await startPrivateRedis({ tcpPort: redisPort });
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ REDIS_URL: redis.url!, METRICS_TOKEN: TOKEN, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', INVARIANT_CHECK_INTERVAL_MS: '500' });
+    api = await startApi({
+      REDIS_URL: redis.url!,
+      METRICS_TOKEN: TOKEN,
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      INVARIANT_CHECK_INTERVAL_MS: '500',
+    });
     const port = await freePort();
     worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn', METRICS_PORT: String(port) });
     workerMetrics = `http://127.0.0.1:${port}/metrics`;
-    await waitFor(async () => (await fetch(workerMetrics, { headers: BEARER }).catch(() => null))?.status === 200, 'the worker metrics port', 30_000);
+    await waitFor(
+      async () => (await fetch(workerMetrics, { headers: BEARER }).catch(() => null))?.status === 200,
+      'the worker metrics port',
+      30_000,
+    );
   }, 60_000);
   afterAll(async () => {
     worker.child.kill('SIGTERM');
@@ -101,7 +111,9 @@ describe('observability: metrics and health (e2e)', () => {
     const bare = await startApi({ REDIS_URL: redis.url! });
     try {
       expect(bare.config.adminApiKey).toBeDefined();
-      const res = await fetch(`${bare.baseUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN['X-Admin-Key']}` } });
+      const res = await fetch(`${bare.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${ADMIN['X-Admin-Key']}` },
+      });
       expect(res.status).toBe(404);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
     } finally {
@@ -111,7 +123,12 @@ describe('observability: metrics and health (e2e)', () => {
 
   it('counts exactly what a scripted sequence does: 2 executions completed, 1 failed, 1 withdrawal requested and paid', async () => {
     const owner = newWallet();
-    const agentId = (await registerAgent(api, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    const agentId = (
+      await registerAgent(api, owner, {
+        endpoints: { execution: agentServer.url },
+        capabilities: [capabilityPayload()],
+      })
+    ).body.data.id;
     const before = await scrapeApi();
     const workerBefore = await scrapeWorker();
 
@@ -131,13 +148,18 @@ describe('observability: metrics and health (e2e)', () => {
     expect(withdrawal.status).toBe(201);
 
     const after = await scrapeApi();
-    const delta = (name: string, labels: Record<string, string>) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      sampleValue(after, name, labels) - sampleValue(before, name, labels);
     expect(delta('agora_executions_total', { outcome: 'completed', pricing: 'per-request' })).toBe(2);
     expect(delta('agora_executions_total', { outcome: 'failed', pricing: 'per-request' })).toBe(1);
     expect(delta('agora_agent_call_duration_seconds_count', { outcome: 'ok' })).toBe(2);
     expect(delta('agora_agent_call_duration_seconds_count', { outcome: 'failed' })).toBe(1);
-    expect(delta('agora_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/execute', status: '200' })).toBe(2);
-    expect(delta('agora_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/execute', status: '502' })).toBe(1);
+    expect(
+      delta('agora_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/execute', status: '200' }),
+    ).toBe(2);
+    expect(
+      delta('agora_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/execute', status: '502' }),
+    ).toBe(1);
     expect(delta('agora_payouts_total', { kind: 'withdrawal', state: 'requested' })).toBe(1);
     expect(sampleValue(after, 'agora_process_cpu_seconds_total', { process: 'api' })).toBeGreaterThan(0);
 
@@ -149,11 +171,22 @@ describe('observability: metrics and health (e2e)', () => {
         ? s
         : undefined;
     }, 'the worker to pay the withdrawal');
-    const workerDelta = (name: string, labels: Record<string, string>) => sampleValue(workerAfter, name, labels) - sampleValue(workerBefore, name, labels);
+    const workerDelta = (name: string, labels: Record<string, string>) =>
+      sampleValue(workerAfter, name, labels) - sampleValue(workerBefore, name, labels);
     expect(workerDelta('agora_payouts_total', { kind: 'withdrawal', state: 'completed' })).toBe(1);
-    expect(workerDelta('agora_job_duration_seconds_count', { queue: 'payments', job: 'withdrawal.process', outcome: 'completed' })).toBe(1);
+    expect(
+      workerDelta('agora_job_duration_seconds_count', {
+        queue: 'payments',
+        job: 'withdrawal.process',
+        outcome: 'completed',
+      }),
+    ).toBe(1);
     expect(sampleValue(workerAfter, 'agora_queue_jobs', { queue: 'payments', state: 'failed' })).toBe(0);
-    expect(workerAfter.some((s) => s.name === 'agora_queue_jobs' && s.labels.queue === 'executions' && s.labels.state === 'waiting')).toBe(true);
+    expect(
+      workerAfter.some(
+        (s) => s.name === 'agora_queue_jobs' && s.labels.queue === 'executions' && s.labels.state === 'waiting',
+      ),
+    ).toBe(true);
     // The scheduled invariant check (every 500 ms here) reports its result and time.
     const checked = await waitFor(async () => {
       const s = await scrapeWorker();
@@ -165,9 +198,16 @@ describe('observability: metrics and health (e2e)', () => {
   it('exposes every metric the Grafana dashboard and the alert rules in docs/ops use', async () => {
     const text = async (url: string, headers: Record<string, string> = {}) => (await fetch(url, { headers })).text();
     // The invariant gauges appear with the worker's first check (every 500 ms here).
-    await waitFor(async () => (await text(workerMetrics, BEARER)).includes('# TYPE agora_invariants_ok gauge'), 'a first invariant check');
-    const exposed = declaredFamilies((await text(`${api.baseUrl}/metrics`, BEARER)) + (await text(workerMetrics, BEARER)));
-    const ops = ['alerts.yml', 'grafana/agora-dashboard.json'].map((f) => readFileSync(join(__dirname, '..', '..', 'docs', 'ops', f), 'utf8')).join('\n');
+    await waitFor(
+      async () => (await text(workerMetrics, BEARER)).includes('# TYPE agora_invariants_ok gauge'),
+      'a first invariant check',
+    );
+    const exposed = declaredFamilies(
+      (await text(`${api.baseUrl}/metrics`, BEARER)) + (await text(workerMetrics, BEARER)),
+    );
+    const ops = ['alerts.yml', 'grafana/agora-dashboard.json']
+      .map((f) => readFileSync(join(__dirname, '..', '..', 'docs', 'ops', f), 'utf8'))
+      .join('\n');
     const used = [...new Set(ops.match(/agora_[a-z_]+/g))];
     expect(used.length).toBeGreaterThan(10);
     expect(used.filter((name) => !familyOf(name, exposed))).toEqual([]);
@@ -190,7 +230,9 @@ describe('observability: metrics and health (e2e)', () => {
       }
     });
     try {
-      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => api.request('GET', i % 2 ? '/api/v1/health/ready' : '/api/v1/health')));
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => api.request('GET', i % 2 ? '/api/v1/health/ready' : '/api/v1/health')),
+      );
       expect(answers.map((r) => r.status)).toEqual(Array(60).fill(200));
       expect(pings).toBeGreaterThan(0);
       expect(pings).toBeLessThan(60);

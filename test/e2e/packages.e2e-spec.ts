@@ -25,7 +25,8 @@ interface Ran {
  */
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !/^npm_/i.test(key)) env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !/^npm_/i.test(key)) env[key] = value;
   return { ...env, ...extra };
 }
 
@@ -58,7 +59,9 @@ const BUILTINS = new Set(builtinModules);
 /** The npm packages a bundled file loads: bare `require`, `import` and `from` specifiers, Node's own left out. */
 function importedPackages(code: string): string[] {
   const found = new Set<string>();
-  for (const m of code.matchAll(/(?:\brequire\(\s*|\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([@a-z0-9][\w.@/-]*)["']/g)) {
+  for (const m of code.matchAll(
+    /(?:\brequire\(\s*|\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([@a-z0-9][\w.@/-]*)["']/g,
+  )) {
     const spec = m[1];
     if (spec.startsWith('node:') || BUILTINS.has(spec.split('/')[0])) continue;
     found.add(
@@ -89,7 +92,11 @@ describe('publishable packages (e2e)', () => {
     const tarballs: string[] = [];
     for (const name of NAMES) {
       // --ignore-scripts: pack what `npm run build` made, without rebuilding under other running tests.
-      const out = await ok('npm', ['pack', `./${PACKAGES[name]}`, '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
+      const out = await ok(
+        'npm',
+        ['pack', `./${PACKAGES[name]}`, '--ignore-scripts', '--json', '--pack-destination', work],
+        ROOT,
+      );
       const [info] = JSON.parse(out) as { name: string; filename: string; files: { path: string }[] }[];
       expect(info.name).toBe(name);
       packed[name] = { files: info.files.map((f) => f.path) };
@@ -97,7 +104,10 @@ describe('publishable packages (e2e)', () => {
     }
     project = join(work, 'project');
     mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'agora-packages-check', version: '0.0.0', private: true }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'agora-packages-check', version: '0.0.0', private: true }),
+    );
     await ok('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs], project);
   }, 300_000);
   afterAll(() => {
@@ -108,7 +118,9 @@ describe('publishable packages (e2e)', () => {
     for (const name of NAMES) {
       expect(packed[name].files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'NOTICE']));
       expect(packed[name].files.some((f) => f.startsWith('dist/'))).toBe(true);
-      expect(readFileSync(join(installed(name), 'LICENSE'), 'utf8')).toContain('Apache License\n                           Version 2.0, January 2004');
+      expect(readFileSync(join(installed(name), 'LICENSE'), 'utf8')).toContain(
+        'Apache License\n                           Version 2.0, January 2004',
+      );
       expect(manifest(name)).toMatchObject({ name, license: 'Apache-2.0', engines: { node: '>=20.19' } });
     }
     expect(manifest('@agora/cli').bin).toEqual({ agora: expect.any(String) });
@@ -118,7 +130,9 @@ describe('publishable packages (e2e)', () => {
   it('each package depends on every npm package its code loads, and the CLI and MCP server share the one SDK', () => {
     for (const name of NAMES) {
       const dependencies = Object.keys(manifest(name).dependencies ?? {});
-      const loaded = new Set(scripts(join(installed(name), 'dist')).flatMap((file) => importedPackages(readFileSync(file, 'utf8'))));
+      const loaded = new Set(
+        scripts(join(installed(name), 'dist')).flatMap((file) => importedPackages(readFileSync(file, 'utf8'))),
+      );
       expect({ name, missing: [...loaded].filter((p) => !dependencies.includes(p)) }).toEqual({ name, missing: [] });
       if (name !== '@agora/sdk') {
         // The SDK is a dependency, loaded from its own package, not bundled into the app.
@@ -133,18 +147,24 @@ describe('publishable packages (e2e)', () => {
       `const c = new ${sdk}.AgoraClient({ baseUrl: 'http://127.0.0.1:9' });` +
       `console.log(JSON.stringify({ client: typeof c.payments, kit: typeof ${sdk}.AgentKit, verify: typeof ${sdk}.verifyAgoraSignature, micros: String(${sdk}.toMicros('1.5')) }));`;
     const expected = { client: 'object', kit: 'function', verify: 'function', micros: '1500000' };
-    const esm = await ok(process.execPath, ['--input-type=module', '-e', `import * as sdk from '@agora/sdk'; ${probe('sdk')}`], project);
+    const esm = await ok(
+      process.execPath,
+      ['--input-type=module', '-e', `import * as sdk from '@agora/sdk'; ${probe('sdk')}`],
+      project,
+    );
     expect(JSON.parse(esm)).toEqual(expected);
     const cjs = await ok(process.execPath, ['-e', `const sdk = require('@agora/sdk'); ${probe('sdk')}`], project);
     expect(JSON.parse(cjs)).toEqual(expected);
     const { exports } = manifest('@agora/sdk');
-    for (const types of [exports['.'].import.types, exports['.'].require.types]) expect(existsSync(join(installed('@agora/sdk'), types))).toBe(true);
+    for (const types of [exports['.'].import.types, exports['.'].require.types])
+      expect(existsSync(join(installed('@agora/sdk'), types))).toBe(true);
   });
 
   it('`npx agora --help` prints the usage and exits 0; --version is the package version', async () => {
     const help = await run('npx', ['--no-install', 'agora', '--help'], project);
     expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: agora') });
-    for (const command of ['wallet', 'discover', 'execute', 'balance']) expect(help.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    for (const command of ['wallet', 'discover', 'execute', 'balance'])
+      expect(help.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
     const version = await run('npx', ['--no-install', 'agora', '--version'], project);
     expect(version).toMatchObject({ code: 0, stdout: `${manifest('@agora/cli').version}\n` });
   }, 60_000);
@@ -152,10 +172,20 @@ describe('publishable packages (e2e)', () => {
   it('`npx @agora/mcp` serves its tools over stdio to the official MCP client', async () => {
     const client = new Client({ name: 'agora-packages-test', version: '1.0.0' });
     const env = cleanEnv({ AGORA_URL: 'http://127.0.0.1:9', AGORA_PRIVATE_KEY: newWallet().privateKey });
-    await client.connect(new StdioClientTransport({ command: 'npx', args: ['--no-install', '@agora/mcp'], cwd: project, env, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: 'npx',
+        args: ['--no-install', '@agora/mcp'],
+        cwd: project,
+        env,
+        stderr: 'pipe',
+      }),
+    );
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['discover', 'recommend', 'budget_check', 'execute', 'get_execution', 'spending']));
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['discover', 'recommend', 'budget_check', 'execute', 'get_execution', 'spending']),
+      );
     } finally {
       await client.close();
     }

@@ -31,11 +31,22 @@ describe('Payments API (e2e)', () => {
   }
   // Signatures are single use for changes: each call gets its own timestamp.
   let tick = 0;
-  const signed = (a: { id: string; wallet: Wallet }, action: string | null = 'POST /api/v1/payments/withdraw') => walletHeaders(a.wallet, a.id, action, clock.nowMs() + ++tick);
+  const signed = (a: { id: string; wallet: Wallet }, action: string | null = 'POST /api/v1/payments/withdraw') =>
+    walletHeaders(a.wallet, a.id, action, clock.nowMs() + ++tick);
   const withdraw = async (a: { id: string; wallet: Wallet }, amount: string, headers?: Record<string, string>) =>
-    api.request('POST', '/api/v1/payments/withdraw', { body: { agentId: a.id, amount, destinationWallet: DEST }, headers: headers ?? (await signed(a)) });
-  const invariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
-  const events = (type: string, agentId: string) => ds.query(`SELECT id, data FROM outbox_events WHERE type = $1 AND agent_id = $2 ORDER BY created_at`, [type, agentId]);
+    api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: a.id, amount, destinationWallet: DEST },
+      headers: headers ?? (await signed(a)),
+    });
+  const invariants = async () =>
+    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+      (r) => r.violations.length,
+    );
+  const events = (type: string, agentId: string) =>
+    ds.query(`SELECT id, data FROM outbox_events WHERE type = $1 AND agent_id = $2 ORDER BY created_at`, [
+      type,
+      agentId,
+    ]);
 
   describe('GET /payments/balance/:agentId', () => {
     it('starts at zero with six-decimal strings', async () => {
@@ -62,7 +73,13 @@ describe('Payments API (e2e)', () => {
       await seedCharge(api.app, { agentId: a.id, agentFee: 1_000_000n, reputation: 90 }); // 0.95 now
       const { hold } = await seedCharge(api.app, { agentId: a.id, agentFee: 2_000_000n, reputation: 50 }); // 1.90 held 60 s
       let b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
-      expect(b).toMatchObject({ available: '0.950000', pending: '1.900000', totalEarned: '2.850000', executionCount: 2, escrow: { pendingCount: 1, pendingTotal: '1.900000' } });
+      expect(b).toMatchObject({
+        available: '0.950000',
+        pending: '1.900000',
+        totalEarned: '2.850000',
+        executionCount: 2,
+        escrow: { pendingCount: 1, pendingTotal: '1.900000' },
+      });
 
       const escrow = api.app.get(EscrowService);
       expect(await escrow.release(hold.id)).toBe(false); // not due yet
@@ -70,7 +87,11 @@ describe('Payments API (e2e)', () => {
       expect(await escrow.release(hold.id)).toBe(true);
       expect(await escrow.release(hold.id)).toBe(false); // once
       b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
-      expect(b).toMatchObject({ available: '2.850000', pending: '0.000000', escrow: { pendingCount: 0, pendingTotal: '0.000000' } });
+      expect(b).toMatchObject({
+        available: '2.850000',
+        pending: '0.000000',
+        escrow: { pendingCount: 0, pendingTotal: '0.000000' },
+      });
       const released = await events('escrow.released', a.id);
       expect(released.map((e: { data: unknown }) => e.data)).toEqual([
         { transactionId: expect.stringMatching(/^tx_/), amount: '0.950000', newAvailableBalance: '0.950000' },
@@ -80,7 +101,9 @@ describe('Payments API (e2e)', () => {
     });
 
     it('404s an unknown agent and 400s a bad id', async () => {
-      expect((await api.request('GET', '/api/v1/payments/balance/0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b')).body.error.code).toBe('AGENT_NOT_FOUND');
+      expect(
+        (await api.request('GET', '/api/v1/payments/balance/0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b')).body.error.code,
+      ).toBe('AGENT_NOT_FOUND');
       expect((await api.request('GET', '/api/v1/payments/balance/nope')).status).toBe(400);
     });
   });
@@ -131,9 +154,21 @@ describe('Payments API (e2e)', () => {
       expect(await api.app.get(WithdrawalsService).process(id)).toBe('completed');
       expect(await api.app.get(WithdrawalsService).process(id)).toBe('skipped');
       const w = (await api.request('GET', `/api/v1/payments/withdrawal/${id}`)).body.data;
-      expect(w).toMatchObject({ status: 'completed', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), completed_at: expect.any(String) });
+      expect(w).toMatchObject({
+        status: 'completed',
+        tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        completed_at: expect.any(String),
+      });
       const [event] = (await events('withdrawal.completed', a.id)).map((e: { data: unknown }) => e.data);
-      expect(event).toEqual({ withdrawalId: id, agentId: a.id, amount: '1.000000', fee: '0.100000', netAmount: '0.900000', destinationWallet: DEST, txHash: w.tx_hash });
+      expect(event).toEqual({
+        withdrawalId: id,
+        agentId: a.id,
+        amount: '1.000000',
+        fee: '0.100000',
+        netAmount: '0.900000',
+        destinationWallet: DEST,
+        txHash: w.tx_hash,
+      });
       expect((await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data.totalWithdrawn).toBe('1.000000');
       expect(await invariants()).toEqual([]);
     });
@@ -153,7 +188,11 @@ describe('Payments API (e2e)', () => {
     it('lists withdrawals newest first with a summary, paginated', async () => {
       const res = await api.request('GET', `/api/v1/payments/withdrawals/${a.id}`);
       expect(res.status).toBe(200);
-      expect(res.body.data.withdrawals.map((w: { status: string }) => w.status)).toEqual(['failed', 'completed', 'pending']);
+      expect(res.body.data.withdrawals.map((w: { status: string }) => w.status)).toEqual([
+        'failed',
+        'completed',
+        'pending',
+      ]);
       expect(res.body.data.summary).toEqual({ totalCount: 3, totalWithdrawn: '1.000000', pendingAmount: '2.500000' });
       const page = await api.request('GET', `/api/v1/payments/withdrawals/${a.id}?limit=1&offset=1`);
       expect(page.body.data.withdrawals.map((w: { status: string }) => w.status)).toEqual(['completed']);
@@ -174,7 +213,10 @@ describe('Payments API (e2e)', () => {
     });
 
     it('refuses a bad destination wallet', async () => {
-      const res = await api.request('POST', '/api/v1/payments/withdraw', { body: { agentId: a.id, amount: '1', destinationWallet: '0x12' }, headers: await signed(a) });
+      const res = await api.request('POST', '/api/v1/payments/withdraw', {
+        body: { agentId: a.id, amount: '1', destinationWallet: '0x12' },
+        headers: await signed(a),
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.details.errors[0].field).toBe('destinationWallet');
     });
@@ -183,7 +225,9 @@ describe('Payments API (e2e)', () => {
       expect((await withdraw(a, '1', {})).status).toBe(401);
       const other = await agent();
       expect((await withdraw(a, '1', await signed(other))).status).toBe(403);
-      expect((await withdraw(a, '1', await walletHeaders(other.wallet, a.id, 'POST /api/v1/payments/withdraw'))).status).toBe(403);
+      expect(
+        (await withdraw(a, '1', await walletHeaders(other.wallet, a.id, 'POST /api/v1/payments/withdraw'))).status,
+      ).toBe(403);
       const headers = await signed(a);
       expect((await withdraw(a, '1', headers)).status).toBe(201);
       const replay = await withdraw(a, '1', headers);
@@ -195,17 +239,28 @@ describe('Payments API (e2e)', () => {
       const b = await agent();
       await seedCharge(api.app, { agentId: b.id, agentFee: 2_000_000n, reputation: 90 });
       const admin = { 'X-Admin-Key': 'test-admin-key-0123456789' };
-      expect((await api.request('POST', `/api/v1/admin/agents/${b.id}/suspend`, { body: { reason: 'review' }, headers: admin })).status).toBe(200);
+      expect(
+        (
+          await api.request('POST', `/api/v1/admin/agents/${b.id}/suspend`, {
+            body: { reason: 'review' },
+            headers: admin,
+          })
+        ).status,
+      ).toBe(200);
       const refused = await withdraw(b, '1');
       expect([refused.status, refused.body.error.code]).toEqual([403, 'FORBIDDEN']);
       expect((await api.request('GET', `/api/v1/payments/balance/${b.id}`)).body.data.available).toBe('1.900000');
       expect((await ds.query(`SELECT count(*)::int AS n FROM withdrawals WHERE agent_id = $1`, [b.id]))[0].n).toBe(0);
-      expect((await api.request('POST', `/api/v1/admin/agents/${b.id}/reinstate`, { headers: admin })).status).toBe(200);
+      expect((await api.request('POST', `/api/v1/admin/agents/${b.id}/reinstate`, { headers: admin })).status).toBe(
+        200,
+      );
       expect((await withdraw(b, '1')).status).toBe(201);
     });
 
     it('404s unknown withdrawals and 400s malformed ids', async () => {
-      expect((await api.request('GET', '/api/v1/payments/withdrawal/wd_AAAAAAAAAAAAAAAA')).body.error.code).toBe('WITHDRAWAL_NOT_FOUND');
+      expect((await api.request('GET', '/api/v1/payments/withdrawal/wd_AAAAAAAAAAAAAAAA')).body.error.code).toBe(
+        'WITHDRAWAL_NOT_FOUND',
+      );
       expect((await api.request('GET', '/api/v1/payments/withdrawal/12345')).status).toBe(400);
     });
   });
@@ -220,7 +275,10 @@ describe('Payments API (e2e)', () => {
     expect(results.filter((r) => r.status === 409 && r.body.error.code === 'INSUFFICIENT_BALANCE')).toHaveLength(49);
     const b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
     expect(b.available).toBe('0.000000');
-    const [{ withdrawing }] = await ds.query(`SELECT balance::text AS withdrawing FROM ledger_accounts WHERE code = $1`, [`agent:${a.id}:withdrawing`]);
+    const [{ withdrawing }] = await ds.query(
+      `SELECT balance::text AS withdrawing FROM ledger_accounts WHERE code = $1`,
+      [`agent:${a.id}:withdrawing`],
+    );
     expect(withdrawing).toBe('10000000');
     expect(await invariants()).toEqual([]);
   });
@@ -249,12 +307,18 @@ describe('Payments API (e2e)', () => {
         livemode: false,
       });
       expect((await api.request('GET', `/api/v1/payments/history/${a.id}`, { headers })).status).toBe(200);
-      expect((await api.request('GET', `/api/v1/payments/history/${a.id}?limit=1`, { headers })).body.data).toHaveLength(1);
+      expect(
+        (await api.request('GET', `/api/v1/payments/history/${a.id}?limit=1`, { headers })).body.data,
+      ).toHaveLength(1);
       expect((await api.request('GET', `/api/v1/payments/history/${a.id}`)).status).toBe(401);
       const other = await agent();
-      expect((await api.request('GET', `/api/v1/payments/history/${a.id}`, { headers: await signed(other, null) })).status).toBe(403);
+      expect(
+        (await api.request('GET', `/api/v1/payments/history/${a.id}`, { headers: await signed(other, null) })).status,
+      ).toBe(403);
       // The unbound message is still accepted for a read (never for a change: test/e2e/abuse-signatures).
-      expect((await api.request('GET', `/api/v1/payments/history/${a.id}`, { headers: await signed(a, null) })).status).toBe(200);
+      expect(
+        (await api.request('GET', `/api/v1/payments/history/${a.id}`, { headers: await signed(a, null) })).status,
+      ).toBe(200);
     });
 
     it('shows one transaction with the single-view fields', async () => {
@@ -272,7 +336,9 @@ describe('Payments API (e2e)', () => {
         dispute_id: null,
         completed_at: expect.any(String),
       });
-      expect((await api.request('GET', '/api/v1/payments/tx/tx_AAAAAAAAAAAAAAAA')).body.error.code).toBe('TRANSACTION_NOT_FOUND');
+      expect((await api.request('GET', '/api/v1/payments/tx/tx_AAAAAAAAAAAAAAAA')).body.error.code).toBe(
+        'TRANSACTION_NOT_FOUND',
+      );
       expect((await api.request('GET', '/api/v1/payments/tx/nope')).status).toBe(400);
     });
 

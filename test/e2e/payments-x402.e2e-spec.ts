@@ -32,16 +32,24 @@ describe('x402 payments (e2e)', () => {
     );
     return r as { agents: number; payments: number; journal: number; revenue: string };
   };
-  const register = (wallet: Wallet, headers: Record<string, string>, body = agentPayload(wallet)) => api.request('POST', '/api/v1/agents', { body, headers });
-  const payFor = (wallet: Wallet, o: Partial<Parameters<typeof x402Header>[1]> = {}) => x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet, ...o });
-  const allInvariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
+  const register = (wallet: Wallet, headers: Record<string, string>, body = agentPayload(wallet)) =>
+    api.request('POST', '/api/v1/agents', { body, headers });
+  const payFor = (wallet: Wallet, o: Partial<Parameters<typeof x402Header>[1]> = {}) =>
+    x402Header(wallet, { amount: REGISTRATION_FEE_MICROS, payTo: api.config.platformWallet, ...o });
+  const allInvariants = async () =>
+    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+      (r) => r.violations.length,
+    );
 
   it('answers an unpaid registration with 402: the envelope, the v1 body and the v2 PAYMENT-REQUIRED header', async () => {
     const before = await counts();
     const res = await register(newWallet(), {});
     expect(res.status).toBe(402);
     expect(res.body.success).toBe(false);
-    expect(res.body.error).toMatchObject({ code: 'PAYMENT_REQUIRED', details: { amount: '0.100000', currency: 'USDC' } });
+    expect(res.body.error).toMatchObject({
+      code: 'PAYMENT_REQUIRED',
+      details: { amount: '0.100000', currency: 'USDC' },
+    });
     expect(res.body.x402Version).toBe(1);
     expect(res.body.accepts).toEqual([
       {
@@ -63,7 +71,15 @@ describe('x402 payments (e2e)', () => {
     expect(v2).toMatchObject({
       x402Version: 2,
       resource: { url: `${api.config.publicBaseUrl}/api/v1/agents`, mimeType: 'application/json' },
-      accepts: [{ scheme: 'exact', network: 'eip155:84532', amount: '100000', payTo: api.config.platformWallet, extra: { name: 'USDC', version: '2' } }],
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'eip155:84532',
+          amount: '100000',
+          payTo: api.config.platformWallet,
+          extra: { name: 'USDC', version: '2' },
+        },
+      ],
     });
     expect(await counts()).toEqual(before);
   });
@@ -74,8 +90,16 @@ describe('x402 payments (e2e)', () => {
       const res = await multi.request('POST', '/api/v1/agents', { body: agentPayload(newWallet()) });
       expect(res.body.accepts.map((a: { network: string }) => a.network)).toEqual(['base-sepolia', 'base']);
       const v2 = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString());
-      expect(v2.accepts.map((a: { network: string }) => a.network)).toEqual(['eip155:84532', 'eip155:8453', 'eip155:1']);
-      expect(v2.accepts.map((a: { extra: { name: string } }) => a.extra.name)).toEqual(['USDC', 'USD Coin', 'USD Coin']);
+      expect(v2.accepts.map((a: { network: string }) => a.network)).toEqual([
+        'eip155:84532',
+        'eip155:8453',
+        'eip155:1',
+      ]);
+      expect(v2.accepts.map((a: { extra: { name: string } }) => a.extra.name)).toEqual([
+        'USDC',
+        'USD Coin',
+        'USD Coin',
+      ]);
     } finally {
       await multi.close();
     }
@@ -100,7 +124,9 @@ describe('x402 payments (e2e)', () => {
     const after = await counts();
     expect(after.agents).toBe(before.agents + 1);
     expect(BigInt(after.revenue) - BigInt(before.revenue)).toBe(REGISTRATION_FEE_MICROS);
-    const [payment] = await ds.query(`SELECT status, ref_id, purpose, x402_version FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]);
+    const [payment] = await ds.query(`SELECT status, ref_id, purpose, x402_version FROM payments WHERE payer = $1`, [
+      wallet.address.toLowerCase(),
+    ]);
     expect(payment).toEqual({ status: 'settled', ref_id: body.data.id, purpose: 'registration', x402_version: 1 });
     expect(await allInvariants()).toEqual([]);
   });
@@ -125,7 +151,9 @@ describe('x402 payments (e2e)', () => {
     expect(res.status).toBe(201);
     const settlement = decodePaymentResponseHeader(res.headers.get('payment-response')!);
     expect(settlement).toMatchObject({ success: true, network: 'eip155:84532', payer: wallet.address.toLowerCase() });
-    const [payment] = await ds.query(`SELECT status, x402_version FROM payments WHERE payer = $1`, [wallet.address.toLowerCase()]);
+    const [payment] = await ds.query(`SELECT status, x402_version FROM payments WHERE payer = $1`, [
+      wallet.address.toLowerCase(),
+    ]);
     expect(payment).toEqual({ status: 'settled', x402_version: 2 });
   });
 
@@ -166,38 +194,89 @@ describe('x402 payments (e2e)', () => {
       ['a header that is not base64 JSON', async () => ({ 'X-PAYMENT': '%%%not-base64%%%' }), 'invalid_payload'],
       ['a JSON scalar', async () => ({ 'X-PAYMENT': b64('42') }), 'invalid_payload'],
       ['an unknown x402 version', (w) => tamper(w, (d) => (d.x402Version = 3)), 'invalid_x402_version'],
-      ['a v2 payload in the v1 header', async (w) => payFor(w, { version: 2 }).then((h) => ({ 'X-PAYMENT': h.value })), 'invalid_x402_version'],
+      [
+        'a v2 payload in the v1 header',
+        async (w) => payFor(w, { version: 2 }).then((h) => ({ 'X-PAYMENT': h.value })),
+        'invalid_x402_version',
+      ],
       ['another scheme', (w) => tamper(w, (d) => (d.scheme = 'upto')), 'invalid_scheme'],
       ['a network not offered', (w) => tamper(w, (d) => (d.network = 'base')), 'invalid_network'],
       ['a malformed nonce', (w) => tamper(w, (d) => (d.payload.authorization.nonce = '0x1234')), 'invalid_payload'],
-      ['an authorization changed after signing', (w) => tamper(w, (d) => (d.payload.authorization.validBefore = String(now() + 200n))), 'invalid_exact_evm_payload_signature'],
-      ['a signature under the wrong EIP-712 name', async (w) => payFor(w, { assetName: 'USD Coin' }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_signature'],
-      ['a payment to another address', async (w) => payFor(w, { to: Wallet.createRandom().address }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_recipient_mismatch'],
-      ['a value below the amount due', async (w) => payFor(w, { value: 99_999n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_value'],
-      ['a value above the amount due', async (w) => payFor(w, { value: 100_001n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_value'],
-      ['an expired authorization', async (w) => payFor(w, { validBefore: now() - 1n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_before'],
-      ['one expiring within 6 s', async (w) => payFor(w, { validBefore: now() + 3n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_before'],
-      ['one valid for over an hour', async (w) => payFor(w, { validBefore: now() + 7_200n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_before'],
-      ['one not valid yet', async (w) => payFor(w, { validAfter: now() + 120n }).then((h) => ({ [h.name]: h.value })), 'invalid_exact_evm_payload_authorization_valid_after'],
+      [
+        'an authorization changed after signing',
+        (w) => tamper(w, (d) => (d.payload.authorization.validBefore = String(now() + 200n))),
+        'invalid_exact_evm_payload_signature',
+      ],
+      [
+        'a signature under the wrong EIP-712 name',
+        async (w) => payFor(w, { assetName: 'USD Coin' }).then((h) => ({ [h.name]: h.value })),
+        'invalid_exact_evm_payload_signature',
+      ],
+      [
+        'a payment to another address',
+        async (w) => payFor(w, { to: Wallet.createRandom().address }).then((h) => ({ [h.name]: h.value })),
+        'invalid_exact_evm_payload_recipient_mismatch',
+      ],
+      [
+        'a value below the amount due',
+        async (w) => payFor(w, { value: 99_999n }).then((h) => ({ [h.name]: h.value })),
+        'invalid_exact_evm_payload_authorization_value',
+      ],
+      [
+        'a value above the amount due',
+        async (w) => payFor(w, { value: 100_001n }).then((h) => ({ [h.name]: h.value })),
+        'invalid_exact_evm_payload_authorization_value',
+      ],
+      [
+        'an expired authorization',
+        async (w) => payFor(w, { validBefore: now() - 1n }).then((h) => ({ [h.name]: h.value })),
+        'invalid_exact_evm_payload_authorization_valid_before',
+      ],
+      [
+        'one expiring within 6 s',
+        async (w) => payFor(w, { validBefore: now() + 3n }).then((h) => ({ [h.name]: h.value })),
+        'invalid_exact_evm_payload_authorization_valid_before',
+      ],
+      [
+        'one valid for over an hour',
+        async (w) => payFor(w, { validBefore: now() + 7_200n }).then((h) => ({ [h.name]: h.value })),
+        'invalid_exact_evm_payload_authorization_valid_before',
+      ],
+      [
+        'one not valid yet',
+        async (w) => payFor(w, { validAfter: now() + 120n }).then((h) => ({ [h.name]: h.value })),
+        'invalid_exact_evm_payload_authorization_valid_after',
+      ],
       [
         'a v2 payload for another asset',
-        async (w) => payFor(w, { version: 2, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }).then((h) => ({ [h.name]: h.value })),
+        async (w) =>
+          payFor(w, { version: 2, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' }).then((h) => ({
+            [h.name]: h.value,
+          })),
         'invalid_payment_requirements',
       ],
-      ['a v2 payload on another chain', async (w) => payFor(w, { version: 2, chainId: 8453, network: 'eip155:8453' }).then((h) => ({ [h.name]: h.value })), 'invalid_network'],
+      [
+        'a v2 payload on another chain',
+        async (w) =>
+          payFor(w, { version: 2, chainId: 8453, network: 'eip155:8453' }).then((h) => ({ [h.name]: h.value })),
+        'invalid_network',
+      ],
     ];
 
-    it.each(cases)('answers %s with 402 PAYMENT_INVALID and the x402 reason, charging nothing', async (_label, headers, reason) => {
-      const wallet = newWallet();
-      const before = await counts();
-      const res = await register(wallet, await headers(wallet));
-      expect(res.status).toBe(402);
-      expect(res.body.error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason } });
-      expect(res.body.x402Version).toBe(1);
-      expect(res.body.accepts).toHaveLength(1);
-      expect(res.headers.get('payment-required')).toBeTruthy();
-      expect(await counts()).toEqual(before);
-    });
+    it.each(cases)(
+      'answers %s with 402 PAYMENT_INVALID and the x402 reason, charging nothing',
+      async (_label, headers, reason) => {
+        const wallet = newWallet();
+        const before = await counts();
+        const res = await register(wallet, await headers(wallet));
+        expect(res.status).toBe(402);
+        expect(res.body.error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason } });
+        expect(res.body.x402Version).toBe(1);
+        expect(res.body.accepts).toHaveLength(1);
+        expect(res.headers.get('payment-required')).toBeTruthy();
+        expect(await counts()).toEqual(before);
+      },
+    );
   });
 
   it('charges nothing for a request that fails validation, and the same payment then works', async () => {
@@ -231,7 +310,11 @@ describe('x402 payments (e2e)', () => {
     const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
     decoded.payload.signature = `${sig.r}${(n - BigInt(sig.s)).toString(16).padStart(64, '0')}${sig.v === 27 ? '1c' : '1b'}`;
     const before = await counts();
-    const twin = await register(wallet, { 'X-PAYMENT': Buffer.from(JSON.stringify(decoded)).toString('base64') }, agentPayload(wallet, { name: 'Twin Agent' }));
+    const twin = await register(
+      wallet,
+      { 'X-PAYMENT': Buffer.from(JSON.stringify(decoded)).toString('base64') },
+      agentPayload(wallet, { name: 'Twin Agent' }),
+    );
     expect([402, 409]).toContain(twin.status);
     expect(await counts()).toEqual(before);
   });
@@ -244,7 +327,11 @@ describe('x402 payments (e2e)', () => {
     decoded.payload.signature = `${sig.r}${(n - BigInt(sig.s)).toString(16).padStart(64, '0')}${sig.v === 27 ? '1c' : '1b'}`;
     const before = await counts();
     const res = await register(wallet, { 'X-PAYMENT': Buffer.from(JSON.stringify(decoded)).toString('base64') });
-    expect([res.status, res.body.error.code, res.body.error.details.reason]).toEqual([402, 'PAYMENT_INVALID', 'invalid_exact_evm_payload_signature']);
+    expect([res.status, res.body.error.code, res.body.error.details.reason]).toEqual([
+      402,
+      'PAYMENT_INVALID',
+      'invalid_exact_evm_payload_signature',
+    ]);
     expect(await counts()).toEqual(before);
   });
 
@@ -252,7 +339,11 @@ describe('x402 payments (e2e)', () => {
     const wallet = newWallet();
     const h = await payFor(wallet);
     const before = await counts();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => register(wallet, { [h.name]: h.value }, agentPayload(wallet, { name: `Racer ${i}` }))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        register(wallet, { [h.name]: h.value }, agentPayload(wallet, { name: `Racer ${i}` })),
+      ),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409 && r.body.error.code === 'PAYMENT_REPLAYED')).toHaveLength(19);

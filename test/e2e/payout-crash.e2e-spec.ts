@@ -32,7 +32,13 @@ describe('payouts survive a worker killed with SIGKILL (e2e)', () => {
     chain = await startChain();
     api = await startApi({ ...evmEnv(chain), OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
     ds = api.app.get(DataSource);
-    workerEnv = { ...api.env, PAYOUT_CLAIM_MS: '1000', MAINTENANCE_INTERVAL_MS: '300', EVM_RESEND_AFTER_MS: '500', LOG_LEVEL: 'info' };
+    workerEnv = {
+      ...api.env,
+      PAYOUT_CLAIM_MS: '1000',
+      MAINTENANCE_INTERVAL_MS: '300',
+      EVM_RESEND_AFTER_MS: '500',
+      LOG_LEVEL: 'info',
+    };
     const wallet = newWallet();
     await chain.mint(wallet.address, REGISTRATION_FEE_MICROS);
     const res = await registerAgent(api, wallet, {}, { asset: chain.usdcAddress });
@@ -57,8 +63,13 @@ describe('payouts survive a worker killed with SIGKILL (e2e)', () => {
     return { id: res.body.data.withdrawalId, dest };
   }
 
-  const startWorker = (env: Record<string, string> = {}) => (worker = startProcess(builtApp('worker'), { ...workerEnv, ...env }));
-  const status = async (id: string) => (await ds.query(`SELECT status, chain_tx_id FROM withdrawals WHERE id = $1`, [id]))[0] as { status: string; chain_tx_id: string | null };
+  const startWorker = (env: Record<string, string> = {}) =>
+    (worker = startProcess(builtApp('worker'), { ...workerEnv, ...env }));
+  const status = async (id: string) =>
+    (await ds.query(`SELECT status, chain_tx_id FROM withdrawals WHERE id = $1`, [id]))[0] as {
+      status: string;
+      chain_tx_id: string | null;
+    };
   const sent = () => chain.provider.getTransactionCount(chain.platform.address, 'latest');
 
   for (const point of ['chain.after-persist', 'chain.after-broadcast']) {
@@ -78,7 +89,10 @@ describe('payouts survive a worker killed with SIGKILL (e2e)', () => {
       worker!.child.kill('SIGKILL');
       expect(await chain.balanceOf(w.dest)).toBe(NET);
       expect(await sent()).toBe(before + 1); // one transaction for it, never a second
-      const [done] = await ds.query(`SELECT w.tx_hash, c.status, c.tx_hash AS chain_hash FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`, [w.id]);
+      const [done] = await ds.query(
+        `SELECT w.tx_hash, c.status, c.tx_hash AS chain_hash FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`,
+        [w.id],
+      );
       expect(done).toEqual({ tx_hash: tx.tx_hash, status: 'mined', chain_hash: tx.tx_hash });
     }, 60_000);
   }
@@ -99,14 +113,22 @@ describe('payouts survive a worker killed with SIGKILL (e2e)', () => {
       await w.exited;
       kills++;
     }
-    const finished = async () => (await ds.query(`SELECT count(*)::int AS n FROM withdrawals WHERE id = ANY($1) AND status IN ('completed', 'failed')`, [all.map((w) => w.id)]))[0].n;
+    const finished = async () =>
+      (
+        await ds.query(
+          `SELECT count(*)::int AS n FROM withdrawals WHERE id = ANY($1) AND status IN ('completed', 'failed')`,
+          [all.map((w) => w.id)],
+        )
+      )[0].n;
     const partial = await finished();
     startWorker();
     await waitFor(async () => (await finished()) === 100, 'every withdrawal to finish', 90_000);
     worker!.child.kill('SIGKILL');
     process.stdout.write(`G3: ${partial} of 100 finished during the ${kills} killed workers\n`);
 
-    const rows: { status: string }[] = await ds.query(`SELECT status FROM withdrawals WHERE id = ANY($1)`, [all.map((w) => w.id)]);
+    const rows: { status: string }[] = await ds.query(`SELECT status FROM withdrawals WHERE id = ANY($1)`, [
+      all.map((w) => w.id),
+    ]);
     expect(rows.map((r) => r.status)).toEqual(Array(100).fill('completed'));
     for (const w of all) expect(await chain.balanceOf(w.dest)).toBe(NET); // each paid exactly once
     const [txs] = await ds.query(
@@ -116,8 +138,14 @@ describe('payouts survive a worker killed with SIGKILL (e2e)', () => {
     );
     expect(txs).toEqual({ mined: 100, bound: 100 });
     expect(await sent()).toBe(before + 100); // exactly 100 transactions left the hot wallet
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
+    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+      'ledger:check',
+    ]);
     expect(await check.exited).toBe(0);
   }, 240_000);
 });

@@ -17,7 +17,13 @@ describe('public reads are rate-limited per IP (e2e)', () => {
   it(`${LIMIT} reads a minute, then 429 RATE_LIMITED with Retry-After; health and writes are not counted`, async () => {
     // The window is the clock's minute: start well inside one, so the test does not straddle two.
     await waitFor(async () => Date.now() % 60_000 < 50_000, 'the start of a minute', 15_000);
-    const paths = ['/api/v1/discover', '/api/v1/discover/recommend?query=translate', '/api/v1/payments/stats', '/api/v1/reputation/leaderboard', '/api/v1/discover'];
+    const paths = [
+      '/api/v1/discover',
+      '/api/v1/discover/recommend?query=translate',
+      '/api/v1/payments/stats',
+      '/api/v1/reputation/leaderboard',
+      '/api/v1/discover',
+    ];
     for (const [i, path] of paths.entries()) {
       const res = await api.request('GET', path);
       expect([path, res.status, res.headers.get('x-ratelimit-remaining')]).toEqual([path, 200, String(LIMIT - i - 1)]);

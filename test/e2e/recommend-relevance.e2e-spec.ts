@@ -15,11 +15,16 @@ describe('Recommendation relevance (e2e)', () => {
       const res = await registerAgent(api, newWallet(), {
         name: a.name,
         description: a.description,
-        capabilities: a.capabilities.map((c) => ({ ...c, pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' } })),
+        capabilities: a.capabilities.map((c) => ({
+          ...c,
+          pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
+        })),
       });
       expect(res.status).toBe(201);
       idToKey.set(res.body.data.id, a.key);
-      await withClient(api.databaseUrl, (c) => c.query('UPDATE agents SET reputation_score = $2 WHERE id = $1', [res.body.data.id, a.reputation]));
+      await withClient(api.databaseUrl, (c) =>
+        c.query('UPDATE agents SET reputation_score = $2 WHERE id = $1', [res.body.data.id, a.reputation]),
+      );
     }
   });
   afterAll(async () => {

@@ -31,7 +31,12 @@ describe('Refunds that cost more than they return (e2e)', () => {
       endpoints: { execution: agentServer.url },
       capabilities: [
         capabilityPayload({ inputSchema: { type: 'object' } }),
-        capabilityPayload({ id: 'quote', name: 'quote', inputSchema: { type: 'object' }, pricing: { model: 'dynamic', basePrice: '0.01', maxPrice: '0.2', currency: 'USDC' } }),
+        capabilityPayload({
+          id: 'quote',
+          name: 'quote',
+          inputSchema: { type: 'object' },
+          pricing: { model: 'dynamic', basePrice: '0.01', maxPrice: '0.2', currency: 'USDC' },
+        }),
       ],
     });
     agentId = res.body.data.id;
@@ -43,19 +48,31 @@ describe('Refunds that cost more than they return (e2e)', () => {
 
   const execute = async (payer: Wallet, amount: bigint, body: Record<string, unknown>) => {
     const pay = await x402Header(payer, { amount, payTo: api.config.platformWallet });
-    return api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, ...body }, headers: { [pay.name]: pay.value } });
+    return api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, ...body },
+      headers: { [pay.name]: pay.value },
+    });
   };
   const refundsOf = async (payer: Wallet) =>
-    (await ds.query(`SELECT id, amount::text, status, carried_by AS "carriedBy", payout_amount::text AS "payoutAmount" FROM refunds WHERE wallet = $1 ORDER BY created_at`, [
-      payer.address.toLowerCase(),
-    ])) as { id: string; amount: string; status: string; carriedBy: string | null; payoutAmount: string | null }[];
-  const revenue = async () => BigInt((await ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b);
-  const invariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
+    (await ds.query(
+      `SELECT id, amount::text, status, carried_by AS "carriedBy", payout_amount::text AS "payoutAmount" FROM refunds WHERE wallet = $1 ORDER BY created_at`,
+      [payer.address.toLowerCase()],
+    )) as { id: string; amount: string; status: string; carriedBy: string | null; payoutAmount: string | null }[];
+  const revenue = async () =>
+    BigInt((await ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b);
+  const invariants = async () =>
+    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+      (r) => r.violations.length,
+    );
 
   it('a chain root whose agent fails keeps the platform fee; the rest of the payment is refunded', async () => {
     const payer = newWallet();
     // Root cost 0.011 (0.001 fee + 0.010) plus a 0.05 budget.
-    const res = await execute(payer, 61_000n, { capabilityId: 'translate', input: { text: 'x', mode: 'fail' }, chain: { budget: '0.05' } });
+    const res = await execute(payer, 61_000n, {
+      capabilityId: 'translate',
+      input: { text: 'x', mode: 'fail' },
+      chain: { budget: '0.05' },
+    });
     expect([res.status, res.body.error.code]).toEqual([502, 'EXECUTION_FAILED']);
     const [chain] = await ds.query(`SELECT id FROM chains WHERE root_wallet = $1`, [payer.address.toLowerCase()]);
     const before = await revenue();
@@ -88,7 +105,9 @@ describe('Refunds that cost more than they return (e2e)', () => {
     expect(await api.app.get(RefundsService).process(carrier)).toBe('completed');
     const paid = await refundsOf(payer);
     expect(paid.map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
-    const hashes = await ds.query(`SELECT DISTINCT tx_hash FROM refunds WHERE wallet = $1`, [payer.address.toLowerCase()]);
+    const hashes = await ds.query(`SELECT DISTINCT tx_hash FROM refunds WHERE wallet = $1`, [
+      payer.address.toLowerCase(),
+    ]);
     expect(hashes).toHaveLength(1);
     expect(await invariants()).toEqual([]);
   });
@@ -99,7 +118,10 @@ describe('Refunds that cost more than they return (e2e)', () => {
     const id = small.body.data.refund.refundId as string;
     expect(await api.app.get(RefundsService).dueForProcessing()).not.toContain(id);
     const sent = await api.request('POST', `/api/v1/admin/refunds/${id}/retry`, { headers: ADMIN });
-    expect([sent.status, sent.body.data]).toEqual([200, { refundId: id, amount: '0.001000', status: 'pending', txHash: null, livemode: false }]);
+    expect([sent.status, sent.body.data]).toEqual([
+      200,
+      { refundId: id, amount: '0.001000', status: 'pending', txHash: null, livemode: false },
+    ]);
     expect(await api.app.get(RefundsService).process(id)).toBe('completed');
     expect((await refundsOf(payer)).map((r) => [r.status, r.payoutAmount])).toEqual([['completed', '1000']]);
     expect(await invariants()).toEqual([]);
@@ -113,8 +135,14 @@ describe('Refunds that cost more than they return (e2e)', () => {
     ];
     const [first, second] = runs.map((r) => r.body.data.refund.refundId as string);
     // What the payout sender leaves when a transfer reverted: failed, still owed, with its retry time.
-    await ds.query(`UPDATE refunds SET status = 'failed', error = 'transfer 0xabc reverted', retry_at = now() - interval '1 second', attempts = 1 WHERE id = $1`, [first]);
-    await ds.query(`UPDATE refunds SET status = 'failed', error = 'transfer 0xdef reverted', retry_at = now() + interval '1 hour', attempts = 1 WHERE id = $1`, [second]);
+    await ds.query(
+      `UPDATE refunds SET status = 'failed', error = 'transfer 0xabc reverted', retry_at = now() - interval '1 second', attempts = 1 WHERE id = $1`,
+      [first],
+    );
+    await ds.query(
+      `UPDATE refunds SET status = 'failed', error = 'transfer 0xdef reverted', retry_at = now() + interval '1 hour', attempts = 1 WHERE id = $1`,
+      [second],
+    );
     const refunds = api.app.get(RefundsService);
     const due = await refunds.dueForProcessing();
     expect(due).toContain(first);
@@ -123,11 +151,16 @@ describe('Refunds that cost more than they return (e2e)', () => {
 
     expect((await api.request('POST', `/api/v1/admin/refunds/${second}/retry`)).status).toBe(401);
     const retried = await api.request('POST', `/api/v1/admin/refunds/${second}/retry`, { headers: ADMIN });
-    expect([retried.status, retried.body.data]).toEqual([200, { refundId: second, amount: '0.140000', status: 'pending', txHash: null, livemode: false }]);
+    expect([retried.status, retried.body.data]).toEqual([
+      200,
+      { refundId: second, amount: '0.140000', status: 'pending', txHash: null, livemode: false },
+    ]);
     expect(await refunds.process(second)).toBe('completed');
     const again = await api.request('POST', `/api/v1/admin/refunds/${second}/retry`, { headers: ADMIN });
     expect([again.status, again.body.error.code]).toEqual([409, 'INVALID_STATE']);
-    expect((await api.request('POST', `/api/v1/admin/refunds/rfd_doesnotexist0000/retry`, { headers: ADMIN })).status).toBe(404);
+    expect(
+      (await api.request('POST', `/api/v1/admin/refunds/rfd_doesnotexist0000/retry`, { headers: ADMIN })).status,
+    ).toBe(404);
     expect((await api.request('POST', `/api/v1/admin/refunds/not-an-id/retry`, { headers: ADMIN })).status).toBe(400);
     expect((await refundsOf(payer)).map((r) => r.status)).toEqual(['completed', 'completed']);
     expect(await invariants()).toEqual([]);

@@ -23,7 +23,12 @@ describe('Reputation abuse (e2e)', () => {
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
     // Runs over 400 ms time out (the agent's `slow` mode answers after 2 s); Standard-tier earnings are released at once.
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', EXECUTION_TIMEOUT_MS: '400', ESCROW_HOLD_STANDARD_S: '0' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      EXECUTION_TIMEOUT_MS: '400',
+      ESCROW_HOLD_STANDARD_S: '0',
+    });
     ds = api.app.get(DataSource);
   });
   afterAll(async () => {
@@ -36,7 +41,11 @@ describe('Reputation abuse (e2e)', () => {
       endpoints: { execution: agentServer.url },
       capabilities: [
         capabilityPayload({
-          inputSchema: { type: 'object', properties: { text: { type: 'string' }, mode: { type: 'string' } }, required: ['text'] },
+          inputSchema: {
+            type: 'object',
+            properties: { text: { type: 'string' }, mode: { type: 'string' } },
+            required: ['text'],
+          },
           pricing: { model: 'per-request', basePrice, currency: 'USDC' },
         }),
       ],
@@ -47,7 +56,10 @@ describe('Reputation abuse (e2e)', () => {
   const reputation = async (id: string) => (await api.request('GET', `/api/v1/reputation/${id}`)).body.data;
   const execute = async (agentId: string, payer: Wallet, amount: bigint, input: Record<string, unknown>) => {
     const pay = await x402Header(payer, { amount, payTo: api.config.platformWallet });
-    return api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input }, headers: { [pay.name]: pay.value } });
+    return api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input },
+      headers: { [pay.name]: pay.value },
+    });
   };
   const withdraw = async (owner: Wallet, agentId: string, amount: string) =>
     api.request('POST', '/api/v1/payments/withdraw', {
@@ -64,9 +76,14 @@ describe('Reputation abuse (e2e)', () => {
     expect(agent.execution_count).toBe(0);
     const board = (await api.request('GET', '/api/v1/reputation/leaderboard?limit=100')).body.data.leaderboard;
     expect(board.find((e: { agentId: string }) => e.agentId === id)).toMatchObject({ score: 50, totalExecutions: 0 });
-    const events = await ds.query(`SELECT delta, payer FROM reputation_events WHERE agent_id = $1 AND type = 'execution.completed'`, [id]);
+    const events = await ds.query(
+      `SELECT delta, payer FROM reputation_events WHERE agent_id = $1 AND type = 'execution.completed'`,
+      [id],
+    );
     expect(events).toHaveLength(10);
-    expect(events.every((e: { delta: number; payer: string }) => e.delta === 0 && e.payer === owner.address.toLowerCase())).toBe(true);
+    expect(
+      events.every((e: { delta: number; payer: string }) => e.delta === 0 && e.payer === owner.address.toLowerCase()),
+    ).toBe(true);
     const stats = (await api.request('GET', `/api/v1/analytics/agent/${id}?period=day`)).body.data.executions;
     expect(stats).toMatchObject({ successful: 10, selfPaid: 10 });
 
@@ -76,7 +93,10 @@ describe('Reputation abuse (e2e)', () => {
     expect((await reputation(id)).score).toBe(53);
     await paidExecute(api, id, newWallet(), PLATFORM_FEE);
     expect((await reputation(id)).score).toBe(54);
-    expect((await api.request('GET', `/api/v1/analytics/agent/${id}?period=day`)).body.data.executions).toMatchObject({ successful: 21, selfPaid: 10 });
+    expect((await api.request('GET', `/api/v1/analytics/agent/${id}?period=day`)).body.data.executions).toMatchObject({
+      successful: 21,
+      selfPaid: 10,
+    });
   });
 
   it('30 requests the agent refused (400) from one wallet, then 10 timeouts from 10 wallets: the agent stays active, withdraws, and the next client gets 200', async () => {
@@ -92,16 +112,20 @@ describe('Reputation abuse (e2e)', () => {
     // Refused requests are the agent's choice, not its failure.
     expect(await reputation(id)).toMatchObject({ score: 51, status: 'active' });
     const wallets = Array.from({ length: 10 }, () => newWallet());
-    for (const w of wallets) expect((await execute(id, w, PLATFORM_FEE + 2_000_000n, { text: 'slow', mode: 'slow' })).status).toBe(504);
+    for (const w of wallets)
+      expect((await execute(id, w, PLATFORM_FEE + 2_000_000n, { text: 'slow', mode: 'slow' })).status).toBe(504);
     expect(await reputation(id)).toMatchObject({ score: 31, status: 'active' });
     // The same wallets again within the hour: their penalties already counted.
-    for (const w of wallets.slice(0, 5)) expect((await execute(id, w, PLATFORM_FEE + 2_000_000n, { text: 'slow again', mode: 'slow' })).status).toBe(504);
+    for (const w of wallets.slice(0, 5))
+      expect((await execute(id, w, PLATFORM_FEE + 2_000_000n, { text: 'slow again', mode: 'slow' })).status).toBe(504);
     expect((await reputation(id)).score).toBe(31);
     expect((await withdraw(owner, id, '1.000000')).status).toBe(201);
     const honest = await execute(id, newWallet(), PLATFORM_FEE + 2_000_000n, { text: 'hola' });
     expect([honest.status, honest.body.data.output]).toEqual([200, { translation: 'HOLA' }]);
     // Nothing was charged for the refused and timed-out runs.
-    expect((await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE providing_agent_id = $1`, [id]))[0].n).toBe(2);
+    expect(
+      (await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE providing_agent_id = $1`, [id]))[0].n,
+    ).toBe(2);
   });
 
   it('a score that reached 0 stops executions but not withdrawals past the reserve; an admin suspension stops both', async () => {
@@ -109,7 +133,9 @@ describe('Reputation abuse (e2e)', () => {
     const id = await newAgent(owner, '2.000000');
     await paidExecute(api, id, newWallet(), PLATFORM_FEE + 2_000_000n);
     await ds.query(`UPDATE agents SET reputation_score = 1 WHERE id = $1`, [id]);
-    expect((await execute(id, newWallet(), PLATFORM_FEE + 2_000_000n, { text: 'slow', mode: 'slow' })).status).toBe(504);
+    expect((await execute(id, newWallet(), PLATFORM_FEE + 2_000_000n, { text: 'slow', mode: 'slow' })).status).toBe(
+      504,
+    );
     expect(await reputation(id)).toMatchObject({ score: 0, status: 'suspended' });
     expect((await execute(id, newWallet(), PLATFORM_FEE + 2_000_000n, { text: 'hola' })).status).toBe(404);
     expect((await withdraw(owner, id, '1.000000')).status).toBe(201);
@@ -117,7 +143,10 @@ describe('Reputation abuse (e2e)', () => {
     const other = newWallet();
     const adminSuspended = await newAgent(other, '2.000000');
     await paidExecute(api, adminSuspended, newWallet(), PLATFORM_FEE + 2_000_000n);
-    const suspended = await api.request('POST', `/api/v1/admin/agents/${adminSuspended}/suspend`, { body: { reason: 'fraud review' }, headers: ADMIN });
+    const suspended = await api.request('POST', `/api/v1/admin/agents/${adminSuspended}/suspend`, {
+      body: { reason: 'fraud review' },
+      headers: ADMIN,
+    });
     expect(suspended.status).toBe(200);
     const refused = await withdraw(other, adminSuspended, '1.000000');
     expect([refused.status, refused.body.error.code]).toEqual([403, 'FORBIDDEN']);

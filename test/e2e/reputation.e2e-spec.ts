@@ -41,15 +41,23 @@ describe('Reputation (e2e)', () => {
   });
 
   async function newAgent(score?: number, name = 'Reputable Translator'): Promise<string> {
-    const res = await registerAgent(api, newWallet(), { name, endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    const res = await registerAgent(api, newWallet(), {
+      name,
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload()],
+    });
     expect(res.status).toBe(201);
-    if (score !== undefined) await ds.query(`UPDATE agents SET reputation_score = $2 WHERE id = $1`, [res.body.data.id, score]);
+    if (score !== undefined)
+      await ds.query(`UPDATE agents SET reputation_score = $2 WHERE id = $1`, [res.body.data.id, score]);
     return res.body.data.id;
   }
 
   async function execute(agentId: string, input: Record<string, unknown> = { text: 'bonjour' }) {
     const h = await x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet });
-    return api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input }, headers: { [h.name]: h.value } });
+    return api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input },
+      headers: { [h.name]: h.value },
+    });
   }
 
   /** The escrow hold of an execution's charge: its status and its length in seconds. */
@@ -62,9 +70,14 @@ describe('Reputation (e2e)', () => {
     return row;
   }
 
-  const score = async (agentId: string) => (await ds.query(`SELECT reputation_score AS s FROM agents WHERE id = $1`, [agentId]))[0].s as number;
+  const score = async (agentId: string) =>
+    (await ds.query(`SELECT reputation_score AS s FROM agents WHERE id = $1`, [agentId]))[0].s as number;
   const reputation = (agentId: string) => api.request('GET', `/api/v1/reputation/${agentId}`);
-  const balance = async (agentId: string) => (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data as { available: string; pending: string };
+  const balance = async (agentId: string) =>
+    (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data as {
+      available: string;
+      pending: string;
+    };
 
   it('59 -> 60 (Standard -> Trusted): that charge is held 24 h-equivalent, the next one is released instantly', async () => {
     const id = await newAgent(59);
@@ -93,7 +106,8 @@ describe('Reputation (e2e)', () => {
 
   it('a score moved by executions does not throw away the cached execute target (config_version stays)', async () => {
     const id = await newAgent(70);
-    const version = async () => (await ds.query(`SELECT config_version::text AS v FROM agents WHERE id = $1`, [id]))[0].v as string;
+    const version = async () =>
+      (await ds.query(`SELECT config_version::text AS v FROM agents WHERE id = $1`, [id]))[0].v as string;
     expect((await execute(id)).status).toBe(200);
     const before = await version();
     for (let i = 0; i < 3; i++) expect((await execute(id)).status).toBe(200);
@@ -108,20 +122,29 @@ describe('Reputation (e2e)', () => {
     const timedOut = await execute(id, { text: 'x', mode: 'slow' });
     expect(timedOut.status).toBe(504);
     expect(await score(id)).toBe(46);
-    const events = await ds.query(`SELECT type, delta, score, ref_id AS "refId" FROM reputation_events WHERE agent_id = $1 ORDER BY id`, [id]);
+    const events = await ds.query(
+      `SELECT type, delta, score, ref_id AS "refId" FROM reputation_events WHERE agent_id = $1 ORDER BY id`,
+      [id],
+    );
     const [f, t] = await ds.query(`SELECT id FROM executions WHERE agent_id = $1 ORDER BY created_at`, [id]);
     expect(events).toEqual([
       { type: 'execution.failed', delta: -2, score: 48, refId: f.id },
       { type: 'execution.failed', delta: -2, score: 46, refId: t.id },
     ]);
-    expect((await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE providing_agent_id = $1`, [id]))[0].n).toBe(0);
+    expect(
+      (await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE providing_agent_id = $1`, [id]))[0].n,
+    ).toBe(0);
   });
 
   it('clamps at 100 (the event records the 0 applied) and at 0, where the agent is suspended until an admin reinstates it', async () => {
     const top = await newAgent(100);
     expect((await execute(top)).status).toBe(200);
     expect(await score(top)).toBe(100);
-    expect((await reputation(top)).body.data.recentEvents[0]).toMatchObject({ type: 'execution.completed', delta: 0, score: 100 });
+    expect((await reputation(top)).body.data.recentEvents[0]).toMatchObject({
+      type: 'execution.completed',
+      delta: 0,
+      score: 100,
+    });
 
     const low = await newAgent(3);
     expect((await execute(low, { text: 'x', mode: 'fail' })).status).toBe(502);
@@ -136,7 +159,11 @@ describe('Reputation (e2e)', () => {
     const refused = await execute(low);
     expect(refused.status).toBe(404);
     expect(refused.body.error.code).toBe('AGENT_NOT_FOUND');
-    expect((await api.request('GET', '/api/v1/reputation/leaderboard?limit=100')).body.data.leaderboard.map((e: { agentId: string }) => e.agentId)).not.toContain(low);
+    expect(
+      (await api.request('GET', '/api/v1/reputation/leaderboard?limit=100')).body.data.leaderboard.map(
+        (e: { agentId: string }) => e.agentId,
+      ),
+    ).not.toContain(low);
     // An admin reinstates it; its score stays 0 until outcomes move it, and a further penalty suspends it again.
     const reinstated = await api.request('POST', `/api/v1/admin/agents/${low}/reinstate`, { headers: ADMIN, body: {} });
     expect(reinstated.status).toBe(200);
@@ -176,7 +203,9 @@ describe('Reputation (e2e)', () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => execute(id, { text: `p${i}` })));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(await score(id)).toBe(90);
-    const events = await ds.query(`SELECT delta, score FROM reputation_events WHERE agent_id = $1 ORDER BY score`, [id]);
+    const events = await ds.query(`SELECT delta, score FROM reputation_events WHERE agent_id = $1 ORDER BY score`, [
+      id,
+    ]);
     expect(events).toEqual(Array.from({ length: 50 }, (_, i) => ({ delta: 1, score: 41 + i })));
     expect((await reputation(id)).body.data.breakdown.successfulExecutions).toBe(50);
     expect((await api.request('GET', `/api/v1/agents/${id}`)).body.data.reputation_score).toBe(90);
@@ -184,17 +213,25 @@ describe('Reputation (e2e)', () => {
     const b = await balance(id);
     const micros = (s: string) => BigInt(s.replace('.', ''));
     expect(micros(b.available) + micros(b.pending)).toBe(50n * EARNINGS);
-    const holds = await ds.query(`SELECT status, count(*)::int AS n FROM escrow_holds WHERE agent_id = $1 GROUP BY status`, [id]);
+    const holds = await ds.query(
+      `SELECT status, count(*)::int AS n FROM escrow_holds WHERE agent_id = $1 GROUP BY status`,
+      [id],
+    );
     expect(holds.reduce((sum: number, h: { n: number }) => sum + h.n, 0)).toBe(50);
   });
 
   it('successes and failures of one agent committing together: every one answered, none lost (no lock cycle)', async () => {
     const id = await newAgent(70);
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => execute(id, i % 2 ? { text: `f${i}`, mode: 'fail' } : { text: `s${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => execute(id, i % 2 ? { text: `f${i}`, mode: 'fail' } : { text: `s${i}` })),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(20);
     expect(answers.filter((a) => a.status === 502)).toHaveLength(20);
     expect(await score(id)).toBe(70 + 20 - 40);
-    expect((await reputation(id)).body.data.breakdown).toMatchObject({ successfulExecutions: 20, failedExecutions: 20 });
+    expect((await reputation(id)).body.data.breakdown).toMatchObject({
+      successfulExecutions: 20,
+      failedExecutions: 20,
+    });
     const checks = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...ROLLUP_CHECKS]);
     expect(checks.results.filter((r) => r.violations.length)).toEqual([]);
   });
@@ -222,9 +259,18 @@ describe('Reputation (e2e)', () => {
       expect(res.status).toBe(200);
       const list = res.body.data.leaderboard;
       expect(list).toHaveLength(10);
-      expect(list.map((e: { agentId: string }) => e.agentId)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((i) => ids[i]));
+      expect(list.map((e: { agentId: string }) => e.agentId)).toEqual(
+        [11, 10, 9, 8, 7, 6, 5, 4, 3, 2].map((i) => ids[i]),
+      );
       expect(list.map((e: { rank: number }) => e.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-      expect(list[0]).toEqual({ rank: 1, agentId: ids[11], name: 'Ranked 11', score: 85, tier: 'Excellent', totalExecutions: 0 });
+      expect(list[0]).toEqual({
+        rank: 1,
+        agentId: ids[11],
+        name: 'Ranked 11',
+        score: 85,
+        tier: 'Excellent',
+        totalExecutions: 0,
+      });
       expect(list[8]).toMatchObject({ agentId: ids[3], score: 45, tier: 'Standard', totalExecutions: 7 });
       expect(list[9]).toMatchObject({ agentId: ids[2], score: 45, totalExecutions: 0 });
 
@@ -234,10 +280,13 @@ describe('Reputation (e2e)', () => {
       expect((await board('?limit=3')).body.data.leaderboard).toHaveLength(3);
     });
 
-    it.each(['?limit=101', '?limit=-1', '?limit=0', '?limit=abc', '?limit=2.5', '?offset=1'])('refuses %s with 400', async (query) => {
-      const res = await board(query);
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    });
+    it.each(['?limit=101', '?limit=-1', '?limit=0', '?limit=abc', '?limit=2.5', '?offset=1'])(
+      'refuses %s with 400',
+      async (query) => {
+        const res = await board(query);
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      },
+    );
   });
 });

@@ -63,9 +63,19 @@ describe('SDK agent kit (e2e)', () => {
   });
 
   it('lets the platform’s signed calls through with the verified call on req.agora', async () => {
-    const result = await new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet() }).execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'kit' } });
+    const result = await new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet() }).execute({
+      targetAgentId: agentId,
+      capabilityId: 'translate',
+      input: { text: 'kit' },
+    });
     expect(result.output).toEqual({ translation: 'KIT' });
-    expect(seen.at(-1)).toMatchObject({ agentId, requestId: result.requestId, capabilityId: 'translate', input: { text: 'kit' }, chain: null });
+    expect(seen.at(-1)).toMatchObject({
+      agentId,
+      requestId: result.requestId,
+      capabilityId: 'translate',
+      input: { text: 'kit' },
+      chain: null,
+    });
   });
 
   it('answers 401 to unsigned, malformed, forged, replayed and tampered calls, and 413 to a huge one, without reaching the handler', async () => {
@@ -74,7 +84,8 @@ describe('SDK agent kit (e2e)', () => {
     const { privateKey } = generateKeyPairSync('ed25519');
     const t = Math.floor(Date.now() / 1000);
     const forged = `t=${t},ed25519=${sign(null, Buffer.from(`agora-call.v2.${t}.${agentId}.req_forged.${createHash('sha256').update(body).digest('hex')}`), privateKey).toString('base64')}`;
-    const post = (headers: Record<string, string>, b = body) => fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: b });
+    const post = (headers: Record<string, string>, b = body) =>
+      fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: b });
     const cases: Record<string, string>[] = [{}, { 'x-agora-signature': 'garbage' }, { 'x-agora-signature': forged }];
     for (const headers of cases) {
       const res = await post(headers);
@@ -82,12 +93,22 @@ describe('SDK agent kit (e2e)', () => {
     }
     // A call the platform really signed: accepted once; replayed, or with its body changed, refused.
     const call = captured.find((c) => c.body.includes('"text":"kit"'))!;
-    const replayed = await fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-agora-signature': call.signature }, body: call.body });
+    const replayed = await fetch(agentUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-agora-signature': call.signature },
+      body: call.body,
+    });
     expect(replayed.status).toBe(401);
     expect(await replayed.json()).toEqual({ error: 'This signed call was already received (a replay)' });
-    const tampered = await fetch(agentUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-agora-signature': call.signature }, body: call.body.replace('kit', 'kat') });
+    const tampered = await fetch(agentUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-agora-signature': call.signature },
+      body: call.body.replace('kit', 'kat'),
+    });
     expect(tampered.status).toBe(401);
-    const huge = await post({}, JSON.stringify({ requestId: 'req_big', input: { text: 'x'.repeat(1_100_000) } })).catch((e: unknown) => e);
+    const huge = await post({}, JSON.stringify({ requestId: 'req_big', input: { text: 'x'.repeat(1_100_000) } })).catch(
+      (e: unknown) => e,
+    );
     expect(huge).toMatchObject({ status: 413 });
     expect(seen.length).toBe(before);
   });
@@ -98,13 +119,16 @@ describe('SDK agent kit: platform keys', () => {
   let keysServer: Server;
   let hits = 0;
   let current = generateKeyPairSync('ed25519');
-  const raw = (k: typeof current) => k.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64');
+  const raw = (k: typeof current) =>
+    k.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64');
 
   beforeAll(async () => {
     keysServer = createServer((req, res) => {
       hits++;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success: true, data: { keys: [{ kid: 'k', alg: 'Ed25519', publicKey: raw(current) }] } }));
+      res.end(
+        JSON.stringify({ success: true, data: { keys: [{ kid: 'k', alg: 'Ed25519', publicKey: raw(current) }] } }),
+      );
     });
   });
   afterAll(() => close(keysServer));
@@ -114,7 +138,11 @@ describe('SDK agent kit: platform keys', () => {
   const signed = (keys: typeof current, requestId: string, offsetS = 0, agentId = AGENT) => {
     const body = JSON.stringify({ agentId, requestId, capabilityId: 'c', input: {} });
     const t = Math.floor(Date.now() / 1000) + offsetS;
-    const sig = sign(null, Buffer.from(`agora-call.v2.${t}.${agentId}.${requestId}.${createHash('sha256').update(body).digest('hex')}`), keys.privateKey).toString('base64');
+    const sig = sign(
+      null,
+      Buffer.from(`agora-call.v2.${t}.${agentId}.${requestId}.${createHash('sha256').update(body).digest('hex')}`),
+      keys.privateKey,
+    ).toString('base64');
     return { headers: { 'x-agora-signature': `t=${t},ed25519=${sig}` }, body };
   };
 
@@ -127,7 +155,9 @@ describe('SDK agent kit: platform keys', () => {
     expect(hits).toBe(1);
     const attacker = generateKeyPairSync('ed25519');
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => signed(attacker, `req_bad_${i}`)).map((c) => expect(kit.verifyCall(c.headers, c.body)).rejects.toBeInstanceOf(AuthenticationError)),
+      Array.from({ length: 20 }, (_, i) => signed(attacker, `req_bad_${i}`)).map((c) =>
+        expect(kit.verifyCall(c.headers, c.body)).rejects.toBeInstanceOf(AuthenticationError),
+      ),
     );
     expect(hits).toBe(1);
     const replay = signed(current, 'req_once');
@@ -149,12 +179,17 @@ describe('SDK agent kit: platform keys', () => {
   });
 
   it('takes only calls signed as calls to its own agent: not one for another agent, nor one signed with another label or subject', async () => {
-    const kit = new AgentKit({ platformUrl: `http://127.0.0.1:${(keysServer.address() as AddressInfo).port}`, agentId: AGENT });
+    const kit = new AgentKit({
+      platformUrl: `http://127.0.0.1:${(keysServer.address() as AddressInfo).port}`,
+      agentId: AGENT,
+    });
     const other = '11111111-2222-4333-8444-555555555555';
     const forOther = signed(current, 'req_other', 0, other);
     await expect(kit.verifyCall(forOther.headers, forOther.body)).rejects.toThrow(/not for agent/);
     // The body rewritten to name this agent no longer matches the signature.
-    await expect(kit.verifyCall(forOther.headers, forOther.body.replace(other, AGENT))).rejects.toThrow(/not the platform's signature of a call/);
+    await expect(kit.verifyCall(forOther.headers, forOther.body.replace(other, AGENT))).rejects.toThrow(
+      /not the platform's signature of a call/,
+    );
     const body = JSON.stringify({ agentId: AGENT, requestId: 'req_label', capabilityId: 'c', input: {} });
     const digest = createHash('sha256').update(body).digest('hex');
     const t = Math.floor(Date.now() / 1000);
@@ -166,10 +201,15 @@ describe('SDK agent kit: platform keys', () => {
     ];
     for (const text of texts) {
       const header = `t=${t},ed25519=${sign(null, Buffer.from(text), current.privateKey).toString('base64')}`;
-      await expect(kit.verifyCall({ 'x-agora-signature': header }, body)).rejects.toThrow(/not the platform's signature of a call/);
+      await expect(kit.verifyCall({ 'x-agora-signature': header }, body)).rejects.toThrow(
+        /not the platform's signature of a call/,
+      );
     }
     const genuine = signed(current, 'req_label');
-    await expect(kit.verifyCall(genuine.headers, genuine.body)).resolves.toMatchObject({ agentId: AGENT, requestId: 'req_label' });
+    await expect(kit.verifyCall(genuine.headers, genuine.body)).resolves.toMatchObject({
+      agentId: AGENT,
+      requestId: 'req_label',
+    });
     expect(() => new AgentKit({ platformUrl: 'https://agora.example', agentId: 'not-an-id' })).toThrow(/agentId/);
   });
 });

@@ -38,12 +38,20 @@ describe('SDK against the real api (e2e)', () => {
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_AGENT_PER_MIN: '1000000', RATE_LIMIT_READS_PER_MIN: '1000000' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_AGENT_PER_MIN: '1000000',
+      RATE_LIMIT_READS_PER_MIN: '1000000',
+    });
     ds = api.app.get(DataSource);
     worker = startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn' });
     owner = newWallet();
     const sdk = new AgoraClient({ baseUrl: api.baseUrl, wallet: owner });
-    const { wallet: _wallet, ...registration } = agentPayload(owner, { name: 'SDK Translator', endpoints: { execution: agentServer.url } });
+    const { wallet: _wallet, ...registration } = agentPayload(owner, {
+      name: 'SDK Translator',
+      endpoints: { execution: agentServer.url },
+    });
     const agent = await sdk.registerAgent(registration as Parameters<AgoraClient['registerAgent']>[0]);
     agentId = agent.id;
     expect(agent).toMatchObject({ name: 'SDK Translator', wallet: owner.address, status: 'active' });
@@ -56,8 +64,10 @@ describe('SDK against the real api (e2e)', () => {
     await agentServer.stop();
   });
 
-  const client = (o: Partial<ConstructorParameters<typeof AgoraClient>[0]> = {}) => new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet(), ...o });
-  const paymentsBy = async (wallet: string) => (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [wallet.toLowerCase()]))[0].n as number;
+  const client = (o: Partial<ConstructorParameters<typeof AgoraClient>[0]> = {}) =>
+    new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet(), ...o });
+  const paymentsBy = async (wallet: string) =>
+    (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [wallet.toLowerCase()]))[0].n as number;
 
   it('discovers and recommends the agent, typed', async () => {
     const sdk = client();
@@ -71,7 +81,12 @@ describe('SDK against the real api (e2e)', () => {
   it('executes sync, paying the price with @x402/fetch: output, cost, transaction, and the header that paid', async () => {
     const sdk = client();
     const result = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'bonjour' } });
-    expect(result).toMatchObject({ status: 'completed', output: { translation: 'BONJOUR' }, transactionId: expect.stringMatching(/^tx_/), paid: '0.011000' });
+    expect(result).toMatchObject({
+      status: 'completed',
+      output: { translation: 'BONJOUR' },
+      transactionId: expect.stringMatching(/^tx_/),
+      paid: '0.011000',
+    });
     expect(result.payment?.name).toBe('PAYMENT-SIGNATURE');
     expect(sdk.spending.spent).toBe('0.011000');
     // The header is the payer's proof: the output can be read again with it, and not without.
@@ -82,12 +97,38 @@ describe('SDK against the real api (e2e)', () => {
   it('pays once for a key sent twice (the Idempotency-Key header): the same requestId, one charge; other input is a ConflictError', async () => {
     const wallet = newWallet();
     const sdk = client({ wallet });
-    const charges = async () => (await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`, [wallet.address]))[0].n as number;
-    const first = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'une fois' }, idempotencyKey: 'sdk-key-1' });
-    const again = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'une fois' }, idempotencyKey: 'sdk-key-1' });
-    expect(again).toMatchObject({ requestId: first.requestId, transactionId: first.transactionId, output: { translation: 'UNE FOIS' } });
+    const charges = async () =>
+      (
+        await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`, [
+          wallet.address,
+        ])
+      )[0].n as number;
+    const first = await sdk.execute({
+      targetAgentId: agentId,
+      capabilityId: 'translate',
+      input: { text: 'une fois' },
+      idempotencyKey: 'sdk-key-1',
+    });
+    const again = await sdk.execute({
+      targetAgentId: agentId,
+      capabilityId: 'translate',
+      input: { text: 'une fois' },
+      idempotencyKey: 'sdk-key-1',
+    });
+    expect(again).toMatchObject({
+      requestId: first.requestId,
+      transactionId: first.transactionId,
+      output: { translation: 'UNE FOIS' },
+    });
     expect(await charges()).toBe(1);
-    const conflict = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'autre' }, idempotencyKey: 'sdk-key-1' }).catch((e: unknown) => e);
+    const conflict = await sdk
+      .execute({
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: 'autre' },
+        idempotencyKey: 'sdk-key-1',
+      })
+      .catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(ConflictError);
     expect((conflict as ConflictError).code).toBe('IDEMPOTENCY_CONFLICT');
     expect(await charges()).toBe(1);
@@ -95,9 +136,20 @@ describe('SDK against the real api (e2e)', () => {
 
   it('executes async: accepted with 202, run by the worker, awaited by polling with backoff', async () => {
     const sdk = client({ polling: { initialMs: 50, maxMs: 200, timeoutMs: 30_000 } });
-    const result = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'plus tard' }, async: true });
+    const result = await sdk.execute({
+      targetAgentId: agentId,
+      capabilityId: 'translate',
+      input: { text: 'plus tard' },
+      async: true,
+    });
     expect(result).toMatchObject({ status: 'completed', output: { translation: 'PLUS TARD' }, paid: '0.011000' });
-    const accepted = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'sans attendre' }, async: true, wait: false });
+    const accepted = await sdk.execute({
+      targetAgentId: agentId,
+      capabilityId: 'translate',
+      input: { text: 'sans attendre' },
+      async: true,
+      wait: false,
+    });
     expect(accepted).toMatchObject({ status: 'pending' });
     const requestId = (accepted as unknown as { jobId: string }).jobId;
     expect((await sdk.waitForExecution(requestId, accepted.payment)).output).toEqual({ translation: 'SANS ATTENDRE' });
@@ -123,7 +175,10 @@ describe('SDK against the real api (e2e)', () => {
     expect(sent[1]).toEqual(sent[0]);
     expect(sent[0].key).toMatch(/^[0-9a-f-]{36}$/);
     expect(await paymentsBy(wallet.address)).toBe(1);
-    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`, [wallet.address]);
+    const [{ n }] = await ds.query(
+      `SELECT count(*)::int AS n FROM transactions WHERE lower(payer_wallet) = lower($1)`,
+      [wallet.address],
+    );
     expect(n).toBe(1);
     expect(agentServer.calls.length - calls).toBe(1);
     expect(sdk.spending.spent).toBe('0.011000');
@@ -133,7 +188,9 @@ describe('SDK against the real api (e2e)', () => {
     const wallet = newWallet();
     const calls = agentServer.calls.length;
     const sdk = client({ wallet, timeout: 500, retry: false });
-    const err = (await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'lent', mode: 'slow' } }).catch((e: unknown) => e)) as AgoraError;
+    const err = (await sdk
+      .execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'lent', mode: 'slow' } })
+      .catch((e: unknown) => e)) as AgoraError;
     expect(err).toMatchObject({
       code: 'REQUEST_TIMEOUT',
       payment: { header: { name: 'PAYMENT-SIGNATURE' }, amount: '0.011000' },
@@ -145,7 +202,12 @@ describe('SDK against the real api (e2e)', () => {
       return row?.status === 'completed' ? row : undefined;
     }, 'the first run to complete');
     const again = client({ wallet });
-    const done = await again.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'lent', mode: 'slow' }, idempotencyKey: err.idempotencyKey });
+    const done = await again.execute({
+      targetAgentId: agentId,
+      capabilityId: 'translate',
+      input: { text: 'lent', mode: 'slow' },
+      idempotencyKey: err.idempotencyKey,
+    });
     expect(done).toMatchObject({ status: 'completed', output: { translation: 'late' } });
     expect(await paymentsBy(wallet.address)).toBe(1);
     expect(agentServer.calls.length - calls).toBe(1);
@@ -164,7 +226,9 @@ describe('SDK against the real api (e2e)', () => {
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(missing.requestId).toBe(ids.at(-1));
-    const unpaid = (await new AgoraClient({ baseUrl: api.baseUrl }).discovery.discover({ limit: 1000 }).catch((e: unknown) => e)) as AgoraError;
+    const unpaid = (await new AgoraClient({ baseUrl: api.baseUrl }).discovery
+      .discover({ limit: 1000 })
+      .catch((e: unknown) => e)) as AgoraError;
     expect(unpaid).toBeInstanceOf(ValidationError);
     expect(unpaid.requestId).toMatch(/^[0-9a-f-]{36}$/);
     const closed = new AgoraClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, retry: false });
@@ -175,22 +239,32 @@ describe('SDK against the real api (e2e)', () => {
     const wallet = newWallet();
     const sdk = client({ wallet, spendCap: { perCall: '0.010000', perSession: '1.00' } });
     const calls = agentServer.calls.length;
-    const err = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'trop cher' } }).catch((e: unknown) => e);
+    const err = await sdk
+      .execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'trop cher' } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpendCapExceededError);
-    expect(err).toMatchObject({ code: 'SPEND_CAP_EXCEEDED', status: 0, details: { amount: '0.011000', perCall: '0.010000' } });
+    expect(err).toMatchObject({
+      code: 'SPEND_CAP_EXCEEDED',
+      status: 0,
+      details: { amount: '0.011000', perCall: '0.010000' },
+    });
     expect(sdk.spending.spent).toBe('0.000000');
     expect(await paymentsBy(wallet.address)).toBe(0);
     expect(agentServer.calls.length).toBe(calls);
     // A lower cap for one call refuses too.
     const roomy = client({ spendCap: { perCall: '1.00', perSession: '1.00' } });
-    await expect(roomy.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' }, maxPayment: '0.005' })).rejects.toBeInstanceOf(SpendCapExceededError);
+    await expect(
+      roomy.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' }, maxPayment: '0.005' }),
+    ).rejects.toBeInstanceOf(SpendCapExceededError);
   });
 
   it('stops at the session cap: the second call would pass it and is refused unsigned', async () => {
     const wallet = newWallet();
     const sdk = client({ wallet, spendCap: { perCall: '0.05', perSession: '0.02' } });
     await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'un' } });
-    const err = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'deux' } }).catch((e: unknown) => e);
+    const err = await sdk
+      .execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'deux' } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SpendCapExceededError);
     expect((err as AgoraError).details).toMatchObject({ perSession: '0.020000', spent: '0.011000' });
     expect(await paymentsBy(wallet.address)).toBe(1);
@@ -199,9 +273,15 @@ describe('SDK against the real api (e2e)', () => {
   it('holds the session cap under concurrent calls: of 5 at once with room for 2, exactly 2 are paid', async () => {
     const wallet = newWallet();
     const sdk = client({ wallet, spendCap: { perCall: '0.05', perSession: '0.03' } });
-    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: `race ${i}` } })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) =>
+        sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: `race ${i}` } }),
+      ),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
-    expect(outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof SpendCapExceededError)).toHaveLength(3);
+    expect(outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof SpendCapExceededError)).toHaveLength(
+      3,
+    );
     expect(await paymentsBy(wallet.address)).toBe(2);
     expect(sdk.spending).toEqual({ spent: '0.022000', remaining: '0.008000' });
   });
@@ -219,16 +299,33 @@ describe('SDK against the real api (e2e)', () => {
       const required = {
         x402Version: 2,
         resource: { url: 'http://hostile/api/v1/execute' },
-        accepts: [{ scheme: 'exact', network: 'eip155:84532', payTo: newWallet().address, maxTimeoutSeconds: 300, extra: { name: 'USDC', version: '2' }, ...ask }],
+        accepts: [
+          {
+            scheme: 'exact',
+            network: 'eip155:84532',
+            payTo: newWallet().address,
+            maxTimeoutSeconds: 300,
+            extra: { name: 'USDC', version: '2' },
+            ...ask,
+          },
+        ],
       };
-      res.writeHead(402, { 'content-type': 'application/json', 'PAYMENT-REQUIRED': Buffer.from(JSON.stringify(required)).toString('base64') });
+      res.writeHead(402, {
+        'content-type': 'application/json',
+        'PAYMENT-REQUIRED': Buffer.from(JSON.stringify(required)).toString('base64'),
+      });
       res.end(JSON.stringify({ success: false, error: { code: 'PAYMENT_REQUIRED', message: 'pay' } }));
     });
     await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', () => r()));
     try {
-      const sdk = new AgoraClient({ baseUrl: `http://127.0.0.1:${(hostile.address() as { port: number }).port}`, wallet: newWallet() });
+      const sdk = new AgoraClient({
+        baseUrl: `http://127.0.0.1:${(hostile.address() as { port: number }).port}`,
+        wallet: newWallet(),
+      });
       for (ask of asks) {
-        const err = await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } }).catch((e: unknown) => e);
+        const err = await sdk
+          .execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } })
+          .catch((e: unknown) => e);
         expect(err).toBeInstanceOf(PaymentRefusedError);
         expect(err).toMatchObject({ code: 'PAYMENT_NOT_ALLOWED', details: { asset: ask.asset, amount: ask.amount } });
       }
@@ -242,9 +339,14 @@ describe('SDK against the real api (e2e)', () => {
 
   it('keeps the header that paid on an error after payment: the payer can read the failed run and retry it', async () => {
     const sdk = client();
-    const err = (await sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } }).catch((e: unknown) => e)) as AgoraError;
+    const err = (await sdk
+      .execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } })
+      .catch((e: unknown) => e)) as AgoraError;
     expect(err).toBeInstanceOf(ExecutionFailedError);
-    expect(err.payment).toMatchObject({ amount: '0.011000', header: { name: 'PAYMENT-SIGNATURE', value: expect.any(String) } });
+    expect(err.payment).toMatchObject({
+      amount: '0.011000',
+      header: { name: 'PAYMENT-SIGNATURE', value: expect.any(String) },
+    });
     const requestId = err.details.requestId as string;
     expect((await sdk.getExecution(requestId, err.payment!.header)).status).toBe('failed');
   });
@@ -255,7 +357,11 @@ describe('SDK against the real api (e2e)', () => {
     const before = await sdk.payments.balance(agentId);
     const destination = newWallet().address;
     const withdrawal = await sdk.payments.withdraw(agentId, '2.00', destination);
-    expect(withdrawal).toMatchObject({ withdrawalId: expect.stringMatching(/^wd_/), amount: '2.000000', fee: '0.100000' });
+    expect(withdrawal).toMatchObject({
+      withdrawalId: expect.stringMatching(/^wd_/),
+      amount: '2.000000',
+      fee: '0.100000',
+    });
     const done = await waitFor(async () => {
       const w = await sdk.payments.withdrawal(withdrawal.withdrawalId);
       return w.status === 'completed' ? w : undefined;
@@ -267,8 +373,14 @@ describe('SDK against the real api (e2e)', () => {
     // The agent's events, signed: the withdrawal's completion among them, paged by the cursor.
     const events = await sdk.webhooks.events(agentId, { limit: 100 });
     const completed = events.events.find((e) => e.type === 'withdrawal.completed');
-    expect(completed).toMatchObject({ id: expect.stringMatching(/^evt_/), data: expect.objectContaining({ withdrawalId: withdrawal.withdrawalId }) });
-    expect(await sdk.webhooks.events(agentId, { after: events.nextCursor! })).toEqual({ events: [], nextCursor: events.nextCursor });
+    expect(completed).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      data: expect.objectContaining({ withdrawalId: withdrawal.withdrawalId }),
+    });
+    expect(await sdk.webhooks.events(agentId, { after: events.nextCursor! })).toEqual({
+      events: [],
+      nextCursor: events.nextCursor,
+    });
     const stranger = (await client()
       .webhooks.events(agentId)
       .catch((e: unknown) => e)) as AgoraError;
@@ -277,7 +389,12 @@ describe('SDK against the real api (e2e)', () => {
 
   it('maps every failure to its typed exception, with the envelope code and details', async () => {
     const sdk = client();
-    const expectError = async (p: Promise<unknown>, Class: new (...a: never[]) => AgoraError, code: string, status: number) => {
+    const expectError = async (
+      p: Promise<unknown>,
+      Class: new (...a: never[]) => AgoraError,
+      code: string,
+      status: number,
+    ) => {
       const err = await p.then(
         () => null,
         (e: unknown) => e,
@@ -287,14 +404,48 @@ describe('SDK against the real api (e2e)', () => {
       return err as AgoraError;
     };
     await expectError(sdk.getAgent('00000000-0000-4000-8000-000000000000'), NotFoundError, 'AGENT_NOT_FOUND', 404);
-    const invalid = await expectError(sdk.discovery.discover({ limit: 1000 }), ValidationError, 'VALIDATION_ERROR', 400);
+    const invalid = await expectError(
+      sdk.discovery.discover({ limit: 1000 }),
+      ValidationError,
+      'VALIDATION_ERROR',
+      400,
+    );
     expect(invalid.details.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'limit' })]));
     await expectError(sdk.updateAgent(agentId, { name: 'Not mine' }), ForbiddenError, 'FORBIDDEN', 403);
-    await expectError(new AgoraClient({ baseUrl: api.baseUrl, wallet: owner }).payments.withdraw(agentId, '5000.00', newWallet().address), ConflictError, 'INSUFFICIENT_BALANCE', 409);
-    await expectError(sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { wrong: 1 } }), InputSchemaError, 'INPUT_SCHEMA_MISMATCH', 422);
-    const failed = await expectError(sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } }), ExecutionFailedError, 'EXECUTION_FAILED', 502);
+    await expectError(
+      new AgoraClient({ baseUrl: api.baseUrl, wallet: owner }).payments.withdraw(
+        agentId,
+        '5000.00',
+        newWallet().address,
+      ),
+      ConflictError,
+      'INSUFFICIENT_BALANCE',
+      409,
+    );
+    await expectError(
+      sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { wrong: 1 } }),
+      InputSchemaError,
+      'INPUT_SCHEMA_MISMATCH',
+      422,
+    );
+    const failed = await expectError(
+      sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } }),
+      ExecutionFailedError,
+      'EXECUTION_FAILED',
+      502,
+    );
     expect(failed.details.agentError).toBeDefined();
-    await expectError(sdk.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' }, chainToken: 'not.a-token' }), AuthenticationError, 'CHAIN_TOKEN_INVALID', 401);
+    await expectError(
+      sdk.execute({
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: 'x' },
+        chainToken: 'not.a-token',
+      }),
+      AuthenticationError,
+      'CHAIN_TOKEN_INVALID',
+      401,
+    );
     const closed = new AgoraClient({ baseUrl: `http://127.0.0.1:${await freePort()}` });
     await expectError(closed.discovery.discover(), ConnectionError, 'CONNECTION_FAILED', 0);
   });
@@ -315,7 +466,9 @@ describe('SDK against the real api (e2e)', () => {
 
   it('needs a wallet to pay or sign, and says so', async () => {
     const anonymous = new AgoraClient({ baseUrl: api.baseUrl });
-    await expect(anonymous.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } })).rejects.toThrow(/needs a wallet/);
+    await expect(
+      anonymous.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x' } }),
+    ).rejects.toThrow(/needs a wallet/);
     expect(capabilityPayload().id).toBe('translate');
   });
 });

@@ -33,7 +33,10 @@ async function facilitatorStack(env: Record<string, string> = {}) {
     OUTBOUND_ALLOW_PRIVATE: 'true',
     ...env,
   });
-  const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+  const res = await registerAgent(api, newWallet(), {
+    endpoints: { execution: agentServer.url },
+    capabilities: [capabilityPayload()],
+  });
   expect(res.status).toBe(201);
   const stop = async () => {
     await api.close();
@@ -73,12 +76,18 @@ describe('a settled payment whose charge failed is charged once by the sweeper (
     const headers = { [h.name]: h.value };
     const before = await rows();
     api.app.get(FaultInjector).arm('charge.after-settle');
-    const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hola' } }, headers });
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hola' } },
+      headers,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'completed', settlement: { status: 'settlement_pending' } });
     expect(res.body.data.output).toBeUndefined();
     const id = res.body.data.requestId;
-    const [payment] = await ds.query(`SELECT p.id, p.status, p.ref_id FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [id]);
+    const [payment] = await ds.query(
+      `SELECT p.id, p.status, p.ref_id FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`,
+      [id],
+    );
     expect(payment).toMatchObject({ status: 'settled', ref_id: null });
     expect(await rows()).toEqual(before);
 
@@ -100,11 +109,28 @@ describe('a settled payment whose charge failed is charged once by the sweeper (
     expect(first).toContain(payment.id);
     expect(await sweep()).not.toContain(payment.id);
 
-    expect(await rows()).toEqual({ charges: before.charges + 1, holds: before.holds + 1, postings: expect.any(Number) });
-    expect(facilitator.calls.filter((c) => c.path === '/settle' && c.body.paymentPayload.payload.authorization.nonce === h.nonce)).toHaveLength(1);
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+    expect(await rows()).toEqual({
+      charges: before.charges + 1,
+      holds: before.holds + 1,
+      postings: expect.any(Number),
+    });
+    expect(
+      facilitator.calls.filter(
+        (c) => c.path === '/settle' && c.body.paymentPayload.payload.authorization.nonce === h.nonce,
+      ),
+    ).toHaveLength(1);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
     const read = await api.request('GET', `/api/v1/execute/${id}`, { headers });
-    expect(read.body.data).toMatchObject({ status: 'completed', settlement: { status: 'settled' }, transactionId: expect.stringMatching(/^tx_/), output: expect.any(Object) });
+    expect(read.body.data).toMatchObject({
+      status: 'completed',
+      settlement: { status: 'settled' },
+      transactionId: expect.stringMatching(/^tx_/),
+      output: expect.any(Object),
+    });
   });
 });
 
@@ -129,9 +155,15 @@ describe('facilitator: a failed settlement whose authorization expired unused en
     facilitator.settle = 'fail';
     const h = await x402Header(newWallet(), { amount: PRICE, payTo: api.config.platformWallet });
     const headers = { [h.name]: h.value };
-    const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hola' } }, headers });
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hola' } },
+      headers,
+    });
     const id = res.body.data?.requestId ?? res.body.error?.details?.requestId;
-    const [payment] = await ds.query(`SELECT p.id, p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [id]);
+    const [payment] = await ds.query(
+      `SELECT p.id, p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`,
+      [id],
+    );
     expect(payment.status).toBe('settlement_failed');
     const finish = api.app.get(FinishSettlement);
     const due = async () =>
@@ -147,24 +179,43 @@ describe('facilitator: a failed settlement whose authorization expired unused en
     await ds.query(`UPDATE payments SET next_attempt_at = now() - interval '1 second' WHERE id = $1`, [payment.id]);
     expect(await due()).toContain(payment.id);
     await finish.execute(payment.id);
-    const sends = () => facilitator.calls.filter((c) => c.path === '/settle' && c.body.paymentPayload.payload.authorization.nonce === h.nonce).length;
+    const sends = () =>
+      facilitator.calls.filter(
+        (c) => c.path === '/settle' && c.body.paymentPayload.payload.authorization.nonce === h.nonce,
+      ).length;
     expect(sends()).toBe(2);
     // Past validBefore (and the margin for a lagging chain clock): released for good.
-    await ds.query(`UPDATE payments SET next_attempt_at = now() - interval '1 second', valid_before = extract(epoch FROM now())::bigint - 601 WHERE id = $1`, [payment.id]);
+    await ds.query(
+      `UPDATE payments SET next_attempt_at = now() - interval '1 second', valid_before = extract(epoch FROM now())::bigint - 601 WHERE id = $1`,
+      [payment.id],
+    );
     expect(await finish.execute(payment.id)).toBe('settlement_expired');
-    const [after] = await ds.query(`SELECT p.status, p.next_attempt_at, e.settlement_status, e.transaction_id FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [
-      id,
-    ]);
-    expect(after).toEqual({ status: 'released', next_attempt_at: null, settlement_status: 'settlement_expired', transaction_id: null });
+    const [after] = await ds.query(
+      `SELECT p.status, p.next_attempt_at, e.settlement_status, e.transaction_id FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`,
+      [id],
+    );
+    expect(after).toEqual({
+      status: 'released',
+      next_attempt_at: null,
+      settlement_status: 'settlement_expired',
+      transaction_id: null,
+    });
     expect(sends()).toBe(2);
     expect(await due()).not.toContain(payment.id);
     expect(await finish.execute(payment.id)).toBe('settlement_expired'); // a duplicate job changes nothing
     expect(sends()).toBe(2);
     const read = await api.request('GET', `/api/v1/execute/${id}`, { headers });
-    expect(read.body.data).toMatchObject({ status: 'completed', settlement: { status: 'settlement_expired', txHash: null } });
+    expect(read.body.data).toMatchObject({
+      status: 'completed',
+      settlement: { status: 'settlement_expired', txHash: null },
+    });
     expect(read.body.data.output).toBeUndefined();
     expect((await ds.query(`SELECT count(*)::int AS n FROM transactions`))[0].n).toBe(0);
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -195,7 +246,12 @@ describe('evm: settlements interrupted after the money moved are finished exactl
     ds = api.app.get(DataSource);
     const owner = newWallet();
     await chain.mint(owner.address, REGISTRATION_FEE_MICROS);
-    const res = await registerAgent(api, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] }, { asset: chain.usdcAddress });
+    const res = await registerAgent(
+      api,
+      owner,
+      { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] },
+      { asset: chain.usdcAddress },
+    );
     expect(res.status).toBe(201);
     agentId = res.body.data.id;
     worker = startProcess(builtApp('worker'), api.env);
@@ -219,23 +275,38 @@ describe('evm: settlements interrupted after the money moved are finished exactl
 
   const relayerSent = () => chain.provider.getTransactionCount(chain.platform.address, 'latest');
 
-  async function interrupted(fault: string): Promise<{ id: string; payer: Wallet; status: number; sentBefore: number }> {
+  async function interrupted(
+    fault: string,
+  ): Promise<{ id: string; payer: Wallet; status: number; sentBefore: number }> {
     const payer = newWallet();
     await chain.mint(payer.address, PRICE);
     const sentBefore = await relayerSent(); // after the mint, which the same account sends
     const h = await x402Header(payer, { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress });
     api.app.get(FaultInjector).arm(fault);
-    const res = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: fault } }, headers: { [h.name]: h.value } });
-    const [row] = await ds.query(`SELECT e.id FROM executions e JOIN payments p ON p.id = e.payment_id WHERE p.nonce = $1`, [h.nonce.toLowerCase()]);
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: fault } },
+      headers: { [h.name]: h.value },
+    });
+    const [row] = await ds.query(
+      `SELECT e.id FROM executions e JOIN payments p ON p.id = e.payment_id WHERE p.nonce = $1`,
+      [h.nonce.toLowerCase()],
+    );
     return { id: row.id, payer, status: res.status, sentBefore };
   }
 
   async function finishedOnce(id: string, payer: Wallet, sentBefore: number): Promise<void> {
     // Within two sweeps once the lease has run out.
-    await waitFor(async () => (await charges(id)).settlement === 'settled', 'the sweeper to charge it', 1_500 + 2 * 500 + 5_000);
+    await waitFor(
+      async () => (await charges(id)).settlement === 'settled',
+      'the sweeper to charge it',
+      1_500 + 2 * 500 + 5_000,
+    );
     expect(await charges(id)).toEqual({ transactions: 1, holds: 1, settlement: 'settled' });
     expect(await chain.balanceOf(payer.address)).toBe(0n); // moved once: exactly the price
-    const [p] = await ds.query(`SELECT p.status, p.tx_hash FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [id]);
+    const [p] = await ds.query(
+      `SELECT p.status, p.tx_hash FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`,
+      [id],
+    );
     const receipt = await chain.provider.getTransactionReceipt(p.tx_hash);
     expect(receipt?.status).toBe(1); // the hash recorded is the transaction that moved the money
     expect(await relayerSent()).toBe(sentBefore + 1); // one transaction sent for it, none again
@@ -251,7 +322,10 @@ describe('evm: settlements interrupted after the money moved are finished exactl
   it('a process that dies after the transfer and before recording it: the sweeper asks the chain and records that transfer, sending nothing again', async () => {
     const { id, payer, status, sentBefore } = await interrupted('settlement.before-record');
     expect(status).toBe(500);
-    const [p] = await ds.query(`SELECT p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`, [id]);
+    const [p] = await ds.query(
+      `SELECT p.status FROM payments p JOIN executions e ON e.payment_id = p.id WHERE e.id = $1`,
+      [id],
+    );
     expect(p.status).toBe('settling');
     await finishedOnce(id, payer, sentBefore);
   });
@@ -280,7 +354,10 @@ describe('evm: settlements interrupted after the money moved are finished exactl
     expect(answered).toBe(false); // the process died before answering
     expect(await proc.p.exited).toBeNull(); // killed by a signal, not an exit
     expect(proc.p.child.signalCode).toBe('SIGKILL');
-    const [row] = await ds.query(`SELECT e.id, p.status FROM executions e JOIN payments p ON p.id = e.payment_id WHERE p.nonce = $1`, [h.nonce.toLowerCase()]);
+    const [row] = await ds.query(
+      `SELECT e.id, p.status FROM executions e JOIN payments p ON p.id = e.payment_id WHERE p.nonce = $1`,
+      [h.nonce.toLowerCase()],
+    );
     expect(row.status).toBe('settled'); // the money moved and was recorded; the charge never ran
     expect((await charges(row.id)).transactions).toBe(0);
     await finishedOnce(row.id, payer, sentBefore);
@@ -290,10 +367,17 @@ describe('evm: settlements interrupted after the money moved are finished exactl
     const owner = newWallet();
     await chain.mint(owner.address, REGISTRATION_FEE_MICROS);
     api.app.get(FaultInjector).arm('settlement.before-record');
-    const res = await registerAgent(api, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] }, { asset: chain.usdcAddress });
+    const res = await registerAgent(
+      api,
+      owner,
+      { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] },
+      { asset: chain.usdcAddress },
+    );
     expect(res.status).toBe(500);
     expect(await chain.balanceOf(owner.address)).toBe(0n); // the fee moved, nothing recorded it
-    const [p] = await ds.query(`SELECT id, status FROM payments WHERE payer = $1 AND purpose = 'registration'`, [owner.address.toLowerCase()]);
+    const [p] = await ds.query(`SELECT id, status FROM payments WHERE payer = $1 AND purpose = 'registration'`, [
+      owner.address.toLowerCase(),
+    ]);
     expect(p.status).toBe('settling');
     // The refund's transfer lands on chain before the worker records its receipt: wait for the record.
     const refunded = async () =>
@@ -314,11 +398,20 @@ describe('evm: settlements interrupted after the money moved are finished exactl
       1_500 + 2 * 500 + 10_000,
     );
     expect(await chain.balanceOf(owner.address)).toBe(REGISTRATION_FEE_MICROS);
-    expect(after).toEqual({ status: 'settled', refund_id: expect.stringMatching(/^rfd_/), refund_status: 'completed', reason: 'registration_unused', agents: 0, postings: 1 });
+    expect(after).toEqual({
+      status: 'settled',
+      refund_id: expect.stringMatching(/^rfd_/),
+      refund_status: 'completed',
+      reason: 'registration_unused',
+      agents: 0,
+      postings: 1,
+    });
   });
 
   it('leaves a ledger that `ledger:check` passes', async () => {
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+      'ledger:check',
+    ]);
     expect(await check.exited).toBe(0);
     expect(check.output()).toMatch(/ledger check passed/);
   });

@@ -34,7 +34,8 @@ describe('local test clock (e2e)', () => {
   });
 
   const agent = () => registerPricedAgent(api, agentServer.url);
-  const advance = (seconds: unknown, headers: Record<string, string> = ADMIN, target = api) => target.request('POST', '/api/v1/admin/test-clock/advance', { body: { seconds }, headers });
+  const advance = (seconds: unknown, headers: Record<string, string> = ADMIN, target = api) =>
+    target.request('POST', '/api/v1/admin/test-clock/advance', { body: { seconds }, headers });
   let tick = 0;
   const withdraw = async (a: { id: string; wallet: Wallet }, amount: string) =>
     api.request('POST', '/api/v1/payments/withdraw', {
@@ -42,7 +43,10 @@ describe('local test clock (e2e)', () => {
       headers: await walletHeaders(a.wallet, a.id, 'POST /api/v1/payments/withdraw', Date.now() + ++tick),
     });
   const balance = async (id: string) => (await api.request('GET', `/api/v1/payments/balance/${id}`)).body.data;
-  const invariants = async () => (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length);
+  const invariants = async () =>
+    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+      (r) => r.violations.length,
+    );
 
   describe('POST /admin/test-clock/advance', () => {
     it('is refused without the admin key, with a wrong one, and for a bad number of seconds', async () => {
@@ -56,11 +60,19 @@ describe('local test clock (e2e)', () => {
     });
 
     it('is refused outside local settlement, with the reason in the envelope', async () => {
-      const other = await startApi({ SETTLEMENT_MODE: 'facilitator', PLATFORM_WALLET: DEV_PLATFORM_WALLET, ...TEST_SEEDS, FACILITATOR_URL: 'http://127.0.0.1:9' });
+      const other = await startApi({
+        SETTLEMENT_MODE: 'facilitator',
+        PLATFORM_WALLET: DEV_PLATFORM_WALLET,
+        ...TEST_SEEDS,
+        FACILITATOR_URL: 'http://127.0.0.1:9',
+      });
       try {
         const res = await advance(DAY, ADMIN, other);
         expect(res.status).toBe(403);
-        expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'test_clock_local_only', settlementMode: 'facilitator' } });
+        expect(res.body.error).toMatchObject({
+          code: 'FORBIDDEN',
+          details: { reason: 'test_clock_local_only', settlementMode: 'facilitator' },
+        });
       } finally {
         await other.close();
       }
@@ -76,7 +88,11 @@ describe('local test clock (e2e)', () => {
 
       const day = await advance(DAY);
       expect(day.status).toBe(200);
-      expect(day.body.data).toMatchObject({ seconds: DAY, livemode: false, done: { escrowReleased: expect.any(Number) } });
+      expect(day.body.data).toMatchObject({
+        seconds: DAY,
+        livemode: false,
+        done: { escrowReleased: expect.any(Number) },
+      });
       expect(day.body.data.done.escrowReleased).toBeGreaterThanOrEqual(1);
       expect(await balance(a.id)).toMatchObject({ available: '1.900000', pending: '0.000000', reserved: '1.900000' });
       const reserved = await withdraw(a, '1.50');
@@ -87,13 +103,21 @@ describe('local test clock (e2e)', () => {
       expect(await balance(a.id)).toMatchObject({ available: '1.900000', reserved: '0.000000', reservedUntil: null });
       const ok = await withdraw(a, '1.50');
       expect(ok.status).toBe(201);
-      expect(ok.body.data).toMatchObject({ status: 'pending', livemode: false, message: expect.stringMatching(/Test mode/) });
+      expect(ok.body.data).toMatchObject({
+        status: 'pending',
+        livemode: false,
+        message: expect.stringMatching(/Test mode/),
+      });
 
       // No worker runs here: the clock's move does the pending payout.
       const paid = await advance(1);
       expect(paid.body.data.done.withdrawalsProcessed).toBe(1);
       const w = await api.request('GET', `/api/v1/payments/withdrawal/${ok.body.data.withdrawalId}`);
-      expect(w.body.data).toMatchObject({ status: 'completed', livemode: false, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(w.body.data).toMatchObject({
+        status: 'completed',
+        livemode: false,
+        tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
       const list = await api.request('GET', `/api/v1/payments/withdrawals/${a.id}`);
       expect(list.body.data.withdrawals.map((x: { livemode: boolean }) => x.livemode)).toEqual([false]);
       expect(await invariants()).toEqual([]);
@@ -111,8 +135,14 @@ describe('local test clock (e2e)', () => {
       expect(res.body.data.shifted.disputes).toBeGreaterThanOrEqual(1);
       expect(res.body.data.done.disputesResolved).toBeGreaterThanOrEqual(1);
       expect(res.body.data.done.refundsProcessed).toBeGreaterThanOrEqual(1);
-      const dispute = await api.request('GET', `/api/v1/disputes/${disputeId}`, { headers: { [disputed.payment.name]: disputed.payment.value } });
-      expect(dispute.body.data).toMatchObject({ status: 'resolved', resolution: { outcome: 'client_wins', resolvedBy: 'system:timeout' }, refundedAmount: '2.000000' });
+      const dispute = await api.request('GET', `/api/v1/disputes/${disputeId}`, {
+        headers: { [disputed.payment.name]: disputed.payment.value },
+      });
+      expect(dispute.body.data).toMatchObject({
+        status: 'resolved',
+        resolution: { outcome: 'client_wins', resolvedBy: 'system:timeout' },
+        refundedAmount: '2.000000',
+      });
 
       await advance(api.config.disputeFilingWindowS);
       const closed = await fileDispute(api, later);

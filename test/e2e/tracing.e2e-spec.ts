@@ -49,9 +49,17 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     agentServer = await new TestAgentServer().start();
     await hooks.start();
     harness = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
-    agentId = (await registerAgent(harness, owner, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    agentId = (
+      await registerAgent(harness, owner, {
+        endpoints: { execution: agentServer.url },
+        capabilities: [capabilityPayload()],
+      })
+    ).body.data.id;
     const events = ['execution.completed', 'withdrawal.completed'];
-    const hook = await harness.request('POST', '/api/v1/webhooks', { body: { agentId, url: hooks.url, events }, headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks') });
+    const hook = await harness.request('POST', '/api/v1/webhooks', {
+      body: { agentId, url: hooks.url, events },
+      headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks'),
+    });
     expect(hook.status).toBe(201);
     // The defaults are http and undici; Postgres and Redis statements are asked for.
     const otel = otelEnv({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,ioredis' });
@@ -60,7 +68,12 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     base = api.url;
     procs.push(startProcess(builtApp('worker'), { ...harness.env, ...otel, LOG_LEVEL: 'warn' }));
     orchestrator = await startOrchestratorAgent({ platformUrl: base });
-    orchestratorId = (await registerAgent(harness, newWallet(), { endpoints: { execution: orchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
+    orchestratorId = (
+      await registerAgent(harness, newWallet(), {
+        endpoints: { execution: orchestrator.url },
+        capabilities: [orchestrateCapability()],
+      })
+    ).body.data.id;
     orchestrator.serve(orchestratorId);
   }, 60_000);
   afterAll(async () => {
@@ -87,7 +100,10 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     const res = await execute();
     expect(res.status).toBe(200);
     const requestId = res.body.data.requestId;
-    const root = await waitFor(async () => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === requestId), 'the execute span');
+    const root = await waitFor(
+      async () => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === requestId),
+      'the execute span',
+    );
     const trace = () => receiver.spans.filter((s) => s.traceId === root.traceId);
     await waitFor(async () => trace().some((s) => s.name === 'agora.execute.charge') || undefined, 'the charge span');
     const byName = (name: string) => trace().find((s) => s.name === name)!;
@@ -99,11 +115,18 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     expect(attr(root, 'agora.settlement_status')).toBe('settled');
     // Up the parents to the HTTP server span that started the trace, named by its route; Postgres statements and Redis commands are in it too.
     let top: OtlpSpan = root;
-    for (let parent = trace().find((s) => s.spanId === top.parentSpanId); parent; parent = trace().find((s) => s.spanId === top.parentSpanId)) top = parent;
+    for (
+      let parent = trace().find((s) => s.spanId === top.parentSpanId);
+      parent;
+      parent = trace().find((s) => s.spanId === top.parentSpanId)
+    )
+      top = parent;
     expect(top).toMatchObject({ name: 'POST /api/v1/execute', kind: 2 });
     expect(attr(top, 'http.route')).toBe('/api/v1/execute');
     expect(top.parentSpanId ?? '').toBe('');
-    expect(trace().some((s) => attr(s, 'db.system') === 'postgresql' || attr(s, 'db.system.name') === 'postgresql')).toBe(true);
+    expect(
+      trace().some((s) => attr(s, 'db.system') === 'postgresql' || attr(s, 'db.system.name') === 'postgresql'),
+    ).toBe(true);
     expect(trace().some((s) => attr(s, 'db.system') === 'redis' || attr(s, 'db.system.name') === 'redis')).toBe(true);
     // The agent got a traceparent of this trace, from the span of the HTTP call under agora.agent.call.
     const call = agentServer.calls.find((c) => c.json.requestId === requestId)!;
@@ -111,7 +134,10 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     expect(traceId).toBe(root.traceId);
     expect(trace().find((s) => s.spanId === parentId)?.parentSpanId).toBe(byName('agora.agent.call').spanId);
     // The api's log line for the request carries the trace id.
-    await waitFor(async () => procs[0].output().includes(`"trace_id":"${root.traceId}"`) || undefined, 'a log line with the trace id');
+    await waitFor(
+      async () => procs[0].output().includes(`"trace_id":"${root.traceId}"`) || undefined,
+      'a log line with the trace id',
+    );
     // Nothing exported carries the payment header.
     expect(JSON.stringify(receiver.spans)).not.toContain(res.payment.slice(0, 40));
   });
@@ -120,9 +146,18 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     const res = await execute('?async=true');
     expect(res.status).toBe(202);
     const requestId = res.body.data.jobId;
-    const root = await waitFor(async () => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === requestId), 'the execute span');
+    const root = await waitFor(
+      async () => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === requestId),
+      'the execute span',
+    );
     const job = await waitFor(
-      async () => receiver.spans.find((s) => s.service === 'agora-worker' && s.name === 'agora.job execution.run' && (s.links ?? []).some((l) => l.traceId === root.traceId)),
+      async () =>
+        receiver.spans.find(
+          (s) =>
+            s.service === 'agora-worker' &&
+            s.name === 'agora.job execution.run' &&
+            (s.links ?? []).some((l) => l.traceId === root.traceId),
+        ),
       'the worker job span linked to the request',
       20_000,
     );
@@ -131,15 +166,22 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
   });
 
   const spansOf = (traceId: string) => receiver.spans.filter((s) => s.traceId === traceId);
-  const linkedTo = (s: OtlpSpan, target: OtlpSpan) => (s.links ?? []).some((l) => l.traceId === target.traceId && l.spanId === target.spanId);
+  const linkedTo = (s: OtlpSpan, target: OtlpSpan) =>
+    (s.links ?? []).some((l) => l.traceId === target.traceId && l.spanId === target.spanId);
 
   it("the outbox event and its webhook delivery: the worker's fan-out and delivery spans link to the execution's charge; the receiver gets the delivery's traceparent", async () => {
     const res = await execute();
     expect(res.status).toBe(200);
     const requestId = res.body.data.requestId;
-    const root = await waitFor(async () => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === requestId), 'the execute span');
+    const root = await waitFor(
+      async () => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === requestId),
+      'the execute span',
+    );
     // The event was recorded inside the charge: the row kept the charge span's traceparent.
-    const charge = await waitFor(async () => spansOf(root.traceId).find((s) => s.name === 'agora.execute.charge'), 'the charge span');
+    const charge = await waitFor(
+      async () => spansOf(root.traceId).find((s) => s.name === 'agora.execute.charge'),
+      'the charge span',
+    );
     const deliver = await waitFor(
       async () => receiver.spans.find((s) => s.name === 'agora.webhook.deliver' && linkedTo(s, charge)),
       "the delivery span linked to the execution's charge",
@@ -151,10 +193,16 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     const fanout = receiver.spans.find((s) => s.name === 'agora.webhook.fanout' && linkedTo(s, charge));
     expect(fanout).toMatchObject({ service: 'agora-worker' });
     // The receiver got one traceparent: the HTTP call's, a child of the delivery span.
-    const got = await waitFor(async () => hooks.received.find((r) => r.body?.data?.requestId === requestId), 'the webhook');
+    const got = await waitFor(
+      async () => hooks.received.find((r) => r.body?.data?.requestId === requestId),
+      'the webhook',
+    );
     const [, traceId, parentId] = TRACEPARENT.exec(String(got.headers.traceparent))!;
     expect(traceId).toBe(deliver.traceId);
-    await waitFor(async () => spansOf(traceId).find((s) => s.spanId === parentId), 'the HTTP call span of the delivery');
+    await waitFor(
+      async () => spansOf(traceId).find((s) => s.spanId === parentId),
+      'the HTTP call span of the delivery',
+    );
     expect(spansOf(traceId).find((s) => s.spanId === parentId)!.parentSpanId).toBe(deliver.spanId);
   });
 
@@ -162,29 +210,50 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     await seedCharge(harness.app, { agentId, agentFee: 2_000_000n, reputation: 90 });
     const res = await fetch(`${base}/api/v1/payments/withdraw`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw')) },
+      headers: {
+        'content-type': 'application/json',
+        ...(await walletHeaders(owner, agentId, 'POST /api/v1/payments/withdraw')),
+      },
       body: JSON.stringify({ agentId, amount: '1.00', destinationWallet: newWallet().address }),
     });
     expect(res.status).toBe(201);
     const withdrawalId = ((await res.json()) as { data: { withdrawalId: string } }).data.withdrawalId;
     const request = await waitFor(
-      async () => receiver.spans.find((s) => s.service === 'agora-api' && s.kind === 2 && JSON.stringify(s.attributes).includes('/api/v1/payments/withdraw')),
+      async () =>
+        receiver.spans.find(
+          (s) =>
+            s.service === 'agora-api' &&
+            s.kind === 2 &&
+            JSON.stringify(s.attributes).includes('/api/v1/payments/withdraw'),
+        ),
       'the withdraw request span',
     );
     const job = await waitFor(
-      async () => receiver.spans.find((s) => s.name === 'agora.job withdrawal.process' && (s.links ?? []).some((l) => l.traceId === request.traceId)),
+      async () =>
+        receiver.spans.find(
+          (s) =>
+            s.name === 'agora.job withdrawal.process' && (s.links ?? []).some((l) => l.traceId === request.traceId),
+        ),
       'the payout job linked to the request',
       20_000,
     );
     const got = await waitFor(
-      async () => hooks.received.find((r) => r.body?.type === 'withdrawal.completed' && r.body.data.withdrawalId === withdrawalId),
+      async () =>
+        hooks.received.find(
+          (r) => r.body?.type === 'withdrawal.completed' && r.body.data.withdrawalId === withdrawalId,
+        ),
       'the withdrawal webhook',
       20_000,
     );
     expect(got.body.data.withdrawalId).toBe(withdrawalId);
     const deliver = await waitFor(
       async () =>
-        receiver.spans.find((s) => s.name === 'agora.webhook.deliver' && attr(s, 'agora.event_type') === 'withdrawal.completed' && (s.links ?? []).some((l) => l.traceId === job.traceId)),
+        receiver.spans.find(
+          (s) =>
+            s.name === 'agora.webhook.deliver' &&
+            attr(s, 'agora.event_type') === 'withdrawal.completed' &&
+            (s.links ?? []).some((l) => l.traceId === job.traceId),
+        ),
       "the delivery span linked to the payout job's trace",
     );
     expect(TRACEPARENT.exec(String(got.headers.traceparent))![1]).toBe(deliver.traceId);
@@ -197,7 +266,12 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     const res = await fetch(`${base}/api/v1/execute`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [pay.name]: pay.value },
-      body: JSON.stringify({ targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: { calls }, chain: { budget: '0.05' } }),
+      body: JSON.stringify({
+        targetAgentId: orchestratorId,
+        capabilityId: 'orchestrate',
+        input: { calls },
+        chain: { budget: '0.05' },
+      }),
     });
     const body = (await res.json()) as any;
     expect(res.status).toBe(200);
@@ -210,8 +284,11 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
       [chainId],
     );
     expect(nodes.map((n) => n.depth)).toEqual([0, 1]);
-    const span = (n: { executionId: string }) => receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === n.executionId);
-    const [root, hop] = await Promise.all(nodes.map((n) => waitFor(async () => span(n), `the execute span of depth ${n.depth}`)));
+    const span = (n: { executionId: string }) =>
+      receiver.spans.find((s) => s.name === 'agora.execute' && attr(s, 'agora.request_id') === n.executionId);
+    const [root, hop] = await Promise.all(
+      nodes.map((n) => waitFor(async () => span(n), `the execute span of depth ${n.depth}`)),
+    );
     // The chain's trace is the root request's; each node's span id is its agora.execute span's.
     expect(root.traceId).toBe(traceId);
     expect(hop.traceId).toBe(traceId);
@@ -227,32 +304,56 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
     expect(TRACEPARENT.exec(String(rootCall.headers.traceparent))?.[1]).toBe(traceId);
     expect(TRACEPARENT.exec(String(hopCall.headers.traceparent))?.[1]).toBe(traceId);
     // No span carries a chain token (the root's, nor the hop's).
-    for (const call of [rootCall, hopCall]) expect(JSON.stringify(receiver.spans)).not.toContain(String(call.headers['x-chain-token']).split('.')[1]);
+    for (const call of [rootCall, hopCall])
+      expect(JSON.stringify(receiver.spans)).not.toContain(String(call.headers['x-chain-token']).split('.')[1]);
   });
 
   it("a chain whose root was not sampled stays unsampled: its hop records no span and each agent gets the chain's traceparent flagged 00", async () => {
     // A second api samples no new trace (ratio 0); a request that carries a sampled traceparent is sampled.
     const otel = otelEnv({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
-    const api = await startApiProcess({ ...harness.env, ...otel, OTEL_SERVICE_NAME: 'agora-api-unsampled', LOG_LEVEL: 'warn' });
+    const api = await startApiProcess({
+      ...harness.env,
+      ...otel,
+      OTEL_SERVICE_NAME: 'agora-api-unsampled',
+      LOG_LEVEL: 'warn',
+    });
     procs.push(api.process);
     const unsampledOrchestrator = await startOrchestratorAgent({ platformUrl: api.url });
     try {
-      const id = (await registerAgent(harness, newWallet(), { endpoints: { execution: unsampledOrchestrator.url }, capabilities: [orchestrateCapability()] })).body.data.id;
+      const id = (
+        await registerAgent(harness, newWallet(), {
+          endpoints: { execution: unsampledOrchestrator.url },
+          capabilities: [orchestrateCapability()],
+        })
+      ).body.data.id;
       unsampledOrchestrator.serve(id);
-      const pay = await x402Header(newWallet(), { amount: ORCHESTRATE + 50_000n, payTo: harness.config.platformWallet });
+      const pay = await x402Header(newWallet(), {
+        amount: ORCHESTRATE + 50_000n,
+        payTo: harness.config.platformWallet,
+      });
       const calls = [{ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'unsampled hop' } }];
       const res = await fetch(`${api.url}/api/v1/execute`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [pay.name]: pay.value },
-        body: JSON.stringify({ targetAgentId: id, capabilityId: 'orchestrate', input: { calls }, chain: { budget: '0.05' } }),
+        body: JSON.stringify({
+          targetAgentId: id,
+          capabilityId: 'orchestrate',
+          input: { calls },
+          chain: { budget: '0.05' },
+        }),
       });
       const body = (await res.json()) as any;
       expect(res.status).toBe(200);
       expect(body.data.output.results[0]).toMatchObject({ status: 200, output: { translation: 'UNSAMPLED HOP' } });
-      const [{ traceId }] = await harness.app.get(DataSource).query(`SELECT trace_id AS "traceId" FROM chains WHERE id = $1`, [body.data.chain.chainId]);
-      const rootCall = unsampledOrchestrator.state.calls.find((c) => c.json.chain?.chainId === body.data.chain.chainId)!;
+      const [{ traceId }] = await harness.app
+        .get(DataSource)
+        .query(`SELECT trace_id AS "traceId" FROM chains WHERE id = $1`, [body.data.chain.chainId]);
+      const rootCall = unsampledOrchestrator.state.calls.find(
+        (c) => c.json.chain?.chainId === body.data.chain.chainId,
+      )!;
       const hopCall = agentServer.calls.find((c) => c.json.input?.text === 'unsampled hop')!;
-      for (const call of [rootCall, hopCall]) expect(TRACEPARENT.exec(String(call.headers.traceparent))?.slice(1, 2)).toEqual([traceId]);
+      for (const call of [rootCall, hopCall])
+        expect(TRACEPARENT.exec(String(call.headers.traceparent))?.slice(1, 2)).toEqual([traceId]);
       expect(String(rootCall.headers.traceparent).endsWith('-00')).toBe(true);
       expect(String(hopCall.headers.traceparent).endsWith('-00')).toBe(true);
       // A sampled request sent afterwards to the same process: once its span is exported, any span
@@ -265,7 +366,10 @@ describe('tracing: OpenTelemetry across api, agent and worker (e2e)', () => {
         body: JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'marker' } }),
       });
       expect(after.status).toBe(200);
-      await waitFor(async () => receiver.spans.some((s) => s.traceId === 'ab'.repeat(16) && s.name === 'agora.execute'), 'the marker span');
+      await waitFor(
+        async () => receiver.spans.some((s) => s.traceId === 'ab'.repeat(16) && s.name === 'agora.execute'),
+        'the marker span',
+      );
       expect(receiver.spans.filter((s) => s.traceId === traceId)).toEqual([]);
     } finally {
       await unsampledOrchestrator.stop();

@@ -12,7 +12,10 @@ describe('TRUST_PROXY names the proxies whose X-Forwarded-For is believed (e2e)'
   });
 
   async function remaining(trustProxy: string | undefined): Promise<string[]> {
-    const api = await startApi({ RATE_LIMIT_READS_PER_MIN: '100', ...(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy }) });
+    const api = await startApi({
+      RATE_LIMIT_READS_PER_MIN: '100',
+      ...(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy }),
+    });
     apis.push(api);
     // The window is the clock's minute: all three requests inside one.
     await waitFor(async () => Date.now() % 60_000 < 50_000, 'the start of a minute', 15_000);

@@ -77,10 +77,17 @@ describe('webhook delivery by the worker process (e2e)', () => {
     expect(res.status).toBe(201);
     return res.body.data.webhookId as string;
   };
-  const unsubscribe = async (id: string) => api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await walletHeaders(owner, agentId, `DELETE /api/v1/webhooks/${id}`, ++ts) });
-  const emit = (type: 'escrow.released' | 'dispute.filed', data: Record<string, unknown>) => ds.transaction((m) => api.app.get(OutboxService).record(m, type, agentId, data));
+  const unsubscribe = async (id: string) =>
+    api.request('DELETE', `/api/v1/webhooks/${id}`, {
+      headers: await walletHeaders(owner, agentId, `DELETE /api/v1/webhooks/${id}`, ++ts),
+    });
+  const emit = (type: 'escrow.released' | 'dispute.filed', data: Record<string, unknown>) =>
+    ds.transaction((m) => api.app.get(OutboxService).record(m, type, agentId, data));
   const rowsOf = async (sub: string): Promise<{ id: string; attempt: number; status: string; manual: boolean }[]> =>
-    ds.query(`SELECT id, attempt, status, manual FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at, attempt`, [sub]);
+    ds.query(
+      `SELECT id, attempt, status, manual FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at, attempt`,
+      [sub],
+    );
 
   it('relays a committed event to the subscriber; a rolled-back one is never published', async () => {
     const sub = await subscribe(['dispute.filed']);
@@ -112,12 +119,20 @@ describe('webhook delivery by the worker process (e2e)', () => {
     const sub = await subscribe(['dispute.filed']);
     const ids = await ds.transaction(async (m) => {
       const out: string[] = [];
-      for (let i = 0; i < 30; i++) out.push(await api.app.get(OutboxService).record(m, 'dispute.filed', agentId, { disputeId: `dsp_batch${String(i).padStart(6, '0')}` }));
+      for (let i = 0; i < 30; i++)
+        out.push(
+          await api.app
+            .get(OutboxService)
+            .record(m, 'dispute.filed', agentId, { disputeId: `dsp_batch${String(i).padStart(6, '0')}` }),
+        );
       return out;
     });
     await waitFor(async () => receiver.received.length >= 30, 'delivery of the 30 events');
     expect(new Set(receiver.received.map((r) => r.body.id))).toEqual(new Set(ids));
-    const [rows] = await ds.query(`SELECT count(*)::int AS n, count(DISTINCT created_at)::int AS writes FROM webhook_deliveries WHERE event_id = ANY($1)`, [ids]);
+    const [rows] = await ds.query(
+      `SELECT count(*)::int AS n, count(DISTINCT created_at)::int AS writes FROM webhook_deliveries WHERE event_id = ANY($1)`,
+      [ids],
+    );
     expect(rows).toEqual({ n: 30, writes: 1 });
     await unsubscribe(sub);
   });
@@ -125,7 +140,11 @@ describe('webhook delivery by the worker process (e2e)', () => {
   it('retries on the configured schedule (+-10%), marks the subscription failed after the fifth failure, and sends no sixth', async () => {
     const sub = await subscribe(['escrow.released']);
     receiver.status = 500;
-    await emit('escrow.released', { transactionId: 'tx_retry0000000', amount: '0.500000', newAvailableBalance: '0.500000' });
+    await emit('escrow.released', {
+      transactionId: 'tx_retry0000000',
+      amount: '0.500000',
+      newAvailableBalance: '0.500000',
+    });
     await waitFor(async () => receiver.received.length >= 5, 'five attempts', 20_000);
     await new Promise((r) => setTimeout(r, DELAYS[4] * 2));
     expect(receiver.received).toHaveLength(5);
@@ -141,15 +160,28 @@ describe('webhook delivery by the worker process (e2e)', () => {
     expect(list.find((w: { id: string }) => w.id === sub).status).toBe('failed');
 
     // The attempt log, and a manual redelivery (one attempt, outside the schedule) once the receiver is back.
-    const log = await api.request('GET', `/api/v1/webhooks/${sub}/deliveries`, { headers: await walletHeaders(owner, agentId, null, ++ts) });
+    const log = await api.request('GET', `/api/v1/webhooks/${sub}/deliveries`, {
+      headers: await walletHeaders(owner, agentId, null, ++ts),
+    });
     expect(log.status).toBe(200);
     expect(log.body.data.total).toBe(5);
-    expect(log.body.data.deliveries[0]).toMatchObject({ attempt: 5, status: 'failed', responseStatus: 500, manual: false, eventType: 'escrow.released' });
+    expect(log.body.data.deliveries[0]).toMatchObject({
+      attempt: 5,
+      status: 'failed',
+      responseStatus: 500,
+      manual: false,
+      eventType: 'escrow.released',
+    });
     expect((await api.request('GET', `/api/v1/webhooks/${sub}/deliveries`)).status).toBe(401);
     receiver.status = 200;
     const deliveryId = log.body.data.deliveries[0].deliveryId;
     const again = await api.request('POST', `/api/v1/webhooks/${sub}/deliveries/${deliveryId}/redeliver`, {
-      headers: await walletHeaders(owner, agentId, `POST /api/v1/webhooks/${sub}/deliveries/${deliveryId}/redeliver`, ++ts),
+      headers: await walletHeaders(
+        owner,
+        agentId,
+        `POST /api/v1/webhooks/${sub}/deliveries/${deliveryId}/redeliver`,
+        ++ts,
+      ),
     });
     expect(again.status).toBe(201);
     expect(again.body.data).toMatchObject({ manual: true, status: expect.stringMatching(/pending|sending|succeeded/) });
@@ -157,7 +189,12 @@ describe('webhook delivery by the worker process (e2e)', () => {
     expect(receiver.received).toHaveLength(6);
     expect(receiver.received[5].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
     const unknown = await api.request('POST', `/api/v1/webhooks/${sub}/deliveries/dlv_doesnotexist0/redeliver`, {
-      headers: await walletHeaders(owner, agentId, `POST /api/v1/webhooks/${sub}/deliveries/dlv_doesnotexist0/redeliver`, ++ts),
+      headers: await walletHeaders(
+        owner,
+        agentId,
+        `POST /api/v1/webhooks/${sub}/deliveries/dlv_doesnotexist0/redeliver`,
+        ++ts,
+      ),
     });
     expect(unknown.status).toBe(404);
     await unsubscribe(sub);
@@ -166,7 +203,11 @@ describe('webhook delivery by the worker process (e2e)', () => {
   it('loses no delivery when the worker is killed mid-delivery: the claim expires and a new worker sends it again', async () => {
     const sub = await subscribe(['escrow.released']);
     receiver.reply = (n) => (n === 0 ? { status: 200, delayMs: 30_000 } : { status: 200 });
-    await emit('escrow.released', { transactionId: 'tx_killed000000', amount: '0.100000', newAvailableBalance: '0.100000' });
+    await emit('escrow.released', {
+      transactionId: 'tx_killed000000',
+      amount: '0.100000',
+      newAvailableBalance: '0.100000',
+    });
     await waitFor(async () => receiver.received.length >= 1, 'the first attempt in flight');
     await killWorker();
     expect((await rowsOf(sub))[0].status).toBe('sending');
@@ -181,9 +222,17 @@ describe('webhook delivery by the worker process (e2e)', () => {
     const sub = await subscribe(['escrow.released']);
     await killWorker();
     // A delivery whose job is in Redis, and an event never relayed (no worker listening)...
-    const queued = await emit('escrow.released', { transactionId: 'tx_queued000000', amount: '0.100000', newAvailableBalance: '0.100000' });
+    const queued = await emit('escrow.released', {
+      transactionId: 'tx_queued000000',
+      amount: '0.100000',
+      newAvailableBalance: '0.100000',
+    });
     await api.app.get(EventFanout).execute(queued);
-    const unrelayed = await emit('escrow.released', { transactionId: 'tx_unrelayed000', amount: '0.200000', newAvailableBalance: '0.300000' });
+    const unrelayed = await emit('escrow.released', {
+      transactionId: 'tx_unrelayed000',
+      amount: '0.200000',
+      newAvailableBalance: '0.300000',
+    });
     // ...then Redis loses every key of this deployment.
     const redis = new Redis(api.config.redisUrl);
     const keys = await redis.keys(`${api.config.queuePrefix}:*`);
@@ -203,9 +252,15 @@ describe('webhook delivery by the worker process (e2e)', () => {
       const h = await x402Header(newWallet(), { amount: 1_201_000n, payTo: api.config.platformWallet });
       return { [h.name]: h.value };
     };
-    const ok = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hook' } }, headers: await pay() });
+    const ok = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hook' } },
+      headers: await pay(),
+    });
     expect(ok.status).toBe(200);
-    const failed = await api.request('POST', '/api/v1/execute', { body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } }, headers: await pay() });
+    const failed = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } },
+      headers: await pay(),
+    });
     expect(failed.status).toBe(502);
     const wd = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId, amount: '1.00', destinationWallet: newWallet().address },
@@ -214,9 +269,24 @@ describe('webhook delivery by the worker process (e2e)', () => {
     expect(wd.status).toBe(201);
     await waitFor(async () => receiver.received.length >= 4, 'four events', 20_000);
     const byType = Object.fromEntries(receiver.received.map((r) => [r.body.type, r.body.data]));
-    expect(byType['execution.completed']).toEqual({ requestId: ok.body.data.requestId, agentId, capabilityId: 'translate', executionTime: expect.any(Number), earnings: '1.140000' });
-    expect(byType['execution.failed']).toEqual({ requestId: failed.body.error.details.requestId, agentId, capabilityId: 'translate', error: expect.stringMatching(/500/) });
-    expect(byType['escrow.released']).toEqual({ transactionId: ok.body.data.transactionId, amount: '1.140000', newAvailableBalance: '1.140000' });
+    expect(byType['execution.completed']).toEqual({
+      requestId: ok.body.data.requestId,
+      agentId,
+      capabilityId: 'translate',
+      executionTime: expect.any(Number),
+      earnings: '1.140000',
+    });
+    expect(byType['execution.failed']).toEqual({
+      requestId: failed.body.error.details.requestId,
+      agentId,
+      capabilityId: 'translate',
+      error: expect.stringMatching(/500/),
+    });
+    expect(byType['escrow.released']).toEqual({
+      transactionId: ok.body.data.transactionId,
+      amount: '1.140000',
+      newAvailableBalance: '1.140000',
+    });
     expect(byType['withdrawal.completed']).toMatchObject({
       withdrawalId: wd.body.data.withdrawalId,
       agentId,

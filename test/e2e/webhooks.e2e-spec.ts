@@ -24,7 +24,12 @@ describe('Webhooks API and deliveries (e2e)', () => {
 
   beforeAll(async () => {
     receiver = await new JsonReceiver().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS_MS: '0,200,400,600,5000', WEBHOOK_TIMEOUT_MS: '1000' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '0,200,400,600,5000',
+      WEBHOOK_TIMEOUT_MS: '1000',
+    });
     ds = api.app.get(DataSource);
     owner = newWallet();
     agentId = (await registerAgent(api, owner)).body.data.id;
@@ -46,10 +51,15 @@ describe('Webhooks API and deliveries (e2e)', () => {
     });
   const rows = async () => (await ds.query(`SELECT count(*)::int AS n FROM webhook_subscriptions`))[0].n as number;
   /** An event as a domain records it: in a transaction, through the one publisher. */
-  const emit = (type: 'execution.completed' | 'escrow.released', data: Record<string, unknown> = { requestId: 'req_test0000000', earnings: '0.009500' }) =>
-    ds.transaction((m) => api.app.get(OutboxService).record(m, type, agentId, data));
+  const emit = (
+    type: 'execution.completed' | 'escrow.released',
+    data: Record<string, unknown> = { requestId: 'req_test0000000', earnings: '0.009500' },
+  ) => ds.transaction((m) => api.app.get(OutboxService).record(m, type, agentId, data));
   const attemptsOf = async (subscriptionId: string) =>
-    ds.query(`SELECT id, attempt, status, scheduled_at, response_status, manual FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at, attempt`, [subscriptionId]);
+    ds.query(
+      `SELECT id, attempt, status, scheduled_at, response_status, manual FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at, attempt`,
+      [subscriptionId],
+    );
 
   describe('subscriptions', () => {
     it('creates a subscription (201) and never returns the secret', async () => {
@@ -67,7 +77,10 @@ describe('Webhooks API and deliveries (e2e)', () => {
       const list = await api.request('GET', `/api/v1/webhooks/agent/${agentId}`);
       expect(list.body.data.total).toBeGreaterThanOrEqual(1);
       expect(JSON.stringify(list.body)).not.toContain(WHSEC);
-      expect(list.body.data.webhooks.find((w: { id: string }) => w.id === res.body.data.webhookId)).toMatchObject({ url: receiver.url, status: 'active' });
+      expect(list.body.data.webhooks.find((w: { id: string }) => w.id === res.body.data.webhookId)).toMatchObject({
+        url: receiver.url,
+        status: 'active',
+      });
       const [row] = await ds.query(`SELECT secret FROM webhook_subscriptions WHERE id = $1`, [res.body.data.webhookId]);
       expect(row.secret).toBe(WHSEC);
     });
@@ -92,10 +105,14 @@ describe('Webhooks API and deliveries (e2e)', () => {
     it('needs the agent wallet signature: 401 without, 403 from another wallet or for another agent, 401 when replayed', async () => {
       const before = await rows();
       expect((await subscribe({}, {})).status).toBe(401);
-      expect((await subscribe({}, await walletHeaders(newWallet(), agentId, 'POST /api/v1/webhooks', ++ts))).status).toBe(403);
+      expect(
+        (await subscribe({}, await walletHeaders(newWallet(), agentId, 'POST /api/v1/webhooks', ++ts))).status,
+      ).toBe(403);
       const other = newWallet();
       const otherId = (await registerAgent(api, other)).body.data.id;
-      expect((await subscribe({}, await walletHeaders(other, otherId, 'POST /api/v1/webhooks', ++ts))).status).toBe(403);
+      expect((await subscribe({}, await walletHeaders(other, otherId, 'POST /api/v1/webhooks', ++ts))).status).toBe(
+        403,
+      );
       const headers = await signed('POST /api/v1/webhooks');
       expect((await subscribe({}, headers)).status).toBe(201);
       const replay = await subscribe({}, headers);
@@ -109,15 +126,31 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect((await api.request('DELETE', `/api/v1/webhooks/${id}`)).status).toBe(401);
       const other = newWallet();
       const otherId = (await registerAgent(api, other)).body.data.id;
-      const foreign = await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await walletHeaders(other, otherId, `DELETE /api/v1/webhooks/${id}`, ++ts) });
+      const foreign = await api.request('DELETE', `/api/v1/webhooks/${id}`, {
+        headers: await walletHeaders(other, otherId, `DELETE /api/v1/webhooks/${id}`, ++ts),
+      });
       expect(foreign.status).toBe(403);
-      const res = await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed(`DELETE /api/v1/webhooks/${id}`) });
+      const res = await api.request('DELETE', `/api/v1/webhooks/${id}`, {
+        headers: await signed(`DELETE /api/v1/webhooks/${id}`),
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ message: 'Webhook deleted', id });
       const list = await api.request('GET', `/api/v1/webhooks/agent/${agentId}`);
       expect(list.body.data.webhooks.map((w: { id: string }) => w.id)).not.toContain(id);
-      expect((await api.request('DELETE', `/api/v1/webhooks/${id}`, { headers: await signed(`DELETE /api/v1/webhooks/${id}`) })).body.error.code).toBe('WEBHOOK_NOT_FOUND');
-      expect((await api.request('DELETE', '/api/v1/webhooks/nope', { headers: await signed('DELETE /api/v1/webhooks/nope') })).status).toBe(400);
+      expect(
+        (
+          await api.request('DELETE', `/api/v1/webhooks/${id}`, {
+            headers: await signed(`DELETE /api/v1/webhooks/${id}`),
+          })
+        ).body.error.code,
+      ).toBe('WEBHOOK_NOT_FOUND');
+      expect(
+        (
+          await api.request('DELETE', '/api/v1/webhooks/nope', {
+            headers: await signed('DELETE /api/v1/webhooks/nope'),
+          })
+        ).status,
+      ).toBe(400);
       await api.app.get(EventFanout).execute(await emit('execution.completed'));
       expect(await attemptsOf(id)).toEqual([]);
     });
@@ -138,7 +171,13 @@ describe('Webhooks API and deliveries (e2e)', () => {
       const plain = (await subscribe({ events: ['execution.completed'], secret: PLAIN_SECRET })).body.data.webhookId;
       const none = (await subscribe({ events: ['execution.completed'] })).body.data.webhookId;
       const otherType = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
-      const data = { requestId: 'req_abc12345678', agentId, capabilityId: 'translate', executionTime: 12, earnings: '0.009500' };
+      const data = {
+        requestId: 'req_abc12345678',
+        agentId,
+        capabilityId: 'translate',
+        executionTime: 12,
+        earnings: '0.009500',
+      };
       const eventId = await emit('execution.completed', data);
       expect(await fanout.execute(eventId)).toBe(3);
       expect(await fanout.execute(eventId)).toBe(0); // published once
@@ -153,7 +192,12 @@ describe('Webhooks API and deliveries (e2e)', () => {
       const bySub = (id: string) => receiver.received.find((r) => r.headers['x-webhook-id'] === id)!;
       for (const sub of [whsec, plain, none]) {
         const r = bySub(sub);
-        expect(r.body).toEqual({ id: eventId, type: 'execution.completed', timestamp: new Date(event.created_at).toISOString(), data });
+        expect(r.body).toEqual({
+          id: eventId,
+          type: 'execution.completed',
+          timestamp: new Date(event.created_at).toISOString(),
+          data,
+        });
         expect(r.headers['content-type']).toBe('application/json');
         expect(r.headers['x-event-id']).toBe(eventId);
         expect(r.headers['x-timestamp']).toBe(String(Math.floor(new Date(event.created_at).getTime() / 1000)));
@@ -170,21 +214,36 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect(new Webhook(WHSEC).verify(w.raw, w.headers as Record<string, string>)).toEqual(w.body);
       const p = bySub(plain);
       expect(p.headers['x-signature']).toBe(createHmac('sha256', PLAIN_SECRET).update(p.raw).digest('hex'));
-      expect(new Webhook(Buffer.from(PLAIN_SECRET), { format: 'raw' }).verify(p.raw, p.headers as Record<string, string>)).toEqual(p.body);
+      expect(
+        new Webhook(Buffer.from(PLAIN_SECRET), { format: 'raw' }).verify(p.raw, p.headers as Record<string, string>),
+      ).toEqual(p.body);
       // A tampered body or another secret does not verify.
-      expect(() => new Webhook(WHSEC).verify(w.raw.replace('0.009500', '9.009500'), w.headers as Record<string, string>)).toThrow();
-      expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(w.raw, w.headers as Record<string, string>)).toThrow();
+      expect(() =>
+        new Webhook(WHSEC).verify(w.raw.replace('0.009500', '9.009500'), w.headers as Record<string, string>),
+      ).toThrow();
+      expect(() =>
+        new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(w.raw, w.headers as Record<string, string>),
+      ).toThrow();
       const n = bySub(none);
       expect(n.headers['x-signature']).toBeUndefined();
       expect(n.headers['webhook-signature']).toBeUndefined();
-      for (const sub of [whsec, plain, none]) await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed(`DELETE /api/v1/webhooks/${sub}`) });
-      await api.request('DELETE', `/api/v1/webhooks/${otherType}`, { headers: await signed(`DELETE /api/v1/webhooks/${otherType}`) });
+      for (const sub of [whsec, plain, none])
+        await api.request('DELETE', `/api/v1/webhooks/${sub}`, {
+          headers: await signed(`DELETE /api/v1/webhooks/${sub}`),
+        });
+      await api.request('DELETE', `/api/v1/webhooks/${otherType}`, {
+        headers: await signed(`DELETE /api/v1/webhooks/${otherType}`),
+      });
     });
 
     it('fans a batch out at once: each event to its own subscribers, published once; one locked by another fan-out is left to it', async () => {
       const completed = (await subscribe({ events: ['execution.completed'] })).body.data.webhookId;
       const released = (await subscribe({ events: ['escrow.released'] })).body.data.webhookId;
-      const [a, b, c] = [await emit('execution.completed'), await emit('escrow.released'), await emit('escrow.released')];
+      const [a, b, c] = [
+        await emit('execution.completed'),
+        await emit('escrow.released'),
+        await emit('escrow.released'),
+      ];
       const other = ds.createQueryRunner();
       await other.connect();
       await other.startTransaction();
@@ -199,10 +258,16 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect(await attemptsOf(released)).toHaveLength(1);
       expect(await fanout.execute([a, b, c])).toBe(1); // only c was left
       expect(await attemptsOf(released)).toHaveLength(2);
-      const [published] = await ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1) AND published_at IS NOT NULL`, [[a, b, c]]);
+      const [published] = await ds.query(
+        `SELECT count(*)::int AS n FROM outbox_events WHERE id = ANY($1) AND published_at IS NOT NULL`,
+        [[a, b, c]],
+      );
       expect(published.n).toBe(3);
       expect(await fanout.execute([])).toBe(0);
-      for (const sub of [completed, released]) await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed(`DELETE /api/v1/webhooks/${sub}`) });
+      for (const sub of [completed, released])
+        await api.request('DELETE', `/api/v1/webhooks/${sub}`, {
+          headers: await signed(`DELETE /api/v1/webhooks/${sub}`),
+        });
     });
 
     it('a 410 marks the subscription failed at once: no further attempt, no further event', async () => {
@@ -211,7 +276,9 @@ describe('Webhooks API and deliveries (e2e)', () => {
       await fanout.execute(await emit('escrow.released'));
       const [first] = await attemptsOf(sub);
       expect(await deliveries.deliver(first.id)).toBe('failed');
-      expect(await attemptsOf(sub)).toEqual([expect.objectContaining({ attempt: 1, status: 'failed', response_status: 410 })]);
+      expect(await attemptsOf(sub)).toEqual([
+        expect.objectContaining({ attempt: 1, status: 'failed', response_status: 410 }),
+      ]);
       const list = (await api.request('GET', `/api/v1/webhooks/agent/${agentId}`)).body.data.webhooks;
       expect(list.find((w: { id: string }) => w.id === sub).status).toBe('failed');
       await fanout.execute(await emit('escrow.released'));
@@ -229,7 +296,9 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect(second).toMatchObject({ attempt: 2, status: 'pending' });
       expect(new Date(second.scheduled_at).getTime() - before).toBeGreaterThanOrEqual(2_900); // configured delay is 200 ms
       expect(await deliveries.deliver(second.id)).toBe('skipped'); // not due yet
-      await api.request('DELETE', `/api/v1/webhooks/${sub}`, { headers: await signed(`DELETE /api/v1/webhooks/${sub}`) });
+      await api.request('DELETE', `/api/v1/webhooks/${sub}`, {
+        headers: await signed(`DELETE /api/v1/webhooks/${sub}`),
+      });
       expect((await attemptsOf(sub))[1].status).toBe('cancelled');
     });
 
@@ -304,7 +373,11 @@ describe('Webhooks: SSRF guard (e2e)', () => {
         body: { agentId, url, events: ['escrow.released'] },
         headers: await walletHeaders(owner, agentId, 'POST /api/v1/webhooks', ++ts),
       });
-      expect({ url, status: res.status, field: res.body.error?.details?.errors?.[0]?.field }).toEqual({ url, status: 400, field: 'url' });
+      expect({ url, status: res.status, field: res.body.error?.details?.errors?.[0]?.field }).toEqual({
+        url,
+        status: 400,
+        field: 'url',
+      });
     }
     expect((await api.app.get(DataSource).query(`SELECT count(*)::int AS n FROM webhook_subscriptions`))[0].n).toBe(0);
   });
@@ -317,10 +390,19 @@ describe('Webhooks: SSRF guard (e2e)', () => {
     expect(res.status).toBe(201);
     const ds = api.app.get(DataSource);
     const deliveries = api.app.get(DeliveryService);
-    for (const url of [`https://127.0.0.1:${receiver.port}/x`, `http://127.0.0.1:${receiver.port}/x`, `https://[::ffff:127.0.0.1]:${receiver.port}/x`]) {
+    for (const url of [
+      `https://127.0.0.1:${receiver.port}/x`,
+      `http://127.0.0.1:${receiver.port}/x`,
+      `https://[::ffff:127.0.0.1]:${receiver.port}/x`,
+    ]) {
       // As if the stored URL (or what its name resolves to) changed after the check.
-      await ds.query(`UPDATE webhook_subscriptions SET url = $2, status = 'active' WHERE id = $1`, [res.body.data.webhookId, url]);
-      const eventId = await ds.transaction((m) => api.app.get(OutboxService).record(m, 'escrow.released', agentId, { amount: '1.000000' }));
+      await ds.query(`UPDATE webhook_subscriptions SET url = $2, status = 'active' WHERE id = $1`, [
+        res.body.data.webhookId,
+        url,
+      ]);
+      const eventId = await ds.transaction((m) =>
+        api.app.get(OutboxService).record(m, 'escrow.released', agentId, { amount: '1.000000' }),
+      );
       await api.app.get(EventFanout).execute(eventId);
       const [row] = await ds.query(`SELECT id FROM webhook_deliveries WHERE event_id = $1`, [eventId]);
       expect(await deliveries.deliver(row.id)).toBe('retry');

@@ -26,8 +26,16 @@ describe('worker process (e2e)', () => {
   });
 
   const insertMessage = (key: string, expiresAt: Date) =>
-    withClient(api.databaseUrl, (c) => c.query(`INSERT INTO used_auth_messages (message_key, agent_id, expires_at) VALUES ($1, gen_random_uuid(), $2)`, [key, expiresAt]));
-  const messageKeys = () => withClient(api.databaseUrl, async (c) => (await c.query('SELECT message_key FROM used_auth_messages ORDER BY 1')).rows.map((r) => r.message_key));
+    withClient(api.databaseUrl, (c) =>
+      c.query(`INSERT INTO used_auth_messages (message_key, agent_id, expires_at) VALUES ($1, gen_random_uuid(), $2)`, [
+        key,
+        expiresAt,
+      ]),
+    );
+  const messageKeys = () =>
+    withClient(api.databaseUrl, async (c) =>
+      (await c.query('SELECT message_key FROM used_auth_messages ORDER BY 1')).rows.map((r) => r.message_key),
+    );
 
   it('reports no worker before it starts', async () => {
     const res = await api.request('GET', '/api/v1/health/worker');
@@ -44,7 +52,10 @@ describe('worker process (e2e)', () => {
       const res = await api.request('GET', '/api/v1/health/worker');
       return res.status === 200 ? res : undefined;
     }, 'worker heartbeat');
-    expect(health.body.data.details.worker).toMatchObject({ status: 'up', queues: ['maintenance', 'payments', 'executions', 'webhooks'] });
+    expect(health.body.data.details.worker).toMatchObject({
+      status: 'up',
+      queues: ['maintenance', 'payments', 'executions', 'webhooks'],
+    });
 
     // The boot tick enqueues a prune; the processor deletes only expired messages.
     await waitFor(async () => !(await messageKeys()).includes('expired-1'), 'boot prune');
@@ -52,9 +63,16 @@ describe('worker process (e2e)', () => {
 
     // A job enqueued by another producer is drained too.
     await insertMessage('expired-2', new Date(Date.now() - 1_000));
-    const queue = new Queue('maintenance', { connection: redisConnectionOptions(api.config.redisUrl), prefix: api.config.queuePrefix });
+    const queue = new Queue('maintenance', {
+      connection: redisConnectionOptions(api.config.redisUrl),
+      prefix: api.config.queuePrefix,
+    });
     try {
-      const job = await queue.add('auth-messages.prune', { requestedAt: new Date().toISOString() }, { jobId: jobId('auth-messages.prune', 'e2e') });
+      const job = await queue.add(
+        'auth-messages.prune',
+        { requestedAt: new Date().toISOString() },
+        { jobId: jobId('auth-messages.prune', 'e2e') },
+      );
       await waitFor(async () => (await job.getState()) === 'completed', 'job completion');
       expect((await queue.getJob(job.id!))?.returnvalue).toEqual({ deleted: 1 });
       expect(await messageKeys()).toEqual(['fresh-1']);
@@ -70,19 +88,27 @@ describe('worker process (e2e)', () => {
 
   it('releases held escrow through one delayed job per time bucket (no sweeper here), each hold once', async () => {
     const escrow = api.app.get(EscrowService);
-    const agentIds = [(await registerAgent(api, newWallet())).body.data.id as string, (await registerAgent(api, newWallet())).body.data.id as string];
+    const agentIds = [
+      (await registerAgent(api, newWallet())).body.data.id as string,
+      (await registerAgent(api, newWallet())).body.data.id as string,
+    ];
     const holds = [];
     for (const agentId of agentIds) {
       const { hold } = await seedCharge(api.app, { agentId, agentFee: 1_000_000n, reputation: 50 });
       // Due in 1.5 s instead of the Standard tier's day.
       const releaseAt = new Date(Date.now() + 1_500);
-      await withClient(api.databaseUrl, (c) => c.query(`UPDATE escrow_holds SET release_at = $2 WHERE id = $1`, [hold.id, releaseAt]));
+      await withClient(api.databaseUrl, (c) =>
+        c.query(`UPDATE escrow_holds SET release_at = $2 WHERE id = $1`, [hold.id, releaseAt]),
+      );
       holds.push({ ...hold, releaseAt });
     }
     for (const hold of holds) await escrow.scheduleRelease(hold);
     await escrow.scheduleRelease(holds[0]); // asked again: nothing more is queued
 
-    const queue = new Queue('payments', { connection: redisConnectionOptions(api.config.redisUrl), prefix: api.config.queuePrefix });
+    const queue = new Queue('payments', {
+      connection: redisConnectionOptions(api.config.redisUrl),
+      prefix: api.config.queuePrefix,
+    });
     try {
       const buckets = [...new Set(holds.map((h) => Math.ceil(h.releaseAt.getTime() / RELEASE_BUCKET_MS)))];
       const jobs = (await queue.getJobs(['delayed', 'waiting'])).filter((j) => j.name === 'escrow.release-due');
@@ -93,13 +119,17 @@ describe('worker process (e2e)', () => {
     }
 
     worker = startProcess(builtApp('worker'), api.env);
-    const balance = async (agentId: string) => (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data;
+    const balance = async (agentId: string) =>
+      (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data;
     for (const agentId of agentIds) {
       await waitFor(async () => (await balance(agentId)).available === '0.950000', 'escrow released by the bucket job');
       expect(await balance(agentId)).toMatchObject({ pending: '0.000000', escrow: { pendingCount: 0 } });
     }
     const events = await withClient(api.databaseUrl, (c) =>
-      c.query(`SELECT agent_id, count(*)::int AS n FROM outbox_events WHERE type = 'escrow.released' AND agent_id = ANY($1) GROUP BY agent_id`, [agentIds]),
+      c.query(
+        `SELECT agent_id, count(*)::int AS n FROM outbox_events WHERE type = 'escrow.released' AND agent_id = ANY($1) GROUP BY agent_id`,
+        [agentIds],
+      ),
     );
     expect(events.rows.map((r) => r.n)).toEqual([1, 1]);
     worker.child.kill('SIGTERM');
@@ -142,7 +172,8 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     await seedCharge(api.app, { agentId: res.body.data.id, agentFee: (earnings * 100n + 94n) / 95n });
     return { id: res.body.data.id as string, wallet };
   }
-  const status = async (id: string) => (await api.request('GET', `/api/v1/payments/withdrawal/${id}`)).body.data.status as string;
+  const status = async (id: string) =>
+    (await api.request('GET', `/api/v1/payments/withdrawal/${id}`)).body.data.status as string;
 
   it('processes a requested withdrawal to completed', async () => {
     worker = startProcess(builtApp('worker'), api.env);
@@ -152,7 +183,10 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
       headers: await walletHeaders(a.wallet, a.id, 'POST /api/v1/payments/withdraw'),
     });
     expect(res.status).toBe(201);
-    await waitFor(async () => (await status(res.body.data.withdrawalId)) === 'completed', 'withdrawal completed by the worker');
+    await waitFor(
+      async () => (await status(res.body.data.withdrawalId)) === 'completed',
+      'withdrawal completed by the worker',
+    );
     const w = (await api.request('GET', `/api/v1/payments/withdrawal/${res.body.data.withdrawalId}`)).body.data;
     expect(w).toMatchObject({ status: 'completed', net_amount: '4.900000', tx_hash: expect.stringMatching(/^0x/) });
   });
@@ -167,7 +201,11 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     expect((await balance()).pending).toBe('0.950000');
     await waitFor(async () => (await balance()).available === '0.950000', 'escrow released by the worker');
     expect(await balance()).toMatchObject({ pending: '0.000000', escrow: { pendingCount: 0 } });
-    const events = await withClient(api.databaseUrl, (c) => c.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'escrow.released' AND agent_id = $1`, [agentId]));
+    const events = await withClient(api.databaseUrl, (c) =>
+      c.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'escrow.released' AND agent_id = $1`, [
+        agentId,
+      ]),
+    );
     expect(events.rows[0].n).toBe(1);
   });
 
@@ -191,8 +229,13 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     }
     expect(await status(res.body.data.withdrawalId)).toBe('pending');
     worker = startProcess(builtApp('worker'), api.env);
-    await waitFor(async () => (await status(res.body.data.withdrawalId)) === 'completed', 'withdrawal completed after the sweep');
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+    await waitFor(
+      async () => (await status(res.body.data.withdrawalId)) === 'completed',
+      'withdrawal completed after the sweep',
+    );
+    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+      'ledger:check',
+    ]);
     expect(await check.exited).toBe(0);
   });
 });
@@ -206,7 +249,11 @@ describe('worker process: async executions and callbacks (e2e)', () => {
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
     receiver = await new JsonReceiver().start('/done');
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', MAINTENANCE_INTERVAL_MS: '500' });
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      MAINTENANCE_INTERVAL_MS: '500',
+    });
     worker = startProcess(builtApp('worker'), api.env);
   });
   afterAll(async () => {
@@ -228,18 +275,28 @@ describe('worker process: async executions and callbacks (e2e)', () => {
     const { jobId: id, statusUrl } = res.body.data;
     // `completed` comes a moment before `settled` (output is withheld until then): wait for both.
     await waitFor(
-      async () => (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data.settlement.status === 'settled',
+      async () =>
+        (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data.settlement.status ===
+        'settled',
       'async execution run and settled by the worker',
     );
     const done = (await api.request('GET', statusUrl, { headers: { [h.name]: h.value } })).body.data;
     expect(done).toMatchObject({ requestId: id, output: { translation: 'ASYNC' }, settlement: { status: 'settled' } });
     await waitFor(async () => receiver.received.length > 0, 'callback delivered by the worker');
-    expect(receiver.received.map((r) => r.body)).toEqual([{ requestId: id, status: 'completed', output: { translation: 'ASYNC' } }]);
+    expect(receiver.received.map((r) => r.body)).toEqual([
+      { requestId: id, status: 'completed', output: { translation: 'ASYNC' } },
+    ]);
   });
 
   it('pays the refund of a variable-price execution (async run, then the refund job)', async () => {
-    const capabilities = [capabilityPayload({ id: 'quote', pricing: { model: 'dynamic', basePrice: '0.01', maxPrice: '0.3', currency: 'USDC' } })];
-    const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities })).body.data.id;
+    const capabilities = [
+      capabilityPayload({
+        id: 'quote',
+        pricing: { model: 'dynamic', basePrice: '0.01', maxPrice: '0.3', currency: 'USDC' },
+      }),
+    ];
+    const agentId = (await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities }))
+      .body.data.id;
     const h = await x402Header(newWallet(), { amount: 301_000n, payTo: api.config.platformWallet });
     const res = await api.request('POST', '/api/v1/execute?async=true', {
       body: { targetAgentId: agentId, capabilityId: 'quote', input: { text: 'q', cost: '0.05' } },
@@ -248,6 +305,10 @@ describe('worker process: async executions and callbacks (e2e)', () => {
     expect(res.status).toBe(202);
     const read = async () => (await api.request('GET', res.body.data.statusUrl)).body.data;
     await waitFor(async () => (await read()).refund?.status === 'completed', 'refund paid by the worker');
-    expect(await read()).toMatchObject({ status: 'completed', cost: { agentFee: '0.050000', refunded: '0.250000' }, refund: { amount: '0.250000', txHash: expect.stringMatching(/^0x/) } });
+    expect(await read()).toMatchObject({
+      status: 'completed',
+      cost: { agentFee: '0.050000', refunded: '0.250000' },
+      refund: { amount: '0.250000', txHash: expect.stringMatching(/^0x/) },
+    });
   });
 });

@@ -17,7 +17,11 @@ describe('faults: the scheduled invariant check pauses payouts (e2e)', () => {
   let worker: RunningProcess | undefined;
 
   beforeAll(async () => {
-    api = await startApi({ INVARIANT_CHECK_INTERVAL_MS: '300', MAINTENANCE_INTERVAL_MS: '300', WORKER_HEARTBEAT_MS: '200' });
+    api = await startApi({
+      INVARIANT_CHECK_INTERVAL_MS: '300',
+      MAINTENANCE_INTERVAL_MS: '300',
+      WORKER_HEARTBEAT_MS: '200',
+    });
     ds = api.app.get(DataSource);
   });
   afterAll(async () => {
@@ -29,7 +33,8 @@ describe('faults: the scheduled invariant check pauses payouts (e2e)', () => {
   });
 
   const health = () => api.request('GET', '/api/v1/health');
-  const checkedAt = async () => (await ds.query(`SELECT checked_at FROM invariant_status`))[0]?.checked_at as Date | undefined;
+  const checkedAt = async () =>
+    (await ds.query(`SELECT checked_at FROM invariant_status`))[0]?.checked_at as Date | undefined;
 
   it('a corrupted balance: payouts paused, health 503 naming it, the log names it; repaired: payouts resume', async () => {
     const wallet = newWallet();
@@ -44,7 +49,11 @@ describe('faults: the scheduled invariant check pauses payouts (e2e)', () => {
       const res = await health();
       return res.status === 503 ? res : undefined;
     }, 'health to report the violation');
-    expect(down.body.error.details.health.error.invariants).toMatchObject({ status: 'down', payouts: 'paused', failed: expect.arrayContaining(['I1', 'I3']) });
+    expect(down.body.error.details.health.error.invariants).toMatchObject({
+      status: 'down',
+      payouts: 'paused',
+      failed: expect.arrayContaining(['I1', 'I3']),
+    });
     expect(JSON.stringify(down.body)).not.toContain('platform:revenue'); // the ids only, no balances
     await waitFor(async () => /invariant I1 violated/.test(worker!.output()), 'the log line naming I1');
 
@@ -53,10 +62,14 @@ describe('faults: the scheduled invariant check pauses payouts (e2e)', () => {
       headers: await walletHeaders(wallet, agentId, 'POST /api/v1/payments/withdraw'),
     });
     expect(wd.status).toBe(201);
-    const withdrawal = () => ds.query(`SELECT status, attempts FROM withdrawals WHERE id = $1`, [wd.body.data.withdrawalId]).then((r) => r[0]);
+    const withdrawal = () =>
+      ds.query(`SELECT status, attempts FROM withdrawals WHERE id = $1`, [wd.body.data.withdrawalId]).then((r) => r[0]);
     // Two more checks and sweeps go by: the withdrawal is never claimed.
     const seen = await checkedAt();
-    await waitFor(async () => ((await checkedAt())!.getTime() > seen!.getTime() + 600 ? true : undefined), 'two more checks');
+    await waitFor(
+      async () => ((await checkedAt())!.getTime() > seen!.getTime() + 600 ? true : undefined),
+      'two more checks',
+    );
     expect(await withdrawal()).toEqual({ status: 'pending', attempts: 0 });
 
     await ds.query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue'`);

@@ -38,7 +38,12 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
   const apis: string[] = [];
   let agentId: string;
 
-  const env = () => ({ ...harness.env, LOG_LEVEL: 'warn', MAINTENANCE_INTERVAL_MS: '1000', WORKER_HEARTBEAT_MS: '200' });
+  const env = () => ({
+    ...harness.env,
+    LOG_LEVEL: 'warn',
+    MAINTENANCE_INTERVAL_MS: '1000',
+    WORKER_HEARTBEAT_MS: '200',
+  });
 
   async function startApi2(): Promise<string> {
     const { url, process } = await startApiProcess(env());
@@ -47,7 +52,11 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
   }
 
   async function post(base: string, path: string, body: unknown, headers: Record<string, string>) {
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   }
 
@@ -55,9 +64,17 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
     agentServer = await new TestAgentServer().start();
     receiver = await new JsonReceiver().start();
     // The harness gives the database and the Redis prefix (and registers the agent); the traffic goes to the processes.
-    harness = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_CLIENT_PER_MIN: String(CLIENT_LIMIT), ESCROW_HOLD_STANDARD_S: '2' });
+    harness = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_CLIENT_PER_MIN: String(CLIENT_LIMIT),
+      ESCROW_HOLD_STANDARD_S: '2',
+    });
     ds = harness.app.get(DataSource);
-    const res = await registerAgent(harness, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    const res = await registerAgent(harness, newWallet(), {
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload()],
+    });
     expect(res.status).toBe(201);
     agentId = res.body.data.id;
     apis.push(await startApi2(), await startApi2());
@@ -72,9 +89,19 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
     await receiver.stop();
   });
 
-  const execute = async (base: string, payer = newWallet(), query = '', input: Record<string, unknown> = { text: 'hola' }) => {
+  const execute = async (
+    base: string,
+    payer = newWallet(),
+    query = '',
+    input: Record<string, unknown> = { text: 'hola' },
+  ) => {
     const h = await x402Header(payer, { amount: PRICE, payTo: harness.config.platformWallet });
-    return post(base, `/api/v1/execute${query}`, { targetAgentId: agentId, capabilityId: 'translate', input }, { [h.name]: h.value });
+    return post(
+      base,
+      `/api/v1/execute${query}`,
+      { targetAgentId: agentId, capabilityId: 'translate', input },
+      { [h.name]: h.value },
+    );
   };
 
   it("a client's rate limit holds across both apis", async () => {
@@ -103,12 +130,21 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
       // One agent, subscribed to its events, with earnings to withdraw while it earns more.
       const started = Date.now();
       const ownerWallet = newWallet();
-      const owned = (await registerAgent(harness, ownerWallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload({ id: 'echo' })] })).body.data.id;
+      const owned = (
+        await registerAgent(harness, ownerWallet, {
+          endpoints: { execution: agentServer.url },
+          capabilities: [capabilityPayload({ id: 'echo' })],
+        })
+      ).body.data.id;
       let ts = Date.now();
       const sub = await post(
         apis[0],
         '/api/v1/webhooks',
-        { agentId: owned, url: receiver.url, events: ['execution.completed', 'escrow.released', 'withdrawal.completed'] },
+        {
+          agentId: owned,
+          url: receiver.url,
+          events: ['execution.completed', 'escrow.released', 'withdrawal.completed'],
+        },
         await walletHeaders(ownerWallet, owned, 'POST /api/v1/webhooks', ++ts),
       );
       expect(sub.status).toBe(201);
@@ -118,7 +154,12 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
       // 50 clients at a time, alternating between the apis: the runs and the withdrawals interleaved.
       const runs = withClients(ASYNC_RUNS, CLIENTS, async (i) => {
         const h = await x402Header(newWallet(), { amount: PRICE, payTo: harness.config.platformWallet });
-        return post(apis[i % 2], '/api/v1/execute?async=true', { targetAgentId: owned, capabilityId: 'echo', input: { text: `async ${i}` } }, { [h.name]: h.value });
+        return post(
+          apis[i % 2],
+          '/api/v1/execute?async=true',
+          { targetAgentId: owned, capabilityId: 'echo', input: { text: `async ${i}` } },
+          { [h.name]: h.value },
+        );
       });
       const payouts = withClients(WITHDRAWALS, CLIENTS, async (i) =>
         post(
@@ -148,7 +189,13 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
       await waitFor(
         async () => {
           const s = await state();
-          return s.charged === ASYNC_RUNS && s.paid === WITHDRAWALS && s.held === 0 && s.undelivered === 0 && s.unpublished === 0;
+          return (
+            s.charged === ASYNC_RUNS &&
+            s.paid === WITHDRAWALS &&
+            s.held === 0 &&
+            s.undelivered === 0 &&
+            s.unpublished === 0
+          );
         },
         'every run charged, every withdrawal paid, every hold released and every event delivered',
         60_000 * SCALE,
@@ -156,7 +203,8 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
 
       // Once each: one agent call per run, one charge per run, one completion posting per withdrawal, one delivery per event.
       const perId = new Map<string, number>();
-      for (const c of agentServer.calls.filter((c) => ids.includes(c.json.requestId))) perId.set(c.json.requestId, (perId.get(c.json.requestId) ?? 0) + 1);
+      for (const c of agentServer.calls.filter((c) => ids.includes(c.json.requestId)))
+        perId.set(c.json.requestId, (perId.get(c.json.requestId) ?? 0) + 1);
       expect([...perId.values()].every((n) => n === 1) && perId.size === ASYNC_RUNS).toBe(true);
       const [once] = await ds.query(
         `SELECT (SELECT count(*) FROM transactions t JOIN executions e ON e.transaction_id = t.id WHERE e.id = ANY($1))::int AS charges,
@@ -175,7 +223,12 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
       expect(new Set(eventIds).size).toBe(eventIds.length);
       expect(eventIds.length).toBe(once.deliveries);
       expect(once.deliveries).toBe(ASYNC_RUNS + WITHDRAWALS + once.releases);
-      const report = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS]);
+      const report = await runInvariantChecks(ds.manager, [
+        ...LEDGER_CHECKS,
+        ...PAYMENT_CHECKS,
+        ...CHAIN_CHECKS,
+        ...DISPUTE_CHECKS,
+      ]);
       expect(report.results.filter((r) => r.violations.length)).toEqual([]);
     },
     120_000 * SCALE,

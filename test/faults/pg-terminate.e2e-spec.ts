@@ -52,7 +52,10 @@ describe('faults: Postgres connections killed during executes with idempotency k
       WORKER_HEARTBEAT_MS: '200',
     });
     ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    const res = await registerAgent(api, newWallet(), {
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload()],
+    });
     expect(res.status).toBe(201);
     agentId = res.body.data.id;
     worker = startProcess(builtApp('worker'), api.env);
@@ -67,7 +70,9 @@ describe('faults: Postgres connections killed during executes with idempotency k
 
   it(`${KEYS} idempotent executes, their retries and connection kills: each key charged once, invariants hold`, async () => {
     const seed = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
-    process.stdout.write(`pg-terminate fault test: seed ${seed} (FAULT_SEED=${seed} replays the kill schedule), ${KEYS} keys\n`);
+    process.stdout.write(
+      `pg-terminate fault test: seed ${seed} (FAULT_SEED=${seed} replays the kill schedule), ${KEYS} keys\n`,
+    );
     const random = prng(seed);
     const dbName = new URL(api.databaseUrl).pathname.slice(1);
     let kills = 0;
@@ -91,19 +96,32 @@ describe('faults: Postgres connections killed during executes with idempotency k
     const unexpected: unknown[] = [];
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(function (this: Logger, message: unknown) {
       const m = message as { errorId?: string; kind?: unknown; err?: Error };
-      if (m?.errorId) unexpected.push({ errorId: m.errorId, kind: m.kind, message: m.err?.message, stack: m.err?.stack?.split('\n').slice(0, 8).join('\n') });
+      if (m?.errorId)
+        unexpected.push({
+          errorId: m.errorId,
+          kind: m.kind,
+          message: m.err?.message,
+          stack: m.err?.stack?.split('\n').slice(0, 8).join('\n'),
+        });
     });
 
     const wallets = Array.from({ length: 20 }, () => newWallet());
     const outcomes = { first: 0, retried: 0, tries: 0, statuses: {} as Record<string, number> };
     const runKey = async (i: number) => {
       const payer = wallets[i % wallets.length];
-      const body = { targetAgentId: agentId, capabilityId: 'translate', input: { text: `key ${i}` }, idempotencyKey: `g5-${seed}-${i}` };
+      const body = {
+        targetAgentId: agentId,
+        capabilityId: 'translate',
+        input: { text: `key ${i}` },
+        idempotencyKey: `g5-${seed}-${i}`,
+      };
       const deadline = Date.now() + KEY_DEADLINE_MS;
       for (let attempt = 1; Date.now() < deadline; attempt++) {
         outcomes.tries++;
         const h = await x402Header(payer, { amount: PRICE, payTo: api.config.platformWallet });
-        const res = await api.request('POST', '/api/v1/execute', { body, headers: { [h.name]: h.value } }).catch(() => ({ status: 0, body: null }) as const);
+        const res = await api
+          .request('POST', '/api/v1/execute', { body, headers: { [h.name]: h.value } })
+          .catch(() => ({ status: 0, body: null }) as const);
         const key = `${res.status}${res.body?.error ? ` ${res.body.error.code}` : ''}`;
         outcomes.statuses[key] = (outcomes.statuses[key] ?? 0) + 1;
         if (res.status === 200 && res.body.data.transactionId) {
@@ -114,7 +132,9 @@ describe('faults: Postgres connections killed during executes with idempotency k
         // 202: the first request of this key is still running, or was cut off by a kill and waits for the worker.
         await new Promise((r) => setTimeout(r, Math.min(50 * attempt, 1_000)));
       }
-      throw new Error(`key ${i} was never answered with its charge within ${KEY_DEADLINE_MS} ms: ${JSON.stringify(outcomes.statuses)}`);
+      throw new Error(
+        `key ${i} was never answered with its charge within ${KEY_DEADLINE_MS} ms: ${JSON.stringify(outcomes.statuses)}`,
+      );
     };
     let next = 0;
     await Promise.all(
@@ -147,7 +167,12 @@ describe('faults: Postgres connections killed during executes with idempotency k
               (SELECT count(*) FROM payments WHERE purpose = 'execution' AND status = 'settled')::int AS settled`,
     );
     expect(totals).toEqual({ charges: KEYS, settled: KEYS });
-    const report = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS]);
+    const report = await runInvariantChecks(ds.manager, [
+      ...LEDGER_CHECKS,
+      ...PAYMENT_CHECKS,
+      ...CHAIN_CHECKS,
+      ...DISPUTE_CHECKS,
+    ]);
     expect(report.results.filter((r) => r.violations.length)).toEqual([]);
     expect(kills).toBeGreaterThan(0);
   }, 600_000);

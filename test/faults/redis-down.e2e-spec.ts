@@ -46,13 +46,21 @@ describe('faults: Redis down after the commit (e2e)', () => {
   /** The request's answer and how long it took; a hung request is cut off at 10 s (and fails). */
   async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
     const started = Date.now();
-    const result = await Promise.race([call(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the request hung with Redis down')), 10_000))]);
+    const result = await Promise.race([
+      call(),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the request hung with Redis down')), 10_000),
+      ),
+    ]);
     return { result, ms: Date.now() - started };
   }
 
   it('a withdrawal and a dispute filing commit and answer within the enqueue bound; their rows wait for the sweeper', async () => {
     const wallet = newWallet();
-    const reg = await registerAgent(api, wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] });
+    const reg = await registerAgent(api, wallet, {
+      endpoints: { execution: agentServer.url },
+      capabilities: [capabilityPayload()],
+    });
     expect(reg.status).toBe(201);
     const agentId = reg.body.data.id;
     await seedCharge(api.app, { agentId, agentFee: 2_000_000n, reputation: 90 });
@@ -68,7 +76,9 @@ describe('faults: Redis down after the commit (e2e)', () => {
     );
     expect(withdrawal.result.status).toBe(201);
     expect(withdrawal.ms).toBeLessThan(ENQUEUE_TIMEOUT_MS + 2_000);
-    const [w] = await ds.query(`SELECT status FROM withdrawals WHERE id = $1`, [withdrawal.result.body.data.withdrawalId]);
+    const [w] = await ds.query(`SELECT status FROM withdrawals WHERE id = $1`, [
+      withdrawal.result.body.data.withdrawalId,
+    ]);
     expect(w.status).toBe('pending');
 
     const filed = await timed(() => fileDispute(api, call));

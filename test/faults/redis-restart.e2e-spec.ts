@@ -74,11 +74,20 @@ describe.each([
   it(`${COUNTS.sync + COUNTS.async + COUNTS.withdrawals + 3 * COUNTS.refunds} operations and what they set in motion complete once after Redis lost everything`, async () => {
     // A Standard agent (its earnings held 2 s), subscribed to its events; a second agent with money to withdraw.
     const wallet = newWallet();
-    const agentId = (await registerAgent(api, wallet, { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    const agentId = (
+      await registerAgent(api, wallet, {
+        endpoints: { execution: agentServer.url },
+        capabilities: [capabilityPayload()],
+      })
+    ).body.data.id;
     await ds.query(`UPDATE agents SET reputation_score = 50 WHERE id = $1`, [agentId]);
     let ts = Date.now();
     const sub = await api.request('POST', '/api/v1/webhooks', {
-      body: { agentId, url: receiver.url, events: ['execution.completed', 'escrow.released', 'withdrawal.completed', 'dispute.resolved'] },
+      body: {
+        agentId,
+        url: receiver.url,
+        events: ['execution.completed', 'escrow.released', 'withdrawal.completed', 'dispute.resolved'],
+      },
       headers: await walletHeaders(wallet, agentId, 'POST /api/v1/webhooks', ++ts),
     });
     expect(sub.status).toBe(201);
@@ -88,12 +97,17 @@ describe.each([
     const startWorker = () => startProcess(builtApp('worker'), { ...api.env, LOG_LEVEL: 'warn' });
     if (midJob) {
       worker = startWorker();
-      await waitFor(async () => (await api.request('GET', '/api/v1/health/worker')).status === 200 || undefined, 'a worker heartbeat', 30_000);
+      await waitFor(
+        async () => (await api.request('GET', '/api/v1/health/worker')).status === 200 || undefined,
+        'a worker heartbeat',
+        30_000,
+      );
     }
 
     // Work that will be in Redis (delayed releases, queued async runs, withdrawals, refunds) when it restarts.
     const sync: PaidCall[] = [];
-    for (let i = 0; i < COUNTS.sync; i++) sync.push(await paidExecute(api, agentId, newWallet(), PRICE, { text: `sync ${i}` }));
+    for (let i = 0; i < COUNTS.sync; i++)
+      sync.push(await paidExecute(api, agentId, newWallet(), PRICE, { text: `sync ${i}` }));
     const withdrawals: string[] = [];
     for (let i = 0; i < COUNTS.withdrawals; i++) {
       const res = await api.request('POST', '/api/v1/payments/withdraw', {
@@ -104,10 +118,16 @@ describe.each([
       withdrawals.push(res.body.data.withdrawalId);
     }
     // Refunds: a third agent's charges disputed and lost by it (its score falls with every one; the first agent's runs must not).
-    const disputed = (await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] })).body.data.id;
+    const disputed = (
+      await registerAgent(api, newWallet(), {
+        endpoints: { execution: agentServer.url },
+        capabilities: [capabilityPayload()],
+      })
+    ).body.data.id;
     const disputes: string[] = [];
     const toDispute: PaidCall[] = [];
-    for (let i = 0; i < COUNTS.refunds; i++) toDispute.push(await paidExecute(api, disputed, newWallet(), PRICE, { text: `disputed ${i}` }));
+    for (let i = 0; i < COUNTS.refunds; i++)
+      toDispute.push(await paidExecute(api, disputed, newWallet(), PRICE, { text: `disputed ${i}` }));
     for (const call of toDispute) {
       const d = (await fileDispute(api, call)).body.data.disputeId;
       expect((await resolveDispute(api, d, 'client_wins')).status).toBe(200);
@@ -130,10 +150,22 @@ describe.each([
     // Redis loses everything: stopped and started again empty, before the worker has run any of it,
     // or while it has runs inside their agent calls (and, in Redis, the rest of the work).
     if (midJob) {
-      const slowCalls = () => agentServer.calls.filter((c) => (c.json.input as { mode?: string })?.mode === 'slow').length;
-      await waitFor(async () => slowCalls() >= IN_FLIGHT || undefined, 'the worker to be inside its slow agent calls', 30_000);
+      const slowCalls = () =>
+        agentServer.calls.filter((c) => (c.json.input as { mode?: string })?.mode === 'slow').length;
+      await waitFor(
+        async () => slowCalls() >= IN_FLIGHT || undefined,
+        'the worker to be inside its slow agent calls',
+        30_000,
+      );
     }
-    const inFlight = midJob ? (await ds.query(`SELECT count(*)::int AS n FROM executions WHERE id = ANY($1) AND status = 'pending' AND locked_until > now()`, [asyncIds]))[0].n : 0;
+    const inFlight = midJob
+      ? (
+          await ds.query(
+            `SELECT count(*)::int AS n FROM executions WHERE id = ANY($1) AND status = 'pending' AND locked_until > now()`,
+            [asyncIds],
+          )
+        )[0].n
+      : 0;
     await redis.stop();
     redis = await startPrivateRedis({ tcpPort: port });
     const back = Date.now();
@@ -159,8 +191,13 @@ describe.each([
       'everything to complete',
       60_000,
     ).catch(async (err) => {
-      const runs = await ds.query(`SELECT status, agent_error, count(*)::int AS n FROM executions WHERE id = ANY($1) GROUP BY 1, 2`, [asyncIds]);
-      throw new Error(`${(err as Error).message}: still pending ${JSON.stringify(await pending())}; async runs ${JSON.stringify(runs)}\n${worker?.output().slice(-3000)}`);
+      const runs = await ds.query(
+        `SELECT status, agent_error, count(*)::int AS n FROM executions WHERE id = ANY($1) GROUP BY 1, 2`,
+        [asyncIds],
+      );
+      throw new Error(
+        `${(err as Error).message}: still pending ${JSON.stringify(await pending())}; async runs ${JSON.stringify(runs)}\n${worker?.output().slice(-3000)}`,
+      );
     });
     process.stdout.write(
       `redis-restart fault test (${midJob ? `mid-job, ${inFlight} runs inside agent calls` : 'worker started after'}): everything completed ${done - back} ms after Redis came back empty (sweep interval ${SWEEP_MS} ms${midJob ? '' : ', worker boot included'})\n`,
@@ -181,9 +218,17 @@ describe.each([
     expect(asyncIds.filter((id) => runs.get(id) !== 1)).toEqual([]);
     const eventIds = receiver.received.map((r) => (r.body as { id: string }).id);
     expect(new Set(eventIds).size).toBe(eventIds.length);
-    const [{ expected }] = await ds.query(`SELECT count(*)::int AS expected FROM webhook_deliveries WHERE subscription_id = $1`, [sub.body.data.webhookId]);
+    const [{ expected }] = await ds.query(
+      `SELECT count(*)::int AS expected FROM webhook_deliveries WHERE subscription_id = $1`,
+      [sub.body.data.webhookId],
+    );
     expect(eventIds.length).toBe(expected);
-    const report = await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS]);
+    const report = await runInvariantChecks(ds.manager, [
+      ...LEDGER_CHECKS,
+      ...PAYMENT_CHECKS,
+      ...CHAIN_CHECKS,
+      ...DISPUTE_CHECKS,
+    ]);
     expect(report.results.filter((r) => r.violations.length)).toEqual([]);
   }, 240_000);
 });

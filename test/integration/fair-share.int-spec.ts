@@ -22,7 +22,12 @@ describe('FairShare (integration)', () => {
   const prefix = `fstest${randomUUID().slice(0, 8)}`;
   const queue = new Queue(QUEUE, { connection, prefix });
   const metrics = new Metrics({ process: 'worker', defaultMetrics: false });
-  const share = new FairShare(redis, { queueFor: () => queue } as unknown as JobProducer, { queuePrefix: prefix } as AppConfig, metrics);
+  const share = new FairShare(
+    redis,
+    { queueFor: () => queue } as unknown as JobProducer,
+    { queuePrefix: prefix } as AppConfig,
+    metrics,
+  );
   let worker: Worker | undefined;
 
   afterEach(async () => {
@@ -66,7 +71,10 @@ describe('FairShare (integration)', () => {
     const names = ['j1', 'j2', 'j3', 'j4', 'j5', 'j6'];
     for (const name of names) await queue.add(name, {}, { jobId: name });
     const lineKey = `${prefix}:cap:{${QUEUE}:agent:agent:a}:line`;
-    await waitFor(async () => log.started.length === 2 && (await redis.zcard(lineKey)) === 4, 'two running, four in line');
+    await waitFor(
+      async () => log.started.length === 2 && (await redis.zcard(lineKey)) === 4,
+      'two running, four in line',
+    );
     expect(await queue.getDelayedCount()).toBe(4);
     const first = [...log.started];
     const line = await redis.zrange(lineKey, 0, -1);
@@ -74,7 +82,11 @@ describe('FairShare (integration)', () => {
     // Each end wakes the head of the line at once (its own delay is 30 s and more), which takes the pass.
     // One end at a time, once the job the previous end woke has started.
     for (let i = 0; i < names.length; i++) {
-      await waitFor(async () => log.started.length === Math.min(names.length, i + 2) && release.has(log.started[i]), `${i + 2} jobs started`, 5_000);
+      await waitFor(
+        async () => log.started.length === Math.min(names.length, i + 2) && release.has(log.started[i]),
+        `${i + 2} jobs started`,
+        5_000,
+      );
       release.get(log.started[i])!();
     }
     await waitFor(async () => (await queue.getCompletedCount()) === names.length, 'every job completed');
@@ -82,7 +94,11 @@ describe('FairShare (integration)', () => {
     expect(new Set(log.started).size).toBe(names.length);
     expect(log.started.slice(2)).toEqual(line);
     // One attempt each (the one that ran); a job that waited was taken twice.
-    for (const name of names) expect((await queue.getJob(name))!).toMatchObject({ attemptsMade: 1, attemptsStarted: first.includes(name) ? 1 : 2 });
+    for (const name of names)
+      expect((await queue.getJob(name))!).toMatchObject({
+        attemptsMade: 1,
+        attemptsStarted: first.includes(name) ? 1 : 2,
+      });
     expect(await metrics.text()).toMatch(/^agora_jobs_capped_total\{[^}]*scope="agent"[^}]*\} 4$/m);
   });
 
@@ -101,16 +117,32 @@ describe('FairShare (integration)', () => {
 
   it('fails open: when Redis does not answer the cap, the job runs uncapped (and says so)', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    const gone = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+    const gone = new Redis({
+      host: '127.0.0.1',
+      port: 1,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+    });
     try {
-      const blind = new FairShare(gone, { queueFor: () => queue } as unknown as JobProducer, { queuePrefix: prefix } as AppConfig, metrics);
+      const blind = new FairShare(
+        gone,
+        { queueFor: () => queue } as unknown as JobProducer,
+        { queuePrefix: prefix } as AppConfig,
+        metrics,
+      );
       const job = { id: 'blind', name: 'blind', queueName: QUEUE } as unknown as Job;
       let parked = false;
-      const pass = await blind.gate({ job }, 'agent', 1)!.enter('agent:c', { holdMs: 1_000, park: async () => void (parked = true) });
+      const pass = await blind
+        .gate({ job }, 'agent', 1)!
+        .enter('agent:c', { holdMs: 1_000, park: async () => void (parked = true) });
       expect(pass).not.toBeNull();
       expect(parked).toBe(false);
       await pass!.leave();
-      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ key: 'agent:c' }), 'the cap did not answer; the job runs uncapped');
+      expect(warn).toHaveBeenCalledWith(
+        expect.objectContaining({ key: 'agent:c' }),
+        'the cap did not answer; the job runs uncapped',
+      );
     } finally {
       warn.mockRestore();
       gone.disconnect();

@@ -91,7 +91,16 @@ export class OpenChain<M extends ChainAwareModel, R extends ChainReal> implement
           .get(ChainBudget)
           .reserve(
             sql,
-            { ...root, chainId: id, parentExecutionId: null, agentId: randomUUID(), capabilityId: 'root', depth: 0, spanId: randomBytes(8).toString('hex'), startedAt: now },
+            {
+              ...root,
+              chainId: id,
+              parentExecutionId: null,
+              agentId: randomUUID(),
+              capabilityId: 'root',
+              depth: 0,
+              spanId: randomBytes(8).toString('hex'),
+              startedAt: now,
+            },
             now,
           ),
       ]),
@@ -218,7 +227,11 @@ export class EndRoot<M extends ChainAwareModel, R extends ChainReal> implements 
     const c = live[this.pick % live.length];
     const budget = r.get(ChainBudget);
     if (c.root.open) {
-      await r.get(TransactionRunner).pipelined((sql) => budget.release(sql, { executionId: c.root.executionId }, { executionTimeMs: 9, completedAt: new Date() }));
+      await r
+        .get(TransactionRunner)
+        .pipelined((sql) =>
+          budget.release(sql, { executionId: c.root.executionId }, { executionTimeMs: 9, completedAt: new Date() }),
+        );
       c.root.open = false;
       c.available += c.root.reserved;
     }

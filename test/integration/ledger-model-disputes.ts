@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppException, FixedClock, formatMicros } from '@app/common';
-import { DisputeView, FileDispute, GetDispute, ResolveDispute, ResolveOverdueDispute, RespondToDispute } from '@app/disputes';
+import {
+  DisputeView,
+  FileDispute,
+  GetDispute,
+  ResolveDispute,
+  ResolveOverdueDispute,
+  RespondToDispute,
+} from '@app/disputes';
 import { DisputeOutcome, splitAgentFee } from '@app/payments';
 import { newWallet, signAuth } from '../support/wallets';
 import { credit, DebtModel } from './ledger-model-debts';
@@ -100,7 +107,14 @@ async function refused(r: DisputeReal, snapshot: Snapshot, code: string, call: (
 function file(r: DisputeReal, m: DisputeAwareModel, c: ChargeModel, signer = PAYER) {
   const timestampMs = r.clock.nowMs() - (m.signatures++ % 250) * 1000; // fresh (< 300 s old) and distinct
   return signAuth(signer, c.txId, timestampMs).then((signature) =>
-    r.get(FileDispute).execute({ transactionId: c.txId, reason: 'not what was asked', evidence: null, proof: { payment: null, wallet: PAYER.address, signature } }),
+    r
+      .get(FileDispute)
+      .execute({
+        transactionId: c.txId,
+        reason: 'not what was asked',
+        evidence: null,
+        proof: { payment: null, wallet: PAYER.address, signature },
+      }),
   );
 }
 
@@ -125,13 +139,17 @@ export class FileDisputeCmd<M extends DisputeAwareModel, R extends DisputeReal> 
   check = (m: Readonly<M>) => m.charges.length > 0;
   async run(m: M, r: R) {
     const fresh = (c: ChargeModel) => !c.disputed;
-    const short = (c: ChargeModel) => fresh(c) && (!c.hold || c.hold.released) && (m.available.get(c.agentId) ?? 0n) < splitAgentFee(c.fee).earnings;
-    const prefer = { new: [fresh], short: [short, fresh], again: [(c: ChargeModel) => c.disputed], imposter: [] }[this.target];
+    const short = (c: ChargeModel) =>
+      fresh(c) && (!c.hold || c.hold.released) && (m.available.get(c.agentId) ?? 0n) < splitAgentFee(c.fee).earnings;
+    const prefer = { new: [fresh], short: [short, fresh], again: [(c: ChargeModel) => c.disputed], imposter: [] }[
+      this.target
+    ];
     const c = choose(m.charges, this.pick, ...prefer);
     const now = r.clock.nowMs();
     if (this.target === 'imposter') await refused(r, this.snapshot, 'FORBIDDEN', () => file(r, m, c, newWallet()));
     else if (c.disputed) await refused(r, this.snapshot, 'DISPUTE_EXISTS', () => file(r, m, c));
-    else if (now > c.completedAt + FILING_MS) await refused(r, this.snapshot, 'DISPUTE_WINDOW_CLOSED', () => file(r, m, c));
+    else if (now > c.completedAt + FILING_MS)
+      await refused(r, this.snapshot, 'DISPUTE_WINDOW_CLOSED', () => file(r, m, c));
     else {
       const d = await file(r, m, c);
       const { earnings } = splitAgentFee(c.fee);
@@ -149,7 +167,13 @@ export class FileDisputeCmd<M extends DisputeAwareModel, R extends DisputeReal> 
         if (frozen < earnings) disputeStats.withdrawnFirst++;
       }
       add(m.frozen, c.agentId, frozen);
-      expect({ status: d.status, frozen: d.frozenAmount, advanced: d.advancedAmount, from: d.frozenFrom, respondBy: d.respondBy.getTime() }).toEqual({
+      expect({
+        status: d.status,
+        frozen: d.frozenAmount,
+        advanced: d.advancedAmount,
+        from: d.frozenFrom,
+        respondBy: d.respondBy.getTime(),
+      }).toEqual({
         status: 'pending',
         frozen,
         advanced: 0n,
@@ -177,8 +201,16 @@ export class RespondCmd<M extends DisputeAwareModel, R extends DisputeReal> impl
     const d = choose(m.disputes, this.pick, (x) => x.status === 'pending');
     const agentId = this.foreign ? m.agents.find((a) => a !== d.charge.agentId)! : d.charge.agentId;
     const now = r.clock.nowMs();
-    const auth = { agentId, wallet: '0x', timestampMs: now, forChange: true, messageKey: `${agentId}:${randomUUID()}`, expiresAt: new Date(now + 300_000) };
-    const respond = () => r.get(RespondToDispute).execute({ disputeId: d.id, response: 'it was', evidence: null, auth });
+    const auth = {
+      agentId,
+      wallet: '0x',
+      timestampMs: now,
+      forChange: true,
+      messageKey: `${agentId}:${randomUUID()}`,
+      expiresAt: new Date(now + 300_000),
+    };
+    const respond = () =>
+      r.get(RespondToDispute).execute({ disputeId: d.id, response: 'it was', evidence: null, auth });
     if (this.foreign) await refused(r, this.snapshot, 'FORBIDDEN', respond);
     else if (d.status !== 'pending' || d.respondBy < now) await refused(r, this.snapshot, 'INVALID_STATE', respond);
     else {
@@ -197,7 +229,14 @@ export class RespondCmd<M extends DisputeAwareModel, R extends DisputeReal> impl
  * part of the earnings the agent had withdrawn is its debt to PAYER (owed -> refund_due), or with `advance` refunded now and owed
  * to the platform. The rest of the frozen earnings is released to the agent (its debts repaid first).
  */
-function settle(m: DisputeAwareModel, d: DisputeModel, outcome: DisputeOutcome, result: DisputeView | null, resolvedBy: string, advance = false): void {
+function settle(
+  m: DisputeAwareModel,
+  d: DisputeModel,
+  outcome: DisputeOutcome,
+  result: DisputeView | null,
+  resolvedBy: string,
+  advance = false,
+): void {
   const fee = d.charge.fee;
   const refund = outcome === 'agent_wins' ? 0n : outcome === 'client_wins' ? fee : fee / 2n;
   const { cut, earnings } = splitAgentFee(refund);
@@ -211,7 +250,13 @@ function settle(m: DisputeAwareModel, d: DisputeModel, outcome: DisputeOutcome, 
   m.payerRefundPayable += cut + fromEarnings + advanced;
   if (shortfall > 0n) {
     add(m.owed, d.charge.agentId, -shortfall);
-    m.debts.push({ agentId: d.charge.agentId, creditor: advanced > 0n ? 'platform' : 'payer', amount: shortfall, repaid: 0n, refunded: 0n });
+    m.debts.push({
+      agentId: d.charge.agentId,
+      creditor: advanced > 0n ? 'platform' : 'payer',
+      amount: shortfall,
+      repaid: 0n,
+      refunded: 0n,
+    });
     if (advanced > 0n) disputeStats.advanced++;
     else {
       m.payerRefundDue += outstanding;
@@ -219,7 +264,12 @@ function settle(m: DisputeAwareModel, d: DisputeModel, outcome: DisputeOutcome, 
     }
   }
   if (released > 0n) credit(m, d.charge.agentId, released);
-  expect({ status: result?.status, resolution: result?.resolution, outstanding: result?.outstandingAmount, advanced: result?.advancedAmount }).toEqual({
+  expect({
+    status: result?.status,
+    resolution: result?.resolution,
+    outstanding: result?.outstandingAmount,
+    advanced: result?.advancedAmount,
+  }).toEqual({
     status: 'resolved',
     resolution: {
       outcome,
@@ -251,8 +301,19 @@ export class ResolveCmd<M extends DisputeAwareModel, R extends DisputeReal> impl
   ) {}
   check = (m: Readonly<M>) => m.disputes.length > 0;
   async run(m: M, r: R) {
-    const d = this.any ? m.disputes[this.pick % m.disputes.length] : choose(m.disputes, this.pick, (x) => x.status !== 'resolved');
-    const resolve = () => r.get(ResolveDispute).execute({ disputeId: d.id, outcome: this.outcome, note: 'decided', resolvedBy: 'admin', advance: this.advance });
+    const d = this.any
+      ? m.disputes[this.pick % m.disputes.length]
+      : choose(m.disputes, this.pick, (x) => x.status !== 'resolved');
+    const resolve = () =>
+      r
+        .get(ResolveDispute)
+        .execute({
+          disputeId: d.id,
+          outcome: this.outcome,
+          note: 'decided',
+          resolvedBy: 'admin',
+          advance: this.advance,
+        });
     if (d.status === 'resolved') await refused(r, this.snapshot, 'INVALID_STATE', resolve);
     else settle(m, d, this.outcome, await resolve(), 'admin', this.advance);
     await this.verify(m, r);
@@ -285,10 +346,18 @@ export class ResolveOverdueCmd<M extends DisputeAwareModel, R extends DisputeRea
 }
 
 /** I10 for a resolved dispute: filing it again, resolving it again (any outcome) and its deadline job move nothing. */
-export async function replayDispute(m: DisputeAwareModel, r: DisputeReal, snapshot: Snapshot, id: string, pick: number): Promise<void> {
+export async function replayDispute(
+  m: DisputeAwareModel,
+  r: DisputeReal,
+  snapshot: Snapshot,
+  id: string,
+  pick: number,
+): Promise<void> {
   const d = m.disputes.find((x) => x.id === id)!;
   await refused(r, snapshot, 'DISPUTE_EXISTS', () => file(r, m, d.charge));
-  await refused(r, snapshot, 'INVALID_STATE', () => r.get(ResolveDispute).execute({ disputeId: id, outcome: OUTCOMES[pick % 3], note: null, resolvedBy: 'admin' }));
+  await refused(r, snapshot, 'INVALID_STATE', () =>
+    r.get(ResolveDispute).execute({ disputeId: id, outcome: OUTCOMES[pick % 3], note: null, resolvedBy: 'admin' }),
+  );
   const before = await snapshot(r.ds);
   expect(await r.get(ResolveOverdueDispute).execute(id)).toBe(false);
   expect(await snapshot(r.ds)).toBe(before);

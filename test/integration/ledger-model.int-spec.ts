@@ -4,7 +4,15 @@ import { DataSource } from 'typeorm';
 import { AppException, FixedClock } from '@app/common';
 import { WalletAuthContext } from '@app/auth';
 import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app/ledger';
-import { EscrowService, PAYMENT_CHECKS, PLATFORM_FEE, splitAgentFee, WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM, WithdrawalsService } from '@app/payments';
+import {
+  EscrowService,
+  PAYMENT_CHECKS,
+  PLATFORM_FEE,
+  splitAgentFee,
+  WITHDRAWAL_FEE,
+  WITHDRAWAL_MINIMUM,
+  WithdrawalsService,
+} from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { CHAIN_CHECKS } from '@app/chains';
 import { DISPUTE_CHECKS } from '@app/disputes';
@@ -74,7 +82,9 @@ async function snapshot(ds: DataSource): Promise<string> {
   const entries = await ds.query(`SELECT count(*)::int AS n FROM ledger_entries`);
   const holds = await ds.query(`SELECT id, status FROM escrow_holds ORDER BY id`);
   const wds = await ds.query(`SELECT id, status FROM withdrawals ORDER BY id`);
-  const disputes = await ds.query(`SELECT id, status, frozen_amount::text, advanced_amount::text, resolution, responded_at FROM disputes ORDER BY id`);
+  const disputes = await ds.query(
+    `SELECT id, status, frozen_amount::text, advanced_amount::text, resolution, responded_at FROM disputes ORDER BY id`,
+  );
   const txs = await ds.query(`SELECT id, status, dispute_id FROM transactions ORDER BY id`);
   const refunds = await ds.query(`SELECT id, status, amount::text FROM refunds ORDER BY id`);
   const [counts] = await ds.query(
@@ -85,8 +95,15 @@ async function snapshot(ds: DataSource): Promise<string> {
 
 async function verify(m: Model, r: Real): Promise<void> {
   steps += 1;
-  const report = await runInvariantChecks(r.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS]);
-  const violations = report.results.filter((x) => x.violations.length).map((x) => `${x.id}: ${x.violations.join('; ')}`);
+  const report = await runInvariantChecks(r.ds.manager, [
+    ...LEDGER_CHECKS,
+    ...PAYMENT_CHECKS,
+    ...CHAIN_CHECKS,
+    ...DISPUTE_CHECKS,
+  ]);
+  const violations = report.results
+    .filter((x) => x.violations.length)
+    .map((x) => `${x.id}: ${x.violations.join('; ')}`);
   expect(violations).toEqual([]);
   const perAgent = [
     [Accounts.agentAvailable, m.available],
@@ -95,11 +112,20 @@ async function verify(m: Model, r: Real): Promise<void> {
     [Accounts.agentFrozen, m.frozen],
     [Accounts.agentOwed, m.owed],
   ] as const;
-  const expected = new Map(m.agents.flatMap((a) => perAgent.map(([account, model]) => [account(a).code, model.get(a) ?? 0n] as const)));
+  const expected = new Map(
+    m.agents.flatMap((a) => perAgent.map(([account, model]) => [account(a).code, model.get(a) ?? 0n] as const)),
+  );
   for (const [code, balance] of chainBalances(m)) expected.set(code, balance);
   const [refundCode, payerCode] = [CLIENT_WALLET, D.PAYER.address].map((w) => Accounts.clientRefundPayable(w).code);
   const dueCode = Accounts.clientRefundDue(D.PAYER.address).code;
-  const real = await r.ledger.balances(r.ds.manager, [...expected.keys(), Accounts.platformRevenue().code, Accounts.worldChain().code, refundCode, payerCode, dueCode]);
+  const real = await r.ledger.balances(r.ds.manager, [
+    ...expected.keys(),
+    Accounts.platformRevenue().code,
+    Accounts.worldChain().code,
+    refundCode,
+    payerCode,
+    dueCode,
+  ]);
   for (const [code, balance] of expected) expect({ code, balance: real.get(code) }).toEqual({ code, balance });
   expect(real.get(refundCode)! - m.refundPayable).toBe(baseline.refundPayable);
   expect(real.get(payerCode)! - m.payerRefundPayable).toBe(baseline.payerRefundPayable);
@@ -120,18 +146,34 @@ class Charge implements fc.AsyncCommand<Model, Real> {
     const agentId = m.agents[this.agent];
     const gross = PLATFORM_FEE + this.fee;
     const reputation = m.reputation.get(agentId)!;
-    const { transaction, hold } = await seedCharge(r.app, { agentId, agentFee: this.fee, reputation, capabilityId: 'cap', payerWallet: D.PAYER.address.toLowerCase() });
+    const { transaction, hold } = await seedCharge(r.app, {
+      agentId,
+      agentFee: this.fee,
+      reputation,
+      capabilityId: 'cap',
+      payerWallet: D.PAYER.address.toLowerCase(),
+    });
     if (this.agent === 0) D.disputeStats.selfPaid++;
     const { cut, earnings } = splitAgentFee(this.fee);
     m.world -= gross;
     m.revenue += PLATFORM_FEE + cut;
-    const held = hold.status === 'released' ? null : { id: hold.id, agentId, amount: earnings, releaseAt: hold.releaseAt.getTime(), released: false };
+    const held =
+      hold.status === 'released'
+        ? null
+        : { id: hold.id, agentId, amount: earnings, releaseAt: hold.releaseAt.getTime(), released: false };
     if (!held) D.credit(m, agentId, earnings);
     else {
       add(m.escrow, agentId, earnings);
       m.holds.push(held);
     }
-    m.charges.push({ txId: transaction.id, agentId, fee: this.fee, hold: held, completedAt: r.clock.nowMs(), disputed: false });
+    m.charges.push({
+      txId: transaction.id,
+      agentId,
+      fee: this.fee,
+      hold: held,
+      completedAt: r.clock.nowMs(),
+      disputed: false,
+    });
     await verify(m, r);
   }
   toString = () => `Charge(agent ${this.agent}, fee ${this.fee})`;
@@ -177,7 +219,9 @@ class RequestWithdrawal implements fc.AsyncCommand<Model, Real> {
     };
     const available = m.available.get(agentId) ?? 0n;
     const amount = this.amount ?? available;
-    const result = await r.withdrawals.request(agentId, auth, amount, '0x2222222222222222222222222222222222222222').catch((e: unknown) => e);
+    const result = await r.withdrawals
+      .request(agentId, auth, amount, '0x2222222222222222222222222222222222222222')
+      .catch((e: unknown) => e);
     if (amount < WITHDRAWAL_MINIMUM) expect((result as AppException).code).toBe('WITHDRAWAL_BELOW_MINIMUM');
     else if (amount > available) expect((result as AppException).code).toBe('INSUFFICIENT_BALANCE');
     else {
@@ -241,7 +285,11 @@ describe('ledger model test (G1)', () => {
   const clock = new FixedClock(new Date('2026-11-22T12:00:00Z'));
 
   beforeAll(async () => {
-    const holds = { ESCROW_HOLD_STANDARD_S: String(HOLD_S.standard), ESCROW_HOLD_AT_RISK_S: String(HOLD_S.atRisk), ESCROW_HOLD_CRITICAL_S: String(HOLD_S.critical) };
+    const holds = {
+      ESCROW_HOLD_STANDARD_S: String(HOLD_S.standard),
+      ESCROW_HOLD_AT_RISK_S: String(HOLD_S.atRisk),
+      ESCROW_HOLD_CRITICAL_S: String(HOLD_S.critical),
+    };
     api = await startApi({ ...holds, ...D.DISPUTE_ENV }, { clock });
   });
   afterAll(async () => {
@@ -263,15 +311,27 @@ describe('ledger model test (G1)', () => {
       fc.tuple(agentIdx, fc.bigInt({ min: 0n, max: 3_000_000n })).map(([a, f]) => new Charge(a, f)),
       fc.tuple(agentIdx, fc.bigInt({ min: 0n, max: 5_000_000n })).map(([a, f]) => new Charge(a, f)),
       fc.integer({ min: 1, max: 400 }).map((s) => new AdvanceAndRelease(s)),
-      fc.tuple(agentIdx, fc.option(fc.bigInt({ min: 500_000n, max: 4_000_000n }), { freq: 3 })).map(([a, x]) => new RequestWithdrawal(a, x)),
+      fc
+        .tuple(agentIdx, fc.option(fc.bigInt({ min: 500_000n, max: 4_000_000n }), { freq: 3 }))
+        .map(([a, x]) => new RequestWithdrawal(a, x)),
       fc.tuple(fc.nat(), fc.boolean()).map(([p, ok]) => new SettleWithdrawal(p, ok)),
       fc.nat().map((p) => new Replay(p)),
-      fc.tuple(fc.bigInt({ min: 10_000n, max: 200_000n }), fc.bigInt({ min: 1_000n, max: 30_000n })).map(([b, c]) => new OpenChain(b, c, verify)),
-      fc.tuple(fc.nat(), agentIdx, fc.bigInt({ min: 0n, max: 80_000n })).map(([p, a, c]) => new ReserveNode(p, a, c, verify)),
-      fc.tuple(fc.nat(), fc.integer({ min: 0, max: 100 }), fc.boolean()).map(([p, s, ok]) => new EndNode(p, s, ok, verify)),
+      fc
+        .tuple(fc.bigInt({ min: 10_000n, max: 200_000n }), fc.bigInt({ min: 1_000n, max: 30_000n }))
+        .map(([b, c]) => new OpenChain(b, c, verify)),
+      fc
+        .tuple(fc.nat(), agentIdx, fc.bigInt({ min: 0n, max: 80_000n }))
+        .map(([p, a, c]) => new ReserveNode(p, a, c, verify)),
+      fc
+        .tuple(fc.nat(), fc.integer({ min: 0, max: 100 }), fc.boolean())
+        .map(([p, s, ok]) => new EndNode(p, s, ok, verify)),
       fc.nat().map((p) => new EndRoot(p, verify)),
-      fc.tuple(fc.nat(), fc.constantFrom(...D.FILE_TARGETS)).map(([p, t]) => new D.FileDisputeCmd(p, t, verify, snapshot)),
-      fc.tuple(fc.nat(), fc.integer({ min: 0, max: 9 })).map(([p, i]) => new D.RespondCmd(p, i === 0, verify, snapshot)),
+      fc
+        .tuple(fc.nat(), fc.constantFrom(...D.FILE_TARGETS))
+        .map(([p, t]) => new D.FileDisputeCmd(p, t, verify, snapshot)),
+      fc
+        .tuple(fc.nat(), fc.integer({ min: 0, max: 9 }))
+        .map(([p, i]) => new D.RespondCmd(p, i === 0, verify, snapshot)),
       fc
         .tuple(fc.nat(), fc.constantFrom(...D.OUTCOMES), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 3 }))
         .map(([p, o, i, a]) => new D.ResolveCmd(p, o, i === 0, verify, snapshot, a === 0)),
@@ -280,7 +340,9 @@ describe('ledger model test (G1)', () => {
     // One seed for the whole test, printed before it starts (a hang or a timeout prints nothing else);
     // batch n runs with seed + n, so the seed fast-check prints on a failure also replays it, as batch 0.
     const seed = propertySeed ?? Math.floor(Math.random() * 2 ** 31);
-    process.stdout.write(`ledger model test: seed ${seed} (FC_SEED=${seed} replays this run), ${OPERATIONS} operations\n`);
+    process.stdout.write(
+      `ledger model test: seed ${seed} (FC_SEED=${seed} replays this run), ${OPERATIONS} operations\n`,
+    );
     // Batches of random runs until at least OPERATIONS operations have been checked.
     for (let batch = 0; steps < OPERATIONS; batch++) {
       await fc.assert(
@@ -298,7 +360,10 @@ describe('ledger model test (G1)', () => {
           const agents = REPUTATIONS.map(() => randomUUID());
           // The actor who plays both sides: PAYER owns agent 0 (registered with its wallet), so its charges
           // to agent 0 are self-payments, agent 0 withdraws them, and PAYER disputes them.
-          await real.ds.query(`INSERT INTO agents (id, wallet, name, endpoints, chain_settings, status) VALUES ($1, $2, 'actor', '{}', '{}', 'active')`, [agents[0], D.PAYER.address]);
+          await real.ds.query(
+            `INSERT INTO agents (id, wallet, name, endpoints, chain_settings, status) VALUES ($1, $2, 'actor', '{}', '{}', 'active')`,
+            [agents[0], D.PAYER.address],
+          );
           const model: Model = {
             agents,
             reputation: new Map(agents.map((a, i) => [a, REPUTATIONS[i]])),
@@ -323,10 +388,17 @@ describe('ledger model test (G1)', () => {
           };
           await fc.asyncModelRun(() => ({ model, real }), cmds);
         }),
-        { numRuns: 10, seed: (seed + batch) | 0, endOnFailure: true, ...(batch === 0 && propertyPath ? { path: propertyPath } : {}) },
+        {
+          numRuns: 10,
+          seed: (seed + batch) | 0,
+          endOnFailure: true,
+          ...(batch === 0 && propertyPath ? { path: propertyPath } : {}),
+        },
       );
     }
-    process.stdout.write(`ledger model test: ${steps} operations, invariants I1-I12 checked after each; disputes: ${JSON.stringify({ ...D.disputeStats, ...debtStats })}\n`);
+    process.stdout.write(
+      `ledger model test: ${steps} operations, invariants I1-I12 checked after each; disputes: ${JSON.stringify({ ...D.disputeStats, ...debtStats })}\n`,
+    );
     expect(steps).toBeGreaterThanOrEqual(OPERATIONS);
   }, 600_000);
 });

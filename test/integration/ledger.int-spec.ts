@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Accounts, LEDGER_CHECKS, LedgerBoundsError, LedgerService, runInvariantChecks, transfer, UnbalancedPostingError } from '@app/ledger';
+import {
+  Accounts,
+  LEDGER_CHECKS,
+  LedgerBoundsError,
+  LedgerService,
+  runInvariantChecks,
+  transfer,
+  UnbalancedPostingError,
+} from '@app/ledger';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { seedCharge } from '../support/money';
 import { builtApp, startProcess } from '../support/processes';
@@ -20,7 +28,13 @@ describe('ledger (integration)', () => {
   });
 
   const fund = (agentId: string, amount: bigint, ref = randomUUID()) =>
-    ds.transaction((m) => ledger.post(m, { code: 'test.fund', refId: ref, legs: transfer(Accounts.worldChain(), Accounts.agentAvailable(agentId), amount) }));
+    ds.transaction((m) =>
+      ledger.post(m, {
+        code: 'test.fund',
+        refId: ref,
+        legs: transfer(Accounts.worldChain(), Accounts.agentAvailable(agentId), amount),
+      }),
+    );
   const balance = (code: string) => ledger.balance(ds.manager, code);
 
   it('posts a balanced transaction, creating accounts on first use, with entries that chain', async () => {
@@ -66,8 +80,16 @@ describe('ledger (integration)', () => {
     const before = await ds.query(`SELECT count(*)::int AS n FROM ledger_transactions`);
     const err = await ds
       .transaction(async (m) => {
-        await ledger.post(m, { code: 'test.ok', refId: randomUUID(), legs: transfer(Accounts.worldChain(), Accounts.platformRevenue(), 7n) });
-        await ledger.post(m, { code: 'test.over', refId: randomUUID(), legs: transfer(Accounts.agentAvailable(agent), Accounts.agentWithdrawing(agent), 1_000_001n) });
+        await ledger.post(m, {
+          code: 'test.ok',
+          refId: randomUUID(),
+          legs: transfer(Accounts.worldChain(), Accounts.platformRevenue(), 7n),
+        });
+        await ledger.post(m, {
+          code: 'test.over',
+          refId: randomUUID(),
+          legs: transfer(Accounts.agentAvailable(agent), Accounts.agentWithdrawing(agent), 1_000_001n),
+        });
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LedgerBoundsError);
@@ -78,15 +100,23 @@ describe('ledger (integration)', () => {
 
   it('keeps agent debt (owed) at or below zero', async () => {
     const agent = randomUUID();
-    await expect(ds.transaction((m) => ledger.post(m, { code: 'test.owed', refId: randomUUID(), legs: transfer(Accounts.worldChain(), Accounts.agentOwed(agent), 1n) }))).rejects.toThrow(
-      LedgerBoundsError,
-    );
+    await expect(
+      ds.transaction((m) =>
+        ledger.post(m, {
+          code: 'test.owed',
+          refId: randomUUID(),
+          legs: transfer(Accounts.worldChain(), Accounts.agentOwed(agent), 1n),
+        }),
+      ),
+    ).rejects.toThrow(LedgerBoundsError);
   });
 
   it('backs the bounds with CHECK constraints, whoever writes', async () => {
     const agent = randomUUID();
     await fund(agent, 10n);
-    await expect(ds.query(`UPDATE ledger_accounts SET balance = -1 WHERE code = $1`, [Accounts.agentAvailable(agent).code])).rejects.toThrow(/ck_ledger_accounts_min/);
+    await expect(
+      ds.query(`UPDATE ledger_accounts SET balance = -1 WHERE code = $1`, [Accounts.agentAvailable(agent).code]),
+    ).rejects.toThrow(/ck_ledger_accounts_min/);
   });
 
   it('is append-only: entries and transactions cannot be updated or deleted', async () => {
@@ -102,7 +132,10 @@ describe('ledger (integration)', () => {
       ds.transaction(async (m) => {
         const id = randomUUID();
         await m.query(`INSERT INTO ledger_transactions (id, code, ref_id) VALUES ($1, 'test.hand', $2)`, [id, id]);
-        await m.query(`INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, account_version) VALUES ($1, $2, 5, 5, 999999)`, [id, account]);
+        await m.query(
+          `INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after, account_version) VALUES ($1, $2, 5, 5, 999999)`,
+          [id, account],
+        );
       }),
     ).rejects.toThrow(/unbalanced ledger transaction/);
   });
@@ -119,7 +152,10 @@ describe('ledger (integration)', () => {
           ledger.post(m, {
             code: 'test.swap',
             refId: randomUUID(),
-            legs: i % 2 ? transfer(Accounts.agentAvailable(a), Accounts.agentAvailable(b), 30n) : transfer(Accounts.agentAvailable(b), Accounts.agentAvailable(a), 20n),
+            legs:
+              i % 2
+                ? transfer(Accounts.agentAvailable(a), Accounts.agentAvailable(b), 30n)
+                : transfer(Accounts.agentAvailable(b), Accounts.agentAvailable(a), 20n),
           }),
         ),
       ),
@@ -137,7 +173,9 @@ describe('npm run ledger:check (the CLI)', () => {
     const api = await startApi();
     try {
       await seedCharge(api.app, { agentId: randomUUID(), agentFee: 2_000_000n, reputation: 50 });
-      const ok = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+      const ok = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+        'ledger:check',
+      ]);
       expect(await ok.exited).toBe(0);
       expect(ok.output()).toMatch(/ok {3}I1 conservation/);
       expect(ok.output()).toMatch(/ok {3}I10 /);
@@ -146,17 +184,25 @@ describe('npm run ledger:check (the CLI)', () => {
       expect(ok.output()).toMatch(/ledger check passed/);
 
       // Break conservation behind the ledger's back (the CHECK allows it; I1 and I3 must not).
-      await api.app.get(DataSource).query(`UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'platform:revenue'`);
-      const bad = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+      await api.app
+        .get(DataSource)
+        .query(`UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'platform:revenue'`);
+      const bad = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+        'ledger:check',
+      ]);
       expect(await bad.exited).toBe(1);
       expect(bad.output()).toMatch(/FAIL I1 conservation/);
       expect(bad.output()).toMatch(/FAIL I3 /);
       expect(bad.output()).toMatch(/ledger check FAILED/);
 
       // A rollup that drifted from the rows it summarises is named too.
-      await api.app.get(DataSource).query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue'`);
+      await api.app
+        .get(DataSource)
+        .query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue'`);
       await api.app.get(DataSource).query(`UPDATE platform_stats SET volume = volume + 1 WHERE shard = 0`);
-      const drift = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, ['ledger:check']);
+      const drift = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+        'ledger:check',
+      ]);
       expect(await drift.exited).toBe(1);
       expect(drift.output()).toMatch(/ok {3}I1 conservation/);
       expect(drift.output()).toMatch(/FAIL R4 platform_stats/);

@@ -41,7 +41,11 @@ describe('outbound HTTP client (integration)', () => {
     return new OutboundHttpClient(config, new OutboundUrlPolicy(config, resolver), resolver);
   };
   const call = (client: OutboundHttpClient, url: string, opts: Partial<{ timeoutMs: number; maxBytes: number }> = {}) =>
-    client.postJson(url, { hello: 'world' }, { timeoutMs: opts.timeoutMs ?? 3_000, maxBytes: opts.maxBytes ?? 1_048_576 });
+    client.postJson(
+      url,
+      { hello: 'world' },
+      { timeoutMs: opts.timeoutMs ?? 3_000, maxBytes: opts.maxBytes ?? 1_048_576 },
+    );
 
   const corpus = (p: number) => [
     `http://127.0.0.1:${p}/`,
@@ -142,10 +146,14 @@ describe('outbound HTTP client (integration)', () => {
         res.write('x'.repeat(600_000));
         res.end('x'.repeat(600_000));
       };
-      await expect(call(client, `http://127.0.0.1:${port}/big`, { maxBytes: 1_000_000 })).rejects.toMatchObject({ kind: 'too_large' });
+      await expect(call(client, `http://127.0.0.1:${port}/big`, { maxBytes: 1_000_000 })).rejects.toMatchObject({
+        kind: 'too_large',
+      });
       handler = (_u, res) => setTimeout(() => res.end('late'), 2_000);
       const started = Date.now();
-      await expect(call(client, `http://127.0.0.1:${port}/slow`, { timeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
+      await expect(call(client, `http://127.0.0.1:${port}/slow`, { timeoutMs: 300 })).rejects.toMatchObject({
+        kind: 'timeout',
+      });
       expect(Date.now() - started).toBeLessThan(1_500);
       // Headers at once, then a body that drips (each chunk well inside the idle limit): the
       // limit is on the whole call.
@@ -155,7 +163,9 @@ describe('outbound HTTP client (integration)', () => {
         setTimeout(() => (clearInterval(drip), res.end()), 2_000);
       };
       const dripStarted = Date.now();
-      await expect(call(client, `http://127.0.0.1:${port}/drip`, { timeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
+      await expect(call(client, `http://127.0.0.1:${port}/drip`, { timeoutMs: 300 })).rejects.toMatchObject({
+        kind: 'timeout',
+      });
       expect(Date.now() - dripStarted).toBeLessThan(1_500);
     } finally {
       handler = (_u, res) => res.end('{"ok":true}');

@@ -22,7 +22,10 @@ describe('pipelined transactions (integration)', () => {
     await api.close();
   });
 
-  const rows = async (prefix: string) => (await ds.query(`SELECT id FROM pipeline_probe WHERE id LIKE $1 ORDER BY id`, [`${prefix}%`])).map((r: { id: string }) => r.id);
+  const rows = async (prefix: string) =>
+    (await ds.query(`SELECT id FROM pipeline_probe WHERE id LIKE $1 ORDER BY id`, [`${prefix}%`])).map(
+      (r: { id: string }) => r.id,
+    );
 
   describe('statements issued together', () => {
     it('commits every statement issued together, in issue order', async () => {
@@ -31,7 +34,10 @@ describe('pipelined transactions (integration)', () => {
         allWrites([
           sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-a`]),
           // Sees the row the statement before it inserted: they run in order, in one transaction.
-          sql.query(`INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`, [`${p}-b`, `${p}-a`]),
+          sql.query(
+            `INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`,
+            [`${p}-b`, `${p}-a`],
+          ),
         ]),
       );
       expect(out).toEqual([[{ id: `${p}-a` }], [{ n: 1 }]]);
@@ -82,7 +88,10 @@ describe('pipelined transactions (integration)', () => {
       const attempt = tx.pipelined((sql) =>
         allWrites([
           sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-x`]),
-          sql.query(`WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`, [`${p}-missing`]),
+          sql.query(
+            `WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`,
+            [`${p}-missing`],
+          ),
         ]),
       );
       const err = await attempt.catch((e: unknown) => e);
@@ -93,7 +102,11 @@ describe('pipelined transactions (integration)', () => {
     it('rolls back when work throws, and a ledger bounds error stays a LedgerBoundsError', async () => {
       const agent = randomUUID();
       const attempt = tx.pipelined((sql) =>
-        ledger.post(sql, { code: 'test.overdraw', refId: randomUUID(), legs: transfer(Accounts.agentAvailable(agent), Accounts.platformRevenue(), 5n) }),
+        ledger.post(sql, {
+          code: 'test.overdraw',
+          refId: randomUUID(),
+          legs: transfer(Accounts.agentAvailable(agent), Accounts.platformRevenue(), 5n),
+        }),
       );
       await expect(attempt).rejects.toBeInstanceOf(LedgerBoundsError);
       expect(await ledger.balance(ds.manager, Accounts.agentAvailable(agent).code)).toBe(0n);
@@ -120,7 +133,9 @@ describe('pipelined transactions (integration)', () => {
       setImmediate(() => (late = sql.query(`SELECT 1`).catch((err: Error) => err)));
     });
     await new Promise((r) => setTimeout(r, 50));
-    expect(await late).toEqual(expect.objectContaining({ message: expect.stringMatching(/after the transaction ended/) }));
+    expect(await late).toEqual(
+      expect.objectContaining({ message: expect.stringMatching(/after the transaction ended/) }),
+    );
   });
 
   describe('one round trip (COMMIT sent with the writes)', () => {
@@ -128,7 +143,10 @@ describe('pipelined transactions (integration)', () => {
       const p = randomUUID();
       const [a, b] = await tx.oneTrip((sql) => [
         sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1) RETURNING id`, [`${p}-a`]),
-        sql.query(`INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`, [`${p}-b`, `${p}-a`]),
+        sql.query(
+          `INSERT INTO pipeline_probe (id, n) SELECT $1, count(*) FROM pipeline_probe WHERE id = $2 RETURNING n`,
+          [`${p}-b`, `${p}-a`],
+        ),
       ]);
       expect(a).toEqual({ status: 'fulfilled', value: [{ id: `${p}-a` }] });
       expect(b).toEqual({ status: 'fulfilled', value: [{ n: 1 }] });
@@ -139,7 +157,10 @@ describe('pipelined transactions (integration)', () => {
       const p = randomUUID();
       const [first, claim, after] = await tx.oneTrip((sql) => [
         sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-x`]),
-        sql.query(`WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`, [`${p}-missing`]),
+        sql.query(
+          `WITH c AS (UPDATE pipeline_probe SET n = 1 WHERE id = $1 RETURNING 1) SELECT claimed(count(*), 'probe') FROM c`,
+          [`${p}-missing`],
+        ),
         sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-y`]),
       ]);
       expect(first.status).toBe('fulfilled');
@@ -159,7 +180,9 @@ describe('pipelined transactions (integration)', () => {
       const composed = async (sql: Parameters<Parameters<TransactionRunner['oneTrip']>[0]>[0]) => {
         await allWrites([sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-inner`]), checkThenWrite()]);
       };
-      await expect(tx.oneTrip((sql) => [sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-outer`]), composed(sql)])).rejects.toThrow('agent fee exceeds');
+      await expect(
+        tx.oneTrip((sql) => [sql.query(`INSERT INTO pipeline_probe (id) VALUES ($1)`, [`${p}-outer`]), composed(sql)]),
+      ).rejects.toThrow('agent fee exceeds');
       expect(await rows(p)).toEqual([]);
     });
 

@@ -11,7 +11,11 @@ import { startPrivateRedis } from '../support/redis-server';
 describe('RateLimiter (integration)', () => {
   const redis = new Redis({ ...redisConnectionOptions(TEST_REDIS_URL), maxRetriesPerRequest: 2 });
   const prefix = `rltest${randomUUID().slice(0, 8)}`;
-  const limiter = new RateLimiter(redis, { queuePrefix: prefix, rateLimitClientPerMin: 2, rateLimitAgentPerMin: 100 } as AppConfig);
+  const limiter = new RateLimiter(redis, {
+    queuePrefix: prefix,
+    rateLimitClientPerMin: 2,
+    rateLimitAgentPerMin: 100,
+  } as AppConfig);
   const claim = () => ({ key: `${prefix}:nonce:${randomUUID()}`, expiresAtMs: Date.now() + 60_000 });
 
   afterAll(async () => {
@@ -22,7 +26,11 @@ describe('RateLimiter (integration)', () => {
 
   it('takes a nonce claim once: the first admitted request gets it, a second one with the same nonce does not', async () => {
     const c = claim();
-    expect(await limiter.hit('0xaaa1', 'agent-1', c)).toMatchObject({ claimed: true, retryAfterS: null, clientRemaining: 1 });
+    expect(await limiter.hit('0xaaa1', 'agent-1', c)).toMatchObject({
+      claimed: true,
+      retryAfterS: null,
+      clientRemaining: 1,
+    });
     expect(await limiter.hit('0xaaa2', 'agent-1', c)).toMatchObject({ claimed: false, retryAfterS: null });
     expect(await redis.pttl(c.key)).toBeGreaterThan(50_000);
     expect(await limiter.hit('0xaaa3', 'agent-1')).toMatchObject({ claimed: null, retryAfterS: null });
@@ -46,7 +54,9 @@ describe('RateLimiter (integration)', () => {
     expect(far.expiresAtMs).toBeLessThanOrEqual(Date.now() + 86_400_000);
     expect((await limiter.hit(`0xddd${randomUUID().slice(0, 4)}`, 'agent-4', far)).claimed).toBe(true);
     const validBefore = Math.floor(Date.now() / 1000) + 600;
-    expect(nonces.claimRequest({ ...ref, validBefore: BigInt(validBefore) }).expiresAtMs).toBe(validBefore * 1000 + 60_000);
+    expect(nonces.claimRequest({ ...ref, validBefore: BigInt(validBefore) }).expiresAtMs).toBe(
+      validBefore * 1000 + 60_000,
+    );
     expect(far.key).toBe(`${prefix}:nonce:84532:0xasset:0xpayer:0x${'ab'.repeat(32)}`);
   });
 
@@ -55,7 +65,11 @@ describe('RateLimiter (integration)', () => {
     // scripts from under test files running in other workers, so this test gets a server of its own.
     const own = await startPrivateRedis();
     try {
-      const ownLimiter = new RateLimiter(own.redis, { queuePrefix: prefix, rateLimitClientPerMin: 100, rateLimitAgentPerMin: 100 } as AppConfig);
+      const ownLimiter = new RateLimiter(own.redis, {
+        queuePrefix: prefix,
+        rateLimitClientPerMin: 100,
+        rateLimitAgentPerMin: 100,
+      } as AppConfig);
       const evals = async () => Number(/cmdstat_eval:calls=(\d+)/.exec(await own.redis.info('commandstats'))?.[1] ?? 0);
       const hit = () => ownLimiter.hit(`0xccc${randomUUID().slice(0, 4)}`, 'agent-3', claim());
       expect(await hit()).toMatchObject({ claimed: true }); // a fresh server: EVALSHA fails, EVAL loads it

@@ -52,7 +52,9 @@ describe('schema (integration)', () => {
     const ds = api.app.get(DataSource);
     const count = ds.migrations.length;
     for (let i = 0; i < count; i++) await ds.undoLastMigration({ transaction: 'each' });
-    const tables = await ds.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations'`);
+    const tables = await ds.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations'`,
+    );
     expect(tables).toEqual([]);
     expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(count);
     expect(await pendingSchemaChanges(ds)).toEqual([]);
@@ -88,7 +90,12 @@ describe('schema (integration)', () => {
       );
     }
     await post('chain.funded', ['world:chain', 'world'], [`chain:${chain}:budget`, 'chain_budget'], 110_000);
-    await post('chain.node.reserved', [`chain:${chain}:budget`, 'chain_budget'], [`chain:${chain}:inflight`, 'chain_inflight'], 30_000);
+    await post(
+      'chain.node.reserved',
+      [`chain:${chain}:budget`, 'chain_budget'],
+      [`chain:${chain}:inflight`, 'chain_inflight'],
+      30_000,
+    );
     expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(reverted);
     const [row] = await ds.query(
       `SELECT c.available::text, (SELECT balance::text FROM ledger_accounts WHERE code = 'chain:' || c.id || ':budget') AS budget,
@@ -97,7 +104,11 @@ describe('schema (integration)', () => {
       [chain],
     );
     expect(row).toEqual({ available: '80000', budget: '110000', inflight: '0' });
-    expect((await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+    expect(
+      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).results.filter(
+        (r) => r.violations.length,
+      ),
+    ).toEqual([]);
   });
 
   it("upgrading a database where the platform had advanced disputed earnings: each advance becomes the platform's debt, repaid oldest first", async () => {
@@ -125,7 +136,10 @@ describe('schema (integration)', () => {
       [-400, 400],
     ]);
     expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(reverted);
-    const debts = await ds.query(`SELECT dispute_id, creditor_wallet, amount::int, repaid::int FROM agent_debts WHERE agent_id = $1 ORDER BY created_at`, [agent]);
+    const debts = await ds.query(
+      `SELECT dispute_id, creditor_wallet, amount::int, repaid::int FROM agent_debts WHERE agent_id = $1 ORDER BY created_at`,
+      [agent],
+    );
     expect(debts).toEqual([
       { dispute_id: 'dsp_upgrade_1', creditor_wallet: null, amount: 300, repaid: 300 },
       { dispute_id: 'dsp_upgrade_2', creditor_wallet: null, amount: 500, repaid: 100 },
@@ -139,7 +153,10 @@ describe('schema (integration)', () => {
     const reverted = await undoThrough(ds, 'Reputation1763960000000');
     const [a, b] = [randomUUID(), randomUUID()];
     const agent = (id: string, status: string) =>
-      ds.query(`INSERT INTO agents (id, wallet, name, endpoints, chain_settings, status) VALUES ($1, '0x${'cd'.repeat(20)}', 'up', '{}', '{}', $2)`, [id, status]);
+      ds.query(
+        `INSERT INTO agents (id, wallet, name, endpoints, chain_settings, status) VALUES ($1, '0x${'cd'.repeat(20)}', 'up', '{}', '{}', $2)`,
+        [id, status],
+      );
     await agent(a, 'active');
     await agent(b, 'inactive');
     const charge = (id: string, agentId: string, fee: number, ms: number) =>
@@ -154,13 +171,28 @@ describe('schema (integration)', () => {
     const before = (await ds.query(`SELECT count(*)::int AS n FROM agents`))[0].n;
     expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(reverted);
     const stats = async (id: string) =>
-      (await ds.query(`SELECT completed::int, gross::int, platform_fees::int AS fees, net::int, time_sum_ms::int AS t FROM agent_stats WHERE agent_id = $1`, [id]))[0];
+      (
+        await ds.query(
+          `SELECT completed::int, gross::int, platform_fees::int AS fees, net::int, time_sum_ms::int AS t FROM agent_stats WHERE agent_id = $1`,
+          [id],
+        )
+      )[0];
     expect(await stats(a)).toEqual({ completed: 2, gross: 62_000, fees: 2_000 + 3_000, net: 57_000, t: 14 });
-    expect(await ds.query(`SELECT bucket_ms, n::int FROM agent_latency WHERE agent_id = ANY($1::uuid[]) ORDER BY bucket_ms`, [[a, b]])).toEqual([
+    expect(
+      await ds.query(
+        `SELECT bucket_ms, n::int FROM agent_latency WHERE agent_id = ANY($1::uuid[]) ORDER BY bucket_ms`,
+        [[a, b]],
+      ),
+    ).toEqual([
       { bucket_ms: 7, n: 2 },
       { bucket_ms: 3000 - (3000 % 4), n: 1 },
     ]);
-    const platform = async () => (await ds.query(`SELECT sum(agents)::int AS agents, sum(active_agents)::int AS active, sum(transactions)::int AS txs FROM platform_stats`))[0];
+    const platform = async () =>
+      (
+        await ds.query(
+          `SELECT sum(agents)::int AS agents, sum(active_agents)::int AS active, sum(transactions)::int AS txs FROM platform_stats`,
+        )
+      )[0];
     const totals = await platform();
     expect(totals.agents).toBe(before);
     expect(totals).toEqual({
@@ -186,6 +218,8 @@ describe('schema (integration)', () => {
     await ds.query(`SELECT reputation_apply($1, 'dispute.split', 0, 'dsp_before_upgrade')`, [agent]);
     expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(reverted);
     expect((await def()).split(`ORDER BY (kind NOT IN ('world', 'revenue', 'escrow')), id FOR UPDATE`)).toHaveLength(3);
-    expect((await ds.query(`SELECT disputes_split::int AS n FROM agent_stats WHERE agent_id = $1`, [agent]))[0].n).toBe(1);
+    expect((await ds.query(`SELECT disputes_split::int AS n FROM agent_stats WHERE agent_id = $1`, [agent]))[0].n).toBe(
+      1,
+    );
   });
 });

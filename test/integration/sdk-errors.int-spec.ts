@@ -22,13 +22,20 @@ describe('SDK error mapping', () => {
 
   it('knows exactly the codes the API answers with, at the same statuses', () => {
     expect(Object.keys(sdk.API_ERROR_STATUS).sort()).toEqual([...ERROR_CODES].sort());
-    for (const code of ERROR_CODES) expect([code, sdk.API_ERROR_STATUS[code as sdk.ApiErrorCode]]).toEqual([code, httpStatusOf(code)]);
+    for (const code of ERROR_CODES)
+      expect([code, sdk.API_ERROR_STATUS[code as sdk.ApiErrorCode]]).toEqual([code, httpStatusOf(code)]);
   });
 
   it.each(ERROR_CODES.map((c) => [c]))('maps %s to its typed exception, keeping code, message and details', (code) => {
     const err = sdk.errorFromEnvelope(httpStatusOf(code), { code, message: 'm', details: { a: 1 } });
     expect(err).toBeInstanceOf(byStatus[httpStatusOf(code)]);
-    expect(err).toMatchObject({ code, message: 'm', status: httpStatusOf(code), details: { a: 1 }, name: byStatus[httpStatusOf(code)].name });
+    expect(err).toMatchObject({
+      code,
+      message: 'm',
+      status: httpStatusOf(code),
+      details: { a: 1 },
+      name: byStatus[httpStatusOf(code)].name,
+    });
   });
 
   it('maps a code it does not know by the HTTP status, and a body that is not an envelope to UNEXPECTED_RESPONSE', () => {

@@ -1,6 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppException, newId } from '@app/common';
-import { CHAIN_CHECKS, ChainBudget, ChainClosed, ChainsRepository, FinishChain, NewNode, ReleaseStaleNode } from '@app/chains';
+import {
+  CHAIN_CHECKS,
+  ChainBudget,
+  ChainClosed,
+  ChainsRepository,
+  FinishChain,
+  NewNode,
+  ReleaseStaleNode,
+} from '@app/chains';
 import { TransactionRunner } from '@app/database';
 import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app/ledger';
 import { Domain, startDomain } from '../support/medium';
@@ -15,7 +23,12 @@ describe('chain budget (medium)', () => {
 
   beforeAll(async () => {
     domain = await startDomain();
-    [budget, repo, tx, ledger] = [domain.get(ChainBudget), domain.get(ChainsRepository), domain.get(TransactionRunner), domain.get(LedgerService)];
+    [budget, repo, tx, ledger] = [
+      domain.get(ChainBudget),
+      domain.get(ChainsRepository),
+      domain.get(TransactionRunner),
+      domain.get(LedgerService),
+    ];
   });
   afterAll(() => domain.close());
 
@@ -71,10 +84,16 @@ describe('chain budget (medium)', () => {
   it('G14: 100 parallel reservations of c on budget B: exactly floor(B/c) succeed, the rest BUDGET_EXCEEDED, the budget never below 0', async () => {
     const [B, c] = [1_000_000n, 11_000n]; // 1.00 budget, 0.011 per sub-call: 90 fit
     const { id, root } = await openChain({ budget: B, rootCost: 11_000n });
-    const outcomes = await Promise.allSettled(Array.from({ length: 100 }, () => tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, c), new Date()))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 100 }, () =>
+        tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, c), new Date())),
+      ),
+    );
     const ok = outcomes.filter((o) => o.status === 'fulfilled').length;
     expect(ok).toBe(Number(B / c));
-    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as AppException);
+    const refused = outcomes
+      .filter((o): o is PromiseRejectedResult => o.status === 'rejected')
+      .map((o) => o.reason as AppException);
     expect(refused.every((e) => e.code === 'BUDGET_EXCEEDED')).toBe(true);
     expect(refused[0].details).toEqual({ estimated: '0.011000', remaining: '0.010000', shortfall: '0.001000' });
     expect(await availableOf(id)).toBe(B - BigInt(ok) * c);
@@ -89,19 +108,29 @@ describe('chain budget (medium)', () => {
     const a = child(id, root.executionId, 100_000n);
     expect(await tx.pipelined((sql) => budget.reserve(sql, a, new Date()))).toBe(400_000n);
     expect(await availableOf(id)).toBe(400_000n);
-    expect(await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() }))).toBe(false); // the root still runs
+    expect(await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() }))).toBe(
+      false,
+    ); // the root still runs
     expect(await availableOf(id)).toBe(500_000n);
-    await expect(tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() }))).rejects.toThrow(/not claimed/); // once
+    await expect(
+      tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() })),
+    ).rejects.toThrow(/not claimed/); // once
     expect(await domain.get(FinishChain).execute(id)).toBe(false); // the root runs
-    expect(await tx.pipelined((sql) => budget.release(sql, root, { executionTimeMs: 9, completedAt: new Date() }))).toBe(true);
+    expect(
+      await tx.pipelined((sql) => budget.release(sql, root, { executionTimeMs: 9, completedAt: new Date() })),
+    ).toBe(true);
     // After the root ended, no node enters, even with a token still in its 30 s.
-    await expect(tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, 1_000n), new Date()))).rejects.toBeInstanceOf(ChainClosed);
+    await expect(
+      tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, 1_000n), new Date())),
+    ).rejects.toBeInstanceOf(ChainClosed);
     expect(await domain.get(FinishChain).execute(id)).toBe(true);
     expect(await domain.get(FinishChain).execute(id)).toBe(false);
     const chain = (await repo.find(id))!;
     // The root ended uncharged (failed): it keeps the platform fee, 0.001.
     expect(chain).toMatchObject({ status: 'failed', refunded: 520_000n, running: 0, available: 0n, rootEnded: true });
-    const [refund] = await domain.ds.query(`SELECT wallet, amount, reason, execution_id FROM refunds WHERE id = $1`, [chain.refundId]);
+    const [refund] = await domain.ds.query(`SELECT wallet, amount, reason, execution_id FROM refunds WHERE id = $1`, [
+      chain.refundId,
+    ]);
     expect(refund).toEqual({ wallet, amount: '520000', reason: 'chain_unspent', execution_id: root.executionId });
     expect(await balanceOf(Accounts.chainBudget(id).code)).toBe(0n);
     expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
@@ -110,12 +139,16 @@ describe('chain budget (medium)', () => {
   it('takes no node into a chain past its time limit, nor under a caller whose node has ended', async () => {
     const expired = await openChain({ budget: 100_000n, rootCost: 11_000n, expiresInMs: 50 });
     await new Promise((r) => setTimeout(r, 60));
-    await expect(tx.pipelined((sql) => budget.reserve(sql, child(expired.id, expired.root.executionId, 1_000n), new Date()))).rejects.toBeInstanceOf(ChainClosed);
+    await expect(
+      tx.pipelined((sql) => budget.reserve(sql, child(expired.id, expired.root.executionId, 1_000n), new Date())),
+    ).rejects.toBeInstanceOf(ChainClosed);
     const live = await openChain({ budget: 100_000n, rootCost: 11_000n });
     const a = child(live.id, live.root.executionId, 10_000n);
     await tx.pipelined((sql) => budget.reserve(sql, a, new Date()));
     await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 1, completedAt: new Date() }));
-    await expect(tx.pipelined((sql) => budget.reserve(sql, { ...child(live.id, a.executionId, 1_000n), depth: 2 }, new Date()))).rejects.toBeInstanceOf(ChainClosed);
+    await expect(
+      tx.pipelined((sql) => budget.reserve(sql, { ...child(live.id, a.executionId, 1_000n), depth: 2 }, new Date())),
+    ).rejects.toBeInstanceOf(ChainClosed);
     expect(await availableOf(live.id)).toBe(100_000n);
   });
 

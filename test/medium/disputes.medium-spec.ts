@@ -28,7 +28,11 @@ describe('disputes: release versus freeze (medium)', () => {
   });
 
   /** A charge held in escrow (Standard tier) whose release is already due, paid by `payer`. */
-  async function heldCharge(agentId: string, payer: Wallet, reputation = 50): Promise<{ transactionId: string; holdId: string }> {
+  async function heldCharge(
+    agentId: string,
+    payer: Wallet,
+    reputation = 50,
+  ): Promise<{ transactionId: string; holdId: string }> {
     const paymentId = newId('pay');
     const { transaction, hold } = await domain.ds.transaction(async (em) => {
       await em.query(
@@ -36,7 +40,12 @@ describe('disputes: release versus freeze (medium)', () => {
                                signature, header_hash, purpose, ref_id, status, tx_hash, settled_at)
          VALUES ($1, 1, 'base-sepolia', 84532, '0x036cbd53842c5426634e7929541ec2318f3dcf7e', $2, '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
                  $3, $4, 0, 9999999999, '0x', 'h', 'execution', $1, 'settled', '0x', now())`,
-        [paymentId, payer.address.toLowerCase(), `0x${randomBytes(32).toString('hex')}`, (PLATFORM_FEE + AGENT_FEE).toString()],
+        [
+          paymentId,
+          payer.address.toLowerCase(),
+          `0x${randomBytes(32).toString('hex')}`,
+          (PLATFORM_FEE + AGENT_FEE).toString(),
+        ],
       );
       return domain.get(EscrowService).recordCharge(em, {
         paymentId,
@@ -55,11 +64,25 @@ describe('disputes: release versus freeze (medium)', () => {
   }
 
   /** A release and a filing of one hold, the release started `delayMs` later. */
-  async function race(agentId: string, payer: Wallet, c: { transactionId: string; holdId: string }, delayMs: number): Promise<boolean> {
+  async function race(
+    agentId: string,
+    payer: Wallet,
+    c: { transactionId: string; holdId: string },
+    delayMs: number,
+  ): Promise<boolean> {
     const signature = await signAuth(payer, c.transactionId, Date.now() + Math.floor(Math.random() * 1000));
     const [released] = await Promise.all([
-      new Promise<boolean>((resolve, reject) => setTimeout(() => domain.get(EscrowService).release(c.holdId).then(resolve, reject), delayMs)),
-      domain.get(FileDispute).execute({ transactionId: c.transactionId, reason: 'race', evidence: null, proof: { payment: null, wallet: payer.address, signature } }),
+      new Promise<boolean>((resolve, reject) =>
+        setTimeout(() => domain.get(EscrowService).release(c.holdId).then(resolve, reject), delayMs),
+      ),
+      domain
+        .get(FileDispute)
+        .execute({
+          transactionId: c.transactionId,
+          reason: 'race',
+          evidence: null,
+          proof: { payment: null, wallet: payer.address, signature },
+        }),
     ]);
     return released;
   }
@@ -81,10 +104,19 @@ describe('disputes: release versus freeze (medium)', () => {
     // The release call answers true exactly for the holds it released.
     expect(releasedCalls.filter(Boolean).length).toBe(rows.filter((r) => r.released).length);
     const byEscrow = rows.filter((r) => r.frozenFrom === 'escrow').length;
-    process.stdout.write(`release vs freeze (${label}): ${byEscrow} frozen from escrow, ${RACES - byEscrow} released first then frozen from available\n`);
-    const money = await domain.ds.query(`SELECT code, balance::text FROM ledger_accounts WHERE owner_id = $1 AND balance <> 0 ORDER BY code`, [agentId]);
+    process.stdout.write(
+      `release vs freeze (${label}): ${byEscrow} frozen from escrow, ${RACES - byEscrow} released first then frozen from available\n`,
+    );
+    const money = await domain.ds.query(
+      `SELECT code, balance::text FROM ledger_accounts WHERE owner_id = $1 AND balance <> 0 ORDER BY code`,
+      [agentId],
+    );
     expect(money).toEqual([{ code: `agent:${agentId}:frozen`, balance: (EARNINGS * BigInt(RACES)).toString() }]);
-    const report = await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...DISPUTE_CHECKS]);
+    const report = await runInvariantChecks(domain.ds.manager, [
+      ...LEDGER_CHECKS,
+      ...PAYMENT_CHECKS,
+      ...DISPUTE_CHECKS,
+    ]);
     expect(report.results.filter((r) => r.violations.length)).toEqual([]);
   }
 
@@ -92,7 +124,8 @@ describe('disputes: release versus freeze (medium)', () => {
     const agentId = await seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' });
     const payer = new Wallet(Wallet.createRandom().privateKey);
     const released: boolean[] = [];
-    for (let i = 0; i < RACES; i++) released.push(await race(agentId, payer, await heldCharge(agentId, payer), (i % 10) * 5));
+    for (let i = 0; i < RACES; i++)
+      released.push(await race(agentId, payer, await heldCharge(agentId, payer), (i % 10) * 5));
     await assertConsistent(agentId, released, 'one at a time');
   });
 
@@ -107,30 +140,56 @@ describe('disputes: release versus freeze (medium)', () => {
 
   it('charges released into available while refunds of resolved disputes take revenue, on 4 agents at once: no deadlock (lock order), money exact', async () => {
     const payer = new Wallet(Wallet.createRandom().privateKey);
-    const agents = await Promise.all(Array.from({ length: 4 }, () => seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' })));
+    const agents = await Promise.all(
+      Array.from({ length: 4 }, () => seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' })),
+    );
     const disputes: string[] = [];
     for (const agentId of agents) {
       for (let i = 0; i < 8; i++) {
         const c = await heldCharge(agentId, payer, 90); // instant tier: released into available at the charge
         const signature = await signAuth(payer, c.transactionId, Date.now() + i);
         disputes.push(
-          (await domain.get(FileDispute).execute({ transactionId: c.transactionId, reason: 'lock order', evidence: null, proof: { payment: null, wallet: payer.address, signature } })).id,
+          (
+            await domain
+              .get(FileDispute)
+              .execute({
+                transactionId: c.transactionId,
+                reason: 'lock order',
+                evidence: null,
+                proof: { payment: null, wallet: payer.address, signature },
+              })
+          ).id,
         );
       }
     }
-    const revenueBefore = BigInt((await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b);
+    const revenueBefore = BigInt(
+      (await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b,
+    );
     await Promise.all([
-      ...disputes.map((id) => domain.get(ResolveDispute).execute({ disputeId: id, outcome: 'client_wins', note: null, resolvedBy: 'admin' })),
+      ...disputes.map((id) =>
+        domain.get(ResolveDispute).execute({ disputeId: id, outcome: 'client_wins', note: null, resolvedBy: 'admin' }),
+      ),
       ...agents.flatMap((agentId) => Array.from({ length: 8 }, () => heldCharge(agentId, payer, 90))),
     ]);
     for (const agentId of agents) {
-      const money = await domain.ds.query(`SELECT code, balance::text FROM ledger_accounts WHERE owner_id = $1 AND balance <> 0 ORDER BY code`, [agentId]);
+      const money = await domain.ds.query(
+        `SELECT code, balance::text FROM ledger_accounts WHERE owner_id = $1 AND balance <> 0 ORDER BY code`,
+        [agentId],
+      );
       expect(money).toEqual([{ code: `agent:${agentId}:available`, balance: (EARNINGS * 8n).toString() }]);
     }
-    const revenueAfter = BigInt((await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b);
+    const revenueAfter = BigInt(
+      (await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b,
+    );
     // 32 refunds take back 32 cuts; 32 new charges bring 32 platform fees and cuts.
-    expect(revenueAfter - revenueBefore).toBe(32n * (PLATFORM_FEE + (AGENT_FEE - EARNINGS)) - 32n * (AGENT_FEE - EARNINGS));
-    const report = await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...DISPUTE_CHECKS]);
+    expect(revenueAfter - revenueBefore).toBe(
+      32n * (PLATFORM_FEE + (AGENT_FEE - EARNINGS)) - 32n * (AGENT_FEE - EARNINGS),
+    );
+    const report = await runInvariantChecks(domain.ds.manager, [
+      ...LEDGER_CHECKS,
+      ...PAYMENT_CHECKS,
+      ...DISPUTE_CHECKS,
+    ]);
     expect(report.results.filter((r) => r.violations.length)).toEqual([]);
   });
 });

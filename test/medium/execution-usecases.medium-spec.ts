@@ -1,6 +1,15 @@
 import { Wallet } from 'ethers';
 import { AppException, newId } from '@app/common';
-import { AdmitExecution, ChargeExecution, ExecuteCommand, ExecuteRejected, ExecutionEntity, ExecutionsRepository, FundingSource, RetryExecution } from '@app/execution';
+import {
+  AdmitExecution,
+  ChargeExecution,
+  ExecuteCommand,
+  ExecuteRejected,
+  ExecutionEntity,
+  ExecutionsRepository,
+  FundingSource,
+  RetryExecution,
+} from '@app/execution';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS, PaymentsService, PLATFORM_FEE } from '@app/payments';
 import { X402Service } from '@app/x402';
@@ -110,17 +119,36 @@ describe('execution use cases (medium)', () => {
       const charger = domain.get(ChargeExecution);
       const funding = () => domain.get(FundingSource).stored(execution.paymentId!);
       const outcomes = await Promise.all([
-        charger.execute({ state: 'completed', execution: { ...execution } as ExecutionEntity, funding: await funding() }),
-        charger.execute({ state: 'completed', execution: { ...execution } as ExecutionEntity, funding: await funding() }),
+        charger.execute({
+          state: 'completed',
+          execution: { ...execution } as ExecutionEntity,
+          funding: await funding(),
+        }),
+        charger.execute({
+          state: 'completed',
+          execution: { ...execution } as ExecutionEntity,
+          funding: await funding(),
+        }),
       ]);
       expect(outcomes.map((o) => o.execution.settlementStatus)).toEqual(['settled', 'settled']);
       expect(outcomes.filter((o) => o.settlement !== null)).toHaveLength(1);
       expect(await charges()).toBe(before + 1);
-      const again = await charger.execute({ state: 'completed', execution: (await domain.get(ExecutionsRepository).findById(execution.id))!, funding: await funding() });
+      const again = await charger.execute({
+        state: 'completed',
+        execution: (await domain.get(ExecutionsRepository).findById(execution.id))!,
+        funding: await funding(),
+      });
       expect(again.settlement).toBeNull();
       expect(await charges()).toBe(before + 1);
-      expect(await domain.get(PaymentsService).get(execution.paymentId!)).toMatchObject({ status: 'settled', refId: execution.id });
-      expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter((r) => r.violations.length)).toEqual([]);
+      expect(await domain.get(PaymentsService).get(execution.paymentId!)).toMatchObject({
+        status: 'settled',
+        refId: execution.id,
+      });
+      expect(
+        (await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
+          (r) => r.violations.length,
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -137,7 +165,14 @@ describe('execution use cases (medium)', () => {
           `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, agent_error, agent_fee, authorized_agent_fee, pricing_model, unit_price, platform_fee,
                                    payment_id, header_hash, is_async, completed_at)
            VALUES ($1, $2, 'translate', $3, '{"text":"retry me"}', 'failed', 'boom', 10000, 10000, 'per-request', 10000, $4, $5, $6, false, now())`,
-          [id, agentId, admitted.funding.payer, PLATFORM_FEE.toString(), admitted.funding.id, admitted.funding.proofHash],
+          [
+            id,
+            agentId,
+            admitted.funding.payer,
+            PLATFORM_FEE.toString(),
+            admitted.funding.id,
+            admitted.funding.proofHash,
+          ],
         );
       });
       const retry = domain.get(RetryExecution);

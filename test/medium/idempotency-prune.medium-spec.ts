@@ -27,7 +27,9 @@ describe('idempotency keys are pruned (medium)', () => {
     await insert(12_001, '-1 second'); // more than two batches
     await insert(7, '1 hour');
     expect(await domain.get(PruneIdempotencyKeys).execute()).toEqual({ deleted: 12_001 });
-    const left = await domain.ds.query(`SELECT count(*)::int AS n, min(expires_at) > now() AS live FROM idempotency_keys`);
+    const left = await domain.ds.query(
+      `SELECT count(*)::int AS n, min(expires_at) > now() AS live FROM idempotency_keys`,
+    );
     expect(left).toEqual([{ n: 7, live: true }]);
     expect(await domain.get(PruneIdempotencyKeys).execute()).toEqual({ deleted: 0 });
     const source = domain

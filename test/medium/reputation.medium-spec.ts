@@ -27,7 +27,11 @@ describe('reputation (medium)', () => {
     expect(await record(agentId, 'dispute.filed')).toBe(32);
     expect(await record(agentId, 'dispute.split')).toBe(32);
     const view = await domain.get(GetReputation).execute(agentId);
-    expect(view).toMatchObject({ score: 32, tier: 'At Risk', breakdown: { successfulExecutions: 0, failedExecutions: 0, disputesWon: 1, disputesLost: 1 } });
+    expect(view).toMatchObject({
+      score: 32,
+      tier: 'At Risk',
+      breakdown: { successfulExecutions: 0, failedExecutions: 0, disputesWon: 1, disputesLost: 1 },
+    });
     expect(view.recentEvents.map((e) => [e.type, e.delta])).toEqual([
       ['dispute.split', 0],
       ['dispute.filed', -5],

@@ -34,5 +34,6 @@ export async function withAdmin<T>(fn: (admin: Client) => Promise<T>): Promise<T
 /** Drops every per-file test database left by this or an earlier run. */
 export async function dropTestDatabases(admin: Client): Promise<void> {
   const dbs = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [TEST_DB_PATTERN]);
-  for (const row of dbs.rows as { datname: string }[]) await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+  for (const row of dbs.rows as { datname: string }[])
+    await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
 }

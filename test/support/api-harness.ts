@@ -20,7 +20,11 @@ export interface ApiHarness {
   baseUrl: string;
   databaseUrl: string;
   env: Record<string, string>;
-  request<T = any>(method: string, path: string, opts?: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<HttpResult<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<HttpResult<T>>;
   close(): Promise<void>;
 }
 
@@ -65,7 +69,9 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
         headers['content-type'] ??= 'application/json';
       }
       // An absolute URL the API answered (a statusUrl) is built from PUBLIC_BASE_URL, not this port: its path is asked here.
-      const url = /^https?:/.test(path) ? `${baseUrl}${new URL(path).pathname}${new URL(path).search}` : `${baseUrl}${path}`;
+      const url = /^https?:/.test(path)
+        ? `${baseUrl}${new URL(path).pathname}${new URL(path).search}`
+        : `${baseUrl}${path}`;
       const res = await fetch(url, { method, headers, body });
       const text = await res.text();
       let parsed: unknown = text;

@@ -4,7 +4,11 @@ import { builtApp, RunningProcess, startProcess, waitFor } from './processes';
 /** A built api started as its own process on a free port, answered once its health is 200 (killed if it never is). */
 export async function startApiProcess(env: Record<string, string>): Promise<{ url: string; process: RunningProcess }> {
   return onFreePort(async (port) => {
-    const p = startProcess(builtApp('api'), { ...env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+    const p = startProcess(builtApp('api'), {
+      ...env,
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    });
     try {
       await waitFor(async () => {
         if (p.child.exitCode !== null) throw new Error(`api exited on port ${port}:\n${p.output()}`);

@@ -11,7 +11,8 @@ export interface CliRun {
 
 /** Runs the built `agora` with this base environment (plus `env`); answers exit code and stdout + stderr. */
 export function cliRunner(base: () => Record<string, string>) {
-  const start = (args: string[], env: Record<string, string> = {}): RunningProcess => startProcess(CLI, { ...base(), ...env }, args);
+  const start = (args: string[], env: Record<string, string> = {}): RunningProcess =>
+    startProcess(CLI, { ...base(), ...env }, args);
   const agora = async (args: string[], env: Record<string, string> = {}): Promise<CliRun> => {
     const p = start(args, env);
     const code = await p.exited;
@@ -38,7 +39,11 @@ export function cliRunner(base: () => Record<string, string>) {
 export async function inPseudoTerminal(args: string[], env: Record<string, string>, maxBytes = 1_000_000) {
   const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, CLI, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   let screen = '';
   let killed = false;
   const onData = (d: Buffer) => {

@@ -33,14 +33,17 @@ export function parseDotenv(text: string): Record<string, string> {
 
 /** Compose's interpolation: `$$`, `${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`. */
 export function interpolate(value: string, vars: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (whole, name: string | undefined, op: string | undefined, arg: string) => {
-    if (whole === '$$') return '$';
-    const v = vars[name!];
-    const unset = op?.startsWith(':') ? !v : v === undefined;
-    if (op === undefined || !unset) return v ?? '';
-    if (op.endsWith('?')) throw new Error(`compose: ${name} ${arg}`);
-    return arg;
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g,
+    (whole, name: string | undefined, op: string | undefined, arg: string) => {
+      if (whole === '$$') return '$';
+      const v = vars[name!];
+      const unset = op?.startsWith(':') ? !v : v === undefined;
+      if (op === undefined || !unset) return v ?? '';
+      if (op.endsWith('?')) throw new Error(`compose: ${name} ${arg}`);
+      return arg;
+    },
+  );
 }
 
 /** The `ENV` settings of the Dockerfile's last stage (the image every app service runs). */
@@ -59,6 +62,8 @@ export function serviceEnv(service: ComposeService, dotenv: Record<string, strin
   if (files.some((f) => f.path !== '.env')) throw new Error('only the project .env is read here');
   if (dotenv === null && files.some((f) => f.required !== false)) throw new Error('compose: .env is required');
   const vars = dotenv ?? {};
-  const environment = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), vars)]));
+  const environment = Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), vars)]),
+  );
   return { ...imageEnv(), ...(files.length > 0 ? vars : {}), ...environment };
 }

@@ -38,28 +38,53 @@ export class TestFacilitator {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(JSON.stringify(json));
         };
-        if (this.auth && !(typeof this.auth === 'function' ? this.auth(req) : req.headers[this.auth.header.toLowerCase()] === this.auth.value)) {
+        if (
+          this.auth &&
+          !(typeof this.auth === 'function'
+            ? this.auth(req)
+            : req.headers[this.auth.header.toLowerCase()] === this.auth.value)
+        ) {
           return reply(401, { error: 'unauthorized' });
         }
-        const schemaOk = body.x402Version === 2 && PaymentPayloadV2Schema.safeParse(body.paymentPayload).success && PaymentRequirementsV2Schema.safeParse(body.paymentRequirements).success;
+        const schemaOk =
+          body.x402Version === 2 &&
+          PaymentPayloadV2Schema.safeParse(body.paymentPayload).success &&
+          PaymentRequirementsV2Schema.safeParse(body.paymentRequirements).success;
         if (!schemaOk) return reply(400, { error: 'invalid request body' });
         const auth = body.paymentPayload.payload.authorization;
         const req0 = body.paymentRequirements;
         const signer = verifyTypedData(
-          { name: req0.extra.name, version: req0.extra.version, chainId: Number(req0.network.split(':')[1]), verifyingContract: req0.asset },
+          {
+            name: req0.extra.name,
+            version: req0.extra.version,
+            chainId: Number(req0.network.split(':')[1]),
+            verifyingContract: req0.asset,
+          },
           TRANSFER_WITH_AUTHORIZATION_TYPES,
           auth,
           body.paymentPayload.payload.signature,
         );
         if (path === '/verify') {
-          if (signer.toLowerCase() !== auth.from.toLowerCase()) return reply(200, { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' });
+          if (signer.toLowerCase() !== auth.from.toLowerCase())
+            return reply(200, { isValid: false, invalidReason: 'invalid_exact_evm_payload_signature' });
           if (this.verify !== 'ok') return reply(200, { isValid: false, ...this.verify, payer: auth.from });
           return reply(200, { isValid: true, payer: auth.from });
         }
         if (path === '/settle') {
           if (this.settle === 'http-500') return reply(500, { error: 'boom' });
-          if (this.settle === 'fail') return reply(200, { success: false, errorReason: 'invalid_transaction_state', transaction: '', network: req0.network });
-          return reply(200, { success: true, transaction: keccak256(toUtf8Bytes(`settled:${auth.nonce}`)), network: req0.network, payer: auth.from });
+          if (this.settle === 'fail')
+            return reply(200, {
+              success: false,
+              errorReason: 'invalid_transaction_state',
+              transaction: '',
+              network: req0.network,
+            });
+          return reply(200, {
+            success: true,
+            transaction: keccak256(toUtf8Bytes(`settled:${auth.nonce}`)),
+            network: req0.network,
+            payer: auth.from,
+          });
         }
         reply(404, { error: 'not found' });
       });
@@ -86,7 +111,8 @@ export function cdpKey(): { id: string; secret: string; check: (req: IncomingMes
   const check = (req: IncomingMessage): boolean => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const [header, claims, signature] = token?.split('.') ?? [];
-    if (!signature || !verify(null, Buffer.from(`${header}.${claims}`), publicKey, Buffer.from(signature, 'base64url'))) return false;
+    if (!signature || !verify(null, Buffer.from(`${header}.${claims}`), publicKey, Buffer.from(signature, 'base64url')))
+      return false;
     const c = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8'));
     return c.sub === id && c.exp > Date.now() / 1000 && c.uris?.[0] === `${req.method} ${req.headers.host}${req.url}`;
   };

@@ -83,7 +83,10 @@ export async function startDomain(env: Record<string, string> = {}, opts: { cloc
 }
 
 /** An active agent with one capability, written by the agents lib's repository, with its ledger accounts opened (as registration opens them). */
-export async function seedAgent(domain: Domain, o: { endpoint: string; capability?: Partial<CapabilityInput>; wallet?: string }): Promise<string> {
+export async function seedAgent(
+  domain: Domain,
+  o: { endpoint: string; capability?: Partial<CapabilityInput>; wallet?: string },
+): Promise<string> {
   const id = randomUUID();
   const capability: CapabilityInput = {
     id: 'translate',
@@ -112,7 +115,15 @@ export async function seedAgent(domain: Domain, o: { endpoint: string; capabilit
         [capability],
       )
       .then(() =>
-        domain.get(LedgerService).openAccounts(m, [Accounts.agentAvailable(id), Accounts.agentEscrow(id), Accounts.agentFrozen(id), Accounts.agentWithdrawing(id), Accounts.agentOwed(id)]),
+        domain
+          .get(LedgerService)
+          .openAccounts(m, [
+            Accounts.agentAvailable(id),
+            Accounts.agentEscrow(id),
+            Accounts.agentFrozen(id),
+            Accounts.agentWithdrawing(id),
+            Accounts.agentOwed(id),
+          ]),
       ),
   );
   return id;

@@ -12,7 +12,10 @@ export const CLIENT_WALLET = '0x1111111111111111111111111111111111111111';
  * execute endpoint exists this is how tests give agents earnings. `payerWallet` (default CLIENT_WALLET)
  * is the payment's payer and the transaction's: a wallet whose key the test holds can then dispute it.
  */
-export async function seedCharge(app: INestApplication, o: { agentId: string; agentFee: bigint; reputation?: number; capabilityId?: string; payerWallet?: string }) {
+export async function seedCharge(
+  app: INestApplication,
+  o: { agentId: string; agentFee: bigint; reputation?: number; capabilityId?: string; payerWallet?: string },
+) {
   const payer = o.payerWallet ?? CLIENT_WALLET;
   const ds = app.get(DataSource);
   const escrow = app.get(EscrowService);

@@ -21,7 +21,12 @@ export class OtlpReceiver {
       let raw = '';
       req.on('data', (c: Buffer) => (raw += c.toString()));
       req.on('end', () => {
-        const body = JSON.parse(raw) as { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
+        const body = JSON.parse(raw) as {
+          resourceSpans: {
+            resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+            scopeSpans: { spans: OtlpSpan[] }[];
+          }[];
+        };
         for (const rs of body.resourceSpans ?? []) {
           const service = rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
           for (const ss of rs.scopeSpans) for (const span of ss.spans) this.spans.push({ ...span, service });

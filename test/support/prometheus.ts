@@ -43,9 +43,18 @@ export function parsePrometheus(text: string): Sample[] {
     }
     // Values as Go's ParseFloat reads them: numbers, and NaN / +Inf / -Inf in any letter case.
     const special = m[4].toLowerCase();
-    const value = special === 'nan' ? NaN : special === '+inf' || special === 'inf' ? Infinity : special === '-inf' ? -Infinity : Number(m[4]);
+    const value =
+      special === 'nan'
+        ? NaN
+        : special === '+inf' || special === 'inf'
+          ? Infinity
+          : special === '-inf'
+            ? -Infinity
+            : Number(m[4]);
     if (Number.isNaN(value) && special !== 'nan') throw fail('value is not a number');
-    const family = families.has(m[1]) ? m[1] : SUFFIXES.map((s) => (m[1].endsWith(s) ? m[1].slice(0, -s.length) : '')).find((f) => f && families.has(f));
+    const family = families.has(m[1])
+      ? m[1]
+      : SUFFIXES.map((s) => (m[1].endsWith(s) ? m[1].slice(0, -s.length) : '')).find((f) => f && families.has(f));
     if (!family) throw fail('sample of no declared family');
     samples.push({ name: m[1], labels, value });
   }
@@ -66,5 +75,7 @@ export function declaredFamilies(text: string): Set<string> {
 
 /** The family a series name belongs to: itself, or without a histogram or counter suffix. */
 export function familyOf(name: string, families: Set<string>): string | undefined {
-  return [name, ...SUFFIXES.filter((x) => name.endsWith(x)).map((x) => name.slice(0, -x.length))].find((f) => families.has(f));
+  return [name, ...SUFFIXES.filter((x) => name.endsWith(x)).map((x) => name.slice(0, -x.length))].find((f) =>
+    families.has(f),
+  );
 }

@@ -28,7 +28,8 @@ export function propertyRuns(full: number): number {
   if (env) {
     if (env === 'full') return full;
     const n = Number(env);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`FC_RUNS must be a positive integer or "full", not ${JSON.stringify(env)}`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`FC_RUNS must be a positive integer or "full", not ${JSON.stringify(env)}`);
     return n;
   }
   if (fullRequested()) return full;

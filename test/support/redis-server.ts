@@ -24,7 +24,19 @@ export async function startPrivateRedis(opts: { tcpPort?: number } = {}): Promis
   const dir = mkdtempSync(join(tmpdir(), 'agora-redis-'));
   const socket = join(dir, 'redis.sock');
   const tcp = opts.tcpPort ? ['--port', String(opts.tcpPort), '--bind', '127.0.0.1'] : ['--port', '0'];
-  const args = [...tcp, '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir];
+  const args = [
+    ...tcp,
+    '--unixsocket',
+    socket,
+    '--unixsocketperm',
+    '700',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+  ];
   const child = spawn(process.env.REDIS_SERVER_BIN ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let spawnError: Error | undefined;
@@ -44,7 +56,8 @@ export async function startPrivateRedis(opts: { tcpPort?: number } = {}): Promis
   };
   try {
     await waitFor(async () => {
-      if (spawnError) throw new Error(`cannot run redis-server (install it, or set REDIS_SERVER_BIN): ${spawnError.message}`);
+      if (spawnError)
+        throw new Error(`cannot run redis-server (install it, or set REDIS_SERVER_BIN): ${spawnError.message}`);
       if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}:\n${out}`);
       return /ready to accept connections/i.test(out); // 7.0: "...ready to accept connections at <socket>"
     }, 'private redis-server');

@@ -9,12 +9,25 @@ export function newWallet(): Wallet {
  * is the request it is for, `"<METHOD> <path>"` (e.g. `POST /api/v1/payments/withdraw`): changes need
  * it; without it the message is the unbound one only reads accept.
  */
-export async function signAuth(wallet: Wallet, subjectId: string, timestampMs = Date.now(), action?: string | null): Promise<string> {
+export async function signAuth(
+  wallet: Wallet,
+  subjectId: string,
+  timestampMs = Date.now(),
+  action?: string | null,
+): Promise<string> {
   const message = `agora-auth:${subjectId}:${timestampMs}${action ? `:${action}` : ''}`;
   return `${message}:sig:${await wallet.signMessage(message)}`;
 }
 
 /** X-Agent-Wallet + X-Agent-Signature of agent `agentId`, signed for `action` (`"<METHOD> <path>"`; null: unbound, for reads). */
-export async function walletHeaders(wallet: Wallet, agentId: string, action: string | null, timestampMs = Date.now()): Promise<Record<string, string>> {
-  return { 'X-Agent-Wallet': wallet.address, 'X-Agent-Signature': await signAuth(wallet, agentId, timestampMs, action) };
+export async function walletHeaders(
+  wallet: Wallet,
+  agentId: string,
+  action: string | null,
+  timestampMs = Date.now(),
+): Promise<Record<string, string>> {
+  return {
+    'X-Agent-Wallet': wallet.address,
+    'X-Agent-Signature': await signAuth(wallet, agentId, timestampMs, action),
+  };
 }

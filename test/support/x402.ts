@@ -26,7 +26,10 @@ export interface HeaderOptions {
  * (EIP-3009 TransferWithAuthorization under the token's EIP-712 domain). Tests that must use the
  * public client libraries do so directly; this is for the many tests that only need to pay.
  */
-export async function x402Header(wallet: Wallet, o: HeaderOptions): Promise<{ name: string; value: string; nonce: string }> {
+export async function x402Header(
+  wallet: Wallet,
+  o: HeaderOptions,
+): Promise<{ name: string; value: string; nonce: string }> {
   const now = BigInt(Math.floor(Date.now() / 1000));
   const chainId = o.chainId ?? 84532;
   const asset = o.asset ?? BASE_SEPOLIA_USDC;
@@ -38,7 +41,11 @@ export async function x402Header(wallet: Wallet, o: HeaderOptions): Promise<{ na
     validBefore: (o.validBefore ?? now + 300n).toString(),
     nonce: o.nonce ?? `0x${randomBytes(32).toString('hex')}`,
   };
-  const signature = await wallet.signTypedData({ name: o.assetName ?? 'USDC', version: '2', chainId, verifyingContract: asset }, TRANSFER_WITH_AUTHORIZATION_TYPES, authorization);
+  const signature = await wallet.signTypedData(
+    { name: o.assetName ?? 'USDC', version: '2', chainId, verifyingContract: asset },
+    TRANSFER_WITH_AUTHORIZATION_TYPES,
+    authorization,
+  );
   const payload = { signature, authorization };
   const version = o.version ?? 1;
   const body =
@@ -57,9 +64,18 @@ export async function x402Header(wallet: Wallet, o: HeaderOptions): Promise<{ na
           },
           payload,
         };
-  return { name: version === 1 ? 'X-PAYMENT' : 'PAYMENT-SIGNATURE', value: Buffer.from(JSON.stringify(body)).toString('base64'), nonce: authorization.nonce };
+  return {
+    name: version === 1 ? 'X-PAYMENT' : 'PAYMENT-SIGNATURE',
+    value: Buffer.from(JSON.stringify(body)).toString('base64'),
+    nonce: authorization.nonce,
+  };
 }
 
-export function decodePaymentResponse(header: string | null): { success: boolean; transaction: string; network: string; payer: string } {
+export function decodePaymentResponse(header: string | null): {
+  success: boolean;
+  transaction: string;
+  network: string;
+  payer: string;
+} {
   return JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));
 }

@@ -34,7 +34,11 @@ const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\x21-\x7e][\x20-\x7e]*)$/
 export function parsePayment(text: string | undefined): { name: string; value: string } | null {
   if (text === undefined) return null;
   const m = HEADER.exec(text.trim());
-  if (!m) throw new CliError('--payment must be the header that paid, as NAME:VALUE (e.g. PAYMENT-SIGNATURE:eyJ...)', EXIT.usage);
+  if (!m)
+    throw new CliError(
+      '--payment must be the header that paid, as NAME:VALUE (e.g. PAYMENT-SIGNATURE:eyJ...)',
+      EXIT.usage,
+    );
   return { name: m[1], value: m[2] };
 }
 
@@ -42,7 +46,8 @@ export function parsePayment(text: string | undefined): { name: string; value: s
 export function intOption(flag: string, min: number, max: number): (text: string) => number {
   return (text) => {
     const n = Number(text);
-    if (!Number.isInteger(n) || n < min || n > max) throw new CliError(`${flag} must be a whole number from ${min} to ${max}`, EXIT.usage);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new CliError(`${flag} must be a whole number from ${min} to ${max}`, EXIT.usage);
     return n;
   };
 }

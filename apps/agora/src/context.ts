@@ -22,10 +22,22 @@ export function addGlobalOptions(program: Command): Command {
   const env = cliEnvironment();
   return program
     .option('--api <url>', `agora API base URL (AGORA_URL, else \`agora config set api\`, else ${DEFAULT_API})`)
-    .option('--keystore <path>', 'encrypted wallet file (AGORA_KEYSTORE); config.json beside it keeps the profile', env.keystore ?? join(homedir(), '.agora', 'keystore.json'))
+    .option(
+      '--keystore <path>',
+      'encrypted wallet file (AGORA_KEYSTORE); config.json beside it keeps the profile',
+      env.keystore ?? join(homedir(), '.agora', 'keystore.json'),
+    )
     .option('--json', 'print JSON instead of tables')
-    .option('--max-per-call <usdc>', 'never pay more than this for one call (AGORA_MAX_PER_CALL)', env.maxPerCall ?? '1.00')
-    .option('--max-session <usdc>', 'never pay more than this in one command (AGORA_MAX_SESSION)', env.maxSession ?? '10.00');
+    .option(
+      '--max-per-call <usdc>',
+      'never pay more than this for one call (AGORA_MAX_PER_CALL)',
+      env.maxPerCall ?? '1.00',
+    )
+    .option(
+      '--max-session <usdc>',
+      'never pay more than this in one command (AGORA_MAX_SESSION)',
+      env.maxSession ?? '10.00',
+    );
 }
 
 /** What a command works with: the printer, the keystore, and clients made on demand. */
@@ -59,7 +71,12 @@ export class Context {
     const baseUrl = this.api;
     const wallet = await this.keystore.load();
     const allowedAssets = parseAllowedAssets(this.env.allowedAssets);
-    return new AgoraClient({ baseUrl, wallet, spendCap: { perCall: this.options.maxPerCall, perSession: this.options.maxSession }, allowedAssets });
+    return new AgoraClient({
+      baseUrl,
+      wallet,
+      spendCap: { perCall: this.options.maxPerCall, perSession: this.options.maxSession },
+      allowedAssets,
+    });
   }
 }
 

@@ -45,6 +45,8 @@ export function forwardHeaders(h: ForwardedEvent): Record<string, string> {
     ...(h.secret ? { 'X-Signature': hmac().update(h.body).digest('hex') } : {}),
     'webhook-id': h.eventId,
     'webhook-timestamp': String(h.attemptTimestampS),
-    ...(h.secret ? { 'webhook-signature': `v1,${hmac().update(`${h.eventId}.${h.attemptTimestampS}.${h.body}`).digest('base64')}` } : {}),
+    ...(h.secret
+      ? { 'webhook-signature': `v1,${hmac().update(`${h.eventId}.${h.attemptTimestampS}.${h.body}`).digest('base64')}` }
+      : {}),
   };
 }

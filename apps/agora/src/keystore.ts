@@ -33,7 +33,10 @@ export class Keystore {
     try {
       json = await readFile(this.path, 'utf8');
     } catch {
-      throw new CliError(`No keystore at ${this.path}: run \`agora wallet create\` or \`agora wallet import\``, EXIT.wallet);
+      throw new CliError(
+        `No keystore at ${this.path}: run \`agora wallet create\` or \`agora wallet import\``,
+        EXIT.wallet,
+      );
     }
     const password = await this.password(false);
     try {
@@ -59,10 +62,13 @@ export class Keystore {
     const password = await this.password(confirm);
     if (password.length < 8) throw new CliError('The password must have at least 8 characters', EXIT.usage);
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    await writeFile(this.path, await wallet.encrypt(password), { mode: 0o600, flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'EEXIST') throw new CliError(`${this.path} already exists; choose another --keystore or remove it`, EXIT.usage);
-      throw err;
-    });
+    await writeFile(this.path, await wallet.encrypt(password), { mode: 0o600, flag: 'wx' }).catch(
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EEXIST')
+          throw new CliError(`${this.path} already exists; choose another --keystore or remove it`, EXIT.usage);
+        throw err;
+      },
+    );
     await chmod(this.path, 0o600);
     return wallet;
   }
@@ -70,7 +76,8 @@ export class Keystore {
   private async password(confirm: boolean): Promise<string> {
     if (this.passwordFromEnv !== undefined) return this.passwordFromEnv;
     const first = await askSecret('Keystore password: ');
-    if (confirm && (await askSecret('Repeat the password: ')) !== first) throw new CliError('The passwords differ', EXIT.usage);
+    if (confirm && (await askSecret('Repeat the password: ')) !== first)
+      throw new CliError('The passwords differ', EXIT.usage);
     return first;
   }
 }

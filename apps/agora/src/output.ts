@@ -23,7 +23,8 @@ export interface Printer {
   note(text: string): void;
 }
 
-const cell = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const cell = (v: unknown): string =>
+  v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 export function printer(json: boolean): Printer {
   return {
@@ -58,10 +59,18 @@ export function report(err: unknown, json: boolean): number {
             message: err.message,
             // A payment signed before the failure: its header is the proof for `status --payment` (never lost).
             details: err.payment ? { ...err.details, payment: err.payment } : err.details,
-            exit: err.code === 'CONNECTION_FAILED' ? EXIT.unreachable : ['SPEND_CAP_EXCEEDED', 'PAYMENT_NOT_ALLOWED'].includes(err.code) ? EXIT.refused : EXIT.api,
+            exit:
+              err.code === 'CONNECTION_FAILED'
+                ? EXIT.unreachable
+                : ['SPEND_CAP_EXCEEDED', 'PAYMENT_NOT_ALLOWED'].includes(err.code)
+                  ? EXIT.refused
+                  : EXIT.api,
           }
         : { code: 'CLI_ERROR', message: (err as Error)?.message ?? String(err), details: {}, exit: EXIT.usage };
   if (json) process.stdout.write(`${JSON.stringify({ success: false, error: { code, message, details } }, null, 2)}\n`);
-  else process.stderr.write(`error: ${code === 'CLI_ERROR' ? '' : `${code}: `}${message}${Object.keys(details).length ? `\n${JSON.stringify(details, null, 2)}` : ''}\n`);
+  else
+    process.stderr.write(
+      `error: ${code === 'CLI_ERROR' ? '' : `${code}: `}${message}${Object.keys(details).length ? `\n${JSON.stringify(details, null, 2)}` : ''}\n`,
+    );
   return exit;
 }

@@ -13,16 +13,23 @@ export function apiUrl(value: string, from: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new CliError(`${from} must be an http(s) URL, e.g. https://agora.example.com (got ${JSON.stringify(value)})`, EXIT.usage);
+    throw new CliError(
+      `${from} must be an http(s) URL, e.g. https://agora.example.com (got ${JSON.stringify(value)})`,
+      EXIT.usage,
+    );
   }
   if (!['http:', 'https:'].includes(url.protocol) || !url.hostname) {
-    throw new CliError(`${from} must be an http(s) URL, e.g. https://agora.example.com (got ${JSON.stringify(value)})`, EXIT.usage);
+    throw new CliError(
+      `${from} must be an http(s) URL, e.g. https://agora.example.com (got ${JSON.stringify(value)})`,
+      EXIT.usage,
+    );
   }
   return value;
 }
 
 export function profileKey(key: string): ProfileKey {
-  if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new CliError(`Unknown setting ${key}: one of ${PROFILE_KEYS.join(', ')}`, EXIT.usage);
+  if (!(PROFILE_KEYS as readonly string[]).includes(key))
+    throw new CliError(`Unknown setting ${key}: one of ${PROFILE_KEYS.join(', ')}`, EXIT.usage);
   return key as ProfileKey;
 }
 
@@ -50,7 +57,10 @@ export class Profile {
     } catch {
       // reported below
     }
-    throw new CliError(`${this.path} is not a JSON object: fix it, or remove it and run \`agora config set\` again`, EXIT.usage);
+    throw new CliError(
+      `${this.path} is not a JSON object: fix it, or remove it and run \`agora config set\` again`,
+      EXIT.usage,
+    );
   }
 
   write(values: ProfileValues): void {

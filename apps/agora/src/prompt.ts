@@ -3,7 +3,11 @@ import { createInterface } from 'node:readline';
 import { CliError, EXIT } from './output';
 
 function requireTty(what: string): void {
-  if (!process.stdin.isTTY) throw new CliError(`${what} needs a terminal: set AGORA_PASSWORD, or pass --yes, when running without one`, EXIT.usage);
+  if (!process.stdin.isTTY)
+    throw new CliError(
+      `${what} needs a terminal: set AGORA_PASSWORD, or pass --yes, when running without one`,
+      EXIT.usage,
+    );
 }
 
 /** Reads a secret without echoing it (@inquirer/password, on stderr so stdout stays the command's output). */

@@ -12,11 +12,22 @@ import { requestIdMiddleware } from './http/logging';
 import { httpMetricsMiddleware, metricsHandler } from './http/metrics';
 import { API_PREFIX, buildOpenApiDocument } from './openapi';
 
-const EXPOSED_HEADERS = ['X-Request-ID', 'X-PAYMENT-RESPONSE', 'PAYMENT-RESPONSE', 'PAYMENT-REQUIRED', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'];
+const EXPOSED_HEADERS = [
+  'X-Request-ID',
+  'X-PAYMENT-RESPONSE',
+  'PAYMENT-RESPONSE',
+  'PAYMENT-REQUIRED',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+];
 
 /** Builds the configured HTTP application; used by main.ts and by the e2e tests. */
 export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = {}): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, opts.clock), { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, opts.clock), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);

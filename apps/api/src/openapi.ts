@@ -31,7 +31,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  * but creates no provider, so nothing connects to Postgres or Redis.
  */
 export async function generateOpenApiDocument(config: AppConfig): Promise<OpenAPIObject> {
-  const app = await NestFactory.create(AppModule.register(config), { preview: true, logger: false, bodyParser: false, abortOnError: false });
+  const app = await NestFactory.create(AppModule.register(config), {
+    preview: true,
+    logger: false,
+    bodyParser: false,
+    abortOnError: false,
+  });
   try {
     app.setGlobalPrefix(API_PREFIX);
     return buildOpenApiDocument(app);

@@ -23,13 +23,17 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'migrate' && (await ensureDatabase(config.databaseUrl))) {
     process.stdout.write('created database\n');
   }
-  const dataSource = new DataSource(buildDataSourceOptions({ url: config.databaseUrl, poolSize: 2, applicationName: 'agora-cli' }));
+  const dataSource = new DataSource(
+    buildDataSourceOptions({ url: config.databaseUrl, poolSize: 2, applicationName: 'agora-cli' }),
+  );
   await dataSource.initialize();
   try {
     if (command === 'ledger:check') return await ledgerCheck(dataSource);
     if (command === 'migrate') {
       const ran = await dataSource.runMigrations({ transaction: 'each' });
-      process.stdout.write(`migrations applied: ${ran.length ? ran.map((m) => m.name).join(', ') : 'none (up to date)'}\n`);
+      process.stdout.write(
+        `migrations applied: ${ran.length ? ran.map((m) => m.name).join(', ') : 'none (up to date)'}\n`,
+      );
     } else {
       await dataSource.undoLastMigration({ transaction: 'each' });
       process.stdout.write('reverted the last migration\n');
@@ -42,7 +46,13 @@ async function main(argv: string[]): Promise<number> {
 
 /** Runs invariants I1-I10, the chain and dispute checks and the rollup checks (R1-R4) and prints each; exit code 1 when any is violated. */
 async function ledgerCheck(dataSource: DataSource): Promise<number> {
-  const report = await runInvariantChecks(dataSource.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS, ...DISPUTE_CHECKS, ...ROLLUP_CHECKS]);
+  const report = await runInvariantChecks(dataSource.manager, [
+    ...LEDGER_CHECKS,
+    ...PAYMENT_CHECKS,
+    ...CHAIN_CHECKS,
+    ...DISPUTE_CHECKS,
+    ...ROLLUP_CHECKS,
+  ]);
   for (const r of report.results) {
     process.stdout.write(`${r.violations.length ? 'FAIL' : 'ok  '} ${r.id} ${r.description}\n`);
     for (const v of r.violations.slice(0, 20)) process.stdout.write(`       ${v}\n`);

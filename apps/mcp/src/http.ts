@@ -58,7 +58,10 @@ function fromLoopback(req: IncomingMessage): boolean {
  * loopback unless AGORA_MCP_HOST says otherwise (then AGORA_MCP_TOKEN is required), and with a token
  * every request must carry it as a bearer token.
  */
-export async function serveHttp(settings: Settings, newSession: () => Promise<McpServer>): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serveHttp(
+  settings: Settings,
+  newSession: () => Promise<McpServer>,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const lastSeen = new Map<string, number>();
   const loopback = LOOPBACK.has(settings.http!.host) || settings.http!.host === '::1';
@@ -72,7 +75,8 @@ export async function serveHttp(settings: Settings, newSession: () => Promise<Mc
   };
   const http = createServer((req, res) => {
     void (async () => {
-      if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return fail(res, 404, 'Not found: the endpoint is /mcp');
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp')
+        return fail(res, 404, 'Not found: the endpoint is /mcp');
       if (!authorized(req, settings.http!.token)) return fail(res, 401, 'Unauthorized');
       if (loopback && !fromLoopback(req)) return fail(res, 403, 'Forbidden: not a loopback host or origin');
       const sessionId = req.headers['mcp-session-id'];
@@ -80,9 +84,13 @@ export async function serveHttp(settings: Settings, newSession: () => Promise<Mc
       if (body === null) return fail(res, 400, 'Body is not JSON');
       let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
       if (!transport) {
-        if (req.method !== 'POST' || !isInitializeRequest(body)) return fail(res, 400, 'No valid session: initialize first');
+        if (req.method !== 'POST' || !isInitializeRequest(body))
+          return fail(res, 400, 'No valid session: initialize first');
         if (sessions.size >= MAX_SESSIONS) return fail(res, 503, 'Too many open sessions; close one first');
-        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, transport!) });
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void sessions.set(id, transport!),
+        });
         transport.onclose = () => {
           if (transport!.sessionId) {
             sessions.delete(transport!.sessionId);
@@ -102,6 +110,7 @@ export async function serveHttp(settings: Settings, newSession: () => Promise<Mc
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://${settings.http!.host}:${port}/mcp`,
-    close: () => new Promise<void>((resolve) => (clearInterval(reaper), http.closeAllConnections(), http.close(() => resolve()))),
+    close: () =>
+      new Promise<void>((resolve) => (clearInterval(reaper), http.closeAllConnections(), http.close(() => resolve()))),
   };
 }

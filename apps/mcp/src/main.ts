@@ -11,7 +11,12 @@ import { AgoraTools } from './tools';
  * whatever the number of MCP sessions (HTTP clients cannot open sessions to get fresh caps).
  */
 export async function createTools(settings: Settings) {
-  const client = new AgoraClient({ baseUrl: settings.apiUrl, wallet: settings.wallet, spendCap: settings.caps, allowedAssets: settings.allowedAssets });
+  const client = new AgoraClient({
+    baseUrl: settings.apiUrl,
+    wallet: settings.wallet,
+    spendCap: settings.caps,
+    allowedAssets: settings.allowedAssets,
+  });
   const tools = new AgoraTools(client);
   const pinned = await tools.pinned(settings.pins);
   return () => createMcpServer([...tools.static(), ...pinned]);

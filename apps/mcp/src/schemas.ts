@@ -31,7 +31,12 @@ export const inputs = {
     capabilityId: id('capability id'),
     input: json.describe("matches the capability's inputSchema"),
     async: z.boolean().optional().describe('run in the background and wait for it'),
-    idempotencyKey: z.string().min(1).max(255).optional().describe('the same key on a repeated call (after a timeout, say) answers the first run without paying again'),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe('the same key on a repeated call (after a timeout, say) answers the first run without paying again'),
   }),
   getExecution: z.strictObject({ requestId: id('req_...') }),
   chain: z.strictObject({ chainId: id('chain id') }),
@@ -44,7 +49,12 @@ export const inputs = {
   none: z.strictObject({}),
 };
 
-const pricing = z.looseObject({ model: z.string(), basePrice: usdc('the price'), currency: z.string(), maxPrice: z.string().optional() });
+const pricing = z.looseObject({
+  model: z.string(),
+  basePrice: usdc('the price'),
+  currency: z.string(),
+  maxPrice: z.string().optional(),
+});
 const capability = z.looseObject({ id: z.string(), name: z.string(), pricing });
 const spending = z.strictObject({ spent: usdc('signed for so far'), remaining: usdc('left of the session cap') });
 
@@ -90,7 +100,12 @@ export const outputs = {
     capability: z.looseObject({ id: z.string(), name: z.string(), basePrice: z.string() }),
     estimatedTotal: usdc('what the call and its sub-calls are estimated to cost'),
     recommendedBudget: usdc('50% above the estimate'),
-    breakdown: z.looseObject({ directCost: z.string(), platformFees: z.string(), estimatedSubAgentCosts: z.string(), contingency: z.string() }),
+    breakdown: z.looseObject({
+      directCost: z.string(),
+      platformFees: z.string(),
+      estimatedSubAgentCosts: z.string(),
+      contingency: z.string(),
+    }),
     warnings: z.array(z.string()),
   }),
   execution,
@@ -118,7 +133,14 @@ export const outputs = {
     totalCost: z.string(),
     rootTransactionId: z.string().nullable(),
     breakdown: z.looseObject({ agentFees: z.string(), platformCuts: z.string(), platformFees: z.string() }),
-    byAgent: z.array(z.looseObject({ agentId: z.string(), agentName: z.string().nullable(), totalCost: z.string(), executionCount: z.number() })),
+    byAgent: z.array(
+      z.looseObject({
+        agentId: z.string(),
+        agentName: z.string().nullable(),
+        totalCost: z.string(),
+        executionCount: z.number(),
+      }),
+    ),
     byDepth: z.array(z.looseObject({ depth: z.number(), nodeCount: z.number(), totalCost: z.string() })),
   }),
   fileDispute: z.looseObject({
@@ -137,7 +159,13 @@ export const outputs = {
     reason: z.string(),
     respondBy: z.string(),
     agentResponse: z.string().nullable(),
-    resolution: z.looseObject({ outcome: z.enum(['agent_wins', 'client_wins', 'split']), refundAmount: z.string(), note: z.string().nullable() }).nullable(),
+    resolution: z
+      .looseObject({
+        outcome: z.enum(['agent_wins', 'client_wins', 'split']),
+        refundAmount: z.string(),
+        note: z.string().nullable(),
+      })
+      .nullable(),
     refundedAmount: z.string(),
     createdAt: z.string(),
   }),
@@ -162,7 +190,12 @@ export function toListedSchema(schema: z.ZodType): Record<string, unknown> {
  */
 export function listedAs(jsonSchema: Record<string, unknown>) {
   // What z.looseObject({}) would list and `jsonSchema` may not say, unset (JSON drops undefined).
-  const meta: Record<string, unknown> = { $schema: undefined, properties: undefined, additionalProperties: undefined, ...jsonSchema };
+  const meta: Record<string, unknown> = {
+    $schema: undefined,
+    properties: undefined,
+    additionalProperties: undefined,
+    ...jsonSchema,
+  };
   try {
     return z.looseObject({}).meta(meta);
   } catch {

@@ -8,7 +8,13 @@ type Text = { content: { text: string }[]; isError?: boolean; structuredContent?
 
 /** The MCP server in process (McpServer and the official client over an in-memory pair) with a stub SDK client. */
 describe('agora MCP server: listing and argument checks', () => {
-  const schema = { $schema: 'http://json-schema.org/draft-04/schema#', id: 'urn:agora:test', type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
+  const schema = {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    id: 'urn:agora:test',
+    type: 'object',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+  };
   const pricing = { model: 'per-request', basePrice: '0.010000', currency: 'USDC' };
   const executed: unknown[] = [];
   const discovered: unknown[] = [];
@@ -39,7 +45,12 @@ describe('agora MCP server: listing and argument checks', () => {
     get spending() {
       return { spent: '0.011000', remaining: '0.989000' };
     },
-    discovery: { discover: async (q: unknown) => (discovered.push(q), { agents: [], total: 0, totalExact: true, limit: 20, offset: 0 }) },
+    discovery: {
+      discover: async (q: unknown) => (
+        discovered.push(q),
+        { agents: [], total: 0, totalExact: true, limit: 20, offset: 0 }
+      ),
+    },
   } as unknown as AgoraClient;
 
   let client: Client;
@@ -62,17 +73,25 @@ describe('agora MCP server: listing and argument checks', () => {
   it("passes a pinned capability's input to agora unchecked (agora checks it against the capability's schema)", async () => {
     const result = (await client.callTool({ name: 'one_abcdef01', arguments: { notText: 1 } })) as Text;
     expect(result.isError).toBeFalsy();
-    expect(executed).toEqual([{ targetAgentId: 'abcdef0123456789', capabilityId: 'one', input: { notText: 1 }, async: false }]);
-    expect(result.content[0].text).toBe('completed req_1: paid 0.011000 USDC; session spent 0.011000, 0.989000 left; transaction tx_1. Output: {"ok":true}');
+    expect(executed).toEqual([
+      { targetAgentId: 'abcdef0123456789', capabilityId: 'one', input: { notText: 1 }, async: false },
+    ]);
+    expect(result.content[0].text).toBe(
+      'completed req_1: paid 0.011000 USDC; session spent 0.011000, 0.989000 left; transaction tx_1. Output: {"ok":true}',
+    );
     expect(result.structuredContent).not.toHaveProperty('payment');
   });
 
   it('refuses bad arguments of a fixed tool with VALIDATION_ERROR naming each field, before calling agora', async () => {
     const result = (await client.callTool({ name: 'discover', arguments: { limit: 0, bogus: 1 } })) as Text;
     expect(result.isError).toBe(true);
-    expect(result.content[0].text).toMatch(/^VALIDATION_ERROR: (?=.*limit: Too small)(?=.*arguments: Unrecognized key: "bogus")/);
+    expect(result.content[0].text).toMatch(
+      /^VALIDATION_ERROR: (?=.*limit: Too small)(?=.*arguments: Unrecognized key: "bogus")/,
+    );
     expect(discovered).toEqual([]);
-    expect(((await client.callTool({ name: 'discover', arguments: { limit: 5 } })) as Text).content[0].text).toBe('0 of 0 agents');
+    expect(((await client.callTool({ name: 'discover', arguments: { limit: 5 } })) as Text).content[0].text).toBe(
+      '0 of 0 agents',
+    );
     expect(discovered).toEqual([{ limit: 5 }]);
   });
 });

@@ -5,7 +5,8 @@ import { describeError, ToolDefinition } from './tools';
 
 const failure = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
 /** `limit: Too small: expected number to be >=1; arguments: Unrecognized key: "bogus"` */
-const describeIssues = (error: z.ZodError) => error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+const describeIssues = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
 
 /**
  * An MCP server exposing `tools` through McpServer.registerTool: each listed with its input schema,
@@ -17,7 +18,13 @@ const describeIssues = (error: z.ZodError) => error.issues.map((i) => `${i.path.
 export function createMcpServer(tools: ToolDefinition[]): McpServer {
   const server = new McpServer({ name: 'agora', version: '0.1.0' });
   for (const t of tools) {
-    const config = { title: t.title, description: t.description, inputSchema: t.listed, outputSchema: t.output, annotations: t.annotations };
+    const config = {
+      title: t.title,
+      description: t.description,
+      inputSchema: t.listed,
+      outputSchema: t.output,
+      annotations: t.annotations,
+    };
     server.registerTool(t.name, config, async (args): Promise<CallToolResult> => {
       const parsed = t.input ? t.input.safeParse(args) : { success: true as const, data: args };
       if (!parsed.success) return failure(`VALIDATION_ERROR: ${describeIssues(parsed.error)}`);

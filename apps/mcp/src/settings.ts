@@ -45,7 +45,9 @@ export async function loadSettings(argv: string[]): Promise<Settings> {
     caps: { perCall: env.AGORA_MAX_PER_CALL ?? '0.10', perSession: env.AGORA_MAX_SESSION ?? '1.00' },
     pins,
     allowedAssets: parseAllowedAssets(env.AGORA_ALLOWED_ASSETS),
-    http: argv.includes('--http') ? { host, port: portFlag >= 0 ? Number(argv[portFlag + 1]) : 3333, token: env.AGORA_MCP_TOKEN ?? null } : null,
+    http: argv.includes('--http')
+      ? { host, port: portFlag >= 0 ? Number(argv[portFlag + 1]) : 3333, token: env.AGORA_MCP_TOKEN ?? null }
+      : null,
   };
 }
 

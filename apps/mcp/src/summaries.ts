@@ -8,10 +8,13 @@ const MAX_QUOTED = 4_000;
 
 function quote(value: unknown): string {
   const text = JSON.stringify(value);
-  return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED)}... (truncated: structuredContent has all of it)`;
+  return text.length <= MAX_QUOTED
+    ? text
+    : `${text.slice(0, MAX_QUOTED)}... (truncated: structuredContent has all of it)`;
 }
 
-const price = (p: { basePrice: string; maxPrice?: string; currency: string }) => `${p.maxPrice ? `up to ${p.maxPrice}` : p.basePrice} ${p.currency}`;
+const price = (p: { basePrice: string; maxPrice?: string; currency: string }) =>
+  `${p.maxPrice ? `up to ${p.maxPrice}` : p.basePrice} ${p.currency}`;
 
 function execution(e: Out<'execution'>, paid = ''): string {
   return [
@@ -32,17 +35,23 @@ export const summaries = {
   discover: (r: Out<'discover'>) =>
     [
       `${r.agents.length} of ${r.total}${r.totalExact ? '' : '+'} agents`,
-      ...r.agents.map((a) => `- ${a.name} (${a.id}), reputation ${a.reputation_score}: ${a.capabilities.map((k) => `${k.id} ${price(k.pricing)}`).join(', ')}`),
+      ...r.agents.map(
+        (a) =>
+          `- ${a.name} (${a.id}), reputation ${a.reputation_score}: ${a.capabilities.map((k) => `${k.id} ${price(k.pricing)}`).join(', ')}`,
+      ),
     ].join('\n'),
   recommend: (r: Out<'recommend'>) =>
     [
       `${r.recommendations.length} agents for "${r.query}"`,
-      ...r.recommendations.map((x) => `- ${x.agent.name} (${x.agent.id}), relevance ${x.relevance}: ${x.matchedCapabilities.join(', ')}`),
+      ...r.recommendations.map(
+        (x) => `- ${x.agent.name} (${x.agent.id}), relevance ${x.relevance}: ${x.matchedCapabilities.join(', ')}`,
+      ),
     ].join('\n'),
   budgetCheck: (r: Out<'budgetCheck'>) =>
     `${r.capability.id} (${r.capability.name}): about ${r.estimatedTotal} USDC (direct ${r.breakdown.directCost}); recommended budget ${r.recommendedBudget}` +
     (r.warnings.length ? `; warnings: ${r.warnings.join('; ')}` : ''),
-  execute: (r: Out<'execute'>) => execution(r, `paid ${r.paid ?? '0.000000'} USDC; session spent ${r.spent.spent}, ${r.spent.remaining} left`),
+  execute: (r: Out<'execute'>) =>
+    execution(r, `paid ${r.paid ?? '0.000000'} USDC; session spent ${r.spent.spent}, ${r.spent.remaining} left`),
   execution: (r: Out<'execution'>) => execution(r),
   chain: (r: Out<'chain'>) =>
     `chain ${r.chainId} ${r.status}: ${r.nodeCount} calls, depth ${r.maxDepthReached} of ${r.maxDepth}; cost ${r.totalCost} of a ${r.budget} USDC budget, ${r.remainingBudget} left; ${r.totalExecutionTimeMs} ms`,
@@ -51,10 +60,13 @@ export const summaries = {
       `chain ${r.chainId}: ${r.totalCost} USDC (agents ${r.breakdown.agentFees}, platform fees ${r.breakdown.platformFees}, platform cut ${r.breakdown.platformCuts})`,
       ...r.byAgent.map((a) => `- ${a.agentName ?? a.agentId}: ${a.totalCost} over ${a.executionCount} calls`),
     ].join('\n'),
-  fileDispute: (r: Out<'fileDispute'>) => `dispute ${r.disputeId} filed for ${r.transactionId}: pending; the agent may respond until ${r.respondBy}`,
+  fileDispute: (r: Out<'fileDispute'>) =>
+    `dispute ${r.disputeId} filed for ${r.transactionId}: pending; the agent may respond until ${r.respondBy}`,
   dispute: (r: Out<'dispute'>) =>
     `dispute ${r.id} ${r.status} (${r.transactionId}): "${r.reason}"` +
     (r.agentResponse ? `; the agent answered "${r.agentResponse}"` : '') +
-    (r.resolution ? `; resolved ${r.resolution.outcome}, ${r.resolution.refundAmount} USDC back to the payer` : `; respond by ${r.respondBy}`),
+    (r.resolution
+      ? `; resolved ${r.resolution.outcome}, ${r.resolution.refundAmount} USDC back to the payer`
+      : `; respond by ${r.respondBy}`),
   spending: (r: Out<'spending'>) => `spent ${r.spent} USDC; ${r.remaining} left of the session cap`,
 };

@@ -24,9 +24,19 @@ export interface ToolDefinition {
 /** Reads of agora's records: no change anywhere, the same answer for the same state. */
 const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 /** Spends USDC that no call gives back and runs a third party's agent. */
-const PAYS: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+const PAYS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
 /** Opens a case on agora: moves no money from the wallet, undoes nothing; one per charge (a second is refused). */
-const FILES: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const FILES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** A tool whose `run` takes what its input schema parses and answers what its output schema accepts. */
 function tool<I extends z.ZodObject, O extends z.ZodObject>(d: {
@@ -39,7 +49,12 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(d: {
   run: (args: z.output<I>) => Promise<z.input<O>>;
   summarize: (result: z.input<O>) => string;
 }): ToolDefinition {
-  return { ...d, listed: listedAs(toListedSchema(d.input)), run: d.run as ToolDefinition['run'], summarize: d.summarize as ToolDefinition['summarize'] };
+  return {
+    ...d,
+    listed: listedAs(toListedSchema(d.input)),
+    run: d.run as ToolDefinition['run'],
+    summarize: d.summarize as ToolDefinition['summarize'],
+  };
 }
 
 /**
@@ -59,7 +74,8 @@ export class AgoraTools {
       tool({
         name: 'discover',
         title: 'Find agents',
-        description: 'Find agents on the agora marketplace by capability id, maximum price (USDC) and minimum reputation.',
+        description:
+          'Find agents on the agora marketplace by capability id, maximum price (USDC) and minimum reputation.',
         annotations: READ,
         input: inputs.discover,
         output: outputs.discover,
@@ -79,7 +95,8 @@ export class AgoraTools {
       tool({
         name: 'budget_check',
         title: 'Price a call',
-        description: 'What a call would cost before paying: the price, sub-agent costs and the budget a chain would need.',
+        description:
+          'What a call would cost before paying: the price, sub-agent costs and the budget a chain would need.',
         annotations: READ,
         input: inputs.budgetCheck,
         output: outputs.budgetCheck,
@@ -183,8 +200,20 @@ export class AgoraTools {
     return tools;
   }
 
-  private async execute(targetAgentId: string, capabilityId: string, input: Record<string, unknown>, async: boolean, idempotencyKey?: string) {
-    const result: ExecuteResult = await this.client.execute({ targetAgentId, capabilityId, input, async, idempotencyKey });
+  private async execute(
+    targetAgentId: string,
+    capabilityId: string,
+    input: Record<string, unknown>,
+    async: boolean,
+    idempotencyKey?: string,
+  ) {
+    const result: ExecuteResult = await this.client.execute({
+      targetAgentId,
+      capabilityId,
+      input,
+      async,
+      idempotencyKey,
+    });
     if (result.payment) {
       this.proofs.set(result.requestId, result.payment);
       if (result.transactionId) this.proofs.set(result.transactionId, result.payment);
@@ -196,6 +225,7 @@ export class AgoraTools {
 
 /** A tool failure as the model should see it: the code, the message and the details, nothing internal. */
 export function describeError(err: unknown): string {
-  if (err instanceof AgoraError) return `${err.code}: ${err.message}${Object.keys(err.details).length ? ` ${JSON.stringify(err.details)}` : ''}`;
+  if (err instanceof AgoraError)
+    return `${err.code}: ${err.message}${Object.keys(err.details).length ? ` ${JSON.stringify(err.details)}` : ''}`;
   return `error: ${(err as Error)?.message ?? String(err)}`;
 }

@@ -44,7 +44,12 @@ export class HeartbeatService implements OnApplicationBootstrap, OnApplicationSh
     const queues = Object.fromEntries(this.workers().map((w) => [w.name, w.isRunning()]));
     const beat: WorkerHeartbeat = { pid: process.pid, at: new Date().toISOString(), queues };
     try {
-      await this.redis.set(workerHeartbeatKey(this.config.queuePrefix), JSON.stringify(beat), 'PX', this.config.workerHeartbeatMs * 3);
+      await this.redis.set(
+        workerHeartbeatKey(this.config.queuePrefix),
+        JSON.stringify(beat),
+        'PX',
+        this.config.workerHeartbeatMs * 3,
+      );
     } catch (err) {
       this.logger.warn({ err }, 'heartbeat failed');
     }

@@ -47,7 +47,10 @@ export class InvariantMonitor implements OnApplicationBootstrap, OnApplicationSh
     try {
       const report = await this.status.check(MONITORED_CHECKS, this.clock.now());
       for (const r of report.results.filter((x) => x.violations.length > 0)) {
-        this.logger.error({ invariant: r.id, violations: r.violations.slice(0, 5), count: r.violations.length }, `invariant ${r.id} violated (${r.description}): payouts paused`);
+        this.logger.error(
+          { invariant: r.id, violations: r.violations.slice(0, 5), count: r.violations.length },
+          `invariant ${r.id} violated (${r.description}): payouts paused`,
+        );
       }
       if (report.ok && this.lastOk === false) this.logger.warn('every money invariant holds again: payouts resume');
       this.lastOk = report.ok;

@@ -8,7 +8,10 @@ import { PaymentsProcessor } from './processors/payments.processor';
 import { WebhooksProcessor } from './processors/webhooks.processor';
 
 /** Every job registered on the queue that carries it, except those in `moved` (name -> queue). */
-function registryWith(moved: Partial<Record<string, QueueName>> = {}): { registry: JobHandlerRegistry; calls: string[] } {
+function registryWith(moved: Partial<Record<string, QueueName>> = {}): {
+  registry: JobHandlerRegistry;
+  calls: string[];
+} {
   const registry = new JobHandlerRegistry();
   const calls: string[] = [];
   for (const name of JOB_NAMES) {
@@ -45,15 +48,20 @@ describe('JobHandlerRegistry', () => {
   it('records the queue of a scoped registrar', () => {
     const registry = new JobHandlerRegistry();
     const executions = registry.forQueue(QUEUES.executions);
-    for (const name of JOB_NAMES) (name === 'payment.settle' ? executions : registry.forQueue(JOB_QUEUE[name])).register(name, async () => name);
+    for (const name of JOB_NAMES)
+      (name === 'payment.settle' ? executions : registry.forQueue(JOB_QUEUE[name])).register(name, async () => name);
     expect(() => registry.assertComplete()).toThrow(/\[payment.settle registered on executions, carried by payments\]/);
   });
 
   it('dispatches each job to its one handler', async () => {
     const { registry } = registryWith();
     expect(() => registry.assertComplete()).not.toThrow();
-    await expect(registry.dispatch(QUEUES.maintenance, { name: 'auth-messages.prune', data: { requestedAt: 'x' } })).resolves.toBe('handled auth-messages.prune');
-    await expect(registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } })).resolves.toBe('handled payment.settle');
+    await expect(
+      registry.dispatch(QUEUES.maintenance, { name: 'auth-messages.prune', data: { requestedAt: 'x' } }),
+    ).resolves.toBe('handled auth-messages.prune');
+    await expect(
+      registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } }),
+    ).resolves.toBe('handled payment.settle');
     await expect(registry.dispatch(QUEUES.maintenance, { name: 'nope', data: {} })).rejects.toThrow(/No handler/);
   });
 
@@ -61,17 +69,23 @@ describe('JobHandlerRegistry', () => {
     const { registry, calls } = registryWith();
     const wrong = registry.dispatch(QUEUES.executions, { name: 'payment.settle', data: { paymentId: 'p' } });
     await expect(wrong).rejects.toThrow(UnrecoverableError);
-    await expect(wrong).rejects.toThrow('Job payment.settle arrived on queue executions; it is carried by payments and handled on payments');
-    await expect(registry.dispatch('some-other-queue', { name: 'execution.run', data: { executionId: 'e' } })).rejects.toThrow(UnrecoverableError);
+    await expect(wrong).rejects.toThrow(
+      'Job payment.settle arrived on queue executions; it is carried by payments and handled on payments',
+    );
+    await expect(
+      registry.dispatch('some-other-queue', { name: 'execution.run', data: { executionId: 'e' } }),
+    ).rejects.toThrow(UnrecoverableError);
     expect(calls).toEqual([]);
   });
 
   it('refuses a job whose handler was registered on another queue, even when it arrives on the queue that carries it', async () => {
     const { registry, calls } = registryWith({ 'payment.settle': QUEUES.executions });
-    await expect(registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } })).rejects.toThrow(
-      /arrived on queue payments; it is carried by payments and handled on executions/,
-    );
-    await expect(registry.dispatch(QUEUES.executions, { name: 'payment.settle', data: { paymentId: 'p' } })).rejects.toThrow(UnrecoverableError);
+    await expect(
+      registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } }),
+    ).rejects.toThrow(/arrived on queue payments; it is carried by payments and handled on executions/);
+    await expect(
+      registry.dispatch(QUEUES.executions, { name: 'payment.settle', data: { paymentId: 'p' } }),
+    ).rejects.toThrow(UnrecoverableError);
     expect(calls).toEqual([]);
   });
 
@@ -80,7 +94,18 @@ describe('JobHandlerRegistry', () => {
     const settled: string[] = [];
     const unused = {} as never;
     new MaintenanceProcessor(registry, unused, unused, unused, unused);
-    new PaymentsProcessor(registry, unused, unused, unused, { execute: async (paymentId: string) => settled.push(paymentId) } as never, unused, unused, unused, unused, unused);
+    new PaymentsProcessor(
+      registry,
+      unused,
+      unused,
+      unused,
+      { execute: async (paymentId: string) => settled.push(paymentId) } as never,
+      unused,
+      unused,
+      unused,
+      unused,
+      unused,
+    );
     new ExecutionsProcessor(registry, unused, unused, unused);
     new WebhooksProcessor(registry, unused, unused, unused, unused);
     expect(() => registry.assertComplete()).not.toThrow();
@@ -91,11 +116,18 @@ describe('JobHandlerRegistry', () => {
   it('a handler that put its job in line (JOB_DEFERRED) ends it with DelayedError: neither completed nor failed, counted as delayed', async () => {
     const metrics = new Metrics({ process: 'worker', defaultMetrics: false });
     const registry = new JobHandlerRegistry(metrics);
-    for (const name of JOB_NAMES) registry.register(JOB_QUEUE[name], name, async () => (name === 'execution.run' ? JOB_DEFERRED : name));
-    await expect(registry.dispatch(QUEUES.executions, { name: 'execution.run', data: { executionId: 'e' } })).rejects.toThrow(DelayedError);
-    await expect(registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } })).resolves.toBe('payment.settle');
+    for (const name of JOB_NAMES)
+      registry.register(JOB_QUEUE[name], name, async () => (name === 'execution.run' ? JOB_DEFERRED : name));
+    await expect(
+      registry.dispatch(QUEUES.executions, { name: 'execution.run', data: { executionId: 'e' } }),
+    ).rejects.toThrow(DelayedError);
+    await expect(
+      registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } }),
+    ).resolves.toBe('payment.settle');
     const text = await metrics.text();
-    expect(text).toMatch(/agora_job_duration_seconds_count\{process="worker",queue="executions",job="execution.run",outcome="delayed"\} 1/);
+    expect(text).toMatch(
+      /agora_job_duration_seconds_count\{process="worker",queue="executions",job="execution.run",outcome="delayed"\} 1/,
+    );
     expect(text).not.toMatch(/outcome="failed"/);
   });
 });

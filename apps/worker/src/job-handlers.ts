@@ -21,7 +21,15 @@ export interface QueueHandlers {
 }
 
 /** What dispatch reads of a BullMQ job: its name and data, when it was added, delayed and taken, and how often taken and failed. */
-type ArrivedJob = { name: string; data: unknown; timestamp?: number; delay?: number; processedOn?: number; attemptsStarted?: number; attemptsMade?: number };
+type ArrivedJob = {
+  name: string;
+  data: unknown;
+  timestamp?: number;
+  delay?: number;
+  processedOn?: number;
+  attemptsStarted?: number;
+  attemptsMade?: number;
+};
 
 interface Registration {
   queue: QueueName;
@@ -74,14 +82,23 @@ export class JobHandlerRegistry {
     const carrier = JOB_QUEUE[job.name as JobName];
     if (queue !== carrier || queue !== registration.queue) {
       // Retrying cannot move the job to another queue: fail it now rather than after every attempt.
-      throw new UnrecoverableError(`Job ${job.name} arrived on queue ${queue}; it is carried by ${carrier} and handled on ${registration.queue}`);
+      throw new UnrecoverableError(
+        `Job ${job.name} arrived on queue ${queue}; it is carried by ${carrier} and handled on ${registration.queue}`,
+      );
     }
-    const links = linkFrom((job.data as Record<string, unknown> | null)?.[TRACE_FIELD] as Record<string, string> | undefined);
+    const links = linkFrom(
+      (job.data as Record<string, unknown> | null)?.[TRACE_FIELD] as Record<string, string> | undefined,
+    );
     const run = { job: job instanceof Job ? job : undefined, token };
-    const result = await inSpan(`agora.job ${job.name}`, { 'agora.queue': queue, 'agora.job': job.name }, () => this.run(registration, queue, job, run), {
-      links,
-      kind: SpanKind.CONSUMER,
-    });
+    const result = await inSpan(
+      `agora.job ${job.name}`,
+      { 'agora.queue': queue, 'agora.job': job.name },
+      () => this.run(registration, queue, job, run),
+      {
+        links,
+        kind: SpanKind.CONSUMER,
+      },
+    );
     if (result === JOB_DEFERRED) throw new DelayedError();
     return result;
   }
@@ -91,11 +108,15 @@ export class JobHandlerRegistry {
     // Waited: from when the job was due (added, plus its delay) to when a worker took it. Not for a
     // job back from waiting its turn (taken before without failing): that wait was its agent's or host's line.
     const firstTake = (job.attemptsStarted ?? 1) - (job.attemptsMade ?? 0) <= 1;
-    if (firstTake && job.timestamp && job.processedOn) this.metrics.jobWait.observe({ queue }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
+    if (firstTake && job.timestamp && job.processedOn)
+      this.metrics.jobWait.observe({ queue }, Math.max(0, job.processedOn - job.timestamp - (job.delay ?? 0)) / 1000);
     const seconds = Metrics.timer();
     try {
       const result = await registration.handler(job as JobOf, run);
-      this.metrics.jobs.observe({ queue, job: job.name, outcome: result === JOB_DEFERRED ? 'delayed' : 'completed' }, seconds());
+      this.metrics.jobs.observe(
+        { queue, job: job.name, outcome: result === JOB_DEFERRED ? 'delayed' : 'completed' },
+        seconds(),
+      );
       return result;
     } catch (err) {
       this.metrics.jobs.observe({ queue, job: job.name, outcome: 'failed' }, seconds());

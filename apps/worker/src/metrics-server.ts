@@ -34,7 +34,9 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
       }
       const token = this.config.metricsToken;
       if (token !== undefined && !scrapeAuthorized(req.headers.authorization, token)) {
-        res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain' }).end('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>\n');
+        res
+          .writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain' })
+          .end('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>\n');
         return;
       }
       this.sharedRender().then(
@@ -45,7 +47,9 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         },
       );
     });
-    await new Promise<void>((resolve) => this.server!.listen(this.config.metricsPort, this.config.metricsHost, resolve));
+    await new Promise<void>((resolve) =>
+      this.server!.listen(this.config.metricsPort, this.config.metricsHost, resolve),
+    );
     const bound = this.address()!;
     this.logger.log(`metrics on ${bound.address}:${bound.port}/metrics`);
   }
@@ -62,7 +66,10 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   /** Queue depths are read now; if Redis is down they are left out rather than failing the scrape. */
   private async render(): Promise<string> {
     this.metrics.queueDepth.reset();
-    const depths = await Promise.race([this.producer.depths(), new Promise<null>((r) => setTimeout(() => r(null), 1_000).unref())]).catch(() => null);
+    const depths = await Promise.race([
+      this.producer.depths(),
+      new Promise<null>((r) => setTimeout(() => r(null), 1_000).unref()),
+    ]).catch(() => null);
     for (const d of depths ?? []) this.metrics.queueDepth.set({ queue: d.queue, state: d.state }, d.count);
     return this.metrics.text();
   }

@@ -57,10 +57,14 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
         try {
           const due = await source.due();
           // Prunes run every tick by design; anything else found here was due without its job having run.
-          if (due.length && !source.job.endsWith('.prune')) this.metrics.sweeperRecovered.inc({ job: source.job }, due.length);
+          if (due.length && !source.job.endsWith('.prune'))
+            this.metrics.sweeperRecovered.inc({ job: source.job }, due.length);
           for (const work of due) await this.enqueue(source.job, work.data, slot, work.id);
         } catch (err) {
-          this.logger.warn({ job: source.job, err: (err as Error).message }, 'sweep source failed; will retry next tick');
+          this.logger.warn(
+            { job: source.job, err: (err as Error).message },
+            'sweep source failed; will retry next tick',
+          );
         }
       }
     } catch (err) {

@@ -22,14 +22,24 @@ function errorsOf(fn: () => void): { field: string; messages: string[] }[] {
 
 describe('assertCapabilityRules: agent-supplied JSON Schemas are bounded', () => {
   it('accepts ordinary schemas, and a backtracking-prone pattern (it runs on RE2)', () => {
-    const inputSchema = { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } }, required: ['text'] };
-    expect(errorsOf(() => assertCapabilityRules([cap('c1', { inputSchema, outputSchema: { type: 'object' } })]))).toEqual([]);
+    const inputSchema = {
+      type: 'object',
+      properties: { text: { type: 'string', pattern: '^(a+)+$' } },
+      required: ['text'],
+    };
+    expect(
+      errorsOf(() => assertCapabilityRules([cap('c1', { inputSchema, outputSchema: { type: 'object' } })])),
+    ).toEqual([]);
   });
 
   it('lets two capabilities (or agents) use the same $id: no shared namespace', () => {
     const a = { $id: 'https://example.com/s.json', definitions: { v: { type: 'string' } }, $ref: '#/definitions/v' };
     const b = { $id: 'https://example.com/s.json', definitions: { v: { type: 'number' } }, $ref: '#/definitions/v' };
-    expect(errorsOf(() => assertCapabilityRules([cap('c1', { inputSchema: a }), cap('c2', { inputSchema: b, outputSchema: a })]))).toEqual([]);
+    expect(
+      errorsOf(() =>
+        assertCapabilityRules([cap('c1', { inputSchema: a }), cap('c2', { inputSchema: b, outputSchema: a })]),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses hostile schemas with the field and the reason', () => {
@@ -41,7 +51,12 @@ describe('assertCapabilityRules: agent-supplied JSON Schemas are bounded', () =>
         cap('c4', { inputSchema: { type: 'bogus' } }),
       ]),
     );
-    expect(errors.map((e) => e.field)).toEqual(['capabilities.0.inputSchema', 'capabilities.1.outputSchema', 'capabilities.2.inputSchema', 'capabilities.3.inputSchema']);
+    expect(errors.map((e) => e.field)).toEqual([
+      'capabilities.0.inputSchema',
+      'capabilities.1.outputSchema',
+      'capabilities.2.inputSchema',
+      'capabilities.3.inputSchema',
+    ]);
     expect(errors[0].messages[0]).toMatch(/^inputSchema has a pattern "\(a\)\\1" at \/ that cannot run in linear time/);
     expect(errors[1].messages[0]).toMatch(/^outputSchema has a remote \$ref "https:\/\/evil.example\/schema.json"/);
     expect(errors[2].messages[0]).toMatch(/^inputSchema is larger than 32768 bytes serialized/);

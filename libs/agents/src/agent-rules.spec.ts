@@ -22,7 +22,9 @@ function fieldsOf(fn: () => void): string[] {
 
 describe('assertCapabilityRules', () => {
   it('accepts valid capabilities', () => {
-    expect(fieldsOf(() => assertCapabilityRules([cap(), cap({ id: 'c2' }, { model: 'per-minute', maxPrice: 50_000n })]))).toEqual([]);
+    expect(
+      fieldsOf(() => assertCapabilityRules([cap(), cap({ id: 'c2' }, { model: 'per-minute', maxPrice: 50_000n })])),
+    ).toEqual([]);
   });
 
   it('lists every broken rule with its path', () => {
@@ -37,6 +39,12 @@ describe('assertCapabilityRules', () => {
           cap({ id: 'c6' }, { model: 'per-minute', basePrice: 60_000n, maxPrice: 10_000n }),
         ]),
       ),
-    ).toEqual(['capabilities.1.id', 'capabilities.1.inputSchema', 'capabilities.2.pricing.maxPrice', 'capabilities.3.pricing.maxPrice', 'capabilities.4.pricing.maxPrice']);
+    ).toEqual([
+      'capabilities.1.id',
+      'capabilities.1.inputSchema',
+      'capabilities.2.pricing.maxPrice',
+      'capabilities.3.pricing.maxPrice',
+      'capabilities.4.pricing.maxPrice',
+    ]);
   });
 });

@@ -24,10 +24,16 @@ export function assertCapabilityRules(capabilities: CapabilityInput[], field = '
     }
     const variable = VARIABLE_PRICING_MODELS.includes(c.pricing.model);
     if (variable && c.pricing.maxPrice === undefined) {
-      errors.push({ field: `${at}.pricing.maxPrice`, messages: [`maxPrice is required for ${c.pricing.model} pricing`] });
+      errors.push({
+        field: `${at}.pricing.maxPrice`,
+        messages: [`maxPrice is required for ${c.pricing.model} pricing`],
+      });
     }
     if (!variable && c.pricing.maxPrice !== undefined) {
-      errors.push({ field: `${at}.pricing.maxPrice`, messages: ['maxPrice applies only to per-token, per-minute and dynamic pricing'] });
+      errors.push({
+        field: `${at}.pricing.maxPrice`,
+        messages: ['maxPrice applies only to per-token, per-minute and dynamic pricing'],
+      });
     } else if (c.pricing.maxPrice === 0n) {
       // basePrice is a unit price (per 1,000 tokens, per minute) or nominal (dynamic), so the cap
       // may be below it; it only has to allow some charge.
@@ -38,7 +44,10 @@ export function assertCapabilityRules(capabilities: CapabilityInput[], field = '
 }
 
 export async function assertEndpointRules(policy: OutboundUrlPolicy, endpoints: AgentEndpoints): Promise<void> {
-  const errors = await policy.fieldErrors({ 'endpoints.execution': endpoints.execution, 'endpoints.health': endpoints.health });
+  const errors = await policy.fieldErrors({
+    'endpoints.execution': endpoints.execution,
+    'endpoints.health': endpoints.health,
+  });
   if (errors.length > 0) throw new ValidationException(errors);
 }
 

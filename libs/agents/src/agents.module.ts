@@ -20,8 +20,19 @@ export class AgentsModule {
   static register(opts: { registrationFee?: ModuleMetadata['imports'] } = {}): DynamicModule {
     return {
       module: AgentsModule,
-      imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]), AuthModule, LedgerModule, ...(opts.registrationFee ?? [])],
-      providers: [AgentsRepository, AgentsService, DiscoveryService, RecommendAgents, ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }])],
+      imports: [
+        TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]),
+        AuthModule,
+        LedgerModule,
+        ...(opts.registrationFee ?? []),
+      ],
+      providers: [
+        AgentsRepository,
+        AgentsService,
+        DiscoveryService,
+        RecommendAgents,
+        ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }]),
+      ],
       exports: [AgentsService, DiscoveryService, RecommendAgents, AuthModule],
     };
   }

@@ -14,7 +14,10 @@ export class AgentsRepository {
   async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<AgentEntity | null> {
     const agent = await manager.findOne(AgentEntity, { where: { id } });
     if (!agent) return null;
-    agent.capabilities = await manager.find(AgentCapabilityEntity, { where: { agentId: id }, order: { position: 'ASC' } });
+    agent.capabilities = await manager.find(AgentCapabilityEntity, {
+      where: { agentId: id },
+      order: { position: 'ASC' },
+    });
     return agent;
   }
 
@@ -23,13 +26,26 @@ export class AgentsRepository {
    * Agents by id with their capabilities (in position order), for read models that list them:
    * `capabilities` narrows which are attached (name substring, case-insensitive; base price cap).
    */
-  async withCapabilities(ids: string[], capabilities: { nameLike?: string; maxPrice?: bigint } = {}): Promise<Map<string, { agent: AgentEntity; capabilities: AgentCapabilityEntity[] }>> {
+  async withCapabilities(
+    ids: string[],
+    capabilities: { nameLike?: string; maxPrice?: bigint } = {},
+  ): Promise<Map<string, { agent: AgentEntity; capabilities: AgentCapabilityEntity[] }>> {
     if (ids.length === 0) return new Map();
-    const capQb = this.dataSource.getRepository(AgentCapabilityEntity).createQueryBuilder('c').where('c.agent_id IN (:...ids)', { ids }).orderBy('c.position', 'ASC');
+    const capQb = this.dataSource
+      .getRepository(AgentCapabilityEntity)
+      .createQueryBuilder('c')
+      .where('c.agent_id IN (:...ids)', { ids })
+      .orderBy('c.position', 'ASC');
     if (capabilities.nameLike !== undefined) capQb.andWhere('c.name ILIKE :cap', { cap: capabilities.nameLike });
-    if (capabilities.maxPrice !== undefined) capQb.andWhere('c.base_price <= :max', { max: capabilities.maxPrice.toString() });
-    const [agents, caps] = await Promise.all([this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany(), capQb.getMany()]);
-    return new Map(agents.map((agent) => [agent.id, { agent, capabilities: caps.filter((c) => c.agentId === agent.id) }]));
+    if (capabilities.maxPrice !== undefined)
+      capQb.andWhere('c.base_price <= :max', { max: capabilities.maxPrice.toString() });
+    const [agents, caps] = await Promise.all([
+      this.dataSource.getRepository(AgentEntity).createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany(),
+      capQb.getMany(),
+    ]);
+    return new Map(
+      agents.map((agent) => [agent.id, { agent, capabilities: caps.filter((c) => c.agentId === agent.id) }]),
+    );
   }
 
   async lockById(manager: EntityManager, id: string): Promise<AgentEntity | null> {
@@ -37,7 +53,10 @@ export class AgentsRepository {
   }
 
   async walletOf(id: string): Promise<string | null> {
-    const row = await this.dataSource.manager.findOne(AgentEntity, { where: { id }, select: { id: true, wallet: true } });
+    const row = await this.dataSource.manager.findOne(AgentEntity, {
+      where: { id },
+      select: { id: true, wallet: true },
+    });
     return row?.wallet ?? null;
   }
 
@@ -47,8 +66,16 @@ export class AgentsRepository {
     await this.refreshSearch(manager, agent.id!);
   }
 
-  async update(manager: EntityManager, id: string, changes: Partial<AgentEntity>, capabilities?: CapabilityInput[]): Promise<void> {
-    await manager.update(AgentEntity, { id }, { ...changes, updatedAt: () => 'now()' } as QueryDeepPartialEntity<AgentEntity>);
+  async update(
+    manager: EntityManager,
+    id: string,
+    changes: Partial<AgentEntity>,
+    capabilities?: CapabilityInput[],
+  ): Promise<void> {
+    await manager.update(AgentEntity, { id }, {
+      ...changes,
+      updatedAt: () => 'now()',
+    } as QueryDeepPartialEntity<AgentEntity>);
     if (capabilities) {
       await manager.delete(AgentCapabilityEntity, { agentId: id });
       await this.insertCapabilities(manager, id, capabilities);
@@ -58,7 +85,11 @@ export class AgentsRepository {
     }
   }
 
-  private async insertCapabilities(manager: EntityManager, agentId: string, capabilities: CapabilityInput[]): Promise<void> {
+  private async insertCapabilities(
+    manager: EntityManager,
+    agentId: string,
+    capabilities: CapabilityInput[],
+  ): Promise<void> {
     await manager.insert(
       AgentCapabilityEntity,
       capabilities.map((c, position) => ({

@@ -51,7 +51,13 @@ export class AgentsService {
         input.capabilities,
       );
       // The agent's accounts exist before its first charge (see LedgerService.openAccounts).
-      await this.ledger.openAccounts(manager, [Accounts.agentAvailable(id), Accounts.agentEscrow(id), Accounts.agentFrozen(id), Accounts.agentWithdrawing(id), Accounts.agentOwed(id)]);
+      await this.ledger.openAccounts(manager, [
+        Accounts.agentAvailable(id),
+        Accounts.agentEscrow(id),
+        Accounts.agentFrozen(id),
+        Accounts.agentWithdrawing(id),
+        Accounts.agentOwed(id),
+      ]);
       await this.registrationFee.capture(manager, charge, id);
     });
     return { agent: await this.get(id), receipt: charge?.receipt ?? null };
@@ -78,7 +84,9 @@ export class AgentsService {
       const agent = await this.lockOwned(manager, id, auth);
       await this.walletAuth.consume(manager, auth);
       if (input.status !== undefined && agent.status === 'suspended') {
-        throw new AppException('INVALID_STATE', 'A suspended agent cannot change its own status', { status: agent.status });
+        throw new AppException('INVALID_STATE', 'A suspended agent cannot change its own status', {
+          status: agent.status,
+        });
       }
       const changes: Partial<AgentEntity> = {};
       if (input.name !== undefined) changes.name = input.name;
@@ -97,7 +105,9 @@ export class AgentsService {
       const agent = await this.lockOwned(manager, id, auth);
       await this.walletAuth.consume(manager, auth);
       if (agent.status === 'suspended') {
-        throw new AppException('INVALID_STATE', 'A suspended agent cannot be deactivated by its owner', { status: agent.status });
+        throw new AppException('INVALID_STATE', 'A suspended agent cannot be deactivated by its owner', {
+          status: agent.status,
+        });
       }
       if (agent.status !== 'inactive') await this.repo.update(manager, id, { status: 'inactive' });
     });
@@ -107,8 +117,13 @@ export class AgentsService {
     await this.tx.run(async (manager) => {
       const agent = await this.repo.lockById(manager, id);
       if (!agent) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', id);
-      if (agent.status === 'suspended') throw new AppException('INVALID_STATE', 'Agent is already suspended', { status: agent.status });
-      await this.repo.update(manager, id, { status: 'suspended', suspendedReason: reason ?? null, suspendedBy: 'admin' });
+      if (agent.status === 'suspended')
+        throw new AppException('INVALID_STATE', 'Agent is already suspended', { status: agent.status });
+      await this.repo.update(manager, id, {
+        status: 'suspended',
+        suspendedReason: reason ?? null,
+        suspendedBy: 'admin',
+      });
     });
     return this.get(id);
   }
@@ -117,13 +132,18 @@ export class AgentsService {
     await this.tx.run(async (manager) => {
       const agent = await this.repo.lockById(manager, id);
       if (!agent) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', id);
-      if (agent.status !== 'suspended') throw new AppException('INVALID_STATE', 'Only a suspended agent can be reinstated', { status: agent.status });
+      if (agent.status !== 'suspended')
+        throw new AppException('INVALID_STATE', 'Only a suspended agent can be reinstated', { status: agent.status });
       await this.repo.update(manager, id, { status: 'active', suspendedReason: null, suspendedBy: null });
     });
     return this.get(id);
   }
 
-  private async lockOwned(manager: Parameters<AgentsRepository['lockById']>[0], id: string, auth: WalletAuthContext): Promise<AgentEntity> {
+  private async lockOwned(
+    manager: Parameters<AgentsRepository['lockById']>[0],
+    id: string,
+    auth: WalletAuthContext,
+  ): Promise<AgentEntity> {
     const agent = await this.repo.lockById(manager, id);
     if (!agent) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', id);
     if (auth.agentId !== id) throw new AppException('FORBIDDEN', 'The signature was made for another agent');

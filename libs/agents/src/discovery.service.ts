@@ -65,7 +65,8 @@ export class DiscoveryService {
       where.push(`r.min_price <= $${params.length}`);
       capConds.push(`c.base_price <= $${params.length}`);
     }
-    if (f.capability !== undefined && f.maxPrice !== undefined) where.push(`EXISTS (SELECT 1 FROM agent_capabilities c WHERE ${capConds.join(' AND ')})`);
+    if (f.capability !== undefined && f.maxPrice !== undefined)
+      where.push(`EXISTS (SELECT 1 FROM agent_capabilities c WHERE ${capConds.join(' AND ')})`);
     if (f.minReputation !== undefined) {
       // Scores are integers: >= 37.5 is >= 38.
       params.push(Math.ceil(f.minReputation));
@@ -76,7 +77,10 @@ export class DiscoveryService {
     const [counted, page] = await this.tx.reads(
       (sql) =>
         [
-          sql.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM agent_ranking r WHERE ${whereSql} LIMIT $${params.length + 1}) x`, [...params, cap + 1]) as Promise<{ n: number }[]>,
+          sql.query(
+            `SELECT count(*)::int AS n FROM (SELECT 1 FROM agent_ranking r WHERE ${whereSql} LIMIT $${params.length + 1}) x`,
+            [...params, cap + 1],
+          ) as Promise<{ n: number }[]>,
           sql.query(
             `SELECT r.agent_id AS id FROM agent_ranking r WHERE ${whereSql}
               ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
@@ -89,7 +93,10 @@ export class DiscoveryService {
     const total = totalExact ? n : cap;
     const ids = page.map((r) => r.id);
     if (ids.length === 0) return { agents: [], total, totalExact };
-    const found = await this.agents.withCapabilities(ids, { nameLike: f.capability === undefined ? undefined : `%${escapeLike(f.capability)}%`, maxPrice: f.maxPrice });
+    const found = await this.agents.withCapabilities(ids, {
+      nameLike: f.capability === undefined ? undefined : `%${escapeLike(f.capability)}%`,
+      maxPrice: f.maxPrice,
+    });
     return { total, totalExact, agents: ids.map((id) => found.get(id)!) };
   }
 }

@@ -5,8 +5,14 @@ import { AgentEntity } from './entities/agent.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 
 /** What executing needs of the agent and the capability. */
-export type ExecutableAgent = Pick<AgentEntity, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore' | 'chainSettings'>;
-export type ExecutableCapability = Pick<AgentCapabilityEntity, 'capabilityId' | 'name' | 'inputSchema' | 'outputSchema' | 'pricingModel' | 'basePrice' | 'maxPrice'>;
+export type ExecutableAgent = Pick<
+  AgentEntity,
+  'id' | 'name' | 'status' | 'endpoints' | 'reputationScore' | 'chainSettings'
+>;
+export type ExecutableCapability = Pick<
+  AgentCapabilityEntity,
+  'capabilityId' | 'name' | 'inputSchema' | 'outputSchema' | 'pricingModel' | 'basePrice' | 'maxPrice'
+>;
 
 export interface ExecuteTarget {
   agent: ExecutableAgent;
@@ -52,10 +58,22 @@ export class ExecuteTargetReader {
         WHERE a.id = $1`,
       [agentId, capabilityId],
     );
-    if (!row || row.status !== 'active') throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
-    if (!row.capabilityId) throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, { agentId, capabilityId });
+    if (!row || row.status !== 'active')
+      throw new AppException('AGENT_NOT_FOUND', `Agent ${agentId} not found or not active`, { agentId });
+    if (!row.capabilityId)
+      throw new AppException('CAPABILITY_NOT_FOUND', `Capability ${capabilityId} is not offered by agent ${agentId}`, {
+        agentId,
+        capabilityId,
+      });
     return {
-      agent: { id: row.id, name: row.name, status: row.status, endpoints: row.endpoints, reputationScore: row.reputationScore, chainSettings: row.chainSettings },
+      agent: {
+        id: row.id,
+        name: row.name,
+        status: row.status,
+        endpoints: row.endpoints,
+        reputationScore: row.reputationScore,
+        chainSettings: row.chainSettings,
+      },
       capability: {
         capabilityId: row.capabilityId,
         name: row.capabilityName,
@@ -75,22 +93,33 @@ export class ExecuteTargetReader {
    * takes it from here.
    */
   async version(sql: Queryable, agentId: string): Promise<{ version: string; score: number } | null> {
-    const [row] = (await sql.query(`SELECT config_version AS "version", reputation_score AS score FROM agents WHERE id = $1`, [agentId])) as { version: string; score: number }[];
+    const [row] = (await sql.query(
+      `SELECT config_version AS "version", reputation_score AS score FROM agents WHERE id = $1`,
+      [agentId],
+    )) as { version: string; score: number }[];
     return row ?? null;
   }
 
   /** Inside a transaction: aborts it (AG001, 'target version') unless the agent's config_version is still `version`. */
   unchanged(sql: Queryable, agentId: string, version: string): Promise<unknown> {
-    return sql.query(`SELECT claimed(count(*), 'target version') FROM agents WHERE id = $1 AND config_version = $2`, [agentId, version]);
+    return sql.query(`SELECT claimed(count(*), 'target version') FROM agents WHERE id = $1 AND config_version = $2`, [
+      agentId,
+      version,
+    ]);
   }
 
   /** The target of a stored execution, whatever its state now (null: gone). */
-  async stored(agentId: string, capabilityId: string): Promise<{ agent: ExecutableAgent; capability: ExecutableCapability | null } | null> {
+  async stored(
+    agentId: string,
+    capabilityId: string,
+  ): Promise<{ agent: ExecutableAgent; capability: ExecutableCapability | null } | null> {
     try {
       return await this.read(agentId, capabilityId);
     } catch (err) {
       if (!(err instanceof AppException)) throw err;
-      const [row] = await this.tx.query<Pick<TargetRow, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore' | 'chainSettings'>>(
+      const [row] = await this.tx.query<
+        Pick<TargetRow, 'id' | 'name' | 'status' | 'endpoints' | 'reputationScore' | 'chainSettings'>
+      >(
         `SELECT id, name, status, endpoints, reputation_score AS "reputationScore", chain_settings AS "chainSettings" FROM agents WHERE id = $1`,
         [agentId],
       );
@@ -100,7 +129,11 @@ export class ExecuteTargetReader {
 
   /** Names of agents by id (for read models that show them: a chain's tree and costs). */
   async names(ids: string[]): Promise<Map<string, string>> {
-    const rows = ids.length ? await this.tx.query<{ id: string; name: string }>(`SELECT id, name FROM agents WHERE id = ANY($1::uuid[])`, [[...new Set(ids)]]) : [];
+    const rows = ids.length
+      ? await this.tx.query<{ id: string; name: string }>(`SELECT id, name FROM agents WHERE id = ANY($1::uuid[])`, [
+          [...new Set(ids)],
+        ])
+      : [];
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 }

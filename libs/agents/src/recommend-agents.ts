@@ -99,7 +99,11 @@ export class RecommendAgents {
     if (candidates.size < limit) for (const id of await this.matches(text, ' | ', cap)) candidates.add(id);
     if (candidates.size < limit) for (const id of await this.fuzzy(text, cap)) candidates.add(id);
     if (candidates.size === 0) return [];
-    const rows = await this.tx.query<{ id: string; relevance: string; matched: string[] | null }>(SCORE, [text, limit, [...candidates]]);
+    const rows = await this.tx.query<{ id: string; relevance: string; matched: string[] | null }>(SCORE, [
+      text,
+      limit,
+      [...candidates],
+    ]);
     if (rows.length === 0) return [];
     const found = await this.agents.withCapabilities(rows.map((r) => r.id));
     return rows.map((r) => {
@@ -127,7 +131,11 @@ export class RecommendAgents {
   /** Trigram candidates; `<%` takes its threshold from the connection's setting, set in the same round trip. */
   private async fuzzy(text: string, cap: number): Promise<string[]> {
     const [, found] = await this.tx.reads(
-      (sql) => [sql.query(`SELECT set_config('pg_trgm.word_similarity_threshold', '${MIN_TRIGRAM}', false)`), sql.query(FUZZY, [text, cap]) as Promise<{ id: string }[]>] as const,
+      (sql) =>
+        [
+          sql.query(`SELECT set_config('pg_trgm.word_similarity_threshold', '${MIN_TRIGRAM}', false)`),
+          sql.query(FUZZY, [text, cap]) as Promise<{ id: string }[]>,
+        ] as const,
     );
     return found.map((r) => r.id);
   }

@@ -64,9 +64,10 @@ export class AnalyticsRepository {
       (sql) =>
         [
           sql.query(TOTALS, [agentId]) as Promise<AgentTotalsRow[]>,
-          sql.query(`SELECT bucket_ms AS ms, n::text AS n, '0' AS gross, '0' AS "platformFees", '0' AS net FROM agent_latency WHERE agent_id = $1 ORDER BY bucket_ms`, [
-            agentId,
-          ]) as Promise<LatencyRow[]>,
+          sql.query(
+            `SELECT bucket_ms AS ms, n::text AS n, '0' AS gross, '0' AS "platformFees", '0' AS net FROM agent_latency WHERE agent_id = $1 ORDER BY bucket_ms`,
+            [agentId],
+          ) as Promise<LatencyRow[]>,
           sql.query(SELF_PAID, [agentId, new Date(0)]) as Promise<{ n: string }[]>,
         ] as const,
     );
@@ -74,7 +75,10 @@ export class AnalyticsRepository {
   }
 
   /** The agent's score and totals, and what happened since `since`, in one round trip. */
-  async window(agentId: string, since: Date): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[]; events: EventCountsRow; selfPaid: number }> {
+  async window(
+    agentId: string,
+    since: Date,
+  ): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[]; events: EventCountsRow; selfPaid: number }> {
     const [totals, latency, events, selfPaid] = await this.tx.reads(
       (sql) =>
         [

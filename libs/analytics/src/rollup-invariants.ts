@@ -19,7 +19,10 @@ export const ROLLUP_CHECKS: InvariantCheck[] = [
           WHERE coalesce(s.completed, 0) <> coalesce(t.completed, 0) OR coalesce(s.gross, 0) <> coalesce(t.gross, 0) OR coalesce(s.platform_fees, 0) <> coalesce(t.fees, 0)
              OR coalesce(s.net, 0) <> coalesce(t.net, 0) OR coalesce(s.time_sum_ms, 0) <> coalesce(t.time_ms, 0)`,
       );
-      return rows.map((r) => `agent ${r.agent}: agent_stats says ${r.kept} charged executions (or other sums), transactions ${r.rows}`);
+      return rows.map(
+        (r) =>
+          `agent ${r.agent}: agent_stats says ${r.kept} charged executions (or other sums), transactions ${r.rows}`,
+      );
     },
   },
   {
@@ -62,7 +65,9 @@ export const ROLLUP_CHECKS: InvariantCheck[] = [
                 (SELECT sum(transactions) FROM platform_stats)::text AS txs, (SELECT count(*) FROM transactions)::text AS txs_rows,
                 (SELECT sum(volume) FROM platform_stats)::text AS volume, (SELECT coalesce(sum(gross_amount), 0) FROM transactions)::text AS volume_rows`,
       );
-      return (['agents', 'active', 'txs', 'volume'] as const).filter((k) => r[k] !== r[`${k}_rows`]).map((k) => `platform_stats ${k}: ${r[k]}, tables ${r[`${k}_rows`]}`);
+      return (['agents', 'active', 'txs', 'volume'] as const)
+        .filter((k) => r[k] !== r[`${k}_rows`])
+        .map((k) => `platform_stats ${k}: ${r[k]}, tables ${r[`${k}_rows`]}`);
     },
   },
 ];

@@ -7,7 +7,12 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 @Entity('used_auth_messages')
 @Index('ix_used_auth_messages_expires_at', ['expiresAt'])
 export class UsedAuthMessageEntity {
-  @PrimaryColumn({ name: 'message_key', type: 'varchar', length: 200, primaryKeyConstraintName: 'pk_used_auth_messages' })
+  @PrimaryColumn({
+    name: 'message_key',
+    type: 'varchar',
+    length: 200,
+    primaryKeyConstraintName: 'pk_used_auth_messages',
+  })
   messageKey: string;
 
   @Column({ name: 'agent_id', type: 'uuid' })

@@ -34,7 +34,14 @@ describe('WalletAuthService', () => {
   it('accepts the registered wallet signing agora-auth:<agent>:<ts>', async () => {
     const step1 = service.parse({ wallet: owner.address, signature: await header(owner) }, READ);
     const ctx = service.verify(step1, owner.address);
-    expect(ctx).toEqual({ agentId: AGENT, wallet: owner.address, timestampMs: NOW, forChange: false, messageKey: `${AGENT}:${NOW}`, expiresAt: new Date(NOW + 300_000) });
+    expect(ctx).toEqual({
+      agentId: AGENT,
+      wallet: owner.address,
+      timestampMs: NOW,
+      forChange: false,
+      messageKey: `${AGENT}:${NOW}`,
+      expiresAt: new Date(NOW + 300_000),
+    });
   });
 
   it('compares wallets case-insensitively', async () => {
@@ -48,7 +55,9 @@ describe('WalletAuthService', () => {
     expect(codeOf(() => service.parse({ signature: sig }, READ))).toBe('UNAUTHORIZED');
     expect(codeOf(() => service.parse({ wallet: owner.address }, READ))).toBe('UNAUTHORIZED');
     expect(codeOf(() => service.parse({ wallet: '0xnope', signature: sig }, READ))).toBe('UNAUTHORIZED');
-    expect(codeOf(() => service.parse({ wallet: owner.address, signature: sig.replace(AGENT, 'not-a-uuid') }, READ))).toBe('UNAUTHORIZED');
+    expect(
+      codeOf(() => service.parse({ wallet: owner.address, signature: sig.replace(AGENT, 'not-a-uuid') }, READ)),
+    ).toBe('UNAUTHORIZED');
   });
 
   it('enforces the window: 4:59 ok, 5:01 rejected, either side', async () => {
@@ -61,7 +70,10 @@ describe('WalletAuthService', () => {
       const code = codeOf(() => undefined);
       expect(code).toBeUndefined();
       const sig = await header(owner, NOW + offset);
-      expect({ offset, code: codeOf(() => service.parse({ wallet: owner.address, signature: sig }, READ)) }).toEqual({ offset, code: ok ? undefined : 'UNAUTHORIZED' });
+      expect({ offset, code: codeOf(() => service.parse({ wallet: owner.address, signature: sig }, READ)) }).toEqual({
+        offset,
+        code: ok ? undefined : 'UNAUTHORIZED',
+      });
     }
   });
 
@@ -75,21 +87,53 @@ describe('WalletAuthService', () => {
   it('takes a change only with a message signed for that request; the unbound message only for reads', async () => {
     const unbound = await header(owner);
     expect(codeOf(() => service.parse({ wallet: owner.address, signature: unbound }, WITHDRAW))).toBe('UNAUTHORIZED');
-    expect(codeOf(() => service.parse({ wallet: owner.address, signature: unbound }, { method: 'PATCH', path: `/api/v1/agents/${AGENT}` }))).toBe('UNAUTHORIZED');
+    expect(
+      codeOf(() =>
+        service.parse(
+          { wallet: owner.address, signature: unbound },
+          { method: 'PATCH', path: `/api/v1/agents/${AGENT}` },
+        ),
+      ),
+    ).toBe('UNAUTHORIZED');
     const forRead = await header(owner, NOW, AGENT, `GET ${READ.path}`);
-    expect(service.verify(service.parse({ wallet: owner.address, signature: forRead }, READ), owner.address).forChange).toBe(false);
+    expect(
+      service.verify(service.parse({ wallet: owner.address, signature: forRead }, READ), owner.address).forChange,
+    ).toBe(false);
     expect(codeOf(() => service.parse({ wallet: owner.address, signature: forRead }, WITHDRAW))).toBe('FORBIDDEN');
     const forWithdraw = await header(owner, NOW, AGENT, 'POST /api/v1/payments/withdraw');
-    expect(service.verify(service.parse({ wallet: owner.address, signature: forWithdraw }, WITHDRAW), owner.address).forChange).toBe(true);
-    expect(codeOf(() => service.parse({ wallet: owner.address, signature: forWithdraw }, { method: 'DELETE', path: `/api/v1/agents/${AGENT}` }))).toBe('FORBIDDEN');
+    expect(
+      service.verify(service.parse({ wallet: owner.address, signature: forWithdraw }, WITHDRAW), owner.address)
+        .forChange,
+    ).toBe(true);
+    expect(
+      codeOf(() =>
+        service.parse(
+          { wallet: owner.address, signature: forWithdraw },
+          { method: 'DELETE', path: `/api/v1/agents/${AGENT}` },
+        ),
+      ),
+    ).toBe('FORBIDDEN');
     expect(codeOf(() => service.parse({ wallet: owner.address, signature: forWithdraw }, READ))).toBe('FORBIDDEN');
     // The signed text covers the action: the same signature under another action does not recover the owner.
     const moved = forWithdraw.replace('POST /api/v1/payments/withdraw', `PATCH /api/v1/agents/${AGENT}`);
-    expect(codeOf(() => service.verify(service.parse({ wallet: owner.address, signature: moved }, { method: 'PATCH', path: `/api/v1/agents/${AGENT}` }), owner.address))).toBe('FORBIDDEN');
+    expect(
+      codeOf(() =>
+        service.verify(
+          service.parse(
+            { wallet: owner.address, signature: moved },
+            { method: 'PATCH', path: `/api/v1/agents/${AGENT}` },
+          ),
+          owner.address,
+        ),
+      ),
+    ).toBe('FORBIDDEN');
   });
 
   it('never consumes a message that was not signed for a change', async () => {
-    const ctx = service.verify(service.parse({ wallet: owner.address, signature: await header(owner) }, READ), owner.address);
+    const ctx = service.verify(
+      service.parse({ wallet: owner.address, signature: await header(owner) }, READ),
+      owner.address,
+    );
     const manager = { query: jest.fn() };
     await expect(service.consume(manager as never, ctx)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     expect(manager.query).not.toHaveBeenCalled();
@@ -111,7 +155,10 @@ describe('parseAuthHeader', () => {
   it('reads the action a message was signed for, and refuses a malformed one', () => {
     const sig = `0x${'1'.repeat(64)}${'2'.repeat(64)}1b`;
     const parsed = parseAuthHeader(`agora-auth:${AGENT}:${NOW}:POST /api/v1/payments/withdraw:sig:${sig}`, 'X');
-    expect(parsed).toMatchObject({ action: 'POST /api/v1/payments/withdraw', message: `agora-auth:${AGENT}:${NOW}:POST /api/v1/payments/withdraw` });
+    expect(parsed).toMatchObject({
+      action: 'POST /api/v1/payments/withdraw',
+      message: `agora-auth:${AGENT}:${NOW}:POST /api/v1/payments/withdraw`,
+    });
     expect(parseAuthHeader(`agora-auth:${AGENT}:${NOW}:sig:${sig}`, 'X').action).toBeNull();
     for (const action of ['post /x', 'POST x', 'POST /a b', 'POST', 'POST /a:b']) {
       expect(() => parseAuthHeader(`agora-auth:${AGENT}:${NOW}:${action}:sig:${sig}`, 'X')).toThrow(/must be/);

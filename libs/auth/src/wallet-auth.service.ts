@@ -51,7 +51,10 @@ export class WalletAuthService {
   ) {}
 
   /** Step 1: headers present, well formed and signed for this request. Returns the agent id the signature names. */
-  parse(headers: WalletAuthHeaders, request: SignedRequest): { agentId: string; claimedWallet: string; parsed: ReturnType<typeof parseAuthHeader>; forChange: boolean } {
+  parse(
+    headers: WalletAuthHeaders,
+    request: SignedRequest,
+  ): { agentId: string; claimedWallet: string; parsed: ReturnType<typeof parseAuthHeader>; forChange: boolean } {
     if (!headers.wallet && !headers.signature) {
       throw new AppException('UNAUTHORIZED', `${WALLET_HEADER} and ${SIGNATURE_HEADER} headers are required`);
     }
@@ -98,20 +101,29 @@ export class WalletAuthService {
    * the change and the mark commit together; a second use (even concurrent) is refused.
    */
   async consume(manager: EntityManager, auth: WalletAuthContext): Promise<void> {
-    if (!auth.forChange) throw new AppException('UNAUTHORIZED', `${SIGNATURE_HEADER} was not signed for this change; sign one that names it`);
+    if (!auth.forChange)
+      throw new AppException(
+        'UNAUTHORIZED',
+        `${SIGNATURE_HEADER} was not signed for this change; sign one that names it`,
+      );
     const rows: unknown[] = await manager.query(
       `INSERT INTO used_auth_messages (message_key, agent_id, expires_at) VALUES ($1, $2, $3)
        ON CONFLICT (message_key) DO NOTHING RETURNING message_key`,
       [auth.messageKey, auth.agentId, auth.expiresAt],
     );
     if (rows.length === 0) {
-      throw new AppException('UNAUTHORIZED', `${SIGNATURE_HEADER} has already been used for a change; sign a new message`);
+      throw new AppException(
+        'UNAUTHORIZED',
+        `${SIGNATURE_HEADER} has already been used for a change; sign a new message`,
+      );
     }
   }
 
   /** Deletes used messages whose timestamps can no longer pass the freshness check. */
   async pruneExpired(manager: EntityManager): Promise<number> {
-    const result: [unknown[], number] = await manager.query(`DELETE FROM used_auth_messages WHERE expires_at < $1`, [this.clock.now()]);
+    const result: [unknown[], number] = await manager.query(`DELETE FROM used_auth_messages WHERE expires_at < $1`, [
+      this.clock.now(),
+    ]);
     return result[1];
   }
 }

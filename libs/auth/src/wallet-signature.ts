@@ -24,14 +24,20 @@ function unauthorized(message: string): AppException {
  * the signed message is everything before `:sig:`. Anything else is UNAUTHORIZED: the caller has
  * not presented a credential we can read.
  */
-export function parseAuthHeader(header: string | undefined, headerName: string, subjectKind: 'uuid' | 'any' = 'uuid'): ParsedAuthHeader {
+export function parseAuthHeader(
+  header: string | undefined,
+  headerName: string,
+  subjectKind: 'uuid' | 'any' = 'uuid',
+): ParsedAuthHeader {
   if (header === undefined || header === '') throw unauthorized(`${headerName} header is required`);
   const m = HEADER.exec(header);
-  if (!m) throw unauthorized(`${headerName} must be ${AUTH_PREFIX}:<id>:<timestamp_ms>[:<METHOD> <path>]:sig:<0x signature>`);
+  if (!m)
+    throw unauthorized(`${headerName} must be ${AUTH_PREFIX}:<id>:<timestamp_ms>[:<METHOD> <path>]:sig:<0x signature>`);
   const [, subjectId, ts, action, signature] = m;
   if (subjectKind === 'uuid' && !isUuid(subjectId)) throw unauthorized(`${headerName} must name an agent UUID`);
   const timestampMs = Number(ts);
-  if (!Number.isSafeInteger(timestampMs)) throw unauthorized(`${headerName} timestamp is not a valid Unix millisecond time`);
+  if (!Number.isSafeInteger(timestampMs))
+    throw unauthorized(`${headerName} timestamp is not a valid Unix millisecond time`);
   if (isHighS(signature)) throw unauthorized(`${headerName} signature is not canonical (high s)`);
   const v = parseInt(signature.slice(130, 132), 16);
   if (![0, 1, 27, 28].includes(v)) throw unauthorized(`${headerName} signature has an invalid recovery byte`);

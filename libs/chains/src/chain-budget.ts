@@ -32,7 +32,12 @@ export class ChainBudget {
   fund(sql: Queryable, chainId: string, amount: bigint, paymentId: string): Promise<unknown> {
     return allWrites([
       this.repo.start(sql, chainId, amount),
-      this.ledger.post(sql, { code: 'chain.funded', refId: chainId, legs: transfer(Accounts.worldChain(), Accounts.chainBudget(chainId), amount), metadata: { paymentId } }),
+      this.ledger.post(sql, {
+        code: 'chain.funded',
+        refId: chainId,
+        legs: transfer(Accounts.worldChain(), Accounts.chainBudget(chainId), amount),
+        metadata: { paymentId },
+      }),
     ]);
   }
 
@@ -49,7 +54,10 @@ export class ChainBudget {
    */
   async reserve(sql: Queryable, node: NewNode, now: Date): Promise<bigint> {
     try {
-      const [available] = await allWrites([this.repo.enter(sql, node.chainId, node.parentExecutionId, now, node.reserved), this.repo.insertNode(sql, node)]);
+      const [available] = await allWrites([
+        this.repo.enter(sql, node.chainId, node.parentExecutionId, now, node.reserved),
+        this.repo.insertNode(sql, node),
+      ]);
       return available;
     } catch (err) {
       if (pgErrorCode(err) === PG_NOT_CLAIMED) throw new ChainClosed();
@@ -66,12 +74,21 @@ export class ChainBudget {
   }
 
   /** A node that failed: its reservation returns to what is available and the node is `refunded`. Answers whether the chain can be finished. */
-  async release(sql: Queryable, node: Pick<ChainNodeRow, 'executionId'>, end: { executionTimeMs: number; completedAt: Date }): Promise<boolean> {
-    return (await this.repo.end(sql, node.executionId, { status: 'refunded', cost: null, transactionId: null, ...end })).finishable;
+  async release(
+    sql: Queryable,
+    node: Pick<ChainNodeRow, 'executionId'>,
+    end: { executionTimeMs: number; completedAt: Date },
+  ): Promise<boolean> {
+    return (await this.repo.end(sql, node.executionId, { status: 'refunded', cost: null, transactionId: null, ...end }))
+      .finishable;
   }
 
   /** In a completed node's charge transaction (its cost moved out of chain:budget by the charge): the node's end, the unspent part available again. Answers whether the chain can be finished. */
-  async complete(sql: Queryable, executionId: string, end: { cost: bigint; transactionId: string; executionTimeMs: number; completedAt: Date }): Promise<boolean> {
+  async complete(
+    sql: Queryable,
+    executionId: string,
+    end: { cost: bigint; transactionId: string; executionTimeMs: number; completedAt: Date },
+  ): Promise<boolean> {
     return (await this.repo.end(sql, executionId, { status: 'completed', ...end })).finishable;
   }
 }

@@ -16,12 +16,16 @@ export const CHAIN_CHECKS: InvariantCheck[] = [
            LEFT JOIN (SELECT chain_id, sum(reserved) AS reserved FROM chain_nodes WHERE status = 'running' GROUP BY chain_id) n ON n.chain_id = c.id
           WHERE c.status IN ('pending', 'running') AND c.available <> coalesce(a.balance, 0) - coalesce(n.reserved, 0)`,
       );
-      return rows.map((r: Record<string, string>) => `chain ${r.id}: available ${r.available}, budget ${r.budget}, running nodes reserve ${r.reserved}`);
+      return rows.map(
+        (r: Record<string, string>) =>
+          `chain ${r.id}: available ${r.available}, budget ${r.budget}, running nodes reserve ${r.reserved}`,
+      );
     },
   },
   {
     id: 'I5-chain-final',
-    description: 'a final chain has nothing left in its budget (or the former in-flight account), nothing available and nothing running',
+    description:
+      'a final chain has nothing left in its budget (or the former in-flight account), nothing available and nothing running',
     async run(m) {
       const rows = await m.query(
         `SELECT c.id, c.status, c.running, c.available::text AS available, coalesce(sum(a.balance), 0)::text AS held
@@ -29,7 +33,10 @@ export const CHAIN_CHECKS: InvariantCheck[] = [
           WHERE c.status IN ('completed', 'failed', 'partial')
           GROUP BY c.id HAVING coalesce(sum(a.balance), 0) <> 0 OR c.running <> 0 OR c.available <> 0`,
       );
-      return rows.map((r: Record<string, string>) => `final chain ${r.id} (${r.status}) still holds ${r.held} (available ${r.available}) with ${r.running} running`);
+      return rows.map(
+        (r: Record<string, string>) =>
+          `final chain ${r.id} (${r.status}) still holds ${r.held} (available ${r.available}) with ${r.running} running`,
+      );
     },
   },
 ];

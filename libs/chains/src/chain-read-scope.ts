@@ -66,7 +66,9 @@ export class ChainReadScope {
     if (claims.cid !== chainId || !holder) throw refuse('outside_subtree');
     if (holder.status !== 'running') throw refuse('holder_ended');
     const below = new Map<string, string[]>();
-    for (const n of nodes) if (n.parentExecutionId) below.set(n.parentExecutionId, [...(below.get(n.parentExecutionId) ?? []), n.executionId]);
+    for (const n of nodes)
+      if (n.parentExecutionId)
+        below.set(n.parentExecutionId, [...(below.get(n.parentExecutionId) ?? []), n.executionId]);
     const readable = new Set<string>();
     for (let queue = [holder.executionId]; queue.length > 0;) {
       const id = queue.pop()!;

@@ -30,7 +30,9 @@ function codeOf(fn: () => unknown): string {
   try {
     fn();
   } catch (err) {
-    return err instanceof AppException ? `${err.code}:${String((err.details as { reason?: string } | undefined)?.reason ?? '')}` : `other:${(err as Error).message}`;
+    return err instanceof AppException
+      ? `${err.code}:${String((err.details as { reason?: string } | undefined)?.reason ?? '')}`
+      : `other:${(err as Error).message}`;
   }
   return 'none';
 }
@@ -43,16 +45,31 @@ describe('ChainTokens', () => {
     const token = current.mint(PAYLOAD);
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(current.verify(token)).toEqual({ ...PAYLOAD, exp: now.ms + 30_000 });
-    expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).toMatchObject({ cid: PAYLOAD.cid, path: [AGENT], ptx: PAYLOAD.ptx });
+    expect(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString())).toMatchObject({
+      cid: PAYLOAD.cid,
+      path: [AGENT],
+      ptx: PAYLOAD.ptx,
+    });
   });
 
   it('refuses a tampered payload, a foreign key, garbage and oversize tokens as CHAIN_TOKEN_INVALID', () => {
     const token = current.mint(PAYLOAD);
     const [body, sig] = token.split('.');
-    const richer = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), rb: '999.000000' })).toString('base64url');
+    const richer = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), rb: '999.000000' }),
+    ).toString('base64url');
     expect(codeOf(() => current.verify(`${richer}.${sig}`))).toBe('CHAIN_TOKEN_INVALID:signature');
     expect(codeOf(() => current.verify(tokens([SEED_B], now).mint(PAYLOAD)))).toBe('CHAIN_TOKEN_INVALID:signature');
-    for (const garbage of ['', 'abc', 'a.b.c', `${body}.`, `${body}.${sig}x`, `${body}.${sig.slice(0, -4)}`, `${body}\u0000.${sig}`, 'x'.repeat(5000)]) {
+    for (const garbage of [
+      '',
+      'abc',
+      'a.b.c',
+      `${body}.`,
+      `${body}.${sig}x`,
+      `${body}.${sig.slice(0, -4)}`,
+      `${body}\u0000.${sig}`,
+      'x'.repeat(5000),
+    ]) {
       expect(codeOf(() => current.verify(garbage))).toMatch(/^CHAIN_TOKEN_INVALID:/);
     }
     expect(codeOf(() => current.verify(42 as unknown as string))).toBe('CHAIN_TOKEN_INVALID:malformed');
@@ -61,11 +78,14 @@ describe('ChainTokens', () => {
   it('refuses a genuine token whose payload is not a chain token (signed by our key) as malformed', () => {
     const bad = tokens([SEED_A], now).mint({ ...PAYLOAD, path: [] });
     expect(codeOf(() => current.verify(bad))).toBe('CHAIN_TOKEN_INVALID:malformed');
-    expect(codeOf(() => current.verify(current.mint({ ...PAYLOAD, tf: 'ff' as never })))).toBe('CHAIN_TOKEN_INVALID:malformed');
+    expect(codeOf(() => current.verify(current.mint({ ...PAYLOAD, tf: 'ff' as never })))).toBe(
+      'CHAIN_TOKEN_INVALID:malformed',
+    );
   });
 
   it("carries the root's trace flags (tf '00' or '01'), and still takes a token without them", () => {
-    for (const tf of ['00', '01'] as const) expect(current.verify(current.mint({ ...PAYLOAD, tf }))).toEqual({ ...PAYLOAD, tf, exp: now.ms + 30_000 });
+    for (const tf of ['00', '01'] as const)
+      expect(current.verify(current.mint({ ...PAYLOAD, tf }))).toEqual({ ...PAYLOAD, tf, exp: now.ms + 30_000 });
     expect(current.verify(current.mint(PAYLOAD)).tf).toBeUndefined();
   });
 
@@ -90,13 +110,24 @@ describe('ChainTokens', () => {
     const [body, sig] = fresh.split('.');
     const key = createPublicKey({ key: keys[0].jwk, format: 'jwk' });
     expect(verify(null, Buffer.from(body), key, Buffer.from(sig, 'base64url'))).toBe(true);
-    expect(verify(null, Buffer.from(body), createPublicKey({ key: keys[1].jwk, format: 'jwk' }), Buffer.from(sig, 'base64url'))).toBe(false);
+    expect(
+      verify(
+        null,
+        Buffer.from(body),
+        createPublicKey({ key: keys[1].jwk, format: 'jwk' }),
+        Buffer.from(sig, 'base64url'),
+      ),
+    ).toBe(false);
     expect(Buffer.from(keys[0].publicKey, 'base64').toString('base64url')).toBe(keys[0].jwk.x);
   });
 
   it('refuses configurations without a usable key', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', CHAIN_TOKEN_SEEDS: 'nothex' })).toThrow(/CHAIN_TOKEN_SEEDS/);
-    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', PLATFORM_SIGNING_SEED: SEED_A })).toThrow(/CHAIN_TOKEN_SEEDS/);
-    expect(() => loadConfig({ NODE_ENV: 'test', PLATFORM_SIGNING_SEED: SEED_A, CHAIN_TOKEN_SEEDS: SEED_A })).toThrow(/must not reuse/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y', PLATFORM_SIGNING_SEED: SEED_A }),
+    ).toThrow(/CHAIN_TOKEN_SEEDS/);
+    expect(() => loadConfig({ NODE_ENV: 'test', PLATFORM_SIGNING_SEED: SEED_A, CHAIN_TOKEN_SEEDS: SEED_A })).toThrow(
+      /must not reuse/,
+    );
   });
 });

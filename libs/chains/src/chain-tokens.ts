@@ -56,7 +56,8 @@ const B64URL = /^[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MICROS = /^\d{1,7}\.\d{6}$/;
 
-const invalid = (why: string) => new AppException('CHAIN_TOKEN_INVALID', 'The chain token is not valid', { reason: why });
+const invalid = (why: string) =>
+  new AppException('CHAIN_TOKEN_INVALID', 'The chain token is not valid', { reason: why });
 
 /**
  * Chain tokens: `<base64url(JSON payload)>.<base64url(Ed25519 signature of the payload part's ASCII)>`.
@@ -79,7 +80,9 @@ export class ChainTokens {
 
   /** A token for `payload` without its expiry: it expires CHAIN_TOKEN_TTL_S from now. */
   mint(payload: Omit<ChainTokenPayload, 'exp'>): string {
-    const body = Buffer.from(JSON.stringify({ ...payload, exp: this.clock.nowMs() + this.config.chainTokenTtlS * 1000 })).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify({ ...payload, exp: this.clock.nowMs() + this.config.chainTokenTtlS * 1000 }),
+    ).toString('base64url');
     return `${body}.${sign(null, Buffer.from(body), this.keys[0].key).toString('base64url')}`;
   }
 
@@ -89,7 +92,8 @@ export class ChainTokens {
     const parts = token.split('.');
     if (parts.length !== 2 || !B64URL.test(parts[0]) || !B64URL.test(parts[1])) throw invalid('malformed');
     const signature = Buffer.from(parts[1], 'base64url');
-    if (signature.length !== 64 || !this.keys.some((k) => verify(null, Buffer.from(parts[0]), k.publicKey, signature))) throw invalid('signature');
+    if (signature.length !== 64 || !this.keys.some((k) => verify(null, Buffer.from(parts[0]), k.publicKey, signature)))
+      throw invalid('signature');
     let payload: unknown;
     try {
       payload = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
@@ -98,7 +102,11 @@ export class ChainTokens {
     }
     if (!isPayload(payload)) throw invalid('malformed');
     if (payload.exp <= this.clock.nowMs()) {
-      throw new AppException('CHAIN_TOKEN_EXPIRED', 'The chain token has expired; use the childToken of the latest chained response', { expiredAt: new Date(payload.exp).toISOString() });
+      throw new AppException(
+        'CHAIN_TOKEN_EXPIRED',
+        'The chain token has expired; use the childToken of the latest chained response',
+        { expiredAt: new Date(payload.exp).toISOString() },
+      );
     }
     return payload;
   }

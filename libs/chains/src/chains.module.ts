@@ -18,9 +18,32 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
 
 /** Execution chains (resolutions §5): tokens, the budget's money, the chain and node rows, the end of a chain. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChainEntity, ChainNodeEntity]), LedgerModule, PaymentsModule, ExecuteTargetsModule],
-  providers: [ChainTokens, ChainReadScope, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost, ReleaseStaleNode],
-  exports: [ChainTokens, ChainReadScope, ChainsRepository, ChainBudget, FinishChain, GetChain, ChainCost, ReleaseStaleNode],
+  imports: [
+    TypeOrmModule.forFeature([ChainEntity, ChainNodeEntity]),
+    LedgerModule,
+    PaymentsModule,
+    ExecuteTargetsModule,
+  ],
+  providers: [
+    ChainTokens,
+    ChainReadScope,
+    ChainsRepository,
+    ChainBudget,
+    FinishChain,
+    GetChain,
+    ChainCost,
+    ReleaseStaleNode,
+  ],
+  exports: [
+    ChainTokens,
+    ChainReadScope,
+    ChainsRepository,
+    ChainBudget,
+    FinishChain,
+    GetChain,
+    ChainCost,
+    ReleaseStaleNode,
+  ],
 })
 export class ChainsModule implements OnModuleInit {
   constructor(
@@ -32,10 +55,14 @@ export class ChainsModule implements OnModuleInit {
 
   /** What the worker's sweeper collects: chains whose root ended with nothing running, not yet final (their job was lost); stale calls' reservations. */
   onModuleInit(): void {
-    this.sweeps.register('chain.finish', async () => (await this.repo.finishable()).map((id) => ({ id, data: { chainId: id } })));
+    this.sweeps.register('chain.finish', async () =>
+      (await this.repo.finishable()).map((id) => ({ id, data: { chainId: id } })),
+    );
     // Chained calls whose process died: older than the execution timeout and a minute, never written.
     this.sweeps.register('chain.release-node', async () =>
-      (await this.repo.staleNodes(new Date(this.clock.nowMs() - this.config.executionTimeoutMs - 60_000))).map((id) => ({ id, data: { executionId: id } })),
+      (await this.repo.staleNodes(new Date(this.clock.nowMs() - this.config.executionTimeoutMs - 60_000))).map(
+        (id) => ({ id, data: { executionId: id } }),
+      ),
     );
   }
 }

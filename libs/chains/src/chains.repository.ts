@@ -78,7 +78,11 @@ function chainOf(r: Record<string, unknown>): ChainRow {
 }
 
 function nodeOf(r: Record<string, unknown>): ChainNodeRow {
-  return { ...(r as unknown as ChainNodeRow), reserved: BigInt(r.reserved as string), cost: r.cost === null ? null : BigInt(r.cost as string) };
+  return {
+    ...(r as unknown as ChainNodeRow),
+    reserved: BigInt(r.reserved as string),
+    cost: r.cost === null ? null : BigInt(r.cost as string),
+  };
 }
 
 /**
@@ -96,12 +100,35 @@ export class ChainsRepository {
 
   insert(
     sql: Queryable,
-    c: Pick<ChainRow, 'id' | 'rootExecutionId' | 'rootAgentId' | 'rootWallet' | 'paymentId' | 'budget' | 'maxDepth' | 'traceId' | 'startedAt' | 'expiresAt'>,
+    c: Pick<
+      ChainRow,
+      | 'id'
+      | 'rootExecutionId'
+      | 'rootAgentId'
+      | 'rootWallet'
+      | 'paymentId'
+      | 'budget'
+      | 'maxDepth'
+      | 'traceId'
+      | 'startedAt'
+      | 'expiresAt'
+    >,
   ): Promise<unknown> {
     return sql.query(
       `INSERT INTO chains (id, root_execution_id, root_agent_id, root_wallet, payment_id, budget, max_depth, trace_id, started_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [c.id, c.rootExecutionId, c.rootAgentId, c.rootWallet.toLowerCase(), c.paymentId, c.budget.toString(), c.maxDepth, c.traceId, c.startedAt, c.expiresAt],
+      [
+        c.id,
+        c.rootExecutionId,
+        c.rootAgentId,
+        c.rootWallet.toLowerCase(),
+        c.paymentId,
+        c.budget.toString(),
+        c.maxDepth,
+        c.traceId,
+        c.startedAt,
+        c.expiresAt,
+      ],
     );
   }
 
@@ -112,22 +139,28 @@ export class ChainsRepository {
       : ref.startsWith('req_')
         ? `root_execution_id = $1`
         : `root_execution_id = (SELECT execution_id FROM chain_nodes WHERE transaction_id = $1 AND depth = 0)`;
-    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${CHAIN_COLUMNS} FROM chains WHERE ${where}`, [UUID.test(ref) ? ref.toLowerCase() : ref]);
+    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${CHAIN_COLUMNS} FROM chains WHERE ${where}`, [
+      UUID.test(ref) ? ref.toLowerCase() : ref,
+    ]);
     return row ? chainOf(row) : null;
   }
 
   /** Inside the caller's transaction: the chain, its row locked until commit. */
   async lock(sql: Queryable, id: string): Promise<ChainRow | null> {
-    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${CHAIN_COLUMNS} FROM chains WHERE id = $1 FOR UPDATE`, [id]);
+    const [row] = await queryRows<Record<string, unknown>>(
+      sql,
+      `SELECT ${CHAIN_COLUMNS} FROM chains WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
     return row ? chainOf(row) : null;
   }
 
   /** Funded with `amount` (root cost + budget): the chain runs (aborts unless it was pending). */
   start(sql: Queryable, id: string, amount: bigint): Promise<unknown> {
-    return sql.query(`WITH c AS (UPDATE chains SET status = 'running', available = $2 WHERE id = $1 AND status = 'pending' RETURNING 1) SELECT claimed(count(*), 'chain') FROM c`, [
-      id,
-      amount.toString(),
-    ]);
+    return sql.query(
+      `WITH c AS (UPDATE chains SET status = 'running', available = $2 WHERE id = $1 AND status = 'pending' RETURNING 1) SELECT claimed(count(*), 'chain') FROM c`,
+      [id, amount.toString()],
+    );
   }
 
   /** A funded chain whose root will not run (its payment settled after its request ended): nothing will enter, it can end. */
@@ -155,11 +188,24 @@ export class ChainsRepository {
     return BigInt(row.available);
   }
 
-  insertNode(sql: Queryable, n: Omit<ChainNodeRow, 'cost' | 'status' | 'transactionId' | 'executionTimeMs' | 'completedAt'>): Promise<unknown> {
+  insertNode(
+    sql: Queryable,
+    n: Omit<ChainNodeRow, 'cost' | 'status' | 'transactionId' | 'executionTimeMs' | 'completedAt'>,
+  ): Promise<unknown> {
     return sql.query(
       `INSERT INTO chain_nodes (execution_id, chain_id, parent_execution_id, agent_id, capability_id, depth, span_id, reserved, started_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [n.executionId, n.chainId, n.parentExecutionId, n.agentId, n.capabilityId, n.depth, n.spanId, n.reserved.toString(), n.startedAt],
+      [
+        n.executionId,
+        n.chainId,
+        n.parentExecutionId,
+        n.agentId,
+        n.capabilityId,
+        n.depth,
+        n.spanId,
+        n.reserved.toString(),
+        n.startedAt,
+      ],
     );
   }
 
@@ -171,7 +217,13 @@ export class ChainsRepository {
   async end(
     sql: Queryable,
     executionId: string,
-    e: { status: 'completed' | 'refunded'; cost: bigint | null; transactionId: string | null; executionTimeMs: number | null; completedAt: Date },
+    e: {
+      status: 'completed' | 'refunded';
+      cost: bigint | null;
+      transactionId: string | null;
+      executionTimeMs: number | null;
+      completedAt: Date;
+    },
   ): Promise<{ chainId: string; finishable: boolean }> {
     const [row] = await queryRows<{ chainId: string; finishable: boolean }>(
       sql,
@@ -190,7 +242,11 @@ export class ChainsRepository {
   }
 
   /** The chain's final state, once (aborts unless it was running, its root ended and nothing runs). */
-  finish(sql: Queryable, id: string, f: { status: 'completed' | 'failed' | 'partial'; refundId: string | null; refunded: bigint; completedAt: Date }): Promise<unknown> {
+  finish(
+    sql: Queryable,
+    id: string,
+    f: { status: 'completed' | 'failed' | 'partial'; refundId: string | null; refunded: bigint; completedAt: Date },
+  ): Promise<unknown> {
     return sql.query(
       `WITH c AS (
          UPDATE chains SET status = $2, refund_id = $3, refunded = $4, completed_at = $5, available = 0
@@ -201,12 +257,20 @@ export class ChainsRepository {
   }
 
   async nodes(chainId: string, sql: Queryable = this.dataSource.manager): Promise<ChainNodeRow[]> {
-    const rows = await queryRows<Record<string, unknown>>(sql, `SELECT ${NODE_COLUMNS} FROM chain_nodes WHERE chain_id = $1 ORDER BY started_at, execution_id`, [chainId]);
+    const rows = await queryRows<Record<string, unknown>>(
+      sql,
+      `SELECT ${NODE_COLUMNS} FROM chain_nodes WHERE chain_id = $1 ORDER BY started_at, execution_id`,
+      [chainId],
+    );
     return rows.map(nodeOf);
   }
 
   async node(executionId: string, sql: Queryable = this.dataSource.manager): Promise<ChainNodeRow | null> {
-    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${NODE_COLUMNS} FROM chain_nodes WHERE execution_id = $1`, [executionId]);
+    const [row] = await queryRows<Record<string, unknown>>(
+      sql,
+      `SELECT ${NODE_COLUMNS} FROM chain_nodes WHERE execution_id = $1`,
+      [executionId],
+    );
     return row ? nodeOf(row) : null;
   }
 
@@ -215,7 +279,11 @@ export class ChainsRepository {
    * `executionId` sits: its depth, and whether it is the holder's node or below it (the walk up
    * its ancestors is at most 5 steps). `holderStatus` and `depth` are null for nodes not in `chainId`.
    */
-  async lineage(chainId: string, holder: string, executionId: string): Promise<{ holderStatus: ChainNodeStatus | null; depth: number | null; inSubtree: boolean }> {
+  async lineage(
+    chainId: string,
+    holder: string,
+    executionId: string,
+  ): Promise<{ holderStatus: ChainNodeStatus | null; depth: number | null; inSubtree: boolean }> {
     const [row] = await queryRows<{ holderStatus: ChainNodeStatus | null; depth: number | null; inSubtree: boolean }>(
       this.dataSource.manager,
       `WITH RECURSIVE up(id, parent) AS (
@@ -231,7 +299,9 @@ export class ChainsRepository {
   }
 
   /** A chain's nodes with the charge of each completed one (its transaction's split), for the cost breakdown. */
-  async chargedNodes(chainId: string): Promise<(ChainNodeRow & { platformFee: bigint; agentFee: bigint; platformCut: bigint; agentEarnings: bigint })[]> {
+  async chargedNodes(
+    chainId: string,
+  ): Promise<(ChainNodeRow & { platformFee: bigint; agentFee: bigint; platformCut: bigint; agentEarnings: bigint })[]> {
     const rows = await queryRows<Record<string, unknown>>(
       this.dataSource.manager,
       `SELECT ${nodeColumns('n.')}, t.platform_fee AS "platformFee", t.agent_fee AS "agentFee", t.platform_cut AS "platformCut", t.agent_earnings AS "agentEarnings"
@@ -262,9 +332,11 @@ export class ChainsRepository {
 
   /** Chains the worker should finish: root ended and nothing runs, but not yet final (a lost job). */
   async finishable(limit = 100): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chains WHERE status = 'running' AND root_ended AND running = 0 ORDER BY started_at LIMIT $1`, [
-      limit,
-    ]);
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `SELECT id FROM chains WHERE status = 'running' AND root_ended AND running = 0 ORDER BY started_at LIMIT $1`,
+      [limit],
+    );
     return rows.map((r) => r.id);
   }
 }

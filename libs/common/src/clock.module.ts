@@ -10,6 +10,10 @@ import { FaultInjector } from './faults';
 @Module({})
 export class ClockModule {
   static register(clock: Clock = new SystemClock()): DynamicModule {
-    return { module: ClockModule, providers: [{ provide: Clock, useValue: clock }, FaultInjector], exports: [Clock, FaultInjector] };
+    return {
+      module: ClockModule,
+      providers: [{ provide: Clock, useValue: clock }, FaultInjector],
+      exports: [Clock, FaultInjector],
+    };
   }
 }

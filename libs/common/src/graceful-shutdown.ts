@@ -5,7 +5,11 @@ import { INestApplicationContext } from '@nestjs/common';
  * server stops accepting, pools drain), then exit 0. A second signal, or a close that takes
  * longer than `graceMs`, exits 1 at once.
  */
-export function exitGracefullyOnSignals(app: INestApplicationContext, log: (msg: string) => void, graceMs = 25_000): void {
+export function exitGracefullyOnSignals(
+  app: INestApplicationContext,
+  log: (msg: string) => void,
+  graceMs = 25_000,
+): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) process.exit(1);

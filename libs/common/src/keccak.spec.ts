@@ -34,7 +34,11 @@ describe('native keccak256 and EIP-55 checksums', () => {
 
   it('refuses a wrong mixed-case checksum and malformed addresses, as ethers does', () => {
     const good = getAddress(`0x${'ab'.repeat(20)}`);
-    const bad = good.slice(0, 2) + [...good.slice(2)].map((c) => (/[a-f]/.test(c) ? c.toUpperCase() : /[A-F]/.test(c) ? c.toLowerCase() : c)).join('');
+    const bad =
+      good.slice(0, 2) +
+      [...good.slice(2)]
+        .map((c) => (/[a-f]/.test(c) ? c.toUpperCase() : /[A-F]/.test(c) ? c.toLowerCase() : c))
+        .join('');
     expect(() => getAddress(bad)).toThrow();
     expect(() => checksumAddress(bad)).toThrow();
     expect(() => checksumAddress('0x1234')).toThrow();

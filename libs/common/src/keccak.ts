@@ -31,6 +31,7 @@ export function checksumAddress(address: string): string {
   let out = '0x';
   for (let i = 0; i < 40; i++) out += parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
   // A mixed-case input must already carry this checksum (ethers' getAddress refuses a wrong one).
-  if (mixed !== lower && mixed !== lower.toUpperCase() && out.slice(2) !== mixed) throw new Error('bad address checksum');
+  if (mixed !== lower && mixed !== lower.toUpperCase() && out.slice(2) !== mixed)
+    throw new Error('bad address checksum');
   return out;
 }

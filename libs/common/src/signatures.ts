@@ -30,7 +30,12 @@ export function recoverSigner(digest: string, signature: string): string {
 }
 
 /** Signer of an EIP-712 typed-data signature. */
-export function recoverTypedDataSigner(domain: TypedDataDomain, types: Record<string, TypedDataField[]>, value: Record<string, unknown>, signature: string): string {
+export function recoverTypedDataSigner(
+  domain: TypedDataDomain,
+  types: Record<string, TypedDataField[]>,
+  value: Record<string, unknown>,
+  signature: string,
+): string {
   return recoverSigner(TypedDataEncoder.hash(domain, types, value), signature);
 }
 

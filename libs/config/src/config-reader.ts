@@ -89,13 +89,17 @@ export class Reader {
         .split(v.includes('\n') ? '\n' : ';')
         .map((l) => l.trim())
         .filter(Boolean)
-        .map((l) => (l.includes(':') ? [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()] : [l, undefined]));
+        .map((l) =>
+          l.includes(':') ? [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()] : [l, undefined],
+        );
     }
     const out: Record<string, string> = {};
     for (const [i, [key, value]] of entries.entries()) {
       if (!HEADER_NAME.test(key) || typeof value !== 'string' || value === '' || /[\r\n]/.test(value)) {
         // Named by its position only: an entry without its colon may be a bare secret.
-        this.problems.push(`${name} must be a JSON object of header names to strings, or "Name: value" lines (entry ${i + 1} is not)`);
+        this.problems.push(
+          `${name} must be a JSON object of header names to strings, or "Name: value" lines (entry ${i + 1} is not)`,
+        );
         return {};
       }
       out[key] = value;

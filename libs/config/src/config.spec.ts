@@ -49,14 +49,26 @@ describe('loadConfig', () => {
     const c = loadConfig({ ADMIN_API_KEY: admin, METRICS_PORT: '9464' });
     expect(c.metricsToken).toBeUndefined();
     expect(c.metricsHost).toBe('127.0.0.1');
-    expect(() => loadConfig({ ADMIN_API_KEY: admin, METRICS_TOKEN: admin })).toThrow(/METRICS_TOKEN must differ from ADMIN_API_KEY/);
-    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toThrow(/METRICS_HOST 0\.0\.0\.0 is reachable from other machines/);
-    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'scrape-token-0123456789' }).metricsHost).toBe('0.0.0.0');
+    expect(() => loadConfig({ ADMIN_API_KEY: admin, METRICS_TOKEN: admin })).toThrow(
+      /METRICS_TOKEN must differ from ADMIN_API_KEY/,
+    );
+    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toThrow(
+      /METRICS_HOST 0\.0\.0\.0 is reachable from other machines/,
+    );
+    expect(
+      loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'scrape-token-0123456789' })
+        .metricsHost,
+    ).toBe('0.0.0.0');
     expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '::1' }).metricsHost).toBe('::1');
   });
 
   it('reads overrides', () => {
-    const c = loadConfig({ PORT: '8080', PAYMENT_NETWORKS: 'base, ethereum', OUTBOUND_ALLOW_HTTP: 'true', WEBHOOK_RETRY_DELAYS_MS: '0,10,20,30,40' });
+    const c = loadConfig({
+      PORT: '8080',
+      PAYMENT_NETWORKS: 'base, ethereum',
+      OUTBOUND_ALLOW_HTTP: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '0,10,20,30,40',
+    });
     expect(c.port).toBe(8080);
     expect(c.publicBaseUrl).toBe('http://localhost:8080');
     expect(c.paymentNetworks).toEqual(['base', 'ethereum']);
@@ -65,23 +77,40 @@ describe('loadConfig', () => {
   });
 
   it('reads facilitator headers as JSON or "Name: value" lines, and defaults the URL to the CDP facilitator with a CDP key', () => {
-    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: '{"Authorization":"Bearer a:b"}' }).facilitatorAuthHeaders).toEqual({ Authorization: 'Bearer a:b' });
-    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: Bearer a:b\nX-Api-Key: k' }).facilitatorAuthHeaders).toEqual({ Authorization: 'Bearer a:b', 'X-Api-Key': 'k' });
-    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: 'X-One: 1; X-Two: 2' }).facilitatorAuthHeaders).toEqual({ 'X-One': '1', 'X-Two': '2' });
+    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: '{"Authorization":"Bearer a:b"}' }).facilitatorAuthHeaders).toEqual({
+      Authorization: 'Bearer a:b',
+    });
+    expect(
+      loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: Bearer a:b\nX-Api-Key: k' }).facilitatorAuthHeaders,
+    ).toEqual({ Authorization: 'Bearer a:b', 'X-Api-Key': 'k' });
+    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: 'X-One: 1; X-Two: 2' }).facilitatorAuthHeaders).toEqual({
+      'X-One': '1',
+      'X-Two': '2',
+    });
     expect(loadConfig({}).facilitatorAuthHeaders).toEqual({});
     const cdp = loadConfig({ SETTLEMENT_MODE: 'local', CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: 's' });
     expect(cdp.facilitatorUrl).toBe(CDP_FACILITATOR_URL);
-    expect(loadConfig({ CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: 's', FACILITATOR_URL: 'http://127.0.0.1:9' }).facilitatorUrl).toBe('http://127.0.0.1:9');
+    expect(
+      loadConfig({ CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: 's', FACILITATOR_URL: 'http://127.0.0.1:9' })
+        .facilitatorUrl,
+    ).toBe('http://127.0.0.1:9');
   });
 
   it('never quotes a facilitator header value in its problems (it holds a secret)', () => {
-    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).toThrow(/entry 2 is not/);
-    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).not.toThrow(/top-secret/);
+    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).toThrow(
+      /entry 2 is not/,
+    );
+    expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'Authorization: top-secret\nbad header: x' })).not.toThrow(
+      /top-secret/,
+    );
     // A bare secret (no colon) is a valid-looking header name: still never quoted.
     expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'sk_live_abc123' })).toThrow(/entry 1 is not/);
     expect(() => loadConfig({ FACILITATOR_AUTH_HEADERS: 'sk_live_abc123' })).not.toThrow(/sk_live/);
     // A value may hold `;` when entries are lines.
-    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: 'X-Api-Key: a;b\nX-Two: 2' }).facilitatorAuthHeaders).toEqual({ 'X-Api-Key': 'a;b', 'X-Two': '2' });
+    expect(loadConfig({ FACILITATOR_AUTH_HEADERS: 'X-Api-Key: a;b\nX-Two: 2' }).facilitatorAuthHeaders).toEqual({
+      'X-Api-Key': 'a;b',
+      'X-Two': '2',
+    });
   });
 
   it.each([
@@ -103,7 +132,10 @@ describe('loadConfig', () => {
     [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
     [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],
     [{ WORKER_AGENT_CONCURRENCY: '-1' }, /WORKER_AGENT_CONCURRENCY must be an integer between 0 and 1000/],
-    [{ FACILITATOR_AUTH_HEADERS: '{"Authorization": 5}' }, /FACILITATOR_AUTH_HEADERS must be a JSON object of header names to strings/],
+    [
+      { FACILITATOR_AUTH_HEADERS: '{"Authorization": 5}' },
+      /FACILITATOR_AUTH_HEADERS must be a JSON object of header names to strings/,
+    ],
     [{ FACILITATOR_AUTH_HEADERS: '{not json' }, /FACILITATOR_AUTH_HEADERS must be a JSON object/],
     [{ FACILITATOR_AUTH_HEADERS: 'Bearer abc' }, /FACILITATOR_AUTH_HEADERS must be .*"Name: value" lines/],
     [{ CDP_API_KEY_ID: 'organizations/x/apiKeys/y' }, /CDP_API_KEY_ID and CDP_API_KEY_SECRET go together/],
@@ -112,25 +144,39 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
-  it.each(['evm', 'facilitator'])('outside local settlement the public development wallet and seeds are refused whatever NODE_ENV says (%s)', (mode) => {
-    for (const nodeEnv of ['development', 'test']) {
-      const env = {
-        NODE_ENV: nodeEnv,
-        SETTLEMENT_MODE: mode,
-        EVM_RPC_URL: 'http://127.0.0.1:8545',
-        USDC_ADDRESS: DEV_PLATFORM_WALLET,
-        RELAYER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
-        FACILITATOR_URL: 'http://127.0.0.1:9',
-      };
-      expect(() => loadConfig(env)).toThrow(/PLATFORM_WALLET is required when NODE_ENV=production or SETTLEMENT_MODE is not local/);
-      expect(() => loadConfig(env)).toThrow(/PLATFORM_SIGNING_SEED is required/);
-      expect(() => loadConfig(env)).toThrow(/CHAIN_TOKEN_SEEDS must be/);
-      const named = { ...env, PLATFORM_WALLET: DEV_PLATFORM_WALLET, PLATFORM_SIGNING_SEED: 'ab'.repeat(32), CHAIN_TOKEN_SEEDS: 'cd'.repeat(32) };
-      expect(loadConfig(named)).toMatchObject({ settlementMode: mode, platformSigningSeed: 'ab'.repeat(32), chainTokenSeeds: ['cd'.repeat(32)] });
-    }
-    // Local settlement keeps the development defaults (no real money moves).
-    expect(loadConfig({ SETTLEMENT_MODE: 'local' }).platformWallet).toBe(DEV_PLATFORM_WALLET);
-  });
+  it.each(['evm', 'facilitator'])(
+    'outside local settlement the public development wallet and seeds are refused whatever NODE_ENV says (%s)',
+    (mode) => {
+      for (const nodeEnv of ['development', 'test']) {
+        const env = {
+          NODE_ENV: nodeEnv,
+          SETTLEMENT_MODE: mode,
+          EVM_RPC_URL: 'http://127.0.0.1:8545',
+          USDC_ADDRESS: DEV_PLATFORM_WALLET,
+          RELAYER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+          FACILITATOR_URL: 'http://127.0.0.1:9',
+        };
+        expect(() => loadConfig(env)).toThrow(
+          /PLATFORM_WALLET is required when NODE_ENV=production or SETTLEMENT_MODE is not local/,
+        );
+        expect(() => loadConfig(env)).toThrow(/PLATFORM_SIGNING_SEED is required/);
+        expect(() => loadConfig(env)).toThrow(/CHAIN_TOKEN_SEEDS must be/);
+        const named = {
+          ...env,
+          PLATFORM_WALLET: DEV_PLATFORM_WALLET,
+          PLATFORM_SIGNING_SEED: 'ab'.repeat(32),
+          CHAIN_TOKEN_SEEDS: 'cd'.repeat(32),
+        };
+        expect(loadConfig(named)).toMatchObject({
+          settlementMode: mode,
+          platformSigningSeed: 'ab'.repeat(32),
+          chainTokenSeeds: ['cd'.repeat(32)],
+        });
+      }
+      // Local settlement keeps the development defaults (no real money moves).
+      expect(loadConfig({ SETTLEMENT_MODE: 'local' }).platformWallet).toBe(DEV_PLATFORM_WALLET);
+    },
+  );
 
   it("on a mainnet refuses anvil's public accounts whatever NODE_ENV says; on a test chain they serve", () => {
     const evm = {
@@ -144,15 +190,23 @@ describe('loadConfig', () => {
       RELAYER_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
     };
     expect(loadConfig(evm)).toMatchObject({ evmChainId: 84532 });
-    expect(() => loadConfig({ ...evm, EVM_CHAIN_ID: '8453' })).toThrow(/PLATFORM_WALLET 0xf39F.* is a well-known development account/);
-    expect(() => loadConfig({ ...evm, EVM_CHAIN_ID: '8453' })).toThrow(/RELAYER_PRIVATE_KEY controls a well-known development account/);
+    expect(() => loadConfig({ ...evm, EVM_CHAIN_ID: '8453' })).toThrow(
+      /PLATFORM_WALLET 0xf39F.* is a well-known development account/,
+    );
+    expect(() => loadConfig({ ...evm, EVM_CHAIN_ID: '8453' })).toThrow(
+      /RELAYER_PRIVATE_KEY controls a well-known development account/,
+    );
   });
 
   it('sends facilitator credentials over https only (loopback aside)', () => {
     const env = { FACILITATOR_URL: 'http://facilitator.example.com', FACILITATOR_AUTH_HEADERS: 'X-Api-Key: k' };
     expect(() => loadConfig(env)).toThrow(/FACILITATOR_URL must be https when the facilitator is sent credentials/);
-    expect(() => loadConfig({ FACILITATOR_URL: 'http://facilitator.example.com', CDP_API_KEY_ID: 'i', CDP_API_KEY_SECRET: 's' })).toThrow(/must be https/);
-    expect(loadConfig({ ...env, FACILITATOR_URL: 'https://facilitator.example.com' }).facilitatorAuthHeaders).toEqual({ 'X-Api-Key': 'k' });
+    expect(() =>
+      loadConfig({ FACILITATOR_URL: 'http://facilitator.example.com', CDP_API_KEY_ID: 'i', CDP_API_KEY_SECRET: 's' }),
+    ).toThrow(/must be https/);
+    expect(loadConfig({ ...env, FACILITATOR_URL: 'https://facilitator.example.com' }).facilitatorAuthHeaders).toEqual({
+      'X-Api-Key': 'k',
+    });
     expect(loadConfig({ ...env, FACILITATOR_URL: 'http://127.0.0.1:9' }).facilitatorUrl).toBe('http://127.0.0.1:9');
   });
 
@@ -173,10 +227,22 @@ describe('loadConfig', () => {
 
     it.each([
       [{ PLATFORM_SIGNING_SEED: devSeed(1) }, 'PLATFORM_SIGNING_SEED is the public development seed'],
-      [{ CHAIN_TOKEN_SEEDS: `${'cd'.repeat(32)},${devSeed(2)}` }, 'CHAIN_TOKEN_SEEDS holds the public development seed'],
-      [{ PLATFORM_WALLET: DEV_PLATFORM_WALLET }, `PLATFORM_WALLET ${DEV_PLATFORM_WALLET} is a well-known development account`],
-      [{ PLATFORM_WALLET: '0xa0ee7a142d267c1f36714e4a8f75612f20a79720' }, 'PLATFORM_WALLET 0xa0ee7a142d267c1f36714e4a8f75612f20a79720 is a well-known'],
-      [{ RELAYER_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' }, 'RELAYER_PRIVATE_KEY controls a well-known development account'],
+      [
+        { CHAIN_TOKEN_SEEDS: `${'cd'.repeat(32)},${devSeed(2)}` },
+        'CHAIN_TOKEN_SEEDS holds the public development seed',
+      ],
+      [
+        { PLATFORM_WALLET: DEV_PLATFORM_WALLET },
+        `PLATFORM_WALLET ${DEV_PLATFORM_WALLET} is a well-known development account`,
+      ],
+      [
+        { PLATFORM_WALLET: '0xa0ee7a142d267c1f36714e4a8f75612f20a79720' },
+        'PLATFORM_WALLET 0xa0ee7a142d267c1f36714e4a8f75612f20a79720 is a well-known',
+      ],
+      [
+        { RELAYER_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' },
+        'RELAYER_PRIVATE_KEY controls a well-known development account',
+      ],
       [{ METRICS_TOKEN: 'change-me-metrics-token' }, 'METRICS_TOKEN is a published sample value'],
       [{ ADMIN_API_KEY: 'change-me-admin-key' }, 'ADMIN_API_KEY is a published sample value'],
     ])('production refuses %j, naming the variable', (override, message) => {
@@ -185,22 +251,39 @@ describe('loadConfig', () => {
     });
 
     it('production with no secrets names each missing one', () => {
-      expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PLATFORM_WALLET is required[\s\S]*PLATFORM_SIGNING_SEED is required[\s\S]*CHAIN_TOKEN_SEEDS must be/);
+      expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+        /PLATFORM_WALLET is required[\s\S]*PLATFORM_SIGNING_SEED is required[\s\S]*CHAIN_TOKEN_SEEDS must be/,
+      );
     });
 
     it('outside local settlement the public seeds are refused in development too; the local chain keeps anvil accounts', () => {
-      const evm = { SETTLEMENT_MODE: 'facilitator', FACILITATOR_URL: 'http://127.0.0.1:9', PLATFORM_WALLET: DEV_PLATFORM_WALLET };
-      expect(() => loadConfig({ ...evm, PLATFORM_SIGNING_SEED: devSeed(1), CHAIN_TOKEN_SEEDS: 'cd'.repeat(32) })).toThrow('PLATFORM_SIGNING_SEED is the public');
-      expect(() => loadConfig({ ...evm, PLATFORM_SIGNING_SEED: 'ab'.repeat(32), CHAIN_TOKEN_SEEDS: devSeed(2) })).toThrow('CHAIN_TOKEN_SEEDS holds the public');
-      expect(loadConfig({ ...evm, PLATFORM_SIGNING_SEED: 'ab'.repeat(32), CHAIN_TOKEN_SEEDS: 'cd'.repeat(32), METRICS_TOKEN: 'change-me-metrics-token' }).platformWallet).toBe(
-        DEV_PLATFORM_WALLET,
-      );
+      const evm = {
+        SETTLEMENT_MODE: 'facilitator',
+        FACILITATOR_URL: 'http://127.0.0.1:9',
+        PLATFORM_WALLET: DEV_PLATFORM_WALLET,
+      };
+      expect(() =>
+        loadConfig({ ...evm, PLATFORM_SIGNING_SEED: devSeed(1), CHAIN_TOKEN_SEEDS: 'cd'.repeat(32) }),
+      ).toThrow('PLATFORM_SIGNING_SEED is the public');
+      expect(() =>
+        loadConfig({ ...evm, PLATFORM_SIGNING_SEED: 'ab'.repeat(32), CHAIN_TOKEN_SEEDS: devSeed(2) }),
+      ).toThrow('CHAIN_TOKEN_SEEDS holds the public');
+      expect(
+        loadConfig({
+          ...evm,
+          PLATFORM_SIGNING_SEED: 'ab'.repeat(32),
+          CHAIN_TOKEN_SEEDS: 'cd'.repeat(32),
+          METRICS_TOKEN: 'change-me-metrics-token',
+        }).platformWallet,
+      ).toBe(DEV_PLATFORM_WALLET);
     });
   });
 
   it('TRUST_PROXY takes a comma list of loopback, linklocal, uniquelocal, addresses and CIDR ranges', () => {
     expect(loadConfig({}).trustProxy).toBe('loopback');
-    expect(loadConfig({ TRUST_PROXY: 'loopback, uniquelocal,10.1.2.3, 172.16.0.0/12,fd00::/8' }).trustProxy).toBe('loopback,uniquelocal,10.1.2.3,172.16.0.0/12,fd00::/8');
+    expect(loadConfig({ TRUST_PROXY: 'loopback, uniquelocal,10.1.2.3, 172.16.0.0/12,fd00::/8' }).trustProxy).toBe(
+      'loopback,uniquelocal,10.1.2.3,172.16.0.0/12,fd00::/8',
+    );
     expect(() => loadConfig({ TRUST_PROXY: 'loopback,everyone' })).toThrow(
       'TRUST_PROXY must be a comma list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "everyone")',
     );

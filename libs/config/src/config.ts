@@ -130,8 +130,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.databasePoolSize = r.int('DATABASE_POOL_SIZE', 20, 1, 500);
   c.redisUrl = r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!;
   c.queuePrefix = r.str('QUEUE_PREFIX', 'agora')!;
-  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(c.queuePrefix)) r.problems.push('QUEUE_PREFIX must be 1-64 letters, digits, _ or -');
-  c.publicBaseUrl = (r.url('PUBLIC_BASE_URL', `http://localhost:${c.port}`, ['http:', 'https:']) ?? '').replace(/\/+$/, '');
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(c.queuePrefix))
+    r.problems.push('QUEUE_PREFIX must be 1-64 letters, digits, _ or -');
+  c.publicBaseUrl = (r.url('PUBLIC_BASE_URL', `http://localhost:${c.port}`, ['http:', 'https:']) ?? '').replace(
+    /\/+$/,
+    '',
+  );
   c.trustProxy = trustProxyList(r);
   c.logLevel = r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info');
 
@@ -141,7 +145,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.usdcAddress = r.str('USDC_ADDRESS');
   c.relayerPrivateKey = r.str('RELAYER_PRIVATE_KEY');
   c.settlementBatcherAddress = r.str('SETTLEMENT_BATCHER_ADDRESS');
-  if (c.settlementBatcherAddress !== undefined && !isAddress(c.settlementBatcherAddress)) r.problems.push('SETTLEMENT_BATCHER_ADDRESS must be a 0x address');
+  if (c.settlementBatcherAddress !== undefined && !isAddress(c.settlementBatcherAddress))
+    r.problems.push('SETTLEMENT_BATCHER_ADDRESS must be a 0x address');
   c.evmBatchMax = r.int('EVM_BATCH_MAX', 50, 1);
   c.evmPollMs = r.int('EVM_POLL_MS', 100, 10);
   c.evmReceiptTimeoutMs = r.int('EVM_RECEIPT_TIMEOUT_MS', 30_000, 100);
@@ -149,22 +154,27 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.evmLogLookbackBlocks = r.int('EVM_LOG_LOOKBACK_BLOCKS', 100_000, 1);
   c.payoutClaimMs = r.int('PAYOUT_CLAIM_MS', 120_000, 100);
   c.faultKillAt = r.str('FAULT_KILL_AT');
-  if (c.faultKillAt !== undefined && c.nodeEnv !== 'test') r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');
+  if (c.faultKillAt !== undefined && c.nodeEnv !== 'test')
+    r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');
   c.cdpApiKeyId = r.str('CDP_API_KEY_ID');
   c.cdpApiKeySecret = r.str('CDP_API_KEY_SECRET');
-  if ((c.cdpApiKeyId === undefined) !== (c.cdpApiKeySecret === undefined)) r.problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither');
+  if ((c.cdpApiKeyId === undefined) !== (c.cdpApiKeySecret === undefined))
+    r.problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither');
   // With a CDP key and no URL, the facilitator is Coinbase's hosted one.
   c.facilitatorUrl = r.url('FACILITATOR_URL', c.cdpApiKeyId ? CDP_FACILITATOR_URL : undefined, ['http:', 'https:']);
   c.facilitatorAuthHeaders = r.headers('FACILITATOR_AUTH_HEADERS');
   // Credentials never cross the network in clear text (loopback aside: a local facilitator or a test).
   const credentials = c.cdpApiKeyId !== undefined || Object.keys(c.facilitatorAuthHeaders).length > 0;
   if (credentials && c.facilitatorUrl?.startsWith('http:') && !isLoopbackHost(new URL(c.facilitatorUrl).hostname)) {
-    r.problems.push('FACILITATOR_URL must be https when the facilitator is sent credentials (FACILITATOR_AUTH_HEADERS, CDP_API_KEY_*)');
+    r.problems.push(
+      'FACILITATOR_URL must be https when the facilitator is sent credentials (FACILITATOR_AUTH_HEADERS, CDP_API_KEY_*)',
+    );
   }
   // The fixed development wallet and seeds are public: they serve only where no real money moves
   // (local settlement outside production). Any other settlement must name its own, whatever NODE_ENV says.
   const realMoney = c.nodeEnv === 'production' || c.settlementMode !== 'local';
-  const whyRequired = 'when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public; npm run init:env writes your own)';
+  const whyRequired =
+    'when NODE_ENV=production or SETTLEMENT_MODE is not local (the development default is public; npm run init:env writes your own)';
   c.platformWallet = r.str('PLATFORM_WALLET', realMoney ? undefined : DEV_PLATFORM_WALLET) ?? '';
   if (c.platformWallet === '') r.problems.push(`PLATFORM_WALLET is required ${whyRequired}`);
   if (c.usdcAddress !== undefined && !isAddress(c.usdcAddress)) r.problems.push('USDC_ADDRESS must be a 0x address');
@@ -177,7 +187,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     r.require('USDC_ADDRESS', c.usdcAddress, 'when SETTLEMENT_MODE=evm');
     r.require('RELAYER_PRIVATE_KEY', c.relayerPrivateKey, 'when SETTLEMENT_MODE=evm');
   }
-  if (c.settlementMode === 'facilitator') r.require('FACILITATOR_URL', c.facilitatorUrl, 'when SETTLEMENT_MODE=facilitator');
+  if (c.settlementMode === 'facilitator')
+    r.require('FACILITATOR_URL', c.facilitatorUrl, 'when SETTLEMENT_MODE=facilitator');
 
   const networks = (r.str('PAYMENT_NETWORKS', 'base-sepolia') ?? '')
     .split(',')
@@ -187,27 +198,37 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (unknown.length > 0 || networks.length === 0) {
     r.problems.push(`PAYMENT_NETWORKS must be a comma list of ${NETWORKS.join(', ')} (got "${networks.join(',')}")`);
   }
-  c.paymentNetworks = [...new Set(networks.filter((n): n is PaymentNetwork => (NETWORKS as readonly string[]).includes(n)))];
+  c.paymentNetworks = [
+    ...new Set(networks.filter((n): n is PaymentNetwork => (NETWORKS as readonly string[]).includes(n))),
+  ];
 
   c.adminApiKey = r.str('ADMIN_API_KEY');
   // A scraper holds this token, so it is never the key that resolves disputes.
   c.metricsToken = r.str('METRICS_TOKEN');
   c.metricsPort = r.int('METRICS_PORT', 0, 0, 65535);
   c.metricsHost = r.str('METRICS_HOST', '127.0.0.1')!;
-  if (c.metricsToken !== undefined && c.metricsToken.length < 16) r.problems.push('METRICS_TOKEN must be at least 16 characters');
-  if (c.metricsToken !== undefined && c.metricsToken === c.adminApiKey) r.problems.push('METRICS_TOKEN must differ from ADMIN_API_KEY');
+  if (c.metricsToken !== undefined && c.metricsToken.length < 16)
+    r.problems.push('METRICS_TOKEN must be at least 16 characters');
+  if (c.metricsToken !== undefined && c.metricsToken === c.adminApiKey)
+    r.problems.push('METRICS_TOKEN must differ from ADMIN_API_KEY');
   if (c.metricsPort !== 0 && c.metricsToken === undefined && !isLoopbackHost(c.metricsHost)) {
-    r.problems.push(`METRICS_HOST ${c.metricsHost} is reachable from other machines: set METRICS_TOKEN, or bind the metrics port to loopback`);
+    r.problems.push(
+      `METRICS_HOST ${c.metricsHost} is reachable from other machines: set METRICS_TOKEN, or bind the metrics port to loopback`,
+    );
   }
   // Ed25519 seed for signing calls to agents; development has a fixed one, production must set its own.
   c.platformSigningSeed = r.str('PLATFORM_SIGNING_SEED', realMoney ? undefined : DEV_SIGNING_SEED) ?? '';
   if (c.platformSigningSeed === '') r.problems.push(`PLATFORM_SIGNING_SEED is required ${whyRequired}`);
-  else if (!/^[0-9a-fA-F]{64}$/.test(c.platformSigningSeed)) r.problems.push('PLATFORM_SIGNING_SEED must be 64 hex characters (a 32-byte Ed25519 seed)');
-  if (c.adminApiKey !== undefined && c.adminApiKey.length < 16) r.problems.push('ADMIN_API_KEY must be at least 16 characters');
+  else if (!/^[0-9a-fA-F]{64}$/.test(c.platformSigningSeed))
+    r.problems.push('PLATFORM_SIGNING_SEED must be 64 hex characters (a 32-byte Ed25519 seed)');
+  if (c.adminApiKey !== undefined && c.adminApiKey.length < 16)
+    r.problems.push('ADMIN_API_KEY must be at least 16 characters');
   c.outboundAllowHttp = r.bool('OUTBOUND_ALLOW_HTTP', false);
   c.outboundAllowPrivate = r.bool('OUTBOUND_ALLOW_PRIVATE', false);
   if (c.nodeEnv === 'production' && (c.outboundAllowHttp || c.outboundAllowPrivate)) {
-    r.problems.push('OUTBOUND_ALLOW_HTTP and OUTBOUND_ALLOW_PRIVATE are for development and tests; they cannot be on when NODE_ENV=production');
+    r.problems.push(
+      'OUTBOUND_ALLOW_HTTP and OUTBOUND_ALLOW_PRIVATE are for development and tests; they cannot be on when NODE_ENV=production',
+    );
   }
   c.rateLimitClientPerMin = r.int('RATE_LIMIT_CLIENT_PER_MIN', 120, 1);
   c.rateLimitReadsPerMin = r.int('RATE_LIMIT_READS_PER_MIN', 600, 1);
@@ -227,8 +248,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (c.chainTokenSeeds.length === 0 || c.chainTokenSeeds.length > 4 || !c.chainTokenSeeds.every((s) => /^[0-9a-fA-F]{64}$/.test(s))) {
-    r.problems.push('CHAIN_TOKEN_SEEDS must be 1-4 comma-separated Ed25519 seeds of 64 hex characters (the first signs; the rest stay valid)');
+  if (
+    c.chainTokenSeeds.length === 0 ||
+    c.chainTokenSeeds.length > 4 ||
+    !c.chainTokenSeeds.every((s) => /^[0-9a-fA-F]{64}$/.test(s))
+  ) {
+    r.problems.push(
+      'CHAIN_TOKEN_SEEDS must be 1-4 comma-separated Ed25519 seeds of 64 hex characters (the first signs; the rest stay valid)',
+    );
   } else if (c.chainTokenSeeds.some((s) => s.toLowerCase() === c.platformSigningSeed.toLowerCase())) {
     r.problems.push('CHAIN_TOKEN_SEEDS must not reuse PLATFORM_SIGNING_SEED');
   }
@@ -245,9 +272,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.reputationPayerDailyCap = r.int('REPUTATION_PAYER_DAILY_CAP', 3, 0, 100);
   c.reputationPenaltyIntervalS = r.int('REPUTATION_PENALTY_INTERVAL_S', 3_600, 0);
 
-  const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '').split(',').map((s) => s.trim());
+  const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '')
+    .split(',')
+    .map((s) => s.trim());
   if (delays.length !== 5 || delays.some((d) => !/^\d+$/.test(d))) {
-    r.problems.push(`WEBHOOK_RETRY_DELAYS_MS must be five comma-separated non-negative integers (got "${delays.join(',')}")`);
+    r.problems.push(
+      `WEBHOOK_RETRY_DELAYS_MS must be five comma-separated non-negative integers (got "${delays.join(',')}")`,
+    );
     c.webhookRetryDelaysMs = [0, 60_000, 300_000, 1_800_000, 7_200_000];
   } else {
     c.webhookRetryDelaysMs = delays.map(Number);
@@ -273,14 +304,18 @@ function trustProxyList(r: Reader): string {
   const items = (r.str('TRUST_PROXY', 'loopback') ?? '').split(',').map((s) => s.trim());
   const valid = (s: string) => ['loopback', 'linklocal', 'uniquelocal'].includes(s) || isIpOrCidr(s);
   const bad = items.filter((s) => !valid(s));
-  if (bad.length > 0) r.problems.push(`TRUST_PROXY must be a comma list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${bad.join(',')}")`);
+  if (bad.length > 0)
+    r.problems.push(
+      `TRUST_PROXY must be a comma list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${bad.join(',')}")`,
+    );
   return items.join(',');
 }
 
 function isIpOrCidr(s: string): boolean {
   const [address, bits, ...rest] = s.split('/');
   const v6 = address.includes(':');
-  if (rest.length > 0 || !(v6 ? ipaddr.IPv6.isValid(address) : ipaddr.IPv4.isValidFourPartDecimal(address))) return false;
+  if (rest.length > 0 || !(v6 ? ipaddr.IPv6.isValid(address) : ipaddr.IPv4.isValidFourPartDecimal(address)))
+    return false;
   return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v6 ? 128 : 32));
 }
 

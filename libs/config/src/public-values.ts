@@ -47,15 +47,25 @@ export interface PublicValueCheck {
 export function publicValueProblems(c: PublicValueCheck): string[] {
   const problems: string[] = [];
   const seed = (s: string) => [DEV_SIGNING_SEED, DEV_CHAIN_TOKEN_SEED].includes(s.toLowerCase());
-  if (c.realMoney && seed(c.platformSigningSeed)) problems.push(`PLATFORM_SIGNING_SEED is the public development seed: ${FIX}`);
-  if (c.realMoney && c.chainTokenSeeds.some(seed)) problems.push(`CHAIN_TOKEN_SEEDS holds the public development seed: ${FIX}`);
+  if (c.realMoney && seed(c.platformSigningSeed))
+    problems.push(`PLATFORM_SIGNING_SEED is the public development seed: ${FIX}`);
+  if (c.realMoney && c.chainTokenSeeds.some(seed))
+    problems.push(`CHAIN_TOKEN_SEEDS holds the public development seed: ${FIX}`);
   // On a mainnet every check runs whatever NODE_ENV says: anvil's public keys must never hold real USDC.
-  const mainnet = (c.settlementMode === 'evm' && [1, 8453].includes(c.evmChainId)) || (c.settlementMode === 'facilitator' && c.paymentNetworks.some((n) => n !== 'base-sepolia'));
+  const mainnet =
+    (c.settlementMode === 'evm' && [1, 8453].includes(c.evmChainId)) ||
+    (c.settlementMode === 'facilitator' && c.paymentNetworks.some((n) => n !== 'base-sepolia'));
   if (!c.production && !mainnet) return problems;
   if (ANVIL_ACCOUNTS.has(c.platformWallet.toLowerCase())) {
-    problems.push(`PLATFORM_WALLET ${c.platformWallet} is a well-known development account (its private key is public): ${FIX}`);
+    problems.push(
+      `PLATFORM_WALLET ${c.platformWallet} is a well-known development account (its private key is public): ${FIX}`,
+    );
   }
-  if (c.relayerPrivateKey !== undefined && /^0x[0-9a-fA-F]{64}$/.test(c.relayerPrivateKey) && ANVIL_ACCOUNTS.has(computeAddress(c.relayerPrivateKey).toLowerCase())) {
+  if (
+    c.relayerPrivateKey !== undefined &&
+    /^0x[0-9a-fA-F]{64}$/.test(c.relayerPrivateKey) &&
+    ANVIL_ACCOUNTS.has(computeAddress(c.relayerPrivateKey).toLowerCase())
+  ) {
     problems.push(`RELAYER_PRIVATE_KEY controls a well-known development account (its key is public): ${FIX}`);
   }
   const sample = (v: string | undefined) => v !== undefined && (SAMPLE_TOKENS.has(v) || /^change-?me/i.test(v));

@@ -3,7 +3,8 @@ import type { EventEmitter } from 'node:events';
 import type { Pool } from 'pg';
 
 const logger = new Logger('PostgresConnections');
-const logLost = (err: Error) => logger.warn({ err: err.message }, 'a Postgres connection was lost; the pool replaces it');
+const logLost = (err: Error) =>
+  logger.warn({ err: err.message }, 'a Postgres connection was lost; the pool replaces it');
 
 /**
  * Gives every pooled connection a permanent 'error' listener. A connection whose backend is killed
@@ -57,18 +58,34 @@ const TRANSIENT_MESSAGES = [
  * AggregateError's members) count as the failure itself.
  */
 export function isTransientDatabaseError(err: unknown, depth = 0): boolean {
-  const e = err as { code?: unknown; message?: unknown; driverError?: { code?: unknown }; cause?: unknown; errors?: unknown };
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    driverError?: { code?: unknown };
+    cause?: unknown;
+    errors?: unknown;
+  };
   if (e === null || typeof e !== 'object' || depth > 4) return false;
   const code = e.driverError?.code ?? e.code;
   if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
   if (typeof e.message === 'string' && TRANSIENT_MESSAGES.some((m) => m.test(e.message as string))) return true;
   if (e.cause !== undefined && isTransientDatabaseError(e.cause, depth + 1)) return true;
-  return Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => isTransientDatabaseError(x, depth + 1));
+  return (
+    Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => isTransientDatabaseError(x, depth + 1))
+  );
 }
 
 /** What a log line may say of an unexpected error to tell its kind apart: its class, its code (SQLSTATE or errno) and its cause's. */
-export function errorKind(err: unknown, depth = 0): { class: string; code?: string; cause?: ReturnType<typeof errorKind> } {
-  const e = err as { constructor?: { name?: string }; code?: unknown; driverError?: { code?: unknown }; cause?: unknown } | null;
+export function errorKind(
+  err: unknown,
+  depth = 0,
+): { class: string; code?: string; cause?: ReturnType<typeof errorKind> } {
+  const e = err as {
+    constructor?: { name?: string };
+    code?: unknown;
+    driverError?: { code?: unknown };
+    cause?: unknown;
+  } | null;
   if (e === null || typeof e !== 'object') return { class: typeof err };
   const code = e.driverError?.code ?? e.code;
   return {

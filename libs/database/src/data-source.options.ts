@@ -8,7 +8,12 @@ type EntityList = MixedList<Function | string | EntitySchema>;
  * One definition of how we talk to Postgres, shared by the api, the worker, the CLI and
  * the tests. Schema changes go through migrations only: synchronize is always off.
  */
-export function buildDataSourceOptions(opts: { url: string; entities?: EntityList; poolSize?: number; applicationName?: string }): DataSourceOptions {
+export function buildDataSourceOptions(opts: {
+  url: string;
+  entities?: EntityList;
+  poolSize?: number;
+  applicationName?: string;
+}): DataSourceOptions {
   return {
     type: 'postgres',
     url: opts.url,

@@ -62,7 +62,9 @@ export class TransactionRunner {
    * waits one turn of the event loop) and rolls back instead; a statement sent later is refused.
    * Answers every promise's outcome; throws for a failure in JavaScript or of the COMMIT itself.
    */
-  async oneTrip<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<PromiseSettledResult<unknown>[]> {
+  async oneTrip<P extends readonly Promise<unknown>[]>(
+    issue: (sql: Queryable) => P,
+  ): Promise<PromiseSettledResult<unknown>[]> {
     const tx = new OpenTransaction(await this.pool().connect());
     try {
       let promises: P;
@@ -96,7 +98,9 @@ export class TransactionRunner {
    * `issue` sends them synchronously and returns their promises; the connection goes back to
    * the pool once every one has settled.
    */
-  async batch<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<{ [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> }> {
+  async batch<P extends readonly Promise<unknown>[]>(
+    issue: (sql: Queryable) => P,
+  ): Promise<{ [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> }> {
     const client = await this.pool().connect();
     const stream = socketOf(client);
     stream.cork();
@@ -117,7 +121,9 @@ export class TransactionRunner {
   }
 
   /** `batch` for reads that all must answer: their results, or the first failure thrown. */
-  async reads<P extends readonly Promise<unknown>[]>(issue: (sql: Queryable) => P): Promise<{ [K in keyof P]: Awaited<P[K]> }> {
+  async reads<P extends readonly Promise<unknown>[]>(
+    issue: (sql: Queryable) => P,
+  ): Promise<{ [K in keyof P]: Awaited<P[K]> }> {
     const settled = await this.batch(issue);
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
@@ -158,7 +164,8 @@ class OpenTransaction {
     this.begin = client.query('BEGIN');
     this.sql = {
       query: <R>(text: string, params?: unknown[]) => {
-        if (this.closed) return Promise.reject(new Error('statement issued after the transaction ended: after COMMIT was sent'));
+        if (this.closed)
+          return Promise.reject(new Error('statement issued after the transaction ended: after COMMIT was sent'));
         return rowsOf<R>(client, text, params).catch((err: unknown) => {
           this.statementFailed = true;
           throw err;
@@ -233,7 +240,9 @@ function prepared(text: string, values: unknown[] = []): QueryConfig {
  * wins however many promise steps a caller's wrapper (an error mapped in an async function)
  * puts between the statement and this; every promise keeps a handler.
  */
-export function allWrites<T extends readonly unknown[]>(writes: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+export function allWrites<T extends readonly unknown[]>(
+  writes: readonly [...{ [K in keyof T]: Promise<T[K]> }],
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     for (const w of writes) w.catch((err: unknown) => pgErrorCode(err) !== PG_IN_FAILED_TRANSACTION && reject(err));
     void Promise.allSettled(writes).then((outcomes) => {
@@ -278,6 +287,7 @@ export const PG_CHECK_VIOLATION = '23514';
  */
 export async function queryRows<T>(manager: Queryable, sql: string, params: unknown[] = []): Promise<T[]> {
   const result: unknown = await manager.query(sql, params);
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
+    return result[0] as T[];
   return result as T[];
 }

@@ -46,7 +46,10 @@ export const DISPUTE_CHECKS: InvariantCheck[] = [
                   OR released - coalesce((SELECT sum(e.amount) FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
                                            WHERE e.transaction_id = refunded_tx AND a.kind = 'frozen'), 0) <> frozen_amount))`,
       );
-      return rows.map((r) => `dispute ${r.id} (${r.status}): its journal transactions or refund do not match its frozen amount and resolution`);
+      return rows.map(
+        (r) =>
+          `dispute ${r.id} (${r.status}): its journal transactions or refund do not match its frozen amount and resolution`,
+      );
     },
   },
   {
@@ -67,7 +70,10 @@ export const DISPUTE_CHECKS: InvariantCheck[] = [
            LEFT JOIN refunded f USING (agent_id) LEFT JOIN advanced v USING (agent_id)
           WHERE coalesce(w.total, 0) + coalesce(f.total, 0) > coalesce(r.total, 0) + coalesce(v.total, 0)`,
       );
-      return rows.map((r) => `agent ${r.agent_id}: paid out ${r.withdrawn} withdrawn + ${r.refunded} refunded, received ${r.received} (+ ${r.advanced} advanced)`);
+      return rows.map(
+        (r) =>
+          `agent ${r.agent_id}: paid out ${r.withdrawn} withdrawn + ${r.refunded} refunded, received ${r.received} (+ ${r.advanced} advanced)`,
+      );
     },
   },
 ];

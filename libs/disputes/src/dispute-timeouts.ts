@@ -18,7 +18,11 @@ export class DisputeTimeouts {
 
   /** After commit: wakes the worker when the window closes. */
   async schedule(d: { id: string; respondBy: Date }): Promise<void> {
-    await this.jobs.wake('dispute.timeout', { disputeId: d.id }, { jobId: jobId('dispute.timeout', d.id), delay: Math.max(0, d.respondBy.getTime() - this.clock.nowMs()) });
+    await this.jobs.wake(
+      'dispute.timeout',
+      { disputeId: d.id },
+      { jobId: jobId('dispute.timeout', d.id), delay: Math.max(0, d.respondBy.getTime() - this.clock.nowMs()) },
+    );
   }
 
   /** Pending disputes past their deadline (the sweeper enqueues them). */

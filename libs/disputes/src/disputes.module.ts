@@ -19,7 +19,16 @@ import { ResolveDispute } from './usecases/resolve-dispute/resolve-dispute.useca
 import { ResolveOverdueDispute } from './usecases/resolve-overdue-dispute/resolve-overdue-dispute.usecase';
 import { RespondToDispute } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
 
-const USE_CASES = [FileDispute, RespondToDispute, ResolveDispute, ResolveOverdueDispute, GetDispute, GetEvidenceKey, ListAgentDisputes, AdvanceTestClock];
+const USE_CASES = [
+  FileDispute,
+  RespondToDispute,
+  ResolveDispute,
+  ResolveOverdueDispute,
+  GetDispute,
+  GetEvidenceKey,
+  ListAgentDisputes,
+  AdvanceTestClock,
+];
 
 /** Disputes: file, respond, resolve (by the platform or the response deadline), read. The money moves through payments' DisputeMoney. */
 @Module({
@@ -35,6 +44,8 @@ export class DisputesModule implements OnModuleInit {
 
   /** What the worker's sweeper collects for this domain: pending disputes past their response deadline. */
   onModuleInit(): void {
-    this.sweeps.register('dispute.timeout', async () => (await this.timeouts.due()).map((id) => ({ id, data: { disputeId: id } })));
+    this.sweeps.register('dispute.timeout', async () =>
+      (await this.timeouts.due()).map((id) => ({ id, data: { disputeId: id } })),
+    );
   }
 }

@@ -11,7 +11,10 @@ const COLUMNS = `id, transaction_id AS "transactionId", client_wallet AS "client
   created_at AS "createdAt", respond_by AS "respondBy", resolved_at AS "resolvedAt"`;
 
 function toEntity(row: Record<string, unknown>): DisputeEntity {
-  return Object.assign(new DisputeEntity(), row, { frozenAmount: BigInt(row.frozenAmount as string), advancedAmount: BigInt(row.advancedAmount as string) });
+  return Object.assign(new DisputeEntity(), row, {
+    frozenAmount: BigInt(row.frozenAmount as string),
+    advancedAmount: BigInt(row.advancedAmount as string),
+  });
 }
 
 /** Every statement on `disputes`. */
@@ -19,7 +22,10 @@ function toEntity(row: Record<string, unknown>): DisputeEntity {
 export class DisputesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(sql: Queryable, d: Omit<DisputeEntity, 'agentResponse' | 'agentEvidence' | 'respondedAt' | 'resolution' | 'resolvedAt' | 'status'>): Promise<void> {
+  async insert(
+    sql: Queryable,
+    d: Omit<DisputeEntity, 'agentResponse' | 'agentEvidence' | 'respondedAt' | 'resolution' | 'resolvedAt' | 'status'>,
+  ): Promise<void> {
     await sql.query(
       `INSERT INTO disputes (id, transaction_id, client_wallet, agent_id, status, reason, evidence, frozen_amount, advanced_amount, frozen_from, platform_evidence, created_at, respond_by)
        VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -47,12 +53,20 @@ export class DisputesRepository {
 
   /** Inside a transaction: the dispute, locked until commit (resolutions queue on it). */
   async lock(sql: Queryable, id: string): Promise<DisputeEntity | null> {
-    const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${COLUMNS} FROM disputes WHERE id = $1 FOR UPDATE`, [id]);
+    const [row] = await queryRows<Record<string, unknown>>(
+      sql,
+      `SELECT ${COLUMNS} FROM disputes WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
     return row ? toEntity(row) : null;
   }
 
   /** The agent's answer, once, while the dispute is pending and its window open. Answers the row, or null when nothing matched. */
-  async respond(sql: Queryable, id: string, r: { response: string; evidence: string | null; at: Date }): Promise<DisputeEntity | null> {
+  async respond(
+    sql: Queryable,
+    id: string,
+    r: { response: string; evidence: string | null; at: Date },
+  ): Promise<DisputeEntity | null> {
     const [row] = await queryRows<Record<string, unknown>>(
       sql,
       `UPDATE disputes SET status = 'responded', agent_response = $2, agent_evidence = $3, responded_at = $4
@@ -63,25 +77,28 @@ export class DisputesRepository {
   }
 
   async resolve(sql: Queryable, id: string, resolution: DisputeResolution, at: Date, advanced: bigint): Promise<void> {
-    await sql.query(`UPDATE disputes SET status = 'resolved', resolution = $2, resolved_at = $3, advanced_amount = $4 WHERE id = $1 AND status <> 'resolved'`, [
-      id,
-      resolution,
-      at,
-      advanced.toString(),
-    ]);
+    await sql.query(
+      `UPDATE disputes SET status = 'resolved', resolution = $2, resolved_at = $3, advanced_amount = $4 WHERE id = $1 AND status <> 'resolved'`,
+      [id, resolution, at, advanced.toString()],
+    );
   }
 
   /** Newest first, with the total for the filter. */
-  async listByAgent(agentId: string, status: DisputeStatus | undefined, page: Page): Promise<{ disputes: DisputeEntity[]; total: number }> {
+  async listByAgent(
+    agentId: string,
+    status: DisputeStatus | undefined,
+    page: Page,
+  ): Promise<{ disputes: DisputeEntity[]; total: number }> {
     const filter = status ? `AND status = $2` : `AND $2::text IS NULL`;
     const [rows, [{ total }]] = await Promise.all([
-      this.dataSource.query(`SELECT ${COLUMNS} FROM disputes WHERE agent_id = $1 ${filter} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`, [
+      this.dataSource.query(
+        `SELECT ${COLUMNS} FROM disputes WHERE agent_id = $1 ${filter} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+        [agentId, status ?? null, page.limit, page.offset],
+      ) as Promise<Record<string, unknown>[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM disputes WHERE agent_id = $1 ${filter}`, [
         agentId,
         status ?? null,
-        page.limit,
-        page.offset,
-      ]) as Promise<Record<string, unknown>[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM disputes WHERE agent_id = $1 ${filter}`, [agentId, status ?? null]) as Promise<{ total: number }[]>,
+      ]) as Promise<{ total: number }[]>,
     ]);
     return { disputes: rows.map(toEntity), total };
   }
@@ -93,13 +110,20 @@ export class DisputesRepository {
 
   /** The local test clock: pending disputes' response deadlines `seconds` earlier (in the caller's transaction). Answers how many. */
   async shiftBack(sql: Queryable, seconds: number): Promise<number> {
-    const rows = await queryRows<{ id: string }>(sql, `UPDATE disputes SET respond_by = respond_by - make_interval(secs => $1::int) WHERE status = 'pending' RETURNING id`, [seconds]);
+    const rows = await queryRows<{ id: string }>(
+      sql,
+      `UPDATE disputes SET respond_by = respond_by - make_interval(secs => $1::int) WHERE status = 'pending' RETURNING id`,
+      [seconds],
+    );
     return rows.length;
   }
 
   /** Pending disputes whose response window has closed (the sweeper's). */
   async overdue(now: Date, limit = 200): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM disputes WHERE status = 'pending' AND respond_by <= $1 ORDER BY respond_by LIMIT $2`, [now, limit]);
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM disputes WHERE status = 'pending' AND respond_by <= $1 ORDER BY respond_by LIMIT $2`,
+      [now, limit],
+    );
     return rows.map((r) => r.id);
   }
 }

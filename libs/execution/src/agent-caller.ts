@@ -7,7 +7,14 @@ import { validateAgainst } from './json-schema';
 
 export type AgentCallResult =
   | { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown }
-  | { ok: false; status: 'failed' | 'timeout'; error: string; timeMs: number; reachedAgent?: boolean; refused?: boolean };
+  | {
+      ok: false;
+      status: 'failed' | 'timeout';
+      error: string;
+      timeMs: number;
+      reachedAgent?: boolean;
+      refused?: boolean;
+    };
 
 /** What an answer may carry besides its output (usage, cost, whitespace) before the caller stops reading it. */
 const RESPONSE_MARGIN_BYTES = 64 * 1024;
@@ -48,19 +55,49 @@ export class AgentCaller {
   ) {}
 
   /** The compiled outputSchema is cached under the agent id. */
-  async call(endpoint: string, payload: AgentCallPayload, outputSchema: Record<string, unknown> | null, chain?: ChainCallContext): Promise<AgentCallResult> {
+  async call(
+    endpoint: string,
+    payload: AgentCallPayload,
+    outputSchema: Record<string, unknown> | null,
+    chain?: ChainCallContext,
+  ): Promise<AgentCallResult> {
     // The span is the parent of the HTTP call, whose traceparent the agent receives (undici instrumentation).
-    return inSpan('agora.agent.call', { 'agora.agent_id': payload.agentId, 'agora.capability_id': payload.capabilityId, 'agora.request_id': payload.requestId }, async (set) => {
-      const seconds = Metrics.timer();
-      const result = await this.attempt(endpoint, payload, outputSchema, chain);
-      this.metrics.agentCallDuration.observe({ outcome: result.ok ? 'ok' : result.status }, seconds());
-      set({ 'agora.outcome': result.ok ? 'ok' : result.status });
-      return result;
-    });
+    return inSpan(
+      'agora.agent.call',
+      {
+        'agora.agent_id': payload.agentId,
+        'agora.capability_id': payload.capabilityId,
+        'agora.request_id': payload.requestId,
+      },
+      async (set) => {
+        const seconds = Metrics.timer();
+        const result = await this.attempt(endpoint, payload, outputSchema, chain);
+        this.metrics.agentCallDuration.observe({ outcome: result.ok ? 'ok' : result.status }, seconds());
+        set({ 'agora.outcome': result.ok ? 'ok' : result.status });
+        return result;
+      },
+    );
   }
 
-  private async attempt(endpoint: string, payload: AgentCallPayload, outputSchema: Record<string, unknown> | null, chain?: ChainCallContext): Promise<AgentCallResult> {
-    const body = JSON.stringify(chain ? { ...payload, chain: { chainId: chain.chainId, depth: chain.depth, remainingBudget: chain.remainingBudget, token: chain.token } } : payload);
+  private async attempt(
+    endpoint: string,
+    payload: AgentCallPayload,
+    outputSchema: Record<string, unknown> | null,
+    chain?: ChainCallContext,
+  ): Promise<AgentCallResult> {
+    const body = JSON.stringify(
+      chain
+        ? {
+            ...payload,
+            chain: {
+              chainId: chain.chainId,
+              depth: chain.depth,
+              remainingBudget: chain.remainingBudget,
+              token: chain.token,
+            },
+          }
+        : payload,
+    );
     const started = Date.now();
     const elapsed = () => Date.now() - started;
     const cap = this.config.executionOutputMaxBytes;
@@ -72,24 +109,49 @@ export class AgentCaller {
           'X-Agora-Signature': this.signer.callSignature(payload.agentId, payload.requestId, body),
           // With the undici instrumentation on, it sends the traceparent of this call's span (in the
           // chain's trace); a second header would reach the agent as "a, b", which no tracer reads.
-          ...(chain ? { 'X-Chain-Token': chain.token, ...(instrumented('undici') ? {} : { traceparent: chain.traceparent }) } : {}),
+          ...(chain
+            ? { 'X-Chain-Token': chain.token, ...(instrumented('undici') ? {} : { traceparent: chain.traceparent }) }
+            : {}),
         },
         timeoutMs: this.config.executionTimeoutMs,
         maxBytes: cap + RESPONSE_MARGIN_BYTES,
       });
     } catch (err) {
       const e = err as OutboundError;
-      if (e.kind === 'timeout') return { ok: false, status: 'timeout', error: `agent did not answer within ${this.config.executionTimeoutMs} ms`, timeMs: elapsed() };
+      if (e.kind === 'timeout')
+        return {
+          ok: false,
+          status: 'timeout',
+          error: `agent did not answer within ${this.config.executionTimeoutMs} ms`,
+          timeMs: elapsed(),
+        };
       if (e.kind === 'too_large') {
-        return { ok: false, status: 'failed', error: `output exceeds the ${cap}-byte limit (the answer was cut off after ${cap + RESPONSE_MARGIN_BYTES} bytes)`, timeMs: elapsed() };
+        return {
+          ok: false,
+          status: 'failed',
+          error: `output exceeds the ${cap}-byte limit (the answer was cut off after ${cap + RESPONSE_MARGIN_BYTES} bytes)`,
+          timeMs: elapsed(),
+        };
       }
       // The guard refused the address: nothing was sent, so the agent is not penalised for it.
-      return { ok: false, status: 'failed', error: `agent unreachable: ${e.message}`, timeMs: elapsed(), reachedAgent: e.kind !== 'blocked' };
+      return {
+        ok: false,
+        status: 'failed',
+        error: `agent unreachable: ${e.message}`,
+        timeMs: elapsed(),
+        reachedAgent: e.kind !== 'blocked',
+      };
     }
     if (res.status < 200 || res.status >= 300) {
       // A 4xx is the agent refusing the request (resolutions §7): failed for the client, no penalty for the agent.
       const refused = res.status >= 400 && res.status < 500;
-      return { ok: false, status: 'failed', error: `agent answered ${res.status}: ${res.body.slice(0, 300)}`, timeMs: elapsed(), ...(refused ? { refused } : {}) };
+      return {
+        ok: false,
+        status: 'failed',
+        error: `agent answered ${res.status}: ${res.body.slice(0, 300)}`,
+        timeMs: elapsed(),
+        ...(refused ? { refused } : {}),
+      };
     }
     let parsed: { output?: unknown; usage?: unknown; cost?: unknown };
     try {
@@ -103,10 +165,21 @@ export class AgentCaller {
     }
     // What would be stored: the output's JSON (the answer's own text may differ in whitespace and escapes).
     const size = Buffer.byteLength(JSON.stringify(output));
-    if (size > cap) return { ok: false, status: 'failed', error: `output of ${size} bytes exceeds the ${cap}-byte limit`, timeMs: elapsed() };
+    if (size > cap)
+      return {
+        ok: false,
+        status: 'failed',
+        error: `output of ${size} bytes exceeds the ${cap}-byte limit`,
+        timeMs: elapsed(),
+      };
     const errors = validateAgainst(outputSchema, output, payload.agentId);
     if (errors.length) {
-      return { ok: false, status: 'failed', error: `output does not match outputSchema: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, timeMs: elapsed() };
+      return {
+        ok: false,
+        status: 'failed',
+        error: `output does not match outputSchema: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`,
+        timeMs: elapsed(),
+      };
     }
     const usage = parsed.usage && typeof parsed.usage === 'object' ? (parsed.usage as { tokens?: unknown }) : {};
     return { ok: true, output: output as Record<string, unknown>, timeMs: elapsed(), usage, cost: parsed.cost };

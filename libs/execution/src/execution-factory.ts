@@ -11,7 +11,11 @@ export type ExecutionPrice = PriceRequest & PricedRun;
  * What the client pays now: the platform fee plus basePrice, or plus maxPrice (the cap) for
  * variable pricing, where the unused part is refunded once the run is metered.
  */
-export function priceFor(agent: ExecutableAgent, capability: ExecutableCapability, publicBaseUrl: string): ExecutionPrice {
+export function priceFor(
+  agent: ExecutableAgent,
+  capability: ExecutableCapability,
+  publicBaseUrl: string,
+): ExecutionPrice {
   const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);
   const authorizedAgentFee = variable ? (capability.maxPrice ?? capability.basePrice) : capability.basePrice;
   return {
@@ -83,6 +87,9 @@ export function runClaimUntil(nowMs: number, executionTimeoutMs: number): Date {
  * Whether a request presents the payment of the original execute call (its SHA-256 compared; the
  * header is never stored in clear): the proof for reading the output and for retrying.
  */
-export function presentsOriginalPayment(execution: Pick<ExecutionEntity, 'headerHash'>, payment: PresentedPayment | null): boolean {
+export function presentsOriginalPayment(
+  execution: Pick<ExecutionEntity, 'headerHash'>,
+  payment: PresentedPayment | null,
+): boolean {
   return payment !== null && X402Service.hashHeader(payment.value) === execution.headerHash;
 }

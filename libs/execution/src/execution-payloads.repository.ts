@@ -41,7 +41,11 @@ export class ExecutionPayloadsRepository {
 
   /** The stored output of an execution (a completed execution's callback is built from it when sent). */
   async outputOf(id: string): Promise<Record<string, unknown> | null> {
-    const [row] = await queryRows<{ output: Record<string, unknown> | null }>(this.dataSource.manager, `SELECT output FROM executions WHERE id = $1`, [id]);
+    const [row] = await queryRows<{ output: Record<string, unknown> | null }>(
+      this.dataSource.manager,
+      `SELECT output FROM executions WHERE id = $1`,
+      [id],
+    );
     return row?.output ?? null;
   }
 
@@ -61,7 +65,11 @@ export class ExecutionPayloadsRepository {
   }
 
   /** Inside the transaction that holds them: the payloads deleted, their hashes kept. */
-  async markPruned(sql: Queryable, rows: { id: string; inputSha256: string | null; outputSha256: string | null }[], at: Date): Promise<void> {
+  async markPruned(
+    sql: Queryable,
+    rows: { id: string; inputSha256: string | null; outputSha256: string | null }[],
+    at: Date,
+  ): Promise<void> {
     if (rows.length === 0) return;
     await sql.query(
       `UPDATE executions e SET input = NULL, output = NULL, input_sha256 = h.i, output_sha256 = h.o, payload_pruned_at = $4

@@ -6,8 +6,16 @@ import { ExecuteCommand, ExecuteResult } from './execution.types';
  * the charge are its children. Attributes name the agent, capability, cost and settlement status,
  * never the payment header or a chain token. `parent`: a hop's node in the chain's trace.
  */
-export function executionSpan<R extends ExecuteResult>(cmd: ExecuteCommand, fn: () => Promise<R>, parent?: SpanIds): Promise<R> {
-  const attributes = { 'agora.agent_id': cmd.agentId, 'agora.capability_id': cmd.capabilityId, 'agora.async': Boolean(cmd.async) };
+export function executionSpan<R extends ExecuteResult>(
+  cmd: ExecuteCommand,
+  fn: () => Promise<R>,
+  parent?: SpanIds,
+): Promise<R> {
+  const attributes = {
+    'agora.agent_id': cmd.agentId,
+    'agora.capability_id': cmd.capabilityId,
+    'agora.async': Boolean(cmd.async),
+  };
   return inSpan(
     'agora.execute',
     attributes,

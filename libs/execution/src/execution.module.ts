@@ -63,8 +63,24 @@ const USE_CASES = [
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]), ExecuteTargetsModule, PaymentsModule, ChainsModule, WebhooksModule, ReputationModule],
-  providers: [...USE_CASES, ExecutionsRepository, ExecutionPayloadsRepository, FundingSource, AgentCaller, RateLimiter, ExecuteTargets, EvidenceKeys],
+  imports: [
+    TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]),
+    ExecuteTargetsModule,
+    PaymentsModule,
+    ChainsModule,
+    WebhooksModule,
+    ReputationModule,
+  ],
+  providers: [
+    ...USE_CASES,
+    ExecutionsRepository,
+    ExecutionPayloadsRepository,
+    FundingSource,
+    AgentCaller,
+    RateLimiter,
+    ExecuteTargets,
+    EvidenceKeys,
+  ],
   exports: [...USE_CASES, EvidenceKeys],
 })
 export class ExecutionModule implements OnModuleInit {
@@ -82,18 +98,28 @@ export class ExecutionModule implements OnModuleInit {
   onModuleInit(): void {
     // Unclaimed async executions once they are a sweep interval old (a younger one still has its wake job, unless Redis lost it).
     this.sweeps.register('execution.run', async () =>
-      (await this.repo.dueRuns(this.clock.now(), 200, this.config.maintenanceIntervalMs)).map((executionId) => ({ id: executionId, data: { executionId } })),
+      (await this.repo.dueRuns(this.clock.now(), 200, this.config.maintenanceIntervalMs)).map((executionId) => ({
+        id: executionId,
+        data: { executionId },
+      })),
     );
     this.sweeps.register('payment.settle', async () => {
-      const ids = new Set([...(await this.settlement.due()), ...(await this.repo.orphanedSettlements(this.clock.now()))]);
+      const ids = new Set([
+        ...(await this.settlement.due()),
+        ...(await this.repo.orphanedSettlements(this.clock.now())),
+      ]);
       return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
     });
     this.sweeps.onLinesLost(() => this.repo.releaseLine(this.clock.now()));
     // Every tick (one job per slot): expired idempotency keys go, so the table holds only live ones.
-    this.sweeps.register('idempotency-keys.prune', async () => [{ id: 'expired', data: { requestedAt: this.clock.now().toISOString() } }]);
+    this.sweeps.register('idempotency-keys.prune', async () => [
+      { id: 'expired', data: { requestedAt: this.clock.now().toISOString() } },
+    ]);
     // Every tick while a retention is set: payloads past it go (the job does a bounded share of a backlog).
     this.sweeps.register('execution-payloads.prune', async () =>
-      this.config.executionPayloadRetentionDays > 0 ? [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }] : [],
+      this.config.executionPayloadRetentionDays > 0
+        ? [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }]
+        : [],
     );
     // A completed execution's callback is built from its stored output when sent.
     this.callbackOutputs.register((executionId) => this.payloads.outputOf(executionId));

@@ -46,7 +46,10 @@ export class ExecutionsRepository {
 
   /** Inside the caller's transaction: a completed execution whose whole charge went back to its payer (a dispute the client won). */
   async markRefunded(sql: Queryable, id: string): Promise<void> {
-    await sql.query(`UPDATE executions SET status = 'refunded', updated_at = now() WHERE id = $1 AND status = 'completed'`, [id]);
+    await sql.query(
+      `UPDATE executions SET status = 'refunded', updated_at = now() WHERE id = $1 AND status = 'completed'`,
+      [id],
+    );
   }
 
   /**
@@ -55,13 +58,17 @@ export class ExecutionsRepository {
    * execution was created shortly before its charge), so no index on transaction_id is written by
    * every charge for a read made only when a charge is disputed.
    */
-  async findByCharge(c: { transactionId: string; paymentId: string | null; agentId: string; chargedAt: Date }): Promise<ExecutionEntity | null> {
+  async findByCharge(c: {
+    transactionId: string;
+    paymentId: string | null;
+    agentId: string;
+    chargedAt: Date;
+  }): Promise<ExecutionEntity | null> {
     if (c.paymentId) return this.findByPayment(c.paymentId);
-    const [row] = await this.dataSource.query(`SELECT id FROM executions WHERE agent_id = $1 AND created_at <= $2 AND transaction_id = $3 ORDER BY created_at DESC LIMIT 1`, [
-      c.agentId,
-      c.chargedAt,
-      c.transactionId,
-    ]);
+    const [row] = await this.dataSource.query(
+      `SELECT id FROM executions WHERE agent_id = $1 AND created_at <= $2 AND transaction_id = $3 ORDER BY created_at DESC LIMIT 1`,
+      [c.agentId, c.chargedAt, c.transactionId],
+    );
     return row ? this.findById(row.id) : null;
   }
 
@@ -103,7 +110,11 @@ export class ExecutionsRepository {
   }
 
   /** The execution a payer's key points to while the key is in force, with the fingerprint it was bound to. */
-  async findIdempotent(payer: string, key: string, now: Date): Promise<{ fingerprint: string; executionId: string } | null> {
+  async findIdempotent(
+    payer: string,
+    key: string,
+    now: Date,
+  ): Promise<{ fingerprint: string; executionId: string } | null> {
     const [row] = await queryRows<{ fingerprint: string; executionId: string }>(
       this.dataSource.manager,
       `SELECT fingerprint, execution_id AS "executionId" FROM idempotency_keys WHERE payer = $1 AND key = $2 AND expires_at > $3`,
@@ -124,7 +135,10 @@ export class ExecutionsRepository {
     return rows[0].n;
   }
 
-  claimIdempotencyKey(sql: Queryable, k: { payer: string; key: string; fingerprint: string; executionId: string; expiresAt: Date; now: Date }): Promise<unknown> {
+  claimIdempotencyKey(
+    sql: Queryable,
+    k: { payer: string; key: string; fingerprint: string; executionId: string; expiresAt: Date; now: Date },
+  ): Promise<unknown> {
     return sql
       .query(
         `WITH k AS (
@@ -155,7 +169,10 @@ export class ExecutionsRepository {
    * line until `inLine`: the sweeper leaves it alone until then (its job is not lost before).
    */
   async parkRun(id: string, until: Date, inLine: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE executions SET locked_until = NULL, next_attempt_at = $3 WHERE id = $1 AND status = 'pending' AND locked_until = $2`, [id, until, inLine]);
+    await this.dataSource.query(
+      `UPDATE executions SET locked_until = NULL, next_attempt_at = $3 WHERE id = $1 AND status = 'pending' AND locked_until = $2`,
+      [id, until, inLine],
+    );
   }
 
   /** A failed or timed-out run, if the execution is still pending. */
@@ -181,7 +198,13 @@ export class ExecutionsRepository {
   }
 
   /** In the charge's transaction: completes a pending execution and marks it settled (aborts if another run got there first). */
-  completeSettled(sql: Queryable, id: string, c: RunCompletion, transactionId: string, refundId: string | null): Promise<unknown> {
+  completeSettled(
+    sql: Queryable,
+    id: string,
+    c: RunCompletion,
+    transactionId: string,
+    refundId: string | null,
+  ): Promise<unknown> {
     return sql.query(
       `WITH c AS (
          UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, agent_fee = $5,
@@ -205,10 +228,10 @@ export class ExecutionsRepository {
 
   /** A settlement that failed (retried later), or, `expired`, one whose authorization expired unused (final). */
   async markSettlementFailed(id: string, expired = false): Promise<void> {
-    await this.dataSource.query(`UPDATE executions SET settlement_status = $2, locked_until = NULL WHERE id = $1 AND settlement_status <> 'settled'`, [
-      id,
-      expired ? 'settlement_expired' : 'settlement_failed',
-    ]);
+    await this.dataSource.query(
+      `UPDATE executions SET settlement_status = $2, locked_until = NULL WHERE id = $1 AND settlement_status <> 'settled'`,
+      [id, expired ? 'settlement_expired' : 'settlement_failed'],
+    );
   }
 
   /**
@@ -227,7 +250,10 @@ export class ExecutionsRepository {
 
   /** Redis lost the lines: every run marked in line is due for the sweeper now (its delayed job is gone). */
   async releaseLine(now: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE executions SET next_attempt_at = $1 WHERE status = 'pending' AND locked_until IS NULL AND next_attempt_at > $1`, [now]);
+    await this.dataSource.query(
+      `UPDATE executions SET next_attempt_at = $1 WHERE status = 'pending' AND locked_until IS NULL AND next_attempt_at > $1`,
+      [now],
+    );
   }
 
   /**

@@ -12,7 +12,9 @@ describe('execution json-schema adapter', () => {
 
   it('answers a hostile input quickly instead of blocking the event loop', () => {
     const t0 = Date.now();
-    expect(validateAgainst({ type: 'string', pattern: '^(a+)+$' }, `${'a'.repeat(50)}!`, 'agent-1')).toEqual([{ path: '/', message: 'must match pattern "^(a+)+$"' }]);
+    expect(validateAgainst({ type: 'string', pattern: '^(a+)+$' }, `${'a'.repeat(50)}!`, 'agent-1')).toEqual([
+      { path: '/', message: 'must match pattern "^(a+)+$"' },
+    ]);
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 });

@@ -7,7 +7,12 @@ const dynamic: PricedRun = { pricingModel: 'dynamic', unitPrice: 10_000n, author
 
 describe('meterAgentFee', () => {
   it('per-request charges basePrice whatever the usage', () => {
-    expect(meterAgentFee({ pricingModel: 'per-request', unitPrice: 50_000n, authorizedAgentFee: 50_000n }, { tokens: 99_999, timeMs: 90_000 })).toEqual({
+    expect(
+      meterAgentFee(
+        { pricingModel: 'per-request', unitPrice: 50_000n, authorizedAgentFee: 50_000n },
+        { tokens: 99_999, timeMs: 90_000 },
+      ),
+    ).toEqual({
       ok: true,
       agentFee: 50_000n,
       tokens: 99_999,
@@ -15,17 +20,26 @@ describe('meterAgentFee', () => {
   });
 
   it('per-token charges basePrice per 1,000 tokens, half-up, capped', () => {
-    expect(meterAgentFee(perToken, { tokens: 1_500, timeMs: 5 })).toEqual({ ok: true, agentFee: 3_000n, tokens: 1_500 });
+    expect(meterAgentFee(perToken, { tokens: 1_500, timeMs: 5 })).toEqual({
+      ok: true,
+      agentFee: 3_000n,
+      tokens: 1_500,
+    });
     expect(meterAgentFee(perToken, { tokens: 1, timeMs: 5 })).toEqual({ ok: true, agentFee: 2n, tokens: 1 });
     const cheap: PricedRun = { pricingModel: 'per-token', unitPrice: 3n, authorizedAgentFee: 100n };
     expect(meterAgentFee(cheap, { tokens: 500, timeMs: 5 })).toMatchObject({ agentFee: 2n }); // 1.5 micro -> 2
     expect(meterAgentFee(cheap, { tokens: 499, timeMs: 5 })).toMatchObject({ agentFee: 1n }); // 1.497 -> 1
     expect(meterAgentFee(cheap, { tokens: 166, timeMs: 5 })).toMatchObject({ agentFee: 0n }); // 0.498 -> 0
-    expect(meterAgentFee(perToken, { tokens: 10_000_000, timeMs: 5 })).toEqual({ ok: true, agentFee: 500_000n, tokens: 10_000_000 });
+    expect(meterAgentFee(perToken, { tokens: 10_000_000, timeMs: 5 })).toEqual({
+      ok: true,
+      agentFee: 500_000n,
+      tokens: 10_000_000,
+    });
   });
 
   it('per-token without usage.tokens is a failed run', () => {
-    for (const tokens of [undefined, -1, 1.5, '100', null]) expect(meterAgentFee(perToken, { tokens, timeMs: 5 }).ok).toBe(false);
+    for (const tokens of [undefined, -1, 1.5, '100', null])
+      expect(meterAgentFee(perToken, { tokens, timeMs: 5 }).ok).toBe(false);
   });
 
   it('per-minute bills every started second', () => {
@@ -39,7 +53,8 @@ describe('meterAgentFee', () => {
     expect(meterAgentFee(dynamic, { cost: '0.1234', timeMs: 1 })).toMatchObject({ agentFee: 123_400n });
     expect(meterAgentFee(dynamic, { cost: '0', timeMs: 1 })).toMatchObject({ agentFee: 0n });
     expect(meterAgentFee(dynamic, { cost: '7.5', timeMs: 1 })).toMatchObject({ agentFee: 250_000n });
-    for (const cost of [undefined, 0.1, '-1', '1e-3', '0.1234567']) expect(meterAgentFee(dynamic, { cost, timeMs: 1 }).ok).toBe(false);
+    for (const cost of [undefined, 0.1, '-1', '1e-3', '0.1234567'])
+      expect(meterAgentFee(dynamic, { cost, timeMs: 1 }).ok).toBe(false);
   });
 
   it('never charges more than the cap nor less than zero (property)', () => {

@@ -32,7 +32,8 @@ export function meterAgentFee(p: PricedRun, usage: AgentUsage): MeteredFee {
       return { ok: true, agentFee: p.unitPrice, tokens: tokensOf(usage.tokens) };
     case 'per-token': {
       const tokens = tokensOf(usage.tokens);
-      if (tokens === null) return { ok: false, error: 'per-token pricing: the agent must report usage.tokens (a non-negative integer)' };
+      if (tokens === null)
+        return { ok: false, error: 'per-token pricing: the agent must report usage.tokens (a non-negative integer)' };
       return { ok: true, agentFee: cap(unit.mulDiv(BigInt(tokens), 1_000n)), tokens };
     }
     case 'per-minute': {
@@ -41,7 +42,11 @@ export function meterAgentFee(p: PricedRun, usage: AgentUsage): MeteredFee {
     }
     case 'dynamic': {
       const cost = typeof usage.cost === 'string' ? Usdc.tryParse(usage.cost) : null;
-      if (cost === null) return { ok: false, error: 'dynamic pricing: the agent must return cost as a decimal string with at most 6 decimals' };
+      if (cost === null)
+        return {
+          ok: false,
+          error: 'dynamic pricing: the agent must return cost as a decimal string with at most 6 decimals',
+        };
       return { ok: true, agentFee: cap(cost), tokens: tokensOf(usage.tokens) };
     }
   }

@@ -28,7 +28,8 @@ function meterParams(s: SchemaObject, own: number, allErrors: boolean): number[]
 function instrument(schema: SchemaObject | boolean, allErrors: boolean): SchemaObject | boolean {
   const copy = JSON.parse(JSON.stringify(schema)) as SchemaObject | boolean;
   const graph = buildSchemaGraph(copy) as SchemaGraph;
-  for (const n of graph.nodes) if (typeof n.schema === 'object') n.schema[METER_KEYWORD] = meterParams(n.schema, ownCost(n, allErrors), allErrors);
+  for (const n of graph.nodes)
+    if (typeof n.schema === 'object') n.schema[METER_KEYWORD] = meterParams(n.schema, ownCost(n, allErrors), allErrors);
   return copy;
 }
 
@@ -62,6 +63,11 @@ function isolatedAjv(meter: WorkMeter, patterns: PatternCache, allErrors: boolea
  * Compiles a schema that passed the caps into a validator charging `meter`, which stops at the
  * first error or (allErrors) lists them all, as Ajv's allErrors option; throws Ajv's compile errors.
  */
-export function compileBounded(schema: SchemaObject | boolean, meter: WorkMeter, patterns: PatternCache, allErrors: boolean): ValidateFunction {
+export function compileBounded(
+  schema: SchemaObject | boolean,
+  meter: WorkMeter,
+  patterns: PatternCache,
+  allErrors: boolean,
+): ValidateFunction {
   return isolatedAjv(meter, patterns, allErrors).compile(instrument(schema, allErrors));
 }

@@ -54,7 +54,10 @@ function checkOf(f: Format): StringCheck | null {
 export function boundedFormats(meter: WorkMeter): Record<string, Format> {
   const out: Record<string, Format> = {};
   for (const [name, format] of Object.entries(fullFormats) as [string, Format][]) {
-    const def = typeof format === 'object' && !(format instanceof RegExp) ? (format as { type?: string; compare?: unknown }) : null;
+    const def =
+      typeof format === 'object' && !(format instanceof RegExp)
+        ? (format as { type?: string; compare?: unknown })
+        : null;
     const check = checkOf(format);
     if (format === true || def?.type === 'number' || !check) {
       out[name] = format;

@@ -22,8 +22,14 @@ const isType = (x: unknown, t: string): boolean => {
 
 /** The item types Ajv's uniqueItems looks at (it skips items of other types when all are scalars). */
 function scalarItemTypes(items: unknown): string[] | null {
-  const type = items && typeof items === 'object' && !Array.isArray(items) ? (items as { type?: unknown }).type : undefined;
-  const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+  const type =
+    items && typeof items === 'object' && !Array.isArray(items) ? (items as { type?: unknown }).type : undefined;
+  const types =
+    typeof type === 'string'
+      ? [type]
+      : Array.isArray(type)
+        ? type.filter((t): t is string => typeof t === 'string')
+        : [];
   return types.length > 0 && !types.some((t) => t === 'object' || t === 'array') ? types : null;
 }
 
@@ -32,7 +38,10 @@ function scalarItemTypes(items: unknown): string[] | null {
  * Map, where Ajv compares every pair (quadratic: 100,000 items took minutes). It reports the
  * same pair Ajv does, and like Ajv skips items outside the declared scalar item types.
  */
-function uniqueItemsCheck(meter: WorkMeter, parent: AnySchemaObject): { (data: unknown[]): boolean; errors?: Partial<ErrorObject>[] } {
+function uniqueItemsCheck(
+  meter: WorkMeter,
+  parent: AnySchemaObject,
+): { (data: unknown[]): boolean; errors?: Partial<ErrorObject>[] } {
   const scalarTypes = scalarItemTypes(parent.items);
   // Scalars are their own Map keys (SameValueZero: 1 and "1" differ, 0 and -0 do not, as in Ajv);
   // objects and arrays are keyed by canonical JSON (key order ignored) in a map of their own.
@@ -73,7 +82,13 @@ function uniqueItemsCheck(meter: WorkMeter, parent: AnySchemaObject): { (data: u
     }
     if (!pair) return true;
     const [i, j] = pair;
-    check.errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }];
+    check.errors = [
+      {
+        keyword: 'uniqueItems',
+        message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
+        params: { i, j },
+      },
+    ];
     return false;
   };
   check.errors = undefined as Partial<ErrorObject>[] | undefined;
@@ -87,7 +102,8 @@ export function addLinearUniqueItems(ajv: Ajv, meter: WorkMeter): void {
     keyword: 'uniqueItems',
     type: 'array',
     schemaType: 'boolean',
-    compile: (unique: boolean, parent: AnySchemaObject) => (unique ? uniqueItemsCheck(meter, parent) : () => true) as (data: unknown) => boolean,
+    compile: (unique: boolean, parent: AnySchemaObject) =>
+      (unique ? uniqueItemsCheck(meter, parent) : () => true) as (data: unknown) => boolean,
   });
 }
 

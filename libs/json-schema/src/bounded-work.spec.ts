@@ -28,7 +28,14 @@ describe('work budget', () => {
   const v = new SchemaValidator();
 
   it('stops an exponential anyOf recursion (3^60 evaluations) with a message', () => {
-    const schema = { anyOf: [{ type: 'array', items: { $ref: '#' } }, { type: 'array', items: { $ref: '#' } }, { type: 'array', items: { $ref: '#' } }, { type: 'number' }] };
+    const schema = {
+      anyOf: [
+        { type: 'array', items: { $ref: '#' } },
+        { type: 'array', items: { $ref: '#' } },
+        { type: 'array', items: { $ref: '#' } },
+        { type: 'number' },
+      ],
+    };
     const [errors, ms] = timed(() => v.validate('a', schema, chain(60)));
     expect(errors).toEqual([{ path: '/', message: expect.stringMatching(stopped) }]);
     expect(ms).toBeLessThan(1000);
@@ -57,7 +64,9 @@ describe('work budget', () => {
       ),
     );
     expect(errors.length).toBe(2);
-    expect(errors[1].message).toBe(`further errors not listed: the value has more than ${MAX_TRACKED_ERRORS} errors against the schema`);
+    expect(errors[1].message).toBe(
+      `further errors not listed: the value has more than ${MAX_TRACKED_ERRORS} errors against the schema`,
+    );
     expect(
       v.validate(
         'a',
@@ -90,7 +99,9 @@ describe('formats', () => {
     const [errors, ms] = timed(() => v.validate('a', { type: 'string', format: 'url' }, url));
     expect(errors).toEqual([{ path: '/', message: 'must match format "url"' }]);
     expect(ms).toBeLessThan(1000);
-    expect(v.validate('a', { type: 'string', format: 'date-time' }, `2024-01-01T00:00:00Z${' '.repeat(200)}`)).toEqual([{ path: '/', message: 'must match format "date-time"' }]);
+    expect(v.validate('a', { type: 'string', format: 'date-time' }, `2024-01-01T00:00:00Z${' '.repeat(200)}`)).toEqual([
+      { path: '/', message: 'must match format "date-time"' },
+    ]);
     expect(v.validate('a', { type: 'string', format: 'date-time' }, '2024-01-01T00:00:00Z')).toEqual([]);
     expect(v.validate('a', { type: 'string', format: 'url' }, 'https://example.com/a?b=c')).toEqual([]);
   });
@@ -144,7 +155,19 @@ describe('canonicalJson', () => {
   };
 
   it('is byte-identical to the earlier implementation (stored idempotency fingerprints keep matching)', () => {
-    const values = [null, 0, -0, 1.5e300, 'é"\\\n\u2028', true, [], {}, [1, [2, [3]]], { b: 1, a: { d: [null, { z: 1, y: 2 }], c: 'x' } }, { '': 0, ' ': 1, '10': 2, '9': 3 }];
+    const values = [
+      null,
+      0,
+      -0,
+      1.5e300,
+      'é"\\\n\u2028',
+      true,
+      [],
+      {},
+      [1, [2, [3]]],
+      { b: 1, a: { d: [null, { z: 1, y: 2 }], c: 'x' } },
+      { '': 0, ' ': 1, '10': 2, '9': 3 },
+    ];
     for (const v of values) expect(canonicalJson(v)).toBe(previous(v));
   });
 });

@@ -13,6 +13,7 @@ export function canonicalJson(value: unknown): string {
   const o = value as Record<string, unknown>;
   const keys = Object.keys(o).sort();
   let s = '{';
-  for (let i = 0; i < keys.length; i++) s += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(o[keys[i]])}`;
+  for (let i = 0; i < keys.length; i++)
+    s += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(o[keys[i]])}`;
   return `${s}}`;
 }

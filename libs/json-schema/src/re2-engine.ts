@@ -11,7 +11,8 @@ const short = (s: string): string => (s.length > 60 ? `${s.slice(0, 57)}...` : s
  * and no lookaround, and a pattern must stay small enough to compile and run quickly.
  */
 export function compilePattern(source: string): RE2JS | string {
-  if (source.length > SCHEMA_LIMITS.maxPatternLength) return `is longer than ${SCHEMA_LIMITS.maxPatternLength} characters`;
+  if (source.length > SCHEMA_LIMITS.maxPatternLength)
+    return `is longer than ${SCHEMA_LIMITS.maxPatternLength} characters`;
   let re: RE2JS;
   try {
     re = RE2JS.compile(RE2JS.translateRegExp(source));
@@ -68,7 +69,14 @@ export class MeteredPattern implements Releasable {
   private hookDfa(): ReturnType<RE2JS['re2']>['dfa'] | null {
     const re2 = this.re.re2() as { dfa?: ReturnType<RE2JS['re2']>['dfa']; onepass?: unknown };
     const dfa = re2.dfa;
-    if (!dfa || typeof dfa.step !== 'function' || typeof dfa.match !== 'function' || typeof dfa.clearCache !== 'function' || !('onepass' in re2)) return null;
+    if (
+      !dfa ||
+      typeof dfa.step !== 'function' ||
+      typeof dfa.match !== 'function' ||
+      typeof dfa.clearCache !== 'function' ||
+      !('onepass' in re2)
+    )
+      return null;
     // The one-pass engine runs first when a pattern allows it, at 40-70 ns a character on long
     // strings; without it the lazy DFA runs (10-20 ns a character once its states are built).
     re2.onepass = null;

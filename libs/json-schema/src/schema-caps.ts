@@ -9,7 +9,8 @@ import { COSTS } from './work-meter';
  * or in the pass that lists all errors (every keyword, required and dependency name may add one).
  */
 export function ownCost(n: SchemaNode, allErrors = false): number {
-  const reads = COSTS.node + n.keywords * COSTS.keyword + (n.lookups + n.required) * COSTS.lookup + n.values * COSTS.value;
+  const reads =
+    COSTS.node + n.keywords * COSTS.keyword + (n.lookups + n.required) * COSTS.lookup + n.values * COSTS.value;
   if (allErrors) return reads + n.burst * COSTS.error;
   return reads + (n.discarded ? COSTS.error : 0);
 }
@@ -32,14 +33,19 @@ function depthOver(doc: unknown, limit: number): boolean {
  * whose in-place fan-out (allOf/anyOf/$ref...) alone costs more than a whole validation budget.
  * Returns the subschema graph, or a problem phrase to follow "schema" ("is larger than ...").
  */
-export function checkSchemaCaps(schema: unknown, patternProblem: (source: string) => string | null): SchemaGraph | string {
-  if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) return 'must be a JSON object';
+export function checkSchemaCaps(
+  schema: unknown,
+  patternProblem: (source: string) => string | null,
+): SchemaGraph | string {
+  if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema)))
+    return 'must be a JSON object';
   if (depthOver(schema, SCHEMA_LIMITS.maxDepth)) return `nests deeper than ${SCHEMA_LIMITS.maxDepth} levels`;
   const bytes = Buffer.byteLength(JSON.stringify(schema));
   if (bytes > SCHEMA_LIMITS.maxBytes) return `is larger than ${SCHEMA_LIMITS.maxBytes} bytes serialized (${bytes})`;
   const graph = buildSchemaGraph(schema as SchemaObject | boolean);
   if (typeof graph === 'string') return graph;
-  if (graph.patterns.length > SCHEMA_LIMITS.maxPatterns) return `has more than ${SCHEMA_LIMITS.maxPatterns} patterns (pattern and patternProperties)`;
+  if (graph.patterns.length > SCHEMA_LIMITS.maxPatterns)
+    return `has more than ${SCHEMA_LIMITS.maxPatterns} patterns (pattern and patternProperties)`;
   for (const { pointer, source } of graph.patterns) {
     const problem = patternProblem(source);
     if (problem) return `has a pattern ${describePattern(source)} at ${pointer || '/'} that ${problem}`;

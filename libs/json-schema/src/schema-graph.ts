@@ -40,7 +40,8 @@ export interface SchemaGraph {
   patterns: { pointer: string; source: string }[];
 }
 
-const isSchema = (v: unknown): v is SchemaObject | boolean => typeof v === 'boolean' || (v !== null && typeof v === 'object' && !Array.isArray(v));
+const isSchema = (v: unknown): v is SchemaObject | boolean =>
+  typeof v === 'boolean' || (v !== null && typeof v === 'object' && !Array.isArray(v));
 const escapeToken = (t: string): string => t.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Weight of comparing a value against a constant: containers cost more (deep equality lists their keys). */
@@ -79,10 +80,22 @@ export function buildSchemaGraph(schema: SchemaObject | boolean): SchemaGraph | 
 
   const discardRoots: SchemaNode[] = [];
   const visit = (s: SchemaObject | boolean, pointer: string): SchemaNode => {
-    const node: SchemaNode = { pointer, schema: s, inPlace: [], children: [], keywords: 0, lookups: 0, required: 0, values: 0, burst: 0, discarded: false };
+    const node: SchemaNode = {
+      pointer,
+      schema: s,
+      inPlace: [],
+      children: [],
+      keywords: 0,
+      lookups: 0,
+      required: 0,
+      values: 0,
+      burst: 0,
+      discarded: false,
+    };
     nodes.push(node);
     byPointer.set(pointer, node);
-    if (nodes.length > SCHEMA_LIMITS.maxSubschemas) problem ??= `has more than ${SCHEMA_LIMITS.maxSubschemas} subschemas`;
+    if (nodes.length > SCHEMA_LIMITS.maxSubschemas)
+      problem ??= `has more than ${SCHEMA_LIMITS.maxSubschemas} subschemas`;
     if (typeof s === 'boolean' || problem) return node;
     const at = (...tokens: (string | number)[]) => `${pointer}/${tokens.map((t) => escapeToken(String(t))).join('/')}`;
     const sub = (k: string, x: unknown, edges: SchemaNode[], ...tokens: (string | number)[]) => {
@@ -141,7 +154,8 @@ export function buildSchemaGraph(schema: SchemaObject | boolean): SchemaGraph | 
     if (problem) break;
     const pointer = localPointer(ref);
     const target = pointer === null ? undefined : byPointer.get(pointer);
-    if (pointer === null) problem = `has a remote $ref "${ref}": only local references ("#" or "#/...") into the same schema are allowed`;
+    if (pointer === null)
+      problem = `has a remote $ref "${ref}": only local references ("#" or "#/...") into the same schema are allowed`;
     else if (!target) problem = `has a $ref "${ref}" that does not point to a subschema of this schema`;
     else node.inPlace.push(target);
   }

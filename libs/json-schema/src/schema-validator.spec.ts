@@ -21,7 +21,12 @@ describe('SchemaValidator: ordinary schemas validate as with plain Ajv', () => {
       when: { type: 'string', format: 'date-time' },
       code: { type: 'string', pattern: '^[A-Z]{3}-\\d{2}$' },
       tags: { type: 'array', items: { type: 'string' }, uniqueItems: true, maxItems: 3 },
-      nested: { type: 'object', properties: { a: { $ref: '#/definitions/pos' } }, required: ['a'], additionalProperties: false },
+      nested: {
+        type: 'object',
+        properties: { a: { $ref: '#/definitions/pos' } },
+        required: ['a'],
+        additionalProperties: false,
+      },
     },
     required: ['text', 'lang'],
     additionalProperties: false,
@@ -33,19 +38,40 @@ describe('SchemaValidator: ordinary schemas validate as with plain Ajv', () => {
   const v = new SchemaValidator();
   const values: unknown[] = [
     { text: 'hello', lang: 'en' },
-    { text: 'hello', lang: 'en', count: 3, email: 'a@b.co', when: '2024-01-02T03:04:05Z', code: 'ABC-12', tags: ['a', 'b'], nested: { a: 1.5 } },
+    {
+      text: 'hello',
+      lang: 'en',
+      count: 3,
+      email: 'a@b.co',
+      when: '2024-01-02T03:04:05Z',
+      code: 'ABC-12',
+      tags: ['a', 'b'],
+      nested: { a: 1.5 },
+    },
     { text: '', lang: 'de', count: 7.5, extra: true },
-    { text: 'x'.repeat(30), lang: 'fr', email: 'not-an-email', when: 'yesterday', code: 'abc-12', tags: ['a', 'a', 'b', 'c'] },
+    {
+      text: 'x'.repeat(30),
+      lang: 'fr',
+      email: 'not-an-email',
+      when: 'yesterday',
+      code: 'abc-12',
+      tags: ['a', 'a', 'b', 'c'],
+    },
     { text: 'ok', lang: 'es', nested: { a: -1, b: 2 } },
     { lang: 3 },
     'not an object',
     null,
   ];
 
-  it.each(values.map((value, i) => [i, value]))('value %i: same verdict and the same errors, with path and message', (_i, value) => {
-    const expected = reference(value) ? [] : reference.errors!.map((e) => ({ path: e.instancePath || '/', message: e.message }));
-    expect(v.validate('agent-1', schema, value)).toEqual(expected);
-  });
+  it.each(values.map((value, i) => [i, value]))(
+    'value %i: same verdict and the same errors, with path and message',
+    (_i, value) => {
+      const expected = reference(value)
+        ? []
+        : reference.errors!.map((e) => ({ path: e.instancePath || '/', message: e.message }));
+      expect(v.validate('agent-1', schema, value)).toEqual(expected);
+    },
+  );
 
   it('accepts the schema at registration and returns [] without a schema', () => {
     expect(v.schemaProblem(schema)).toBeNull();
@@ -66,7 +92,11 @@ describe('SchemaValidator: hostile patterns', () => {
   });
 
   it('runs patternProperties and propertyNames patterns on RE2 too', () => {
-    const schema = { type: 'object', patternProperties: { '^(x+x+)+y$': { type: 'number' } }, propertyNames: { pattern: '^(\\w+\\s?)*$' } };
+    const schema = {
+      type: 'object',
+      patternProperties: { '^(x+x+)+y$': { type: 'number' } },
+      propertyNames: { pattern: '^(\\w+\\s?)*$' },
+    };
     const key = `${'x'.repeat(40)}y`;
     const [errors, ms] = timed(() => v.validate('a', schema, { [key]: 'not a number', [`${'ab '.repeat(20)}!`]: 1 }));
     expect(errors.map((e) => e.message)).toContain('must be number');
@@ -80,15 +110,23 @@ describe('SchemaValidator: hostile patterns', () => {
     ['a lookbehind', '(?<=\\$)\\d+'],
   ])('refuses %s at registration with a clear message', (_what, pattern) => {
     expect(v.schemaProblem({ type: 'object', properties: { p: { type: 'string', pattern } } })).toMatch(
-      new RegExp(`^has a pattern ".*" at /properties/p that cannot run in linear time .*no backreferences, lookahead or lookbehind$`),
+      new RegExp(
+        `^has a pattern ".*" at /properties/p that cannot run in linear time .*no backreferences, lookahead or lookbehind$`,
+      ),
     );
   });
 
   it('refuses patterns that are too long or too complex', () => {
-    expect(v.schemaProblem({ pattern: 'a'.repeat(SCHEMA_LIMITS.maxPatternLength + 1) })).toMatch(/is longer than 512 characters/);
-    expect(v.schemaProblem({ pattern: '(?:\\w+\\s?){1,300}' })).toMatch(/is too complex: an RE2 program of \d+ instructions \(at most 500\)/);
+    expect(v.schemaProblem({ pattern: 'a'.repeat(SCHEMA_LIMITS.maxPatternLength + 1) })).toMatch(
+      /is longer than 512 characters/,
+    );
+    expect(v.schemaProblem({ pattern: '(?:\\w+\\s?){1,300}' })).toMatch(
+      /is too complex: an RE2 program of \d+ instructions \(at most 500\)/,
+    );
     const many = Object.fromEntries(Array.from({ length: SCHEMA_LIMITS.maxPatterns + 1 }, (_, i) => [`^k${i}$`, true]));
-    expect(v.schemaProblem({ patternProperties: many })).toBe('has more than 16 patterns (pattern and patternProperties)');
+    expect(v.schemaProblem({ patternProperties: many })).toBe(
+      'has more than 16 patterns (pattern and patternProperties)',
+    );
   });
 });
 
@@ -103,11 +141,16 @@ describe('SchemaValidator: uniqueItems in linear time', () => {
     expect(ms).toBeLessThan(1000);
     items.push(4242);
     const [errors, msDup] = timed(() => v.validate('a', schema, items));
-    expect(errors[0]).toEqual({ path: '/', message: 'must NOT have duplicate items (items ## 4242 and 100000 are identical)' });
+    expect(errors[0]).toEqual({
+      path: '/',
+      message: 'must NOT have duplicate items (items ## 4242 and 100000 are identical)',
+    });
     expect(msDup).toBeLessThan(1000);
     // Listing every error (a second pass) would not fit in the budget after this one: said so.
     expect(errors.slice(1)).toEqual([{ path: '/', message: expect.stringMatching(/^further errors not listed: /) }]);
-    expect(v.validate('a', schema, [...items.slice(0, 1000), 999])[0].message).toBe('must NOT have duplicate items (items ## 999 and 1000 are identical)');
+    expect(v.validate('a', schema, [...items.slice(0, 1000), 999])[0].message).toBe(
+      'must NOT have duplicate items (items ## 999 and 1000 are identical)',
+    );
   });
 
   it('reports the pair Ajv reports, objects equal whatever their key order', () => {
@@ -122,7 +165,9 @@ describe('SchemaValidator: uniqueItems in linear time', () => {
     ];
     for (const [s, value] of cases) {
       const reference = plain.compile(s);
-      const expected = reference(value) ? [] : reference.errors!.map((e) => ({ path: e.instancePath || '/', message: e.message }));
+      const expected = reference(value)
+        ? []
+        : reference.errors!.map((e) => ({ path: e.instancePath || '/', message: e.message }));
       expect(v.validate('a', s, value)).toEqual(expected);
     }
   });
@@ -145,11 +190,21 @@ describe('SchemaValidator: no shared $id namespace', () => {
 
   it('refuses references that leave the schema, and $id below the root', () => {
     const v = new SchemaValidator();
-    expect(v.schemaProblem({ $ref: 'x#/definitions/s' })).toBe('has a remote $ref "x#/definitions/s": only local references ("#" or "#/...") into the same schema are allowed');
-    expect(v.schemaProblem({ properties: { a: { $ref: 'https://evil.example/schema.json' } } })).toMatch(/^has a remote \$ref/);
-    expect(v.schemaProblem({ $ref: '#/definitions/missing' })).toBe('has a $ref "#/definitions/missing" that does not point to a subschema of this schema');
-    expect(v.schemaProblem({ properties: { a: { $id: 'y', type: 'string' } } })).toBe('declares $id at /properties/a (only the root may have one)');
-    expect(v.schemaProblem({ $ref: '#' })).toBe('has a $ref cycle at / that applies a subschema to the same value forever');
+    expect(v.schemaProblem({ $ref: 'x#/definitions/s' })).toBe(
+      'has a remote $ref "x#/definitions/s": only local references ("#" or "#/...") into the same schema are allowed',
+    );
+    expect(v.schemaProblem({ properties: { a: { $ref: 'https://evil.example/schema.json' } } })).toMatch(
+      /^has a remote \$ref/,
+    );
+    expect(v.schemaProblem({ $ref: '#/definitions/missing' })).toBe(
+      'has a $ref "#/definitions/missing" that does not point to a subschema of this schema',
+    );
+    expect(v.schemaProblem({ properties: { a: { $id: 'y', type: 'string' } } })).toBe(
+      'declares $id at /properties/a (only the root may have one)',
+    );
+    expect(v.schemaProblem({ $ref: '#' })).toBe(
+      'has a $ref cycle at / that applies a subschema to the same value forever',
+    );
     expect(v.schemaProblem({ type: 'array', items: { $ref: '#' } })).toBeNull();
   });
 });
@@ -159,20 +214,39 @@ describe('SchemaValidator: caps refuse with messages', () => {
   const fill = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
   it.each([
-    ['too large', { description: 'x'.repeat(SCHEMA_LIMITS.maxBytes) }, /^is larger than 32768 bytes serialized \(\d+\)$/],
+    [
+      'too large',
+      { description: 'x'.repeat(SCHEMA_LIMITS.maxBytes) },
+      /^is larger than 32768 bytes serialized \(\d+\)$/,
+    ],
     ['too deep', JSON.parse(`${'{"not":'.repeat(40)}{}${'}'.repeat(40)}`), /^nests deeper than 32 levels$/],
     ['too many subschemas', { anyOf: fill(SCHEMA_LIMITS.maxSubschemas, () => ({})) }, /^has more than 128 subschemas$/],
-    ['too many keywords', { allOf: fill(50, () => Object.fromEntries(fill(11, (i) => [`k${i}`, 1]))) }, /^has more than 512 keywords$/],
+    [
+      'too many keywords',
+      { allOf: fill(50, () => Object.fromEntries(fill(11, (i) => [`k${i}`, 1]))) },
+      /^has more than 512 keywords$/,
+    ],
     [
       'an exponential $ref fan-out',
       {
-        definitions: Object.fromEntries(fill(30, (i) => [`d${i}`, i === 0 ? { type: 'string' } : { allOf: [{ $ref: `#/definitions/d${i - 1}` }, { $ref: `#/definitions/d${i - 1}` }] }])),
+        definitions: Object.fromEntries(
+          fill(30, (i) => [
+            `d${i}`,
+            i === 0
+              ? { type: 'string' }
+              : { allOf: [{ $ref: `#/definitions/d${i - 1}` }, { $ref: `#/definitions/d${i - 1}` }] },
+          ]),
+        ),
         $ref: '#/definitions/d29',
       },
       /^applies too many subschemas to one value at \/definitions\/d\d+/,
     ],
     ['$async', { $async: true, type: 'object' }, /^uses \$async/],
-    ['not JSON Schema', { type: 'bogus' }, /^is not a valid JSON Schema: schema\/type must be equal to one of the allowed values/],
+    [
+      'not JSON Schema',
+      { type: 'bogus' },
+      /^is not a valid JSON Schema: schema\/type must be equal to one of the allowed values/,
+    ],
     ['not an object', [1, 2], /^must be a JSON object$/],
   ])('%s', (_what, schema, message) => {
     expect(v.schemaProblem(schema)).toMatch(message);
@@ -180,7 +254,9 @@ describe('SchemaValidator: caps refuse with messages', () => {
 
   it('refuses values over the value limits before validating them', () => {
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
-    expect(v.validate('a', { type: 'array' }, deep)).toEqual([{ path: '/', message: `value nests deeper than ${VALUE_LIMITS.maxDepth} levels` }]);
+    expect(v.validate('a', { type: 'array' }, deep)).toEqual([
+      { path: '/', message: `value nests deeper than ${VALUE_LIMITS.maxDepth} levels` },
+    ]);
     expect(
       v.validate(
         'a',
@@ -198,6 +274,8 @@ describe('SchemaValidator: caps refuse with messages', () => {
     const big = { anyOf: fill(100, () => ({ type: 'string' })) };
     expect(v.schemaProblem(big, budget)).toBeNull();
     expect(v.schemaProblem(big, budget)).toBeNull();
-    expect(v.schemaProblem({ ...big, title: 'another' }, budget)).toMatch(/^brings the subschemas of this agent's schemas over 150 /);
+    expect(v.schemaProblem({ ...big, title: 'another' }, budget)).toMatch(
+      /^brings the subschemas of this agent's schemas over 150 /,
+    );
   });
 });

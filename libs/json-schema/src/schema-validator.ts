@@ -119,14 +119,22 @@ export class SchemaValidator {
     const weight = 4096 + 5 * JSON.stringify(schema).length + 512 * caps.nodes.length;
     if (budget) {
       if (caps.nodes.length > budget.subschemasLeft) {
-        return { problem: `brings the subschemas of this agent's schemas over ${budget.maxSubschemas} (compiling them is paid before the registration fee)`, weight };
+        return {
+          problem: `brings the subschemas of this agent's schemas over ${budget.maxSubschemas} (compiling them is paid before the registration fee)`,
+          weight,
+        };
       }
       budget.subschemasLeft -= caps.nodes.length;
     }
     const meta = this.metaProblem(schema as JsonSchema);
     if (meta) return { problem: meta, weight };
     try {
-      return { schema: schema as SchemaObject | boolean, first: compileBounded(schema as SchemaObject | boolean, this.meter, this.patterns, false), all: null, weight };
+      return {
+        schema: schema as SchemaObject | boolean,
+        first: compileBounded(schema as SchemaObject | boolean, this.meter, this.patterns, false),
+        all: null,
+        weight,
+      };
     } catch (err) {
       return { problem: `is not a valid JSON Schema: ${(err as Error).message}`, weight };
     }
@@ -142,7 +150,9 @@ export class SchemaValidator {
       addLinearUniqueItems(this.metaSchema, new WorkMeter());
     }
     try {
-      return this.metaSchema.validateSchema(schema) ? null : `is not a valid JSON Schema: ${this.metaSchema.errorsText(this.metaSchema.errors, { dataVar: 'schema' })}`;
+      return this.metaSchema.validateSchema(schema)
+        ? null
+        : `is not a valid JSON Schema: ${this.metaSchema.errorsText(this.metaSchema.errors, { dataVar: 'schema' })}`;
     } catch (err) {
       return `is not a valid JSON Schema: ${(err as Error).message}`;
     }
@@ -174,7 +184,8 @@ export class SchemaValidator {
 
   /** Why a validation stopped, or null for an error that is not a bound (a bug, rethrown). */
   private stopReason(err: unknown): string | null {
-    if (err instanceof WorkBudgetExceeded) return `checking this value against the schema costs more than the budget of ${this.budget} work units`;
+    if (err instanceof WorkBudgetExceeded)
+      return `checking this value against the schema costs more than the budget of ${this.budget} work units`;
     if (err instanceof TooManyErrors) return `the value has more than ${MAX_TRACKED_ERRORS} errors against the schema`;
     if (err instanceof RangeError) return err.message;
     return null;
@@ -196,7 +207,10 @@ function sourceOf(schema: unknown): string | null {
 
 function toSchemaErrors(errors: ErrorObject[] | null | undefined): SchemaError[] {
   const all = errors ?? [];
-  const out = all.slice(0, MAX_REPORTED_ERRORS).map((e) => ({ path: e.instancePath || '/', message: e.message ?? 'invalid' }));
-  if (all.length > MAX_REPORTED_ERRORS) out.push({ path: '/', message: `and ${all.length - MAX_REPORTED_ERRORS} more errors` });
+  const out = all
+    .slice(0, MAX_REPORTED_ERRORS)
+    .map((e) => ({ path: e.instancePath || '/', message: e.message ?? 'invalid' }));
+  if (all.length > MAX_REPORTED_ERRORS)
+    out.push({ path: '/', message: `and ${all.length - MAX_REPORTED_ERRORS} more errors` });
   return out;
 }

@@ -43,7 +43,8 @@ describe('SchemaValidator cache', () => {
 
   it('bounds the estimated heap of the entries', () => {
     const v = new SchemaValidator({ cache: { maxScopes: 100, maxEntriesPerScope: 100, maxTotalBytes: 200_000 } });
-    for (let i = 0; i < 100; i++) v.validate(`agent-${i}`, { anyOf: Array.from({ length: 20 }, (_, j) => ({ const: i * 100 + j })) }, 0);
+    for (let i = 0; i < 100; i++)
+      v.validate(`agent-${i}`, { anyOf: Array.from({ length: 20 }, (_, j) => ({ const: i * 100 + j })) }, 0);
     const { bytes, entries } = v.cacheStats();
     expect(bytes).toBeLessThanOrEqual(200_000);
     expect(entries).toBeGreaterThan(5);
@@ -54,7 +55,12 @@ describe('SchemaValidator cache', () => {
     const v = new SchemaValidator();
     // Registered before the bounds existed: refused when used, with the reason.
     expect(v.validate('old-agent', { type: 'string', pattern: '(a)\\1' }, 'aa')).toEqual([
-      { path: '/', message: expect.stringMatching(/^the schema cannot be used: it has a pattern "\(a\)\\1" at \/ that cannot run in linear time/) },
+      {
+        path: '/',
+        message: expect.stringMatching(
+          /^the schema cannot be used: it has a pattern "\(a\)\\1" at \/ that cannot run in linear time/,
+        ),
+      },
     ]);
   });
 });

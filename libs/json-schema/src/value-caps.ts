@@ -19,7 +19,10 @@ class TooBig {
  * a stack overflow. Returns why the value is too big (a phrase to follow "value"), or the key
  * counts of its big objects, so the work meter charges key loops without enumerating keys again.
  */
-export function measureValue(value: unknown, limits: ValueLimits = VALUE_LIMITS): { problem: string } | { keyCounts: WeakMap<object, number> } {
+export function measureValue(
+  value: unknown,
+  limits: ValueLimits = VALUE_LIMITS,
+): { problem: string } | { keyCounts: WeakMap<object, number> } {
   const keyCounts = new WeakMap<object, number>();
   let count = 1;
   const visit = (v: object, depth: number): void => {

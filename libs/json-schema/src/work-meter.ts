@@ -100,7 +100,15 @@ export class WorkMeter {
    * the copy of the errors collected so far that a failing $ref or uniqueItems makes (Ajv joins
    * errors with concat: a loop of failing $ref calls is quadratic without this charge).
    */
-  node(data: unknown, own: number, perChar: number, perKey: number, perItem: number, perError: number, errors: number): void {
+  node(
+    data: unknown,
+    own: number,
+    perChar: number,
+    perKey: number,
+    perItem: number,
+    perError: number,
+    errors: number,
+  ): void {
     if (errors > MAX_TRACKED_ERRORS) throw new TooManyErrors();
     let units = own + errors * perError;
     if (typeof data === 'string') {

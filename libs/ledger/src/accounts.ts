@@ -3,7 +3,18 @@
  * is money in its own account, so "stuck money" is a query and I5 can compare holds to rows.
  */
 /** `chain_inflight`: accounts of chains that ran before reservations moved to the chain row (emptied by migration ChainReservations). */
-export type AccountKind = 'world' | 'revenue' | 'available' | 'escrow' | 'frozen' | 'withdrawing' | 'owed' | 'refund_payable' | 'refund_due' | 'chain_budget' | 'chain_inflight';
+export type AccountKind =
+  | 'world'
+  | 'revenue'
+  | 'available'
+  | 'escrow'
+  | 'frozen'
+  | 'withdrawing'
+  | 'owed'
+  | 'refund_payable'
+  | 'refund_due'
+  | 'chain_budget'
+  | 'chain_inflight';
 
 export interface AccountRef {
   code: string;
@@ -13,7 +24,13 @@ export interface AccountRef {
   max: bigint | null;
 }
 
-const nonNegative = (code: string, kind: AccountKind, ownerId: string | null): AccountRef => ({ code, kind, ownerId, min: 0n, max: null });
+const nonNegative = (code: string, kind: AccountKind, ownerId: string | null): AccountRef => ({
+  code,
+  kind,
+  ownerId,
+  min: 0n,
+  max: null,
+});
 
 export const Accounts = {
   /** USDC on chain, outside the platform: goes negative as money comes in. */
@@ -24,10 +41,18 @@ export const Accounts = {
   agentFrozen: (agentId: string) => nonNegative(`agent:${agentId}:frozen`, 'frozen', agentId),
   agentWithdrawing: (agentId: string) => nonNegative(`agent:${agentId}:withdrawing`, 'withdrawing', agentId),
   /** What the agent owes (agent_debts): to payers whose dispute refunds reached withdrawn earnings, or to the platform for an admin's advance. Never positive. */
-  agentOwed: (agentId: string): AccountRef => ({ code: `agent:${agentId}:owed`, kind: 'owed', ownerId: agentId, min: null, max: 0n }),
-  clientRefundPayable: (wallet: string) => nonNegative(`client:${wallet.toLowerCase()}:refund_payable`, 'refund_payable', wallet.toLowerCase()),
+  agentOwed: (agentId: string): AccountRef => ({
+    code: `agent:${agentId}:owed`,
+    kind: 'owed',
+    ownerId: agentId,
+    min: null,
+    max: 0n,
+  }),
+  clientRefundPayable: (wallet: string) =>
+    nonNegative(`client:${wallet.toLowerCase()}:refund_payable`, 'refund_payable', wallet.toLowerCase()),
   /** What agents owe this payer on disputes it won (agent_debts): refunded to it as their later earnings repay it. */
-  clientRefundDue: (wallet: string) => nonNegative(`client:${wallet.toLowerCase()}:refund_due`, 'refund_due', wallet.toLowerCase()),
+  clientRefundDue: (wallet: string) =>
+    nonNegative(`client:${wallet.toLowerCase()}:refund_due`, 'refund_due', wallet.toLowerCase()),
   chainBudget: (chainId: string) => nonNegative(`chain:${chainId}:budget`, 'chain_budget', chainId),
 };
 

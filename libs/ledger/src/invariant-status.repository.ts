@@ -19,7 +19,12 @@ export class InvariantStatusRepository {
     await this.dataSource.query(
       `INSERT INTO invariant_status (id, ok, failed, violations, checked_at) VALUES (1, $1, $2, $3, $4)
        ON CONFLICT (id) DO UPDATE SET ok = EXCLUDED.ok, failed = EXCLUDED.failed, violations = EXCLUDED.violations, checked_at = EXCLUDED.checked_at`,
-      [report.ok, failed.map((r) => r.id), JSON.stringify(failed.map((r) => ({ id: r.id, violations: r.violations.slice(0, 5) }))), at],
+      [
+        report.ok,
+        failed.map((r) => r.id),
+        JSON.stringify(failed.map((r) => ({ id: r.id, violations: r.violations.slice(0, 5) }))),
+        at,
+      ],
     );
     return report;
   }

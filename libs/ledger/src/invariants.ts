@@ -14,7 +14,8 @@ export interface InvariantReport {
 
 export async function runInvariantChecks(manager: EntityManager, checks: InvariantCheck[]): Promise<InvariantReport> {
   const results = [];
-  for (const check of checks) results.push({ id: check.id, description: check.description, violations: await check.run(manager) });
+  for (const check of checks)
+    results.push({ id: check.id, description: check.description, violations: await check.run(manager) });
   return { ok: results.every((r) => r.violations.length === 0), results };
 }
 
@@ -61,7 +62,10 @@ export const LEDGER_CHECKS: InvariantCheck[] = [
           WHERE e.balance_after <> e.prev + e.amount OR e.account_version <> e.rn`,
       );
       return [
-        ...rowsToMessages(folds, (r) => `account ${r.code}: balance ${r.balance} v${r.version}, entries fold to ${r.folded} in ${r.n}`),
+        ...rowsToMessages(
+          folds,
+          (r) => `account ${r.code}: balance ${r.balance} v${r.version}, entries fold to ${r.folded} in ${r.n}`,
+        ),
         ...rowsToMessages(chain, (r) => `account ${r.code}: entry v${r.account_version} breaks the balance chain`),
       ];
     },

@@ -9,7 +9,9 @@ import { InvariantStatusRepository } from './invariant-status.repository';
 
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity, InvariantStatusEntity])],
+  imports: [
+    TypeOrmModule.forFeature([LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity, InvariantStatusEntity]),
+  ],
   providers: [LedgerService, InvariantStatusRepository],
   exports: [LedgerService, InvariantStatusRepository],
 })

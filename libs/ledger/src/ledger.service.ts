@@ -54,7 +54,11 @@ function boundsError(err: unknown, legs: Leg[]): LedgerBoundsError | null {
   if (pgErrorCode(err) !== PG_LEDGER_BOUNDS) return null;
   // TypeORM wraps the driver's error; a pipelined transaction gets the driver's own.
   const e = err as { detail?: string; driverError?: { detail?: string } };
-  const detail = JSON.parse(e.driverError?.detail ?? e.detail ?? '{}') as { code: string; balance: string; delta: string };
+  const detail = JSON.parse(e.driverError?.detail ?? e.detail ?? '{}') as {
+    code: string;
+    balance: string;
+    delta: string;
+  };
   const leg = legs.find((l) => l.account.code === detail.code)!;
   return new LedgerBoundsError(leg.account, BigInt(detail.balance), BigInt(detail.delta));
 }
@@ -72,7 +76,9 @@ export class LedgerService {
     const legs = input.legs.filter((l) => l.amount !== 0n);
     const sum = legs.reduce((s, l) => s + l.amount, 0n);
     if (sum !== 0n || legs.length < 2) {
-      throw new UnbalancedPostingError(`posting ${input.code}/${input.refId} is unbalanced: ${legs.length} legs, sum ${sum}`);
+      throw new UnbalancedPostingError(
+        `posting ${input.code}/${input.refId} is unbalanced: ${legs.length} legs, sum ${sum}`,
+      );
     }
 
     const transactionId = randomUUID();
@@ -109,24 +115,35 @@ export class LedgerService {
    */
   async creditAgent(
     manager: Queryable,
-    input: { code: string; refId: string; from: AccountRef; agentId: string; amount: bigint; metadata?: Record<string, unknown> },
+    input: {
+      code: string;
+      refId: string;
+      from: AccountRef;
+      agentId: string;
+      amount: bigint;
+      metadata?: Record<string, unknown>;
+    },
   ): Promise<PostingResult & { repaid: bigint }> {
-    if (input.amount <= 0n) throw new UnbalancedPostingError(`credit ${input.code}/${input.refId} must move a positive amount`);
+    if (input.amount <= 0n)
+      throw new UnbalancedPostingError(`credit ${input.code}/${input.refId} must move a positive amount`);
     const accounts = [input.from, Accounts.agentAvailable(input.agentId), Accounts.agentOwed(input.agentId)];
     let result: { transactionId: string; duplicate: boolean; balances: Record<string, string>; repaid: string };
     try {
-      [{ result }] = await manager.query(`SELECT ledger_credit_agent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS result`, [
-        randomUUID(),
-        input.code,
-        input.refId,
-        input.metadata ?? {},
-        accounts.map((a) => a.code),
-        accounts.map((a) => a.kind),
-        accounts.map((a) => a.ownerId),
-        accounts.map((a) => a.min?.toString() ?? null),
-        accounts.map((a) => a.max?.toString() ?? null),
-        input.amount.toString(),
-      ]);
+      [{ result }] = await manager.query(
+        `SELECT ledger_credit_agent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS result`,
+        [
+          randomUUID(),
+          input.code,
+          input.refId,
+          input.metadata ?? {},
+          accounts.map((a) => a.code),
+          accounts.map((a) => a.kind),
+          accounts.map((a) => a.ownerId),
+          accounts.map((a) => a.min?.toString() ?? null),
+          accounts.map((a) => a.max?.toString() ?? null),
+          input.amount.toString(),
+        ],
+      );
     } catch (err) {
       throw (
         boundsError(
@@ -160,7 +177,10 @@ export class LedgerService {
 
   /** Current balances by code (0 for accounts never used). */
   async balances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
-    const rows: { code: string; balance: string }[] = await manager.query(`SELECT code, balance FROM ledger_accounts WHERE code = ANY($1::text[])`, [codes]);
+    const rows: { code: string; balance: string }[] = await manager.query(
+      `SELECT code, balance FROM ledger_accounts WHERE code = ANY($1::text[])`,
+      [codes],
+    );
     const out = new Map<string, bigint>(codes.map((c) => [c, 0n]));
     for (const r of rows) out.set(r.code, BigInt(r.balance));
     return out;

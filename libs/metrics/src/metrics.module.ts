@@ -6,6 +6,10 @@ import { Metrics } from './metrics';
 @Module({})
 export class MetricsModule {
   static forProcess(name: string): DynamicModule {
-    return { module: MetricsModule, providers: [{ provide: Metrics, useFactory: () => new Metrics({ process: name }) }], exports: [Metrics] };
+    return {
+      module: MetricsModule,
+      providers: [{ provide: Metrics, useFactory: () => new Metrics({ process: name }) }],
+      exports: [Metrics],
+    };
   }
 }

@@ -58,7 +58,11 @@ describe('outbound address policy', () => {
   });
 
   it('allows public unicast addresses and names', () => {
-    for (const u of ['https://93.184.216.34/', 'https://[2606:2800:220:1:248:1893:25c8:1946]/', 'https://agent.example.com:8443/run']) {
+    for (const u of [
+      'https://93.184.216.34/',
+      'https://[2606:2800:220:1:248:1893:25c8:1946]/',
+      'https://agent.example.com:8443/run',
+    ]) {
       expect({ u, reason: policy.staticReason(u) }).toEqual({ u, reason: null });
     }
   });
@@ -76,7 +80,10 @@ describe('outbound address policy', () => {
   });
 
   it('lets development settings allow http and loopback explicitly', () => {
-    const dev = new OutboundUrlPolicy(loadConfig({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' }), async () => []);
+    const dev = new OutboundUrlPolicy(
+      loadConfig({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' }),
+      async () => [],
+    );
     expect(dev.staticReason('http://127.0.0.1:4000/run')).toBeNull();
     expect(dev.staticReason('ftp://127.0.0.1/')).toBe('scheme must be http or https');
     const httpOnly = new OutboundUrlPolicy(loadConfig({ OUTBOUND_ALLOW_HTTP: 'true' }), async () => []);

@@ -33,7 +33,8 @@ export interface OutboundRequest {
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
-const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * The one HTTP client for calls to addresses users gave us (agent endpoints, callbacks,
@@ -56,20 +57,32 @@ export class OutboundHttpClient implements OnModuleDestroy {
     const guarded: buildConnector.connector = (opts, callback) => {
       pickAddress(opts.hostname, allowPrivate, resolve).then(
         (address) =>
-          base({ ...opts, hostname: address, servername: opts.servername ?? (isIP(opts.hostname) ? undefined : opts.hostname) }, (err, socket) => {
-            if (err || !socket) return callback(err ?? new Error('connect failed'), null);
-            const peer = (socket as Socket).remoteAddress ?? '';
-            const reason = allowPrivate ? null : blockedAddressReason(peer);
-            if (reason) {
-              socket.destroy();
-              return callback(new OutboundError('blocked', `connected address is ${reason}`), null);
-            }
-            callback(null, socket);
-          }),
+          base(
+            {
+              ...opts,
+              hostname: address,
+              servername: opts.servername ?? (isIP(opts.hostname) ? undefined : opts.hostname),
+            },
+            (err, socket) => {
+              if (err || !socket) return callback(err ?? new Error('connect failed'), null);
+              const peer = (socket as Socket).remoteAddress ?? '';
+              const reason = allowPrivate ? null : blockedAddressReason(peer);
+              if (reason) {
+                socket.destroy();
+                return callback(new OutboundError('blocked', `connected address is ${reason}`), null);
+              }
+              callback(null, socket);
+            },
+          ),
         (err: Error) => callback(err, null),
       );
     };
-    this.agent = new Agent({ connect: guarded, keepAliveTimeout: 10_000, connections: 128, maxRedirections: 0 } as Agent.Options);
+    this.agent = new Agent({
+      connect: guarded,
+      keepAliveTimeout: 10_000,
+      connections: 128,
+      maxRedirections: 0,
+    } as Agent.Options);
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -121,7 +134,8 @@ function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Pr
     let size = 0;
     body.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) return body.destroy(new OutboundError('too_large', `response larger than ${maxBytes} bytes`));
+      if (size > maxBytes)
+        return body.destroy(new OutboundError('too_large', `response larger than ${maxBytes} bytes`));
       chunks.push(chunk);
     });
     body.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
@@ -139,7 +153,8 @@ function classify(err: unknown, signal: AbortSignal): OutboundError {
   if (err instanceof OutboundError) return err;
   const e = err as { name?: string; code?: string; message?: string; cause?: unknown };
   if (e.cause instanceof OutboundError) return e.cause;
-  if (signal.aborted || e.name === 'TimeoutError' || /TIMEOUT/.test(e.code ?? '')) return new OutboundError('timeout', 'the call timed out');
+  if (signal.aborted || e.name === 'TimeoutError' || /TIMEOUT/.test(e.code ?? ''))
+    return new OutboundError('timeout', 'the call timed out');
   return new OutboundError('network', e.message ?? 'network error');
 }
 

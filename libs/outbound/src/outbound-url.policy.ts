@@ -12,7 +12,8 @@ export interface OutboundPolicyOptions {
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 export class OutboundUrlRejected extends Error {
   constructor(
@@ -111,7 +112,10 @@ export class OutboundUrlPolicy {
     if (cached && cached.expires > Date.now()) return Promise.resolve(cached.addresses);
     const pending = this.inflight.get(host);
     if (pending) return pending;
-    const query = Promise.race([this.resolve(host).catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS).unref())]).then((addresses) => {
+    const query = Promise.race([
+      this.resolve(host).catch(() => null),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), LOOKUP_TIMEOUT_MS).unref()),
+    ]).then((addresses) => {
       this.inflight.delete(host);
       if (this.cache.size >= LOOKUP_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(host, { addresses, expires: Date.now() + LOOKUP_CACHE_MS });

@@ -8,7 +8,11 @@ import { PlatformSigner } from './platform-signer';
 @Module({
   providers: [
     { provide: OutboundUrlPolicy, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundUrlPolicy(c) },
-    { provide: OutboundHttpClient, inject: [AppConfig, OutboundUrlPolicy], useFactory: (c: AppConfig, p: OutboundUrlPolicy) => new OutboundHttpClient(c, p) },
+    {
+      provide: OutboundHttpClient,
+      inject: [AppConfig, OutboundUrlPolicy],
+      useFactory: (c: AppConfig, p: OutboundUrlPolicy) => new OutboundHttpClient(c, p),
+    },
     PlatformSigner,
   ],
   exports: [OutboundUrlPolicy, OutboundHttpClient, PlatformSigner],

@@ -22,7 +22,9 @@ describe('PlatformSigner', () => {
     expect(signs(header, `agora-call.v2.1700000000.${AGENT}.req_1.${sha(body)}`)).toBe(true);
     // Not the format before labels, nor a call to another agent.
     expect(signs(header, `1700000000.req_1.${sha(body)}`)).toBe(false);
-    expect(signs(header, `agora-call.v2.1700000000.11111111-2222-4333-8444-555555555555.req_1.${sha(body)}`)).toBe(false);
+    expect(signs(header, `agora-call.v2.1700000000.11111111-2222-4333-8444-555555555555.req_1.${sha(body)}`)).toBe(
+      false,
+    );
   });
 
   it('gives callbacks and attestations their own labels, so neither verifies as a call', () => {

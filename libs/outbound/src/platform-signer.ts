@@ -7,7 +7,11 @@ const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 
 /** An Ed25519 key pair from its 32-byte seed (hex): the private key, the raw public key, and its id (16 hex of its sha256). */
 export function ed25519FromSeed(seedHex: string): { key: KeyObject; publicKey: KeyObject; raw: Buffer; keyId: string } {
-  const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, Buffer.from(seedHex, 'hex')]), format: 'der', type: 'pkcs8' });
+  const key = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, Buffer.from(seedHex, 'hex')]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const publicKey = createPublicKey(key);
   const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   return { key, publicKey, raw, keyId: createHash('sha256').update(raw).digest('hex').slice(0, 16) };
@@ -30,9 +34,21 @@ export const PLATFORM_SIGNATURE_LABELS = {
 export type PlatformSignaturePurpose = keyof typeof PLATFORM_SIGNATURE_LABELS;
 
 /** The text the platform signs: `"<label>.<t>.<subject ids, '.'-separated>.<sha256 hex of body>"`. */
-export function platformSignedText(purpose: PlatformSignaturePurpose, t: number, subject: readonly string[], body: string | Buffer): string {
-  for (const id of subject) if (!id || id.includes('.')) throw new Error(`a signed subject id must be non-empty and dot-free: ${JSON.stringify(id)}`);
-  return [PLATFORM_SIGNATURE_LABELS[purpose], String(t), ...subject, createHash('sha256').update(body).digest('hex')].join('.');
+export function platformSignedText(
+  purpose: PlatformSignaturePurpose,
+  t: number,
+  subject: readonly string[],
+  body: string | Buffer,
+): string {
+  for (const id of subject)
+    if (!id || id.includes('.'))
+      throw new Error(`a signed subject id must be non-empty and dot-free: ${JSON.stringify(id)}`);
+  return [
+    PLATFORM_SIGNATURE_LABELS[purpose],
+    String(t),
+    ...subject,
+    createHash('sha256').update(body).digest('hex'),
+  ].join('.');
 }
 
 /**
@@ -70,7 +86,9 @@ export class PlatformSigner {
   }
 
   private header(purpose: PlatformSignaturePurpose, subject: readonly string[], body: string, nowS: number): string {
-    const signature = sign(null, Buffer.from(platformSignedText(purpose, nowS, subject, body)), this.key).toString('base64');
+    const signature = sign(null, Buffer.from(platformSignedText(purpose, nowS, subject, body)), this.key).toString(
+      'base64',
+    );
     return `t=${nowS},ed25519=${signature}`;
   }
 }

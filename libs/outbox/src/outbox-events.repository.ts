@@ -49,6 +49,12 @@ export class OutboxEventsRepository {
   /** The agent's events after `after` (from the first without it), oldest first, at most `limit`, before the horizon. */
   async listForAgent(agentId: string, after: EventPosition | null, limit: number): Promise<AgentEventRow[]> {
     const [{ micros: horizon }] = await this.tx.query<{ micros: string }>(HORIZON);
-    return this.tx.query<AgentEventRow>(LIST, [agentId, after ? after.micros.toString() : null, after?.id ?? '', limit, horizon]);
+    return this.tx.query<AgentEventRow>(LIST, [
+      agentId,
+      after ? after.micros.toString() : null,
+      after?.id ?? '',
+      limit,
+      horizon,
+    ]);
   }
 }

@@ -18,7 +18,13 @@ describe('OutboxService: one log line per domain event', () => {
     for (const type of EVENT_TYPES) await outbox.record(manager, type, 'agent-1', {});
     const named = (spy: jest.SpyInstance) => spy.mock.calls.map(([, msg]) => msg).sort();
     expect(named(warn)).toEqual(['execution.failed', 'withdrawal.failed']);
-    expect(named(info)).toEqual(['dispute.filed', 'dispute.resolved', 'escrow.released', 'execution.completed', 'withdrawal.completed']);
+    expect(named(info)).toEqual([
+      'dispute.filed',
+      'dispute.resolved',
+      'escrow.released',
+      'execution.completed',
+      'withdrawal.completed',
+    ]);
     expect(error).not.toHaveBeenCalled();
   });
 
@@ -32,6 +38,14 @@ describe('OutboxService: one log line per domain event', () => {
     );
     const [fields, msg] = info.mock.calls[0];
     expect(msg).toBe('dispute.filed');
-    expect(fields).toEqual({ event: 'dispute.filed', eventId: id, agentId: 'agent-2', disputeId: 'dsp_1', executionId: 'req_1', note: `${'x'.repeat(200)}...`, cost: '1.000000' });
+    expect(fields).toEqual({
+      event: 'dispute.filed',
+      eventId: id,
+      agentId: 'agent-2',
+      disputeId: 'dsp_1',
+      executionId: 'req_1',
+      note: `${'x'.repeat(200)}...`,
+      cost: '1.000000',
+    });
   });
 });

@@ -4,7 +4,14 @@ import { newId } from '@app/common';
 import { activeTraceparent } from '@app/tracing';
 
 /** Event names of the spec (§6). */
-export type EventType = 'execution.completed' | 'execution.failed' | 'dispute.filed' | 'dispute.resolved' | 'escrow.released' | 'withdrawal.completed' | 'withdrawal.failed';
+export type EventType =
+  | 'execution.completed'
+  | 'execution.failed'
+  | 'dispute.filed'
+  | 'dispute.resolved'
+  | 'escrow.released'
+  | 'withdrawal.completed'
+  | 'withdrawal.failed';
 
 export const EVENT_TYPES: readonly EventType[] = [
   'execution.completed',
@@ -33,9 +40,18 @@ export class OutboxService {
    * Records `type` and logs it: one line per domain event, named by its type, at its level
    * (EVENT_LOG_LEVEL). `logged` adds fields to the line only (the execution's cost), not to the event.
    */
-  async record(manager: Queryable, type: EventType, agentId: string | null, data: Record<string, unknown>, logged: Record<string, unknown> = {}): Promise<string> {
+  async record(
+    manager: Queryable,
+    type: EventType,
+    agentId: string | null,
+    data: Record<string, unknown>,
+    logged: Record<string, unknown> = {},
+  ): Promise<string> {
     const id = newId('evt');
-    await manager.query(`INSERT INTO outbox_events (id, type, agent_id, data, traceparent) VALUES ($1, $2, $3, $4, $5)`, [id, type, agentId, data, activeTraceparent()]);
+    await manager.query(
+      `INSERT INTO outbox_events (id, type, agent_id, data, traceparent) VALUES ($1, $2, $3, $4, $5)`,
+      [id, type, agentId, data, activeTraceparent()],
+    );
     this.logger[EVENT_LOG_LEVEL[type]]({ event: type, eventId: id, agentId, ...logFields(data), ...logged }, type);
     return id;
   }
@@ -58,7 +74,8 @@ function logFields(data: Record<string, unknown>): Record<string, unknown> {
   for (const [key, value] of Object.entries(data)) {
     if (key === 'reason' || key === 'evidence') continue;
     // An event's requestId is its execution's; the line's requestId is the HTTP request's (pino-http).
-    out[key === 'requestId' ? 'executionId' : key] = typeof value === 'string' && value.length > 200 ? `${value.slice(0, 200)}...` : value;
+    out[key === 'requestId' ? 'executionId' : key] =
+      typeof value === 'string' && value.length > 200 ? `${value.slice(0, 200)}...` : value;
   }
   return out;
 }

@@ -38,7 +38,12 @@ export class BalancesService {
 
   async balance(agentId: string): Promise<AgentBalance> {
     await this.assertAgent(agentId);
-    const codes = [Accounts.agentAvailable(agentId).code, Accounts.agentEscrow(agentId).code, Accounts.agentFrozen(agentId).code, Accounts.agentOwed(agentId).code];
+    const codes = [
+      Accounts.agentAvailable(agentId).code,
+      Accounts.agentEscrow(agentId).code,
+      Accounts.agentFrozen(agentId).code,
+      Accounts.agentOwed(agentId).code,
+    ];
     const balances = await this.ledger.balances(this.dataSource.manager, codes);
     const [row] = await this.dataSource.query(
       `SELECT (SELECT coalesce(sum(agent_earnings), 0) FROM transactions WHERE providing_agent_id = $1)::text AS earned,
@@ -70,11 +75,10 @@ export class BalancesService {
    */
   async history(agentId: string, page: Page): Promise<TransactionEntity[]> {
     await this.assertAgent(agentId);
-    const ids: { id: string }[] = await this.dataSource.query(`SELECT id FROM transactions WHERE providing_agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, [
-      agentId,
-      page.limit,
-      page.offset,
-    ]);
+    const ids: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM transactions WHERE providing_agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [agentId, page.limit, page.offset],
+    );
     if (ids.length === 0) return [];
     const rows = await this.dataSource.manager.find(TransactionEntity, { where: { id: In(ids.map((r) => r.id)) } });
     const byId = new Map(rows.map((t) => [t.id, t]));

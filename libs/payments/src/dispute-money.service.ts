@@ -92,7 +92,11 @@ export class DisputeMoney {
    * concurrent filings queue, and the losers find it disputed) and freezes what the agent still
    * holds of its earnings: all of them while the hold is held, else what available has of them.
    */
-  async freeze(sql: Queryable, transactionId: string, disputeId: string): Promise<Freeze & { transaction: DisputedTransaction }> {
+  async freeze(
+    sql: Queryable,
+    transactionId: string,
+    disputeId: string,
+  ): Promise<Freeze & { transaction: DisputedTransaction }> {
     const [row] = await queryRows<Record<string, string | Date | null>>(
       sql,
       `UPDATE transactions SET status = 'disputed', dispute_id = $2 WHERE id = $1 AND status = 'completed' AND dispute_id IS NULL
@@ -100,12 +104,17 @@ export class DisputeMoney {
                  coalesce(completed_at, created_at) AS completed_at, payment_id`,
       [transactionId, disputeId],
     );
-    if (!row) throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed or refunded', { transactionId });
+    if (!row)
+      throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed or refunded', { transactionId });
     const tx = toDisputed(row);
     const agentId = tx.agentId;
     const amount = tx.agentEarnings;
     // Waits for a release of this hold in flight: it then reads `released` and freezes from available.
-    const [hold] = await queryRows<{ id: string; status: string }>(sql, `SELECT id, status FROM escrow_holds WHERE transaction_id = $1 FOR UPDATE`, [transactionId]);
+    const [hold] = await queryRows<{ id: string; status: string }>(
+      sql,
+      `SELECT id, status FROM escrow_holds WHERE transaction_id = $1 FOR UPDATE`,
+      [transactionId],
+    );
     if (hold?.status === 'held') {
       await sql.query(`UPDATE escrow_holds SET status = 'frozen' WHERE id = $1`, [hold.id]);
       if (amount > 0n) {
@@ -147,10 +156,20 @@ export class DisputeMoney {
    * owed by the agent to the platform. The rest of the frozen earnings is released to the agent.
    * The transaction is `refunded` when all of the agent fee goes back (client_wins), else `completed`.
    */
-  async settle(sql: Queryable, d: { disputeId: string; transaction: DisputedTransaction; frozen: bigint; outcome: DisputeOutcome; advance?: boolean }): Promise<DisputeSettlement> {
+  async settle(
+    sql: Queryable,
+    d: {
+      disputeId: string;
+      transaction: DisputedTransaction;
+      frozen: bigint;
+      outcome: DisputeOutcome;
+      advance?: boolean;
+    },
+  ): Promise<DisputeSettlement> {
     const { transaction: tx, frozen } = d;
     const refundFee = d.outcome === 'agent_wins' ? 0n : d.outcome === 'client_wins' ? tx.agentFee : tx.agentFee / 2n;
-    const share = refundFee === tx.agentFee ? { cut: tx.platformCut, earnings: tx.agentEarnings } : splitAgentFee(refundFee);
+    const share =
+      refundFee === tx.agentFee ? { cut: tx.platformCut, earnings: tx.agentEarnings } : splitAgentFee(refundFee);
     const fromEarnings = minBig(share.earnings, frozen);
     const shortfall = share.earnings - fromEarnings;
     const advanced = d.advance ? shortfall : 0n;
@@ -160,7 +179,10 @@ export class DisputeMoney {
     const payer = tx.payerWallet;
     // The transaction's row, then every account this takes, in the ledger's lock order (revenue
     // before the agent's accounts, as a charge takes them), before the postings that need them.
-    await sql.query(`UPDATE transactions SET status = $2 WHERE id = $1 AND status = 'disputed'`, [tx.id, d.outcome === 'client_wins' ? 'refunded' : 'completed']);
+    await sql.query(`UPDATE transactions SET status = $2 WHERE id = $1 AND status = 'disputed'`, [
+      tx.id,
+      d.outcome === 'client_wins' ? 'refunded' : 'completed',
+    ]);
     await this.ledger.openAccounts(sql, [Accounts.clientRefundPayable(payer), Accounts.clientRefundDue(payer)]);
     await this.ledger.lockBalances(sql, [
       Accounts.platformRevenue().code,
@@ -173,7 +195,14 @@ export class DisputeMoney {
     let refund: RefundEntity | null = null;
     if (refundedNow > 0n) {
       const refundId = `rfd_${d.disputeId.slice(4)}`;
-      refund = await this.refunds.open(sql, { id: refundId, wallet: payer, amount: refundedNow, reason: 'dispute', executionId: null, transactionId: tx.id });
+      refund = await this.refunds.open(sql, {
+        id: refundId,
+        wallet: payer,
+        amount: refundedNow,
+        reason: 'dispute',
+        executionId: null,
+        transactionId: tx.id,
+      });
       await this.ledger.post(sql, {
         code: 'dispute.refunded',
         refId: d.disputeId,
@@ -188,7 +217,11 @@ export class DisputeMoney {
     }
     if (shortfall > 0n) {
       const debt = { agentId: tx.agentId, disputeId: d.disputeId, transactionId: tx.id, amount: shortfall };
-      await this.debts.insert(sql, { id: `dbt_${d.disputeId.slice(4)}`, ...debt, creditorWallet: d.advance ? null : payer });
+      await this.debts.insert(sql, {
+        id: `dbt_${d.disputeId.slice(4)}`,
+        ...debt,
+        creditorWallet: d.advance ? null : payer,
+      });
     }
     if (outstanding > 0n) {
       await this.ledger.post(sql, {
@@ -212,7 +245,15 @@ export class DisputeMoney {
         metadata: { transactionId: tx.id, outcome: d.outcome },
       }));
     }
-    return { refundAmount: refundFee, refundedNow, outstanding, advanced, releasedAmount: released, refund, repaymentRefundIds };
+    return {
+      refundAmount: refundFee,
+      refundedNow,
+      outstanding,
+      advanced,
+      releasedAmount: released,
+      refund,
+      repaymentRefundIds,
+    };
   }
 }
 

@@ -40,7 +40,11 @@ export interface ExecutionCharge {
    * Variable pricing: the execution this charge is for, and the agent fee the payment covered
    * (the cap). What was paid above `agentFee` is owed back to the payer as a refund.
    */
-  refund?: { executionId: string; authorizedAgentFee: bigint; /** The `rfd_` id to use if a refund is owed. */ id?: string };
+  refund?: {
+    executionId: string;
+    authorizedAgentFee: bigint;
+    /** The `rfd_` id to use if a refund is owed. */ id?: string;
+  };
   /**
    * Where the money comes from when it is not an x402 payment arriving from the chain: a chain's
    * budget (`from` chain:budget), which pays only what the execution cost; the unused part of its
@@ -88,7 +92,11 @@ export class EscrowService {
       for (const b of this.scheduledBuckets) if (b < current) this.scheduledBuckets.delete(b);
     }
     this.scheduledBuckets.add(bucket);
-    const queued = await this.jobs.wake('escrow.release-due', { bucket }, { jobId: jobId('escrow.release-due', bucket), delay: Math.max(0, bucket * RELEASE_BUCKET_MS - now) });
+    const queued = await this.jobs.wake(
+      'escrow.release-due',
+      { bucket },
+      { jobId: jobId('escrow.release-due', bucket), delay: Math.max(0, bucket * RELEASE_BUCKET_MS - now) },
+    );
     if (!queued) this.scheduledBuckets.delete(bucket);
   }
 
@@ -122,7 +130,10 @@ export class EscrowService {
    * keeps the fee and a half-up 5% cut; the agent's earnings go to escrow (and straight to
    * available for instant tiers).
    */
-  async recordCharge(manager: Queryable, c: ExecutionCharge): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: RefundEntity | null }> {
+  async recordCharge(
+    manager: Queryable,
+    c: ExecutionCharge,
+  ): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: RefundEntity | null }> {
     const { cut, earnings } = splitAgentFee(c.agentFee);
     const unused = c.refund ? c.refund.authorizedAgentFee - c.agentFee : 0n;
     if (unused < 0n) throw new Error(`agent fee ${c.agentFee} exceeds what was authorized`);
@@ -132,7 +143,15 @@ export class EscrowService {
     const holdId = newId('esc');
     const gross = c.platformFee + c.agentFee;
     const now = this.clock.now();
-    const hold = Object.assign(new EscrowHoldEntity(), { id: holdId, transactionId, agentId: c.agentId, amount: earnings, status: 'held', releaseAt: now, releasedAt: null });
+    const hold = Object.assign(new EscrowHoldEntity(), {
+      id: holdId,
+      transactionId,
+      agentId: c.agentId,
+      amount: earnings,
+      status: 'held',
+      releaseAt: now,
+      releasedAt: null,
+    });
     const transaction = Object.assign(new TransactionEntity(), {
       id: transactionId,
       requestingAgent: c.requestingAgent,
@@ -187,7 +206,14 @@ export class EscrowService {
         ],
       ),
       refund
-        ? this.refunds.open(manager, { id: refund.id, wallet: c.payerWallet, amount: refund.amount, reason: 'variable_price_unused', executionId: c.refund!.executionId, transactionId })
+        ? this.refunds.open(manager, {
+            id: refund.id,
+            wallet: c.payerWallet,
+            amount: refund.amount,
+            reason: 'variable_price_unused',
+            executionId: c.refund!.executionId,
+            transactionId,
+          })
         : Promise.resolve(null),
       this.ledger.post(manager, {
         code: 'execution.settled',
@@ -204,7 +230,12 @@ export class EscrowService {
       // posting's accounts and before the agent's row (the caller's reputation statement), which is
       // the order withdrawals and disputes take them in. Taking the row first deadlocked a charge
       // against a withdrawal holding available and waiting for the row.
-      c.releaseInline !== false ? this.ledger.lockBalances(manager, [Accounts.agentAvailable(c.agentId).code, Accounts.agentOwed(c.agentId).code]) : Promise.resolve(null),
+      c.releaseInline !== false
+        ? this.ledger.lockBalances(manager, [
+            Accounts.agentAvailable(c.agentId).code,
+            Accounts.agentOwed(c.agentId).code,
+          ])
+        : Promise.resolve(null),
     ]);
     hold.releaseAt = new Date(held[0].releaseAt);
     if (hold.releaseAt.getTime() <= now.getTime() && c.releaseInline !== false) {
@@ -239,7 +270,10 @@ export class EscrowService {
 
   /** Releases a claimed hold; answers the refunds its repayment of the agent's debts opened (the sweeper sends them if nobody wakes them). */
   private async releaseIn(manager: Queryable, hold: EscrowHoldEntity): Promise<{ refundIds: string[] }> {
-    await manager.query(`UPDATE escrow_holds SET status = 'released', released_at = $2 WHERE id = $1 AND status = 'held'`, [hold.id, this.clock.now()]);
+    await manager.query(
+      `UPDATE escrow_holds SET status = 'released', released_at = $2 WHERE id = $1 AND status = 'held'`,
+      [hold.id, this.clock.now()],
+    );
     if (hold.amount === 0n) return { refundIds: [] };
     // What the agent owes (a dispute's refund of earnings it had withdrawn) is repaid first.
     const { balances, refundIds } = await this.credit.credit(manager, {
@@ -249,7 +283,9 @@ export class EscrowService {
       agentId: hold.agentId,
       amount: hold.amount,
     });
-    const available = balances.get(Accounts.agentAvailable(hold.agentId).code) ?? (await this.ledger.balance(manager, Accounts.agentAvailable(hold.agentId).code));
+    const available =
+      balances.get(Accounts.agentAvailable(hold.agentId).code) ??
+      (await this.ledger.balance(manager, Accounts.agentAvailable(hold.agentId).code));
     await this.outbox.record(manager, 'escrow.released', hold.agentId, {
       transactionId: hold.transactionId,
       amount: formatMicros(hold.amount),
@@ -260,9 +296,9 @@ export class EscrowService {
 
   /** Held escrows due for release (for the sweeper). */
   async dueReleases(limit = 500): Promise<{ id: string; releaseAt: Date }[]> {
-    return this.dataSource.query(`SELECT id, release_at AS "releaseAt" FROM escrow_holds WHERE status = 'held' AND release_at <= $1 ORDER BY release_at LIMIT $2`, [
-      this.clock.now(),
-      limit,
-    ]);
+    return this.dataSource.query(
+      `SELECT id, release_at AS "releaseAt" FROM escrow_holds WHERE status = 'held' AND release_at <= $1 ORDER BY release_at LIMIT $2`,
+      [this.clock.now(), limit],
+    );
   }
 }

@@ -6,7 +6,8 @@ type Row = Record<string, unknown>;
 export const PAYMENT_CHECKS: InvariantCheck[] = [
   {
     id: 'I5',
-    description: 'holds match accounts: escrow = held holds, withdrawing = open withdrawals, refund_payable = unpaid refunds',
+    description:
+      'holds match accounts: escrow = held holds, withdrawing = open withdrawals, refund_payable = unpaid refunds',
     async run(m) {
       const rows: Row[] = await m.query(
         `WITH acc AS (SELECT owner_id, kind, balance FROM ledger_accounts WHERE kind IN ('escrow', 'withdrawing', 'refund_payable')),
@@ -19,12 +20,16 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
            FROM acc a FULL JOIN expected e ON a.owner_id = e.owner_id AND a.kind = e.kind
           WHERE coalesce(a.balance, 0) <> coalesce(e.total, 0)`,
       );
-      return rows.map((r) => `${r.kind === 'refund_payable' ? 'client' : 'agent'} ${r.owner} ${r.kind}: account ${r.balance}, rows ${r.expected}`);
+      return rows.map(
+        (r) =>
+          `${r.kind === 'refund_payable' ? 'client' : 'agent'} ${r.owner} ${r.kind}: account ${r.balance}, rows ${r.expected}`,
+      );
     },
   },
   {
     id: 'I6',
-    description: 'resolve once: terminal holds, withdrawals and refunds have exactly one resolving journal transaction, open ones none',
+    description:
+      'resolve once: terminal holds, withdrawals and refunds have exactly one resolving journal transaction, open ones none',
     async run(m) {
       const rows: Row[] = await m.query(
         `SELECT 'hold' AS what, h.id, h.status, count(t.id) AS n FROM escrow_holds h
@@ -85,7 +90,8 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
   },
   {
     id: 'I9',
-    description: 'payment uniqueness: a settled authorization funds exactly one registration (or its refund), execution or chain',
+    description:
+      'payment uniqueness: a settled authorization funds exactly one registration (or its refund), execution or chain',
     async run(m) {
       const rows: Row[] = await m.query(
         `SELECT id, n FROM (
@@ -100,7 +106,8 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
   },
   {
     id: 'I11',
-    description: "debts match accounts: each agent's owed account = minus what its debts still lack (agent_debts), each payer's refund_due = what debts to it have not refunded yet",
+    description:
+      "debts match accounts: each agent's owed account = minus what its debts still lack (agent_debts), each payer's refund_due = what debts to it have not refunded yet",
     async run(m) {
       const rows: Row[] = await m.query(
         `WITH acc AS (SELECT owner_id, kind, CASE WHEN kind = 'owed' THEN -balance ELSE balance END AS balance FROM ledger_accounts WHERE kind IN ('owed', 'refund_due')),
@@ -112,14 +119,19 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
            FROM acc a FULL JOIN expected e ON a.owner_id = e.owner_id AND a.kind = e.kind
           WHERE coalesce(a.balance, 0) <> coalesce(e.total, 0)`,
       );
-      return rows.map((r) => `${r.kind === 'owed' ? 'agent' : 'client'} ${r.owner} ${r.kind}: account ${r.balance}, debts ${r.expected}`);
+      return rows.map(
+        (r) =>
+          `${r.kind === 'owed' ? 'agent' : 'client'} ${r.owner} ${r.kind}: account ${r.balance}, debts ${r.expected}`,
+      );
     },
   },
   {
     id: 'I10',
     description: 'idempotent replay: no business event is posted twice (code, ref_id unique)',
     async run(m) {
-      const rows: Row[] = await m.query(`SELECT code, ref_id, count(*) AS n FROM ledger_transactions GROUP BY code, ref_id HAVING count(*) > 1`);
+      const rows: Row[] = await m.query(
+        `SELECT code, ref_id, count(*) AS n FROM ledger_transactions GROUP BY code, ref_id HAVING count(*) > 1`,
+      );
       return rows.map((r) => `${r.code}/${r.ref_id} posted ${r.n} times`);
     },
   },

@@ -53,9 +53,13 @@ export class PaymentSettlement {
     const payment = typeof paymentOrId === 'string' ? await this.get(paymentOrId) : paymentOrId;
     const paymentId = payment.id;
     if (payment.status === 'settled') return payment;
-    if (payment.status === 'released') throw new AppException('INVALID_STATE', 'Payment was released and cannot be settled');
+    if (payment.status === 'released')
+      throw new AppException('INVALID_STATE', 'Payment was released and cannot be settled');
     const now = this.clock.now();
-    if (payment.status !== 'reserved' && BigInt(Math.floor(now.getTime() / 1000)) >= payment.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
+    if (
+      payment.status !== 'reserved' &&
+      BigInt(Math.floor(now.getTime() / 1000)) >= payment.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S
+    ) {
       await this.expireIfUnused(payment, now);
     }
     const [claimed] = await queryRows<{ attempts: number }>(
@@ -68,15 +72,19 @@ export class PaymentSettlement {
     if (!claimed) {
       const current = await this.get(paymentId);
       if (current.status === 'settled') return current;
-      throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', { paymentId });
+      throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', {
+        paymentId,
+      });
     }
     const req = toSettleRequest(payment);
     let txHash: string;
     const seconds = Metrics.timer();
-    const observe = (outcome: 'settled' | 'failed') => this.metrics.settlementDuration.observe({ mode: this.config.settlementMode, outcome }, seconds());
+    const observe = (outcome: 'settled' | 'failed') =>
+      this.metrics.settlementDuration.observe({ mode: this.config.settlementMode, outcome }, seconds());
     try {
       // An earlier attempt may have moved the money and died before recording it: ask the chain.
-      const earlier = payment.status !== 'reserved' || payment.txHash !== null ? await this.adapter.settlementOf(req) : null;
+      const earlier =
+        payment.status !== 'reserved' || payment.txHash !== null ? await this.adapter.settlementOf(req) : null;
       txHash = earlier ?? (await this.adapter.settle(req)).txHash;
     } catch (err) {
       // The authorization may have been used by another transaction than ours (a retry, a relay by someone else): record that one.
@@ -99,13 +107,23 @@ export class PaymentSettlement {
       [paymentId, txHash, settledAt],
     );
     if (done.length === 1) {
-      Object.assign(payment, { status: 'settled', txHash, settledAt, settleAttempts: claimed.attempts, nextAttemptAt: null, lastError: null });
+      Object.assign(payment, {
+        status: 'settled',
+        txHash,
+        settledAt,
+        settleAttempts: claimed.attempts,
+        nextAttemptAt: null,
+        lastError: null,
+      });
       logSettlementConfirmed(payment);
       return payment;
     }
     // Recorded by another process meanwhile; anything else is not a settlement to charge for.
     const current = await this.get(paymentId);
-    if (current.status !== 'settled') throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', { paymentId });
+    if (current.status !== 'settled')
+      throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', {
+        paymentId,
+      });
     return current;
   }
 
@@ -126,21 +144,24 @@ export class PaymentSettlement {
     );
     if (released.length === 0) return; // another process holds or settled it: the normal path decides
     this.logger.warn({ paymentId: payment.id }, 'authorization expired unused; released, nothing charged');
-    throw new AppException('SETTLEMENT_FAILED', 'The payment authorization expired before it could be settled; nothing was charged', {
-      paymentId: payment.id,
-      reason: EXPIRED_UNUSED,
-    });
+    throw new AppException(
+      'SETTLEMENT_FAILED',
+      'The payment authorization expired before it could be settled; nothing was charged',
+      {
+        paymentId: payment.id,
+        reason: EXPIRED_UNUSED,
+      },
+    );
   }
 
   /** Records a failed attempt (retried on the schedule) and throws SETTLEMENT_FAILED. */
   private async failed(paymentId: string, attempts: number, err: unknown): Promise<never> {
     if (err instanceof InjectedFault) throw err; // a simulated crash: nothing after it runs
     const message = (err as Error).message?.slice(0, 500) ?? 'settlement failed';
-    await this.dataSource.query(`UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`, [
-      paymentId,
-      new Date(this.clock.nowMs() + settleRetryDelayMs(attempts)),
-      message,
-    ]);
+    await this.dataSource.query(
+      `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`,
+      [paymentId, new Date(this.clock.nowMs() + settleRetryDelayMs(attempts)), message],
+    );
     this.logger.warn({ paymentId, attempts, err: message }, 'settlement failed');
     throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
   }

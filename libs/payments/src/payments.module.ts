@@ -37,7 +37,16 @@ import { X402Service } from '@app/x402';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PaymentEntity, TransactionEntity, EscrowHoldEntity, WithdrawalEntity, RefundEntity, AgentDebtEntity, ChainTxEntity, ChainNonceEntity]),
+    TypeOrmModule.forFeature([
+      PaymentEntity,
+      TransactionEntity,
+      EscrowHoldEntity,
+      WithdrawalEntity,
+      RefundEntity,
+      AgentDebtEntity,
+      ChainTxEntity,
+      ChainNonceEntity,
+    ]),
     AuthModule,
     LedgerModule,
     OutboxModule,
@@ -94,10 +103,20 @@ export class PaymentsModule implements OnModuleInit {
 
   /** What the worker's sweeper collects for this domain: due escrow releases, payouts that need the worker, registration fees to recover, and chain transactions to decide. */
   onModuleInit(): void {
-    this.sweeps.register('escrow.release', async () => (await this.escrow.dueReleases()).map((h) => ({ id: h.id, data: { holdId: h.id } })));
-    this.sweeps.register('withdrawal.process', async () => (await this.withdrawals.dueForProcessing()).map((id) => ({ id, data: { withdrawalId: id } })));
-    this.sweeps.register('refund.process', async () => (await this.refunds.dueForProcessing()).map((id) => ({ id, data: { refundId: id } })));
-    this.sweeps.register('registration.recover', async () => (await this.registrations.due()).map((id) => ({ id, data: { paymentId: id } })));
-    this.sweeps.register('chain.resend', async () => (await this.chainTxs.due()).map((id) => ({ id, data: { txId: id } })));
+    this.sweeps.register('escrow.release', async () =>
+      (await this.escrow.dueReleases()).map((h) => ({ id: h.id, data: { holdId: h.id } })),
+    );
+    this.sweeps.register('withdrawal.process', async () =>
+      (await this.withdrawals.dueForProcessing()).map((id) => ({ id, data: { withdrawalId: id } })),
+    );
+    this.sweeps.register('refund.process', async () =>
+      (await this.refunds.dueForProcessing()).map((id) => ({ id, data: { refundId: id } })),
+    );
+    this.sweeps.register('registration.recover', async () =>
+      (await this.registrations.due()).map((id) => ({ id, data: { paymentId: id } })),
+    );
+    this.sweeps.register('chain.resend', async () =>
+      (await this.chainTxs.due()).map((id) => ({ id, data: { txId: id } })),
+    );
   }
 }

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PG_NOT_CLAIMED, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode, Queryable, queryRows, TransactionRunner } from '@app/database';
+import {
+  PG_NOT_CLAIMED,
+  PG_UNIQUE_VIOLATION,
+  pgConstraint,
+  pgErrorCode,
+  Queryable,
+  queryRows,
+  TransactionRunner,
+} from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
@@ -34,7 +42,11 @@ export class PaymentsService {
    * Checks the request's payment header against the price and reserves its nonce. Without a
    * header: PAYMENT_REQUIRED (402 with the x402 offer). A reused authorization: PAYMENT_REPLAYED.
    */
-  async authorize(header: PresentedPayment | null, price: PriceRequest, opts: AuthorizeOptions): Promise<PaymentEntity> {
+  async authorize(
+    header: PresentedPayment | null,
+    price: PriceRequest,
+    opts: AuthorizeOptions,
+  ): Promise<PaymentEntity> {
     if (!header) throw this.x402.paymentRequired(price);
     const verified = this.x402.verify(header, price);
     if (opts.expectedPayer && !sameWallet(verified.payer, opts.expectedPayer)) {
@@ -48,7 +60,12 @@ export class PaymentsService {
   }
 
   /** Inserts the authorization under its unique key: exactly one request can win a nonce. */
-  async reserve(v: VerifiedPayment, purpose: PaymentPurpose, manager: Queryable = this.dataSource.manager, id: string = newId('pay')): Promise<PaymentEntity> {
+  async reserve(
+    v: VerifiedPayment,
+    purpose: PaymentPurpose,
+    manager: Queryable = this.dataSource.manager,
+    id: string = newId('pay'),
+  ): Promise<PaymentEntity> {
     const payment = this.unsavedReservation(v, purpose, id);
     await this.insert(manager, payment);
     return payment;
@@ -60,8 +77,19 @@ export class PaymentsService {
    * what it paid for, in one insert: the sync execute path writes its payment only once the
    * agent has answered.
    */
-  async insertSettled(manager: Queryable, payment: PaymentEntity, txHash: string, refId: string): Promise<PaymentEntity> {
-    Object.assign(payment, { status: 'settled', txHash, settledAt: this.clock.now(), refId, settleAttempts: payment.settleAttempts + 1 });
+  async insertSettled(
+    manager: Queryable,
+    payment: PaymentEntity,
+    txHash: string,
+    refId: string,
+  ): Promise<PaymentEntity> {
+    Object.assign(payment, {
+      status: 'settled',
+      txHash,
+      settledAt: this.clock.now(),
+      refId,
+      settleAttempts: payment.settleAttempts + 1,
+    });
     await this.insert(manager, payment);
     logSettlementConfirmed(payment);
     return payment;
@@ -101,7 +129,8 @@ export class PaymentsService {
         ],
       );
     } catch (err) {
-      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION && pgConstraint(err) === 'ux_payments_authorization') throw paymentReplayed();
+      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION && pgConstraint(err) === 'ux_payments_authorization')
+        throw paymentReplayed();
       throw err;
     }
   }
@@ -134,13 +163,14 @@ export class PaymentsService {
   }
 
   /** Whether an authorization (by its nonce) is already in `payments`, whatever its state (on `sql`, or a pooled connection). */
-  async authorizationUsed(a: { chainId: number; asset: string; payer: string; nonce: string }, sql: Queryable = this.tx.pooled): Promise<boolean> {
-    const [row] = (await sql.query(`SELECT EXISTS (SELECT 1 FROM payments WHERE chain_id = $1 AND asset = $2 AND payer = $3 AND nonce = $4) AS used`, [
-      a.chainId,
-      a.asset.toLowerCase(),
-      a.payer.toLowerCase(),
-      a.nonce.toLowerCase(),
-    ])) as { used: boolean }[];
+  async authorizationUsed(
+    a: { chainId: number; asset: string; payer: string; nonce: string },
+    sql: Queryable = this.tx.pooled,
+  ): Promise<boolean> {
+    const [row] = (await sql.query(
+      `SELECT EXISTS (SELECT 1 FROM payments WHERE chain_id = $1 AND asset = $2 AND payer = $3 AND nonce = $4) AS used`,
+      [a.chainId, a.asset.toLowerCase(), a.payer.toLowerCase(), a.nonce.toLowerCase()],
+    )) as { used: boolean }[];
     return row.used;
   }
 
@@ -157,7 +187,12 @@ export class PaymentsService {
    * Inside the caller's transaction: records an inline settlement (hash from inlineSettlement)
    * and links the payment to what it paid for. Throws if the payment was not open for settlement.
    */
-  async settleInline(manager: Queryable, payment: PaymentEntity, txHash: string, refId: string): Promise<PaymentEntity> {
+  async settleInline(
+    manager: Queryable,
+    payment: PaymentEntity,
+    txHash: string,
+    refId: string,
+  ): Promise<PaymentEntity> {
     const settledAt = this.clock.now();
     // Checked in SQL (claimed), so a COMMIT sent with this statement cannot commit without it.
     try {
@@ -172,14 +207,24 @@ export class PaymentsService {
       if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
       throw new AppException('INVALID_STATE', `Payment ${payment.id} is not open for settlement`);
     }
-    Object.assign(payment, { status: 'settled', txHash, settledAt, refId, settleAttempts: payment.settleAttempts + 1, nextAttemptAt: null, lastError: null });
+    Object.assign(payment, {
+      status: 'settled',
+      txHash,
+      settledAt,
+      refId,
+      settleAttempts: payment.settleAttempts + 1,
+      nextAttemptAt: null,
+      lastError: null,
+    });
     logSettlementConfirmed(payment);
     return payment;
   }
 
   /** Gives back a reservation whose paid work never happened: nothing was charged. */
   async release(paymentId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = 'reserved'`, [paymentId]);
+    await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = 'reserved'`, [
+      paymentId,
+    ]);
   }
 
   /** Links a settled payment to what it paid for, inside the caller's transaction. */
@@ -189,7 +234,14 @@ export class PaymentsService {
 
   /** Binds a payment that nothing else has bound yet; false if something (a recovery's refund) already has. */
   async bindUnbound(manager: Queryable, paymentId: string, refId: string): Promise<boolean> {
-    return (await queryRows(manager, `UPDATE payments SET ref_id = $2 WHERE id = $1 AND ref_id IS NULL RETURNING id`, [paymentId, refId])).length === 1;
+    return (
+      (
+        await queryRows(manager, `UPDATE payments SET ref_id = $2 WHERE id = $1 AND ref_id IS NULL RETURNING id`, [
+          paymentId,
+          refId,
+        ])
+      ).length === 1
+    );
   }
 
   receipt(payment: PaymentEntity): SettlementReceipt {
@@ -199,7 +251,10 @@ export class PaymentsService {
 
 /** In the chain sender's transaction: the payments a settlement transaction carries get its hash before it is broadcast. */
 export function bindSettlementHash(sql: Queryable, paymentIds: string[], txHash: string): Promise<unknown> {
-  return sql.query(`UPDATE payments SET tx_hash = $2 WHERE id = ANY($1::varchar[]) AND status = 'settling'`, [paymentIds, txHash]);
+  return sql.query(`UPDATE payments SET tx_hash = $2 WHERE id = ANY($1::varchar[]) AND status = 'settling'`, [
+    paymentIds,
+    txHash,
+  ]);
 }
 
 export function toSettleRequest(p: PaymentEntity): SettleRequest {

@@ -18,7 +18,10 @@ export interface PayoutTable {
 }
 
 /** `claimToken`: the owner completes or fails the row only while it still holds this claim. */
-export type PayoutOutcome = { kind: 'sent'; txHash: string; claimToken: string } | { kind: 'failed'; error: string; claimToken: string } | { kind: 'skipped' };
+export type PayoutOutcome =
+  | { kind: 'sent'; txHash: string; claimToken: string }
+  | { kind: 'failed'; error: string; claimToken: string }
+  | { kind: 'skipped' };
 
 /**
  * Sends money out of the platform wallet for one row. Claims it (pending, or processing with an
@@ -44,7 +47,13 @@ export class PayoutSender {
   async send(t: PayoutTable, id: string): Promise<PayoutOutcome> {
     const now = this.clock.now();
     const claimToken = newUuid();
-    const [row] = await queryRows<{ to: string; amount: string; chainTxId: string | null; signedTx: string | null; attempts: number }>(
+    const [row] = await queryRows<{
+      to: string;
+      amount: string;
+      chainTxId: string | null;
+      signedTx: string | null;
+      attempts: number;
+    }>(
       this.dataSource.manager,
       `UPDATE ${t.table} SET status = 'processing', attempts = attempts + 1, locked_until = $2, claim_token = $4
         WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
@@ -53,13 +62,21 @@ export class PayoutSender {
       [id, new Date(now.getTime() + this.config.payoutClaimMs), now, claimToken],
     );
     if (!row) return { kind: 'skipped' };
-    const fence = (sql: Queryable, tx: { id: string; txHash: string; signedTx: string }) => this.bind(sql, t, id, claimToken, tx);
+    const fence = (sql: Queryable, tx: { id: string; txHash: string; signedTx: string }) =>
+      this.bind(sql, t, id, claimToken, tx);
     try {
       const chainTxId = row.chainTxId ?? (row.signedTx ? await this.adoptLegacy(row.signedTx, fence) : null);
       if (chainTxId === FENCED) return { kind: 'skipped' };
-      const outcome = await this.adapter.transfer({ payoutId: id, to: row.to, amount: BigInt(row.amount), chainTxId, fence });
+      const outcome = await this.adapter.transfer({
+        payoutId: id,
+        to: row.to,
+        amount: BigInt(row.amount),
+        chainTxId,
+        fence,
+      });
       if (outcome.kind === 'sent') return { kind: 'sent', txHash: outcome.txHash, claimToken };
-      if (outcome.kind === 'reverted') return { kind: 'failed', error: `transfer ${outcome.txHash} reverted`, claimToken };
+      if (outcome.kind === 'reverted')
+        return { kind: 'failed', error: `transfer ${outcome.txHash} reverted`, claimToken };
       if (outcome.kind === 'fenced') return { kind: 'skipped' };
       throw new Error('the transfer is signed and not mined yet; it will be checked again');
     } catch (err) {
@@ -70,8 +87,12 @@ export class PayoutSender {
         [id],
       );
       // Failed (money back) only when no transfer was ever signed for it, by this version or an earlier one.
-      if (row.attempts >= PAYOUT_MAX_ATTEMPTS && current && !current.chainTxId && !current.signedTx) return { kind: 'failed', error, claimToken };
-      await this.dataSource.query(`UPDATE ${t.table} SET error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing' AND claim_token = $3`, [id, error, claimToken]);
+      if (row.attempts >= PAYOUT_MAX_ATTEMPTS && current && !current.chainTxId && !current.signedTx)
+        return { kind: 'failed', error, claimToken };
+      await this.dataSource.query(
+        `UPDATE ${t.table} SET error = $2, locked_until = NULL WHERE id = $1 AND status = 'processing' AND claim_token = $3`,
+        [id, error, claimToken],
+      );
       this.logger.warn({ table: t.table, id, attempts: row.attempts, err: error }, 'payout not finished; will retry');
       throw err;
     }
@@ -82,7 +103,10 @@ export class PayoutSender {
    * `chain_tx_id`) may still land: it is adopted as a persisted chain transaction and decided from
    * the chain, never signed a second time.
    */
-  private async adoptLegacy(signedTx: string, fence: Parameters<ChainSender['adopt']>[2]): Promise<string | typeof FENCED> {
+  private async adoptLegacy(
+    signedTx: string,
+    fence: Parameters<ChainSender['adopt']>[2],
+  ): Promise<string | typeof FENCED> {
     const sender = this.adapter.chainSender();
     if (!sender) throw new Error('a signed transfer is stored but no chain sender is configured');
     const adopted = await sender.adopt(signedTx, 'transfer', fence);
@@ -90,7 +114,13 @@ export class PayoutSender {
   }
 
   /** The fence: binds a newly signed transfer to the row only while this claim holds it. */
-  private async bind(sql: Queryable, t: PayoutTable, id: string, claimToken: string, tx: { id: string; txHash: string; signedTx: string }): Promise<boolean> {
+  private async bind(
+    sql: Queryable,
+    t: PayoutTable,
+    id: string,
+    claimToken: string,
+    tx: { id: string; txHash: string; signedTx: string },
+  ): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       sql,
       `UPDATE ${t.table} SET chain_tx_id = $3, tx_hash = $4, signed_tx = $5 WHERE id = $1 AND claim_token = $2 AND status = 'processing' RETURNING id`,

@@ -17,7 +17,11 @@ import { PayoutSender, PayoutTable } from './payout.sender';
  */
 const REDRIVE = `status = 'pending', retry_at = NULL, chain_tx_id = NULL, tx_hash = NULL, signed_tx = NULL, claim_token = NULL`;
 
-const REFUND_PAYOUT: PayoutTable = { table: 'refunds', toColumn: 'wallet', amountColumn: 'coalesce(payout_amount, amount)' };
+const REFUND_PAYOUT: PayoutTable = {
+  table: 'refunds',
+  toColumn: 'wallet',
+  amountColumn: 'coalesce(payout_amount, amount)',
+};
 /** A failed refund is sent again after 1 min, doubling per attempt, at most an hour apart. */
 const RETRY_BASE_MS = 60_000;
 const RETRY_MAX_MS = 3_600_000;
@@ -156,10 +160,10 @@ export class RefundsService {
 
   /** Refunds that need the worker (for the sweeper): failed ones whose retry time has come are re-driven first. */
   async dueForProcessing(limit = 200): Promise<string[]> {
-    await this.dataSource.query(`UPDATE refunds SET ${REDRIVE} WHERE id IN (SELECT id FROM refunds WHERE status = 'failed' AND retry_at <= $1 ORDER BY retry_at LIMIT $2)`, [
-      this.clock.now(),
-      limit,
-    ]);
+    await this.dataSource.query(
+      `UPDATE refunds SET ${REDRIVE} WHERE id IN (SELECT id FROM refunds WHERE status = 'failed' AND retry_at <= $1 ORDER BY retry_at LIMIT $2)`,
+      [this.clock.now(), limit],
+    );
     return this.payouts.due(REFUND_PAYOUT, limit);
   }
 
@@ -177,7 +181,11 @@ export class RefundsService {
     );
     if (rows.length === 0) {
       const current = await this.get(id);
-      throw new AppException('INVALID_STATE', `Only a failed or held refund can be sent now (status ${current.status})`, { status: current.status });
+      throw new AppException(
+        'INVALID_STATE',
+        `Only a failed or held refund can be sent now (status ${current.status})`,
+        { status: current.status },
+      );
     }
     await this.enqueue(id);
     return this.get(id);

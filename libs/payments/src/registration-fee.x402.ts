@@ -49,7 +49,11 @@ export class X402RegistrationFee extends RegistrationFeeStep {
     });
     // Refused if the worker refunded the fee meanwhile (this request stalled past the settlement lease): the agent is not created.
     if (!(await this.payments.bindUnbound(manager, paymentId, agentId))) {
-      throw new AppException('SETTLEMENT_FAILED', 'The registration took too long and its fee is being refunded; pay again to register', { paymentId });
+      throw new AppException(
+        'SETTLEMENT_FAILED',
+        'The registration took too long and its fee is being refunded; pay again to register',
+        { paymentId },
+      );
     }
   }
 }

@@ -53,20 +53,26 @@ export class RecoverRegistrationPayment {
     const p = await this.dataSource.manager.findOne(PaymentEntity, { where: { id: paymentId } });
     const now = this.clock.now();
     if (!p || p.purpose !== 'registration' || p.refId !== null) return 'skipped';
-    if (p.status === 'settled') return p.settledAt && p.settledAt.getTime() <= now.getTime() - this.config.settlementLeaseMs ? this.refund(p, null) : 'skipped';
-    if (!(p.status === 'settlement_failed' || p.status === 'settling') || !p.nextAttemptAt || p.nextAttemptAt > now) return 'skipped';
+    if (p.status === 'settled')
+      return p.settledAt && p.settledAt.getTime() <= now.getTime() - this.config.settlementLeaseMs
+        ? this.refund(p, null)
+        : 'skipped';
+    if (!(p.status === 'settlement_failed' || p.status === 'settling') || !p.nextAttemptAt || p.nextAttemptAt > now)
+      return 'skipped';
     const moved = await this.adapter.settlementOf(toSettleRequest(p));
     if (moved) return this.refund(p, moved);
     if (BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
       // The authorization expired unused, with a margin for a chain clock behind ours: it can never move money.
-      await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = $2`, [p.id, p.status]);
+      await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = $2`, [
+        p.id,
+        p.status,
+      ]);
       return 'released';
     }
-    await this.dataSource.query(`UPDATE payments SET status = 'settlement_failed', next_attempt_at = $3 WHERE id = $1 AND status = $2`, [
-      p.id,
-      p.status,
-      new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1)),
-    ]);
+    await this.dataSource.query(
+      `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $3 WHERE id = $1 AND status = $2`,
+      [p.id, p.status, new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1))],
+    );
     return 'waiting';
   }
 
@@ -92,7 +98,14 @@ export class RecoverRegistrationPayment {
         ],
         metadata: { paymentId: p.id, refundId },
       });
-      await this.refunds.open(m, { id: refundId, wallet: p.payer, amount: p.value, reason: 'registration_unused', executionId: null, transactionId: null });
+      await this.refunds.open(m, {
+        id: refundId,
+        wallet: p.payer,
+        amount: p.value,
+        reason: 'registration_unused',
+        executionId: null,
+        transactionId: null,
+      });
       return true;
     });
     if (!done) return 'skipped';

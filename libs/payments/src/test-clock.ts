@@ -56,9 +56,11 @@ export class PaymentsTestClock {
   async runDue(): Promise<PaymentsDueRun> {
     const escrowReleased = await this.escrow.releaseDue();
     let withdrawalsProcessed = 0;
-    for (const id of await this.withdrawals.dueForProcessing()) if ((await this.withdrawals.process(id)) !== 'skipped') withdrawalsProcessed++;
+    for (const id of await this.withdrawals.dueForProcessing())
+      if ((await this.withdrawals.process(id)) !== 'skipped') withdrawalsProcessed++;
     let refundsProcessed = 0;
-    for (const id of await this.refunds.dueForProcessing()) if ((await this.refunds.process(id)) !== 'skipped') refundsProcessed++;
+    for (const id of await this.refunds.dueForProcessing())
+      if ((await this.refunds.process(id)) !== 'skipped') refundsProcessed++;
     return { escrowReleased, withdrawalsProcessed, refundsProcessed };
   }
 }

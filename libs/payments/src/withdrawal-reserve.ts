@@ -40,7 +40,11 @@ export class WithdrawalReserve {
     if (!this.config.withdrawalReserve || available <= 0n || (await this.established(agentId, sql))) return NONE;
     const since = new Date(this.clock.nowMs() - this.config.disputeFilingWindowS * 1000);
     const params = [agentId, since, this.config.disputeFilingWindowS];
-    const [row] = await queryRows<{ total: string; until: Date | null }>(sql, `SELECT coalesce(sum(amount), 0)::text AS total, max(frees_at) AS until FROM (${INSIDE_WINDOW}) r`, params);
+    const [row] = await queryRows<{ total: string; until: Date | null }>(
+      sql,
+      `SELECT coalesce(sum(amount), 0)::text AS total, max(frees_at) AS until FROM (${INSIDE_WINDOW}) r`,
+      params,
+    );
     const total = BigInt(row.total);
     const reserved = total < available ? total : available;
     if (reserved === 0n) return NONE;

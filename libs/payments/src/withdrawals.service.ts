@@ -13,7 +13,11 @@ import { WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM } from './fees';
 import { PayoutSender, PayoutTable } from './payout.sender';
 import { Reserve, WithdrawalReserve } from './withdrawal-reserve';
 
-const WITHDRAWAL_PAYOUT: PayoutTable = { table: 'withdrawals', toColumn: 'destination_wallet', amountColumn: 'net_amount' };
+const WITHDRAWAL_PAYOUT: PayoutTable = {
+  table: 'withdrawals',
+  toColumn: 'destination_wallet',
+  amountColumn: 'net_amount',
+};
 
 export interface WithdrawalSummary {
   totalCount: number;
@@ -46,22 +50,35 @@ export class WithdrawalsService {
     await this.jobs.wake('withdrawal.process', { withdrawalId: id }, { jobId: jobId('withdrawal.process', id) });
   }
 
-  async request(agentId: string, auth: WalletAuthContext, amount: bigint, destinationWallet: string): Promise<WithdrawalEntity> {
+  async request(
+    agentId: string,
+    auth: WalletAuthContext,
+    amount: bigint,
+    destinationWallet: string,
+  ): Promise<WithdrawalEntity> {
     if (auth.agentId !== agentId) throw new AppException('FORBIDDEN', 'The signature was made for another agent');
     if (amount < WITHDRAWAL_MINIMUM) {
-      throw new AppException('WITHDRAWAL_BELOW_MINIMUM', `The minimum withdrawal is ${formatMicros(WITHDRAWAL_MINIMUM)}`, {
-        minimum: formatMicros(WITHDRAWAL_MINIMUM),
-        requested: formatMicros(amount),
-      });
+      throw new AppException(
+        'WITHDRAWAL_BELOW_MINIMUM',
+        `The minimum withdrawal is ${formatMicros(WITHDRAWAL_MINIMUM)}`,
+        {
+          minimum: formatMicros(WITHDRAWAL_MINIMUM),
+          requested: formatMicros(amount),
+        },
+      );
     }
     const id = newId('wd');
     await this.tx.run(async (manager) => {
       await this.walletAuth.consume(manager, auth);
       // Available locked first: the reserve read under it holds until this withdrawal commits.
-      const locked = await this.ledger.lockBalances(manager, [Accounts.agentAvailable(agentId).code, Accounts.agentWithdrawing(agentId).code]);
+      const locked = await this.ledger.lockBalances(manager, [
+        Accounts.agentAvailable(agentId).code,
+        Accounts.agentWithdrawing(agentId).code,
+      ]);
       const available = locked.get(Accounts.agentAvailable(agentId).code)!;
       const reserve = await this.reserve.of(agentId, available, manager);
-      if (reserve.reserved > 0n && amount > available - reserve.reserved) throw reservedError(available, reserve, amount, await reserve.freeFor(amount));
+      if (reserve.reserved > 0n && amount > available - reserve.reserved)
+        throw reservedError(available, reserve, amount, await reserve.freeFor(amount));
       await this.ledger.post(manager, {
         code: 'withdrawal.requested',
         refId: id,
@@ -73,16 +90,30 @@ export class WithdrawalsService {
       await manager.query(
         `INSERT INTO withdrawals (id, agent_id, amount, fee, net_amount, destination_wallet, status, next_attempt_at)
          VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7)`,
-        [id, agentId, amount.toString(), WITHDRAWAL_FEE.toString(), (amount - WITHDRAWAL_FEE).toString(), normalizeWallet(destinationWallet), this.clock.now()],
+        [
+          id,
+          agentId,
+          amount.toString(),
+          WITHDRAWAL_FEE.toString(),
+          (amount - WITHDRAWAL_FEE).toString(),
+          normalizeWallet(destinationWallet),
+          this.clock.now(),
+        ],
       );
       // Last, as a charge takes the agent's row after its accounts; the share lock makes a suspension
       // committing meanwhile wait for this transaction, or this one see it. A suspension by score stops
       // executions only: the agent can still withdraw what is past its reserve (resolutions §7).
-      const [agent] = await queryRows<{ status: string; suspendedBy: string | null }>(manager, `SELECT status, suspended_by AS "suspendedBy" FROM agents WHERE id = $1 FOR SHARE`, [
-        agentId,
-      ]);
+      const [agent] = await queryRows<{ status: string; suspendedBy: string | null }>(
+        manager,
+        `SELECT status, suspended_by AS "suspendedBy" FROM agents WHERE id = $1 FOR SHARE`,
+        [agentId],
+      );
       if (agent?.status === 'suspended' && agent.suspendedBy !== 'reputation') {
-        throw new AppException('FORBIDDEN', 'An agent suspended by the platform cannot withdraw until it is reinstated', { status: agent.status });
+        throw new AppException(
+          'FORBIDDEN',
+          'An agent suspended by the platform cannot withdraw until it is reinstated',
+          { status: agent.status },
+        );
       }
     });
     this.metrics.payouts.inc({ kind: 'withdrawal', state: 'requested' });
@@ -110,7 +141,14 @@ export class WithdrawalsService {
          FROM withdrawals WHERE agent_id = $1`,
       [agentId],
     );
-    return { withdrawals, summary: { totalCount: s.totalCount, totalWithdrawn: BigInt(s.totalWithdrawn), pendingAmount: BigInt(s.pendingAmount) } };
+    return {
+      withdrawals,
+      summary: {
+        totalCount: s.totalCount,
+        totalWithdrawn: BigInt(s.totalWithdrawn),
+        pendingAmount: BigInt(s.pendingAmount),
+      },
+    };
   }
 
   /**
@@ -126,7 +164,8 @@ export class WithdrawalsService {
   private async processOnce(id: string): Promise<'completed' | 'failed' | 'skipped'> {
     const outcome = await this.payouts.send(WITHDRAWAL_PAYOUT, id);
     if (outcome.kind === 'skipped') return 'skipped';
-    if (outcome.kind === 'failed') return (await this.fail(id, outcome.error, outcome.claimToken)) ? 'failed' : 'skipped';
+    if (outcome.kind === 'failed')
+      return (await this.fail(id, outcome.error, outcome.claimToken)) ? 'failed' : 'skipped';
     return (await this.complete(id, outcome.txHash, outcome.claimToken)) ? 'completed' : 'skipped';
   }
 

@@ -74,7 +74,15 @@ return out
 
 type Mode = 'acquire' | 'park' | 'release';
 interface TurnRedis {
-  agoraCapTurn(run: string, line: string, token: string, limit: number, holdMs: number, mode: Mode, lineTtlMs: number): Promise<[number, number, ...string[]]>;
+  agoraCapTurn(
+    run: string,
+    line: string,
+    token: string,
+    limit: number,
+    holdMs: number,
+    mode: Mode,
+    lineTtlMs: number,
+  ): Promise<[number, number, ...string[]]>;
 }
 
 /**
@@ -107,7 +115,11 @@ export class FairShare {
     const release = (key: string, holdMs: number) =>
       turn(key, 'release', holdMs).then(
         () => undefined,
-        (err: Error) => this.logger.warn({ queue: job.queueName, key, err: err.message }, 'could not give a pass back; it runs out by itself'),
+        (err: Error) =>
+          this.logger.warn(
+            { queue: job.queueName, key, err: err.message },
+            'could not give a pass back; it runs out by itself',
+          ),
       );
     return {
       enter: async (key, { holdMs, park }) => {
@@ -115,7 +127,10 @@ export class FairShare {
         try {
           first = await turn(key, 'acquire', holdMs);
         } catch (err) {
-          this.logger.warn({ queue: job.queueName, key, err: (err as Error).message }, 'the cap did not answer; the job runs uncapped');
+          this.logger.warn(
+            { queue: job.queueName, key, err: (err as Error).message },
+            'the cap did not answer; the job runs uncapped',
+          );
           return { leave: async () => undefined };
         }
         if (first.runs) return { leave: () => release(key, holdMs) };
@@ -128,7 +143,10 @@ export class FairShare {
         try {
           await turn(key, 'park', holdMs);
         } catch (err) {
-          this.logger.warn({ queue: job.queueName, key, err: (err as Error).message }, 'could not join the line; the job looks again when its delay ends');
+          this.logger.warn(
+            { queue: job.queueName, key, err: (err as Error).message },
+            'could not join the line; the job looks again when its delay ends',
+          );
         }
         return null;
       },
@@ -154,10 +172,25 @@ export class FairShare {
     return `${this.config.queuePrefix}:cap:lines`;
   }
 
-  private async turn(t: { job: Job; scope: string; key: string; limit: number; holdMs: number; mode: Mode }): Promise<{ runs: boolean; ahead: number }> {
+  private async turn(t: {
+    job: Job;
+    scope: string;
+    key: string;
+    limit: number;
+    holdMs: number;
+    mode: Mode;
+  }): Promise<{ runs: boolean; ahead: number }> {
     const base = `${this.config.queuePrefix}:cap:{${t.job.queueName}:${t.scope}:${t.key}}`;
     const lineTtl = t.holdMs * (MAX_HOLDS_WAITED + 2);
-    const [state, ahead, ...woken] = await this.redis.agoraCapTurn(`${base}:run`, `${base}:line`, String(t.job.id), t.limit, t.holdMs, t.mode, lineTtl);
+    const [state, ahead, ...woken] = await this.redis.agoraCapTurn(
+      `${base}:run`,
+      `${base}:line`,
+      String(t.job.id),
+      t.limit,
+      t.holdMs,
+      t.mode,
+      lineTtl,
+    );
     if (woken.length) await this.wake(t.job.name as JobName, woken, `${base}:line`);
     return { runs: state === 1, ahead };
   }

@@ -20,12 +20,21 @@ export class JobProducer {
     @InjectQueue(QUEUES.webhooks) webhooks: Queue,
     private readonly config: AppConfig,
   ) {
-    this.queues = { [QUEUES.maintenance]: maintenance, [QUEUES.payments]: payments, [QUEUES.executions]: executions, [QUEUES.webhooks]: webhooks };
+    this.queues = {
+      [QUEUES.maintenance]: maintenance,
+      [QUEUES.payments]: payments,
+      [QUEUES.executions]: executions,
+      [QUEUES.webhooks]: webhooks,
+    };
   }
 
   private readonly logger = new Logger(JobProducer.name);
 
-  async enqueue<N extends JobName>(name: N, data: JobPayloads[N], opts: JobsOptions & { jobId: string }): Promise<void> {
+  async enqueue<N extends JobName>(
+    name: N,
+    data: JobPayloads[N],
+    opts: JobsOptions & { jobId: string },
+  ): Promise<void> {
     // The trace of the request (or job) that enqueues travels with the job; the worker's span links to it.
     const trace = traceCarrier();
     await this.queueFor(name).add(name, trace.traceparent ? { ...data, [TRACE_FIELD]: trace } : data, opts);
@@ -39,7 +48,11 @@ export class JobProducer {
    * still answer. The add left waiting completes when Redis returns; job ids make it a duplicate of
    * the sweeper's at worst, and processors claim their rows.
    */
-  async wake<N extends JobName>(name: N, data: JobPayloads[N], opts: JobsOptions & { jobId: string }): Promise<boolean> {
+  async wake<N extends JobName>(
+    name: N,
+    data: JobPayloads[N],
+    opts: JobsOptions & { jobId: string },
+  ): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.config.enqueueTimeoutMs);
@@ -48,12 +61,18 @@ export class JobProducer {
       const added = this.enqueue(name, data, opts);
       added.catch(() => undefined); // a late failure after the timeout is the sweeper's to cover
       if ((await Promise.race([added.then(() => 'added' as const), timedOut])) === 'timeout') {
-        this.logger.warn({ job: name, jobId: opts.jobId, timeoutMs: this.config.enqueueTimeoutMs }, 'Redis did not take the job in time; the sweeper will');
+        this.logger.warn(
+          { job: name, jobId: opts.jobId, timeoutMs: this.config.enqueueTimeoutMs },
+          'Redis did not take the job in time; the sweeper will',
+        );
         return false;
       }
       return true;
     } catch (err) {
-      this.logger.warn({ job: name, jobId: opts.jobId, err: (err as Error).message }, 'could not enqueue; the sweeper will');
+      this.logger.warn(
+        { job: name, jobId: opts.jobId, err: (err as Error).message },
+        'could not enqueue; the sweeper will',
+      );
       return false;
     } finally {
       clearTimeout(timer);

@@ -19,10 +19,23 @@ export class ReputationRecorder {
    * Resolves to the score after the change (null: no such agent). `payer`: the wallet whose payment or
    * dispute caused it (null: the platform decided). Sent synchronously (pipeline- and oneTrip-safe).
    */
-  record(sql: Queryable, agentId: string, type: ReputationEventType, refId: string, payer: string | null = null): Promise<number | null> {
+  record(
+    sql: Queryable,
+    agentId: string,
+    type: ReputationEventType,
+    refId: string,
+    payer: string | null = null,
+  ): Promise<number | null> {
     const limits = [this.config.reputationPayerDailyCap, this.config.reputationPenaltyIntervalS];
     return (
-      sql.query(`SELECT reputation_apply($1, $2, $3, $4, $5, $6, $7) AS score`, [agentId, type, REPUTATION_DELTAS[type], refId, payer, ...limits]) as Promise<{ score: number | null }[]>
+      sql.query(`SELECT reputation_apply($1, $2, $3, $4, $5, $6, $7) AS score`, [
+        agentId,
+        type,
+        REPUTATION_DELTAS[type],
+        refId,
+        payer,
+        ...limits,
+      ]) as Promise<{ score: number | null }[]>
     ).then((rows) => rows[0]?.score ?? null);
   }
 
@@ -31,8 +44,15 @@ export class ReputationRecorder {
    * agent's row is locked first, as `reputation_apply` would lock it, so the score read is the one
    * the change starts from. Outside the hot path (two statements).
    */
-  async recordWithDelta(sql: Queryable, agentId: string, type: ReputationEventType, refId: string): Promise<{ score: number; delta: number } | null> {
-    const [row] = (await sql.query(`SELECT reputation_score AS score FROM agents WHERE id = $1 FOR UPDATE`, [agentId])) as { score: number }[];
+  async recordWithDelta(
+    sql: Queryable,
+    agentId: string,
+    type: ReputationEventType,
+    refId: string,
+  ): Promise<{ score: number; delta: number } | null> {
+    const [row] = (await sql.query(`SELECT reputation_score AS score FROM agents WHERE id = $1 FOR UPDATE`, [
+      agentId,
+    ])) as { score: number }[];
     if (!row) return null;
     const after = await this.record(sql, agentId, type, refId);
     return after === null ? null : { score: after, delta: after - row.score };

@@ -33,7 +33,10 @@ export class ReputationRepository {
   constructor(private readonly tx: TransactionRunner) {}
 
   /** The agent's score and breakdown, and its newest events (newest first), in one round trip. */
-  async profile(agentId: string, recent: number): Promise<{ agent: ReputationRow | null; events: ReputationEventRow[] }> {
+  async profile(
+    agentId: string,
+    recent: number,
+  ): Promise<{ agent: ReputationRow | null; events: ReputationEventRow[] }> {
     const [agent, events] = await this.tx.reads(
       (sql) =>
         [

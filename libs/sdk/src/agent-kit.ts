@@ -62,7 +62,9 @@ export class AgentKit {
 
   constructor(private readonly options: AgentKitOptions) {
     if (typeof options.agentId !== 'string' || !UUID.test(options.agentId)) {
-      throw new Error('AgentKit needs agentId: the id (a UUID) this agent is registered under; calls signed for any other agent are refused');
+      throw new Error(
+        'AgentKit needs agentId: the id (a UUID) this agent is registered under; calls signed for any other agent are refused',
+      );
     }
     this.agentId = options.agentId.toLowerCase();
     const url = new URL(options.platformUrl);
@@ -77,7 +79,10 @@ export class AgentKit {
    * attestation or a callback), for this agent (the signed text and the body's `agentId`), within the
    * clock skew, and not seen before. Throws AuthenticationError otherwise.
    */
-  async verifyCall(headers: Record<string, string | string[] | undefined>, rawBody: string | Buffer): Promise<AgentCall> {
+  async verifyCall(
+    headers: Record<string, string | string[] | undefined>,
+    rawBody: string | Buffer,
+  ): Promise<AgentCall> {
     const header = first(headers['x-agora-signature']);
     let body: Record<string, unknown>;
     try {
@@ -85,30 +90,51 @@ export class AgentKit {
     } catch {
       throw new AuthenticationError('UNAUTHORIZED', 'The call body is not JSON', 401);
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AuthenticationError('UNAUTHORIZED', 'The call body is not a JSON object', 401);
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new AuthenticationError('UNAUTHORIZED', 'The call body is not a JSON object', 401);
     const requestId = typeof body.requestId === 'string' ? body.requestId : '';
-    if (!isAgoraSignatureHeader(header) || !requestId) throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is missing or malformed', 401);
+    if (!isAgoraSignatureHeader(header) || !requestId)
+      throw new AuthenticationError('UNAUTHORIZED', 'X-Agora-Signature is missing or malformed', 401);
     if (typeof body.agentId !== 'string' || body.agentId.toLowerCase() !== this.agentId) {
-      throw new AuthenticationError('UNAUTHORIZED', `This call is not for agent ${this.agentId} (the body names ${JSON.stringify(body.agentId ?? null)})`, 401);
+      throw new AuthenticationError(
+        'UNAUTHORIZED',
+        `This call is not for agent ${this.agentId} (the body names ${JSON.stringify(body.agentId ?? null)})`,
+        401,
+      );
     }
     const skewS = this.options.maxSkewS ?? 300;
-    const ok = await this.withKeys('platform', (keys) => verifyAgoraSignature(header, 'call', [this.agentId, requestId], rawBody, keys, skewS));
+    const ok = await this.withKeys('platform', (keys) =>
+      verifyAgoraSignature(header, 'call', [this.agentId, requestId], rawBody, keys, skewS),
+    );
     if (!ok) {
-      throw new AuthenticationError('UNAUTHORIZED', `X-Agora-Signature is not the platform's signature of a call to agent ${this.agentId} (or is outside the allowed clock skew)`, 401);
+      throw new AuthenticationError(
+        'UNAUTHORIZED',
+        `X-Agora-Signature is not the platform's signature of a call to agent ${this.agentId} (or is outside the allowed clock skew)`,
+        401,
+      );
     }
-    if (!this.firstUse(header, skewS)) throw new AuthenticationError('UNAUTHORIZED', 'This signed call was already received (a replay)', 401);
+    if (!this.firstUse(header, skewS))
+      throw new AuthenticationError('UNAUTHORIZED', 'This signed call was already received (a replay)', 401);
     const chain = body.chain as Omit<ChainContext, 'token'> | undefined;
     const token = first(headers['x-chain-token']);
     if (chain && token) {
       const claims = await this.verifyChainToken(token);
-      if (!claims || claims.cid !== chain.chainId) throw new AuthenticationError('CHAIN_TOKEN_INVALID', "X-Chain-Token is not the platform's token for this chain, or has expired", 401);
+      if (!claims || claims.cid !== chain.chainId)
+        throw new AuthenticationError(
+          'CHAIN_TOKEN_INVALID',
+          "X-Chain-Token is not the platform's token for this chain, or has expired",
+          401,
+        );
     }
     return {
       agentId: this.agentId,
       requestId,
       capabilityId: String(body.capabilityId ?? ''),
       input: (body.input ?? {}) as Record<string, unknown>,
-      chain: chain && token ? { chainId: chain.chainId, depth: chain.depth, remainingBudget: chain.remainingBudget, token } : null,
+      chain:
+        chain && token
+          ? { chainId: chain.chainId, depth: chain.depth, remainingBudget: chain.remainingBudget, token }
+          : null,
       body,
     };
   }
@@ -117,7 +143,9 @@ export class AgentKit {
   async verifyChainToken(token: string): Promise<Record<string, unknown> | null> {
     const [payload, signature] = token.split('.');
     if (!payload || !signature) return null;
-    const ok = await this.withKeys('chain', (keys) => keys.some((k) => verify(null, Buffer.from(payload), k, Buffer.from(signature, 'base64url'))));
+    const ok = await this.withKeys('chain', (keys) =>
+      keys.some((k) => verify(null, Buffer.from(payload), k, Buffer.from(signature, 'base64url'))),
+    );
     if (!ok) return null;
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
     return typeof claims.exp === 'number' && claims.exp > Date.now() ? claims : null;
@@ -127,9 +155,17 @@ export class AgentKit {
    * Calls another agent from the budget of the chain `call` runs in. Sequential calls go on with the
    * child token each answer carries; pass `token` (the call's own) to run calls in parallel.
    */
-  async subCall(call: AgentCall, o: { targetAgentId: string; capabilityId: string; input: Record<string, unknown>; token?: string }): Promise<ExecuteResult> {
+  async subCall(
+    call: AgentCall,
+    o: { targetAgentId: string; capabilityId: string; input: Record<string, unknown>; token?: string },
+  ): Promise<ExecuteResult> {
     if (!call.chain) throw new AgoraError('CHAIN_DISABLED', 'This call does not run inside an execution chain', 0);
-    const result = await this.client.execute({ targetAgentId: o.targetAgentId, capabilityId: o.capabilityId, input: o.input, chainToken: o.token ?? call.chain.token });
+    const result = await this.client.execute({
+      targetAgentId: o.targetAgentId,
+      capabilityId: o.capabilityId,
+      input: o.input,
+      chainToken: o.token ?? call.chain.token,
+    });
     const chain = (result as { chain?: { childToken?: string; remainingBudget?: string } }).chain;
     if (!o.token && chain?.childToken) call.chain.token = chain.childToken;
     if (chain?.remainingBudget) call.chain.remainingBudget = chain.remainingBudget;

@@ -76,7 +76,9 @@ export class AgoraClient {
     this.api = createApi(options.baseUrl, http);
     this.signer = options.wallet ? toSigner(options.wallet) : null;
     this.auth = this.signer ? new WalletAuthSigner(this.signer) : null;
-    this.payer = this.signer ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS, options.allowedAssets, http) : null;
+    this.payer = this.signer
+      ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS, options.allowedAssets, http)
+      : null;
     const sign = (agentId: string, action: SignedAction) => this.walletAuth().agentHeaders(agentId, action);
     this.payments = new PaymentsResource(this.api, sign);
     this.webhooks = new WebhooksResource(this.api, sign);
@@ -108,11 +110,16 @@ export class AgoraClient {
 
   async updateAgent(agentId: string, patch: UpdateAgentInput): Promise<Agent> {
     const header = await this.walletAuth().agentHeaders(agentId, `PATCH /api/v1/agents/${encodeURIComponent(agentId)}`);
-    return (await unwrap(this.api.PATCH('/api/v1/agents/{id}', { params: { path: { id: agentId } }, headers: header, body: patch }))) as Agent;
+    return (await unwrap(
+      this.api.PATCH('/api/v1/agents/{id}', { params: { path: { id: agentId } }, headers: header, body: patch }),
+    )) as Agent;
   }
 
   async deactivateAgent(agentId: string) {
-    const header = await this.walletAuth().agentHeaders(agentId, `DELETE /api/v1/agents/${encodeURIComponent(agentId)}`);
+    const header = await this.walletAuth().agentHeaders(
+      agentId,
+      `DELETE /api/v1/agents/${encodeURIComponent(agentId)}`,
+    );
     return unwrap(this.api.DELETE('/api/v1/agents/{id}', { params: { path: { id: agentId } }, headers: header }));
   }
 
@@ -134,11 +141,20 @@ export class AgoraClient {
     const headers: Record<string, string> = key === undefined ? {} : { 'Idempotency-Key': key };
     const query = o.async ? { async: true } : undefined;
     if (o.chainToken) {
-      const data = await unwrap(this.api.POST('/api/v1/execute', { body, params: { query }, headers: { ...headers, 'X-Chain-Token': o.chainToken } }));
+      const data = await unwrap(
+        this.api.POST('/api/v1/execute', {
+          body,
+          params: { query },
+          headers: { ...headers, 'X-Chain-Token': o.chainToken },
+        }),
+      );
       return { ...(data as Execution), paid: null, payment: null };
     }
     const cap = o.maxPayment === undefined ? undefined : toMicros(o.maxPayment);
-    const { result, paid } = await this.paid((fetch) => this.api.POST('/api/v1/execute', { body, params: { query }, headers, fetch }), cap).catch((err: unknown) => {
+    const { result, paid } = await this.paid(
+      (fetch) => this.api.POST('/api/v1/execute', { body, params: { query }, headers, fetch }),
+      cap,
+    ).catch((err: unknown) => {
       if (err instanceof AgoraError && key !== undefined) err.idempotencyKey = key;
       throw err;
     });
@@ -147,7 +163,8 @@ export class AgoraClient {
     const execution =
       accepted.jobId && o.wait !== false
         ? await this.waitForExecution(accepted.jobId, payment).catch((err: unknown) => {
-            if (err instanceof AgoraError && paid) err.payment = { header: paid.header, amount: formatMicros(paid.amount) };
+            if (err instanceof AgoraError && paid)
+              err.payment = { header: paid.header, amount: formatMicros(paid.amount) };
             throw err;
           })
         : accepted;
@@ -157,7 +174,9 @@ export class AgoraClient {
   /** An execution's status; its output only with the header that paid for it. */
   async getExecution(requestId: string, payment?: { name: string; value: string } | null): Promise<Execution> {
     const headers = payment ? { [payment.name]: payment.value } : undefined;
-    return (await unwrap(this.api.GET('/api/v1/execute/{requestId}', { params: { path: { requestId } }, headers }))) as Execution;
+    return (await unwrap(
+      this.api.GET('/api/v1/execute/{requestId}', { params: { path: { requestId } }, headers }),
+    )) as Execution;
   }
 
   /** Polls an execution until it is no longer pending (backoff from `initialMs` to `maxMs`). */
@@ -168,7 +187,9 @@ export class AgoraClient {
       const execution = await this.getExecution(requestId, payment);
       if (execution.status !== 'pending') return execution;
       if (Date.now() + wait > deadline) {
-        throw new AgoraError('EXECUTION_TIMEOUT', `Execution ${requestId} was still pending after ${timeoutMs} ms`, 0, { requestId });
+        throw new AgoraError('EXECUTION_TIMEOUT', `Execution ${requestId} was still pending after ${timeoutMs} ms`, 0, {
+          requestId,
+        });
       }
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -176,7 +197,12 @@ export class AgoraClient {
 
   /** Retries a failed or timed-out execution with its stored authorization (no new charge). */
   async retryExecution(requestId: string, payment: { name: string; value: string }): Promise<Execution> {
-    return (await unwrap(this.api.POST('/api/v1/execute/{requestId}/retry', { params: { path: { requestId } }, headers: { [payment.name]: payment.value } }))) as Execution;
+    return (await unwrap(
+      this.api.POST('/api/v1/execute/{requestId}/retry', {
+        params: { path: { requestId } },
+        headers: { [payment.name]: payment.value },
+      }),
+    )) as Execution;
   }
 
   /** The platform's Ed25519 keys (what X-Agora-Signature is checked against). */
@@ -202,13 +228,15 @@ export class AgoraClient {
     } catch (err) {
       // The header that paid is the payer's proof (a retry, a status read, a dispute): never lost with the error.
       const signed = paid as PaymentSent | null;
-      if (err instanceof AgoraError && signed) err.payment = { header: signed.header, amount: formatMicros(signed.amount) };
+      if (err instanceof AgoraError && signed)
+        err.payment = { header: signed.header, amount: formatMicros(signed.amount) };
       throw err;
     }
   }
 
   private requireSigner(): AgoraSigner {
-    if (!this.signer) throw new ValidationError('VALIDATION_ERROR', 'This call needs a wallet: create the client with `wallet`', 0);
+    if (!this.signer)
+      throw new ValidationError('VALIDATION_ERROR', 'This call needs a wallet: create the client with `wallet`', 0);
     return this.signer;
   }
 

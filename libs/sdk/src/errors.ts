@@ -47,7 +47,13 @@ export const API_ERROR_STATUS = {
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
-export type AgoraErrorCode = ApiErrorCode | 'SPEND_CAP_EXCEEDED' | 'PAYMENT_NOT_ALLOWED' | 'CONNECTION_FAILED' | 'REQUEST_TIMEOUT' | 'UNEXPECTED_RESPONSE';
+export type AgoraErrorCode =
+  | ApiErrorCode
+  | 'SPEND_CAP_EXCEEDED'
+  | 'PAYMENT_NOT_ALLOWED'
+  | 'CONNECTION_FAILED'
+  | 'REQUEST_TIMEOUT'
+  | 'UNEXPECTED_RESPONSE';
 
 export class AgoraError extends Error {
   /**
@@ -137,7 +143,10 @@ const BY_STATUS: Record<number, ErrorClass> = {
 };
 
 /** The typed error for an error envelope (by its code's status; by the HTTP status for a code this SDK does not know). */
-export function errorFromEnvelope(status: number, error: { code?: unknown; message?: unknown; details?: unknown } | undefined): AgoraError {
+export function errorFromEnvelope(
+  status: number,
+  error: { code?: unknown; message?: unknown; details?: unknown } | undefined,
+): AgoraError {
   const code = typeof error?.code === 'string' ? error.code : 'UNEXPECTED_RESPONSE';
   const message = typeof error?.message === 'string' ? error.message : `HTTP ${status}`;
   const details = error?.details && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : {};

@@ -29,7 +29,8 @@ export function parseAllowedAssets(text: string | undefined): Record<string, str
     .map((p) => p.trim())
     .filter(Boolean)) {
     const [network, address] = pair.split('=');
-    if (!network || !/^0x[0-9a-fA-F]{40}$/.test(address ?? '')) throw new RangeError(`"${pair}" is not network=0xaddress`);
+    if (!network || !/^0x[0-9a-fA-F]{40}$/.test(address ?? ''))
+      throw new RangeError(`"${pair}" is not network=0xaddress`);
     out[network] = address;
   }
   return out;
@@ -78,10 +79,15 @@ export class Payer {
   /** Throws SpendCapExceededError if `amount` may not be paid now (what the call would pay at most). */
   check(amount: bigint, perCall = this.perCall): void {
     if (amount > perCall) {
-      throw new SpendCapExceededError('SPEND_CAP_EXCEEDED', `This call would pay ${formatMicros(amount)} USDC, above the per-call cap of ${formatMicros(perCall)}`, 0, {
-        amount: formatMicros(amount),
-        perCall: formatMicros(perCall),
-      });
+      throw new SpendCapExceededError(
+        'SPEND_CAP_EXCEEDED',
+        `This call would pay ${formatMicros(amount)} USDC, above the per-call cap of ${formatMicros(perCall)}`,
+        0,
+        {
+          amount: formatMicros(amount),
+          perCall: formatMicros(perCall),
+        },
+      );
     }
     if (this.spent + amount > this.perSession) {
       throw new SpendCapExceededError(
@@ -101,7 +107,11 @@ export class Payer {
    * Sends `request`, paying its 402 within the caps. `onSigned` hears of the payment as soon as it is
    * sent, so the caller keeps the proof even when no answer comes back (a timeout, a lost connection).
    */
-  async fetch(request: Request, perCall?: bigint, onSigned?: (p: PaymentSent) => void): Promise<{ response: Response; paid: PaymentSent | null }> {
+  async fetch(
+    request: Request,
+    perCall?: bigint,
+    onSigned?: (p: PaymentSent) => void,
+  ): Promise<{ response: Response; paid: PaymentSent | null }> {
     const cap = perCall !== undefined && perCall < this.perCall ? perCall : this.perCall;
     let refused: SpendCapExceededError | PaymentRefusedError | null = null;
     let paid: PaymentSent | null = null;
@@ -111,7 +121,11 @@ export class Payer {
         address: this.signer.address as `0x${string}`,
         signTypedData: ({ domain, types, message }) => {
           const { EIP712Domain: _domain, ...rest } = types as Record<string, { name: string; type: string }[]>;
-          return this.signer.signTypedData(domain as Record<string, unknown>, rest, message as Record<string, unknown>) as Promise<`0x${string}`>;
+          return this.signer.signTypedData(
+            domain as Record<string, unknown>,
+            rest,
+            message as Record<string, unknown>,
+          ) as Promise<`0x${string}`>;
         },
       },
     });
@@ -156,10 +170,17 @@ export class Payer {
     const raw = r.amount ?? r.maxAmountRequired ?? '';
     const allowed = this.assets[r.network];
     const refuse = (why: string) =>
-      new PaymentRefusedError('PAYMENT_NOT_ALLOWED', `The payment asked for was refused: ${why}; nothing was signed`, 0, { network: r.network, asset: r.asset, amount: raw });
+      new PaymentRefusedError(
+        'PAYMENT_NOT_ALLOWED',
+        `The payment asked for was refused: ${why}; nothing was signed`,
+        0,
+        { network: r.network, asset: r.asset, amount: raw },
+      );
     if (r.scheme !== 'exact') throw refuse(`scheme ${String(r.scheme)} is not paid by this client`);
-    if (!allowed || typeof r.asset !== 'string' || r.asset.toLowerCase() !== allowed.toLowerCase()) throw refuse(`asset ${String(r.asset)} on ${String(r.network)} is not an allowed USDC`);
-    if (!/^\d{1,30}$/.test(raw) || BigInt(raw) <= 0n) throw refuse(`amount ${raw} is not a positive number of micro-USDC`);
+    if (!allowed || typeof r.asset !== 'string' || r.asset.toLowerCase() !== allowed.toLowerCase())
+      throw refuse(`asset ${String(r.asset)} on ${String(r.network)} is not an allowed USDC`);
+    if (!/^\d{1,30}$/.test(raw) || BigInt(raw) <= 0n)
+      throw refuse(`amount ${raw} is not a positive number of micro-USDC`);
     return BigInt(raw);
   }
 }

@@ -9,7 +9,8 @@ describe('verifyAgoraSignature', () => {
   const raw = keys.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('base64');
   const body = JSON.stringify({ agentId: AGENT, requestId: 'req_1', capabilityId: 'c', input: {} });
   const digest = createHash('sha256').update(body).digest('hex');
-  const header = (text: string, t: number) => `t=${t},ed25519=${sign(null, Buffer.from(text), keys.privateKey).toString('base64')}`;
+  const header = (text: string, t: number) =>
+    `t=${t},ed25519=${sign(null, Buffer.from(text), keys.privateKey).toString('base64')}`;
   const now = () => Math.floor(Date.now() / 1000);
 
   it('builds the documented text', () => {
@@ -24,7 +25,11 @@ describe('verifyAgoraSignature', () => {
     expect(verifyAgoraSignature(call, 'call', [AGENT, 'req_1'], body, [raw])).toBe(true);
     expect(verifyAgoraSignature(call, 'call', [OTHER, 'req_1'], body, [raw])).toBe(false);
     expect(verifyAgoraSignature(call, 'attestation', ['req_1'], body, [raw])).toBe(false);
-    for (const text of [`agora-attestation.v2.${t}.req_1.${digest}`, `agora-callback.v2.${t}.req_1.${digest}`, `${t}.req_1.${digest}`]) {
+    for (const text of [
+      `agora-attestation.v2.${t}.req_1.${digest}`,
+      `agora-callback.v2.${t}.req_1.${digest}`,
+      `${t}.req_1.${digest}`,
+    ]) {
       expect(verifyAgoraSignature(header(text, t), 'call', [AGENT, 'req_1'], body, [raw])).toBe(false);
     }
   });

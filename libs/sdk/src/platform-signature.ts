@@ -20,7 +20,11 @@ export type AgoraSignaturePurpose = keyof typeof AGORA_SIGNATURE_LABELS;
 
 /** An Ed25519 public key from GET /api/v1/platform/keys (raw 32 bytes, base64). */
 export function platformPublicKey(publicKeyBase64: string): KeyObject {
-  return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(publicKeyBase64, 'base64')]), format: 'der', type: 'spki' });
+  return createPublicKey({
+    key: Buffer.concat([SPKI_ED25519_PREFIX, Buffer.from(publicKeyBase64, 'base64')]),
+    format: 'der',
+    type: 'spki',
+  });
 }
 
 /**
@@ -28,9 +32,16 @@ export function platformPublicKey(publicKeyBase64: string): KeyObject {
  * e.g. `agora-call.v2.<t>.<agentId>.<requestId>.<sha256 hex of body>`. Null when a subject id is
  * empty or holds a dot (the text would be ambiguous).
  */
-export function agoraSignedText(purpose: AgoraSignaturePurpose, t: string | number, subject: readonly string[], body: string | Buffer): string | null {
+export function agoraSignedText(
+  purpose: AgoraSignaturePurpose,
+  t: string | number,
+  subject: readonly string[],
+  body: string | Buffer,
+): string | null {
   if (subject.some((id) => typeof id !== 'string' || !id || id.includes('.'))) return null;
-  return [AGORA_SIGNATURE_LABELS[purpose], String(t), ...subject, createHash('sha256').update(body).digest('hex')].join('.');
+  return [AGORA_SIGNATURE_LABELS[purpose], String(t), ...subject, createHash('sha256').update(body).digest('hex')].join(
+    '.',
+  );
 }
 
 /**

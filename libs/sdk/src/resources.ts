@@ -23,13 +23,20 @@ export class PaymentsResource {
   /** The agent's transactions (signed by its wallet). */
   async history(agentId: string, page: Page = {}) {
     const header = await this.sign(agentId, `GET /api/v1/payments/history/${seg(agentId)}`);
-    return unwrap(this.api.GET('/api/v1/payments/history/{agentId}', { params: { path: { agentId }, query: page }, headers: header }));
+    return unwrap(
+      this.api.GET('/api/v1/payments/history/{agentId}', {
+        params: { path: { agentId }, query: page },
+        headers: header,
+      }),
+    );
   }
 
   /** Withdraws `amount` (USDC, at least 1.00; the 0.10 fee is taken from it) to `destinationWallet`. */
   async withdraw(agentId: string, amount: string, destinationWallet: string) {
     const header = await this.sign(agentId, 'POST /api/v1/payments/withdraw');
-    return unwrap(this.api.POST('/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet }, headers: header }));
+    return unwrap(
+      this.api.POST('/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet }, headers: header }),
+    );
   }
 
   withdrawal(id: string) {
@@ -37,7 +44,9 @@ export class PaymentsResource {
   }
 
   withdrawals(agentId: string, page: Page = {}) {
-    return unwrap(this.api.GET('/api/v1/payments/withdrawals/{agentId}', { params: { path: { agentId }, query: page } }));
+    return unwrap(
+      this.api.GET('/api/v1/payments/withdrawals/{agentId}', { params: { path: { agentId }, query: page } }),
+    );
   }
 
   transaction(txId: string) {
@@ -49,7 +58,14 @@ export class PaymentsResource {
   }
 }
 
-export type WebhookEvent = 'execution.completed' | 'execution.failed' | 'dispute.filed' | 'dispute.resolved' | 'escrow.released' | 'withdrawal.completed' | 'withdrawal.failed';
+export type WebhookEvent =
+  | 'execution.completed'
+  | 'execution.failed'
+  | 'dispute.filed'
+  | 'dispute.resolved'
+  | 'escrow.released'
+  | 'withdrawal.completed'
+  | 'withdrawal.failed';
 
 /** Webhook subscriptions of an agent (signed by its wallet). */
 export class WebhooksResource {
@@ -59,7 +75,9 @@ export class WebhooksResource {
   ) {}
 
   async create(o: { agentId: string; url: string; events: WebhookEvent[]; secret?: string }) {
-    return unwrap(this.api.POST('/api/v1/webhooks', { body: o, headers: await this.sign(o.agentId, 'POST /api/v1/webhooks') }));
+    return unwrap(
+      this.api.POST('/api/v1/webhooks', { body: o, headers: await this.sign(o.agentId, 'POST /api/v1/webhooks') }),
+    );
   }
 
   list(agentId: string, page: Page = {}) {
@@ -67,17 +85,29 @@ export class WebhooksResource {
   }
 
   async remove(id: string, agentId: string) {
-    return unwrap(this.api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id } }, headers: await this.sign(agentId, `DELETE /api/v1/webhooks/${seg(id)}`) }));
+    return unwrap(
+      this.api.DELETE('/api/v1/webhooks/{id}', {
+        params: { path: { id } },
+        headers: await this.sign(agentId, `DELETE /api/v1/webhooks/${seg(id)}`),
+      }),
+    );
   }
 
   async deliveries(id: string, agentId: string, page: Page = {}) {
     const header = await this.sign(agentId, `GET /api/v1/webhooks/${seg(id)}/deliveries`);
-    return unwrap(this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: page }, headers: header }));
+    return unwrap(
+      this.api.GET('/api/v1/webhooks/{id}/deliveries', { params: { path: { id }, query: page }, headers: header }),
+    );
   }
 
   async redeliver(id: string, deliveryId: string, agentId: string) {
     const header = await this.sign(agentId, `POST /api/v1/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/redeliver`);
-    return unwrap(this.api.POST('/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id, deliveryId } }, headers: header }));
+    return unwrap(
+      this.api.POST('/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+        params: { path: { id, deliveryId } },
+        headers: header,
+      }),
+    );
   }
 
   /**
@@ -108,7 +138,9 @@ export class DisputesResource {
   async respond(disputeId: string, agentId: string, response: string, evidence?: string) {
     const body = { response, ...(evidence ? { evidence } : {}) };
     const header = await this.sign(agentId, `POST /api/v1/disputes/${seg(disputeId)}/respond`);
-    return unwrap(this.api.POST('/api/v1/disputes/{id}/respond', { params: { path: { id: disputeId } }, headers: header, body }));
+    return unwrap(
+      this.api.POST('/api/v1/disputes/{id}/respond', { params: { path: { id: disputeId } }, headers: header, body }),
+    );
   }
 
   get(disputeId: string) {
@@ -129,7 +161,9 @@ export class DiscoveryResource {
   }
 
   recommend(query: string, limit?: number) {
-    return unwrap(this.api.GET('/api/v1/discover/recommend', { params: { query: { query, ...(limit ? { limit } : {}) } } }));
+    return unwrap(
+      this.api.GET('/api/v1/discover/recommend', { params: { query: { query, ...(limit ? { limit } : {}) } } }),
+    );
   }
 
   reputation(agentId: string) {
@@ -141,12 +175,26 @@ export class DiscoveryResource {
   }
 
   analytics(agentId: string, period?: 'day' | 'week' | 'month' | 'all') {
-    return unwrap(this.api.GET('/api/v1/analytics/agent/{agentId}', { params: { path: { agentId }, query: period ? { period } : {} } }));
+    return unwrap(
+      this.api.GET('/api/v1/analytics/agent/{agentId}', {
+        params: { path: { agentId }, query: period ? { period } : {} },
+      }),
+    );
   }
 
   /** What a chain rooted at this call would need (price, sub-agent costs, depth). */
-  budgetCheck(o: { targetAgentId: string; capabilityId: string; input: Record<string, unknown>; estimatedDepth?: number; includeSubAgentCosts?: boolean }) {
-    return unwrap(this.api.POST('/api/v1/chains/budget-check', { body: { ...o, estimatedDepth: o.estimatedDepth ?? 1, includeSubAgentCosts: o.includeSubAgentCosts ?? true } }));
+  budgetCheck(o: {
+    targetAgentId: string;
+    capabilityId: string;
+    input: Record<string, unknown>;
+    estimatedDepth?: number;
+    includeSubAgentCosts?: boolean;
+  }) {
+    return unwrap(
+      this.api.POST('/api/v1/chains/budget-check', {
+        body: { ...o, estimatedDepth: o.estimatedDepth ?? 1, includeSubAgentCosts: o.includeSubAgentCosts ?? true },
+      }),
+    );
   }
 
   /**

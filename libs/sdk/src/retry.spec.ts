@@ -18,7 +18,11 @@ function scripted(...steps: (() => Response | Promise<Response>)[]) {
 
 const fast = { retry: { baseDelayMs: 1, maxDelayMs: 50 } };
 const post = (headers: Record<string, string> = {}) =>
-  new Request('http://api.test/api/v1/execute', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"a":1}' });
+  new Request('http://api.test/api/v1/execute', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{"a":1}',
+  });
 
 describe('resilientFetch (SDK retries)', () => {
   it('retries a read after a dropped connection, and gives up after the configured attempts', async () => {
@@ -29,7 +33,9 @@ describe('resilientFetch (SDK retries)', () => {
     expect((await resilientFetch(ok.inner, fast)(new Request('http://api.test/x'))).status).toBe(200);
     expect(ok.seen).toHaveLength(2);
     const down = scripted(() => Promise.reject(dropped()));
-    await expect(resilientFetch(down.inner, { retry: { attempts: 4, baseDelayMs: 1 } })(new Request('http://api.test/x'))).rejects.toThrow('fetch failed');
+    await expect(
+      resilientFetch(down.inner, { retry: { attempts: 4, baseDelayMs: 1 } })(new Request('http://api.test/x')),
+    ).rejects.toThrow('fetch failed');
     expect(down.seen).toHaveLength(4);
   });
 
@@ -49,14 +55,17 @@ describe('resilientFetch (SDK retries)', () => {
 
   it('retries 503 and 429 with Retry-After for any request; not a 429 without one, nor one asking for longer than maxDelayMs', async () => {
     const busy = scripted(
-      () => json(503, { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'busy' } }, { 'Retry-After': '0' }),
+      () =>
+        json(503, { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'busy' } }, { 'Retry-After': '0' }),
       () => json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'slow' } }, { 'Retry-After': '0' }),
       () => json(200, { success: true, data: 1 }),
     );
     expect((await resilientFetch(busy.inner, fast)(post())).status).toBe(200);
     expect(busy.seen).toHaveLength(3);
     for (const headers of [{}, { 'Retry-After': '60' }] as Record<string, string>[]) {
-      const limited = scripted(() => json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'slow' } }, headers));
+      const limited = scripted(() =>
+        json(429, { success: false, error: { code: 'RATE_LIMITED', message: 'slow' } }, headers),
+      );
       expect((await resilientFetch(limited.inner, fast)(new Request('http://api.test/x'))).status).toBe(429);
       expect(limited.seen).toHaveLength(1);
     }
@@ -70,14 +79,18 @@ describe('resilientFetch (SDK retries)', () => {
     );
     expect((await resilientFetch(gateway.inner, fast)(new Request('http://api.test/x'))).status).toBe(200);
     expect(gateway.seen).toHaveLength(3);
-    const failed = scripted(() => json(502, { success: false, error: { code: 'EXECUTION_FAILED', message: 'agent failed' } }));
+    const failed = scripted(() =>
+      json(502, { success: false, error: { code: 'EXECUTION_FAILED', message: 'agent failed' } }),
+    );
     expect((await resilientFetch(failed.inner, fast)(post({ 'Idempotency-Key': 'k' }))).status).toBe(502);
     expect(failed.seen).toHaveLength(1);
   });
 
   it('sends once with retry: false', async () => {
     const down = scripted(() => Promise.reject(dropped()));
-    await expect(resilientFetch(down.inner, { retry: false })(new Request('http://api.test/x'))).rejects.toThrow('fetch failed');
+    await expect(resilientFetch(down.inner, { retry: false })(new Request('http://api.test/x'))).rejects.toThrow(
+      'fetch failed',
+    );
     expect(down.seen).toHaveLength(1);
   });
 
@@ -88,7 +101,9 @@ describe('resilientFetch (SDK retries)', () => {
         calls++;
         request.signal.addEventListener('abort', () => reject(request.signal.reason));
       });
-    const err = await resilientFetch(hang, { ...fast, timeout: 30 })(new Request('http://api.test/x')).catch((e: unknown) => e);
+    const err = await resilientFetch(hang, { ...fast, timeout: 30 })(new Request('http://api.test/x')).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err).toMatchObject({ code: 'REQUEST_TIMEOUT', status: 0, details: { timeoutMs: 30 } });
     expect(calls).toBe(1);

@@ -62,7 +62,10 @@ async function send(inner: Fetch, request: Request, timeout: number | undefined)
     return await inner(new Request(request, { signal: AbortSignal.any([request.signal, timer]) }));
   } catch (err) {
     if (timer.aborted && !request.signal.aborted) {
-      throw new TimeoutError('REQUEST_TIMEOUT', `No answer from the agora API within ${timeout} ms`, 0, { timeoutMs: timeout, url: request.url });
+      throw new TimeoutError('REQUEST_TIMEOUT', `No answer from the agora API within ${timeout} ms`, 0, {
+        timeoutMs: timeout,
+        url: request.url,
+      });
     }
     throw err;
   }
@@ -74,7 +77,8 @@ async function retryWait(response: Response, repeatable: boolean, backoff: numbe
   const retryAfter = retryAfterMs(response.headers.get('retry-after'));
   if (status === 429) return retryAfter;
   if (status === 503) return retryAfter ?? jitter(backoff);
-  if ((status === 502 || status === 504) && repeatable && !(await isApiError(response))) return retryAfter ?? jitter(backoff);
+  if ((status === 502 || status === 504) && repeatable && !(await isApiError(response)))
+    return retryAfter ?? jitter(backoff);
   return null;
 }
 

@@ -4,7 +4,11 @@ import { Wallet } from 'ethers';
 export interface AgoraSigner {
   readonly address: string;
   signMessage(message: string): Promise<string>;
-  signTypedData(domain: Record<string, unknown>, types: Record<string, { name: string; type: string }[]>, value: Record<string, unknown>): Promise<string>;
+  signTypedData(
+    domain: Record<string, unknown>,
+    types: Record<string, { name: string; type: string }[]>,
+    value: Record<string, unknown>,
+  ): Promise<string>;
 }
 
 export function toSigner(wallet: AgoraSigner | string): AgoraSigner {

@@ -9,14 +9,19 @@ export type { paths };
 export type EnvelopeData<T> = T extends { data: infer D } ? D : T;
 
 export function createApi(baseUrl: string, fetchImpl?: typeof fetch): Api {
-  return createClient<paths>({ baseUrl: baseUrl.replace(/\/+$/, ''), ...(fetchImpl ? { fetch: fetchImpl as (r: Request) => Promise<Response> } : {}) });
+  return createClient<paths>({
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    ...(fetchImpl ? { fetch: fetchImpl as (r: Request) => Promise<Response> } : {}),
+  });
 }
 
 /**
  * Awaits an openapi-fetch call and answers the envelope's `data`, or throws the typed error for
  * an error envelope (`ConnectionError` when the API could not be reached at all).
  */
-export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<EnvelopeData<NonNullable<R['data']>>> {
+export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(
+  call: Promise<R>,
+): Promise<EnvelopeData<NonNullable<R['data']>>> {
   let result: R;
   try {
     result = await call;
@@ -28,13 +33,20 @@ export async function unwrap<R extends { data?: unknown; error?: unknown; respon
 
 /** The `data` of a parsed envelope, or the typed error it carries. */
 export function envelopeData(response: Response, body: unknown): unknown {
-  const envelope = body as { success?: boolean; data?: unknown; error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown } } | undefined;
+  const envelope = body as
+    | {
+        success?: boolean;
+        data?: unknown;
+        error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown };
+      }
+    | undefined;
   if (response.ok && envelope && envelope.success !== false) return envelope.data;
   const error = errorFromEnvelope(response.status, envelope?.error);
   const requestId = envelope?.error?.requestId;
   error.requestId = typeof requestId === 'string' ? requestId : response.headers.get('x-request-id');
   const retryAfter = response.headers.get('retry-after');
-  if (retryAfter !== null && error.details.retryAfter === undefined) (error.details as Record<string, unknown>).retryAfter = Number(retryAfter);
+  if (retryAfter !== null && error.details.retryAfter === undefined)
+    (error.details as Record<string, unknown>).retryAfter = Number(retryAfter);
   throw error;
 }
 

@@ -1,4 +1,14 @@
-import { Attributes, context, isSpanContextValid, Link, propagation, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import {
+  Attributes,
+  context,
+  isSpanContextValid,
+  Link,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 import { tracingActive } from './tracing';
 
 const tracer = trace.getTracer('agora');
@@ -29,7 +39,12 @@ export function inSpan<T>(
     const current = trace.getSpanContext(ctx);
     if (current?.traceId !== opts.parent.traceId) {
       const { traceId, spanId, sampled } = opts.parent;
-      ctx = trace.setSpanContext(ctx, { traceId, spanId, traceFlags: sampled === false ? TraceFlags.NONE : TraceFlags.SAMPLED, isRemote: true });
+      ctx = trace.setSpanContext(ctx, {
+        traceId,
+        spanId,
+        traceFlags: sampled === false ? TraceFlags.NONE : TraceFlags.SAMPLED,
+        isRemote: true,
+      });
       if (current && isSpanContextValid(current)) links = [...(links ?? []), { context: current }];
     }
   }
@@ -60,7 +75,9 @@ export function traceCarrier(): Record<string, string> {
 export function activeSpanIds(): SpanIds | null {
   if (!tracingActive()) return null;
   const span = trace.getSpanContext(context.active());
-  return span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId, sampled: (span.traceFlags & TraceFlags.SAMPLED) !== 0 } : null;
+  return span && isSpanContextValid(span)
+    ? { traceId: span.traceId, spanId: span.spanId, sampled: (span.traceFlags & TraceFlags.SAMPLED) !== 0 }
+    : null;
 }
 
 /** The active span's W3C traceparent, to keep on a row (an outbox event, a delivery); null when tracing is off. */
@@ -91,7 +108,9 @@ export function linkFrom(carrier: Record<string, string> | undefined): Link[] {
 /** Fields every log line carries while a span is active (a pino mixin): the trace and span ids. */
 export function traceLogFields(): Record<string, string> {
   const span = trace.getSpan(context.active())?.spanContext();
-  return span && span.traceId !== '00000000000000000000000000000000' ? { trace_id: span.traceId, span_id: span.spanId } : {};
+  return span && span.traceId !== '00000000000000000000000000000000'
+    ? { trace_id: span.traceId, span_id: span.spanId }
+    : {};
 }
 
 export { SpanKind };

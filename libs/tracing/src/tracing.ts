@@ -10,7 +10,9 @@ type Instrumentation = NonNullable<NonNullable<ConstructorParameters<typeof Node
  */
 const INSTRUMENTATIONS: Record<string, () => Instrumentation> = {
   http: () =>
-    new (require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http')).HttpInstrumentation({
+    new (
+      require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http')
+    ).HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => req.url === '/metrics' || (req.url ?? '').startsWith('/api/v1/health'),
       // The route template names the server span (express left it on the request): what the express
       // instrumentation was loaded for, without a wrapper around every layer.
@@ -24,18 +26,29 @@ const INSTRUMENTATIONS: Record<string, () => Instrumentation> = {
   // A span per Nest middleware and handler layer (7 of an execute's 28) tells nothing the agora.*
   // spans do not; the route is named by the http instrumentation above.
   express: () => {
-    const { ExpressInstrumentation, ExpressLayerType } = require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
-    return new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER] });
+    const { ExpressInstrumentation, ExpressLayerType } =
+      require('@opentelemetry/instrumentation-express') as typeof import('@opentelemetry/instrumentation-express');
+    return new ExpressInstrumentation({
+      ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER],
+    });
   },
   // Statements, not pool checkouts; and none outside a trace (the sweeper's polling).
   pg: () =>
-    new (require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg')).PgInstrumentation({
+    new (
+      require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg')
+    ).PgInstrumentation({
       enhancedDatabaseReporting: false,
       ignoreConnectSpans: true,
       requireParentSpan: true,
     }),
-  ioredis: () => new (require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis')).IORedisInstrumentation({ requireParentSpan: true }),
-  undici: () => new (require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici')).UndiciInstrumentation(),
+  ioredis: () =>
+    new (
+      require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis')
+    ).IORedisInstrumentation({ requireParentSpan: true }),
+  undici: () =>
+    new (
+      require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici')
+    ).UndiciInstrumentation(),
 };
 
 /**
@@ -58,7 +71,9 @@ export function instrumentationNames(env: NodeJS.ProcessEnv): string[] {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-  const enabled = env.OTEL_NODE_ENABLED_INSTRUMENTATIONS ? list(env.OTEL_NODE_ENABLED_INSTRUMENTATIONS) : DEFAULT_INSTRUMENTATIONS;
+  const enabled = env.OTEL_NODE_ENABLED_INSTRUMENTATIONS
+    ? list(env.OTEL_NODE_ENABLED_INSTRUMENTATIONS)
+    : DEFAULT_INSTRUMENTATIONS;
   const disabled = new Set(list(env.OTEL_NODE_DISABLED_INSTRUMENTATIONS));
   return Object.keys(INSTRUMENTATIONS).filter((name) => enabled.includes(name) && !disabled.has(name));
 }

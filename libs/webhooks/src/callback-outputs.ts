@@ -17,7 +17,8 @@ export class CallbackOutputs {
   }
 
   read(executionId: string): Promise<Record<string, unknown> | null> {
-    if (!this.reader) throw new Error('no reader of execution outputs is registered (the execution module is not loaded)');
+    if (!this.reader)
+      throw new Error('no reader of execution outputs is registered (the execution module is not loaded)');
     return this.reader(executionId);
   }
 }

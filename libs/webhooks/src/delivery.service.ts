@@ -82,12 +82,22 @@ export class DeliveryService {
    * `body` null: the execution completed, and `{requestId, status: 'completed', output}` is built
    * from its stored output when sent (the row holds no copy of it).
    */
-  async scheduleCallback(manager: Queryable, c: { executionId: string; url: string; body: Record<string, unknown> | null }): Promise<string | null> {
+  async scheduleCallback(
+    manager: Queryable,
+    c: { executionId: string; url: string; body: Record<string, unknown> | null },
+  ): Promise<string | null> {
     const [row] = await queryRows<{ id: string }>(
       manager,
       `INSERT INTO webhook_deliveries (id, kind, execution_id, url, body, traceparent, attempt, status, scheduled_at)
        VALUES ($1, 'callback', $2, $3, $4, $5, 1, 'pending', $6) ON CONFLICT DO NOTHING RETURNING id`,
-      [newId('dlv'), c.executionId, c.url, c.body === null ? null : JSON.stringify(c.body), activeTraceparent(), this.clock.now()],
+      [
+        newId('dlv'),
+        c.executionId,
+        c.url,
+        c.body === null ? null : JSON.stringify(c.body),
+        activeTraceparent(),
+        this.clock.now(),
+      ],
     );
     return row?.id ?? null;
   }
@@ -117,9 +127,16 @@ export class DeliveryService {
     const pass = gate ? await this.turns.enter(gate, d, until) : null;
     if (gate && !pass) return 'deferred';
     // Linked to what caused it (the execution's charge, a withdrawal's job): the trace the row kept.
-    const attributes = { 'agora.delivery_id': d.id, 'agora.delivery_kind': d.kind, 'agora.event_type': d.eventType ?? '', 'agora.attempt': d.attempt };
+    const attributes = {
+      'agora.delivery_id': d.id,
+      'agora.delivery_kind': d.kind,
+      'agora.event_type': d.eventType ?? '',
+      'agora.attempt': d.attempt,
+    };
     try {
-      return await inSpan('agora.webhook.deliver', attributes, () => this.send(d, now), { links: linksTo([d.traceparent]) });
+      return await inSpan('agora.webhook.deliver', attributes, () => this.send(d, now), {
+        links: linksTo([d.traceparent]),
+      });
     } finally {
       await pass?.leave();
     }
@@ -128,7 +145,9 @@ export class DeliveryService {
   private async send(d: ClaimedDelivery, now: Date): Promise<DeliveryOutcome> {
     const body = d.body ?? (await this.completedBody(d.executionId!));
     if (body === null) {
-      await this.record(this.dataSource.manager, d.id, 'cancelled', { error: 'the execution output is no longer stored' });
+      await this.record(this.dataSource.manager, d.id, 'cancelled', {
+        error: 'the execution output is no longer stored',
+      });
       return 'cancelled';
     }
     const target = await this.target(d, body, Math.floor(now.getTime() / 1000));
@@ -141,10 +160,17 @@ export class DeliveryService {
     let error: string | null = null;
     let wait: number | null = null;
     try {
-      const res = await this.http.postJson(target.url, body, { headers: target.headers, timeoutMs: this.config.webhookTimeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+      const res = await this.http.postJson(target.url, body, {
+        headers: target.headers,
+        timeoutMs: this.config.webhookTimeoutMs,
+        maxBytes: MAX_RESPONSE_BYTES,
+      });
       status = res.status;
       if (res.status >= 200 && res.status < 300) {
-        await this.record(this.dataSource.manager, d.id, 'succeeded', { responseStatus: status, durationMs: Date.now() - started });
+        await this.record(this.dataSource.manager, d.id, 'succeeded', {
+          responseStatus: status,
+          durationMs: Date.now() - started,
+        });
         return 'succeeded';
       }
       error = `answered ${res.status}`;
@@ -152,7 +178,11 @@ export class DeliveryService {
     } catch (err) {
       error = err instanceof OutboundError ? `${err.kind}: ${err.message}` : String((err as Error).message ?? err);
     }
-    return this.failed(d, { responseStatus: status, durationMs: Date.now() - started, error: error.slice(0, 500) }, wait);
+    return this.failed(
+      d,
+      { responseStatus: status, durationMs: Date.now() - started, error: error.slice(0, 500) },
+      wait,
+    );
   }
 
   /** A completed execution's callback body, from its stored output (null once the output is gone). */
@@ -166,7 +196,11 @@ export class DeliveryService {
     if (d.kind === 'callback') {
       return {
         url: d.url,
-        headers: { 'Content-Type': 'application/json', 'X-Request-ID': d.executionId!, 'X-Agora-Signature': this.signer.callbackSignature(d.executionId!, body, nowS) },
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Request-ID': d.executionId!,
+          'X-Agora-Signature': this.signer.callbackSignature(d.executionId!, body, nowS),
+        },
       };
     }
     const [s] = await queryRows<{ url: string; secret: string | null; status: string; createdAt: Date }>(
@@ -186,7 +220,11 @@ export class DeliveryService {
     return { url: s.url, headers };
   }
 
-  private async failed(d: ClaimedDelivery, result: { responseStatus: number | null; durationMs: number; error: string }, retryAfter: number | null): Promise<DeliveryOutcome> {
+  private async failed(
+    d: ClaimedDelivery,
+    result: { responseStatus: number | null; durationMs: number; error: string },
+    retryAfter: number | null,
+  ): Promise<DeliveryOutcome> {
     const gone = result.responseStatus === 410;
     const last = d.manual || gone || d.attempt >= DELIVERY_ATTEMPTS;
     const delays = this.config.webhookRetryDelaysMs;
@@ -198,11 +236,14 @@ export class DeliveryService {
       if (!(await this.record(m, d.id, 'failed', result))) return null;
       if (last) {
         if (d.kind === 'webhook' && !d.manual) {
-          await m.query(`UPDATE webhook_subscriptions SET status = 'failed', failure_reason = $2, status_changed_at = $3 WHERE id = $1 AND status = 'active'`, [
-            d.subscriptionId,
-            gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`,
-            this.clock.now(),
-          ]);
+          await m.query(
+            `UPDATE webhook_subscriptions SET status = 'failed', failure_reason = $2, status_changed_at = $3 WHERE id = $1 AND status = 'active'`,
+            [
+              d.subscriptionId,
+              gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`,
+              this.clock.now(),
+            ],
+          );
         }
         return null;
       }
@@ -217,14 +258,27 @@ export class DeliveryService {
     });
     if (next) await this.wake(next, delay);
     if (last) {
-      const what = { event: 'delivery.failed', deliveryId: d.id, kind: d.kind, eventType: d.eventType, subscriptionId: d.subscriptionId, attempt: d.attempt, error: result.error };
+      const what = {
+        event: 'delivery.failed',
+        deliveryId: d.id,
+        kind: d.kind,
+        eventType: d.eventType,
+        subscriptionId: d.subscriptionId,
+        attempt: d.attempt,
+        error: result.error,
+      };
       this.logger.warn(what, 'delivery.failed');
     }
     return last ? 'failed' : 'retry';
   }
 
   /** Records the answer of a claimed attempt; false when the claim was lost meanwhile. */
-  private async record(m: EntityManager, id: string, status: DeliveryStatus, r: { responseStatus?: number | null; durationMs?: number; error?: string }): Promise<boolean> {
+  private async record(
+    m: EntityManager,
+    id: string,
+    status: DeliveryStatus,
+    r: { responseStatus?: number | null; durationMs?: number; error?: string },
+  ): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       m,
       `UPDATE webhook_deliveries SET status = $2, response_status = $3, duration_ms = $4, error = $5, locked_until = NULL
@@ -284,10 +338,10 @@ export class DeliveryService {
 
   /** Outbox events not yet fanned out (for the sweeper: the relay's notification or job was lost). */
   async unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`, [
-      new Date(this.clock.nowMs() - olderThanMs),
-      limit,
-    ]);
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`,
+      [new Date(this.clock.nowMs() - olderThanMs), limit],
+    );
     return rows.map((r) => r.id);
   }
 }

@@ -57,8 +57,15 @@ export class EventFanout {
         : [];
       const now = this.clock.now();
       const rows = events.flatMap((event) => {
-        const body = JSON.stringify({ id: event.id, type: event.type, timestamp: new Date(event.createdAt).toISOString(), data: event.data });
-        return subscriptions.filter((s) => s.agentId === event.agentId && s.events.includes(event.type)).map((s) => ({ id: newId('dlv'), sub: s, event, body }));
+        const body = JSON.stringify({
+          id: event.id,
+          type: event.type,
+          timestamp: new Date(event.createdAt).toISOString(),
+          data: event.data,
+        });
+        return subscriptions
+          .filter((s) => s.agentId === event.agentId && s.events.includes(event.type))
+          .map((s) => ({ id: newId('dlv'), sub: s, event, body }));
       });
       const inserted = rows.length
         ? await queryRows<{ id: string }>(
@@ -82,7 +89,13 @@ export class EventFanout {
       await m.query(`UPDATE outbox_events SET published_at = $2 WHERE id = ANY($1)`, [events.map((e) => e.id), now]);
       return inserted.map((r) => r.id);
     });
-    if (traceparents.length) recordSpan('agora.webhook.fanout', started, { 'agora.events': traceparents.length, 'agora.deliveries': created.length }, linksTo(traceparents));
+    if (traceparents.length)
+      recordSpan(
+        'agora.webhook.fanout',
+        started,
+        { 'agora.events': traceparents.length, 'agora.deliveries': created.length },
+        linksTo(traceparents),
+      );
     for (const id of created) await this.deliveries.wake(id, 0);
     return created.length;
   }

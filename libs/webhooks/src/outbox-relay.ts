@@ -61,7 +61,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private lost(client: Client, err?: Error): void {
     if (this.stopped || this.retry || (this.client !== null && this.client !== client)) return;
     this.client = null;
-    this.logger.warn({ err: err?.message }, 'outbox relay connection lost; reconnecting (the sweeper covers missed events)');
+    this.logger.warn(
+      { err: err?.message },
+      'outbox relay connection lost; reconnecting (the sweeper covers missed events)',
+    );
     client.end().catch(() => undefined);
     this.retry = setTimeout(() => {
       this.retry = null;
@@ -81,6 +84,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     const eventIds = this.pending.splice(0);
-    if (eventIds.length) await this.jobs.wake('event.fanout', { eventIds }, { jobId: jobId('event.fanout', eventIds[0]) });
+    if (eventIds.length)
+      await this.jobs.wake('event.fanout', { eventIds }, { jobId: jobId('event.fanout', eventIds[0]) });
   }
 }

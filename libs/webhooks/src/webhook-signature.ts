@@ -13,7 +13,8 @@ export const WHSEC_KEY_BYTES = { min: 24, max: 64 } as const;
 export function whsecProblem(secret: string): string | null {
   if (!secret.startsWith(WHSEC)) return null;
   const b64 = secret.slice(WHSEC.length);
-  if (b64 === '' || !BASE64.test(b64)) return 'a whsec_ secret must be whsec_ followed by standard base64 (A-Z, a-z, 0-9, +, /, padded with =)';
+  if (b64 === '' || !BASE64.test(b64))
+    return 'a whsec_ secret must be whsec_ followed by standard base64 (A-Z, a-z, 0-9, +, /, padded with =)';
   const bytes = Buffer.from(b64, 'base64').length;
   if (bytes < WHSEC_KEY_BYTES.min || bytes > WHSEC_KEY_BYTES.max) {
     return `a whsec_ secret must decode to ${WHSEC_KEY_BYTES.min}-${WHSEC_KEY_BYTES.max} bytes (got ${bytes})`;

@@ -27,12 +27,16 @@ export class WebhooksModule implements OnModuleInit {
   onModuleInit(): void {
     this.sweeps.register('event.fanout', async () => {
       const ids = await this.deliveries.unpublishedEvents();
-      return Array.from({ length: Math.ceil(ids.length / FANOUT_BATCH) }, (_, i) => ids.slice(i * FANOUT_BATCH, (i + 1) * FANOUT_BATCH)).map((batch) => ({
+      return Array.from({ length: Math.ceil(ids.length / FANOUT_BATCH) }, (_, i) =>
+        ids.slice(i * FANOUT_BATCH, (i + 1) * FANOUT_BATCH),
+      ).map((batch) => ({
         id: batch[0],
         data: { eventIds: batch },
       }));
     });
-    this.sweeps.register('webhook.deliver', async () => (await this.deliveries.due()).map((id) => ({ id, data: { deliveryId: id } })));
+    this.sweeps.register('webhook.deliver', async () =>
+      (await this.deliveries.due()).map((id) => ({ id, data: { deliveryId: id } })),
+    );
     this.sweeps.onLinesLost(() => this.turns.releaseLine());
   }
 }

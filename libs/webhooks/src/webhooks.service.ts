@@ -41,17 +41,21 @@ export class WebhooksService {
       await this.walletAuth.consume(m, auth);
       // Serialises creates per agent so the cap holds under concurrency.
       await m.query(`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || $1))`, [input.agentId]);
-      const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM webhook_subscriptions WHERE agent_id = $1 AND status = 'active'`, [input.agentId]);
+      const [{ n }] = await m.query(
+        `SELECT count(*)::int AS n FROM webhook_subscriptions WHERE agent_id = $1 AND status = 'active'`,
+        [input.agentId],
+      );
       if (n >= MAX_ACTIVE_WEBHOOKS) {
-        throw new AppException('INVALID_STATE', `An agent can have at most ${MAX_ACTIVE_WEBHOOKS} active webhooks; delete one first`, { limit: MAX_ACTIVE_WEBHOOKS });
+        throw new AppException(
+          'INVALID_STATE',
+          `An agent can have at most ${MAX_ACTIVE_WEBHOOKS} active webhooks; delete one first`,
+          { limit: MAX_ACTIVE_WEBHOOKS },
+        );
       }
-      await m.query(`INSERT INTO webhook_subscriptions (id, agent_id, url, events, secret, status) VALUES ($1, $2, $3, $4, $5, 'active')`, [
-        id,
-        input.agentId,
-        input.url,
-        [...new Set(input.events)],
-        input.secret ?? null,
-      ]);
+      await m.query(
+        `INSERT INTO webhook_subscriptions (id, agent_id, url, events, secret, status) VALUES ($1, $2, $3, $4, $5, 'active')`,
+        [id, input.agentId, input.url, [...new Set(input.events)], input.secret ?? null],
+      );
     });
     return this.get(id);
   }
@@ -82,7 +86,11 @@ export class WebhooksService {
   }
 
   /** The delivery log of a subscription the signing agent owns. */
-  async deliveries(id: string, auth: WalletAuthContext, page: Page): Promise<{ deliveries: WebhookDeliveryEntity[]; total: number }> {
+  async deliveries(
+    id: string,
+    auth: WalletAuthContext,
+    page: Page,
+  ): Promise<{ deliveries: WebhookDeliveryEntity[]; total: number }> {
     await this.owned(id, auth);
     return this.delivery.list(id, page);
   }
@@ -105,8 +113,14 @@ export class WebhooksService {
     await this.owned(id, auth);
     await this.tx.run(async (m) => {
       await this.walletAuth.consume(m, auth);
-      await m.query(`UPDATE webhook_subscriptions SET status = 'deleted', status_changed_at = $2 WHERE id = $1`, [id, this.clock.now()]);
-      await m.query(`UPDATE webhook_deliveries SET status = 'cancelled', error = 'subscription deleted' WHERE subscription_id = $1 AND status = 'pending'`, [id]);
+      await m.query(`UPDATE webhook_subscriptions SET status = 'deleted', status_changed_at = $2 WHERE id = $1`, [
+        id,
+        this.clock.now(),
+      ]);
+      await m.query(
+        `UPDATE webhook_deliveries SET status = 'cancelled', error = 'subscription deleted' WHERE subscription_id = $1 AND status = 'pending'`,
+        [id],
+      );
     });
   }
 }

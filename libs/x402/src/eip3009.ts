@@ -9,8 +9,14 @@ export interface TokenDomain {
   verifyingContract: string;
 }
 
-const DOMAIN_TYPEHASH = keccak256(toUtf8Bytes('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)')).slice(2);
-const TRANSFER_TYPEHASH = keccak256(toUtf8Bytes('TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)')).slice(2);
+const DOMAIN_TYPEHASH = keccak256(
+  toUtf8Bytes('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
+).slice(2);
+const TRANSFER_TYPEHASH = keccak256(
+  toUtf8Bytes(
+    'TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)',
+  ),
+).slice(2);
 const UINT256_MAX = (1n << 256n) - 1n;
 const separators = new Map<string, string>();
 

@@ -1,8 +1,18 @@
 import { loadConfig } from '@app/config';
 import { isLivemode } from './networks';
 
-const KEYS = { PLATFORM_WALLET: '0x2222222222222222222222222222222222222222', PLATFORM_SIGNING_SEED: 'ab'.repeat(32), CHAIN_TOKEN_SEEDS: 'cd'.repeat(32) };
-const EVM = { ...KEYS, SETTLEMENT_MODE: 'evm', EVM_RPC_URL: 'http://127.0.0.1:8545', USDC_ADDRESS: KEYS.PLATFORM_WALLET, RELAYER_PRIVATE_KEY: `0x${'11'.repeat(32)}` };
+const KEYS = {
+  PLATFORM_WALLET: '0x2222222222222222222222222222222222222222',
+  PLATFORM_SIGNING_SEED: 'ab'.repeat(32),
+  CHAIN_TOKEN_SEEDS: 'cd'.repeat(32),
+};
+const EVM = {
+  ...KEYS,
+  SETTLEMENT_MODE: 'evm',
+  EVM_RPC_URL: 'http://127.0.0.1:8545',
+  USDC_ADDRESS: KEYS.PLATFORM_WALLET,
+  RELAYER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+};
 const FACILITATOR = { ...KEYS, SETTLEMENT_MODE: 'facilitator', FACILITATOR_URL: 'https://facilitator.example.com' };
 
 describe('isLivemode', () => {
@@ -13,7 +23,11 @@ describe('isLivemode', () => {
     ['evm on ethereum mainnet', { ...EVM, EVM_CHAIN_ID: '1', PAYMENT_NETWORKS: 'ethereum' }, true],
     ['a facilitator on base-sepolia', FACILITATOR, false],
     ['a facilitator on base mainnet', { ...FACILITATOR, PAYMENT_NETWORKS: 'base' }, true],
-    ['a facilitator on base-sepolia paying withdrawals on base mainnet', { ...EVM, ...FACILITATOR, EVM_CHAIN_ID: '8453' }, true],
+    [
+      'a facilitator on base-sepolia paying withdrawals on base mainnet',
+      { ...EVM, ...FACILITATOR, EVM_CHAIN_ID: '8453' },
+      true,
+    ],
   ])('%s', (_label, env, expected) => {
     expect(isLivemode(loadConfig(env))).toBe(expected);
   });

@@ -14,7 +14,15 @@ export interface NetworkInfo {
 }
 
 export const NETWORKS: Record<PaymentNetwork, NetworkInfo> = {
-  base: { name: 'base', caip2: 'eip155:8453', chainId: 8453, usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', eip712Name: 'USD Coin', inV1Body: true, mainnet: true },
+  base: {
+    name: 'base',
+    caip2: 'eip155:8453',
+    chainId: 8453,
+    usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    eip712Name: 'USD Coin',
+    inV1Body: true,
+    mainnet: true,
+  },
   'base-sepolia': {
     name: 'base-sepolia',
     caip2: 'eip155:84532',
@@ -24,7 +32,15 @@ export const NETWORKS: Record<PaymentNetwork, NetworkInfo> = {
     inV1Body: true,
     mainnet: false,
   },
-  ethereum: { name: 'ethereum', caip2: 'eip155:1', chainId: 1, usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', eip712Name: 'USD Coin', inV1Body: false, mainnet: true },
+  ethereum: {
+    name: 'ethereum',
+    caip2: 'eip155:1',
+    chainId: 1,
+    usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    eip712Name: 'USD Coin',
+    inV1Body: false,
+    mainnet: true,
+  },
 };
 
 /** One payment option we accept: a network and the token contract on it. */

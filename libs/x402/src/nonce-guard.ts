@@ -7,11 +7,15 @@ import { VerifiedPayment } from './x402.types';
 
 /** A payment authorization already used (reserved, settled, or claimed by a request in flight): 409. */
 export function paymentReplayed(): AppException {
-  return new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason: 'duplicate_settlement' });
+  return new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', {
+    reason: 'duplicate_settlement',
+  });
 }
 
 /** What identifies an authorization's nonce, and when the authorization expires. */
-export type NonceRef = Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'> & { validBefore: bigint | string };
+export type NonceRef = Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'> & {
+  validBefore: bigint | string;
+};
 
 /** A claim to take: SET key NX, expiring at expiresAtMs. */
 export interface NonceClaim {

@@ -5,7 +5,16 @@ import { AppException, checksumAddress, Clock, formatMicros, isHighS, recoverSig
 import { AppConfig } from '@app/config';
 import { isLivemode, NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
-import { Authorization, PaymentRequiredV2, PaymentRequirementsV1, PaymentRequirementsV2, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
+import {
+  Authorization,
+  PaymentRequiredV2,
+  PaymentRequirementsV1,
+  PaymentRequirementsV2,
+  PriceRequest,
+  VerifiedPayment,
+  PresentedPayment,
+  SettlementReceipt,
+} from './x402.types';
 
 export const MAX_TIMEOUT_SECONDS = 300;
 /** Reference facilitators require validBefore >= now + 6 s (three blocks of padding). */
@@ -89,7 +98,11 @@ export class X402Service {
       const network = NETWORKS[name];
       // In evm mode the local chain's own token stands in for USDC on the network with that chain id.
       const local = config.settlementMode === 'evm' && config.usdcAddress && network.chainId === config.evmChainId;
-      return { network, asset: getAddress((local ? config.usdcAddress! : network.usdc).toLowerCase()), assetName: network.eip712Name };
+      return {
+        network,
+        asset: getAddress((local ? config.usdcAddress! : network.usdc).toLowerCase()),
+        assetName: network.eip712Name,
+      };
     });
   }
 
@@ -138,7 +151,12 @@ export class X402Service {
 
   /** A 402 error (PAYMENT_REQUIRED or PAYMENT_INVALID) carrying the offer, so the client can pay again. */
   withOffer(err: AppException, price: PriceRequest): AppException {
-    return new AppException(err.code, err.message, { ...(err.details ?? {}), amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource }, this.offer(price));
+    return new AppException(
+      err.code,
+      err.message,
+      { ...(err.details ?? {}), amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource },
+      this.offer(price),
+    );
   }
 
   static hashHeader(value: string): string {
@@ -170,9 +188,13 @@ export class X402Service {
     } catch {
       throw invalid('invalid_payload', 'Payment header is not base64-encoded JSON');
     }
-    if (decoded === null || typeof decoded !== 'object') throw invalid('invalid_payload', 'Payment header is not a JSON object');
+    if (decoded === null || typeof decoded !== 'object')
+      throw invalid('invalid_payload', 'Payment header is not a JSON object');
     if (decoded.x402Version !== header.version) {
-      throw invalid('invalid_x402_version', `x402Version ${JSON.stringify(decoded.x402Version)} does not match the header used`);
+      throw invalid(
+        'invalid_x402_version',
+        `x402Version ${JSON.stringify(decoded.x402Version)} does not match the header used`,
+      );
     }
 
     let option: PaymentOption | undefined;
@@ -181,7 +203,8 @@ export class X402Service {
       option = this.options.find((o) => o.network.name === decoded.network);
     } else {
       const accepted = decoded.accepted;
-      if (!accepted || typeof accepted !== 'object') throw invalid('invalid_payload', 'accepted requirements are missing');
+      if (!accepted || typeof accepted !== 'object')
+        throw invalid('invalid_payload', 'accepted requirements are missing');
       if (accepted.scheme !== 'exact') throw invalid('invalid_scheme', 'Only the exact scheme is accepted');
       option = this.options.find((o) => o.network.caip2 === accepted.network);
       if (option && (typeof accepted.asset !== 'string' || !sameWallet(accepted.asset, option.asset))) {
@@ -192,7 +215,12 @@ export class X402Service {
 
     const payload = decoded.payload;
     const auth = payload?.authorization;
-    if (!payload || typeof payload.signature !== 'string' || !isHexString(payload.signature) || !isAuthorization(auth)) {
+    if (
+      !payload ||
+      typeof payload.signature !== 'string' ||
+      !isHexString(payload.signature) ||
+      !isAuthorization(auth)
+    ) {
       throw invalid('invalid_payload', 'Payment payload is malformed');
     }
     const signature = payload.signature;
@@ -206,11 +234,18 @@ export class X402Service {
 
     let signer: string;
     try {
-      signer = recoverSigner(transferAuthorizationDigest({ name: option.assetName, version: '2', chainId: option.network.chainId, verifyingContract: option.asset }, auth), signature);
+      signer = recoverSigner(
+        transferAuthorizationDigest(
+          { name: option.assetName, version: '2', chainId: option.network.chainId, verifyingContract: option.asset },
+          auth,
+        ),
+        signature,
+      );
     } catch {
       throw invalid('invalid_exact_evm_payload_signature', 'Payment signature is invalid');
     }
-    if (!sameWallet(signer, auth.from)) throw invalid('invalid_exact_evm_payload_signature', 'Payment signature was not made by authorization.from');
+    if (!sameWallet(signer, auth.from))
+      throw invalid('invalid_exact_evm_payload_signature', 'Payment signature was not made by authorization.from');
     return { header: header.value, decoded, option, auth, signature, payer: checksumAddress(auth.from.toLowerCase()) };
   }
 
@@ -220,20 +255,31 @@ export class X402Service {
     if (header.version === 2 && r.decoded.accepted?.amount !== price.amount.toString()) {
       throw invalid('invalid_payment_requirements', 'accepted requirements do not match this resource');
     }
-    if (!sameWallet(auth.to, this.payTo)) throw invalid('invalid_exact_evm_payload_recipient_mismatch', 'Payment is not made out to the platform');
+    if (!sameWallet(auth.to, this.payTo))
+      throw invalid('invalid_exact_evm_payload_recipient_mismatch', 'Payment is not made out to the platform');
     const value = BigInt(auth.value);
     if (value !== price.amount) {
-      throw invalid('invalid_exact_evm_payload_authorization_value', `Payment value ${value} does not equal the amount due ${price.amount}`);
+      throw invalid(
+        'invalid_exact_evm_payload_authorization_value',
+        `Payment value ${value} does not equal the amount due ${price.amount}`,
+      );
     }
     const now = BigInt(Math.floor(this.clock.nowMs() / 1000));
     const validAfter = BigInt(auth.validAfter);
     const validBefore = BigInt(auth.validBefore);
-    if (validAfter > now) throw invalid('invalid_exact_evm_payload_authorization_valid_after', 'Payment authorization is not valid yet');
+    if (validAfter > now)
+      throw invalid('invalid_exact_evm_payload_authorization_valid_after', 'Payment authorization is not valid yet');
     if (validBefore < now + VALID_BEFORE_PADDING_S) {
-      throw invalid('invalid_exact_evm_payload_authorization_valid_before', 'Payment authorization has expired or expires too soon');
+      throw invalid(
+        'invalid_exact_evm_payload_authorization_valid_before',
+        'Payment authorization has expired or expires too soon',
+      );
     }
     if (validBefore > now + MAX_VALIDITY_S) {
-      throw invalid('invalid_exact_evm_payload_authorization_valid_before', 'Payment authorization is valid for too long');
+      throw invalid(
+        'invalid_exact_evm_payload_authorization_valid_before',
+        'Payment authorization is valid for too long',
+      );
     }
     return {
       x402Version: header.version,
@@ -254,7 +300,8 @@ export class X402Service {
 
   /** The settlement response of a paid call, as data (the transport renders it). */
   static receipt(payment: { x402Version: number; network: string; payer: string }, txHash: string): SettlementReceipt {
-    const network = payment.x402Version === 2 ? NETWORKS[payment.network as keyof typeof NETWORKS].caip2 : payment.network;
+    const network =
+      payment.x402Version === 2 ? NETWORKS[payment.network as keyof typeof NETWORKS].caip2 : payment.network;
     return { x402Version: payment.x402Version, network, payer: payment.payer, transaction: txHash };
   }
 }

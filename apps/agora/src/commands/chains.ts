@@ -18,7 +18,9 @@ export function chainCommands(program: Command): void {
     .option('--chain-token <token>', "a chain token (shows its holder's subtree)")
     .action(async (chainId: string, o: { payment?: string; chainToken?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const chain = await ctx.anonymous().discovery.chain(chainId, { payment: parsePayment(o.payment), chainToken: o.chainToken });
+      const chain = await ctx
+        .anonymous()
+        .discovery.chain(chainId, { payment: parsePayment(o.payment), chainToken: o.chainToken });
       ctx.out.record(chain);
     });
   chains
@@ -37,7 +39,15 @@ export function chainCommands(program: Command): void {
     .action(async (agentId: string, capabilityId: string, o: BudgetFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
       const input = parseObject(o.input, '--input');
-      const check = await ctx.anonymous().discovery.budgetCheck({ targetAgentId: agentId, capabilityId, input, estimatedDepth: o.depth, includeSubAgentCosts: o.subAgents });
+      const check = await ctx
+        .anonymous()
+        .discovery.budgetCheck({
+          targetAgentId: agentId,
+          capabilityId,
+          input,
+          estimatedDepth: o.depth,
+          includeSubAgentCosts: o.subAgents,
+        });
       ctx.out.record(check);
     });
 }

@@ -4,7 +4,9 @@ import { apiUrl, PROFILE_KEYS, profileKey } from '../profile';
 
 /** `agora config`: the saved profile (config.json beside the keystore), used when no flag or environment variable says otherwise. */
 export function configCommands(program: Command): void {
-  const config = program.command('config').description(`the saved profile (${PROFILE_KEYS.join(', ')}); a flag or the environment still wins`);
+  const config = program
+    .command('config')
+    .description(`the saved profile (${PROFILE_KEYS.join(', ')}); a flag or the environment still wins`);
   config
     .command('set <key> <value>')
     .description('save a setting, e.g. `agora config set api https://agora.example.com`')
@@ -21,7 +23,11 @@ export function configCommands(program: Command): void {
     .action((key: string | undefined, _o, cmd: Command) => {
       const ctx = contextOf(cmd);
       const values = ctx.profile.read();
-      ctx.out.record(key === undefined ? { ...values, file: ctx.profile.path } : { [profileKey(key)]: values[profileKey(key)] ?? null });
+      ctx.out.record(
+        key === undefined
+          ? { ...values, file: ctx.profile.path }
+          : { [profileKey(key)]: values[profileKey(key)] ?? null },
+      );
     });
   config
     .command('unset <key>')

@@ -10,7 +10,10 @@ export function disputeCommands(program: Command): void {
     .option('--evidence <text>')
     .action(async (transactionId: string, o: { reason: string; evidence?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      ctx.out.record(await (await ctx.signed()).disputes.file({ transactionId, reason: o.reason, evidence: o.evidence }), 'Dispute filed');
+      ctx.out.record(
+        await (await ctx.signed()).disputes.file({ transactionId, reason: o.reason, evidence: o.evidence }),
+        'Dispute filed',
+      );
     });
   disputes
     .command('respond <disputeId>')
@@ -20,7 +23,10 @@ export function disputeCommands(program: Command): void {
     .option('--evidence <text>')
     .action(async (disputeId: string, o: { agent: string; response: string; evidence?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      ctx.out.record(await (await ctx.signed()).disputes.respond(disputeId, o.agent, o.response, o.evidence), 'Response recorded');
+      ctx.out.record(
+        await (await ctx.signed()).disputes.respond(disputeId, o.agent, o.response, o.evidence),
+        'Response recorded',
+      );
     });
   disputes.command('get <disputeId>').action(async (disputeId: string, _o, cmd: Command) => {
     const ctx = contextOf(cmd);
@@ -32,7 +38,13 @@ export function disputeCommands(program: Command): void {
     .action(async (agentId: string, o: { status?: 'pending' | 'responded' | 'resolved' }, cmd: Command) => {
       const ctx = contextOf(cmd);
       const list = await ctx.anonymous().disputes.forAgent(agentId, o.status ? { status: o.status } : {});
-      const rows = list.disputes.map((d) => ({ id: d.id, transactionId: d.transactionId, status: d.status, reason: d.reason, respondBy: d.respondBy }));
+      const rows = list.disputes.map((d) => ({
+        id: d.id,
+        transactionId: d.transactionId,
+        status: d.status,
+        reason: d.reason,
+        respondBy: d.respondBy,
+      }));
       ctx.out.rows(list, rows, ['id', 'transactionId', 'status', 'reason', 'respondBy']);
     });
 }

@@ -22,7 +22,11 @@ export function executeCommands(program: Command): void {
     .requiredOption('--input <json>', 'the input, a JSON object')
     .option('--async', 'run it in the background and wait for it')
     .option('--idempotency-key <key>')
-    .option('--confirm-above <usdc>', 'ask before paying more than this (AGORA_CONFIRM_ABOVE)', cliEnvironment().confirmAbove ?? '0.10')
+    .option(
+      '--confirm-above <usdc>',
+      'ask before paying more than this (AGORA_CONFIRM_ABOVE)',
+      cliEnvironment().confirmAbove ?? '0.10',
+    )
     .option('-y, --yes', 'do not ask, whatever the price')
     .action(async (agentId: string, capabilityId: string, o: ExecuteFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
@@ -32,20 +36,38 @@ export function executeCommands(program: Command): void {
       if (!capability) throw new CliError(`Agent ${agentId} has no capability ${capabilityId}`, EXIT.usage);
       // What the call may cost at most: the fixed price, or the capability's maxPrice; plus the platform fee.
       const price = toMicros(capability.pricing.maxPrice ?? capability.pricing.basePrice) + 1_000n;
-      if (price > toMicros(o.confirmAbove) && !o.yes && !(await confirm(`This call may cost up to ${formatMicros(price)} USDC. Pay?`))) {
+      if (
+        price > toMicros(o.confirmAbove) &&
+        !o.yes &&
+        !(await confirm(`This call may cost up to ${formatMicros(price)} USDC. Pay?`))
+      ) {
         throw new CliError('Not confirmed; nothing was paid', EXIT.refused);
       }
       const sdk = await ctx.signed();
       const spinner = o.async && !ctx.out.json && process.stderr.isTTY ? progress('waiting for the run') : null;
       try {
         // Never more than the price shown (and confirmed): a price raised meanwhile is refused, not paid.
-        const result = await sdk.execute({ targetAgentId: agentId, capabilityId, input, async: o.async, idempotencyKey: o.idempotencyKey, maxPayment: price });
+        const result = await sdk.execute({
+          targetAgentId: agentId,
+          capabilityId,
+          input,
+          async: o.async,
+          idempotencyKey: o.idempotencyKey,
+          maxPayment: price,
+        });
         spinner?.success(`run ${result.status}`);
         const { payment, ...shown } = result;
         ctx.out.record(
           ctx.out.json
             ? { ...shown, payment }
-            : { requestId: result.requestId, status: result.status, output: result.output, cost: result.cost, paid: result.paid, transactionId: result.transactionId },
+            : {
+                requestId: result.requestId,
+                status: result.status,
+                output: result.output,
+                cost: result.cost,
+                paid: result.paid,
+                transactionId: result.transactionId,
+              },
         );
       } catch (err) {
         spinner?.error('the run failed');

@@ -37,19 +37,29 @@ export function initCommand(program: Command): void {
     .description('write an agent.json to start from (edit it, then `agora register --file agent.json`)')
     .option('--file <path>', 'where to write it', 'agent.json')
     .option('--name <name>', "the agent's name", 'My Agent')
-    .option('--endpoint <url>', 'the HTTPS URL that receives the execution POSTs', 'https://my-agent.example.com/execute')
+    .option(
+      '--endpoint <url>',
+      'the HTTPS URL that receives the execution POSTs',
+      'https://my-agent.example.com/execute',
+    )
     .option('--force', 'overwrite the file if it exists')
     .action(async (o: InitFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
-      if (o.name.trim().length < 3 || o.name.length > 100) throw new CliError('--name must have 3 to 100 characters', EXIT.usage);
+      if (o.name.trim().length < 3 || o.name.length > 100)
+        throw new CliError('--name must have 3 to 100 characters', EXIT.usage);
       if (!/^https?:\/\/\S+$/.test(o.endpoint)) throw new CliError('--endpoint must be an http(s) URL', EXIT.usage);
       const template = agentTemplate(o.name, o.endpoint);
-      await writeFile(o.file, `${JSON.stringify(template, null, 2)}\n`, { flag: o.force ? 'w' : 'wx' }).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'EEXIST') throw new CliError(`${o.file} already exists; pass --force to overwrite it`, EXIT.usage);
-        throw new CliError(`Cannot write ${o.file}: ${err.message}`, EXIT.usage);
-      });
+      await writeFile(o.file, `${JSON.stringify(template, null, 2)}\n`, { flag: o.force ? 'w' : 'wx' }).catch(
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === 'EEXIST')
+            throw new CliError(`${o.file} already exists; pass --force to overwrite it`, EXIT.usage);
+          throw new CliError(`Cannot write ${o.file}: ${err.message}`, EXIT.usage);
+        },
+      );
       ctx.out.record(
-        ctx.out.json ? { file: o.file, agent: template } : { file: o.file, name: o.name, endpoint: o.endpoint, next: `agora register --file ${o.file}` },
+        ctx.out.json
+          ? { file: o.file, agent: template }
+          : { file: o.file, name: o.name, endpoint: o.endpoint, next: `agora register --file ${o.file}` },
         'Agent file written',
       );
     });

@@ -38,8 +38,20 @@ const pause = (ms: number, signal: AbortSignal) =>
 async function forward(url: string, event: AgentEvent, secret: string | null, signal: AbortSignal): Promise<number> {
   const body = JSON.stringify({ id: event.id, type: event.type, timestamp: event.createdAt, data: event.data });
   const eventTimestampS = Math.floor(new Date(event.createdAt).getTime() / 1000);
-  const headers = forwardHeaders({ subscriptionId: 'agora-listen', eventId: event.id, eventTimestampS, attemptTimestampS: Math.floor(Date.now() / 1000), secret, body });
-  const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.any([signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]) });
+  const headers = forwardHeaders({
+    subscriptionId: 'agora-listen',
+    eventId: event.id,
+    eventTimestampS,
+    attemptTimestampS: Math.floor(Date.now() / 1000),
+    secret,
+    body,
+  });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body,
+    signal: AbortSignal.any([signal, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]),
+  });
   await res.arrayBuffer().catch(() => undefined);
   return res.status;
 }
@@ -63,12 +75,16 @@ class Listener {
     process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
     let cursor = this.o.after ?? this.cursors.get();
     let reached = false;
-    this.ctx.out.note(`Forwarding the events of ${this.agentId} to ${this.o.forwardTo} ${cursor ? `after ${cursor}` : 'from the first'} (Ctrl-C stops)`);
+    this.ctx.out.note(
+      `Forwarding the events of ${this.agentId} to ${this.o.forwardTo} ${cursor ? `after ${cursor}` : 'from the first'} (Ctrl-C stops)`,
+    );
     try {
       while (!this.stop.signal.aborted) {
         const header = await auth.agentHeaders(this.agentId, 'GET /api/v1/events');
         const query = { ...(cursor ? { after: cursor } : {}), limit: PAGE };
-        const page = await (unwrap(api.GET('/api/v1/events', { params: { query }, headers: header })) as Promise<{ events: AgentEvent[] }>).catch(async (err: unknown) => {
+        const page = await (
+          unwrap(api.GET('/api/v1/events', { params: { query }, headers: header })) as Promise<{ events: AgentEvent[] }>
+        ).catch(async (err: unknown) => {
           // The API restarting is no reason to stop listening (one never reached is a wrong --api: exit 3).
           if (!reached || !(err instanceof AgoraError && err.code === 'CONNECTION_FAILED')) throw err;
           this.ctx.out.note(`${err.message}; retrying in ${this.o.interval} ms`);
@@ -124,15 +140,25 @@ class Listener {
 export function listenCommand(program: Command): void {
   program
     .command('listen <agentId>')
-    .description("forward an agent's events to a local server, signed as its webhooks are (signed reads by its wallet); resumes where it stopped")
+    .description(
+      "forward an agent's events to a local server, signed as its webhooks are (signed reads by its wallet); resumes where it stopped",
+    )
     .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:8080/webhooks')
-    .option('--after <cursor>', 'start after this cursor (default: where the last listen stopped, else the first event)')
-    .option('--secret <secret>', 'sign the forwarded events with this secret (X-Signature, webhook-signature); AGORA_LISTEN_SECRET keeps it out of ps and history')
+    .option(
+      '--after <cursor>',
+      'start after this cursor (default: where the last listen stopped, else the first event)',
+    )
+    .option(
+      '--secret <secret>',
+      'sign the forwarded events with this secret (X-Signature, webhook-signature); AGORA_LISTEN_SECRET keeps it out of ps and history',
+    )
     .option('--interval <ms>', 'how often to poll when idle (200-60000)', intOption('--interval', 200, 60_000), 2_000)
     .action(async (agentId: string, o: ListenFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
-      if (!/^https?:\/\/[^\s/]+/.test(o.forwardTo)) throw new CliError('--forward-to must be an http(s) URL, e.g. http://localhost:8080/webhooks', EXIT.usage);
-      if (o.after !== undefined && !/^\d{1,18}\.evt_[A-Za-z0-9_-]{1,36}$/.test(o.after)) throw new CliError('--after must be a cursor printed by listen or GET /events', EXIT.usage);
+      if (!/^https?:\/\/[^\s/]+/.test(o.forwardTo))
+        throw new CliError('--forward-to must be an http(s) URL, e.g. http://localhost:8080/webhooks', EXIT.usage);
+      if (o.after !== undefined && !/^\d{1,18}\.evt_[A-Za-z0-9_-]{1,36}$/.test(o.after))
+        throw new CliError('--after must be a cursor printed by listen or GET /events', EXIT.usage);
       // From the environment, the secret is not visible in the process list or the shell history.
       o.secret ??= cliEnvironment().listenSecret;
       const problem = o.secret === undefined ? null : secretProblem(o.secret);

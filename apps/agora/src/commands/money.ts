@@ -15,7 +15,10 @@ export function moneyCommands(program: Command): void {
     .description("withdraw an agent's available balance (signed by its wallet; minimum 1.00, fee 0.10)")
     .action(async (agentId: string, amount: string, destination: string, _o, cmd: Command) => {
       const ctx = contextOf(cmd);
-      ctx.out.record(await (await ctx.signed()).payments.withdraw(agentId, amount, destination), 'Withdrawal requested');
+      ctx.out.record(
+        await (await ctx.signed()).payments.withdraw(agentId, amount, destination),
+        'Withdrawal requested',
+      );
     });
   program
     .command('withdrawals <agentId>')
@@ -43,6 +46,13 @@ export function moneyCommands(program: Command): void {
     .action(async (agentId: string, o: { limit?: number; offset?: number }, cmd: Command) => {
       const ctx = contextOf(cmd);
       const list = await (await ctx.signed()).payments.history(agentId, o);
-      ctx.out.rows(list, list as unknown as Record<string, unknown>[], ['id', 'capability_id', 'amount', 'agent_earnings', 'status', 'created_at']);
+      ctx.out.rows(list, list as unknown as Record<string, unknown>[], [
+        'id',
+        'capability_id',
+        'amount',
+        'agent_earnings',
+        'status',
+        'created_at',
+      ]);
     });
 }

@@ -7,12 +7,18 @@ export function webhookCommands(program: Command): void {
   const webhooks = program.command('webhooks').description("an agent's webhook subscriptions (signed by its wallet)");
   webhooks
     .command('create <agentId> <url>')
-    .requiredOption('--events <list>', 'comma-separated: execution.completed,execution.failed,dispute.filed,dispute.resolved,escrow.released,withdrawal.completed,withdrawal.failed')
+    .requiredOption(
+      '--events <list>',
+      'comma-separated: execution.completed,execution.failed,dispute.filed,dispute.resolved,escrow.released,withdrawal.completed,withdrawal.failed',
+    )
     .option('--secret <secret>', 'signs the deliveries (24-256 characters)')
     .action(async (agentId: string, url: string, o: { events: string; secret?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
       const events = o.events.split(',').map((e) => e.trim()) as WebhookEvent[];
-      ctx.out.record(await (await ctx.signed()).webhooks.create({ agentId, url, events, ...(o.secret ? { secret: o.secret } : {}) }), 'Webhook created');
+      ctx.out.record(
+        await (await ctx.signed()).webhooks.create({ agentId, url, events, ...(o.secret ? { secret: o.secret } : {}) }),
+        'Webhook created',
+      );
     });
   webhooks.command('list <agentId>').action(async (agentId: string, _o, cmd: Command) => {
     const ctx = contextOf(cmd);
@@ -37,7 +43,15 @@ export function webhookCommands(program: Command): void {
       const ctx = contextOf(cmd);
       const list = await (await ctx.signed()).webhooks.deliveries(id, o.agent, { limit: o.limit, offset: o.offset });
       const rows = list.deliveries as unknown as Record<string, unknown>[];
-      ctx.out.rows(list, rows, ['deliveryId', 'eventType', 'attempt', 'status', 'responseStatus', 'scheduledAt', 'error']);
+      ctx.out.rows(list, rows, [
+        'deliveryId',
+        'eventType',
+        'attempt',
+        'status',
+        'responseStatus',
+        'scheduledAt',
+        'error',
+      ]);
     });
   webhooks
     .command('redeliver <webhookId> <deliveryId>')

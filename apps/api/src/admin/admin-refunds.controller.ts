@@ -25,12 +25,19 @@ export class AdminRefundsController {
   @Post(':id/retry')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Send a failed refund again now, or a held one (below the dust floor) alone on request (platform action); the worker also retries failed ones with backoff',
+    summary:
+      'Send a failed refund again now, or a held one (below the dust floor) alone on request (platform action); the worker also retries failed ones with backoff',
   })
   @ApiEnvelope(RefundResponse)
   @ApiErrors(400, 401, 403, 404, 409)
   async retry(@Param('id') id: string): Promise<RefundResponse> {
     const r = await this.refunds.retry(prefixedId(id, 'rfd', 'id'));
-    return { refundId: r.id, amount: formatMicros(r.amount), status: r.status, txHash: r.txHash, livemode: this.livemode };
+    return {
+      refundId: r.id,
+      amount: formatMicros(r.amount),
+      status: r.status,
+      txHash: r.txHash,
+      livemode: this.livemode,
+    };
   }
 }

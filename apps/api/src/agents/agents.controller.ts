@@ -26,7 +26,11 @@ export class AgentsController {
   @ApiPaid()
   @ApiEnvelope(AgentResponse, 201)
   @ApiErrors(400, 402, 403, 409, 413)
-  async register(@Body() dto: RegisterAgentDto, @Headers() headers: Record<string, string | undefined>, @Res({ passthrough: true }) res: Response): Promise<AgentResponse> {
+  async register(
+    @Body() dto: RegisterAgentDto,
+    @Headers() headers: Record<string, string | undefined>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AgentResponse> {
     const { agent, receipt } = await this.agents.register(toRegisterInput(dto), {
       payment: presentedPayment(headers),
       resource: `${this.config.publicBaseUrl}/api/v1/agents`,
@@ -48,7 +52,11 @@ export class AgentsController {
   @ApiOperation({ summary: 'Update an agent (wallet-signed)' })
   @ApiEnvelope(AgentResponse)
   @ApiErrors(400, 401, 403, 404, 409)
-  async update(@Param('id', UuidParamPipe) id: string, @Body() dto: UpdateAgentDto, @WalletAuth() auth: WalletAuthContext): Promise<AgentResponse> {
+  async update(
+    @Param('id', UuidParamPipe) id: string,
+    @Body() dto: UpdateAgentDto,
+    @WalletAuth() auth: WalletAuthContext,
+  ): Promise<AgentResponse> {
     requireSomeField(dto, 'PATCH');
     return toAgentResponse(await this.agents.update(id, auth, toUpdateInput(dto)));
   }
@@ -59,7 +67,10 @@ export class AgentsController {
   @ApiOperation({ summary: 'Deactivate an agent (wallet-signed); it is kept, with status inactive' })
   @ApiEnvelope(DeleteAgentResponse)
   @ApiErrors(400, 401, 403, 404, 409)
-  async deactivate(@Param('id', UuidParamPipe) id: string, @WalletAuth() auth: WalletAuthContext): Promise<DeleteAgentResponse> {
+  async deactivate(
+    @Param('id', UuidParamPipe) id: string,
+    @WalletAuth() auth: WalletAuthContext,
+  ): Promise<DeleteAgentResponse> {
     await this.agents.deactivate(id, auth);
     return { message: 'Agent deactivated', id };
   }

@@ -11,10 +11,15 @@ export class AnalyticsController {
   constructor(private readonly analytics: GetAgentAnalytics) {}
 
   @Get('agent/:agentId')
-  @ApiOperation({ summary: "An agent's executions, earnings, performance, disputes and reputation over a rolling period" })
+  @ApiOperation({
+    summary: "An agent's executions, earnings, performance, disputes and reputation over a rolling period",
+  })
   @ApiEnvelope(AgentAnalyticsResponse)
   @ApiErrors(400, 404)
-  async agent(@Param('agentId', UuidParamPipe) agentId: string, @Query() q: AnalyticsQueryDto): Promise<AgentAnalyticsResponse> {
+  async agent(
+    @Param('agentId', UuidParamPipe) agentId: string,
+    @Query() q: AnalyticsQueryDto,
+  ): Promise<AgentAnalyticsResponse> {
     return toAgentAnalyticsResponse(await this.analytics.execute(agentId, q.period));
   }
 }

@@ -26,7 +26,8 @@ export class AdminKeyGuard implements CanActivate {
     const given = req.header(ADMIN_KEY_HEADER);
     if (!given) throw new AppException('UNAUTHORIZED', `${ADMIN_KEY_HEADER} header is required`);
     // Compare fixed-length digests so neither content nor length leaks through timing.
-    if (!timingSafeEqual(digest(given), this.expected)) throw new AppException('FORBIDDEN', `${ADMIN_KEY_HEADER} is not valid`);
+    if (!timingSafeEqual(digest(given), this.expected))
+      throw new AppException('FORBIDDEN', `${ADMIN_KEY_HEADER} is not valid`);
     return true;
   }
 }

@@ -1,4 +1,12 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+  UseGuards,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiAgentSigned } from '../http/security';
 import type { Request } from 'express';
@@ -33,7 +41,10 @@ export class WalletAuthGuard implements CanActivate {
     const routeAgentId = this.routeAgentId(req, source);
     // The path as the client sent it (what it signed), without the query string.
     const path = req.originalUrl.split('?')[0];
-    const step1 = this.walletAuth.parse({ wallet: req.header(WALLET_HEADER), signature: req.header(SIGNATURE_HEADER) }, { method: req.method, path });
+    const step1 = this.walletAuth.parse(
+      { wallet: req.header(WALLET_HEADER), signature: req.header(SIGNATURE_HEADER) },
+      { method: req.method, path },
+    );
     if (routeAgentId !== null && routeAgentId !== step1.agentId.toLowerCase()) {
       throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was made for another agent`);
     }
@@ -45,7 +56,8 @@ export class WalletAuthGuard implements CanActivate {
   private routeAgentId(req: AuthedRequest, source: AgentSource): string | null {
     if (source === null) return null;
     const [where, name] = 'param' in source ? ['param', source.param] : ['body', source.body];
-    const value: unknown = where === 'param' ? req.params[name] : (req.body as Record<string, unknown> | undefined)?.[name];
+    const value: unknown =
+      where === 'param' ? req.params[name] : (req.body as Record<string, unknown> | undefined)?.[name];
     if (!isUuid(value)) throw new ValidationException([{ field: name, messages: [`${name} must be a UUID`] }]);
     return value.toLowerCase();
   }

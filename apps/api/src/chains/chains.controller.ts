@@ -9,13 +9,28 @@ import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment } from '../http/x402-http';
 import { ApiPaid } from '../http/security';
 import { ChainKeysResponse } from './dto/chain-keys.dto';
-import { BudgetCheckDto, BudgetCheckResponse, ChainCostResponse, ChainStatusResponse, toBudgetCheckResponse, toChainCostResponse, toChainStatusResponse } from './dto/chains.dto';
+import {
+  BudgetCheckDto,
+  BudgetCheckResponse,
+  ChainCostResponse,
+  ChainStatusResponse,
+  toBudgetCheckResponse,
+  toChainCostResponse,
+  toChainStatusResponse,
+} from './dto/chains.dto';
 
-const CHAIN_REF = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(req|tx)_[A-Za-z0-9_-]{8,40})$/;
+const CHAIN_REF =
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(req|tx)_[A-Za-z0-9_-]{8,40})$/;
 
 /** A chain is named by its id, its root execution's id (req_) or its root transaction's id (tx_). */
 function chainRef(ref: string): string {
-  if (!CHAIN_REF.test(ref)) throw new ValidationException([{ field: 'id', messages: ['id must be a chain id (UUID), a root requestId (req_...) or a root transactionId (tx_...)'] }]);
+  if (!CHAIN_REF.test(ref))
+    throw new ValidationException([
+      {
+        field: 'id',
+        messages: ['id must be a chain id (UUID), a root requestId (req_...) or a root transactionId (tx_...)'],
+      },
+    ]);
   return ref;
 }
 
@@ -64,12 +79,25 @@ export class ChainsController {
     description:
       "Every node is listed; its requestId and transactionId only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.",
   })
-  @ApiHeader({ name: 'X-Chain-Token', required: false, description: "A token of this chain: shows the ids of its holder's subtree (403 once its execution has ended)" })
+  @ApiHeader({
+    name: 'X-Chain-Token',
+    required: false,
+    description: "A token of this chain: shows the ids of its holder's subtree (403 once its execution has ended)",
+  })
   @ApiPaid(true)
   @ApiEnvelope(ChainStatusResponse)
   @ApiErrors(400, 401, 403, 404)
-  async status(@Param('id') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ChainStatusResponse> {
-    return toChainStatusResponse(await this.getChain.execute(chainRef(id), { payment: presentedPayment(headers), chainToken: headers['x-chain-token'] }), this.livemode);
+  async status(
+    @Param('id') id: string,
+    @Headers() headers: Record<string, string | undefined>,
+  ): Promise<ChainStatusResponse> {
+    return toChainStatusResponse(
+      await this.getChain.execute(chainRef(id), {
+        payment: presentedPayment(headers),
+        chainToken: headers['x-chain-token'],
+      }),
+      this.livemode,
+    );
   }
 
   @Get(':id/cost')

@@ -3,7 +3,14 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DiscoveryService, RecommendAgents } from '@app/agents';
 import { Usdc } from '@app/common';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
-import { DiscoverQueryDto, DiscoverResponse, RecommendQueryDto, RecommendResponse, toDiscoveredAgentResponse, toRecommendationResponse } from './dto/discovery.dto';
+import {
+  DiscoverQueryDto,
+  DiscoverResponse,
+  RecommendQueryDto,
+  RecommendResponse,
+  toDiscoveredAgentResponse,
+  toRecommendationResponse,
+} from './dto/discovery.dto';
 
 @ApiTags('discovery')
 @Controller('discover')

@@ -3,7 +3,15 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiPayerProof } from '../http/security';
 import { WalletAuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
-import { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER, FileDispute, GetDispute, GetEvidenceKey, ListAgentDisputes, RespondToDispute } from '@app/disputes';
+import {
+  CLIENT_SIGNATURE_HEADER,
+  CLIENT_WALLET_HEADER,
+  FileDispute,
+  GetDispute,
+  GetEvidenceKey,
+  ListAgentDisputes,
+  RespondToDispute,
+} from '@app/disputes';
 import { isLivemode } from '@app/x402';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
@@ -42,18 +50,26 @@ export class DisputesController {
 
   @Post()
   @ApiOperation({
-    summary: "Dispute a charged transaction (its payer only, once, within 7 days): the agent's earnings of it are frozen",
+    summary:
+      "Dispute a charged transaction (its payer only, once, within 7 days): the agent's earnings of it are frozen",
     description: `Proof of being the payer: the original payment header (X-PAYMENT or PAYMENT-SIGNATURE), or ${CLIENT_WALLET_HEADER} + ${CLIENT_SIGNATURE_HEADER}.`,
   })
   @ApiPayerProof()
   @ApiEnvelope(FileDisputeResponse, 201)
   @ApiErrors(400, 401, 403, 404, 409)
-  async file(@Body() dto: FileDisputeDto, @Headers() headers: Record<string, string | undefined>): Promise<FileDisputeResponse> {
+  async file(
+    @Body() dto: FileDisputeDto,
+    @Headers() headers: Record<string, string | undefined>,
+  ): Promise<FileDisputeResponse> {
     const dispute = await this.fileDispute.execute({
       transactionId: dto.transactionId,
       reason: dto.reason,
       evidence: dto.evidence ?? null,
-      proof: { payment: presentedPayment(headers), wallet: headers['x-client-wallet'], signature: headers['x-client-signature'] },
+      proof: {
+        payment: presentedPayment(headers),
+        wallet: headers['x-client-wallet'],
+        signature: headers['x-client-signature'],
+      },
     });
     return toFileDisputeResponse(dispute, this.livemode);
   }
@@ -63,8 +79,13 @@ export class DisputesController {
   @ApiOperation({ summary: "An agent's disputes, newest first (status filter, paging, total)" })
   @ApiEnvelope(DisputeListResponse)
   @ApiErrors(400, 404)
-  async list(@Param('agentId', UuidParamPipe) agentId: string, @Query() q: DisputeListQueryDto): Promise<DisputeListResponse> {
-    return toDisputeListResponse(await this.listDisputes.execute(agentId, q.status, { limit: q.limit, offset: q.offset }));
+  async list(
+    @Param('agentId', UuidParamPipe) agentId: string,
+    @Query() q: DisputeListQueryDto,
+  ): Promise<DisputeListResponse> {
+    return toDisputeListResponse(
+      await this.listDisputes.execute(agentId, q.status, { limit: q.limit, offset: q.offset }),
+    );
   }
 
   @Get(':id')
@@ -79,22 +100,37 @@ export class DisputesController {
   @WalletSigned(null)
   @ApiOperation({
     summary: "The key of the evidence hashes, for the disputed agent's wallet (the payer gets it when it files)",
-    description: 'inputHash and outputHash are HMAC-SHA256 (hex) under this key of the SHA-256 hex of the canonical JSON: recompute them from what was sent and answered.',
+    description:
+      'inputHash and outputHash are HMAC-SHA256 (hex) under this key of the SHA-256 hex of the canonical JSON: recompute them from what was sent and answered.',
   })
   @ApiEnvelope(DisputeEvidenceKeyResponse)
   @ApiErrors(400, 401, 403, 404)
-  async evidenceKey(@Param('id') id: string, @WalletAuth() auth: WalletAuthContext): Promise<DisputeEvidenceKeyResponse> {
+  async evidenceKey(
+    @Param('id') id: string,
+    @WalletAuth() auth: WalletAuthContext,
+  ): Promise<DisputeEvidenceKeyResponse> {
     return this.getEvidenceKey.execute(prefixedId(id, 'dsp', 'id'), auth);
   }
 
   @Post(':id/respond')
   @HttpCode(200)
   @WalletSigned(null)
-  @ApiOperation({ summary: "The disputed agent's answer (wallet-signed by the agent's wallet; once, within the response window)" })
+  @ApiOperation({
+    summary: "The disputed agent's answer (wallet-signed by the agent's wallet; once, within the response window)",
+  })
   @ApiEnvelope(RespondDisputeResponse)
   @ApiErrors(400, 401, 403, 404, 409)
-  async respond(@Param('id') id: string, @Body() dto: RespondDisputeDto, @WalletAuth() auth: WalletAuthContext): Promise<RespondDisputeResponse> {
-    const dispute = await this.respondToDispute.execute({ disputeId: prefixedId(id, 'dsp', 'id'), response: dto.response, evidence: dto.evidence ?? null, auth });
+  async respond(
+    @Param('id') id: string,
+    @Body() dto: RespondDisputeDto,
+    @WalletAuth() auth: WalletAuthContext,
+  ): Promise<RespondDisputeResponse> {
+    const dispute = await this.respondToDispute.execute({
+      disputeId: prefixedId(id, 'dsp', 'id'),
+      response: dto.response,
+      evidence: dto.evidence ?? null,
+      auth,
+    });
     return toRespondDisputeResponse(dispute);
   }
 }

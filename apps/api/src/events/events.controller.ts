@@ -14,7 +14,8 @@ export class EventsController {
   @Get()
   @WalletSigned(null)
   @ApiOperation({
-    summary: "The signing agent's domain events (what its webhooks are sent), oldest first, after a cursor (wallet-signed; a signature may be reused for reads within its window)",
+    summary:
+      "The signing agent's domain events (what its webhooks are sent), oldest first, after a cursor (wallet-signed; a signature may be reused for reads within its window)",
   })
   @ApiEnvelope(AgentEventsResponse)
   @ApiErrors(400, 401, 403, 404)

@@ -27,7 +27,10 @@ export class ExecuteRejectionsFilter extends AllExceptionsFilter {
     if (exception instanceof ExecuteRejected) {
       ({ error, limits } = exception);
     } else if (res.getHeader('X-RateLimit-Client-Remaining') === undefined) {
-      limits = await this.countRejected.execute(req.ip ?? 'unknown', (req.body as { targetAgentId?: unknown } | undefined)?.targetAgentId);
+      limits = await this.countRejected.execute(
+        req.ip ?? 'unknown',
+        (req.body as { targetAgentId?: unknown } | undefined)?.targetAgentId,
+      );
     }
     if (limits && !res.headersSent) res.set(rateLimitHeaders(limits));
     super.catch(error, host);

@@ -1,8 +1,31 @@
-import { Body, Controller, Get, Headers, HttpCode, Ip, Param, ParseBoolPipe, Post, Query, Res, UseFilters } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Ip,
+  Param,
+  ParseBoolPipe,
+  Post,
+  Query,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppException, Usdc, ValidationException } from '@app/common';
-import { ChainView, Execute, ExecuteChained, ExecuteChainRoot, ExecuteCommand, ExecutionOutcome, GetExecution, RetryExecution, Settlement } from '@app/execution';
+import {
+  ChainView,
+  Execute,
+  ExecuteChained,
+  ExecuteChainRoot,
+  ExecuteCommand,
+  ExecutionOutcome,
+  GetExecution,
+  RetryExecution,
+  Settlement,
+} from '@app/execution';
 import { PlatformSigner } from '@app/outbound';
 import { AppConfig } from '@app/config';
 import { isLivemode } from '@app/x402';
@@ -11,7 +34,14 @@ import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ApiPaid } from '../http/security';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
 import { rateLimitHeaders } from './rate-limit-headers';
-import { AsyncAcceptedResponse, ChainParamsDto, ExecuteDto, ExecutionResponse, PlatformKeysResponse, toExecutionResponse } from './dto/execute.dto';
+import {
+  AsyncAcceptedResponse,
+  ChainParamsDto,
+  ExecuteDto,
+  ExecutionResponse,
+  PlatformKeysResponse,
+  toExecutionResponse,
+} from './dto/execute.dto';
 
 const REQUEST_ID = /^req_[A-Za-z0-9_-]{8,40}$/;
 const [MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET] = [10_000n, 1_000_000_000n, 10_000_000n];
@@ -19,7 +49,10 @@ const [MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET] = [10_000n, 1_000_000_000n, 10_00
 /** A chain root's parameters (resolutions §5): the budget within 0.01-1000.00 (default 10.00). */
 function chainParams(dto: ChainParamsDto): { budget: bigint; maxDepth: number | null } {
   const budget = dto.budget === undefined ? DEFAULT_BUDGET : Usdc.parse(dto.budget, 'chain.budget').micros;
-  if (budget < MIN_BUDGET || budget > MAX_BUDGET) throw new ValidationException([{ field: 'chain.budget', messages: ['chain.budget must be between 0.01 and 1000.00'] }]);
+  if (budget < MIN_BUDGET || budget > MAX_BUDGET)
+    throw new ValidationException([
+      { field: 'chain.budget', messages: ['chain.budget must be between 0.01 and 1000.00'] },
+    ]);
   return { budget, maxDepth: dto.maxDepth ?? null };
 }
 
@@ -30,16 +63,24 @@ function chainParams(dto: ChainParamsDto): { budget: bigint; maxDepth: number | 
 function idempotencyKey(dto: ExecuteDto, headers: Record<string, string | undefined>): string | undefined {
   const header = headers['idempotency-key'];
   if (header !== undefined && (header.length < 1 || header.length > 255)) {
-    throw new ValidationException([{ field: 'Idempotency-Key', messages: ['the Idempotency-Key header must be 1-255 characters'] }]);
+    throw new ValidationException([
+      { field: 'Idempotency-Key', messages: ['the Idempotency-Key header must be 1-255 characters'] },
+    ]);
   }
   if (header !== undefined && dto.idempotencyKey !== undefined && header !== dto.idempotencyKey) {
-    throw new ValidationException([{ field: 'idempotencyKey', messages: ['the Idempotency-Key header and the body idempotencyKey differ; send one, or both equal'] }]);
+    throw new ValidationException([
+      {
+        field: 'idempotencyKey',
+        messages: ['the Idempotency-Key header and the body idempotencyKey differ; send one, or both equal'],
+      },
+    ]);
   }
   return dto.idempotencyKey ?? header;
 }
 
 function requestId(id: string): string {
-  if (!REQUEST_ID.test(id)) throw new ValidationException([{ field: 'requestId', messages: ['requestId must be a req_ identifier'] }]);
+  if (!REQUEST_ID.test(id))
+    throw new ValidationException([{ field: 'requestId', messages: ['requestId must be a req_ identifier'] }]);
   return id;
 }
 
@@ -65,7 +106,11 @@ export class ExecutionController {
   @ApiOperation({ summary: 'Execute a capability, paid with x402 (X-PAYMENT or PAYMENT-SIGNATURE)' })
   @ApiQuery({ name: 'async', required: false, type: Boolean })
   @ApiPaid(true)
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as the body idempotencyKey (1-255 characters); both and different: 400' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Same as the body idempotencyKey (1-255 characters); both and different: 400',
+  })
   @ApiEnvelope(ExecutionResponse)
   @ApiEnvelope(AsyncAcceptedResponse, 202)
   @ApiErrors(400, 402, 404, 409, 422, 429, 502, 504)
@@ -89,7 +134,10 @@ export class ExecutionController {
     };
     const chainToken = headers['x-chain-token'];
     if (chainToken !== undefined) {
-      if (dto.chain) throw new ValidationException([{ field: 'chain', messages: ['a chained call cannot open a chain of its own'] }]);
+      if (dto.chain)
+        throw new ValidationException([
+          { field: 'chain', messages: ['a chained call cannot open a chain of its own'] },
+        ]);
       const result = await this.executeChained.execute({ ...cmd, chainToken });
       res.set(rateLimitHeaders(result.limits));
       return this.present(result, res, true, result.chain);
@@ -106,22 +154,37 @@ export class ExecutionController {
 
   @Get('execute/:requestId')
   @ApiOperation({
-    summary: 'Execution status; output only with the original payment header (an execution in a chain: the header that paid for the chain, or a token of an execution above it)',
+    summary:
+      'Execution status; output only with the original payment header (an execution in a chain: the header that paid for the chain, or a token of an execution above it)',
     description:
       "A chain token (X-Chain-Token) reads the executions below its holder's (the one it was issued to), never the chain's root, and only while its holder runs: any other is 403 FORBIDDEN (details.reason: holder_ended, root, outside_subtree).",
   })
-  @ApiHeader({ name: 'X-Chain-Token', required: false, description: 'A chain token: reads the executions below its holder while the holder runs' })
+  @ApiHeader({
+    name: 'X-Chain-Token',
+    required: false,
+    description: 'A chain token: reads the executions below its holder while the holder runs',
+  })
   @ApiPaid(true)
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 401, 403, 404)
-  async status(@Param('requestId') id: string, @Headers() headers: Record<string, string | undefined>): Promise<ExecutionResponse> {
-    const { execution, settlement, isPayer } = await this.getUseCase.execute(requestId(id), presentedPayment(headers), headers['x-chain-token']);
+  async status(
+    @Param('requestId') id: string,
+    @Headers() headers: Record<string, string | undefined>,
+  ): Promise<ExecutionResponse> {
+    const { execution, settlement, isPayer } = await this.getUseCase.execute(
+      requestId(id),
+      presentedPayment(headers),
+      headers['x-chain-token'],
+    );
     return toExecutionResponse(execution, settlement, isPayer, this.livemode);
   }
 
   @Post('execute/:requestId/retry')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Retry a failed or timed-out execution with its stored authorization (no new charge); only with the original payment header' })
+  @ApiOperation({
+    summary:
+      'Retry a failed or timed-out execution with its stored authorization (no new charge); only with the original payment header',
+  })
   @ApiPaid()
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 401, 403, 404, 409, 502, 504)
@@ -142,7 +205,12 @@ export class ExecutionController {
   }
 
   /** Maps an execution to the HTTP answer: 202 while pending, 502/504 for failures, output once settled. */
-  private async present(outcome: ExecutionOutcome, res: Response, sync: boolean, chain?: ChainView): Promise<ExecutionResponse | AsyncAcceptedResponse> {
+  private async present(
+    outcome: ExecutionOutcome,
+    res: Response,
+    sync: boolean,
+    chain?: ChainView,
+  ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
     const e = outcome.execution;
     if (e.status === 'pending') {
       res.status(202);
@@ -153,10 +221,18 @@ export class ExecutionController {
     }
     const inChain = chain ? { chain: { chainId: chain.chainId, remainingBudget: chain.remainingBudget } } : {};
     if (e.status === 'failed') {
-      throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'unknown', ...inChain });
+      throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', {
+        requestId: e.id,
+        agentError: e.agentError ?? 'unknown',
+        ...inChain,
+      });
     }
     if (e.status === 'timeout') {
-      throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', { requestId: e.id, agentError: e.agentError ?? 'timeout', ...inChain });
+      throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', {
+        requestId: e.id,
+        agentError: e.agentError ?? 'timeout',
+        ...inChain,
+      });
     }
     const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
     res.set(receiptHeaders(settlement.receipt));

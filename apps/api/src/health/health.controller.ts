@@ -29,28 +29,45 @@ export class HealthController {
    * paid requests need. Nothing is cached: the next probe after it ends runs a fresh check.
    */
   private readonly sharedCheck = sharedWhileRunning(() =>
-    this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.invariantsCheck()]),
+    this.health.check([
+      () => this.db.pingCheck('database', { timeout: 2_000 }),
+      () => this.redisCheck(),
+      () => this.invariantsCheck(),
+    ]),
   );
   private readonly sharedReady = sharedWhileRunning(() =>
-    this.health.check([() => this.db.pingCheck('database', { timeout: 2_000 }), () => this.redisCheck(), () => this.migrationsCheck(), () => this.invariantsCheck()]),
+    this.health.check([
+      () => this.db.pingCheck('database', { timeout: 2_000 }),
+      () => this.redisCheck(),
+      () => this.migrationsCheck(),
+      () => this.invariantsCheck(),
+    ]),
   );
 
   @Get()
   @HealthCheck()
-  @ApiOperation({ summary: "API readiness: Postgres and Redis reachable, and the worker's last invariant check passed (payouts are paused while it fails)" })
+  @ApiOperation({
+    summary:
+      "API readiness: Postgres and Redis reachable, and the worker's last invariant check passed (payouts are paused while it fails)",
+  })
   check() {
     return this.sharedCheck();
   }
 
   @Get('live')
-  @ApiOperation({ summary: 'Liveness: the process answers (no dependency is checked; restart it only when this fails)' })
+  @ApiOperation({
+    summary: 'Liveness: the process answers (no dependency is checked; restart it only when this fails)',
+  })
   live() {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @HealthCheck()
-  @ApiOperation({ summary: 'Readiness: Postgres and Redis reachable, no migration pending, and payouts not paused by a failed invariant check' })
+  @ApiOperation({
+    summary:
+      'Readiness: Postgres and Redis reachable, no migration pending, and payouts not paused by a failed invariant check',
+  })
   ready() {
     return this.sharedReady();
   }
@@ -66,18 +83,24 @@ export class HealthController {
   private async migrationsCheck() {
     const indicator = this.indicators.check('migrations');
     try {
-      if (!this.migrations || Date.now() - this.migrations.at > 5_000) this.migrations = { at: Date.now(), pending: await this.dataSource.showMigrations() };
+      if (!this.migrations || Date.now() - this.migrations.at > 5_000)
+        this.migrations = { at: Date.now(), pending: await this.dataSource.showMigrations() };
     } catch {
       return indicator.down({ message: 'migrations unreadable' });
     }
-    return this.migrations.pending ? indicator.down({ message: 'migrations pending: run npm run migrate' }) : indicator.up();
+    return this.migrations.pending
+      ? indicator.down({ message: 'migrations pending: run npm run migrate' })
+      : indicator.up();
   }
 
   private async redisCheck() {
     const indicator = this.indicators.check('redis');
     try {
       // Bounded: with Redis gone a command may wait for the reconnection instead of failing.
-      const reply = await Promise.race([this.redis.ping(), new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 1_000).unref())]);
+      const reply = await Promise.race([
+        this.redis.ping(),
+        new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 1_000).unref()),
+      ]);
       if (reply === 'timeout') return indicator.down({ message: 'unreachable' });
       return reply === 'PONG' ? indicator.up() : indicator.down({ message: 'unexpected PING reply' });
     } catch {

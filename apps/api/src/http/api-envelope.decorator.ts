@@ -25,12 +25,18 @@ export const ERROR_ENVELOPE_SCHEMA = {
     success: { type: 'boolean' as const, example: false },
     error: {
       type: 'object' as const,
-      properties: { code: { type: 'string' as const }, message: { type: 'string' as const }, details: { type: 'object' as const } },
+      properties: {
+        code: { type: 'string' as const },
+        message: { type: 'string' as const },
+        details: { type: 'object' as const },
+      },
     },
   },
 };
 
 /** Documents the error envelope for the listed statuses. */
 export function ApiErrors(...statuses: number[]): MethodDecorator {
-  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: 'Error envelope', schema: ERROR_ENVELOPE_SCHEMA })));
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: 'Error envelope', schema: ERROR_ENVELOPE_SCHEMA })),
+  );
 }

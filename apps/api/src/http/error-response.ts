@@ -31,12 +31,20 @@ const logger = new Logger('Errors');
  * a deadlock victim, a terminated backend, a connection lost under a statement) is a 503 with Retry-After; anything else is a 500 that
  * logs an error id and reveals nothing more.
  */
-export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+export function toErrorResponse(exception: unknown): {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+} {
   if (exception instanceof AppException) {
     const offer = exception.offer ? offerRendering(exception.offer) : { body: {}, headers: {} };
     const body: ErrorBody = {
       success: false,
-      error: { code: exception.code, message: exception.message, ...(exception.details ? { details: exception.details } : {}) },
+      error: {
+        code: exception.code,
+        message: exception.message,
+        ...(exception.details ? { details: exception.details } : {}),
+      },
       ...offer.body,
     };
     return { status: exception.status, body, headers: offer.headers };
@@ -46,7 +54,8 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     const code = STATUS_CODE[status] ?? (status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR');
     const response = exception.getResponse();
     const message = typeof response === 'string' ? response : (messageOf(response) ?? exception.message);
-    const details = status === HttpStatus.SERVICE_UNAVAILABLE && typeof response === 'object' ? { health: response } : undefined;
+    const details =
+      status === HttpStatus.SERVICE_UNAVAILABLE && typeof response === 'object' ? { health: response } : undefined;
     return { status, body: { success: false, error: { code, message, ...(details ? { details } : {}) } }, headers: {} };
   }
   if (isTransientDatabaseError(exception)) {
@@ -54,7 +63,13 @@ export function toErrorResponse(exception: unknown): { status: number; body: Err
     logger.warn(`Postgres momentarily unavailable, answered 503: ${(exception as Error).message}`);
     return {
       status: 503,
-      body: { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is momentarily busy; send the request again shortly' } },
+      body: {
+        success: false,
+        error: {
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'The service is momentarily busy; send the request again shortly',
+        },
+      },
       headers: { 'Retry-After': '1' },
     };
   }

@@ -3,7 +3,11 @@ import type { Request, Response } from 'express';
 import { AppException } from '@app/common';
 import { IpRateLimiter, IpWindow, ipWindowOf } from './ip-rate-limit';
 
-const WHAT: Record<IpWindow, string> = { read: 'reads', write: 'unpaid requests that change something', 'budget-check': 'budget checks' };
+const WHAT: Record<IpWindow, string> = {
+  read: 'reads',
+  write: 'unpaid requests that change something',
+  'budget-check': 'budget checks',
+};
 
 /**
  * Every unpaid request is limited per caller IP and minute (`ipWindowOf`): public reads cost work
@@ -29,7 +33,11 @@ export class IpRateLimitGuard implements CanActivate {
     res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
     if (count > limit) {
       res.setHeader('Retry-After', String(retryAfterS));
-      throw new AppException('RATE_LIMITED', `At most ${limit} ${WHAT[window]} a minute from one address; retry in ${retryAfterS} s`, { retryAfterS, window });
+      throw new AppException(
+        'RATE_LIMITED',
+        `At most ${limit} ${WHAT[window]} a minute from one address; retry in ${retryAfterS} s`,
+        { retryAfterS, window },
+      );
     }
     return true;
   }

@@ -36,11 +36,16 @@ describe('IpRateLimiter', () => {
 
   it('counts in Redis per window, address and minute, and says when the minute ends', async () => {
     const keys: string[] = [];
-    const redis = { eval: (_s: string, _n: number, key: string) => (keys.push(key), Promise.resolve(keys.length)) } as unknown as Redis;
+    const redis = {
+      eval: (_s: string, _n: number, key: string) => (keys.push(key), Promise.resolve(keys.length)),
+    } as unknown as Redis;
     const limiter = new IpRateLimiter(config, redis);
     expect(await limiter.hit('budget-check', '203.0.113.1', t0)).toEqual({ limit: 2, count: 1, retryAfterS: 50 });
     await limiter.hit('write', '203.0.113.1', t0 + 60_000);
-    expect(keys).toEqual([`u:rl:budget-check:203.0.113.1:${Math.floor(t0 / 60_000)}`, `u:rl:write:203.0.113.1:${Math.floor(t0 / 60_000) + 1}`]);
+    expect(keys).toEqual([
+      `u:rl:budget-check:203.0.113.1:${Math.floor(t0 / 60_000)}`,
+      `u:rl:write:203.0.113.1:${Math.floor(t0 / 60_000) + 1}`,
+    ]);
   });
 
   it('Redis down: never refuses for it, counts in the process with the same limits, and leaves Redis alone for a second after a miss', async () => {
@@ -85,10 +90,18 @@ describe('documentIpRateLimits', () => {
     const doc = documentIpRateLimits({
       openapi: '3.0.0',
       info: { title: 't', version: '1' },
-      paths: { '/api/v1/chains/budget-check': { post: op() }, '/api/v1/execute': { post: op() }, '/api/v1/health/live': { get: op() }, '/api/v1/agents/{id}': { get: op(), patch: op() } },
+      paths: {
+        '/api/v1/chains/budget-check': { post: op() },
+        '/api/v1/execute': { post: op() },
+        '/api/v1/health/live': { get: op() },
+        '/api/v1/agents/{id}': { get: op(), patch: op() },
+      },
     } as OpenAPIObject);
     const has429 = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, o]) => [`${method} ${path}`, Boolean((o as { responses: Record<string, unknown> }).responses['429'])]),
+      Object.entries(item).map(([method, o]) => [
+        `${method} ${path}`,
+        Boolean((o as { responses: Record<string, unknown> }).responses['429']),
+      ]),
     );
     expect(Object.fromEntries(has429)).toEqual({
       'post /api/v1/chains/budget-check': true,

@@ -65,7 +65,11 @@ export class IpRateLimiter {
     @Inject(REDIS) private readonly redis: Redis,
   ) {
     this.prefix = config.queuePrefix;
-    this.limits = { read: config.rateLimitReadsPerMin, write: config.rateLimitWritesPerMin, 'budget-check': config.rateLimitBudgetChecksPerMin };
+    this.limits = {
+      read: config.rateLimitReadsPerMin,
+      write: config.rateLimitWritesPerMin,
+      'budget-check': config.rateLimitBudgetChecksPerMin,
+    };
   }
 
   async hit(window: IpWindow, ip: string, nowMs = Date.now()): Promise<IpHit> {
@@ -76,11 +80,16 @@ export class IpRateLimiter {
     const local = this.countLocally(key, minute);
     const shared = nowMs < this.redisDownUntil ? null : await this.countShared(key);
     if (shared === null && nowMs >= this.redisDownUntil) {
-      if (this.redisDownUntil === 0 || minute !== Math.floor(this.redisDownUntil / 60_000)) this.logger.warn('per-IP rate limits are counted in this process: Redis did not answer');
+      if (this.redisDownUntil === 0 || minute !== Math.floor(this.redisDownUntil / 60_000))
+        this.logger.warn('per-IP rate limits are counted in this process: Redis did not answer');
       this.redisDownUntil = nowMs + REDIS_DOWN_MS;
     }
     const count = Math.max(shared ?? 0, local);
-    return { limit: this.limits[window], count, retryAfterS: Math.max(1, Math.ceil(((minute + 1) * 60_000 - nowMs) / 1000)) };
+    return {
+      limit: this.limits[window],
+      count,
+      retryAfterS: Math.max(1, Math.ceil(((minute + 1) * 60_000 - nowMs) / 1000)),
+    };
   }
 
   private async countShared(key: string): Promise<number | null> {
@@ -110,7 +119,8 @@ export function documentIpRateLimits(document: OpenAPIObject): OpenAPIObject {
       const operation = item[method];
       if (!operation || operation.responses['429'] || ipWindowOf(method.toUpperCase(), path) === null) continue;
       operation.responses['429'] = {
-        description: 'RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN)',
+        description:
+          'RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN)',
         headers: {
           'Retry-After': header('Seconds until the window ends'),
           'X-RateLimit-Limit': header("The window's limit a minute"),

@@ -30,7 +30,12 @@ export function jsonBodyMiddleware(limitBytes: number) {
           // or loops over a hostile shape (canonical JSON, storage, class-validator).
           const tooBig = req.body !== undefined ? valueProblem(req.body) : null;
           if (tooBig === null) return next();
-          return writeError(res, new AppException('VALIDATION_ERROR', `The request body ${tooBig}`, { errors: [{ field: 'body', messages: [`body ${tooBig}`] }] }));
+          return writeError(
+            res,
+            new AppException('VALIDATION_ERROR', `The request body ${tooBig}`, {
+              errors: [{ field: 'body', messages: [`body ${tooBig}`] }],
+            }),
+          );
         }
         return writeError(
           res,
@@ -41,12 +46,25 @@ export function jsonBodyMiddleware(limitBytes: number) {
       }
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') {
-        return writeError(res, new AppException('PAYLOAD_TOO_LARGE', `Request body exceeds ${limitBytes} bytes`, { limitBytes }));
+        return writeError(
+          res,
+          new AppException('PAYLOAD_TOO_LARGE', `Request body exceeds ${limitBytes} bytes`, { limitBytes }),
+        );
       }
       if (type === 'entity.parse.failed') {
-        return writeError(res, new AppException('VALIDATION_ERROR', 'Request body is not valid JSON', { errors: [{ field: 'body', messages: ['malformed JSON'] }] }));
+        return writeError(
+          res,
+          new AppException('VALIDATION_ERROR', 'Request body is not valid JSON', {
+            errors: [{ field: 'body', messages: ['malformed JSON'] }],
+          }),
+        );
       }
-      return writeError(res, new AppException('VALIDATION_ERROR', 'Request body could not be read', { errors: [{ field: 'body', messages: [String((err as Error).message)] }] }));
+      return writeError(
+        res,
+        new AppException('VALIDATION_ERROR', 'Request body could not be read', {
+          errors: [{ field: 'body', messages: [String((err as Error).message)] }],
+        }),
+      );
     });
   };
 }

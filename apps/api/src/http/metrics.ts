@@ -8,7 +8,10 @@ export function httpMetricsMiddleware(metrics: Metrics) {
     const seconds = Metrics.timer();
     res.on('finish', () => {
       const route = (req.route as { path?: string } | undefined)?.path;
-      metrics.httpDuration.observe({ method: req.method, route: typeof route === 'string' ? route : 'unmatched', status: String(res.statusCode) }, seconds());
+      metrics.httpDuration.observe(
+        { method: req.method, route: typeof route === 'string' ? route : 'unmatched', status: String(res.statusCode) },
+        seconds(),
+      );
     });
     next();
   };
@@ -23,14 +26,24 @@ export function metricsHandler(metrics: Metrics, token: string | undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== 'GET' || (req.path !== '/' && req.path !== '')) return next();
     if (token === undefined) {
-      res.status(404).json(withRequestId({ success: false, error: { code: 'NOT_FOUND', message: 'Cannot GET /metrics' } }, res));
+      res
+        .status(404)
+        .json(withRequestId({ success: false, error: { code: 'NOT_FOUND', message: 'Cannot GET /metrics' } }, res));
       return;
     }
     if (!scrapeAuthorized(req.header('authorization'), token)) {
       res
         .status(401)
         .setHeader('WWW-Authenticate', 'Bearer')
-        .json(withRequestId({ success: false, error: { code: 'UNAUTHORIZED', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' } }, res));
+        .json(
+          withRequestId(
+            {
+              success: false,
+              error: { code: 'UNAUTHORIZED', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>' },
+            },
+            res,
+          ),
+        );
       return;
     }
     metrics.text().then(

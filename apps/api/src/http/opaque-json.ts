@@ -16,7 +16,9 @@ const NESTED = Symbol('agora:nested-dto');
 type Ctor = abstract new (...args: never[]) => unknown;
 
 function add<T>(key: symbol, target: object, value: T): void {
-  const list = (Reflect.getOwnMetadata(key, target) as T[] | undefined) ?? [...((Reflect.getMetadata(key, target) as T[] | undefined) ?? [])];
+  const list = (Reflect.getOwnMetadata(key, target) as T[] | undefined) ?? [
+    ...((Reflect.getMetadata(key, target) as T[] | undefined) ?? []),
+  ];
   Reflect.defineMetadata(key, [...list, value], target);
 }
 
@@ -50,7 +52,8 @@ function collect(value: unknown, metatype: Ctor | undefined, path: (string | num
       value[key] = {};
     }
   }
-  for (const { key, type } of (Reflect.getMetadata(NESTED, metatype) as { key: string; type: () => Ctor }[] | undefined) ?? []) {
+  for (const { key, type } of (Reflect.getMetadata(NESTED, metatype) as
+    { key: string; type: () => Ctor }[] | undefined) ?? []) {
     const v = value[key];
     if (Array.isArray(v)) v.forEach((item, i) => collect(item, type(), [...path, key, i], out));
     else collect(v, type(), [...path, key], out);

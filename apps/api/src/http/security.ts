@@ -13,7 +13,11 @@ const SCHEMES = {
       'agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change',
   },
   clientWallet: { name: 'X-Client-Wallet', description: 'The payer wallet (with X-Client-Signature)' },
-  clientSignature: { name: 'X-Client-Signature', description: 'agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use' },
+  clientSignature: {
+    name: 'X-Client-Signature',
+    description:
+      'agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use',
+  },
   adminKey: { name: 'X-Admin-Key', description: 'The operator key (ADMIN_API_KEY)' },
   x402Payment: { name: 'X-PAYMENT', description: 'An x402 v1 payment (base64 JSON), answering a 402' },
   x402PaymentSignature: { name: 'PAYMENT-SIGNATURE', description: 'An x402 v2 payment (base64 JSON), answering a 402' },
@@ -23,7 +27,8 @@ export type SecurityScheme = keyof typeof SCHEMES;
 
 /** Declares every scheme on the document. */
 export function withSecuritySchemes(builder: DocumentBuilder): DocumentBuilder {
-  for (const [key, { name, description }] of Object.entries(SCHEMES)) builder.addApiKey({ type: 'apiKey', in: 'header', name, description }, key);
+  for (const [key, { name, description }] of Object.entries(SCHEMES))
+    builder.addApiKey({ type: 'apiKey', in: 'header', name, description }, key);
   return builder;
 }
 
@@ -35,7 +40,11 @@ export const ApiAdminKey = () => ApiSecurity('adminKey');
 
 /** Paid with x402 (either header); `optional`: the route also answers without one. */
 export function ApiPaid(optional = false): MethodDecorator & ClassDecorator {
-  return applyDecorators(ApiSecurity('x402Payment'), ApiSecurity('x402PaymentSignature'), ...(optional ? [ApiSecurity({})] : []));
+  return applyDecorators(
+    ApiSecurity('x402Payment'),
+    ApiSecurity('x402PaymentSignature'),
+    ...(optional ? [ApiSecurity({})] : []),
+  );
 }
 
 /** The payer's proof: its payment header, or X-Client-Wallet + X-Client-Signature. */

@@ -19,7 +19,8 @@ class OuterDto {
 
 const meta: ArgumentMetadata = { type: 'body', metatype: OuterDto, data: '' };
 const pipe = createValidationPipe();
-const errorsOf = async (body: unknown) => ((await pipe.transform(body, meta).catch((e: unknown) => e)) as ValidationException).details?.errors;
+const errorsOf = async (body: unknown) =>
+  ((await pipe.transform(body, meta).catch((e: unknown) => e)) as ValidationException).details?.errors;
 
 describe('the global validation pipe and free-form JSON fields', () => {
   it('hands free-form JSON through as the very objects received (no deep copy, no walk), at any depth', async () => {
@@ -35,7 +36,9 @@ describe('the global validation pipe and free-form JSON fields', () => {
   });
 
   it('still refuses what is not a JSON object there, and unknown DTO fields at any depth', async () => {
-    expect(await errorsOf({ id: 'r1', input: [1, 2], items: [] })).toEqual([{ field: 'input', messages: ['input must be a JSON object'] }]);
+    expect(await errorsOf({ id: 'r1', input: [1, 2], items: [] })).toEqual([
+      { field: 'input', messages: ['input must be a JSON object'] },
+    ]);
     expect(await errorsOf({ id: 'r1', input: {}, items: [{ name: 'n', schema: 'no', extra: 1 }] })).toEqual(
       expect.arrayContaining([
         { field: 'items.0.schema', messages: ['schema must be a JSON object'] },

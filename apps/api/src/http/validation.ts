@@ -54,7 +54,9 @@ export class ObjectBodyPipe implements PipeTransform {
 export class UuidParamPipe implements PipeTransform<string, string> {
   transform(value: string, metadata: ArgumentMetadata): string {
     if (!isUuid(value)) {
-      throw new ValidationException([{ field: metadata.data ?? 'id', messages: [`${metadata.data ?? 'id'} must be a UUID`] }]);
+      throw new ValidationException([
+        { field: metadata.data ?? 'id', messages: [`${metadata.data ?? 'id'} must be a UUID`] },
+      ]);
     }
     return value.toLowerCase();
   }
@@ -62,7 +64,9 @@ export class UuidParamPipe implements PipeTransform<string, string> {
 
 export function requireSomeField(body: object, what: string): void {
   if (Object.values(body).every((v) => v === undefined)) {
-    throw new AppException('VALIDATION_ERROR', `${what} must change at least one field`, { errors: [{ field: 'body', messages: ['no fields given'] }] });
+    throw new AppException('VALIDATION_ERROR', `${what} must change at least one field`, {
+      errors: [{ field: 'body', messages: ['no fields given'] }],
+    });
   }
 }
 

@@ -17,10 +17,18 @@ function predicate(name: string, message: string, test: (value: unknown) => bool
 }
 
 /** A USDC decimal string: digits, optional dot, at most six decimals. */
-export const IsUsdcAmount = predicate('isUsdcAmount', '$property must be a decimal string with at most 6 decimals (e.g. "0.010000")', (v) => Usdc.isValid(v));
+export const IsUsdcAmount = predicate(
+  'isUsdcAmount',
+  '$property must be a decimal string with at most 6 decimals (e.g. "0.010000")',
+  (v) => Usdc.isValid(v),
+);
 
 /** 0x followed by 40 hex characters (a mixed-case address must carry a valid checksum). */
-export const IsWallet = predicate('isWallet', '$property must be an Ethereum address: 0x followed by 40 hex characters', (v) => isWallet(v));
+export const IsWallet = predicate(
+  'isWallet',
+  '$property must be an Ethereum address: 0x followed by 40 hex characters',
+  (v) => isWallet(v),
+);
 
 /** A webhook secret that can sign: a `whsec_` one must be canonical base64 of a Standard Webhooks key size. */
 export const IsUsableWebhookSecret = predicate(
@@ -29,7 +37,11 @@ export const IsUsableWebhookSecret = predicate(
   (v) => typeof v === 'string' && whsecProblem(v) === null,
 );
 
-const isPlainObject = predicate('isPlainObject', '$property must be a JSON object', (v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+const isPlainObject = predicate(
+  'isPlainObject',
+  '$property must be a JSON object',
+  (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+);
 
 /** A plain JSON object (not an array, not null), taken as free-form JSON: never deep-copied or walked by the pipe. */
 export const IsPlainObject =

@@ -21,10 +21,20 @@ export function presentedPayment(headers: Record<string, string | string[] | und
 export function receiptHeaders(receipt: SettlementReceipt | null): Record<string, string> {
   if (!receipt) return {};
   const name = receipt.x402Version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE';
-  return { [name]: b64json({ success: true, transaction: receipt.transaction, network: receipt.network, payer: receipt.payer }) };
+  return {
+    [name]: b64json({
+      success: true,
+      transaction: receipt.transaction,
+      network: receipt.network,
+      payer: receipt.payer,
+    }),
+  };
 }
 
 /** A 402's offer: the v1 fields beside the envelope, the v2 object in `PAYMENT-REQUIRED`. */
-export function offerRendering(offer: PaymentOffer): { body: Record<string, unknown>; headers: Record<string, string> } {
+export function offerRendering(offer: PaymentOffer): {
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+} {
   return { body: { x402Version: 1, accepts: offer.accepts }, headers: { 'PAYMENT-REQUIRED': b64json(offer.v2) } };
 }

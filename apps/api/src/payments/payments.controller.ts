@@ -56,7 +56,12 @@ export class PaymentsController {
   @ApiEnvelope(WithdrawResponse, 201)
   @ApiErrors(400, 401, 403, 404, 409)
   async withdraw(@Body() dto: WithdrawDto, @WalletAuth() auth: WalletAuthContext): Promise<WithdrawResponse> {
-    const w = await this.withdrawals.request(dto.agentId.toLowerCase(), auth, Usdc.parse(dto.amount, 'amount').micros, dto.destinationWallet);
+    const w = await this.withdrawals.request(
+      dto.agentId.toLowerCase(),
+      auth,
+      Usdc.parse(dto.amount, 'amount').micros,
+      dto.destinationWallet,
+    );
     return toWithdrawResponse(w, this.livemode);
   }
 
@@ -64,7 +69,10 @@ export class PaymentsController {
   @ApiOperation({ summary: "An agent's withdrawals with a summary" })
   @ApiEnvelope(WithdrawalListResponse)
   @ApiErrors(400)
-  async list(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<WithdrawalListResponse> {
+  async list(
+    @Param('agentId', UuidParamPipe) agentId: string,
+    @Query() page: PageQueryDto,
+  ): Promise<WithdrawalListResponse> {
     const { withdrawals, summary } = await this.withdrawals.list(agentId, page);
     return toWithdrawalListResponse(withdrawals, summary, this.livemode);
   }
@@ -79,10 +87,15 @@ export class PaymentsController {
 
   @Get('history/:agentId')
   @WalletSigned({ param: 'agentId' })
-  @ApiOperation({ summary: "An agent's transactions (wallet-signed; a signature may be reused for reads within its window)" })
+  @ApiOperation({
+    summary: "An agent's transactions (wallet-signed; a signature may be reused for reads within its window)",
+  })
   @ApiEnvelope(TransactionListItemResponse, 200, undefined, true)
   @ApiErrors(400, 401, 403, 404)
-  async history(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<TransactionListItemResponse[]> {
+  async history(
+    @Param('agentId', UuidParamPipe) agentId: string,
+    @Query() page: PageQueryDto,
+  ): Promise<TransactionListItemResponse[]> {
     return (await this.balances.history(agentId, page)).map((t) => toTransactionListItem(t, this.livemode));
   }
 
@@ -95,7 +108,9 @@ export class PaymentsController {
   }
 
   @Get('stats')
-  @ApiOperation({ summary: 'Platform totals (served by analytics from rollups the database keeps; no scan of the history)' })
+  @ApiOperation({
+    summary: 'Platform totals (served by analytics from rollups the database keeps; no scan of the history)',
+  })
   @ApiEnvelope(StatsResponse)
   async stats(): Promise<StatsResponse> {
     return toStatsResponse(await this.platformStats.execute());

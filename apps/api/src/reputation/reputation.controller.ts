@@ -3,7 +3,13 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GetLeaderboard, GetReputation } from '@app/reputation';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { UuidParamPipe } from '../http/validation';
-import { LeaderboardQueryDto, LeaderboardResponse, ReputationResponse, toLeaderboardResponse, toReputationResponse } from './dto/reputation.dto';
+import {
+  LeaderboardQueryDto,
+  LeaderboardResponse,
+  ReputationResponse,
+  toLeaderboardResponse,
+  toReputationResponse,
+} from './dto/reputation.dto';
 
 @ApiTags('reputation')
 @Controller('reputation')

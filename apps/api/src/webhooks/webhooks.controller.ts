@@ -28,14 +28,24 @@ export class WebhooksController {
   @ApiEnvelope(WebhookResponse, 201)
   @ApiErrors(400, 401, 403, 404, 409)
   async create(@Body() dto: CreateWebhookDto, @WalletAuth() auth: WalletAuthContext): Promise<WebhookResponse> {
-    return toWebhookResponse(await this.webhooks.create(auth, { agentId: dto.agentId.toLowerCase(), url: dto.url, events: dto.events, secret: dto.secret }));
+    return toWebhookResponse(
+      await this.webhooks.create(auth, {
+        agentId: dto.agentId.toLowerCase(),
+        url: dto.url,
+        events: dto.events,
+        secret: dto.secret,
+      }),
+    );
   }
 
   @Get('agent/:agentId')
   @ApiOperation({ summary: "An agent's webhooks (secrets are never returned)" })
   @ApiEnvelope(WebhookListResponse)
   @ApiErrors(400)
-  async list(@Param('agentId', UuidParamPipe) agentId: string, @Query() page: PageQueryDto): Promise<WebhookListResponse> {
+  async list(
+    @Param('agentId', UuidParamPipe) agentId: string,
+    @Query() page: PageQueryDto,
+  ): Promise<WebhookListResponse> {
     const { webhooks, total } = await this.webhooks.list(agentId, page);
     return { webhooks: webhooks.map(toWebhookResponse), total };
   }
@@ -52,10 +62,17 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @WalletSigned(null)
-  @ApiOperation({ summary: 'Delivery attempts of a webhook, newest first (wallet-signed; the signature may be reused within its window)' })
+  @ApiOperation({
+    summary:
+      'Delivery attempts of a webhook, newest first (wallet-signed; the signature may be reused within its window)',
+  })
   @ApiEnvelope(DeliveryListResponse)
   @ApiErrors(400, 401, 403, 404)
-  async deliveryLog(@Param('id') id: string, @Query() page: PageQueryDto, @WalletAuth() auth: WalletAuthContext): Promise<DeliveryListResponse> {
+  async deliveryLog(
+    @Param('id') id: string,
+    @Query() page: PageQueryDto,
+    @WalletAuth() auth: WalletAuthContext,
+  ): Promise<DeliveryListResponse> {
     const { deliveries, total } = await this.webhooks.deliveries(prefixedId(id, 'wh', 'id'), auth, page);
     return { deliveries: deliveries.map(toDeliveryResponse), total };
   }
@@ -65,7 +82,13 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Send a past delivery again now, as one attempt outside the schedule (wallet-signed)' })
   @ApiEnvelope(DeliveryResponse, 201)
   @ApiErrors(400, 401, 403, 404)
-  async redeliver(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @WalletAuth() auth: WalletAuthContext): Promise<DeliveryResponse> {
-    return toDeliveryResponse(await this.webhooks.redeliver(prefixedId(id, 'wh', 'id'), prefixedId(deliveryId, 'dlv', 'deliveryId'), auth));
+  async redeliver(
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @WalletAuth() auth: WalletAuthContext,
+  ): Promise<DeliveryResponse> {
+    return toDeliveryResponse(
+      await this.webhooks.redeliver(prefixedId(id, 'wh', 'id'), prefixedId(deliveryId, 'dlv', 'deliveryId'), auth),
+    );
   }
 }

@@ -17,7 +17,9 @@ export class ExecutionsProcessor extends WorkerHost {
     super();
     const jobs = registry.forQueue(QUEUES.executions);
     jobs.register('execution.run', async (job, run) => {
-      const outcome = await runPending.execute(job.data.executionId, { gate: share.gate(run, 'agent', config.workerAgentConcurrency) });
+      const outcome = await runPending.execute(job.data.executionId, {
+        gate: share.gate(run, 'agent', config.workerAgentConcurrency),
+      });
       return outcome.deferred ? JOB_DEFERRED : outcome.execution.status;
     });
   }

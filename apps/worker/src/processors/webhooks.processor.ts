@@ -22,7 +22,10 @@ export class WebhooksProcessor extends WorkerHost {
     const jobs = registry.forQueue(QUEUES.webhooks);
     jobs.register('event.fanout', (job) => fanout.execute(job.data.eventIds));
     jobs.register('webhook.deliver', async (job, run) => {
-      const outcome = await deliveries.deliver(job.data.deliveryId, share.gate(run, 'host', config.webhookHostConcurrency));
+      const outcome = await deliveries.deliver(
+        job.data.deliveryId,
+        share.gate(run, 'host', config.webhookHostConcurrency),
+      );
       return outcome === 'deferred' ? JOB_DEFERRED : outcome;
     });
   }

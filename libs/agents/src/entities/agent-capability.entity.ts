@@ -9,7 +9,10 @@ export type Currency = 'USDC' | 'USDT' | 'DAI';
 export const CURRENCIES: readonly Currency[] = ['USDC', 'USDT', 'DAI'];
 
 @Entity('agent_capabilities')
-@Check('ck_agent_capabilities_pricing_model', `"pricing_model" IN ('per-request', 'per-token', 'per-minute', 'dynamic')`)
+@Check(
+  'ck_agent_capabilities_pricing_model',
+  `"pricing_model" IN ('per-request', 'per-token', 'per-minute', 'dynamic')`,
+)
 @Check('ck_agent_capabilities_currency', `"currency" IN ('USDC', 'USDT', 'DAI')`)
 @Check('ck_agent_capabilities_base_price', `"base_price" >= 0`)
 @Check('ck_agent_capabilities_max_price', `"max_price" IS NULL OR "max_price" > 0`)
@@ -19,7 +22,12 @@ export class AgentCapabilityEntity {
   @PrimaryColumn({ name: 'agent_id', type: 'uuid', primaryKeyConstraintName: 'pk_agent_capabilities' })
   agentId: string;
 
-  @PrimaryColumn({ name: 'capability_id', type: 'varchar', length: 100, primaryKeyConstraintName: 'pk_agent_capabilities' })
+  @PrimaryColumn({
+    name: 'capability_id',
+    type: 'varchar',
+    length: 100,
+    primaryKeyConstraintName: 'pk_agent_capabilities',
+  })
   capabilityId: string;
 
   @Column({ type: 'integer' })

@@ -23,7 +23,8 @@ export class AgentRankingEntity {
   @Column({ name: 'capability_names', type: 'text', default: '' }) capabilityNames: string;
 
   /** micro-USDC: the lowest base price of its capabilities. */
-  @Column({ name: 'min_price', type: 'bigint', nullable: true, transformer: bigintTransformer }) minPrice: bigint | null;
+  @Column({ name: 'min_price', type: 'bigint', nullable: true, transformer: bigintTransformer }) minPrice:
+    bigint | null;
 
   @ManyToOne(() => AgentEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'agent_id', foreignKeyConstraintName: 'fk_agent_ranking_agent' })

@@ -1,4 +1,14 @@
-import { Check, Column, CreateDateColumn, Entity, Index, OneToMany, PrimaryColumn, Relation, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  OneToMany,
+  PrimaryColumn,
+  Relation,
+  UpdateDateColumn,
+} from 'typeorm';
 import { AgentCapabilityEntity } from './agent-capability.entity';
 
 export type AgentStatus = 'active' | 'inactive' | 'suspended';

@@ -46,6 +46,10 @@ export class ValidationException extends AppException {
 
 export class NotFoundException extends AppException {
   constructor(code: ErrorCode, what: string, id?: string) {
-    super(code, id === undefined ? `${what} not found` : `${what} ${id} not found`, id === undefined ? undefined : { id });
+    super(
+      code,
+      id === undefined ? `${what} not found` : `${what} ${id} not found`,
+      id === undefined ? undefined : { id },
+    );
   }
 }

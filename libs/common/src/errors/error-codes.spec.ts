@@ -20,8 +20,24 @@ describe('error code table', () => {
       401: ['UNAUTHORIZED'],
       402: ['PAYMENT_REQUIRED', 'PAYMENT_INVALID'],
       403: ['FORBIDDEN', 'WALLET_MISMATCH'],
-      404: ['AGENT_NOT_FOUND', 'CAPABILITY_NOT_FOUND', 'TRANSACTION_NOT_FOUND', 'DISPUTE_NOT_FOUND', 'WITHDRAWAL_NOT_FOUND', 'WEBHOOK_NOT_FOUND', 'EXECUTION_NOT_FOUND', 'NOT_FOUND'],
-      409: ['IDEMPOTENCY_CONFLICT', 'PAYMENT_REPLAYED', 'INSUFFICIENT_BALANCE', 'DISPUTE_EXISTS', 'DISPUTE_WINDOW_CLOSED', 'INVALID_STATE'],
+      404: [
+        'AGENT_NOT_FOUND',
+        'CAPABILITY_NOT_FOUND',
+        'TRANSACTION_NOT_FOUND',
+        'DISPUTE_NOT_FOUND',
+        'WITHDRAWAL_NOT_FOUND',
+        'WEBHOOK_NOT_FOUND',
+        'EXECUTION_NOT_FOUND',
+        'NOT_FOUND',
+      ],
+      409: [
+        'IDEMPOTENCY_CONFLICT',
+        'PAYMENT_REPLAYED',
+        'INSUFFICIENT_BALANCE',
+        'DISPUTE_EXISTS',
+        'DISPUTE_WINDOW_CLOSED',
+        'INVALID_STATE',
+      ],
       413: ['PAYLOAD_TOO_LARGE'],
       429: ['RATE_LIMITED'],
       500: ['INTERNAL_ERROR'],
@@ -29,7 +45,11 @@ describe('error code table', () => {
       504: ['EXECUTION_TIMEOUT'],
     };
     for (const [status, codes] of Object.entries(table)) {
-      for (const code of codes) expect({ code, status: (ERROR_HTTP_STATUS as Record<string, number>)[code] }).toEqual({ code, status: Number(status) });
+      for (const code of codes)
+        expect({ code, status: (ERROR_HTTP_STATUS as Record<string, number>)[code] }).toEqual({
+          code,
+          status: Number(status),
+        });
     }
   });
 

@@ -13,7 +13,25 @@ describe('Usdc', () => {
     expect(Usdc.fromMicros(-5n).format()).toBe('-0.000005');
   });
 
-  it.each(['', ' 1', '1 ', '-1', '+1', '1e3', '1E-2', '0x10', '1,0', '.5', '1.', '01.5', '1.0000001', 'NaN', 'Infinity', '1_000', '１'])('rejects %p', (text) => {
+  it.each([
+    '',
+    ' 1',
+    '1 ',
+    '-1',
+    '+1',
+    '1e3',
+    '1E-2',
+    '0x10',
+    '1,0',
+    '.5',
+    '1.',
+    '01.5',
+    '1.0000001',
+    'NaN',
+    'Infinity',
+    '1_000',
+    '１',
+  ])('rejects %p', (text) => {
     expect(Usdc.tryParse(text)).toBeNull();
     expect(() => Usdc.parse(text, 'price')).toThrow(AppException);
   });
@@ -65,13 +83,18 @@ describe('Usdc', () => {
 describe('Usdc at the edge (big.js)', () => {
   it('parses exactly: the digits of any amount with up to six decimals are its micro-units (random amounts)', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 9_000_000_000_000n }), fc.integer({ min: 1, max: 6 }), fc.bigInt({ min: 0n, max: 999_999n }), (whole, places, frac) => {
-        const digits = (frac % 10n ** BigInt(places)).toString().padStart(places, '0');
-        const expected = whole * 1_000_000n + BigInt(digits.padEnd(6, '0'));
-        const parsed = Usdc.tryParse(`${whole}.${digits}`);
-        if (expected > MAX_MICROS) expect(parsed).toBeNull();
-        else expect(parsed?.micros).toBe(expected);
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 9_000_000_000_000n }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.bigInt({ min: 0n, max: 999_999n }),
+        (whole, places, frac) => {
+          const digits = (frac % 10n ** BigInt(places)).toString().padStart(places, '0');
+          const expected = whole * 1_000_000n + BigInt(digits.padEnd(6, '0'));
+          const parsed = Usdc.tryParse(`${whole}.${digits}`);
+          if (expected > MAX_MICROS) expect(parsed).toBeNull();
+          else expect(parsed?.micros).toBe(expected);
+        },
+      ),
       propertyParams(10_000),
     );
   });
@@ -80,7 +103,9 @@ describe('Usdc at the edge (big.js)', () => {
     const bad = fc.oneof(
       fc.tuple(fc.nat(), fc.stringMatching(/^\d{7,12}$/)).map(([w, f]) => `${w}.${f}`),
       fc.nat().map((n) => `-${n}`),
-      fc.tuple(fc.nat({ max: 999 }), fc.constantFrom('e', 'E', 'e+', 'e-'), fc.nat({ max: 30 })).map(([m, e, x]) => `${m}${e}${x}`),
+      fc
+        .tuple(fc.nat({ max: 999 }), fc.constantFrom('e', 'E', 'e+', 'e-'), fc.nat({ max: 30 }))
+        .map(([m, e, x]) => `${m}${e}${x}`),
       fc.bigInt({ min: 9_000_000_000_001n, max: 10n ** 30n }).map(String),
     );
     fc.assert(

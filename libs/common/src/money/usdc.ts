@@ -59,7 +59,9 @@ export class Usdc {
   static parse(text: string, field = 'amount'): Usdc {
     const v = Usdc.tryParse(text);
     if (v === null) {
-      throw new ValidationException([{ field, messages: [`${field} must be a decimal string with at most 6 decimals (e.g. "1.50")`] }]);
+      throw new ValidationException([
+        { field, messages: [`${field} must be a decimal string with at most 6 decimals (e.g. "1.50")`] },
+      ]);
     }
     return v;
   }
@@ -108,7 +110,8 @@ export class Usdc {
 
   /** this x numerator / denominator, rounded half-up to a micro-unit (all non-negative). */
   mulDiv(numerator: bigint, denominator: bigint): Usdc {
-    if (this.micros < 0n || numerator < 0n || denominator <= 0n) throw new RangeError('mulDiv needs non-negative amounts and a positive denominator');
+    if (this.micros < 0n || numerator < 0n || denominator <= 0n)
+      throw new RangeError('mulDiv needs non-negative amounts and a positive denominator');
     return new Usdc((this.micros * numerator * 2n + denominator) / (2n * denominator));
   }
 }

@@ -48,7 +48,9 @@ export class Initial1763820000000 implements MigrationInterface {
       CONSTRAINT "ck_agent_capabilities_pricing_model" CHECK ("pricing_model" IN ('per-request', 'per-token', 'per-minute', 'dynamic')),
       CONSTRAINT "pk_agent_capabilities" PRIMARY KEY ("agent_id", "capability_id"))`);
     await q.query(`CREATE INDEX "ix_agent_capabilities_base_price" ON "agent_capabilities" ("base_price")`);
-    await q.query(`CREATE INDEX "ix_agent_capabilities_name_trgm" ON "agent_capabilities" USING gin ("name" gin_trgm_ops)`);
+    await q.query(
+      `CREATE INDEX "ix_agent_capabilities_name_trgm" ON "agent_capabilities" USING gin ("name" gin_trgm_ops)`,
+    );
     await q.query(`ALTER TABLE "agent_capabilities" ADD CONSTRAINT "fk_agent_capabilities_agent"
       FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
 

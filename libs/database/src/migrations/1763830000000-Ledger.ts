@@ -40,7 +40,9 @@ export class Ledger1763830000000 implements MigrationInterface {
       CONSTRAINT "ck_ledger_entries_nonzero" CHECK ("amount" <> 0),
       CONSTRAINT "pk_ledger_entries" PRIMARY KEY ("id"))`);
     await q.query(`CREATE INDEX "ix_ledger_entries_transaction" ON "ledger_entries" ("transaction_id")`);
-    await q.query(`CREATE UNIQUE INDEX "ux_ledger_entries_account_version" ON "ledger_entries" ("account_id", "account_version")`);
+    await q.query(
+      `CREATE UNIQUE INDEX "ux_ledger_entries_account_version" ON "ledger_entries" ("account_id", "account_version")`,
+    );
     await q.query(`ALTER TABLE "ledger_entries" ADD CONSTRAINT "fk_ledger_entries_transaction"
       FOREIGN KEY ("transaction_id") REFERENCES "ledger_transactions"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
     await q.query(`ALTER TABLE "ledger_entries" ADD CONSTRAINT "fk_ledger_entries_account"

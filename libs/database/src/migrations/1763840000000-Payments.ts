@@ -14,12 +14,16 @@ export class Payments1763840000000 implements MigrationInterface {
       `CREATE TABLE "payments" ("id" character varying(40) NOT NULL, "x402_version" integer NOT NULL, "network" character varying(32) NOT NULL, "chain_id" integer NOT NULL, "asset" character varying(42) NOT NULL, "payer" character varying(42) NOT NULL, "pay_to" character varying(42) NOT NULL, "nonce" character varying(66) NOT NULL, "value" bigint NOT NULL, "valid_after" bigint NOT NULL, "valid_before" bigint NOT NULL, "signature" text NOT NULL, "header_hash" character varying(64) NOT NULL, "purpose" character varying(16) NOT NULL, "ref_id" character varying(100), "status" character varying(20) NOT NULL DEFAULT 'reserved', "tx_hash" character varying(66), "settle_attempts" integer NOT NULL DEFAULT '0', "next_attempt_at" TIMESTAMP WITH TIME ZONE, "last_error" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "settled_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "ck_payments_value" CHECK ("value" > 0), CONSTRAINT "ck_payments_purpose" CHECK ("purpose" IN ('registration', 'execution')), CONSTRAINT "ck_payments_status" CHECK ("status" IN ('reserved', 'settled', 'settlement_failed', 'released')), CONSTRAINT "pk_payments" PRIMARY KEY ("id"))`,
     );
     await q.query(`CREATE INDEX "ix_payments_status_next" ON "payments" ("status", "next_attempt_at")`);
-    await q.query(`CREATE UNIQUE INDEX "ux_payments_authorization" ON "payments" ("chain_id", "asset", "payer", "nonce")`);
+    await q.query(
+      `CREATE UNIQUE INDEX "ux_payments_authorization" ON "payments" ("chain_id", "asset", "payer", "nonce")`,
+    );
     await q.query(
       `CREATE TABLE "transactions" ("id" character varying(40) NOT NULL, "requesting_agent" character varying(64) NOT NULL, "payer_wallet" character varying(42) NOT NULL, "providing_agent_id" uuid NOT NULL, "capability_id" character varying(100) NOT NULL, "gross_amount" bigint NOT NULL, "platform_fee" bigint NOT NULL, "agent_fee" bigint NOT NULL, "platform_cut" bigint NOT NULL, "agent_earnings" bigint NOT NULL, "status" character varying(16) NOT NULL DEFAULT 'completed', "execution_time_ms" integer NOT NULL DEFAULT '0', "payment_id" character varying(40), "escrow_id" character varying(40), "dispute_id" character varying(40), "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "completed_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "ck_transactions_split" CHECK ("platform_cut" + "agent_earnings" = "agent_fee" AND "gross_amount" = "platform_fee" + "agent_fee"), CONSTRAINT "ck_transactions_status" CHECK ("status" IN ('completed', 'disputed', 'refunded')), CONSTRAINT "pk_transactions" PRIMARY KEY ("id"))`,
     );
     await q.query(`CREATE INDEX "ix_transactions_payer" ON "transactions" ("payer_wallet")`);
-    await q.query(`CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at")`);
+    await q.query(
+      `CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at")`,
+    );
     await q.query(`CREATE UNIQUE INDEX "ux_transactions_payment" ON "transactions" ("payment_id")`);
     await q.query(
       `CREATE TABLE "escrow_holds" ("id" character varying(40) NOT NULL, "transaction_id" character varying(40) NOT NULL, "agent_id" uuid NOT NULL, "amount" bigint NOT NULL, "status" character varying(16) NOT NULL DEFAULT 'held', "release_at" TIMESTAMP WITH TIME ZONE NOT NULL, "released_at" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "ck_escrow_holds_amount" CHECK ("amount" >= 0), CONSTRAINT "ck_escrow_holds_status" CHECK ("status" IN ('held', 'released', 'frozen', 'refunded', 'split')), CONSTRAINT "pk_escrow_holds" PRIMARY KEY ("id"))`,
@@ -35,6 +39,7 @@ export class Payments1763840000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['withdrawals', 'escrow_holds', 'transactions', 'payments', 'outbox_events']) await q.query(`DROP TABLE "${table}"`);
+    for (const table of ['withdrawals', 'escrow_holds', 'transactions', 'payments', 'outbox_events'])
+      await q.query(`DROP TABLE "${table}"`);
   }
 }

@@ -18,17 +18,24 @@ export class VariablePricing1763870000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "executions" ALTER COLUMN "authorized_agent_fee" SET NOT NULL`);
     await q.query(`ALTER TABLE "executions" ADD "usage_tokens" integer`);
     await q.query(`ALTER TABLE "executions" ADD "refund_id" character varying(40)`);
-    await q.query(`ALTER TABLE "executions" ADD CONSTRAINT "ck_executions_fees" CHECK ("agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee")`);
+    await q.query(
+      `ALTER TABLE "executions" ADD CONSTRAINT "ck_executions_fees" CHECK ("agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee")`,
+    );
     // basePrice is a unit price for per-token / per-minute, so a cap below it is legitimate.
     await q.query(`ALTER TABLE "agent_capabilities" DROP CONSTRAINT "ck_agent_capabilities_max_price"`);
-    await q.query(`ALTER TABLE "agent_capabilities" ADD CONSTRAINT "ck_agent_capabilities_max_price" CHECK ("max_price" IS NULL OR "max_price" > 0)`);
+    await q.query(
+      `ALTER TABLE "agent_capabilities" ADD CONSTRAINT "ck_agent_capabilities_max_price" CHECK ("max_price" IS NULL OR "max_price" > 0)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "agent_capabilities" DROP CONSTRAINT "ck_agent_capabilities_max_price"`);
-    await q.query(`ALTER TABLE "agent_capabilities" ADD CONSTRAINT "ck_agent_capabilities_max_price" CHECK ("max_price" IS NULL OR "max_price" >= "base_price")`);
+    await q.query(
+      `ALTER TABLE "agent_capabilities" ADD CONSTRAINT "ck_agent_capabilities_max_price" CHECK ("max_price" IS NULL OR "max_price" >= "base_price")`,
+    );
     await q.query(`ALTER TABLE "executions" DROP CONSTRAINT "ck_executions_fees"`);
-    for (const column of ['refund_id', 'usage_tokens', 'authorized_agent_fee', 'unit_price', 'pricing_model']) await q.query(`ALTER TABLE "executions" DROP COLUMN "${column}"`);
+    for (const column of ['refund_id', 'usage_tokens', 'authorized_agent_fee', 'unit_price', 'pricing_model'])
+      await q.query(`ALTER TABLE "executions" DROP COLUMN "${column}"`);
     await q.query(`DROP INDEX "public"."ix_refunds_status_created"`);
     await q.query(`DROP INDEX "public"."ux_refunds_execution"`);
     await q.query(`DROP TABLE "refunds"`);

@@ -71,6 +71,8 @@ export class LedgerPostFunction1763890000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP FUNCTION ledger_post(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint[])`);
+    await q.query(
+      `DROP FUNCTION ledger_post(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint[])`,
+    );
   }
 }

@@ -59,7 +59,9 @@ export class Chains1763940000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "executions" ADD "chain_id" uuid`);
     await q.query(`ALTER TABLE "executions" ALTER COLUMN "payment_id" DROP NOT NULL`);
     await q.query(`ALTER TABLE "executions" ALTER COLUMN "header_hash" DROP NOT NULL`);
-    await q.query(`ALTER TABLE "executions" ADD CONSTRAINT "ck_executions_funding" CHECK ("payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL))`);
+    await q.query(
+      `ALTER TABLE "executions" ADD CONSTRAINT "ck_executions_funding" CHECK ("payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL))`,
+    );
     // Execute targets now carry the agent's chain settings: a change to them must reach the api's cached targets too.
     await q.query(`DROP TRIGGER tr_agents_config_version ON agents`);
     await q.query(`CREATE TRIGGER tr_agents_config_version BEFORE UPDATE ON agents FOR EACH ROW

@@ -45,7 +45,9 @@ export class Reputation1763960000000 implements MigrationInterface {
       CONSTRAINT "ck_reputation_events_score" CHECK ("score" BETWEEN 0 AND 100),
       CONSTRAINT "pk_reputation_events" PRIMARY KEY ("id"))`);
     // Covering: an analytics window counts an agent's events by type and sums their deltas from the index alone.
-    await q.query(`CREATE INDEX "ix_reputation_events_agent_created" ON "reputation_events" ("agent_id", "created_at", "id") INCLUDE ("type", "delta")`);
+    await q.query(
+      `CREATE INDEX "ix_reputation_events_agent_created" ON "reputation_events" ("agent_id", "created_at", "id") INCLUDE ("type", "delta")`,
+    );
 
     await q.query(`CREATE TABLE "agent_stats" (
       "agent_id" uuid NOT NULL,
@@ -80,7 +82,9 @@ export class Reputation1763960000000 implements MigrationInterface {
         WHILE v >= 1024 LOOP v := v >> 1; s := s + 1; END LOOP;
         RETURN v << s;
       END $$`);
-    await q.query(`CREATE FUNCTION stats_shard(agent uuid) RETURNS smallint LANGUAGE sql IMMUTABLE AS $$ SELECT (abs(hashtext(agent::text)) % 16)::smallint $$`);
+    await q.query(
+      `CREATE FUNCTION stats_shard(agent uuid) RETURNS smallint LANGUAGE sql IMMUTABLE AS $$ SELECT (abs(hashtext(agent::text)) % 16)::smallint $$`,
+    );
 
     await q.query(`CREATE FUNCTION transactions_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -94,7 +98,9 @@ export class Reputation1763960000000 implements MigrationInterface {
         RETURN NULL;
       END $$`);
     // Deferred to COMMIT: the rollup rows are locked after everything else the charge locks (below).
-    await q.query(`CREATE CONSTRAINT TRIGGER tr_transactions_rollup AFTER INSERT ON transactions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION transactions_rollup()`);
+    await q.query(
+      `CREATE CONSTRAINT TRIGGER tr_transactions_rollup AFTER INSERT ON transactions DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION transactions_rollup()`,
+    );
 
     await q.query(`CREATE FUNCTION agents_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -106,7 +112,9 @@ export class Reputation1763960000000 implements MigrationInterface {
         END IF;
         RETURN NULL;
       END $$`);
-    await q.query(`CREATE TRIGGER tr_agents_rollup_insert_delete AFTER INSERT OR DELETE ON agents FOR EACH ROW EXECUTE FUNCTION agents_rollup()`);
+    await q.query(
+      `CREATE TRIGGER tr_agents_rollup_insert_delete AFTER INSERT OR DELETE ON agents FOR EACH ROW EXECUTE FUNCTION agents_rollup()`,
+    );
     await q.query(`CREATE TRIGGER tr_agents_rollup_status AFTER UPDATE OF status ON agents FOR EACH ROW
       WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION agents_rollup()`);
 
@@ -153,7 +161,9 @@ export class Reputation1763960000000 implements MigrationInterface {
     // History pages walk an agent's transactions newest first: (agent, created_at, id) is that order, and
     // an OFFSET page skips index entries only (the page's ids first, then their rows).
     await q.query(`DROP INDEX "ix_transactions_agent_created"`);
-    await q.query(`CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at", "id")`);
+    await q.query(
+      `CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at", "id")`,
+    );
 
     // The ranking lives in its own narrow table: an index on the agents row holding the score would
     // make every charge's update of that row a non-HOT one, writing new entries into every index of
@@ -169,8 +179,12 @@ export class Reputation1763960000000 implements MigrationInterface {
       "min_price" bigint,
       CONSTRAINT "pk_agent_ranking" PRIMARY KEY ("agent_id"),
       CONSTRAINT "fk_agent_ranking_agent" FOREIGN KEY ("agent_id") REFERENCES "agents"("id") ON DELETE CASCADE)`);
-    await q.query(`CREATE INDEX "ix_agent_ranking_order" ON "agent_ranking" ("score" DESC, "executions" DESC, "created_at", "agent_id") WHERE active`);
-    await q.query(`CREATE INDEX "ix_agent_ranking_names_trgm" ON "agent_ranking" USING gin ("capability_names" gin_trgm_ops) WHERE active`);
+    await q.query(
+      `CREATE INDEX "ix_agent_ranking_order" ON "agent_ranking" ("score" DESC, "executions" DESC, "created_at", "agent_id") WHERE active`,
+    );
+    await q.query(
+      `CREATE INDEX "ix_agent_ranking_names_trgm" ON "agent_ranking" USING gin ("capability_names" gin_trgm_ops) WHERE active`,
+    );
     // A copy of each agent's search document in a narrow table of its own (no GIN: the agents table has
     // it): recommend checks the best-ranked agents' documents without reading their wide rows.
     await q.query(`CREATE TABLE "agent_search" (
@@ -223,7 +237,9 @@ export class Reputation1763960000000 implements MigrationInterface {
     await q.query(`DROP TABLE "agent_ranking"`);
     await q.query(`DROP TABLE "agent_search"`);
     await q.query(`DROP INDEX "ix_transactions_agent_created"`);
-    await q.query(`CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at")`);
+    await q.query(
+      `CREATE INDEX "ix_transactions_agent_created" ON "transactions" ("providing_agent_id", "created_at")`,
+    );
     await q.query(`CREATE INDEX "ix_agents_status_reputation" ON "agents" ("status", "reputation_score")`);
     await q.query(`DROP TRIGGER tr_agents_config_version ON agents`);
     await q.query(`CREATE TRIGGER tr_agents_config_version BEFORE UPDATE ON agents FOR EACH ROW

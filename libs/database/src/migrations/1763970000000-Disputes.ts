@@ -30,9 +30,12 @@ const PHASE_ORDER = `ORDER BY ${LOCK_ORDER} FOR UPDATE`;
 
 /** Rewrites ledger_post's lock statements from one order to the other (the rest of the function stays as migration LedgerPostFunction wrote it). */
 async function relockLedgerPost(q: QueryRunner, from: string, to: string): Promise<void> {
-  const [{ def }] = await q.query(`SELECT pg_get_functiondef('ledger_post(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint[])'::regprocedure) AS def`);
+  const [{ def }] = await q.query(
+    `SELECT pg_get_functiondef('ledger_post(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint[])'::regprocedure) AS def`,
+  );
   const rewritten = (def as string).split(from).join(to);
-  if (rewritten.split(to).length !== 3) throw new Error('ledger_post does not have the two lock statements this migration rewrites');
+  if (rewritten.split(to).length !== 3)
+    throw new Error('ledger_post does not have the two lock statements this migration rewrites');
   await q.query(rewritten);
 }
 
@@ -97,7 +100,9 @@ export class Disputes1763970000000 implements MigrationInterface {
       CONSTRAINT "pk_disputes" PRIMARY KEY ("id"))`);
     await q.query(`CREATE UNIQUE INDEX "ux_disputes_transaction" ON "disputes" ("transaction_id")`);
     await q.query(`CREATE INDEX "ix_disputes_agent_created" ON "disputes" ("agent_id", "created_at", "id")`);
-    await q.query(`CREATE INDEX "ix_disputes_pending_respond_by" ON "disputes" ("respond_by") WHERE "status" = 'pending'`);
+    await q.query(
+      `CREATE INDEX "ix_disputes_pending_respond_by" ON "disputes" ("respond_by") WHERE "status" = 'pending'`,
+    );
 
     await q.query(`CREATE FUNCTION ledger_credit_agent(p_id uuid, p_code text, p_ref_id text, p_metadata jsonb, p_codes text[], p_kinds text[],
         p_owners text[], p_mins bigint[], p_maxs bigint[], p_amount bigint) RETURNS jsonb LANGUAGE plpgsql AS $$
@@ -130,7 +135,9 @@ export class Disputes1763970000000 implements MigrationInterface {
     await q.query(reputationApply(false));
     await q.query(`ALTER TABLE "agent_stats" DROP COLUMN "disputes_split"`);
     await relockLedgerPost(q, PHASE_ORDER, ID_ORDER);
-    await q.query(`DROP FUNCTION ledger_credit_agent(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint)`);
+    await q.query(
+      `DROP FUNCTION ledger_credit_agent(uuid, text, text, jsonb, text[], text[], text[], bigint[], bigint[], bigint)`,
+    );
     await q.query(`DROP TABLE "disputes"`);
   }
 }

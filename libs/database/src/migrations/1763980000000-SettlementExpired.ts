@@ -17,7 +17,9 @@ export class SettlementExpired1763980000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`UPDATE "executions" SET "settlement_status" = 'settlement_failed' WHERE "settlement_status" = 'settlement_expired'`);
+    await q.query(
+      `UPDATE "executions" SET "settlement_status" = 'settlement_failed' WHERE "settlement_status" = 'settlement_expired'`,
+    );
     await q.query(`ALTER TABLE "executions" DROP CONSTRAINT "ck_executions_settlement"`);
     await q.query(
       `ALTER TABLE "executions" ADD CONSTRAINT "ck_executions_settlement" CHECK ("settlement_status" IS NULL OR "settlement_status" IN ('settlement_pending', 'settled', 'settlement_failed'))`,

@@ -35,7 +35,9 @@ export class MarketIntegrity1764010000000 implements MigrationInterface {
       CONSTRAINT "ck_agent_debts_platform" CHECK ("creditor_wallet" IS NOT NULL OR "refunded" = 0),
       CONSTRAINT "pk_agent_debts" PRIMARY KEY ("id"))`);
     await q.query(`CREATE UNIQUE INDEX "ux_agent_debts_dispute" ON "agent_debts" ("dispute_id")`);
-    await q.query(`CREATE INDEX "ix_agent_debts_open" ON "agent_debts" ("agent_id", "created_at", "id") WHERE "repaid" < "amount"`);
+    await q.query(
+      `CREATE INDEX "ix_agent_debts_open" ON "agent_debts" ("agent_id", "created_at", "id") WHERE "repaid" < "amount"`,
+    );
     // What the platform advanced before this version stays the platform's claim on the agent: one
     // debt per dispute that advanced, repaid oldest first by what the agent's owed account has
     // already paid back (advanced in all + the balance, which is minus what is still owed).
@@ -49,14 +51,22 @@ export class MarketIntegrity1764010000000 implements MigrationInterface {
       WINDOW w AS (PARTITION BY d.agent_id ORDER BY d.created_at, d.id)`);
 
     await q.query(`ALTER TABLE "disputes" DROP CONSTRAINT "ck_disputes_amounts"`);
-    await q.query(`ALTER TABLE "disputes" ADD CONSTRAINT "ck_disputes_amounts" CHECK ("frozen_amount" >= 0 AND "advanced_amount" >= 0)`);
+    await q.query(
+      `ALTER TABLE "disputes" ADD CONSTRAINT "ck_disputes_amounts" CHECK ("frozen_amount" >= 0 AND "advanced_amount" >= 0)`,
+    );
 
     await q.query(`ALTER TABLE "agents" ADD "suspended_by" character varying(16)`);
-    await q.query(`UPDATE agents SET suspended_by = CASE WHEN suspended_reason = 'reputation reached 0' THEN 'reputation' ELSE 'admin' END WHERE status = 'suspended'`);
-    await q.query(`ALTER TABLE "agents" ADD CONSTRAINT "ck_agents_suspended_by" CHECK ("suspended_by" IS NULL OR "suspended_by" IN ('reputation', 'admin'))`);
+    await q.query(
+      `UPDATE agents SET suspended_by = CASE WHEN suspended_reason = 'reputation reached 0' THEN 'reputation' ELSE 'admin' END WHERE status = 'suspended'`,
+    );
+    await q.query(
+      `ALTER TABLE "agents" ADD CONSTRAINT "ck_agents_suspended_by" CHECK ("suspended_by" IS NULL OR "suspended_by" IN ('reputation', 'admin'))`,
+    );
 
     await q.query(`ALTER TABLE "reputation_events" ADD "payer" character varying(42)`);
-    await q.query(`CREATE INDEX "ix_reputation_events_payer" ON "reputation_events" ("agent_id", "payer", "created_at") WHERE "payer" IS NOT NULL AND "delta" <> 0`);
+    await q.query(
+      `CREATE INDEX "ix_reputation_events_payer" ON "reputation_events" ("agent_id", "payer", "created_at") WHERE "payer" IS NOT NULL AND "delta" <> 0`,
+    );
 
     await q.query(`DROP FUNCTION reputation_apply(uuid, text, integer, text)`);
     // p_payer: who caused it (NULL: the platform, e.g. a dispute's resolution); p_cap: the most one payer
@@ -110,7 +120,9 @@ export class MarketIntegrity1764010000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "agents" DROP CONSTRAINT "ck_agents_suspended_by"`);
     await q.query(`ALTER TABLE "agents" DROP COLUMN "suspended_by"`);
     await q.query(`ALTER TABLE "disputes" DROP CONSTRAINT "ck_disputes_amounts"`);
-    await q.query(`ALTER TABLE "disputes" ADD CONSTRAINT "ck_disputes_amounts" CHECK ("frozen_amount" >= 0 AND "advanced_amount" >= 0 AND "advanced_amount" <= "frozen_amount") NOT VALID`);
+    await q.query(
+      `ALTER TABLE "disputes" ADD CONSTRAINT "ck_disputes_amounts" CHECK ("frozen_amount" >= 0 AND "advanced_amount" >= 0 AND "advanced_amount" <= "frozen_amount") NOT VALID`,
+    );
     // Debts to payers and admin advances since: owed stays in the ledger; the table goes.
     await q.query(`DROP TABLE "agent_debts"`);
   }

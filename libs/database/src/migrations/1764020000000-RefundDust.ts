@@ -15,11 +15,15 @@ export class RefundDust1764020000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "refunds" DROP CONSTRAINT "ck_refunds_status"`);
-    await q.query(`ALTER TABLE "refunds" ADD CONSTRAINT "ck_refunds_status" CHECK ("status" IN ('held', 'pending', 'processing', 'completed', 'failed'))`);
+    await q.query(
+      `ALTER TABLE "refunds" ADD CONSTRAINT "ck_refunds_status" CHECK ("status" IN ('held', 'pending', 'processing', 'completed', 'failed'))`,
+    );
     await q.query(`ALTER TABLE "refunds" ADD "carried_by" character varying(40)`);
     await q.query(`ALTER TABLE "refunds" ADD "payout_amount" bigint`);
     await q.query(`ALTER TABLE "refunds" ADD "retry_at" TIMESTAMP WITH TIME ZONE`);
-    await q.query(`CREATE INDEX "ix_refunds_held_wallet" ON "refunds" ("wallet") WHERE "status" = 'held' AND "carried_by" IS NULL`);
+    await q.query(
+      `CREATE INDEX "ix_refunds_held_wallet" ON "refunds" ("wallet") WHERE "status" = 'held' AND "carried_by" IS NULL`,
+    );
     await q.query(`CREATE INDEX "ix_refunds_carried_by" ON "refunds" ("carried_by") WHERE "carried_by" IS NOT NULL`);
     await q.query(`CREATE INDEX "ix_refunds_failed_retry" ON "refunds" ("retry_at") WHERE "status" = 'failed'`);
   }
@@ -33,6 +37,8 @@ export class RefundDust1764020000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "refunds" DROP COLUMN "carried_by"`);
     await q.query(`UPDATE refunds SET status = 'pending' WHERE status = 'held'`);
     await q.query(`ALTER TABLE "refunds" DROP CONSTRAINT "ck_refunds_status"`);
-    await q.query(`ALTER TABLE "refunds" ADD CONSTRAINT "ck_refunds_status" CHECK ("status" IN ('pending', 'processing', 'completed', 'failed'))`);
+    await q.query(
+      `ALTER TABLE "refunds" ADD CONSTRAINT "ck_refunds_status" CHECK ("status" IN ('pending', 'processing', 'completed', 'failed'))`,
+    );
   }
 }

@@ -17,9 +17,13 @@ export class PayloadRetention1764032000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "executions" ADD "input_sha256" character varying(64)`);
     await q.query(`ALTER TABLE "executions" ADD "output_sha256" character varying(64)`);
     await q.query(`ALTER TABLE "executions" ADD "payload_pruned_at" TIMESTAMP WITH TIME ZONE`);
-    await q.query(`CREATE INDEX "ix_executions_payload_kept" ON "executions" ("created_at") WHERE "payload_pruned_at" IS NULL`);
+    await q.query(
+      `CREATE INDEX "ix_executions_payload_kept" ON "executions" ("created_at") WHERE "payload_pruned_at" IS NULL`,
+    );
     await q.query(`ALTER TABLE "webhook_deliveries" ALTER COLUMN "body" DROP NOT NULL`);
-    await q.query(`ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "ck_webhook_deliveries_body" CHECK ("body" IS NOT NULL OR "kind" = 'callback')`);
+    await q.query(
+      `ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "ck_webhook_deliveries_body" CHECK ("body" IS NOT NULL OR "kind" = 'callback')`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -28,7 +32,9 @@ export class PayloadRetention1764032000000 implements MigrationInterface {
       `UPDATE webhook_deliveries d SET body = json_build_object('requestId', d.execution_id, 'status', 'completed', 'output', e.output)::text
          FROM executions e WHERE d.body IS NULL AND e.id = d.execution_id`,
     );
-    await q.query(`UPDATE webhook_deliveries SET body = json_build_object('requestId', execution_id, 'status', 'completed', 'output', NULL)::text WHERE body IS NULL`);
+    await q.query(
+      `UPDATE webhook_deliveries SET body = json_build_object('requestId', execution_id, 'status', 'completed', 'output', NULL)::text WHERE body IS NULL`,
+    );
     await q.query(`ALTER TABLE "webhook_deliveries" ALTER COLUMN "body" SET NOT NULL`);
     await q.query(`DROP INDEX "ix_executions_payload_kept"`);
     await q.query(`ALTER TABLE "executions" DROP COLUMN "payload_pruned_at"`);

@@ -34,7 +34,12 @@ export class ExecuteTargets {
    * The remembered target if the agent's version is still `current`'s (its score brought up to date:
    * the charge picks its transaction's shape by it); otherwise read again.
    */
-  async confirm(remembered: ExecuteTarget, current: { version: string; score: number } | null, agentId: string, capabilityId: string): Promise<ExecuteTarget> {
+  async confirm(
+    remembered: ExecuteTarget,
+    current: { version: string; score: number } | null,
+    agentId: string,
+    capabilityId: string,
+  ): Promise<ExecuteTarget> {
     if (current === null || current.version !== remembered.version) return this.read(agentId, capabilityId);
     remembered.agent.reputationScore = current.score;
     return remembered;

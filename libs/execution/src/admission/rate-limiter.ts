@@ -99,10 +99,12 @@ export class RateLimiter {
       ...(claim ? [String(claim.expiresAtMs)] : []),
     ] as const;
     // By hash: the script's text goes to Redis only when Redis does not know it yet.
-    const [admitted, clientLeft, agentLeft, retryMs, claimed] = (await this.redis.evalsha(SCRIPT_SHA, ...args).catch((err: Error) => {
-      if (!/NOSCRIPT/.test(err.message)) throw err;
-      return this.redis.eval(SCRIPT, ...args);
-    })) as number[];
+    const [admitted, clientLeft, agentLeft, retryMs, claimed] = (await this.redis
+      .evalsha(SCRIPT_SHA, ...args)
+      .catch((err: Error) => {
+        if (!/NOSCRIPT/.test(err.message)) throw err;
+        return this.redis.eval(SCRIPT, ...args);
+      })) as number[];
     return {
       clientRemaining: Math.max(0, clientLeft),
       agentRemaining: Math.max(0, agentLeft),

@@ -9,7 +9,10 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 /** One execution (`req_`): the paid call of one capability, its state, and what it cost. */
 @Entity('executions')
 @Check('ck_executions_status', `"status" IN ('pending', 'completed', 'failed', 'timeout', 'refunded')`)
-@Check('ck_executions_settlement', `"settlement_status" IS NULL OR "settlement_status" IN ('settlement_pending', 'settled', 'settlement_failed', 'settlement_expired')`)
+@Check(
+  'ck_executions_settlement',
+  `"settlement_status" IS NULL OR "settlement_status" IN ('settlement_pending', 'settled', 'settlement_failed', 'settlement_expired')`,
+)
 @Index('ix_executions_agent_created', ['agentId', 'createdAt'])
 @Index('ix_executions_status_next', ['status', 'nextAttemptAt'])
 @Index('ix_executions_payload_kept', ['createdAt'], { where: `"payload_pruned_at" IS NULL` })

@@ -70,7 +70,11 @@ export class ChainFunding implements Funding {
     return this.finishable;
   }
 
-  async failWrites(sql: Queryable, executionId: string, failure: { executionTimeMs: number; completedAt: Date }): Promise<unknown> {
+  async failWrites(
+    sql: Queryable,
+    executionId: string,
+    failure: { executionTimeMs: number; completedAt: Date },
+  ): Promise<unknown> {
     this.finishable = await this.deps.budget.release(sql, { executionId }, failure);
     return this.finishable;
   }
@@ -86,6 +90,11 @@ export class ChainFunding implements Funding {
   giveBack(): void {}
 
   async afterEnd(): Promise<void> {
-    if (this.finishable) await this.deps.jobs.wake('chain.finish', { chainId: this.node.chainId }, { jobId: jobId('chain.finish', this.node.chainId) });
+    if (this.finishable)
+      await this.deps.jobs.wake(
+        'chain.finish',
+        { chainId: this.node.chainId },
+        { jobId: jobId('chain.finish', this.node.chainId) },
+      );
   }
 }

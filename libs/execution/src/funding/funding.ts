@@ -27,7 +27,11 @@ export interface Funding {
   /** In the charge's transaction: the settlement, or the link to the settlement done outside. `fresh`: nothing was written before. */
   settleWrites(sql: Queryable, executionId: string, fresh: boolean, charge: ChargeFacts): Promise<unknown>;
   /** In the transaction that records a failed run: what the funding gives back (chain: the reservation returns to the budget). */
-  failWrites(sql: Queryable, executionId: string, failure: { executionTimeMs: number; completedAt: Date }): Promise<unknown>;
+  failWrites(
+    sql: Queryable,
+    executionId: string,
+    failure: { executionTimeMs: number; completedAt: Date },
+  ): Promise<unknown>;
   /** After the charge or the failure committed (chain: the chain's end, once nothing runs). */
   afterEnd(): Promise<void>;
   /** Settles outside Postgres (settlesOutside), recorded before it is sent and recoverable; throws SETTLEMENT_FAILED. */

@@ -63,7 +63,9 @@ export class X402Funding implements Funding {
 
   async settleWrites(sql: Queryable, executionId: string, fresh: boolean): Promise<unknown> {
     if (this.inlineHash === null) return this.deps.payments.bind(sql, this.payment.id, executionId);
-    return fresh ? this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, executionId) : this.deps.payments.settleInline(sql, this.payment, this.inlineHash, executionId);
+    return fresh
+      ? this.deps.payments.insertSettled(sql, this.payment, this.inlineHash, executionId)
+      : this.deps.payments.settleInline(sql, this.payment, this.inlineHash, executionId);
   }
 
   async failWrites(): Promise<unknown> {
@@ -78,7 +80,9 @@ export class X402Funding implements Funding {
   }
 
   receipt() {
-    return this.payment.status === 'settled' ? { txHash: this.payment.txHash, receipt: this.deps.payments.receipt(this.payment) } : { txHash: null, receipt: null };
+    return this.payment.status === 'settled'
+      ? { txHash: this.payment.txHash, receipt: this.deps.payments.receipt(this.payment) }
+      : { txHash: null, receipt: null };
   }
 
   giveBack(err: unknown): void {
@@ -99,7 +103,11 @@ export class FundingSource {
   ) {}
 
   /** What pays for a stored execution: its chain's reservation when it runs in a chain, else its x402 payment. */
-  async forExecution(e: { id: string; chainId: string | null; paymentId: string | null }): Promise<X402Funding | ChainFunding> {
+  async forExecution(e: {
+    id: string;
+    chainId: string | null;
+    paymentId: string | null;
+  }): Promise<X402Funding | ChainFunding> {
     if (!e.chainId) return this.stored(e.paymentId!);
     const [chain, node] = await Promise.all([this.chains.find(e.chainId), this.chains.node(e.id)]);
     if (!chain || !node) throw new AppException('NOT_FOUND', `Chain node ${e.id} not found`);

@@ -22,7 +22,10 @@ export interface AgentEventsPage {
 
 function position(cursor: string): EventPosition {
   const m = EVENT_CURSOR_PATTERN.exec(cursor);
-  if (!m) throw new ValidationException([{ field: 'after', messages: ['after must be a cursor from this list (<microseconds>.<event id>)'] }]);
+  if (!m)
+    throw new ValidationException([
+      { field: 'after', messages: ['after must be a cursor from this list (<microseconds>.<event id>)'] },
+    ]);
   return { micros: BigInt(m[1]), id: m[2] };
 }
 
@@ -38,7 +41,13 @@ export class ListAgentEvents {
   async execute(agentId: string, q: { after?: string; limit: number }): Promise<AgentEventsPage> {
     const after = q.after ? position(q.after) : null;
     const rows = await this.repo.listForAgent(agentId, after, Math.min(Math.max(1, q.limit), MAX_EVENTS_PAGE));
-    const events = rows.map((r) => ({ id: r.id, type: r.type, data: r.data, createdAt: r.createdAt, cursor: `${r.micros}.${r.id}` }));
+    const events = rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      data: r.data,
+      createdAt: r.createdAt,
+      cursor: `${r.micros}.${r.id}`,
+    }));
     return { events, nextCursor: events.length ? events[events.length - 1].cursor : (q.after ?? null) };
   }
 }

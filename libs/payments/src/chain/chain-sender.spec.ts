@@ -7,11 +7,25 @@ import { ChainTxRow, ChainTxsRepository } from './chain-txs.repository';
 /** A node that says the wallet's nonce 5 is used, has no receipt for our transaction, and answers `lookup` for the transaction itself. */
 function senderWith(lookup: unknown) {
   const key = Wallet.createRandom().privateKey;
-  const row: ChainTxRow = { id: 'ctx_1', wallet: new Wallet(key).address.toLowerCase(), nonce: 4n, kind: 'transfer', items: 1, txHash: '0xaa', signedTx: '0x02', status: 'signed' };
+  const row: ChainTxRow = {
+    id: 'ctx_1',
+    wallet: new Wallet(key).address.toLowerCase(),
+    nonce: 4n,
+    kind: 'transfer',
+    items: 1,
+    txHash: '0xaa',
+    signedTx: '0x02',
+    status: 'signed',
+  };
   const finished: string[] = [];
   const provider = {
     send: async (method: string) =>
-      ({ eth_getTransactionCount: '0x5', eth_getTransactionReceipt: null, eth_getTransactionByHash: lookup, eth_blockNumber: '0x10' })[method as 'eth_getTransactionCount'],
+      ({
+        eth_getTransactionCount: '0x5',
+        eth_getTransactionReceipt: null,
+        eth_getTransactionByHash: lookup,
+        eth_blockNumber: '0x10',
+      })[method as 'eth_getTransactionCount'],
   } as unknown as JsonRpcProvider;
   const repository = {
     get: async () => ({ ...row }),

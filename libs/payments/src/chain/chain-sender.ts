@@ -45,7 +45,8 @@ export interface ChainSenderOptions {
 }
 
 /** What a node answers when the transaction (or one with its nonce) is already in its pool or mined. */
-const ALREADY_SENT = /already known|already imported|known transaction|nonce too low|NONCE_EXPIRED|already been used|transaction already exists/i;
+const ALREADY_SENT =
+  /already known|already imported|known transaction|nonce too low|NONCE_EXPIRED|already been used|transaction already exists/i;
 
 /**
  * The one on-chain sender of a hot wallet, for every transaction the platform sends
@@ -88,9 +89,21 @@ export class ChainSender {
         const nonce = await this.o.repository.takeNonce(sql, wallet);
         if (nonce === null) throw new Error(`no nonce sequence for ${wallet}`);
         const signed = this.sign(call, nonce, fees);
-        const row: ChainTxRow = { id: newId('ctx'), wallet, nonce, kind: call.kind, items: call.items ?? 1, txHash: signed.hash, signedTx: signed.raw, status: 'signed' };
+        const row: ChainTxRow = {
+          id: newId('ctx'),
+          wallet,
+          nonce,
+          kind: call.kind,
+          items: call.items ?? 1,
+          txHash: signed.hash,
+          signedTx: signed.raw,
+          status: 'signed',
+        };
         // Issued together (one round trip); the fence's answer is read before COMMIT goes out.
-        const [ours] = await Promise.all([fence ? fence(sql, row) : true, this.o.repository.insert(sql, row, new Date(Date.now() + this.o.resendAfterMs))]);
+        const [ours] = await Promise.all([
+          fence ? fence(sql, row) : true,
+          this.o.repository.insert(sql, row, new Date(Date.now() + this.o.resendAfterMs)),
+        ]);
         if (!ours) throw FENCE_LOST;
         return row;
       })
@@ -114,7 +127,8 @@ export class ChainSender {
    */
   async adopt(signedTx: string, kind: ChainTxKind, fence: Fence): Promise<ChainTxRow | null> {
     const parsed = Transaction.from(signedTx);
-    if (!parsed.from || parsed.from.toLowerCase() !== this.address.toLowerCase()) throw new Error('the signed transaction is not from this hot wallet');
+    if (!parsed.from || parsed.from.toLowerCase() !== this.address.toLowerCase())
+      throw new Error('the signed transaction is not from this hot wallet');
     const row: ChainTxRow = {
       id: newId('ctx'),
       wallet: parsed.from.toLowerCase(),
@@ -219,7 +233,11 @@ export class ChainSender {
     return { state, tx: { ...tx, status: state }, receipt };
   }
 
-  private sign(call: ChainCall, nonce: bigint, fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }): { raw: string; hash: string } {
+  private sign(
+    call: ChainCall,
+    nonce: bigint,
+    fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
+  ): { raw: string; hash: string } {
     const tx = Transaction.from({
       type: 2,
       chainId: this.o.chainId,
@@ -244,7 +262,8 @@ export class ChainSender {
     this.sequenceReady ??= (async () => {
       const pending = BigInt(await this.o.provider.send('eth_getTransactionCount', [this.address, 'pending']));
       await this.o.repository.raiseNonce(this.address.toLowerCase(), pending);
-      for (const tx of await this.o.repository.open(this.address.toLowerCase())) if (tx.nonce >= pending) await this.broadcast(tx);
+      for (const tx of await this.o.repository.open(this.address.toLowerCase()))
+        if (tx.nonce >= pending) await this.broadcast(tx);
     })().catch((err) => {
       this.sequenceReady = null;
       throw err;

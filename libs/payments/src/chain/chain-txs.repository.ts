@@ -30,56 +30,67 @@ export class ChainTxsRepository {
 
   /** Inside the transaction that persists the signed transaction: takes the next nonce (the row stays locked until commit). */
   async takeNonce(sql: Queryable, wallet: string): Promise<bigint | null> {
-    const [row] = await queryRows<{ nonce: string }>(sql, `UPDATE chain_nonces SET next_nonce = next_nonce + 1, updated_at = now() WHERE wallet = $1 RETURNING next_nonce - 1 AS nonce`, [
-      wallet,
-    ]);
+    const [row] = await queryRows<{ nonce: string }>(
+      sql,
+      `UPDATE chain_nonces SET next_nonce = next_nonce + 1, updated_at = now() WHERE wallet = $1 RETURNING next_nonce - 1 AS nonce`,
+      [wallet],
+    );
     return row ? BigInt(row.nonce) : null;
   }
 
   insert(sql: Queryable, row: ChainTxRow, resendAt: Date): Promise<unknown> {
-    return sql.query(`INSERT INTO chain_txs (id, wallet, nonce, kind, items, tx_hash, signed_tx, status, resend_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'signed', $8)`, [
-      row.id,
-      row.wallet,
-      row.nonce.toString(),
-      row.kind,
-      row.items,
-      row.txHash,
-      row.signedTx,
-      resendAt,
-    ]);
+    return sql.query(
+      `INSERT INTO chain_txs (id, wallet, nonce, kind, items, tx_hash, signed_tx, status, resend_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'signed', $8)`,
+      [row.id, row.wallet, row.nonce.toString(), row.kind, row.items, row.txHash, row.signedTx, resendAt],
+    );
   }
 
   async get(id: string): Promise<ChainTxRow | null> {
-    const [row] = await queryRows<ChainTxRow & { nonce: string }>(this.dataSource.manager, `SELECT ${COLUMNS} FROM chain_txs WHERE id = $1`, [id]);
+    const [row] = await queryRows<ChainTxRow & { nonce: string }>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS} FROM chain_txs WHERE id = $1`,
+      [id],
+    );
     return row ? { ...row, nonce: BigInt(row.nonce) } : null;
   }
 
   /** Records the chain's decision on a signed transaction (once: a decided row never changes); true if this call recorded it. */
-  async finish(id: string, status: Exclude<ChainTxStatus, 'signed'>, receipt: { blockNumber: bigint; gasUsed: bigint } | null): Promise<boolean> {
-    const [, changed] = (await this.dataSource.query(`UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, finished_at = now() WHERE id = $1 AND status = 'signed'`, [
-      id,
-      status,
-      receipt?.blockNumber.toString() ?? null,
-      receipt?.gasUsed.toString() ?? null,
-    ])) as [unknown, number];
+  async finish(
+    id: string,
+    status: Exclude<ChainTxStatus, 'signed'>,
+    receipt: { blockNumber: bigint; gasUsed: bigint } | null,
+  ): Promise<boolean> {
+    const [, changed] = (await this.dataSource.query(
+      `UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, finished_at = now() WHERE id = $1 AND status = 'signed'`,
+      [id, status, receipt?.blockNumber.toString() ?? null, receipt?.gasUsed.toString() ?? null],
+    )) as [unknown, number];
     return changed === 1;
   }
 
   async postpone(id: string, resendAt: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE chain_txs SET resend_at = $2 WHERE id = $1 AND status = 'signed'`, [id, resendAt]);
+    await this.dataSource.query(`UPDATE chain_txs SET resend_at = $2 WHERE id = $1 AND status = 'signed'`, [
+      id,
+      resendAt,
+    ]);
   }
 
   /** Every signed, undecided transaction of a wallet, lowest nonce first. */
   async open(wallet: string): Promise<ChainTxRow[]> {
-    const rows = await queryRows<ChainTxRow & { nonce: string }>(this.dataSource.manager, `SELECT ${COLUMNS} FROM chain_txs WHERE wallet = $1 AND status = 'signed' ORDER BY nonce`, [
-      wallet,
-    ]);
+    const rows = await queryRows<ChainTxRow & { nonce: string }>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS} FROM chain_txs WHERE wallet = $1 AND status = 'signed' ORDER BY nonce`,
+      [wallet],
+    );
     return rows.map((r) => ({ ...r, nonce: BigInt(r.nonce) }));
   }
 
   /** Signed transactions the chain has not decided on by their resend time (for the sweeper), lowest nonce first. */
   async due(now: Date, limit: number): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(this.dataSource.manager, `SELECT id FROM chain_txs WHERE status = 'signed' AND resend_at <= $1 ORDER BY nonce LIMIT $2`, [now, limit]);
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `SELECT id FROM chain_txs WHERE status = 'signed' AND resend_at <= $1 ORDER BY nonce LIMIT $2`,
+      [now, limit],
+    );
     return rows.map((r) => r.id);
   }
 }

@@ -98,7 +98,9 @@ export class ReceiptWatcher {
       const blocks: bigint[] = [];
       for (let b = from > head - BigInt(MAX_SCAN) ? from : head - BigInt(MAX_SCAN) + 1n; b <= head; b++) blocks.push(b);
       // Asked together: the provider sends calls made in one tick as one JSON-RPC batch.
-      const all = await Promise.all(blocks.map((b) => this.provider.send('eth_getBlockReceipts', [toBeHex(b)]) as Promise<unknown[] | null>));
+      const all = await Promise.all(
+        blocks.map((b) => this.provider.send('eth_getBlockReceipts', [toBeHex(b)]) as Promise<unknown[] | null>),
+      );
       for (const receipts of all) for (const raw of receipts ?? []) this.settle(toReceipt(raw));
       this.lastBlock = head;
       await this.fallback();
@@ -116,7 +118,9 @@ export class ReceiptWatcher {
   /** Hashes the scan has not found for a while are asked for one by one (a skipped block, a hash mined before it was registered). */
   private async fallback(): Promise<void> {
     const now = Date.now();
-    const stale = [...this.waiters.entries()].filter(([, list]) => list.some((w) => now - w.checkedAt >= FALLBACK_MS)).slice(0, 50);
+    const stale = [...this.waiters.entries()]
+      .filter(([, list]) => list.some((w) => now - w.checkedAt >= FALLBACK_MS))
+      .slice(0, 50);
     await Promise.all(
       stale.map(async ([hash, list]) => {
         for (const w of list) w.checkedAt = now;
@@ -144,12 +148,22 @@ export class ReceiptWatcher {
 }
 
 function toReceipt(raw: unknown): MinedReceipt {
-  const r = raw as { transactionHash: string; status: string; blockNumber: string; gasUsed: string; logs: { address: string; topics: string[]; data: string }[] };
+  const r = raw as {
+    transactionHash: string;
+    status: string;
+    blockNumber: string;
+    gasUsed: string;
+    logs: { address: string; topics: string[]; data: string }[];
+  };
   return {
     hash: r.transactionHash.toLowerCase(),
     status: BigInt(r.status) === 1n ? 1 : 0,
     blockNumber: BigInt(r.blockNumber),
     gasUsed: BigInt(r.gasUsed),
-    logs: r.logs.map((l) => ({ address: l.address.toLowerCase(), topics: l.topics.map((t) => t.toLowerCase()), data: l.data })),
+    logs: r.logs.map((l) => ({
+      address: l.address.toLowerCase(),
+      topics: l.topics.map((t) => t.toLowerCase()),
+      data: l.data,
+    })),
   };
 }

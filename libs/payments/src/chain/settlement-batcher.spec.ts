@@ -29,9 +29,17 @@ describe('SettlementBatcher', () => {
     const good = request(`0x${'22'.repeat(32)}${'33'.repeat(32)}1b`, 1);
     const sender = {
       submit: async (call: { data: string }) => (calls.push(call), { id: 'ctx_1', txHash: '0xabc' }),
-      confirm: async () => ({ state: 'mined', receipt: { logs: [{ address: TOKEN, topics: [USED, zeroPadValue(good.payer.toLowerCase(), 32), good.nonce] }] } }),
+      confirm: async () => ({
+        state: 'mined',
+        receipt: { logs: [{ address: TOKEN, topics: [USED, zeroPadValue(good.payer.toLowerCase(), 32), good.nonce] }] },
+      }),
     } as unknown as ChainSender;
-    const batcher = new SettlementBatcher(sender, { token: TOKEN, batcher: null, maxBatch: 10, bindHash: async () => undefined });
+    const batcher = new SettlementBatcher(sender, {
+      token: TOKEN,
+      batcher: null,
+      maxBatch: 10,
+      bindHash: async () => undefined,
+    });
     const [bad, ok] = await Promise.allSettled([batcher.settle(request('0x1234', 2)), batcher.settle(good)]);
     expect(bad).toMatchObject({ status: 'rejected', reason: expect.any(SettlementNotMinedError) });
     expect(ok).toEqual({ status: 'fulfilled', value: { txHash: '0xabc' } });

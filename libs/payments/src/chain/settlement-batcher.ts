@@ -57,7 +57,9 @@ export class SettlementBatcher {
       try {
         TOKEN.encodeFunctionData('transferWithAuthorization', authTuple(req));
       } catch (err) {
-        return reject(new SettlementNotMinedError(`the authorization cannot be encoded: ${(err as Error).message?.slice(0, 200)}`));
+        return reject(
+          new SettlementNotMinedError(`the authorization cannot be encoded: ${(err as Error).message?.slice(0, 200)}`),
+        );
       }
       this.queue.push({ req, resolve, reject });
       if (!this.flushing) void this.flush();
@@ -89,7 +91,12 @@ export class SettlementBatcher {
 
   private call(group: Queued[]) {
     if (group.length === 1) {
-      return { kind: 'settlement' as const, to: this.o.token, gasLimit: SINGLE_GAS, data: TOKEN.encodeFunctionData('transferWithAuthorization', authTuple(group[0].req)) };
+      return {
+        kind: 'settlement' as const,
+        to: this.o.token,
+        gasLimit: SINGLE_GAS,
+        data: TOKEN.encodeFunctionData('transferWithAuthorization', authTuple(group[0].req)),
+      };
     }
     const auths = group.map(({ req }) => authTuple(req));
     return {
@@ -112,7 +119,11 @@ export class SettlementBatcher {
         return;
       }
       const token = this.o.token.toLowerCase();
-      const used = new Set(outcome.receipt.logs.filter((l) => l.address === token && l.topics[0] === AUTHORIZATION_USED).map((l) => `${l.topics[1]}:${l.topics[2]}`));
+      const used = new Set(
+        outcome.receipt.logs
+          .filter((l) => l.address === token && l.topics[0] === AUTHORIZATION_USED)
+          .map((l) => `${l.topics[1]}:${l.topics[2]}`),
+      );
       for (const q of group) {
         const key = `${zeroPadValue(q.req.payer.toLowerCase(), 32)}:${q.req.nonce.toLowerCase()}`;
         if (used.has(key)) q.resolve({ txHash: tx.txHash });

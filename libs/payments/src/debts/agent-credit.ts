@@ -51,7 +51,14 @@ export class AgentCredit {
       if (refund) {
         const id = newId('rfd');
         const wallet = d.creditorWallet!;
-        await this.refunds.open(sql, { id, wallet, amount: due, reason: 'dispute_repayment', executionId: null, transactionId: d.transactionId });
+        await this.refunds.open(sql, {
+          id,
+          wallet,
+          amount: due,
+          reason: 'dispute_repayment',
+          executionId: null,
+          transactionId: d.transactionId,
+        });
         await this.ledger.post(sql, {
           code: 'debt.refunded',
           refId: id,

@@ -28,15 +28,21 @@ const toBig = (v: unknown) => BigInt(v as string);
 export class AgentDebtsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(sql: Queryable, d: { id: string; agentId: string; disputeId: string; transactionId: string; creditorWallet: string | null; amount: bigint }): Promise<void> {
-    await sql.query(`INSERT INTO agent_debts (id, agent_id, dispute_id, transaction_id, creditor_wallet, amount) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      d.id,
-      d.agentId,
-      d.disputeId,
-      d.transactionId,
-      d.creditorWallet?.toLowerCase() ?? null,
-      d.amount.toString(),
-    ]);
+  async insert(
+    sql: Queryable,
+    d: {
+      id: string;
+      agentId: string;
+      disputeId: string;
+      transactionId: string;
+      creditorWallet: string | null;
+      amount: bigint;
+    },
+  ): Promise<void> {
+    await sql.query(
+      `INSERT INTO agent_debts (id, agent_id, dispute_id, transaction_id, creditor_wallet, amount) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [d.id, d.agentId, d.disputeId, d.transactionId, d.creditorWallet?.toLowerCase() ?? null, d.amount.toString()],
+    );
   }
 
   /** Inside the caller's transaction: the agent's open debts, oldest first, locked (repayments queue on them). */
@@ -58,12 +64,27 @@ export class AgentDebtsRepository {
   }
 
   async update(sql: Queryable, id: string, repaid: bigint, refunded: bigint): Promise<void> {
-    await sql.query(`UPDATE agent_debts SET repaid = $2, refunded = $3 WHERE id = $1`, [id, repaid.toString(), refunded.toString()]);
+    await sql.query(`UPDATE agent_debts SET repaid = $2, refunded = $3 WHERE id = $1`, [
+      id,
+      repaid.toString(),
+      refunded.toString(),
+    ]);
   }
 
   /** The debt a dispute left, if any. */
   async ofDispute(disputeId: string, sql: Queryable = this.dataSource): Promise<DebtState | null> {
-    const [r] = await queryRows<Record<string, unknown>>(sql, `SELECT creditor_wallet, amount::text, repaid::text, refunded::text FROM agent_debts WHERE dispute_id = $1`, [disputeId]);
-    return r ? { creditorWallet: r.creditor_wallet as string | null, amount: toBig(r.amount), repaid: toBig(r.repaid), refunded: toBig(r.refunded) } : null;
+    const [r] = await queryRows<Record<string, unknown>>(
+      sql,
+      `SELECT creditor_wallet, amount::text, repaid::text, refunded::text FROM agent_debts WHERE dispute_id = $1`,
+      [disputeId],
+    );
+    return r
+      ? {
+          creditorWallet: r.creditor_wallet as string | null,
+          amount: toBig(r.amount),
+          repaid: toBig(r.repaid),
+          refunded: toBig(r.refunded),
+        }
+      : null;
   }
 }

@@ -10,7 +10,10 @@ import { bigintTransformer } from '@app/common';
  * and repayments only give the platform its money back.
  */
 @Entity('agent_debts')
-@Check('ck_agent_debts_amounts', `"amount" > 0 AND "repaid" >= 0 AND "repaid" <= "amount" AND "refunded" >= 0 AND "refunded" <= "repaid"`)
+@Check(
+  'ck_agent_debts_amounts',
+  `"amount" > 0 AND "repaid" >= 0 AND "repaid" <= "amount" AND "refunded" >= 0 AND "refunded" <= "repaid"`,
+)
 @Check('ck_agent_debts_platform', `"creditor_wallet" IS NOT NULL OR "refunded" = 0`)
 @Index('ux_agent_debts_dispute', ['disputeId'], { unique: true })
 @Index('ix_agent_debts_open', ['agentId', 'createdAt', 'id'], { where: `"repaid" < "amount"` })

@@ -6,7 +6,10 @@ export type TransactionStatus = 'completed' | 'disputed' | 'refunded';
 /** A charged execution (`tx_`): what the client paid and how it was split. */
 @Entity('transactions')
 @Check('ck_transactions_status', `"status" IN ('completed', 'disputed', 'refunded')`)
-@Check('ck_transactions_split', `"platform_cut" + "agent_earnings" = "agent_fee" AND "gross_amount" = "platform_fee" + "agent_fee"`)
+@Check(
+  'ck_transactions_split',
+  `"platform_cut" + "agent_earnings" = "agent_fee" AND "gross_amount" = "platform_fee" + "agent_fee"`,
+)
 @Index('ix_transactions_agent_created', ['providingAgentId', 'createdAt', 'id'])
 @Index('ix_transactions_payer', ['payerWallet'])
 @Index('ux_transactions_payment', ['paymentId'], { unique: true })

@@ -15,14 +15,21 @@ import { SettlementAdapter } from './settlement.adapter';
 const RPC_TIMEOUT_MS = 10_000;
 
 /** SETTLEMENT_MODE picks the adapter; the rest of the code only sees SettlementAdapter. */
-export function createSettlementAdapter(config: AppConfig, dataSource: DataSource, faults: FaultInjector): SettlementAdapter {
+export function createSettlementAdapter(
+  config: AppConfig,
+  dataSource: DataSource,
+  faults: FaultInjector,
+): SettlementAdapter {
   switch (config.settlementMode) {
     case 'local':
       return new LocalSettlementAdapter();
     case 'evm':
       return evmAdapter(config, dataSource, faults);
     case 'facilitator': {
-      const payout = config.evmRpcUrl && config.usdcAddress && config.relayerPrivateKey ? evmAdapter(config, dataSource, faults) : null;
+      const payout =
+        config.evmRpcUrl && config.usdcAddress && config.relayerPrivateKey
+          ? evmAdapter(config, dataSource, faults)
+          : null;
       return new FacilitatorSettlementAdapter(config, payout);
     }
   }
@@ -33,7 +40,11 @@ function evmAdapter(config: AppConfig, dataSource: DataSource, faults: FaultInje
   // A node that stops answering fails a call in 10 s (ethers' default waits 300 s), so claims and leases are not outlived by one RPC.
   const rpc = new FetchRequest(config.evmRpcUrl!);
   rpc.timeout = RPC_TIMEOUT_MS;
-  const provider = new JsonRpcProvider(rpc, config.evmChainId, { staticNetwork: true, cacheTimeout: -1, batchStallTime: 0 });
+  const provider = new JsonRpcProvider(rpc, config.evmChainId, {
+    staticNetwork: true,
+    cacheTimeout: -1,
+    batchStallTime: 0,
+  });
   const sender = new ChainSender({
     provider,
     privateKey: config.relayerPrivateKey!,

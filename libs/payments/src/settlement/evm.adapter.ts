@@ -35,18 +35,31 @@ export class EvmSettlementAdapter extends SettlementAdapter {
   ) {
     super();
     if (!sameWallet(sender.address, config.platformWallet)) {
-      throw new Error('In evm mode PLATFORM_WALLET must be the address of RELAYER_PRIVATE_KEY: one hot wallet receives payments and pays withdrawals');
+      throw new Error(
+        'In evm mode PLATFORM_WALLET must be the address of RELAYER_PRIVATE_KEY: one hot wallet receives payments and pays withdrawals',
+      );
     }
     this.token = new Contract(config.usdcAddress!, USDC_ABI, provider);
   }
 
   async preflight(p: VerifiedPayment): Promise<void> {
     if (p.chainId !== this.config.evmChainId) {
-      throw new AppException('PAYMENT_INVALID', 'Payments on this network cannot be settled here', { reason: 'invalid_network' });
+      throw new AppException('PAYMENT_INVALID', 'Payments on this network cannot be settled here', {
+        reason: 'invalid_network',
+      });
     }
-    const [used, balance] = await Promise.all([this.token.authorizationState(p.payer, p.nonce) as Promise<boolean>, this.token.balanceOf(p.payer) as Promise<bigint>]);
-    if (used) throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used on chain', { reason: 'duplicate_settlement' });
-    if (balance < p.value) throw new AppException('PAYMENT_INVALID', 'The payer does not hold enough USDC', { reason: 'insufficient_funds' });
+    const [used, balance] = await Promise.all([
+      this.token.authorizationState(p.payer, p.nonce) as Promise<boolean>,
+      this.token.balanceOf(p.payer) as Promise<bigint>,
+    ]);
+    if (used)
+      throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used on chain', {
+        reason: 'duplicate_settlement',
+      });
+    if (balance < p.value)
+      throw new AppException('PAYMENT_INVALID', 'The payer does not hold enough USDC', {
+        reason: 'insufficient_funds',
+      });
   }
 
   override chainSender(): ChainSender {
@@ -73,16 +86,28 @@ export class EvmSettlementAdapter extends SettlementAdapter {
     const token = this.config.usdcAddress!.toLowerCase();
     if (p.txHash) {
       const receipt = await this.provider.getTransactionReceipt(p.txHash);
-      if (receipt?.logs.some((l) => l.address.toLowerCase() === token && topics.every((t, i) => l.topics[i]?.toLowerCase() === t))) return p.txHash;
+      if (
+        receipt?.logs.some(
+          (l) => l.address.toLowerCase() === token && topics.every((t, i) => l.topics[i]?.toLowerCase() === t),
+        )
+      )
+        return p.txHash;
     }
     const head = await this.provider.getBlockNumber();
     const oldest = Math.max(0, head - this.config.evmLogLookbackBlocks);
     for (let to = head; to >= oldest; to -= LOG_WINDOW) {
-      const logs = await this.provider.getLogs({ address: token, topics, fromBlock: Math.max(oldest, to - LOG_WINDOW + 1), toBlock: to });
+      const logs = await this.provider.getLogs({
+        address: token,
+        topics,
+        fromBlock: Math.max(oldest, to - LOG_WINDOW + 1),
+        toBlock: to,
+      });
       if (logs.length > 0) return logs[0].transactionHash;
     }
     // Used, by a transaction older than the window: never "not moved" (that would release or resend it); retried later.
-    throw new Error(`authorization ${p.nonce} of ${p.payer} was used, but no AuthorizationUsed log within ${this.config.evmLogLookbackBlocks} blocks`);
+    throw new Error(
+      `authorization ${p.nonce} of ${p.payer} was used, but no AuthorizationUsed log within ${this.config.evmLogLookbackBlocks} blocks`,
+    );
   }
 
   /**
@@ -98,7 +123,10 @@ export class EvmSettlementAdapter extends SettlementAdapter {
       if (earlier.state === 'pending') return { kind: 'pending' };
     }
     const data = this.transferAbi.encodeFunctionData('transfer', [req.to, req.amount]);
-    const tx = await this.sender.submit({ kind: 'transfer', to: this.config.usdcAddress!, data, gasLimit: TRANSFER_GAS }, req.fence);
+    const tx = await this.sender.submit(
+      { kind: 'transfer', to: this.config.usdcAddress!, data, gasLimit: TRANSFER_GAS },
+      req.fence,
+    );
     if (!tx) return { kind: 'fenced' };
     const outcome = await this.sender.confirm(tx);
     if (outcome.state === 'mined') return { kind: 'sent', txHash: tx.txHash };

@@ -12,7 +12,8 @@ const METHODS: Record<Path, string> = { verify: 'POST', settle: 'POST', supporte
  */
 export function facilitatorAuthHeaders(config: AppConfig): AuthHeaders | undefined {
   const fixed = config.facilitatorAuthHeaders;
-  const cdp = config.cdpApiKeyId && config.cdpApiKeySecret ? { id: config.cdpApiKeyId, secret: config.cdpApiKeySecret } : null;
+  const cdp =
+    config.cdpApiKeyId && config.cdpApiKeySecret ? { id: config.cdpApiKeyId, secret: config.cdpApiKeySecret } : null;
   if (!cdp && Object.keys(fixed).length === 0) return undefined;
   const url = new URL(config.facilitatorUrl!);
   const base = url.pathname.replace(/\/+$/, '');

@@ -35,7 +35,11 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
     private readonly payout: SettlementAdapter | null,
   ) {
     super();
-    this.client = new HTTPFacilitatorClient({ url: config.facilitatorUrl!, timeoutMs: REQUEST_TIMEOUT_MS, createAuthHeaders: facilitatorAuthHeaders(config) });
+    this.client = new HTTPFacilitatorClient({
+      url: config.facilitatorUrl!,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      createAuthHeaders: facilitatorAuthHeaders(config),
+    });
   }
 
   async preflight(p: VerifiedPayment): Promise<void> {
@@ -45,12 +49,17 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
       res = await this.client.verify(payload, requirements);
     } catch (err) {
       // A refusal given with an error status (VerifyError) is still a refusal; anything else (refused credentials, no answer) charges nothing.
-      if (refusal(err, 'VerifyError')) res = { isValid: false, invalidReason: (err as { invalidReason?: string }).invalidReason };
-      else throw new AppException('SETTLEMENT_FAILED', 'The payment facilitator is unavailable; nothing was charged', { reason: 'unexpected_verify_error' });
+      if (refusal(err, 'VerifyError'))
+        res = { isValid: false, invalidReason: (err as { invalidReason?: string }).invalidReason };
+      else
+        throw new AppException('SETTLEMENT_FAILED', 'The payment facilitator is unavailable; nothing was charged', {
+          reason: 'unexpected_verify_error',
+        });
     }
     if (!res.isValid) {
       const reason = res.invalidReason ?? 'unexpected_verify_error';
-      if (/nonce|duplicate|already/i.test(reason)) throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason });
+      if (/nonce|duplicate|already/i.test(reason))
+        throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason });
       throw new AppException('PAYMENT_INVALID', `The facilitator rejected the payment: ${reason}`, { reason });
     }
   }
@@ -82,7 +91,10 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
   }
 
   async transfer(req: TransferRequest): Promise<TransferOutcome> {
-    if (!this.payout) throw new Error('facilitator mode pays withdrawals from the evm hot wallet: set EVM_RPC_URL, USDC_ADDRESS and RELAYER_PRIVATE_KEY');
+    if (!this.payout)
+      throw new Error(
+        'facilitator mode pays withdrawals from the evm hot wallet: set EVM_RPC_URL, USDC_ADDRESS and RELAYER_PRIVATE_KEY',
+      );
     return this.payout.transfer(req);
   }
 
@@ -107,6 +119,9 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
       extra: { name: network.eip712Name, version: '2' },
     };
     const resource = { url: this.config.publicBaseUrl, description: 'agora payment', mimeType: 'application/json' };
-    return { payload: { x402Version: 2, resource, accepted: requirements, payload: { signature: p.signature, authorization } }, requirements };
+    return {
+      payload: { x402Version: 2, resource, accepted: requirements, payload: { signature: p.signature, authorization } },
+      requirements,
+    };
   }
 }

@@ -17,7 +17,9 @@ export class LocalSettlementAdapter extends SettlementAdapter {
   }
 
   override inlineTxHash(p: SettleRequest): string {
-    return keccak256(toUtf8Bytes(`agora-local-settle:${p.chainId}:${p.asset.toLowerCase()}:${p.payer.toLowerCase()}:${p.nonce}`));
+    return keccak256(
+      toUtf8Bytes(`agora-local-settle:${p.chainId}:${p.asset.toLowerCase()}:${p.payer.toLowerCase()}:${p.nonce}`),
+    );
   }
 
   async authorizationUsed(): Promise<boolean> {

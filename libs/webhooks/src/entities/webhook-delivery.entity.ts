@@ -14,9 +14,18 @@ export type DeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed' | 'c
 @Check('ck_webhook_deliveries_kind', `"kind" IN ('webhook', 'callback')`)
 @Check('ck_webhook_deliveries_status', `"status" IN ('pending', 'sending', 'succeeded', 'failed', 'cancelled')`)
 @Check('ck_webhook_deliveries_body', `"body" IS NOT NULL OR "kind" = 'callback'`)
-@Check('ck_webhook_deliveries_target', `("kind" = 'webhook' AND "subscription_id" IS NOT NULL AND "event_id" IS NOT NULL) OR ("kind" = 'callback' AND "execution_id" IS NOT NULL)`)
-@Index('ux_webhook_deliveries_webhook_attempt', ['subscriptionId', 'eventId', 'attempt'], { unique: true, where: `"kind" = 'webhook' AND NOT "manual"` })
-@Index('ux_webhook_deliveries_callback_attempt', ['executionId', 'attempt'], { unique: true, where: `"kind" = 'callback'` })
+@Check(
+  'ck_webhook_deliveries_target',
+  `("kind" = 'webhook' AND "subscription_id" IS NOT NULL AND "event_id" IS NOT NULL) OR ("kind" = 'callback' AND "execution_id" IS NOT NULL)`,
+)
+@Index('ux_webhook_deliveries_webhook_attempt', ['subscriptionId', 'eventId', 'attempt'], {
+  unique: true,
+  where: `"kind" = 'webhook' AND NOT "manual"`,
+})
+@Index('ux_webhook_deliveries_callback_attempt', ['executionId', 'attempt'], {
+  unique: true,
+  where: `"kind" = 'callback'`,
+})
 @Index('ix_webhook_deliveries_status_scheduled', ['status', 'scheduledAt'])
 @Index('ix_webhook_deliveries_subscription_created', ['subscriptionId', 'createdAt'])
 export class WebhookDeliveryEntity {

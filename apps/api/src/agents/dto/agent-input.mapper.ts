@@ -24,7 +24,10 @@ export function toRegisterInput(dto: RegisterAgentDto): RegisterAgentInput {
     name: dto.name,
     description: dto.description,
     capabilities: dto.capabilities.map(toCapabilityInput),
-    endpoints: { execution: dto.endpoints.execution, ...(dto.endpoints.health ? { health: dto.endpoints.health } : {}) },
+    endpoints: {
+      execution: dto.endpoints.execution,
+      ...(dto.endpoints.health ? { health: dto.endpoints.health } : {}),
+    },
     metadata: dto.metadata,
   };
 }
@@ -34,9 +37,13 @@ export function toUpdateInput(dto: UpdateAgentDto): UpdateAgentInput {
     name: dto.name,
     description: dto.description,
     capabilities: dto.capabilities?.map(toCapabilityInput),
-    endpoints: dto.endpoints && { execution: dto.endpoints.execution, ...(dto.endpoints.health ? { health: dto.endpoints.health } : {}) },
+    endpoints: dto.endpoints && {
+      execution: dto.endpoints.execution,
+      ...(dto.endpoints.health ? { health: dto.endpoints.health } : {}),
+    },
     metadata: dto.metadata,
     status: dto.status,
-    chainSettings: dto.chainSettings && Object.fromEntries(Object.entries(dto.chainSettings).filter(([, v]) => v !== undefined)),
+    chainSettings:
+      dto.chainSettings && Object.fromEntries(Object.entries(dto.chainSettings).filter(([, v]) => v !== undefined)),
   };
 }

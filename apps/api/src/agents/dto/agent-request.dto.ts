@@ -1,5 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { CURRENCIES, Currency, MAX_CAPABILITIES, PRICING_MODELS, PricingModel } from '@app/agents';
 import { IsOptionalNotNull } from '../../http/optional';
 import { NestedDto } from '../../http/opaque-json';
@@ -18,7 +34,10 @@ export class PricingDto {
   @IsIn(CURRENCIES)
   currency: Currency;
 
-  @ApiPropertyOptional({ example: '0.500000', description: 'Required for per-token, per-minute and dynamic pricing: the most one execution can cost' })
+  @ApiPropertyOptional({
+    example: '0.500000',
+    description: 'Required for per-token, per-minute and dynamic pricing: the most one execution can cost',
+  })
   @IsOptionalNotNull()
   @IsUsdcAmount()
   maxPrice?: string;

@@ -3,7 +3,11 @@ import { IsIn, IsOptional } from 'class-validator';
 import { AgentAnalytics, ANALYTICS_PERIODS, AnalyticsPeriod } from '@app/analytics';
 
 export class AnalyticsQueryDto {
-  @ApiPropertyOptional({ enum: ANALYTICS_PERIODS, default: 'week', description: 'Rolling: day = the last 24 h, week = 7 days, month = 30 days, all' })
+  @ApiPropertyOptional({
+    enum: ANALYTICS_PERIODS,
+    default: 'week',
+    description: 'Rolling: day = the last 24 h, week = 7 days, month = 30 days, all',
+  })
   @IsOptional()
   @IsIn(ANALYTICS_PERIODS)
   period: AnalyticsPeriod = 'week';
@@ -12,7 +16,11 @@ export class AnalyticsQueryDto {
 class ExecutionsStats {
   @ApiProperty() total: number;
   @ApiProperty({ description: 'Charged executions' }) successful: number;
-  @ApiProperty({ description: "Of the successful executions, those paid by the agent's own wallet: counted here, but they move no reputation" }) selfPaid: number;
+  @ApiProperty({
+    description:
+      "Of the successful executions, those paid by the agent's own wallet: counted here, but they move no reputation",
+  })
+  selfPaid: number;
   @ApiProperty({ description: 'Failed or timed-out runs that reached the agent' }) failed: number;
   @ApiProperty({ description: 'Percentage, two decimals' }) successRate: number;
 }
@@ -40,7 +48,8 @@ class DisputeStats {
 
 class ReputationStats {
   @ApiProperty() current: number;
-  @ApiProperty({ description: 'Score now minus at the period start (all: minus 50, the score at registration)' }) change: number;
+  @ApiProperty({ description: 'Score now minus at the period start (all: minus 50, the score at registration)' })
+  change: number;
   @ApiProperty({ enum: ['Excellent', 'Trusted', 'Standard', 'At Risk', 'Critical'] }) tier: string;
 }
 

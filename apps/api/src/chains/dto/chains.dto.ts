@@ -11,17 +11,28 @@ export class ChainNodeResponse {
     nullable: true,
     type: String,
     example: 'req_...',
-    description: 'Only when the reader may read this execution: the paying client, or a chain token of an execution above it (null otherwise)',
+    description:
+      'Only when the reader may read this execution: the paying client, or a chain token of an execution above it (null otherwise)',
   })
   requestId: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'The charge (tx_...), once completed; null, like requestId, for a reader who may not read this execution' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'The charge (tx_...), once completed; null, like requestId, for a reader who may not read this execution',
+  })
   transactionId: string | null;
   @ApiProperty({ format: 'uuid' }) agentId: string;
   @ApiProperty({ nullable: true, type: String }) agentName: string | null;
   @ApiProperty() capabilityId: string;
   @ApiProperty() depth: number;
-  @ApiProperty({ enum: ['running', 'completed', 'refunded'], description: 'refunded: the node failed and its reservation went back to the budget' }) status: string;
-  @ApiProperty({ description: 'Charged (platform fee + agent fee); the reservation while running; 0 once refunded' }) cost: string;
+  @ApiProperty({
+    enum: ['running', 'completed', 'refunded'],
+    description: 'refunded: the node failed and its reservation went back to the budget',
+  })
+  status: string;
+  @ApiProperty({ description: 'Charged (platform fee + agent fee); the reservation while running; 0 once refunded' })
+  cost: string;
   @ApiProperty({ nullable: true, type: Number }) executionTimeMs: number | null;
   @ApiProperty({ description: 'W3C span id of the call to this agent (its traceparent)' }) spanId: string;
   @ApiProperty() startedAt: string;
@@ -37,13 +48,25 @@ export class ChainRefundResponse {
 
 export class ChainStatusResponse {
   @ApiProperty({ format: 'uuid' }) chainId: string;
-  @ApiProperty({ nullable: true, type: String, description: "The root's charge: only for the paying client (the root's payment header)" }) rootTransactionId: string | null;
-  @ApiProperty({ nullable: true, type: String, example: 'req_...', description: 'Only for the paying client (null otherwise)' }) rootRequestId: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "The root's charge: only for the paying client (the root's payment header)",
+  })
+  rootTransactionId: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'req_...',
+    description: 'Only for the paying client (null otherwise)',
+  })
+  rootRequestId: string | null;
   @ApiProperty({ enum: ['pending', 'running', 'completed', 'failed', 'partial'] }) status: string;
   @ApiProperty() budget: string;
   @ApiProperty() remainingBudget: string;
   @ApiProperty() totalCost: string;
-  @ApiProperty({ description: "Wall clock from the chain's start to its last node's end" }) totalExecutionTimeMs: number;
+  @ApiProperty({ description: "Wall clock from the chain's start to its last node's end" })
+  totalExecutionTimeMs: number;
   @ApiProperty() maxDepthReached: number;
   @ApiProperty() maxDepth: number;
   @ApiProperty() nodeCount: number;
@@ -51,7 +74,11 @@ export class ChainStatusResponse {
   @ApiProperty({ type: ChainNodeResponse, nullable: true }) tree: ChainNodeResponse | null;
   @ApiProperty() startedAt: string;
   @ApiProperty({ nullable: true, type: String }) completedAt: string | null;
-  @ApiPropertyOptional({ type: ChainRefundResponse, description: 'What the budget had left, refunded to the root wallet when the chain ended' }) refund?: ChainRefundResponse;
+  @ApiPropertyOptional({
+    type: ChainRefundResponse,
+    description: 'What the budget had left, refunded to the root wallet when the chain ended',
+  })
+  refund?: ChainRefundResponse;
 }
 
 function toNode(n: ChainTreeNode): ChainNodeResponse {
@@ -90,7 +117,9 @@ export function toChainStatusResponse(v: ChainStatusView, livemode: boolean): Ch
     tree: v.tree ? toNode(v.tree) : null,
     startedAt: c.startedAt.toISOString(),
     completedAt: c.completedAt?.toISOString() ?? null,
-    ...(c.refundId && c.refunded !== null ? { refund: { refundId: c.refundId, amount: formatMicros(c.refunded), livemode } } : {}),
+    ...(c.refundId && c.refunded !== null
+      ? { refund: { refundId: c.refundId, amount: formatMicros(c.refunded), livemode } }
+      : {}),
   };
 }
 
@@ -128,7 +157,11 @@ export function toChainCostResponse(v: ChainCostView): ChainCostResponse {
     chainId: v.chainId,
     rootTransactionId: v.rootTransactionId,
     totalCost: formatMicros(v.totalCost),
-    breakdown: { platformFees: formatMicros(v.breakdown.platformFees), agentFees: formatMicros(v.breakdown.agentFees), platformCuts: formatMicros(v.breakdown.platformCuts) },
+    breakdown: {
+      platformFees: formatMicros(v.breakdown.platformFees),
+      agentFees: formatMicros(v.breakdown.agentFees),
+      platformCuts: formatMicros(v.breakdown.platformCuts),
+    },
     byAgent: v.byAgent.map((a) => ({ ...a, totalCost: formatMicros(a.totalCost), earnings: formatMicros(a.earnings) })),
     byDepth: v.byDepth.map((d) => ({ ...d, totalCost: formatMicros(d.totalCost) })),
   };
@@ -149,7 +182,12 @@ export class BudgetCheckDto {
   @IsPlainObject()
   input: Record<string, unknown>;
 
-  @ApiPropertyOptional({ default: 1, minimum: 1, maximum: 6, description: 'Levels of calls expected, the root included' })
+  @ApiPropertyOptional({
+    default: 1,
+    minimum: 1,
+    maximum: 6,
+    description: 'Levels of calls expected, the root included',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
@@ -165,7 +203,8 @@ export class BudgetCheckDto {
 export class BudgetBreakdownResponse {
   @ApiProperty({ description: 'Platform fee + agent base price (the cap for variable pricing)' }) directCost: string;
   @ApiProperty({ description: 'Platform fee + platform cut' }) platformFees: string;
-  @ApiProperty({ description: '(estimatedDepth - 1) calls of the same cost, when includeSubAgentCosts' }) estimatedSubAgentCosts: string;
+  @ApiProperty({ description: '(estimatedDepth - 1) calls of the same cost, when includeSubAgentCosts' })
+  estimatedSubAgentCosts: string;
   @ApiProperty({ description: '20% buffer' }) contingency: string;
 }
 

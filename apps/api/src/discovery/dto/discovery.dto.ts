@@ -63,8 +63,10 @@ export class DiscoveredAgentResponse {
 
 export class DiscoverResponse {
   @ApiProperty({ type: [DiscoveredAgentResponse] }) agents: DiscoveredAgentResponse[];
-  @ApiProperty({ description: 'Matching agents: exact up to 1000; 1000 with totalExact false means at least 1000' }) total: number;
-  @ApiProperty({ description: 'false when the total saturated at 1000 (there are at least that many)' }) totalExact: boolean;
+  @ApiProperty({ description: 'Matching agents: exact up to 1000; 1000 with totalExact false means at least 1000' })
+  total: number;
+  @ApiProperty({ description: 'false when the total saturated at 1000 (there are at least that many)' })
+  totalExact: boolean;
   @ApiProperty() limit: number;
   @ApiProperty() offset: number;
 }
@@ -78,7 +80,8 @@ export class RecommendedAgentResponse {
 export class RecommendationResponse {
   @ApiProperty({ type: RecommendedAgentResponse }) agent: RecommendedAgentResponse;
   @ApiProperty({ minimum: 0, maximum: 1 }) relevance: number;
-  @ApiProperty({ type: [String], description: 'IDs of the capabilities that match the query' }) matchedCapabilities: string[];
+  @ApiProperty({ type: [String], description: 'IDs of the capabilities that match the query' })
+  matchedCapabilities: string[];
 }
 
 export class RecommendResponse {

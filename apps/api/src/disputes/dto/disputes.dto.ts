@@ -1,7 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { formatMicros } from '@app/common';
-import { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES, DisputeEntity, DisputeStatus, DisputeView, FiledDispute } from '@app/disputes';
+import {
+  DISPUTE_LIMITS,
+  DISPUTE_OUTCOMES,
+  DISPUTE_STATUSES,
+  DisputeEntity,
+  DisputeStatus,
+  DisputeView,
+  FiledDispute,
+} from '@app/disputes';
 import { PageQueryDto } from '../../http/pagination.dto';
 import { LIVEMODE } from '../../payments/dto/payments.dto';
 
@@ -17,7 +25,10 @@ export class FileDisputeDto {
   @MaxLength(DISPUTE_LIMITS.reason)
   reason: string;
 
-  @ApiPropertyOptional({ maxLength: DISPUTE_LIMITS.evidence, description: 'Free text (links, excerpts); what the platform saw is attached without asking' })
+  @ApiPropertyOptional({
+    maxLength: DISPUTE_LIMITS.evidence,
+    description: 'Free text (links, excerpts); what the platform saw is attached without asking',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(DISPUTE_LIMITS.evidence)
@@ -72,7 +83,10 @@ export class FileDisputeResponse {
   @ApiProperty() reason: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() respondBy: string;
-  @ApiProperty({ description: 'HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else' })
+  @ApiProperty({
+    description:
+      'HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else',
+  })
   evidenceKey: string;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
@@ -80,7 +94,8 @@ export class FileDisputeResponse {
 export class DisputeEvidenceKeyResponse {
   @ApiProperty() disputeId: string;
   @ApiProperty() transactionId: string;
-  @ApiProperty({ description: 'HMAC-SHA256 key (64 hex) of platformEvidence.facts.inputHash and outputHash' }) evidenceKey: string;
+  @ApiProperty({ description: 'HMAC-SHA256 key (64 hex) of platformEvidence.facts.inputHash and outputHash' })
+  evidenceKey: string;
 }
 
 export class RespondDisputeResponse {
@@ -93,10 +108,14 @@ export class RespondDisputeResponse {
 export class DisputeResolutionResponse {
   @ApiProperty({ enum: DISPUTE_OUTCOMES }) outcome: string;
   @ApiProperty({ nullable: true, type: String }) note: string | null;
-  @ApiProperty({ description: 'What the resolution gives back to the client (of the agent fee); see refundedAmount and outstandingAmount for how much has been paid' })
+  @ApiProperty({
+    description:
+      'What the resolution gives back to the client (of the agent fee); see refundedAmount and outstandingAmount for how much has been paid',
+  })
   refundAmount: string;
   @ApiProperty({ description: 'Released to the agent (its debts repaid first)' }) releasedAmount: string;
-  @ApiProperty({ example: 'admin', description: 'admin, or system:timeout when the agent did not respond in time' }) resolvedBy: string;
+  @ApiProperty({ example: 'admin', description: 'admin, or system:timeout when the agent did not respond in time' })
+  resolvedBy: string;
   @ApiPropertyOptional({ description: 'Whether the admin advanced what the agent had withdrawn' }) advance?: boolean;
 }
 
@@ -129,13 +148,25 @@ export class DisputeResponse {
   @ApiProperty({ nullable: true, type: String }) agentEvidence: string | null;
   @ApiProperty({ nullable: true, type: String }) respondedAt: string | null;
   @ApiProperty({ nullable: true, type: DisputeResolutionResponse }) resolution: DisputeResolutionResponse | null;
-  @ApiProperty({ description: "What the agent still held of the transaction's earnings at filing (escrow, else available), frozen while the dispute is open" })
+  @ApiProperty({
+    description:
+      "What the agent still held of the transaction's earnings at filing (escrow, else available), frozen while the dispute is open",
+  })
   frozenAmount: string;
-  @ApiProperty({ description: "What an admin's resolution advanced of the earnings the agent had withdrawn (owed by the agent to the platform)" })
+  @ApiProperty({
+    description:
+      "What an admin's resolution advanced of the earnings the agent had withdrawn (owed by the agent to the platform)",
+  })
   advancedAmount: string;
-  @ApiProperty({ description: "Of refundAmount, what has been refunded to the client so far (at resolution, and from the agent's repayments since)" })
+  @ApiProperty({
+    description:
+      "Of refundAmount, what has been refunded to the client so far (at resolution, and from the agent's repayments since)",
+  })
   refundedAmount: string;
-  @ApiProperty({ description: 'Of refundAmount, what the agent still owes the client: earnings it had withdrawn, refunded as its next earnings repay them' })
+  @ApiProperty({
+    description:
+      'Of refundAmount, what the agent still owes the client: earnings it had withdrawn, refunded as its next earnings repay them',
+  })
   outstandingAmount: string;
   @ApiProperty({ type: PlatformEvidenceResponse }) platformEvidence: PlatformEvidenceResponse;
   @ApiProperty() createdAt: string;
@@ -205,7 +236,14 @@ export function toDisputeResponse(d: DisputeView, livemode: boolean): DisputeRes
 
 export function toDisputeListResponse(r: { disputes: DisputeEntity[]; total: number }): DisputeListResponse {
   return {
-    disputes: r.disputes.map((d) => ({ id: d.id, transactionId: d.transactionId, status: d.status, reason: d.reason, createdAt: iso(d.createdAt)!, respondBy: iso(d.respondBy)! })),
+    disputes: r.disputes.map((d) => ({
+      id: d.id,
+      transactionId: d.transactionId,
+      status: d.status,
+      reason: d.reason,
+      createdAt: iso(d.createdAt)!,
+      respondBy: iso(d.respondBy)!,
+    })),
     total: r.total,
   };
 }

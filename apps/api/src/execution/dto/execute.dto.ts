@@ -11,14 +11,19 @@ import { IsPlainObject, IsUsdcAmount } from '../../http/validators';
 export class ChainParamsDto {
   @ApiPropertyOptional({
     example: '10.00',
-    description: 'USDC the root agent may spend on sub-calls: 0.01-1000.00, default 10.00; paid with the root cost in one payment, the unspent part refunded',
+    description:
+      'USDC the root agent may spend on sub-calls: 0.01-1000.00, default 10.00; paid with the root cost in one payment, the unspent part refunded',
   })
   @IsOptional()
   @IsString()
   @IsUsdcAmount()
   budget?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 5, description: "At most 5 and at most the root agent's chain_max_depth (its value by default)" })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 5,
+    description: "At most 5 and at most the root agent's chain_max_depth (its value by default)",
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -36,7 +41,11 @@ export class ExecuteDto {
   @Length(1, 100)
   capabilityId: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: "Validated against the capability's inputSchema" })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: "Validated against the capability's inputSchema",
+  })
   @IsDefined()
   @IsPlainObject()
   input: Record<string, unknown>;
@@ -59,7 +68,10 @@ export class ExecuteDto {
   @Length(1, 255)
   idempotencyKey?: string;
 
-  @ApiPropertyOptional({ type: ChainParamsDto, description: 'Open an execution chain: the payment covers the root cost plus the budget' })
+  @ApiPropertyOptional({
+    type: ChainParamsDto,
+    description: 'Open an execution chain: the payment covers the root cost plus the budget',
+  })
   @IsOptional()
   @IsObject()
   @NestedDto(() => ChainParamsDto)
@@ -67,19 +79,27 @@ export class ExecuteDto {
 }
 
 export class CostResponse {
-  @ApiProperty({ description: 'Agent fee charged (for variable pricing: the cap until the run is metered)' }) agentFee: string;
+  @ApiProperty({ description: 'Agent fee charged (for variable pricing: the cap until the run is metered)' })
+  agentFee: string;
   @ApiProperty() platformFee: string;
   @ApiProperty() total: string;
   @ApiProperty({ enum: ['per-request', 'per-token', 'per-minute', 'dynamic'] }) pricingModel: string;
-  @ApiPropertyOptional({ description: 'Variable pricing: the cap on the agent fee (capability maxPrice)' }) maxPrice?: string;
-  @ApiPropertyOptional({ description: 'Variable pricing: what the payment authorized (platform fee + maxPrice)' }) authorized?: string;
-  @ApiPropertyOptional({ description: 'Variable pricing, once charged: authorized - total, sent back to the payer' }) refunded?: string;
+  @ApiPropertyOptional({ description: 'Variable pricing: the cap on the agent fee (capability maxPrice)' })
+  maxPrice?: string;
+  @ApiPropertyOptional({ description: 'Variable pricing: what the payment authorized (platform fee + maxPrice)' })
+  authorized?: string;
+  @ApiPropertyOptional({ description: 'Variable pricing, once charged: authorized - total, sent back to the payer' })
+  refunded?: string;
 }
 
 export class RefundResponse {
   @ApiProperty({ example: 'rfd_...' }) refundId: string;
   @ApiProperty() amount: string;
-  @ApiProperty({ enum: ['held', 'pending', 'processing', 'completed', 'failed'], description: "held: below the dust floor, paid with the payer's next refund" }) status: string;
+  @ApiProperty({
+    enum: ['held', 'pending', 'processing', 'completed', 'failed'],
+    description: "held: below the dust floor, paid with the payer's next refund",
+  })
+  status: string;
   @ApiProperty({ nullable: true, type: String }) txHash: string | null;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
@@ -92,7 +112,8 @@ export class SettlementResponse {
   @ApiProperty({
     nullable: true,
     enum: ['settlement_pending', 'settled', 'settlement_failed', 'settlement_expired'],
-    description: 'settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld',
+    description:
+      'settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld',
   })
   status: string | null;
   @ApiProperty({ nullable: true, type: String }) txHash: string | null;
@@ -103,7 +124,8 @@ export class ChainResponse {
   @ApiProperty({ format: 'uuid' }) chainId: string;
   @ApiProperty({ description: 'Depth of this execution (0 = the root)' }) depth: number;
   @ApiProperty({ description: 'What the chain budget has left after this call' }) remainingBudget: string;
-  @ApiPropertyOptional({ description: "A fresh 30 s token for the caller's next chained calls (on success)" }) childToken?: string;
+  @ApiPropertyOptional({ description: "A fresh 30 s token for the caller's next chained calls (on success)" })
+  childToken?: string;
 }
 
 export class ExecutionResponse {
@@ -122,7 +144,11 @@ export class ExecutionResponse {
   @ApiProperty({ type: SettlementResponse }) settlement: SettlementResponse;
   @ApiProperty({ nullable: true, type: String }) transactionId: string | null;
   @ApiPropertyOptional({ type: UsageResponse }) usage?: UsageResponse;
-  @ApiPropertyOptional({ type: RefundResponse, description: 'Variable pricing: the refund of the unused part of the payment' }) refund?: RefundResponse;
+  @ApiPropertyOptional({
+    type: RefundResponse,
+    description: 'Variable pricing: the refund of the unused part of the payment',
+  })
+  refund?: RefundResponse;
   @ApiPropertyOptional({ type: ChainResponse, description: 'A chain root or a chained call' }) chain?: ChainResponse;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
@@ -131,12 +157,20 @@ export class AsyncAcceptedResponse {
   @ApiProperty({ description: 'The execution id (same as requestId)' }) jobId: string;
   @ApiProperty({ description: 'The execution id: GET /api/v1/execute/{requestId} reads it' }) requestId: string;
   @ApiProperty({ example: 'pending' }) status: string;
-  @ApiProperty({ description: 'Absolute URL of the status (also in the Location header)', example: 'https://agora.example.com/api/v1/execute/req_...' })
+  @ApiProperty({
+    description: 'Absolute URL of the status (also in the Location header)',
+    example: 'https://agora.example.com/api/v1/execute/req_...',
+  })
   statusUrl: string;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
-export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string | null; refund: RefundEntity | null }, withOutput: boolean, livemode: boolean): ExecutionResponse {
+export function toExecutionResponse(
+  e: ExecutionEntity,
+  paid: { txHash: string | null; refund: RefundEntity | null },
+  withOutput: boolean,
+  livemode: boolean,
+): ExecutionResponse {
   const released = withOutput && e.status === 'completed' && e.settlementStatus === 'settled' && e.output !== null;
   const variable = e.pricingModel !== 'per-request';
   const total = e.agentFee + e.platformFee;
@@ -145,7 +179,10 @@ export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string |
     requestId: e.id,
     status: e.status,
     ...(e.payloadPrunedAt
-      ? { outputPruned: true, message: 'The input and output of this execution were deleted after the retention period' }
+      ? {
+          outputPruned: true,
+          message: 'The input and output of this execution were deleted after the retention period',
+        }
       : released
         ? { output: e.output! }
         : e.status === 'completed'
@@ -175,7 +212,17 @@ export function toExecutionResponse(e: ExecutionEntity, paid: { txHash: string |
     settlement: { status: e.settlementStatus, txHash: e.settlementStatus === 'settled' ? paid.txHash : null, livemode },
     transactionId: e.transactionId,
     ...(e.usageTokens !== null ? { usage: { tokens: e.usageTokens } } : {}),
-    ...(paid.refund ? { refund: { refundId: paid.refund.id, amount: formatMicros(paid.refund.amount), status: paid.refund.status, txHash: paid.refund.txHash, livemode } } : {}),
+    ...(paid.refund
+      ? {
+          refund: {
+            refundId: paid.refund.id,
+            amount: formatMicros(paid.refund.amount),
+            status: paid.refund.status,
+            txHash: paid.refund.txHash,
+            livemode,
+          },
+        }
+      : {}),
     livemode,
   };
 }

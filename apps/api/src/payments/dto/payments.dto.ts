@@ -30,14 +30,26 @@ export class EscrowSummaryResponse {
 
 export class BalanceResponse {
   @ApiProperty({ format: 'uuid' }) agentId: string;
-  @ApiProperty({ example: '1.234500', description: 'Released earnings (withdrawable, less what is reserved)' }) available: string;
+  @ApiProperty({ example: '1.234500', description: 'Released earnings (withdrawable, less what is reserved)' })
+  available: string;
   @ApiProperty({
     example: '0.500000',
-    description: 'Of available, the earnings the rolling reserve keeps while their transactions can still be disputed (0 for an agent with an established record)',
+    description:
+      'Of available, the earnings the rolling reserve keeps while their transactions can still be disputed (0 for an agent with an established record)',
   })
   reserved: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When all of the reserved amount is free' }) reservedUntil: string | null;
-  @ApiProperty({ example: '0.000000', description: 'What the agent owes on disputes it lost after withdrawing the earnings; repaid from its next earnings first' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When all of the reserved amount is free',
+  })
+  reservedUntil: string | null;
+  @ApiProperty({
+    example: '0.000000',
+    description:
+      'What the agent owes on disputes it lost after withdrawing the earnings; repaid from its next earnings first',
+  })
   owed: string;
   @ApiProperty({ example: '0.095000', description: 'In escrow' }) pending: string;
   @ApiProperty() totalEarned: string;
@@ -160,10 +172,18 @@ export function toWithdrawalResponse(w: WithdrawalEntity, livemode: boolean): Wi
   };
 }
 
-export function toWithdrawalListResponse(withdrawals: WithdrawalEntity[], s: WithdrawalSummary, livemode: boolean): WithdrawalListResponse {
+export function toWithdrawalListResponse(
+  withdrawals: WithdrawalEntity[],
+  s: WithdrawalSummary,
+  livemode: boolean,
+): WithdrawalListResponse {
   return {
     withdrawals: withdrawals.map((w) => toWithdrawalResponse(w, livemode)),
-    summary: { totalCount: s.totalCount, totalWithdrawn: formatMicros(s.totalWithdrawn), pendingAmount: formatMicros(s.pendingAmount) },
+    summary: {
+      totalCount: s.totalCount,
+      totalWithdrawn: formatMicros(s.totalWithdrawn),
+      pendingAmount: formatMicros(s.pendingAmount),
+    },
   };
 }
 

@@ -21,12 +21,18 @@ const TIERS = ['Excellent', 'Trusted', 'Standard', 'At Risk', 'Critical'];
 export class ReputationEventResponse {
   @ApiProperty({
     example: 'execution.completed',
-    description: 'execution.completed, execution.failed, dispute.filed, dispute.agent_wins, dispute.client_wins, dispute.split',
+    description:
+      'execution.completed, execution.failed, dispute.filed, dispute.agent_wins, dispute.client_wins, dispute.split',
   })
   type: string;
   @ApiProperty({ description: 'The change applied (after the 0-100 clamp)' }) delta: number;
   @ApiProperty({ description: 'The score after this change' }) score: number;
-  @ApiProperty({ nullable: true, type: String, description: 'What caused it: a transaction (tx_), an execution (req_), a dispute' }) refId: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'What caused it: a transaction (tx_), an execution (req_), a dispute',
+  })
+  refId: string | null;
   @ApiProperty() createdAt: string;
 }
 
@@ -42,7 +48,8 @@ export class ReputationResponse {
   @ApiProperty({ minimum: 0, maximum: 100 }) score: number;
   @ApiProperty({ enum: TIERS }) tier: string;
   @ApiProperty({ enum: ['active', 'inactive', 'suspended'] }) status: string;
-  @ApiProperty({ type: [ReputationEventResponse], description: 'Newest first (at most 20)' }) recentEvents: ReputationEventResponse[];
+  @ApiProperty({ type: [ReputationEventResponse], description: 'Newest first (at most 20)' })
+  recentEvents: ReputationEventResponse[];
   @ApiProperty({ type: ReputationBreakdownResponse }) breakdown: ReputationBreakdownResponse;
 }
 
@@ -65,7 +72,13 @@ export function toReputationResponse(v: ReputationView): ReputationResponse {
     score: v.score,
     tier: v.tier,
     status: v.status,
-    recentEvents: v.recentEvents.map((e) => ({ type: e.type, delta: e.delta, score: e.score, refId: e.refId, createdAt: new Date(e.createdAt).toISOString() })),
+    recentEvents: v.recentEvents.map((e) => ({
+      type: e.type,
+      delta: e.delta,
+      score: e.score,
+      refId: e.refId,
+      createdAt: new Date(e.createdAt).toISOString(),
+    })),
     breakdown: v.breakdown,
   };
 }

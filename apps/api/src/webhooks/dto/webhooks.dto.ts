@@ -1,5 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+} from 'class-validator';
 import { EVENT_TYPES, EventType } from '@app/outbox';
 import { WebhookDeliveryEntity, WebhookSubscriptionEntity } from '@app/webhooks';
 import { IsUsableWebhookSecret } from '../../http/validators';
@@ -9,7 +20,10 @@ export class CreateWebhookDto {
   @IsUUID('all')
   agentId: string;
 
-  @ApiProperty({ example: 'https://hooks.example.com/agora', description: 'HTTPS; checked by the outbound guard now and at every delivery' })
+  @ApiProperty({
+    example: 'https://hooks.example.com/agora',
+    description: 'HTTPS; checked by the outbound guard now and at every delivery',
+  })
   @IsString()
   @Length(1, 2048)
   url: string;
@@ -74,7 +88,15 @@ export class DeliveryListResponse {
 }
 
 export function toWebhookResponse(w: WebhookSubscriptionEntity): WebhookResponse {
-  return { webhookId: w.id, id: w.id, agentId: w.agentId, url: w.url, events: w.events, status: w.status, createdAt: w.createdAt.toISOString() };
+  return {
+    webhookId: w.id,
+    id: w.id,
+    agentId: w.agentId,
+    url: w.url,
+    events: w.events,
+    status: w.status,
+    createdAt: w.createdAt.toISOString(),
+  };
 }
 
 export function toDeliveryResponse(d: WebhookDeliveryEntity): DeliveryResponse {

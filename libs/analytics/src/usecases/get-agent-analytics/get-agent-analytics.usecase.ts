@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, formatMicros, INITIAL_REPUTATION, NotFoundException, reputationTier, ReputationTier } from '@app/common';
+import {
+  Clock,
+  formatMicros,
+  INITIAL_REPUTATION,
+  NotFoundException,
+  reputationTier,
+  ReputationTier,
+} from '@app/common';
 import { AnalyticsRepository, LatencyRow } from '../../analytics.repository';
 import { percentile } from '../../percentiles';
 
@@ -7,7 +14,11 @@ export const ANALYTICS_PERIODS = ['day', 'week', 'month', 'all'] as const;
 export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
 
 /** Rolling windows (resolutions §7): day = the last 24 h, week = 7 d, month = 30 d. */
-const WINDOW_MS: Record<Exclude<AnalyticsPeriod, 'all'>, number> = { day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 };
+const WINDOW_MS: Record<Exclude<AnalyticsPeriod, 'all'>, number> = {
+  day: 86_400_000,
+  week: 7 * 86_400_000,
+  month: 30 * 86_400_000,
+};
 
 export interface AgentAnalytics {
   agentId: string;
@@ -16,7 +27,12 @@ export interface AgentAnalytics {
   executions: { total: number; successful: number; failed: number; successRate: number; selfPaid: number };
   /** micro-USDC strings with six decimals: gross (what clients paid), platformFees (platform fee + 5% cut), net (the agent's earnings). */
   earnings: { gross: string; platformFees: string; net: string };
-  performance: { avgExecutionTime: number; p50ExecutionTime: number; p95ExecutionTime: number; p99ExecutionTime: number };
+  performance: {
+    avgExecutionTime: number;
+    p50ExecutionTime: number;
+    p95ExecutionTime: number;
+    p99ExecutionTime: number;
+  };
   disputes: { total: number; won: number; lost: number; pending: number; rate: number };
   reputation: { current: number; change: number; tier: ReputationTier };
 }
@@ -47,7 +63,12 @@ export class GetAgentAnalytics {
         net: BigInt(totals.net),
         timeSum: Number(totals.timeSumMs),
         latency,
-        disputes: { filed: Number(totals.disputesFiled), won: Number(totals.disputesWon), lost: Number(totals.disputesLost), split: Number(totals.disputesSplit) },
+        disputes: {
+          filed: Number(totals.disputesFiled),
+          won: Number(totals.disputesWon),
+          lost: Number(totals.disputesLost),
+          split: Number(totals.disputesSplit),
+        },
         score: totals.score,
         change: totals.score - INITIAL_REPUTATION,
       });
@@ -74,7 +95,12 @@ export class GetAgentAnalytics {
       net,
       timeSum,
       latency,
-      disputes: { filed: Number(events.disputesFiled), won: Number(events.disputesWon), lost: Number(events.disputesLost), split: Number(events.disputesSplit) },
+      disputes: {
+        filed: Number(events.disputesFiled),
+        won: Number(events.disputesWon),
+        lost: Number(events.disputesLost),
+        split: Number(events.disputesSplit),
+      },
       score: totals.score,
       change: Number(events.change),
     });
@@ -107,7 +133,13 @@ function build(agentId: string, period: AnalyticsPeriod, f: Facts): AgentAnalyti
   return {
     agentId,
     period,
-    executions: { total, successful: f.successful, failed: f.failed, successRate: rate(f.successful, total), selfPaid: f.selfPaid },
+    executions: {
+      total,
+      successful: f.successful,
+      failed: f.failed,
+      successRate: rate(f.successful, total),
+      selfPaid: f.selfPaid,
+    },
     earnings: { gross: formatMicros(f.gross), platformFees: formatMicros(f.platformFees), net: formatMicros(f.net) },
     performance: {
       avgExecutionTime: f.successful === 0 ? 0 : Math.round(f.timeSum / f.successful),

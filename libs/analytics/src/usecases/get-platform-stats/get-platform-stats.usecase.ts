@@ -21,6 +21,12 @@ export class GetPlatformStats {
     const volume = BigInt(r.volume);
     // Integer division on micro-units: the average is floored to the micro-USDC.
     const avg = transactions > 0n ? volume / transactions : 0n;
-    return { totalAgents: Number(r.agents), activeAgents: Number(r.activeAgents), totalTransactions: Number(transactions), totalVolume: volume, avgTransactionSize: avg };
+    return {
+      totalAgents: Number(r.agents),
+      activeAgents: Number(r.activeAgents),
+      totalTransactions: Number(transactions),
+      totalVolume: volume,
+      avgTransactionSize: avg,
+    };
   }
 }

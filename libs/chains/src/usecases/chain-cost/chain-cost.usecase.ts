@@ -37,8 +37,19 @@ export class ChainCost {
       breakdown.platformFees += n.platformFee;
       breakdown.agentFees += n.agentFee;
       breakdown.platformCuts += n.platformCut;
-      const a = byAgent.get(n.agentId) ?? { agentId: n.agentId, agentName: names.get(n.agentId) ?? null, executionCount: 0, totalCost: 0n, earnings: 0n };
-      byAgent.set(n.agentId, { ...a, executionCount: a.executionCount + 1, totalCost: a.totalCost + cost, earnings: a.earnings + n.agentEarnings });
+      const a = byAgent.get(n.agentId) ?? {
+        agentId: n.agentId,
+        agentName: names.get(n.agentId) ?? null,
+        executionCount: 0,
+        totalCost: 0n,
+        earnings: 0n,
+      };
+      byAgent.set(n.agentId, {
+        ...a,
+        executionCount: a.executionCount + 1,
+        totalCost: a.totalCost + cost,
+        earnings: a.earnings + n.agentEarnings,
+      });
       const d = byDepth.get(n.depth) ?? { depth: n.depth, nodeCount: 0, totalCost: 0n };
       byDepth.set(n.depth, { ...d, nodeCount: d.nodeCount + 1, totalCost: d.totalCost + cost });
     }

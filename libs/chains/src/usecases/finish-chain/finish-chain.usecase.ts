@@ -39,7 +39,10 @@ export class FinishChain {
         // The chain row locked first: no node enters while it is held, so the balance read next is final.
         const chain = await this.repo.lock(m, chainId);
         if (!chain || chain.status !== 'running' || !chain.rootEnded || chain.running !== 0) return false;
-        const [nodes, budget] = await Promise.all([this.repo.nodes(chainId, m), this.ledger.balance(m, Accounts.chainBudget(chainId).code)]);
+        const [nodes, budget] = await Promise.all([
+          this.repo.nodes(chainId, m),
+          this.ledger.balance(m, Accounts.chainBudget(chainId).code),
+        ]);
         const status = finalStatus(nodes);
         // A root that ran and failed keeps the platform fee: a request that fails on purpose is not
         // free to send. A chain that never ran its root (its payment settled too late) refunds all.
@@ -47,8 +50,20 @@ export class FinishChain {
         const fee = status === 'failed' && rootRan ? (budget < PLATFORM_FEE ? budget : PLATFORM_FEE) : 0n;
         const left = budget - fee;
         refundId = left > 0n ? newId('rfd') : null;
-        const finished = this.repo.finish(m, chainId, { status, refundId, refunded: left, completedAt: this.clock.now() });
-        const kept = fee > 0n ? this.ledger.post(m, { code: 'chain.root_failed', refId: chainId, legs: transfer(Accounts.chainBudget(chainId), Accounts.platformRevenue(), fee) }) : null;
+        const finished = this.repo.finish(m, chainId, {
+          status,
+          refundId,
+          refunded: left,
+          completedAt: this.clock.now(),
+        });
+        const kept =
+          fee > 0n
+            ? this.ledger.post(m, {
+                code: 'chain.root_failed',
+                refId: chainId,
+                legs: transfer(Accounts.chainBudget(chainId), Accounts.platformRevenue(), fee),
+              })
+            : null;
         if (!refundId) return allWrites([finished, kept ?? Promise.resolve(null)]).then(() => true);
         await allWrites([
           finished,
@@ -59,7 +74,14 @@ export class FinishChain {
             legs: transfer(Accounts.chainBudget(chainId), Accounts.clientRefundPayable(chain.rootWallet), left),
             metadata: { refundId },
           }),
-          this.refunds.open(m, { id: refundId, wallet: chain.rootWallet, amount: left, reason: 'chain_unspent', executionId: chain.rootExecutionId, transactionId: null }),
+          this.refunds.open(m, {
+            id: refundId,
+            wallet: chain.rootWallet,
+            amount: left,
+            reason: 'chain_unspent',
+            executionId: chain.rootExecutionId,
+            transactionId: null,
+          }),
         ]);
         return true;
       });

@@ -88,7 +88,8 @@ export class GetChain {
         children: [],
       });
     }
-    for (const n of nodes) if (n.parentExecutionId) byId.get(n.parentExecutionId)?.children.push(byId.get(n.executionId)!);
+    for (const n of nodes)
+      if (n.parentExecutionId) byId.get(n.parentExecutionId)?.children.push(byId.get(n.executionId)!);
     const root = nodes.find((n) => n.depth === 0);
     const ends = nodes.map((n) => (n.completedAt ?? this.clock.now()).getTime());
     return {

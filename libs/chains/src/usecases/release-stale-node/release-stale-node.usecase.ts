@@ -28,12 +28,15 @@ export class ReleaseStaleNode {
     const now = this.clock.now();
     let finishable: boolean;
     try {
-      finishable = await this.tx.pipelined((sql) => this.budget.release(sql, node, { executionTimeMs: now.getTime() - node.startedAt.getTime(), completedAt: now }));
+      finishable = await this.tx.pipelined((sql) =>
+        this.budget.release(sql, node, { executionTimeMs: now.getTime() - node.startedAt.getTime(), completedAt: now }),
+      );
     } catch (err) {
       if (pgErrorCode(err) === PG_NOT_CLAIMED) return false;
       throw err;
     }
-    if (finishable) await this.jobs.wake('chain.finish', { chainId: node.chainId }, { jobId: jobId('chain.finish', node.chainId) });
+    if (finishable)
+      await this.jobs.wake('chain.finish', { chainId: node.chainId }, { jobId: jobId('chain.finish', node.chainId) });
     return true;
   }
 }

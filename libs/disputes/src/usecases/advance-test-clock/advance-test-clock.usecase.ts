@@ -39,13 +39,21 @@ export class AdvanceTestClock {
 
   async execute(seconds: number): Promise<TestClockAdvance> {
     if (this.config.settlementMode !== 'local') {
-      throw new AppException('FORBIDDEN', 'The test clock exists only in local settlement (SETTLEMENT_MODE=local), where no real money moves', {
-        reason: 'test_clock_local_only',
-        settlementMode: this.config.settlementMode,
-      });
+      throw new AppException(
+        'FORBIDDEN',
+        'The test clock exists only in local settlement (SETTLEMENT_MODE=local), where no real money moves',
+        {
+          reason: 'test_clock_local_only',
+          settlementMode: this.config.settlementMode,
+        },
+      );
     }
-    if (!Number.isInteger(seconds) || seconds < 1 || seconds > TEST_CLOCK_MAX_SECONDS) throw new Error(`seconds must be 1-${TEST_CLOCK_MAX_SECONDS}`);
-    const shifted = await this.tx.run(async (manager) => ({ ...(await this.payments.shiftBack(manager, seconds)), disputes: await this.disputes.shiftBack(manager, seconds) }));
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > TEST_CLOCK_MAX_SECONDS)
+      throw new Error(`seconds must be 1-${TEST_CLOCK_MAX_SECONDS}`);
+    const shifted = await this.tx.run(async (manager) => ({
+      ...(await this.payments.shiftBack(manager, seconds)),
+      disputes: await this.disputes.shiftBack(manager, seconds),
+    }));
     // Disputes first: a response window that closed resolves for the payer, whose refund then goes out below.
     let disputesResolved = 0;
     for (const id of await this.timeouts.due()) if (await this.resolveOverdue.execute(id)) disputesResolved++;

@@ -50,16 +50,32 @@ export class FileDispute {
     const charged = await this.money.transaction(cmd.transactionId);
     if (!charged) throw new NotFoundException('TRANSACTION_NOT_FOUND', 'Transaction', cmd.transactionId);
     const signed = this.proofs.verify(cmd.proof, charged);
-    if (charged.disputeId !== null) throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed', { disputeId: charged.disputeId });
-    if (charged.status !== 'completed') throw new AppException('INVALID_STATE', `Only a completed transaction can be disputed (status ${charged.status})`);
+    if (charged.disputeId !== null)
+      throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed', {
+        disputeId: charged.disputeId,
+      });
+    if (charged.status !== 'completed')
+      throw new AppException(
+        'INVALID_STATE',
+        `Only a completed transaction can be disputed (status ${charged.status})`,
+      );
     const now = this.clock.now();
     const closesAt = new Date(charged.completedAt.getTime() + this.config.disputeFilingWindowS * 1000);
     if (now > closesAt) {
-      throw new AppException('DISPUTE_WINDOW_CLOSED', `A transaction can be disputed within ${this.config.disputeFilingWindowS} seconds of its completion`, {
-        closedAt: closesAt.toISOString(),
-      });
+      throw new AppException(
+        'DISPUTE_WINDOW_CLOSED',
+        `A transaction can be disputed within ${this.config.disputeFilingWindowS} seconds of its completion`,
+        {
+          closedAt: closesAt.toISOString(),
+        },
+      );
     }
-    const evidence = await this.evidence.execute({ transactionId: charged.id, paymentId: charged.paymentId, agentId: charged.agentId, chargedAt: charged.completedAt });
+    const evidence = await this.evidence.execute({
+      transactionId: charged.id,
+      paymentId: charged.paymentId,
+      agentId: charged.agentId,
+      chargedAt: charged.completedAt,
+    });
     const id = newId('dsp');
     const respondBy = new Date(now.getTime() + this.config.disputeResponseWindowS * 1000);
     const dispute = await this.tx.run(async (manager) => {
@@ -82,7 +98,12 @@ export class FileDispute {
       await this.repo.insert(manager, row);
       // The payer's penalties of one agent count once an interval (a griefer cannot suspend it by filing).
       await this.reputation.record(manager, charged.agentId, 'dispute.filed', id, charged.payerWallet);
-      await this.outbox.record(manager, 'dispute.filed', charged.agentId, { disputeId: id, transactionId: charged.id, reason: cmd.reason, respondBy: respondBy.toISOString() });
+      await this.outbox.record(manager, 'dispute.filed', charged.agentId, {
+        disputeId: id,
+        transactionId: charged.id,
+        reason: cmd.reason,
+        respondBy: respondBy.toISOString(),
+      });
       return (await this.repo.findById(id, manager))!;
     });
     await this.timeouts.schedule(dispute);

@@ -43,19 +43,33 @@ export class PayerProofCheck {
   verify(proof: PayerProof, tx: DisputedTransaction): WalletAuthContext | null {
     if (proof.payment) {
       if (tx.paymentHeaderHash === null || X402Service.hashHeader(proof.payment.value) !== tx.paymentHeaderHash) {
-        throw new AppException('FORBIDDEN', 'This is not the payment of this transaction; only its payer may dispute it');
+        throw new AppException(
+          'FORBIDDEN',
+          'This is not the payment of this transaction; only its payer may dispute it',
+        );
       }
       return null;
     }
-    if (!proof.wallet) throw new AppException('UNAUTHORIZED', `${CLIENT_WALLET_HEADER} header is required with ${CLIENT_SIGNATURE_HEADER}`);
+    if (!proof.wallet)
+      throw new AppException(
+        'UNAUTHORIZED',
+        `${CLIENT_WALLET_HEADER} header is required with ${CLIENT_SIGNATURE_HEADER}`,
+      );
     if (!isWallet(proof.wallet)) throw new AppException('UNAUTHORIZED', `${CLIENT_WALLET_HEADER} must be a 0x address`);
     const parsed = parseAuthHeader(proof.signature, CLIENT_SIGNATURE_HEADER, 'any');
     assertFresh(parsed, this.clock.nowMs(), this.config.authSignatureWindowS, CLIENT_SIGNATURE_HEADER);
-    if (parsed.action !== null) throw new AppException('UNAUTHORIZED', `${CLIENT_SIGNATURE_HEADER} must be agora-auth:<transaction_id>:<unix_ms>:sig:<0x signature>`);
-    if (parsed.subjectId !== tx.id) throw new AppException('FORBIDDEN', `${CLIENT_SIGNATURE_HEADER} was made for another transaction`);
-    if (!sameWallet(proof.wallet, tx.payerWallet)) throw new AppException('FORBIDDEN', `${CLIENT_WALLET_HEADER} is not the payer of this transaction`);
+    if (parsed.action !== null)
+      throw new AppException(
+        'UNAUTHORIZED',
+        `${CLIENT_SIGNATURE_HEADER} must be agora-auth:<transaction_id>:<unix_ms>:sig:<0x signature>`,
+      );
+    if (parsed.subjectId !== tx.id)
+      throw new AppException('FORBIDDEN', `${CLIENT_SIGNATURE_HEADER} was made for another transaction`);
+    if (!sameWallet(proof.wallet, tx.payerWallet))
+      throw new AppException('FORBIDDEN', `${CLIENT_WALLET_HEADER} is not the payer of this transaction`);
     const signer = recoverSigner(parsed);
-    if (signer === null || !sameWallet(signer, proof.wallet)) throw new AppException('FORBIDDEN', `${CLIENT_SIGNATURE_HEADER} was not signed by ${CLIENT_WALLET_HEADER}`);
+    if (signer === null || !sameWallet(signer, proof.wallet))
+      throw new AppException('FORBIDDEN', `${CLIENT_SIGNATURE_HEADER} was not signed by ${CLIENT_WALLET_HEADER}`);
     return {
       agentId: tx.agentId,
       wallet: tx.payerWallet,

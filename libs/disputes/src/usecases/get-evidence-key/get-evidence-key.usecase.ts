@@ -26,7 +26,8 @@ export class GetEvidenceKey {
   async execute(disputeId: string, auth: WalletAuthContext): Promise<DisputeEvidenceKey> {
     const d = await this.repo.findById(disputeId);
     if (!d) throw new NotFoundException('DISPUTE_NOT_FOUND', 'Dispute', disputeId);
-    if (d.agentId.toLowerCase() !== auth.agentId.toLowerCase()) throw new AppException('FORBIDDEN', 'Only the disputed agent reads the evidence key');
+    if (d.agentId.toLowerCase() !== auth.agentId.toLowerCase())
+      throw new AppException('FORBIDDEN', 'Only the disputed agent reads the evidence key');
     return { disputeId: d.id, transactionId: d.transactionId, evidenceKey: this.keys.keyFor(d.transactionId) };
   }
 }

@@ -8,9 +8,14 @@ import { DisputesRepository } from '../../disputes.repository';
 export class ListAgentDisputes {
   constructor(private readonly repo: DisputesRepository) {}
 
-  async execute(agentId: string, status: DisputeStatus | undefined, page: Page): Promise<{ disputes: DisputeEntity[]; total: number }> {
+  async execute(
+    agentId: string,
+    status: DisputeStatus | undefined,
+    page: Page,
+  ): Promise<{ disputes: DisputeEntity[]; total: number }> {
     const found = await this.repo.listByAgent(agentId, status, page);
-    if (found.total === 0 && !(await this.repo.agentExists(agentId))) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', agentId);
+    if (found.total === 0 && !(await this.repo.agentExists(agentId)))
+      throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', agentId);
     return found;
   }
 }

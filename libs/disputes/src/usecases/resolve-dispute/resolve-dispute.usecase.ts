@@ -48,10 +48,20 @@ export class ResolveDispute {
       if (!d) throw new NotFoundException('DISPUTE_NOT_FOUND', 'Dispute', cmd.disputeId);
       const now = this.clock.now();
       if (cmd.onlyIfOverdue && (d.status !== 'pending' || d.respondBy > now)) return null;
-      if (d.status === 'resolved') throw new AppException('INVALID_STATE', 'This dispute is already resolved', { status: d.status, resolution: d.resolution });
+      if (d.status === 'resolved')
+        throw new AppException('INVALID_STATE', 'This dispute is already resolved', {
+          status: d.status,
+          resolution: d.resolution,
+        });
       const charged = (await this.money.transaction(d.transactionId, manager))!;
       const advance = cmd.advance === true && cmd.outcome !== 'agent_wins';
-      const settled = await this.money.settle(manager, { disputeId: d.id, transaction: charged, frozen: d.frozenAmount, outcome: cmd.outcome, advance });
+      const settled = await this.money.settle(manager, {
+        disputeId: d.id,
+        transaction: charged,
+        frozen: d.frozenAmount,
+        outcome: cmd.outcome,
+        advance,
+      });
       const resolution: DisputeResolution = {
         outcome: cmd.outcome,
         note: cmd.note,
@@ -65,7 +75,11 @@ export class ResolveDispute {
       await this.repo.resolve(manager, d.id, resolution, now, settled.advanced);
       const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id);
       const reputationDelta = applied?.delta ?? REPUTATION_DELTAS[`dispute.${cmd.outcome}`];
-      await this.outbox.record(manager, 'dispute.resolved', d.agentId, { disputeId: d.id, resolution: cmd.outcome, reputationDelta });
+      await this.outbox.record(manager, 'dispute.resolved', d.agentId, {
+        disputeId: d.id,
+        resolution: cmd.outcome,
+        reputationDelta,
+      });
       return { refundIds: [...(settled.refund ? [settled.refund.id] : []), ...settled.repaymentRefundIds] };
     });
     if (done === null) return null;

@@ -59,12 +59,28 @@ export class AdmitChainCall {
 
   /** `fresh`: read the target even if one is remembered (its version moved since). */
   async execute(cmd: ExecuteCommand & { chainToken: string }, fresh = false): Promise<AdmittedChainCall> {
-    if (cmd.payment) throw new ValidationException([{ field: 'X-Chain-Token', messages: ['a chained call is paid by its chain: send X-Chain-Token without a payment header'] }]);
+    if (cmd.payment)
+      throw new ValidationException([
+        {
+          field: 'X-Chain-Token',
+          messages: ['a chained call is paid by its chain: send X-Chain-Token without a payment header'],
+        },
+      ]);
     if (cmd.async) throw new ValidationException([{ field: 'async', messages: ['a chained call runs synchronously'] }]);
     const token = this.tokens.verify(cmd.chainToken);
-    const chain: ChainRef = { id: token.cid, rootWallet: token.rw, traceId: token.tid, maxDepth: token.md, startedAt: new Date(token.sa) };
+    const chain: ChainRef = {
+      id: token.cid,
+      rootWallet: token.rw,
+      traceId: token.tid,
+      maxDepth: token.md,
+      startedAt: new Date(token.sa),
+    };
     if (chain.startedAt.getTime() + this.config.chainTimeoutS * 1000 <= this.clock.nowMs()) {
-      throw new AppException('CHAIN_TIMEOUT', `The chain ran longer than its time limit of ${this.config.chainTimeoutS} s`, { chainId: chain.id, startedAt: token.sa });
+      throw new AppException(
+        'CHAIN_TIMEOUT',
+        `The chain ran longer than its time limit of ${this.config.chainTimeoutS} s`,
+        { chainId: chain.id, startedAt: token.sa },
+      );
     }
     const remembered = fresh ? undefined : this.targets.remembered(cmd.agentId, cmd.capabilityId);
     let target: ExecuteTarget;
@@ -86,32 +102,61 @@ export class AdmitChainCall {
     const limits = await this.limiter.hit(`agent:${caller}`, target.agent.id);
     if (limits.retryAfterS !== null) {
       this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
-      throw new ExecuteRejected(new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS }), limits);
+      throw new ExecuteRejected(
+        new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS }),
+        limits,
+      );
     }
-    return { token, chain, target, price: priceFor(target.agent, target.capability, this.config.publicBaseUrl), caller, depth, limits, version: remembered ? remembered.version : null };
+    return {
+      token,
+      chain,
+      target,
+      price: priceFor(target.agent, target.capability, this.config.publicBaseUrl),
+      caller,
+      depth,
+      limits,
+      version: remembered ? remembered.version : null,
+    };
   }
 
   /** The call's place in the chain and the target's rules; answers the new node's depth. */
   private check(token: ChainTokenPayload, chain: ChainRef, target: ExecuteTarget, input: unknown): number {
     const depth = token.d + 1;
-    if (depth > chain.maxDepth) throw new AppException('DEPTH_LIMIT', 'The call would go deeper than the chain allows', { currentDepth: depth, maxDepth: chain.maxDepth });
+    if (depth > chain.maxDepth)
+      throw new AppException('DEPTH_LIMIT', 'The call would go deeper than the chain allows', {
+        currentDepth: depth,
+        maxDepth: chain.maxDepth,
+      });
     if (token.path.includes(target.agent.id)) {
-      throw new AppException('CIRCULAR_DEPENDENCY', 'The target agent is already in the call path', { chain: [...token.path, target.agent.id] });
+      throw new AppException('CIRCULAR_DEPENDENCY', 'The target agent is already in the call path', {
+        chain: [...token.path, target.agent.id],
+      });
     }
     const caller = token.path[token.path.length - 1];
     const settings = target.agent.chainSettings;
-    if (!settings.chain_enabled) throw new AppException('CHAIN_DISABLED', 'The target agent has chaining disabled', { agentId: target.agent.id });
-    if (settings.chain_blocked_callers.includes(caller) || (settings.chain_allowed_callers.length > 0 && !settings.chain_allowed_callers.includes(caller))) {
-      throw new AppException('AGENT_NOT_CHAINABLE', 'The target agent does not take chained calls from this caller', { agentId: target.agent.id, callerAgentId: caller });
+    if (!settings.chain_enabled)
+      throw new AppException('CHAIN_DISABLED', 'The target agent has chaining disabled', { agentId: target.agent.id });
+    if (
+      settings.chain_blocked_callers.includes(caller) ||
+      (settings.chain_allowed_callers.length > 0 && !settings.chain_allowed_callers.includes(caller))
+    ) {
+      throw new AppException('AGENT_NOT_CHAINABLE', 'The target agent does not take chained calls from this caller', {
+        agentId: target.agent.id,
+        callerAgentId: caller,
+      });
     }
     const inputErrors = validateAgainst(target.capability.inputSchema, input, target.agent.id);
-    if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
+    if (inputErrors.length)
+      throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', {
+        errors: inputErrors,
+      });
     return depth;
   }
 
   /** CHAIN_NOT_FOUND if the chain does not exist or has ended (asked only on the way to a refusal). */
   private async assertOpen(chainId: string): Promise<void> {
     const chain = await this.chains.find(chainId);
-    if (!chain || !['running', 'pending'].includes(chain.status) || chain.rootEnded) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist or has ended', { chainId });
+    if (!chain || !['running', 'pending'].includes(chain.status) || chain.rootEnded)
+      throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist or has ended', { chainId });
   }
 }

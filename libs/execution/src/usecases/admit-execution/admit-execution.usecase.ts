@@ -74,11 +74,22 @@ export class AdmitExecution {
         recoverError = err;
       }
     }
-    const nonce = recovered ? { chainId: recovered.option.network.chainId, asset: recovered.option.asset, payer: recovered.payer, nonce: recovered.auth.nonce } : null;
+    const nonce = recovered
+      ? {
+          chainId: recovered.option.network.chainId,
+          asset: recovered.option.asset,
+          payer: recovered.payer,
+          nonce: recovered.auth.nonce,
+        }
+      : null;
     const reads =
       remembered || nonce
         ? this.tx.batch(
-            (sql) => [remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null), nonce ? this.payments.authorizationUsed(nonce, sql) : Promise.resolve(false)] as const,
+            (sql) =>
+              [
+                remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null),
+                nonce ? this.payments.authorizationUsed(nonce, sql) : Promise.resolve(false),
+              ] as const,
           )
         : Promise.resolve([
             { status: 'fulfilled', value: null },
@@ -89,8 +100,12 @@ export class AdmitExecution {
     let targetError: unknown = null;
     if (targetRead) target = await targetRead.catch((err: unknown) => ((targetError = err), null));
     // The price of a target, and the payment's verification against it (once per target).
-    const verifiedFor = (t: ExecuteTarget | null): { price: ExecutionPrice | null; verified: VerifiedPayment | null; error: unknown } => {
-      const price = t ? withChainBudget(priceFor(t.agent, t.capability, this.config.publicBaseUrl), cmd.chain?.budget) : null;
+    const verifiedFor = (
+      t: ExecuteTarget | null,
+    ): { price: ExecutionPrice | null; verified: VerifiedPayment | null; error: unknown } => {
+      const price = t
+        ? withChainBudget(priceFor(t.agent, t.capability, this.config.publicBaseUrl), cmd.chain?.budget)
+        : null;
       if (!price || !recovered || !cmd.payment) return { price, verified: null, error: null };
       try {
         return { price, verified: this.x402.verify(cmd.payment, price, recovered), error: null };
@@ -99,14 +114,20 @@ export class AdmitExecution {
       }
     };
     let { price: priced, verified, error: verifyError } = verifiedFor(target);
-    const limits = await this.limiter.hit(verified ? verified.payer : `ip:${cmd.clientIp}`, cmd.agentId, verified ? this.nonces.claimRequest(verified) : undefined, verified !== null);
+    const limits = await this.limiter.hit(
+      verified ? verified.payer : `ip:${cmd.clientIp}`,
+      cmd.agentId,
+      verified ? this.nonces.claimRequest(verified) : undefined,
+      verified !== null,
+    );
     const holdsClaim = limits.claimed === true;
     const giveBack = (err: unknown) => {
       if (holdsClaim && verified) this.nonces.giveBackAfter(err, verified);
       this.limiter.giveBackAgentSlot(cmd.agentId, limits.agentSlot);
     };
     try {
-      if (limits.retryAfterS !== null) throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS });
+      if (limits.retryAfterS !== null)
+        throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS });
       const [version, used] = await reads;
       if (targetError) throw targetError;
       if (version.status === 'rejected') throw version.reason;
@@ -126,14 +147,20 @@ export class AdmitExecution {
       const { agent, capability } = target!;
       if (cmd.chain) checkChainRoot(agent.chainSettings, cmd.chain.maxDepth);
       const inputErrors = validateAgainst(capability.inputSchema, cmd.input, agent.id);
-      if (inputErrors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors: inputErrors });
+      if (inputErrors.length)
+        throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', {
+          errors: inputErrors,
+        });
       if (cmd.callbackUrl) {
         const errors = await this.urlPolicy.fieldErrors({ callbackUrl: cmd.callbackUrl });
         if (errors.length) throw new ValidationException(errors);
       }
       const price = priced!;
       if (!cmd.payment) throw this.x402.paymentRequired(price);
-      if (recoverError) throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID' ? this.x402.withOffer(recoverError, price) : recoverError;
+      if (recoverError)
+        throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID'
+          ? this.x402.withOffer(recoverError, price)
+          : recoverError;
       if (verifyError || !verified) throw verifyError;
       if (used.status === 'rejected') throw used.reason;
       const fingerprint = createHash('sha256')
@@ -149,7 +176,14 @@ export class AdmitExecution {
       if (used.value) throw paymentReplayed();
       await this.adapter.preflight(verified);
       if (!holdsClaim) throw paymentReplayed();
-      return { kind: 'admitted', target: target!, price, funding: this.funding.fromVerified(verified, newId('pay')), fingerprint, limits };
+      return {
+        kind: 'admitted',
+        target: target!,
+        price,
+        funding: this.funding.fromVerified(verified, newId('pay')),
+        fingerprint,
+        limits,
+      };
     } catch (err) {
       giveBack(err);
       throw new ExecuteRejected(err, limits);
@@ -160,7 +194,12 @@ export class AdmitExecution {
   async idempotent(payer: string, key: string, fingerprint: string): Promise<ExecutionEntity | null> {
     const row = await this.repo.findIdempotent(payer, key, this.clock.now());
     if (!row) return null;
-    if (row.fingerprint !== fingerprint) throw new AppException('IDEMPOTENCY_CONFLICT', 'This idempotencyKey was used with another agent, capability or input', { idempotencyKey: key });
+    if (row.fingerprint !== fingerprint)
+      throw new AppException(
+        'IDEMPOTENCY_CONFLICT',
+        'This idempotencyKey was used with another agent, capability or input',
+        { idempotencyKey: key },
+      );
     return this.repo.findById(row.executionId);
   }
 }
@@ -168,13 +207,23 @@ export class AdmitExecution {
 /** A chain root's price: the root's own cost plus the budget it funds (one payment covers both). */
 function withChainBudget(price: ExecutionPrice, budget: bigint | undefined): ExecutionPrice {
   if (budget === undefined) return price;
-  return { ...price, amount: price.amount + budget, description: `${price.description}, opening a chain with a budget of ${formatMicros(budget)} USDC` };
+  return {
+    ...price,
+    amount: price.amount + budget,
+    description: `${price.description}, opening a chain with a budget of ${formatMicros(budget)} USDC`,
+  };
 }
 
 /** Opening a chain at an agent: it must take part in chains, and the depth asked for is within what it allows. */
 function checkChainRoot(settings: ExecuteTarget['agent']['chainSettings'], maxDepth: number | null): void {
-  if (!settings.chain_enabled) throw new AppException('CHAIN_DISABLED', 'The target agent has chaining disabled: it cannot open a chain');
+  if (!settings.chain_enabled)
+    throw new AppException('CHAIN_DISABLED', 'The target agent has chaining disabled: it cannot open a chain');
   if (maxDepth !== null && maxDepth > settings.chain_max_depth) {
-    throw new ValidationException([{ field: 'chain.maxDepth', messages: [`chain.maxDepth must be at most ${settings.chain_max_depth}, the most this agent allows`] }]);
+    throw new ValidationException([
+      {
+        field: 'chain.maxDepth',
+        messages: [`chain.maxDepth must be at most ${settings.chain_max_depth}, the most this agent allows`],
+      },
+    ]);
   }
 }

@@ -39,7 +39,8 @@ export class BudgetCheck {
   async execute(req: BudgetCheckRequest): Promise<BudgetEstimate> {
     const { agent, capability } = await this.targets.read(req.agentId, req.capabilityId);
     const errors = validateAgainst(capability.inputSchema, req.input, agent.id);
-    if (errors.length) throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors });
+    if (errors.length)
+      throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors });
     const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);
     const price = variable ? (capability.maxPrice ?? capability.basePrice) : capability.basePrice;
     const directCost = PLATFORM_FEE + price;
@@ -49,15 +50,25 @@ export class BudgetCheck {
     const estimatedTotal = directCost + estimatedSubAgentCosts + contingency;
     const recommendedBudget = (estimatedTotal * 3n) / 2n;
     const warnings: string[] = [];
-    if (variable) warnings.push(`${capability.pricingModel} pricing: estimated at the cap of ${formatMicros(price)} USDC per call`);
-    if (!agent.chainSettings.chain_enabled) warnings.push('this agent has chaining disabled: it cannot open or join a chain');
+    if (variable)
+      warnings.push(`${capability.pricingModel} pricing: estimated at the cap of ${formatMicros(price)} USDC per call`);
+    if (!agent.chainSettings.chain_enabled)
+      warnings.push('this agent has chaining disabled: it cannot open or join a chain');
     if (req.estimatedDepth > agent.chainSettings.chain_max_depth)
-      warnings.push(`estimatedDepth ${req.estimatedDepth} exceeds this agent's chain_max_depth of ${agent.chainSettings.chain_max_depth}`);
-    if (levels > 0n && !req.includeSubAgentCosts) warnings.push('sub-agent costs are left out: the budget may run short below the first level');
+      warnings.push(
+        `estimatedDepth ${req.estimatedDepth} exceeds this agent's chain_max_depth of ${agent.chainSettings.chain_max_depth}`,
+      );
+    if (levels > 0n && !req.includeSubAgentCosts)
+      warnings.push('sub-agent costs are left out: the budget may run short below the first level');
     if (recommendedBudget > MAX_BUDGET) warnings.push('the recommended budget exceeds the chain maximum of 1000.00');
     return {
       estimatedTotal,
-      breakdown: { directCost, platformFees: PLATFORM_FEE + splitAgentFee(price).cut, estimatedSubAgentCosts, contingency },
+      breakdown: {
+        directCost,
+        platformFees: PLATFORM_FEE + splitAgentFee(price).cut,
+        estimatedSubAgentCosts,
+        contingency,
+      },
       capability: { id: capability.capabilityId, name: capability.name, basePrice: capability.basePrice },
       warnings,
       recommendedBudget,

@@ -6,7 +6,14 @@ import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
 import { ReputationRecorder } from '@app/reputation';
-import { EscrowHoldEntity, EscrowService, EXPIRED_UNUSED, RefundEntity, RefundsService, splitAgentFee } from '@app/payments';
+import {
+  EscrowHoldEntity,
+  EscrowService,
+  EXPIRED_UNUSED,
+  RefundEntity,
+  RefundsService,
+  splitAgentFee,
+} from '@app/payments';
 import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { ExecutionOutcome } from '../../execution.types';
@@ -19,7 +26,13 @@ import { Funding } from '../../funding/funding';
  * a stored execution whose settlement or charge did not happen yet (retry job, sweeper).
  */
 export type ChargeRequest =
-  | { state: 'fresh' | 'pending'; execution: ExecutionEntity; funding: Funding; completion: RunCompletion; reputation?: number }
+  | {
+      state: 'fresh' | 'pending';
+      execution: ExecutionEntity;
+      funding: Funding;
+      completion: RunCompletion;
+      reputation?: number;
+    }
   | { state: 'completed'; execution: ExecutionEntity; funding: Funding; reputation?: number };
 
 interface Charged {
@@ -58,32 +71,46 @@ export class ChargeExecution {
   ) {}
 
   execute(req: ChargeRequest): Promise<ExecutionOutcome> {
-    return inSpan('agora.execute.charge', { 'agora.request_id': req.execution.id, 'agora.agent_id': req.execution.agentId }, async (set) => {
-      const outcome = await this.chargeTraced(req);
-      set({
-        'agora.status': outcome.execution.status,
-        'agora.settlement_status': outcome.execution.settlementStatus ?? 'none',
-        'agora.cost': String(outcome.execution.platformFee + outcome.execution.agentFee),
-      });
-      return outcome;
-    });
+    return inSpan(
+      'agora.execute.charge',
+      { 'agora.request_id': req.execution.id, 'agora.agent_id': req.execution.agentId },
+      async (set) => {
+        const outcome = await this.chargeTraced(req);
+        set({
+          'agora.status': outcome.execution.status,
+          'agora.settlement_status': outcome.execution.settlementStatus ?? 'none',
+          'agora.cost': String(outcome.execution.platformFee + outcome.execution.agentFee),
+        });
+        return outcome;
+      },
+    );
   }
 
   private async chargeTraced(req: ChargeRequest): Promise<ExecutionOutcome> {
     const { execution, funding } = req;
     if (req.state !== 'completed') {
-      Object.assign(execution, { status: 'completed', ...completionFields(req.completion), settlementStatus: 'settlement_pending' });
+      Object.assign(execution, {
+        status: 'completed',
+        ...completionFields(req.completion),
+        settlementStatus: 'settlement_pending',
+      });
       if (!funding.settlesOutside) return this.charge(req, req.state === 'fresh' ? 'insert' : 'complete');
       const lease = new Date(Date.now() + this.config.settlementLeaseMs);
       if (req.state === 'fresh') {
         Object.assign(execution, { lockedUntil: lease });
-        await this.tx.pipelined((sql) => allWrites([funding.reserve(sql, execution.id), this.repo.insert(sql, execution)]));
+        await this.tx.pipelined((sql) =>
+          allWrites([funding.reserve(sql, execution.id), this.repo.insert(sql, execution)]),
+        );
       } else if (!(await this.repo.recordCompletion(execution.id, req.completion, lease))) {
         return this.stored(execution.id);
       }
     }
     // Settled, or expired unused (final): nothing left to do (a duplicate job, a late sweep).
-    if (execution.status !== 'completed' || execution.settlementStatus === 'settled' || execution.settlementStatus === 'settlement_expired') {
+    if (
+      execution.status !== 'completed' ||
+      execution.settlementStatus === 'settled' ||
+      execution.settlementStatus === 'settlement_expired'
+    ) {
       return { execution, settlement: null };
     }
     if (funding.settlesOutside) {
@@ -100,7 +127,10 @@ export class ChargeExecution {
         return await this.charge(req, 'settle');
       } catch (err) {
         // The money moved and is recorded (payment settled, not yet linked): the sweeper charges it.
-        this.logger.error({ executionId: execution.id, err: (err as Error).message }, 'charge after settlement failed; left to the sweeper');
+        this.logger.error(
+          { executionId: execution.id, err: (err as Error).message },
+          'charge after settlement failed; left to the sweeper',
+        );
         return this.stored(execution.id);
       }
     }
@@ -131,7 +161,13 @@ export class ChargeExecution {
         mode === 'insert'
           ? allWrites([
               funding.settleWrites(sql, id, true, facts),
-              this.repo.insert(sql, { ...execution, settlementStatus: 'settled', transactionId, refundId, lockedUntil: null } as ExecutionEntity),
+              this.repo.insert(sql, {
+                ...execution,
+                settlementStatus: 'settled',
+                transactionId,
+                refundId,
+                lockedUntil: null,
+              } as ExecutionEntity),
             ])
           : mode === 'complete' && req.state !== 'completed'
             ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId)
@@ -151,7 +187,9 @@ export class ChargeExecution {
           { cost: formatMicros(facts.cost) },
         ),
         // The callback references the stored output (built when sent) rather than copying it.
-        execution.callbackUrl ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: null }) : Promise.resolve(null),
+        execution.callbackUrl
+          ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: null })
+          : Promise.resolve(null),
         this.escrow.recordCharge(sql, {
           transactionId,
           paymentId: funding.paymentId,
@@ -171,10 +209,13 @@ export class ChargeExecution {
         this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, funding.payer),
       ] as const;
     const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {
-      if (claim.status === 'rejected') throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;
+      if (claim.status === 'rejected')
+        throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;
       const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
       if (failed) throw failed.reason;
-      const { hold, refund } = (writes[3] as PromiseFulfilledResult<{ hold: EscrowHoldEntity; refund: RefundEntity | null }>).value;
+      const { hold, refund } = (
+        writes[3] as PromiseFulfilledResult<{ hold: EscrowHoldEntity; refund: RefundEntity | null }>
+      ).value;
       return { hold, refund, callback: (writes[2] as PromiseFulfilledResult<string | null>).value };
     };
     let charged: Charged;
@@ -182,7 +223,9 @@ export class ChargeExecution {
       // A held charge is one round trip, COMMIT included: the hot ledger accounts and the agent's
       // row stay locked only while Postgres runs it. An instant-tier hold is released in the same
       // transaction once the posting has answered, so that one waits for the results first.
-      charged = inline ? await this.tx.pipelined(async (sql) => interpret(await Promise.allSettled(issue(sql)))) : interpret(await this.tx.oneTrip(issue));
+      charged = inline
+        ? await this.tx.pipelined(async (sql) => interpret(await Promise.allSettled(issue(sql))))
+        : interpret(await this.tx.oneTrip(issue));
     } catch (err) {
       if (err instanceof NotClaimed) return this.stored(id);
       throw err;
@@ -190,12 +233,18 @@ export class ChargeExecution {
     this.metrics.executions.inc({ outcome: 'completed', pricing: execution.pricingModel });
     // After commit. A hold due now (the score crossed into an instant tier since the target was
     // cached) is released before the answer; otherwise the job is due hours later (the sweeper covers a lost one): not awaited.
-    if (charged.hold.status === 'held' && charged.hold.releaseAt.getTime() <= Date.now()) await this.escrow.release(charged.hold.id);
+    if (charged.hold.status === 'held' && charged.hold.releaseAt.getTime() <= Date.now())
+      await this.escrow.release(charged.hold.id);
     else void this.escrow.scheduleRelease(charged.hold);
     if (charged.refund) await this.refunds.enqueue(charged.refund.id);
     if (charged.callback) await this.deliveries.wake(charged.callback, 0);
     await funding.afterEnd();
-    Object.assign(execution, { settlementStatus: 'settled', transactionId, refundId: charged.refund?.id ?? null, lockedUntil: null });
+    Object.assign(execution, {
+      settlementStatus: 'settled',
+      transactionId,
+      refundId: charged.refund?.id ?? null,
+      lockedUntil: null,
+    });
     return { execution, settlement: { ...funding.receipt(), refund: charged.refund } };
   }
 
@@ -205,5 +254,11 @@ export class ChargeExecution {
 }
 
 function completionFields(c: RunCompletion) {
-  return { output: c.output, executionTimeMs: c.executionTimeMs, completedAt: c.completedAt, agentFee: c.agentFee, usageTokens: c.usageTokens };
+  return {
+    output: c.output,
+    executionTimeMs: c.executionTimeMs,
+    completedAt: c.completedAt,
+    agentFee: c.agentFee,
+    usageTokens: c.usageTokens,
+  };
 }

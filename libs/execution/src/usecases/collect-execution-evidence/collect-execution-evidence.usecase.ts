@@ -21,7 +21,12 @@ export interface ExecutionFacts {
   inputHash: string | null;
   outputHash: string | null;
   agentError: string | null;
-  timings: { requestedAt: string | null; completedAt: string | null; executionTimeMs: number | null; retryCount: number | null };
+  timings: {
+    requestedAt: string | null;
+    completedAt: string | null;
+    executionTimeMs: number | null;
+    retryCount: number | null;
+  };
   cost: { agentFee: string | null; platformFee: string | null; pricingModel: string | null };
   settlement: { status: string | null; txHash: string | null; network: string | null; payer: string | null };
   chainId: string | null;
@@ -38,7 +43,8 @@ export interface ExecutionEvidence {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const hashOf = (value: Record<string, unknown> | null | undefined) => (value === null || value === undefined ? null : sha256(canonicalJson(value)));
+const hashOf = (value: Record<string, unknown> | null | undefined) =>
+  value === null || value === undefined ? null : sha256(canonicalJson(value));
 
 /** The evidence a dispute carries: the facts of the execution a transaction charged, signed by the platform. */
 @Injectable()
@@ -50,8 +56,16 @@ export class CollectExecutionEvidence {
     private readonly keys: EvidenceKeys,
   ) {}
 
-  async execute(charge: { transactionId: string; paymentId: string | null; agentId: string; chargedAt: Date }): Promise<ExecutionEvidence> {
-    const [execution, payment] = await Promise.all([this.repo.findByCharge(charge), charge.paymentId ? this.payments.get(charge.paymentId) : Promise.resolve(null)]);
+  async execute(charge: {
+    transactionId: string;
+    paymentId: string | null;
+    agentId: string;
+    chargedAt: Date;
+  }): Promise<ExecutionEvidence> {
+    const [execution, payment] = await Promise.all([
+      this.repo.findByCharge(charge),
+      charge.paymentId ? this.payments.get(charge.paymentId) : Promise.resolve(null),
+    ]);
     const keyed = (digest: string | null) => (digest === null ? null : this.keys.hash(charge.transactionId, digest));
     const facts: ExecutionFacts = {
       transactionId: charge.transactionId,
@@ -60,7 +74,9 @@ export class CollectExecutionEvidence {
       status: execution?.status ?? null,
       // A pruned execution (EXECUTION_PAYLOAD_RETENTION_DAYS) kept the SHA-256 of what it held.
       inputHash: execution ? keyed(execution.payloadPrunedAt ? execution.inputSha256 : hashOf(execution.input)) : null,
-      outputHash: execution ? keyed(execution.payloadPrunedAt ? execution.outputSha256 : hashOf(execution.output)) : null,
+      outputHash: execution
+        ? keyed(execution.payloadPrunedAt ? execution.outputSha256 : hashOf(execution.output))
+        : null,
       agentError: execution?.agentError ?? null,
       timings: {
         requestedAt: execution?.createdAt.toISOString() ?? null,
@@ -73,12 +89,20 @@ export class CollectExecutionEvidence {
         platformFee: execution ? formatMicros(execution.platformFee) : null,
         pricingModel: execution?.pricingModel ?? null,
       },
-      settlement: { status: payment?.status ?? null, txHash: payment?.txHash ?? null, network: payment?.network ?? null, payer: payment?.payer ?? null },
+      settlement: {
+        status: payment?.status ?? null,
+        txHash: payment?.txHash ?? null,
+        network: payment?.network ?? null,
+        payer: payment?.payer ?? null,
+      },
       chainId: execution?.chainId ?? null,
     };
     return {
       facts,
-      attestation: { keyId: this.signer.keyId, signature: this.signer.attestationSignature(charge.transactionId, canonicalJson(facts)) },
+      attestation: {
+        keyId: this.signer.keyId,
+        signature: this.signer.attestationSignature(charge.transactionId, canonicalJson(facts)),
+      },
     };
   }
 }

@@ -11,7 +11,10 @@ export class CountRejectedExecute {
   constructor(private readonly limiter: RateLimiter) {}
 
   async execute(clientIp: string, targetAgentId: unknown): Promise<RateLimitState | null> {
-    const agentKey = typeof targetAgentId === 'string' && /^[0-9a-f-]{36}$/i.test(targetAgentId) ? targetAgentId.toLowerCase() : 'invalid';
+    const agentKey =
+      typeof targetAgentId === 'string' && /^[0-9a-f-]{36}$/i.test(targetAgentId)
+        ? targetAgentId.toLowerCase()
+        : 'invalid';
     try {
       return await this.limiter.hit(`ip:${clientIp}`, agentKey, undefined, false);
     } catch {

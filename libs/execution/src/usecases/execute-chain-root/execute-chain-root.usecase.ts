@@ -18,7 +18,10 @@ import { RunAgent } from '../run-agent/run-agent.usecase';
 
 /** Thrown when the chain could not be funded before its root ran: nothing ran; what moved is refunded by the worker. */
 const notFunded = (why: string) =>
-  new AppException('SETTLEMENT_FAILED', `The chain's payment could not be settled before its root ran (${why}); nothing ran, and if the payment settles later all of it is refunded`);
+  new AppException(
+    'SETTLEMENT_FAILED',
+    `The chain's payment could not be settled before its root ran (${why}); nothing ran, and if the payment settles later all of it is refunded`,
+  );
 
 /**
  * A chain root (`POST /execute` with `chain: {budget?, maxDepth?}`; resolutions §5): admitted like
@@ -52,16 +55,26 @@ export class ExecuteChainRoot {
     return executionSpan(cmd, () => this.open(cmd));
   }
 
-  private async open(cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } }): Promise<ChainedResult> {
+  private async open(
+    cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } },
+  ): Promise<ChainedResult> {
     if (cmd.async || cmd.idempotencyKey) {
-      throw new ValidationException([{ field: cmd.async ? 'async' : 'idempotencyKey', messages: ['a chain root runs synchronously, without an idempotency key'] }]);
+      throw new ValidationException([
+        {
+          field: cmd.async ? 'async' : 'idempotencyKey',
+          messages: ['a chain root runs synchronously, without an idempotency key'],
+        },
+      ]);
     }
     const admitted = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
     if (admitted.kind !== 'admitted') throw new Error('a chain root has no idempotency key to replay');
     const { target, price, funding: payment, limits } = admitted;
     const now = this.clock.now();
     const chainId = randomUUID();
-    const { traceId, spanId, sampled } = activeSpanIds() ?? { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') };
+    const { traceId, spanId, sampled } = activeSpanIds() ?? {
+      traceId: randomBytes(16).toString('hex'),
+      spanId: randomBytes(8).toString('hex'),
+    };
     const tf = sampled === false ? '00' : '01'; // tracing off: no decision was made, the agent may sample
     const maxDepth = cmd.chain.maxDepth ?? Math.min(5, target.agent.chainSettings.chain_max_depth);
     const execution = newExecution({
@@ -103,14 +116,28 @@ export class ExecuteChainRoot {
       startedAt: now,
       expiresAt: new Date(now.getTime() + this.config.chainTimeoutS * 1000),
     };
-    const fund = (sql: Queryable) => [this.budget.fund(sql, chainId, price.amount, payment.id), node.enter(sql)] as const;
+    const fund = (sql: Queryable) =>
+      [this.budget.fund(sql, chainId, price.amount, payment.id), node.enter(sql)] as const;
     try {
       if (!payment.settlesOutside) {
         // Settled inside Postgres: the payment, the root, the chain, its funding and the root's reservation in one transaction.
-        await this.tx.pipelined((sql) => allWrites([payment.recordInline(sql, execution.id), this.repo.insert(sql, execution), this.chains.insert(sql, chainRow), ...fund(sql)]));
+        await this.tx.pipelined((sql) =>
+          allWrites([
+            payment.recordInline(sql, execution.id),
+            this.repo.insert(sql, execution),
+            this.chains.insert(sql, chainRow),
+            ...fund(sql),
+          ]),
+        );
       } else {
         // Recorded first (payment reserved, root claimed by this request, chain pending), settled on chain, then funded.
-        await this.tx.pipelined((sql) => allWrites([payment.reserve(sql, execution.id), this.repo.insert(sql, execution), this.chains.insert(sql, chainRow)]));
+        await this.tx.pipelined((sql) =>
+          allWrites([
+            payment.reserve(sql, execution.id),
+            this.repo.insert(sql, execution),
+            this.chains.insert(sql, chainRow),
+          ]),
+        );
         // Tests: the process "dies" here, with the chain recorded and its payment not yet settled.
         this.faults.trip('chain.after-record');
         await this.settleThenFund(payment, execution.id, fund);
@@ -138,16 +165,32 @@ export class ExecuteChainRoot {
       });
       const run = await this.runAgent.execute(
         execution,
-        { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema },
+        {
+          agentId: target.agent.id,
+          endpoint: target.agent.endpoints.execution,
+          outputSchema: target.capability.outputSchema,
+        },
         { chainId, depth: 0, remainingBudget: budget, token, traceparent: traceparent(traceId, spanId, tf) },
       );
       const outcome = run.ok
-        ? await this.charge.execute({ state: 'pending', execution, funding: node, completion: run.completion, reputation: target.agent.reputationScore })
+        ? await this.charge.execute({
+            state: 'pending',
+            execution,
+            funding: node,
+            completion: run.completion,
+            reputation: target.agent.reputationScore,
+          })
         : { execution: await this.recordFailure.execute(execution, run.failure, { funding: node }), settlement: null };
       // What no running node has reserved (sub-calls still running keep theirs).
       const left = formatMicros((await this.chains.find(chainId, this.tx.pooled))?.available ?? 0n);
       // The root's settlement is its x402 payment's: read back by the transport (settlement null).
-      return { execution: outcome.execution, settlement: null, replayed: false, limits, chain: { chainId, depth: 0, remainingBudget: left } };
+      return {
+        execution: outcome.execution,
+        settlement: null,
+        replayed: false,
+        limits,
+        chain: { chainId, depth: 0, remainingBudget: left },
+      };
     } catch (err) {
       throw new ExecuteRejected(err, limits);
     }
@@ -158,12 +201,21 @@ export class ExecuteChainRoot {
    * cost. A settlement that failed leaves the payment to its retries and the root recorded failed
    * (the worker's EndUnrunChain funds the chain and refunds it all if the money moves later).
    */
-  private async settleThenFund(payment: X402Funding, rootId: string, fund: (sql: Queryable) => readonly Promise<unknown>[]): Promise<void> {
+  private async settleThenFund(
+    payment: X402Funding,
+    rootId: string,
+    fund: (sql: Queryable) => readonly Promise<unknown>[],
+  ): Promise<void> {
     try {
       await payment.settleOutside();
     } catch (err) {
       if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
-      await this.repo.recordFailure(this.tx.pooled, rootId, { status: 'failed', error: 'the chain payment did not settle', timeMs: 0, completedAt: this.clock.now() });
+      await this.repo.recordFailure(this.tx.pooled, rootId, {
+        status: 'failed',
+        error: 'the chain payment did not settle',
+        timeMs: 0,
+        completedAt: this.clock.now(),
+      });
       throw notFunded('the settlement failed');
     }
     try {

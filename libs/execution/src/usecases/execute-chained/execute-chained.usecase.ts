@@ -65,10 +65,17 @@ export class ExecuteChained {
    */
   async execute(cmd: ExecuteCommand & { chainToken: string }): Promise<ChainedResult> {
     const call = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
-    return executionSpan(cmd, () => this.enterAndRun(cmd, call), { traceId: call.token.tid, spanId: call.token.sid, sampled: call.token.tf !== '00' });
+    return executionSpan(cmd, () => this.enterAndRun(cmd, call), {
+      traceId: call.token.tid,
+      spanId: call.token.sid,
+      sampled: call.token.tf !== '00',
+    });
   }
 
-  private async enterAndRun(cmd: ExecuteCommand & { chainToken: string }, admitted: AdmittedChainCall): Promise<ChainedResult> {
+  private async enterAndRun(
+    cmd: ExecuteCommand & { chainToken: string },
+    admitted: AdmittedChainCall,
+  ): Promise<ChainedResult> {
     let call = admitted;
     let entered = await this.enter(call, cmd);
     if (entered === 'stale') {
@@ -89,7 +96,10 @@ export class ExecuteChained {
    * The node enters its chain with the reservation of its most cost, in one round trip (COMMIT
    * included), guarded by the remembered target's version: 'stale' (nothing written) when it moved.
    */
-  private async enter(call: AdmittedChainCall, cmd: ExecuteCommand): Promise<{ execution: ExecutionEntity; funding: ChainFunding; spanId: string } | 'stale'> {
+  private async enter(
+    call: AdmittedChainCall,
+    cmd: ExecuteCommand,
+  ): Promise<{ execution: ExecutionEntity; funding: ChainFunding; spanId: string } | 'stale'> {
     const { token, chain, target, price, caller, depth, limits } = call;
     const execution = newExecution({
       agentId: target.agent.id,
@@ -120,37 +130,80 @@ export class ExecuteChained {
     });
     const version = call.version;
     const [guard, reserved] = await this.tx
-      .oneTrip((sql) => [version === null ? Promise.resolve() : this.targets.unchanged(sql, target.agent.id, version), funding.enter(sql)] as const)
+      .oneTrip(
+        (sql) =>
+          [
+            version === null ? Promise.resolve() : this.targets.unchanged(sql, target.agent.id, version),
+            funding.enter(sql),
+          ] as const,
+      )
       .catch((err: unknown) => {
         // The transaction itself failed (COMMIT, the connection): nothing was written, nothing runs.
         this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
         throw new ExecuteRejected(err, limits);
       });
-    const refused = guard.status === 'rejected' ? guard.reason : reserved.status === 'rejected' ? reserved.reason : null;
+    const refused =
+      guard.status === 'rejected' ? guard.reason : reserved.status === 'rejected' ? reserved.reason : null;
     if (refused === null) return { execution, funding, spanId };
     // Nothing was written and nothing ran: the agent's window gets its slot back.
     if (guard.status === 'rejected' && pgErrorCode(refused) === PG_NOT_CLAIMED) return 'stale';
     this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
-    throw new ExecuteRejected(refused instanceof ChainClosed ? await this.closedReason(chain.id, token) : refused, limits);
+    throw new ExecuteRejected(
+      refused instanceof ChainClosed ? await this.closedReason(chain.id, token) : refused,
+      limits,
+    );
   }
 
-  private async run(c: AdmittedChainCall & { execution: ExecutionEntity; funding: ChainFunding; spanId: string }): Promise<ChainedResult> {
+  private async run(
+    c: AdmittedChainCall & { execution: ExecutionEntity; funding: ChainFunding; spanId: string },
+  ): Promise<ChainedResult> {
     const { execution, funding, token, chain, target, caller, depth, spanId, limits } = c;
     const remaining = formatMicros(funding.remainingAfterReserve!);
     const context: ChainCallContext = {
       chainId: chain.id,
       depth,
       remainingBudget: remaining,
-      token: this.tokens.mint({ ...tokenBase(token), d: depth, rb: remaining, pa: caller, sid: spanId, path: [...token.path, target.agent.id], ptx: execution.id }),
+      token: this.tokens.mint({
+        ...tokenBase(token),
+        d: depth,
+        rb: remaining,
+        pa: caller,
+        sid: spanId,
+        path: [...token.path, target.agent.id],
+        ptx: execution.id,
+      }),
       traceparent: traceparent(chain.traceId, spanId, token.tf),
     };
-    const run = await this.runAgent.execute(execution, { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema }, context);
+    const run = await this.runAgent.execute(
+      execution,
+      {
+        agentId: target.agent.id,
+        endpoint: target.agent.endpoints.execution,
+        outputSchema: target.capability.outputSchema,
+      },
+      context,
+    );
     // The execution's row is first written now, with its end (its node holds the reservation meanwhile).
     const outcome = run.ok
-      ? await this.charge.execute({ state: 'fresh', execution, funding, completion: run.completion, reputation: target.agent.reputationScore })
-      : { execution: await this.recordFailure.execute(execution, run.failure, { funding, fresh: true }), settlement: null };
-    if (!outcome.execution) throw new AppException('INVALID_STATE', 'The call outlived its reservation, which was released: nothing was charged', { chainId: chain.id });
-    const charged = outcome.execution.status === 'completed' ? outcome.execution.platformFee + outcome.execution.agentFee : null;
+      ? await this.charge.execute({
+          state: 'fresh',
+          execution,
+          funding,
+          completion: run.completion,
+          reputation: target.agent.reputationScore,
+        })
+      : {
+          execution: await this.recordFailure.execute(execution, run.failure, { funding, fresh: true }),
+          settlement: null,
+        };
+    if (!outcome.execution)
+      throw new AppException(
+        'INVALID_STATE',
+        'The call outlived its reservation, which was released: nothing was charged',
+        { chainId: chain.id },
+      );
+    const charged =
+      outcome.execution.status === 'completed' ? outcome.execution.platformFee + outcome.execution.agentFee : null;
     const left = formatMicros(funding.remainingAfter(charged));
     const view: ChainView = { chainId: chain.id, depth, remainingBudget: left };
     if (outcome.execution.status === 'completed') view.childToken = this.tokens.mint({ ...tokenBase(token), rb: left });
@@ -160,9 +213,14 @@ export class ExecuteChained {
   /** Why the chain refused the node once it was written: timed out, ended, or the caller's own node ended. */
   private async closedReason(chainId: string, token: ChainTokenPayload): Promise<AppException> {
     const chain = await this.chains.find(chainId);
-    if (chain && chain.expiresAt.getTime() <= this.clock.nowMs()) return new AppException('CHAIN_TIMEOUT', 'The chain ran longer than its time limit', { chainId });
-    if (!chain || chain.status !== 'running' || chain.rootEnded) return new AppException('CHAIN_NOT_FOUND', 'The chain has ended', { chainId });
-    return new AppException('INVALID_STATE', 'The calling execution has ended: its token no longer opens calls', { chainId, parentRequestId: token.ptx });
+    if (chain && chain.expiresAt.getTime() <= this.clock.nowMs())
+      return new AppException('CHAIN_TIMEOUT', 'The chain ran longer than its time limit', { chainId });
+    if (!chain || chain.status !== 'running' || chain.rootEnded)
+      return new AppException('CHAIN_NOT_FOUND', 'The chain has ended', { chainId });
+    return new AppException('INVALID_STATE', 'The calling execution has ended: its token no longer opens calls', {
+      chainId,
+      parentRequestId: token.ptx,
+    });
   }
 }
 

@@ -45,11 +45,17 @@ export class Execute {
 
   private async executeTraced(cmd: ExecuteCommand): Promise<ExecuteResult> {
     const admitted = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
-    if (admitted.kind === 'replayed') return { execution: admitted.execution, settlement: null, replayed: true, limits: admitted.limits };
+    if (admitted.kind === 'replayed')
+      return { execution: admitted.execution, settlement: null, replayed: true, limits: admitted.limits };
     const { limits, funding } = admitted;
     try {
-      if (!cmd.async && !cmd.idempotencyKey) return { ...(await this.runFresh(cmd, admitted)), replayed: false, limits };
-      const execution = this.executionOf(cmd, admitted, cmd.async ? null : runClaimUntil(this.clock.nowMs(), this.config.executionTimeoutMs));
+      if (!cmd.async && !cmd.idempotencyKey)
+        return { ...(await this.runFresh(cmd, admitted)), replayed: false, limits };
+      const execution = this.executionOf(
+        cmd,
+        admitted,
+        cmd.async ? null : runClaimUntil(this.clock.nowMs(), this.config.executionTimeoutMs),
+      );
       try {
         await this.tx.pipelined((sql) =>
           allWrites([
@@ -75,13 +81,27 @@ export class Execute {
         return { execution: prior!, settlement: null, replayed: true, limits };
       }
       if (cmd.async) {
-        await this.jobs.wake('execution.run', { executionId: execution.id }, { jobId: jobId('execution.run', execution.id, Date.now()) });
+        await this.jobs.wake(
+          'execution.run',
+          { executionId: execution.id },
+          { jobId: jobId('execution.run', execution.id, Date.now()) },
+        );
         return { execution, settlement: null, replayed: false, limits };
       }
       const { agent, capability } = admitted.target;
-      const run = await this.runAgent.execute(execution, { agentId: agent.id, endpoint: agent.endpoints.execution, outputSchema: capability.outputSchema });
+      const run = await this.runAgent.execute(execution, {
+        agentId: agent.id,
+        endpoint: agent.endpoints.execution,
+        outputSchema: capability.outputSchema,
+      });
       const outcome = run.ok
-        ? await this.charge.execute({ state: 'pending', execution, funding, completion: run.completion, reputation: agent.reputationScore })
+        ? await this.charge.execute({
+            state: 'pending',
+            execution,
+            funding,
+            completion: run.completion,
+            reputation: agent.reputationScore,
+          })
         : { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
       return { ...outcome, replayed: false, limits };
     } catch (err) {
@@ -98,9 +118,23 @@ export class Execute {
     const { funding, target } = admitted;
     const execution = this.executionOf(cmd, admitted, null);
     try {
-      const run = await this.runAgent.execute(execution, { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema });
-      if (!run.ok) return { execution: await this.recordFailure.execute(execution, run.failure, { funding, fresh: true }), settlement: null };
-      return await this.charge.execute({ state: 'fresh', execution, funding, completion: run.completion, reputation: target.agent.reputationScore });
+      const run = await this.runAgent.execute(execution, {
+        agentId: target.agent.id,
+        endpoint: target.agent.endpoints.execution,
+        outputSchema: target.capability.outputSchema,
+      });
+      if (!run.ok)
+        return {
+          execution: await this.recordFailure.execute(execution, run.failure, { funding, fresh: true }),
+          settlement: null,
+        };
+      return await this.charge.execute({
+        state: 'fresh',
+        execution,
+        funding,
+        completion: run.completion,
+        reputation: target.agent.reputationScore,
+      });
     } catch (err) {
       // Nothing was recorded: the authorization stays unused and may be presented again.
       funding.giveBack(err);

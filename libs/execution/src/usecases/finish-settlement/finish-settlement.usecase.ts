@@ -31,7 +31,11 @@ export class FinishSettlement {
       if (chain?.status === 'pending') await this.endUnrun.execute(execution);
       return 'chain';
     }
-    const outcome = await this.charge.execute({ state: 'completed', execution, funding: await this.funding.stored(paymentId) });
+    const outcome = await this.charge.execute({
+      state: 'completed',
+      execution,
+      funding: await this.funding.stored(paymentId),
+    });
     return outcome.execution.settlementStatus ?? 'none';
   }
 }

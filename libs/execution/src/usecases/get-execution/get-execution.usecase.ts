@@ -36,7 +36,11 @@ export class GetExecution {
     const claims = chainToken === undefined ? null : this.tokens.verify(chainToken);
     const execution = await this.repo.findById(id);
     if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
-    const paid = presentsOriginalPayment(execution, payment) || (execution.chainId !== null && execution.headerHash === null && (await this.scope.paidChain(execution.chainId, payment)));
+    const paid =
+      presentsOriginalPayment(execution, payment) ||
+      (execution.chainId !== null &&
+        execution.headerHash === null &&
+        (await this.scope.paidChain(execution.chainId, payment)));
     if (!paid && claims !== null) await this.scope.assertReadable(claims, execution);
     return { execution, settlement: await this.settlementOf(execution), isPayer: paid || claims !== null };
   }
@@ -44,8 +48,11 @@ export class GetExecution {
   /** The settlement hash and receipt of a settled execution, and its refund if it has one. */
   async settlementOf(execution: ExecutionEntity): Promise<Settlement> {
     const refund = execution.refundId ? await this.refunds.get(execution.refundId) : null;
-    if (execution.settlementStatus !== 'settled' || !execution.paymentId) return { txHash: null, receipt: null, refund };
+    if (execution.settlementStatus !== 'settled' || !execution.paymentId)
+      return { txHash: null, receipt: null, refund };
     const payment = await this.payments.get(execution.paymentId);
-    return payment ? { txHash: payment.txHash, receipt: this.payments.receipt(payment), refund } : { txHash: null, receipt: null, refund };
+    return payment
+      ? { txHash: payment.txHash, receipt: this.payments.receipt(payment), refund }
+      : { txHash: null, receipt: null, refund };
   }
 }

@@ -27,10 +27,23 @@ export class RecordFailedRun {
   ) {}
 
   /** `fresh`: nothing was written for this run yet. `funding`: what paid for it, when the caller holds it. */
-  async execute(execution: ExecutionEntity, failure: RunFailure, opts: { funding?: Funding; fresh?: boolean } = {}): Promise<ExecutionEntity> {
-    Object.assign(execution, { status: failure.status, agentError: failure.error, executionTimeMs: failure.timeMs, completedAt: failure.completedAt, lockedUntil: null });
+  async execute(
+    execution: ExecutionEntity,
+    failure: RunFailure,
+    opts: { funding?: Funding; fresh?: boolean } = {},
+  ): Promise<ExecutionEntity> {
+    Object.assign(execution, {
+      status: failure.status,
+      agentError: failure.error,
+      executionTimeMs: failure.timeMs,
+      completedAt: failure.completedAt,
+      lockedUntil: null,
+    });
     const { funding } = opts;
-    const giveBack = (sql: Queryable) => (funding ? funding.failWrites(sql, execution.id, { executionTimeMs: failure.timeMs, completedAt: failure.completedAt }) : Promise.resolve());
+    const giveBack = (sql: Queryable) =>
+      funding
+        ? funding.failWrites(sql, execution.id, { executionTimeMs: failure.timeMs, completedAt: failure.completedAt })
+        : Promise.resolve();
     const recorded = await this.tx.pipelined(async (sql) => {
       if (opts.fresh && funding) {
         const [, , scheduled] = await allWrites([
@@ -44,7 +57,11 @@ export class RecordFailedRun {
       }
       // Claimed first: a failure recorded by another run gives nothing back twice.
       if (!(await this.repo.recordFailure(sql, execution.id, failure))) return null;
-      const [callback] = await allWrites([this.events(sql, execution, failure), giveBack(sql), this.penalty(sql, execution, failure)]);
+      const [callback] = await allWrites([
+        this.events(sql, execution, failure),
+        giveBack(sql),
+        this.penalty(sql, execution, failure),
+      ]);
       return { callback };
     });
     if (recorded) this.metrics.executions.inc({ outcome: failure.status, pricing: execution.pricingModel });
@@ -66,8 +83,19 @@ export class RecordFailedRun {
   /** The event and the callback's first delivery (its id, if any). */
   private events(sql: Queryable, e: ExecutionEntity, f: RunFailure): Promise<string | null> {
     return allWrites([
-      this.outbox.record(sql, 'execution.failed', e.agentId, { requestId: e.id, agentId: e.agentId, capabilityId: e.capabilityId, error: f.error }),
-      e.callbackUrl ? this.deliveries.scheduleCallback(sql, { executionId: e.id, url: e.callbackUrl, body: { requestId: e.id, status: f.status, error: f.error } }) : Promise.resolve(null),
+      this.outbox.record(sql, 'execution.failed', e.agentId, {
+        requestId: e.id,
+        agentId: e.agentId,
+        capabilityId: e.capabilityId,
+        error: f.error,
+      }),
+      e.callbackUrl
+        ? this.deliveries.scheduleCallback(sql, {
+            executionId: e.id,
+            url: e.callbackUrl,
+            body: { requestId: e.id, status: f.status, error: f.error },
+          })
+        : Promise.resolve(null),
     ]).then(([, callback]) => callback);
   }
 }

@@ -31,22 +31,61 @@ export class RunAgent {
     if (!target) return this.failed('failed', 'agent or capability is no longer available', 0, false);
     const called = await this.caller.call(
       target.endpoint,
-      { agentId: target.agentId, requestId: execution.id, capabilityId: execution.capabilityId, input: execution.input },
+      {
+        agentId: target.agentId,
+        requestId: execution.id,
+        capabilityId: execution.capabilityId,
+        input: execution.input,
+      },
       target.outputSchema,
       chain,
     );
-    if (!called.ok) return this.failed(called.status, called.error, called.timeMs, called.reachedAgent ?? true, called.refused === true);
+    if (!called.ok)
+      return this.failed(
+        called.status,
+        called.error,
+        called.timeMs,
+        called.reachedAgent ?? true,
+        called.refused === true,
+      );
     const badAt = unstorablePath(called.output);
-    if (badAt !== null) return this.failed('failed', `agent output contains text that cannot be stored (NUL or an unpaired surrogate) at ${badAt}`, called.timeMs);
+    if (badAt !== null)
+      return this.failed(
+        'failed',
+        `agent output contains text that cannot be stored (NUL or an unpaired surrogate) at ${badAt}`,
+        called.timeMs,
+      );
     const fee = meterAgentFee(execution, { tokens: called.usage.tokens, cost: called.cost, timeMs: called.timeMs });
     if (!fee.ok) return this.failed('failed', fee.error, called.timeMs);
     return {
       ok: true,
-      completion: { output: called.output, executionTimeMs: called.timeMs, completedAt: this.clock.now(), agentFee: fee.agentFee, usageTokens: fee.tokens },
+      completion: {
+        output: called.output,
+        executionTimeMs: called.timeMs,
+        completedAt: this.clock.now(),
+        agentFee: fee.agentFee,
+        usageTokens: fee.tokens,
+      },
     };
   }
 
-  private failed(status: 'failed' | 'timeout', error: string, timeMs: number, reachedAgent = true, refused = false): RunResult {
-    return { ok: false, failure: { status, error: storableText(error), timeMs, completedAt: this.clock.now(), reachedAgent, ...(refused ? { refused } : {}) } };
+  private failed(
+    status: 'failed' | 'timeout',
+    error: string,
+    timeMs: number,
+    reachedAgent = true,
+    refused = false,
+  ): RunResult {
+    return {
+      ok: false,
+      failure: {
+        status,
+        error: storableText(error),
+        timeMs,
+        completedAt: this.clock.now(),
+        reachedAgent,
+        ...(refused ? { refused } : {}),
+      },
+    };
   }
 }

@@ -53,7 +53,8 @@ export class RunPendingExecution {
       }
       if (opts.gate) {
         // Marked in line a sweep past its wake-up: the sweeper enqueues it again only if its job was lost.
-        const park = (wakeAt: Date) => this.repo.parkRun(id, until, new Date(wakeAt.getTime() + this.config.maintenanceIntervalMs));
+        const park = (wakeAt: Date) =>
+          this.repo.parkRun(id, until, new Date(wakeAt.getTime() + this.config.maintenanceIntervalMs));
         const entered = await opts.gate.enter(agentKey(agentId), { holdMs, park });
         if (!entered) return { execution: (await this.repo.findById(id))!, settlement: null, deferred: true };
         pass = entered;
@@ -73,14 +74,28 @@ export class RunPendingExecution {
       await this.endUnrun.execute(execution);
       return { execution: (await this.repo.findById(id))!, settlement: null };
     }
-    const [target, funding] = await Promise.all([this.agents.stored(execution.agentId, execution.capabilityId), this.funding.forExecution(execution)]);
+    const [target, funding] = await Promise.all([
+      this.agents.stored(execution.agentId, execution.capabilityId),
+      this.funding.forExecution(execution),
+    ]);
     const runnable =
       target && target.capability && target.agent.status === 'active'
-        ? { agentId: target.agent.id, endpoint: target.agent.endpoints.execution, outputSchema: target.capability.outputSchema }
+        ? {
+            agentId: target.agent.id,
+            endpoint: target.agent.endpoints.execution,
+            outputSchema: target.capability.outputSchema,
+          }
         : null;
     const run = await this.runAgent.execute(execution, runnable);
-    if (!run.ok) return { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
-    return this.charge.execute({ state: 'pending', execution, funding, completion: run.completion, reputation: target!.agent.reputationScore });
+    if (!run.ok)
+      return { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
+    return this.charge.execute({
+      state: 'pending',
+      execution,
+      funding,
+      completion: run.completion,
+      reputation: target!.agent.reputationScore,
+    });
   }
 }
 

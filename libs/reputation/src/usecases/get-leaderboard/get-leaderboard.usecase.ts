@@ -18,6 +18,13 @@ export class GetLeaderboard {
 
   async execute(limit: number): Promise<LeaderboardEntry[]> {
     const rows = await this.repo.leaderboard(limit);
-    return rows.map((r, i) => ({ rank: i + 1, agentId: r.agentId, name: r.name, score: r.score, tier: reputationTier(r.score), totalExecutions: r.totalExecutions }));
+    return rows.map((r, i) => ({
+      rank: i + 1,
+      agentId: r.agentId,
+      name: r.name,
+      score: r.score,
+      tier: reputationTier(r.score),
+      totalExecutions: r.totalExecutions,
+    }));
   }
 }

@@ -26,7 +26,12 @@ export class GetReputation {
       tier: reputationTier(agent.score),
       status: agent.status,
       recentEvents: events,
-      breakdown: { successfulExecutions: agent.successful, failedExecutions: agent.failed, disputesWon: agent.disputesWon, disputesLost: agent.disputesLost },
+      breakdown: {
+        successfulExecutions: agent.successful,
+        failedExecutions: agent.failed,
+        disputesWon: agent.disputesWon,
+        disputesLost: agent.disputesLost,
+      },
     };
   }
 }
