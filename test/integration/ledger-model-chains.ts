@@ -87,22 +87,20 @@ export class OpenChain<M extends ChainAwareModel, R extends ChainReal> implement
           expiresAt: new Date(now.getTime() + 3_600_000),
         }),
         r.get(ChainBudget).fund(sql, id, amount, paymentId),
-        r
-          .get(ChainBudget)
-          .reserve(
-            sql,
-            {
-              ...root,
-              chainId: id,
-              parentExecutionId: null,
-              agentId: randomUUID(),
-              capabilityId: 'root',
-              depth: 0,
-              spanId: randomBytes(8).toString('hex'),
-              startedAt: now,
-            },
-            now,
-          ),
+        r.get(ChainBudget).reserve(
+          sql,
+          {
+            ...root,
+            chainId: id,
+            parentExecutionId: null,
+            agentId: randomUUID(),
+            capabilityId: 'root',
+            depth: 0,
+            spanId: randomBytes(8).toString('hex'),
+            startedAt: now,
+          },
+          now,
+        ),
       ]),
     );
     m.world -= amount;

@@ -107,14 +107,12 @@ async function refused(r: DisputeReal, snapshot: Snapshot, code: string, call: (
 function file(r: DisputeReal, m: DisputeAwareModel, c: ChargeModel, signer = PAYER) {
   const timestampMs = r.clock.nowMs() - (m.signatures++ % 250) * 1000; // fresh (< 300 s old) and distinct
   return signAuth(signer, c.txId, timestampMs).then((signature) =>
-    r
-      .get(FileDispute)
-      .execute({
-        transactionId: c.txId,
-        reason: 'not what was asked',
-        evidence: null,
-        proof: { payment: null, wallet: PAYER.address, signature },
-      }),
+    r.get(FileDispute).execute({
+      transactionId: c.txId,
+      reason: 'not what was asked',
+      evidence: null,
+      proof: { payment: null, wallet: PAYER.address, signature },
+    }),
   );
 }
 
@@ -305,15 +303,13 @@ export class ResolveCmd<M extends DisputeAwareModel, R extends DisputeReal> impl
       ? m.disputes[this.pick % m.disputes.length]
       : choose(m.disputes, this.pick, (x) => x.status !== 'resolved');
     const resolve = () =>
-      r
-        .get(ResolveDispute)
-        .execute({
-          disputeId: d.id,
-          outcome: this.outcome,
-          note: 'decided',
-          resolvedBy: 'admin',
-          advance: this.advance,
-        });
+      r.get(ResolveDispute).execute({
+        disputeId: d.id,
+        outcome: this.outcome,
+        note: 'decided',
+        resolvedBy: 'admin',
+        advance: this.advance,
+      });
     if (d.status === 'resolved') await refused(r, this.snapshot, 'INVALID_STATE', resolve);
     else settle(m, d, this.outcome, await resolve(), 'admin', this.advance);
     await this.verify(m, r);

@@ -75,14 +75,12 @@ describe('disputes: release versus freeze (medium)', () => {
       new Promise<boolean>((resolve, reject) =>
         setTimeout(() => domain.get(EscrowService).release(c.holdId).then(resolve, reject), delayMs),
       ),
-      domain
-        .get(FileDispute)
-        .execute({
-          transactionId: c.transactionId,
-          reason: 'race',
-          evidence: null,
-          proof: { payment: null, wallet: payer.address, signature },
-        }),
+      domain.get(FileDispute).execute({
+        transactionId: c.transactionId,
+        reason: 'race',
+        evidence: null,
+        proof: { payment: null, wallet: payer.address, signature },
+      }),
     ]);
     return released;
   }
@@ -150,14 +148,12 @@ describe('disputes: release versus freeze (medium)', () => {
         const signature = await signAuth(payer, c.transactionId, Date.now() + i);
         disputes.push(
           (
-            await domain
-              .get(FileDispute)
-              .execute({
-                transactionId: c.transactionId,
-                reason: 'lock order',
-                evidence: null,
-                proof: { payment: null, wallet: payer.address, signature },
-              })
+            await domain.get(FileDispute).execute({
+              transactionId: c.transactionId,
+              reason: 'lock order',
+              evidence: null,
+              proof: { payment: null, wallet: payer.address, signature },
+            })
           ).id,
         );
       }

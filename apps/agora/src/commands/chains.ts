@@ -39,15 +39,13 @@ export function chainCommands(program: Command): void {
     .action(async (agentId: string, capabilityId: string, o: BudgetFlags, cmd: Command) => {
       const ctx = contextOf(cmd);
       const input = parseObject(o.input, '--input');
-      const check = await ctx
-        .anonymous()
-        .discovery.budgetCheck({
-          targetAgentId: agentId,
-          capabilityId,
-          input,
-          estimatedDepth: o.depth,
-          includeSubAgentCosts: o.subAgents,
-        });
+      const check = await ctx.anonymous().discovery.budgetCheck({
+        targetAgentId: agentId,
+        capabilityId,
+        input,
+        estimatedDepth: o.depth,
+        includeSubAgentCosts: o.subAgents,
+      });
       ctx.out.record(check);
     });
 }
