@@ -87,7 +87,7 @@ module.exports = {
     {
       name: 'apps-never-import-each-other',
       severity: 'error',
-      comment: 'api, worker and cli share code only through libs.',
+      comment: 'api, worker and ops share code only through libs.',
       from: { path: '^apps/([^/]+)/' },
       to: { path: '^apps/', pathNot: '^apps/$1/' },
     },

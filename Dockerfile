@@ -1,4 +1,4 @@
-# One image for api, worker and cli; docker-compose picks the entrypoint. Node 24 (the current LTS);
+# One image for api, worker and ops; docker-compose picks the entrypoint. Node 24 (the current LTS);
 # package.json's engines say which other versions run it.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app

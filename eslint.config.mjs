@@ -44,7 +44,7 @@ export default tseslint.config(
       ],
     },
   },
-  ...['libs', 'apps/api', 'apps/worker', 'apps/cli'].map((dir) => ({
+  ...['libs', 'apps/api', 'apps/worker', 'apps/ops'].map((dir) => ({
     files: [`${dir}/**/*.ts`],
     rules: {
       'no-restricted-imports': [

@@ -4,7 +4,7 @@ source "$(dirname "$0")/lib.sh"
 ensure_node_modules
 ensure_postgres
 ensure_redis
-log "building api, worker and cli"
+log "building api, worker and ops"
 npm run -s build
 log "applying migrations"
-node dist/apps/cli/main.js migrate
+node dist/apps/ops/main.js migrate

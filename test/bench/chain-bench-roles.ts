@@ -76,7 +76,7 @@ export function ledgerCheck(dbUrl: string): boolean {
   try {
     execFileSync(
       process.execPath,
-      ['-r', '@swc-node/register', join(__dirname, '../../apps/cli/src/main.ts'), 'ledger:check'],
+      ['-r', '@swc-node/register', join(__dirname, '../../apps/ops/src/main.ts'), 'ledger:check'],
       {
         env: { ...process.env, DATABASE_URL: dbUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
         stdio: 'pipe',

@@ -86,7 +86,7 @@ describe('docker compose services as local processes (e2e)', () => {
       });
     }
     expect(s.migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
-    expect(s.migrate.command).toEqual(['node', 'dist/apps/cli/main.js', 'migrate']);
+    expect(s.migrate.command).toEqual(['node', 'dist/apps/ops/main.js', 'migrate']);
     // jaeger's image has no shell or client to run one (docker-compose.yml says so).
     const without = Object.entries(s).filter(([name, svc]) => name !== 'migrate' && !svc.healthcheck);
     expect(without.map(([name]) => name)).toEqual(['jaeger']);

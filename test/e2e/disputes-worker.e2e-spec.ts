@@ -242,7 +242,7 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
     const [world] = await ds.query(`SELECT (-balance)::text AS net FROM ledger_accounts WHERE code = 'world:chain'`);
     expect(BigInt(world.net)).toBe(kept);
     expect(await invariantViolations(ds)).toEqual([]);
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+    const check = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
       'ledger:check',
     ]);
     expect(await check.exited).toBe(0);
@@ -319,7 +319,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
   let ds: DataSource;
   let translator: TestAgentServer;
   let worker: RunningProcess | undefined;
-  let payments: Queue;
+  let moneyQueue: Queue;
   let maintenance: Queue;
   let ts = Date.now();
 
@@ -350,16 +350,16 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     });
     ds = api.app.get(DataSource);
     const connection = redisConnectionOptions(api.config.redisUrl);
-    payments = new Queue(QUEUES.payments, { connection, prefix: api.config.queuePrefix });
+    moneyQueue = new Queue(QUEUES.money, { connection, prefix: api.config.queuePrefix });
     maintenance = new Queue(QUEUES.maintenance, { connection, prefix: api.config.queuePrefix });
-    await Promise.all([payments.waitUntilReady(), maintenance.waitUntilReady()]);
+    await Promise.all([moneyQueue.waitUntilReady(), maintenance.waitUntilReady()]);
   });
   afterAll(async () => {
     if (worker) {
       worker.child.kill('SIGKILL');
       await worker.exited;
     }
-    await payments?.close();
+    await moneyQueue?.close();
     await maintenance?.close();
     await api?.close();
     await translator?.stop();
@@ -394,7 +394,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
   const timeoutJobs = async (
     disputeId: string,
     states: ('completed' | 'failed' | 'delayed' | 'waiting' | 'active' | 'prioritized')[],
-  ) => (await payments.getJobs(states)).filter((j) => j.name === 'dispute.timeout' && j.data.disputeId === disputeId);
+  ) => (await moneyQueue.getJobs(states)).filter((j) => j.name === 'dispute.timeout' && j.data.disputeId === disputeId);
 
   /** The worker's own proof that its sweeper ran: each tick enqueues `auth-messages.prune` with the tick's slot in the id. */
   async function sweeperTicked(pastSlot: number): Promise<void> {
@@ -561,7 +561,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     const d = await file(call);
     expect((await timeoutJobs(d.id, ['delayed'])).map((j) => j.id)).toEqual([jobId('dispute.timeout', d.id)]);
     await redisLosesEverything({ workerRunning: false });
-    expect(await payments.getJob(jobId('dispute.timeout', d.id))).toBeUndefined();
+    expect(await moneyQueue.getJob(jobId('dispute.timeout', d.id))).toBeUndefined();
     expect((await getDispute(d.id)).status).toBe('pending');
 
     const intervalMs = 300;
@@ -580,9 +580,13 @@ describe('disputes: the response deadline resolves unanswered disputes through t
 
     // More sweeps come and go, and a stale copy of the lost delayed job shows up (Redis restored from an old snapshot): nothing changes.
     await sweeperTicked(Math.floor(Date.now() / intervalMs) + 1);
-    const stale = await payments.add('dispute.timeout', { disputeId: d.id }, { jobId: jobId('dispute.timeout', d.id) });
+    const stale = await moneyQueue.add(
+      'dispute.timeout',
+      { disputeId: d.id },
+      { jobId: jobId('dispute.timeout', d.id) },
+    );
     await waitFor(async () => (await stale.getState()) === 'completed', 'the stale deadline job');
-    expect((await payments.getJob(stale.id!))?.returnvalue).toBe(false);
+    expect((await moneyQueue.getJob(stale.id!))?.returnvalue).toBe(false);
     await waitFor(
       async () => (await timeoutJobs(d.id, ['waiting', 'active', 'delayed', 'prioritized'])).length === 0,
       'no deadline job left for the dispute',
@@ -600,7 +604,7 @@ describe('disputes: the response deadline resolves unanswered disputes through t
     const d = await file(call);
     await redisLosesEverything({ workerRunning: true });
     expect(Date.now()).toBeLessThan(d.respondBy.getTime()); // lost before the window closed: only a sweep can resolve it
-    expect(await payments.getJob(jobId('dispute.timeout', d.id))).toBeUndefined();
+    expect(await moneyQueue.getJob(jobId('dispute.timeout', d.id))).toBeUndefined();
 
     await waitFor(
       async () => (await refundStatus(ds, `rfd_${d.id.slice(4)}`)) === 'completed',

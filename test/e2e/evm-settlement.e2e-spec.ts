@@ -371,7 +371,7 @@ describe('evm settlement on anvil (e2e)', () => {
     const delta = (await chain.balanceOf(chain.platform.address)) - platformStart;
     expect(delta).toBeGreaterThan(0n);
     expect(delta - outOfBand).toBe(-ledgerWorld);
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+    const check = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
       'ledger:check',
     ]);
     expect(await check.exited).toBe(0);

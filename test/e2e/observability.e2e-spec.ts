@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { QUEUES } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { ADMIN, paidExecute } from '../support/disputes';
@@ -176,12 +177,12 @@ describe('observability: metrics and health (e2e)', () => {
     expect(workerDelta('agora_payouts_total', { kind: 'withdrawal', state: 'completed' })).toBe(1);
     expect(
       workerDelta('agora_job_duration_seconds_count', {
-        queue: 'payments',
+        queue: QUEUES.money,
         job: 'withdrawal.process',
         outcome: 'completed',
       }),
     ).toBe(1);
-    expect(sampleValue(workerAfter, 'agora_queue_jobs', { queue: 'payments', state: 'failed' })).toBe(0);
+    expect(sampleValue(workerAfter, 'agora_queue_jobs', { queue: QUEUES.money, state: 'failed' })).toBe(0);
     expect(
       workerAfter.some(
         (s) => s.name === 'agora_queue_jobs' && s.labels.queue === 'executions' && s.labels.state === 'waiting',

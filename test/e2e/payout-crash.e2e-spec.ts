@@ -143,7 +143,7 @@ describe('payouts survive a worker killed with SIGKILL (e2e)', () => {
         (r) => r.violations.length,
       ),
     ).toEqual([]);
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+    const check = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
       'ledger:check',
     ]);
     expect(await check.exited).toBe(0);

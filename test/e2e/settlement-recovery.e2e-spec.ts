@@ -409,7 +409,7 @@ describe('evm: settlements interrupted after the money moved are finished exactl
   });
 
   it('leaves a ledger that `ledger:check` passes', async () => {
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+    const check = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
       'ledger:check',
     ]);
     expect(await check.exited).toBe(0);

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { TestAgentServer } from '../support/agent-server';
 import { x402Header } from '../support/x402';
 import { JsonReceiver } from '../support/json-receiver';
-import { redisConnectionOptions, jobId } from '@app/queues';
+import { redisConnectionOptions, jobId, QUEUES } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { withClient } from '../support/test-db';
@@ -54,7 +54,7 @@ describe('worker process (e2e)', () => {
     }, 'worker heartbeat');
     expect(health.body.data.details.worker).toMatchObject({
       status: 'up',
-      queues: ['maintenance', 'payments', 'executions', 'webhooks'],
+      queues: ['maintenance', 'money', 'executions', 'webhooks'],
     });
 
     // The boot tick enqueues a prune; the processor deletes only expired messages.
@@ -105,7 +105,7 @@ describe('worker process (e2e)', () => {
     for (const hold of holds) await escrow.scheduleRelease(hold);
     await escrow.scheduleRelease(holds[0]); // asked again: nothing more is queued
 
-    const queue = new Queue('payments', {
+    const queue = new Queue(QUEUES.money, {
       connection: redisConnectionOptions(api.config.redisUrl),
       prefix: api.config.queuePrefix,
     });
@@ -143,9 +143,9 @@ describe('configuration is validated at start-up (e2e)', () => {
     ['api', { SETTLEMENT_MODE: 'evm' }, /EVM_RPC_URL is required when SETTLEMENT_MODE=evm/],
     ['worker', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL must use postgres:/],
     ['worker', { PAYMENT_NETWORKS: 'base,solana' }, /PAYMENT_NETWORKS must be a comma list/],
-    ['cli', { NODE_ENV: 'production', OUTBOUND_ALLOW_PRIVATE: 'true' }, /cannot be on when NODE_ENV=production/],
+    ['ops', { NODE_ENV: 'production', OUTBOUND_ALLOW_PRIVATE: 'true' }, /cannot be on when NODE_ENV=production/],
   ] as const)('%s stops with a clear message for %j', async (app, env, message) => {
-    const proc = startProcess(builtApp(app), { LOG_LEVEL: 'silent', ...env }, app === 'cli' ? ['migrate'] : []);
+    const proc = startProcess(builtApp(app), { LOG_LEVEL: 'silent', ...env }, app === 'ops' ? ['migrate'] : []);
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(/Invalid configuration/);
     expect(proc.output()).toMatch(message);
@@ -233,7 +233,7 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
       async () => (await status(res.body.data.withdrawalId)) === 'completed',
       'withdrawal completed after the sweep',
     );
-    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+    const check = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
       'ledger:check',
     ]);
     expect(await check.exited).toBe(0);

@@ -173,7 +173,7 @@ describe('npm run ledger:check (the CLI)', () => {
     const api = await startApi();
     try {
       await seedCharge(api.app, { agentId: randomUUID(), agentFee: 2_000_000n, reputation: 50 });
-      const ok = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+      const ok = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
         'ledger:check',
       ]);
       expect(await ok.exited).toBe(0);
@@ -187,7 +187,7 @@ describe('npm run ledger:check (the CLI)', () => {
       await api.app
         .get(DataSource)
         .query(`UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'platform:revenue'`);
-      const bad = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+      const bad = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
         'ledger:check',
       ]);
       expect(await bad.exited).toBe(1);
@@ -200,7 +200,7 @@ describe('npm run ledger:check (the CLI)', () => {
         .get(DataSource)
         .query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue'`);
       await api.app.get(DataSource).query(`UPDATE platform_stats SET volume = volume + 1 WHERE shard = 0`);
-      const drift = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+      const drift = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
         'ledger:check',
       ]);
       expect(await drift.exited).toBe(1);

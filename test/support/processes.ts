@@ -5,7 +5,7 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 
 /** Path of a built app; the test command builds before the integration tier runs. */
-export function builtApp(name: 'api' | 'worker' | 'cli'): string {
+export function builtApp(name: 'api' | 'worker' | 'ops'): string {
   const path = join(ROOT, 'dist', 'apps', name, 'main.js');
   if (!existsSync(path)) throw new Error(`${path} is missing: run "npm run build" before the integration tests`);
   return path;

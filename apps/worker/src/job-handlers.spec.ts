@@ -4,7 +4,7 @@ import { JOB_NAMES, JOB_QUEUE, QUEUES, QueueName } from '@app/queues';
 import { JOB_DEFERRED, JobHandlerRegistry } from './job-handlers';
 import { ExecutionsProcessor } from './processors/executions.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
-import { PaymentsProcessor } from './processors/payments.processor';
+import { MoneyProcessor } from './processors/money.processor';
 import { WebhooksProcessor } from './processors/webhooks.processor';
 
 /** Every job registered on the queue that carries it, except those in `moved` (name -> queue). */
@@ -41,7 +41,7 @@ describe('JobHandlerRegistry', () => {
   it('refuses to boot with a handler registered by the processor of a queue that does not carry the job', () => {
     const { registry } = registryWith({ 'payment.settle': QUEUES.executions, 'webhook.deliver': QUEUES.maintenance });
     expect(() => registry.assertComplete()).toThrow(
-      /on the wrong queue \[payment.settle registered on executions, carried by payments; webhook.deliver registered on maintenance, carried by webhooks\]/,
+      /on the wrong queue \[payment.settle registered on executions, carried by money; webhook.deliver registered on maintenance, carried by webhooks\]/,
     );
   });
 
@@ -50,7 +50,7 @@ describe('JobHandlerRegistry', () => {
     const executions = registry.forQueue(QUEUES.executions);
     for (const name of JOB_NAMES)
       (name === 'payment.settle' ? executions : registry.forQueue(JOB_QUEUE[name])).register(name, async () => name);
-    expect(() => registry.assertComplete()).toThrow(/\[payment.settle registered on executions, carried by payments\]/);
+    expect(() => registry.assertComplete()).toThrow(/\[payment.settle registered on executions, carried by money\]/);
   });
 
   it('dispatches each job to its one handler', async () => {
@@ -59,9 +59,9 @@ describe('JobHandlerRegistry', () => {
     await expect(
       registry.dispatch(QUEUES.maintenance, { name: 'auth-messages.prune', data: { requestedAt: 'x' } }),
     ).resolves.toBe('handled auth-messages.prune');
-    await expect(
-      registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } }),
-    ).resolves.toBe('handled payment.settle');
+    await expect(registry.dispatch(QUEUES.money, { name: 'payment.settle', data: { paymentId: 'p' } })).resolves.toBe(
+      'handled payment.settle',
+    );
     await expect(registry.dispatch(QUEUES.maintenance, { name: 'nope', data: {} })).rejects.toThrow(/No handler/);
   });
 
@@ -70,7 +70,7 @@ describe('JobHandlerRegistry', () => {
     const wrong = registry.dispatch(QUEUES.executions, { name: 'payment.settle', data: { paymentId: 'p' } });
     await expect(wrong).rejects.toThrow(UnrecoverableError);
     await expect(wrong).rejects.toThrow(
-      'Job payment.settle arrived on queue executions; it is carried by payments and handled on payments',
+      'Job payment.settle arrived on queue executions; it is carried by money and handled on money',
     );
     await expect(
       registry.dispatch('some-other-queue', { name: 'execution.run', data: { executionId: 'e' } }),
@@ -80,9 +80,9 @@ describe('JobHandlerRegistry', () => {
 
   it('refuses a job whose handler was registered on another queue, even when it arrives on the queue that carries it', async () => {
     const { registry, calls } = registryWith({ 'payment.settle': QUEUES.executions });
-    await expect(
-      registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } }),
-    ).rejects.toThrow(/arrived on queue payments; it is carried by payments and handled on executions/);
+    await expect(registry.dispatch(QUEUES.money, { name: 'payment.settle', data: { paymentId: 'p' } })).rejects.toThrow(
+      /arrived on queue money; it is carried by money and handled on executions/,
+    );
     await expect(
       registry.dispatch(QUEUES.executions, { name: 'payment.settle', data: { paymentId: 'p' } }),
     ).rejects.toThrow(UnrecoverableError);
@@ -94,7 +94,7 @@ describe('JobHandlerRegistry', () => {
     const settled: string[] = [];
     const unused = {} as never;
     new MaintenanceProcessor(registry, unused, unused, unused, unused);
-    new PaymentsProcessor(
+    new MoneyProcessor(
       registry,
       unused,
       unused,
@@ -109,7 +109,7 @@ describe('JobHandlerRegistry', () => {
     new ExecutionsProcessor(registry, unused, unused, unused);
     new WebhooksProcessor(registry, unused, unused, unused, unused);
     expect(() => registry.assertComplete()).not.toThrow();
-    await registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'pay_1' } });
+    await registry.dispatch(QUEUES.money, { name: 'payment.settle', data: { paymentId: 'pay_1' } });
     expect(settled).toEqual(['pay_1']);
   });
 
@@ -121,9 +121,9 @@ describe('JobHandlerRegistry', () => {
     await expect(
       registry.dispatch(QUEUES.executions, { name: 'execution.run', data: { executionId: 'e' } }),
     ).rejects.toThrow(DelayedError);
-    await expect(
-      registry.dispatch(QUEUES.payments, { name: 'payment.settle', data: { paymentId: 'p' } }),
-    ).resolves.toBe('payment.settle');
+    await expect(registry.dispatch(QUEUES.money, { name: 'payment.settle', data: { paymentId: 'p' } })).resolves.toBe(
+      'payment.settle',
+    );
     const text = await metrics.text();
     expect(text).toMatch(
       /agora_job_duration_seconds_count\{process="worker",queue="executions",job="execution.run",outcome="delayed"\} 1/,

@@ -20,7 +20,7 @@ import { Sweeper } from './sweeper';
 import { MetricsServer } from './metrics-server';
 import { InvariantMonitor } from './invariant-monitor';
 import { PayloadStorageMonitor } from './payload-storage-monitor';
-import { PaymentsProcessor } from './processors/payments.processor';
+import { MoneyProcessor } from './processors/money.processor';
 import { ExecutionsProcessor } from './processors/executions.processor';
 import { WebhooksProcessor } from './processors/webhooks.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
@@ -53,7 +53,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         JobHandlerRegistry,
         FairShare,
         MaintenanceProcessor,
-        PaymentsProcessor,
+        MoneyProcessor,
         ExecutionsProcessor,
         WebhooksProcessor,
         OutboxRelay,

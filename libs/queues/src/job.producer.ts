@@ -15,14 +15,14 @@ export class JobProducer {
 
   constructor(
     @InjectQueue(QUEUES.maintenance) maintenance: Queue,
-    @InjectQueue(QUEUES.payments) payments: Queue,
+    @InjectQueue(QUEUES.money) money: Queue,
     @InjectQueue(QUEUES.executions) executions: Queue,
     @InjectQueue(QUEUES.webhooks) webhooks: Queue,
     private readonly config: AppConfig,
   ) {
     this.queues = {
       [QUEUES.maintenance]: maintenance,
-      [QUEUES.payments]: payments,
+      [QUEUES.money]: money,
       [QUEUES.executions]: executions,
       [QUEUES.webhooks]: webhooks,
     };

@@ -10,7 +10,7 @@ import { DISPUTE_CHECKS } from '@app/disputes';
 import { ensureDatabase } from './ensure-database';
 
 const COMMANDS = ['migrate', 'migrate:revert', 'ledger:check'];
-const USAGE = `usage: agora-cli <${COMMANDS.join('|')}>`;
+const USAGE = `usage: agora-ops <${COMMANDS.join('|')}>`;
 
 /** Operational commands that run once and exit (migrations now; ledger checks later). */
 async function main(argv: string[]): Promise<number> {
@@ -19,12 +19,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const config = loadConfigOrExit('cli');
+  const config = loadConfigOrExit('ops');
   if (command === 'migrate' && (await ensureDatabase(config.databaseUrl))) {
     process.stdout.write('created database\n');
   }
   const dataSource = new DataSource(
-    buildDataSourceOptions({ url: config.databaseUrl, poolSize: 2, applicationName: 'agora-cli' }),
+    buildDataSourceOptions({ url: config.databaseUrl, poolSize: 2, applicationName: 'agora-ops' }),
   );
   await dataSource.initialize();
   try {
@@ -65,7 +65,7 @@ async function ledgerCheck(dataSource: DataSource): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`agora-cli: ${(err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(`agora-ops: ${(err as Error).stack ?? String(err)}\n`);
     process.exit(1);
   },
 );

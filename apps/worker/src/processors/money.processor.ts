@@ -20,8 +20,8 @@ import { JobHandlerRegistry } from '../job-handlers';
  * A settlement retry finishes the execution the payment paid for, so it calls the execution lib;
  * a dispute's response deadline resolves it through the disputes lib (its refund is a payout).
  */
-@Processor(QUEUES.payments, { concurrency: 8 })
-export class PaymentsProcessor extends WorkerHost {
+@Processor(QUEUES.money, { concurrency: 8 })
+export class MoneyProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
     withdrawals: WithdrawalsService,
@@ -35,7 +35,7 @@ export class PaymentsProcessor extends WorkerHost {
     overdueDisputes: ResolveOverdueDispute,
   ) {
     super();
-    const jobs = registry.forQueue(QUEUES.payments);
+    const jobs = registry.forQueue(QUEUES.money);
     jobs.register('withdrawal.process', (job) => withdrawals.process(job.data.withdrawalId));
     jobs.register('refund.process', (job) => refunds.process(job.data.refundId));
     jobs.register('escrow.release', (job) => escrow.release(job.data.holdId));
