@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
-import { AdmitExecution, AgentCaller, Execute, ExecuteTargets, RateLimiter } from '@app/execution';
+import { AdmitExecution, AgentCaller, Execute, ExecuteTargetCache, RateLimiter } from '@app/execution';
 import { EscrowService, PaymentsService } from '@app/payments';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/x402';
 import { buildDataSourceOptions, TransactionRunner } from '@app/database';
@@ -92,7 +92,7 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const ex = app.get(Execute) as any;
   wrap(app.get(AdmitExecution), 'execute', 'admission (target, payment, limits, claim)');
-  wrap(app.get(ExecuteTargets), 'read', 'target read (agent+capability, on a cache miss)');
+  wrap(app.get(ExecuteTargetCache), 'read', 'target read (agent+capability, on a cache miss)');
   wrap(app.get(TransactionRunner), 'batch', 'version + authorization used? (one round trip)');
   wrapSync(app.get(X402Service), 'recover', 'x402 recover');
   wrap(ex, 'execute', 'execute (total)');

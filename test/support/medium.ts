@@ -7,9 +7,10 @@ import { AgentsModule, AgentsRepository, CapabilityInput, DEFAULT_CHAIN_SETTINGS
 import { AnalyticsModule } from '@app/analytics';
 import { ChainsModule } from '@app/chains';
 import { DisputesModule } from '@app/disputes';
-import { Clock, ClockModule, INITIAL_REPUTATION } from '@app/common';
+import { Clock, ClockModule } from '@app/common';
 import { AppConfig, ConfigModule, loadConfig } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { INITIAL_REPUTATION } from '@app/reputation';
 import { MetricsModule } from '@app/metrics';
 import { Accounts, LedgerService } from '@app/ledger';
 import { ExecutionModule } from '@app/execution';

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AppException, INITIAL_REPUTATION, newUuid, normalizeWallet, NotFoundException } from '@app/common';
+import { AppException, newUuid, normalizeWallet, NotFoundException } from '@app/common';
 import { TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { OutboundUrlPolicy } from '@app/outbound';
+import { INITIAL_REPUTATION } from '@app/reputation';
 import { WalletAuthContext, WalletAuthService } from '@app/auth';
 import { assertCapabilityRules, assertChainSettingsRules, assertEndpointRules } from './agent-rules';
 import { RegisterAgentInput, UpdateAgentInput } from './agent.types';

@@ -140,4 +140,4 @@ export class ExecuteTargetReader {
 
 /** The agents table as executing reads it (no registration, no discovery). */
 @Module({ providers: [ExecuteTargetReader], exports: [ExecuteTargetReader] })
-export class ExecuteTargetsModule {}
+export class ExecuteTargetReaderModule {}

@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ExecuteTargetsModule } from '@app/agents';
+import { ExecuteTargetReaderModule } from '@app/agents';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { LedgerModule } from '@app/ledger';
@@ -22,7 +22,7 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
     TypeOrmModule.forFeature([ChainEntity, ChainNodeEntity]),
     LedgerModule,
     PaymentsModule,
-    ExecuteTargetsModule,
+    ExecuteTargetReaderModule,
   ],
   providers: [
     ChainTokens,

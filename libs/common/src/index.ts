@@ -4,7 +4,6 @@ export * from './ids';
 export * from './clock';
 export * from './pagination';
 export * from './wallet';
-export * from './reputation-tier';
 export * from './clock.module';
 export * from './faults';
 export * from './storable';

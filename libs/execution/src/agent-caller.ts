@@ -3,7 +3,7 @@ import { Metrics } from '@app/metrics';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
-import { validateAgainst } from './json-schema';
+import { validateValue } from '@app/json-schema';
 
 export type AgentCallResult =
   | { ok: true; output: Record<string, unknown>; timeMs: number; usage: { tokens?: unknown }; cost?: unknown }
@@ -172,7 +172,7 @@ export class AgentCaller {
         error: `output of ${size} bytes exceeds the ${cap}-byte limit`,
         timeMs: elapsed(),
       };
-    const errors = validateAgainst(outputSchema, output, payload.agentId);
+    const errors = validateValue(payload.agentId, outputSchema, output);
     if (errors.length) {
       return {
         ok: false,

@@ -1,14 +1,14 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ReputationModule } from '@app/reputation';
-import { ExecuteTargetsModule } from '@app/agents';
+import { ExecuteTargetReaderModule } from '@app/agents';
 import { ChainsModule } from '@app/chains';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { PaymentSettlement, PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { CallbackOutputs, WebhooksModule } from '@app/webhooks';
-import { ExecuteTargets } from './admission/execute-targets';
+import { ExecuteTargetCache } from './admission/execute-target-cache';
 import { RateLimiter } from './admission/rate-limiter';
 import { AgentCaller } from './agent-caller';
 import { ExecutionEntity } from './entities/execution.entity';
@@ -65,7 +65,7 @@ const USE_CASES = [
 @Module({
   imports: [
     TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]),
-    ExecuteTargetsModule,
+    ExecuteTargetReaderModule,
     PaymentsModule,
     ChainsModule,
     WebhooksModule,
@@ -78,7 +78,7 @@ const USE_CASES = [
     FundingSource,
     AgentCaller,
     RateLimiter,
-    ExecuteTargets,
+    ExecuteTargetCache,
     EvidenceKeys,
   ],
   exports: [...USE_CASES, EvidenceKeys],

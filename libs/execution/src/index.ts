@@ -1,11 +1,10 @@
 export * from './entities/execution.entity';
 export * from './entities/idempotency-key.entity';
-export * from './json-schema';
 export * from './agent-caller';
 export * from './execution.types';
 export * from './executions.repository';
 export * from './admission/rate-limiter';
-export * from './admission/execute-targets';
+export * from './admission/execute-target-cache';
 export type { Funding } from './funding/funding';
 export * from './funding/x402-funding';
 export * from './usecases/charge-execution/charge-execution.usecase';

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock, formatMicros, INITIAL_REPUTATION, newId, reputationTier } from '@app/common';
+import { Clock, formatMicros, newId } from '@app/common';
 import { AppConfig } from '@app/config';
 import { allWrites, Queryable, queryRows, TransactionRunner } from '@app/database';
 import { AccountRef, Accounts, LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
 import { jobId, JobProducer } from '@app/queues';
+import { INITIAL_REPUTATION, reputationTier } from '@app/reputation';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { splitAgentFee } from './fees';
@@ -172,7 +173,7 @@ export class EscrowService {
     });
     // One round trip (pipeline mode): the two rows, the refund row and the posting go out together
     // and run in this order; the posting locks the hot platform accounts only until commit.
-    // The hold's length by tier (common's reputationTier: 60+ instant, 40+ Standard, 20+ At Risk, else Critical).
+    // The hold's length by tier (reputation's reputationTier: 60+ instant, 40+ Standard, 20+ At Risk, else Critical).
     const [held, opened] = await allWrites([
       queryRows<{ releaseAt: Date }>(
         manager,

@@ -1,6 +1,10 @@
-export * from './entities/reputation-event.entity';
-export * from './reputation.rules';
-export * from './reputation.recorder';
-export * from './reputation.module';
-export * from './usecases/get-reputation/get-reputation.usecase';
-export * from './usecases/get-leaderboard/get-leaderboard.usecase';
+export { REPUTATION_DELTAS } from './reputation.rules';
+export type { ReputationEventType } from './reputation.rules';
+export { ReputationRecorder } from './reputation.recorder';
+export { ReputationModule } from './reputation.module';
+export { GetReputation } from './usecases/get-reputation/get-reputation.usecase';
+export type { ReputationView } from './usecases/get-reputation/get-reputation.usecase';
+export { GetLeaderboard } from './usecases/get-leaderboard/get-leaderboard.usecase';
+export type { LeaderboardEntry } from './usecases/get-leaderboard/get-leaderboard.usecase';
+export { INITIAL_REPUTATION, reputationTier } from './reputation-tier';
+export type { ReputationTier } from './reputation-tier';

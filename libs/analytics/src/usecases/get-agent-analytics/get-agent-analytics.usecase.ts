@@ -1,12 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  Clock,
-  formatMicros,
-  INITIAL_REPUTATION,
-  NotFoundException,
-  reputationTier,
-  ReputationTier,
-} from '@app/common';
+import { Clock, formatMicros, NotFoundException } from '@app/common';
+import { INITIAL_REPUTATION, reputationTier } from '@app/reputation';
+import type { ReputationTier } from '@app/reputation';
 import { AnalyticsRepository, LatencyRow } from '../../analytics.repository';
 import { percentile } from '../../percentiles';
 

@@ -4,11 +4,11 @@ import { ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { AppException, Clock, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { OutboundUrlPolicy } from '@app/outbound';
-import { ExecuteTargets } from '../../admission/execute-targets';
+import { ExecuteTargetCache } from '../../admission/execute-target-cache';
 import { Admission, RateLimiter } from '../../admission/rate-limiter';
 import { ExecuteCommand, ExecuteRejected } from '../../execution.types';
 import { ExecutionPrice, priceFor } from '../../execution-factory';
-import { validateAgainst } from '../../json-schema';
+import { validateValue } from '@app/json-schema';
 
 /** What a call needs of its chain, all of it fixed when the chain opened and carried by its signed token. */
 export interface ChainRef {
@@ -50,7 +50,7 @@ export class AdmitChainCall {
   constructor(
     private readonly tokens: ChainTokens,
     private readonly chains: ChainsRepository,
-    private readonly targets: ExecuteTargets,
+    private readonly targets: ExecuteTargetCache,
     private readonly limiter: RateLimiter,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly config: AppConfig,
@@ -145,7 +145,7 @@ export class AdmitChainCall {
         callerAgentId: caller,
       });
     }
-    const inputErrors = validateAgainst(target.capability.inputSchema, input, target.agent.id);
+    const inputErrors = validateValue(target.agent.id, target.capability.inputSchema, input);
     if (inputErrors.length)
       throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', {
         errors: inputErrors,

@@ -7,13 +7,13 @@ import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { PaymentsService, SettlementAdapter } from '@app/payments';
 import { NonceGuard, paymentReplayed, RecoveredPayment, VerifiedPayment, X402Service } from '@app/x402';
-import { ExecuteTargets } from '../../admission/execute-targets';
+import { ExecuteTargetCache } from '../../admission/execute-target-cache';
 import { RateLimiter } from '../../admission/rate-limiter';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.types';
 import { ExecutionsRepository } from '../../executions.repository';
 import { X402Funding, FundingSource } from '../../funding/x402-funding';
-import { canonicalJson, validateAgainst } from '../../json-schema';
+import { canonicalJson, validateValue } from '@app/json-schema';
 import { ExecutionPrice, priceFor } from '../../execution-factory';
 
 /** A request admitted to run: what it runs, at what price, paid by what. */
@@ -48,7 +48,7 @@ export interface Replayed {
 @Injectable()
 export class AdmitExecution {
   constructor(
-    private readonly targets: ExecuteTargets,
+    private readonly targets: ExecuteTargetCache,
     private readonly x402: X402Service,
     private readonly payments: PaymentsService,
     private readonly nonces: NonceGuard,
@@ -146,7 +146,7 @@ export class AdmitExecution {
       }
       const { agent, capability } = target!;
       if (cmd.chain) checkChainRoot(agent.chainSettings, cmd.chain.maxDepth);
-      const inputErrors = validateAgainst(capability.inputSchema, cmd.input, agent.id);
+      const inputErrors = validateValue(agent.id, capability.inputSchema, cmd.input);
       if (inputErrors.length)
         throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', {
           errors: inputErrors,

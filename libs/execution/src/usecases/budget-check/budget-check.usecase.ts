@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { VARIABLE_PRICING_MODELS } from '@app/agents';
 import { AppException, formatMicros } from '@app/common';
 import { PLATFORM_FEE, splitAgentFee } from '@app/payments';
-import { ExecuteTargets } from '../../admission/execute-targets';
-import { validateAgainst } from '../../json-schema';
+import { ExecuteTargetCache } from '../../admission/execute-target-cache';
+import { validateValue } from '@app/json-schema';
 
 const MAX_BUDGET = 1_000_000_000n;
 const CONTINGENCY_PERCENT = 20n;
@@ -34,11 +34,11 @@ export interface BudgetEstimate {
  */
 @Injectable()
 export class BudgetCheck {
-  constructor(private readonly targets: ExecuteTargets) {}
+  constructor(private readonly targets: ExecuteTargetCache) {}
 
   async execute(req: BudgetCheckRequest): Promise<BudgetEstimate> {
     const { agent, capability } = await this.targets.read(req.agentId, req.capabilityId);
-    const errors = validateAgainst(capability.inputSchema, req.input, agent.id);
+    const errors = validateValue(agent.id, capability.inputSchema, req.input);
     if (errors.length)
       throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', { errors });
     const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);

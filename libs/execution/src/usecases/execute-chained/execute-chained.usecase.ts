@@ -9,7 +9,7 @@ import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../execution.
 import { newExecution } from '../../execution-factory';
 import { executionSpan } from '../../execution-span';
 import { FundingSource } from '../../funding/x402-funding';
-import { ExecuteTargets } from '../../admission/execute-targets';
+import { ExecuteTargetCache } from '../../admission/execute-target-cache';
 import { RateLimiter } from '../../admission/rate-limiter';
 import { ExecutionEntity } from '../../entities/execution.entity';
 import { ChainFunding } from '../../funding/chain-funding';
@@ -53,7 +53,7 @@ export class ExecuteChained {
     private readonly charge: ChargeExecution,
     private readonly recordFailure: RecordFailedRun,
     private readonly limiter: RateLimiter,
-    private readonly targets: ExecuteTargets,
+    private readonly targets: ExecuteTargetCache,
     private readonly tx: TransactionRunner,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { reputationTier, ReputationTier } from '@app/common';
+import { reputationTier } from '../../reputation-tier';
+import type { ReputationTier } from '../../reputation-tier';
 import { ReputationRepository } from '../../reputation.repository';
 
 export interface LeaderboardEntry {

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundException, reputationTier, ReputationTier } from '@app/common';
+import { NotFoundException } from '@app/common';
+import { reputationTier } from '../../reputation-tier';
+import type { ReputationTier } from '../../reputation-tier';
 import { ReputationRepository } from '../../reputation.repository';
 import { RECENT_EVENTS } from '../../reputation.rules';
 

@@ -8,10 +8,10 @@ const MAX_CACHED = 10_000;
  * The targets of execute requests kept in memory with the agent's config_version. A request
  * served from memory reads that one number in the round trip it makes anyway (with
  * "authorization used?") and reads the target again if it moved: what a request sees is as fresh
- * as reading it, from any process.
+ * as reading it, from any process. What reads them from Postgres is `ExecuteTargetReader` (agents).
  */
 @Injectable()
-export class ExecuteTargets {
+export class ExecuteTargetCache {
   private readonly cache = new Map<string, ExecuteTarget>();
 
   constructor(private readonly reader: ExecuteTargetReader) {}
