@@ -1,12 +1,22 @@
-export * from './entities/agent.entity';
-export * from './entities/agent-capability.entity';
-export * from './entities/agent-ranking.entity';
-export * from './agent.types';
-export * from './agent-rules';
-export * from './registration-fee.step';
-export * from './agents.repository';
-export * from './agents.service';
-export * from './discovery.service';
-export * from './recommend-agents';
-export * from './agents.module';
-export * from './execute-target.reader';
+export { AgentEntity, DEFAULT_CHAIN_SETTINGS } from './entities/agent.entity';
+export {
+  AgentCapabilityEntity,
+  CURRENCIES,
+  PRICING_MODELS,
+  VARIABLE_PRICING_MODELS,
+} from './entities/agent-capability.entity';
+export type { Currency, PricingModel } from './entities/agent-capability.entity';
+export { MAX_CAPABILITIES } from './agent.types';
+export type { CapabilityInput, RegisterAgentInput, UpdateAgentInput } from './agent.types';
+export { RegistrationFeeStep } from './registration-fee.step';
+export type { RegistrationFeeCharge, RegistrationFeeContext } from './registration-fee.step';
+export { AgentsRepository } from './agents.repository';
+export { AgentsService } from './agents.service';
+export type { RegisteredAgent } from './agents.service';
+export { DiscoveryService } from './discovery.service';
+export type { DiscoveredAgent, DiscoverFilters } from './discovery.service';
+export { RecommendAgents } from './recommend-agents';
+export type { Recommendation } from './recommend-agents';
+export { AgentsModule } from './agents.module';
+export { ExecuteTargetReader, ExecuteTargetReaderModule } from './execute-target.reader';
+export type { ExecutableAgent, ExecutableCapability, ExecuteTarget } from './execute-target.reader';

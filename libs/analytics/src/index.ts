@@ -1,6 +1,6 @@
-export * from './entities/agent-stats.entity';
-export * from './analytics.module';
-export * from './percentiles';
-export * from './usecases/get-agent-analytics/get-agent-analytics.usecase';
-export * from './usecases/get-platform-stats/get-platform-stats.usecase';
-export * from './rollup-invariants';
+export { AnalyticsModule } from './analytics.module';
+export { ANALYTICS_PERIODS, GetAgentAnalytics } from './usecases/get-agent-analytics/get-agent-analytics.usecase';
+export type { AgentAnalytics, AnalyticsPeriod } from './usecases/get-agent-analytics/get-agent-analytics.usecase';
+export { GetPlatformStats } from './usecases/get-platform-stats/get-platform-stats.usecase';
+export type { PlatformStats } from './usecases/get-platform-stats/get-platform-stats.usecase';
+export { ROLLUP_CHECKS } from './rollup-invariants';

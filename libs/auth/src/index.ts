@@ -1,4 +1,5 @@
-export * from './used-auth-message.entity';
-export * from './wallet-signature';
-export * from './wallet-auth.service';
-export * from './auth.module';
+export { assertFresh, parseAuthHeader, recoverSigner } from './wallet-signature';
+export type { ParsedAuthHeader } from './wallet-signature';
+export { SIGNATURE_HEADER, WALLET_HEADER, WalletAuthService } from './wallet-auth.service';
+export type { SignedRequest, WalletAuthContext, WalletAuthHeaders } from './wallet-auth.service';
+export { AuthModule } from './auth.module';

@@ -1,2 +1,3 @@
-export * from './config';
-export * from './config.module';
+export { AppConfig, DEV_PLATFORM_WALLET, loadConfig, loadConfigOrExit } from './config';
+export type { NodeEnv, PaymentNetwork, SettlementMode } from './config';
+export { ConfigModule } from './config.module';

@@ -1,5 +1,15 @@
-export * from './data-source.options';
-export * from './database.module';
-export * from './transaction.runner';
-export * from './migrations';
-export * from './connection-errors';
+export { buildDataSourceOptions } from './data-source.options';
+export { DatabaseModule } from './database.module';
+export {
+  allWrites,
+  PG_NOT_CLAIMED,
+  PG_UNIQUE_VIOLATION,
+  pgConstraint,
+  pgDetail,
+  pgErrorCode,
+  queryRows,
+  TransactionRunner,
+} from './transaction.runner';
+export type { Queryable } from './transaction.runner';
+export { MIGRATIONS } from './migrations';
+export { errorKind, isTransientDatabaseError } from './connection-errors';

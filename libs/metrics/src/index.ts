@@ -1,3 +1,3 @@
-export * from './metrics';
-export * from './metrics.module';
-export * from './scrape-auth';
+export { Metrics } from './metrics';
+export { MetricsModule } from './metrics.module';
+export { scrapeAuthorized } from './scrape-auth';

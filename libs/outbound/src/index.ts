@@ -1,5 +1,7 @@
-export * from './address-policy';
-export * from './outbound-url.policy';
-export * from './outbound.module';
-export * from './outbound-http.client';
-export * from './platform-signer';
+export { OutboundUrlPolicy } from './outbound-url.policy';
+export type { OutboundPolicyOptions, Resolver } from './outbound-url.policy';
+export { OutboundModule } from './outbound.module';
+export { OutboundError, OutboundHttpClient } from './outbound-http.client';
+export type { OutboundFailure, OutboundRequest, OutboundResponse } from './outbound-http.client';
+export { ed25519FromSeed, PlatformSigner } from './platform-signer';
+export type { PlatformSignaturePurpose } from './platform-signer';

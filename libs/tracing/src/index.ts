@@ -1,2 +1,13 @@
-export * from './tracing';
-export * from './spans';
+export { instrumented, startTracing } from './tracing';
+export {
+  activeSpanIds,
+  activeTraceparent,
+  inSpan,
+  linkFrom,
+  linksTo,
+  recordSpan,
+  SpanKind,
+  traceCarrier,
+  traceLogFields,
+} from './spans';
+export type { SpanIds } from './spans';
