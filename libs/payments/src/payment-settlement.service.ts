@@ -7,8 +7,7 @@ import { AppConfig } from '@app/config';
 import { queryRows } from '@app/database';
 import { PaymentEntity } from './entities/payment.entity';
 import { toSettleRequest } from './payments.service';
-import { logSettlementConfirmed } from './settlement-log';
-import { SettlementAdapter } from './settlement/settlement.adapter';
+import { logSettlementConfirmed, SettlementAdapter } from '@app/onchain';
 
 /** Settlement retries: 30 s, 2 min, 8 min, ... capped at 1 h. */
 /** How long past validBefore (our clock) an unused authorization is still watched: block timestamps may lag our clock. */

@@ -5,7 +5,8 @@ import { AppException, Clock, formatMicros, newId, ValidationException } from '@
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
-import { PaymentsService, SettlementAdapter } from '@app/payments';
+import { SettlementAdapter } from '@app/onchain';
+import { PaymentsService } from '@app/payments';
 import { NonceGuard, paymentReplayed, RecoveredPayment, VerifiedPayment, X402Service } from '@app/x402';
 import { ExecuteTargets } from '../../admission/execute-targets';
 import { RateLimiter } from '../../admission/rate-limiter';
