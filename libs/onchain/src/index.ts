@@ -4,4 +4,5 @@ export type { BindSettlementHash } from './chain/settlement-batcher';
 export { OnchainModule, OnchainOptions } from './onchain.module';
 export { PAYOUT_MAX_ATTEMPTS, PayoutOutcome, PayoutSender, PayoutTable } from './payout.sender';
 export { logSettlementConfirmed, SettledPayment } from './settlement-log';
+export { SettlementFailed, SettlementFailureReason } from './settlement/settlement-failed';
 export { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement/settlement.adapter';

@@ -7,7 +7,7 @@ import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { SettlementAdapter } from '@app/onchain';
 import { PaymentsService } from '@app/payments';
-import { NonceGuard, paymentReplayed, RecoveredPayment, VerifiedPayment, X402Service } from '@app/x402';
+import { NonceGuard, PaymentInvalid, paymentReplayed, RecoveredPayment, VerifiedPayment, X402Service } from '@app/x402';
 import { ExecuteTargets } from '../../admission/execute-targets';
 import { RateLimiter } from '../../admission/rate-limiter';
 import { ExecutionEntity } from '../../entities/execution.entity';
@@ -159,9 +159,7 @@ export class AdmitExecution {
       const price = priced!;
       if (!cmd.payment) throw this.x402.paymentRequired(price);
       if (recoverError)
-        throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID'
-          ? this.x402.withOffer(recoverError, price)
-          : recoverError;
+        throw recoverError instanceof PaymentInvalid ? this.x402.withOffer(recoverError, price) : recoverError;
       if (verifyError || !verified) throw verifyError;
       if (used.status === 'rejected') throw used.reason;
       const fingerprint = createHash('sha256')
