@@ -16,6 +16,7 @@ const TIERS = [
   ['database'],
   ['ledger', 'outbox', 'queues', 'outbound', 'auth', 'json-schema', 'reputation'],
   ['agents', 'x402'],
+  ['onchain'],
   ['payments', 'webhooks'],
   ['chains'],
   ['execution', 'analytics'],

@@ -1,7 +1,8 @@
 import { id as eventTopic, Signature, Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, PaymentSettlement, PaymentsService, SettlementAdapter, SettleRequest } from '@app/payments';
+import { SettlementAdapter, SettleRequest } from '@app/onchain';
+import { PAYMENT_CHECKS, PaymentSettlement, PaymentsService } from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';

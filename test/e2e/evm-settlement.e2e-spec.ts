@@ -9,13 +9,12 @@ import {
   EscrowService,
   PaymentSettlement,
   PaymentsService,
-  PAYOUT_MAX_ATTEMPTS,
   PLATFORM_FEE,
   RefundsService,
-  SettlementAdapter,
   toSettleRequest,
   WithdrawalsService,
 } from '@app/payments';
+import { PAYOUT_MAX_ATTEMPTS, SettlementAdapter } from '@app/onchain';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';

@@ -1,4 +1,5 @@
-import { ERROR_CODES, httpStatusOf } from '@app/common';
+import { ERROR_CODES } from '@app/common';
+import { httpStatusOf } from '../../apps/api/src/http/error-status';
 import * as sdk from '@agora/sdk';
 
 /** The SDK's error table is the API's: every code the API can answer with maps to its typed exception. */

@@ -7,8 +7,7 @@ import { AppConfig } from '@app/config';
 import { queryRows } from '@app/database';
 import { PaymentEntity } from './entities/payment.entity';
 import { toSettleRequest } from './payments.service';
-import { logSettlementConfirmed } from './settlement-log';
-import { SettlementAdapter } from './settlement/settlement.adapter';
+import { logSettlementConfirmed, SettlementAdapter, SettlementFailed } from '@app/onchain';
 
 /** Settlement retries: 30 s, 2 min, 8 min, ... capped at 1 h. */
 /** How long past validBefore (our clock) an unused authorization is still watched: block timestamps may lag our clock. */
@@ -72,7 +71,7 @@ export class PaymentSettlement {
     if (!claimed) {
       const current = await this.get(paymentId);
       if (current.status === 'settled') return current;
-      throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', {
+      throw new SettlementFailed('The payment is being settled; it will be recorded when it is', {
         paymentId,
       });
     }
@@ -121,7 +120,7 @@ export class PaymentSettlement {
     // Recorded by another process meanwhile; anything else is not a settlement to charge for.
     const current = await this.get(paymentId);
     if (current.status !== 'settled')
-      throw new AppException('SETTLEMENT_FAILED', 'The payment is being settled; it will be recorded when it is', {
+      throw new SettlementFailed('The payment is being settled; it will be recorded when it is', {
         paymentId,
       });
     return current;
@@ -130,7 +129,7 @@ export class PaymentSettlement {
   /**
    * A failed (or abandoned settling) authorization past its validBefore, with a margin for a chain
    * clock behind ours: if the chain says it was never used, it never can be, so the payment is
-   * `released` and SETTLEMENT_FAILED is thrown with `details.reason` EXPIRED_UNUSED (final: no more
+   * `released` and SettlementFailed is thrown with `reason` EXPIRED_UNUSED (final: no more
    * retries). If it was used, or the chain cannot be asked now, the normal path records or retries it.
    */
   private async expireIfUnused(payment: PaymentEntity, now: Date): Promise<void> {
@@ -144,13 +143,10 @@ export class PaymentSettlement {
     );
     if (released.length === 0) return; // another process holds or settled it: the normal path decides
     this.logger.warn({ paymentId: payment.id }, 'authorization expired unused; released, nothing charged');
-    throw new AppException(
-      'SETTLEMENT_FAILED',
+    throw new SettlementFailed(
       'The payment authorization expired before it could be settled; nothing was charged',
-      {
-        paymentId: payment.id,
-        reason: EXPIRED_UNUSED,
-      },
+      { paymentId: payment.id },
+      EXPIRED_UNUSED,
     );
   }
 
@@ -163,7 +159,7 @@ export class PaymentSettlement {
       [paymentId, new Date(this.clock.nowMs() + settleRetryDelayMs(attempts)), message],
     );
     this.logger.warn({ paymentId, attempts, err: message }, 'settlement failed');
-    throw new AppException('SETTLEMENT_FAILED', 'Payment settlement failed; it will be retried', { paymentId });
+    throw new SettlementFailed('Payment settlement failed; it will be retried', { paymentId });
   }
 
   /**

@@ -1,39 +1,35 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { FaultInjector } from '@app/common';
 import { RegistrationFeeStep } from '@app/agents';
 import { AuthModule } from '@app/auth';
-import { AppConfig } from '@app/config';
 import { LedgerModule } from '@app/ledger';
 import { OutboxModule } from '@app/outbox';
 import { SweepRegistry } from '@app/queues';
 import { BalancesService } from './balances.service';
-import { ChainNonceEntity, ChainTxEntity } from './chain/chain-tx.entity';
-import { ChainTxRecovery } from './chain/chain-tx-recovery';
 import { RecoverRegistrationPayment } from './registration-recovery';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { RefundEntity } from './entities/refund.entity';
-import { PayoutSender } from './payout.sender';
 import { RefundsService } from './refunds.service';
 import { DisputeMoney } from './dispute-money.service';
 import { EscrowService } from './escrow.service';
-import { PaymentsService } from './payments.service';
+import { OnchainModule } from '@app/onchain';
+import { bindSettlementHash, PaymentsService } from './payments.service';
 import { PaymentSettlement } from './payment-settlement.service';
 import { NonceGuard } from '@app/x402';
 import { X402RegistrationFee } from './registration-fee.x402';
-import { createSettlementAdapter } from './settlement/create-settlement-adapter';
 import { PaymentsTestClock } from './test-clock';
-import { SettlementAdapter } from './settlement/settlement.adapter';
 import { WithdrawalsService } from './withdrawals.service';
 import { AgentDebtEntity } from './entities/agent-debt.entity';
 import { AgentDebtsRepository } from './debts/agent-debts.repository';
 import { AgentCredit } from './debts/agent-credit';
 import { WithdrawalReserve } from './withdrawal-reserve';
 import { X402Service } from '@app/x402';
+
+/** Sending money on a chain, with the one write it needs on this side: a settlement's hash on its payments. */
+const ONCHAIN = OnchainModule.register({ bindSettlementHash });
 
 @Module({
   imports: [
@@ -44,23 +40,19 @@ import { X402Service } from '@app/x402';
       WithdrawalEntity,
       RefundEntity,
       AgentDebtEntity,
-      ChainTxEntity,
-      ChainNonceEntity,
     ]),
     AuthModule,
     LedgerModule,
     OutboxModule,
+    ONCHAIN,
   ],
   providers: [
     NonceGuard,
     X402Service,
-    { provide: SettlementAdapter, inject: [AppConfig, DataSource, FaultInjector], useFactory: createSettlementAdapter },
-    ChainTxRecovery,
     RecoverRegistrationPayment,
     PaymentsService,
     PaymentSettlement,
     EscrowService,
-    PayoutSender,
     WithdrawalsService,
     RefundsService,
     AgentDebtsRepository,
@@ -73,11 +65,10 @@ import { X402Service } from '@app/x402';
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
   exports: [
-    ChainTxRecovery,
+    ONCHAIN,
     RecoverRegistrationPayment,
     NonceGuard,
     X402Service,
-    SettlementAdapter,
     PaymentsService,
     PaymentSettlement,
     EscrowService,
@@ -97,11 +88,10 @@ export class PaymentsModule implements OnModuleInit {
     private readonly escrow: EscrowService,
     private readonly withdrawals: WithdrawalsService,
     private readonly refunds: RefundsService,
-    private readonly chainTxs: ChainTxRecovery,
     private readonly registrations: RecoverRegistrationPayment,
   ) {}
 
-  /** What the worker's sweeper collects for this domain: due escrow releases, payouts that need the worker, registration fees to recover, and chain transactions to decide. */
+  /** What the worker's sweeper collects for this domain: due escrow releases, payouts that need the worker, and registration fees to recover (OnchainModule sweeps its chain transactions). */
   onModuleInit(): void {
     this.sweeps.register('escrow.release', async () =>
       (await this.escrow.dueReleases()).map((h) => ({ id: h.id, data: { holdId: h.id } })),
@@ -114,9 +104,6 @@ export class PaymentsModule implements OnModuleInit {
     );
     this.sweeps.register('registration.recover', async () =>
       (await this.registrations.due()).map((id) => ({ id, data: { paymentId: id } })),
-    );
-    this.sweeps.register('chain.resend', async () =>
-      (await this.chainTxs.due()).map((id) => ({ id, data: { txId: id } })),
     );
   }
 }

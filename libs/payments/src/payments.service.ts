@@ -12,11 +12,10 @@ import {
 } from '@app/database';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
-import { SettlementAdapter, SettleRequest } from './settlement/settlement.adapter';
+import { logSettlementConfirmed, SettlementAdapter, SettleRequest } from '@app/onchain';
 import { X402Service } from '@app/x402';
 import { paymentReplayed } from '@app/x402';
 import { PresentedPayment, PriceRequest, SettlementReceipt, VerifiedPayment } from '@app/x402';
-import { logSettlementConfirmed } from './settlement-log';
 
 export interface AuthorizeOptions {
   purpose: PaymentPurpose;

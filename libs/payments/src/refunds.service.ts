@@ -8,7 +8,7 @@ import { Queryable, queryRows, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { jobId, JobProducer } from '@app/queues';
 import { RefundEntity } from './entities/refund.entity';
-import { PayoutSender, PayoutTable } from './payout.sender';
+import { PayoutSender, PayoutTable } from '@app/onchain';
 
 /** A refund's transfer sends its own amount plus the held refunds it carries. */
 /**

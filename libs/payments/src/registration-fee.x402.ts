@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } from '@app/agents';
-import { AppException } from '@app/common';
+import { SettlementFailed } from '@app/onchain';
 import { Accounts, LedgerService } from '@app/ledger';
 import { REGISTRATION_FEE } from './fees';
 import { PaymentsService } from './payments.service';
@@ -49,8 +49,7 @@ export class X402RegistrationFee extends RegistrationFeeStep {
     });
     // Refused if the worker refunded the fee meanwhile (this request stalled past the settlement lease): the agent is not created.
     if (!(await this.payments.bindUnbound(manager, paymentId, agentId))) {
-      throw new AppException(
-        'SETTLEMENT_FAILED',
+      throw new SettlementFailed(
         'The registration took too long and its fee is being refunded; pay again to register',
         { paymentId },
       );

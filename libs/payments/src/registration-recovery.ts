@@ -9,7 +9,7 @@ import { PaymentEntity } from './entities/payment.entity';
 import { AUTHORIZATION_EXPIRY_MARGIN_S, settleRetryDelayMs } from './payment-settlement.service';
 import { toSettleRequest } from './payments.service';
 import { RefundsService } from './refunds.service';
-import { SettlementAdapter } from './settlement/settlement.adapter';
+import { SettlementAdapter } from '@app/onchain';
 
 export type RegistrationRecovery = 'refunded' | 'released' | 'waiting' | 'skipped';
 

@@ -10,7 +10,7 @@ import { WalletAuthContext, WalletAuthService } from '@app/auth';
 import { jobId, JobProducer } from '@app/queues';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM } from './fees';
-import { PayoutSender, PayoutTable } from './payout.sender';
+import { PayoutSender, PayoutTable } from '@app/onchain';
 import { Reserve, WithdrawalReserve } from './withdrawal-reserve';
 
 const WITHDRAWAL_PAYOUT: PayoutTable = {

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
-import { AppException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { REDIS } from '@app/queues';
+import { PaymentReplayed } from './x402.errors';
 import { VerifiedPayment } from './x402.types';
 
 /** A payment authorization already used (reserved, settled, or claimed by a request in flight): 409. */
-export function paymentReplayed(): AppException {
-  return new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', {
+export function paymentReplayed(): PaymentReplayed {
+  return new PaymentReplayed('This payment authorization has already been used', {
     reason: 'duplicate_settlement',
   });
 }
@@ -61,7 +61,7 @@ export class NonceGuard {
    * the authorization is used, so the client may present the same header again.
    */
   giveBackAfter(err: unknown, v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): void {
-    if (err instanceof AppException && err.code === 'PAYMENT_REPLAYED') return;
+    if (err instanceof PaymentReplayed) return;
     this.giveBack(v);
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { getAddress, isHexString } from 'ethers';
 import { AppException, checksumAddress, Clock, formatMicros, isHighS, recoverSigner, sameWallet } from '@app/common';
+import { PaymentInvalid } from './x402.errors';
 import { AppConfig } from '@app/config';
 import { isLivemode, NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
@@ -66,8 +67,8 @@ export interface RecoveredPayment {
   payer: string;
 }
 
-function invalid(reason: string, message: string): AppException {
-  return new AppException('PAYMENT_INVALID', message, { reason });
+function invalid(reason: string, message: string): PaymentInvalid {
+  return new PaymentInvalid(message, { reason });
 }
 
 /**
@@ -151,12 +152,14 @@ export class X402Service {
 
   /** A 402 error (PAYMENT_REQUIRED or PAYMENT_INVALID) carrying the offer, so the client can pay again. */
   withOffer(err: AppException, price: PriceRequest): AppException {
-    return new AppException(
-      err.code,
-      err.message,
-      { ...(err.details ?? {}), amount: formatMicros(price.amount), currency: 'USDC', resource: price.resource },
-      this.offer(price),
-    );
+    const details = {
+      ...(err.details ?? {}),
+      amount: formatMicros(price.amount),
+      currency: 'USDC',
+      resource: price.resource,
+    };
+    if (err instanceof PaymentInvalid) return new PaymentInvalid(err.message, details, this.offer(price));
+    return new AppException(err.code, err.message, details, this.offer(price));
   }
 
   static hashHeader(value: string): string {
@@ -172,7 +175,7 @@ export class X402Service {
     try {
       return this.checkTerms(header, recovered ?? this.recover(header), price);
     } catch (err) {
-      throw err instanceof AppException && err.code === 'PAYMENT_INVALID' ? this.withOffer(err, price) : err;
+      throw err instanceof PaymentInvalid ? this.withOffer(err, price) : err;
     }
   }
 

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode } from '@app/common';
 import { errorKind, isTransientDatabaseError } from '@app/database';
+import { httpStatusOf } from './error-status';
 import { offerRendering } from './x402-http';
 
 export interface ErrorBody {
@@ -47,7 +48,7 @@ export function toErrorResponse(exception: unknown): {
       },
       ...offer.body,
     };
-    return { status: exception.status, body, headers: offer.headers };
+    return { status: httpStatusOf(exception.code), body, headers: offer.headers };
   }
   if (exception instanceof HttpException && (exception.getStatus() < 500 || exception.getStatus() === 503)) {
     const status = exception.getStatus();

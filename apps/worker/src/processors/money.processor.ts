@@ -3,13 +3,8 @@ import { Job } from 'bullmq';
 import { FinishChain, ReleaseStaleNode } from '@app/chains';
 import { ResolveOverdueDispute } from '@app/disputes';
 import { FinishSettlement } from '@app/execution';
-import {
-  ChainTxRecovery,
-  EscrowService,
-  RecoverRegistrationPayment,
-  RefundsService,
-  WithdrawalsService,
-} from '@app/payments';
+import { ChainTxRecovery } from '@app/onchain';
+import { EscrowService, RecoverRegistrationPayment, RefundsService, WithdrawalsService } from '@app/payments';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 

@@ -1,4 +1,4 @@
-import { ErrorCode, httpStatusOf } from './error-codes';
+import { ErrorCode } from './error-codes';
 
 export type ErrorDetails = Record<string, unknown>;
 
@@ -26,10 +26,6 @@ export class AppException extends Error {
   ) {
     super(message);
     this.name = 'AppException';
-  }
-
-  get status(): number {
-    return httpStatusOf(this.code);
   }
 }
 

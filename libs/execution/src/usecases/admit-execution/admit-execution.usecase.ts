@@ -5,8 +5,9 @@ import { AppException, Clock, formatMicros, newId, ValidationException } from '@
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
-import { PaymentsService, SettlementAdapter } from '@app/payments';
-import { NonceGuard, paymentReplayed, RecoveredPayment, VerifiedPayment, X402Service } from '@app/x402';
+import { SettlementAdapter } from '@app/onchain';
+import { PaymentsService } from '@app/payments';
+import { NonceGuard, PaymentInvalid, paymentReplayed, RecoveredPayment, VerifiedPayment, X402Service } from '@app/x402';
 import { ExecuteTargetCache } from '../../admission/execute-target-cache';
 import { RateLimiter } from '../../admission/rate-limiter';
 import { ExecutionEntity } from '../../entities/execution.entity';
@@ -158,9 +159,7 @@ export class AdmitExecution {
       const price = priced!;
       if (!cmd.payment) throw this.x402.paymentRequired(price);
       if (recoverError)
-        throw recoverError instanceof AppException && recoverError.code === 'PAYMENT_INVALID'
-          ? this.x402.withOffer(recoverError, price)
-          : recoverError;
+        throw recoverError instanceof PaymentInvalid ? this.x402.withOffer(recoverError, price) : recoverError;
       if (verifyError || !verified) throw verifyError;
       if (used.status === 'rejected') throw used.reason;
       const fingerprint = createHash('sha256')

@@ -1,9 +1,10 @@
 import { inSpan } from '@app/tracing';
 import { Metrics } from '@app/metrics';
 import { Injectable, Logger } from '@nestjs/common';
-import { AppException, FaultInjector, formatMicros, newId } from '@app/common';
+import { FaultInjector, formatMicros, newId } from '@app/common';
 import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
+import { SettlementFailed } from '@app/onchain';
 import { OutboxService } from '@app/outbox';
 import { ReputationRecorder } from '@app/reputation';
 import {
@@ -117,9 +118,9 @@ export class ChargeExecution {
       try {
         await funding.settleOutside();
       } catch (err) {
-        if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
+        if (!(err instanceof SettlementFailed)) throw err;
         // An authorization that expired unused is final: not charged, output withheld, no more retries.
-        await this.repo.markSettlementFailed(execution.id, err.details?.reason === EXPIRED_UNUSED);
+        await this.repo.markSettlementFailed(execution.id, err.reason === EXPIRED_UNUSED);
         return this.stored(execution.id);
       }
       try {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ChainBudget, ChainsRepository, ChainTokens } from '@app/chains';
-import { AppException, Clock, FaultInjector, formatMicros, ValidationException } from '@app/common';
+import { Clock, FaultInjector, formatMicros, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
+import { SettlementFailed } from '@app/onchain';
 import { activeSpanIds, inSpan } from '@app/tracing';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { ExecuteCommand, ExecuteRejected } from '../../execution.types';
@@ -18,8 +19,7 @@ import { RunAgent } from '../run-agent/run-agent.usecase';
 
 /** Thrown when the chain could not be funded before its root ran: nothing ran; what moved is refunded by the worker. */
 const notFunded = (why: string) =>
-  new AppException(
-    'SETTLEMENT_FAILED',
+  new SettlementFailed(
     `The chain's payment could not be settled before its root ran (${why}); nothing ran, and if the payment settles later all of it is refunded`,
   );
 
@@ -209,7 +209,7 @@ export class ExecuteChainRoot {
     try {
       await payment.settleOutside();
     } catch (err) {
-      if (!(err instanceof AppException) || err.code !== 'SETTLEMENT_FAILED') throw err;
+      if (!(err instanceof SettlementFailed)) throw err;
       await this.repo.recordFailure(this.tx.pooled, rootId, {
         status: 'failed',
         error: 'the chain payment did not settle',

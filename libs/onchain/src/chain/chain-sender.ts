@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { computeAddress, JsonRpcProvider, SigningKey, Transaction } from 'ethers';
-import { FaultInjector, newId } from '@app/common';
+import { Clock, FaultInjector, newId } from '@app/common';
 import { Queryable, TransactionRunner } from '@app/database';
 import { ChainTxKind } from './chain-tx.entity';
 import { ChainTxRow, ChainTxsRepository } from './chain-txs.repository';
@@ -38,6 +38,7 @@ export interface ChainSenderOptions {
   transactions: TransactionRunner;
   repository: ChainTxsRepository;
   faults: FaultInjector;
+  clock: Clock;
   pollMs: number;
   receiptTimeoutMs: number;
   /** A signed transaction still undecided this long after it was persisted is broadcast again by the sweeper. */
@@ -70,8 +71,8 @@ export class ChainSender {
   constructor(private readonly o: ChainSenderOptions) {
     this.key = new SigningKey(o.privateKey);
     this.address = computeAddress(this.key.publicKey);
-    this.watcher = new ReceiptWatcher(o.provider, o.pollMs);
-    this.fees = new FeeCache(o.provider, Math.max(o.pollMs, 1_000));
+    this.watcher = new ReceiptWatcher(o.provider, o.pollMs, o.clock);
+    this.fees = new FeeCache(o.provider, Math.max(o.pollMs, 1_000), o.clock);
   }
 
   /**
@@ -102,7 +103,7 @@ export class ChainSender {
         // Issued together (one round trip); the fence's answer is read before COMMIT goes out.
         const [ours] = await Promise.all([
           fence ? fence(sql, row) : true,
-          this.o.repository.insert(sql, row, new Date(Date.now() + this.o.resendAfterMs)),
+          this.o.repository.insert(sql, row, new Date(this.o.clock.nowMs() + this.o.resendAfterMs)),
         ]);
         if (!ours) throw FENCE_LOST;
         return row;
@@ -179,7 +180,7 @@ export class ChainSender {
     await this.broadcast(tx);
     const mined = await waiting;
     if (mined) return this.decided(tx, mined);
-    await this.o.repository.postpone(tx.id, new Date(Date.now() + this.o.resendAfterMs));
+    await this.o.repository.postpone(tx.id, new Date(this.o.clock.nowMs() + this.o.resendAfterMs));
     return { state: 'pending', tx };
   }
 
@@ -196,7 +197,7 @@ export class ChainSender {
     if (again) return this.decided(tx, again);
     // Known at all (mined on a backend whose receipts lag, or still in a pool): it may land; never signed again while it can.
     if (known) {
-      await this.o.repository.postpone(tx.id, new Date(Date.now() + this.o.resendAfterMs));
+      await this.o.repository.postpone(tx.id, new Date(this.o.clock.nowMs() + this.o.resendAfterMs));
       return { state: 'pending', tx };
     }
     if (!(await this.o.repository.finish(tx.id, 'dropped', null))) {

@@ -1,4 +1,5 @@
 import { JsonRpcProvider, toBeHex } from 'ethers';
+import { Clock } from '@app/common';
 
 /** What the sender needs of a receipt: outcome, where, cost, and the logs (which authorizations a batch used). */
 export interface MinedReceipt {
@@ -42,6 +43,7 @@ export class ReceiptWatcher {
   constructor(
     private readonly provider: JsonRpcProvider,
     private readonly pollMs: number,
+    private readonly clock: Clock,
   ) {}
 
   /** Resolves with the receipt once mined, or null after `timeoutMs`. */
@@ -49,7 +51,8 @@ export class ReceiptWatcher {
     const key = hash.toLowerCase();
     return new Promise((resolve) => {
       const list = this.waiters.get(key) ?? [];
-      list.push({ resolve, deadline: Date.now() + timeoutMs, checkedAt: Date.now() });
+      const now = this.clock.nowMs();
+      list.push({ resolve, deadline: now + timeoutMs, checkedAt: now });
       this.waiters.set(key, list);
       this.schedule(this.pollMs);
     });
@@ -117,7 +120,7 @@ export class ReceiptWatcher {
 
   /** Hashes the scan has not found for a while are asked for one by one (a skipped block, a hash mined before it was registered). */
   private async fallback(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     const stale = [...this.waiters.entries()]
       .filter(([, list]) => list.some((w) => now - w.checkedAt >= FALLBACK_MS))
       .slice(0, 50);
@@ -138,7 +141,7 @@ export class ReceiptWatcher {
   }
 
   private expire(): void {
-    const now = Date.now();
+    const now = this.clock.nowMs();
     for (const [hash, list] of this.waiters) {
       const left = list.filter((w) => (w.deadline <= now ? (w.resolve(null), false) : true));
       if (left.length === 0) this.waiters.delete(hash);

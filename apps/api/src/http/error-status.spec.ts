@@ -1,4 +1,5 @@
-import { ERROR_HTTP_STATUS, httpStatusOf } from './error-codes';
+import { ERROR_CODES } from '@app/common';
+import { ERROR_HTTP_STATUS, httpStatusOf } from './error-status';
 
 describe('error code table', () => {
   it('maps the spec §7 codes', () => {
@@ -51,6 +52,10 @@ describe('error code table', () => {
           status: Number(status),
         });
     }
+  });
+
+  it('has a status for every code the libs throw, and no other', () => {
+    expect(Object.keys(ERROR_HTTP_STATUS).sort()).toEqual([...ERROR_CODES].sort());
   });
 
   it('uses only HTTP error statuses', () => {

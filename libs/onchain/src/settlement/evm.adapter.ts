@@ -1,9 +1,9 @@
 import { Contract, id, Interface, JsonRpcProvider, zeroPadValue } from 'ethers';
-import { AppException, sameWallet } from '@app/common';
+import { sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
 import { ChainSender } from '../chain/chain-sender';
 import { SettlementBatcher } from '../chain/settlement-batcher';
-import { VerifiedPayment } from '@app/x402';
+import { PaymentInvalid, PaymentReplayed, VerifiedPayment } from '@app/x402';
 import { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement.adapter';
 
 /** The parts of USDC (FiatToken v2) we read; the project's TestUSDC has the same interface. */
@@ -44,7 +44,7 @@ export class EvmSettlementAdapter extends SettlementAdapter {
 
   async preflight(p: VerifiedPayment): Promise<void> {
     if (p.chainId !== this.config.evmChainId) {
-      throw new AppException('PAYMENT_INVALID', 'Payments on this network cannot be settled here', {
+      throw new PaymentInvalid('Payments on this network cannot be settled here', {
         reason: 'invalid_network',
       });
     }
@@ -53,11 +53,11 @@ export class EvmSettlementAdapter extends SettlementAdapter {
       this.token.balanceOf(p.payer) as Promise<bigint>,
     ]);
     if (used)
-      throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used on chain', {
+      throw new PaymentReplayed('This payment authorization has already been used on chain', {
         reason: 'duplicate_settlement',
       });
     if (balance < p.value)
-      throw new AppException('PAYMENT_INVALID', 'The payer does not hold enough USDC', {
+      throw new PaymentInvalid('The payer does not hold enough USDC', {
         reason: 'insufficient_funds',
       });
   }

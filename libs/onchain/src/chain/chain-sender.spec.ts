@@ -1,5 +1,5 @@
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { FaultInjector } from '@app/common';
+import { FaultInjector, SystemClock } from '@app/common';
 import { TransactionRunner } from '@app/database';
 import { ChainSender } from './chain-sender';
 import { ChainTxRow, ChainTxsRepository } from './chain-txs.repository';
@@ -40,6 +40,7 @@ function senderWith(lookup: unknown) {
     transactions: {} as TransactionRunner,
     repository,
     faults: new FaultInjector(),
+    clock: new SystemClock(),
     pollMs: 1_000_000,
     receiptTimeoutMs: 10,
     resendAfterMs: 1_000,

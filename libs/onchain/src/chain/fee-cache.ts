@@ -1,4 +1,5 @@
 import { JsonRpcProvider } from 'ethers';
+import { Clock } from '@app/common';
 
 export interface Fees {
   maxFeePerGas: bigint;
@@ -17,10 +18,11 @@ export class FeeCache {
   constructor(
     private readonly provider: JsonRpcProvider,
     private readonly ttlMs: number,
+    private readonly clock: Clock,
   ) {}
 
   fees(): Promise<Fees> {
-    if (this.cached && Date.now() - this.cached.at < this.ttlMs) return Promise.resolve(this.cached.fees);
+    if (this.cached && this.clock.nowMs() - this.cached.at < this.ttlMs) return Promise.resolve(this.cached.fees);
     this.inflight ??= this.read().finally(() => (this.inflight = null));
     return this.inflight;
   }
@@ -38,7 +40,7 @@ export class FeeCache {
     const base = BigInt(block.baseFeePerGas ?? 0);
     const maxPriorityFeePerGas = BigInt(tip);
     const fees = { maxFeePerGas: base * 2n + maxPriorityFeePerGas, maxPriorityFeePerGas };
-    this.cached = { at: Date.now(), fees };
+    this.cached = { at: this.clock.nowMs(), fees };
     return fees;
   }
 }

@@ -1,13 +1,11 @@
 import { getAddress } from 'ethers';
 import { HTTPFacilitatorClient } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { AppException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { NETWORKS } from '@app/x402';
-import { MAX_TIMEOUT_SECONDS } from '@app/x402';
-import { VerifiedPayment } from '@app/x402';
+import { MAX_TIMEOUT_SECONDS, NETWORKS, PaymentInvalid, PaymentReplayed, VerifiedPayment } from '@app/x402';
 import type { ChainSender } from '../chain/chain-sender';
 import { facilitatorAuthHeaders } from './facilitator-auth';
+import { SettlementFailed } from './settlement-failed';
 import { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement.adapter';
 
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -52,15 +50,17 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
       if (refusal(err, 'VerifyError'))
         res = { isValid: false, invalidReason: (err as { invalidReason?: string }).invalidReason };
       else
-        throw new AppException('SETTLEMENT_FAILED', 'The payment facilitator is unavailable; nothing was charged', {
-          reason: 'unexpected_verify_error',
-        });
+        throw new SettlementFailed(
+          'The payment facilitator is unavailable; nothing was charged',
+          undefined,
+          'unexpected_verify_error',
+        );
     }
     if (!res.isValid) {
       const reason = res.invalidReason ?? 'unexpected_verify_error';
       if (/nonce|duplicate|already/i.test(reason))
-        throw new AppException('PAYMENT_REPLAYED', 'This payment authorization has already been used', { reason });
-      throw new AppException('PAYMENT_INVALID', `The facilitator rejected the payment: ${reason}`, { reason });
+        throw new PaymentReplayed('This payment authorization has already been used', { reason });
+      throw new PaymentInvalid(`The facilitator rejected the payment: ${reason}`, { reason });
     }
   }
 

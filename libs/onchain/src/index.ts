@@ -1,0 +1,8 @@
+/** Sending money on a chain: the settlement provider seam (local, evm, facilitator), the chain sender, payouts. */
+export { ChainTxRecovery } from './chain/chain-tx-recovery';
+export type { BindSettlementHash } from './chain/settlement-batcher';
+export { OnchainModule, OnchainOptions } from './onchain.module';
+export { PAYOUT_MAX_ATTEMPTS, PayoutOutcome, PayoutSender, PayoutTable } from './payout.sender';
+export { logSettlementConfirmed, SettledPayment } from './settlement-log';
+export { SettlementFailed, SettlementFailureReason } from './settlement/settlement-failed';
+export { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement/settlement.adapter';

@@ -1,0 +1,19 @@
+import { AppException, ErrorDetails } from '@app/common';
+
+/** Why a settlement failed, where the caller acts on it: `authorization_expired_unused` is final (never retried). */
+export type SettlementFailureReason = 'authorization_expired_unused' | 'unexpected_verify_error';
+
+/**
+ * A settlement that did not move the money (SETTLEMENT_FAILED), with its reason as a typed field
+ * (also in `details.reason`, as the API has always answered it). Callers ask `instanceof` and
+ * `reason`, not the public code and a details string.
+ */
+export class SettlementFailed extends AppException {
+  constructor(
+    message: string,
+    details?: ErrorDetails,
+    readonly reason?: SettlementFailureReason,
+  ) {
+    super('SETTLEMENT_FAILED', message, reason === undefined ? details : { ...details, reason });
+  }
+}
