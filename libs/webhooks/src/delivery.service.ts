@@ -156,8 +156,7 @@ export class DeliveryService {
       await this.record(this.dataSource.manager, d.id, 'cancelled', { error: 'subscription is no longer active' });
       return 'cancelled';
     }
-    // A latency (duration_ms), not a time of day: monotonic, so neither a test clock nor a wall-clock step changes it.
-    const started = performance.now();
+    const started = performance.now(); // a latency (duration_ms): monotonic, no test clock or clock step moves it
     let status: number | null = null;
     let error: string | null = null;
     let wait: number | null = null;
