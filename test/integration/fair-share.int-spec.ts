@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
+import { SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/metrics';
 import { FairShare, JobProducer, redisConnectionOptions } from '@app/queues';
@@ -27,6 +28,7 @@ describe('FairShare (integration)', () => {
     { queueFor: () => queue } as unknown as JobProducer,
     { queuePrefix: prefix } as AppConfig,
     metrics,
+    new SystemClock(),
   );
   let worker: Worker | undefined;
 
@@ -130,6 +132,7 @@ describe('FairShare (integration)', () => {
         { queueFor: () => queue } as unknown as JobProducer,
         { queuePrefix: prefix } as AppConfig,
         metrics,
+        new SystemClock(),
       );
       const job = { id: 'blind', name: 'blind', queueName: QUEUE } as unknown as Job;
       let parked = false;

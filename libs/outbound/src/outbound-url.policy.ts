@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
-import { FieldError } from '@app/common';
+import { Clock, FieldError, SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { blockedAddressReason, blockedHostnameReason } from './address-policy';
 
@@ -46,6 +46,7 @@ export class OutboundUrlPolicy {
   constructor(
     config: AppConfig,
     private readonly resolve: Resolver = systemResolver,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     this.options = { allowHttp: config.outboundAllowHttp, allowPrivate: config.outboundAllowPrivate };
   }
@@ -109,7 +110,7 @@ export class OutboundUrlPolicy {
   /** Addresses of a name, or null when it does not resolve (in time). Concurrent lookups share one query. */
   private lookup(host: string): Promise<string[] | null> {
     const cached = this.cache.get(host);
-    if (cached && cached.expires > Date.now()) return Promise.resolve(cached.addresses);
+    if (cached && cached.expires > this.clock.nowMs()) return Promise.resolve(cached.addresses);
     const pending = this.inflight.get(host);
     if (pending) return pending;
     const query = Promise.race([
@@ -118,7 +119,7 @@ export class OutboundUrlPolicy {
     ]).then((addresses) => {
       this.inflight.delete(host);
       if (this.cache.size >= LOOKUP_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(host, { addresses, expires: Date.now() + LOOKUP_CACHE_MS });
+      this.cache.set(host, { addresses, expires: this.clock.nowMs() + LOOKUP_CACHE_MS });
       return addresses;
     });
     this.inflight.set(host, query);

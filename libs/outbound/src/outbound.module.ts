@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { OutboundUrlPolicy } from './outbound-url.policy';
 import { OutboundHttpClient } from './outbound-http.client';
@@ -7,7 +8,11 @@ import { PlatformSigner } from './platform-signer';
 @Global()
 @Module({
   providers: [
-    { provide: OutboundUrlPolicy, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundUrlPolicy(c) },
+    {
+      provide: OutboundUrlPolicy,
+      inject: [AppConfig, Clock],
+      useFactory: (c: AppConfig, clock: Clock) => new OutboundUrlPolicy(c, undefined, clock),
+    },
     {
       provide: OutboundHttpClient,
       inject: [AppConfig, OutboundUrlPolicy],

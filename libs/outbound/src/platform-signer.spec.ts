@@ -1,4 +1,5 @@
 import { createHash, verify } from 'node:crypto';
+import { SystemClock } from '@app/common';
 import { loadConfig } from '@app/config';
 import { ed25519FromSeed, platformSignedText, PlatformSigner } from './platform-signer';
 
@@ -7,7 +8,7 @@ const AGENT = '0f0e0d0c-0b0a-4909-8807-060504030201';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('PlatformSigner', () => {
-  const signer = new PlatformSigner(loadConfig({ NODE_ENV: 'test', PLATFORM_SIGNING_SEED: SEED }));
+  const signer = new PlatformSigner(loadConfig({ NODE_ENV: 'test', PLATFORM_SIGNING_SEED: SEED }), new SystemClock());
   const { publicKey } = ed25519FromSeed(SEED);
   const parse = (header: string) => {
     const m = /^t=(\d+),ed25519=([A-Za-z0-9+/=]+)$/.exec(header)!;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, createPrivateKey, createPublicKey, KeyObject, sign } from 'node:crypto';
+import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 
 /** PKCS#8 DER prefix of an Ed25519 private key; the 32-byte seed follows. */
@@ -63,7 +64,10 @@ export class PlatformSigner {
   readonly publicKey: string;
   readonly keyId: string;
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly clock: Clock,
+  ) {
     const pair = ed25519FromSeed(config.platformSigningSeed);
     this.key = pair.key;
     this.publicKey = pair.raw.toString('base64');
@@ -71,17 +75,17 @@ export class PlatformSigner {
   }
 
   /** X-Agora-Signature of a call to agent `agentId`; the body carries the same `agentId`. */
-  callSignature(agentId: string, requestId: string, body: string, nowS = nowSeconds()): string {
+  callSignature(agentId: string, requestId: string, body: string, nowS = this.nowSeconds()): string {
     return this.header('call', [agentId, requestId], body, nowS);
   }
 
   /** X-Agora-Signature of an execution's callback. */
-  callbackSignature(requestId: string, body: string, nowS = nowSeconds()): string {
+  callbackSignature(requestId: string, body: string, nowS = this.nowSeconds()): string {
     return this.header('callback', [requestId], body, nowS);
   }
 
   /** A dispute's attestation: `body` is the canonical JSON of the facts of transaction `transactionId`. */
-  attestationSignature(transactionId: string, body: string, nowS = nowSeconds()): string {
+  attestationSignature(transactionId: string, body: string, nowS = this.nowSeconds()): string {
     return this.header('attestation', [transactionId], body, nowS);
   }
 
@@ -91,8 +95,8 @@ export class PlatformSigner {
     );
     return `t=${nowS},ed25519=${signature}`;
   }
-}
 
-function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
+  private nowSeconds(): number {
+    return Math.floor(this.clock.nowMs() / 1000);
+  }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import Redis from 'ioredis';
+import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/metrics';
 import { JobName } from './jobs';
@@ -102,6 +103,7 @@ export class FairShare {
     private readonly producer: JobProducer,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly clock: Clock,
   ) {
     redis.defineCommand('agoraCapTurn', { numberOfKeys: 2, lua: TURN_SCRIPT });
     this.redis = redis as Redis & TurnRedis;
@@ -135,7 +137,7 @@ export class FairShare {
         }
         if (first.runs) return { leave: () => release(key, holdMs) };
         // The later its place, the longer before it looks again by itself (a backlog costs a few wake-ups, not one per job per second).
-        const wakeAt = Date.now() + holdMs * Math.min(MAX_HOLDS_WAITED, 1 + Math.floor(first.ahead / limit));
+        const wakeAt = this.clock.nowMs() + holdMs * Math.min(MAX_HOLDS_WAITED, 1 + Math.floor(first.ahead / limit));
         await park(new Date(wakeAt));
         // Delayed before it joins the line, so that a wake-up meanwhile (itself too, if a pass came free) finds it there.
         await job.moveToDelayed(wakeAt, run.token);
@@ -165,7 +167,7 @@ export class FairShare {
   }
 
   async linesKept(): Promise<void> {
-    await this.redis.set(this.linesKey(), String(Date.now()));
+    await this.redis.set(this.linesKey(), String(this.clock.nowMs()));
   }
 
   private linesKey(): string {

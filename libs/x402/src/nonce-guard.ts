@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
+import { Clock, SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { REDIS } from '@app/queues';
 import { PaymentReplayed } from './x402.errors';
@@ -38,6 +39,7 @@ export class NonceGuard {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly config: AppConfig,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   /**
@@ -47,7 +49,7 @@ export class NonceGuard {
    * used nonce).
    */
   claimRequest(v: NonceRef): NonceClaim {
-    const expiresAtMs = Math.min(Number(v.validBefore) * 1000 + 60_000, Date.now() + MAX_CLAIM_MS);
+    const expiresAtMs = Math.min(Number(v.validBefore) * 1000 + 60_000, this.clock.nowMs() + MAX_CLAIM_MS);
     return { key: this.key(v), expiresAtMs };
   }
 

@@ -19,7 +19,13 @@ export class ExecuteRejectionsFilter extends AllExceptionsFilter {
     super();
   }
 
-  override async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
+  override catch(exception: unknown, host: ArgumentsHost): void {
+    // Fire-and-forget on purpose: Nest never awaits a filter's result, and the answer is written once the
+    // count is back. It cannot reject: CountRejectedExecute answers null when Redis fails, and the rest is sync.
+    void this.answer(exception, host);
+  }
+
+  private async answer(exception: unknown, host: ArgumentsHost): Promise<void> {
     const req = host.switchToHttp().getRequest<Request>();
     const res = host.switchToHttp().getResponse<Response>();
     let error = exception;

@@ -4,7 +4,7 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthI
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { sharedWhileRunning } from '@app/common';
+import { Clock, sharedWhileRunning } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InvariantStatusRepository } from '@app/ledger';
 import { REDIS, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
@@ -18,6 +18,7 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly config: AppConfig,
     private readonly invariants: InvariantStatusRepository,
+    private readonly clock: Clock,
     @Inject(REDIS) private readonly redis: Redis,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -83,8 +84,8 @@ export class HealthController {
   private async migrationsCheck() {
     const indicator = this.indicators.check('migrations');
     try {
-      if (!this.migrations || Date.now() - this.migrations.at > 5_000)
-        this.migrations = { at: Date.now(), pending: await this.dataSource.showMigrations() };
+      if (!this.migrations || this.clock.nowMs() - this.migrations.at > 5_000)
+        this.migrations = { at: this.clock.nowMs(), pending: await this.dataSource.showMigrations() };
     } catch {
       return indicator.down({ message: 'migrations unreadable' });
     }
@@ -129,7 +130,7 @@ export class HealthController {
     }
     if (!raw) return indicator.down({ message: 'no heartbeat' });
     const beat = JSON.parse(raw) as WorkerHeartbeat;
-    const ageMs = Date.now() - Date.parse(beat.at);
+    const ageMs = this.clock.nowMs() - Date.parse(beat.at);
     const stale = ageMs > this.config.workerHeartbeatMs * 3;
     const stopped = Object.entries(beat.queues)
       .filter(([, running]) => !running)

@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type Redis from 'ioredis';
+import { SystemClock } from '@app/common';
 import { loadConfig } from '@app/config';
 import { documentIpRateLimits, IpRateLimiter, ipWindowOf } from './ip-rate-limit';
 
@@ -39,7 +40,7 @@ describe('IpRateLimiter', () => {
     const redis = {
       eval: (_s: string, _n: number, key: string) => (keys.push(key), Promise.resolve(keys.length)),
     } as unknown as Redis;
-    const limiter = new IpRateLimiter(config, redis);
+    const limiter = new IpRateLimiter(config, redis, new SystemClock());
     expect(await limiter.hit('budget-check', '203.0.113.1', t0)).toEqual({ limit: 2, count: 1, retryAfterS: 50 });
     await limiter.hit('write', '203.0.113.1', t0 + 60_000);
     expect(keys).toEqual([
@@ -50,7 +51,7 @@ describe('IpRateLimiter', () => {
 
   it('Redis down: never refuses for it, counts in the process with the same limits, and leaves Redis alone for a second after a miss', async () => {
     const redis = fakeRedis(() => Promise.reject(new Error('down')));
-    const limiter = new IpRateLimiter(config, redis);
+    const limiter = new IpRateLimiter(config, redis, new SystemClock());
     const counts = [];
     for (let i = 0; i < 4; i++) counts.push((await limiter.hit('write', '203.0.113.2', t0 + i)).count);
     expect(counts).toEqual([1, 2, 3, 4]); // the 4th is over the limit of 3: the guard refuses it
@@ -65,7 +66,7 @@ describe('IpRateLimiter', () => {
     let up = true;
     let shared = 0;
     const redis = fakeRedis(() => (up ? Promise.resolve(++shared) : Promise.reject(new Error('slow'))));
-    const limiter = new IpRateLimiter(config, redis);
+    const limiter = new IpRateLimiter(config, redis, new SystemClock());
     for (let i = 0; i < 3; i++) await limiter.hit('write', '203.0.113.9', t0 + i);
     up = false;
     expect((await limiter.hit('write', '203.0.113.9', t0 + 10)).count).toBe(4); // over the limit of 3, as Redis would say
@@ -77,6 +78,7 @@ describe('IpRateLimiter', () => {
     const limiter = new IpRateLimiter(
       config,
       fakeRedis(() => new Promise<number>(() => undefined)),
+      new SystemClock(),
     );
     const started = Date.now();
     expect((await limiter.hit('read', '203.0.113.4', t0)).count).toBe(1);

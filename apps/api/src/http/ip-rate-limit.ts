@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import Redis from 'ioredis';
+import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { REDIS } from '@app/queues';
 import { ERROR_ENVELOPE_SCHEMA } from './api-envelope.decorator';
@@ -63,6 +64,7 @@ export class IpRateLimiter {
   constructor(
     config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly clock: Clock,
   ) {
     this.prefix = config.queuePrefix;
     this.limits = {
@@ -72,7 +74,7 @@ export class IpRateLimiter {
     };
   }
 
-  async hit(window: IpWindow, ip: string, nowMs = Date.now()): Promise<IpHit> {
+  async hit(window: IpWindow, ip: string, nowMs = this.clock.nowMs()): Promise<IpHit> {
     const minute = Math.floor(nowMs / 60_000);
     const key = `${this.prefix}:rl:${window}:${ip}:${minute}`;
     // Counted here too, always: a Redis miss (a slow spell, a stalled event loop) then falls back to
