@@ -98,6 +98,7 @@ export class AgentCaller {
           }
         : payload,
     );
+    // A duration, not a time of day: the wall clock, so a test's FixedClock does not make every run 0 ms.
     const started = Date.now();
     const elapsed = () => Date.now() - started;
     const cap = this.config.executionOutputMaxBytes;

@@ -21,8 +21,12 @@ import { PayoutSender } from './payout.sender';
 import { RefundsService } from './refunds.service';
 import { DisputeMoney } from './dispute-money.service';
 import { EscrowService } from './escrow.service';
-import { PaymentsService } from './payments.service';
-import { PaymentSettlement } from './payment-settlement.service';
+import { PaymentsRepository } from './payments.repository';
+import { AuthorizePayment } from './usecases/authorize-payment/authorize-payment.usecase';
+import { SettlePayment } from './usecases/settle-payment/settle-payment.usecase';
+import { AdmitPayment } from './usecases/admit-payment/admit-payment.usecase';
+import { RecordCharge } from './usecases/record-charge/record-charge.usecase';
+import { PaymentFundings } from './funding/payment-fundings';
 import { NonceGuard } from '@app/x402';
 import { X402RegistrationFee } from './registration-fee.x402';
 import { createSettlementAdapter } from './settlement/create-settlement-adapter';
@@ -57,8 +61,12 @@ import { X402Service } from '@app/x402';
     { provide: SettlementAdapter, inject: [AppConfig, DataSource, FaultInjector], useFactory: createSettlementAdapter },
     ChainTxRecovery,
     RecoverRegistrationPayment,
-    PaymentsService,
-    PaymentSettlement,
+    PaymentsRepository,
+    AuthorizePayment,
+    SettlePayment,
+    AdmitPayment,
+    RecordCharge,
+    PaymentFundings,
     EscrowService,
     PayoutSender,
     WithdrawalsService,
@@ -78,8 +86,12 @@ import { X402Service } from '@app/x402';
     NonceGuard,
     X402Service,
     SettlementAdapter,
-    PaymentsService,
-    PaymentSettlement,
+    PaymentsRepository,
+    AuthorizePayment,
+    SettlePayment,
+    AdmitPayment,
+    RecordCharge,
+    PaymentFundings,
     EscrowService,
     WithdrawalsService,
     RefundsService,

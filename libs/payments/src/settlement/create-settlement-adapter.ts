@@ -6,7 +6,7 @@ import { TransactionRunner } from '@app/database';
 import { ChainSender } from '../chain/chain-sender';
 import { ChainTxsRepository } from '../chain/chain-txs.repository';
 import { SettlementBatcher } from '../chain/settlement-batcher';
-import { bindSettlementHash } from '../payments.service';
+import { bindSettlementHash } from '../payments.repository';
 import { EvmSettlementAdapter } from './evm.adapter';
 import { FacilitatorSettlementAdapter } from './facilitator.adapter';
 import { LocalSettlementAdapter } from './local.adapter';
