@@ -89,9 +89,11 @@ describe('evm settlement on anvil (e2e)', () => {
       description: 'test execution',
     };
     const h = await pay(client, price.amount);
-    const reserved = await api.app.get(AuthorizePayment).execute({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
-      purpose: 'execution',
-    });
+    const reserved = await api.app
+      .get(AuthorizePayment)
+      .execute({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
+        purpose: 'execution',
+      });
     const settled = await api.app.get(SettlePayment).execute(reserved.id);
     await ds.transaction(async (m) => {
       const { transaction } = await api.app.get(EscrowService).recordCharge(m, {

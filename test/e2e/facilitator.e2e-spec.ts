@@ -262,9 +262,11 @@ describe('facilitator settlement (e2e)', () => {
       validAfter: nowS - 600n,
       validBefore: nowS + 300n,
     });
-    const reserved = await api.app.get(AuthorizePayment).execute({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
-      purpose: 'execution',
-    });
+    const reserved = await api.app
+      .get(AuthorizePayment)
+      .execute({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
+        purpose: 'execution',
+      });
 
     facilitator.settle = 'http-500';
     const err = await api.app

@@ -104,10 +104,7 @@ export class ExecutionModule implements OnModuleInit {
       })),
     );
     this.sweeps.register('payment.settle', async () => {
-      const ids = new Set([
-        ...(await this.payments.due()),
-        ...(await this.repo.orphanedSettlements(this.clock.now())),
-      ]);
+      const ids = new Set([...(await this.payments.due()), ...(await this.repo.orphanedSettlements(this.clock.now()))]);
       return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
     });
     this.sweeps.onLinesLost(() => this.repo.releaseLine(this.clock.now()));

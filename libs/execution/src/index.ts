@@ -13,6 +13,7 @@ export * from './usecases/paid/execute/execute.usecase';
 export * from './usecases/chain/admit-chain-call/admit-chain-call.usecase';
 export * from './usecases/chain/execute-chained/execute-chained.usecase';
 export * from './usecases/chain/execute-chain-root/execute-chain-root.usecase';
+export type { ChainRequest } from './usecases/chain/execute-chain-root/chain-request';
 export * from './usecases/chain/budget-check/budget-check.usecase';
 export * from './usecases/paid/retry-execution/retry-execution.usecase';
 export * from './usecases/paid/get-execution/get-execution.usecase';

@@ -6,6 +6,7 @@ import { AppConfig } from '@app/config';
 import { activeSpanIds, inSpan } from '@app/tracing';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { ExecuteCommand, ExecuteRejected } from '../../../execution.types';
+import { chainParams, ChainRequest } from './chain-request';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { executionSpan } from '../../../execution-span';
 import { newExecution, runClaimUntil } from '../../../execution-factory';
@@ -51,7 +52,9 @@ export class ExecuteChainRoot {
   ) {}
 
   /** Traced: the chain's trace is the request's, and the root node's span id its agora.execute span's. */
-  execute(cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } }): Promise<ChainedResult> {
+  /** `chain` as the client asked (its budget's bounds checked here first: VALIDATION_ERROR before anything runs). */
+  execute(request: Omit<ExecuteCommand, 'chain'> & { chain: ChainRequest }): Promise<ChainedResult> {
+    const cmd = { ...request, chain: chainParams(request.chain) };
     return executionSpan(cmd, () => this.open(cmd));
   }
 

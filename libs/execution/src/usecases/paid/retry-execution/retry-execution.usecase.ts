@@ -72,7 +72,11 @@ export class RetryExecution {
     if (!(await this.repo.resetForRetry(id, MAX_RETRIES, lockedUntil)))
       throw new AppException('INVALID_STATE', 'The execution changed while retrying; read its status');
     if (execution.isAsync) {
-      await this.jobs.wake('execution.run', { executionId: id }, { jobId: jobId('execution.run', id, this.clock.nowMs()) });
+      await this.jobs.wake(
+        'execution.run',
+        { executionId: id },
+        { jobId: jobId('execution.run', id, this.clock.nowMs()) },
+      );
       return { execution: (await this.repo.findById(id))!, settlement: null };
     }
     return this.runPending.execute(id, { claimed: true });

@@ -1,7 +1,7 @@
 import { inSpan } from '@app/tracing';
 import { Metrics } from '@app/metrics';
 import { Injectable, Logger } from '@nestjs/common';
-import { AppException, Clock, FaultInjector, formatMicros, newId } from '@app/common';
+import { Clock, FaultInjector, formatMicros, newId } from '@app/common';
 import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
