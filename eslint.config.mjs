@@ -20,13 +20,6 @@ const SERVER = ['libs/**/*.ts', 'apps/api/**/*.ts', 'apps/worker/**/*.ts', 'apps
  * on this branch, all owned by other helpers (libs/execution: admit; libs/payments/src/chain: onchain).
  * Empty this list once those branches are merged, so every new Date.now() in server code fails lint.
  */
-const DATE_NOW_PENDING = [
-  'libs/execution/src/admission/rate-limiter.ts',
-  'libs/execution/src/agent-caller.ts',
-  'libs/execution/src/usecases/charge-execution/charge-execution.usecase.ts',
-  'libs/execution/src/usecases/execute/execute.usecase.ts',
-  'libs/execution/src/usecases/retry-execution/retry-execution.usecase.ts',
-];
 
 export default tseslint.config(
   {
@@ -101,7 +94,7 @@ export default tseslint.config(
   {
     // One clock: no Date.now() in server code but the clock itself and the SDK (a client package, no Clock).
     files: SERVER,
-    ignores: ['libs/config/**', '**/*.spec.ts', 'libs/sdk/**', 'libs/common/src/clock.ts', ...DATE_NOW_PENDING],
+    ignores: ['libs/config/**', '**/*.spec.ts', 'libs/sdk/**', 'libs/common/src/clock.ts'],
     rules: { 'no-restricted-properties': ['error', NO_PROCESS_ENV, NO_DATE_NOW] },
   },
   {

@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { AdmitExecution, AgentCaller, Execute, ExecuteTargetCache, RateLimiter } from '@app/execution';
-import { EscrowService, PaymentsService } from '@app/payments';
+import { EscrowService, PaymentsRepository } from '@app/payments';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/x402';
 import { buildDataSourceOptions, TransactionRunner } from '@app/database';
 import { LedgerService } from '@app/ledger';
@@ -100,11 +100,11 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   wrap(app.get(TransactionRunner), 'pipelined', 'TransactionRunner.pipelined');
   wrap(app.get(LedgerService), 'post', 'ledger.post (in tx)');
   wrap(app.get(EscrowService), 'recordCharge', 'recordCharge (in tx)');
-  wrap(app.get(PaymentsService), 'settleInline', 'payments.settleInline (in tx)');
+  wrap(app.get(PaymentsRepository), 'settleInline', 'payments.settleInline (in tx)');
   wrap(app.get(OutboxService), 'record', 'outbox.record (in tx)');
   wrap(app.get(AgentCaller), 'call', 'agent call');
   wrap(app.get(RateLimiter), 'hit', 'rate limiter + nonce claim (Redis)');
-  wrap(app.get(PaymentsService), 'authorizationUsed', 'authorization used? (read)');
+  wrap(app.get(PaymentsRepository), 'authorizationUsed', 'authorization used? (read)');
   wrap(ex, 'runFresh', 'runFresh (call + record + charge)');
   // The HTTP pipeline around the service: from the request's arrival to the controller, and from
   // the service's answer to the response's end.

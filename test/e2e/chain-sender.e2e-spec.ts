@@ -2,7 +2,7 @@ import { id as eventTopic, Signature, Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { SettlementAdapter, SettleRequest } from '@app/onchain';
-import { PAYMENT_CHECKS, PaymentSettlement, PaymentsService } from '@app/payments';
+import { PAYMENT_CHECKS, AuthorizePayment, SettlePayment } from '@app/payments';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';
@@ -162,8 +162,8 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
       description: 'test execution',
     };
     const reserved = await api.app
-      .get(PaymentsService)
-      .authorize({ value: h.value, version: 1 }, price, { purpose: 'execution' });
+      .get(AuthorizePayment)
+      .execute({ value: h.value, version: 1 }, price, { purpose: 'execution' });
     // After our checks and before our settlement, another account relays the same authorization.
     const payload = JSON.parse(Buffer.from(h.value, 'base64').toString()).payload;
     const a = payload.authorization;
@@ -181,7 +181,7 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
       sig.s,
     );
     await theirs.wait();
-    const settled = await api.app.get(PaymentSettlement).settle(reserved.id);
+    const settled = await api.app.get(SettlePayment).execute(reserved.id);
     expect(settled).toMatchObject({ status: 'settled', txHash: theirs.hash });
     expect(await chain.balanceOf(payer.address)).toBe(0n); // moved once
     const [row] = await ds.query(`SELECT status, tx_hash FROM payments WHERE id = $1`, [reserved.id]);

@@ -7,8 +7,9 @@ import { Accounts, LedgerService } from '@app/ledger';
 import { FaultInjector, InjectedFault } from '@app/common';
 import {
   EscrowService,
-  PaymentSettlement,
-  PaymentsService,
+  AuthorizePayment,
+  PaymentsRepository,
+  SettlePayment,
   PLATFORM_FEE,
   RefundsService,
   toSettleRequest,
@@ -80,17 +81,19 @@ describe('evm settlement on anvil (e2e)', () => {
 
   /** A client pays platform fee + agent fee on chain; the charge is split and held as the execute flow will do. */
   async function chargeOnChain(agentId: string, agentFee: bigint, client: Wallet): Promise<void> {
-    const payments = api.app.get(PaymentsService);
+    const payments = api.app.get(PaymentsRepository);
     const price = {
       amount: PLATFORM_FEE + agentFee,
       resource: `${api.config.publicBaseUrl}/api/v1/execute`,
       description: 'test execution',
     };
     const h = await pay(client, price.amount);
-    const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
-      purpose: 'execution',
-    });
-    const settled = await api.app.get(PaymentSettlement).settle(reserved.id);
+    const reserved = await api.app
+      .get(AuthorizePayment)
+      .execute({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
+        purpose: 'execution',
+      });
+    const settled = await api.app.get(SettlePayment).execute(reserved.id);
     await ds.transaction(async (m) => {
       const { transaction } = await api.app.get(EscrowService).recordCharge(m, {
         paymentId: settled.id,
@@ -284,7 +287,7 @@ describe('evm settlement on anvil (e2e)', () => {
 
   it('an authorization used by a transaction older than the log window is never taken for unused: recovery throws and retries', async () => {
     const [p] = await ds.query(`SELECT id FROM payments WHERE status = 'settled' ORDER BY settled_at LIMIT 1`);
-    const payment = (await api.app.get(PaymentsService).get(p.id))!;
+    const payment = (await api.app.get(PaymentsRepository).get(p.id))!;
     const adapter = api.app.get(SettlementAdapter);
     const req = { ...toSettleRequest(payment), txHash: null };
     expect(await adapter.settlementOf(req)).toBe(payment.txHash);

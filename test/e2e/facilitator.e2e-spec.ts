@@ -1,7 +1,7 @@
 import { keccak256, toUtf8Bytes } from 'ethers';
 import { DataSource } from 'typeorm';
 import { AppException, FixedClock } from '@app/common';
-import { PaymentSettlement, PaymentsService, PLATFORM_FEE } from '@app/payments';
+import { AuthorizePayment, PLATFORM_FEE, SettlePayment } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { agentPayload, registerAgent, REGISTRATION_FEE_MICROS } from '../support/factories';
@@ -228,7 +228,7 @@ describe('facilitator settlement (e2e)', () => {
     });
     // A failed registration is never settled later behind the client's back.
     clock.advance(3_600_000);
-    expect(await api.app.get(PaymentSettlement).due()).toEqual([]);
+    expect(await api.app.get(SettlePayment).due()).toEqual([]);
   });
 
   it('answers 502 without charging when the facilitator is unreachable', async () => {
@@ -249,7 +249,6 @@ describe('facilitator settlement (e2e)', () => {
   });
 
   it('retries a failed execution settlement on schedule until it settles', async () => {
-    const payments = api.app.get(PaymentsService);
     const client = newWallet();
     const price = {
       amount: PLATFORM_FEE + 50_000n,
@@ -263,14 +262,16 @@ describe('facilitator settlement (e2e)', () => {
       validAfter: nowS - 600n,
       validBefore: nowS + 300n,
     });
-    const reserved = await payments.authorize({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
-      purpose: 'execution',
-    });
+    const reserved = await api.app
+      .get(AuthorizePayment)
+      .execute({ value: h.value, version: h.name === 'X-PAYMENT' ? 1 : 2 }, price, {
+        purpose: 'execution',
+      });
 
     facilitator.settle = 'http-500';
     const err = await api.app
-      .get(PaymentSettlement)
-      .settle(reserved.id)
+      .get(SettlePayment)
+      .execute(reserved.id)
       .catch((e: unknown) => e);
     expect((err as AppException).code).toBe('SETTLEMENT_FAILED');
     const [failed] = await ds.query(`SELECT status, settle_attempts, next_attempt_at FROM payments WHERE id = $1`, [
@@ -278,17 +279,17 @@ describe('facilitator settlement (e2e)', () => {
     ]);
     expect(failed).toMatchObject({ status: 'settlement_failed', settle_attempts: 1 });
     expect(new Date(failed.next_attempt_at).getTime() - clock.nowMs()).toBe(30_000);
-    expect(await api.app.get(PaymentSettlement).due()).not.toContain(reserved.id);
+    expect(await api.app.get(SettlePayment).due()).not.toContain(reserved.id);
 
     clock.advance(30_000);
-    expect(await api.app.get(PaymentSettlement).due()).toContain(reserved.id);
+    expect(await api.app.get(SettlePayment).due()).toContain(reserved.id);
     facilitator.settle = 'ok';
-    const settled = await api.app.get(PaymentSettlement).settle(reserved.id);
+    const settled = await api.app.get(SettlePayment).execute(reserved.id);
     expect(settled).toMatchObject({
       status: 'settled',
       settleAttempts: 2,
       txHash: keccak256(toUtf8Bytes(`settled:${h.nonce}`)),
     });
-    expect(await api.app.get(PaymentSettlement).due()).not.toContain(reserved.id);
+    expect(await api.app.get(SettlePayment).due()).not.toContain(reserved.id);
   });
 });

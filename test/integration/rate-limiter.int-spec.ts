@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
+import { SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { RateLimiter } from '@app/execution';
 import { NonceGuard } from '@app/x402';
@@ -11,11 +12,15 @@ import { startPrivateRedis } from '../support/redis-server';
 describe('RateLimiter (integration)', () => {
   const redis = new Redis({ ...redisConnectionOptions(TEST_REDIS_URL), maxRetriesPerRequest: 2 });
   const prefix = `rltest${randomUUID().slice(0, 8)}`;
-  const limiter = new RateLimiter(redis, {
-    queuePrefix: prefix,
-    rateLimitClientPerMin: 2,
-    rateLimitAgentPerMin: 100,
-  } as AppConfig);
+  const limiter = new RateLimiter(
+    redis,
+    {
+      queuePrefix: prefix,
+      rateLimitClientPerMin: 2,
+      rateLimitAgentPerMin: 100,
+    } as AppConfig,
+    new SystemClock(),
+  );
   const claim = () => ({ key: `${prefix}:nonce:${randomUUID()}`, expiresAtMs: Date.now() + 60_000 });
 
   afterAll(async () => {
@@ -65,11 +70,15 @@ describe('RateLimiter (integration)', () => {
     // scripts from under test files running in other workers, so this test gets a server of its own.
     const own = await startPrivateRedis();
     try {
-      const ownLimiter = new RateLimiter(own.redis, {
-        queuePrefix: prefix,
-        rateLimitClientPerMin: 100,
-        rateLimitAgentPerMin: 100,
-      } as AppConfig);
+      const ownLimiter = new RateLimiter(
+        own.redis,
+        {
+          queuePrefix: prefix,
+          rateLimitClientPerMin: 100,
+          rateLimitAgentPerMin: 100,
+        } as AppConfig,
+        new SystemClock(),
+      );
       const evals = async () => Number(/cmdstat_eval:calls=(\d+)/.exec(await own.redis.info('commandstats'))?.[1] ?? 0);
       const hit = () => ownLimiter.hit(`0xccc${randomUUID().slice(0, 4)}`, 'agent-3', claim());
       expect(await hit()).toMatchObject({ claimed: true }); // a fresh server: EVALSHA fails, EVAL loads it

@@ -11,7 +11,7 @@ import {
   RetryExecution,
 } from '@app/execution';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, PaymentsService, PLATFORM_FEE } from '@app/payments';
+import { PAYMENT_CHECKS, PaymentsRepository, PLATFORM_FEE } from '@app/payments';
 import { X402Service } from '@app/x402';
 import { TestAgentServer } from '../support/agent-server';
 import { Domain, seedAgent, startDomain } from '../support/medium';
@@ -140,7 +140,7 @@ describe('execution use cases (medium)', () => {
       });
       expect(again.settlement).toBeNull();
       expect(await charges()).toBe(before + 1);
-      expect(await domain.get(PaymentsService).get(execution.paymentId!)).toMatchObject({
+      expect(await domain.get(PaymentsRepository).get(execution.paymentId!)).toMatchObject({
         status: 'settled',
         refId: execution.id,
       });

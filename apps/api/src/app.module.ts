@@ -27,6 +27,7 @@ import { HealthController } from './health/health.controller';
 import { PaymentsController } from './payments/payments.controller';
 import { ChainsController } from './chains/chains.controller';
 import { ExecutionController } from './execution/execution.controller';
+import { PlatformKeysController } from './execution/platform-keys.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ReputationController } from './reputation/reputation.controller';
 import { AnalyticsController } from './analytics/analytics.controller';
@@ -67,6 +68,7 @@ export class AppModule {
         DiscoveryController,
         PaymentsController,
         ExecutionController,
+        PlatformKeysController,
         ChainsController,
         WebhooksController,
         EventsController,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from '@app/common';
-import { PaymentsService } from '@app/payments';
+import { PaymentsRepository } from '@app/payments';
 import { PresentedPayment, X402Service } from '@app/x402';
 import { ChainTokenPayload } from './chain-tokens';
 import { ChainNodeRow, ChainRow, ChainsRepository } from './chains.repository';
@@ -31,7 +31,7 @@ const refuse = (reason: ChainReadRefusal) =>
 export class ChainReadScope {
   constructor(
     private readonly repo: ChainsRepository,
-    private readonly payments: PaymentsService,
+    private readonly payments: PaymentsRepository,
   ) {}
 
   /** Whether `payment` is the header that paid for `chain` (the root's cost and the budget). */

@@ -7,6 +7,7 @@ import { LedgerModule } from '@app/ledger';
 import { PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { ChainBudget } from './chain-budget';
+import { ChainFundings } from './funding/chain-funding';
 import { ChainReadScope } from './chain-read-scope';
 import { ChainTokens } from './chain-tokens';
 import { ChainEntity, ChainNodeEntity } from './entities/chain.entity';
@@ -29,6 +30,7 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
     ChainReadScope,
     ChainsRepository,
     ChainBudget,
+    ChainFundings,
     FinishChain,
     GetChain,
     ChainCost,
@@ -39,6 +41,7 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
     ChainReadScope,
     ChainsRepository,
     ChainBudget,
+    ChainFundings,
     FinishChain,
     GetChain,
     ChainCost,

@@ -9,3 +9,4 @@ export * from './usecases/finish-chain/finish-chain.usecase';
 export * from './usecases/get-chain/get-chain.usecase';
 export * from './usecases/chain-cost/chain-cost.usecase';
 export * from './usecases/release-stale-node/release-stale-node.usecase';
+export { ChainFunding, ChainFundings, ChainNodeFunding } from './funding/chain-funding';

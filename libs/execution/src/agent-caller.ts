@@ -98,8 +98,9 @@ export class AgentCaller {
           }
         : payload,
     );
-    const started = Date.now();
-    const elapsed = () => Date.now() - started;
+    // A duration, not a time of day: the monotonic clock, so a test's FixedClock does not make every run 0 ms.
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
     const cap = this.config.executionOutputMaxBytes;
     let res;
     try {

@@ -1,11 +1,12 @@
 import { ExecutableAgent, ExecutableCapability, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { formatMicros, newId } from '@app/common';
-import { PLATFORM_FEE } from '@app/payments';
-import { PresentedPayment, PriceRequest, X402Service } from '@app/x402';
+import { Fees, PaymentFundings } from '@app/payments';
 import { ExecutionEntity } from './entities/execution.entity';
 import { PricedRun } from './pricing';
+import type { PaymentProof } from './execution.types';
 
-export type ExecutionPrice = PriceRequest & PricedRun;
+/** A run's price: what the x402 offer states (amount, resource, description) and how the run is metered. */
+export type ExecutionPrice = PricedRun & { amount: bigint; resource: string; description: string };
 
 /**
  * What the client pays now: the platform fee plus basePrice, or plus maxPrice (the cap) for
@@ -22,7 +23,7 @@ export function priceFor(
     pricingModel: capability.pricingModel,
     unitPrice: capability.basePrice,
     authorizedAgentFee,
-    amount: PLATFORM_FEE + authorizedAgentFee,
+    amount: Fees.platform + authorizedAgentFee,
     resource: `${publicBaseUrl}/api/v1/execute`,
     description: variable
       ? `${agent.name}: ${capability.name} (${capability.pricingModel}, up to ${formatMicros(authorizedAgentFee)} USDC; the unused part is refunded)`
@@ -62,7 +63,7 @@ export function newExecution(o: {
     unitPrice: o.price.unitPrice,
     usageTokens: null,
     refundId: null,
-    platformFee: PLATFORM_FEE,
+    platformFee: Fees.platform,
     paymentId: o.paymentId,
     chainId: o.chainId ?? null,
     transactionId: null,
@@ -89,7 +90,7 @@ export function runClaimUntil(nowMs: number, executionTimeoutMs: number): Date {
  */
 export function presentsOriginalPayment(
   execution: Pick<ExecutionEntity, 'headerHash'>,
-  payment: PresentedPayment | null,
+  payment: PaymentProof | null,
 ): boolean {
-  return payment !== null && X402Service.hashHeader(payment.value) === execution.headerHash;
+  return PaymentFundings.presents(payment, execution.headerHash);
 }

@@ -5,7 +5,7 @@ import { ExecuteTargetReaderModule } from '@app/agents';
 import { ChainsModule } from '@app/chains';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { PaymentSettlement, PaymentsModule } from '@app/payments';
+import { PaymentFundings, PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { CallbackOutputs, WebhooksModule } from '@app/webhooks';
 import { ExecuteTargetCache } from './admission/execute-target-cache';
@@ -15,28 +15,28 @@ import { ExecutionEntity } from './entities/execution.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { ExecutionsRepository } from './executions.repository';
 import { ExecutionPayloadsRepository } from './execution-payloads.repository';
-import { FundingSource } from './funding/x402-funding';
-import { AdmitChainCall } from './usecases/admit-chain-call/admit-chain-call.usecase';
-import { ExecuteChained } from './usecases/execute-chained/execute-chained.usecase';
-import { ExecuteChainRoot } from './usecases/execute-chain-root/execute-chain-root.usecase';
-import { BudgetCheck } from './usecases/budget-check/budget-check.usecase';
-import { EndUnrunChain } from './usecases/end-unrun-chain/end-unrun-chain.usecase';
-import { AdmitExecution } from './usecases/admit-execution/admit-execution.usecase';
-import { ChargeExecution } from './usecases/charge-execution/charge-execution.usecase';
-import { CollectExecutionEvidence } from './usecases/collect-execution-evidence/collect-execution-evidence.usecase';
-import { EvidenceKeys } from './usecases/collect-execution-evidence/evidence-keys';
-import { MarkExecutionRefunded } from './usecases/mark-execution-refunded/mark-execution-refunded.usecase';
-import { PruneIdempotencyKeys } from './usecases/prune-idempotency-keys/prune-idempotency-keys.usecase';
-import { PruneExecutionPayloads } from './usecases/prune-execution-payloads/prune-execution-payloads.usecase';
-import { MeasurePayloadStorage } from './usecases/measure-payload-storage/measure-payload-storage.usecase';
-import { CountRejectedExecute } from './usecases/count-rejected-execute/count-rejected-execute.usecase';
-import { Execute } from './usecases/execute/execute.usecase';
-import { FinishSettlement } from './usecases/finish-settlement/finish-settlement.usecase';
-import { GetExecution } from './usecases/get-execution/get-execution.usecase';
-import { RecordFailedRun } from './usecases/record-failed-run/record-failed-run.usecase';
-import { RetryExecution } from './usecases/retry-execution/retry-execution.usecase';
-import { RunAgent } from './usecases/run-agent/run-agent.usecase';
-import { RunPendingExecution } from './usecases/run-pending-execution/run-pending-execution.usecase';
+import { FundingSource } from './funding-source';
+import { AdmitChainCall } from './usecases/chain/admit-chain-call/admit-chain-call.usecase';
+import { ExecuteChained } from './usecases/chain/execute-chained/execute-chained.usecase';
+import { ExecuteChainRoot } from './usecases/chain/execute-chain-root/execute-chain-root.usecase';
+import { BudgetCheck } from './usecases/chain/budget-check/budget-check.usecase';
+import { EndUnrunChain } from './usecases/chain/end-unrun-chain/end-unrun-chain.usecase';
+import { AdmitExecution } from './usecases/paid/admit-execution/admit-execution.usecase';
+import { ChargeExecution } from './usecases/run/charge-execution/charge-execution.usecase';
+import { CollectExecutionEvidence } from './usecases/shared/collect-execution-evidence/collect-execution-evidence.usecase';
+import { EvidenceKeys } from './usecases/shared/collect-execution-evidence/evidence-keys';
+import { MarkExecutionRefunded } from './usecases/shared/mark-execution-refunded/mark-execution-refunded.usecase';
+import { PruneIdempotencyKeys } from './usecases/shared/prune-idempotency-keys/prune-idempotency-keys.usecase';
+import { PruneExecutionPayloads } from './usecases/shared/prune-execution-payloads/prune-execution-payloads.usecase';
+import { MeasurePayloadStorage } from './usecases/shared/measure-payload-storage/measure-payload-storage.usecase';
+import { CountRejectedExecute } from './usecases/shared/count-rejected-execute/count-rejected-execute.usecase';
+import { Execute } from './usecases/paid/execute/execute.usecase';
+import { FinishSettlement } from './usecases/paid/finish-settlement/finish-settlement.usecase';
+import { GetExecution } from './usecases/paid/get-execution/get-execution.usecase';
+import { RecordFailedRun } from './usecases/run/record-failed-run/record-failed-run.usecase';
+import { RetryExecution } from './usecases/paid/retry-execution/retry-execution.usecase';
+import { RunAgent } from './usecases/run/run-agent/run-agent.usecase';
+import { RunPendingExecution } from './usecases/paid/run-pending-execution/run-pending-execution.usecase';
 
 const USE_CASES = [
   AdmitExecution,
@@ -87,7 +87,7 @@ export class ExecutionModule implements OnModuleInit {
   constructor(
     private readonly sweeps: SweepRegistry,
     private readonly repo: ExecutionsRepository,
-    private readonly settlement: PaymentSettlement,
+    private readonly payments: PaymentFundings,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly payloads: ExecutionPayloadsRepository,
@@ -104,10 +104,7 @@ export class ExecutionModule implements OnModuleInit {
       })),
     );
     this.sweeps.register('payment.settle', async () => {
-      const ids = new Set([
-        ...(await this.settlement.due()),
-        ...(await this.repo.orphanedSettlements(this.clock.now())),
-      ]);
+      const ids = new Set([...(await this.payments.due()), ...(await this.repo.orphanedSettlements(this.clock.now()))]);
       return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
     });
     this.sweeps.onLinesLost(() => this.repo.releaseLine(this.clock.now()));

@@ -1,5 +1,4 @@
-import type { RefundEntity } from '@app/payments';
-import type { PresentedPayment, SettlementReceipt } from '@app/x402';
+import type { AdmitPayment, PaymentFundings } from '@app/payments';
 import type { RateLimitState } from './admission/rate-limiter';
 import type { ExecutionEntity } from './entities/execution.entity';
 
@@ -14,7 +13,7 @@ export interface ExecuteCommand {
   idempotencyKey?: string;
   async: boolean;
   /** The x402 payment presented with the request, if any. */
-  payment: PresentedPayment | null;
+  payment: PaymentProof | null;
   /** The caller's address: who is counted while no verified payment names the payer. */
   clientIp: string;
   /** A chain root: the budget (micro-USDC) the payment adds to the root's cost, and the depth asked for (null: the most the root agent allows). */
@@ -23,13 +22,11 @@ export interface ExecuteCommand {
   chainToken?: string;
 }
 
-/** What a settled execution shows about its payment. */
-export interface Settlement {
-  txHash: string | null;
-  /** The x402 settlement response (rendered by the transport), once settled. */
-  receipt: SettlementReceipt | null;
-  refund: RefundEntity | null;
-}
+/** What a settled execution shows about its payment: the hash, the x402 receipt (rendered by the transport), the refund. */
+export type Settlement = Awaited<ReturnType<PaymentFundings['settlementOf']>>;
+
+/** The x402 payment header a request presents (X-PAYMENT or PAYMENT-SIGNATURE), as AdmitPayment takes it. */
+export type PaymentProof = NonNullable<Parameters<AdmitPayment['execute']>[0]>;
 
 /** An execution after a run, with its settlement when this call charged it (so nothing is read back). */
 export interface ExecutionOutcome {

@@ -12,3 +12,6 @@ export function splitAgentFee(agentFee: bigint): { cut: bigint; earnings: bigint
   const cut = Usdc.fromMicros(agentFee).percentBps(PLATFORM_CUT_BPS).micros;
   return { cut, earnings: agentFee - cut };
 }
+
+/** The fee rules as one value, for the lib that prices and charges runs (execution). */
+export const Fees = { platform: PLATFORM_FEE, split: splitAgentFee } as const;

@@ -8,8 +8,20 @@ export * from './debts/agent-credit';
 export * from './debts/agent-debts.repository';
 export * from './withdrawal-reserve';
 export * from './fees';
-export * from './payments.service';
-export * from './payment-settlement.service';
+export { bindSettlementHash, PaymentsRepository } from './payments.repository';
+export { toSettleRequest, unsavedReservation } from './payment-rows';
+export { AuthorizeOptions, AuthorizePayment } from './usecases/authorize-payment/authorize-payment.usecase';
+export {
+  AUTHORIZATION_EXPIRY_MARGIN_S,
+  EXPIRED_UNUSED,
+  settleRetryDelayMs,
+  SettlePayment,
+} from './usecases/settle-payment/settle-payment.usecase';
+export { AdmitPayment, PaymentAdmission } from './usecases/admit-payment/admit-payment.usecase';
+export { RecordCharge } from './usecases/record-charge/record-charge.usecase';
+export { ChargeFacts, Funding, PaidSettlement, SettleFailure } from './funding/funding';
+export { X402Funding } from './funding/x402-funding';
+export { PaymentFundings } from './funding/payment-fundings';
 export * from './escrow.service';
 export * from './withdrawals.service';
 export * from './refunds.service';

@@ -16,8 +16,12 @@ import { RefundsService } from './refunds.service';
 import { DisputeMoney } from './dispute-money.service';
 import { EscrowService } from './escrow.service';
 import { OnchainModule } from '@app/onchain';
-import { bindSettlementHash, PaymentsService } from './payments.service';
-import { PaymentSettlement } from './payment-settlement.service';
+import { bindSettlementHash, PaymentsRepository } from './payments.repository';
+import { AuthorizePayment } from './usecases/authorize-payment/authorize-payment.usecase';
+import { SettlePayment } from './usecases/settle-payment/settle-payment.usecase';
+import { AdmitPayment } from './usecases/admit-payment/admit-payment.usecase';
+import { RecordCharge } from './usecases/record-charge/record-charge.usecase';
+import { PaymentFundings } from './funding/payment-fundings';
 import { NonceGuard } from '@app/x402';
 import { X402RegistrationFee } from './registration-fee.x402';
 import { PaymentsTestClock } from './test-clock';
@@ -50,8 +54,12 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     NonceGuard,
     X402Service,
     RecoverRegistrationPayment,
-    PaymentsService,
-    PaymentSettlement,
+    PaymentsRepository,
+    AuthorizePayment,
+    SettlePayment,
+    AdmitPayment,
+    RecordCharge,
+    PaymentFundings,
     EscrowService,
     WithdrawalsService,
     RefundsService,
@@ -69,8 +77,12 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     RecoverRegistrationPayment,
     NonceGuard,
     X402Service,
-    PaymentsService,
-    PaymentSettlement,
+    PaymentsRepository,
+    AuthorizePayment,
+    SettlePayment,
+    AdmitPayment,
+    RecordCharge,
+    PaymentFundings,
     EscrowService,
     WithdrawalsService,
     RefundsService,

@@ -4,8 +4,10 @@ import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } fr
 import { SettlementFailed } from '@app/onchain';
 import { Accounts, LedgerService } from '@app/ledger';
 import { REGISTRATION_FEE } from './fees';
-import { PaymentsService } from './payments.service';
-import { PaymentSettlement } from './payment-settlement.service';
+import { X402Service } from '@app/x402';
+import { PaymentsRepository } from './payments.repository';
+import { AuthorizePayment } from './usecases/authorize-payment/authorize-payment.usecase';
+import { SettlePayment } from './usecases/settle-payment/settle-payment.usecase';
 
 interface X402RegistrationCharge extends RegistrationFeeCharge {
   paymentId: string;
@@ -19,21 +21,22 @@ interface X402RegistrationCharge extends RegistrationFeeCharge {
 @Injectable()
 export class X402RegistrationFee extends RegistrationFeeStep {
   constructor(
-    private readonly payments: PaymentsService,
-    private readonly settlement: PaymentSettlement,
+    private readonly authorizePayment: AuthorizePayment,
+    private readonly settle: SettlePayment,
+    private readonly payments: PaymentsRepository,
     private readonly ledger: LedgerService,
   ) {
     super();
   }
 
   async authorize(ctx: RegistrationFeeContext): Promise<X402RegistrationCharge> {
-    const reserved = await this.payments.authorize(
+    const reserved = await this.authorizePayment.execute(
       ctx.payment,
       { amount: REGISTRATION_FEE, resource: ctx.resource, description: 'agora agent registration fee' },
       { purpose: 'registration', expectedPayer: ctx.wallet },
     );
-    const settled = await this.settlement.settle(reserved.id);
-    return { paymentId: settled.id, receipt: this.payments.receipt(settled) };
+    const settled = await this.settle.execute(reserved.id);
+    return { paymentId: settled.id, receipt: X402Service.receipt(settled, settled.txHash ?? '') };
   }
 
   async capture(manager: EntityManager, charge: RegistrationFeeCharge | null, agentId: string): Promise<void> {

@@ -6,8 +6,8 @@ import { AppConfig } from '@app/config';
 import { queryRows, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { PaymentEntity } from './entities/payment.entity';
-import { AUTHORIZATION_EXPIRY_MARGIN_S, settleRetryDelayMs } from './payment-settlement.service';
-import { toSettleRequest } from './payments.service';
+import { AUTHORIZATION_EXPIRY_MARGIN_S, settleRetryDelayMs } from './usecases/settle-payment/settle-payment.usecase';
+import { toSettleRequest } from './payment-rows';
 import { RefundsService } from './refunds.service';
 import { SettlementAdapter } from '@app/onchain';
 

@@ -74,7 +74,7 @@ function invalid(reason: string, message: string): PaymentInvalid {
 /**
  * x402 `exact` on EVM, versions 1 (`X-PAYMENT`) and 2 (`PAYMENT-SIGNATURE`): the 402 offer and
  * the stateless checks of a payment header (resolutions §2). Reservation of the nonce and
- * settlement are the PaymentsService's.
+ * settlement are libs/payments' use cases (AuthorizePayment, AdmitPayment, SettlePayment).
  */
 @Injectable()
 export class X402Service {

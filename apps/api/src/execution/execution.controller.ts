@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppException, Usdc, ValidationException } from '@app/common';
+import { AppException, ValidationException } from '@app/common';
 import {
   ChainView,
   Execute,
@@ -26,7 +26,6 @@ import {
   RetryExecution,
   Settlement,
 } from '@app/execution';
-import { PlatformSigner } from '@app/outbound';
 import { AppConfig } from '@app/config';
 import { isLivemode } from '@app/x402';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
@@ -34,28 +33,9 @@ import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ApiPaid } from '../http/security';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
 import { rateLimitHeaders } from './rate-limit-headers';
-import {
-  AsyncAcceptedResponse,
-  ChainParamsDto,
-  ExecuteDto,
-  ExecutionResponse,
-  PlatformKeysResponse,
-  toExecutionResponse,
-} from './dto/execute.dto';
+import { AsyncAcceptedResponse, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
 
 const REQUEST_ID = /^req_[A-Za-z0-9_-]{8,40}$/;
-const [MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET] = [10_000n, 1_000_000_000n, 10_000_000n];
-
-/** A chain root's parameters (resolutions §5): the budget within 0.01-1000.00 (default 10.00). */
-function chainParams(dto: ChainParamsDto): { budget: bigint; maxDepth: number | null } {
-  const budget = dto.budget === undefined ? DEFAULT_BUDGET : Usdc.parse(dto.budget, 'chain.budget').micros;
-  if (budget < MIN_BUDGET || budget > MAX_BUDGET)
-    throw new ValidationException([
-      { field: 'chain.budget', messages: ['chain.budget must be between 0.01 and 1000.00'] },
-    ]);
-  return { budget, maxDepth: dto.maxDepth ?? null };
-}
-
 /**
  * The idempotency key from the body's `idempotencyKey` or the `Idempotency-Key` header (Stripe's
  * convention, which the SDK and CLI send): either one, or both when they are equal.
@@ -95,7 +75,6 @@ export class ExecutionController {
     private readonly executeChainRoot: ExecuteChainRoot,
     private readonly retryUseCase: RetryExecution,
     private readonly getUseCase: GetExecution,
-    private readonly signer: PlatformSigner,
     private readonly config: AppConfig,
   ) {
     this.livemode = isLivemode(config);
@@ -143,7 +122,7 @@ export class ExecutionController {
       return this.present(result, res, true, result.chain);
     }
     if (dto.chain) {
-      const result = await this.executeChainRoot.execute({ ...cmd, chain: chainParams(dto.chain) });
+      const result = await this.executeChainRoot.execute({ ...cmd, chain: dto.chain });
       res.set(rateLimitHeaders(result.limits));
       return this.present(result, res, true, result.chain);
     }
@@ -195,13 +174,6 @@ export class ExecutionController {
   ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
     const outcome = await this.retryUseCase.execute(requestId(id), presentedPayment(headers));
     return this.present(outcome, res, !outcome.execution.isAsync);
-  }
-
-  @Get('platform/keys')
-  @ApiOperation({ summary: 'Public keys agents use to verify X-Agora-Signature on calls from the platform' })
-  @ApiEnvelope(PlatformKeysResponse)
-  keys(): PlatformKeysResponse {
-    return { keys: [{ kid: this.signer.keyId, alg: 'Ed25519', publicKey: this.signer.publicKey }] };
   }
 
   /** Maps an execution to the HTTP answer: 202 while pending, 502/504 for failures, output once settled. */

@@ -1,9 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
+import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { NonceClaim } from '@app/x402';
 import { REDIS } from '@app/queues';
+
+/** A Redis key to take (SET NX) in the same round trip as the count, until `expiresAtMs` (a payment's nonce claim). */
+export interface ClaimRequest {
+  key: string;
+  expiresAtMs: number;
+}
 
 export interface RateLimitState {
   agentRemaining: number;
@@ -75,6 +81,7 @@ export class RateLimiter {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -83,8 +90,8 @@ export class RateLimiter {
    * fills an agent's window), for the target agent; if it is admitted and a nonce claim is
    * given, takes that claim (NonceGuard.claimRequest).
    */
-  async hit(client: string, agentId: string, claim?: NonceClaim, countAgent = true): Promise<Admission> {
-    const now = Date.now();
+  async hit(client: string, agentId: string, claim?: ClaimRequest, countAgent = true): Promise<Admission> {
+    const now = this.clock.nowMs();
     const member = `${now}:${this.instance}:${this.seq++}`;
     const keys = [this.clientKey(client), this.agentKey(agentId), ...(claim ? [claim.key] : [])];
     const args = [

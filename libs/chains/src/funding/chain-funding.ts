@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { AppException } from '@app/common';
+import { Queryable } from '@app/database';
+import { Accounts } from '@app/ledger';
+import { ChargeFacts, Funding } from '@app/payments';
+import { jobId, JobProducer } from '@app/queues';
+import { ChainBudget, NewNode } from '../chain-budget';
+import { ChainsRepository } from '../chains.repository';
+
+/** A node of a chain as its funding sees it: where it sits, what it reserved, who called it and who pays. */
+export interface ChainNodeFunding extends NewNode {
+  /** The chain's root wallet: the client whose payment funded the budget. */
+  rootWallet: string;
+  /** The calling agent (the root wallet for the root node). */
+  caller: string;
+}
+
+/**
+ * A chain budget paying for one node (resolutions §5): the reservation of its most cost is taken
+ * with the node's row before the run (`enter`; BUDGET_EXCEEDED when the budget cannot cover it),
+ * and the execution's row is first written when the run ended; a charge moves its cost out of
+ * chain:budget (the rest of the reservation available again), a failure gives it all back. Nothing moves
+ * outside Postgres: the chain's payment was settled when the chain was funded. Once the node's end
+ * leaves the chain finishable (its root ended, nothing runs), the worker is woken to end it.
+ */
+export class ChainFunding implements Funding {
+  readonly settlesOutside = false;
+  readonly paymentId = null;
+  readonly proofHash = '';
+  private finishable = false;
+  /** What the budget had left once this node's reservation was taken. */
+  remainingAfterReserve: bigint | null = null;
+
+  constructor(
+    readonly node: ChainNodeFunding,
+    private readonly deps: { budget: ChainBudget; jobs: JobProducer },
+  ) {}
+
+  get payer(): string {
+    return this.node.rootWallet;
+  }
+
+  get id(): string {
+    return this.node.chainId;
+  }
+
+  get requestingAgent(): string {
+    return this.node.caller;
+  }
+
+  get chargeSource() {
+    return { from: Accounts.chainBudget(this.node.chainId) };
+  }
+
+  /** Before the run, in its own transaction: the node enters the chain and reserves its most cost (BUDGET_EXCEEDED, ChainClosed). */
+  async enter(sql: Queryable): Promise<bigint> {
+    this.remainingAfterReserve = await this.deps.budget.reserve(sql, this.node, this.node.startedAt);
+    return this.remainingAfterReserve;
+  }
+
+  /** Beside the execution's first write: nothing, the reservation was taken when the node entered. */
+  async reserve(): Promise<unknown> {
+    return undefined;
+  }
+
+  /** What the budget has (about: other nodes move it too) once this node ended: after its reservation, plus what came back. */
+  remainingAfter(cost: bigint | null): bigint {
+    return (this.remainingAfterReserve ?? 0n) + this.node.reserved - (cost ?? 0n);
+  }
+
+  async settleWrites(sql: Queryable, executionId: string, fresh: boolean, charge: ChargeFacts): Promise<unknown> {
+    this.finishable = await this.deps.budget.complete(sql, executionId, charge);
+    return this.finishable;
+  }
+
+  async failWrites(
+    sql: Queryable,
+    executionId: string,
+    failure: { executionTimeMs: number; completedAt: Date },
+  ): Promise<unknown> {
+    this.finishable = await this.deps.budget.release(sql, { executionId }, failure);
+    return this.finishable;
+  }
+
+  async settleOutside(): Promise<null> {
+    throw new Error('a chain node is charged inside Postgres');
+  }
+
+  receipt() {
+    return { txHash: null, receipt: null };
+  }
+
+  giveBack(): void {}
+
+  async afterEnd(): Promise<void> {
+    if (this.finishable)
+      await this.deps.jobs.wake(
+        'chain.finish',
+        { chainId: this.node.chainId },
+        { jobId: jobId('chain.finish', this.node.chainId) },
+      );
+  }
+}
+
+/** Builds the funding of a chain node: one entering now, or a stored one (its chain and parent read). */
+@Injectable()
+export class ChainFundings {
+  constructor(
+    private readonly chains: ChainsRepository,
+    private readonly budget: ChainBudget,
+    private readonly jobs: JobProducer,
+  ) {}
+
+  /** A stored execution's node in the chain `chainId`; NOT_FOUND when there is none. */
+  async forNode(chainId: string, executionId: string): Promise<ChainFunding> {
+    const [chain, node] = await Promise.all([this.chains.find(chainId), this.chains.node(executionId)]);
+    if (!chain || !node) throw new AppException('NOT_FOUND', `Chain node ${executionId} not found`);
+    const parent = node.parentExecutionId ? await this.chains.node(node.parentExecutionId) : null;
+    return this.chainNode({ ...node, rootWallet: chain.rootWallet, caller: parent?.agentId ?? chain.rootWallet });
+  }
+
+  chainNode(node: ChainNodeFunding): ChainFunding {
+    return new ChainFunding(node, { budget: this.budget, jobs: this.jobs });
+  }
+}

@@ -1,0 +1,231 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ChainBudget, ChainsRepository, ChainTokens } from '@app/chains';
+import { Clock, FaultInjector, formatMicros, ValidationException } from '@app/common';
+import { AppConfig } from '@app/config';
+import { SettlementFailed } from '@app/onchain';
+import { activeSpanIds, inSpan } from '@app/tracing';
+import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
+import { ExecuteCommand, ExecuteRejected } from '../../../execution.types';
+import { chainParams, ChainRequest } from './chain-request';
+import { ExecutionsRepository } from '../../../executions.repository';
+import { executionSpan } from '../../../execution-span';
+import { newExecution, runClaimUntil } from '../../../execution-factory';
+import { FundingSource } from '../../../funding-source';
+import { AdmitExecution, Admitted } from '../../paid/admit-execution/admit-execution.usecase';
+import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
+import { ChainedResult, traceparent } from '../execute-chained/execute-chained.usecase';
+import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';
+import { RunAgent } from '../../run/run-agent/run-agent.usecase';
+
+/** Thrown when the chain could not be funded before its root ran: nothing ran; what moved is refunded by the worker. */
+const notFunded = (why: string) =>
+  new SettlementFailed(
+    `The chain's payment could not be settled before its root ran (${why}); nothing ran, and if the payment settles later all of it is refunded`,
+  );
+
+/**
+ * A chain root (`POST /execute` with `chain: {budget?, maxDepth?}`; resolutions §5): admitted like
+ * any paid execute, at the root's cost plus the budget. Since the root's sub-calls spend the
+ * budget while the root runs, the payment is settled before the agent is called: one transaction
+ * records the payment settled, the root execution, the chain, its funding (the payment's whole
+ * value into chain:budget) and the root node's reservation. The root agent gets its token (depth
+ * 0, 30 s) in `body.chain` and X-Chain-Token; its end (charged from its reservation, or the
+ * reservation returned) lets the worker finish the chain and refund what is left.
+ */
+@Injectable()
+export class ExecuteChainRoot {
+  constructor(
+    private readonly admit: AdmitExecution,
+    private readonly funding: FundingSource,
+    private readonly tokens: ChainTokens,
+    private readonly chains: ChainsRepository,
+    private readonly budget: ChainBudget,
+    private readonly runAgent: RunAgent,
+    private readonly charge: ChargeExecution,
+    private readonly recordFailure: RecordFailedRun,
+    private readonly repo: ExecutionsRepository,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly faults: FaultInjector,
+  ) {}
+
+  /** Traced: the chain's trace is the request's, and the root node's span id its agora.execute span's. */
+  /** `chain` as the client asked (its budget's bounds checked here first: VALIDATION_ERROR before anything runs). */
+  execute(request: Omit<ExecuteCommand, 'chain'> & { chain: ChainRequest }): Promise<ChainedResult> {
+    const cmd = { ...request, chain: chainParams(request.chain) };
+    return executionSpan(cmd, () => this.open(cmd));
+  }
+
+  private async open(
+    cmd: ExecuteCommand & { chain: { budget: bigint; maxDepth: number | null } },
+  ): Promise<ChainedResult> {
+    if (cmd.async || cmd.idempotencyKey) {
+      throw new ValidationException([
+        {
+          field: cmd.async ? 'async' : 'idempotencyKey',
+          messages: ['a chain root runs synchronously, without an idempotency key'],
+        },
+      ]);
+    }
+    const admitted = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
+    if (admitted.kind !== 'admitted') throw new Error('a chain root has no idempotency key to replay');
+    const { target, price, funding: payment, limits } = admitted;
+    const now = this.clock.now();
+    const chainId = randomUUID();
+    const { traceId, spanId, sampled } = activeSpanIds() ?? {
+      traceId: randomBytes(16).toString('hex'),
+      spanId: randomBytes(8).toString('hex'),
+    };
+    const tf = sampled === false ? '00' : '01'; // tracing off: no decision was made, the agent may sample
+    const maxDepth = cmd.chain.maxDepth ?? Math.min(5, target.agent.chainSettings.chain_max_depth);
+    const execution = newExecution({
+      agentId: target.agent.id,
+      capabilityId: target.capability.capabilityId,
+      payer: payment.payer,
+      input: cmd.input,
+      price,
+      paymentId: payment.id,
+      headerHash: payment.proofHash,
+      chainId,
+      isAsync: false,
+      callbackUrl: cmd.callbackUrl ?? null,
+      lockedUntil: runClaimUntil(now.getTime(), this.config.executionTimeoutMs),
+    });
+    const rootCost = price.amount - cmd.chain.budget;
+    const node = this.funding.chainNode({
+      executionId: execution.id,
+      chainId,
+      parentExecutionId: null,
+      agentId: target.agent.id,
+      capabilityId: target.capability.capabilityId,
+      depth: 0,
+      spanId,
+      reserved: rootCost,
+      startedAt: now,
+      rootWallet: payment.payer,
+      caller: payment.payer,
+    });
+    const chainRow = {
+      id: chainId,
+      rootExecutionId: execution.id,
+      rootAgentId: target.agent.id,
+      rootWallet: payment.payer,
+      paymentId: payment.id,
+      budget: cmd.chain.budget,
+      maxDepth,
+      traceId,
+      startedAt: now,
+      expiresAt: new Date(now.getTime() + this.config.chainTimeoutS * 1000),
+    };
+    const fund = (sql: Queryable) =>
+      [this.budget.fund(sql, chainId, price.amount, payment.id), node.enter(sql)] as const;
+    try {
+      if (!payment.settlesOutside) {
+        // Settled inside Postgres: the payment, the root, the chain, its funding and the root's reservation in one transaction.
+        await this.tx.pipelined((sql) =>
+          allWrites([
+            payment.recordInline(sql, execution.id),
+            this.repo.insert(sql, execution),
+            this.chains.insert(sql, chainRow),
+            ...fund(sql),
+          ]),
+        );
+      } else {
+        // Recorded first (payment reserved, root claimed by this request, chain pending), settled on chain, then funded.
+        await this.tx.pipelined((sql) =>
+          allWrites([
+            payment.reserve(sql, execution.id),
+            this.repo.insert(sql, execution),
+            this.chains.insert(sql, chainRow),
+          ]),
+        );
+        // Tests: the process "dies" here, with the chain recorded and its payment not yet settled.
+        this.faults.trip('chain.after-record');
+        await this.settleThenFund(payment, execution.id, fund);
+      }
+    } catch (err) {
+      payment.giveBack(err);
+      throw new ExecuteRejected(err, limits);
+    }
+    try {
+      const budget = formatMicros(cmd.chain.budget);
+      const token = this.tokens.mint({
+        cid: chainId,
+        d: 0,
+        md: maxDepth,
+        rb: budget,
+        tb: budget,
+        pa: null,
+        rw: payment.payer,
+        sa: now.toISOString(),
+        tid: traceId,
+        sid: spanId,
+        tf,
+        path: [target.agent.id],
+        ptx: execution.id,
+      });
+      const run = await this.runAgent.execute(
+        execution,
+        {
+          agentId: target.agent.id,
+          endpoint: target.agent.endpoints.execution,
+          outputSchema: target.capability.outputSchema,
+        },
+        { chainId, depth: 0, remainingBudget: budget, token, traceparent: traceparent(traceId, spanId, tf) },
+      );
+      const outcome = run.ok
+        ? await this.charge.execute({
+            state: 'pending',
+            execution,
+            funding: node,
+            completion: run.completion,
+            reputation: target.agent.reputationScore,
+          })
+        : { execution: await this.recordFailure.execute(execution, run.failure, { funding: node }), settlement: null };
+      // What no running node has reserved (sub-calls still running keep theirs).
+      const left = formatMicros((await this.chains.find(chainId, this.tx.pooled))?.available ?? 0n);
+      // The root's settlement is its x402 payment's: read back by the transport (settlement null).
+      return {
+        execution: outcome.execution,
+        settlement: null,
+        replayed: false,
+        limits,
+        chain: { chainId, depth: 0, remainingBudget: left },
+      };
+    } catch (err) {
+      throw new ExecuteRejected(err, limits);
+    }
+  }
+
+  /**
+   * Settles the chain's payment outside Postgres, then funds the chain and reserves the root's
+   * cost. A settlement that failed leaves the payment to its retries and the root recorded failed
+   * (the worker's EndUnrunChain funds the chain and refunds it all if the money moves later).
+   */
+  private async settleThenFund(
+    payment: Admitted['funding'],
+    rootId: string,
+    fund: (sql: Queryable) => readonly Promise<unknown>[],
+  ): Promise<void> {
+    try {
+      await payment.settleOutside();
+    } catch (err) {
+      if (!(err instanceof SettlementFailed)) throw err;
+      await this.repo.recordFailure(this.tx.pooled, rootId, {
+        status: 'failed',
+        error: 'the chain payment did not settle',
+        timeMs: 0,
+        completedAt: this.clock.now(),
+      });
+      throw notFunded('the settlement failed');
+    }
+    try {
+      await this.tx.pipelined((sql) => allWrites([payment.link(sql, rootId), ...fund(sql)]));
+    } catch (err) {
+      if (pgErrorCode(err) !== PG_NOT_CLAIMED) throw err;
+      throw notFunded('the worker ended the chain meanwhile');
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { ExecuteTarget } from '@app/agents';
+import { AppException, Clock, formatMicros, ValidationException } from '@app/common';
+import { AppConfig } from '@app/config';
+import { TransactionRunner } from '@app/database';
+import { OutboundUrlPolicy } from '@app/outbound';
+import { AdmitPayment } from '@app/payments';
+import { ExecuteTargetCache } from '../../../admission/execute-target-cache';
+import { RateLimiter } from '../../../admission/rate-limiter';
+import { ExecutionEntity } from '../../../entities/execution.entity';
+import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
+import { ExecutionsRepository } from '../../../executions.repository';
+import { canonicalJson, validateValue } from '@app/json-schema';
+import { ExecutionPrice, priceFor } from '../../../execution-factory';
+
+/** A request admitted to run: what it runs, at what price, paid by what. */
+export interface Admitted {
+  kind: 'admitted';
+  target: ExecuteTarget;
+  price: ExecutionPrice;
+  funding: Awaited<ReturnType<ReturnType<AdmitPayment['execute']>['admit']>>;
+  fingerprint: string;
+  limits: ExecuteResult['limits'];
+}
+
+/** An idempotent repeat: the stored execution answers, nothing runs. */
+export interface Replayed {
+  kind: 'replayed';
+  execution: ExecutionEntity;
+  limits: ExecuteResult['limits'];
+}
+
+/**
+ * Admission of an execute request (resolutions §2, §4): the target, the payment, the rate limits
+ * and the nonce claim, idempotency. It owns every give-back: a request it turns away after
+ * taking the nonce claim, or after counting against the agent, gives both back. Refusals come
+ * as ExecuteRejected (the error and the windows it was counted in).
+ *
+ * The target comes from memory (confirmed by its version) or one read; the payment's signer is
+ * recovered and, with the price known, its terms verified (CPU), before the one Redis round trip:
+ * a verified payment counts against its payer and the agent and claims its nonce; anything else
+ * counts against the caller's IP only, so unverified traffic never fills an agent's window.
+ * Alongside, one pooled round trip reads the agent's version and whether the authorization is used.
+ */
+@Injectable()
+export class AdmitExecution {
+  constructor(
+    private readonly targets: ExecuteTargetCache,
+    private readonly payments: AdmitPayment,
+    private readonly limiter: RateLimiter,
+    private readonly urlPolicy: OutboundUrlPolicy,
+    private readonly repo: ExecutionsRepository,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(cmd: ExecuteCommand, again = true): Promise<Admitted | Replayed> {
+    const remembered = this.targets.remembered(cmd.agentId, cmd.capabilityId);
+    const targetRead = remembered ? null : this.targets.read(cmd.agentId, cmd.capabilityId);
+    const payment = this.payments.execute(cmd.payment);
+    const reads =
+      remembered || payment.needsUsedCheck
+        ? this.tx.batch(
+            (sql) =>
+              [
+                remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null),
+                payment.usedCheck(sql),
+              ] as const,
+          )
+        : Promise.resolve([
+            { status: 'fulfilled', value: null },
+            { status: 'fulfilled', value: false },
+          ] as const);
+    reads.catch(() => undefined);
+    let target: ExecuteTarget | null = remembered ?? null;
+    let targetError: unknown = null;
+    if (targetRead) target = await targetRead.catch((err: unknown) => ((targetError = err), null));
+    // The price of a target, and the payment's verification against it (once per target).
+    const priceOf = (t: ExecuteTarget | null): ExecutionPrice | null => {
+      const price = t
+        ? withChainBudget(priceFor(t.agent, t.capability, this.config.publicBaseUrl), cmd.chain?.budget)
+        : null;
+      payment.priceAt(price);
+      return price;
+    };
+    let priced = priceOf(target);
+    const payer = payment.payer;
+    const limits = await this.limiter.hit(
+      payer ?? `ip:${cmd.clientIp}`,
+      cmd.agentId,
+      payment.claimRequest(),
+      payer !== null,
+    );
+    payment.claimed(limits.claimed === true);
+    const giveBack = (err: unknown) => {
+      payment.giveBack(err);
+      this.limiter.giveBackAgentSlot(cmd.agentId, limits.agentSlot);
+    };
+    try {
+      if (limits.retryAfterS !== null)
+        throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS });
+      const [version, used] = await reads;
+      if (targetError) throw targetError;
+      if (version.status === 'rejected') throw version.reason;
+      if (remembered) {
+        const confirmed = await this.targets.confirm(remembered, version.value, cmd.agentId, cmd.capabilityId);
+        if (confirmed !== remembered) {
+          // Changed since it was remembered: what was counted may not hold. Once more, afresh.
+          if (again) {
+            giveBack(new Error('target changed'));
+            return this.execute(cmd, false);
+          }
+          target = confirmed;
+          priced = priceOf(target);
+          payment.assertClaimHeld();
+        }
+      }
+      const { agent, capability } = target!;
+      if (cmd.chain) checkChainRoot(agent.chainSettings, cmd.chain.maxDepth);
+      const inputErrors = validateValue(agent.id, capability.inputSchema, cmd.input);
+      if (inputErrors.length)
+        throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', {
+          errors: inputErrors,
+        });
+      if (cmd.callbackUrl) {
+        const errors = await this.urlPolicy.fieldErrors({ callbackUrl: cmd.callbackUrl });
+        if (errors.length) throw new ValidationException(errors);
+      }
+      const price = priced!;
+      const verifiedPayer = payment.check(price, used);
+      const fingerprint = createHash('sha256')
+        .update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`)
+        .digest('hex');
+      if (cmd.idempotencyKey) {
+        const prior = await this.idempotent(verifiedPayer, cmd.idempotencyKey, fingerprint);
+        if (prior) {
+          giveBack(null);
+          return { kind: 'replayed', execution: prior, limits };
+        }
+      }
+      const funding = await payment.admit(used as PromiseFulfilledResult<boolean>);
+      return { kind: 'admitted', target: target!, price, funding, fingerprint, limits };
+    } catch (err) {
+      giveBack(err);
+      throw new ExecuteRejected(err, limits);
+    }
+  }
+
+  /** The execution a payer's key stands for (same fingerprint), or IDEMPOTENCY_CONFLICT, or null. */
+  async idempotent(payer: string, key: string, fingerprint: string): Promise<ExecutionEntity | null> {
+    const row = await this.repo.findIdempotent(payer, key, this.clock.now());
+    if (!row) return null;
+    if (row.fingerprint !== fingerprint)
+      throw new AppException(
+        'IDEMPOTENCY_CONFLICT',
+        'This idempotencyKey was used with another agent, capability or input',
+        { idempotencyKey: key },
+      );
+    return this.repo.findById(row.executionId);
+  }
+}
+
+/** A chain root's price: the root's own cost plus the budget it funds (one payment covers both). */
+function withChainBudget(price: ExecutionPrice, budget: bigint | undefined): ExecutionPrice {
+  if (budget === undefined) return price;
+  return {
+    ...price,
+    amount: price.amount + budget,
+    description: `${price.description}, opening a chain with a budget of ${formatMicros(budget)} USDC`,
+  };
+}
+
+/** Opening a chain at an agent: it must take part in chains, and the depth asked for is within what it allows. */
+function checkChainRoot(settings: ExecuteTarget['agent']['chainSettings'], maxDepth: number | null): void {
+  if (!settings.chain_enabled)
+    throw new AppException('CHAIN_DISABLED', 'The target agent has chaining disabled: it cannot open a chain');
+  if (maxDepth !== null && maxDepth > settings.chain_max_depth) {
+    throw new ValidationException([
+      {
+        field: 'chain.maxDepth',
+        messages: [`chain.maxDepth must be at most ${settings.chain_max_depth}, the most this agent allows`],
+      },
+    ]);
+  }
+}

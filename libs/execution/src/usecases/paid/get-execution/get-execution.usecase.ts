@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { ChainReadScope, ChainTokens } from '@app/chains';
+import { NotFoundException } from '@app/common';
+import { PaymentFundings } from '@app/payments';
+import { ExecutionEntity } from '../../../entities/execution.entity';
+import { PaymentProof, Settlement } from '../../../execution.types';
+import { presentsOriginalPayment } from '../../../execution-factory';
+import { ExecutionsRepository } from '../../../executions.repository';
+
+export interface ExecutionView {
+  execution: ExecutionEntity;
+  settlement: Settlement;
+  /** Whether the reader may see the output: the payer, or a chain token whose holder's subtree holds it. */
+  isPayer: boolean;
+}
+
+/** Reads an execution with its settlement and refund, and whether the reader is its payer. */
+@Injectable()
+export class GetExecution {
+  constructor(
+    private readonly repo: ExecutionsRepository,
+    private readonly payments: PaymentFundings,
+    private readonly tokens: ChainTokens,
+    private readonly scope: ChainReadScope,
+  ) {}
+
+  /**
+   * The reader is the payer with the original payment header; for an execution in a chain, the
+   * header that paid for the chain (its root's) reads every execution in it. A chain token reads
+   * only its holder's subtree, the root excepted, while the holder runs (ChainReadScope): any
+   * other execution is FORBIDDEN to it. A token that does not verify is refused (401).
+   */
+  async execute(id: string, payment: PaymentProof | null, chainToken?: string): Promise<ExecutionView> {
+    const claims = chainToken === undefined ? null : this.tokens.verify(chainToken);
+    const execution = await this.repo.findById(id);
+    if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
+    const paid =
+      presentsOriginalPayment(execution, payment) ||
+      (execution.chainId !== null &&
+        execution.headerHash === null &&
+        (await this.scope.paidChain(execution.chainId, payment)));
+    if (!paid && claims !== null) await this.scope.assertReadable(claims, execution);
+    return { execution, settlement: await this.settlementOf(execution), isPayer: paid || claims !== null };
+  }
+
+  /** The settlement hash and receipt of a settled execution, and its refund if it has one. */
+  async settlementOf(execution: ExecutionEntity): Promise<Settlement> {
+    const settled = execution.settlementStatus === 'settled' ? execution.paymentId : null;
+    return this.payments.settlementOf(settled, execution.refundId);
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { AppException, Clock, NotFoundException } from '@app/common';
+import { AppConfig } from '@app/config';
+import { PaymentFundings } from '@app/payments';
+import { jobId, JobProducer } from '@app/queues';
+import { ExecutionOutcome, MAX_RETRIES, PaymentProof } from '../../../execution.types';
+import { ExecutionsRepository } from '../../../executions.repository';
+import { presentsOriginalPayment, runClaimUntil } from '../../../execution-factory';
+import { RunPendingExecution } from '../run-pending-execution/run-pending-execution.usecase';
+
+/**
+ * Re-runs a failed or timed-out execution with its stored, still unused authorization (at most
+ * MAX_RETRIES times, while the authorization is valid). Only the payer may: the request must
+ * carry the original payment (the rule for reading output), else 401 (none) or 403 (another).
+ */
+@Injectable()
+export class RetryExecution {
+  constructor(
+    private readonly repo: ExecutionsRepository,
+    private readonly payments: PaymentFundings,
+    private readonly runPending: RunPendingExecution,
+    private readonly jobs: JobProducer,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(id: string, payment: PaymentProof | null): Promise<ExecutionOutcome> {
+    const execution = await this.repo.findById(id);
+    if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
+    if (execution.chainId) {
+      throw new AppException(
+        'INVALID_STATE',
+        "An execution in a chain is not retried: a failed node's reservation went back to the chain's budget",
+        { chainId: execution.chainId },
+      );
+    }
+    if (!payment)
+      throw new AppException('UNAUTHORIZED', 'A retry must carry the payment header of the original execute request');
+    if (!presentsOriginalPayment(execution, payment)) {
+      throw new AppException(
+        'FORBIDDEN',
+        'Only the payer may retry: this is not the payment of the original execute request',
+      );
+    }
+    if (!['failed', 'timeout'].includes(execution.status)) {
+      throw new AppException(
+        'INVALID_STATE',
+        `Only a failed or timed-out execution can be retried (status ${execution.status})`,
+        { status: execution.status },
+      );
+    }
+    if (execution.payloadPrunedAt)
+      throw new AppException(
+        'INVALID_STATE',
+        'The input of this execution was deleted after the retention period; execute again',
+      );
+    if (execution.retryCount >= MAX_RETRIES)
+      throw new AppException('INVALID_STATE', `An execution can be retried at most ${MAX_RETRIES} times`, {
+        retryCount: execution.retryCount,
+      });
+    const stored = await this.payments.find(execution.paymentId!);
+    const nowS = BigInt(Math.floor(this.clock.nowMs() / 1000));
+    if (!stored || stored.status !== 'reserved' || stored.validBefore < nowS + 6n) {
+      throw new AppException(
+        'INVALID_STATE',
+        'The payment authorization of this execution has expired; execute again with a new payment',
+        { paymentStatus: stored?.status },
+      );
+    }
+    // A sync retry is run here, so the row is held by this request from the reset on.
+    const lockedUntil = execution.isAsync ? null : runClaimUntil(this.clock.nowMs(), this.config.executionTimeoutMs);
+    if (!(await this.repo.resetForRetry(id, MAX_RETRIES, lockedUntil)))
+      throw new AppException('INVALID_STATE', 'The execution changed while retrying; read its status');
+    if (execution.isAsync) {
+      await this.jobs.wake(
+        'execution.run',
+        { executionId: id },
+        { jobId: jobId('execution.run', id, this.clock.nowMs()) },
+      );
+      return { execution: (await this.repo.findById(id))!, settlement: null };
+    }
+    return this.runPending.execute(id, { claimed: true });
+  }
+}

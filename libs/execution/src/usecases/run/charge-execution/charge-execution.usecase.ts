@@ -1,0 +1,245 @@
+import { inSpan } from '@app/tracing';
+import { Metrics } from '@app/metrics';
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock, FaultInjector, formatMicros, newId } from '@app/common';
+import { AppConfig } from '@app/config';
+import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
+import { OutboxService } from '@app/outbox';
+import { ReputationRecorder } from '@app/reputation';
+import { Fees, Funding, RecordCharge } from '@app/payments';
+import { DeliveryService } from '@app/webhooks';
+import { ExecutionEntity } from '../../../entities/execution.entity';
+import { ExecutionOutcome } from '../../../execution.types';
+import { ExecutionsRepository, RunCompletion } from '../../../executions.repository';
+
+/**
+ * How the execution stands when it is charged: `fresh`, a run nothing was written for yet (sync,
+ * no idempotency key); `pending`, a stored execution this process claimed and ran; `completed`,
+ * a stored execution whose settlement or charge did not happen yet (retry job, sweeper).
+ */
+export type ChargeRequest =
+  | {
+      state: 'fresh' | 'pending';
+      execution: ExecutionEntity;
+      funding: Funding;
+      completion: RunCompletion;
+      reputation?: number;
+    }
+  | { state: 'completed'; execution: ExecutionEntity; funding: Funding; reputation?: number };
+
+type Charged = Pick<Awaited<ReturnType<RecordCharge['write']>>, 'hold' | 'refund'> & { callback: string | null };
+
+/** The charge's own claim on the execution was lost to another run: its writes rolled back. */
+class NotClaimed extends Error {}
+
+/**
+ * The charger: settles a successful run and records its charge, exactly once. A settlement inside
+ * Postgres (local mode, next: a chain budget) is written in the charge's own transaction. One that
+ * moves money outside (evm, facilitator) is preceded by a durable record (the execution
+ * `completed` / `settlement_pending` with a lease, then the payment `settling`), so a process
+ * that dies at any point leaves work the sweeper finishes; a charge that fails after the money
+ * moved is left to the sweeper too (the payment is settled but not yet linked: it is found).
+ * The charge transaction claims the execution (`claimed()`), so two finishers never both charge.
+ */
+@Injectable()
+export class ChargeExecution {
+  private readonly logger = new Logger(ChargeExecution.name);
+
+  constructor(
+    private readonly repo: ExecutionsRepository,
+    private readonly reputation: ReputationRecorder,
+    private readonly money: RecordCharge,
+    private readonly clock: Clock,
+    private readonly outbox: OutboxService,
+    private readonly deliveries: DeliveryService,
+    private readonly tx: TransactionRunner,
+    private readonly faults: FaultInjector,
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
+
+  execute(req: ChargeRequest): Promise<ExecutionOutcome> {
+    return inSpan(
+      'agora.execute.charge',
+      { 'agora.request_id': req.execution.id, 'agora.agent_id': req.execution.agentId },
+      async (set) => {
+        const outcome = await this.chargeTraced(req);
+        set({
+          'agora.status': outcome.execution.status,
+          'agora.settlement_status': outcome.execution.settlementStatus ?? 'none',
+          'agora.cost': String(outcome.execution.platformFee + outcome.execution.agentFee),
+        });
+        return outcome;
+      },
+    );
+  }
+
+  private async chargeTraced(req: ChargeRequest): Promise<ExecutionOutcome> {
+    const { execution, funding } = req;
+    if (req.state !== 'completed') {
+      Object.assign(execution, {
+        status: 'completed',
+        ...completionFields(req.completion),
+        settlementStatus: 'settlement_pending',
+      });
+      if (!funding.settlesOutside) return this.charge(req, req.state === 'fresh' ? 'insert' : 'complete');
+      const lease = new Date(this.clock.nowMs() + this.config.settlementLeaseMs);
+      if (req.state === 'fresh') {
+        Object.assign(execution, { lockedUntil: lease });
+        await this.tx.pipelined((sql) =>
+          allWrites([funding.reserve(sql, execution.id), this.repo.insert(sql, execution)]),
+        );
+      } else if (!(await this.repo.recordCompletion(execution.id, req.completion, lease))) {
+        return this.stored(execution.id);
+      }
+    }
+    // Settled, or expired unused (final): nothing left to do (a duplicate job, a late sweep).
+    if (
+      execution.status !== 'completed' ||
+      execution.settlementStatus === 'settled' ||
+      execution.settlementStatus === 'settlement_expired'
+    ) {
+      return { execution, settlement: null };
+    }
+    if (funding.settlesOutside) {
+      const failure = await funding.settleOutside();
+      if (failure) {
+        // An authorization that expired unused is final: not charged, output withheld, no more retries.
+        await this.repo.markSettlementFailed(execution.id, failure.final);
+        return this.stored(execution.id);
+      }
+      try {
+        this.faults.trip('charge.after-settle');
+        return await this.charge(req, 'settle');
+      } catch (err) {
+        // The money moved and is recorded (payment settled, not yet linked): the sweeper charges it.
+        this.logger.error(
+          { executionId: execution.id, err: (err as Error).message },
+          'charge after settlement failed; left to the sweeper',
+        );
+        return this.stored(execution.id);
+      }
+    }
+    return this.charge(req, 'settle');
+  }
+
+  /**
+   * One transaction, one round trip of writes: claim the execution (insert it settled, complete
+   * and settle it, or mark it settled), the settlement or its link, the event, the callback, the
+   * charge and its escrow hold, the agent's counter. A lost claim rolls all back.
+   */
+  private async charge(req: ChargeRequest, mode: 'insert' | 'complete' | 'settle'): Promise<ExecutionOutcome> {
+    const { execution, funding } = req;
+    const id = execution.id;
+    // The cached score only picks the transaction's shape; the hold's tier is the score at the charge (read by the hold's statement).
+    const inline = req.reputation === undefined || this.money.releasesAtOnce(req.reputation);
+    const transactionId = newId('tx');
+    // A chain's unused reservation goes back to its budget: a refund only for an x402 payment.
+    const refundId = execution.authorizedAgentFee > execution.agentFee && !funding.chargeSource ? newId('rfd') : null;
+    const facts = {
+      transactionId,
+      cost: execution.platformFee + execution.agentFee,
+      executionTimeMs: execution.executionTimeMs ?? 0,
+      completedAt: execution.completedAt ?? this.clock.now(),
+    };
+    const issue = (sql: Queryable) =>
+      [
+        mode === 'insert'
+          ? allWrites([
+              funding.settleWrites(sql, id, true, facts),
+              this.repo.insert(sql, {
+                ...execution,
+                settlementStatus: 'settled',
+                transactionId,
+                refundId,
+                lockedUntil: null,
+              } as ExecutionEntity),
+            ])
+          : mode === 'complete' && req.state !== 'completed'
+            ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId)
+            : this.repo.markSettled(sql, id, transactionId, refundId),
+        mode === 'insert' ? Promise.resolve() : funding.settleWrites(sql, id, false, facts),
+        this.outbox.record(
+          sql,
+          'execution.completed',
+          execution.agentId,
+          {
+            requestId: id,
+            agentId: execution.agentId,
+            capabilityId: execution.capabilityId,
+            executionTime: execution.executionTimeMs ?? 0,
+            earnings: formatMicros(Fees.split(execution.agentFee).earnings),
+          },
+          { cost: formatMicros(facts.cost) },
+        ),
+        // The callback references the stored output (built when sent) rather than copying it.
+        execution.callbackUrl
+          ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: null })
+          : Promise.resolve(null),
+        this.money.write(sql, {
+          transactionId,
+          paymentId: funding.paymentId,
+          payerWallet: funding.payer,
+          requestingAgent: funding.requestingAgent,
+          agentId: execution.agentId,
+          releaseInline: inline,
+          capabilityId: execution.capabilityId,
+          agentFee: execution.agentFee,
+          platformFee: execution.platformFee,
+          executionTimeMs: execution.executionTimeMs ?? 0,
+          refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
+          source: funding.chargeSource,
+        }),
+        // Last: the agent's row stays locked only until commit. +1 and the execution counted, within the
+        // payer's daily cap; nothing when the payer is the agent's own wallet (resolutions §7).
+        this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, funding.payer),
+      ] as const;
+    const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {
+      if (claim.status === 'rejected')
+        throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;
+      const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+      if (failed) throw failed.reason;
+      const { hold, refund } = (writes[3] as PromiseFulfilledResult<Omit<Charged, 'callback'>>).value;
+      return { hold, refund, callback: (writes[2] as PromiseFulfilledResult<string | null>).value };
+    };
+    let charged: Charged;
+    try {
+      // A held charge is one round trip, COMMIT included: the hot ledger accounts and the agent's
+      // row stay locked only while Postgres runs it. An instant-tier hold is released in the same
+      // transaction once the posting has answered, so that one waits for the results first.
+      charged = inline
+        ? await this.tx.pipelined(async (sql) => interpret(await Promise.allSettled(issue(sql))))
+        : interpret(await this.tx.oneTrip(issue));
+    } catch (err) {
+      if (err instanceof NotClaimed) return this.stored(id);
+      throw err;
+    }
+    this.metrics.executions.inc({ outcome: 'completed', pricing: execution.pricingModel });
+    // After commit. A hold due now (the score crossed into an instant tier since the target was
+    // cached) is released before the answer; otherwise the job is due hours later (the sweeper covers a lost one): not awaited.
+    await this.money.afterCommit(charged);
+    if (charged.callback) await this.deliveries.wake(charged.callback, 0);
+    await funding.afterEnd();
+    Object.assign(execution, {
+      settlementStatus: 'settled',
+      transactionId,
+      refundId: charged.refund?.id ?? null,
+      lockedUntil: null,
+    });
+    return { execution, settlement: { ...funding.receipt(), refund: charged.refund } };
+  }
+
+  private async stored(id: string): Promise<ExecutionOutcome> {
+    return { execution: (await this.repo.findById(id))!, settlement: null };
+  }
+}
+
+function completionFields(c: RunCompletion) {
+  return {
+    output: c.output,
+    executionTimeMs: c.executionTimeMs,
+    completedAt: c.completedAt,
+    agentFee: c.agentFee,
+    usageTokens: c.usageTokens,
+  };
+}

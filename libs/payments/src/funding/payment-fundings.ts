@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { AppException, Clock } from '@app/common';
+import { NonceGuard, PresentedPayment, VerifiedPayment, X402Service } from '@app/x402';
+import { PaymentEntity } from '../entities/payment.entity';
+import { unsavedReservation } from '../payment-rows';
+import { PaymentsRepository } from '../payments.repository';
+import { RefundsService } from '../refunds.service';
+import { toSettleRequest } from '../payment-rows';
+import { SettlementAdapter } from '@app/onchain';
+import { SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
+import { PaidSettlement } from './funding';
+import { X402Funding, X402FundingDeps } from './x402-funding';
+
+/**
+ * The x402 side of "what pays" for an execution: the funding of a payment verified now (built by
+ * AdmitPayment) or stored, its settlement by the worker, and what its payer sees of it.
+ */
+@Injectable()
+export class PaymentFundings {
+  private readonly deps: X402FundingDeps;
+
+  constructor(
+    payments: PaymentsRepository,
+    settle: SettlePayment,
+    nonces: NonceGuard,
+    clock: Clock,
+    private readonly adapter: SettlementAdapter,
+    private readonly refunds: RefundsService,
+  ) {
+    this.deps = { payments, settle, nonces, clock };
+  }
+
+  /**
+   * Whether a request presents the payment whose header hashed to `headerHash` (the header is
+   * never stored in clear): the proof for reading an output and for retrying.
+   */
+  static presents(payment: PresentedPayment | null, headerHash: string | null): boolean {
+    return payment !== null && X402Service.hashHeader(payment.value) === headerHash;
+  }
+
+  /** A payment verified by this request, not yet written (`paymentId` is the id it will have). */
+  fromVerified(verified: VerifiedPayment, paymentId: string): X402Funding {
+    return this.build(unsavedReservation(verified, 'execution', paymentId), verified);
+  }
+
+  /** The funding of a stored payment; NOT_FOUND if there is none. */
+  async stored(paymentId: string): Promise<X402Funding> {
+    const payment = await this.deps.payments.get(paymentId);
+    if (!payment) throw new AppException('NOT_FOUND', `Payment ${paymentId} not found`);
+    return this.build(payment, null);
+  }
+
+  /** A stored payment as it stands (null if there is none). */
+  find(paymentId: string): Promise<PaymentEntity | null> {
+    return this.deps.payments.get(paymentId);
+  }
+
+  /** The worker settles a payment nothing was charged for yet; answers its status. */
+  async settle(paymentId: string): Promise<string> {
+    return (await this.deps.settle.execute(paymentId)).status;
+  }
+
+  /** Execution payments the worker should finish (SettlePayment.due). */
+  due(): Promise<string[]> {
+    return this.deps.settle.due();
+  }
+
+  /** A settled payment's hash and receipt (`paymentId` null: not settled by a payment) and the refund `refundId` names. */
+  async settlementOf(paymentId: string | null, refundId: string | null): Promise<PaidSettlement> {
+    const refund = refundId ? await this.refunds.get(refundId) : null;
+    const payment = paymentId ? await this.deps.payments.get(paymentId) : null;
+    return payment
+      ? { txHash: payment.txHash, receipt: X402Service.receipt(payment, payment.txHash ?? ''), refund }
+      : { txHash: null, receipt: null, refund };
+  }
+
+  private build(payment: PaymentEntity, claim: VerifiedPayment | null): X402Funding {
+    return new X402Funding(payment, this.deps, claim, (p) => this.adapter.inlineTxHash(toSettleRequest(p)));
+  }
+}

@@ -1,0 +1,141 @@
+import { Clock } from '@app/common';
+import { Queryable } from '@app/database';
+import { NonceGuard, VerifiedPayment, X402Service } from '@app/x402';
+import { PaymentEntity } from '../entities/payment.entity';
+import { logSettlementConfirmed, SettlementFailed } from '@app/onchain';
+import { PaymentsRepository } from '../payments.repository';
+import { EXPIRED_UNUSED, SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
+import { Funding, SettleFailure } from './funding';
+
+export interface X402FundingDeps {
+  payments: PaymentsRepository;
+  settle: SettlePayment;
+  nonces: NonceGuard;
+  clock: Clock;
+}
+
+/**
+ * An x402 authorization paying for one execution: verified now (holding a nonce claim), or stored.
+ * Recording its charge is its own: inline (local mode) the payment is written settled with the
+ * charge; otherwise it is settled outside first (SettlePayment) and linked in the charge.
+ */
+export class X402Funding implements Funding {
+  private readonly inlineHash: string | null;
+
+  constructor(
+    private payment: PaymentEntity,
+    private readonly deps: X402FundingDeps,
+    /** Set while this request holds the nonce claim of a payment verified now. */
+    private readonly claim: VerifiedPayment | null,
+    inlineHash: (p: PaymentEntity) => string | null,
+  ) {
+    this.inlineHash = payment.status === 'settled' ? null : inlineHash(payment);
+  }
+
+  get payer(): string {
+    return this.payment.payer;
+  }
+
+  get id(): string {
+    return this.payment.id;
+  }
+
+  get proofHash(): string {
+    return this.payment.headerHash;
+  }
+
+  get paymentId(): string {
+    return this.payment.id;
+  }
+
+  get requestingAgent(): string {
+    return this.payment.payer;
+  }
+
+  /** What the payment carries (micro-USDC). */
+  get value(): bigint {
+    return this.payment.value;
+  }
+
+  get settlesOutside(): boolean {
+    return this.inlineHash === null;
+  }
+
+  async reserve(sql: Queryable, executionId: string): Promise<unknown> {
+    void executionId;
+    return this.deps.payments.insert(sql, this.payment);
+  }
+
+  /** Inside the caller's transaction: the payment recorded already settled inline (local mode), linked to `refId`. */
+  recordInline(sql: Queryable, refId: string): Promise<unknown> {
+    if (this.inlineHash === null) throw new Error('this payment settles outside Postgres');
+    return this.insertSettled(sql, this.inlineHash, refId);
+  }
+
+  /** Inside the caller's transaction: links the payment, settled outside, to what it paid for. */
+  link(sql: Queryable, refId: string): Promise<unknown> {
+    return this.deps.payments.bind(sql, this.payment.id, refId);
+  }
+
+  async settleWrites(sql: Queryable, executionId: string, fresh: boolean): Promise<unknown> {
+    if (this.inlineHash === null) return this.deps.payments.bind(sql, this.payment.id, executionId);
+    return fresh
+      ? this.insertSettled(sql, this.inlineHash, executionId)
+      : this.settleInline(sql, this.inlineHash, executionId);
+  }
+
+  async failWrites(): Promise<unknown> {
+    return undefined; // the authorization stays reserved for a retry
+  }
+
+  async afterEnd(): Promise<void> {}
+
+  async settleOutside(): Promise<SettleFailure | null> {
+    if (this.inlineHash !== null) throw new Error('an inline settlement is written with the charge');
+    try {
+      await this.settle();
+      return null;
+    } catch (err) {
+      if (!(err instanceof SettlementFailed)) throw err;
+      return { final: err.reason === EXPIRED_UNUSED };
+    }
+  }
+
+  /** Settles the payment (SettlePayment, whatever the mode); throws SETTLEMENT_FAILED. */
+  async settle(): Promise<void> {
+    this.payment = await this.deps.settle.execute(this.payment);
+  }
+
+  receipt() {
+    return this.payment.status === 'settled'
+      ? { txHash: this.payment.txHash, receipt: X402Service.receipt(this.payment, this.payment.txHash ?? '') }
+      : { txHash: null, receipt: null };
+  }
+
+  giveBack(err: unknown): void {
+    if (this.claim) this.deps.nonces.giveBackAfter(err, this.claim);
+  }
+
+  /**
+   * Inside the caller's transaction: the authorization not yet written, recorded already settled
+   * by an inline settlement and linked to what it paid for, in one insert: the sync execute path
+   * writes its payment only once the agent has answered.
+   */
+  private async insertSettled(sql: Queryable, txHash: string, refId: string): Promise<void> {
+    const p = this.payment;
+    Object.assign(p, { status: 'settled', txHash, settledAt: this.deps.clock.now(), refId });
+    p.settleAttempts += 1;
+    await this.deps.payments.insert(sql, p);
+    logSettlementConfirmed(p);
+  }
+
+  /** Inside the caller's transaction: records an inline settlement of the stored payment and links it. */
+  private async settleInline(sql: Queryable, txHash: string, refId: string): Promise<void> {
+    const p = this.payment;
+    const settledAt = this.deps.clock.now();
+    await this.deps.payments.settleInline(sql, p.id, txHash, settledAt, refId);
+    Object.assign(p, { status: 'settled', txHash, settledAt, refId, nextAttemptAt: null, lastError: null });
+    p.settleAttempts += 1;
+    logSettlementConfirmed(p);
+  }
+}
