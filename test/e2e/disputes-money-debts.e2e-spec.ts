@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ROLLUP_CHECKS } from '@app/analytics';
 import { DISPUTE_CHECKS } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS } from '@app/payments';
+import { PAYMENT_CHECKS, WithdrawalsService } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { fileDispute, paidExecute, resolveDispute } from '../support/disputes';
@@ -69,6 +69,30 @@ describe('Disputes: money (e2e)', () => {
     owed: await account(`agent:${id}:owed`),
   });
   const owedTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_payable`);
+
+  /** An agent at 90 (instant release) whose 2.00 capability was paid by `payer`, with `withdraw` of its 1.90 earnings withdrawn and paid out. */
+  async function withdrawnAgent(withdraw: string, payer = newWallet()) {
+    const wallet = newWallet();
+    const id = await newAgent(90, '2.000000', wallet);
+    const call = await paidExecute(api, id, payer, FEE.platform + BIG.agent);
+    const wd = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: id, amount: withdraw, destinationWallet: newWallet().address },
+      headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
+    });
+    expect(wd.status).toBe(201);
+    expect(await api.app.get(WithdrawalsService).process(wd.body.data.withdrawalId)).toBe('completed');
+    return { id, call, payer };
+  }
+  const dueTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_due`);
+  const repayments = async (payer: Wallet) =>
+    (await ds.query(
+      `SELECT amount::text, reason FROM refunds WHERE wallet = $1 AND reason = 'dispute_repayment' ORDER BY created_at`,
+      [payer.address.toLowerCase()],
+    )) as {
+      amount: string;
+    }[];
+  const disputeView = async (disputeId: string) =>
+    (await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data;
 
   it('small repayments wait for the dust floor (0.01) before they become a refund, never sent alone', async () => {
     const { id, call, payer } = await withdrawnAgent('1.900000');

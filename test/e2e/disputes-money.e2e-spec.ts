@@ -81,6 +81,30 @@ describe('Disputes: money (e2e)', () => {
       ])
     )[0];
 
+  /** An agent at 90 (instant release) whose 2.00 capability was paid by `payer`, with `withdraw` of its 1.90 earnings withdrawn and paid out. */
+  async function withdrawnAgent(withdraw: string, payer = newWallet()) {
+    const wallet = newWallet();
+    const id = await newAgent(90, '2.000000', wallet);
+    const call = await paidExecute(api, id, payer, FEE.platform + BIG.agent);
+    const wd = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: id, amount: withdraw, destinationWallet: newWallet().address },
+      headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
+    });
+    expect(wd.status).toBe(201);
+    expect(await api.app.get(WithdrawalsService).process(wd.body.data.withdrawalId)).toBe('completed');
+    return { id, call, payer };
+  }
+  const dueTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_due`);
+  const repayments = async (payer: Wallet) =>
+    (await ds.query(
+      `SELECT amount::text, reason FROM refunds WHERE wallet = $1 AND reason = 'dispute_repayment' ORDER BY created_at`,
+      [payer.address.toLowerCase()],
+    )) as {
+      amount: string;
+    }[];
+  const disputeView = async (disputeId: string) =>
+    (await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data;
+
   it('held earnings are frozen from escrow (the hold is not released when due); agent_wins releases them to available, +2', async () => {
     const id = await newAgent(50);
     const call = await paidExecute(api, id, newWallet(), FEE.platform + FEE.agent);
@@ -180,30 +204,6 @@ describe('Disputes: money (e2e)', () => {
     expect(refund).toMatchObject({ amount: '5000', status: 'held' });
     expect(await api.app.get(RefundsService).process(refund.id)).toBe('skipped');
   });
-
-  /** An agent at 90 (instant release) whose 2.00 capability was paid by `payer`, with `withdraw` of its 1.90 earnings withdrawn and paid out. */
-  async function withdrawnAgent(withdraw: string, payer = newWallet()) {
-    const wallet = newWallet();
-    const id = await newAgent(90, '2.000000', wallet);
-    const call = await paidExecute(api, id, payer, FEE.platform + BIG.agent);
-    const wd = await api.request('POST', '/api/v1/payments/withdraw', {
-      body: { agentId: id, amount: withdraw, destinationWallet: newWallet().address },
-      headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
-    });
-    expect(wd.status).toBe(201);
-    expect(await api.app.get(WithdrawalsService).process(wd.body.data.withdrawalId)).toBe('completed');
-    return { id, call, payer };
-  }
-  const dueTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_due`);
-  const repayments = async (payer: Wallet) =>
-    (await ds.query(
-      `SELECT amount::text, reason FROM refunds WHERE wallet = $1 AND reason = 'dispute_repayment' ORDER BY created_at`,
-      [payer.address.toLowerCase()],
-    )) as {
-      amount: string;
-    }[];
-  const disputeView = async (disputeId: string) =>
-    (await api.request('GET', `/api/v1/disputes/${disputeId}`)).body.data;
 
   it("earnings already withdrawn: nothing is advanced; client_wins refunds the cut now, the rest is the agent's debt to the payer, refunded from its next earnings", async () => {
     const { id, call, payer } = await withdrawnAgent('1.900000');

@@ -2,6 +2,7 @@ import { Signature, Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
+import { Accounts, LedgerService } from '@app/ledger';
 import { FaultInjector, InjectedFault } from '@app/common';
 import {
   EscrowService,
@@ -15,6 +16,7 @@ import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';
 import { agentPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
+import { builtApp, startProcess } from '../support/processes';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -26,6 +28,9 @@ describe('evm settlement on anvil (e2e)', () => {
   let chain: LocalChain;
   let api: ApiHarness;
   let ds: DataSource;
+  let platformStart: bigint;
+  /** USDC that reached the platform wallet outside agora (the out-of-band settlement below). */
+  let outOfBand = 0n;
 
   beforeAll(async () => {
     chain = await startChain();
@@ -35,6 +40,7 @@ describe('evm settlement on anvil (e2e)', () => {
       OUTBOUND_ALLOW_PRIVATE: 'true',
     });
     ds = api.app.get(DataSource);
+    platformStart = await chain.balanceOf(chain.platform.address);
   }, 60_000);
   afterAll(async () => {
     await api?.close();
@@ -95,6 +101,30 @@ describe('evm settlement on anvil (e2e)', () => {
       });
       await payments.bind(m, settled.id, transaction.id);
     });
+  }
+
+  /** A withdrawal whose worker "died" (an injected fault) after persisting its signed transfer and before broadcasting it. */
+  async function withdrawalPersistedNotSent(
+    attemptsBefore = 0,
+  ): Promise<{ id: string; dest: string; txId: string; nonce: number }> {
+    const agent = await registerOnChain();
+    await chargeOnChain(agent.id, 3_000_000n, await fundedWallet(10_000_000n));
+    const dest = newWallet().address;
+    const res = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: agent.id, amount: '2', destinationWallet: dest },
+      headers: await walletHeaders(agent.wallet, agent.id, 'POST /api/v1/payments/withdraw'),
+    });
+    const id = res.body.data.withdrawalId;
+    await ds.query(`UPDATE withdrawals SET attempts = $2 WHERE id = $1`, [id, attemptsBefore]);
+    api.app.get(FaultInjector).arm('chain.after-persist');
+    await expect(api.app.get(WithdrawalsService).process(id)).rejects.toThrow(InjectedFault);
+    const [row] = await ds.query(
+      `SELECT w.status, w.chain_tx_id, c.nonce::int AS nonce, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`,
+      [id],
+    );
+    expect(row).toMatchObject({ status: 'processing', tx_status: 'signed' });
+    expect(await chain.balanceOf(dest)).toBe(0n);
+    return { id, dest, txId: row.chain_tx_id, nonce: row.nonce };
   }
 
   it('offers the local token as base-sepolia USDC and settles a v1 registration on chain', async () => {
@@ -162,30 +192,6 @@ describe('evm settlement on anvil (e2e)', () => {
     expect((await chain.provider.getTransactionReceipt(row.tx_hash))?.status).toBe(1);
   });
 
-  /** A withdrawal whose worker "died" (an injected fault) after persisting its signed transfer and before broadcasting it. */
-  async function withdrawalPersistedNotSent(
-    attemptsBefore = 0,
-  ): Promise<{ id: string; dest: string; txId: string; nonce: number }> {
-    const agent = await registerOnChain();
-    await chargeOnChain(agent.id, 3_000_000n, await fundedWallet(10_000_000n));
-    const dest = newWallet().address;
-    const res = await api.request('POST', '/api/v1/payments/withdraw', {
-      body: { agentId: agent.id, amount: '2', destinationWallet: dest },
-      headers: await walletHeaders(agent.wallet, agent.id, 'POST /api/v1/payments/withdraw'),
-    });
-    const id = res.body.data.withdrawalId;
-    await ds.query(`UPDATE withdrawals SET attempts = $2 WHERE id = $1`, [id, attemptsBefore]);
-    api.app.get(FaultInjector).arm('chain.after-persist');
-    await expect(api.app.get(WithdrawalsService).process(id)).rejects.toThrow(InjectedFault);
-    const [row] = await ds.query(
-      `SELECT w.status, w.chain_tx_id, c.nonce::int AS nonce, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`,
-      [id],
-    );
-    expect(row).toMatchObject({ status: 'processing', tx_status: 'signed' });
-    expect(await chain.balanceOf(dest)).toBe(0n);
-    return { id, dest, txId: row.chain_tx_id, nonce: row.nonce };
-  }
-
   it('a transfer persisted and never broadcast is sent by the next attempt: the same transaction, once', async () => {
     const w = await withdrawalPersistedNotSent();
     expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
@@ -220,5 +226,16 @@ describe('evm settlement on anvil (e2e)', () => {
     expect(row).toEqual({ status: 'processing', attempts: PAYOUT_MAX_ATTEMPTS }); // not failed: its transfer can still land
     expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
     expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
+  });
+
+  it('I8: the platform wallet USDC delta equals the ledger external account, and ledger:check passes', async () => {
+    const ledgerWorld = await api.app.get(LedgerService).balance(ds.manager, Accounts.worldChain().code);
+    const delta = (await chain.balanceOf(chain.platform.address)) - platformStart;
+    expect(delta).toBeGreaterThan(0n);
+    expect(delta - outOfBand).toBe(-ledgerWorld);
+    const check = startProcess(builtApp('cli'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
+      'ledger:check',
+    ]);
+    expect(await check.exited).toBe(0);
   });
 });
