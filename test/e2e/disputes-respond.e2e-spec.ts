@@ -169,4 +169,60 @@ describe('Disputes: routes (e2e)', () => {
       expect(event.data).toEqual({ disputeId: id, resolution: 'agent_wins', reputationDelta: 2 });
     });
   });
+
+  describe('reads', () => {
+    it("GET /disputes/agent/:agentId: the agent's disputes newest first, status filter, paging and total; unknown agent 404", async () => {
+      const res = await api.request('GET', `/api/v1/disputes/agent/${agentId}?limit=100`);
+      expect(res.status).toBe(200);
+      const all = res.body.data;
+      const rows = await ds.query(
+        `SELECT id, status FROM disputes WHERE agent_id = $1 ORDER BY created_at DESC, id DESC`,
+        [agentId],
+      );
+      expect(all.total).toBe(rows.length);
+      expect(all.disputes.map((d: { id: string }) => d.id)).toEqual(rows.map((r: { id: string }) => r.id));
+      expect(Object.keys(all.disputes[0]).sort()).toEqual([
+        'createdAt',
+        'id',
+        'reason',
+        'respondBy',
+        'status',
+        'transactionId',
+      ]);
+      for (const status of ['pending', 'responded', 'resolved']) {
+        const page = (await api.request('GET', `/api/v1/disputes/agent/${agentId}?status=${status}&limit=1&offset=0`))
+          .body.data;
+        expect(page.total).toBe(rows.filter((r: { status: string }) => r.status === status).length);
+        expect(page.disputes.length).toBe(Math.min(1, page.total));
+      }
+      const second = (await api.request('GET', `/api/v1/disputes/agent/${agentId}?limit=1&offset=1`)).body.data;
+      expect(second.disputes[0].id).toBe(rows[1].id);
+      expect((await api.request('GET', `/api/v1/disputes/agent/${agentId}?status=open`)).status).toBe(400);
+      expect((await api.request('GET', `/api/v1/disputes/agent/${agentId}?limit=101`)).status).toBe(400);
+      expect(
+        (await api.request('GET', `/api/v1/disputes/agent/00000000-0000-4000-8000-000000000000`)).body.error.code,
+      ).toBe('AGENT_NOT_FOUND');
+      expect((await api.request('GET', `/api/v1/disputes/agent/${otherAgentId}`)).body.data).toEqual({
+        disputes: [],
+        total: 0,
+      });
+    });
+
+    it("analytics count the agent's disputes: total, won, lost, pending (a split is neither) and the rate", async () => {
+      const rows = await ds.query(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE resolution->>'outcome' = 'agent_wins')::int AS won,
+                count(*) FILTER (WHERE resolution->>'outcome' = 'client_wins')::int AS lost, count(*) FILTER (WHERE status <> 'resolved')::int AS pending
+           FROM disputes WHERE agent_id = $1`,
+        [agentId],
+      );
+      const executions = (
+        await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE providing_agent_id = $1`, [agentId])
+      )[0].n;
+      for (const period of ['day', 'all']) {
+        const a = (await api.request('GET', `/api/v1/analytics/agent/${agentId}?period=${period}`)).body.data;
+        expect(a.disputes).toEqual({ ...rows[0], rate: Math.round((rows[0].total * 10_000) / executions) / 100 });
+      }
+      expect(rows[0]).toMatchObject({ won: 1, lost: 0 });
+    });
+  });
 });
