@@ -1,4 +1,7 @@
-/** Jest: unit specs beside the code; integration and e2e specs under test/ against real services. */
+/**
+ * Jest: unit specs beside the code; medium, integration and e2e specs under test/ against real services.
+ * Projects: unit (*.spec.ts), medium (*.medium-spec.ts), integration (*.int-spec.ts, *.e2e-spec.ts).
+ */
 const swc = [
   '@swc/jest',
   {
@@ -17,6 +20,13 @@ const common = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
+// One migrated template database for every project that uses it (jest runs a shared globalSetup once).
+const integrationCommon = {
+  ...common,
+  roots: ['<rootDir>/test'],
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+};
 
 module.exports = {
   // Integration and e2e tests start processes and chains; the limit is per test.
@@ -31,12 +41,16 @@ module.exports = {
       setupFiles: ['<rootDir>/test/setup/property-globals.ts'],
     },
     {
-      ...common,
+      // Domain use cases against real Postgres and Redis, no HTTP and no processes.
+      ...integrationCommon,
+      displayName: 'medium',
+      testRegex: '.*\\.medium-spec\\.ts$',
+    },
+    {
+      // Integration and e2e: real services, the apps on loopback ports, spawned processes.
+      ...integrationCommon,
       displayName: 'integration',
-      roots: ['<rootDir>/test'],
-      testRegex: '.*\\.(int|medium|e2e)-spec\\.ts$',
-      globalSetup: '<rootDir>/test/setup/global-setup.ts',
-      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      testRegex: '.*\\.(int|e2e)-spec\\.ts$',
     },
   ],
 };

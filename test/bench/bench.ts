@@ -11,28 +11,7 @@
    exported over OTLP to a sink process) and 'sync /execute traced' right after 'sync /execute'
    in every round: tracing's cost, under the same noise. Figures go into docs/performance.md. */
 import 'reflect-metadata';
-import { Controller, Module, Post } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { DataSource } from 'typeorm';
-import { request } from 'undici';
 import { Wallet } from 'ethers';
-import { loadConfig } from '@app/config';
-import { buildDataSourceOptions } from '@app/database';
-import {
-  Accounts,
-  LedgerAccountEntity,
-  LedgerEntryEntity,
-  LedgerModule,
-  LedgerService,
-  LedgerTransactionEntity,
-  transfer,
-} from '@app/ledger';
-import { createApiApp } from '../../apps/api/src/app.factory';
-import { startTranslatorAgent } from '../../examples/translator-agent';
 import {
   cpuMs,
   freshDatabase,
@@ -47,9 +26,8 @@ import {
   spawnRole as spawnRoleOf,
   stopRoles,
 } from './bench-lib';
+import { DB, DB_URL, ROLES_FILE } from './bench-roles';
 
-const DB = 'agora_bench';
-const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB}`;
 const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const PLATFORM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -68,7 +46,7 @@ async function headers(count: number, amount: bigint): Promise<RequestHeaders[]>
 }
 
 const spawnRole = (role: string, env: Record<string, string> = {}, preload: string[] = []) =>
-  spawnRoleOf(__filename, role, env, preload);
+  spawnRoleOf(ROLES_FILE, role, env, preload);
 const TRACING = Boolean(process.env.BENCH_TRACING);
 
 /** The traced api: OpenTelemetry started before its imports, the sampled spans exported to the sink (nothing dropped: a deep queue). */
@@ -86,21 +64,6 @@ function spawnTracedApi(sinkUrl: string) {
   // BENCH_TRACING=control: the same second process without the SDK (an A/A check of the comparison itself).
   if (process.env.BENCH_TRACING === 'control') return spawnRole('api');
   return spawnRole('api', otel, [require.resolve('./bench-tracing.ts')]);
-}
-
-/** An OTLP receiver that counts what it is sent (requests, bytes) and answers 200: the collector stand-in. */
-async function roleSink(): Promise<string> {
-  const seen = { requests: 0, bytes: 0 };
-  const server = createServer((req, res) => {
-    if (req.method === 'GET') return void res.end(JSON.stringify(seen));
-    req.on('data', (c: Buffer) => (seen.bytes += c.length));
-    req.on('end', () => {
-      seen.requests++;
-      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 async function run(
@@ -126,71 +89,6 @@ async function run(
     serverCpu: opts.server ? perRequest(cpuMs(opts.server) - before.server) : undefined,
     pgCpu: perRequest(postgresCpuMs() - before.pg),
   };
-}
-
-async function roleApi(): Promise<string> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: DB_URL,
-    DATABASE_POOL_SIZE: '20',
-    QUEUE_PREFIX: `bench${Date.now()}`,
-    OUTBOUND_ALLOW_HTTP: 'true',
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-    RATE_LIMIT_CLIENT_PER_MIN: '100000000',
-    RATE_LIMIT_AGENT_PER_MIN: '100000000',
-    // The chained scenario's root stays open for a whole connection count's rounds, its token in use throughout.
-    EXECUTION_TIMEOUT_MS: '600000',
-    CHAIN_TOKEN_TTL_S: '600',
-    CHAIN_TIMEOUT_S: '3600',
-  });
-  const app = await createApiApp(config);
-  await app.listen(0, '127.0.0.1');
-  return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-}
-
-async function roleBaseline(agentUrl: string): Promise<string> {
-  // The baseline: a bare Nest route that proxies to the agent and writes one ledger transaction
-  // with the product's LedgerService (so a faster ledger speeds up both sides).
-  @Controller()
-  class BaselineController {
-    constructor(
-      private readonly ds: DataSource,
-      private readonly ledger: LedgerService,
-    ) {}
-
-    @Post('baseline')
-    async baseline() {
-      const res = await request(agentUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ requestId: 'b', capabilityId: 'translate', input: { text: 'hi' } }),
-      });
-      const output = await res.body.json();
-      await this.ds.transaction((m) =>
-        this.ledger.post(m, {
-          code: 'bench.baseline',
-          refId: randomUUID(),
-          legs: transfer(Accounts.worldChain(), Accounts.platformRevenue(), 11_000n),
-        }),
-      );
-      return output;
-    }
-  }
-  @Module({
-    imports: [
-      TypeOrmModule.forRoot({
-        ...buildDataSourceOptions({ url: DB_URL, poolSize: 20 }),
-        entities: [LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity],
-      }),
-      LedgerModule,
-    ],
-    controllers: [BaselineController],
-  })
-  class BaselineModule {}
-  const baselineApp = await NestFactory.create(BaselineModule, { logger: false });
-  await baselineApp.listen(0, '127.0.0.1');
-  return `http://127.0.0.1:${(baselineApp.getHttpServer().address() as AddressInfo).port}/baseline`;
 }
 
 /**
@@ -378,18 +276,7 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-async function role(name: string): Promise<string> {
-  process.once('SIGINT', () => process.exit(0)); // exit normally so --cpu-prof writes its profile
-  if (name === 'agent') return (await startTranslatorAgent({ keepCalls: false })).url;
-  if (name === 'api') return roleApi();
-  if (name === 'baseline') return roleBaseline(process.env.BENCH_AGENT_URL!);
-  if (name === 'sink') return roleSink();
-  throw new Error(`unknown role ${name}`);
-}
-
-(process.argv[2] ? role(process.argv[2]).then((url) => process.stdout.write(`READY ${url}\n`)) : main()).catch(
-  (err) => {
-    process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+  process.exit(1);
+});

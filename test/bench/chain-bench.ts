@@ -23,8 +23,9 @@ import {
   stopRoles,
   x402V1Header,
 } from './bench-lib';
-import { cpuNow, cpuPerRequest, gasOf, ledgerCheck, ROLES_FILE, until } from './chain-bench-roles';
+import { cpuNow, cpuPerRequest, gasOf, ROLES_FILE, until } from './chain-bench-roles';
 import { referencePaymentHeaders } from './reference-stack';
+import { moneyCheck, registerBenchAgent } from './chain-bench-checks';
 
 const DB = 'agora_chain_bench';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -101,28 +102,7 @@ async function benchChain(
           payTo: relayer.address,
         }),
       }));
-    const reg = await fetch(`${api.url}/api/v1/agents`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-payment': x402V1Header(payers[0], 100_000n, { usdc: chain.usdcAddress, payTo: relayer.address }),
-      },
-      body: JSON.stringify({
-        wallet: payers[0].address,
-        name: 'Bench Translator',
-        capabilities: [
-          {
-            id: 'translate',
-            name: 'Translate',
-            description: 'Upper-cases text',
-            pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
-          },
-        ],
-        endpoints: { execution: agent.url },
-      }),
-    });
-    if (reg.status !== 201) throw new Error(`registration answered ${reg.status}: ${await reg.text()}`);
-    const agentId = ((await reg.json()) as { data: { id: string } }).data.id;
+    const agentId = await registerBenchAgent(api.url, agent.url, payers[0], chain.usdcAddress, relayer.address);
     const executeBody = JSON.stringify({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } });
     // A chain whose root (paid on chain: 0.011 + a 1000.00 budget) stays open through the runs: sub-calls spend its budget, nothing settles per call.
     const held = CHAINED
@@ -264,25 +244,7 @@ async function benchChain(
     // The chain's root answers now (after the drain, so its final refund transfer is not counted in the drain's gas).
     await held?.release();
 
-    // Money: every paid answer (registrations and completed executions, counted by the server: a request cut off at the end of
-    // a run may still have been answered) moved exactly one authorization on chain, and the ledger holds.
-    await until(
-      async () =>
-        (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0]
-          .n === 0,
-      'all settlements',
-    );
-    const { rows: counts } = await db.query(
-      `SELECT (SELECT count(*) FROM agents)::int + (SELECT count(*) FROM executions WHERE status = 'completed' AND payment_id IS NOT NULL)::int AS paid,
-              (SELECT count(*) FROM payments WHERE status = 'settled')::int AS settled`,
-    );
-    const onChain = (await gasOf(chain, relayer.address, 0, await chain.provider.getBlockNumber())).settlements;
-    const check = ledgerCheck(dbUrl);
-    process.stdout.write(
-      `  ${label}: ${counts[0].paid} paid answers, ${counts[0].settled} settled payments, ${onChain} authorizations used on chain by agora; ledger:check ${check ? 'passed' : 'FAILED'}\n`,
-    );
-    if (onChain !== counts[0].paid || counts[0].settled !== counts[0].paid || !check)
-      throw new Error(`${label}: the money check failed`);
+    await moneyCheck(label, db, chain, relayer.address, dbUrl);
   } finally {
     await stopRoles(children);
     await db.end();

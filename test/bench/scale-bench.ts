@@ -13,7 +13,7 @@
    executions table empty; SCALE_DEBUG=1 prints each route's first answer. */
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import { Client as PgClient } from 'pg';
 import { Client as HttpClient } from 'undici';
@@ -22,13 +22,21 @@ import { loadConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { spawnRole, stopRoles } from './bench-lib';
 import { SeedResult, seedDatabase } from './scale-seed';
+import {
+  WARMUP,
+  REQUESTS,
+  ROUTE_BUDGET_MS,
+  MIN_REQUESTS,
+  Route,
+  Result,
+  measure,
+  statuses,
+  cell,
+  sourceStamp,
+} from './scale-bench-measure';
 
 const DB = process.env.SCALE_DB ?? 'agora_bench_scale';
 if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB)) throw new Error(`SCALE_DB: not a plain database name: ${DB}`);
-const WARMUP = Number(process.env.SCALE_WARMUP ?? 20);
-const REQUESTS = Number(process.env.SCALE_REQUESTS ?? 200);
-const ROUTE_BUDGET_MS = Number(process.env.SCALE_ROUTE_SECONDS ?? 60) * 1000;
-const MIN_REQUESTS = 20;
 /** The hot agent's wallet: a fixed key, so the bench can sign its history requests. */
 const HOT_WALLET = new Wallet(keccakText('agora scale bench: the hot agent'));
 /** The page offset the api accepts at most (PageQueryDto). */
@@ -76,11 +84,6 @@ function sizes(): Size[] {
     });
 }
 
-type Route = { name: string; path: (i: number) => string; headers?: () => Promise<Record<string, string>> };
-
-/** Percentiles of the 2xx answers; non-2xx answers by status; the size of the last answer (an empty page shows there). */
-type Result = { n: number; p50: number; p95: number; non2xx: Record<number, number>; bytes: number };
-
 function routes(hot: string, deepOffset: number): Route[] {
   const signed = async () => {
     const message = `agora-auth:${hot}:${Date.now()}`;
@@ -113,65 +116,6 @@ function routes(hot: string, deepOffset: number): Route[] {
       headers: signed,
     },
   ];
-}
-
-const percentile = (sorted: number[], q: number) =>
-  sorted.length ? sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] : NaN;
-
-/** One route, one request at a time: warm-up, then the measured requests (2xx only in the percentiles). */
-async function measure(http: HttpClient, route: Route): Promise<Result> {
-  const headers = route.headers ? await route.headers() : {}; // one signature per route: reads may reuse it within its window
-  const times: number[] = [];
-  const non2xx: Record<number, number> = {};
-  let bytes = 0;
-  let started = performance.now();
-  for (let i = 0; i < WARMUP + REQUESTS; i++) {
-    if (i === WARMUP) started = performance.now();
-    const t = performance.now();
-    const res = await http.request({ method: 'GET', path: route.path(i), headers });
-    const body = await res.body.arrayBuffer();
-    const ms = performance.now() - t;
-    bytes = body.byteLength;
-    if (i === 0 && process.env.SCALE_DEBUG)
-      process.stdout.write(`    ${res.statusCode} ${Buffer.from(body).toString('utf8').slice(0, 600)}\n`);
-    if (i < WARMUP) {
-      // A slow route warms up for at most a tenth of its budget (at least 3 requests).
-      if (i >= 2 && performance.now() - started > ROUTE_BUDGET_MS / 10) i = WARMUP - 1;
-      continue;
-    }
-    if (res.statusCode >= 200 && res.statusCode < 300) times.push(ms);
-    else non2xx[res.statusCode] = (non2xx[res.statusCode] ?? 0) + 1;
-    if (i + 1 - WARMUP >= MIN_REQUESTS && performance.now() - started > ROUTE_BUDGET_MS) break;
-  }
-  times.sort((a, b) => a - b);
-  const n = times.length + Object.values(non2xx).reduce((s, c) => s + c, 0);
-  return { n, p50: percentile(times, 0.5), p95: percentile(times, 0.95), non2xx, bytes };
-}
-
-const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
-const statuses = (r: Result) =>
-  Object.entries(r.non2xx)
-    .map(([status, count]) => `${count}× ${status}`)
-    .join(', ');
-
-function cell(r: Result | undefined): string {
-  if (!r) return '-';
-  if (Number.isNaN(r.p50)) return `HTTP ${Object.keys(r.non2xx).join('/')} (all ${r.n})`;
-  const bad = statuses(r);
-  return `${fmt(r.p50)} / ${fmt(r.p95)}${bad ? ` (${bad})` : ''}`;
-}
-
-/** The newest modification time of a .ts file under apps/ and libs/. */
-function sourceStamp(): number {
-  let newest = 0;
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(`${dir}/${e.name}`);
-      else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(`${dir}/${e.name}`).mtimeMs);
-    }
-  };
-  ['apps', 'libs'].forEach(walk);
-  return newest;
 }
 
 /** A free local port, for the dist api (it listens on PORT). */

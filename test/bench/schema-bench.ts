@@ -24,7 +24,9 @@ import { buildDataSourceOptions } from '@app/database';
 import { SchemaValidator, WORK_BUDGET } from '@app/json-schema';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { x402Header } from '../support/x402';
-import { compileCorpus, hostileCapabilities, schemaCorpus } from './schema-corpus';
+import { schemaCorpus } from './schema-corpus';
+import { compileCorpus, hostileCapabilities } from './schema-corpus-caps';
+import { fmt, ms, pct, sleep, table } from './schema-bench-lib';
 
 const RUNS = Number(process.env.SCHEMA_BENCH_RUNS ?? 10);
 const SECONDS = Number(process.env.SCHEMA_BENCH_SECONDS ?? 10);
@@ -34,23 +36,9 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/1';
 const DB = 'agora_schema_bench';
 const MiB = 1024 * 1024;
 
-const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 setFlagsFromString('--expose-gc');
 /** A full collection between cases (not before each run: V8 sweeps after it, which would be billed to the run). */
 const gc = runInNewContext('gc') as () => void;
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const fmt = (n: number) => n.toFixed(1).padStart(7);
-const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
-
-function table(head: string[], rows: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  process.stdout.write(
-    `${line(head)}\n|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|\n${rows.map(line).join('\n')}\n\n`,
-  );
-}
 
 function corpus(): void {
   const v = new SchemaValidator();

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { seedCharge } from '../support/money';
 import { freePort } from '../support/ports';
 import { RunningProcess, startProcess, builtApp } from '../support/processes';
 import { newWallet } from '../support/wallets';
+import { answerInTerminal } from '../support/cli';
 
 const CLI = join(__dirname, '..', '..', 'apps', 'agora', 'bin', 'agora.js');
 const PASSWORD = 'correct horse battery';
@@ -60,33 +60,9 @@ describe('agora CLI (e2e)', () => {
     const code = await p.exited;
     return { code, out: p.output() };
   };
-  /**
-   * Runs `agora <args>` in a pseudo-terminal (util-linux `script`), answering each prompt when it
-   * appears; answers exit code and everything the terminal showed.
-   */
-  const inTerminal = async (args: string[], answers: [RegExp, string][], env: Record<string, string> = {}) => {
-    const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-    const command = [process.execPath, CLI, ...args].map(quote).join(' ');
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', TERM: 'dumb', AGORA_URL: api.baseUrl, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let screen = '';
-    const pending = [...answers];
-    const onData = (d: Buffer) => {
-      screen += d.toString();
-      while (pending.length && pending[0][0].test(screen)) {
-        const [, answer] = pending.shift()!;
-        screen += '\n';
-        child.stdin.write(`${answer}\r`);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    child.stdin.end();
-    return { code, screen, unanswered: pending.length };
-  };
+  /** `agora <args>` in a pseudo-terminal answering each prompt (test/support/cli.ts), against this api. */
+  const inTerminal = (args: string[], answers: [RegExp, string][], env: Record<string, string> = {}) =>
+    answerInTerminal(args, answers, { AGORA_URL: api.baseUrl, ...env });
   const json = async (args: string[], env: Record<string, string> = {}) => {
     const r = await agora(['--json', ...args], env);
     return { code: r.code, data: JSON.parse(r.out) };

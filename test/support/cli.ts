@@ -60,3 +60,31 @@ export async function inPseudoTerminal(args: string[], env: Record<string, strin
   child.stdin.end();
   return { code: killed ? null : code, screen, killed };
 }
+
+/**
+ * Runs `agora <args>` in a pseudo-terminal (util-linux `script`), answering each prompt when it
+ * appears; answers exit code and everything the terminal showed.
+ */
+export async function answerInTerminal(args: string[], answers: [RegExp, string][], env: Record<string, string>) {
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', TERM: 'dumb', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  const pending = [...answers];
+  const onData = (d: Buffer) => {
+    screen += d.toString();
+    while (pending.length && pending[0][0].test(screen)) {
+      const [, answer] = pending.shift()!;
+      screen += '\n';
+      child.stdin.write(`${answer}\r`);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  child.stdin.end();
+  return { code, screen, unanswered: pending.length };
+}

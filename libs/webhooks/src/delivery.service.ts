@@ -2,16 +2,16 @@ import { Metrics } from '@app/metrics';
 import { inSpan, activeTraceparent, linksTo } from '@app/tracing';
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, newId, Page } from '@app/common';
+import { EntityManager } from 'typeorm';
+import { Clock, Page } from '@app/common';
 import { AppConfig } from '@app/config';
-import { Queryable, queryRows, TransactionRunner } from '@app/database';
+import { Queryable, TransactionRunner } from '@app/database';
 import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
 import { CapGate, jobId, JobProducer } from '@app/queues';
 import { CallbackOutputs } from './callback-outputs';
 import { DeliveryTurns } from './delivery-turns';
-import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
+import { ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
+import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { eventDeliveryHeaders } from './webhook-signature';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -19,21 +19,6 @@ export const DELIVERY_ATTEMPTS = 5;
 
 /** `deferred`: the attempt waits its destination's turn (WEBHOOK_HOST_CONCURRENCY); nothing was sent, its job is delayed. */
 export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'cancelled' | 'skipped' | 'deferred';
-
-interface ClaimedDelivery {
-  id: string;
-  kind: 'webhook' | 'callback';
-  subscriptionId: string | null;
-  eventId: string | null;
-  eventType: string | null;
-  executionId: string | null;
-  url: string;
-  /** Null: a completed execution's callback, built from its stored output. */
-  body: string | null;
-  attempt: number;
-  manual: boolean;
-  traceparent: string | null;
-}
 
 interface Target {
   url: string;
@@ -72,7 +57,7 @@ export class DeliveryService {
     private readonly tx: TransactionRunner,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rows: DeliveriesRepository,
     private readonly metrics: Metrics,
     private readonly outputs: CallbackOutputs,
     private readonly turns: DeliveryTurns,
@@ -87,20 +72,7 @@ export class DeliveryService {
     manager: Queryable,
     c: { executionId: string; url: string; body: Record<string, unknown> | null },
   ): Promise<string | null> {
-    const [row] = await queryRows<{ id: string }>(
-      manager,
-      `INSERT INTO webhook_deliveries (id, kind, execution_id, url, body, traceparent, attempt, status, scheduled_at)
-       VALUES ($1, 'callback', $2, $3, $4, $5, 1, 'pending', $6) ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        newId('dlv'),
-        c.executionId,
-        c.url,
-        c.body === null ? null : JSON.stringify(c.body),
-        activeTraceparent(),
-        this.clock.now(),
-      ],
-    );
-    return row?.id ?? null;
+    return this.rows.insertCallback(manager, c, activeTraceparent(), this.clock.now());
   }
 
   /** One attempt. Returns what happened; throws only when Postgres fails (the queue retries). */
@@ -113,14 +85,7 @@ export class DeliveryService {
   private async attempt(id: string, gate?: CapGate): Promise<DeliveryOutcome> {
     const now = this.clock.now();
     const until = new Date(now.getTime() + this.turns.holdMs());
-    const [d] = await queryRows<ClaimedDelivery>(
-      this.dataSource.manager,
-      `UPDATE webhook_deliveries SET status = 'sending', locked_until = $3, attempted_at = $2
-        WHERE id = $1 AND scheduled_at <= $2 AND (status = 'pending' OR (status = 'sending' AND locked_until < $2))
-        RETURNING id, kind, subscription_id AS "subscriptionId", event_id AS "eventId", event_type AS "eventType", execution_id AS "executionId",
-                  url, body, attempt, manual, traceparent`,
-      [id, now, until],
-    );
+    const d = await this.rows.claim(id, now, until);
     if (!d) {
       if (gate) await this.turns.skip(gate, id);
       return 'skipped';
@@ -146,14 +111,14 @@ export class DeliveryService {
   private async send(d: ClaimedDelivery, now: Date): Promise<DeliveryOutcome> {
     const body = d.body ?? (await this.completedBody(d.executionId!));
     if (body === null) {
-      await this.record(this.dataSource.manager, d.id, 'cancelled', {
+      await this.rows.record(d.id, 'cancelled', {
         error: 'the execution output is no longer stored',
       });
       return 'cancelled';
     }
     const target = await this.target(d, body, Math.floor(now.getTime() / 1000));
     if (!target) {
-      await this.record(this.dataSource.manager, d.id, 'cancelled', { error: 'subscription is no longer active' });
+      await this.rows.record(d.id, 'cancelled', { error: 'subscription is no longer active' });
       return 'cancelled';
     }
     const started = performance.now(); // a latency (duration_ms): monotonic, no test clock or clock step moves it
@@ -168,7 +133,7 @@ export class DeliveryService {
       });
       status = res.status;
       if (res.status >= 200 && res.status < 300) {
-        await this.record(this.dataSource.manager, d.id, 'succeeded', {
+        await this.rows.record(d.id, 'succeeded', {
           responseStatus: status,
           durationMs: Math.round(performance.now() - started),
         });
@@ -204,11 +169,7 @@ export class DeliveryService {
         },
       };
     }
-    const [s] = await queryRows<{ url: string; secret: string | null; status: string; createdAt: Date }>(
-      this.dataSource.manager,
-      `SELECT s.url, s.secret, s.status, e.created_at AS "createdAt" FROM webhook_subscriptions s, outbox_events e WHERE s.id = $1 AND e.id = $2`,
-      [d.subscriptionId, d.eventId],
-    );
+    const s = await this.rows.subscriptionTarget(d.subscriptionId, d.eventId);
     if (!s || s.status === 'deleted' || (s.status === 'failed' && !d.manual)) return null;
     const headers = eventDeliveryHeaders({
       subscriptionId: d.subscriptionId!,
@@ -234,28 +195,15 @@ export class DeliveryService {
     const waitAsked = Math.min(retryAfter ?? 0, delays[delays.length - 1]);
     const delay = last ? 0 : Math.max(waitAsked, Math.round(delays[d.attempt] * (0.9 + Math.random() * 0.2)));
     const next = await this.tx.run(async (m) => {
-      if (!(await this.record(m, d.id, 'failed', result))) return null;
+      if (!(await this.rows.record(d.id, 'failed', result, m))) return null;
       if (last) {
         if (d.kind === 'webhook' && !d.manual) {
-          await m.query(
-            `UPDATE webhook_subscriptions SET status = 'failed', failure_reason = $2, status_changed_at = $3 WHERE id = $1 AND status = 'active'`,
-            [
-              d.subscriptionId,
-              gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`,
-              this.clock.now(),
-            ],
-          );
+          const reason = gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`;
+          await this.rows.failSubscription(m, d.subscriptionId, reason, this.clock.now());
         }
         return null;
       }
-      const [row] = await queryRows<{ id: string }>(
-        m,
-        `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, execution_id, url, body, traceparent, attempt, status, scheduled_at)
-         SELECT $2, kind, subscription_id, event_id, event_type, execution_id, url, body, traceparent, attempt + 1, 'pending', $3 FROM webhook_deliveries WHERE id = $1
-         ON CONFLICT DO NOTHING RETURNING id`,
-        [d.id, newId('dlv'), new Date(this.clock.nowMs() + delay)],
-      );
-      return row?.id ?? null;
+      return this.rows.insertNextAttempt(m, d.id, new Date(this.clock.nowMs() + delay));
     });
     if (next) await this.wake(next, delay);
     if (last) {
@@ -273,52 +221,21 @@ export class DeliveryService {
     return last ? 'failed' : 'retry';
   }
 
-  /** Records the answer of a claimed attempt; false when the claim was lost meanwhile. */
-  private async record(
-    m: EntityManager,
-    id: string,
-    status: DeliveryStatus,
-    r: { responseStatus?: number | null; durationMs?: number; error?: string },
-  ): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(
-      m,
-      `UPDATE webhook_deliveries SET status = $2, response_status = $3, duration_ms = $4, error = $5, locked_until = NULL
-        WHERE id = $1 AND status = 'sending' RETURNING id`,
-      [id, status, r.responseStatus ?? null, r.durationMs ?? null, r.error ?? null],
-    );
-    return rows.length === 1;
-  }
-
   /**
    * Inside the caller's transaction: a new single attempt of a past event delivery, due now,
    * to the subscription's current URL, outside the retry schedule, traced to the request that asked
    * for it. Null when there is no such delivery.
    */
-  async redeliver(manager: EntityManager, subscriptionId: string, deliveryId: string): Promise<string | null> {
-    const [row] = await queryRows<{ id: string }>(
-      manager,
-      `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, url, body, traceparent, attempt, manual, status, scheduled_at)
-       SELECT $3, d.kind, d.subscription_id, d.event_id, d.event_type, s.url, d.body, $5, d.attempt, true, 'pending', $4
-         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-        WHERE d.id = $1 AND d.subscription_id = $2 AND s.status <> 'deleted'
-       RETURNING id`,
-      [deliveryId, subscriptionId, newId('dlv'), this.clock.now(), activeTraceparent()],
-    );
-    return row?.id ?? null;
+  redeliver(manager: EntityManager, subscriptionId: string, deliveryId: string): Promise<string | null> {
+    return this.rows.insertRedelivery(manager, subscriptionId, deliveryId, this.clock.now(), activeTraceparent());
   }
 
   get(id: string): Promise<WebhookDeliveryEntity | null> {
-    return this.dataSource.manager.findOne(WebhookDeliveryEntity, { where: { id } });
+    return this.rows.get(id);
   }
 
-  async list(subscriptionId: string, page: Page): Promise<{ deliveries: WebhookDeliveryEntity[]; total: number }> {
-    const [deliveries, total] = await this.dataSource.manager.findAndCount(WebhookDeliveryEntity, {
-      where: { subscriptionId },
-      order: { createdAt: 'DESC', attempt: 'DESC' },
-      take: page.limit,
-      skip: page.offset,
-    });
-    return { deliveries, total };
+  list(subscriptionId: string, page: Page): Promise<{ deliveries: WebhookDeliveryEntity[]; total: number }> {
+    return this.rows.list(subscriptionId, page);
   }
 
   /** After commit: wake the worker for one attempt (deterministic job id; the sweeper covers a lost job). */
@@ -327,22 +244,12 @@ export class DeliveryService {
   }
 
   /** Attempts that are due and have no live claim, nor a job waiting its turn (for the sweeper). */
-  async due(limit = 500): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM webhook_deliveries
-        WHERE (status = 'pending' AND scheduled_at <= $1 AND (locked_until IS NULL OR locked_until < $1)) OR (status = 'sending' AND locked_until < $1)
-        ORDER BY scheduled_at LIMIT $2`,
-      [this.clock.now(), limit],
-    );
-    return rows.map((r) => r.id);
+  due(limit = 500): Promise<string[]> {
+    return this.rows.due(this.clock.now(), limit);
   }
 
   /** Outbox events not yet fanned out (for the sweeper: the relay's notification or job was lost). */
-  async unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`,
-      [new Date(this.clock.nowMs() - olderThanMs), limit],
-    );
-    return rows.map((r) => r.id);
+  unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
+    return this.rows.unpublishedEvents(new Date(this.clock.nowMs() - olderThanMs), limit);
   }
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { SweepRegistry } from '@app/queues';
 import { CallbackOutputs } from './callback-outputs';
+import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryService } from './delivery.service';
 import { DeliveryTurns } from './delivery-turns';
 import { EventFanout, FANOUT_BATCH } from './event-fanout';
@@ -13,7 +14,7 @@ import { WebhooksService } from './webhooks.service';
 /** Webhook subscriptions and every outbound delivery (events and execution callbacks). The worker adds OutboxRelay. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), AuthModule],
-  providers: [WebhooksService, DeliveryService, DeliveryTurns, EventFanout, CallbackOutputs],
+  providers: [WebhooksService, DeliveryService, DeliveriesRepository, DeliveryTurns, EventFanout, CallbackOutputs],
   exports: [WebhooksService, DeliveryService, EventFanout, CallbackOutputs],
 })
 export class WebhooksModule implements OnModuleInit {

@@ -1,0 +1,84 @@
+/* The rows of `chains` and `chain_nodes` as the repository reads them: types, selected columns, mappers. */
+
+export type ChainStatus = 'pending' | 'running' | 'completed' | 'failed' | 'partial';
+export type ChainNodeStatus = 'running' | 'completed' | 'refunded';
+
+export interface ChainRow {
+  id: string;
+  rootExecutionId: string;
+  rootAgentId: string;
+  rootWallet: string;
+  paymentId: string;
+  budget: bigint;
+  maxDepth: number;
+  status: ChainStatus;
+  rootEnded: boolean;
+  running: number;
+  /** What the budget has not reserved for running nodes. */
+  available: bigint;
+  traceId: string;
+  startedAt: Date;
+  expiresAt: Date;
+  completedAt: Date | null;
+  refundId: string | null;
+  refunded: bigint | null;
+}
+
+export interface ChainNodeRow {
+  executionId: string;
+  chainId: string;
+  parentExecutionId: string | null;
+  agentId: string;
+  capabilityId: string;
+  depth: number;
+  spanId: string;
+  reserved: bigint;
+  cost: bigint | null;
+  status: ChainNodeStatus;
+  transactionId: string | null;
+  executionTimeMs: number | null;
+  startedAt: Date;
+  completedAt: Date | null;
+}
+
+export const CHAIN_COLUMNS = `id, root_execution_id AS "rootExecutionId", root_agent_id AS "rootAgentId", root_wallet AS "rootWallet", payment_id AS "paymentId",
+  budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", running, available, trace_id AS "traceId", started_at AS "startedAt",
+  expires_at AS "expiresAt", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
+export const NODE_FIELDS: [string, string][] = [
+  ['execution_id', 'executionId'],
+  ['chain_id', 'chainId'],
+  ['parent_execution_id', 'parentExecutionId'],
+  ['agent_id', 'agentId'],
+  ['capability_id', 'capabilityId'],
+  ['depth', 'depth'],
+  ['span_id', 'spanId'],
+  ['reserved', 'reserved'],
+  ['cost', 'cost'],
+  ['status', 'status'],
+  ['transaction_id', 'transactionId'],
+  ['execution_time_ms', 'executionTimeMs'],
+  ['started_at', 'startedAt'],
+  ['completed_at', 'completedAt'],
+];
+export const nodeColumns = (alias = '') =>
+  NODE_FIELDS.map(([column, field]) => `${alias}${column} AS "${field}"`).join(', ');
+export const NODE_COLUMNS = nodeColumns();
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function chainOf(r: Record<string, unknown>): ChainRow {
+  return {
+    ...(r as unknown as ChainRow),
+    budget: BigInt(r.budget as string),
+    available: BigInt(r.available as string),
+    refunded: r.refunded === null ? null : BigInt(r.refunded as string),
+  };
+}
+
+export function nodeOf(r: Record<string, unknown>): ChainNodeRow {
+  return {
+    ...(r as unknown as ChainNodeRow),
+    reserved: BigInt(r.reserved as string),
+    cost: r.cost === null ? null : BigInt(r.cost as string),
+  };
+}

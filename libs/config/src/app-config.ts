@@ -1,0 +1,109 @@
+/* The configuration's type: what loadConfig (config.ts) reads and validates. */
+export type SettlementMode = 'local' | 'evm' | 'facilitator';
+export type PaymentNetwork = 'base' | 'base-sepolia' | 'ethereum';
+export type NodeEnv = 'development' | 'test' | 'production';
+
+/** Typed, validated configuration (resolutions §11 plus a few operational settings). */
+export class AppConfig {
+  nodeEnv: NodeEnv;
+  port: number;
+  databaseUrl: string;
+  databasePoolSize: number;
+  redisUrl: string;
+  queuePrefix: string;
+  publicBaseUrl: string;
+  /** Express's `trust proxy`: the peers whose X-Forwarded-For gives the caller's IP (names, addresses, CIDR ranges). */
+  trustProxy: string;
+  logLevel: string;
+  settlementMode: SettlementMode;
+  evmRpcUrl?: string;
+  evmChainId: number;
+  usdcAddress?: string;
+  relayerPrivateKey?: string;
+  /** The project's SettlementBatcher contract: settlements arriving together go out in one transaction. Unset: one transaction each. */
+  settlementBatcherAddress?: string;
+  /** Most settlements in one batch transaction. */
+  evmBatchMax: number;
+  /** How often the receipt watcher asks for new blocks while anything is awaited (about the block time or less). */
+  evmPollMs: number;
+  /** How long a request waits for its transaction's receipt before the settlement is left to the retries. */
+  evmReceiptTimeoutMs: number;
+  /** A signed transaction still undecided this long after it was persisted is broadcast again (sweeper). */
+  evmResendAfterMs: number;
+  /** How far back (blocks) recovery looks for the transaction that used an authorization, in windows of 10,000. */
+  evmLogLookbackBlocks: number;
+  /** How long a worker holds a claimed payout before another may take it over (deciding its transfer from the chain first). */
+  payoutClaimMs: number;
+  /** Tests only (NODE_ENV=test): the process kills itself with SIGKILL at this fault point. */
+  faultKillAt?: string;
+  facilitatorUrl?: string;
+  /** Headers sent with every facilitator call (FACILITATOR_AUTH_HEADERS): secrets, never logged. */
+  facilitatorAuthHeaders: Record<string, string>;
+  /** A Coinbase CDP API key: each facilitator call carries a fresh JWT signed with it (secret, never logged). */
+  cdpApiKeyId?: string;
+  cdpApiKeySecret?: string;
+  platformWallet: string;
+  paymentNetworks: PaymentNetwork[];
+  adminApiKey?: string;
+  /** Bearer token for GET /metrics (its own: never ADMIN_API_KEY; unset: the api's route answers 404). */
+  metricsToken?: string;
+  /** The worker's Prometheus port (0: none). */
+  metricsPort: number;
+  /** The address the worker's Prometheus port binds (loopback unless configured). */
+  metricsHost: string;
+  platformSigningSeed: string;
+  outboundAllowHttp: boolean;
+  outboundAllowPrivate: boolean;
+  rateLimitClientPerMin: number;
+  /** Public reads (GET) per caller IP per minute, across api processes. */
+  rateLimitReadsPerMin: number;
+  /** Every other unpaid request (POST/PUT/PATCH/DELETE but the paid execute) per caller IP per minute, across api processes. */
+  rateLimitWritesPerMin: number;
+  /** `POST /chains/budget-check` (free, and it validates against the target's schema) per caller IP per minute: its own window. */
+  rateLimitBudgetChecksPerMin: number;
+  rateLimitAgentPerMin: number;
+  /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
+  discoverTotalCap: number;
+  executionTimeoutMs: number;
+  /** Largest agent output stored (its JSON, UTF-8 bytes); a larger one is a failed run, nothing charged. */
+  executionOutputMaxBytes: number;
+  /** Inputs and outputs of executions older than this many days are pruned (rows, hashes and money stay); 0: kept forever. */
+  executionPayloadRetentionDays: number;
+  /** How often the worker measures the payload bytes each agent's executions hold (metrics); 0: never. */
+  storageMetricsIntervalMs: number;
+  /** How long a settlement call may run before the sweeper takes it over (asking the chain first). */
+  settlementLeaseMs: number;
+  chainTokenTtlS: number;
+  /** Ed25519 seeds (hex) for chain tokens: the first signs, every one verifies (rotation keeps the previous valid). */
+  chainTokenSeeds: string[];
+  chainTimeoutS: number;
+  escrowHoldStandardS: number;
+  escrowHoldAtRiskS: number;
+  escrowHoldCriticalS: number;
+  disputeResponseWindowS: number;
+  disputeFilingWindowS: number;
+  /** Rolling reserve on withdrawals; an established record: RESERVE_MIN_EXECUTIONS runs by other payers, RESERVE_MIN_PAYERS of them, the first RESERVE_MIN_AGE_S ago. */
+  withdrawalReserve: boolean;
+  reserveMinExecutions: number;
+  reserveMinPayers: number;
+  reserveMinAgeS: number;
+  /** Refunds below this (micro-USDC) wait for the payer's next refund, never sent on chain alone. */
+  refundDustMicro: number;
+  /** One payer adds at most this to one agent's score a rolling day, and penalizes it once per interval (s). */
+  reputationPayerDailyCap: number;
+  reputationPenaltyIntervalS: number;
+  webhookRetryDelaysMs: number[];
+  webhookTimeoutMs: number;
+  /** Most runs of one agent going at once across the workers (the rest wait their turn); 0: no cap. */
+  workerAgentConcurrency: number;
+  /** Most deliveries and callbacks to one destination (the URL's host:port) going at once; 0: no cap. */
+  webhookHostConcurrency: number;
+  authSignatureWindowS: number;
+  bodyLimitBytes: number;
+  workerHeartbeatMs: number;
+  maintenanceIntervalMs: number;
+  /** How long a request waits for Redis to take a job it wakes the worker with (the row is committed; the sweeper covers a miss). */
+  enqueueTimeoutMs: number;
+  /** How often the worker checks the money invariants (G15); 0 turns the check off. */
+  invariantCheckIntervalMs: number;
+}

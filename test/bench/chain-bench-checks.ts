@@ -1,0 +1,68 @@
+/* npm run bench:chain (chain-bench.ts): the bench agent's registration, paid on chain, and the money check
+   that ends each chain's runs. */
+import { Wallet } from 'ethers';
+import { Client } from 'pg';
+import { LocalChain } from '../../scripts/local-chain';
+import { x402V1Header } from './bench-lib';
+import { gasOf, ledgerCheck, until } from './chain-bench-roles';
+
+/** Registers the bench translator (capability `translate`, 0.01 USDC), paid by `payer`; answers its id. */
+export async function registerBenchAgent(
+  apiUrl: string,
+  agentUrl: string,
+  payer: Wallet,
+  usdc: string,
+  payTo: string,
+): Promise<string> {
+  const reg = await fetch(`${apiUrl}/api/v1/agents`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-payment': x402V1Header(payer, 100_000n, { usdc, payTo }),
+    },
+    body: JSON.stringify({
+      wallet: payer.address,
+      name: 'Bench Translator',
+      capabilities: [
+        {
+          id: 'translate',
+          name: 'Translate',
+          description: 'Upper-cases text',
+          pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
+        },
+      ],
+      endpoints: { execution: agentUrl },
+    }),
+  });
+  if (reg.status !== 201) throw new Error(`registration answered ${reg.status}: ${await reg.text()}`);
+  return ((await reg.json()) as { data: { id: string } }).data.id;
+}
+
+/** Every paid answer moved exactly one authorization on chain (by `sender`), and the ledger holds. */
+export async function moneyCheck(
+  label: string,
+  db: Client,
+  chain: LocalChain,
+  sender: string,
+  dbUrl: string,
+): Promise<void> {
+  // Money: every paid answer (registrations and completed executions, counted by the server: a request cut off at the end of
+  // a run may still have been answered) moved exactly one authorization on chain, and the ledger holds.
+  await until(
+    async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM payments WHERE status NOT IN ('settled', 'released')`)).rows[0]
+        .n === 0,
+    'all settlements',
+  );
+  const { rows: counts } = await db.query(
+    `SELECT (SELECT count(*) FROM agents)::int + (SELECT count(*) FROM executions WHERE status = 'completed' AND payment_id IS NOT NULL)::int AS paid,
+            (SELECT count(*) FROM payments WHERE status = 'settled')::int AS settled`,
+  );
+  const onChain = (await gasOf(chain, sender, 0, await chain.provider.getBlockNumber())).settlements;
+  const check = ledgerCheck(dbUrl);
+  process.stdout.write(
+    `  ${label}: ${counts[0].paid} paid answers, ${counts[0].settled} settled payments, ${onChain} authorizations used on chain by agora; ledger:check ${check ? 'passed' : 'FAILED'}\n`,
+  );
+  if (onChain !== counts[0].paid || counts[0].settled !== counts[0].paid || !check)
+    throw new Error(`${label}: the money check failed`);
+}
