@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LedgerAccountEntity } from './entities/ledger-account.entity';
 import { LedgerEntryEntity } from './entities/ledger-entry.entity';
 import { LedgerTransactionEntity } from './entities/ledger-transaction.entity';
+import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 import { InvariantStatusEntity } from './entities/invariant-status.entity';
 import { InvariantStatusRepository } from './invariant-status.repository';
@@ -12,7 +13,7 @@ import { InvariantStatusRepository } from './invariant-status.repository';
   imports: [
     TypeOrmModule.forFeature([LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity, InvariantStatusEntity]),
   ],
-  providers: [LedgerService, InvariantStatusRepository],
+  providers: [LedgerRepository, LedgerService, InvariantStatusRepository],
   exports: [LedgerService, InvariantStatusRepository],
 })
 export class LedgerModule {}
