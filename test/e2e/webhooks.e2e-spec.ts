@@ -3,7 +3,7 @@ import { Wallet } from 'ethers';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { OutboxService } from '@app/outbox';
-import { DeliveryService, EventFanout } from '@app/webhooks';
+import { DeliverAttempt, EventFanout } from '@app/webhooks';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { registerAgent } from '../support/factories';
 import { JsonReceiver } from '../support/json-receiver';
@@ -157,10 +157,10 @@ describe('Webhooks API and deliveries (e2e)', () => {
   });
 
   describe('delivery', () => {
-    let deliveries: DeliveryService;
+    let deliveries: DeliverAttempt;
     let fanout: EventFanout;
     beforeAll(async () => {
-      deliveries = api.app.get(DeliveryService);
+      deliveries = api.app.get(DeliverAttempt);
       fanout = api.app.get(EventFanout);
       // Only the subscriptions made here from now on: earlier ones are deleted.
       await ds.query(`UPDATE webhook_subscriptions SET status = 'deleted'`);
@@ -184,8 +184,8 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect(await attemptsOf(otherType)).toEqual([]);
       for (const sub of [whsec, plain, none]) {
         const [row] = await attemptsOf(sub);
-        expect(await deliveries.deliver(row.id)).toBe('succeeded');
-        expect(await deliveries.deliver(row.id)).toBe('skipped');
+        expect(await deliveries.execute(row.id)).toBe('succeeded');
+        expect(await deliveries.execute(row.id)).toBe('skipped');
       }
       expect(receiver.received).toHaveLength(3);
       const [event] = await ds.query(`SELECT created_at FROM outbox_events WHERE id = $1`, [eventId]);
@@ -275,7 +275,7 @@ describe('Webhooks API and deliveries (e2e)', () => {
       receiver.status = 410;
       await fanout.execute(await emit('escrow.released'));
       const [first] = await attemptsOf(sub);
-      expect(await deliveries.deliver(first.id)).toBe('failed');
+      expect(await deliveries.execute(first.id)).toBe('failed');
       expect(await attemptsOf(sub)).toEqual([
         expect.objectContaining({ attempt: 1, status: 'failed', response_status: 410 }),
       ]);
@@ -291,11 +291,11 @@ describe('Webhooks API and deliveries (e2e)', () => {
       await fanout.execute(await emit('escrow.released'));
       const [first] = await attemptsOf(sub);
       const before = Date.now();
-      expect(await deliveries.deliver(first.id)).toBe('retry');
+      expect(await deliveries.execute(first.id)).toBe('retry');
       const [, second] = await attemptsOf(sub);
       expect(second).toMatchObject({ attempt: 2, status: 'pending' });
       expect(new Date(second.scheduled_at).getTime() - before).toBeGreaterThanOrEqual(2_900); // configured delay is 200 ms
-      expect(await deliveries.deliver(second.id)).toBe('skipped'); // not due yet
+      expect(await deliveries.execute(second.id)).toBe('skipped'); // not due yet
       await api.request('DELETE', `/api/v1/webhooks/${sub}`, {
         headers: await signed(`DELETE /api/v1/webhooks/${sub}`),
       });
@@ -309,7 +309,7 @@ describe('Webhooks API and deliveries (e2e)', () => {
         await fanout.execute(await emit('escrow.released'));
         const first = (await attemptsOf(sub)).at(-1)!;
         const before = Date.now();
-        expect(await deliveries.deliver(first.id)).toBe('retry');
+        expect(await deliveries.execute(first.id)).toBe('retry');
         const after = Date.now();
         const rows = await attemptsOf(sub);
         const [done, next] = [rows.find((r: { id: string }) => r.id === first.id), rows.at(-1)];
@@ -389,7 +389,7 @@ describe('Webhooks: SSRF guard (e2e)', () => {
     });
     expect(res.status).toBe(201);
     const ds = api.app.get(DataSource);
-    const deliveries = api.app.get(DeliveryService);
+    const deliveries = api.app.get(DeliverAttempt);
     for (const url of [
       `https://127.0.0.1:${receiver.port}/x`,
       `http://127.0.0.1:${receiver.port}/x`,
@@ -405,7 +405,7 @@ describe('Webhooks: SSRF guard (e2e)', () => {
       );
       await api.app.get(EventFanout).execute(eventId);
       const [row] = await ds.query(`SELECT id FROM webhook_deliveries WHERE event_id = $1`, [eventId]);
-      expect(await deliveries.deliver(row.id)).toBe('retry');
+      expect(await deliveries.execute(row.id)).toBe('retry');
       const [after] = await ds.query(`SELECT status, error FROM webhook_deliveries WHERE id = $1`, [row.id]);
       expect(after.status).toBe('failed');
       expect(after.error).toMatch(/^blocked/);

@@ -1,43 +1,14 @@
-import { Metrics } from '@app/metrics';
-import { inSpan, activeTraceparent, linksTo } from '@app/tracing';
-import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { Clock, newId, Page } from '@app/common';
-import { AppConfig } from '@app/config';
-import { Queryable, queryRows, TransactionRunner } from '@app/database';
-import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
-import { CapGate, jobId, JobProducer } from '@app/queues';
-import { CallbackOutputs } from './callback-outputs';
-import { DeliveryTurns } from './delivery-turns';
-import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
-import { eventDeliveryHeaders } from './webhook-signature';
+import { activeTraceparent } from '@app/tracing';
+import { Injectable } from '@nestjs/common';
+import { Clock, newId } from '@app/common';
+import { Queryable } from '@app/database';
+import { jobId, JobProducer } from '@app/queues';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-const MAX_RESPONSE_BYTES = 64 * 1024;
 export const DELIVERY_ATTEMPTS = 5;
 
 /** `deferred`: the attempt waits its destination's turn (WEBHOOK_HOST_CONCURRENCY); nothing was sent, its job is delayed. */
 export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'cancelled' | 'skipped' | 'deferred';
-
-interface ClaimedDelivery {
-  id: string;
-  kind: 'webhook' | 'callback';
-  subscriptionId: string | null;
-  eventId: string | null;
-  eventType: string | null;
-  executionId: string | null;
-  url: string;
-  /** Null: a completed execution's callback, built from its stored output. */
-  body: string | null;
-  attempt: number;
-  manual: boolean;
-  traceparent: string | null;
-}
-
-interface Target {
-  url: string;
-  headers: Record<string, string>;
-}
 
 /** Retry-After in seconds or as an HTTP date, in ms from now; null when absent or unreadable. */
 export function retryAfterMs(value: string | string[] | undefined, nowMs: number): number | null {
@@ -50,31 +21,17 @@ export function retryAfterMs(value: string | string[] | undefined, nowMs: number
 
 /**
  * Every outbound delivery (resolutions §9): webhook events to subscriptions and execution results
- * to callback URLs. One Postgres row and one job per attempt: the job claims its row, posts the
- * stored body (a completed execution's callback: built from its stored output, not copied)
- * through the guarded client (2xx within WEBHOOK_TIMEOUT_MS is success), records the
- * answer, and on failure inserts the next attempt on WEBHOOK_RETRY_DELAYS_MS (+-10% jitter, at
- * least Retry-After) in the same transaction. A 410, or the fifth failure, marks the subscription
- * `failed` and delivery stops. Rows, not Redis, hold the schedule: the sweeper re-enqueues any
- * due row whose job was lost, and a claim that outlived a dead worker. In the worker, an attempt
- * takes its destination host's turn (`gate`, `DeliveryTurns`): one that must wait goes back to
- * `pending`, its job delayed until its turn.
+ * to callback URLs. One Postgres row (WebhookDeliveriesRepository) and one job per attempt; the job
+ * runs DeliverAttempt. Rows, not Redis, hold the schedule: the sweeper re-enqueues any due row whose
+ * job was lost, and a claim that outlived a dead worker. This service schedules callbacks, wakes the
+ * worker, and answers the sweeper.
  */
 @Injectable()
 export class DeliveryService {
-  private readonly logger = new Logger(DeliveryService.name);
-
   constructor(
-    private readonly http: OutboundHttpClient,
-    private readonly signer: PlatformSigner,
+    private readonly repo: WebhookDeliveriesRepository,
     private readonly jobs: JobProducer,
-    private readonly tx: TransactionRunner,
-    private readonly config: AppConfig,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly metrics: Metrics,
-    private readonly outputs: CallbackOutputs,
-    private readonly turns: DeliveryTurns,
   ) {}
 
   /**
@@ -82,242 +39,18 @@ export class DeliveryService {
    * `body` null: the execution completed, and `{requestId, status: 'completed', output}` is built
    * from its stored output when sent (the row holds no copy of it).
    */
-  async scheduleCallback(
+  scheduleCallback(
     manager: Queryable,
     c: { executionId: string; url: string; body: Record<string, unknown> | null },
   ): Promise<string | null> {
-    const [row] = await queryRows<{ id: string }>(
-      manager,
-      `INSERT INTO webhook_deliveries (id, kind, execution_id, url, body, traceparent, attempt, status, scheduled_at)
-       VALUES ($1, 'callback', $2, $3, $4, $5, 1, 'pending', $6) ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        newId('dlv'),
-        c.executionId,
-        c.url,
-        c.body === null ? null : JSON.stringify(c.body),
-        activeTraceparent(),
-        this.clock.now(),
-      ],
-    );
-    return row?.id ?? null;
-  }
-
-  /** One attempt. Returns what happened; throws only when Postgres fails (the queue retries). */
-  async deliver(id: string, gate?: CapGate): Promise<DeliveryOutcome> {
-    const outcome = await this.attempt(id, gate);
-    if (outcome !== 'skipped' && outcome !== 'deferred') this.metrics.webhookDeliveries.inc({ outcome });
-    return outcome;
-  }
-
-  private async attempt(id: string, gate?: CapGate): Promise<DeliveryOutcome> {
-    const now = this.clock.now();
-    const until = new Date(now.getTime() + this.turns.holdMs());
-    const [d] = await queryRows<ClaimedDelivery>(
-      this.dataSource.manager,
-      `UPDATE webhook_deliveries SET status = 'sending', locked_until = $3, attempted_at = $2
-        WHERE id = $1 AND scheduled_at <= $2 AND (status = 'pending' OR (status = 'sending' AND locked_until < $2))
-        RETURNING id, kind, subscription_id AS "subscriptionId", event_id AS "eventId", event_type AS "eventType", execution_id AS "executionId",
-                  url, body, attempt, manual, traceparent`,
-      [id, now, until],
-    );
-    if (!d) {
-      if (gate) await this.turns.skip(gate, id);
-      return 'skipped';
-    }
-    const pass = gate ? await this.turns.enter(gate, d, until) : null;
-    if (gate && !pass) return 'deferred';
-    // Linked to what caused it (the execution's charge, a withdrawal's job): the trace the row kept.
-    const attributes = {
-      'agora.delivery_id': d.id,
-      'agora.delivery_kind': d.kind,
-      'agora.event_type': d.eventType ?? '',
-      'agora.attempt': d.attempt,
-    };
-    try {
-      return await inSpan('agora.webhook.deliver', attributes, () => this.send(d, now), {
-        links: linksTo([d.traceparent]),
-      });
-    } finally {
-      await pass?.leave();
-    }
-  }
-
-  private async send(d: ClaimedDelivery, now: Date): Promise<DeliveryOutcome> {
-    const body = d.body ?? (await this.completedBody(d.executionId!));
-    if (body === null) {
-      await this.record(this.dataSource.manager, d.id, 'cancelled', {
-        error: 'the execution output is no longer stored',
-      });
-      return 'cancelled';
-    }
-    const target = await this.target(d, body, Math.floor(now.getTime() / 1000));
-    if (!target) {
-      await this.record(this.dataSource.manager, d.id, 'cancelled', { error: 'subscription is no longer active' });
-      return 'cancelled';
-    }
-    const started = Date.now();
-    let status: number | null = null;
-    let error: string | null = null;
-    let wait: number | null = null;
-    try {
-      const res = await this.http.postJson(target.url, body, {
-        headers: target.headers,
-        timeoutMs: this.config.webhookTimeoutMs,
-        maxBytes: MAX_RESPONSE_BYTES,
-      });
-      status = res.status;
-      if (res.status >= 200 && res.status < 300) {
-        await this.record(this.dataSource.manager, d.id, 'succeeded', {
-          responseStatus: status,
-          durationMs: Date.now() - started,
-        });
-        return 'succeeded';
-      }
-      error = `answered ${res.status}`;
-      wait = retryAfterMs(res.headers['retry-after'], this.clock.nowMs());
-    } catch (err) {
-      error = err instanceof OutboundError ? `${err.kind}: ${err.message}` : String((err as Error).message ?? err);
-    }
-    return this.failed(
-      d,
-      { responseStatus: status, durationMs: Date.now() - started, error: error.slice(0, 500) },
-      wait,
-    );
-  }
-
-  /** A completed execution's callback body, from its stored output (null once the output is gone). */
-  private async completedBody(executionId: string): Promise<string | null> {
-    const output = await this.outputs.read(executionId);
-    return output === null ? null : JSON.stringify({ requestId: executionId, status: 'completed', output });
-  }
-
-  /** Where and how to send: the subscription's URL and signed headers, or the callback's platform signature. */
-  private async target(d: ClaimedDelivery, body: string, nowS: number): Promise<Target | null> {
-    if (d.kind === 'callback') {
-      return {
-        url: d.url,
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Request-ID': d.executionId!,
-          'X-Agora-Signature': this.signer.callbackSignature(d.executionId!, body, nowS),
-        },
-      };
-    }
-    const [s] = await queryRows<{ url: string; secret: string | null; status: string; createdAt: Date }>(
-      this.dataSource.manager,
-      `SELECT s.url, s.secret, s.status, e.created_at AS "createdAt" FROM webhook_subscriptions s, outbox_events e WHERE s.id = $1 AND e.id = $2`,
-      [d.subscriptionId, d.eventId],
-    );
-    if (!s || s.status === 'deleted' || (s.status === 'failed' && !d.manual)) return null;
-    const headers = eventDeliveryHeaders({
-      subscriptionId: d.subscriptionId!,
-      eventId: d.eventId!,
-      eventTimestampS: Math.floor(new Date(s.createdAt).getTime() / 1000),
-      attemptTimestampS: nowS,
-      secret: s.secret,
-      body,
+    return this.repo.insertCallback(manager, {
+      id: newId('dlv'),
+      executionId: c.executionId,
+      url: c.url,
+      body: c.body === null ? null : JSON.stringify(c.body),
+      traceparent: activeTraceparent(),
+      at: this.clock.now(),
     });
-    return { url: s.url, headers };
-  }
-
-  private async failed(
-    d: ClaimedDelivery,
-    result: { responseStatus: number | null; durationMs: number; error: string },
-    retryAfter: number | null,
-  ): Promise<DeliveryOutcome> {
-    const gone = result.responseStatus === 410;
-    const last = d.manual || gone || d.attempt >= DELIVERY_ATTEMPTS;
-    const delays = this.config.webhookRetryDelaysMs;
-    // Retry-After is honoured up to the schedule's last delay: a receiver cannot push an attempt past
-    // the five-attempt rule (a huge value made an invalid date and a row that was redelivered forever).
-    const waitAsked = Math.min(retryAfter ?? 0, delays[delays.length - 1]);
-    const delay = last ? 0 : Math.max(waitAsked, Math.round(delays[d.attempt] * (0.9 + Math.random() * 0.2)));
-    const next = await this.tx.run(async (m) => {
-      if (!(await this.record(m, d.id, 'failed', result))) return null;
-      if (last) {
-        if (d.kind === 'webhook' && !d.manual) {
-          await m.query(
-            `UPDATE webhook_subscriptions SET status = 'failed', failure_reason = $2, status_changed_at = $3 WHERE id = $1 AND status = 'active'`,
-            [
-              d.subscriptionId,
-              gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`,
-              this.clock.now(),
-            ],
-          );
-        }
-        return null;
-      }
-      const [row] = await queryRows<{ id: string }>(
-        m,
-        `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, execution_id, url, body, traceparent, attempt, status, scheduled_at)
-         SELECT $2, kind, subscription_id, event_id, event_type, execution_id, url, body, traceparent, attempt + 1, 'pending', $3 FROM webhook_deliveries WHERE id = $1
-         ON CONFLICT DO NOTHING RETURNING id`,
-        [d.id, newId('dlv'), new Date(this.clock.nowMs() + delay)],
-      );
-      return row?.id ?? null;
-    });
-    if (next) await this.wake(next, delay);
-    if (last) {
-      const what = {
-        event: 'delivery.failed',
-        deliveryId: d.id,
-        kind: d.kind,
-        eventType: d.eventType,
-        subscriptionId: d.subscriptionId,
-        attempt: d.attempt,
-        error: result.error,
-      };
-      this.logger.warn(what, 'delivery.failed');
-    }
-    return last ? 'failed' : 'retry';
-  }
-
-  /** Records the answer of a claimed attempt; false when the claim was lost meanwhile. */
-  private async record(
-    m: EntityManager,
-    id: string,
-    status: DeliveryStatus,
-    r: { responseStatus?: number | null; durationMs?: number; error?: string },
-  ): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(
-      m,
-      `UPDATE webhook_deliveries SET status = $2, response_status = $3, duration_ms = $4, error = $5, locked_until = NULL
-        WHERE id = $1 AND status = 'sending' RETURNING id`,
-      [id, status, r.responseStatus ?? null, r.durationMs ?? null, r.error ?? null],
-    );
-    return rows.length === 1;
-  }
-
-  /**
-   * Inside the caller's transaction: a new single attempt of a past event delivery, due now,
-   * to the subscription's current URL, outside the retry schedule, traced to the request that asked
-   * for it. Null when there is no such delivery.
-   */
-  async redeliver(manager: EntityManager, subscriptionId: string, deliveryId: string): Promise<string | null> {
-    const [row] = await queryRows<{ id: string }>(
-      manager,
-      `INSERT INTO webhook_deliveries (id, kind, subscription_id, event_id, event_type, url, body, traceparent, attempt, manual, status, scheduled_at)
-       SELECT $3, d.kind, d.subscription_id, d.event_id, d.event_type, s.url, d.body, $5, d.attempt, true, 'pending', $4
-         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-        WHERE d.id = $1 AND d.subscription_id = $2 AND s.status <> 'deleted'
-       RETURNING id`,
-      [deliveryId, subscriptionId, newId('dlv'), this.clock.now(), activeTraceparent()],
-    );
-    return row?.id ?? null;
-  }
-
-  get(id: string): Promise<WebhookDeliveryEntity | null> {
-    return this.dataSource.manager.findOne(WebhookDeliveryEntity, { where: { id } });
-  }
-
-  async list(subscriptionId: string, page: Page): Promise<{ deliveries: WebhookDeliveryEntity[]; total: number }> {
-    const [deliveries, total] = await this.dataSource.manager.findAndCount(WebhookDeliveryEntity, {
-      where: { subscriptionId },
-      order: { createdAt: 'DESC', attempt: 'DESC' },
-      take: page.limit,
-      skip: page.offset,
-    });
-    return { deliveries, total };
   }
 
   /** After commit: wake the worker for one attempt (deterministic job id; the sweeper covers a lost job). */
@@ -326,22 +59,12 @@ export class DeliveryService {
   }
 
   /** Attempts that are due and have no live claim, nor a job waiting its turn (for the sweeper). */
-  async due(limit = 500): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM webhook_deliveries
-        WHERE (status = 'pending' AND scheduled_at <= $1 AND (locked_until IS NULL OR locked_until < $1)) OR (status = 'sending' AND locked_until < $1)
-        ORDER BY scheduled_at LIMIT $2`,
-      [this.clock.now(), limit],
-    );
-    return rows.map((r) => r.id);
+  due(limit = 500): Promise<string[]> {
+    return this.repo.due(this.clock.now(), limit);
   }
 
   /** Outbox events not yet fanned out (for the sweeper: the relay's notification or job was lost). */
-  async unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`,
-      [new Date(this.clock.nowMs() - olderThanMs), limit],
-    );
-    return rows.map((r) => r.id);
+  unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
+    return this.repo.unpublishedEvents(new Date(this.clock.nowMs() - olderThanMs), limit);
   }
 }
