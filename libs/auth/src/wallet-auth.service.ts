@@ -115,9 +115,4 @@ export class WalletAuthService {
       );
     }
   }
-
-  /** Deletes used messages whose timestamps can no longer pass the freshness check. */
-  pruneExpired(manager: EntityManager): Promise<number> {
-    return this.usedMessages.deleteExpired(manager, this.clock.now());
-  }
 }
