@@ -6,4 +6,5 @@ export * from './ledger.service';
 export * from './invariants';
 export * from './entities/invariant-status.entity';
 export * from './invariant-status.repository';
+export * from './usecases/check-invariants/check-invariants.usecase';
 export * from './ledger.module';

@@ -7,13 +7,14 @@ import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 import { InvariantStatusEntity } from './entities/invariant-status.entity';
 import { InvariantStatusRepository } from './invariant-status.repository';
+import { CheckInvariants } from './usecases/check-invariants/check-invariants.usecase';
 
 @Global()
 @Module({
   imports: [
     TypeOrmModule.forFeature([LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity, InvariantStatusEntity]),
   ],
-  providers: [LedgerRepository, LedgerService, InvariantStatusRepository],
-  exports: [LedgerService, InvariantStatusRepository],
+  providers: [LedgerRepository, LedgerService, InvariantStatusRepository, CheckInvariants],
+  exports: [LedgerService, InvariantStatusRepository, CheckInvariants],
 })
 export class LedgerModule {}
