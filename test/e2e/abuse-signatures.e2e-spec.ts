@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { AgentKit, agoraMiddleware, AgoraRequest } from '@agora/sdk';
 import { canonicalJson } from '@app/json-schema';
-import { DeliveryService } from '@app/webhooks';
+import { DeliverAttempt } from '@app/webhooks';
 import { TestAgentServer } from '../support/agent-server';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { fileDispute, paidExecute } from '../support/disputes';
@@ -156,7 +156,7 @@ describe('Abuse: platform signatures are bound to their agent and purpose (e2e)'
       .query(`SELECT id FROM webhook_deliveries WHERE kind = 'callback' AND execution_id = $1`, [
         res.body.data.requestId,
       ]);
-    expect(await api.app.get(DeliveryService).deliver(delivery.id)).toBe('succeeded');
+    expect(await api.app.get(DeliverAttempt).execute(delivery.id)).toBe('succeeded');
     const before = handled.length;
     const { signature, body } = callbacks.at(-1)!;
     expect(JSON.parse(body)).toMatchObject({ requestId: res.body.data.requestId, status: 'completed' });

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { DeliveryService } from '@app/webhooks';
+import { DeliverAttempt } from '@app/webhooks';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
@@ -66,9 +66,9 @@ describe('execution callbacks (e2e)', () => {
     const id = res.body.data.requestId;
     const [first] = await attempts(id);
     expect(first).toMatchObject({ attempt: 1, status: 'pending' });
-    const deliveries = api.app.get(DeliveryService);
-    expect(await deliveries.deliver(first.id)).toBe('succeeded');
-    expect(await deliveries.deliver(first.id)).toBe('skipped');
+    const deliveries = api.app.get(DeliverAttempt);
+    expect(await deliveries.execute(first.id)).toBe('succeeded');
+    expect(await deliveries.execute(first.id)).toBe('skipped');
     expect(received).toHaveLength(1);
     expect(received[0].body).toEqual({ requestId: id, status: 'completed', output: { translation: 'SALUT' } });
     expect(received[0].headers['x-agora-signature']).toMatch(/^t=\d+,ed25519=/);
@@ -83,13 +83,13 @@ describe('execution callbacks (e2e)', () => {
     const res = await execute({ text: 'boom', mode: 'fail' }, { webhookUrl: receiverUrl });
     expect(res.status).toBe(502);
     const id = res.body.error.details.requestId;
-    const deliveries = api.app.get(DeliveryService);
+    const deliveries = api.app.get(DeliverAttempt);
     const outcomes: string[] = [];
     for (let i = 0; i < 5; i++) {
       const row = (await attempts(id))[i];
       const wait = new Date(row.scheduled_at).getTime() - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait + 10));
-      outcomes.push(await deliveries.deliver(row.id));
+      outcomes.push(await deliveries.execute(row.id));
     }
     expect(outcomes).toEqual(['retry', 'retry', 'retry', 'retry', 'failed']);
     const rows = await attempts(id);

@@ -3,7 +3,7 @@ import { Wallet } from 'ethers';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { OutboxService } from '@app/outbox';
-import { DeliveryService, EventFanout } from '@app/webhooks';
+import { DeliverAttempt, EventFanout } from '@app/webhooks';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { registerAgent } from '../support/factories';
 import { JsonReceiver } from '../support/json-receiver';
@@ -61,10 +61,10 @@ describe('Webhooks API and deliveries (e2e)', () => {
     );
 
   describe('delivery', () => {
-    let deliveries: DeliveryService;
+    let deliveries: DeliverAttempt;
     let fanout: EventFanout;
     beforeAll(async () => {
-      deliveries = api.app.get(DeliveryService);
+      deliveries = api.app.get(DeliverAttempt);
       fanout = api.app.get(EventFanout);
       // Only the subscriptions made here from now on: earlier ones are deleted.
       await ds.query(`UPDATE webhook_subscriptions SET status = 'deleted'`);
@@ -88,8 +88,8 @@ describe('Webhooks API and deliveries (e2e)', () => {
       expect(await attemptsOf(otherType)).toEqual([]);
       for (const sub of [whsec, plain, none]) {
         const [row] = await attemptsOf(sub);
-        expect(await deliveries.deliver(row.id)).toBe('succeeded');
-        expect(await deliveries.deliver(row.id)).toBe('skipped');
+        expect(await deliveries.execute(row.id)).toBe('succeeded');
+        expect(await deliveries.execute(row.id)).toBe('skipped');
       }
       expect(receiver.received).toHaveLength(3);
       const [event] = await ds.query(`SELECT created_at FROM outbox_events WHERE id = $1`, [eventId]);
@@ -179,7 +179,7 @@ describe('Webhooks API and deliveries (e2e)', () => {
       receiver.status = 410;
       await fanout.execute(await emit('escrow.released'));
       const [first] = await attemptsOf(sub);
-      expect(await deliveries.deliver(first.id)).toBe('failed');
+      expect(await deliveries.execute(first.id)).toBe('failed');
       expect(await attemptsOf(sub)).toEqual([
         expect.objectContaining({ attempt: 1, status: 'failed', response_status: 410 }),
       ]);
@@ -195,11 +195,11 @@ describe('Webhooks API and deliveries (e2e)', () => {
       await fanout.execute(await emit('escrow.released'));
       const [first] = await attemptsOf(sub);
       const before = Date.now();
-      expect(await deliveries.deliver(first.id)).toBe('retry');
+      expect(await deliveries.execute(first.id)).toBe('retry');
       const [, second] = await attemptsOf(sub);
       expect(second).toMatchObject({ attempt: 2, status: 'pending' });
       expect(new Date(second.scheduled_at).getTime() - before).toBeGreaterThanOrEqual(2_900); // configured delay is 200 ms
-      expect(await deliveries.deliver(second.id)).toBe('skipped'); // not due yet
+      expect(await deliveries.execute(second.id)).toBe('skipped'); // not due yet
       await api.request('DELETE', `/api/v1/webhooks/${sub}`, {
         headers: await signed(`DELETE /api/v1/webhooks/${sub}`),
       });
@@ -213,7 +213,7 @@ describe('Webhooks API and deliveries (e2e)', () => {
         await fanout.execute(await emit('escrow.released'));
         const first = (await attemptsOf(sub)).at(-1)!;
         const before = Date.now();
-        expect(await deliveries.deliver(first.id)).toBe('retry');
+        expect(await deliveries.execute(first.id)).toBe('retry');
         const after = Date.now();
         const rows = await attemptsOf(sub);
         const [done, next] = [rows.find((r: { id: string }) => r.id === first.id), rows.at(-1)];

@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { OutboxService } from '@app/outbox';
-import { DeliveryService, EventFanout } from '@app/webhooks';
+import { DeliverAttempt, EventFanout } from '@app/webhooks';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { registerAgent } from '../support/factories';
 import { JsonReceiver } from '../support/json-receiver';
@@ -73,7 +73,7 @@ describe('Webhooks: SSRF guard (e2e)', () => {
     });
     expect(res.status).toBe(201);
     const ds = api.app.get(DataSource);
-    const deliveries = api.app.get(DeliveryService);
+    const deliveries = api.app.get(DeliverAttempt);
     for (const url of [
       `https://127.0.0.1:${receiver.port}/x`,
       `http://127.0.0.1:${receiver.port}/x`,
@@ -89,7 +89,7 @@ describe('Webhooks: SSRF guard (e2e)', () => {
       );
       await api.app.get(EventFanout).execute(eventId);
       const [row] = await ds.query(`SELECT id FROM webhook_deliveries WHERE event_id = $1`, [eventId]);
-      expect(await deliveries.deliver(row.id)).toBe('retry');
+      expect(await deliveries.execute(row.id)).toBe('retry');
       const [after] = await ds.query(`SELECT status, error FROM webhook_deliveries WHERE id = $1`, [row.id]);
       expect(after.status).toBe('failed');
       expect(after.error).toMatch(/^blocked/);

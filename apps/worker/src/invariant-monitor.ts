@@ -4,7 +4,7 @@ import { CHAIN_CHECKS } from '@app/chains';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { DISPUTE_CHECKS } from '@app/disputes';
-import { InvariantStatusRepository, LEDGER_CHECKS } from '@app/ledger';
+import { CheckInvariants, LEDGER_CHECKS } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
 
 /** The money invariants the schedule checks (the rollups, analytics only, stay with `npm run ledger:check`). */
@@ -24,7 +24,7 @@ export class InvariantMonitor implements OnApplicationBootstrap, OnApplicationSh
   private lastOk: boolean | null = null;
 
   constructor(
-    private readonly status: InvariantStatusRepository,
+    private readonly checkInvariants: CheckInvariants,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
@@ -45,7 +45,7 @@ export class InvariantMonitor implements OnApplicationBootstrap, OnApplicationSh
     if (this.running) return null;
     this.running = true;
     try {
-      const report = await this.status.check(MONITORED_CHECKS, this.clock.now());
+      const report = await this.checkInvariants.execute(MONITORED_CHECKS, this.clock.now());
       for (const r of report.results.filter((x) => x.violations.length > 0)) {
         this.logger.error(
           { invariant: r.id, violations: r.violations.slice(0, 5), count: r.violations.length },

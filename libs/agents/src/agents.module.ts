@@ -2,14 +2,33 @@ import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { LedgerModule } from '@app/ledger';
+import { AgentRankingRepository } from './agent-ranking.repository';
 import { AgentsRepository } from './agents.repository';
-import { AgentsService } from './agents.service';
-import { DiscoveryService } from './discovery.service';
 import { RecommendAgents } from './recommend-agents';
 import { AgentEntity } from './entities/agent.entity';
 import { AgentRankingEntity, AgentSearchEntity } from './entities/agent-ranking.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 import { NoRegistrationFee, RegistrationFeeStep } from './registration-fee.step';
+import { DeactivateAgent } from './usecases/deactivate-agent/deactivate-agent.usecase';
+import { DiscoverAgents } from './usecases/discover-agents/discover-agents.usecase';
+import { GetAgent } from './usecases/get-agent/get-agent.usecase';
+import { GetAgentWallet } from './usecases/get-agent-wallet/get-agent-wallet.usecase';
+import { RegisterAgent } from './usecases/register-agent/register-agent.usecase';
+import { ReinstateAgent } from './usecases/reinstate-agent/reinstate-agent.usecase';
+import { SuspendAgent } from './usecases/suspend-agent/suspend-agent.usecase';
+import { UpdateAgent } from './usecases/update-agent/update-agent.usecase';
+
+const USE_CASES = [
+  RegisterAgent,
+  GetAgent,
+  GetAgentWallet,
+  UpdateAgent,
+  DeactivateAgent,
+  SuspendAgent,
+  ReinstateAgent,
+  DiscoverAgents,
+  RecommendAgents,
+];
 
 /**
  * Agents and discovery. The registration fee is a pluggable step: pass the module that exports
@@ -27,13 +46,12 @@ export class AgentsModule {
         ...(opts.registrationFee ?? []),
       ],
       providers: [
+        ...USE_CASES,
         AgentsRepository,
-        AgentsService,
-        DiscoveryService,
-        RecommendAgents,
+        AgentRankingRepository,
         ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }]),
       ],
-      exports: [AgentsService, DiscoveryService, RecommendAgents, AuthModule],
+      exports: [...USE_CASES, AuthModule],
     };
   }
 }

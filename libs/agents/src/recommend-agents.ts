@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@app/database';
 import { AgentsRepository } from './agents.repository';
-import { sanitizeQuery } from './discovery.service';
+import { sanitizeQuery } from './search-text';
 import { AgentEntity } from './entities/agent.entity';
 
 export interface Recommendation {

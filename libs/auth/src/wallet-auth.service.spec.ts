@@ -2,6 +2,7 @@ import { Signature, Wallet } from 'ethers';
 import { AppException, FixedClock } from '@app/common';
 import { loadConfig } from '@app/config';
 import { parseAuthHeader } from './wallet-signature';
+import { UsedAuthMessagesRepository } from './used-auth-messages.repository';
 import { WalletAuthService } from './wallet-auth.service';
 
 const AGENT = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
@@ -29,7 +30,7 @@ describe('WalletAuthService', () => {
   const owner = new Wallet(Wallet.createRandom().privateKey);
   const other = new Wallet(Wallet.createRandom().privateKey);
   const clock = new FixedClock(new Date(NOW));
-  const service = new WalletAuthService(loadConfig({}), clock);
+  const service = new WalletAuthService(loadConfig({}), clock, new UsedAuthMessagesRepository());
 
   it('accepts the registered wallet signing agora-auth:<agent>:<ts>', async () => {
     const step1 = service.parse({ wallet: owner.address, signature: await header(owner) }, READ);

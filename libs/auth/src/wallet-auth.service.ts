@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppException, Clock, isWallet, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
+import { UsedAuthMessagesRepository } from './used-auth-messages.repository';
 import { assertFresh, parseAuthHeader, recoverSigner } from './wallet-signature';
 
 export const WALLET_HEADER = 'X-Agent-Wallet';
@@ -48,6 +49,7 @@ export class WalletAuthService {
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly usedMessages: UsedAuthMessagesRepository,
   ) {}
 
   /** Step 1: headers present, well formed and signed for this request. Returns the agent id the signature names. */
@@ -106,24 +108,11 @@ export class WalletAuthService {
         'UNAUTHORIZED',
         `${SIGNATURE_HEADER} was not signed for this change; sign one that names it`,
       );
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO used_auth_messages (message_key, agent_id, expires_at) VALUES ($1, $2, $3)
-       ON CONFLICT (message_key) DO NOTHING RETURNING message_key`,
-      [auth.messageKey, auth.agentId, auth.expiresAt],
-    );
-    if (rows.length === 0) {
+    if (!(await this.usedMessages.insert(manager, auth))) {
       throw new AppException(
         'UNAUTHORIZED',
         `${SIGNATURE_HEADER} has already been used for a change; sign a new message`,
       );
     }
-  }
-
-  /** Deletes used messages whose timestamps can no longer pass the freshness check. */
-  async pruneExpired(manager: EntityManager): Promise<number> {
-    const result: [unknown[], number] = await manager.query(`DELETE FROM used_auth_messages WHERE expires_at < $1`, [
-      this.clock.now(),
-    ]);
-    return result[1];
   }
 }

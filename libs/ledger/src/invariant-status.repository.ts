@@ -5,16 +5,19 @@ import { InvariantStatusEntity } from './entities/invariant-status.entity';
 import { InvariantCheck, InvariantReport, runInvariantChecks } from './invariants';
 
 /**
- * The scheduled invariant check (G15): runs the checks on one consistent snapshot (REPEATABLE READ,
- * so concurrent postings cannot look like a violation) and keeps the result in `invariant_status`,
- * which pauses payouts while a money invariant is violated (PayoutSender's claim reads it).
+ * `invariant_status`, the last result of the scheduled invariant check (CheckInvariants), which
+ * pauses payouts while a money invariant is violated (PayoutSender's claim reads it).
  */
 @Injectable()
 export class InvariantStatusRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async check(checks: InvariantCheck[], at: Date): Promise<InvariantReport> {
-    const report = await this.dataSource.transaction('REPEATABLE READ', (m) => runInvariantChecks(m, checks));
+  /** The checks on one consistent snapshot (REPEATABLE READ: concurrent postings cannot look like a violation). */
+  runChecks(checks: InvariantCheck[]): Promise<InvariantReport> {
+    return this.dataSource.transaction('REPEATABLE READ', (m) => runInvariantChecks(m, checks));
+  }
+
+  async record(report: InvariantReport, at: Date): Promise<void> {
     const failed = report.results.filter((r) => r.violations.length > 0);
     await this.dataSource.query(
       `INSERT INTO invariant_status (id, ok, failed, violations, checked_at) VALUES (1, $1, $2, $3, $4)
@@ -26,7 +29,6 @@ export class InvariantStatusRepository {
         at,
       ],
     );
-    return report;
   }
 
   /** The last result (null: never checked). */

@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode, formatMicros } from '@app/common';
 import { pgErrorCode, Queryable } from '@app/database';
 import { AccountRef, Accounts, Leg } from './accounts';
+import { LedgerRepository, PostedRow } from './ledger.repository';
+
+export { LEDGER_LOCK_ORDER } from './ledger.repository';
 
 export interface PostingInput {
   /** Business event kind, e.g. `execution.settled`. */
@@ -39,14 +42,6 @@ export class LedgerBoundsError extends AppException {
 
 export class UnbalancedPostingError extends Error {}
 
-/**
- * The order in which every posting locks its accounts (`ledger_post`, migration Disputes): the
- * platform's accounts and escrows first, then the others, each group by id. A charge locks its
- * escrow with the platform's accounts and then releases into available and owed, so anything that
- * takes both kinds takes them in that order.
- */
-export const LEDGER_LOCK_ORDER = `(kind NOT IN ('world', 'revenue', 'escrow')), id`;
-
 /** SQLSTATE raised by ledger_post when a leg would take its account out of bounds. */
 const PG_LEDGER_BOUNDS = 'LB001';
 
@@ -64,14 +59,16 @@ function boundsError(err: unknown, legs: Leg[]): LedgerBoundsError | null {
 }
 
 /**
- * The only code that changes balances. One call = one balanced journal transaction, inside
- * the caller's database transaction, in one round trip (the `ledger_post` function, migration
- * LedgerPostFunction): accounts are created on first use, locked in LEDGER_LOCK_ORDER (no deadlocks),
- * bounds are checked (and enforced again by CHECK constraints), and entries record the balance
- * after each leg.
+ * The only code that changes balances (its SQL in LedgerRepository; the rules here). One call = one
+ * balanced journal transaction, inside the caller's database transaction, in one round trip (the
+ * `ledger_post` function, migration LedgerPostFunction): accounts are created on first use, locked in
+ * LEDGER_LOCK_ORDER (no deadlocks), bounds are checked (and enforced again by CHECK constraints), and
+ * entries record the balance after each leg.
  */
 @Injectable()
 export class LedgerService {
+  constructor(private readonly repo: LedgerRepository) {}
+
   async post(manager: Queryable, input: PostingInput): Promise<PostingResult> {
     const legs = input.legs.filter((l) => l.amount !== 0n);
     const sum = legs.reduce((s, l) => s + l.amount, 0n);
@@ -82,20 +79,9 @@ export class LedgerService {
     }
 
     const transactionId = randomUUID();
-    let result: { transactionId: string; duplicate: boolean; balances: Record<string, string> };
+    let result: PostedRow;
     try {
-      [{ result }] = await manager.query(`SELECT ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS result`, [
-        transactionId,
-        input.code,
-        input.refId,
-        input.metadata ?? {},
-        legs.map((l) => l.account.code),
-        legs.map((l) => l.account.kind),
-        legs.map((l) => l.account.ownerId),
-        legs.map((l) => l.account.min?.toString() ?? null),
-        legs.map((l) => l.account.max?.toString() ?? null),
-        legs.map((l) => l.amount.toString()),
-      ]);
+      result = await this.repo.post(manager, transactionId, input, legs);
     } catch (err) {
       throw boundsError(err, legs) ?? err;
     }
@@ -127,23 +113,9 @@ export class LedgerService {
     if (input.amount <= 0n)
       throw new UnbalancedPostingError(`credit ${input.code}/${input.refId} must move a positive amount`);
     const accounts = [input.from, Accounts.agentAvailable(input.agentId), Accounts.agentOwed(input.agentId)];
-    let result: { transactionId: string; duplicate: boolean; balances: Record<string, string>; repaid: string };
+    let result: PostedRow & { repaid: string };
     try {
-      [{ result }] = await manager.query(
-        `SELECT ledger_credit_agent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS result`,
-        [
-          randomUUID(),
-          input.code,
-          input.refId,
-          input.metadata ?? {},
-          accounts.map((a) => a.code),
-          accounts.map((a) => a.kind),
-          accounts.map((a) => a.ownerId),
-          accounts.map((a) => a.min?.toString() ?? null),
-          accounts.map((a) => a.max?.toString() ?? null),
-          input.amount.toString(),
-        ],
-      );
+      result = await this.repo.creditAgent(manager, randomUUID(), input, accounts);
     } catch (err) {
       throw (
         boundsError(
@@ -166,10 +138,7 @@ export class LedgerService {
    * before several postings, so that together they still take their accounts in that order.
    */
   async lockBalances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
-    const rows: { code: string; balance: string }[] = await manager.query(
-      `SELECT code, balance::text FROM ledger_accounts WHERE code = ANY($1::text[]) ORDER BY ${LEDGER_LOCK_ORDER} FOR UPDATE`,
-      [codes],
-    );
+    const rows = await this.repo.lockBalances(manager, codes);
     const out = new Map<string, bigint>(codes.map((c) => [c, 0n]));
     for (const r of rows) out.set(r.code, BigInt(r.balance));
     return out;
@@ -177,10 +146,7 @@ export class LedgerService {
 
   /** Current balances by code (0 for accounts never used). */
   async balances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
-    const rows: { code: string; balance: string }[] = await manager.query(
-      `SELECT code, balance FROM ledger_accounts WHERE code = ANY($1::text[])`,
-      [codes],
-    );
+    const rows = await this.repo.balances(manager, codes);
     const out = new Map<string, bigint>(codes.map((c) => [c, 0n]));
     for (const r of rows) out.set(r.code, BigInt(r.balance));
     return out;
@@ -193,18 +159,7 @@ export class LedgerService {
    * (an agent's first charges and releases) in LEDGER_LOCK_ORDER.
    */
   async openAccounts(manager: Queryable, accounts: AccountRef[]): Promise<void> {
-    await manager.query(
-      `INSERT INTO ledger_accounts (id, code, kind, owner_id, min_balance, max_balance)
-       SELECT gen_random_uuid(), c, k, o, mn, mx FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS t(c, k, o, mn, mx)
-       ON CONFLICT (code) DO NOTHING`,
-      [
-        accounts.map((a) => a.code),
-        accounts.map((a) => a.kind),
-        accounts.map((a) => a.ownerId),
-        accounts.map((a) => a.min?.toString() ?? null),
-        accounts.map((a) => a.max?.toString() ?? null),
-      ],
-    );
+    await this.repo.openAccounts(manager, accounts);
   }
 
   /**
@@ -213,7 +168,7 @@ export class LedgerService {
    * accounts by id, which is not everyone's order).
    */
   async lockFirst(manager: Queryable, code: string): Promise<void> {
-    await manager.query(`SELECT 1 FROM ledger_accounts WHERE code = $1 FOR UPDATE`, [code]);
+    await this.repo.lockFirst(manager, code);
   }
 
   async balance(manager: Queryable, code: string): Promise<bigint> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '@app/database';
+import { Queryable, TransactionRunner } from '@app/database';
 
 /** An event row as the list reads it: `micros` is created_at in Unix microseconds (exact, as text). */
 export interface AgentEventRow {
@@ -41,10 +41,21 @@ const LIST = `SELECT id, type, data, created_at AS "createdAt", ${MICROS('create
   ORDER BY created_at, id
   LIMIT $4`;
 
-/** Reads of `outbox_events` by agent (the table the outbox writes), through its (agent_id, created_at) index. */
+/** The SQL of `outbox_events`: the outbox's insert, and reads by agent through its (agent_id, created_at) index. */
 @Injectable()
 export class OutboxEventsRepository {
   constructor(private readonly tx: TransactionRunner) {}
+
+  /** Inside the caller's transaction (issued before its first await: a pipelined caller keeps its order). */
+  async insert(
+    manager: Queryable,
+    e: { id: string; type: string; agentId: string | null; data: Record<string, unknown>; traceparent: string | null },
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO outbox_events (id, type, agent_id, data, traceparent) VALUES ($1, $2, $3, $4, $5)`,
+      [e.id, e.type, e.agentId, e.data, e.traceparent],
+    );
+  }
 
   /** The agent's events after `after` (from the first without it), oldest first, at most `limit`, before the horizon. */
   async listForAgent(agentId: string, after: EventPosition | null, limit: number): Promise<AgentEventRow[]> {

@@ -1,8 +1,11 @@
 import { Logger } from '@nestjs/common';
+import { OutboxEventsRepository } from './outbox-events.repository';
 import { EVENT_TYPES, OutboxService } from './outbox.service';
 
 describe('OutboxService: one log line per domain event', () => {
   const manager = { query: jest.fn().mockResolvedValue([]) };
+  // The insert takes the caller's manager; the repository's own runner is for reads.
+  const repo = new OutboxEventsRepository(null as never);
   let info: jest.SpyInstance;
   let warn: jest.SpyInstance;
   let error: jest.SpyInstance;
@@ -14,7 +17,7 @@ describe('OutboxService: one log line per domain event', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('logs failures (an agent, a payout) as warnings and the rest at info, never as errors', async () => {
-    const outbox = new OutboxService();
+    const outbox = new OutboxService(repo);
     for (const type of EVENT_TYPES) await outbox.record(manager, type, 'agent-1', {});
     const named = (spy: jest.SpyInstance) => spy.mock.calls.map(([, msg]) => msg).sort();
     expect(named(warn)).toEqual(['execution.failed', 'withdrawal.failed']);
@@ -29,7 +32,7 @@ describe('OutboxService: one log line per domain event', () => {
   });
 
   it("names the event, its id and agent, adds the caller's extra fields, and leaves out free text", async () => {
-    const id = await new OutboxService().record(
+    const id = await new OutboxService(repo).record(
       manager,
       'dispute.filed',
       'agent-2',

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Queryable } from '@app/database';
 import { newId } from '@app/common';
 import { activeTraceparent } from '@app/tracing';
+import { OutboxEventsRepository } from './outbox-events.repository';
 
 /** Event names of the spec (§6). */
 export type EventType =
@@ -36,6 +37,8 @@ export const OUTBOX_CHANNEL = 'agora_outbox';
 export class OutboxService {
   private readonly logger = new Logger('DomainEvents');
 
+  constructor(private readonly repo: OutboxEventsRepository) {}
+
   /**
    * Records `type` and logs it: one line per domain event, named by its type, at its level
    * (EVENT_LOG_LEVEL). `logged` adds fields to the line only (the execution's cost), not to the event.
@@ -48,10 +51,7 @@ export class OutboxService {
     logged: Record<string, unknown> = {},
   ): Promise<string> {
     const id = newId('evt');
-    await manager.query(
-      `INSERT INTO outbox_events (id, type, agent_id, data, traceparent) VALUES ($1, $2, $3, $4, $5)`,
-      [id, type, agentId, data, activeTraceparent()],
-    );
+    await this.repo.insert(manager, { id, type, agentId, data, traceparent: activeTraceparent() });
     this.logger[EVENT_LOG_LEVEL[type]]({ event: type, eventId: id, agentId, ...logFields(data), ...logged }, type);
     return id;
   }

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { queryRows } from '@app/database';
 import { CapGate, CapPass } from '@app/queues';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 /**
  * The rows' side of the worker's per-host cap (WEBHOOK_HOST_CONCURRENCY, `FairShare`): an attempt
@@ -14,36 +12,27 @@ import { CapGate, CapPass } from '@app/queues';
 @Injectable()
 export class DeliveryTurns {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly config: AppConfig,
   ) {}
 
   /** A pass for an attempt claimed until `until`, or null: it waits its turn, its claim given back, marked in line a sweep past its wake-up. */
   enter(gate: CapGate, d: { id: string; url: string }, until: Date): Promise<CapPass | null> {
     const park = async (wakeAt: Date) => {
-      await this.dataSource.query(
-        `UPDATE webhook_deliveries SET status = 'pending', locked_until = $3, attempted_at = NULL WHERE id = $1 AND status = 'sending' AND locked_until = $2`,
-        [d.id, until, new Date(wakeAt.getTime() + this.config.maintenanceIntervalMs)],
-      );
+      await this.deliveries.park(d.id, until, new Date(wakeAt.getTime() + this.config.maintenanceIntervalMs));
     };
     return gate.enter(hostKey(d.url), { holdMs: this.holdMs(), park });
   }
 
   /** An attempt its job could not claim (done, cancelled, or a duplicate job): a turn left to the job goes on. */
   async skip(gate: CapGate, id: string): Promise<void> {
-    const [row] = await queryRows<{ url: string }>(
-      this.dataSource.manager,
-      `SELECT url FROM webhook_deliveries WHERE id = $1`,
-      [id],
-    );
-    if (row) await gate.skip(hostKey(row.url), this.holdMs());
+    const url = await this.deliveries.urlOf(id);
+    if (url !== null) await gate.skip(hostKey(url), this.holdMs());
   }
 
   /** Redis lost the lines: every attempt marked in line is due for the sweeper again (its delayed job is gone). */
   async releaseLine(): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`,
-    );
+    await this.deliveries.releaseLine();
   }
 
   /** How long an attempt's claim, and so its pass, lasts. */

@@ -1,29 +1,14 @@
-import { Metrics } from '@app/metrics';
-import { inSpan, activeTraceparent, linksTo } from '@app/tracing';
-import { performance } from 'node:perf_hooks';
-import { Injectable, Logger } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { Clock, Page } from '@app/common';
-import { AppConfig } from '@app/config';
-import { Queryable, TransactionRunner } from '@app/database';
-import { OutboundError, OutboundHttpClient, PlatformSigner } from '@app/outbound';
-import { CapGate, jobId, JobProducer } from '@app/queues';
-import { CallbackOutputs } from './callback-outputs';
-import { DeliveryTurns } from './delivery-turns';
-import { ClaimedDelivery, DeliveriesRepository } from './deliveries.repository';
-import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
-import { eventDeliveryHeaders } from './webhook-signature';
+import { activeTraceparent } from '@app/tracing';
+import { Injectable } from '@nestjs/common';
+import { Clock, newId } from '@app/common';
+import { Queryable } from '@app/database';
+import { jobId, JobProducer } from '@app/queues';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-const MAX_RESPONSE_BYTES = 64 * 1024;
 export const DELIVERY_ATTEMPTS = 5;
 
 /** `deferred`: the attempt waits its destination's turn (WEBHOOK_HOST_CONCURRENCY); nothing was sent, its job is delayed. */
 export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'cancelled' | 'skipped' | 'deferred';
-
-interface Target {
-  url: string;
-  headers: Record<string, string>;
-}
 
 /** Retry-After in seconds or as an HTTP date, in ms from now; null when absent or unreadable. */
 export function retryAfterMs(value: string | string[] | undefined, nowMs: number): number | null {
@@ -36,31 +21,17 @@ export function retryAfterMs(value: string | string[] | undefined, nowMs: number
 
 /**
  * Every outbound delivery (resolutions §9): webhook events to subscriptions and execution results
- * to callback URLs. One Postgres row and one job per attempt: the job claims its row, posts the
- * stored body (a completed execution's callback: built from its stored output, not copied)
- * through the guarded client (2xx within WEBHOOK_TIMEOUT_MS is success), records the
- * answer, and on failure inserts the next attempt on WEBHOOK_RETRY_DELAYS_MS (+-10% jitter, at
- * least Retry-After) in the same transaction. A 410, or the fifth failure, marks the subscription
- * `failed` and delivery stops. Rows, not Redis, hold the schedule: the sweeper re-enqueues any
- * due row whose job was lost, and a claim that outlived a dead worker. In the worker, an attempt
- * takes its destination host's turn (`gate`, `DeliveryTurns`): one that must wait goes back to
- * `pending`, its job delayed until its turn.
+ * to callback URLs. One Postgres row (WebhookDeliveriesRepository) and one job per attempt; the job
+ * runs DeliverAttempt. Rows, not Redis, hold the schedule: the sweeper re-enqueues any due row whose
+ * job was lost, and a claim that outlived a dead worker. This service schedules callbacks, wakes the
+ * worker, and answers the sweeper.
  */
 @Injectable()
 export class DeliveryService {
-  private readonly logger = new Logger(DeliveryService.name);
-
   constructor(
-    private readonly http: OutboundHttpClient,
-    private readonly signer: PlatformSigner,
+    private readonly repo: WebhookDeliveriesRepository,
     private readonly jobs: JobProducer,
-    private readonly tx: TransactionRunner,
-    private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly rows: DeliveriesRepository,
-    private readonly metrics: Metrics,
-    private readonly outputs: CallbackOutputs,
-    private readonly turns: DeliveryTurns,
   ) {}
 
   /**
@@ -68,174 +39,18 @@ export class DeliveryService {
    * `body` null: the execution completed, and `{requestId, status: 'completed', output}` is built
    * from its stored output when sent (the row holds no copy of it).
    */
-  async scheduleCallback(
+  scheduleCallback(
     manager: Queryable,
     c: { executionId: string; url: string; body: Record<string, unknown> | null },
   ): Promise<string | null> {
-    return this.rows.insertCallback(manager, c, activeTraceparent(), this.clock.now());
-  }
-
-  /** One attempt. Returns what happened; throws only when Postgres fails (the queue retries). */
-  async deliver(id: string, gate?: CapGate): Promise<DeliveryOutcome> {
-    const outcome = await this.attempt(id, gate);
-    if (outcome !== 'skipped' && outcome !== 'deferred') this.metrics.webhookDeliveries.inc({ outcome });
-    return outcome;
-  }
-
-  private async attempt(id: string, gate?: CapGate): Promise<DeliveryOutcome> {
-    const now = this.clock.now();
-    const until = new Date(now.getTime() + this.turns.holdMs());
-    const d = await this.rows.claim(id, now, until);
-    if (!d) {
-      if (gate) await this.turns.skip(gate, id);
-      return 'skipped';
-    }
-    const pass = gate ? await this.turns.enter(gate, d, until) : null;
-    if (gate && !pass) return 'deferred';
-    // Linked to what caused it (the execution's charge, a withdrawal's job): the trace the row kept.
-    const attributes = {
-      'agora.delivery_id': d.id,
-      'agora.delivery_kind': d.kind,
-      'agora.event_type': d.eventType ?? '',
-      'agora.attempt': d.attempt,
-    };
-    try {
-      return await inSpan('agora.webhook.deliver', attributes, () => this.send(d, now), {
-        links: linksTo([d.traceparent]),
-      });
-    } finally {
-      await pass?.leave();
-    }
-  }
-
-  private async send(d: ClaimedDelivery, now: Date): Promise<DeliveryOutcome> {
-    const body = d.body ?? (await this.completedBody(d.executionId!));
-    if (body === null) {
-      await this.rows.record(d.id, 'cancelled', {
-        error: 'the execution output is no longer stored',
-      });
-      return 'cancelled';
-    }
-    const target = await this.target(d, body, Math.floor(now.getTime() / 1000));
-    if (!target) {
-      await this.rows.record(d.id, 'cancelled', { error: 'subscription is no longer active' });
-      return 'cancelled';
-    }
-    const started = performance.now(); // a latency (duration_ms): monotonic, no test clock or clock step moves it
-    let status: number | null = null;
-    let error: string | null = null;
-    let wait: number | null = null;
-    try {
-      const res = await this.http.postJson(target.url, body, {
-        headers: target.headers,
-        timeoutMs: this.config.webhookTimeoutMs,
-        maxBytes: MAX_RESPONSE_BYTES,
-      });
-      status = res.status;
-      if (res.status >= 200 && res.status < 300) {
-        await this.rows.record(d.id, 'succeeded', {
-          responseStatus: status,
-          durationMs: Math.round(performance.now() - started),
-        });
-        return 'succeeded';
-      }
-      error = `answered ${res.status}`;
-      wait = retryAfterMs(res.headers['retry-after'], this.clock.nowMs());
-    } catch (err) {
-      error = err instanceof OutboundError ? `${err.kind}: ${err.message}` : String((err as Error).message ?? err);
-    }
-    return this.failed(
-      d,
-      { responseStatus: status, durationMs: Math.round(performance.now() - started), error: error.slice(0, 500) },
-      wait,
-    );
-  }
-
-  /** A completed execution's callback body, from its stored output (null once the output is gone). */
-  private async completedBody(executionId: string): Promise<string | null> {
-    const output = await this.outputs.read(executionId);
-    return output === null ? null : JSON.stringify({ requestId: executionId, status: 'completed', output });
-  }
-
-  /** Where and how to send: the subscription's URL and signed headers, or the callback's platform signature. */
-  private async target(d: ClaimedDelivery, body: string, nowS: number): Promise<Target | null> {
-    if (d.kind === 'callback') {
-      return {
-        url: d.url,
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Request-ID': d.executionId!,
-          'X-Agora-Signature': this.signer.callbackSignature(d.executionId!, body, nowS),
-        },
-      };
-    }
-    const s = await this.rows.subscriptionTarget(d.subscriptionId, d.eventId);
-    if (!s || s.status === 'deleted' || (s.status === 'failed' && !d.manual)) return null;
-    const headers = eventDeliveryHeaders({
-      subscriptionId: d.subscriptionId!,
-      eventId: d.eventId!,
-      eventTimestampS: Math.floor(new Date(s.createdAt).getTime() / 1000),
-      attemptTimestampS: nowS,
-      secret: s.secret,
-      body,
+    return this.repo.insertCallback(manager, {
+      id: newId('dlv'),
+      executionId: c.executionId,
+      url: c.url,
+      body: c.body === null ? null : JSON.stringify(c.body),
+      traceparent: activeTraceparent(),
+      at: this.clock.now(),
     });
-    return { url: s.url, headers };
-  }
-
-  private async failed(
-    d: ClaimedDelivery,
-    result: { responseStatus: number | null; durationMs: number; error: string },
-    retryAfter: number | null,
-  ): Promise<DeliveryOutcome> {
-    const gone = result.responseStatus === 410;
-    const last = d.manual || gone || d.attempt >= DELIVERY_ATTEMPTS;
-    const delays = this.config.webhookRetryDelaysMs;
-    // Retry-After is honoured up to the schedule's last delay: a receiver cannot push an attempt past
-    // the five-attempt rule (a huge value made an invalid date and a row that was redelivered forever).
-    const waitAsked = Math.min(retryAfter ?? 0, delays[delays.length - 1]);
-    const delay = last ? 0 : Math.max(waitAsked, Math.round(delays[d.attempt] * (0.9 + Math.random() * 0.2)));
-    const next = await this.tx.run(async (m) => {
-      if (!(await this.rows.record(d.id, 'failed', result, m))) return null;
-      if (last) {
-        if (d.kind === 'webhook' && !d.manual) {
-          const reason = gone ? 'the endpoint answered 410 Gone' : `${DELIVERY_ATTEMPTS} failed delivery attempts`;
-          await this.rows.failSubscription(m, d.subscriptionId, reason, this.clock.now());
-        }
-        return null;
-      }
-      return this.rows.insertNextAttempt(m, d.id, new Date(this.clock.nowMs() + delay));
-    });
-    if (next) await this.wake(next, delay);
-    if (last) {
-      const what = {
-        event: 'delivery.failed',
-        deliveryId: d.id,
-        kind: d.kind,
-        eventType: d.eventType,
-        subscriptionId: d.subscriptionId,
-        attempt: d.attempt,
-        error: result.error,
-      };
-      this.logger.warn(what, 'delivery.failed');
-    }
-    return last ? 'failed' : 'retry';
-  }
-
-  /**
-   * Inside the caller's transaction: a new single attempt of a past event delivery, due now,
-   * to the subscription's current URL, outside the retry schedule, traced to the request that asked
-   * for it. Null when there is no such delivery.
-   */
-  redeliver(manager: EntityManager, subscriptionId: string, deliveryId: string): Promise<string | null> {
-    return this.rows.insertRedelivery(manager, subscriptionId, deliveryId, this.clock.now(), activeTraceparent());
-  }
-
-  get(id: string): Promise<WebhookDeliveryEntity | null> {
-    return this.rows.get(id);
-  }
-
-  list(subscriptionId: string, page: Page): Promise<{ deliveries: WebhookDeliveryEntity[]; total: number }> {
-    return this.rows.list(subscriptionId, page);
   }
 
   /** After commit: wake the worker for one attempt (deterministic job id; the sweeper covers a lost job). */
@@ -245,11 +60,11 @@ export class DeliveryService {
 
   /** Attempts that are due and have no live claim, nor a job waiting its turn (for the sweeper). */
   due(limit = 500): Promise<string[]> {
-    return this.rows.due(this.clock.now(), limit);
+    return this.repo.due(this.clock.now(), limit);
   }
 
   /** Outbox events not yet fanned out (for the sweeper: the relay's notification or job was lost). */
   unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
-    return this.rows.unpublishedEvents(new Date(this.clock.nowMs() - olderThanMs), limit);
+    return this.repo.unpublishedEvents(new Date(this.clock.nowMs() - olderThanMs), limit);
   }
 }

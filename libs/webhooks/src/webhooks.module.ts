@@ -3,19 +3,44 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { SweepRegistry } from '@app/queues';
 import { CallbackOutputs } from './callback-outputs';
-import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryService } from './delivery.service';
 import { DeliveryTurns } from './delivery-turns';
 import { EventFanout, FANOUT_BATCH } from './event-fanout';
 import { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 import { WebhookSubscriptionEntity } from './entities/webhook-subscription.entity';
-import { WebhooksService } from './webhooks.service';
+import { CreateSubscription } from './usecases/create-subscription/create-subscription.usecase';
+import { DeleteSubscription } from './usecases/delete-subscription/delete-subscription.usecase';
+import { DeliverAttempt } from './usecases/deliver-attempt/deliver-attempt.usecase';
+import { GetSubscription } from './usecases/get-subscription/get-subscription.usecase';
+import { ListDeliveries } from './usecases/list-deliveries/list-deliveries.usecase';
+import { ListSubscriptions } from './usecases/list-subscriptions/list-subscriptions.usecase';
+import { Redeliver } from './usecases/redeliver/redeliver.usecase';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
+
+const USE_CASES = [
+  CreateSubscription,
+  GetSubscription,
+  ListSubscriptions,
+  DeleteSubscription,
+  ListDeliveries,
+  Redeliver,
+  DeliverAttempt,
+];
 
 /** Webhook subscriptions and every outbound delivery (events and execution callbacks). The worker adds OutboxRelay. */
 @Module({
   imports: [TypeOrmModule.forFeature([WebhookSubscriptionEntity, WebhookDeliveryEntity]), AuthModule],
-  providers: [WebhooksService, DeliveryService, DeliveriesRepository, DeliveryTurns, EventFanout, CallbackOutputs],
-  exports: [WebhooksService, DeliveryService, EventFanout, CallbackOutputs],
+  providers: [
+    ...USE_CASES,
+    WebhookSubscriptionsRepository,
+    WebhookDeliveriesRepository,
+    DeliveryService,
+    DeliveryTurns,
+    EventFanout,
+    CallbackOutputs,
+  ],
+  exports: [...USE_CASES, DeliveryService, EventFanout, CallbackOutputs],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(

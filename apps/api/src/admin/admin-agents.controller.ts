@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AgentsService } from '@app/agents';
+import { ReinstateAgent, SuspendAgent } from '@app/agents';
 import { AdminOnly } from '../auth/admin-key.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { UuidParamPipe } from '../http/validation';
@@ -11,7 +11,10 @@ import { AgentResponse, toAgentResponse } from '../agents/dto/agent-response.dto
 @AdminOnly()
 @Controller('admin/agents')
 export class AdminAgentsController {
-  constructor(private readonly agents: AgentsService) {}
+  constructor(
+    private readonly suspendAgent: SuspendAgent,
+    private readonly reinstateAgent: ReinstateAgent,
+  ) {}
 
   @Post(':id/suspend')
   @HttpCode(200)
@@ -19,7 +22,7 @@ export class AdminAgentsController {
   @ApiEnvelope(AgentResponse)
   @ApiErrors(400, 401, 403, 404, 409)
   async suspend(@Param('id', UuidParamPipe) id: string, @Body() dto: SuspendAgentDto): Promise<AgentResponse> {
-    return toAgentResponse(await this.agents.suspend(id, dto.reason));
+    return toAgentResponse(await this.suspendAgent.execute(id, dto.reason));
   }
 
   @Post(':id/reinstate')
@@ -28,6 +31,6 @@ export class AdminAgentsController {
   @ApiEnvelope(AgentResponse)
   @ApiErrors(400, 401, 403, 404, 409)
   async reinstate(@Param('id', UuidParamPipe) id: string): Promise<AgentResponse> {
-    return toAgentResponse(await this.agents.reinstate(id));
+    return toAgentResponse(await this.reinstateAgent.execute(id));
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AgentsService } from '@app/agents';
+import { DeactivateAgent, GetAgent, RegisterAgent, UpdateAgent } from '@app/agents';
 import { WalletAuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
@@ -17,7 +17,10 @@ import { ApiPaid } from '../http/security';
 @Controller('agents')
 export class AgentsController {
   constructor(
-    private readonly agents: AgentsService,
+    private readonly registerAgent: RegisterAgent,
+    private readonly getAgent: GetAgent,
+    private readonly updateAgent: UpdateAgent,
+    private readonly deactivateAgent: DeactivateAgent,
     private readonly config: AppConfig,
   ) {}
 
@@ -31,7 +34,7 @@ export class AgentsController {
     @Headers() headers: Record<string, string | undefined>,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AgentResponse> {
-    const { agent, receipt } = await this.agents.register(toRegisterInput(dto), {
+    const { agent, receipt } = await this.registerAgent.execute(toRegisterInput(dto), {
       payment: presentedPayment(headers),
       resource: `${this.config.publicBaseUrl}/api/v1/agents`,
     });
@@ -44,7 +47,7 @@ export class AgentsController {
   @ApiEnvelope(AgentResponse)
   @ApiErrors(400, 404)
   async get(@Param('id', UuidParamPipe) id: string): Promise<AgentResponse> {
-    return toAgentResponse(await this.agents.get(id));
+    return toAgentResponse(await this.getAgent.execute(id));
   }
 
   @Patch(':id')
@@ -58,7 +61,7 @@ export class AgentsController {
     @WalletAuth() auth: WalletAuthContext,
   ): Promise<AgentResponse> {
     requireSomeField(dto, 'PATCH');
-    return toAgentResponse(await this.agents.update(id, auth, toUpdateInput(dto)));
+    return toAgentResponse(await this.updateAgent.execute(id, auth, toUpdateInput(dto)));
   }
 
   @Delete(':id')
@@ -71,7 +74,7 @@ export class AgentsController {
     @Param('id', UuidParamPipe) id: string,
     @WalletAuth() auth: WalletAuthContext,
   ): Promise<DeleteAgentResponse> {
-    await this.agents.deactivate(id, auth);
+    await this.deactivateAgent.execute(id, auth);
     return { message: 'Agent deactivated', id };
   }
 }

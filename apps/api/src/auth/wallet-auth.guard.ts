@@ -12,7 +12,7 @@ import { ApiAgentSigned } from '../http/security';
 import type { Request } from 'express';
 import { AppException, isUuid, ValidationException } from '@app/common';
 import { SIGNATURE_HEADER, WALLET_HEADER, WalletAuthContext, WalletAuthService } from '@app/auth';
-import { AgentsService } from '@app/agents';
+import { GetAgentWallet } from '@app/agents';
 
 const AGENT_SOURCE = 'agora:wallet-auth-agent-source';
 
@@ -32,7 +32,7 @@ export class WalletAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly walletAuth: WalletAuthService,
-    private readonly agents: AgentsService,
+    private readonly agentWallet: GetAgentWallet,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -48,7 +48,7 @@ export class WalletAuthGuard implements CanActivate {
     if (routeAgentId !== null && routeAgentId !== step1.agentId.toLowerCase()) {
       throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was made for another agent`);
     }
-    const wallet = await this.agents.walletOf(step1.agentId.toLowerCase());
+    const wallet = await this.agentWallet.execute(step1.agentId.toLowerCase());
     req.walletAuth = this.walletAuth.verify({ ...step1, agentId: step1.agentId.toLowerCase() }, wallet);
     return true;
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DiscoveryService, RecommendAgents } from '@app/agents';
+import { DiscoverAgents, RecommendAgents } from '@app/agents';
 import { Usdc } from '@app/common';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import {
@@ -16,7 +16,7 @@ import {
 @Controller('discover')
 export class DiscoveryController {
   constructor(
-    private readonly discovery: DiscoveryService,
+    private readonly discoverAgents: DiscoverAgents,
     private readonly recommendAgents: RecommendAgents,
   ) {}
 
@@ -25,7 +25,7 @@ export class DiscoveryController {
   @ApiEnvelope(DiscoverResponse)
   @ApiErrors(400)
   async discover(@Query() q: DiscoverQueryDto): Promise<DiscoverResponse> {
-    const { agents, total, totalExact } = await this.discovery.discover({
+    const { agents, total, totalExact } = await this.discoverAgents.execute({
       capability: q.capability,
       maxPrice: q.maxPrice === undefined ? undefined : Usdc.parse(q.maxPrice, 'maxPrice').micros,
       minReputation: q.minReputation,

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletAuthContext } from '@app/auth';
-import { WebhooksService } from '@app/webhooks';
+import { CreateSubscription, DeleteSubscription, ListDeliveries, ListSubscriptions, Redeliver } from '@app/webhooks';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { PageQueryDto } from '../http/pagination.dto';
@@ -20,7 +20,13 @@ import {
 @ApiTags('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
-  constructor(private readonly webhooks: WebhooksService) {}
+  constructor(
+    private readonly createSubscription: CreateSubscription,
+    private readonly listSubscriptions: ListSubscriptions,
+    private readonly deleteSubscription: DeleteSubscription,
+    private readonly listDeliveries: ListDeliveries,
+    private readonly redeliverOne: Redeliver,
+  ) {}
 
   @Post()
   @WalletSigned({ body: 'agentId' })
@@ -29,7 +35,7 @@ export class WebhooksController {
   @ApiErrors(400, 401, 403, 404, 409)
   async create(@Body() dto: CreateWebhookDto, @WalletAuth() auth: WalletAuthContext): Promise<WebhookResponse> {
     return toWebhookResponse(
-      await this.webhooks.create(auth, {
+      await this.createSubscription.execute(auth, {
         agentId: dto.agentId.toLowerCase(),
         url: dto.url,
         events: dto.events,
@@ -46,7 +52,7 @@ export class WebhooksController {
     @Param('agentId', UuidParamPipe) agentId: string,
     @Query() page: PageQueryDto,
   ): Promise<WebhookListResponse> {
-    const { webhooks, total } = await this.webhooks.list(agentId, page);
+    const { webhooks, total } = await this.listSubscriptions.execute(agentId, page);
     return { webhooks: webhooks.map(toWebhookResponse), total };
   }
 
@@ -56,7 +62,7 @@ export class WebhooksController {
   @ApiEnvelope(WebhookDeletedResponse)
   @ApiErrors(400, 401, 403, 404)
   async remove(@Param('id') id: string, @WalletAuth() auth: WalletAuthContext): Promise<WebhookDeletedResponse> {
-    await this.webhooks.remove(prefixedId(id, 'wh', 'id'), auth);
+    await this.deleteSubscription.execute(prefixedId(id, 'wh', 'id'), auth);
     return { message: 'Webhook deleted', id };
   }
 
@@ -73,7 +79,7 @@ export class WebhooksController {
     @Query() page: PageQueryDto,
     @WalletAuth() auth: WalletAuthContext,
   ): Promise<DeliveryListResponse> {
-    const { deliveries, total } = await this.webhooks.deliveries(prefixedId(id, 'wh', 'id'), auth, page);
+    const { deliveries, total } = await this.listDeliveries.execute(prefixedId(id, 'wh', 'id'), auth, page);
     return { deliveries: deliveries.map(toDeliveryResponse), total };
   }
 
@@ -88,7 +94,7 @@ export class WebhooksController {
     @WalletAuth() auth: WalletAuthContext,
   ): Promise<DeliveryResponse> {
     return toDeliveryResponse(
-      await this.webhooks.redeliver(prefixedId(id, 'wh', 'id'), prefixedId(deliveryId, 'dlv', 'deliveryId'), auth),
+      await this.redeliverOne.execute(prefixedId(id, 'wh', 'id'), prefixedId(deliveryId, 'dlv', 'deliveryId'), auth),
     );
   }
 }

@@ -1,8 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { WalletAuthService } from '@app/auth';
+import { PruneUsedAuthMessages } from '@app/auth';
 import { PruneExecutionPayloads, PruneIdempotencyKeys } from '@app/execution';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
@@ -14,15 +13,14 @@ export class MaintenanceProcessor extends WorkerHost {
 
   constructor(
     private readonly registry: JobHandlerRegistry,
-    walletAuth: WalletAuthService,
-    dataSource: DataSource,
+    pruneAuthMessages: PruneUsedAuthMessages,
     pruneKeys: PruneIdempotencyKeys,
     prunePayloads: PruneExecutionPayloads,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.maintenance);
     jobs.register('auth-messages.prune', async () => {
-      const deleted = await walletAuth.pruneExpired(dataSource.manager);
+      const deleted = await pruneAuthMessages.execute();
       this.logger.log({ deleted }, 'pruned spent auth messages');
       return { deleted };
     });

@@ -2,7 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
 import { AppConfig } from '@app/config';
 import { FairShare, QUEUES } from '@app/queues';
-import { DeliveryService, EventFanout } from '@app/webhooks';
+import { DeliverAttempt, EventFanout } from '@app/webhooks';
 import { JOB_DEFERRED, JobHandlerRegistry } from '../job-handlers';
 
 /**
@@ -13,7 +13,7 @@ import { JOB_DEFERRED, JobHandlerRegistry } from '../job-handlers';
 export class WebhooksProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
-    deliveries: DeliveryService,
+    deliverAttempt: DeliverAttempt,
     fanout: EventFanout,
     share: FairShare,
     config: AppConfig,
@@ -22,7 +22,7 @@ export class WebhooksProcessor extends WorkerHost {
     const jobs = registry.forQueue(QUEUES.webhooks);
     jobs.register('event.fanout', (job) => fanout.execute(job.data.eventIds));
     jobs.register('webhook.deliver', async (job, run) => {
-      const outcome = await deliveries.deliver(
+      const outcome = await deliverAttempt.execute(
         job.data.deliveryId,
         share.gate(run, 'host', config.webhookHostConcurrency),
       );

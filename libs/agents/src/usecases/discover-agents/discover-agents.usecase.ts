@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { AgentRankingRepository, RankingFilters } from '../../agent-ranking.repository';
+import { AgentsRepository } from '../../agents.repository';
+import { AgentEntity } from '../../entities/agent.entity';
+import { AgentCapabilityEntity } from '../../entities/agent-capability.entity';
+import { escapeLike } from '../../search-text';
+
+export type DiscoverFilters = RankingFilters;
+
+export interface DiscoveredAgent {
+  agent: AgentEntity;
+  /** Only the capabilities that match the filters. */
+  capabilities: AgentCapabilityEntity[];
+}
+
+/**
+ * `GET /discover`: active agents with at least one capability matching the filters, in ranking
+ * order (score, then executions, then age), which puts At Risk and Critical agents (below 40) after
+ * the rest (resolutions §8); the page comes from `agent_ranking` (AgentRankingRepository). The total
+ * is exact up to DISCOVER_TOTAL_CAP (config) and saturates there (`totalExact` false), so no filter
+ * costs a count of every matching agent.
+ */
+@Injectable()
+export class DiscoverAgents {
+  constructor(
+    private readonly ranking: AgentRankingRepository,
+    private readonly agents: AgentsRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute(f: DiscoverFilters): Promise<{ agents: DiscoveredAgent[]; total: number; totalExact: boolean }> {
+    const cap = this.config.discoverTotalCap;
+    const { counted: n, ids } = await this.ranking.page(f, cap + 1);
+    const totalExact = n <= cap;
+    const total = totalExact ? n : cap;
+    if (ids.length === 0) return { agents: [], total, totalExact };
+    const found = await this.agents.withCapabilities(ids, {
+      nameLike: f.capability === undefined ? undefined : `%${escapeLike(f.capability)}%`,
+      maxPrice: f.maxPrice,
+    });
+    return { total, totalExact, agents: ids.map((id) => found.get(id)!) };
+  }
+}

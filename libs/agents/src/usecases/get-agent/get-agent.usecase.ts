@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundException } from '@app/common';
+import { AgentsRepository } from '../../agents.repository';
+import { AgentEntity } from '../../entities/agent.entity';
+
+/** `GET /agents/:id`, and the agent a change answers with. */
+@Injectable()
+export class GetAgent {
+  constructor(private readonly repo: AgentsRepository) {}
+
+  async execute(id: string): Promise<AgentEntity> {
+    const agent = await this.repo.findById(id);
+    if (!agent) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', id);
+    return agent;
+  }
+}

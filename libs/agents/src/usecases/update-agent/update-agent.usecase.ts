@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { AppException } from '@app/common';
+import { TransactionRunner } from '@app/database';
+import { OutboundUrlPolicy } from '@app/outbound';
+import { WalletAuthContext, WalletAuthService } from '@app/auth';
+import { assertCapabilityRules, assertChainSettingsRules, assertEndpointRules } from '../../agent-rules';
+import { UpdateAgentInput } from '../../agent.types';
+import { AgentsRepository } from '../../agents.repository';
+import { AgentEntity } from '../../entities/agent.entity';
+import { GetAgent } from '../get-agent/get-agent.usecase';
+import { lockOwnedAgent } from '../owned-agent';
+
+/** `PATCH /agents/:id` (wallet-signed): the owner's update; a suspended agent cannot change its own status. */
+@Injectable()
+export class UpdateAgent {
+  constructor(
+    private readonly repo: AgentsRepository,
+    private readonly tx: TransactionRunner,
+    private readonly urlPolicy: OutboundUrlPolicy,
+    private readonly walletAuth: WalletAuthService,
+    private readonly getAgent: GetAgent,
+  ) {}
+
+  async execute(id: string, auth: WalletAuthContext, input: UpdateAgentInput): Promise<AgentEntity> {
+    if (input.capabilities) assertCapabilityRules(input.capabilities);
+    if (input.endpoints) await assertEndpointRules(this.urlPolicy, input.endpoints);
+    if (input.chainSettings) assertChainSettingsRules(input.chainSettings, id);
+    await this.tx.run(async (manager) => {
+      const agent = await lockOwnedAgent(this.repo, manager, id, auth);
+      await this.walletAuth.consume(manager, auth);
+      if (input.status !== undefined && agent.status === 'suspended') {
+        throw new AppException('INVALID_STATE', 'A suspended agent cannot change its own status', {
+          status: agent.status,
+        });
+      }
+      const changes: Partial<AgentEntity> = {};
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.endpoints !== undefined) changes.endpoints = input.endpoints;
+      if (input.metadata !== undefined) changes.metadata = input.metadata;
+      if (input.status !== undefined) changes.status = input.status;
+      if (input.chainSettings !== undefined) changes.chainSettings = { ...agent.chainSettings, ...input.chainSettings };
+      await this.repo.update(manager, id, changes, input.capabilities);
+    });
+    return this.getAgent.execute(id);
+  }
+}
