@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppException, FixedClock, formatMicros } from '@app/common';
 import {
+  DisputeOutcome,
   DisputeView,
   FileDispute,
   GetDispute,
@@ -10,7 +11,7 @@ import {
   ResolveOverdueDispute,
   RespondToDispute,
 } from '@app/disputes';
-import { DisputeOutcome, splitAgentFee } from '@app/payments';
+import { splitAgentFee } from '@app/payments';
 import { newWallet, signAuth } from '../support/wallets';
 import { credit, DebtModel } from './ledger-model-debts';
 

@@ -1,5 +1,6 @@
 export * from './entities/dispute.entity';
 export * from './dispute.rules';
+export * from './dispute-refund.rule';
 export * from './dispute-invariants';
 export * from './usecases/file-dispute/payer-proof';
 export * from './usecases/file-dispute/file-dispute.usecase';

@@ -8,10 +8,8 @@ import { AppConfig } from '@app/config';
 import { LedgerModule } from '@app/ledger';
 import { OutboxModule } from '@app/outbox';
 import { SweepRegistry } from '@app/queues';
-import { BalancesService } from './balances.service';
 import { ChainNonceEntity, ChainTxEntity } from './chain/chain-tx.entity';
 import { ChainTxRecovery } from './chain/chain-tx-recovery';
-import { RecoverRegistrationPayment } from './registration-recovery';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { TransactionEntity } from './entities/transaction.entity';
@@ -19,7 +17,6 @@ import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { RefundEntity } from './entities/refund.entity';
 import { PayoutSender } from './payout.sender';
 import { RefundsService } from './refunds.service';
-import { DisputeMoney } from './dispute-money.service';
 import { EscrowService } from './escrow.service';
 import { PaymentsService } from './payments.service';
 import { PaymentSettlement } from './payment-settlement.service';
@@ -34,6 +31,14 @@ import { AgentDebtsRepository } from './debts/agent-debts.repository';
 import { AgentCredit } from './debts/agent-credit';
 import { WithdrawalReserve } from './withdrawal-reserve';
 import { X402Service } from '@app/x402';
+import { EscrowRelease } from './escrow-release';
+import { EscrowHoldsRepository } from './repositories/escrow-holds.repository';
+import { RefundsRepository } from './repositories/refunds.repository';
+import { RegistrationPaymentsRepository } from './repositories/registration-payments.repository';
+import { TransactionsRepository } from './repositories/transactions.repository';
+import { WithdrawalsRepository } from './repositories/withdrawals.repository';
+import { PAYMENTS_USECASES } from './usecases';
+import { RecoverRegistrationPayment } from './usecases/recover-registration-payment/recover-registration-payment.usecase';
 
 @Module({
   imports: [
@@ -56,7 +61,6 @@ import { X402Service } from '@app/x402';
     X402Service,
     { provide: SettlementAdapter, inject: [AppConfig, DataSource, FaultInjector], useFactory: createSettlementAdapter },
     ChainTxRecovery,
-    RecoverRegistrationPayment,
     PaymentsService,
     PaymentSettlement,
     EscrowService,
@@ -66,15 +70,19 @@ import { X402Service } from '@app/x402';
     AgentDebtsRepository,
     AgentCredit,
     WithdrawalReserve,
-    DisputeMoney,
-    BalancesService,
+    EscrowHoldsRepository,
+    RefundsRepository,
+    RegistrationPaymentsRepository,
+    TransactionsRepository,
+    WithdrawalsRepository,
+    EscrowRelease,
+    ...PAYMENTS_USECASES,
     PaymentsTestClock,
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
   exports: [
     ChainTxRecovery,
-    RecoverRegistrationPayment,
     NonceGuard,
     X402Service,
     SettlementAdapter,
@@ -85,8 +93,7 @@ import { X402Service } from '@app/x402';
     RefundsService,
     AgentCredit,
     WithdrawalReserve,
-    DisputeMoney,
-    BalancesService,
+    ...PAYMENTS_USECASES,
     PaymentsTestClock,
     RegistrationFeeStep,
   ],
