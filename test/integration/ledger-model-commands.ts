@@ -11,6 +11,7 @@ import {
   splitAgentFee,
   WITHDRAWAL_FEE,
   WITHDRAWAL_MINIMUM,
+  RequestWithdrawal as RequestWithdrawalUseCase,
   WithdrawalsService,
 } from '@app/payments';
 import { ApiHarness } from '../support/api-harness';
@@ -54,6 +55,7 @@ export interface Real {
   ledger: LedgerService;
   escrow: EscrowService;
   withdrawals: WithdrawalsService;
+  requestWithdrawal: RequestWithdrawalUseCase;
   clock: FixedClock;
   get<T>(type: new (...args: never[]) => T): T;
 }
@@ -203,8 +205,8 @@ export class RequestWithdrawal implements fc.AsyncCommand<Model, Real> {
     };
     const available = m.available.get(agentId) ?? 0n;
     const amount = this.amount ?? available;
-    const result = await r.withdrawals
-      .request(agentId, auth, amount, '0x2222222222222222222222222222222222222222')
+    const result = await r.requestWithdrawal
+      .execute({ agentId, auth, amount, destinationWallet: '0x2222222222222222222222222222222222222222' })
       .catch((e: unknown) => e);
     if (amount < WITHDRAWAL_MINIMUM) expect((result as AppException).code).toBe('WITHDRAWAL_BELOW_MINIMUM');
     else if (amount > available) expect((result as AppException).code).toBe('INSUFFICIENT_BALANCE');

@@ -1,8 +1,15 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { formatMicros } from '@app/common';
-import { DisputeView, GetDispute, ResolveDispute, ResolveOverdueDispute, RespondToDispute } from '@app/disputes';
-import { DisputeOutcome, splitAgentFee } from '@app/payments';
+import {
+  DisputeOutcome,
+  DisputeView,
+  GetDispute,
+  ResolveDispute,
+  ResolveOverdueDispute,
+  RespondToDispute,
+} from '@app/disputes';
+import { splitAgentFee } from '@app/payments';
 import { newWallet } from '../support/wallets';
 import { credit, DebtModel } from './ledger-model-debts';
 import { FILING_MS, RESPONSE_MS, add, min, disputeStats, refused, file, choose } from './ledger-model-disputes-base';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { FixedClock } from '@app/common';
 import { Accounts, LedgerService } from '@app/ledger';
-import { EscrowService, WithdrawalsService } from '@app/payments';
+import { EscrowService, RequestWithdrawal as RequestWithdrawalUseCase, WithdrawalsService } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { CLIENT_WALLET } from '../support/money';
 import { EndNode, EndRoot, OpenChain, ReserveNode } from './ledger-model-chains';
@@ -66,6 +66,7 @@ describe('ledger model test (G1)', () => {
       ledger: api.app.get(LedgerService),
       escrow: api.app.get(EscrowService),
       withdrawals: api.app.get(WithdrawalsService),
+      requestWithdrawal: api.app.get(RequestWithdrawalUseCase),
       clock,
       get: (type) => api.app.get(type, { strict: false }),
     };

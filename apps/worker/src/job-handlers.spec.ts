@@ -99,6 +99,7 @@ describe('JobHandlerRegistry', () => {
       unused,
       unused,
       unused,
+      unused,
       { execute: async (paymentId: string) => settled.push(paymentId) } as never,
       unused,
       unused,

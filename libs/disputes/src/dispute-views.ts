@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Usdc } from '@app/common';
-import { DisputeMoney } from '@app/payments';
+import { GetDisputeDebt } from '@app/payments';
 import { DisputeEntity, DisputeView } from './entities/dispute.entity';
 
 /**
@@ -10,12 +10,12 @@ import { DisputeEntity, DisputeView } from './entities/dispute.entity';
  */
 @Injectable()
 export class DisputeViews {
-  constructor(private readonly money: DisputeMoney) {}
+  constructor(private readonly disputeDebt: GetDisputeDebt) {}
 
   async of(d: DisputeEntity): Promise<DisputeView> {
     if (!d.resolution) return Object.assign(d, { refundedAmount: 0n, outstandingAmount: 0n });
     const total = Usdc.parse(d.resolution.refundAmount, 'refundAmount').micros;
-    const debt = await this.money.debtOf(d.id);
+    const debt = await this.disputeDebt.execute(d.id);
     const outstanding = debt && debt.creditorWallet !== null ? debt.amount - debt.refunded : 0n;
     return Object.assign(d, { refundedAmount: total - outstanding, outstandingAmount: outstanding });
   }

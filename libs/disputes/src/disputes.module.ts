@@ -30,7 +30,7 @@ const USE_CASES = [
   AdvanceTestClock,
 ];
 
-/** Disputes: file, respond, resolve (by the platform or the response deadline), read. The money moves through payments' DisputeMoney. */
+/** Disputes: file, respond, resolve (by the platform or the response deadline), read. The money moves through payments' use cases (FreezeDisputedEarnings, SettleDisputedEarnings); what each outcome refunds is dispute-refund.rule.ts. */
 @Module({
   imports: [TypeOrmModule.forFeature([DisputeEntity]), AuthModule, PaymentsModule, ExecutionModule, ReputationModule],
   providers: [...USE_CASES, DisputesRepository, DisputeTimeouts, DisputeViews, PayerProofCheck],

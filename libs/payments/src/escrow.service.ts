@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Clock, formatMicros, newId } from '@app/common';
+import { Clock, newId } from '@app/common';
 import { AppConfig } from '@app/config';
-import { allWrites, Queryable, queryRows, TransactionRunner } from '@app/database';
+import { allWrites, Queryable } from '@app/database';
 import { AccountRef, Accounts, LedgerService } from '@app/ledger';
-import { OutboxService } from '@app/outbox';
 import { jobId, JobProducer } from '@app/queues';
-import { INITIAL_REPUTATION, reputationTier } from '@app/reputation';
+import { reputationTier } from '@app/reputation';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { splitAgentFee } from './fees';
 import { RefundEntity } from './entities/refund.entity';
 import { RefundsService } from './refunds.service';
-import { AgentCredit } from './debts/agent-credit';
+import { EscrowRelease } from './escrow-release';
+import { EscrowHoldsRepository } from './repositories/escrow-holds.repository';
+import { ReleaseHold } from './usecases/release-hold/release-hold.usecase';
+import { ReleaseDueHolds } from './usecases/release-due-holds/release-due-holds.usecase';
 
 export interface ExecutionCharge {
   /** The `tx_` id to create (chosen by the caller so it can be returned before commit). */
@@ -58,8 +58,9 @@ export interface ExecutionCharge {
 export const RELEASE_BUCKET_MS = 5_000;
 
 /**
- * Charged executions and the escrow of their earnings: posting the split, holding earnings by
- * the agent's tier, releasing them (delayed job, sweeper as a safety net).
+ * Charged executions and the escrow of their earnings: posting the split and holding earnings by
+ * the agent's tier (inside the charge's transaction), scheduling their release. The release itself
+ * is the ReleaseHold and ReleaseDueHolds use cases (`release`, `releaseDue` answer through them).
  */
 @Injectable()
 export class EscrowService {
@@ -67,14 +68,14 @@ export class EscrowService {
 
   constructor(
     private readonly ledger: LedgerService,
-    private readonly outbox: OutboxService,
-    private readonly tx: TransactionRunner,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly jobs: JobProducer,
     private readonly refunds: RefundsService,
-    private readonly credit: AgentCredit,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly holds: EscrowHoldsRepository,
+    private readonly escrowRelease: EscrowRelease,
+    private readonly releaseHold: ReleaseHold,
+    private readonly releaseDueHolds: ReleaseDueHolds,
   ) {}
 
   /**
@@ -101,14 +102,9 @@ export class EscrowService {
     if (!queued) this.scheduledBuckets.delete(bucket);
   }
 
-  /** Worker step of `escrow.release-due`: releases every hold due by now, in batches. Returns how many. */
-  async releaseDue(batch = 500): Promise<number> {
-    let released = 0;
-    for (;;) {
-      const due = await this.dueReleases(batch);
-      for (const hold of due) if (await this.release(hold.id)) released++;
-      if (due.length < batch) return released;
-    }
+  /** Worker step of `escrow.release-due` (ReleaseDueHolds): releases every hold due by now, in batches. Returns how many. */
+  releaseDue(batch = 500): Promise<number> {
+    return this.releaseDueHolds.execute(batch);
   }
 
   /** Seconds an agent's earnings are held, by its tier now (resolutions §6). */
@@ -174,37 +170,17 @@ export class EscrowService {
     // One round trip (pipeline mode): the two rows, the refund row and the posting go out together
     // and run in this order; the posting locks the hot platform accounts only until commit.
     // The hold's length by tier (reputation's reputationTier: 60+ instant, 40+ Standard, 20+ At Risk, else Critical).
-    const [held, opened] = await allWrites([
-      queryRows<{ releaseAt: Date }>(
+    const [releaseAt, opened] = await allWrites([
+      this.holds.insertCharge(
         manager,
-        `WITH t AS (
-           INSERT INTO transactions (id, requesting_agent, payer_wallet, providing_agent_id, capability_id, gross_amount, platform_fee, agent_fee,
-                                     platform_cut, agent_earnings, status, execution_time_ms, payment_id, escrow_id, completed_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'completed', $11, $12, $13, $14))
-         INSERT INTO escrow_holds (id, transaction_id, agent_id, amount, status, release_at)
-         SELECT $13, $1, $4, $10, 'held', $14::timestamptz + make_interval(secs => CASE WHEN s >= 60 THEN 0 WHEN s >= 40 THEN $15 WHEN s >= 20 THEN $16 ELSE $17 END)
-           FROM (SELECT coalesce($18::int, (SELECT reputation_score FROM agents WHERE id = $4), ${INITIAL_REPUTATION}) AS s) score
-         RETURNING release_at AS "releaseAt"`,
-        [
-          transactionId,
-          transaction.requestingAgent,
-          transaction.payerWallet,
-          c.agentId,
-          c.capabilityId,
-          gross.toString(),
-          c.platformFee.toString(),
-          c.agentFee.toString(),
-          cut.toString(),
-          earnings.toString(),
-          c.executionTimeMs,
-          c.paymentId,
-          holdId,
-          now,
-          this.config.escrowHoldStandardS,
-          this.config.escrowHoldAtRiskS,
-          this.config.escrowHoldCriticalS,
-          c.agentReputation ?? null,
-        ],
+        transaction,
+        hold,
+        {
+          standard: this.config.escrowHoldStandardS,
+          atRisk: this.config.escrowHoldAtRiskS,
+          critical: this.config.escrowHoldCriticalS,
+        },
+        c.agentReputation ?? null,
       ),
       refund
         ? this.refunds.open(manager, {
@@ -238,68 +214,21 @@ export class EscrowService {
           ])
         : Promise.resolve(null),
     ]);
-    hold.releaseAt = new Date(held[0].releaseAt);
+    hold.releaseAt = releaseAt;
     if (hold.releaseAt.getTime() <= now.getTime() && c.releaseInline !== false) {
-      await this.releaseIn(manager, hold);
+      await this.escrowRelease.releaseIn(manager, hold);
       Object.assign(hold, { status: 'released', releasedAt: now });
     }
     return { transaction, hold, refund: opened };
   }
 
-  /**
-   * Releases a held escrow whose time has come. Claiming the row first makes a duplicate job
-   * (or the sweeper racing the delayed job) a no-op. Returns whether this call released it.
-   */
-  async release(holdId: string): Promise<boolean> {
-    const released = await this.tx.run(async (manager) => {
-      const [hold]: EscrowHoldEntity[] = await manager.query(
-        `SELECT id, agent_id AS "agentId", transaction_id AS "transactionId", amount, status, release_at AS "releaseAt"
-           FROM escrow_holds WHERE id = $1 AND status = 'held' AND release_at <= $2 FOR UPDATE SKIP LOCKED`,
-        [holdId, this.clock.now()],
-      );
-      if (!hold) return null;
-      // Escrow before available, as a charge released in its own transaction takes them (the
-      // escrow account with the charge's posting, available with the release): by id the posting
-      // could take available first and deadlock against that charge.
-      await this.ledger.lockFirst(manager, Accounts.agentEscrow(hold.agentId).code);
-      return this.releaseIn(manager, { ...hold, amount: BigInt(hold.amount) } as EscrowHoldEntity);
-    });
-    if (released === null) return false;
-    for (const id of released.refundIds) await this.refunds.enqueue(id);
-    return true;
-  }
-
-  /** Releases a claimed hold; answers the refunds its repayment of the agent's debts opened (the sweeper sends them if nobody wakes them). */
-  private async releaseIn(manager: Queryable, hold: EscrowHoldEntity): Promise<{ refundIds: string[] }> {
-    await manager.query(
-      `UPDATE escrow_holds SET status = 'released', released_at = $2 WHERE id = $1 AND status = 'held'`,
-      [hold.id, this.clock.now()],
-    );
-    if (hold.amount === 0n) return { refundIds: [] };
-    // What the agent owes (a dispute's refund of earnings it had withdrawn) is repaid first.
-    const { balances, refundIds } = await this.credit.credit(manager, {
-      code: 'escrow.released',
-      refId: hold.id,
-      from: Accounts.agentEscrow(hold.agentId),
-      agentId: hold.agentId,
-      amount: hold.amount,
-    });
-    const available =
-      balances.get(Accounts.agentAvailable(hold.agentId).code) ??
-      (await this.ledger.balance(manager, Accounts.agentAvailable(hold.agentId).code));
-    await this.outbox.record(manager, 'escrow.released', hold.agentId, {
-      transactionId: hold.transactionId,
-      amount: formatMicros(hold.amount),
-      newAvailableBalance: formatMicros(available),
-    });
-    return { refundIds };
+  /** ReleaseHold: releases a held escrow whose time has come; answers whether this call released it. */
+  release(holdId: string): Promise<boolean> {
+    return this.releaseHold.execute(holdId);
   }
 
   /** Held escrows due for release (for the sweeper). */
-  async dueReleases(limit = 500): Promise<{ id: string; releaseAt: Date }[]> {
-    return this.dataSource.query(
-      `SELECT id, release_at AS "releaseAt" FROM escrow_holds WHERE status = 'held' AND release_at <= $1 ORDER BY release_at LIMIT $2`,
-      [this.clock.now(), limit],
-    );
+  dueReleases(limit = 500): Promise<{ id: string; releaseAt: Date }[]> {
+    return this.holds.due(this.clock.now(), limit);
   }
 }

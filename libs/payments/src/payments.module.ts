@@ -5,15 +5,12 @@ import { AuthModule } from '@app/auth';
 import { LedgerModule } from '@app/ledger';
 import { OutboxModule } from '@app/outbox';
 import { SweepRegistry } from '@app/queues';
-import { BalancesService } from './balances.service';
-import { RecoverRegistrationPayment } from './registration-recovery';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { RefundEntity } from './entities/refund.entity';
 import { RefundsService } from './refunds.service';
-import { DisputeMoney } from './dispute-money.service';
 import { EscrowService } from './escrow.service';
 import { OnchainModule } from '@app/onchain';
 import { bindSettlementHash, PaymentsRepository } from './payments.repository';
@@ -31,6 +28,14 @@ import { AgentDebtsRepository } from './debts/agent-debts.repository';
 import { AgentCredit } from './debts/agent-credit';
 import { WithdrawalReserve } from './withdrawal-reserve';
 import { X402Service } from '@app/x402';
+import { EscrowRelease } from './escrow-release';
+import { EscrowHoldsRepository } from './repositories/escrow-holds.repository';
+import { RefundsRepository } from './repositories/refunds.repository';
+import { RegistrationPaymentsRepository } from './repositories/registration-payments.repository';
+import { TransactionsRepository } from './repositories/transactions.repository';
+import { WithdrawalsRepository } from './repositories/withdrawals.repository';
+import { PAYMENTS_USECASES } from './usecases';
+import { RecoverRegistrationPayment } from './usecases/recover-registration-payment/recover-registration-payment.usecase';
 
 /** Sending money on a chain, with the one write it needs on this side: a settlement's hash on its payments. */
 const ONCHAIN = OnchainModule.register({ bindSettlementHash });
@@ -53,7 +58,6 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
   providers: [
     NonceGuard,
     X402Service,
-    RecoverRegistrationPayment,
     PaymentsRepository,
     AuthorizePayment,
     SettlePayment,
@@ -66,15 +70,19 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     AgentDebtsRepository,
     AgentCredit,
     WithdrawalReserve,
-    DisputeMoney,
-    BalancesService,
+    EscrowHoldsRepository,
+    RefundsRepository,
+    RegistrationPaymentsRepository,
+    TransactionsRepository,
+    WithdrawalsRepository,
+    EscrowRelease,
+    ...PAYMENTS_USECASES,
     PaymentsTestClock,
     X402RegistrationFee,
     { provide: RegistrationFeeStep, useExisting: X402RegistrationFee },
   ],
   exports: [
     ONCHAIN,
-    RecoverRegistrationPayment,
     NonceGuard,
     X402Service,
     PaymentsRepository,
@@ -88,8 +96,7 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     RefundsService,
     AgentCredit,
     WithdrawalReserve,
-    DisputeMoney,
-    BalancesService,
+    ...PAYMENTS_USECASES,
     PaymentsTestClock,
     RegistrationFeeStep,
   ],

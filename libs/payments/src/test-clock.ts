@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Queryable, queryRows } from '@app/database';
-import { EscrowService } from './escrow.service';
 import { RefundsService } from './refunds.service';
+import { ReleaseDueHolds } from './usecases/release-due-holds/release-due-holds.usecase';
+import { ProcessRefund } from './usecases/process-refund/process-refund.usecase';
+import { ProcessWithdrawal } from './usecases/process-withdrawal/process-withdrawal.usecase';
 import { WithdrawalsService } from './withdrawals.service';
 
 /** What moving the test clock did to payments' rows. */
@@ -30,9 +32,11 @@ const SHIFT = `make_interval(secs => $1::int)`;
 @Injectable()
 export class PaymentsTestClock {
   constructor(
-    private readonly escrow: EscrowService,
+    private readonly releaseDueHolds: ReleaseDueHolds,
     private readonly withdrawals: WithdrawalsService,
+    private readonly processWithdrawal: ProcessWithdrawal,
     private readonly refunds: RefundsService,
+    private readonly processRefund: ProcessRefund,
   ) {}
 
   /** In the caller's transaction: every waited-on time of payments' rows `seconds` earlier. */
@@ -54,13 +58,13 @@ export class PaymentsTestClock {
 
   /** After commit: the work now due, done here (as the worker's jobs do it; their claims make a worker racing it harmless). */
   async runDue(): Promise<PaymentsDueRun> {
-    const escrowReleased = await this.escrow.releaseDue();
+    const escrowReleased = await this.releaseDueHolds.execute();
     let withdrawalsProcessed = 0;
     for (const id of await this.withdrawals.dueForProcessing())
-      if ((await this.withdrawals.process(id)) !== 'skipped') withdrawalsProcessed++;
+      if ((await this.processWithdrawal.execute(id)) !== 'skipped') withdrawalsProcessed++;
     let refundsProcessed = 0;
     for (const id of await this.refunds.dueForProcessing())
-      if ((await this.refunds.process(id)) !== 'skipped') refundsProcessed++;
+      if ((await this.processRefund.execute(id)) !== 'skipped') refundsProcessed++;
     return { escrowReleased, withdrawalsProcessed, refundsProcessed };
   }
 }

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { formatMicros } from '@app/common';
 import { AppConfig } from '@app/config';
-import { RefundsService } from '@app/payments';
+import { RetryRefund } from '@app/payments';
 import { isLivemode } from '@app/x402';
 import { AdminOnly } from '../auth/admin-key.guard';
 import { RefundResponse } from '../execution/dto/execute.dto';
@@ -16,7 +16,7 @@ export class AdminRefundsController {
   private readonly livemode: boolean;
 
   constructor(
-    private readonly refunds: RefundsService,
+    private readonly retryRefund: RetryRefund,
     config: AppConfig,
   ) {
     this.livemode = isLivemode(config);
@@ -31,7 +31,7 @@ export class AdminRefundsController {
   @ApiEnvelope(RefundResponse)
   @ApiErrors(400, 401, 403, 404, 409)
   async retry(@Param('id') id: string): Promise<RefundResponse> {
-    const r = await this.refunds.retry(prefixedId(id, 'rfd', 'id'));
+    const r = await this.retryRefund.execute(prefixedId(id, 'rfd', 'id'));
     return {
       refundId: r.id,
       amount: formatMicros(r.amount),

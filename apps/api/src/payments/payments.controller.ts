@@ -4,7 +4,14 @@ import { GetPlatformStats } from '@app/analytics';
 import { WalletAuthContext } from '@app/auth';
 import { Usdc } from '@app/common';
 import { AppConfig } from '@app/config';
-import { BalancesService, WithdrawalsService } from '@app/payments';
+import {
+  GetBalance,
+  GetEarningsHistory,
+  GetTransaction,
+  GetWithdrawal,
+  ListWithdrawals,
+  RequestWithdrawal,
+} from '@app/payments';
 import { isLivemode } from '@app/x402';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
@@ -34,8 +41,12 @@ export class PaymentsController {
   private readonly livemode: boolean;
 
   constructor(
-    private readonly balances: BalancesService,
-    private readonly withdrawals: WithdrawalsService,
+    private readonly getBalance: GetBalance,
+    private readonly requestWithdrawal: RequestWithdrawal,
+    private readonly listWithdrawals: ListWithdrawals,
+    private readonly getWithdrawal: GetWithdrawal,
+    private readonly earningsHistory: GetEarningsHistory,
+    private readonly getTransaction: GetTransaction,
     private readonly platformStats: GetPlatformStats,
     config: AppConfig,
   ) {
@@ -47,7 +58,7 @@ export class PaymentsController {
   @ApiEnvelope(BalanceResponse)
   @ApiErrors(400, 404)
   async balance(@Param('agentId', UuidParamPipe) agentId: string): Promise<BalanceResponse> {
-    return toBalanceResponse(await this.balances.balance(agentId));
+    return toBalanceResponse(await this.getBalance.execute(agentId));
   }
 
   @Post('withdraw')
@@ -56,12 +67,12 @@ export class PaymentsController {
   @ApiEnvelope(WithdrawResponse, 201)
   @ApiErrors(400, 401, 403, 404, 409)
   async withdraw(@Body() dto: WithdrawDto, @WalletAuth() auth: WalletAuthContext): Promise<WithdrawResponse> {
-    const w = await this.withdrawals.request(
-      dto.agentId.toLowerCase(),
+    const w = await this.requestWithdrawal.execute({
+      agentId: dto.agentId.toLowerCase(),
       auth,
-      Usdc.parse(dto.amount, 'amount').micros,
-      dto.destinationWallet,
-    );
+      amount: Usdc.parse(dto.amount, 'amount').micros,
+      destinationWallet: dto.destinationWallet,
+    });
     return toWithdrawResponse(w, this.livemode);
   }
 
@@ -73,7 +84,7 @@ export class PaymentsController {
     @Param('agentId', UuidParamPipe) agentId: string,
     @Query() page: PageQueryDto,
   ): Promise<WithdrawalListResponse> {
-    const { withdrawals, summary } = await this.withdrawals.list(agentId, page);
+    const { withdrawals, summary } = await this.listWithdrawals.execute(agentId, page);
     return toWithdrawalListResponse(withdrawals, summary, this.livemode);
   }
 
@@ -82,7 +93,7 @@ export class PaymentsController {
   @ApiEnvelope(WithdrawalResponse)
   @ApiErrors(400, 404)
   async withdrawal(@Param('id') id: string): Promise<WithdrawalResponse> {
-    return toWithdrawalResponse(await this.withdrawals.get(prefixedId(id, 'wd', 'id')), this.livemode);
+    return toWithdrawalResponse(await this.getWithdrawal.execute(prefixedId(id, 'wd', 'id')), this.livemode);
   }
 
   @Get('history/:agentId')
@@ -96,7 +107,7 @@ export class PaymentsController {
     @Param('agentId', UuidParamPipe) agentId: string,
     @Query() page: PageQueryDto,
   ): Promise<TransactionListItemResponse[]> {
-    return (await this.balances.history(agentId, page)).map((t) => toTransactionListItem(t, this.livemode));
+    return (await this.earningsHistory.execute(agentId, page)).map((t) => toTransactionListItem(t, this.livemode));
   }
 
   @Get('tx/:txId')
@@ -104,7 +115,7 @@ export class PaymentsController {
   @ApiEnvelope(TransactionResponse)
   @ApiErrors(400, 404)
   async transaction(@Param('txId') txId: string): Promise<TransactionResponse> {
-    return toTransactionResponse(await this.balances.transaction(prefixedId(txId, 'tx', 'txId')), this.livemode);
+    return toTransactionResponse(await this.getTransaction.execute(prefixedId(txId, 'tx', 'txId')), this.livemode);
   }
 
   @Get('stats')

@@ -4,12 +4,18 @@ import { FinishChain, ReleaseStaleNode } from '@app/chains';
 import { ResolveOverdueDispute } from '@app/disputes';
 import { FinishSettlement } from '@app/execution';
 import { ChainTxRecovery } from '@app/onchain';
-import { EscrowService, RecoverRegistrationPayment, RefundsService, WithdrawalsService } from '@app/payments';
+import {
+  ProcessRefund,
+  ProcessWithdrawal,
+  RecoverRegistrationPayment,
+  ReleaseDueHolds,
+  ReleaseHold,
+} from '@app/payments';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
 /**
- * Money-moving jobs. Each decodes its payload and calls one domain method, which claims its row
+ * Money-moving jobs. Each decodes its payload and calls one use case, which claims its row
  * (so several run at once: a payout waiting for its receipt never holds up the resend of a
  * transaction it may be queued behind).
  * A settlement retry finishes the execution the payment paid for, so it calls the execution lib;
@@ -19,9 +25,10 @@ import { JobHandlerRegistry } from '../job-handlers';
 export class MoneyProcessor extends WorkerHost {
   constructor(
     private readonly registry: JobHandlerRegistry,
-    withdrawals: WithdrawalsService,
-    refunds: RefundsService,
-    escrow: EscrowService,
+    processWithdrawal: ProcessWithdrawal,
+    processRefund: ProcessRefund,
+    releaseHold: ReleaseHold,
+    releaseDueHolds: ReleaseDueHolds,
     finishSettlement: FinishSettlement,
     chainTxs: ChainTxRecovery,
     finishChain: FinishChain,
@@ -31,10 +38,10 @@ export class MoneyProcessor extends WorkerHost {
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.money);
-    jobs.register('withdrawal.process', (job) => withdrawals.process(job.data.withdrawalId));
-    jobs.register('refund.process', (job) => refunds.process(job.data.refundId));
-    jobs.register('escrow.release', (job) => escrow.release(job.data.holdId));
-    jobs.register('escrow.release-due', () => escrow.releaseDue());
+    jobs.register('withdrawal.process', (job) => processWithdrawal.execute(job.data.withdrawalId));
+    jobs.register('refund.process', (job) => processRefund.execute(job.data.refundId));
+    jobs.register('escrow.release', (job) => releaseHold.execute(job.data.holdId));
+    jobs.register('escrow.release-due', () => releaseDueHolds.execute());
     jobs.register('payment.settle', (job) => finishSettlement.execute(job.data.paymentId));
     jobs.register('registration.recover', (job) => registrations.execute(job.data.paymentId));
     jobs.register('chain.resend', (job) => chainTxs.resend(job.data.txId));

@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 import { bigintTransformer } from '@app/common';
-import type { DisputeOutcome } from '@app/payments';
+import type { DisputeOutcome } from '../dispute-refund.rule';
 
 export type DisputeStatus = 'pending' | 'responded' | 'resolved';
 

@@ -5,7 +5,7 @@ import { WalletAuthService } from '@app/auth';
 import { TransactionRunner } from '@app/database';
 import { CollectExecutionEvidence, EvidenceKeys } from '@app/execution';
 import { OutboxService } from '@app/outbox';
-import { DisputeMoney } from '@app/payments';
+import { FreezeDisputedEarnings, GetDisputedTransaction } from '@app/payments';
 import { ReputationRecorder } from '@app/reputation';
 import { DisputeEntity } from '../../entities/dispute.entity';
 import { DisputesRepository } from '../../disputes.repository';
@@ -32,7 +32,8 @@ export type FiledDispute = DisputeEntity & { evidenceKey: string };
 export class FileDispute {
   constructor(
     private readonly repo: DisputesRepository,
-    private readonly money: DisputeMoney,
+    private readonly disputedTransaction: GetDisputedTransaction,
+    private readonly freezeEarnings: FreezeDisputedEarnings,
     private readonly proofs: PayerProofCheck,
     private readonly walletAuth: WalletAuthService,
     private readonly evidence: CollectExecutionEvidence,
@@ -47,7 +48,7 @@ export class FileDispute {
 
   async execute(cmd: FileDisputeCommand): Promise<FiledDispute> {
     this.proofs.assertPresent(cmd.proof);
-    const charged = await this.money.transaction(cmd.transactionId);
+    const charged = await this.disputedTransaction.execute(cmd.transactionId);
     if (!charged) throw new NotFoundException('TRANSACTION_NOT_FOUND', 'Transaction', cmd.transactionId);
     const signed = this.proofs.verify(cmd.proof, charged);
     if (charged.disputeId !== null)
@@ -80,7 +81,7 @@ export class FileDispute {
     const respondBy = new Date(now.getTime() + this.config.disputeResponseWindowS * 1000);
     const dispute = await this.tx.run(async (manager) => {
       if (signed) await this.walletAuth.consume(manager, signed);
-      const frozen = await this.money.freeze(manager, charged.id, id);
+      const frozen = await this.freezeEarnings.execute(manager, charged.id, id);
       const row = {
         id,
         transactionId: charged.id,

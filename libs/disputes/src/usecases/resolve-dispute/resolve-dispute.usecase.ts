@@ -3,10 +3,11 @@ import { AppException, Clock, formatMicros, NotFoundException } from '@app/commo
 import { TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
 import { MarkExecutionRefunded } from '@app/execution';
-import { DisputeMoney, DisputeOutcome, RefundsService } from '@app/payments';
+import { GetDisputedTransaction, RefundsService, SettleDisputedEarnings } from '@app/payments';
 import { REPUTATION_DELTAS, ReputationRecorder } from '@app/reputation';
 import { DisputeResolution, DisputeView } from '../../entities/dispute.entity';
 import { DisputeViews } from '../../dispute-views';
+import { DisputeOutcome, disputeMoneyIds, disputeRefund } from '../../dispute-refund.rule';
 import { DisputesRepository } from '../../disputes.repository';
 
 export interface ResolveDisputeCommand {
@@ -32,7 +33,8 @@ export interface ResolveDisputeCommand {
 export class ResolveDispute {
   constructor(
     private readonly repo: DisputesRepository,
-    private readonly money: DisputeMoney,
+    private readonly disputedTransaction: GetDisputedTransaction,
+    private readonly settleEarnings: SettleDisputedEarnings,
     private readonly refunds: RefundsService,
     private readonly executions: MarkExecutionRefunded,
     private readonly reputation: ReputationRecorder,
@@ -53,12 +55,16 @@ export class ResolveDispute {
           status: d.status,
           resolution: d.resolution,
         });
-      const charged = (await this.money.transaction(d.transactionId, manager))!;
+      const charged = (await this.disputedTransaction.execute(d.transactionId, manager))!;
       const advance = cmd.advance === true && cmd.outcome !== 'agent_wins';
-      const settled = await this.money.settle(manager, {
+      const { transactionStatus, ...refund } = disputeRefund(cmd.outcome, charged);
+      const settled = await this.settleEarnings.execute(manager, {
         disputeId: d.id,
         transaction: charged,
         frozen: d.frozenAmount,
+        refund,
+        transactionStatus,
+        ...disputeMoneyIds(d.id),
         outcome: cmd.outcome,
         advance,
       });

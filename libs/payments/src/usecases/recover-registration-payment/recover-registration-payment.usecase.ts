@@ -1,14 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock, newId } from '@app/common';
 import { AppConfig } from '@app/config';
-import { queryRows, TransactionRunner } from '@app/database';
+import { TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
-import { PaymentEntity } from './entities/payment.entity';
-import { AUTHORIZATION_EXPIRY_MARGIN_S, settleRetryDelayMs } from './usecases/settle-payment/settle-payment.usecase';
-import { toSettleRequest } from './payment-rows';
-import { RefundsService } from './refunds.service';
+import { PaymentEntity } from '../../entities/payment.entity';
+import { AUTHORIZATION_EXPIRY_MARGIN_S, settleRetryDelayMs } from '../settle-payment/settle-payment.usecase';
+import { toSettleRequest } from '../../payment-rows';
+import { RefundsService } from '../../refunds.service';
+import { RegistrationPaymentsRepository } from '../../repositories/registration-payments.repository';
 import { SettlementAdapter } from '@app/onchain';
 
 export type RegistrationRecovery = 'refunded' | 'released' | 'waiting' | 'skipped';
@@ -33,24 +32,17 @@ export class RecoverRegistrationPayment {
     private readonly tx: TransactionRunner,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payments: RegistrationPaymentsRepository,
   ) {}
 
   /** Registration payments to look at: undecided past their lease or retry time, or settled with no agent after the lease. */
-  async due(limit = 100): Promise<string[]> {
+  due(limit = 100): Promise<string[]> {
     const now = this.clock.now();
-    const rows = await queryRows<{ id: string }>(
-      this.dataSource.manager,
-      `(SELECT id FROM payments WHERE status IN ('settlement_failed', 'settling') AND purpose = 'registration' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3)
-       UNION ALL
-       (SELECT id FROM payments WHERE status = 'settled' AND ref_id IS NULL AND purpose = 'registration' AND settled_at <= $2 ORDER BY settled_at LIMIT $3)`,
-      [now, new Date(now.getTime() - this.config.settlementLeaseMs), limit],
-    );
-    return rows.map((r) => r.id);
+    return this.payments.due(now, new Date(now.getTime() - this.config.settlementLeaseMs), limit);
   }
 
   async execute(paymentId: string): Promise<RegistrationRecovery> {
-    const p = await this.dataSource.manager.findOne(PaymentEntity, { where: { id: paymentId } });
+    const p = await this.payments.findById(paymentId);
     const now = this.clock.now();
     if (!p || p.purpose !== 'registration' || p.refId !== null) return 'skipped';
     if (p.status === 'settled')
@@ -63,16 +55,10 @@ export class RecoverRegistrationPayment {
     if (moved) return this.refund(p, moved);
     if (BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
       // The authorization expired unused, with a margin for a chain clock behind ours: it can never move money.
-      await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = $2`, [
-        p.id,
-        p.status,
-      ]);
+      await this.payments.release(p.id, p.status);
       return 'released';
     }
-    await this.dataSource.query(
-      `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $3 WHERE id = $1 AND status = $2`,
-      [p.id, p.status, new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1))],
-    );
+    await this.payments.retryAt(p.id, p.status, new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1)));
     return 'waiting';
   }
 
@@ -80,15 +66,7 @@ export class RecoverRegistrationPayment {
   private async refund(p: PaymentEntity, txHash: string | null): Promise<RegistrationRecovery> {
     const refundId = newId('rfd');
     const done = await this.tx.run(async (m) => {
-      const claimed = await queryRows<{ id: string }>(
-        m,
-        txHash
-          ? `UPDATE payments SET status = 'settled', tx_hash = $3, settled_at = now(), next_attempt_at = NULL, last_error = NULL, ref_id = $2
-              WHERE id = $1 AND status IN ('settlement_failed', 'settling') AND ref_id IS NULL RETURNING id`
-          : `UPDATE payments SET ref_id = $2 WHERE id = $1 AND status = 'settled' AND ref_id IS NULL RETURNING id`,
-        txHash ? [p.id, refundId, txHash] : [p.id, refundId],
-      );
-      if (claimed.length === 0) return false;
+      if (!(await this.payments.claimForRefund(m, p.id, refundId, txHash))) return false;
       await this.ledger.post(m, {
         code: 'registration.refunded',
         refId: p.id,

@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { Page } from '@app/common';
+import { Queryable, queryRows } from '@app/database';
+import { TransactionEntity } from '../entities/transaction.entity';
+
+/** A charged transaction as a dispute sees it. */
+export interface DisputedTransaction {
+  id: string;
+  payerWallet: string;
+  agentId: string;
+  agentFee: bigint;
+  platformCut: bigint;
+  agentEarnings: bigint;
+  status: string;
+  disputeId: string | null;
+  completedAt: Date;
+  paymentId: string | null;
+  /** SHA-256 of the x402 header that paid it (null: paid from a chain's budget): a payer's proof. */
+  paymentHeaderHash: string | null;
+}
+
+/** An agent's totals over its charges, withdrawals and holds (one statement). */
+export interface EarningsSummary {
+  earned: bigint;
+  executions: number;
+  withdrawn: bigint;
+  heldCount: number;
+  heldTotal: bigint;
+}
+
+const DISPUTED_COLUMNS = `id, payer_wallet, providing_agent_id, agent_fee::text, platform_cut::text, agent_earnings::text, status, dispute_id,
+  coalesce(completed_at, created_at) AS completed_at, payment_id`;
+
+/** Every statement on `transactions` (the charges) outside the charge itself (EscrowHoldsRepository writes it with its hold). */
+@Injectable()
+export class TransactionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async disputed(id: string, sql: Queryable = this.dataSource): Promise<DisputedTransaction | null> {
+    const [row] = await queryRows<Record<string, string | Date | null>>(
+      sql,
+      `SELECT t.id, t.payer_wallet, t.providing_agent_id, t.agent_fee::text, t.platform_cut::text, t.agent_earnings::text, t.status, t.dispute_id,
+              coalesce(t.completed_at, t.created_at) AS completed_at, t.payment_id, p.header_hash
+         FROM transactions t LEFT JOIN payments p ON p.id = t.payment_id WHERE t.id = $1`,
+      [id],
+    );
+    return row ? toDisputed(row) : null;
+  }
+
+  /** Marks a `completed`, undisputed transaction disputed (the row lock queues concurrent filings). Null: it was not. */
+  async markDisputed(sql: Queryable, id: string, disputeId: string): Promise<DisputedTransaction | null> {
+    const [row] = await queryRows<Record<string, string | Date | null>>(
+      sql,
+      `UPDATE transactions SET status = 'disputed', dispute_id = $2 WHERE id = $1 AND status = 'completed' AND dispute_id IS NULL
+       RETURNING ${DISPUTED_COLUMNS}`,
+      [id, disputeId],
+    );
+    return row ? toDisputed(row) : null;
+  }
+
+  async endDispute(sql: Queryable, id: string, status: 'refunded' | 'completed'): Promise<void> {
+    await sql.query(`UPDATE transactions SET status = $2 WHERE id = $1 AND status = 'disputed'`, [id, status]);
+  }
+
+  async agentExists(agentId: string): Promise<boolean> {
+    const rows = await queryRows(this.dataSource.manager, `SELECT 1 FROM agents WHERE id = $1`, [agentId]);
+    return rows.length > 0;
+  }
+
+  async earningsSummary(agentId: string): Promise<EarningsSummary> {
+    const [row] = await queryRows<{
+      earned: string;
+      executions: number;
+      withdrawn: string;
+      held_count: number;
+      held_total: string;
+    }>(
+      this.dataSource.manager,
+      `SELECT (SELECT coalesce(sum(agent_earnings), 0) FROM transactions WHERE providing_agent_id = $1)::text AS earned,
+              (SELECT count(*) FROM transactions WHERE providing_agent_id = $1)::int AS executions,
+              (SELECT coalesce(sum(amount), 0) FROM withdrawals WHERE agent_id = $1 AND status = 'completed')::text AS withdrawn,
+              (SELECT count(*) FROM escrow_holds WHERE agent_id = $1 AND status = 'held')::int AS held_count,
+              (SELECT coalesce(sum(amount), 0) FROM escrow_holds WHERE agent_id = $1 AND status = 'held')::text AS held_total`,
+      [agentId],
+    );
+    return {
+      earned: BigInt(row.earned),
+      executions: row.executions,
+      withdrawn: BigInt(row.withdrawn),
+      heldCount: row.held_count,
+      heldTotal: BigInt(row.held_total),
+    };
+  }
+
+  /**
+   * Newest first. The page's ids come from the (agent, created_at, id) index alone, so a deep OFFSET
+   * skips index entries, not rows; then only the page's rows are read.
+   */
+  async history(agentId: string, page: Page): Promise<TransactionEntity[]> {
+    const ids = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `SELECT id FROM transactions WHERE providing_agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [agentId, page.limit, page.offset],
+    );
+    if (ids.length === 0) return [];
+    const rows = await this.dataSource.manager.find(TransactionEntity, { where: { id: In(ids.map((r) => r.id)) } });
+    const byId = new Map(rows.map((t) => [t.id, t]));
+    return ids.map((r) => byId.get(r.id)!).filter(Boolean);
+  }
+
+  findById(id: string): Promise<TransactionEntity | null> {
+    return this.dataSource.manager.findOne(TransactionEntity, { where: { id } });
+  }
+
+  /** The agent's earnings released to available from charges completed since `since` (the filing window of `windowS`): their total and when the last frees. */
+  async releasedInsideWindow(
+    sql: Queryable,
+    agentId: string,
+    since: Date,
+    windowS: number,
+  ): Promise<{ total: bigint; until: Date | null }> {
+    const [row] = await queryRows<{ total: string; until: Date | null }>(
+      sql,
+      `SELECT coalesce(sum(amount), 0)::text AS total, max(frees_at) AS until FROM (${INSIDE_WINDOW}) r`,
+      [agentId, since, windowS],
+    );
+    return { total: BigInt(row.total), until: row.until ? new Date(row.until) : null };
+  }
+
+  /**
+   * Of those earnings (`total` of them), the first moment the ones still inside their window leave
+   * `amount` withdrawable out of `available` (null: never within the window).
+   */
+  async freesAt(
+    sql: Queryable,
+    agentId: string,
+    since: Date,
+    windowS: number,
+    m: { total: bigint; available: bigint; amount: bigint },
+  ): Promise<Date | null> {
+    const [at] = await queryRows<{ at: Date }>(
+      sql,
+      `SELECT frees_at AS at FROM (SELECT frees_at, $4::bigint - sum(amount) OVER (ORDER BY frees_at, id) AS still FROM (${INSIDE_WINDOW}) r) c
+        WHERE $5::bigint - least(still, $5::bigint) >= $6::bigint ORDER BY frees_at LIMIT 1`,
+      [agentId, since, windowS, m.total.toString(), m.available.toString(), m.amount.toString()],
+    );
+    return at ? new Date(at.at) : null;
+  }
+
+  /** The agent's record over its oldest `scan` charges by payers other than its own wallet: how many, from how many payers, since when. */
+  async record(
+    sql: Queryable,
+    agentId: string,
+    scan: number,
+  ): Promise<{ n: number; payers: number; first: Date | null }> {
+    const [record] = await queryRows<{ n: number; payers: number; first: Date | null }>(
+      sql,
+      `SELECT count(*)::int AS n, count(DISTINCT payer)::int AS payers, min(at) AS first FROM (
+         SELECT lower(t.payer_wallet) AS payer, t.created_at AS at FROM transactions t
+          WHERE t.providing_agent_id = $1 AND lower(t.payer_wallet) <> (SELECT lower(wallet) FROM agents WHERE id = $1)
+          ORDER BY t.created_at LIMIT $2) oldest`,
+      [agentId, scan],
+    );
+    return { ...record, first: record.first ? new Date(record.first) : null };
+  }
+}
+
+/** The agent's earnings released to available whose transactions can still be disputed ($1 agent, $2 window start, $3 window seconds). */
+const INSIDE_WINDOW = `SELECT t.id, t.agent_earnings AS amount, coalesce(t.completed_at, t.created_at) + make_interval(secs => $3) AS frees_at
+  FROM transactions t JOIN escrow_holds h ON h.transaction_id = t.id AND h.status = 'released'
+ WHERE t.providing_agent_id = $1 AND t.status = 'completed' AND t.agent_earnings > 0 AND coalesce(t.completed_at, t.created_at) > $2`;
+
+function toDisputed(r: Record<string, string | Date | null>): DisputedTransaction {
+  return {
+    id: r.id as string,
+    payerWallet: r.payer_wallet as string,
+    agentId: r.providing_agent_id as string,
+    agentFee: BigInt(r.agent_fee as string),
+    platformCut: BigInt(r.platform_cut as string),
+    agentEarnings: BigInt(r.agent_earnings as string),
+    status: r.status as string,
+    disputeId: r.dispute_id as string | null,
+    completedAt: new Date(r.completed_at as Date),
+    paymentId: r.payment_id as string | null,
+    paymentHeaderHash: (r.header_hash as string | undefined) ?? null,
+  };
+}
