@@ -1,19 +1,28 @@
-export * from './entities/agent.entity';
-export * from './entities/agent-capability.entity';
-export * from './entities/agent-ranking.entity';
-export * from './agent.types';
-export * from './agent-rules';
-export * from './registration-fee.step';
-export * from './agents.repository';
-export * from './usecases/register-agent/register-agent.usecase';
-export * from './usecases/get-agent/get-agent.usecase';
-export * from './usecases/get-agent-wallet/get-agent-wallet.usecase';
-export * from './usecases/update-agent/update-agent.usecase';
-export * from './usecases/deactivate-agent/deactivate-agent.usecase';
-export * from './usecases/suspend-agent/suspend-agent.usecase';
-export * from './usecases/reinstate-agent/reinstate-agent.usecase';
-export * from './usecases/discover-agents/discover-agents.usecase';
-export * from './search-text';
-export * from './recommend-agents';
-export * from './agents.module';
-export * from './execute-target.reader';
+export { AgentEntity, DEFAULT_CHAIN_SETTINGS } from './entities/agent.entity';
+export {
+  AgentCapabilityEntity,
+  CURRENCIES,
+  PRICING_MODELS,
+  VARIABLE_PRICING_MODELS,
+} from './entities/agent-capability.entity';
+export type { Currency, PricingModel } from './entities/agent-capability.entity';
+export { MAX_CAPABILITIES } from './agent.types';
+export type { CapabilityInput, RegisterAgentInput, UpdateAgentInput } from './agent.types';
+export { RegistrationFeeStep } from './registration-fee.step';
+export type { RegistrationFeeCharge, RegistrationFeeContext } from './registration-fee.step';
+export { AgentsRepository } from './agents.repository';
+export { RegisterAgent } from './usecases/register-agent/register-agent.usecase';
+export type { RegisteredAgent } from './usecases/register-agent/register-agent.usecase';
+export { GetAgent } from './usecases/get-agent/get-agent.usecase';
+export { GetAgentWallet } from './usecases/get-agent-wallet/get-agent-wallet.usecase';
+export { UpdateAgent } from './usecases/update-agent/update-agent.usecase';
+export { DeactivateAgent } from './usecases/deactivate-agent/deactivate-agent.usecase';
+export { SuspendAgent } from './usecases/suspend-agent/suspend-agent.usecase';
+export { ReinstateAgent } from './usecases/reinstate-agent/reinstate-agent.usecase';
+export { DiscoverAgents } from './usecases/discover-agents/discover-agents.usecase';
+export type { DiscoveredAgent } from './usecases/discover-agents/discover-agents.usecase';
+export { RecommendAgents } from './recommend-agents';
+export type { Recommendation } from './recommend-agents';
+export { AgentsModule } from './agents.module';
+export { ExecuteTargetReader, ExecuteTargetReaderModule } from './execute-target.reader';
+export type { ExecutableAgent, ExecutableCapability, ExecuteTarget } from './execute-target.reader';

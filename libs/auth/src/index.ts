@@ -1,5 +1,6 @@
-export * from './used-auth-message.entity';
-export * from './wallet-signature';
-export * from './wallet-auth.service';
-export * from './usecases/prune-used-auth-messages/prune-used-auth-messages.usecase';
-export * from './auth.module';
+export { assertFresh, parseAuthHeader, recoverSigner } from './wallet-signature';
+export type { ParsedAuthHeader } from './wallet-signature';
+export { SIGNATURE_HEADER, WALLET_HEADER, WalletAuthService } from './wallet-auth.service';
+export type { SignedRequest, WalletAuthContext, WalletAuthHeaders } from './wallet-auth.service';
+export { PruneUsedAuthMessages } from './usecases/prune-used-auth-messages/prune-used-auth-messages.usecase';
+export { AuthModule } from './auth.module';

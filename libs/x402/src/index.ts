@@ -3,7 +3,9 @@ export { TokenDomain, transferAuthorizationDigest } from './eip3009';
 export { isLivemode, NETWORKS, NetworkInfo, PaymentOption } from './networks';
 export { NonceClaim, NonceGuard, NonceRef, paymentReplayed } from './nonce-guard';
 export { PaymentInvalid, PaymentReplayed } from './x402.errors';
-export { MAX_TIMEOUT_SECONDS, RecoveredPayment, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from './x402.service';
+export { MAX_TIMEOUT_SECONDS } from './x402-offer';
+export type { X402Offer } from './x402-offer';
+export { RecoveredPayment, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from './x402.service';
 export {
   Authorization,
   ExactEvmPayload,

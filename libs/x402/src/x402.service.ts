@@ -6,18 +6,9 @@ import { PaymentInvalid } from './x402.errors';
 import { AppConfig } from '@app/config';
 import { isLivemode, NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
-import {
-  Authorization,
-  PaymentRequiredV2,
-  PaymentRequirementsV1,
-  PaymentRequirementsV2,
-  PriceRequest,
-  VerifiedPayment,
-  PresentedPayment,
-  SettlementReceipt,
-} from './x402.types';
+import { buildOffer, X402Offer } from './x402-offer';
+import { Authorization, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
 
-export const MAX_TIMEOUT_SECONDS = 300;
 /** Reference facilitators require validBefore >= now + 6 s (three blocks of padding). */
 const VALID_BEFORE_PADDING_S = 6n;
 /** Authorizations valid for longer than this cannot be stockpiled. */
@@ -112,37 +103,11 @@ export class X402Service {
   }
 
   /** The v1 entries (v1-safe networks only) and the v2 PaymentRequired object. */
-  offer(price: PriceRequest): { accepts: PaymentRequirementsV1[]; v2: PaymentRequiredV2 } {
-    const amount = price.amount.toString();
-    const accepts: PaymentRequirementsV1[] = this.options
-      .filter((o) => o.network.inV1Body)
-      .map((o) => ({
-        scheme: 'exact',
-        network: o.network.name,
-        maxAmountRequired: amount,
-        resource: price.resource,
-        description: price.description,
-        mimeType: 'application/json',
-        payTo: this.payTo,
-        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-        asset: o.asset,
-        extra: { name: o.assetName, version: '2', livemode: this.livemode },
-      }));
-    const v2: PaymentRequiredV2 = {
-      x402Version: 2,
-      error: this.requiredMessage,
-      resource: { url: price.resource, description: price.description, mimeType: 'application/json' },
-      accepts: this.options.map((o): PaymentRequirementsV2 => ({
-        scheme: 'exact',
-        network: o.network.caip2,
-        amount,
-        asset: o.asset,
-        payTo: this.payTo,
-        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-        extra: { name: o.assetName, version: '2', livemode: this.livemode },
-      })),
-    };
-    return { accepts, v2 };
+  offer(price: PriceRequest): X402Offer {
+    return buildOffer(
+      { options: this.options, payTo: this.payTo, livemode: this.livemode, requiredMessage: this.requiredMessage },
+      price,
+    );
   }
 
   /** PAYMENT_REQUIRED with the offer (the transport renders it: a 402 with the x402 fields). */

@@ -1,0 +1,54 @@
+import { PaymentOption } from './networks';
+import { PaymentRequiredV2, PaymentRequirementsV1, PaymentRequirementsV2, PriceRequest } from './x402.types';
+
+export const MAX_TIMEOUT_SECONDS = 300;
+
+/** What a deployment offers to be paid with: its networks and assets, its wallet, and whether money is real. */
+export interface OfferTerms {
+  options: PaymentOption[];
+  payTo: string;
+  livemode: boolean;
+  /** The v2 `error` text (a test deployment says it is one). */
+  requiredMessage: string;
+}
+
+/** The 402 offer: the v1 `accepts` entries (v1-safe networks only) and the v2 PaymentRequired object. */
+export interface X402Offer {
+  accepts: PaymentRequirementsV1[];
+  v2: PaymentRequiredV2;
+}
+
+/** The v1 entries (v1-safe networks only) and the v2 PaymentRequired object for one price. */
+export function buildOffer(terms: OfferTerms, price: PriceRequest): X402Offer {
+  const { options, payTo, livemode } = terms;
+  const amount = price.amount.toString();
+  const accepts: PaymentRequirementsV1[] = options
+    .filter((o) => o.network.inV1Body)
+    .map((o) => ({
+      scheme: 'exact',
+      network: o.network.name,
+      maxAmountRequired: amount,
+      resource: price.resource,
+      description: price.description,
+      mimeType: 'application/json',
+      payTo,
+      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      asset: o.asset,
+      extra: { name: o.assetName, version: '2', livemode },
+    }));
+  const v2: PaymentRequiredV2 = {
+    x402Version: 2,
+    error: terms.requiredMessage,
+    resource: { url: price.resource, description: price.description, mimeType: 'application/json' },
+    accepts: options.map((o): PaymentRequirementsV2 => ({
+      scheme: 'exact',
+      network: o.network.caip2,
+      amount,
+      asset: o.asset,
+      payTo,
+      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      extra: { name: o.assetName, version: '2', livemode },
+    })),
+  };
+  return { accepts, v2 };
+}
