@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { CHAIN_CHECKS } from '@app/chains';
 import { FaultInjector } from '@app/common';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { SettlementAdapter } from '@app/onchain';
 import { PAYMENT_CHECKS } from '@app/payments';
 import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orchestrator-agent';
 import { startChain, LocalChain } from '../../scripts/local-chain';
@@ -122,6 +123,42 @@ describe('chains on anvil (e2e)', () => {
         (r) => r.violations.length,
       ),
     ).toEqual([]);
+  });
+
+  it('a root whose payment fails to settle: 502 SETTLEMENT_FAILED, the root never runs, nothing funds the chain', async () => {
+    const orchestratorId = await register({
+      endpoints: { execution: orchestrator.url },
+      capabilities: [orchestrateCapability()],
+    });
+    orchestrator.serve(orchestratorId);
+    const { wallet: payer, header } = await pay(ROOT_COST + BUDGET);
+    // The chain's node is down for this one settlement (the authorization never reaches the chain).
+    const settle = jest
+      .spyOn(api.app.get(SettlementAdapter), 'settle')
+      .mockRejectedValueOnce(new Error('connect ECONNREFUSED (test: the RPC is down)'));
+    const calls = orchestrator.state.calls.length;
+    try {
+      const res = await api.request('POST', '/api/v1/execute', {
+        body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: {}, chain: { budget: '1.00' } },
+        headers: { [header.name]: header.value },
+      });
+      expect(res.status).toBe(502);
+      expect(res.body.error.code).toBe('SETTLEMENT_FAILED');
+    } finally {
+      settle.mockRestore();
+    }
+    expect(orchestrator.state.calls.length).toBe(calls); // the root never ran
+    expect(await chain.balanceOf(payer.address)).toBe(ROOT_COST + BUDGET); // nothing moved
+    const [row] = await ds.query(`SELECT id FROM chains WHERE root_wallet = $1`, [payer.address.toLowerCase()]);
+    const [root] = await ds.query(`SELECT status, agent_error AS error FROM executions WHERE chain_id = $1`, [row.id]);
+    expect(root).toEqual({ status: 'failed', error: 'the chain payment did not settle' });
+    const [payment] = await ds.query(`SELECT status FROM payments WHERE payer = $1`, [payer.address.toLowerCase()]);
+    expect(payment.status).toBe('settlement_failed'); // left to its retries
+    const [budget] = await ds.query(
+      `SELECT coalesce(sum(balance), 0)::text AS held FROM ledger_accounts WHERE code = $1`,
+      [`chain:${row.id}:budget`],
+    );
+    expect(budget.held).toBe('0'); // no budget was funded
   });
 
   it('a root whose process died before its payment settled: the worker settles it, ends the chain unrun and refunds all of it on chain', async () => {

@@ -209,10 +209,8 @@ export class ExecuteChainRoot {
     rootId: string,
     fund: (sql: Queryable) => readonly Promise<unknown>[],
   ): Promise<void> {
-    try {
-      await payment.settleOutside();
-    } catch (err) {
-      if (!(err instanceof SettlementFailed)) throw err;
+    // A failed settlement comes back as a value (SettleFailure), not thrown: anything else thrown propagates.
+    if (await payment.settleOutside()) {
       await this.repo.recordFailure(this.tx.pooled, rootId, {
         status: 'failed',
         error: 'the chain payment did not settle',
