@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
 import { PaymentEntity } from '../entities/payment.entity';
 
-/** The statements on `payments` that the recovery of registration fees makes (the payment's other rows are PaymentsService's). */
+/** The statements on `payments` that the recovery of registration fees makes (the payment's other rows are PaymentsRepository's). */
 @Injectable()
 export class RegistrationPaymentsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
