@@ -31,7 +31,6 @@ import { X402Service } from '@app/x402';
 import { EscrowRelease } from './escrow-release';
 import { EscrowHoldsRepository } from './repositories/escrow-holds.repository';
 import { RefundsRepository } from './repositories/refunds.repository';
-import { RegistrationPaymentsRepository } from './repositories/registration-payments.repository';
 import { TransactionsRepository } from './repositories/transactions.repository';
 import { WithdrawalsRepository } from './repositories/withdrawals.repository';
 import { PAYMENTS_USECASES } from './usecases';
@@ -72,7 +71,6 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     WithdrawalReserve,
     EscrowHoldsRepository,
     RefundsRepository,
-    RegistrationPaymentsRepository,
     TransactionsRepository,
     WithdrawalsRepository,
     EscrowRelease,

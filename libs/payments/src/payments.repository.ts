@@ -12,7 +12,7 @@ import {
 } from '@app/database';
 import { AppException } from '@app/common';
 import { paymentReplayed } from '@app/x402';
-import { PaymentEntity } from './entities/payment.entity';
+import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
 
 /** The `payments` table: every statement on it. Transitions are checked in SQL, so concurrent writers cannot both win. */
 @Injectable()
@@ -166,15 +166,48 @@ export class PaymentsRepository {
     );
   }
 
-  /** Execution payments due for the worker: a retry whose time came, a lapsed lease, settled but never linked (before `settledBefore`). */
-  async due(now: Date, settledBefore: Date, limit: number): Promise<string[]> {
+  /**
+   * Payments of one purpose due for the worker: a retry whose time came, a lapsed lease, settled but
+   * never linked (before `settledBefore`). Execution payments are settled again; registration fees
+   * are recovered (`RecoverRegistrationPayment`).
+   */
+  async due(now: Date, settledBefore: Date, limit: number, purpose: PaymentPurpose = 'execution'): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.query(
-      `(SELECT id FROM payments WHERE status IN ('settlement_failed', 'settling') AND purpose = 'execution' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3)
+      `(SELECT id FROM payments WHERE status IN ('settlement_failed', 'settling') AND purpose = '${purpose}' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3)
        UNION ALL
-       (SELECT id FROM payments WHERE status = 'settled' AND ref_id IS NULL AND purpose = 'execution' AND settled_at <= $2 ORDER BY settled_at LIMIT $3)`,
+       (SELECT id FROM payments WHERE status = 'settled' AND ref_id IS NULL AND purpose = '${purpose}' AND settled_at <= $2 ORDER BY settled_at LIMIT $3)`,
       [now, settledBefore, limit],
     );
     return rows.map((r) => r.id);
+  }
+
+  /** A registration fee whose authorization expired unused: released (only from `status`). */
+  async releaseFrom(id: string, status: string): Promise<void> {
+    await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = $2`, [id, status]);
+  }
+
+  /** A registration fee checked again at `at` (only from `status`). */
+  async retryAt(id: string, status: string, at: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $3 WHERE id = $1 AND status = $2`,
+      [id, status, at],
+    );
+  }
+
+  /**
+   * Inside the caller's transaction: claims the payment for its refund, once (`ref_id` takes the
+   * refund's id), recording it settled with `txHash` when it was not yet. Answers whether it claimed it.
+   */
+  async claimForRefund(sql: Queryable, id: string, refundId: string, txHash: string | null): Promise<boolean> {
+    const claimed = await queryRows<{ id: string }>(
+      sql,
+      txHash
+        ? `UPDATE payments SET status = 'settled', tx_hash = $3, settled_at = now(), next_attempt_at = NULL, last_error = NULL, ref_id = $2
+            WHERE id = $1 AND status IN ('settlement_failed', 'settling') AND ref_id IS NULL RETURNING id`
+        : `UPDATE payments SET ref_id = $2 WHERE id = $1 AND status = 'settled' AND ref_id IS NULL RETURNING id`,
+      txHash ? [id, refundId, txHash] : [id, refundId],
+    );
+    return claimed.length > 0;
   }
 }
 

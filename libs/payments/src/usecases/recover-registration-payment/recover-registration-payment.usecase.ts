@@ -7,7 +7,7 @@ import { PaymentEntity } from '../../entities/payment.entity';
 import { AUTHORIZATION_EXPIRY_MARGIN_S, settleRetryDelayMs } from '../settle-payment/settle-payment.usecase';
 import { toSettleRequest } from '../../payment-rows';
 import { RefundsService } from '../../refunds.service';
-import { RegistrationPaymentsRepository } from '../../repositories/registration-payments.repository';
+import { PaymentsRepository } from '../../payments.repository';
 import { SettlementAdapter } from '@app/onchain';
 
 export type RegistrationRecovery = 'refunded' | 'released' | 'waiting' | 'skipped';
@@ -32,17 +32,17 @@ export class RecoverRegistrationPayment {
     private readonly tx: TransactionRunner,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    private readonly payments: RegistrationPaymentsRepository,
+    private readonly payments: PaymentsRepository,
   ) {}
 
   /** Registration payments to look at: undecided past their lease or retry time, or settled with no agent after the lease. */
   due(limit = 100): Promise<string[]> {
     const now = this.clock.now();
-    return this.payments.due(now, new Date(now.getTime() - this.config.settlementLeaseMs), limit);
+    return this.payments.due(now, new Date(now.getTime() - this.config.settlementLeaseMs), limit, 'registration');
   }
 
   async execute(paymentId: string): Promise<RegistrationRecovery> {
-    const p = await this.payments.findById(paymentId);
+    const p = await this.payments.get(paymentId);
     const now = this.clock.now();
     if (!p || p.purpose !== 'registration' || p.refId !== null) return 'skipped';
     if (p.status === 'settled')
@@ -55,7 +55,7 @@ export class RecoverRegistrationPayment {
     if (moved) return this.refund(p, moved);
     if (BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
       // The authorization expired unused, with a margin for a chain clock behind ours: it can never move money.
-      await this.payments.release(p.id, p.status);
+      await this.payments.releaseFrom(p.id, p.status);
       return 'released';
     }
     await this.payments.retryAt(p.id, p.status, new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1)));
