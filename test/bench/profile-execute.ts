@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { Wallet } from 'ethers';
 import { loadConfig } from '@app/config';
 import { AdmitExecution, AgentCaller, Execute, ExecuteTargetCache, RateLimiter } from '@app/execution';
-import { EscrowService, PaymentsRepository } from '@app/payments';
+import { HoldReleaseSchedule, PaymentsRepository, RecordCharge } from '@app/payments';
 import { TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from '@app/x402';
 import { buildDataSourceOptions, TransactionRunner } from '@app/database';
 import { LedgerService } from '@app/ledger';
@@ -99,7 +99,7 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   wrap(app.get(DataSource), 'transaction', 'dataSource.transaction');
   wrap(app.get(TransactionRunner), 'pipelined', 'TransactionRunner.pipelined');
   wrap(app.get(LedgerService), 'post', 'ledger.post (in tx)');
-  wrap(app.get(EscrowService), 'recordCharge', 'recordCharge (in tx)');
+  wrap(app.get(RecordCharge), 'write', 'recordCharge (in tx)');
   wrap(app.get(PaymentsRepository), 'settleInline', 'payments.settleInline (in tx)');
   wrap(app.get(OutboxService), 'record', 'outbox.record (in tx)');
   wrap(app.get(AgentCaller), 'call', 'agent call');
@@ -132,7 +132,7 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
       answered = process.hrtime.bigint();
     }
   };
-  wrap(app.get(EscrowService), 'scheduleRelease', 'scheduleRelease (BullMQ)');
+  wrap(app.get(HoldReleaseSchedule), 'schedule', 'scheduleRelease (BullMQ)');
   wrapSync(app.get(X402Service), 'verify', 'x402 verify');
   const owner = new Wallet(Wallet.createRandom().privateKey);
   const reg = await fetch(`${url}/api/v1/agents`, {

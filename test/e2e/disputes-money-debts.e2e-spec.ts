@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ROLLUP_CHECKS } from '@app/analytics';
 import { DISPUTE_CHECKS } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, WithdrawalsService } from '@app/payments';
+import { PAYMENT_CHECKS, ProcessWithdrawal } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { fileDispute, paidExecute, resolveDispute } from '../support/disputes';
@@ -80,7 +80,7 @@ describe('Disputes: money (e2e)', () => {
       headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
     });
     expect(wd.status).toBe(201);
-    expect(await api.app.get(WithdrawalsService).process(wd.body.data.withdrawalId)).toBe('completed');
+    expect(await api.app.get(ProcessWithdrawal).execute(wd.body.data.withdrawalId)).toBe('completed');
     return { id, call, payer };
   }
   const dueTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_due`);

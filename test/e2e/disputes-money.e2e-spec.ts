@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ROLLUP_CHECKS } from '@app/analytics';
 import { DISPUTE_CHECKS } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { EscrowService, PAYMENT_CHECKS, RefundsService, WithdrawalsService } from '@app/payments';
+import { PAYMENT_CHECKS, ProcessRefund, ProcessWithdrawal, ReleaseHold } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { fileDispute, paidExecute, resolveDispute } from '../support/disputes';
@@ -91,7 +91,7 @@ describe('Disputes: money (e2e)', () => {
       headers: await walletHeaders(wallet, id, 'POST /api/v1/payments/withdraw'),
     });
     expect(wd.status).toBe(201);
-    expect(await api.app.get(WithdrawalsService).process(wd.body.data.withdrawalId)).toBe('completed');
+    expect(await api.app.get(ProcessWithdrawal).execute(wd.body.data.withdrawalId)).toBe('completed');
     return { id, call, payer };
   }
   const dueTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_due`);
@@ -125,7 +125,7 @@ describe('Disputes: money (e2e)', () => {
     ]);
     expect(hold.status).toBe('frozen');
     await ds.query(`UPDATE escrow_holds SET release_at = now() - interval '1 second' WHERE id = $1`, [hold.id]);
-    expect(await api.app.get(EscrowService).release(hold.id)).toBe(false);
+    expect(await api.app.get(ReleaseHold).execute(hold.id)).toBe(false);
     expect(await score(id)).toBe(51 - 5);
     const res = await resolveDispute(api, disputeId, 'agent_wins');
     expect(res.body.data.resolution).toMatchObject({
@@ -164,7 +164,7 @@ describe('Disputes: money (e2e)', () => {
     );
     const refund = await refundOf(disputeId);
     expect(refund).toMatchObject({ amount: '10000', status: 'pending', wallet: payer.address.toLowerCase() });
-    expect(await api.app.get(RefundsService).process(refund.id)).toBe('completed');
+    expect(await api.app.get(ProcessRefund).execute(refund.id)).toBe('completed');
     expect(await owedTo(payer)).toBe(0n);
     expect((await refundOf(disputeId)).status).toBe('completed');
     expect(await score(id)).toBe(91 - 5 - 5);
@@ -202,7 +202,7 @@ describe('Disputes: money (e2e)', () => {
     // 0.005 is below the 0.01 dust floor: owed to the payer, held for its next refund, never sent alone.
     const refund = await refundOf(disputeId);
     expect(refund).toMatchObject({ amount: '5000', status: 'held' });
-    expect(await api.app.get(RefundsService).process(refund.id)).toBe('skipped');
+    expect(await api.app.get(ProcessRefund).execute(refund.id)).toBe('skipped');
   });
 
   it("earnings already withdrawn: nothing is advanced; client_wins refunds the cut now, the rest is the agent's debt to the payer, refunded from its next earnings", async () => {

@@ -5,14 +5,14 @@ import { createSigner } from 'x402/types';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import { FaultInjector, InjectedFault } from '@app/common';
 import {
-  EscrowService,
   AuthorizePayment,
   PaymentsRepository,
   PLATFORM_FEE,
-  RefundsService,
+  ProcessRefund,
+  ProcessWithdrawal,
+  RecordCharge,
   SettlePayment,
   toSettleRequest,
-  WithdrawalsService,
 } from '@app/payments';
 import { PAYOUT_MAX_ATTEMPTS, SettlementAdapter } from '@app/onchain';
 import { startChain, LocalChain } from '../../scripts/local-chain';
@@ -89,7 +89,7 @@ describe('evm settlement on anvil (e2e)', () => {
       });
     const settled = await api.app.get(SettlePayment).execute(reserved.id);
     await ds.transaction(async (m) => {
-      const { transaction } = await api.app.get(EscrowService).recordCharge(m, {
+      const { transaction } = await api.app.get(RecordCharge).write(m, {
         paymentId: settled.id,
         payerWallet: client.address,
         requestingAgent: client.address,
@@ -118,7 +118,7 @@ describe('evm settlement on anvil (e2e)', () => {
     const id = res.body.data.withdrawalId;
     await ds.query(`UPDATE withdrawals SET attempts = $2 WHERE id = $1`, [id, attemptsBefore]);
     api.app.get(FaultInjector).arm('chain.after-persist');
-    await expect(api.app.get(WithdrawalsService).process(id)).rejects.toThrow(InjectedFault);
+    await expect(api.app.get(ProcessWithdrawal).execute(id)).rejects.toThrow(InjectedFault);
     const [row] = await ds.query(
       `SELECT w.status, w.chain_tx_id, c.nonce::int AS nonce, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`,
       [id],
@@ -144,7 +144,7 @@ describe('evm settlement on anvil (e2e)', () => {
       const w = await withdrawalPersistedNotSent();
       const signed = await legacySigned(w);
       if (broadcast) await chain.provider.send('eth_sendRawTransaction', [signed]);
-      expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+      expect(await api.app.get(ProcessWithdrawal).execute(w.id)).toBe('completed');
       expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
       const [row] = await ds.query(
         `SELECT w.status, w.tx_hash, c.signed_tx, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`,
@@ -169,11 +169,11 @@ describe('evm settlement on anvil (e2e)', () => {
       type: 2,
     });
     await ds.query(`UPDATE withdrawals SET signed_tx = $2 WHERE id = $1`, [w.id, foreign]);
-    await expect(api.app.get(WithdrawalsService).process(w.id)).rejects.toThrow(/not from this hot wallet/);
+    await expect(api.app.get(ProcessWithdrawal).execute(w.id)).rejects.toThrow(/not from this hot wallet/);
     const [row] = await ds.query(`SELECT status FROM withdrawals WHERE id = $1`, [w.id]);
     expect(row.status).toBe('processing');
     await ds.query(`UPDATE withdrawals SET signed_tx = $2, locked_until = NULL WHERE id = $1`, [w.id, signed]);
-    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await api.app.get(ProcessWithdrawal).execute(w.id)).toBe('completed');
     expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
   });
 
@@ -248,7 +248,7 @@ describe('evm settlement on anvil (e2e)', () => {
         refunded: '0.380000',
       });
       expect(await chain.balanceOf(client.address)).toBe(1_000_000n - 501_000n); // the whole authorization settled
-      expect(await api.app.get(RefundsService).process(res.body.data.refund.refundId)).toBe('completed');
+      expect(await api.app.get(ProcessRefund).execute(res.body.data.refund.refundId)).toBe('completed');
       expect(await chain.balanceOf(client.address)).toBe(1_000_000n - 121_000n); // charged exactly the metered cost
       const [row] = await ds.query(`SELECT tx_hash, signed_tx FROM refunds WHERE id = $1`, [
         res.body.data.refund.refundId,

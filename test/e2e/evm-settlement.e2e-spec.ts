@@ -5,12 +5,12 @@ import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x40
 import { Accounts, LedgerService } from '@app/ledger';
 import { FaultInjector, InjectedFault } from '@app/common';
 import {
-  EscrowService,
   AuthorizePayment,
   PaymentsRepository,
-  SettlePayment,
   PLATFORM_FEE,
-  WithdrawalsService,
+  ProcessWithdrawal,
+  RecordCharge,
+  SettlePayment,
 } from '@app/payments';
 import { PAYOUT_MAX_ATTEMPTS } from '@app/onchain';
 import { startChain, LocalChain } from '../../scripts/local-chain';
@@ -91,7 +91,7 @@ describe('evm settlement on anvil (e2e)', () => {
       });
     const settled = await api.app.get(SettlePayment).execute(reserved.id);
     await ds.transaction(async (m) => {
-      const { transaction } = await api.app.get(EscrowService).recordCharge(m, {
+      const { transaction } = await api.app.get(RecordCharge).write(m, {
         paymentId: settled.id,
         payerWallet: client.address,
         requestingAgent: client.address,
@@ -120,7 +120,7 @@ describe('evm settlement on anvil (e2e)', () => {
     const id = res.body.data.withdrawalId;
     await ds.query(`UPDATE withdrawals SET attempts = $2 WHERE id = $1`, [id, attemptsBefore]);
     api.app.get(FaultInjector).arm('chain.after-persist');
-    await expect(api.app.get(WithdrawalsService).process(id)).rejects.toThrow(InjectedFault);
+    await expect(api.app.get(ProcessWithdrawal).execute(id)).rejects.toThrow(InjectedFault);
     const [row] = await ds.query(
       `SELECT w.status, w.chain_tx_id, c.nonce::int AS nonce, c.status AS tx_status FROM withdrawals w JOIN chain_txs c ON c.id = w.chain_tx_id WHERE w.id = $1`,
       [id],
@@ -185,7 +185,7 @@ describe('evm settlement on anvil (e2e)', () => {
       headers: await walletHeaders(agent.wallet, agent.id, 'POST /api/v1/payments/withdraw'),
     });
     expect(res.status).toBe(201);
-    expect(await api.app.get(WithdrawalsService).process(res.body.data.withdrawalId)).toBe('completed');
+    expect(await api.app.get(ProcessWithdrawal).execute(res.body.data.withdrawalId)).toBe('completed');
     expect(await chain.balanceOf(dest)).toBe(4_650_000n); // net of the 0.10 fee
     const [row] = await ds.query(`SELECT signed_tx, tx_hash, status FROM withdrawals WHERE id = $1`, [
       res.body.data.withdrawalId,
@@ -197,7 +197,7 @@ describe('evm settlement on anvil (e2e)', () => {
 
   it('a transfer persisted and never broadcast is sent by the next attempt: the same transaction, once', async () => {
     const w = await withdrawalPersistedNotSent();
-    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await api.app.get(ProcessWithdrawal).execute(w.id)).toBe('completed');
     expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
     const [row] = await ds.query(
       `SELECT chain_tx_id, (SELECT count(*)::int FROM chain_txs WHERE nonce = $2) AS same_nonce FROM withdrawals WHERE id = $1`,
@@ -212,7 +212,7 @@ describe('evm settlement on anvil (e2e)', () => {
     // Someone else (an operator's script) sends from the hot wallet with that nonce first.
     const hot = chain.platform.connect(chain.provider);
     await (await hot.sendTransaction({ to: hot.address, value: 0n, nonce: w.nonce })).wait();
-    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await api.app.get(ProcessWithdrawal).execute(w.id)).toBe('completed');
     expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
     const txs: { id: string; status: string }[] = await ds.query(
       `SELECT c.id, c.status FROM chain_txs c WHERE c.kind = 'transfer' AND c.created_at >= (SELECT created_at FROM chain_txs WHERE id = $1) ORDER BY c.nonce`,
@@ -227,7 +227,7 @@ describe('evm settlement on anvil (e2e)', () => {
     const w = await withdrawalPersistedNotSent(PAYOUT_MAX_ATTEMPTS - 1);
     const [row] = await ds.query(`SELECT status, attempts FROM withdrawals WHERE id = $1`, [w.id]);
     expect(row).toEqual({ status: 'processing', attempts: PAYOUT_MAX_ATTEMPTS }); // not failed: its transfer can still land
-    expect(await api.app.get(WithdrawalsService).process(w.id)).toBe('completed');
+    expect(await api.app.get(ProcessWithdrawal).execute(w.id)).toBe('completed');
     expect(await chain.balanceOf(w.dest)).toBe(1_900_000n);
   });
 

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { formatMicros } from '@app/common';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, RefundsService } from '@app/payments';
+import { PAYMENT_CHECKS, ProcessRefund } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
@@ -111,9 +111,9 @@ describe('Variable pricing (e2e)', () => {
     expect(await payable(client.address)).toBe(47_000n);
     expect(await invariants()).toEqual([]);
 
-    const refunds = api.app.get(RefundsService);
-    expect(await refunds.process(data.refund.refundId)).toBe('completed');
-    expect(await refunds.process(data.refund.refundId)).toBe('skipped'); // a duplicate job moves nothing
+    const refunds = api.app.get(ProcessRefund);
+    expect(await refunds.execute(data.refund.refundId)).toBe('completed');
+    expect(await refunds.execute(data.refund.refundId)).toBe('skipped'); // a duplicate job moves nothing
     expect(await payable(client.address)).toBe(0n);
     const after = (await api.request('GET', `/api/v1/execute/${data.requestId}`, { headers })).body.data;
     expect(after.refund).toEqual({
@@ -191,7 +191,7 @@ describe('Variable pricing (e2e)', () => {
     const id = res.body.data.refund.refundId;
     await ds.query(`UPDATE refunds SET status = 'failed', error = 'reverted' WHERE id = $1`, [id]);
     expect(await payable(client.address)).toBe(100_000n);
-    expect(await api.app.get(RefundsService).process(id)).toBe('skipped');
+    expect(await api.app.get(ProcessRefund).execute(id)).toBe('skipped');
     expect(await invariants()).toEqual([]);
   });
 });

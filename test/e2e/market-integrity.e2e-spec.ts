@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { FixedClock } from '@app/common';
 import { DISPUTE_CHECKS, ResolveOverdueDispute } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, RefundsService, WithdrawalsService } from '@app/payments';
+import { PAYMENT_CHECKS, ProcessRefund, ProcessWithdrawal } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { clientSignature, fileDispute, paidExecute } from '../support/disputes';
@@ -53,7 +53,7 @@ describe('Market integrity: the dispute money pump (e2e)', () => {
       headers: await walletHeaders(aw, agentId, 'POST /api/v1/payments/withdraw'),
     });
     if (withdrawal.status === 201)
-      expect(await api.app.get(WithdrawalsService).process(withdrawal.body.data.withdrawalId)).toBe('completed');
+      expect(await api.app.get(ProcessWithdrawal).execute(withdrawal.body.data.withdrawalId)).toBe('completed');
     const filed = await fileDispute(api, call, {}, await clientSignature(cw, call.transactionId));
     expect(filed.status).toBe(201);
     // A never answers: the deadline resolves it client_wins.
@@ -62,7 +62,7 @@ describe('Market integrity: the dispute money pump (e2e)', () => {
     for (const { id } of await ds.query(`SELECT id FROM refunds WHERE wallet = $1 AND status = 'pending'`, [
       cw.address.toLowerCase(),
     ])) {
-      expect(await api.app.get(RefundsService).process(id)).toBe('completed');
+      expect(await api.app.get(ProcessRefund).execute(id)).toBe('completed');
     }
     const [money] = await ds.query(
       `SELECT (SELECT coalesce(sum(value), 0) FROM payments WHERE lower(payer) = ANY($1) AND status = 'settled')::text AS "in",

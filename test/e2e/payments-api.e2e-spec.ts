@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { FixedClock } from '@app/common';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { EscrowService, PAYMENT_CHECKS } from '@app/payments';
+import { PAYMENT_CHECKS, ReleaseHold } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { registerAgent } from '../support/factories';
 import { seedCharge, CLIENT_WALLET } from '../support/money';
@@ -81,11 +81,11 @@ describe('Payments API (e2e)', () => {
         escrow: { pendingCount: 1, pendingTotal: '1.900000' },
       });
 
-      const escrow = api.app.get(EscrowService);
-      expect(await escrow.release(hold.id)).toBe(false); // not due yet
+      const release = api.app.get(ReleaseHold);
+      expect(await release.execute(hold.id)).toBe(false); // not due yet
       clock.advance(61_000);
-      expect(await escrow.release(hold.id)).toBe(true);
-      expect(await escrow.release(hold.id)).toBe(false); // once
+      expect(await release.execute(hold.id)).toBe(true);
+      expect(await release.execute(hold.id)).toBe(false); // once
       b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
       expect(b).toMatchObject({
         available: '2.850000',

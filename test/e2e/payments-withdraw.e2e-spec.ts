@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { FixedClock } from '@app/common';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, WithdrawalsService } from '@app/payments';
+import { FailWithdrawal, PAYMENT_CHECKS, ProcessWithdrawal } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { registerAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
@@ -91,8 +91,8 @@ describe('Payments API (e2e)', () => {
     it('completes in the worker step: net amount sent, fee to the platform, event recorded', async () => {
       const res = await withdraw(a, '1.00');
       const id = res.body.data.withdrawalId;
-      expect(await api.app.get(WithdrawalsService).process(id)).toBe('completed');
-      expect(await api.app.get(WithdrawalsService).process(id)).toBe('skipped');
+      expect(await api.app.get(ProcessWithdrawal).execute(id)).toBe('completed');
+      expect(await api.app.get(ProcessWithdrawal).execute(id)).toBe('skipped');
       const w = (await api.request('GET', `/api/v1/payments/withdrawal/${id}`)).body.data;
       expect(w).toMatchObject({
         status: 'completed',
@@ -116,8 +116,8 @@ describe('Payments API (e2e)', () => {
     it('returns the amount to available when a withdrawal fails for good', async () => {
       const before = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data.available;
       const id = (await withdraw(a, '1.5')).body.data.withdrawalId;
-      expect(await api.app.get(WithdrawalsService).fail(id, 'destination rejected')).toBe(true);
-      expect(await api.app.get(WithdrawalsService).fail(id, 'again')).toBe(false);
+      expect(await api.app.get(FailWithdrawal).execute(id, 'destination rejected')).toBe(true);
+      expect(await api.app.get(FailWithdrawal).execute(id, 'again')).toBe(false);
       expect((await api.request('GET', `/api/v1/payments/withdrawal/${id}`)).body.data.status).toBe('failed');
       expect((await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data.available).toBe(before);
       const [event] = (await events('withdrawal.failed', a.id)).map((e: { data: unknown }) => e.data);

@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { FinishChain } from '@app/chains';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, RefundsService } from '@app/payments';
+import { PAYMENT_CHECKS, ProcessRefund, RefundsService } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { ADMIN } from '../support/disputes';
@@ -92,7 +92,7 @@ describe('Refunds that cost more than they return (e2e)', () => {
     expect(second.body.data.refund).toMatchObject({ amount: '0.000500', status: 'held' });
     const [a, b] = await refundsOf(payer);
     // Nothing sends a held refund, even a stray job.
-    expect(await api.app.get(RefundsService).process(a.id)).toBe('skipped');
+    expect(await api.app.get(ProcessRefund).execute(a.id)).toBe('skipped');
     expect(await api.app.get(RefundsService).dueForProcessing()).not.toContain(a.id);
     const big = await execute(payer, 201_000n, { capabilityId: 'quote', input: { text: 'q', cost: '0.05' } });
     expect(big.body.data.refund).toMatchObject({ amount: '0.150000', status: 'pending' });
@@ -102,7 +102,7 @@ describe('Refunds that cost more than they return (e2e)', () => {
       { ...b, carriedBy: carrier },
       { id: carrier, amount: '150000', status: 'pending', carriedBy: null, payoutAmount: '150600' },
     ]);
-    expect(await api.app.get(RefundsService).process(carrier)).toBe('completed');
+    expect(await api.app.get(ProcessRefund).execute(carrier)).toBe('completed');
     const paid = await refundsOf(payer);
     expect(paid.map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
     const hashes = await ds.query(`SELECT DISTINCT tx_hash FROM refunds WHERE wallet = $1`, [
@@ -122,7 +122,7 @@ describe('Refunds that cost more than they return (e2e)', () => {
       200,
       { refundId: id, amount: '0.001000', status: 'pending', txHash: null, livemode: false },
     ]);
-    expect(await api.app.get(RefundsService).process(id)).toBe('completed');
+    expect(await api.app.get(ProcessRefund).execute(id)).toBe('completed');
     expect((await refundsOf(payer)).map((r) => [r.status, r.payoutAmount])).toEqual([['completed', '1000']]);
     expect(await invariants()).toEqual([]);
   });
@@ -143,11 +143,11 @@ describe('Refunds that cost more than they return (e2e)', () => {
       `UPDATE refunds SET status = 'failed', error = 'transfer 0xdef reverted', retry_at = now() + interval '1 hour', attempts = 1 WHERE id = $1`,
       [second],
     );
-    const refunds = api.app.get(RefundsService);
-    const due = await refunds.dueForProcessing();
+    const due = await api.app.get(RefundsService).dueForProcessing();
+    const refunds = api.app.get(ProcessRefund);
     expect(due).toContain(first);
     expect(due).not.toContain(second);
-    expect(await refunds.process(first)).toBe('completed');
+    expect(await refunds.execute(first)).toBe('completed');
 
     expect((await api.request('POST', `/api/v1/admin/refunds/${second}/retry`)).status).toBe(401);
     const retried = await api.request('POST', `/api/v1/admin/refunds/${second}/retry`, { headers: ADMIN });
@@ -155,7 +155,7 @@ describe('Refunds that cost more than they return (e2e)', () => {
       200,
       { refundId: second, amount: '0.140000', status: 'pending', txHash: null, livemode: false },
     ]);
-    expect(await refunds.process(second)).toBe('completed');
+    expect(await refunds.execute(second)).toBe('completed');
     const again = await api.request('POST', `/api/v1/admin/refunds/${second}/retry`, { headers: ADMIN });
     expect([again.status, again.body.error.code]).toEqual([409, 'INVALID_STATE']);
     expect(

@@ -8,7 +8,7 @@ import { builtApp, RunningProcess, startProcess, waitFor } from '../support/proc
 import { withClient } from '../support/test-db';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
-import { EscrowService } from '@app/payments';
+import { HoldReleaseSchedule } from '@app/payments';
 import { newWallet, walletHeaders } from '../support/wallets';
 
 describe('worker process: withdrawals and the sweeper (e2e)', () => {
@@ -55,7 +55,7 @@ describe('worker process: withdrawals and the sweeper (e2e)', () => {
     const agentId = (await registerAgent(api, wallet)).body.data.id as string;
     const { hold } = await seedCharge(api.app, { agentId, agentFee: 1_000_000n, reputation: 50 });
     expect(hold.status).toBe('held');
-    await api.app.get(EscrowService).scheduleRelease(hold);
+    await api.app.get(HoldReleaseSchedule).schedule(hold);
     const balance = async () => (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data;
     expect((await balance()).pending).toBe('0.950000');
     await waitFor(async () => (await balance()).available === '0.950000', 'escrow released by the worker');

@@ -5,7 +5,7 @@ import { builtApp, RunningProcess, startProcess, waitFor } from '../support/proc
 import { withClient } from '../support/test-db';
 import { registerAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
-import { EscrowService, RELEASE_BUCKET_MS } from '@app/payments';
+import { HoldReleaseSchedule, RELEASE_BUCKET_MS } from '@app/payments';
 import { newWallet } from '../support/wallets';
 
 /** The worker as its own process: boots, reports health, drains a queue, shuts down gracefully. */
@@ -83,7 +83,7 @@ describe('worker process (e2e)', () => {
   });
 
   it('releases held escrow through one delayed job per time bucket (no sweeper here), each hold once', async () => {
-    const escrow = api.app.get(EscrowService);
+    const schedule = api.app.get(HoldReleaseSchedule);
     const agentIds = [
       (await registerAgent(api, newWallet())).body.data.id as string,
       (await registerAgent(api, newWallet())).body.data.id as string,
@@ -98,8 +98,8 @@ describe('worker process (e2e)', () => {
       );
       holds.push({ ...hold, releaseAt });
     }
-    for (const hold of holds) await escrow.scheduleRelease(hold);
-    await escrow.scheduleRelease(holds[0]); // asked again: nothing more is queued
+    for (const hold of holds) await schedule.schedule(hold);
+    await schedule.schedule(holds[0]); // asked again: nothing more is queued
 
     const queue = new Queue(QUEUES.money, {
       connection: redisConnectionOptions(api.config.redisUrl),

@@ -5,7 +5,7 @@ import { ChainBudget, ChainsRepository, FinishChain } from '@app/chains';
 import { AppException, newId } from '@app/common';
 import { allWrites, TransactionRunner } from '@app/database';
 import { Accounts } from '@app/ledger';
-import { EscrowService, PLATFORM_FEE, splitAgentFee } from '@app/payments';
+import { PLATFORM_FEE, RecordCharge, splitAgentFee } from '@app/payments';
 import { CLIENT_WALLET } from '../support/money';
 import { credit, DebtModel } from './ledger-model-debts';
 
@@ -177,7 +177,7 @@ export class EndNode<M extends ChainAwareModel, R extends ChainReal> implements 
       const transactionId = newId('tx');
       const [{ hold }] = await r.get(TransactionRunner).pipelined((sql) =>
         allWrites([
-          r.get(EscrowService).recordCharge(sql, {
+          r.get(RecordCharge).write(sql, {
             transactionId,
             paymentId: null,
             payerWallet: CLIENT_WALLET,

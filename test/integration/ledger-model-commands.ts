@@ -5,14 +5,15 @@ import { AppException, FixedClock } from '@app/common';
 import { WalletAuthContext } from '@app/auth';
 import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app/ledger';
 import {
-  EscrowService,
+  FailWithdrawal,
   PAYMENT_CHECKS,
   PLATFORM_FEE,
+  ProcessWithdrawal,
+  ReleaseHold,
+  RequestWithdrawal as RequestWithdrawalUseCase,
   splitAgentFee,
   WITHDRAWAL_FEE,
   WITHDRAWAL_MINIMUM,
-  RequestWithdrawal as RequestWithdrawalUseCase,
-  WithdrawalsService,
 } from '@app/payments';
 import { ApiHarness } from '../support/api-harness';
 import { CHAIN_CHECKS } from '@app/chains';
@@ -53,8 +54,9 @@ export interface Real {
   app: ApiHarness['app'];
   ds: DataSource;
   ledger: LedgerService;
-  escrow: EscrowService;
-  withdrawals: WithdrawalsService;
+  releaseHold: ReleaseHold;
+  processWithdrawal: ProcessWithdrawal;
+  failWithdrawal: FailWithdrawal;
   requestWithdrawal: RequestWithdrawalUseCase;
   clock: FixedClock;
   get<T>(type: new (...args: never[]) => T): T;
@@ -171,7 +173,7 @@ export class AdvanceAndRelease implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     r.clock.advance(this.seconds * 1000);
     for (const h of m.holds.filter((x) => !x.released)) {
-      const released = await r.escrow.release(h.id);
+      const released = await r.releaseHold.execute(h.id);
       const due = !h.frozen && h.releaseAt <= r.clock.nowMs(); // a disputed hold is frozen, never released
       expect({ hold: h.id, released }).toEqual({ hold: h.id, released: due });
       if (due) {
@@ -232,12 +234,12 @@ export class SettleWithdrawal implements fc.AsyncCommand<Model, Real> {
     const open = m.withdrawals.filter((w) => w.open);
     const w = open[this.pick % open.length];
     if (this.succeed) {
-      expect(await r.withdrawals.process(w.id)).toBe('completed');
+      expect(await r.processWithdrawal.execute(w.id)).toBe('completed');
       add(m.withdrawing, w.agentId, -w.amount);
       m.world += w.amount - WITHDRAWAL_FEE;
       m.revenue += WITHDRAWAL_FEE;
     } else {
-      expect(await r.withdrawals.fail(w.id, 'rejected by test')).toBe(true);
+      expect(await r.failWithdrawal.execute(w.id, 'rejected by test')).toBe(true);
       add(m.withdrawing, w.agentId, -w.amount);
       add(m.available, w.agentId, w.amount);
     }
@@ -254,11 +256,11 @@ export class Replay implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const target = m.done[this.pick % m.done.length];
     const before = await snapshot(r.ds);
-    if (target.kind === 'hold') expect(await r.escrow.release(target.id)).toBe(false);
+    if (target.kind === 'hold') expect(await r.releaseHold.execute(target.id)).toBe(false);
     else if (target.kind === 'dispute') await D.replayDispute(m, r, snapshot, target.id, this.pick);
     else {
-      expect(await r.withdrawals.process(target.id)).toBe('skipped');
-      expect(await r.withdrawals.fail(target.id, 'late failure')).toBe(false);
+      expect(await r.processWithdrawal.execute(target.id)).toBe('skipped');
+      expect(await r.failWithdrawal.execute(target.id, 'late failure')).toBe(false);
     }
     expect(await snapshot(r.ds)).toBe(before);
     await verify(m, r);

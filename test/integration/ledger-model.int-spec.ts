@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { FixedClock } from '@app/common';
 import { Accounts, LedgerService } from '@app/ledger';
-import { EscrowService, RequestWithdrawal as RequestWithdrawalUseCase, WithdrawalsService } from '@app/payments';
+import {
+  FailWithdrawal,
+  ProcessWithdrawal,
+  ReleaseHold,
+  RequestWithdrawal as RequestWithdrawalUseCase,
+} from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { CLIENT_WALLET } from '../support/money';
 import { EndNode, EndRoot, OpenChain, ReserveNode } from './ledger-model-chains';
@@ -64,8 +69,9 @@ describe('ledger model test (G1)', () => {
       app: api.app,
       ds: api.app.get(DataSource),
       ledger: api.app.get(LedgerService),
-      escrow: api.app.get(EscrowService),
-      withdrawals: api.app.get(WithdrawalsService),
+      releaseHold: api.app.get(ReleaseHold),
+      processWithdrawal: api.app.get(ProcessWithdrawal),
+      failWithdrawal: api.app.get(FailWithdrawal),
       requestWithdrawal: api.app.get(RequestWithdrawalUseCase),
       clock,
       get: (type) => api.app.get(type, { strict: false }),

@@ -3,7 +3,7 @@ import { Wallet } from 'ethers';
 import { newId } from '@app/common';
 import { DISPUTE_CHECKS, FileDispute, ResolveDispute } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { EscrowService, PAYMENT_CHECKS, PLATFORM_FEE } from '@app/payments';
+import { PAYMENT_CHECKS, PLATFORM_FEE, RecordCharge, ReleaseHold } from '@app/payments';
 import { Domain, seedAgent, startDomain } from '../support/medium';
 import { signAuth } from '../support/wallets';
 
@@ -47,7 +47,7 @@ describe('disputes: release versus freeze (medium)', () => {
           (PLATFORM_FEE + AGENT_FEE).toString(),
         ],
       );
-      return domain.get(EscrowService).recordCharge(em, {
+      return domain.get(RecordCharge).write(em, {
         paymentId,
         payerWallet: payer.address,
         requestingAgent: payer.address,
@@ -73,7 +73,7 @@ describe('disputes: release versus freeze (medium)', () => {
     const signature = await signAuth(payer, c.transactionId, Date.now() + Math.floor(Math.random() * 1000));
     const [released] = await Promise.all([
       new Promise<boolean>((resolve, reject) =>
-        setTimeout(() => domain.get(EscrowService).release(c.holdId).then(resolve, reject), delayMs),
+        setTimeout(() => domain.get(ReleaseHold).execute(c.holdId).then(resolve, reject), delayMs),
       ),
       domain.get(FileDispute).execute({
         transactionId: c.transactionId,

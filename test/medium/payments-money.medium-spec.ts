@@ -5,10 +5,10 @@ import { AppException, formatMicros, newId } from '@app/common';
 import { DISPUTE_CHECKS, FileDispute, ResolveDispute } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import {
-  EscrowService,
   PAYMENT_CHECKS,
   PLATFORM_FEE,
   ProcessWithdrawal,
+  RecordCharge,
   ReleaseHold,
   RequestWithdrawal,
   splitAgentFee,
@@ -48,7 +48,7 @@ describe('payments: money outcomes (medium)', () => {
           (PLATFORM_FEE + agentFee).toString(),
         ],
       );
-      return domain.get(EscrowService).recordCharge(em, {
+      return domain.get(RecordCharge).write(em, {
         paymentId,
         payerWallet: payer.address,
         requestingAgent: payer.address,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { newId } from '@app/common';
-import { EscrowService, PLATFORM_FEE } from '@app/payments';
+import { PLATFORM_FEE, RecordCharge } from '@app/payments';
 
 export const CLIENT_WALLET = '0x1111111111111111111111111111111111111111';
 
@@ -18,7 +18,7 @@ export async function seedCharge(
 ) {
   const payer = o.payerWallet ?? CLIENT_WALLET;
   const ds = app.get(DataSource);
-  const escrow = app.get(EscrowService);
+  const charge = app.get(RecordCharge);
   const gross = PLATFORM_FEE + o.agentFee;
   const paymentId = newId('pay');
   return ds.transaction(async (em) => {
@@ -29,7 +29,7 @@ export async function seedCharge(
                $3, $4, 0, 9999999999, '0x', 'h', 'execution', $1, 'settled', '0x', now())`,
       [paymentId, payer, `0x${randomBytes(32).toString('hex')}`, gross.toString()],
     );
-    return escrow.recordCharge(em, {
+    return charge.write(em, {
       paymentId,
       payerWallet: payer,
       requestingAgent: payer,

@@ -16,7 +16,7 @@ const PG_BUDGET_SHORT = 'AG002';
  * The chain budget (reliability.md §1.2), each step inside the caller's transaction. Money moves
  * in the ledger only when it moves: funded (world:chain -> chain:budget, the payment's whole
  * value), charged (a completed node's charge, chain:budget -> revenue and the callee's escrow:
- * EscrowService.recordCharge with the chain as source), and what the final chain has left
+ * RecordCharge with the chain as source), and what the final chain has left
  * (FinishChain). A node's reservation of its most cost is an earmark on the chain's row: one
  * guarded update takes it from `available` and counts the node running, so parallel reservations
  * cannot overspend (BUDGET_EXCEEDED); the node's end gives back what it did not spend.

@@ -5,13 +5,14 @@ import { AuthModule } from '@app/auth';
 import { LedgerModule } from '@app/ledger';
 import { OutboxModule } from '@app/outbox';
 import { SweepRegistry } from '@app/queues';
+import { Clock } from '@app/common';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { RefundEntity } from './entities/refund.entity';
 import { RefundsService } from './refunds.service';
-import { EscrowService } from './escrow.service';
+import { HoldReleaseSchedule } from './hold-release-schedule';
 import { OnchainModule } from '@app/onchain';
 import { bindSettlementHash, PaymentsRepository } from './payments.repository';
 import { AuthorizePayment } from './usecases/authorize-payment/authorize-payment.usecase';
@@ -63,7 +64,7 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     AdmitPayment,
     RecordCharge,
     PaymentFundings,
-    EscrowService,
+    HoldReleaseSchedule,
     WithdrawalsService,
     RefundsService,
     AgentDebtsRepository,
@@ -89,7 +90,7 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     AdmitPayment,
     RecordCharge,
     PaymentFundings,
-    EscrowService,
+    HoldReleaseSchedule,
     WithdrawalsService,
     RefundsService,
     AgentCredit,
@@ -102,7 +103,8 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
 export class PaymentsModule implements OnModuleInit {
   constructor(
     private readonly sweeps: SweepRegistry,
-    private readonly escrow: EscrowService,
+    private readonly holds: EscrowHoldsRepository,
+    private readonly clock: Clock,
     private readonly withdrawals: WithdrawalsService,
     private readonly refunds: RefundsService,
     private readonly registrations: RecoverRegistrationPayment,
@@ -111,7 +113,7 @@ export class PaymentsModule implements OnModuleInit {
   /** What the worker's sweeper collects for this domain: due escrow releases, payouts that need the worker, and registration fees to recover (OnchainModule sweeps its chain transactions). */
   onModuleInit(): void {
     this.sweeps.register('escrow.release', async () =>
-      (await this.escrow.dueReleases()).map((h) => ({ id: h.id, data: { holdId: h.id } })),
+      (await this.holds.due(this.clock.now(), 500)).map((h) => ({ id: h.id, data: { holdId: h.id } })),
     );
     this.sweeps.register('withdrawal.process', async () =>
       (await this.withdrawals.dueForProcessing()).map((id) => ({ id, data: { withdrawalId: id } })),

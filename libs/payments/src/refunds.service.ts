@@ -7,7 +7,6 @@ import { RefundEntity } from './entities/refund.entity';
 import { PayoutSender } from '@app/onchain';
 import { REFUND_PAYOUT } from './refund-payout';
 import { RefundsRepository } from './repositories/refunds.repository';
-import { ProcessRefund } from './usecases/process-refund/process-refund.usecase';
 
 export interface OpenRefund {
   id: string;
@@ -34,7 +33,6 @@ export class RefundsService {
   constructor(
     private readonly repo: RefundsRepository,
     private readonly payouts: PayoutSender,
-    private readonly processRefund: ProcessRefund,
     private readonly clock: Clock,
     private readonly jobs: JobProducer,
     private readonly config: AppConfig,
@@ -80,11 +78,6 @@ export class RefundsService {
     const r = await this.repo.findById(id);
     if (!r) throw new NotFoundException('NOT_FOUND', 'Refund', id);
     return r;
-  }
-
-  /** ProcessRefund: send the refund; completion posts `refund.paid`. A reverted transfer leaves it owed, `failed`. */
-  process(id: string): Promise<'completed' | 'failed' | 'skipped'> {
-    return this.processRefund.execute(id);
   }
 
   /** Refunds that need the worker (for the sweeper): failed ones whose retry time has come are re-driven first. */
