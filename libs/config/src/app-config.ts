@@ -65,6 +65,8 @@ export class AppConfig {
   /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
   discoverTotalCap: number;
   executionTimeoutMs: number;
+  /** How long past the agent's timeout a running execution keeps its claim (for settling) before the worker may take it. */
+  runClaimGraceMs: number;
   /** Largest agent output stored (its JSON, UTF-8 bytes); a larger one is a failed run, nothing charged. */
   executionOutputMaxBytes: number;
   /** Inputs and outputs of executions older than this many days are pruned (rows, hashes and money stay); 0: kept forever. */

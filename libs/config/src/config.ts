@@ -132,6 +132,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
   c.discoverTotalCap = r.int('DISCOVER_TOTAL_CAP', 1000, 1);
   c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);
+  c.runClaimGraceMs = r.int('RUN_CLAIM_GRACE_MS', 60_000, 1_000);
   c.executionOutputMaxBytes = r.int('EXECUTION_OUTPUT_MAX_BYTES', 262_144, 1_024, 16_777_216);
   c.executionPayloadRetentionDays = r.int('EXECUTION_PAYLOAD_RETENTION_DAYS', 30, 0, 36_500);
   c.storageMetricsIntervalMs = r.int('STORAGE_METRICS_INTERVAL_MS', 300_000, 0);

@@ -1,3 +1,4 @@
+import { AppConfig } from '@app/config';
 import { ExecutableAgent, ExecutableCapability, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { formatMicros, newId } from '@app/common';
 import { Fees, PaymentFundings } from '@app/payments';
@@ -79,9 +80,9 @@ export function newExecution(o: {
   });
 }
 
-/** How long a run may hold its claim: the agent timeout plus a minute for settling. */
-export function runClaimUntil(nowMs: number, executionTimeoutMs: number): Date {
-  return new Date(nowMs + executionTimeoutMs + 60_000);
+/** How long a run may hold its claim: the agent timeout plus RUN_CLAIM_GRACE_MS (a minute) for settling. */
+export function runClaimUntil(nowMs: number, config: Pick<AppConfig, 'executionTimeoutMs' | 'runClaimGraceMs'>): Date {
+  return new Date(nowMs + config.executionTimeoutMs + config.runClaimGraceMs);
 }
 
 /**

@@ -91,7 +91,7 @@ export class ExecuteChainRoot {
       chainId,
       isAsync: false,
       callbackUrl: cmd.callbackUrl ?? null,
-      lockedUntil: runClaimUntil(now.getTime(), this.config.executionTimeoutMs),
+      lockedUntil: runClaimUntil(now.getTime(), this.config),
     });
     const rootCost = price.amount - cmd.chain.budget;
     const node = this.funding.chainNode({

@@ -54,7 +54,7 @@ export class Execute {
       const execution = this.executionOf(
         cmd,
         admitted,
-        cmd.async ? null : runClaimUntil(this.clock.nowMs(), this.config.executionTimeoutMs),
+        cmd.async ? null : runClaimUntil(this.clock.nowMs(), this.config),
       );
       try {
         await this.tx.pipelined((sql) =>

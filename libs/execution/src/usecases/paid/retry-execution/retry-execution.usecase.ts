@@ -68,7 +68,7 @@ export class RetryExecution {
       );
     }
     // A sync retry is run here, so the row is held by this request from the reset on.
-    const lockedUntil = execution.isAsync ? null : runClaimUntil(this.clock.nowMs(), this.config.executionTimeoutMs);
+    const lockedUntil = execution.isAsync ? null : runClaimUntil(this.clock.nowMs(), this.config);
     if (!(await this.repo.resetForRetry(id, MAX_RETRIES, lockedUntil)))
       throw new AppException('INVALID_STATE', 'The execution changed while retrying; read its status');
     if (execution.isAsync) {

@@ -42,7 +42,7 @@ export class RunPendingExecution {
     let pass: CapPass | undefined;
     if (!opts.claimed) {
       const now = this.clock.now();
-      const until = runClaimUntil(now.getTime(), this.config.executionTimeoutMs);
+      const until = runClaimUntil(now.getTime(), this.config);
       const holdMs = until.getTime() - now.getTime();
       const agentId = await this.repo.claimRun(id, until, now);
       if (!agentId) {
