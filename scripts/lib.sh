@@ -68,6 +68,7 @@ ensure_node_modules() {
   if [ -d node_modules ] && [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then return 0; fi
   log "installing dependencies from package-lock.json"
   rm -rf node_modules
-  npm install --no-save --no-audit --no-fund
+  # --prefer-offline: packages already in npm's cache are not asked of the registry again.
+  npm install --no-save --no-audit --no-fund --prefer-offline
   cp package-lock.json "$stamp"
 }
