@@ -4,7 +4,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-log() { printf '\033[1m[agora]\033[0m %s\n' "$*"; }
+log() { printf '\033[1m[agora]\033[0m %s %s\n' "$(date +%T)" "$*"; }
 
 port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
