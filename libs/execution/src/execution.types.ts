@@ -1,6 +1,7 @@
 import type { AdmitPayment, PaymentFundings } from '@app/payments';
 import type { RateLimitState } from './admission/rate-limiter';
 import type { ExecutionEntity } from './entities/execution.entity';
+import type { ExecuteRoute } from './execution-factory';
 
 export const MAX_RETRIES = 3;
 
@@ -12,6 +13,8 @@ export interface ExecuteCommand {
   callbackUrl?: string;
   idempotencyKey?: string;
   async: boolean;
+  /** The route it came by (default `execute`): names the 402's resource and its discovery listing. */
+  route?: ExecuteRoute;
   /** The x402 payment presented with the request, if any. */
   payment: PaymentProof | null;
   /** The caller's address: who is counted while no verified payment names the payer. */

@@ -3,6 +3,8 @@ export { AgentCaller } from './agent-caller';
 export type { AgentCallPayload, AgentCallResult, ChainCallContext } from './agent-caller';
 export { ExecuteRejected } from './execution.types';
 export type { ExecuteCommand, ExecuteResult, ExecutionOutcome, Settlement } from './execution.types';
+export { CAPABILITY_ROUTE, capabilityOffer, discoveryFor } from './execution-factory';
+export type { ExecuteRoute } from './execution-factory';
 export { ExecutionsRepository } from './executions.repository';
 export type { RunCompletion, RunFailure } from './executions.repository';
 export { RateLimiter } from './admission/rate-limiter';
