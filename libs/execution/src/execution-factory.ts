@@ -14,7 +14,7 @@ import {
   X402Service,
 } from '@app/x402';
 import { PricedRun } from './pricing';
-import type { PaymentProof } from './execution.types';
+import type { ExecuteRoute, PaymentProof } from './execution.types';
 
 /** A run's price: what the x402 offer states (amount, resource, description) and how the run is metered. */
 export type ExecutionPrice = PricedRun & {
@@ -23,9 +23,6 @@ export type ExecutionPrice = PricedRun & {
   description: string;
   discovery: () => DiscoveryOffer;
 };
-
-/** The paid route a request came by: POST /execute (the body names the target) or the capability's own resource. */
-export type ExecuteRoute = 'execute' | 'capability';
 
 /** The route pattern of a capability's own resource (the Bazaar routeTemplate). */
 export const CAPABILITY_ROUTE = '/api/v1/agents/:agentId/capabilities/:capabilityId/execute';

@@ -1,9 +1,11 @@
 import type { AdmitPayment, PaymentFundings } from '@app/payments';
 import type { RateLimitState } from './admission/rate-limiter';
 import type { ExecutionEntity } from './entities/execution.entity';
-import type { ExecuteRoute } from './execution-factory';
 
 export const MAX_RETRIES = 3;
+
+/** The paid route a request came by: POST /execute (the body names the target) or the capability's own resource. */
+export type ExecuteRoute = 'execute' | 'capability';
 
 /** An execute request, as a transport hands it over (no HTTP in it). */
 export interface ExecuteCommand {
