@@ -27,6 +27,8 @@ import { HealthController } from './health/health.controller';
 import { PaymentsController } from './payments/payments.controller';
 import { ChainsController } from './chains/chains.controller';
 import { ExecutionController } from './execution/execution.controller';
+import { CapabilityExecuteController } from './execution/capability-execute.controller';
+import { ExecutionPresenter } from './execution/execution-presenter';
 import { PlatformKeysController } from './execution/platform-keys.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ReputationController } from './reputation/reputation.controller';
@@ -68,6 +70,7 @@ export class AppModule {
         DiscoveryController,
         PaymentsController,
         ExecutionController,
+        CapabilityExecuteController,
         PlatformKeysController,
         ChainsController,
         WebhooksController,
@@ -84,6 +87,7 @@ export class AppModule {
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         IpRateLimiter,
+        ExecutionPresenter,
         { provide: APP_GUARD, useClass: IpRateLimitGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useClass: ObjectBodyPipe },

@@ -3,11 +3,76 @@ import { ExecutableAgent, ExecutableCapability, VARIABLE_PRICING_MODELS } from '
 import { formatMicros, newId } from '@app/common';
 import { Fees, PaymentFundings } from '@app/payments';
 import { ExecutionEntity } from './entities/execution.entity';
+import {
+  bazaarExtensions,
+  DiscoveryOffer,
+  exampleFromSchema,
+  exampleObject,
+  PaymentRequiredV2,
+  serviceNameOf,
+  tagsOf,
+  X402Service,
+} from '@app/x402';
 import { PricedRun } from './pricing';
-import type { PaymentProof } from './execution.types';
+import type { ExecuteRoute, PaymentProof } from './execution.types';
 
 /** A run's price: what the x402 offer states (amount, resource, description) and how the run is metered. */
-export type ExecutionPrice = PricedRun & { amount: bigint; resource: string; description: string };
+export type ExecutionPrice = PricedRun & {
+  amount: bigint;
+  resource: string;
+  description: string;
+  discovery: () => DiscoveryOffer;
+};
+
+/** The route pattern of a capability's own resource (the Bazaar routeTemplate). */
+export const CAPABILITY_ROUTE = '/api/v1/agents/:agentId/capabilities/:capabilityId/execute';
+
+/** The path of a route for one capability. */
+export function executePath(route: ExecuteRoute, agentId: string, capabilityId: string): string {
+  return route === 'execute'
+    ? '/api/v1/execute'
+    : `/api/v1/agents/${encodeURIComponent(agentId)}/capabilities/${encodeURIComponent(capabilityId)}/execute`;
+}
+
+/**
+ * How a capability is listed for x402 discovery on a route: the service name (the agent's), the tags
+ * (the capability id) and `extensions.bazaar` with an example body and output built from its schemas.
+ * The /execute route's body wraps the input; the capability's own resource takes the input itself.
+ */
+export function discoveryFor(
+  agent: ExecutableAgent,
+  capability: ExecutableCapability,
+  route: ExecuteRoute,
+): DiscoveryOffer {
+  const inputSchema = capability.inputSchema ?? { type: 'object' };
+  const input = exampleObject(inputSchema);
+  const path = executePath(route, agent.id, capability.capabilityId);
+  const bazaar =
+    route === 'capability'
+      ? { path, routeTemplate: CAPABILITY_ROUTE, body: input, bodySchema: inputSchema }
+      : {
+          path,
+          body: { targetAgentId: agent.id, capabilityId: capability.capabilityId, input },
+          bodySchema: {
+            type: 'object',
+            properties: {
+              targetAgentId: { type: 'string', const: agent.id },
+              capabilityId: { type: 'string', const: capability.capabilityId },
+              input: inputSchema,
+            },
+            required: ['targetAgentId', 'capabilityId', 'input'],
+          },
+        };
+  return {
+    serviceName: serviceNameOf(agent.name),
+    tags: tagsOf([capability.capabilityId]),
+    extensions: bazaarExtensions({
+      ...bazaar,
+      output: exampleFromSchema(capability.outputSchema) ?? {},
+      outputSchema: capability.outputSchema ?? undefined,
+    }),
+  };
+}
 
 /**
  * What the client pays now: the platform fee plus basePrice, or plus maxPrice (the cap) for
@@ -17,19 +82,36 @@ export function priceFor(
   agent: ExecutableAgent,
   capability: ExecutableCapability,
   publicBaseUrl: string,
+  route: ExecuteRoute = 'execute',
 ): ExecutionPrice {
   const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);
+  let discovery: DiscoveryOffer | undefined;
   const authorizedAgentFee = variable ? (capability.maxPrice ?? capability.basePrice) : capability.basePrice;
   return {
     pricingModel: capability.pricingModel,
     unitPrice: capability.basePrice,
     authorizedAgentFee,
     amount: Fees.platform + authorizedAgentFee,
-    resource: `${publicBaseUrl}/api/v1/execute`,
+    resource: `${publicBaseUrl}${executePath(route, agent.id, capability.capabilityId)}`,
     description: variable
       ? `${agent.name}: ${capability.name} (${capability.pricingModel}, up to ${formatMicros(authorizedAgentFee)} USDC; the unused part is refunded)`
       : `${agent.name}: ${capability.name}`,
+    discovery: () => (discovery ??= discoveryFor(agent, capability, route)),
   };
+}
+
+/**
+ * A capability as an x402 resource (the v2 402 object a client is answered with): its URL, what it
+ * accepts, and its discovery extensions. For listings (the discovery API) as for 402s.
+ */
+export function capabilityOffer(
+  x402: Pick<X402Service, 'offer'>,
+  agent: ExecutableAgent,
+  capability: ExecutableCapability,
+  publicBaseUrl: string,
+): Pick<PaymentRequiredV2, 'resource' | 'accepts' | 'extensions'> {
+  const { resource, accepts, extensions } = x402.offer(priceFor(agent, capability, publicBaseUrl, 'capability')).v2;
+  return { resource, accepts, extensions };
 }
 
 /** A new execution, pending, as it is about to be written. */

@@ -4,6 +4,9 @@ import type { ExecutionEntity } from './entities/execution.entity';
 
 export const MAX_RETRIES = 3;
 
+/** The paid route a request came by: POST /execute (the body names the target) or the capability's own resource. */
+export type ExecuteRoute = 'execute' | 'capability';
+
 /** An execute request, as a transport hands it over (no HTTP in it). */
 export interface ExecuteCommand {
   agentId: string;
@@ -12,6 +15,8 @@ export interface ExecuteCommand {
   callbackUrl?: string;
   idempotencyKey?: string;
   async: boolean;
+  /** The route it came by (default `execute`): names the 402's resource and its discovery listing. */
+  route?: ExecuteRoute;
   /** The x402 payment presented with the request, if any. */
   payment: PaymentProof | null;
   /** The caller's address: who is counted while no verified payment names the payer. */

@@ -5,6 +5,8 @@ export { NonceClaim, NonceGuard, NonceRef, paymentReplayed } from './nonce-guard
 export { PaymentInvalid, PaymentReplayed } from './x402.errors';
 export { MAX_TIMEOUT_SECONDS } from './x402-offer';
 export type { X402Offer } from './x402-offer';
+export { bazaarExtensions, BazaarRoute, DiscoveryOffer, echoMismatch, serviceNameOf, tagsOf } from './x402-bazaar';
+export { exampleFromSchema, exampleObject } from './schema-example';
 export { RecoveredPayment, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from './x402.service';
 export {
   Authorization,

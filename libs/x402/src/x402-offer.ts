@@ -18,8 +18,11 @@ export interface X402Offer {
   v2: PaymentRequiredV2;
 }
 
-/** The v1 entries (v1-safe networks only) and the v2 PaymentRequired object for one price. */
-export function buildOffer(terms: OfferTerms, price: PriceRequest): X402Offer {
+/**
+ * The v1 entries (v1-safe networks only) and the v2 PaymentRequired object for one price, with the
+ * price's discovery extensions; `error` replaces the v2 error text (e.g. `extension_echo_mismatch`).
+ */
+export function buildOffer(terms: OfferTerms, price: PriceRequest, error?: string): X402Offer {
   const { options, payTo, livemode } = terms;
   const amount = price.amount.toString();
   const accepts: PaymentRequirementsV1[] = options
@@ -36,10 +39,17 @@ export function buildOffer(terms: OfferTerms, price: PriceRequest): X402Offer {
       asset: o.asset,
       extra: { name: o.assetName, version: '2', livemode },
     }));
+  const discovery = price.discovery?.();
   const v2: PaymentRequiredV2 = {
     x402Version: 2,
-    error: terms.requiredMessage,
-    resource: { url: price.resource, description: price.description, mimeType: 'application/json' },
+    error: error ?? terms.requiredMessage,
+    resource: {
+      url: price.resource,
+      description: price.description,
+      mimeType: 'application/json',
+      ...(discovery?.serviceName ? { serviceName: discovery.serviceName } : {}),
+      ...(discovery?.tags?.length ? { tags: discovery.tags } : {}),
+    },
     accepts: options.map((o): PaymentRequirementsV2 => ({
       scheme: 'exact',
       network: o.network.caip2,
@@ -49,6 +59,7 @@ export function buildOffer(terms: OfferTerms, price: PriceRequest): X402Offer {
       maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
       extra: { name: o.assetName, version: '2', livemode },
     })),
+    ...(discovery ? { extensions: discovery.extensions } : {}),
   };
   return { accepts, v2 };
 }

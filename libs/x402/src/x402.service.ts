@@ -7,6 +7,10 @@ import { AppConfig } from '@app/config';
 import { isLivemode, NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
 import { buildOffer, X402Offer } from './x402-offer';
+import { echoMismatch } from './x402-bazaar';
+
+/** The reference server's reason for a payment whose extension echo differs from the offer. */
+const ECHO_MISMATCH = 'extension_echo_mismatch';
 import { Authorization, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
 
 /** Reference facilitators require validBefore >= now + 6 s (three blocks of padding). */
@@ -34,6 +38,7 @@ interface DecodedPayment {
   scheme?: unknown;
   network?: unknown;
   accepted?: { scheme?: unknown; network?: unknown; asset?: unknown; amount?: unknown } | null;
+  extensions?: unknown;
   payload?: { signature?: unknown; authorization?: Partial<Record<keyof Authorization, unknown>> | null } | null;
 }
 
@@ -103,10 +108,11 @@ export class X402Service {
   }
 
   /** The v1 entries (v1-safe networks only) and the v2 PaymentRequired object. */
-  offer(price: PriceRequest): X402Offer {
+  offer(price: PriceRequest, error?: string): X402Offer {
     return buildOffer(
       { options: this.options, payTo: this.payTo, livemode: this.livemode, requiredMessage: this.requiredMessage },
       price,
+      error,
     );
   }
 
@@ -123,7 +129,10 @@ export class X402Service {
       currency: 'USDC',
       resource: price.resource,
     };
-    if (err instanceof PaymentInvalid) return new PaymentInvalid(err.message, details, this.offer(price));
+    if (err instanceof PaymentInvalid) {
+      const echo = err.details?.reason === ECHO_MISMATCH ? ECHO_MISMATCH : undefined;
+      return new PaymentInvalid(err.message, details, this.offer(price, echo));
+    }
     return new AppException(err.code, err.message, details, this.offer(price));
   }
 
@@ -220,6 +229,9 @@ export class X402Service {
   private checkTerms(header: PresentedPayment, r: RecoveredPayment, price: PriceRequest): VerifiedPayment {
     if (r.header !== header.value) throw new Error('recovered payment belongs to another header');
     const { auth, option } = r;
+    const echoed = header.version === 2 ? r.decoded.extensions : undefined;
+    const mismatch = echoed ? echoMismatch(price.discovery?.().extensions, echoed) : null;
+    if (mismatch) throw invalid(ECHO_MISMATCH, `The payment echoes extensions.${mismatch} unlike the offer`);
     if (header.version === 2 && r.decoded.accepted?.amount !== price.amount.toString()) {
       throw invalid('invalid_payment_requirements', 'accepted requirements do not match this resource');
     }

@@ -1,3 +1,5 @@
+import type { DiscoveryOffer } from './x402-bazaar';
+
 /** x402 wire types (x402.md §1, §4). Every number is a decimal string. */
 export interface Authorization {
   from: string;
@@ -41,8 +43,10 @@ export interface PaymentRequirementsV2 {
 export interface PaymentRequiredV2 {
   x402Version: 2;
   error?: string;
-  resource: { url: string; description: string; mimeType: string };
+  resource: { url: string; description: string; mimeType: string; serviceName?: string; tags?: string[] };
   accepts: PaymentRequirementsV2[];
+  /** x402 extensions offered with the resource (e.g. `bazaar`, for discovery). */
+  extensions?: Record<string, unknown>;
 }
 
 /** What a paid route asks for. */
@@ -52,6 +56,8 @@ export interface PriceRequest {
   /** Absolute URL of the paid resource. */
   resource: string;
   description: string;
+  /** Discovery metadata for the v2 402 (built on demand: only a 402 or a payment that echoes extensions asks). */
+  discovery?: () => DiscoveryOffer;
 }
 
 /** A payment that passed every check, not yet reserved. */

@@ -35,7 +35,7 @@ export class ExecuteRejectionsFilter extends AllExceptionsFilter {
     } else if (res.getHeader('X-RateLimit-Client-Remaining') === undefined) {
       limits = await this.countRejected.execute(
         req.ip ?? 'unknown',
-        (req.body as { targetAgentId?: unknown } | undefined)?.targetAgentId,
+        (req.body as { targetAgentId?: unknown } | undefined)?.targetAgentId ?? req.params?.agentId,
       );
     }
     if (limits && !res.headersSent) res.set(rateLimitHeaders(limits));

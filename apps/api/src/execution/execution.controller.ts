@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppException, ValidationException } from '@app/common';
+import { ValidationException } from '@app/common';
 import {
   ChainView,
   Execute,
@@ -24,14 +24,12 @@ import {
   ExecutionOutcome,
   GetExecution,
   RetryExecution,
-  Settlement,
 } from '@app/execution';
-import { AppConfig } from '@app/config';
-import { isLivemode } from '@app/x402';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
-import { presentedPayment, receiptHeaders } from '../http/x402-http';
+import { presentedPayment } from '../http/x402-http';
 import { ApiPaid } from '../http/security';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
+import { ExecutionPresenter } from './execution-presenter';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { AsyncAcceptedResponse, ExecuteDto, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
 
@@ -67,18 +65,14 @@ function requestId(id: string): string {
 @ApiTags('execution')
 @Controller()
 export class ExecutionController {
-  private readonly livemode: boolean;
-
   constructor(
     private readonly executeUseCase: Execute,
     private readonly executeChained: ExecuteChained,
     private readonly executeChainRoot: ExecuteChainRoot,
     private readonly retryUseCase: RetryExecution,
     private readonly getUseCase: GetExecution,
-    private readonly config: AppConfig,
-  ) {
-    this.livemode = isLivemode(config);
-  }
+    private readonly presenter: ExecutionPresenter,
+  ) {}
 
   @Post('execute')
   @HttpCode(200)
@@ -155,7 +149,7 @@ export class ExecutionController {
       presentedPayment(headers),
       headers['x-chain-token'],
     );
-    return toExecutionResponse(execution, settlement, isPayer, this.livemode);
+    return toExecutionResponse(execution, settlement, isPayer, this.presenter.livemode);
   }
 
   @Post('execute/:requestId/retry')
@@ -176,38 +170,12 @@ export class ExecutionController {
     return this.present(outcome, res, !outcome.execution.isAsync);
   }
 
-  /** Maps an execution to the HTTP answer: 202 while pending, 502/504 for failures, output once settled. */
-  private async present(
+  private present(
     outcome: ExecutionOutcome,
     res: Response,
     sync: boolean,
     chain?: ChainView,
   ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
-    const e = outcome.execution;
-    if (e.status === 'pending') {
-      res.status(202);
-      if (sync) return toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode);
-      const statusUrl = `${this.config.publicBaseUrl}/api/v1/execute/${e.id}`;
-      res.setHeader('Location', statusUrl);
-      return { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
-    }
-    const inChain = chain ? { chain: { chainId: chain.chainId, remainingBudget: chain.remainingBudget } } : {};
-    if (e.status === 'failed') {
-      throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', {
-        requestId: e.id,
-        agentError: e.agentError ?? 'unknown',
-        ...inChain,
-      });
-    }
-    if (e.status === 'timeout') {
-      throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', {
-        requestId: e.id,
-        agentError: e.agentError ?? 'timeout',
-        ...inChain,
-      });
-    }
-    const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
-    res.set(receiptHeaders(settlement.receipt));
-    return { ...toExecutionResponse(e, settlement, true, this.livemode), ...(chain ? { chain } : {}) };
+    return this.presenter.present(outcome, res, sync, chain);
   }
 }

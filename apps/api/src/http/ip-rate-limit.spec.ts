@@ -24,11 +24,27 @@ describe('ipWindowOf', () => {
         ['POST', '/api/v1/execute/:requestId/retry'],
         ['POST', '/api/v1/chains/budget-check'],
         ['POST', '/api/v1/execute'],
+        ['POST', '/api/v1/agents/:agentId/capabilities/:capabilityId/execute'],
+        ['POST', '/api/v1/agents/{agentId}/capabilities/{capabilityId}/execute'],
         ['GET', '/api/v1/health'],
         ['GET', '/api/v1/health/live'],
         ['GET', '/api/v1/healthy'],
       ].map(([method, route]) => ipWindowOf(method, route)),
-    ).toEqual(['read', 'read', 'write', 'write', 'write', 'write', 'budget-check', null, null, null, 'read']);
+    ).toEqual([
+      'read',
+      'read',
+      'write',
+      'write',
+      'write',
+      'write',
+      'budget-check',
+      null,
+      null,
+      null,
+      null,
+      null,
+      'read',
+    ]);
   });
 });
 

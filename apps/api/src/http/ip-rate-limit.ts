@@ -10,18 +10,20 @@ import { ERROR_ENVELOPE_SCHEMA } from './api-envelope.decorator';
 export type IpWindow = 'read' | 'write' | 'budget-check';
 
 const HEALTH = /^\/api\/v1\/health(\/|$)/;
+/** A capability's own paid resource (`:param` or OpenAPI `{param}` form): POST /execute's admission. */
+const CAPABILITY_EXECUTE = /^\/api\/v1\/agents\/[^/]+\/capabilities\/[^/]+\/execute$/;
 
 /**
  * The window a request counts in, from its method and its route's pattern (`/api/v1/chains/:id`;
  * OpenAPI's `{id}` form reads the same): null for health and for the paid execute (`POST
- * /execute`: its own limiter counts the payer and the agent, or, refused before its payment
+ * /execute` and each capability's own resource: its own limiter counts the payer and the agent, or, refused before its payment
  * verified, the caller's IP). Every other route is unpaid: GET/HEAD are reads, the rest writes
  * (registration, signed changes, disputes, withdrawals, retries, admin), budget-check its own.
  * `/metrics` and `/api/docs` are served outside the routes and are not counted.
  */
 export function ipWindowOf(method: string, route: string): IpWindow | null {
   if (HEALTH.test(route)) return null;
-  if (method === 'POST' && route === '/api/v1/execute') return null;
+  if (method === 'POST' && (route === '/api/v1/execute' || CAPABILITY_EXECUTE.test(route))) return null;
   if (method === 'POST' && route === '/api/v1/chains/budget-check') return 'budget-check';
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { ExecutionEntity } from '@app/execution';
 import type { RefundEntity } from '@app/payments';
 import { formatMicros } from '@app/common';
@@ -76,6 +76,31 @@ export class ExecuteDto {
   @IsObject()
   @NestedDto(() => ChainParamsDto)
   chain?: ChainParamsDto;
+}
+
+/** The options of POST /agents/{agentId}/capabilities/{capabilityId}/execute (also accepted as headers). */
+export class CapabilityExecuteQuery {
+  @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Run in the background: 202 with a status URL' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  async?: string;
+
+  @ApiPropertyOptional({
+    description: 'Where the result is posted when complete (HTTPS); or the X-Callback-Url header',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 2048)
+  callbackUrl?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Scoped to the payer wallet; bound to agent, capability and input; kept 24 h; or the Idempotency-Key header',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  idempotencyKey?: string;
 }
 
 export class CostResponse {

@@ -80,7 +80,7 @@ export class AdmitExecution {
     // The price of a target, and the payment's verification against it (once per target).
     const priceOf = (t: ExecuteTarget | null): ExecutionPrice | null => {
       const price = t
-        ? withChainBudget(priceFor(t.agent, t.capability, this.config.publicBaseUrl), cmd.chain?.budget)
+        ? withChainBudget(priceFor(t.agent, t.capability, this.config.publicBaseUrl, cmd.route), cmd.chain?.budget)
         : null;
       payment.priceAt(price);
       return price;

@@ -1,0 +1,104 @@
+import { Body, Controller, Headers, HttpCode, Ip, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ValidationException } from '@app/common';
+import { Execute, ExecuteCommand } from '@app/execution';
+import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { presentedPayment } from '../http/x402-http';
+import { ApiPaid } from '../http/security';
+import { UuidParamPipe } from '../http/validation';
+import { ExecuteRejectionsFilter } from './execute-rejections.filter';
+import { ExecutionPresenter } from './execution-presenter';
+import { rateLimitHeaders } from './rate-limit-headers';
+import { AsyncAcceptedResponse, CapabilityExecuteQuery, ExecutionResponse } from './dto/execute.dto';
+
+const CAPABILITY_ID = /^.{1,100}$/s;
+
+/** An option given as a header or as a query parameter: either one, or both when they are equal. */
+function option(
+  field: string,
+  header: { name: string; value: string | undefined; max: number },
+  query: string | undefined,
+): string | undefined {
+  if (header.value !== undefined && (header.value.length < 1 || header.value.length > header.max)) {
+    throw new ValidationException([
+      { field: header.name, messages: [`the ${header.name} header must be 1-${header.max} characters`] },
+    ]);
+  }
+  if (header.value !== undefined && query !== undefined && header.value !== query) {
+    throw new ValidationException([
+      {
+        field,
+        messages: [`the ${header.name} header and the ${field} query parameter differ; send one, or both equal`],
+      },
+    ]);
+  }
+  return query ?? header.value;
+}
+
+/**
+ * Every capability as an x402 resource of its own (issue 32): the body is the capability's input
+ * itself; the rest of POST /execute's request (callback URL, idempotency key) comes as headers or
+ * query parameters. The same command and use case as POST /execute, so the same admission,
+ * payment, charge, idempotency, async runs and errors; only the 402's resource differs.
+ */
+@ApiTags('execution')
+@Controller()
+export class CapabilityExecuteController {
+  constructor(
+    private readonly executeUseCase: Execute,
+    private readonly presenter: ExecutionPresenter,
+  ) {}
+
+  @Post('agents/:agentId/capabilities/:capabilityId/execute')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Execute one capability, paid with x402; the body is the capability's input",
+    description:
+      "The capability's own x402 resource: the same admission, payment, charge, idempotency and errors as POST /execute, and its 402 names this URL (with a Bazaar discovery extension).",
+  })
+  @ApiParam({ name: 'agentId', format: 'uuid' })
+  @ApiParam({ name: 'capabilityId', example: 'translate' })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true, description: "The capability's input" } })
+  @ApiPaid(true)
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as the idempotencyKey query parameter' })
+  @ApiHeader({ name: 'X-Callback-Url', required: false, description: 'Same as the callbackUrl query parameter' })
+  @ApiEnvelope(ExecutionResponse)
+  @ApiEnvelope(AsyncAcceptedResponse, 202)
+  @ApiErrors(400, 402, 404, 409, 422, 429, 502, 504)
+  @UseFilters(ExecuteRejectionsFilter)
+  async execute(
+    @Param('agentId', UuidParamPipe) agentId: string,
+    @Param('capabilityId') capabilityId: string,
+    @Body() input: Record<string, unknown>,
+    @Query() query: CapabilityExecuteQuery,
+    @Headers() headers: Record<string, string | undefined>,
+    @Ip() ip: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
+    if (!CAPABILITY_ID.test(capabilityId))
+      throw new ValidationException([{ field: 'capabilityId', messages: ['capabilityId must be 1-100 characters'] }]);
+    const cmd: ExecuteCommand = {
+      agentId,
+      capabilityId,
+      input,
+      callbackUrl: option(
+        'callbackUrl',
+        { name: 'X-Callback-Url', value: headers['x-callback-url'], max: 2048 },
+        query.callbackUrl,
+      ),
+      idempotencyKey: option(
+        'idempotencyKey',
+        { name: 'Idempotency-Key', value: headers['idempotency-key'], max: 255 },
+        query.idempotencyKey,
+      ),
+      async: query.async === 'true',
+      payment: presentedPayment(headers),
+      clientIp: ip,
+      route: 'capability',
+    };
+    const result = await this.executeUseCase.execute(cmd);
+    res.set(rateLimitHeaders(result.limits));
+    return this.presenter.present(result, res, result.replayed || !result.execution.isAsync);
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppException } from '@app/common';
+import { AppConfig } from '@app/config';
+import { ChainView, ExecutionOutcome, GetExecution, Settlement } from '@app/execution';
+import { isLivemode } from '@app/x402';
+import { receiptHeaders } from '../http/x402-http';
+import { AsyncAcceptedResponse, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
+
+/** The HTTP answer of an execution, the same on every execute route. */
+@Injectable()
+export class ExecutionPresenter {
+  readonly livemode: boolean;
+
+  constructor(
+    private readonly getUseCase: GetExecution,
+    private readonly config: AppConfig,
+  ) {
+    this.livemode = isLivemode(config);
+  }
+
+  /** Maps an execution to the HTTP answer: 202 while pending, 502/504 for failures, output once settled. */
+  async present(
+    outcome: ExecutionOutcome,
+    res: Response,
+    sync: boolean,
+    chain?: ChainView,
+  ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
+    const e = outcome.execution;
+    if (e.status === 'pending') {
+      res.status(202);
+      if (sync) return toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode);
+      const statusUrl = `${this.config.publicBaseUrl}/api/v1/execute/${e.id}`;
+      res.setHeader('Location', statusUrl);
+      return { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
+    }
+    const inChain = chain ? { chain: { chainId: chain.chainId, remainingBudget: chain.remainingBudget } } : {};
+    if (e.status === 'failed') {
+      throw new AppException('EXECUTION_FAILED', 'The agent failed; nothing was charged', {
+        requestId: e.id,
+        agentError: e.agentError ?? 'unknown',
+        ...inChain,
+      });
+    }
+    if (e.status === 'timeout') {
+      throw new AppException('EXECUTION_TIMEOUT', 'The agent did not answer in time; nothing was charged', {
+        requestId: e.id,
+        agentError: e.agentError ?? 'timeout',
+        ...inChain,
+      });
+    }
+    const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
+    res.set(receiptHeaders(settlement.receipt));
+    return { ...toExecutionResponse(e, settlement, true, this.livemode), ...(chain ? { chain } : {}) };
+  }
+}
