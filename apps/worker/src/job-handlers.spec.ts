@@ -93,7 +93,7 @@ describe('JobHandlerRegistry', () => {
     const registry = new JobHandlerRegistry();
     const settled: string[] = [];
     const unused = {} as never;
-    new MaintenanceProcessor(registry, unused, unused, unused);
+    new MaintenanceProcessor(registry, unused, unused, unused, unused);
     new MoneyProcessor(
       registry,
       unused,
