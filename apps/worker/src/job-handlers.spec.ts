@@ -27,7 +27,7 @@ describe('JobHandlerRegistry', () => {
   it('refuses to boot with a job that has no handler', () => {
     const registry = new JobHandlerRegistry();
     expect(() => registry.assertComplete()).toThrow(
-      /missing \[auth-messages.prune, idempotency-keys.prune, execution-payloads.prune, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, dispute.timeout, registration.recover, chain.resend, chain.finish, chain.release-node, execution.run, event.fanout, webhook.deliver\]/,
+      /missing \[auth-messages.prune, idempotency-keys.prune, execution-payloads.prune, agent-health.prune, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, dispute.timeout, registration.recover, chain.resend, chain.finish, chain.release-node, execution.run, event.fanout, webhook.deliver\]/,
     );
   });
 
