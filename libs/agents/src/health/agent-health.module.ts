@@ -4,6 +4,7 @@ import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { SweepRegistry } from '@app/queues';
 import { AgentEntity } from '../entities/agent.entity';
+import { AgentCapabilityEntity } from '../entities/agent-capability.entity';
 import { AgentHealthCheckEntity, AgentHealthEntity, AgentHealthHourlyEntity } from '../entities/agent-health.entity';
 import { ProbeAgents } from '../usecases/probe-agents/probe-agents.usecase';
 import { PruneHealthChecks } from '../usecases/prune-health-checks/prune-health-checks.usecase';
@@ -13,7 +14,7 @@ export const HEALTH_ENTITIES = [AgentHealthEntity, AgentHealthCheckEntity, Agent
 
 /** The worker's side of agents' health: the probe rounds and the history's prune. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AgentEntity, ...HEALTH_ENTITIES])],
+  imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, ...HEALTH_ENTITIES])],
   providers: [AgentHealthRepository, ProbeAgents, PruneHealthChecks],
   exports: [ProbeAgents, PruneHealthChecks],
 })
