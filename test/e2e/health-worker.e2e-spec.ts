@@ -63,13 +63,9 @@ describe('agent health probes by the worker (e2e)', () => {
       headers: await walletHeaders(owner, flakyId, 'POST /api/v1/webhooks', ++ts),
     });
     expect(sub.status).toBe(201);
-    worker = startProcess(builtApp('worker'), {
-      ...api.env,
-      ...(process.env.HEALTH_DEBUG ? { LOG_LEVEL: 'debug' } : {}),
-    });
+    worker = startProcess(builtApp('worker'), api.env);
   });
   afterAll(async () => {
-    if (process.env.HEALTH_DEBUG) console.log(worker?.output());
     await stop(worker);
     await api.close();
     await health.stop();
