@@ -192,6 +192,8 @@ describe('x402 capability resource (e2e)', () => {
       [path, ['text'], '', {}, 400, 'VALIDATION_ERROR'],
       ['/api/v1/agents/not-a-uuid/capabilities/translate/execute', { text: 'a' }, '', {}, 400, 'VALIDATION_ERROR'],
       [path, { text: 'a' }, '?idempotencyKey=a', { 'Idempotency-Key': 'b' }, 400, 'VALIDATION_ERROR'],
+      // A NUL byte in the capability id is refused at the edge (it was a 500 from Postgres).
+      [`/api/v1/agents/${agentId}/capabilities/%00/execute`, { text: 'a' }, '', {}, 400, 'VALIDATION_ERROR'],
     ];
     for (const [p, body, query, headers, status, code] of cases) {
       const res = await api.request('POST', `${p}${query}`, {

@@ -75,6 +75,21 @@ export function discoveryFor(
 }
 
 /**
+ * Built once per capability object (the execute target cache hands out the same one until the agent
+ * changes): building validates the extension against its schema, a compile too dear for every 402.
+ */
+const discoveries = new WeakMap<ExecutableCapability, Map<string, DiscoveryOffer>>();
+
+function cachedDiscovery(agent: ExecutableAgent, capability: ExecutableCapability, route: ExecuteRoute) {
+  let byRoute = discoveries.get(capability);
+  if (!byRoute) discoveries.set(capability, (byRoute = new Map()));
+  const key = `${route}\n${agent.id}\n${agent.name}`;
+  let offer = byRoute.get(key);
+  if (!offer) byRoute.set(key, (offer = discoveryFor(agent, capability, route)));
+  return offer;
+}
+
+/**
  * What the client pays now: the platform fee plus basePrice, or plus maxPrice (the cap) for
  * variable pricing, where the unused part is refunded once the run is metered.
  */
@@ -96,7 +111,7 @@ export function priceFor(
     description: variable
       ? `${agent.name}: ${capability.name} (${capability.pricingModel}, up to ${formatMicros(authorizedAgentFee)} USDC; the unused part is refunded)`
       : `${agent.name}: ${capability.name}`,
-    discovery: () => (discovery ??= discoveryFor(agent, capability, route)),
+    discovery: () => (discovery ??= cachedDiscovery(agent, capability, route)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
-import { bazaarExtensions, containsSubset, echoMismatch, serviceNameOf, tagsOf } from './x402-bazaar';
+import { BAZAAR_MAX_BYTES, bazaarExtensions, containsSubset, echoMismatch, serviceNameOf, tagsOf } from './x402-bazaar';
 import { exampleFromSchema, exampleObject } from './schema-example';
 
 describe('exampleFromSchema', () => {
@@ -119,5 +119,67 @@ describe('bazaar extension and echo rule', () => {
     expect(containsSubset({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
     expect(containsSubset({ a: { b: 1 } }, { a: { b: 1, c: 2 } })).toBe(true);
     expect(containsSubset({ a: undefined }, {})).toBe(true);
+  });
+
+  it('answers a hostile, deeply nested echo with a mismatch, not a stack overflow', () => {
+    const nested = () => {
+      let v: unknown = 'http';
+      for (let i = 0; i < 5_000; i++) v = [v];
+      return v;
+    };
+    const deep = nested();
+    const info = bazaar.info;
+    const echo = { bazaar: { info: { ...info, input: { ...info.input, type: deep } } } };
+    expect(echoMismatch(ext, echo)).toBe('bazaar');
+    expect(containsSubset(nested(), nested())).toBe(false);
+  });
+});
+
+describe('bazaar extension: bounded and valid whatever the capability schemas', () => {
+  const route = (bodySchema: Record<string, unknown>, outputSchema?: Record<string, unknown>) => ({
+    path: '/api/v1/agents/a1/capabilities/tr/execute',
+    routeTemplate: '/api/v1/agents/:agentId/capabilities/:capabilityId/execute',
+    body: exampleObject(bodySchema),
+    bodySchema,
+    output: exampleFromSchema(outputSchema) ?? {},
+    outputSchema,
+  });
+  const big = (n: number) => ({
+    type: 'object',
+    properties: Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`field_${i}`, { type: 'string', description: 'x'.repeat(200) }]),
+    ),
+  });
+
+  it('keeps the extension under its byte budget for two 32 KB schemas, and valid', () => {
+    const schema = big(140);
+    expect(JSON.stringify(schema).length).toBeGreaterThan(30_000);
+    const { bazaar } = bazaarExtensions(route(schema, schema));
+    expect(JSON.stringify(bazaar).length).toBeLessThanOrEqual(BAZAAR_MAX_BYTES);
+    expect(validateDiscoveryExtension(bazaar as never)).toEqual({ valid: true });
+  });
+
+  it('stays valid when the example cannot satisfy the schema (pattern, local $ref)', () => {
+    const pattern = {
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' } },
+      required: ['code'],
+    };
+    const withRef = {
+      type: 'object',
+      $defs: { t: { type: 'string' } },
+      properties: { t: { $ref: '#/$defs/t' } },
+      required: ['t'],
+    };
+    for (const schema of [pattern, withRef]) {
+      const { bazaar } = bazaarExtensions(route(schema));
+      expect(validateDiscoveryExtension(bazaar as never)).toEqual({ valid: true });
+    }
+  });
+
+  it('keeps the capability schema when it fits and the example satisfies it', () => {
+    const schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
+    const { bazaar } = bazaarExtensions(route(schema)) as { bazaar: { schema: unknown } };
+    expect(JSON.stringify(bazaar.schema)).toContain('"text"');
   });
 });

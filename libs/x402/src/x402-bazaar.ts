@@ -1,4 +1,8 @@
-import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import {
+  bazaarResourceServerExtension,
+  declareDiscoveryExtension,
+  validateDiscoveryExtension,
+} from '@x402/extensions/bazaar';
 
 /** What a v2 402 adds for discovery (x402 Bazaar): the resource's service name and tags, and `extensions`. */
 export interface DiscoveryOffer {
@@ -31,18 +35,41 @@ function embeddable(schema: Record<string, unknown> | undefined): Record<string,
  * the reference resource server does it at request time (method and route template).
  */
 export function bazaarExtensions(route: BazaarRoute): Record<string, unknown> {
-  const declared = declareDiscoveryExtension({
+  const full = declared(route, route.bodySchema, route.outputSchema);
+  if (fits(full)) return { bazaar: full };
+  // Too big for a header, or the example does not satisfy the schema (a pattern, a $ref, minItems):
+  // the listing keeps the examples and the route, without the capability's schemas.
+  const bare = declared(route, undefined, undefined);
+  if (fits(bare)) return { bazaar: bare };
+  return { bazaar: declared({ ...route, body: {}, output: {} }, undefined, undefined) };
+}
+
+/** The most the extension may take as JSON: the whole PAYMENT-REQUIRED header stays well under Node's 16 KB. */
+export const BAZAAR_MAX_BYTES = 4_096;
+
+function fits(bazaar: unknown): boolean {
+  return (
+    JSON.stringify(bazaar).length <= BAZAAR_MAX_BYTES &&
+    validateDiscoveryExtension(bazaar as Parameters<typeof validateDiscoveryExtension>[0]).valid
+  );
+}
+
+function declared(
+  route: BazaarRoute,
+  bodySchema: Record<string, unknown> | undefined,
+  outputSchema: Record<string, unknown> | undefined,
+): unknown {
+  const declaration = declareDiscoveryExtension({
     bodyType: 'json',
     input: route.body,
-    inputSchema: embeddable(route.bodySchema),
-    output: { example: route.output ?? {}, schema: embeddable(route.outputSchema) },
+    inputSchema: embeddable(bodySchema),
+    output: { example: route.output ?? {}, schema: embeddable(outputSchema) },
   });
-  const bazaar = bazaarResourceServerExtension.enrichDeclaration!(declared.bazaar, {
+  return bazaarResourceServerExtension.enrichDeclaration!(declaration.bazaar, {
     method: 'POST',
     adapter: { getPath: () => route.path },
     routePattern: route.routeTemplate ?? route.path,
   });
-  return { bazaar };
 }
 
 const PRINTABLE = /[^\x20-\x7e]/g;
@@ -73,22 +100,37 @@ export function tagsOf(tags: string[]): string[] {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (!isRecord(v)) return v;
-  return Object.fromEntries(
-    Object.keys(v)
-      .sort()
-      .map((k) => [k, canonical(v[k])]),
+/** How deep an echoed extension is compared; anything deeper is a mismatch (a hostile echo cannot recurse further). */
+const MAX_ECHO_DEPTH = 32;
+
+function deepEqual(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (depth > MAX_ECHO_DEPTH || a === null || b === null || typeof a !== 'object' || typeof b !== 'object')
+    return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((v, i) => deepEqual(v, other[i], depth + 1));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const rb = b as Record<string, unknown>;
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(rb, k) && deepEqual((a as Record<string, unknown>)[k], rb[k], depth + 1),
   );
 }
 
 /** Whether `actual` holds every key of `expected` with an equal value (extra keys allowed; scalars and arrays equal). */
-export function containsSubset(expected: unknown, actual: unknown): boolean {
-  if (!isRecord(expected)) return JSON.stringify(canonical(expected)) === JSON.stringify(canonical(actual));
+export function containsSubset(expected: unknown, actual: unknown, depth = 0): boolean {
+  if (depth > MAX_ECHO_DEPTH) return false;
+  if (!isRecord(expected)) return deepEqual(expected, actual, depth);
   if (!isRecord(actual)) return false;
   return Object.entries(expected).every(([key, value]) =>
-    Object.prototype.hasOwnProperty.call(actual, key) ? containsSubset(value, actual[key]) : value === undefined,
+    Object.prototype.hasOwnProperty.call(actual, key)
+      ? containsSubset(value, actual[key], depth + 1)
+      : value === undefined,
   );
 }
 

@@ -12,7 +12,8 @@ import { ExecutionPresenter } from './execution-presenter';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { AsyncAcceptedResponse, CapabilityExecuteQuery, ExecutionResponse } from './dto/execute.dto';
 
-const CAPABILITY_ID = /^.{1,100}$/s;
+/** A capability id as registration accepts it (agent-request.dto.ts): 1-100 letters, digits, '.', '_', ':' and '-'. */
+const CAPABILITY_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /** An option given as a header or as a query parameter: either one, or both when they are equal. */
 function option(
@@ -77,7 +78,9 @@ export class CapabilityExecuteController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
     if (!CAPABILITY_ID.test(capabilityId))
-      throw new ValidationException([{ field: 'capabilityId', messages: ['capabilityId must be 1-100 characters'] }]);
+      throw new ValidationException([
+        { field: 'capabilityId', messages: ['capabilityId must be 1-100 letters, digits, ".", "_", ":" or "-"'] },
+      ]);
     const cmd: ExecuteCommand = {
       agentId,
       capabilityId,
