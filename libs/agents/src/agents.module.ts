@@ -3,8 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { LedgerModule } from '@app/ledger';
 import { AgentRankingRepository } from './agent-ranking.repository';
-import { HEALTH_ENTITIES } from './health/agent-health.module';
-import { AgentHealthRepository } from './health/agent-health.repository';
 import { AgentsRepository } from './agents.repository';
 import { RecommendAgents } from './recommend-agents';
 import { AgentEntity } from './entities/agent.entity';
@@ -42,13 +40,7 @@ export class AgentsModule {
     return {
       module: AgentsModule,
       imports: [
-        TypeOrmModule.forFeature([
-          AgentEntity,
-          AgentCapabilityEntity,
-          AgentRankingEntity,
-          AgentSearchEntity,
-          ...HEALTH_ENTITIES,
-        ]),
+        TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]),
         AuthModule,
         LedgerModule,
         ...(opts.registrationFee ?? []),
@@ -57,7 +49,6 @@ export class AgentsModule {
         ...USE_CASES,
         AgentsRepository,
         AgentRankingRepository,
-        AgentHealthRepository,
         ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }]),
       ],
       exports: [...USE_CASES, AuthModule],

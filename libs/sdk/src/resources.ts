@@ -65,8 +65,7 @@ export type WebhookEvent =
   | 'dispute.resolved'
   | 'escrow.released'
   | 'withdrawal.completed'
-  | 'withdrawal.failed'
-  | 'agent.health_changed';
+  | 'withdrawal.failed';
 
 /** Webhook subscriptions of an agent (signed by its wallet). */
 export class WebhooksResource {
