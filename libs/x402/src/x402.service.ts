@@ -8,10 +8,10 @@ import { isLivemode, NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
 import { buildOffer, X402Offer } from './x402-offer';
 import { echoMismatch } from './x402-bazaar';
+import { Authorization, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
 
 /** The reference server's reason for a payment whose extension echo differs from the offer. */
 const ECHO_MISMATCH = 'extension_echo_mismatch';
-import { Authorization, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
 
 /** Reference facilitators require validBefore >= now + 6 s (three blocks of padding). */
 const VALID_BEFORE_PADDING_S = 6n;
