@@ -83,7 +83,7 @@ describe('x402 capability resource (e2e)', () => {
     expect(res.body.accepts[0]).toMatchObject({ resource: url, maxAmountRequired: PRICE.toString() });
     const v2 = v2Of(res);
     expect(PaymentRequiredV2Schema.safeParse(v2).success).toBe(true);
-    expect(v2.resource).toMatchObject({ url, serviceName: 'Traductor Poliglota', tags: ['translate'] });
+    expect(v2.resource).toMatchObject({ url, serviceName: 'Traductor Poliglota', tags: ['translate', 'nlp'] });
     const bazaar = v2.extensions.bazaar;
     expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
     expect(bazaar.routeTemplate).toBe(ROUTE);
@@ -107,7 +107,7 @@ describe('x402 capability resource (e2e)', () => {
     const v2 = v2Of(res);
     expect(PaymentRequiredV2Schema.safeParse(v2).success).toBe(true);
     expect(v2.resource.url).toBe(`${api.config.publicBaseUrl}/api/v1/execute`);
-    expect(v2.resource).toMatchObject({ serviceName: 'Traductor Poliglota', tags: ['translate'] });
+    expect(v2.resource).toMatchObject({ serviceName: 'Traductor Poliglota', tags: ['translate', 'nlp'] });
     const bazaar = v2.extensions.bazaar;
     expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
     expect(bazaar.routeTemplate).toBeUndefined();

@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/logging';
 import { httpMetricsMiddleware, metricsHandler } from './http/metrics';
-import { API_PREFIX, buildOpenApiDocument } from './openapi';
+import { applyGlobalPrefix, buildOpenApiDocument } from './openapi';
 
 const EXPOSED_HEADERS = [
   'X-Request-ID',
@@ -37,7 +37,7 @@ export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = 
   app.use(httpMetricsMiddleware(metrics));
   app.use('/metrics', metricsHandler(metrics, config.metricsToken));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
-  app.setGlobalPrefix(API_PREFIX);
+  applyGlobalPrefix(app);
 
   SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'api/docs-json' });
   return app;

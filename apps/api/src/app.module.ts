@@ -12,7 +12,7 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { OutboundModule } from '@app/outbound';
 import { PaymentsModule } from '@app/payments';
-import { ExecutionModule } from '@app/execution';
+import { ExecutionModule, X402CatalogModule } from '@app/execution';
 import { QueuesModule, RedisModule } from '@app/queues';
 import { ReputationModule } from '@app/reputation';
 import { WebhooksModule } from '@app/webhooks';
@@ -31,6 +31,7 @@ import { CapabilityExecuteController } from './execution/capability-execute.cont
 import { ExecutionPresenter } from './execution/execution-presenter';
 import { PlatformKeysController } from './execution/platform-keys.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { X402DiscoveryController } from './x402/x402-discovery.controller';
 import { ReputationController } from './reputation/reputation.controller';
 import { AnalyticsController } from './analytics/analytics.controller';
 import { EventsController } from './events/events.controller';
@@ -59,6 +60,7 @@ export class AppModule {
         AgentsModule.register({ registrationFee: [PaymentsModule] }),
         PaymentsModule,
         ExecutionModule,
+        X402CatalogModule,
         ChainsModule,
         WebhooksModule,
         ReputationModule,
@@ -72,6 +74,7 @@ export class AppModule {
         ExecutionController,
         CapabilityExecuteController,
         PlatformKeysController,
+        X402DiscoveryController,
         ChainsController,
         WebhooksController,
         EventsController,

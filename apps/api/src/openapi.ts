@@ -1,4 +1,5 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, RequestMethod } from '@nestjs/common';
+import type { RouteInfo } from '@nestjs/common/interfaces';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
@@ -6,8 +7,19 @@ import { AppModule } from './app.module';
 import { documentIpRateLimits } from './http/ip-rate-limit';
 import { withSecuritySchemes } from './http/security';
 
-/** Every route is served under this prefix; the OpenAPI paths include it. */
+/** Every route is served under this prefix (but the ones below); the OpenAPI paths include it. */
 export const API_PREFIX = 'api/v1';
+
+/** Routes at the paths others define (the x402 discovery API), outside API_PREFIX. */
+export const UNPREFIXED_ROUTES: RouteInfo[] = [
+  { path: 'x402/discovery/resources', method: RequestMethod.GET },
+  { path: 'x402/discovery/search', method: RequestMethod.GET },
+];
+
+/** Serves the routes under API_PREFIX, but UNPREFIXED_ROUTES. */
+export function applyGlobalPrefix(app: INestApplication): void {
+  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
+}
 
 /** The OpenAPI document of the routes of `app` (served at /api/docs, committed as docs/openapi.json). */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -38,7 +50,7 @@ export async function generateOpenApiDocument(config: AppConfig): Promise<OpenAP
     abortOnError: false,
   });
   try {
-    app.setGlobalPrefix(API_PREFIX);
+    applyGlobalPrefix(app);
     return buildOpenApiDocument(app);
   } finally {
     await app.close();

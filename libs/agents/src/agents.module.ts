@@ -4,7 +4,7 @@ import { AuthModule } from '@app/auth';
 import { LedgerModule } from '@app/ledger';
 import { AgentRankingRepository } from './agent-ranking.repository';
 import { AgentsRepository } from './agents.repository';
-import { RecommendAgents } from './recommend-agents';
+import { AgentCatalogModule } from './agent-catalog.module';
 import { AgentEntity } from './entities/agent.entity';
 import { AgentRankingEntity, AgentSearchEntity } from './entities/agent-ranking.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
@@ -27,7 +27,6 @@ const USE_CASES = [
   SuspendAgent,
   ReinstateAgent,
   DiscoverAgents,
-  RecommendAgents,
 ];
 
 /**
@@ -43,6 +42,7 @@ export class AgentsModule {
         TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]),
         AuthModule,
         LedgerModule,
+        AgentCatalogModule,
         ...(opts.registrationFee ?? []),
       ],
       providers: [
@@ -51,7 +51,7 @@ export class AgentsModule {
         AgentRankingRepository,
         ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }]),
       ],
-      exports: [...USE_CASES, AuthModule],
+      exports: [...USE_CASES, AuthModule, AgentCatalogModule],
     };
   }
 }

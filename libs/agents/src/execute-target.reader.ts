@@ -8,7 +8,15 @@ import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 export type ExecutableAgent = Pick<
   AgentEntity,
   'id' | 'name' | 'status' | 'endpoints' | 'reputationScore' | 'chainSettings'
->;
+> & {
+  /** The agent's own tags (metadata.tags), for its x402 listings. */
+  tags?: string[];
+};
+
+/** An agent's own tags: metadata.tags when it is a list, its strings only (at most 20). */
+export function agentTags(tags: unknown): string[] {
+  return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string').slice(0, 20) : [];
+}
 export type ExecutableCapability = Pick<
   AgentCapabilityEntity,
   'capabilityId' | 'name' | 'inputSchema' | 'outputSchema' | 'pricingModel' | 'basePrice' | 'maxPrice'
@@ -28,6 +36,7 @@ interface TargetRow {
   endpoints: AgentEntity['endpoints'];
   reputationScore: number;
   chainSettings: AgentEntity['chainSettings'];
+  tags: unknown;
   version: string;
   capabilityId: string | null;
   capabilityName: string;
@@ -51,7 +60,7 @@ export class ExecuteTargetReader {
   /** The target (AGENT_NOT_FOUND unless active, CAPABILITY_NOT_FOUND). */
   async read(agentId: string, capabilityId: string): Promise<ExecuteTarget> {
     const [row] = await this.tx.query<TargetRow>(
-      `SELECT a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", a.chain_settings AS "chainSettings", a.config_version AS "version", c.capability_id AS "capabilityId",
+      `SELECT a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", a.chain_settings AS "chainSettings", a.metadata->'tags' AS tags, a.config_version AS "version", c.capability_id AS "capabilityId",
               c.name AS "capabilityName", c.input_schema AS "inputSchema", c.output_schema AS "outputSchema", c.pricing_model AS "pricingModel",
               c.base_price AS "basePrice", c.max_price AS "maxPrice"
          FROM agents a LEFT JOIN agent_capabilities c ON c.agent_id = a.id AND c.capability_id = $2
@@ -73,6 +82,7 @@ export class ExecuteTargetReader {
         endpoints: row.endpoints,
         reputationScore: row.reputationScore,
         chainSettings: row.chainSettings,
+        tags: agentTags(row.tags),
       },
       capability: {
         capabilityId: row.capabilityId,

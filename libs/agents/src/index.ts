@@ -26,3 +26,6 @@ export type { Recommendation } from './recommend-agents';
 export { AgentsModule } from './agents.module';
 export { ExecuteTargetReader, ExecuteTargetReaderModule } from './execute-target.reader';
 export type { ExecutableAgent, ExecutableCapability, ExecuteTarget } from './execute-target.reader';
+export { AgentCatalogModule } from './agent-catalog.module';
+export { CapabilityCatalogReader } from './capability-catalog.reader';
+export type { CatalogEntry } from './capability-catalog.reader';

@@ -36,7 +36,7 @@ export function executePath(route: ExecuteRoute, agentId: string, capabilityId: 
 
 /**
  * How a capability is listed for x402 discovery on a route: the service name (the agent's), the tags
- * (the capability id) and `extensions.bazaar` with an example body and output built from its schemas.
+ * (the capability id, then the agent's own) and `extensions.bazaar` with an example body and output built from its schemas.
  * The /execute route's body wraps the input; the capability's own resource takes the input itself.
  */
 export function discoveryFor(
@@ -65,7 +65,7 @@ export function discoveryFor(
         };
   return {
     serviceName: serviceNameOf(agent.name),
-    tags: tagsOf([capability.capabilityId]),
+    tags: tagsOf([capability.capabilityId, ...(agent.tags ?? [])]),
     extensions: bazaarExtensions({
       ...bazaar,
       output: exampleFromSchema(capability.outputSchema) ?? {},
@@ -83,7 +83,7 @@ const discoveries = new WeakMap<ExecutableCapability, Map<string, DiscoveryOffer
 function cachedDiscovery(agent: ExecutableAgent, capability: ExecutableCapability, route: ExecuteRoute) {
   let byRoute = discoveries.get(capability);
   if (!byRoute) discoveries.set(capability, (byRoute = new Map()));
-  const key = `${route}\n${agent.id}\n${agent.name}`;
+  const key = `${route}\n${agent.id}\n${agent.name}\n${(agent.tags ?? []).join('\n')}`;
   let offer = byRoute.get(key);
   if (!offer) byRoute.set(key, (offer = discoveryFor(agent, capability, route)));
   return offer;

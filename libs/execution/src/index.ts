@@ -3,7 +3,7 @@ export { AgentCaller } from './agent-caller';
 export type { AgentCallPayload, AgentCallResult, ChainCallContext } from './agent-caller';
 export { ExecuteRejected } from './execution.types';
 export type { ExecuteCommand, ExecuteResult, ExecuteRoute, ExecutionOutcome, Settlement } from './execution.types';
-export { CAPABILITY_ROUTE, capabilityOffer, discoveryFor } from './execution-factory';
+export { CAPABILITY_ROUTE, discoveryFor } from './execution-factory';
 export { ExecutionsRepository } from './executions.repository';
 export type { RunCompletion, RunFailure } from './executions.repository';
 export { RateLimiter } from './admission/rate-limiter';
@@ -40,3 +40,9 @@ export { PruneExecutionPayloads } from './usecases/shared/prune-execution-payloa
 export { MeasurePayloadStorage } from './usecases/shared/measure-payload-storage/measure-payload-storage.usecase';
 export type { AgentPayloadBytes, PayloadStorage } from './execution-payloads.repository';
 export { ExecutionModule } from './execution.module';
+export { X402CatalogModule } from './x402-catalog/x402-catalog.module';
+export type { X402ResourceFilters } from './x402-catalog/x402-resources';
+export { ListX402Resources } from './usecases/x402/list-x402-resources/list-x402-resources.usecase';
+export type { X402ResourcePage } from './usecases/x402/list-x402-resources/list-x402-resources.usecase';
+export { SearchX402Resources } from './usecases/x402/search-x402-resources/search-x402-resources.usecase';
+export type { X402SearchResult } from './usecases/x402/search-x402-resources/search-x402-resources.usecase';

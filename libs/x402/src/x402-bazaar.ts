@@ -1,8 +1,5 @@
-import {
-  bazaarResourceServerExtension,
-  declareDiscoveryExtension,
-  validateDiscoveryExtension,
-} from '@x402/extensions/bazaar';
+import { bazaarResourceServerExtension, declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import { validBazaar } from './bazaar-validator';
 
 /** What a v2 402 adds for discovery (x402 Bazaar): the resource's service name and tags, and `extensions`. */
 export interface DiscoveryOffer {
@@ -48,10 +45,7 @@ export function bazaarExtensions(route: BazaarRoute): Record<string, unknown> {
 export const BAZAAR_MAX_BYTES = 4_096;
 
 function fits(bazaar: unknown): boolean {
-  return (
-    JSON.stringify(bazaar).length <= BAZAAR_MAX_BYTES &&
-    validateDiscoveryExtension(bazaar as Parameters<typeof validateDiscoveryExtension>[0]).valid
-  );
+  return JSON.stringify(bazaar).length <= BAZAAR_MAX_BYTES && validBazaar(bazaar);
 }
 
 function declared(

@@ -748,6 +748,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/x402/discovery/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every capability as an x402 resource, best-ranked agents first (offset paging) */
+        get: operations["X402DiscoveryController_resources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/x402/discovery/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** x402 resources for a natural-language query, ranked by the recommend engine */
+        get: operations["X402DiscoveryController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1683,6 +1717,60 @@ export interface components {
             pendingAmount: string;
             totalCount: number;
             totalWithdrawn: string;
+        };
+        X402CursorPagination: {
+            /** @description The next page (null: none) */
+            cursor: string | null;
+            /** @description Resources in this page */
+            limit: number;
+        };
+        X402DiscoveryResource: {
+            /** @description What the resource accepts: the v2 PaymentRequirements of its 402 */
+            accepts: {
+                [key: string]: unknown;
+            }[];
+            description?: string;
+            /** @description Discovery extensions: `bazaar` (input example and schema, output, route template) */
+            extensions?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the agent's listing last changed
+             */
+            lastUpdated: string;
+            /** @example application/json */
+            mimeType?: string;
+            /** @example https://agora.example/api/v1/agents/{agentId}/capabilities/translate/execute */
+            resource: string;
+            /** @description The agent's name (1-32 printable characters) */
+            serviceName?: string;
+            /** @description The capability id, then the agent tags (at most 5) */
+            tags?: string[];
+            /** @example http */
+            type: string;
+            /** @example 2 */
+            x402Version: number;
+        };
+        X402OffsetPagination: {
+            limit: number;
+            offset: number;
+            /** @description Every listed resource that passes the filters */
+            total: number;
+        };
+        X402ResourcesResponse: {
+            items: components["schemas"]["X402DiscoveryResource"][];
+            pagination: components["schemas"]["X402OffsetPagination"];
+            /** @example 2 */
+            x402Version: number;
+        };
+        X402SearchResponse: {
+            pagination: components["schemas"]["X402CursorPagination"];
+            /** @description true when more agents may match than the 50 ranked */
+            partialResults: boolean;
+            resources: components["schemas"]["X402DiscoveryResource"][];
+            /** @example 2 */
+            x402Version: number;
         };
     };
     responses: never;
@@ -6440,6 +6528,139 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description What is left of it (0) */
                     "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    X402DiscoveryController_resources: {
+        parameters: {
+            query?: {
+                /** @description Protocol type: every agora resource is `http` */
+                type?: string;
+                /** @description Payment recipient (the platform wallet) */
+                payTo?: string;
+                scheme?: string;
+                /** @description CAIP-2 network (or its x402 v1 name) */
+                network?: string;
+                /** @description Extension keys (comma-separated) a resource must carry */
+                extensions?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402ResourcesResponse"];
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    X402DiscoveryController_search: {
+        parameters: {
+            query: {
+                /** @description Protocol type: every agora resource is `http` */
+                type?: string;
+                /** @description Payment recipient (the platform wallet) */
+                payTo?: string;
+                scheme?: string;
+                /** @description CAIP-2 network (or its x402 v1 name) */
+                network?: string;
+                /** @description Extension keys (comma-separated) a resource must carry */
+                extensions?: string;
+                /** @description Natural-language query */
+                query: string;
+                limit?: number;
+                /** @description The `pagination.cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402SearchResponse"];
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '@app/database';
+import { agentTags, ExecutableAgent, ExecutableCapability } from './execute-target.reader';
+
+/** One listed capability: what its x402 offer is built from, and when its agent last changed. */
+export interface CatalogEntry {
+  agent: ExecutableAgent;
+  capability: ExecutableCapability;
+  /** agents.config_version: a built listing stays valid while it does not move. */
+  version: string;
+  updatedAt: Date;
+}
+
+interface CatalogRow {
+  id: string;
+  name: string;
+  status: ExecutableAgent['status'];
+  endpoints: ExecutableAgent['endpoints'];
+  reputationScore: number;
+  chainSettings: ExecutableAgent['chainSettings'];
+  tags: unknown;
+  version: string;
+  updatedAt: Date;
+  capabilityId: string;
+  capabilityName: string;
+  inputSchema: Record<string, unknown> | null;
+  outputSchema: Record<string, unknown> | null;
+  pricingModel: ExecutableCapability['pricingModel'];
+  basePrice: string;
+  maxPrice: string | null;
+}
+
+const COLUMNS = `a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", a.chain_settings AS "chainSettings",
+  a.metadata->'tags' AS tags, a.config_version AS "version", a.updated_at AS "updatedAt", c.capability_id AS "capabilityId",
+  c.name AS "capabilityName", c.input_schema AS "inputSchema", c.output_schema AS "outputSchema",
+  c.pricing_model AS "pricingModel", c.base_price AS "basePrice", c.max_price AS "maxPrice"`;
+
+/** The ranking order (its partial index, ix_agent_ranking_order), then each agent's capabilities in their order. */
+const PAGE = `SELECT ${COLUMNS}
+  FROM (SELECT agent_id, score, executions, created_at FROM agent_ranking WHERE active
+         ORDER BY score DESC, executions DESC, created_at, agent_id) r
+  JOIN agents a ON a.id = r.agent_id
+  JOIN agent_capabilities c ON c.agent_id = r.agent_id
+ ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id, c.position
+ OFFSET $1 LIMIT $2`;
+
+const COUNT = `SELECT count(*)::int AS n FROM agent_ranking r JOIN agent_capabilities c ON c.agent_id = r.agent_id WHERE r.active`;
+
+const OF_AGENTS = `SELECT ${COLUMNS} FROM agents a JOIN agent_capabilities c ON c.agent_id = a.id
+  WHERE a.id = ANY($1::uuid[]) AND a.status = 'active' ORDER BY a.id, c.position`;
+
+function entryOf(row: CatalogRow): CatalogEntry {
+  return {
+    agent: {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      endpoints: row.endpoints,
+      reputationScore: row.reputationScore,
+      chainSettings: row.chainSettings,
+      tags: agentTags(row.tags),
+    },
+    capability: {
+      capabilityId: row.capabilityId,
+      name: row.capabilityName,
+      inputSchema: row.inputSchema,
+      outputSchema: row.outputSchema,
+      pricingModel: row.pricingModel,
+      basePrice: BigInt(row.basePrice),
+      maxPrice: row.maxPrice === null ? null : BigInt(row.maxPrice),
+    },
+    version: row.version,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/**
+ * Every capability of every active agent, as a catalogue lists them: a page in the ranking order
+ * (best-ranked agents first, each agent's capabilities in their order), how many there are, and the
+ * capabilities of given agents (a search's hits).
+ */
+@Injectable()
+export class CapabilityCatalogReader {
+  constructor(private readonly tx: TransactionRunner) {}
+
+  async page(offset: number, limit: number): Promise<CatalogEntry[]> {
+    return (await this.tx.query<CatalogRow>(PAGE, [offset, limit])).map(entryOf);
+  }
+
+  async count(): Promise<number> {
+    const [row] = await this.tx.query<{ n: number }>(COUNT);
+    return row.n;
+  }
+
+  /** The capabilities of the given agents that are active, grouped by agent id (capabilities in their order). */
+  async ofAgents(ids: string[]): Promise<Map<string, CatalogEntry[]>> {
+    const byAgent = new Map<string, CatalogEntry[]>();
+    if (ids.length === 0) return byAgent;
+    for (const row of await this.tx.query<CatalogRow>(OF_AGENTS, [[...new Set(ids)]])) {
+      const list = byAgent.get(row.id) ?? [];
+      list.push(entryOf(row));
+      byAgent.set(row.id, list);
+    }
+    return byAgent;
+  }
+}

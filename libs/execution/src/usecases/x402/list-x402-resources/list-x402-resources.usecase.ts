@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { DiscoveryResource } from '@x402/extensions/bazaar';
+import { CapabilityCatalogReader } from '@app/agents';
+import { Clock } from '@app/common';
+import { X402ResourceFilters, X402Resources } from '../../../x402-catalog/x402-resources';
+
+/** How long the catalogue's size is reused (counting every listed capability is the one full scan). */
+export const CATALOG_COUNT_TTL_MS = 10_000;
+
+export interface X402ResourcePage {
+  items: DiscoveryResource[];
+  total: number;
+}
+
+/**
+ * The x402 discovery API's list (`GET /x402/discovery/resources`): every capability of every
+ * active agent as a resource, best-ranked agents first, one page by offset. The total is counted
+ * at most once per CATALOG_COUNT_TTL_MS per process.
+ */
+@Injectable()
+export class ListX402Resources {
+  private counted: { n: number; atMs: number } | null = null;
+
+  constructor(
+    private readonly catalog: CapabilityCatalogReader,
+    private readonly resources: X402Resources,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(q: { filters: X402ResourceFilters; limit: number; offset: number }): Promise<X402ResourcePage> {
+    if (!this.resources.admits(q.filters)) return { items: [], total: 0 };
+    const [entries, total] = await Promise.all([this.catalog.page(q.offset, q.limit), this.total()]);
+    const items = entries.map((entry) => this.resources.of(entry));
+    return { items, total: Math.max(total, q.offset + items.length) };
+  }
+
+  private async total(): Promise<number> {
+    const now = this.clock.nowMs();
+    if (this.counted && now - this.counted.atMs < CATALOG_COUNT_TTL_MS) return this.counted.n;
+    const n = await this.catalog.count();
+    this.counted = { n, atMs: now };
+    return n;
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AgentCatalogModule } from '@app/agents';
+import { PaymentsModule } from '@app/payments';
+import { ListX402Resources } from '../usecases/x402/list-x402-resources/list-x402-resources.usecase';
+import { SearchX402Resources } from '../usecases/x402/search-x402-resources/search-x402-resources.usecase';
+import { X402Resources } from './x402-resources';
+
+const USE_CASES = [ListX402Resources, SearchX402Resources];
+
+/** Every capability as an x402 resource, for the discovery API and the manifests (the api only). */
+@Module({
+  imports: [AgentCatalogModule, PaymentsModule],
+  providers: [...USE_CASES, X402Resources],
+  exports: USE_CASES,
+})
+export class X402CatalogModule {}
