@@ -181,6 +181,25 @@ describe('x402 capability resource (e2e)', () => {
     expect((await counts()).executions).toBe(before.executions + 1);
   });
 
+  it('answers an unpaid request with its 402 whatever the body (a bare POST learns the price)', async () => {
+    const before = await counts();
+    for (const body of [undefined, {}, { text: 7 }, { text: 'a' }]) {
+      const res = await api.request('POST', path, body === undefined ? {} : { body });
+      expect({ body, status: res.status, code: res.body.error.code }).toEqual({
+        body,
+        status: 402,
+        code: 'PAYMENT_REQUIRED',
+      });
+      expect(v2Of(res).resource.url).toBe(`${api.config.publicBaseUrl}${path}`);
+    }
+    // POST /execute keeps the contract's order: the input is checked first.
+    const viaExecute = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 7 } },
+    });
+    expect(viaExecute.body.error.code).toBe('INPUT_SCHEMA_MISMATCH');
+    expect(await counts()).toEqual(before);
+  });
+
   it('refuses bad requests with the codes POST /execute gives, charging nothing', async () => {
     const before = await counts();
     const cases: [string, Record<string, unknown> | unknown[], string, Record<string, unknown>, number, string][] = [

@@ -1,6 +1,18 @@
-import { Body, Controller, Headers, HttpCode, Ip, Param, Post, Query, Res, UseFilters } from '@nestjs/common';
+import {
+  Controller,
+  createParamDecorator,
+  ExecutionContext,
+  Headers,
+  HttpCode,
+  Ip,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { ValidationException } from '@app/common';
 import { Execute, ExecuteCommand } from '@app/execution';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
@@ -14,6 +26,18 @@ import { AsyncAcceptedResponse, CapabilityExecuteQuery, ExecutionResponse } from
 
 /** A capability id as registration accepts it (agent-request.dto.ts): 1-100 letters, digits, '.', '_', ':' and '-'. */
 const CAPABILITY_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/**
+ * The capability's input: the JSON object sent, or `{}` when nothing was sent (a crawler's bare
+ * POST is answered with the 402 like any unpaid request); anything else is refused at the edge.
+ */
+const CapabilityInput = createParamDecorator((_: unknown, ctx: ExecutionContext): Record<string, unknown> => {
+  const body: unknown = ctx.switchToHttp().getRequest<Request>().body;
+  if (body === undefined) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new ValidationException([{ field: 'body', messages: ['body must be a JSON object'] }]);
+  return body as Record<string, unknown>;
+});
 
 /** An option given as a header or as a query parameter: either one, or both when they are equal. */
 function option(
@@ -71,7 +95,7 @@ export class CapabilityExecuteController {
   async execute(
     @Param('agentId', UuidParamPipe) agentId: string,
     @Param('capabilityId') capabilityId: string,
-    @Body() input: Record<string, unknown>,
+    @CapabilityInput() input: Record<string, unknown>,
     @Query() query: CapabilityExecuteQuery,
     @Headers() headers: Record<string, string | undefined>,
     @Ip() ip: string,

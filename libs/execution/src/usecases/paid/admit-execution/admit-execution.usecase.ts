@@ -119,6 +119,9 @@ export class AdmitExecution {
       }
       const { agent, capability } = target!;
       if (cmd.chain) checkChainRoot(agent.chainSettings, cmd.chain.maxDepth);
+      // A capability's own resource answers an unpaid request with its 402 whatever the body, as an
+      // x402 resource server does: a crawler's or client's first bare POST learns the price.
+      if (cmd.route === 'capability' && cmd.payment === null) payment.check(priced!, used);
       const inputErrors = validateValue(agent.id, capability.inputSchema, cmd.input);
       if (inputErrors.length)
         throw new AppException('INPUT_SCHEMA_MISMATCH', 'input does not match the capability inputSchema', {
