@@ -196,6 +196,24 @@ describe('chained calls (e2e)', () => {
     });
   });
 
+  it("takes a chained call on a capability's own resource too (X-Chain-Token, the body the input)", async () => {
+    const { token, chainId, root } = await liveChain({ budget: '1.00' });
+    const path = `/api/v1/agents/${ids.translator}/capabilities/translate/execute`;
+    expect(
+      refusal(await api.request('POST', path, { body: { text: 'a' }, headers: { 'x-chain-token': 'garbage' } })),
+    ).toMatchObject({ status: 401, code: 'CHAIN_TOKEN_INVALID' });
+    const ok = await api.request('POST', path, { body: { text: 'resource' }, headers: { 'x-chain-token': token } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.output).toEqual({ translation: 'RESOURCE' });
+    expect(ok.body.data.chain).toEqual({
+      chainId,
+      depth: 1,
+      remainingBudget: '0.989000',
+      childToken: expect.any(String),
+    });
+    expect((await root).status).toBe(200);
+  });
+
   it('a target remembered from an earlier call is confirmed by the reservation: one that turned chaining off since refuses the next call, nothing reserved, and on again runs it', async () => {
     const owner = newWallet();
     const res = await registerAgent(api, owner, { name: 'switching', endpoints: { execution: translator.url } });

@@ -14,7 +14,7 @@ import {
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ValidationException } from '@app/common';
-import { Execute, ExecuteCommand } from '@app/execution';
+import { Execute, ExecuteChained, ExecuteCommand } from '@app/execution';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment } from '../http/x402-http';
 import { ApiPaid } from '../http/security';
@@ -64,14 +64,16 @@ function option(
 /**
  * Every capability as an x402 resource of its own (issue 32): the body is the capability's input
  * itself; the rest of POST /execute's request (callback URL, idempotency key) comes as headers or
- * query parameters. The same command and use case as POST /execute, so the same admission,
- * payment, charge, idempotency, async runs and errors; only the 402's resource differs.
+ * query parameters. The same command and use cases as POST /execute (a chained call with
+ * X-Chain-Token too), so the same admission, payment, charge, idempotency, async runs and errors;
+ * only the 402's resource differs.
  */
 @ApiTags('execution')
 @Controller()
 export class CapabilityExecuteController {
   constructor(
     private readonly executeUseCase: Execute,
+    private readonly executeChained: ExecuteChained,
     private readonly presenter: ExecutionPresenter,
   ) {}
 
@@ -88,6 +90,12 @@ export class CapabilityExecuteController {
   @ApiPaid(true)
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same as the idempotencyKey query parameter' })
   @ApiHeader({ name: 'X-Callback-Url', required: false, description: 'Same as the callbackUrl query parameter' })
+  @ApiHeader({
+    name: 'X-Chain-Token',
+    required: false,
+    description:
+      'A chain token: a call inside an execution chain, paid from its budget (no payment), as on POST /execute',
+  })
   @ApiEnvelope(ExecutionResponse)
   @ApiEnvelope(AsyncAcceptedResponse, 202)
   @ApiErrors(400, 402, 404, 409, 422, 429, 502, 504)
@@ -124,6 +132,12 @@ export class CapabilityExecuteController {
       clientIp: ip,
       route: 'capability',
     };
+    const chainToken = headers['x-chain-token'];
+    if (chainToken !== undefined) {
+      const result = await this.executeChained.execute({ ...cmd, chainToken });
+      res.set(rateLimitHeaders(result.limits));
+      return this.presenter.present(result, res, true, result.chain);
+    }
     const result = await this.executeUseCase.execute(cmd);
     res.set(rateLimitHeaders(result.limits));
     return this.presenter.present(result, res, result.replayed || !result.execution.isAsync);

@@ -2568,6 +2568,8 @@ export interface operations {
                 idempotencyKey?: string;
             };
             header?: {
+                /** @description A chain token: a call inside an execution chain, paid from its budget (no payment), as on POST /execute */
+                "X-Chain-Token"?: string;
                 /** @description Same as the callbackUrl query parameter */
                 "X-Callback-Url"?: string;
                 /** @description Same as the idempotencyKey query parameter */
