@@ -106,6 +106,16 @@ function routes(hot: string, deepOffset: number): Route[] {
     },
     { name: 'GET /payments/stats', path: () => `/api/v1/payments/stats` },
     {
+      name: 'GET /x402/discovery/search?query=… (8 phrases)',
+      path: (i) => `/x402/discovery/search?query=${encodeURIComponent(PHRASES[i % PHRASES.length])}`,
+    },
+    { name: 'GET /x402/discovery/resources?limit=20', path: () => `/x402/discovery/resources?limit=20` },
+    {
+      name: 'GET /x402/discovery/resources?limit=20 (pages from offset 1000)',
+      path: (i) => `/x402/discovery/resources?limit=20&offset=${1000 + 20 * i}`,
+    },
+    { name: 'GET /.well-known/x402', path: () => `/.well-known/x402` },
+    {
       name: 'GET /payments/history/:hot?limit=20&offset=0',
       path: () => `/api/v1/payments/history/${hot}?limit=20&offset=0`,
       headers: signed,
