@@ -4,6 +4,12 @@ import { AgentsRepository } from './agents.repository';
 import { sanitizeQuery } from './search-text';
 import { AgentEntity } from './entities/agent.entity';
 
+export interface RankedAgent {
+  agentId: string;
+  relevance: number;
+  matchedCapabilities: string[];
+}
+
 export interface Recommendation {
   agent: AgentEntity;
   relevance: number;
@@ -92,6 +98,18 @@ export class RecommendAgents {
   ) {}
 
   async execute(query: string, limit: number): Promise<Recommendation[]> {
+    const ranked = await this.rank(query, limit);
+    if (ranked.length === 0) return [];
+    const found = await this.agents.withCapabilities(ranked.map((r) => r.agentId));
+    return ranked.map((r) => {
+      const { agent, capabilities } = found.get(r.agentId)!;
+      agent.capabilities = capabilities;
+      return { agent, relevance: r.relevance, matchedCapabilities: r.matchedCapabilities };
+    });
+  }
+
+  /** The best `limit` active agents for the query, best first, without loading them (ids, relevance, matches). */
+  async rank(query: string, limit: number): Promise<RankedAgent[]> {
     const text = sanitizeQuery(query);
     if (text === '') return [];
     const cap = Math.max(RECOMMEND_CANDIDATES, limit);
@@ -104,13 +122,7 @@ export class RecommendAgents {
       limit,
       [...candidates],
     ]);
-    if (rows.length === 0) return [];
-    const found = await this.agents.withCapabilities(rows.map((r) => r.id));
-    return rows.map((r) => {
-      const { agent, capabilities } = found.get(r.id)!;
-      agent.capabilities = capabilities;
-      return { agent, relevance: Number(r.relevance), matchedCapabilities: r.matched ?? [] };
-    });
+    return rows.map((r) => ({ agentId: r.id, relevance: Number(r.relevance), matchedCapabilities: r.matched ?? [] }));
   }
 
   /**

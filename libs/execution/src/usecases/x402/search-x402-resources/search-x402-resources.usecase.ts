@@ -46,10 +46,10 @@ export class SearchX402Resources {
   }): Promise<X402SearchResult> {
     const offset = decodeCursor(q.cursor);
     if (!this.resources.admits(q.filters)) return { resources: [], partialResults: false, cursor: null };
-    const ranked = await this.recommend.execute(q.query, SEARCH_WINDOW);
-    const byAgent = await this.catalog.ofAgents(ranked.map((r) => r.agent.id));
+    const ranked = await this.recommend.rank(q.query, SEARCH_WINDOW);
+    const byAgent = await this.catalog.ofAgents(ranked.map((r) => r.agentId));
     const hits = ranked.flatMap((r) => {
-      const entries = byAgent.get(r.agent.id) ?? [];
+      const entries = byAgent.get(r.agentId) ?? [];
       const matched = new Set(r.matchedCapabilities);
       return matched.size ? entries.filter((e) => matched.has(e.capability.capabilityId)) : entries;
     });
