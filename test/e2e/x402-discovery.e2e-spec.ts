@@ -171,6 +171,8 @@ describe('x402 discovery API (e2e)', () => {
       '/x402/discovery/resources?type=h%00ttp',
       '/x402/discovery/resources?unknown=1',
       '/x402/discovery/search',
+      '/x402/discovery/search?query=a%00b',
+      '/x402/discovery/search?query=ok&query=twice',
       `/x402/discovery/search?query=${'a'.repeat(501)}`,
       '/x402/discovery/search?query=x&cursor=%2F%2F',
       `/x402/discovery/search?query=x&cursor=${Buffer.from('o:99999').toString('base64url')}`,
