@@ -31,6 +31,7 @@ import { CapabilityExecuteController } from './execution/capability-execute.cont
 import { ExecutionPresenter } from './execution/execution-presenter';
 import { PlatformKeysController } from './execution/platform-keys.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { ManifestsController } from './x402/manifests.controller';
 import { X402DiscoveryController } from './x402/x402-discovery.controller';
 import { ReputationController } from './reputation/reputation.controller';
 import { AnalyticsController } from './analytics/analytics.controller';
@@ -75,6 +76,7 @@ export class AppModule {
         CapabilityExecuteController,
         PlatformKeysController,
         X402DiscoveryController,
+        ManifestsController,
         ChainsController,
         WebhooksController,
         EventsController,

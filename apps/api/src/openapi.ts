@@ -10,10 +10,14 @@ import { withSecuritySchemes } from './http/security';
 /** Every route is served under this prefix (but the ones below); the OpenAPI paths include it. */
 export const API_PREFIX = 'api/v1';
 
-/** Routes at the paths others define (the x402 discovery API), outside API_PREFIX. */
+/** Routes at the paths others define (the x402 discovery API, the manifests), outside API_PREFIX. */
 export const UNPREFIXED_ROUTES: RouteInfo[] = [
   { path: 'x402/discovery/resources', method: RequestMethod.GET },
   { path: 'x402/discovery/search', method: RequestMethod.GET },
+  { path: '.well-known/x402', method: RequestMethod.GET },
+  { path: '.well-known/x402.json', method: RequestMethod.GET },
+  { path: '.well-known/agent-card.json', method: RequestMethod.GET },
+  { path: 'llms.txt', method: RequestMethod.GET },
 ];
 
 /** Serves the routes under API_PREFIX, but UNPREFIXED_ROUTES. */

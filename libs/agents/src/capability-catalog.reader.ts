@@ -6,6 +6,8 @@ import { agentTags, ExecutableAgent, ExecutableCapability } from './execute-targ
 export interface CatalogEntry {
   agent: ExecutableAgent;
   capability: ExecutableCapability;
+  /** The capability's description as its agent wrote it (up to 1000 characters, untrusted text). */
+  description: string;
   /** agents.config_version: a built listing stays valid while it does not move. */
   version: string;
   updatedAt: Date;
@@ -23,6 +25,7 @@ interface CatalogRow {
   updatedAt: Date;
   capabilityId: string;
   capabilityName: string;
+  description: string;
   inputSchema: Record<string, unknown> | null;
   outputSchema: Record<string, unknown> | null;
   pricingModel: ExecutableCapability['pricingModel'];
@@ -32,7 +35,7 @@ interface CatalogRow {
 
 const COLUMNS = `a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", a.chain_settings AS "chainSettings",
   a.metadata->'tags' AS tags, a.config_version AS "version", a.updated_at AS "updatedAt", c.capability_id AS "capabilityId",
-  c.name AS "capabilityName", c.input_schema AS "inputSchema", c.output_schema AS "outputSchema",
+  c.name AS "capabilityName", c.description, c.input_schema AS "inputSchema", c.output_schema AS "outputSchema",
   c.pricing_model AS "pricingModel", c.base_price AS "basePrice", c.max_price AS "maxPrice"`;
 
 /** The ranking order (its partial index, ix_agent_ranking_order), then each agent's capabilities in their order. */
@@ -69,6 +72,7 @@ function entryOf(row: CatalogRow): CatalogEntry {
       basePrice: BigInt(row.basePrice),
       maxPrice: row.maxPrice === null ? null : BigInt(row.maxPrice),
     },
+    description: row.description,
     version: row.version,
     updatedAt: row.updatedAt,
   };

@@ -46,3 +46,17 @@ export { ListX402Resources } from './usecases/x402/list-x402-resources/list-x402
 export type { X402ResourcePage } from './usecases/x402/list-x402-resources/list-x402-resources.usecase';
 export { SearchX402Resources } from './usecases/x402/search-x402-resources/search-x402-resources.usecase';
 export type { X402SearchResult } from './usecases/x402/search-x402-resources/search-x402-resources.usecase';
+export { MANIFEST_TTL_MS } from './x402-catalog/manifest-cache';
+export {
+  BuildX402Manifest,
+  MANIFEST_MAX_RESOURCES,
+} from './usecases/x402/build-x402-manifest/build-x402-manifest.usecase';
+export type { X402Manifest } from './usecases/x402/build-x402-manifest/build-x402-manifest.usecase';
+export {
+  BuildX402DiscoveryManifest,
+  DISCOVERY_MANIFEST_MAX_ITEMS,
+} from './usecases/x402/build-x402-discovery-manifest/build-x402-discovery-manifest.usecase';
+export type { PagedDiscoveryManifest } from './usecases/x402/build-x402-discovery-manifest/build-x402-discovery-manifest.usecase';
+export { AGENT_CARD_MAX_SKILLS, BuildAgentCard } from './usecases/x402/build-agent-card/build-agent-card.usecase';
+export type { MarketplaceAgentCard } from './usecases/x402/build-agent-card/build-agent-card.usecase';
+export { BuildLlmsTxt, LLMS_TXT_MAX_CAPABILITIES } from './usecases/x402/build-llms-txt/build-llms-txt.usecase';

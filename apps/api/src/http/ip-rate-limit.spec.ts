@@ -46,6 +46,18 @@ describe('ipWindowOf', () => {
       'read',
     ]);
   });
+
+  it('counts the routes served outside /api/v1 (the discovery API, the manifests) as reads', () => {
+    for (const route of [
+      '/x402/discovery/resources',
+      '/x402/discovery/search',
+      '/.well-known/x402',
+      '/.well-known/x402.json',
+      '/.well-known/agent-card.json',
+      '/llms.txt',
+    ])
+      expect([route, ipWindowOf('GET', route)]).toEqual([route, 'read']);
+  });
 });
 
 describe('IpRateLimiter', () => {

@@ -1,11 +1,22 @@
 import { Module } from '@nestjs/common';
 import { AgentCatalogModule } from '@app/agents';
 import { PaymentsModule } from '@app/payments';
+import { BuildAgentCard } from '../usecases/x402/build-agent-card/build-agent-card.usecase';
+import { BuildLlmsTxt } from '../usecases/x402/build-llms-txt/build-llms-txt.usecase';
+import { BuildX402DiscoveryManifest } from '../usecases/x402/build-x402-discovery-manifest/build-x402-discovery-manifest.usecase';
+import { BuildX402Manifest } from '../usecases/x402/build-x402-manifest/build-x402-manifest.usecase';
 import { ListX402Resources } from '../usecases/x402/list-x402-resources/list-x402-resources.usecase';
 import { SearchX402Resources } from '../usecases/x402/search-x402-resources/search-x402-resources.usecase';
 import { X402Resources } from './x402-resources';
 
-const USE_CASES = [ListX402Resources, SearchX402Resources];
+const USE_CASES = [
+  ListX402Resources,
+  SearchX402Resources,
+  BuildX402Manifest,
+  BuildX402DiscoveryManifest,
+  BuildAgentCard,
+  BuildLlmsTxt,
+];
 
 /** Every capability as an x402 resource, for the discovery API and the manifests (the api only). */
 @Module({

@@ -1,5 +1,56 @@
 /* Generated from docs/openapi.json by `npm run openapi` (openapi-typescript). Do not edit. */
 export interface paths {
+    "/.well-known/agent-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A2A agent card of the marketplace: the best-ranked capabilities as skills */
+        get: operations["ManifestsController_card"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/x402": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** x402 discovery manifest: the best-ranked capabilities as resource pointers */
+        get: operations["ManifestsController_x402"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/x402.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** x402 well-known discovery manifest: payment terms, input and output (paged) */
+        get: operations["ManifestsController_x402Json"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/agents/{id}/reinstate": {
         parameters: {
             query?: never;
@@ -748,6 +799,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/llms.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** llms.txt: the API and the best-ranked capabilities, for language models */
+        get: operations["ManifestsController_llms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/x402/discovery/resources": {
         parameters: {
             query?: never;
@@ -804,6 +872,37 @@ export interface components {
             period: "day" | "week" | "month" | "all";
             reputation: components["schemas"]["ReputationStats"];
         };
+        AgentCardResponse: {
+            capabilities: {
+                [key: string]: unknown;
+            };
+            defaultInputModes: string[];
+            defaultOutputModes: string[];
+            description: string;
+            documentationUrl: string;
+            /** @example agora */
+            name: string;
+            provider: {
+                [key: string]: unknown;
+            };
+            securityRequirements: {
+                [key: string]: unknown;
+            }[];
+            securitySchemes: {
+                [key: string]: unknown;
+            };
+            signatures: {
+                [key: string]: unknown;
+            }[];
+            /** @description The best-ranked capabilities (at most 50) */
+            skills: components["schemas"]["AgentSkillDto"][];
+            /** @description Empty: agora does not speak the A2A protocol */
+            supportedInterfaces: {
+                [key: string]: unknown;
+            }[];
+            /** @example 1 */
+            version: string;
+        };
         AgentEventResponse: {
             createdAt: string;
             /** @description This event's place in the list: pass it as `after` to read what follows */
@@ -841,6 +940,20 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             wallet: string;
+        };
+        AgentSkillDto: {
+            /** @description What it does, its price and its resource URL */
+            description: string;
+            examples: string[];
+            /** @example {agentId}/translate */
+            id: string;
+            inputModes: string[];
+            name: string;
+            outputModes: string[];
+            securityRequirements: {
+                [key: string]: unknown;
+            }[];
+            tags: string[];
         };
         AsyncAcceptedResponse: {
             /** @description The execution id (same as requestId) */
@@ -1194,6 +1307,55 @@ export interface components {
             name: string;
             pricing: components["schemas"]["PricingResponse"];
         };
+        DiscoveryInputDto: {
+            /** @description JSON Schema of the body (its example when none was declared) */
+            body?: {
+                [key: string]: unknown;
+            };
+            /** @example json */
+            bodyType?: string;
+            /** @example POST */
+            method: string;
+            /** @description JSON Schema of the path parameters */
+            pathParams?: {
+                [key: string]: unknown;
+            };
+            /** @example /api/v1/agents/:agentId/capabilities/:capabilityId/execute */
+            routeTemplate?: string;
+        };
+        DiscoveryManifestItem: {
+            /** @description The v2 PaymentRequirements of its 402 */
+            accepts: {
+                [key: string]: unknown;
+            }[];
+            input: components["schemas"]["DiscoveryInputDto"];
+            output?: components["schemas"]["DiscoveryOutputDto"];
+            requires?: string[];
+            resource: components["schemas"]["DiscoveryManifestResourceInfo"];
+            /** @example http */
+            type: string;
+        };
+        DiscoveryManifestLinks: {
+            resources: string;
+            search: string;
+        };
+        DiscoveryManifestResourceInfo: {
+            description?: string;
+            mimeType?: string;
+            serviceName?: string;
+            tags?: string[];
+            url: string;
+        };
+        DiscoveryOutputDto: {
+            /** @description An example output */
+            example?: Record<string, never>;
+            /** @example application/json */
+            mimeType?: string;
+            /** @description JSON Schema of the output */
+            schema?: {
+                [key: string]: unknown;
+            };
+        };
         DisputeEvidenceKeyResponse: {
             disputeId: string;
             /** @description HMAC-SHA256 key (64 hex) of platformEvidence.facts.inputHash and outputHash */
@@ -1389,6 +1551,10 @@ export interface components {
         };
         LeaderboardResponse: {
             leaderboard: components["schemas"]["LeaderboardEntryResponse"][];
+        };
+        NoAttestation: {
+            /** @example none */
+            type: string;
         };
         PerformanceStats: {
             /** @description ms, rounded */
@@ -1724,6 +1890,17 @@ export interface components {
             /** @description Resources in this page */
             limit: number;
         };
+        X402DiscoveryManifestResponse: {
+            discovery: components["schemas"]["DiscoveryManifestLinks"];
+            items: components["schemas"]["DiscoveryManifestItem"][];
+            /** @description Unix seconds: when this page was built */
+            lastUpdated: number;
+            /** @description The next page (null: none) */
+            next: string | null;
+            pagination: components["schemas"]["X402OffsetPagination"];
+            /** @example 2 */
+            x402Version: number;
+        };
         X402DiscoveryResource: {
             /** @description What the resource accepts: the v2 PaymentRequirements of its 402 */
             accepts: {
@@ -1750,6 +1927,52 @@ export interface components {
             /** @example http */
             type: string;
             /** @example 2 */
+            x402Version: number;
+        };
+        X402ManifestLinks: {
+            /** @description `/.well-known/x402.json`: the payment terms, input and output of each */
+            manifest: string;
+            /** @description The discovery API list (every capability, offset paging) */
+            resources: string;
+            /** @description The discovery API search */
+            search: string;
+        };
+        X402ManifestResourceDto: {
+            /**
+             * @description The description of the resource's 402
+             * @example Polyglot: Translate text
+             */
+            description: string;
+            /** @example POST */
+            method: string;
+            /** @example https://agora.example/api/v1/agents/{agentId}/capabilities/translate/execute */
+            url: string;
+        };
+        X402ManifestResponse: {
+            attestation: components["schemas"]["NoAttestation"];
+            description: string;
+            discovery: components["schemas"]["X402ManifestLinks"];
+            /** @description The API reference */
+            docs: string;
+            /** @example resource-server */
+            kind: string;
+            /** @example agora */
+            name: string;
+            /** @description Bare pointers, best-ranked first (at most 100) */
+            resources: components["schemas"]["X402ManifestResourceDto"][];
+            /** @description Capabilities listed in all */
+            total: number;
+            /** @description `resources` holds only the first of them (the rest: `discovery`) */
+            truncated: boolean;
+            /**
+             * Format: date-time
+             * @description The latest change of a listed agent
+             */
+            updated: string;
+            /**
+             * @description An integer
+             * @example 2
+             */
             x402Version: number;
         };
         X402OffsetPagination: {
@@ -1781,6 +2004,134 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    ManifestsController_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentCardResponse"];
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ManifestsController_x402: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402ManifestResponse"];
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ManifestsController_x402Json: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402DiscoveryManifestResponse"];
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
     AdminAgentsController_reinstate: {
         parameters: {
             query?: never;
@@ -6534,6 +6885,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ManifestsController_llms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description llmstxt.org Markdown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
                         error?: {
                             code?: string;
                             details?: Record<string, never>;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DiscoveryResource } from '@x402/extensions/bazaar';
-import { CapabilityCatalogReader } from '@app/agents';
+import { CapabilityCatalogReader, CatalogEntry } from '@app/agents';
 import { Clock } from '@app/common';
 import { X402ResourceFilters, X402Resources } from '../../../x402-catalog/x402-resources';
 
@@ -9,6 +9,8 @@ export const CATALOG_COUNT_TTL_MS = 10_000;
 
 export interface X402ResourcePage {
   items: DiscoveryResource[];
+  /** The catalogue rows the items were built from, in the same order (what the manifests add to a listing). */
+  entries: CatalogEntry[];
   total: number;
 }
 
@@ -28,10 +30,10 @@ export class ListX402Resources {
   ) {}
 
   async execute(q: { filters: X402ResourceFilters; limit: number; offset: number }): Promise<X402ResourcePage> {
-    if (!this.resources.admits(q.filters)) return { items: [], total: 0 };
+    if (!this.resources.admits(q.filters)) return { items: [], entries: [], total: 0 };
     const [entries, total] = await Promise.all([this.catalog.page(q.offset, q.limit), this.total()]);
     const items = entries.map((entry) => this.resources.of(entry));
-    return { items, total: Math.max(total, q.offset + items.length) };
+    return { items, entries, total: Math.max(total, q.offset + items.length) };
   }
 
   private async total(): Promise<number> {
