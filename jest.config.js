@@ -13,9 +13,12 @@ const swc = [
     },
   },
 ];
+/** jose 6 is ESM only (Node loads it with require(esm); jest's module system cannot): jest compiles it to CommonJS. */
+const esmToCjs = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 const moduleNameMapper = { '^@app/([a-z0-9-]+)$': '<rootDir>/libs/$1/src', '^@agora/sdk$': '<rootDir>/libs/sdk/src' };
 const common = {
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, '/node_modules/jose/.+\\.js$': esmToCjs },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper,
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],

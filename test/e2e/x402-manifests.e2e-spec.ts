@@ -5,10 +5,6 @@ import { startApi, ApiHarness } from '../support/api-harness';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
 
-// The SDK loads jose (ESM only, which jest's CommonJS runtime cannot load) for card signatures
-// (JWS), which the card has none of and this test does not use.
-jest.mock('jose', () => ({}));
-
 /** An llms.txt link line: `- [title](url): rest`, the title's brackets escaped. */
 const LINK_LINE = /^- \[((?:\\.|[^\\\]])*)\]\(([^()\s]+)\): (.*)$/;
 
