@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { LedgerModule } from '@app/ledger';
 import { AgentRankingRepository } from './agent-ranking.repository';
+import { HEALTH_ENTITIES } from './health/agent-health.module';
+import { AgentHealthRepository } from './health/agent-health.repository';
 import { AgentsRepository } from './agents.repository';
 import { RecommendAgents } from './recommend-agents';
 import { AgentEntity } from './entities/agent.entity';
@@ -40,7 +42,13 @@ export class AgentsModule {
     return {
       module: AgentsModule,
       imports: [
-        TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]),
+        TypeOrmModule.forFeature([
+          AgentEntity,
+          AgentCapabilityEntity,
+          AgentRankingEntity,
+          AgentSearchEntity,
+          ...HEALTH_ENTITIES,
+        ]),
         AuthModule,
         LedgerModule,
         ...(opts.registrationFee ?? []),
@@ -49,6 +57,7 @@ export class AgentsModule {
         ...USE_CASES,
         AgentsRepository,
         AgentRankingRepository,
+        AgentHealthRepository,
         ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }]),
       ],
       exports: [...USE_CASES, AuthModule],

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@app/common';
+import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { AgentsRepository } from './agents.repository';
 import { sanitizeQuery } from './search-text';
@@ -49,13 +51,13 @@ const SCORE = `WITH q AS (
                  ELSE to_tsquery('simple', array_to_string(array(SELECT quote_literal(l) FROM unnest(lex) AS l), ' | ')) END AS tsq
        FROM (SELECT tsvector_to_array(to_tsvector('english', $1::text)) AS lex) s
    ), scored AS (
-     SELECT a.id, a.reputation_score,
+     SELECT a.id, a.reputation_score, coalesce(h.status = 'down', false) AS down,
             CASE WHEN q.n = 0 THEN 0
                  ELSE (SELECT count(*) FROM unnest(q.lex) l WHERE l = ANY(tsvector_to_array(a.search_vector)))::float8 / q.n END AS coverage,
             CASE WHEN q.tsq IS NULL THEN 0 ELSE ts_rank(a.search_vector, q.tsq, 32) END AS rank,
             word_similarity(q.text, a.search_text) AS trigram
-       FROM agents a, q
-      WHERE a.id = ANY($3::uuid[]) AND a.status = 'active'
+       FROM agents a CROSS JOIN q LEFT JOIN agent_health h ON h.agent_id = a.id
+      WHERE a.id = ANY($3::uuid[]) AND a.status = 'active' AND NOT coalesce(h.failing_since <= $4::timestamptz, false)
         AND ((q.tsq IS NOT NULL AND a.search_vector @@ q.tsq) OR word_similarity(q.text, a.search_text) >= ${MIN_TRIGRAM})
    )
    SELECT s.id,
@@ -66,7 +68,7 @@ const SCORE = `WITH q AS (
               AND ((q.tsq IS NOT NULL AND to_tsvector('english', c.name || ' ' || c.description) @@ q.tsq)
                    OR word_similarity(q.text, lower(c.name || ' ' || c.description)) >= ${MIN_TRIGRAM})) AS matched
      FROM scored s
-    ORDER BY relevance DESC, s.reputation_score DESC, s.id
+    ORDER BY s.down, relevance DESC, s.reputation_score DESC, s.id
     LIMIT $2`;
 
 /**
@@ -80,7 +82,8 @@ const SCORE = `WITH q AS (
  * 2. the same for agents matching any stem, only when (1) found fewer than `limit`;
  * 3. agents whose text only resembles the query (word similarity >= 0.35, through the trigram
  *    index), only when (1) and (2) found fewer than `limit` (misspellings);
- * 4. the candidates scored: relevance = 0.55 coverage + 0.20 rank + 0.15 trigram + 0.10 reputation.
+ * 4. the candidates scored: relevance = 0.55 coverage + 0.20 rank + 0.15 trigram + 0.10 reputation;
+ *    an agent failing every probe for HEALTH_HIDE_AFTER_S is left out, a `down` one ranks below live ones.
  *
  * On a marketplace where fewer agents match than the caps, every match is scored, as before.
  */
@@ -89,6 +92,8 @@ export class RecommendAgents {
   constructor(
     private readonly agents: AgentsRepository,
     private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   async execute(query: string, limit: number): Promise<Recommendation[]> {
@@ -103,6 +108,7 @@ export class RecommendAgents {
       text,
       limit,
       [...candidates],
+      this.config.healthHideAfterS > 0 ? new Date(this.clock.nowMs() - this.config.healthHideAfterS * 1000) : null,
     ]);
     if (rows.length === 0) return [];
     const found = await this.agents.withCapabilities(rows.map((r) => r.id));

@@ -125,6 +125,28 @@ export class OutboundHttpClient implements OnModuleDestroy {
       clearTimeout(timer);
     }
   }
+
+  /** A GET or HEAD whose status is all we read (a health probe): the body is dropped unread; a redirect is its status. */
+  async probe(url: string, method: 'GET' | 'HEAD', timeoutMs: number): Promise<number> {
+    const reason = this.policy.staticReason(url);
+    if (reason) throw new OutboundError('blocked', `URL not allowed: ${reason}`);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new OutboundError('timeout', 'the call timed out')), timeoutMs);
+    try {
+      const res = await request(url, {
+        method,
+        dispatcher: this.agent,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+      }).catch((err: unknown) => {
+        throw classify(err, controller.signal);
+      });
+      discard(res.body);
+      return res.statusCode;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }
 
 /** The body as text, refusing (and destroying) one larger than maxBytes. */

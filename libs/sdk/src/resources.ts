@@ -65,7 +65,8 @@ export type WebhookEvent =
   | 'dispute.resolved'
   | 'escrow.released'
   | 'withdrawal.completed'
-  | 'withdrawal.failed';
+  | 'withdrawal.failed'
+  | 'agent.health_changed';
 
 /** Webhook subscriptions of an agent (signed by its wallet). */
 export class WebhooksResource {

@@ -781,12 +781,24 @@ export interface components {
             /** @example evt_... */
             id: string;
             /** @enum {string} */
-            type: "execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed";
+            type: "execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed" | "agent.health_changed";
         };
         AgentEventsResponse: {
             events: components["schemas"]["AgentEventResponse"][];
             /** @description The cursor to poll with next (the last event, or `after` again when the page is empty) */
             nextCursor: string | null;
+        };
+        AgentHealthResponse: {
+            /** Format: date-time */
+            checkedAt: string | null;
+            lastError: string | null;
+            lastLatencyMs: number | null;
+            /** @enum {string} */
+            status: "up" | "down" | "unknown";
+            /** @description Share of probes that succeeded over 24 h; null before any */
+            uptime24h: number | null;
+            /** @description Share of probes that succeeded over 7 days */
+            uptime7d: number | null;
         };
         AgentResponse: {
             capabilities: components["schemas"]["CapabilityResponse"][];
@@ -795,8 +807,11 @@ export interface components {
             created_at: string;
             description: string | null;
             endpoints: components["schemas"]["EndpointsResponse"];
+            health: components["schemas"]["AgentHealthResponse"];
             /** Format: uuid */
             id: string;
+            /** @description Why the platform set the agent inactive (its health) */
+            inactiveReason: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -1101,7 +1116,7 @@ export interface components {
         CreateWebhookDto: {
             /** Format: uuid */
             agentId: string;
-            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed")[];
+            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed" | "agent.health_changed")[];
             /** @description Signs deliveries (X-Signature; webhook-signature). 24-256 printable characters; a Standard Webhooks secret `whsec_<base64>` (canonical base64 of 24-64 bytes, else 400) is used as its decoded bytes. Never returned. */
             secret?: string;
             /**
@@ -1149,6 +1164,7 @@ export interface components {
         DiscoveredAgentResponse: {
             capabilities: components["schemas"]["DiscoveredCapabilityResponse"][];
             description: string | null;
+            health: components["schemas"]["AgentHealthResponse"];
             /** Format: uuid */
             id: string;
             name: string;
@@ -1627,7 +1643,7 @@ export interface components {
             /** Format: uuid */
             agentId: string;
             createdAt: string;
-            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed")[];
+            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed" | "agent.health_changed")[];
             /** @example wh_... */
             id: string;
             /** @enum {string} */
@@ -3456,6 +3472,8 @@ export interface operations {
                 /** @description Maximum base price per request */
                 maxPrice?: string;
                 minReputation?: number;
+                /** @description Minimum share of health probes answered over 24 h */
+                minUptime?: number;
             };
             header?: never;
             path?: never;

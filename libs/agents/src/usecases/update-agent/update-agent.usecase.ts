@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppException } from '@app/common';
+import { AppException, Clock } from '@app/common';
 import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { WalletAuthContext, WalletAuthService } from '@app/auth';
@@ -7,10 +7,14 @@ import { assertCapabilityRules, assertChainSettingsRules, assertEndpointRules } 
 import { UpdateAgentInput } from '../../agent.types';
 import { AgentsRepository } from '../../agents.repository';
 import { AgentEntity } from '../../entities/agent.entity';
+import { AgentHealthRepository } from '../../health/agent-health.repository';
 import { GetAgent } from '../get-agent/get-agent.usecase';
 import { lockOwnedAgent } from '../owned-agent';
 
-/** `PATCH /agents/:id` (wallet-signed): the owner's update; a suspended agent cannot change its own status. */
+/**
+ * `PATCH /agents/:id` (wallet-signed): the owner's update; a suspended agent cannot change its own status.
+ * Setting `status: active` reactivates an agent the health probes set inactive (reason cleared, streak reset).
+ */
 @Injectable()
 export class UpdateAgent {
   constructor(
@@ -19,6 +23,8 @@ export class UpdateAgent {
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly walletAuth: WalletAuthService,
     private readonly getAgent: GetAgent,
+    private readonly health: AgentHealthRepository,
+    private readonly clock: Clock,
   ) {}
 
   async execute(id: string, auth: WalletAuthContext, input: UpdateAgentInput): Promise<AgentEntity> {
@@ -39,6 +45,12 @@ export class UpdateAgent {
       if (input.endpoints !== undefined) changes.endpoints = input.endpoints;
       if (input.metadata !== undefined) changes.metadata = input.metadata;
       if (input.status !== undefined) changes.status = input.status;
+      // Reactivated (after the platform set it inactive for its health, or the owner did): no reason,
+      // a clean failing streak, probed at once; it is listed again once probes succeed or it is not yet hidden.
+      if (input.status === 'active' && agent.status !== 'active') {
+        changes.inactiveReason = null;
+        await this.health.reset(manager, id, this.clock.now());
+      }
       if (input.chainSettings !== undefined) changes.chainSettings = { ...agent.chainSettings, ...input.chainSettings };
       await this.repo.update(manager, id, changes, input.capabilities);
     });

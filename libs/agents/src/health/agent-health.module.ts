@@ -1,0 +1,36 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Clock } from '@app/common';
+import { AppConfig } from '@app/config';
+import { SweepRegistry } from '@app/queues';
+import { AgentEntity } from '../entities/agent.entity';
+import { AgentCapabilityEntity } from '../entities/agent-capability.entity';
+import { AgentHealthCheckEntity, AgentHealthEntity, AgentHealthHourlyEntity } from '../entities/agent-health.entity';
+import { ProbeAgents } from '../usecases/probe-agents/probe-agents.usecase';
+import { PruneHealthChecks } from '../usecases/prune-health-checks/prune-health-checks.usecase';
+import { AgentHealthRepository } from './agent-health.repository';
+
+export const HEALTH_ENTITIES = [AgentHealthEntity, AgentHealthCheckEntity, AgentHealthHourlyEntity];
+
+/** The worker's side of agents' health: the probe rounds and the history's prune. */
+@Module({
+  imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, ...HEALTH_ENTITIES])],
+  providers: [AgentHealthRepository, ProbeAgents, PruneHealthChecks],
+  exports: [ProbeAgents, PruneHealthChecks],
+})
+export class AgentHealthModule implements OnModuleInit {
+  constructor(
+    private readonly sweeps: SweepRegistry,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    // Every tick while probing is on: history past 7 days goes.
+    this.sweeps.register('agent-health.prune', async () =>
+      this.config.healthProbeIntervalS > 0
+        ? [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }]
+        : [],
+    );
+  }
+}
