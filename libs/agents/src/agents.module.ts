@@ -14,6 +14,7 @@ import { NoRegistrationFee, RegistrationFeeStep } from './registration-fee.step'
 import { DeactivateAgent } from './usecases/deactivate-agent/deactivate-agent.usecase';
 import { DiscoverAgents } from './usecases/discover-agents/discover-agents.usecase';
 import { GetAgent } from './usecases/get-agent/get-agent.usecase';
+import { GetAgentHealth } from './usecases/get-agent-health/get-agent-health.usecase';
 import { GetAgentWallet } from './usecases/get-agent-wallet/get-agent-wallet.usecase';
 import { RegisterAgent } from './usecases/register-agent/register-agent.usecase';
 import { ReinstateAgent } from './usecases/reinstate-agent/reinstate-agent.usecase';
@@ -23,6 +24,7 @@ import { UpdateAgent } from './usecases/update-agent/update-agent.usecase';
 const USE_CASES = [
   RegisterAgent,
   GetAgent,
+  GetAgentHealth,
   GetAgentWallet,
   UpdateAgent,
   DeactivateAgent,

@@ -1,14 +1,4 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  PrimaryGeneratedColumn,
-  Relation,
-} from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Relation } from 'typeorm';
 import { AgentEntity } from './agent.entity';
 
 import type { HealthStatus } from '../health/health-view';
@@ -43,27 +33,10 @@ export class AgentHealthEntity {
   agent: Relation<AgentEntity>;
 }
 
-/** One probe's result, kept HEALTH_HISTORY_DAYS (7) days. */
-@Entity('agent_health_checks')
-@Index('ix_agent_health_checks_agent', ['agentId', 'checkedAt'])
-@Index('ix_agent_health_checks_checked', ['checkedAt'])
-export class AgentHealthCheckEntity {
-  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_agent_health_checks' })
-  id: string;
-
-  @Column({ name: 'agent_id', type: 'uuid' }) agentId: string;
-  @Column({ name: 'checked_at', type: 'timestamptz' }) checkedAt: Date;
-  @Column({ type: 'boolean' }) ok: boolean;
-  @Column({ name: 'latency_ms', type: 'integer', nullable: true }) latencyMs: number | null;
-  @Column({ name: 'status_code', type: 'integer', nullable: true }) statusCode: number | null;
-  @Column({ type: 'varchar', length: 200, nullable: true }) error: string | null;
-
-  @ManyToOne(() => AgentEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'agent_id', foreignKeyConstraintName: 'fk_agent_health_checks_agent' })
-  agent: Relation<AgentEntity>;
-}
-
-/** Probes per agent and hour (ok of total): the uptimes over 24 h and 7 d sum at most 168 of them. */
+/**
+ * Probes per agent and hour: how many, how many answered (ups), the latency of those with one. The
+ * uptimes over 24 h and 7 d sum at most 168 of them; the history route shows them; pruned after 7 days.
+ */
 @Entity('agent_health_hourly')
 @Index('ix_agent_health_hourly_hour', ['hour'])
 export class AgentHealthHourlyEntity {
@@ -71,8 +44,10 @@ export class AgentHealthHourlyEntity {
   agentId: string;
 
   @PrimaryColumn({ type: 'timestamptz', primaryKeyConstraintName: 'pk_agent_health_hourly' }) hour: Date;
-  @Column({ type: 'integer' }) ok: number;
-  @Column({ type: 'integer' }) total: number;
+  @Column({ type: 'integer' }) probes: number;
+  @Column({ type: 'integer' }) ups: number;
+  @Column({ name: 'latency_ms_sum', type: 'bigint' }) latencyMsSum: string;
+  @Column({ name: 'latency_count', type: 'integer' }) latencyCount: number;
 
   @ManyToOne(() => AgentEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'agent_id', foreignKeyConstraintName: 'fk_agent_health_hourly_agent' })

@@ -5,12 +5,12 @@ import { AppConfig } from '@app/config';
 import { SweepRegistry } from '@app/queues';
 import { AgentEntity } from '../entities/agent.entity';
 import { AgentCapabilityEntity } from '../entities/agent-capability.entity';
-import { AgentHealthCheckEntity, AgentHealthEntity, AgentHealthHourlyEntity } from '../entities/agent-health.entity';
+import { AgentHealthEntity, AgentHealthHourlyEntity } from '../entities/agent-health.entity';
 import { ProbeAgents } from '../usecases/probe-agents/probe-agents.usecase';
 import { PruneHealthChecks } from '../usecases/prune-health-checks/prune-health-checks.usecase';
 import { AgentHealthRepository } from './agent-health.repository';
 
-export const HEALTH_ENTITIES = [AgentHealthEntity, AgentHealthCheckEntity, AgentHealthHourlyEntity];
+export const HEALTH_ENTITIES = [AgentHealthEntity, AgentHealthHourlyEntity];
 
 /** The worker's side of agents' health: the probe rounds and the history's prune. */
 @Module({
@@ -26,7 +26,7 @@ export class AgentHealthModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    // Every tick while probing is on: history past 7 days goes.
+    // Every tick while probing is on: hourly buckets past 7 days go.
     this.sweeps.register('agent-health.prune', async () =>
       this.config.healthProbeIntervalS > 0
         ? [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }]

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Queryable, queryRows, TransactionRunner } from '@app/database';
 import { AgentEndpoints, AgentStatus } from '../entities/agent.entity';
-import { AgentHealthView, HealthStatus } from './health-view';
+import { AgentHealthView, HealthHour, HealthStatus } from './health-view';
 
 export { UNKNOWN_HEALTH } from './health-view';
-export type { AgentHealthView } from './health-view';
+export type { AgentHealthView, HealthHour } from './health-view';
 
-/** Days of probe results and hourly counts kept. */
+/** Days of hourly buckets kept (the 7-day uptime's window). */
 export const HEALTH_HISTORY_DAYS = 7;
 
 export interface ClaimedProbe {
@@ -31,37 +31,35 @@ export interface HealthFlip {
   uptime24h: number | null;
 }
 
-/** Sums of the hourly counts since `hours` hours before the hour of $6, plus this probe. */
+/** The share of probes answered over the last `hours` hours (the hour of $2 included), from the hourly buckets. */
 const uptime = (hours: number) =>
-  `(coalesce((SELECT sum(ok) FROM agent_health_hourly w WHERE w.agent_id = r.agent_id
-                AND w.hour > date_trunc('hour', $6::timestamptz) - interval '${hours} hours'), 0) + r.ok::int)::float8
-   / (coalesce((SELECT sum(total) FROM agent_health_hourly w WHERE w.agent_id = r.agent_id
-                AND w.hour > date_trunc('hour', $6::timestamptz) - interval '${hours} hours'), 0) + 1)`;
+  `(SELECT sum(w.ups)::float8 / nullif(sum(w.probes), 0) FROM agent_health_hourly w
+     WHERE w.agent_id = h.agent_id AND w.hour > date_trunc('hour', $2::timestamptz) - interval '${hours} hours')`;
+
+/** The health rows of a batch, locked in id order (two probers recording the same agents cannot deadlock). */
+const LOCK = `SELECT agent_id AS "agentId", status FROM agent_health WHERE agent_id = ANY($1::uuid[])
+  ORDER BY agent_id FOR UPDATE`;
+
+/** The batch added to the hour's bucket of each agent: probes, ups, and the latency of those answered. */
+const HOURLY = `INSERT INTO agent_health_hourly AS w (agent_id, hour, probes, ups, latency_ms_sum, latency_count)
+  SELECT agent_id, date_trunc('hour', $4::timestamptz), 1, ok::int, coalesce(latency_ms, 0), (latency_ms IS NOT NULL)::int
+    FROM unnest($1::uuid[], $2::boolean[], $3::int[]) AS r(agent_id, ok, latency_ms)
+  ON CONFLICT (agent_id, hour) DO UPDATE SET probes = w.probes + 1, ups = w.ups + EXCLUDED.ups,
+     latency_ms_sum = w.latency_ms_sum + EXCLUDED.latency_ms_sum, latency_count = w.latency_count + EXCLUDED.latency_count`;
 
 /**
- * One batch of probe results in one statement: the history rows, the hourly counts, and the health
- * rows (streak, status, uptimes; the statement's snapshot does not see its own hourly upsert, so the
- * uptime adds this probe to the stored sums). Answers the rows whose status changed.
+ * The health rows, computed from each row as it is now (the rows are locked, and this statement
+ * sees the buckets just written): the last probe, the streak, the status and the uptimes.
  */
-const RECORD = `WITH r AS (
-    SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::int[], $4::int[], $5::text[]) AS r(agent_id, ok, latency_ms, status_code, error)
-  ), checks AS (
-    INSERT INTO agent_health_checks (agent_id, checked_at, ok, latency_ms, status_code, error)
-    SELECT agent_id, $6, ok, latency_ms, status_code, error FROM r
-  ), hourly AS (
-    INSERT INTO agent_health_hourly AS w (agent_id, hour, ok, total)
-    SELECT agent_id, date_trunc('hour', $6::timestamptz), ok::int, 1 FROM r
-    ON CONFLICT (agent_id, hour) DO UPDATE SET ok = w.ok + EXCLUDED.ok, total = w.total + 1
-  )
-  UPDATE agent_health h SET
-    checked_at = $6, last_latency_ms = r.latency_ms, last_status_code = r.status_code, last_error = r.error,
-    failures = CASE WHEN r.ok THEN 0 ELSE old.failures + 1 END,
-    failing_since = CASE WHEN r.ok THEN NULL ELSE coalesce(old.failing_since, $6) END,
-    status = CASE WHEN r.ok THEN 'up' WHEN old.failures + 1 >= $7 THEN 'down' ELSE old.status END,
+const UPDATE = `UPDATE agent_health h SET
+    checked_at = $2, last_latency_ms = r.latency_ms, last_status_code = r.status_code, last_error = r.error,
+    failures = CASE WHEN r.ok THEN 0 ELSE h.failures + 1 END,
+    failing_since = CASE WHEN r.ok THEN NULL ELSE coalesce(h.failing_since, $2) END,
+    status = CASE WHEN r.ok THEN 'up' WHEN h.failures + 1 >= $3 THEN 'down' ELSE h.status END,
     uptime_24h = ${uptime(24)}, uptime_7d = ${uptime(24 * HEALTH_HISTORY_DAYS)}
-  FROM r, agent_health old
-  WHERE h.agent_id = r.agent_id AND old.agent_id = r.agent_id
-  RETURNING h.agent_id AS "agentId", old.status AS previous, h.status, h.last_error AS "lastError", h.uptime_24h AS "uptime24h"`;
+  FROM unnest($1::uuid[], $4::boolean[], $5::int[], $6::int[], $7::text[]) AS r(agent_id, ok, latency_ms, status_code, error)
+  WHERE h.agent_id = r.agent_id
+  RETURNING h.agent_id AS "agentId", h.status, h.last_error AS "lastError", h.uptime_24h AS "uptime24h"`;
 
 /** The probes' schedule and results, and the health the API shows; all SQL of the health tables. */
 @Injectable()
@@ -84,17 +82,41 @@ export class AgentHealthRepository {
     );
   }
 
+  /**
+   * Records probe results in the caller's transaction: locks the agents' health rows (id order),
+   * adds each result to its hourly bucket, and updates the rows from their current values, so two
+   * probers recording the same agent at once count both probes. Answers each agent's status before
+   * and after. An agent given twice is recorded twice, in order.
+   */
   async record(sql: Queryable, results: ProbeResult[], now: Date, downAfter: number): Promise<HealthFlip[]> {
-    if (results.length === 0) return [];
-    return queryRows<HealthFlip>(sql, RECORD, [
-      results.map((r) => r.agentId),
-      results.map((r) => r.ok),
-      results.map((r) => r.latencyMs),
-      results.map((r) => r.statusCode),
-      results.map((r) => r.error),
+    const flips: HealthFlip[] = [];
+    for (let rest = results; rest.length > 0;) {
+      const seen = new Set<string>();
+      const batch = rest.filter((r) => !seen.has(r.agentId) && seen.add(r.agentId));
+      const taken = new Set(batch);
+      rest = rest.filter((r) => !taken.has(r));
+      flips.push(...(await this.recordUnique(sql, batch, now, downAfter)));
+    }
+    return flips;
+  }
+
+  private async recordUnique(sql: Queryable, results: ProbeResult[], now: Date, downAfter: number) {
+    const ids = results.map((r) => r.agentId);
+    const ok = results.map((r) => r.ok);
+    const latency = results.map((r) => r.latencyMs);
+    const before = await queryRows<{ agentId: string; status: HealthStatus }>(sql, LOCK, [ids]);
+    await sql.query(HOURLY, [ids, ok, latency, now]);
+    const after = await queryRows<Omit<HealthFlip, 'previous'>>(sql, UPDATE, [
+      ids,
       now,
       downAfter,
+      ok,
+      latency,
+      results.map((r) => r.statusCode),
+      results.map((r) => r.error),
     ]);
+    const previous = new Map(before.map((b) => [b.agentId, b.status]));
+    return after.map((a): HealthFlip => ({ ...a, previous: previous.get(a.agentId)! }));
   }
 
   /** Active agents of `ids` failing every probe since `cutoff` or before: set inactive with `reason(failingSince)`. */
@@ -115,25 +137,46 @@ export class AgentHealthRepository {
     );
   }
 
-  /** The owner reactivated the agent: a clean streak, status unknown, probed at once. */
-  async reset(sql: Queryable, agentId: string, now: Date): Promise<void> {
-    await sql.query(
-      `UPDATE agent_health SET status = 'unknown', failures = 0, failing_since = NULL, next_probe_at = $2 WHERE agent_id = $1`,
-      [agentId, now],
-    );
+  /** Claimed agents not probed this time (their host's backlog was full): due again at `at`. */
+  async defer(agentIds: string[], at: Date): Promise<void> {
+    await this.tx.query(`UPDATE agent_health SET next_probe_at = $2 WHERE agent_id = ANY($1::uuid[])`, [agentIds, at]);
   }
 
-  /** Deletes probe results and hourly counts older than `cutoff`, at most `limit` of each. */
+  /**
+   * The owner reactivated the agent or changed its endpoints: its next probe is due now. Status and
+   * failing streak stay as they are (only a successful probe ends a streak).
+   */
+  async probeSoon(agentId: string, now: Date): Promise<void> {
+    await this.tx.query(`UPDATE agent_health SET next_probe_at = least(next_probe_at, $2) WHERE agent_id = $1`, [
+      agentId,
+      now,
+    ]);
+  }
+
+  /** Deletes hourly buckets older than `cutoff`, at most `limit` (oldest first, through the hour index). */
   async prune(cutoff: Date, limit: number): Promise<number> {
     const [row] = await this.tx.query<{ n: number }>(
-      `WITH c AS (DELETE FROM agent_health_checks WHERE id IN
-                    (SELECT id FROM agent_health_checks WHERE checked_at < $1 ORDER BY checked_at LIMIT $2) RETURNING 1),
-            w AS (DELETE FROM agent_health_hourly WHERE (agent_id, hour) IN
+      `WITH w AS (DELETE FROM agent_health_hourly WHERE (agent_id, hour) IN
                     (SELECT agent_id, hour FROM agent_health_hourly WHERE hour < $1 ORDER BY hour LIMIT $2) RETURNING 1)
-       SELECT ((SELECT count(*) FROM c) + (SELECT count(*) FROM w))::int AS n`,
+       SELECT count(*)::int AS n FROM w`,
       [cutoff, limit],
     );
     return row.n;
+  }
+
+  /** An agent's hourly buckets since `since`, oldest first (at most 24 x HEALTH_HISTORY_DAYS). */
+  async hourly(agentId: string, since: Date): Promise<HealthHour[]> {
+    const rows = await this.tx.query<{ hour: Date; probes: number; ups: number; avg: number | null }>(
+      `SELECT hour, probes, ups, CASE WHEN latency_count > 0 THEN round(latency_ms_sum::numeric / latency_count)::int END AS avg
+         FROM agent_health_hourly WHERE agent_id = $1 AND hour >= date_trunc('hour', $2::timestamptz) ORDER BY hour`,
+      [agentId, since],
+    );
+    return rows.map((r) => ({
+      hour: new Date(r.hour).toISOString(),
+      probes: r.probes,
+      ups: r.ups,
+      avgLatencyMs: r.avg,
+    }));
   }
 
   async viewsOf(ids: string[]): Promise<Map<string, AgentHealthView>> {

@@ -18,3 +18,11 @@ export const UNKNOWN_HEALTH: AgentHealthView = {
   lastError: null,
   checkedAt: null,
 };
+
+/** One hour of an agent's probes: how many, how many answered (up), their mean latency (ms). */
+export interface HealthHour {
+  hour: string;
+  probes: number;
+  ups: number;
+  avgLatencyMs: number | null;
+}

@@ -141,6 +141,23 @@ export interface paths {
         patch: operations["AgentsController_update"];
         trace?: never;
     };
+    "/api/v1/agents/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's health and its probe history by the hour (last 7 days) */
+        get: operations["AgentsController_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/agent/{agentId}": {
         parameters: {
             query?: never;
@@ -788,6 +805,13 @@ export interface components {
             /** @description The cursor to poll with next (the last event, or `after` again when the page is empty) */
             nextCursor: string | null;
         };
+        AgentHealthHistoryResponse: {
+            /** Format: uuid */
+            agentId: string;
+            health: components["schemas"]["AgentHealthResponse"];
+            /** @description The last 7 days by the hour, oldest first (at most 168); hours without probes are absent */
+            hours: components["schemas"]["HealthHourResponse"][];
+        };
         AgentHealthResponse: {
             /** Format: date-time */
             checkedAt: string | null;
@@ -1358,6 +1382,19 @@ export interface components {
             /** @enum {string} */
             status: "pending";
             transactionId: string;
+        };
+        HealthHourResponse: {
+            /** @description Mean latency of the probes answered (ms) */
+            avgLatencyMs: number | null;
+            /**
+             * Format: date-time
+             * @description Start of the hour (UTC)
+             */
+            hour: string;
+            /** @description Probes in the hour */
+            probes: number;
+            /** @description Probes the agent answered (up) */
+            ups: number;
         };
         LeaderboardEntryResponse: {
             /** Format: uuid */
@@ -2989,6 +3026,88 @@ export interface operations {
             };
             /** @description Error envelope */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AgentsController_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentHealthHistoryResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -62,6 +62,24 @@ export const UNKNOWN_HEALTH_RESPONSE: AgentHealthResponse = {
   checkedAt: null,
 };
 
+export class HealthHourResponse {
+  @ApiProperty({ format: 'date-time', description: 'Start of the hour (UTC)' }) hour: string;
+  @ApiProperty({ description: 'Probes in the hour' }) probes: number;
+  @ApiProperty({ description: 'Probes the agent answered (up)' }) ups: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'Mean latency of the probes answered (ms)' })
+  avgLatencyMs: number | null;
+}
+
+export class AgentHealthHistoryResponse {
+  @ApiProperty({ format: 'uuid' }) agentId: string;
+  @ApiProperty({ type: AgentHealthResponse }) health: AgentHealthResponse;
+  @ApiProperty({
+    type: [HealthHourResponse],
+    description: 'The last 7 days by the hour, oldest first (at most 168); hours without probes are absent',
+  })
+  hours: HealthHourResponse[];
+}
+
 export class AgentResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() wallet: string;

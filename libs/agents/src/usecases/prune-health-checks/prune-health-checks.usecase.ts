@@ -6,7 +6,7 @@ import { AgentHealthRepository, HEALTH_HISTORY_DAYS } from '../../health/agent-h
 const BATCH = 5_000;
 const PER_RUN = 100_000;
 
-/** The worker's `agent-health.prune`: probe results and hourly counts older than HEALTH_HISTORY_DAYS go. */
+/** The worker's `agent-health.prune`: hourly buckets older than HEALTH_HISTORY_DAYS go (bounded work per run). */
 @Injectable()
 export class PruneHealthChecks {
   constructor(

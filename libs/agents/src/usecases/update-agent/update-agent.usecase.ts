@@ -13,7 +13,8 @@ import { lockOwnedAgent } from '../owned-agent';
 
 /**
  * `PATCH /agents/:id` (wallet-signed): the owner's update; a suspended agent cannot change its own status.
- * Setting `status: active` reactivates an agent the health probes set inactive (reason cleared, streak reset).
+ * Setting `status: active` reactivates an agent the health probes set inactive (reason cleared, probed soon;
+ * the failing streak stands until a probe succeeds).
  */
 @Injectable()
 export class UpdateAgent {
@@ -31,7 +32,7 @@ export class UpdateAgent {
     if (input.capabilities) assertCapabilityRules(input.capabilities);
     if (input.endpoints) await assertEndpointRules(this.urlPolicy, input.endpoints);
     if (input.chainSettings) assertChainSettingsRules(input.chainSettings, id);
-    await this.tx.run(async (manager) => {
+    const probeSoon = await this.tx.run(async (manager) => {
       const agent = await lockOwnedAgent(this.repo, manager, id, auth);
       await this.walletAuth.consume(manager, auth);
       if (input.status !== undefined && agent.status === 'suspended') {
@@ -45,15 +46,16 @@ export class UpdateAgent {
       if (input.endpoints !== undefined) changes.endpoints = input.endpoints;
       if (input.metadata !== undefined) changes.metadata = input.metadata;
       if (input.status !== undefined) changes.status = input.status;
-      // Reactivated (after the platform set it inactive for its health, or the owner did): no reason,
-      // a clean failing streak, probed at once; it is listed again once probes succeed or it is not yet hidden.
-      if (input.status === 'active' && agent.status !== 'active') {
-        changes.inactiveReason = null;
-        await this.health.reset(manager, id, this.clock.now());
-      }
+      // Reactivated (after the platform set it inactive for its health, or the owner did): no reason.
+      if (input.status === 'active' && agent.status !== 'active') changes.inactiveReason = null;
       if (input.chainSettings !== undefined) changes.chainSettings = { ...agent.chainSettings, ...input.chainSettings };
       await this.repo.update(manager, id, changes, input.capabilities);
+      return changes.inactiveReason === null || input.endpoints !== undefined;
     });
+    // Reactivated or new endpoints: probed within a tick. The failing streak is kept (only a successful
+    // probe ends it), so a dead agent stays hidden, and is set inactive again at its next failed probe.
+    // After the commit, so the agent's row lock is never held while waiting for a health row.
+    if (probeSoon) await this.health.probeSoon(id, this.clock.now());
     return this.getAgent.execute(id);
   }
 }
