@@ -5,6 +5,7 @@ import { registerAgent } from '../support/factories';
 import { HealthServer } from '../support/health-server';
 import { JsonReceiver } from '../support/json-receiver';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import { freePort } from '../support/ports';
 import { newWallet, walletHeaders } from '../support/wallets';
 
 /** Probe every second; down at the first failure; hidden after 2 s failing, set inactive after 4 s. */
@@ -34,9 +35,21 @@ describe('agent health probes by the worker (e2e)', () => {
   let owner: Wallet;
   let flakyId: string;
   let steadyId: string;
+  let postyId: string;
+  let goneId: string;
   let ts = Date.now();
 
   const agent = async (id: string) => (await api.request('GET', `/api/v1/agents/${id}`)).body.data;
+  const history = async (id: string) => (await api.request('GET', `/api/v1/agents/${id}/health`)).body.data;
+  const probes = async (id: string) =>
+    ((await history(id)).hours as { probes: number }[]).reduce((n, h) => n + h.probes, 0);
+  const events = async (id: string) =>
+    (
+      (await ds.query(
+        `SELECT data FROM outbox_events WHERE type = 'agent.health_changed' AND agent_id = $1 ORDER BY created_at, id`,
+        [id],
+      )) as { data: Record<string, unknown> }[]
+    ).map((e) => e.data);
   const listed = async (query = '') =>
     ((await api.request('GET', `/api/v1/discover?limit=100${query}`)).body.data.agents as { id: string }[]).map(
       (a) => a.id,
@@ -58,6 +71,19 @@ describe('agent health probes by the worker (e2e)', () => {
     };
     flakyId = await register(owner, 'flaky');
     steadyId = await register(newWallet(), 'steady');
+    // No health URL: probed with a HEAD of the execution endpoint, which (POST-only) answers 405.
+    health.status.set('posty', 405);
+    const posty = await registerAgent(api, newWallet(), {
+      name: 'posty',
+      endpoints: { execution: `${health.url}/posty/execute` },
+    });
+    postyId = posty.body.data.id;
+    // No health URL and nothing listening: the HEAD gets no answer at all.
+    const gone = await registerAgent(api, newWallet(), {
+      name: 'gone',
+      endpoints: { execution: `http://127.0.0.1:${await freePort()}/execute` },
+    });
+    goneId = gone.body.data.id;
     const sub = await api.request('POST', '/api/v1/webhooks', {
       body: { agentId: flakyId, url: receiver.url, events: ['agent.health_changed'] },
       headers: await walletHeaders(owner, flakyId, 'POST /api/v1/webhooks', ++ts),
@@ -86,6 +112,21 @@ describe('agent health probes by the worker (e2e)', () => {
     expect(listedNow).toEqual(expect.arrayContaining([flakyId, steadyId]));
   });
 
+  it('without a health URL: any answer of the execution endpoint below 500 is up, no answer is down', async () => {
+    await waitFor(async () => (await agent(postyId)).health.status === 'up', 'the HEAD-probed agent up');
+    const down = await waitFor(async () => {
+      const a = await agent(goneId);
+      return a.health.status === 'down' && a;
+    }, 'the agent that does not answer down');
+    expect(down.health.lastError).toMatch(/^network: /);
+    expect(health.calls.get('posty')).toBeGreaterThan(0);
+    // 405 keeps it up, listed, never hidden nor deactivated; the silent one goes.
+    await waitFor(async () => (await agent(goneId)).status === 'inactive', 'the silent agent set inactive');
+    const a = await agent(postyId);
+    expect(a).toMatchObject({ status: 'active', health: { status: 'up', lastError: null, uptime24h: 1 } });
+    expect(await listed()).toContain(postyId);
+  });
+
   it('rejects a minUptime outside 0..1 or not a number', async () => {
     for (const bad of ['2', '-0.1', 'abc']) {
       const res = await api.request('GET', `/api/v1/discover?minUptime=${bad}`);
@@ -102,8 +143,9 @@ describe('agent health probes by the worker (e2e)', () => {
     }, 'the agent probed down');
     expect(down.health.lastError).toBe('HTTP 503');
     expect(down.health.uptime24h).toBeLessThan(1);
-    // minUptime 1: the steady agent only, while the flaky one has failed a probe.
-    expect(await listed('&minUptime=1')).toEqual([steadyId]);
+    // minUptime 1: not the flaky one, which has failed a probe.
+    expect(await listed('&minUptime=1')).toEqual(expect.arrayContaining([steadyId, postyId]));
+    expect(await listed('&minUptime=1')).not.toContain(flakyId);
     // Hidden from discovery once it has failed every probe for HEALTH_HIDE_AFTER_S (the steady one stays).
     await waitFor(async () => !(await listed()).includes(flakyId), 'the failing agent hidden from /discover');
     expect(await listed()).toContain(steadyId);
@@ -117,23 +159,20 @@ describe('agent health probes by the worker (e2e)', () => {
       return a.status === 'inactive' && a;
     }, 'the failing agent set inactive');
     expect(inactive.inactiveReason).toMatch(/^health: failed every probe since .*\(last error: HTTP 503\)$/);
-    // The history: probe rows ok then failing, with the status code and error.
-    const history: { ok: boolean; status_code: number; error: string | null }[] = await ds.query(
-      `SELECT ok, status_code, error FROM agent_health_checks WHERE agent_id = $1 ORDER BY checked_at`,
-      [flakyId],
-    );
-    expect(history[0]).toEqual({ ok: true, status_code: 200, error: null });
-    expect(history[history.length - 1]).toEqual({ ok: false, status_code: 503, error: 'HTTP 503' });
+    // The history by the hour: probes answered, then failed; the last error on the health.
+    const h = await history(flakyId);
+    expect(h.health).toMatchObject({ status: 'down', lastError: 'HTTP 503', uptime24h: expect.any(Number) });
+    const hours = h.hours as { hour: string; probes: number; ups: number; avgLatencyMs: number | null }[];
+    expect(hours.length).toBeGreaterThanOrEqual(1);
+    expect(hours.reduce((n, x) => n + x.ups, 0)).toBeGreaterThanOrEqual(1);
+    expect(hours.reduce((n, x) => n + x.probes - x.ups, 0)).toBeGreaterThanOrEqual(1);
+    expect(typeof hours[hours.length - 1].avgLatencyMs).toBe('number');
     // Events: down (status flip), then the deactivation; each delivered to the subscribed webhook.
-    const events: { data: Record<string, unknown> }[] = await ds.query(
-      `SELECT data FROM outbox_events WHERE type = 'agent.health_changed' AND agent_id = $1 ORDER BY created_at`,
-      [flakyId],
-    );
-    expect(events.map((e) => [e.data.status, e.data.agentStatus])).toEqual([
+    expect((await events(flakyId)).map((e) => [e.status, e.agentStatus])).toEqual([
       ['down', 'active'],
       ['down', 'inactive'],
     ]);
-    expect(events[1].data.reason).toBe(inactive.inactiveReason);
+    expect((await events(flakyId))[1].reason).toBe(inactive.inactiveReason);
     await waitFor(
       async () => receiver.received.filter((r) => r.raw.includes('agent.health_changed')).length >= 2,
       'both health events delivered to the webhook',
@@ -145,12 +184,28 @@ describe('agent health probes by the worker (e2e)', () => {
     );
     expect(n).toBe(2);
     // An inactive agent is no longer probed: the steady one is probed twice more, the flaky one not.
-    const probes = async (id: string) =>
-      (await ds.query(`SELECT count(*)::int AS n FROM agent_health_checks WHERE agent_id = $1`, [id]))[0].n as number;
     const flakyProbes = await probes(flakyId);
     const steadyProbes = await probes(steadyId);
     await waitFor(async () => (await probes(steadyId)) >= steadyProbes + 2, 'two more probes of the steady agent');
     expect(await probes(flakyId)).toBe(flakyProbes);
+
+    // Reactivated while still failing: the streak stands, so it is hidden at once, probed soon,
+    // and set inactive again (a third event).
+    const failingSince = async () =>
+      (await ds.query(`SELECT failing_since FROM agent_health WHERE agent_id = $1`, [flakyId]))[0].failing_since;
+    const since = await failingSince();
+    const again = await api.request('PATCH', `/api/v1/agents/${flakyId}`, {
+      body: { status: 'active' },
+      headers: await walletHeaders(owner, flakyId, `PATCH /api/v1/agents/${flakyId}`, ++ts),
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.data.health.status).toBe('down');
+    expect(await failingSince()).toEqual(since);
+    expect(await listed()).not.toContain(flakyId);
+    await waitFor(async () => (await events(flakyId)).length === 3, 'set inactive again at its next failed probe');
+    expect((await events(flakyId))[2]).toMatchObject({ status: 'down', agentStatus: 'inactive' });
+    expect((await agent(flakyId)).status).toBe('inactive');
+    expect(await failingSince()).toEqual(since);
 
     // The owner fixes it and reactivates it: reason cleared, probed again, listed once up.
     health.status.set('flaky', 200);
@@ -163,11 +218,9 @@ describe('agent health probes by the worker (e2e)', () => {
     expect(res.body.data.inactiveReason).toBeNull();
     await waitFor(async () => (await agent(flakyId)).health.status === 'up', 'the reactivated agent probed up');
     await waitFor(async () => (await listed()).includes(flakyId), 'the reactivated agent listed again');
-    const back: { data: Record<string, unknown> }[] = await ds.query(
-      `SELECT data FROM outbox_events WHERE type = 'agent.health_changed' AND agent_id = $1 ORDER BY created_at`,
-      [flakyId],
-    );
-    expect(back).toHaveLength(2);
+    // Its recovery is an event too (down -> up).
+    const last = (await events(flakyId)).slice(3);
+    expect(last).toEqual([expect.objectContaining({ status: 'up', previousStatus: 'down', agentStatus: 'active' })]);
   });
 });
 
@@ -205,7 +258,7 @@ describe('agent health probes: SSRF guard and per-host cap (e2e)', () => {
     worker = startProcess(builtApp('worker'), { ...api.env, HEALTH_PROBE_PER_HOST: '3' });
     await waitFor(async () => {
       const [{ n }] = await ds.query(
-        `SELECT count(DISTINCT agent_id)::int AS n FROM agent_health_checks WHERE ok AND agent_id = ANY($1::uuid[])`,
+        `SELECT count(*)::int AS n FROM agent_health WHERE status = 'up' AND agent_id = ANY($1::uuid[])`,
         [ids],
       );
       return n === ids.length;
@@ -219,8 +272,7 @@ describe('agent health probes: SSRF guard and per-host cap (e2e)', () => {
     worker = startProcess(builtApp('worker'), { ...api.env, OUTBOUND_ALLOW_PRIVATE: 'false' });
     const rows = await waitFor(async () => {
       const r: { error: string }[] = await ds.query(
-        `SELECT DISTINCT ON (agent_id) error FROM agent_health_checks WHERE NOT ok AND agent_id = ANY($1::uuid[])
-          ORDER BY agent_id, checked_at DESC`,
+        `SELECT last_error AS error FROM agent_health WHERE last_error IS NOT NULL AND agent_id = ANY($1::uuid[])`,
         [ids],
       );
       return r.length === ids.length && r;
