@@ -1,7 +1,7 @@
 import {
   AgentHealthRepository,
   GetAgentHealth,
-  PruneHealthChecks,
+  PruneHealthHistory,
   RECOMMEND_CANDIDATES,
   RecommendAgents,
 } from '@app/agents';
@@ -94,7 +94,7 @@ describe('agent health records (medium)', () => {
     // The 24 h uptime is the buckets' sum: the current hour and the 23 before it.
     const ups = 1 + Array.from({ length: 23 }, (_, i) => 12 - ((i + 1) % 3)).reduce((x, y) => x + y, 0);
     expect(history.health.uptime24h).toBeCloseTo(ups / (1 + 23 * 12), 10);
-    const { deleted } = await new PruneHealthChecks(repo, domain.app.get(Clock)).execute();
+    const { deleted } = await new PruneHealthHistory(repo, domain.app.get(Clock)).execute();
     expect(deleted).toBeGreaterThanOrEqual(200 - 168);
     const [{ n, oldest }] = await domain.ds.query(
       `SELECT count(*)::int AS n, min(hour) > now() - interval '7 days' AS oldest FROM agent_health_hourly WHERE agent_id = $1`,

@@ -31,6 +31,6 @@ export type { ExecutableAgent, ExecutableCapability, ExecuteTarget } from './exe
 export { AgentHealthModule } from './health/agent-health.module';
 export { ProbeAgents } from './usecases/probe-agents/probe-agents.usecase';
 export type { ProbeRound } from './usecases/probe-agents/probe-agents.usecase';
-export { PruneHealthChecks } from './usecases/prune-health-checks/prune-health-checks.usecase';
+export { PruneHealthHistory } from './usecases/prune-health-history/prune-health-history.usecase';
 export { AgentHealthRepository, UNKNOWN_HEALTH } from './health/agent-health.repository';
 export type { AgentHealthView, HealthHour } from './health/agent-health.repository';

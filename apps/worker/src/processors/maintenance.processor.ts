@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { PruneHealthChecks } from '@app/agents';
+import { PruneHealthHistory } from '@app/agents';
 import { PruneUsedAuthMessages } from '@app/auth';
 import { PruneExecutionPayloads, PruneIdempotencyKeys } from '@app/execution';
 import { QUEUES } from '@app/queues';
@@ -17,7 +17,7 @@ export class MaintenanceProcessor extends WorkerHost {
     pruneAuthMessages: PruneUsedAuthMessages,
     pruneKeys: PruneIdempotencyKeys,
     prunePayloads: PruneExecutionPayloads,
-    pruneHealth: PruneHealthChecks,
+    pruneHealth: PruneHealthHistory,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.maintenance);

@@ -7,7 +7,7 @@ import { AgentEntity } from '../entities/agent.entity';
 import { AgentCapabilityEntity } from '../entities/agent-capability.entity';
 import { AgentHealthEntity, AgentHealthHourlyEntity } from '../entities/agent-health.entity';
 import { ProbeAgents } from '../usecases/probe-agents/probe-agents.usecase';
-import { PruneHealthChecks } from '../usecases/prune-health-checks/prune-health-checks.usecase';
+import { PruneHealthHistory } from '../usecases/prune-health-history/prune-health-history.usecase';
 import { AgentHealthRepository } from './agent-health.repository';
 
 export const HEALTH_ENTITIES = [AgentHealthEntity, AgentHealthHourlyEntity];
@@ -15,8 +15,8 @@ export const HEALTH_ENTITIES = [AgentHealthEntity, AgentHealthHourlyEntity];
 /** The worker's side of agents' health: the probe rounds and the history's prune. */
 @Module({
   imports: [TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, ...HEALTH_ENTITIES])],
-  providers: [AgentHealthRepository, ProbeAgents, PruneHealthChecks],
-  exports: [ProbeAgents, PruneHealthChecks],
+  providers: [AgentHealthRepository, ProbeAgents, PruneHealthHistory],
+  exports: [ProbeAgents, PruneHealthHistory],
 })
 export class AgentHealthModule implements OnModuleInit {
   constructor(

@@ -8,7 +8,7 @@ const PER_RUN = 100_000;
 
 /** The worker's `agent-health.prune`: hourly buckets older than HEALTH_HISTORY_DAYS go (bounded work per run). */
 @Injectable()
-export class PruneHealthChecks {
+export class PruneHealthHistory {
   constructor(
     private readonly health: AgentHealthRepository,
     private readonly clock: Clock,
