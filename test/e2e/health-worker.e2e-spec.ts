@@ -1,3 +1,4 @@
+import { AgoraClient } from '@agora/sdk';
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { startApi, ApiHarness } from '../support/api-harness';
@@ -167,6 +168,7 @@ describe('agent health probes by the worker (e2e)', () => {
     expect(hours.reduce((n, x) => n + x.ups, 0)).toBeGreaterThanOrEqual(1);
     expect(hours.reduce((n, x) => n + x.probes - x.ups, 0)).toBeGreaterThanOrEqual(1);
     expect(typeof hours[hours.length - 1].avgLatencyMs).toBe('number');
+    expect((await new AgoraClient({ baseUrl: api.baseUrl }).getAgentHealth(flakyId)).hours).toEqual(hours);
     // Events: down (status flip), then the deactivation; each delivered to the subscribed webhook.
     expect((await events(flakyId)).map((e) => [e.status, e.agentStatus])).toEqual([
       ['down', 'active'],
