@@ -100,6 +100,9 @@ describe('agora CLI (e2e)', () => {
     expect(table.out).toMatch(new RegExp(`${agentId}[\\s\\S]*CLI Translator`));
     const found = await json(['discover', '--capability', 'translate']);
     expect(found.data.agents.map((a: { id: string }) => a.id)).toContain(agentId);
+    // --min-uptime reaches the API: an agent never probed has no uptime, so it is not listed.
+    const healthy = await json(['discover', '--capability', 'translate', '--min-uptime', '0.5']);
+    expect(healthy.data.agents.map((a: { id: string }) => a.id)).not.toContain(agentId);
     expect((await agora(['recommend', 'translate', 'text'])).out).toContain(agentId);
     expect((await json(['agent', agentId])).data).toMatchObject({ id: agentId, name: 'CLI Translator' });
   }, 60_000);

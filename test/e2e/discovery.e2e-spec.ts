@@ -82,6 +82,7 @@ describe('Discovery API (e2e)', () => {
     expect(Object.keys(first).sort()).toEqual([
       'capabilities',
       'description',
+      'health',
       'id',
       'name',
       'reputation_score',
@@ -90,6 +91,8 @@ describe('Discovery API (e2e)', () => {
     expect(first.capabilities).toEqual([
       { id: 'tr', name: 'Translate text', pricing: { model: 'per-request', basePrice: '0.050000', currency: 'USDC' } },
     ]);
+    // Never probed here (no worker): listed, its health unknown.
+    expect(first.health).toMatchObject({ status: 'unknown', uptime24h: null, uptime7d: null });
   });
 
   it('filters by capability name substring, case-insensitively, and returns only matching capabilities', async () => {

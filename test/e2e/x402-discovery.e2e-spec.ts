@@ -116,6 +116,26 @@ describe('x402 discovery API (e2e)', () => {
     await api.app.get(DataSourceToken).query(`UPDATE agents SET status = 'active' WHERE id = $1`, [ids.Summarizer]);
   });
 
+  it('leaves out an agent failing every probe for HEALTH_HIDE_AFTER_S, and lists it again once it answers', async () => {
+    const ds = api.app.get(DataSourceToken);
+    const failing = (since: string | null) =>
+      ds.query(`UPDATE agent_health SET status = $2, failing_since = now() - $3::interval WHERE agent_id = $1`, [
+        ids.Summarizer,
+        since ? 'down' : 'up',
+        since ?? '0 seconds',
+      ]);
+    const listed = async () =>
+      (await bazaar.listResources({ limit: 100 })).items.some((i) => i.resource.includes(ids.Summarizer));
+    const found = async () => (await bazaar.search({ query: 'summarize long reports' })).resources.length > 0;
+    // Failing for less than the hour: still listed.
+    await failing('50 minutes');
+    expect([await listed(), await found()]).toEqual([true, true]);
+    await failing('61 minutes');
+    expect([await listed(), await found()]).toEqual([false, false]);
+    await ds.query(`UPDATE agent_health SET status = 'up', failing_since = NULL WHERE agent_id = $1`, [ids.Summarizer]);
+    expect([await listed(), await found()]).toEqual([true, true]);
+  });
+
   it("follows a change of the agent's tags in its listings and its 402 (config_version moves)", async () => {
     const ds = api.app.get(DataSourceToken);
     const path = `/api/v1/agents/${ids.Weatherman}/capabilities/forecast/execute`;

@@ -16,6 +16,7 @@ export const inputs = {
     capability: z.string().optional().describe('capability id, e.g. "translate"'),
     maxPrice: z.string().optional().describe('USDC, e.g. "0.05"'),
     minReputation: z.number().optional(),
+    minUptime: z.number().min(0).max(1).optional().describe('share of health probes answered over 24 h, 0..1'),
     limit: z.int().min(1).max(100).optional(),
     offset: z.int().min(0).optional(),
   }),

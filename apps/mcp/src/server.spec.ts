@@ -93,5 +93,11 @@ describe('agora MCP server: listing and argument checks', () => {
       '0 of 0 agents',
     );
     expect(discovered).toEqual([{ limit: 5 }]);
+    // The health filter passes through; an uptime outside 0..1 is refused before agora is called.
+    await client.callTool({ name: 'discover', arguments: { minUptime: 0.9 } });
+    expect(discovered).toEqual([{ limit: 5 }, { minUptime: 0.9 }]);
+    const bad = (await client.callTool({ name: 'discover', arguments: { minUptime: 2 } })) as Text;
+    expect(bad.content[0].text).toMatch(/^VALIDATION_ERROR: .*minUptime: Too big/);
+    expect(discovered).toHaveLength(2);
   });
 });

@@ -13,6 +13,7 @@ import { ExecutionModule } from '@app/execution';
 import { ChainsModule } from '@app/chains';
 import { DisputesModule } from '@app/disputes';
 import { OutboundModule } from '@app/outbound';
+import { AgentHealthModule } from '@app/agents';
 import { OutboxRelay, WebhooksModule } from '@app/webhooks';
 import { HeartbeatService } from './heartbeat.service';
 import { JobHandlerRegistry } from './job-handlers';
@@ -20,6 +21,7 @@ import { Sweeper } from './sweeper';
 import { MetricsServer } from './metrics-server';
 import { InvariantMonitor } from './invariant-monitor';
 import { PayloadStorageMonitor } from './payload-storage-monitor';
+import { HealthProber } from './health-prober';
 import { MoneyProcessor } from './processors/money.processor';
 import { ExecutionsProcessor } from './processors/executions.processor';
 import { WebhooksProcessor } from './processors/webhooks.processor';
@@ -48,6 +50,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         ChainsModule,
         WebhooksModule,
         DisputesModule,
+        AgentHealthModule,
       ],
       providers: [
         JobHandlerRegistry,
@@ -60,6 +63,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         Sweeper,
         InvariantMonitor,
         PayloadStorageMonitor,
+        HealthProber,
         HeartbeatService,
         MetricsServer,
       ],

@@ -7,6 +7,10 @@ export interface RankingFilters {
   capability?: string;
   maxPrice?: bigint;
   minReputation?: number;
+  /** 0..1: only agents whose uptime over 24 h is at least this (agents never probed have none). */
+  minUptime?: number;
+  /** Agents failing every probe since this time or before are not listed. */
+  failingBefore?: Date;
   limit: number;
   offset: number;
 }
@@ -45,6 +49,18 @@ export class AgentRankingRepository {
       // Scores are integers: >= 37.5 is >= 38.
       params.push(Math.ceil(f.minReputation));
       where.push(`r.score >= $${params.length}::int`);
+    }
+    if (f.failingBefore !== undefined) {
+      params.push(f.failingBefore);
+      where.push(
+        `NOT EXISTS (SELECT 1 FROM agent_health h WHERE h.agent_id = r.agent_id AND h.failing_since <= $${params.length})`,
+      );
+    }
+    if (f.minUptime !== undefined) {
+      params.push(f.minUptime);
+      where.push(
+        `EXISTS (SELECT 1 FROM agent_health h WHERE h.agent_id = r.agent_id AND h.uptime_24h >= $${params.length}::float8)`,
+      );
     }
     const whereSql = where.join(' AND ');
     const [counted, page] = await this.tx.reads(

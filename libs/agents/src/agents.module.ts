@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { LedgerModule } from '@app/ledger';
 import { AgentRankingRepository } from './agent-ranking.repository';
+import { HEALTH_ENTITIES } from './health/agent-health.module';
+import { AgentHealthRepository } from './health/agent-health.repository';
 import { AgentsRepository } from './agents.repository';
 import { AgentCatalogModule } from './agent-catalog.module';
 import { AgentEntity } from './entities/agent.entity';
@@ -12,6 +14,7 @@ import { NoRegistrationFee, RegistrationFeeStep } from './registration-fee.step'
 import { DeactivateAgent } from './usecases/deactivate-agent/deactivate-agent.usecase';
 import { DiscoverAgents } from './usecases/discover-agents/discover-agents.usecase';
 import { GetAgent } from './usecases/get-agent/get-agent.usecase';
+import { GetAgentHealth } from './usecases/get-agent-health/get-agent-health.usecase';
 import { GetAgentWallet } from './usecases/get-agent-wallet/get-agent-wallet.usecase';
 import { RegisterAgent } from './usecases/register-agent/register-agent.usecase';
 import { ReinstateAgent } from './usecases/reinstate-agent/reinstate-agent.usecase';
@@ -21,6 +24,7 @@ import { UpdateAgent } from './usecases/update-agent/update-agent.usecase';
 const USE_CASES = [
   RegisterAgent,
   GetAgent,
+  GetAgentHealth,
   GetAgentWallet,
   UpdateAgent,
   DeactivateAgent,
@@ -39,7 +43,13 @@ export class AgentsModule {
     return {
       module: AgentsModule,
       imports: [
-        TypeOrmModule.forFeature([AgentEntity, AgentCapabilityEntity, AgentRankingEntity, AgentSearchEntity]),
+        TypeOrmModule.forFeature([
+          AgentEntity,
+          AgentCapabilityEntity,
+          AgentRankingEntity,
+          AgentSearchEntity,
+          ...HEALTH_ENTITIES,
+        ]),
         AuthModule,
         LedgerModule,
         AgentCatalogModule,
@@ -49,6 +59,7 @@ export class AgentsModule {
         ...USE_CASES,
         AgentsRepository,
         AgentRankingRepository,
+        AgentHealthRepository,
         ...(opts.registrationFee ? [] : [{ provide: RegistrationFeeStep, useClass: NoRegistrationFee }]),
       ],
       exports: [...USE_CASES, AuthModule, AgentCatalogModule],

@@ -38,16 +38,21 @@ const COLUMNS = `a.id, a.name, a.status, a.endpoints, a.reputation_score AS "rep
   c.name AS "capabilityName", c.description, c.input_schema AS "inputSchema", c.output_schema AS "outputSchema",
   c.pricing_model AS "pricingModel", c.base_price AS "basePrice", c.max_price AS "maxPrice"`;
 
+/** Not hidden by its health: no failing streak that began at $n or before (a null $n hides none). */
+const LIVE = (n: number) =>
+  `NOT EXISTS (SELECT 1 FROM agent_health h WHERE h.agent_id = r.agent_id AND h.failing_since <= $${n}::timestamptz)`;
+
 /** The ranking order (its partial index, ix_agent_ranking_order), then each agent's capabilities in their order. */
 const PAGE = `SELECT ${COLUMNS}
-  FROM (SELECT agent_id, score, executions, created_at FROM agent_ranking WHERE active
+  FROM (SELECT agent_id, score, executions, created_at FROM agent_ranking r WHERE active AND ${LIVE(3)}
          ORDER BY score DESC, executions DESC, created_at, agent_id) r
   JOIN agents a ON a.id = r.agent_id
   JOIN agent_capabilities c ON c.agent_id = r.agent_id
  ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id, c.position
  OFFSET $1 LIMIT $2`;
 
-const COUNT = `SELECT count(*)::int AS n FROM agent_ranking r JOIN agent_capabilities c ON c.agent_id = r.agent_id WHERE r.active`;
+const COUNT = `SELECT count(*)::int AS n FROM agent_ranking r JOIN agent_capabilities c ON c.agent_id = r.agent_id
+  WHERE r.active AND ${LIVE(1)}`;
 
 const OF_AGENTS = `SELECT ${COLUMNS} FROM agents a JOIN agent_capabilities c ON c.agent_id = a.id
   WHERE a.id = ANY($1::uuid[]) AND a.status = 'active' ORDER BY a.id, c.position`;
@@ -79,7 +84,8 @@ function entryOf(row: CatalogRow): CatalogEntry {
 }
 
 /**
- * Every capability of every active agent, as a catalogue lists them: a page in the ranking order
+ * Every capability of every active agent that is not hidden by its health (failing every probe for
+ * HEALTH_HIDE_AFTER_S), as a catalogue lists them: a page in the ranking order
  * (best-ranked agents first, each agent's capabilities in their order), how many there are, and the
  * capabilities of given agents (a search's hits).
  */
@@ -87,12 +93,13 @@ function entryOf(row: CatalogRow): CatalogEntry {
 export class CapabilityCatalogReader {
   constructor(private readonly tx: TransactionRunner) {}
 
-  async page(offset: number, limit: number): Promise<CatalogEntry[]> {
-    return (await this.tx.query<CatalogRow>(PAGE, [offset, limit])).map(entryOf);
+  /** A page of the capabilities listed, leaving out agents failing every probe since `hiddenFrom` or before. */
+  async page(offset: number, limit: number, hiddenFrom: Date | null): Promise<CatalogEntry[]> {
+    return (await this.tx.query<CatalogRow>(PAGE, [offset, limit, hiddenFrom])).map(entryOf);
   }
 
-  async count(): Promise<number> {
-    const [row] = await this.tx.query<{ n: number }>(COUNT);
+  async count(hiddenFrom: Date | null): Promise<number> {
+    const [row] = await this.tx.query<{ n: number }>(COUNT, [hiddenFrom]);
     return row.n;
   }
 

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@app/common';
+import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { AgentsRepository } from './agents.repository';
 import { sanitizeQuery } from './search-text';
@@ -33,20 +35,25 @@ export const RECOMMEND_CANDIDATES = 50;
 const TSQ = `WITH s AS (SELECT tsvector_to_array(to_tsvector('english', $1::text)) AS lex)
   SELECT CASE WHEN cardinality(lex) = 0 THEN NULL ELSE to_tsquery('simple', array_to_string(array(SELECT quote_literal(l) FROM unnest(lex) AS l), $2::text)) END AS q FROM s`;
 
-/** Up to $3 matches of a tsquery, in the ranking order (all of them read: used when they are few). */
-const SPARSE = `SELECT a.id FROM agents a WHERE a.status = 'active' AND a.search_vector @@ (${TSQ}) LIMIT $3`;
+/** Not hidden by its health: no failing streak that began at $n or before (a null $n hides none). */
+const LIVE = (id: string, n: number) =>
+  `NOT EXISTS (SELECT 1 FROM agent_health h WHERE h.agent_id = ${id} AND h.failing_since <= $${n}::timestamptz)`;
 
-/** The first $3 matches in the ranking order, walking the ranking index (when matches are many); only the first $4 agents when $4 is given. */
+/** Up to $3 live matches of a tsquery, in the ranking order (all of them read: used when they are few). */
+const SPARSE = `SELECT a.id FROM agents a WHERE a.status = 'active' AND a.search_vector @@ (${TSQ}) AND ${LIVE('a.id', 4)} LIMIT $3`;
+
+/** The first $3 live matches in the ranking order, walking the ranking index (when matches are many); only the first $4 agents when $4 is given. */
 const DENSE = `SELECT r.agent_id AS id
   FROM (SELECT agent_id, score, executions, created_at FROM agent_ranking WHERE active ORDER BY score DESC, executions DESC, created_at, agent_id LIMIT $4) r
   JOIN LATERAL (SELECT 1 FROM agent_search s WHERE s.agent_id = r.agent_id AND s.search_vector @@ (${TSQ}) LIMIT 1) m ON true
+  WHERE ${LIVE('r.agent_id', 5)}
   ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id LIMIT $3`;
 
 /** The best $3 of given ids in the ranking order. */
 const BEST = `SELECT agent_id AS id FROM agent_ranking WHERE agent_id = ANY($1::uuid[]) ORDER BY score DESC, executions DESC, created_at, agent_id LIMIT $2`;
 
-/** Agents whose text resembles the query (trigram word similarity, through the trigram index). */
-const FUZZY = `SELECT a.id FROM agents a WHERE a.status = 'active' AND $1::text <% a.search_text LIMIT $2`;
+/** Live agents whose text resembles the query (trigram word similarity, through the trigram index). */
+const FUZZY = `SELECT a.id FROM agents a WHERE a.status = 'active' AND $1::text <% a.search_text AND ${LIVE('a.id', 3)} LIMIT $2`;
 
 /** relevance = 0.55 coverage + 0.20 min(1, 4 rank) + 0.15 trigram + 0.10 reputation, for the candidates. */
 const SCORE = `WITH q AS (
@@ -55,13 +62,13 @@ const SCORE = `WITH q AS (
                  ELSE to_tsquery('simple', array_to_string(array(SELECT quote_literal(l) FROM unnest(lex) AS l), ' | ')) END AS tsq
        FROM (SELECT tsvector_to_array(to_tsvector('english', $1::text)) AS lex) s
    ), scored AS (
-     SELECT a.id, a.reputation_score,
+     SELECT a.id, a.reputation_score, coalesce(h.status = 'down', false) AS down,
             CASE WHEN q.n = 0 THEN 0
                  ELSE (SELECT count(*) FROM unnest(q.lex) l WHERE l = ANY(tsvector_to_array(a.search_vector)))::float8 / q.n END AS coverage,
             CASE WHEN q.tsq IS NULL THEN 0 ELSE ts_rank(a.search_vector, q.tsq, 32) END AS rank,
             word_similarity(q.text, a.search_text) AS trigram
-       FROM agents a, q
-      WHERE a.id = ANY($3::uuid[]) AND a.status = 'active'
+       FROM agents a CROSS JOIN q LEFT JOIN agent_health h ON h.agent_id = a.id
+      WHERE a.id = ANY($3::uuid[]) AND a.status = 'active' AND NOT coalesce(h.failing_since <= $4::timestamptz, false)
         AND ((q.tsq IS NOT NULL AND a.search_vector @@ q.tsq) OR word_similarity(q.text, a.search_text) >= ${MIN_TRIGRAM})
    )
    SELECT s.id,
@@ -72,7 +79,7 @@ const SCORE = `WITH q AS (
               AND ((q.tsq IS NOT NULL AND to_tsvector('english', c.name || ' ' || c.description) @@ q.tsq)
                    OR word_similarity(q.text, lower(c.name || ' ' || c.description)) >= ${MIN_TRIGRAM})) AS matched
      FROM scored s
-    ORDER BY relevance DESC, s.reputation_score DESC, s.id
+    ORDER BY s.down, relevance DESC, s.reputation_score DESC, s.id
     LIMIT $2`;
 
 /**
@@ -86,7 +93,10 @@ const SCORE = `WITH q AS (
  * 2. the same for agents matching any stem, only when (1) found fewer than `limit`;
  * 3. agents whose text only resembles the query (word similarity >= 0.35, through the trigram
  *    index), only when (1) and (2) found fewer than `limit` (misspellings);
- * 4. the candidates scored: relevance = 0.55 coverage + 0.20 rank + 0.15 trigram + 0.10 reputation.
+ * 4. the candidates scored: relevance = 0.55 coverage + 0.20 rank + 0.15 trigram + 0.10 reputation;
+ *    a `down` one ranks below live ones.
+ * An agent failing every probe for HEALTH_HIDE_AFTER_S is never a candidate (left out before the pick,
+ * so hidden agents cannot crowd out live ones).
  *
  * On a marketplace where fewer agents match than the caps, every match is scored, as before.
  */
@@ -95,6 +105,8 @@ export class RecommendAgents {
   constructor(
     private readonly agents: AgentsRepository,
     private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   async execute(query: string, limit: number): Promise<Recommendation[]> {
@@ -113,14 +125,17 @@ export class RecommendAgents {
     const text = sanitizeQuery(query);
     if (text === '') return [];
     const cap = Math.max(RECOMMEND_CANDIDATES, limit);
-    const candidates = new Set(await this.matches(text, ' & ', cap));
-    if (candidates.size < limit) for (const id of await this.matches(text, ' | ', cap)) candidates.add(id);
-    if (candidates.size < limit) for (const id of await this.fuzzy(text, cap)) candidates.add(id);
+    const hide = this.config.healthHideAfterS;
+    const hiddenFrom = hide > 0 ? new Date(this.clock.nowMs() - hide * 1000) : null;
+    const candidates = new Set(await this.matches(text, ' & ', cap, hiddenFrom));
+    if (candidates.size < limit) for (const id of await this.matches(text, ' | ', cap, hiddenFrom)) candidates.add(id);
+    if (candidates.size < limit) for (const id of await this.fuzzy(text, cap, hiddenFrom)) candidates.add(id);
     if (candidates.size === 0) return [];
     const rows = await this.tx.query<{ id: string; relevance: string; matched: string[] | null }>(SCORE, [
       text,
       limit,
       [...candidates],
+      hiddenFrom,
     ]);
     return rows.map((r) => ({ agentId: r.id, relevance: Number(r.relevance), matchedCapabilities: r.matched ?? [] }));
   }
@@ -130,23 +145,23 @@ export class RecommendAgents {
    * RECOMMEND_PROBE best-ranked agents first (dense matches end there); else every match when they
    * are few (the GIN index), else the ranking index walked until `cap` are found.
    */
-  private async matches(text: string, joiner: string, cap: number): Promise<string[]> {
+  private async matches(text: string, joiner: string, cap: number, hiddenFrom: Date | null): Promise<string[]> {
     const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
-    const probe = await this.tx.query<{ id: string }>(DENSE, [text, joiner, cap, RECOMMEND_PROBE]);
+    const probe = await this.tx.query<{ id: string }>(DENSE, [text, joiner, cap, RECOMMEND_PROBE, hiddenFrom]);
     if (probe.length === cap) return ids(probe);
-    const sparse = await this.tx.query<{ id: string }>(SPARSE, [text, joiner, RECOMMEND_SPARSE]);
+    const sparse = await this.tx.query<{ id: string }>(SPARSE, [text, joiner, RECOMMEND_SPARSE, hiddenFrom]);
     if (sparse.length === 0) return [];
     if (sparse.length < RECOMMEND_SPARSE) return ids(await this.tx.query<{ id: string }>(BEST, [ids(sparse), cap]));
-    return ids(await this.tx.query<{ id: string }>(DENSE, [text, joiner, cap, null]));
+    return ids(await this.tx.query<{ id: string }>(DENSE, [text, joiner, cap, null, hiddenFrom]));
   }
 
   /** Trigram candidates; `<%` takes its threshold from the connection's setting, set in the same round trip. */
-  private async fuzzy(text: string, cap: number): Promise<string[]> {
+  private async fuzzy(text: string, cap: number, hiddenFrom: Date | null): Promise<string[]> {
     const [, found] = await this.tx.reads(
       (sql) =>
         [
           sql.query(`SELECT set_config('pg_trgm.word_similarity_threshold', '${MIN_TRIGRAM}', false)`),
-          sql.query(FUZZY, [text, cap]) as Promise<{ id: string }[]>,
+          sql.query(FUZZY, [text, cap, hiddenFrom]) as Promise<{ id: string }[]>,
         ] as const,
     );
     return found.map((r) => r.id);

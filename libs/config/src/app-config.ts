@@ -73,6 +73,19 @@ export class AppConfig {
   executionPayloadRetentionDays: number;
   /** How often the worker measures the payload bytes each agent's executions hold (metrics); 0: never. */
   storageMetricsIntervalMs: number;
+  /** Seconds between two health probes of an agent (jittered +-10%); 0: the worker does not probe. */
+  healthProbeIntervalS: number;
+  healthProbeTimeoutMs: number;
+  /** At most this many probes in flight to one host (per worker). */
+  healthProbePerHost: number;
+  /** At most this many probes in flight in all (per worker). */
+  healthProbeConcurrency: number;
+  /** Consecutive failed probes that make an agent `down` (and one success makes it `up`). */
+  healthDownAfterFailures: number;
+  /** An agent failing every probe for this long is not listed by discovery (0: never hidden). */
+  healthHideAfterS: number;
+  /** An agent failing every probe for this long is set inactive (0: never). */
+  healthDeactivateAfterS: number;
   /** How long a settlement call may run before the sweeper takes it over (asking the chain first). */
   settlementLeaseMs: number;
   chainTokenTtlS: number;

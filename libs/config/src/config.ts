@@ -136,6 +136,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.executionOutputMaxBytes = r.int('EXECUTION_OUTPUT_MAX_BYTES', 262_144, 1_024, 16_777_216);
   c.executionPayloadRetentionDays = r.int('EXECUTION_PAYLOAD_RETENTION_DAYS', 30, 0, 36_500);
   c.storageMetricsIntervalMs = r.int('STORAGE_METRICS_INTERVAL_MS', 300_000, 0);
+  c.healthProbeIntervalS = r.int('HEALTH_PROBE_INTERVAL_S', 300, 0, 86_400);
+  c.healthProbeTimeoutMs = r.int('HEALTH_PROBE_TIMEOUT_MS', 5_000, 100, 60_000);
+  c.healthProbePerHost = r.int('HEALTH_PROBE_PER_HOST', 4, 1, 1_000);
+  c.healthProbeConcurrency = r.int('HEALTH_PROBE_CONCURRENCY', 200, 1, 10_000);
+  c.healthDownAfterFailures = r.int('HEALTH_DOWN_AFTER_FAILURES', 2, 1, 100);
+  c.healthHideAfterS = r.int('HEALTH_HIDE_AFTER_S', 3_600, 0);
+  c.healthDeactivateAfterS = r.int('HEALTH_DEACTIVATE_AFTER_S', 259_200, 0);
+  if (c.healthDeactivateAfterS > 0 && c.healthDeactivateAfterS < c.healthHideAfterS)
+    r.problems.push('HEALTH_DEACTIVATE_AFTER_S must not be shorter than HEALTH_HIDE_AFTER_S (0: never deactivate)');
   c.settlementLeaseMs = r.int('SETTLEMENT_LEASE_MS', 180_000, 100);
   c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);
   c.chainTimeoutS = r.int('CHAIN_TIMEOUT_S', 300, 1);

@@ -4,6 +4,7 @@ import { isIP, Socket } from 'node:net';
 import { Agent, buildConnector, Dispatcher, request } from 'undici';
 import { AppConfig } from '@app/config';
 import { blockedAddressReason, blockedHostnameReason } from './address-policy';
+import { dnsResolver } from './dns-resolver';
 import { OutboundUrlPolicy, Resolver } from './outbound-url.policy';
 
 export type OutboundFailure = 'blocked' | 'timeout' | 'too_large' | 'redirect' | 'network';
@@ -33,6 +34,10 @@ export interface OutboundRequest {
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
+/** A probe's name resolution at most (it is within the probe's own timeout too). */
+const PROBE_DNS_TIMEOUT_MS = 2_000;
+/** A probe's response body is read up to this (then dropped); beyond it, the connection is closed. */
+const PROBE_BODY_MAX_BYTES = 16_384;
 const systemResolver: Resolver = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
@@ -46,47 +51,21 @@ const systemResolver: Resolver = async (host) =>
 @Injectable()
 export class OutboundHttpClient implements OnModuleDestroy {
   private readonly agent: Agent;
+  /** Health probes' own pool, resolving on c-ares (probeResolve): see dnsResolver. */
+  private readonly probeAgent: Agent;
 
   constructor(
     config: AppConfig,
     private readonly policy: OutboundUrlPolicy,
     resolve: Resolver = systemResolver,
+    probeResolve: Resolver = dnsResolver({ timeoutMs: PROBE_DNS_TIMEOUT_MS }),
   ) {
-    const allowPrivate = config.outboundAllowPrivate;
-    const base = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
-    const guarded: buildConnector.connector = (opts, callback) => {
-      pickAddress(opts.hostname, allowPrivate, resolve).then(
-        (address) =>
-          base(
-            {
-              ...opts,
-              hostname: address,
-              servername: opts.servername ?? (isIP(opts.hostname) ? undefined : opts.hostname),
-            },
-            (err, socket) => {
-              if (err || !socket) return callback(err ?? new Error('connect failed'), null);
-              const peer = (socket as Socket).remoteAddress ?? '';
-              const reason = allowPrivate ? null : blockedAddressReason(peer);
-              if (reason) {
-                socket.destroy();
-                return callback(new OutboundError('blocked', `connected address is ${reason}`), null);
-              }
-              callback(null, socket);
-            },
-          ),
-        (err: Error) => callback(err, null),
-      );
-    };
-    this.agent = new Agent({
-      connect: guarded,
-      keepAliveTimeout: 10_000,
-      connections: 128,
-      maxRedirections: 0,
-    } as Agent.Options);
+    this.agent = guardedAgent(config.outboundAllowPrivate, resolve);
+    this.probeAgent = guardedAgent(config.outboundAllowPrivate, probeResolve);
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.agent.close();
+    await Promise.all([this.agent.close(), this.probeAgent.close()]);
   }
 
   /** POSTs JSON (a string is sent as the exact bytes given, for signed bodies). */
@@ -125,6 +104,70 @@ export class OutboundHttpClient implements OnModuleDestroy {
       clearTimeout(timer);
     }
   }
+
+  /**
+   * A GET or HEAD whose status is all we read (a health probe): a body up to 16 KiB is read and
+   * dropped (the connection is kept), a larger one is not read (the connection is closed), a redirect is its status (never followed), and `timeoutMs` bounds the whole
+   * call, name resolution (c-ares) and slow headers included. Same guard as every call.
+   */
+  async probe(url: string, method: 'GET' | 'HEAD', timeoutMs: number): Promise<number> {
+    const reason = this.policy.staticReason(url);
+    if (reason) throw new OutboundError('blocked', `URL not allowed: ${reason}`);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new OutboundError('timeout', 'the call timed out')), timeoutMs);
+    try {
+      const res = await request(url, {
+        method,
+        dispatcher: this.probeAgent,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+      }).catch((err: unknown) => {
+        throw classify(err, controller.signal);
+      });
+      // A small body is read to its end (the connection is reused); a larger one is dropped unread.
+      await drainUpTo(res.body, PROBE_BODY_MAX_BYTES);
+      return res.statusCode;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/**
+ * The one SSRF guard, in the connector: it resolves the name with `resolve`, refuses unless every
+ * address is allowed, dials the address it checked and checks the socket's peer again.
+ */
+function guardedAgent(allowPrivate: boolean, resolve: Resolver): Agent {
+  const base = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+  const guarded: buildConnector.connector = (opts, callback) => {
+    pickAddress(opts.hostname, allowPrivate, resolve).then(
+      (address) =>
+        base(
+          {
+            ...opts,
+            hostname: address,
+            servername: opts.servername ?? (isIP(opts.hostname) ? undefined : opts.hostname),
+          },
+          (err, socket) => {
+            if (err || !socket) return callback(err ?? new Error('connect failed'), null);
+            const peer = (socket as Socket).remoteAddress ?? '';
+            const reason = allowPrivate ? null : blockedAddressReason(peer);
+            if (reason) {
+              socket.destroy();
+              return callback(new OutboundError('blocked', `connected address is ${reason}`), null);
+            }
+            callback(null, socket);
+          },
+        ),
+      (err: Error) => callback(err, null),
+    );
+  };
+  return new Agent({
+    connect: guarded,
+    keepAliveTimeout: 10_000,
+    connections: 128,
+    maxRedirections: 0,
+  } as Agent.Options);
 }
 
 /** The body as text, refusing (and destroying) one larger than maxBytes. */
@@ -140,6 +183,23 @@ function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Pr
     });
     body.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
     body.on('error', reject);
+  });
+}
+
+/** Reads and drops a body of at most maxBytes; destroys a larger one (or one that fails). Never rejects. */
+function drainUpTo(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<void> {
+  return new Promise((resolve) => {
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        discard(body);
+        resolve();
+      }
+    });
+    body.once('end', () => resolve());
+    body.once('close', () => resolve());
+    body.on('error', () => resolve());
   });
 }
 

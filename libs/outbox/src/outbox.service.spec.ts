@@ -20,7 +20,7 @@ describe('OutboxService: one log line per domain event', () => {
     const outbox = new OutboxService(repo);
     for (const type of EVENT_TYPES) await outbox.record(manager, type, 'agent-1', {});
     const named = (spy: jest.SpyInstance) => spy.mock.calls.map(([, msg]) => msg).sort();
-    expect(named(warn)).toEqual(['execution.failed', 'withdrawal.failed']);
+    expect(named(warn)).toEqual(['agent.health_changed', 'execution.failed', 'withdrawal.failed']);
     expect(named(info)).toEqual([
       'dispute.filed',
       'dispute.resolved',

@@ -12,7 +12,8 @@ export type EventType =
   | 'dispute.resolved'
   | 'escrow.released'
   | 'withdrawal.completed'
-  | 'withdrawal.failed';
+  | 'withdrawal.failed'
+  | 'agent.health_changed';
 
 export const EVENT_TYPES: readonly EventType[] = [
   'execution.completed',
@@ -22,6 +23,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'escrow.released',
   'withdrawal.completed',
   'withdrawal.failed',
+  'agent.health_changed',
 ];
 
 /** The Postgres channel a trigger on `outbox_events` notifies with each new event id (delivered at commit). */
@@ -66,6 +68,7 @@ export const EVENT_LOG_LEVEL: Record<EventType, 'log' | 'warn'> = {
   'escrow.released': 'log',
   'withdrawal.completed': 'log',
   'withdrawal.failed': 'warn',
+  'agent.health_changed': 'warn',
 };
 
 /** The event's facts for the line: a caller's free text (a dispute's reason, evidence) stays out; long text is cut. */

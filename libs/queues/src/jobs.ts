@@ -19,6 +19,8 @@ export interface JobPayloads {
   'idempotency-keys.prune': { requestedAt: string };
   /** Delete the input and output of executions older than EXECUTION_PAYLOAD_RETENTION_DAYS, keeping their hashes (every tick while set). */
   'execution-payloads.prune': { requestedAt: string };
+  /** Delete agents' health probe results and hourly counts older than 7 days (every tick while probing is on). */
+  'agent-health.prune': { requestedAt: string };
   /** Send a pending withdrawal (claim, transfer, complete or fail). */
   'withdrawal.process': { withdrawalId: string };
   /** Send a pending refund to the payer (claim, transfer, complete). */
@@ -56,6 +58,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'auth-messages.prune': QUEUES.maintenance,
   'idempotency-keys.prune': QUEUES.maintenance,
   'execution-payloads.prune': QUEUES.maintenance,
+  'agent-health.prune': QUEUES.maintenance,
   'withdrawal.process': QUEUES.money,
   'refund.process': QUEUES.money,
   'escrow.release': QUEUES.money,

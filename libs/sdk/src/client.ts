@@ -108,6 +108,11 @@ export class AgoraClient {
     return (await unwrap(this.api.GET('/api/v1/agents/{id}', { params: { path: { id: agentId } } }))) as Agent;
   }
 
+  /** The agent's health and its probe history by the hour (the last 7 days). */
+  getAgentHealth(agentId: string) {
+    return unwrap(this.api.GET('/api/v1/agents/{id}/health', { params: { path: { id: agentId } } }));
+  }
+
   async updateAgent(agentId: string, patch: UpdateAgentInput): Promise<Agent> {
     const header = await this.walletAuth().agentHeaders(agentId, `PATCH /api/v1/agents/${encodeURIComponent(agentId)}`);
     return (await unwrap(

@@ -65,7 +65,8 @@ export type WebhookEvent =
   | 'dispute.resolved'
   | 'escrow.released'
   | 'withdrawal.completed'
-  | 'withdrawal.failed';
+  | 'withdrawal.failed'
+  | 'agent.health_changed';
 
 /** Webhook subscriptions of an agent (signed by its wallet). */
 export class WebhooksResource {
@@ -156,7 +157,8 @@ export class DisputesResource {
 export class DiscoveryResource {
   constructor(private readonly api: Api) {}
 
-  discover(query: Page & { capability?: string; maxPrice?: string; minReputation?: number } = {}) {
+  /** `minUptime` (0..1): only agents whose health probes succeeded at least this share of the time over 24 h. */
+  discover(query: Page & { capability?: string; maxPrice?: string; minReputation?: number; minUptime?: number } = {}) {
     return unwrap(this.api.GET('/api/v1/discover', { params: { query } }));
   }
 

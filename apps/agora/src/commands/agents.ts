@@ -34,9 +34,13 @@ export function agentCommands(program: Command): void {
     .option('--capability <id>')
     .option('--max-price <usdc>')
     .option('--min-reputation <n>', 'minimum reputation score', Number)
+    .option('--min-uptime <share>', 'minimum share of health probes answered over 24 h (0-1)', Number)
     .option('--limit <n>', 'how many (1-100)', Number)
     .action(
-      async (o: { capability?: string; maxPrice?: string; minReputation?: number; limit?: number }, cmd: Command) => {
+      async (
+        o: { capability?: string; maxPrice?: string; minReputation?: number; minUptime?: number; limit?: number },
+        cmd: Command,
+      ) => {
         const ctx = contextOf(cmd);
         const found = await ctx.anonymous().discovery.discover(o);
         const rows = found.agents.map((a) => ({

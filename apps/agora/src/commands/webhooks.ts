@@ -9,7 +9,7 @@ export function webhookCommands(program: Command): void {
     .command('create <agentId> <url>')
     .requiredOption(
       '--events <list>',
-      'comma-separated: execution.completed,execution.failed,dispute.filed,dispute.resolved,escrow.released,withdrawal.completed,withdrawal.failed',
+      'comma-separated: execution.completed,execution.failed,dispute.filed,dispute.resolved,escrow.released,withdrawal.completed,withdrawal.failed,agent.health_changed',
     )
     .option('--secret <secret>', 'signs the deliveries (24-256 characters)')
     .action(async (agentId: string, url: string, o: { events: string; secret?: string }, cmd: Command) => {

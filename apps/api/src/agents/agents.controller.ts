@@ -1,14 +1,19 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { DeactivateAgent, GetAgent, RegisterAgent, UpdateAgent } from '@app/agents';
+import { DeactivateAgent, GetAgent, GetAgentHealth, RegisterAgent, UpdateAgent } from '@app/agents';
 import { WalletAuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { requireSomeField, UuidParamPipe } from '../http/validation';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { RegisterAgentDto, UpdateAgentDto } from './dto/agent-request.dto';
-import { AgentResponse, DeleteAgentResponse, toAgentResponse } from './dto/agent-response.dto';
+import {
+  AgentHealthHistoryResponse,
+  AgentResponse,
+  DeleteAgentResponse,
+  toAgentResponse,
+} from './dto/agent-response.dto';
 import { toRegisterInput, toUpdateInput } from './dto/agent-input.mapper';
 import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ApiPaid } from '../http/security';
@@ -19,6 +24,7 @@ export class AgentsController {
   constructor(
     private readonly registerAgent: RegisterAgent,
     private readonly getAgent: GetAgent,
+    private readonly getAgentHealth: GetAgentHealth,
     private readonly updateAgent: UpdateAgent,
     private readonly deactivateAgent: DeactivateAgent,
     private readonly config: AppConfig,
@@ -48,6 +54,14 @@ export class AgentsController {
   @ApiErrors(400, 404)
   async get(@Param('id', UuidParamPipe) id: string): Promise<AgentResponse> {
     return toAgentResponse(await this.getAgent.execute(id));
+  }
+
+  @Get(':id/health')
+  @ApiOperation({ summary: "An agent's health and its probe history by the hour (last 7 days)" })
+  @ApiEnvelope(AgentHealthHistoryResponse)
+  @ApiErrors(400, 404)
+  async health(@Param('id', UuidParamPipe) id: string): Promise<AgentHealthHistoryResponse> {
+    return this.getAgentHealth.execute(id);
   }
 
   @Patch(':id')

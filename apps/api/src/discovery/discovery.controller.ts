@@ -29,6 +29,7 @@ export class DiscoveryController {
       capability: q.capability,
       maxPrice: q.maxPrice === undefined ? undefined : Usdc.parse(q.maxPrice, 'maxPrice').micros,
       minReputation: q.minReputation,
+      minUptime: q.minUptime,
       limit: q.limit,
       offset: q.offset,
     });

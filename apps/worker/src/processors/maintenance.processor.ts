@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
+import { PruneHealthHistory } from '@app/agents';
 import { PruneUsedAuthMessages } from '@app/auth';
 import { PruneExecutionPayloads, PruneIdempotencyKeys } from '@app/execution';
 import { QUEUES } from '@app/queues';
@@ -16,6 +17,7 @@ export class MaintenanceProcessor extends WorkerHost {
     pruneAuthMessages: PruneUsedAuthMessages,
     pruneKeys: PruneIdempotencyKeys,
     prunePayloads: PruneExecutionPayloads,
+    pruneHealth: PruneHealthHistory,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.maintenance);
@@ -26,6 +28,7 @@ export class MaintenanceProcessor extends WorkerHost {
     });
     jobs.register('idempotency-keys.prune', () => pruneKeys.execute());
     jobs.register('execution-payloads.prune', () => prunePayloads.execute());
+    jobs.register('agent-health.prune', () => pruneHealth.execute());
   }
 
   process(job: Job): Promise<unknown> {

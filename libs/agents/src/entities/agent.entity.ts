@@ -10,6 +10,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { AgentCapabilityEntity } from './agent-capability.entity';
+import type { AgentHealthView } from '../health/health-view';
 
 export type AgentStatus = 'active' | 'inactive' | 'suspended';
 export const AGENT_STATUSES: readonly AgentStatus[] = ['active', 'inactive', 'suspended'];
@@ -90,6 +91,10 @@ export class AgentEntity {
   @Column({ name: 'suspended_by', type: 'varchar', length: 16, nullable: true })
   suspendedBy: 'reputation' | 'admin' | null;
 
+  /** Why the platform set the agent inactive (it failed every health probe too long); null otherwise. */
+  @Column({ name: 'inactive_reason', type: 'varchar', length: 500, nullable: true })
+  inactiveReason: string | null;
+
   /** Names and descriptions of the agent and its capabilities, for trigram matching. */
   @Column({ name: 'search_text', type: 'text', default: '' })
   searchText: string;
@@ -103,6 +108,9 @@ export class AgentEntity {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  /** Not a column: the health the probes saw (agent_health), attached by the read models that show it. */
+  health?: AgentHealthView;
 
   @OneToMany(() => AgentCapabilityEntity, (c) => c.agent)
   capabilities: Relation<AgentCapabilityEntity>[];

@@ -20,6 +20,7 @@ import { TraceParent1764000000000 } from './1764000000000-TraceParent';
 import { MarketIntegrity1764010000000 } from './1764010000000-MarketIntegrity';
 import { RefundDust1764020000000 } from './1764020000000-RefundDust';
 import { PayloadRetention1764032000000 } from './1764032000000-PayloadRetention';
+import { AgentHealth1764100000000 } from './1764100000000-AgentHealth';
 import { ConfigVersionTags1764110000000 } from './1764110000000-ConfigVersionTags';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   MarketIntegrity1764010000000,
   RefundDust1764020000000,
   PayloadRetention1764032000000,
+  AgentHealth1764100000000,
   ConfigVersionTags1764110000000,
 ];

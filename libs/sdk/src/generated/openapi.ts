@@ -192,6 +192,23 @@ export interface paths {
         patch: operations["AgentsController_update"];
         trace?: never;
     };
+    "/api/v1/agents/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's health and its probe history by the hour (last 7 days) */
+        get: operations["AgentsController_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/agent/{agentId}": {
         parameters: {
             query?: never;
@@ -914,12 +931,31 @@ export interface components {
             /** @example evt_... */
             id: string;
             /** @enum {string} */
-            type: "execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed";
+            type: "execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed" | "agent.health_changed";
         };
         AgentEventsResponse: {
             events: components["schemas"]["AgentEventResponse"][];
             /** @description The cursor to poll with next (the last event, or `after` again when the page is empty) */
             nextCursor: string | null;
+        };
+        AgentHealthHistoryResponse: {
+            /** Format: uuid */
+            agentId: string;
+            health: components["schemas"]["AgentHealthResponse"];
+            /** @description The last 7 days by the hour, oldest first (at most 168); hours without probes are absent */
+            hours: components["schemas"]["HealthHourResponse"][];
+        };
+        AgentHealthResponse: {
+            /** Format: date-time */
+            checkedAt: string | null;
+            lastError: string | null;
+            lastLatencyMs: number | null;
+            /** @enum {string} */
+            status: "up" | "down" | "unknown";
+            /** @description Share of probes that succeeded over 24 h; null before any */
+            uptime24h: number | null;
+            /** @description Share of probes that succeeded over 7 days */
+            uptime7d: number | null;
         };
         AgentResponse: {
             capabilities: components["schemas"]["CapabilityResponse"][];
@@ -928,8 +964,11 @@ export interface components {
             created_at: string;
             description: string | null;
             endpoints: components["schemas"]["EndpointsResponse"];
+            health: components["schemas"]["AgentHealthResponse"];
             /** Format: uuid */
             id: string;
+            /** @description Why the platform set the agent inactive (its health) */
+            inactiveReason: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -1248,7 +1287,7 @@ export interface components {
         CreateWebhookDto: {
             /** Format: uuid */
             agentId: string;
-            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed")[];
+            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed" | "agent.health_changed")[];
             /** @description Signs deliveries (X-Signature; webhook-signature). 24-256 printable characters; a Standard Webhooks secret `whsec_<base64>` (canonical base64 of 24-64 bytes, else 400) is used as its decoded bytes. Never returned. */
             secret?: string;
             /**
@@ -1296,6 +1335,7 @@ export interface components {
         DiscoveredAgentResponse: {
             capabilities: components["schemas"]["DiscoveredCapabilityResponse"][];
             description: string | null;
+            health: components["schemas"]["AgentHealthResponse"];
             /** Format: uuid */
             id: string;
             name: string;
@@ -1538,6 +1578,19 @@ export interface components {
             /** @enum {string} */
             status: "pending";
             transactionId: string;
+        };
+        HealthHourResponse: {
+            /** @description Mean latency of the probes answered (ms) */
+            avgLatencyMs: number | null;
+            /**
+             * Format: date-time
+             * @description Start of the hour (UTC)
+             */
+            hour: string;
+            /** @description Probes in the hour */
+            probes: number;
+            /** @description Probes the agent answered (up) */
+            ups: number;
         };
         LeaderboardEntryResponse: {
             /** Format: uuid */
@@ -1827,7 +1880,7 @@ export interface components {
             /** Format: uuid */
             agentId: string;
             createdAt: string;
-            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed")[];
+            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed" | "agent.health_changed")[];
             /** @example wh_... */
             id: string;
             /** @enum {string} */
@@ -3454,6 +3507,88 @@ export interface operations {
             };
         };
     };
+    AgentsController_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentHealthHistoryResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
     AnalyticsController_agent: {
         parameters: {
             query?: {
@@ -3897,6 +4032,8 @@ export interface operations {
                 /** @description Maximum base price per request */
                 maxPrice?: string;
                 minReputation?: number;
+                /** @description Minimum share of health probes answered over 24 h */
+                minUptime?: number;
             };
             header?: never;
             path?: never;

@@ -4,7 +4,13 @@ import { IsInt, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-v
 import { DiscoveredAgent, Recommendation } from '@app/agents';
 import { IsUsdcAmount } from '../../http/validators';
 import { PageQueryDto } from '../../http/pagination.dto';
-import { PricingResponse, toCapabilityResponse, toPricingResponse } from '../../agents/dto/agent-response.dto';
+import {
+  AgentHealthResponse,
+  PricingResponse,
+  toCapabilityResponse,
+  toPricingResponse,
+  UNKNOWN_HEALTH_RESPONSE,
+} from '../../agents/dto/agent-response.dto';
 
 /** Filters plus `limit` (default 20, at most 100) and `offset`. */
 export class DiscoverQueryDto extends PageQueryDto {
@@ -26,6 +32,14 @@ export class DiscoverQueryDto extends PageQueryDto {
   @Min(0)
   @Max(100)
   minReputation?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, description: 'Minimum share of health probes answered over 24 h' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  minUptime?: number;
 }
 
 export const DEFAULT_RECOMMEND_LIMIT = 5;
@@ -59,6 +73,7 @@ export class DiscoveredAgentResponse {
   @ApiProperty({ type: [DiscoveredCapabilityResponse] }) capabilities: DiscoveredCapabilityResponse[];
   @ApiProperty() reputation_score: number;
   @ApiProperty() status: string;
+  @ApiProperty({ type: AgentHealthResponse }) health: AgentHealthResponse;
 }
 
 export class DiscoverResponse {
@@ -97,6 +112,7 @@ export function toDiscoveredAgentResponse(d: DiscoveredAgent): DiscoveredAgentRe
     capabilities: d.capabilities.map((c) => ({ id: c.capabilityId, name: c.name, pricing: toPricingResponse(c) })),
     reputation_score: d.agent.reputationScore,
     status: d.agent.status,
+    health: d.agent.health ?? UNKNOWN_HEALTH_RESPONSE,
   };
 }
 
