@@ -90,6 +90,12 @@ describe('x402 discovery API (e2e)', () => {
       pages.push(...page.items.map((i) => i.resource));
     }
     expect(pages).toEqual(all);
+    // Every window, starting inside an agent's capabilities or not, is the same slice of the whole.
+    for (let offset = 0; offset <= 5; offset++)
+      for (let limit = 1; limit <= 3; limit++)
+        expect((await bazaar.listResources({ limit, offset })).items.map((i) => i.resource)).toEqual(
+          all.slice(offset, offset + limit),
+        );
     const payTo = api.config.platformWallet!;
     const network = (await bazaar.listResources({ limit: 1 })).items[0].accepts[0].network;
     for (const params of [{ payTo: payTo.toLowerCase() }, { scheme: 'exact' }, { network }, { extensions: 'bazaar' }])

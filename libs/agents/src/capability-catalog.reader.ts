@@ -42,14 +42,26 @@ const COLUMNS = `a.id, a.name, a.status, a.endpoints, a.reputation_score AS "rep
 const LIVE = (n: number) =>
   `NOT EXISTS (SELECT 1 FROM agent_health h WHERE h.agent_id = r.agent_id AND h.failing_since <= $${n}::timestamptz)`;
 
-/** The ranking order (its partial index, ix_agent_ranking_order), then each agent's capabilities in their order. */
-const PAGE = `SELECT ${COLUMNS}
-  FROM (SELECT agent_id, score, executions, created_at FROM agent_ranking r WHERE active AND ${LIVE(3)}
-         ORDER BY score DESC, executions DESC, created_at, agent_id) r
-  JOIN agents a ON a.id = r.agent_id
-  JOIN agent_capabilities c ON c.agent_id = r.agent_id
- ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id, c.position
- OFFSET $1 LIMIT $2`;
+/**
+ * A page at capability offset $1: the ranking order (its partial index, ix_agent_ranking_order) walked
+ * on the narrow ranking rows with a running count of capabilities (counted from the names joined by
+ * U+001F, which no name holds), so only the page's agents are joined; each agent's capabilities in
+ * their order. A deep offset costs a walk of the ranking index, not a join of every row before it.
+ */
+const PAGE = `WITH w AS (
+    SELECT agent_id, score, executions, created_at, n,
+           sum(n) OVER (ORDER BY score DESC, executions DESC, created_at, agent_id) AS upto
+      FROM (SELECT agent_id, score, executions, created_at,
+                   coalesce(array_length(string_to_array(capability_names, chr(31)), 1), 0) AS n
+              FROM agent_ranking r WHERE active AND ${LIVE(3)}) ranked
+  ), win AS (
+    SELECT agent_id, score, executions, created_at, upto - n AS before FROM w
+     WHERE upto > $1::bigint ORDER BY score DESC, executions DESC, created_at, agent_id LIMIT $2
+  )
+  SELECT ${COLUMNS}
+    FROM win r JOIN agents a ON a.id = r.agent_id JOIN agent_capabilities c ON c.agent_id = r.agent_id
+   ORDER BY r.score DESC, r.executions DESC, r.created_at, r.agent_id, c.position
+  OFFSET $1::bigint - (SELECT min(before) FROM win) LIMIT $2`;
 
 const COUNT = `SELECT count(*)::int AS n FROM agent_ranking r JOIN agent_capabilities c ON c.agent_id = r.agent_id
   WHERE r.active AND ${LIVE(1)}`;
