@@ -1,5 +1,5 @@
 import { declareDiscoveryExtension, validateDiscoveryExtension } from '@x402/extensions/bazaar';
-import { validBazaar } from './bazaar-validator';
+import { AJV_COMPILES_MAX, bazaarAjvCompiles, validBazaar } from './bazaar-validator';
 
 /** A POST declaration as a resource server sends it (the method is added at request time). */
 function declared(inputSchema: Record<string, unknown>, input: unknown) {
@@ -48,5 +48,23 @@ describe('validBazaar', () => {
       { s: 'aa' },
     );
     expect(validBazaar(backref)).toBe(false);
+  });
+});
+
+describe('the shared Ajv', () => {
+  it('is replaced after AJV_COMPILES_MAX compiles (an Ajv keeps what it compiled), and still answers right', () => {
+    const results: boolean[] = [];
+    const before = bazaarAjvCompiles();
+    const n = AJV_COMPILES_MAX * 2 + 10;
+    for (let i = 0; i < n; i++) {
+      results.push(validBazaar(declared({ type: 'object', properties: { [`p${i}`]: { type: 'integer' } } }, {})));
+      expect(bazaarAjvCompiles()).toBeLessThanOrEqual(AJV_COMPILES_MAX);
+    }
+    // Each new schema is one compile; past the cap the next one starts a fresh Ajv.
+    expect(bazaarAjvCompiles()).toBe(((before + n - 1) % AJV_COMPILES_MAX) + 1);
+    expect(results.every(Boolean)).toBe(true);
+    expect(
+      validBazaar(declared({ type: 'object', properties: { n: { type: 'integer', minimum: 3 } } }, { n: 1 })),
+    ).toBe(false);
   });
 });

@@ -2,22 +2,36 @@ import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import { RE2JS } from 're2js';
 
 /**
- * `validateDiscoveryExtension` of `@x402/extensions` with one Ajv kept for the process: the library
- * builds a new Ajv (meta-schemas included) for every call, about 7 ms each on this machine, which a
- * page of listings cannot afford; compiling on a shared one takes about 1 ms (docs/performance.md).
- * Same rules: no reference outside the document, and `info` valid against `schema`. Patterns run
- * on RE2 (linear time: an agent's schema cannot stall the listing); compiled schemas are kept by
- * their JSON in a bounded LRU and removed from the Ajv (it does not grow).
+ * `validateDiscoveryExtension` of `@x402/extensions` on a shared Ajv: the library builds a new Ajv
+ * (meta-schemas included) for every call, about 7 ms each on this machine, which a page of listings
+ * cannot afford; compiling on a shared one takes about 1 ms (docs/performance.md). Same rules: no
+ * reference outside the document, and `info` valid against `schema`. Patterns run on RE2 (linear
+ * time: an agent's schema cannot stall the listing); unknown formats are ignored silently.
+ *
+ * An Ajv keeps every function it compiled for its life (`removeSchema` does not free them: about
+ * 23 KB a compile), so one serves AJV_COMPILES_MAX compiles and is then replaced, with the LRU of
+ * its compiled schemas: memory stays bounded however many schemas a crawler makes us compile.
  */
-const ajv = new Ajv2020({
-  strict: false,
-  allErrors: false,
-  code: {
-    regExp: Object.assign((source: string) => RE2JS.compile(RE2JS.translateRegExp(source)), {
-      code: 'require("re2js").RE2JS.compile',
-    }),
-  },
-});
+export const AJV_COMPILES_MAX = 256;
+
+const newAjv = () =>
+  new Ajv2020({
+    strict: false,
+    allErrors: false,
+    logger: false,
+    code: {
+      regExp: Object.assign((source: string) => RE2JS.compile(RE2JS.translateRegExp(source)), {
+        code: 'require("re2js").RE2JS.compile',
+      }),
+    },
+  });
+
+let ajv = newAjv();
+/** Compiles on the current Ajv. */
+let compiles = 0;
+
+/** How many compiles the current Ajv holds (at most AJV_COMPILES_MAX): what its memory grows with. */
+export const bazaarAjvCompiles = (): number => compiles;
 
 /** Whether a schema refers outside itself (a `$ref` not starting with `#`, or an `$id` below the root). */
 function hasExternalReference(node: unknown, depth = 0): boolean {
@@ -32,9 +46,8 @@ function hasExternalReference(node: unknown, depth = 0): boolean {
   return false;
 }
 
-/** Compiled schemas by their JSON (capabilities often share shapes), the least recently used dropped past the cap. */
+/** Compiled schemas by their JSON (capabilities often share shapes), on the current Ajv; least recently used first. */
 const compiled = new Map<string, ValidateFunction | null>();
-const COMPILED_MAX = 512;
 
 function compile(schema: Record<string, unknown>): ValidateFunction | null {
   const key = JSON.stringify(schema);
@@ -42,6 +55,12 @@ function compile(schema: Record<string, unknown>): ValidateFunction | null {
   if (validate !== undefined) {
     compiled.delete(key);
   } else {
+    if (compiles >= AJV_COMPILES_MAX) {
+      ajv = newAjv();
+      compiles = 0;
+      compiled.clear();
+    }
+    compiles++;
     try {
       validate = ajv.compile(schema);
     } catch {
@@ -49,7 +68,6 @@ function compile(schema: Record<string, unknown>): ValidateFunction | null {
     } finally {
       ajv.removeSchema(schema);
     }
-    if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value!);
   }
   compiled.set(key, validate);
   return validate;
