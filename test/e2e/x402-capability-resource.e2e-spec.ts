@@ -192,6 +192,14 @@ describe('x402 capability resource (e2e)', () => {
       });
       expect(v2Of(res).resource.url).toBe(`${api.config.publicBaseUrl}${path}`);
     }
+    // A body that is not JSON is not an empty input, paid or not.
+    for (const headers of [{}, await v2Payment(newWallet())]) {
+      const res = await api.request('POST', path, {
+        raw: 'text=hi',
+        headers: { 'content-type': 'text/plain', ...headers },
+      });
+      expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    }
     // POST /execute keeps the contract's order: the input is checked first.
     const viaExecute = await api.request('POST', '/api/v1/execute', {
       body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 7 } },

@@ -32,7 +32,14 @@ const CAPABILITY_ID = /^[A-Za-z0-9._:-]{1,100}$/;
  * POST is answered with the 402 like any unpaid request); anything else is refused at the edge.
  */
 const CapabilityInput = createParamDecorator((_: unknown, ctx: ExecutionContext): Record<string, unknown> => {
-  const body: unknown = ctx.switchToHttp().getRequest<Request>().body;
+  const req = ctx.switchToHttp().getRequest<Request>();
+  const body: unknown = req.body;
+  // Nothing parsed from a body that was sent (not JSON: text/plain, a form) is not an empty input.
+  const sent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (body === undefined && sent)
+    throw new ValidationException([
+      { field: 'body', messages: ['body must be JSON (Content-Type: application/json)'] },
+    ]);
   if (body === undefined) return {};
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new ValidationException([{ field: 'body', messages: ['body must be a JSON object'] }]);
