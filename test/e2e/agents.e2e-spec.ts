@@ -135,6 +135,11 @@ describe('Agents API (e2e)', () => {
         { endpoints: { execution: 'https://a.agents.test/run', health: 'https://127.0.0.1/h' } },
         'endpoints.health',
       ],
+      [
+        'endpoints.health on another host (a page that always answers would keep a dead agent listed)',
+        { endpoints: { execution: 'https://a.agents.test/run', health: 'https://status.example.com/ok' } },
+        'endpoints.health',
+      ],
       ['endpoints.execution on loopback', { endpoints: { execution: 'https://127.0.0.1/run' } }, 'endpoints.execution'],
       [
         'endpoints.execution on decimal loopback',

@@ -122,3 +122,56 @@ describe('agent health records (medium)', () => {
     expect(found.map((r) => r.agent.id).sort()).toEqual([...live].sort());
   });
 });
+
+/** Review of issue 32 (findings 6 and 7): agents not active are not probed; a stale probe does not deactivate. */
+describe('agent health schedule (medium)', () => {
+  let domain: Domain;
+  let repo: AgentHealthRepository;
+
+  beforeAll(async () => {
+    domain = await startDomain();
+    repo = domain.get(AgentHealthRepository);
+  });
+  afterAll(async () => {
+    await domain.close();
+  });
+
+  const nextProbe = async (id: string) =>
+    (await domain.ds.query(`SELECT next_probe_at::text AS at FROM agent_health WHERE agent_id = $1`, [id]))[0].at;
+  const setStatus = (id: string, status: string) =>
+    domain.ds.query(`UPDATE agents SET status = $2 WHERE id = $1`, [id, status]);
+
+  it('claims an agent that is not active once, then never until it is active again', async () => {
+    const id = await seedAgent(domain, { endpoint: 'http://127.0.0.1:9/run' });
+    await setStatus(id, 'inactive');
+    const now = new Date(Date.now() + 60_000);
+    const claimed = await repo.claimDue(now, 10_000, 300);
+    expect(claimed.find((c) => c.agentId === id)?.status).toBe('inactive');
+    expect(await nextProbe(id)).toBe('infinity');
+    expect((await repo.claimDue(new Date(Date.now() + 3_600_000), 10_000, 300)).some((c) => c.agentId === id)).toBe(
+      false,
+    );
+    await setStatus(id, 'active');
+    expect(new Date(await nextProbe(id)).getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await repo.claimDue(new Date(Date.now() + 1_000), 10_000, 300)).some((c) => c.agentId === id)).toBe(true);
+  });
+
+  it('does not deactivate on a probe claimed before the agent was made due again (reactivated meanwhile)', async () => {
+    const id = await seedAgent(domain, { endpoint: 'http://127.0.0.1:9/run' });
+    await domain.ds.query(`UPDATE agent_health SET failing_since = now() - interval '4 days' WHERE agent_id = $1`, [
+      id,
+    ]);
+    const cutoff = new Date(Date.now() - 3 * 86_400_000);
+    const deactivate = (now: Date) => domain.ds.transaction((m) => repo.deactivateFailing(m, [id], cutoff, now));
+    // Claimed (next probe in the future), then the owner made it due again before the result was recorded.
+    await domain.ds.query(`UPDATE agent_health SET next_probe_at = now() - interval '1 second' WHERE agent_id = $1`, [
+      id,
+    ]);
+    expect(await deactivate(new Date())).toEqual([]);
+    // Claimed and not touched since: the failing streak sets it inactive.
+    await domain.ds.query(`UPDATE agent_health SET next_probe_at = now() + interval '5 minutes' WHERE agent_id = $1`, [
+      id,
+    ]);
+    expect((await deactivate(new Date())).map((d) => d.agentId)).toEqual([id]);
+  });
+});

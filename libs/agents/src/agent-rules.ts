@@ -43,11 +43,29 @@ export function assertCapabilityRules(capabilities: CapabilityInput[], field = '
   if (errors.length > 0) throw new ValidationException(errors);
 }
 
+/** A URL's host name (null: it does not parse). */
+function hostnameOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The endpoints pass the outbound policy, and a health URL is on the execution endpoint's host (any
+ * port or path): the probe must speak for the agent, not for a page elsewhere that always answers.
+ */
 export async function assertEndpointRules(policy: OutboundUrlPolicy, endpoints: AgentEndpoints): Promise<void> {
   const errors = await policy.fieldErrors({
     'endpoints.execution': endpoints.execution,
     'endpoints.health': endpoints.health,
   });
+  if (errors.length === 0 && endpoints.health && hostnameOf(endpoints.health) !== hostnameOf(endpoints.execution))
+    errors.push({
+      field: 'endpoints.health',
+      messages: ['endpoints.health must be on the host of endpoints.execution'],
+    });
   if (errors.length > 0) throw new ValidationException(errors);
 }
 

@@ -69,13 +69,15 @@ export class AgentHealthRepository {
   /**
    * Claims up to `limit` agents due for a probe: moves their next probe `intervalS` later (+-10%
    * jitter) and answers them; SKIP LOCKED lets several workers take disjoint batches. A worker that
-   * dies with a batch leaves those agents to the next round. Inactive agents are pushed on unprobed.
+   * dies with a batch leaves those agents to the next round. An agent not active is answered
+   * unprobed and not due again until it is active (a trigger on `agents` makes it due then).
    */
   async claimDue(now: Date, limit: number, intervalS: number): Promise<ClaimedProbe[]> {
     return this.tx.query<ClaimedProbe>(
       `WITH due AS (
          SELECT agent_id FROM agent_health WHERE next_probe_at <= $1 ORDER BY next_probe_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       UPDATE agent_health h SET next_probe_at = $1::timestamptz + make_interval(secs => $3::float8 * (0.9 + random() * 0.2))
+       UPDATE agent_health h SET next_probe_at = CASE WHEN a.status = 'active'
+           THEN $1::timestamptz + make_interval(secs => $3::float8 * (0.9 + random() * 0.2)) ELSE 'infinity' END
          FROM due, agents a WHERE h.agent_id = due.agent_id AND a.id = h.agent_id
        RETURNING h.agent_id AS "agentId", a.endpoints, a.status`,
       [now, limit, intervalS],
@@ -119,11 +121,17 @@ export class AgentHealthRepository {
     return after.map((a): HealthFlip => ({ ...a, previous: previous.get(a.agentId)! }));
   }
 
-  /** Active agents of `ids` failing every probe since `cutoff` or before: set inactive with `reason(failingSince)`. */
+  /**
+   * Active agents of `ids` failing every probe since `cutoff` or before: set inactive with
+   * `reason(failingSince)`. Not one made due again since its probe was claimed (its next probe at
+   * `now` or before: the owner reactivated it or changed its endpoints meanwhile): that probe
+   * speaks of what the agent was, and the next one decides.
+   */
   async deactivateFailing(
     sql: Queryable,
     ids: string[],
     cutoff: Date,
+    now: Date,
   ): Promise<{ agentId: string; failingSince: Date; lastError: string | null; reason: string }[]> {
     return queryRows(
       sql,
@@ -132,8 +140,9 @@ export class AgentHealthRepository {
                                      || coalesce(' (last error: ' || h.last_error || ')', ''), 500)
          FROM agent_health h
         WHERE a.id = ANY($1::uuid[]) AND h.agent_id = a.id AND a.status = 'active' AND h.failing_since <= $2
+          AND h.next_probe_at > $3
        RETURNING a.id AS "agentId", h.failing_since AS "failingSince", h.last_error AS "lastError", a.inactive_reason AS reason`,
-      [ids, cutoff],
+      [ids, cutoff, now],
     );
   }
 

@@ -13,11 +13,13 @@ export function probeTarget(endpoints: { execution: string; health?: string | nu
 }
 
 /**
- * Whether a probe's HTTP status means the agent is up. Strict (its health URL): 2xx only. The HEAD
- * fallback: any answer below 500 except 429 (a 404/405/401 from a POST-only, signed endpoint still
- * shows a live host); 5xx, 429 and no answer at all (connection error, timeout) are down.
+ * Whether a probe's HTTP status means the agent is up. Strict (its health URL): 2xx, or 429 (the host
+ * answers and is rate limiting: a crowd of other agents' probes on a shared host must not get it
+ * hidden). The HEAD fallback: any answer below 500 (a 404/405/401 from a POST-only, signed endpoint
+ * still shows a live host). 5xx and no answer at all (connection error, timeout) are down.
  */
 export function probeUp(target: Pick<ProbeTarget, 'strict'>, status: number): boolean {
+  if (status === 429) return true;
   if (target.strict) return status >= 200 && status < 300;
-  return status >= 100 && status < 500 && status !== 429;
+  return status >= 100 && status < 500;
 }

@@ -2,7 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Only live agents are listed (issue 32):
- * - `agent_health`: one narrow row per agent (a trigger adds it with the agent), the probe schedule
+ * - `agent_health`: one narrow row per agent (a trigger adds it with the agent, another makes it due
+ *   when the agent becomes active again: one not active is not probed), the probe schedule
  *   and claim (`next_probe_at`), the status, the failing streak and the rolled uptimes.
  * - `agent_health_hourly`: per agent and hour, the probes, those answered (ups) and their latency:
  *   the history the uptimes sum and `GET /agents/:id/health` shows, at most 168 rows an agent (pruned).
@@ -53,11 +54,21 @@ export class AgentHealth1764100000000 implements MigrationInterface {
     await q.query(
       `CREATE TRIGGER tr_agents_health AFTER INSERT ON agents FOR EACH ROW EXECUTE FUNCTION agents_health_row()`,
     );
+    // An agent that is not active is not probed (its next probe is 'infinity'); active again, it is due.
+    await q.query(`CREATE FUNCTION agents_health_due() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE agent_health SET next_probe_at = least(next_probe_at, now()) WHERE agent_id = NEW.id;
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER tr_agents_health_due AFTER UPDATE OF status ON agents FOR EACH ROW
+      WHEN (NEW.status = 'active' AND OLD.status IS DISTINCT FROM 'active') EXECUTE FUNCTION agents_health_due()`);
     await q.query(`INSERT INTO agent_health (agent_id) SELECT id FROM agents`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`SET LOCAL lock_timeout = '5s'`);
+    await q.query(`DROP TRIGGER tr_agents_health_due ON agents`);
+    await q.query(`DROP FUNCTION agents_health_due()`);
     await q.query(`DROP TRIGGER tr_agents_health ON agents`);
     await q.query(`DROP FUNCTION agents_health_row()`);
     await q.query(`DROP TABLE "agent_health_hourly"`);

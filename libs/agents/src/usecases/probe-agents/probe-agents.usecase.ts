@@ -110,7 +110,7 @@ export class ProbeAgents {
       const failing = results.filter((r) => !r.ok).map((r) => r.agentId);
       if (failing.length === 0) return;
       const cutoff = new Date(now.getTime() - c.healthDeactivateAfterS * 1000);
-      for (const d of await this.health.deactivateFailing(m, failing, cutoff)) {
+      for (const d of await this.health.deactivateFailing(m, failing, cutoff, now)) {
         deactivated++;
         await this.outbox.record(m, 'agent.health_changed', d.agentId, {
           agentId: d.agentId,
