@@ -59,7 +59,7 @@ describe('x402 manifests (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('cache-control')).toBe('public, max-age=60');
-    expect(res.headers.get('x-ratelimit-limit')).toBe('1000000'); // counted as a read
+    expect(res.headers.get('x-ratelimit-limit')).toBe('1000000'); // counted (the catalog window, raised by the harness)
     const m = res.body;
     expect(Number.isInteger(m.x402Version) && m.x402Version === 2).toBe(true);
     expect(m).not.toHaveProperty('success');

@@ -46,6 +46,7 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
     // exercised by their own tests (read-rate-limit, abuse-rate-limits). Budget checks keep the default.
     RATE_LIMIT_READS_PER_MIN: '1000000',
     RATE_LIMIT_WRITES_PER_MIN: '1000000',
+    RATE_LIMIT_CATALOG_PER_MIN: '1000000',
     // A test deployment, as the docs advise: earnings are withdrawable at once; the reserve's own tests turn it on.
     WITHDRAWAL_RESERVE: 'off',
     ...env,

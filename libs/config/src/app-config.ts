@@ -61,6 +61,8 @@ export class AppConfig {
   rateLimitWritesPerMin: number;
   /** `POST /chains/budget-check` (free, and it validates against the target's schema) per caller IP per minute: its own window. */
   rateLimitBudgetChecksPerMin: number;
+  /** The routes outside /api/v1 (the x402 discovery API, the manifests) per caller IP per minute: their own window. */
+  rateLimitCatalogPerMin: number;
   rateLimitAgentPerMin: number;
   /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
   discoverTotalCap: number;

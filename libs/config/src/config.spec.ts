@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       rateLimitReadsPerMin: 600,
       rateLimitWritesPerMin: 60,
       rateLimitBudgetChecksPerMin: 10,
+      rateLimitCatalogPerMin: 120,
       executionTimeoutMs: 30_000,
       executionOutputMaxBytes: 262_144,
       executionPayloadRetentionDays: 30,

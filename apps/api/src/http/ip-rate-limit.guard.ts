@@ -7,6 +7,7 @@ const WHAT: Record<IpWindow, string> = {
   read: 'reads',
   write: 'unpaid requests that change something',
   'budget-check': 'budget checks',
+  catalog: 'catalogue pages (the x402 discovery API, the manifests)',
 };
 
 /**

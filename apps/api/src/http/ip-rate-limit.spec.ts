@@ -47,7 +47,7 @@ describe('ipWindowOf', () => {
     ]);
   });
 
-  it('counts the routes served outside /api/v1 (the discovery API, the manifests) as reads', () => {
+  it('counts the routes served outside /api/v1 (the discovery API, the manifests) in the catalog window', () => {
     for (const route of [
       '/x402/discovery/resources',
       '/x402/discovery/search',
@@ -56,7 +56,8 @@ describe('ipWindowOf', () => {
       '/.well-known/agent-card.json',
       '/llms.txt',
     ])
-      expect([route, ipWindowOf('GET', route)]).toEqual([route, 'read']);
+      expect([route, ipWindowOf('GET', route)]).toEqual([route, 'catalog']);
+    expect(ipWindowOf('GET', '/api/v1/x402/discovery/resources')).toBe('read');
   });
 });
 

@@ -7,9 +7,11 @@ import { REDIS } from '@app/queues';
 import { ERROR_ENVELOPE_SCHEMA } from './api-envelope.decorator';
 
 /** The per-IP windows of unpaid requests, each with its own limit a minute. */
-export type IpWindow = 'read' | 'write' | 'budget-check';
+export type IpWindow = 'read' | 'write' | 'budget-check' | 'catalog';
 
 const HEALTH = /^\/api\/v1\/health(\/|$)/;
+/** The routes outside /api/v1 (the x402 discovery API, the manifests): a catalogue's pages, dearer than a read. */
+const CATALOG = /^\/(x402\/|\.well-known\/|llms\.txt$)/;
 /** A capability's own paid resource (`:param` or OpenAPI `{param}` form): POST /execute's admission. */
 const CAPABILITY_EXECUTE = /^\/api\/v1\/agents\/[^/]+\/capabilities\/[^/]+\/execute$/;
 
@@ -25,6 +27,7 @@ export function ipWindowOf(method: string, route: string): IpWindow | null {
   if (HEALTH.test(route)) return null;
   if (method === 'POST' && (route === '/api/v1/execute' || CAPABILITY_EXECUTE.test(route))) return null;
   if (method === 'POST' && route === '/api/v1/chains/budget-check') return 'budget-check';
+  if (CATALOG.test(route)) return 'catalog';
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 }
 
@@ -73,6 +76,7 @@ export class IpRateLimiter {
       read: config.rateLimitReadsPerMin,
       write: config.rateLimitWritesPerMin,
       'budget-check': config.rateLimitBudgetChecksPerMin,
+      catalog: config.rateLimitCatalogPerMin,
     };
   }
 
@@ -124,7 +128,7 @@ export function documentIpRateLimits(document: OpenAPIObject): OpenAPIObject {
       if (!operation || operation.responses['429'] || ipWindowOf(method.toUpperCase(), path) === null) continue;
       operation.responses['429'] = {
         description:
-          'RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN)',
+          'RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN)',
         headers: {
           'Retry-After': header('Seconds until the window ends'),
           'X-RateLimit-Limit': header("The window's limit a minute"),
