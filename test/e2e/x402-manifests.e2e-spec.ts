@@ -226,7 +226,7 @@ describe('x402 manifests (e2e)', () => {
     );
     // Hostile text: no raw HTML, no link, no line of its own; every Markdown character escaped.
     const evil = caps.find((m) => m![2].endsWith('/inject/execute'))!;
-    expect(evil[1]).toContain('Evil\\]\\(https://evil.example\\) \\<img');
+    expect(evil[1]).toContain('Evil\\]\\(https\\://evil.example\\) \\<img');
     expect(evil[3]).toContain('\\<script\\>alert\\(1\\)\\</script\\> \\#\\# Docs - \\[phish\\]');
     expect(body).not.toMatch(/(^|[^\\])[<[]script|\p{Cc}(?<!\n)|\u2028/u);
     expect(body).not.toContain('\r');

@@ -2,8 +2,11 @@ import type { DiscoveryResource } from '@x402/extensions/bazaar';
 import { CatalogEntry, VARIABLE_PRICING_MODELS } from '@app/agents';
 import { formatMicros } from '@app/common';
 
-/** Control characters (NUL included) and lone surrogates: never copied from an agent's text into a manifest. */
-const UNSAFE = /[\p{Cc}\u2028\u2029]|[\uD800-\uDFFF]/gu;
+/**
+ * Control and format characters (NUL, bidi overrides, zero-width joiners and spaces: what could make
+ * text display other than it reads) and lone surrogates: never copied from an agent's text into a manifest.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029]|[\uD800-\uDFFF]/gu;
 
 /**
  * Agent-written text as a manifest shows it: controls dropped, whitespace collapsed to one line,
@@ -17,12 +20,19 @@ export function plainText(text: string, max: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-/** Markdown's inline syntax (links, emphasis, code, HTML) escaped with backslashes. */
-const MARKDOWN = /[\\`*_[\]()<>#!|~{}]/g;
+/** Markdown's inline syntax (links, emphasis, code, HTML) escaped with backslashes; `@` too (email autolinks). */
+const MARKDOWN = /[\\`*_[\]()<>#!|~{}@]/g;
+/** What starts a GFM autolink without brackets: a scheme's `://`, and `www.`. */
+const AUTOLINK = /:(?=\/\/)|\b(?<=www)\./gi;
 
-/** plainText that Markdown shows as written: it can neither open a link nor an HTML tag, nor start a line. */
+/**
+ * plainText that Markdown shows as written: it can neither open a link (nor a bare-URL or `www.`
+ * autolink) nor an HTML tag, nor start a line.
+ */
 export function markdownText(text: string, max: number): string {
-  return plainText(text, max).replace(MARKDOWN, (c) => `\\${c}`);
+  return plainText(text, max)
+    .replace(MARKDOWN, (c) => `\\${c}`)
+    .replace(AUTOLINK, (c) => `\\${c}`);
 }
 
 /**
