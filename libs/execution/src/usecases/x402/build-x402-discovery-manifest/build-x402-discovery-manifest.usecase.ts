@@ -22,8 +22,8 @@ export interface PagedDiscoveryManifest extends DiscoveryManifest {
 /**
  * Builds a page of `/.well-known/x402.json` (the x402 well-known discovery draft) from the
  * discovery API's listing: each capability's 402 (resource, accepts) with its Bazaar contract
- * lifted to `input`/`output`, best-ranked first. Each page is built at most once per
- * MANIFEST_TTL_MS per process.
+ * lifted to `input`/`output`, best-ranked first. The first page (the default) is built at most once
+ * per MANIFEST_TTL_MS per process; another is built when asked.
  */
 @Injectable()
 export class BuildX402DiscoveryManifest {
@@ -40,7 +40,10 @@ export class BuildX402DiscoveryManifest {
   execute(q: { offset: number; limit: number }): Promise<PagedDiscoveryManifest> {
     const limit = Math.min(Math.max(1, q.limit), DISCOVERY_MANIFEST_MAX_ITEMS);
     const offset = Math.max(0, q.offset);
-    return this.cache.get(`${offset}:${limit}`, () => this.build(offset, limit));
+    // Only the first page is kept (what crawlers fetch): other pages, whatever their number, cannot
+    // push it out of the cache; they are built per request (the catalog rate limit bounds them).
+    if (offset !== 0 || limit !== DISCOVERY_MANIFEST_MAX_ITEMS) return this.build(offset, limit);
+    return this.cache.get('first', () => this.build(offset, limit));
   }
 
   private async build(offset: number, limit: number): Promise<PagedDiscoveryManifest> {
