@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@app/database';
-import { agentTags, ExecutableAgent, ExecutableCapability } from './execute-target.reader';
+import { ExecutableAgent, ExecutableCapability, TargetRow, targetOf } from './execute-target.reader';
 
 /** One listed capability: what its x402 offer is built from, and when its agent last changed. */
 export interface CatalogEntry {
@@ -13,24 +13,10 @@ export interface CatalogEntry {
   updatedAt: Date;
 }
 
-interface CatalogRow {
-  id: string;
-  name: string;
-  status: ExecutableAgent['status'];
-  endpoints: ExecutableAgent['endpoints'];
-  reputationScore: number;
-  chainSettings: ExecutableAgent['chainSettings'];
-  tags: unknown;
-  version: string;
-  updatedAt: Date;
+interface CatalogRow extends TargetRow {
   capabilityId: string;
-  capabilityName: string;
   description: string;
-  inputSchema: Record<string, unknown> | null;
-  outputSchema: Record<string, unknown> | null;
-  pricingModel: ExecutableCapability['pricingModel'];
-  basePrice: string;
-  maxPrice: string | null;
+  updatedAt: Date;
 }
 
 const COLUMNS = `a.id, a.name, a.status, a.endpoints, a.reputation_score AS "reputationScore", a.chain_settings AS "chainSettings",
@@ -70,29 +56,7 @@ const OF_AGENTS = `SELECT ${COLUMNS} FROM agents a JOIN agent_capabilities c ON 
   WHERE a.id = ANY($1::uuid[]) AND a.status = 'active' ORDER BY a.id, c.position`;
 
 function entryOf(row: CatalogRow): CatalogEntry {
-  return {
-    agent: {
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      endpoints: row.endpoints,
-      reputationScore: row.reputationScore,
-      chainSettings: row.chainSettings,
-      tags: agentTags(row.tags),
-    },
-    capability: {
-      capabilityId: row.capabilityId,
-      name: row.capabilityName,
-      inputSchema: row.inputSchema,
-      outputSchema: row.outputSchema,
-      pricingModel: row.pricingModel,
-      basePrice: BigInt(row.basePrice),
-      maxPrice: row.maxPrice === null ? null : BigInt(row.maxPrice),
-    },
-    description: row.description,
-    version: row.version,
-    updatedAt: row.updatedAt,
-  };
+  return { ...targetOf(row), description: row.description, version: row.version, updatedAt: row.updatedAt };
 }
 
 /**

@@ -13,6 +13,30 @@ export type ExecutableAgent = Pick<
   tags?: string[];
 };
 
+/** The agent and capability of a selected row. */
+export function targetOf(row: TargetRow & { capabilityId: string }): Pick<ExecuteTarget, 'agent' | 'capability'> {
+  return {
+    agent: {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      endpoints: row.endpoints,
+      reputationScore: row.reputationScore,
+      chainSettings: row.chainSettings,
+      tags: agentTags(row.tags),
+    },
+    capability: {
+      capabilityId: row.capabilityId,
+      name: row.capabilityName,
+      inputSchema: row.inputSchema,
+      outputSchema: row.outputSchema,
+      pricingModel: row.pricingModel,
+      basePrice: BigInt(row.basePrice),
+      maxPrice: row.maxPrice === null ? null : BigInt(row.maxPrice),
+    },
+  };
+}
+
 /** An agent's own tags: metadata.tags when it is a list, its strings only (at most 20). */
 export function agentTags(tags: unknown): string[] {
   return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string').slice(0, 20) : [];
@@ -29,7 +53,8 @@ export interface ExecuteTarget {
   version: string;
 }
 
-interface TargetRow {
+/** An agent and one capability as a statement selects them (the columns named as here). */
+export interface TargetRow {
   id: string;
   name: string;
   status: AgentEntity['status'];
@@ -74,27 +99,7 @@ export class ExecuteTargetReader {
         agentId,
         capabilityId,
       });
-    return {
-      agent: {
-        id: row.id,
-        name: row.name,
-        status: row.status,
-        endpoints: row.endpoints,
-        reputationScore: row.reputationScore,
-        chainSettings: row.chainSettings,
-        tags: agentTags(row.tags),
-      },
-      capability: {
-        capabilityId: row.capabilityId,
-        name: row.capabilityName,
-        inputSchema: row.inputSchema,
-        outputSchema: row.outputSchema,
-        pricingModel: row.pricingModel,
-        basePrice: BigInt(row.basePrice),
-        maxPrice: row.maxPrice === null ? null : BigInt(row.maxPrice),
-      },
-      version: row.version,
-    };
+    return { ...targetOf({ ...row, capabilityId: row.capabilityId }), version: row.version };
   }
 
   /**

@@ -13,7 +13,7 @@ export class PageQueryDto {
   @Max(MAX_PAGE_LIMIT)
   limit: number = DEFAULT_PAGE_LIMIT;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @ApiPropertyOptional({ default: 0, minimum: 0, maximum: 1_000_000 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

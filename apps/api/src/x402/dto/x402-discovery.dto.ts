@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { PageQueryDto } from '../../http/pagination.dto';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '@app/common';
 
 const PRINTABLE = /^[\x20-\x7e]+$/;
 
@@ -43,23 +43,8 @@ export class X402FiltersDto {
   extensions?: string;
 }
 
-export class X402ResourcesQueryDto extends X402FiltersDto {
-  @ApiPropertyOptional({ default: DEFAULT_PAGE_LIMIT, minimum: 1, maximum: MAX_PAGE_LIMIT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_LIMIT)
-  limit: number = DEFAULT_PAGE_LIMIT;
-
-  @ApiPropertyOptional({ default: 0, minimum: 0, maximum: 1_000_000 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000)
-  offset: number = 0;
-}
+/** The filters, `limit` (default 20, at most 100) and `offset` (at most 1,000,000). */
+export class X402ResourcesQueryDto extends IntersectionType(X402FiltersDto, PageQueryDto) {}
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 50;
