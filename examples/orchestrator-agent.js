@@ -49,6 +49,8 @@ async function startOrchestratorAgent({ port = 0, host = '127.0.0.1', platformUr
     }
   };
   const server = createServer((req, res) => {
+    // Calls are POSTs; anything else (a HEAD from the platform's health probe) is answered and not recorded.
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', async () => {

@@ -35,6 +35,8 @@ async function startTranslatorAgent({
   agentIds.forEach(serve);
   const state = { defaultMode, calls: [] };
   const server = createServer((req, res) => {
+    // Calls are POSTs; anything else (a HEAD from the platform's health probe) is answered and not recorded.
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', async () => {

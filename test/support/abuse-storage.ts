@@ -32,6 +32,7 @@ export class BlobAgent {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
       let raw = '';
       req.on('data', (c) => (raw += c));
       req.on('end', () => {

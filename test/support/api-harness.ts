@@ -47,6 +47,9 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
     RATE_LIMIT_READS_PER_MIN: '1000000',
     RATE_LIMIT_WRITES_PER_MIN: '1000000',
     RATE_LIMIT_CATALOG_PER_MIN: '1000000',
+    // Health probes (HEAD requests to the agents' endpoints) are exercised by their own tests (health-worker):
+    // elsewhere a worker would probe every test agent within seconds and show up in its calls.
+    HEALTH_PROBE_INTERVAL_S: '0',
     // A test deployment, as the docs advise: earnings are withdrawable at once; the reserve's own tests turn it on.
     WITHDRAWAL_RESERVE: 'off',
     ...env,
