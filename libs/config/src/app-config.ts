@@ -63,6 +63,8 @@ export class AppConfig {
   rateLimitBudgetChecksPerMin: number;
   /** The routes outside /api/v1 (the x402 discovery API, the manifests) per caller IP per minute: their own window. */
   rateLimitCatalogPerMin: number;
+  /** Execute routes require an x402 payment identifier (PAYMENT_IDENTIFIER_REQUIRED): a payment without one is 400. */
+  paymentIdentifierRequired: boolean;
   rateLimitAgentPerMin: number;
   /** `/discover`'s total is exact up to this many agents, then saturates (`totalExact` false). */
   discoverTotalCap: number;

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       rateLimitWritesPerMin: 60,
       rateLimitBudgetChecksPerMin: 10,
       rateLimitCatalogPerMin: 120,
+      paymentIdentifierRequired: false,
       executionTimeoutMs: 30_000,
       executionOutputMaxBytes: 262_144,
       executionPayloadRetentionDays: 30,

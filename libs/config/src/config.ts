@@ -130,6 +130,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.rateLimitWritesPerMin = r.int('RATE_LIMIT_WRITES_PER_MIN', 60, 1);
   c.rateLimitBudgetChecksPerMin = r.int('RATE_LIMIT_BUDGET_CHECKS_PER_MIN', 10, 1);
   c.rateLimitCatalogPerMin = r.int('RATE_LIMIT_CATALOG_PER_MIN', 120, 1);
+  c.paymentIdentifierRequired = r.bool('PAYMENT_IDENTIFIER_REQUIRED', false);
   c.rateLimitAgentPerMin = r.int('RATE_LIMIT_AGENT_PER_MIN', 600, 1);
   c.discoverTotalCap = r.int('DISCOVER_TOTAL_CAP', 1000, 1);
   c.executionTimeoutMs = r.int('EXECUTION_TIMEOUT_MS', 30_000, 100);

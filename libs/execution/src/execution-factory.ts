@@ -22,6 +22,8 @@ export type ExecutionPrice = PricedRun & {
   resource: string;
   description: string;
   discovery: () => DiscoveryOffer;
+  /** The route takes an x402 payment identifier (an idempotency key in the payment). */
+  paymentIdentifier: boolean;
 };
 
 /** The route pattern of a capability's own resource (the Bazaar routeTemplate). */
@@ -112,6 +114,7 @@ export function priceFor(
       ? `${agent.name}: ${capability.name} (${capability.pricingModel}, up to ${formatMicros(authorizedAgentFee)} USDC; the unused part is refunded)`
       : `${agent.name}: ${capability.name}`,
     discovery: () => (discovery ??= cachedDiscovery(agent, capability, route)),
+    paymentIdentifier: true,
   };
 }
 

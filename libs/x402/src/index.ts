@@ -4,6 +4,7 @@ export { isLivemode, NETWORKS, NetworkInfo, PaymentOption } from './networks';
 export { NonceClaim, NonceGuard, NonceRef, paymentReplayed } from './nonce-guard';
 export { PaymentInvalid, PaymentReplayed } from './x402.errors';
 export { MAX_TIMEOUT_SECONDS } from './x402-offer';
+export { PAYMENT_IDENTIFIER, paymentIdOf } from './payment-identifier';
 export type { X402Offer } from './x402-offer';
 export { bazaarExtensions, BazaarRoute, DiscoveryOffer, echoMismatch, serviceNameOf, tagsOf } from './x402-bazaar';
 export { exampleFromSchema, exampleObject } from './schema-example';

@@ -1,4 +1,5 @@
 import { PaymentOption } from './networks';
+import { paymentIdentifierOffer } from './payment-identifier';
 import { PaymentRequiredV2, PaymentRequirementsV1, PaymentRequirementsV2, PriceRequest } from './x402.types';
 
 export const MAX_TIMEOUT_SECONDS = 300;
@@ -10,6 +11,18 @@ export interface OfferTerms {
   livemode: boolean;
   /** The v2 `error` text (a test deployment says it is one). */
   requiredMessage: string;
+  /** Whether a route taking a payment identifier requires one (PAYMENT_IDENTIFIER_REQUIRED). */
+  paymentIdRequired: boolean;
+}
+
+/** The extensions a price's 402 offers: its discovery extensions and, where the route takes one, `payment-identifier`. */
+export function offeredExtensions(
+  price: PriceRequest,
+  paymentIdRequired: boolean,
+): Record<string, unknown> | undefined {
+  const discovery = price.discovery?.().extensions;
+  if (!price.paymentIdentifier) return discovery;
+  return { ...discovery, ...paymentIdentifierOffer(paymentIdRequired) };
 }
 
 /** The 402 offer: the v1 `accepts` entries (v1-safe networks only) and the v2 PaymentRequired object. */
@@ -40,6 +53,7 @@ export function buildOffer(terms: OfferTerms, price: PriceRequest, error?: strin
       extra: { name: o.assetName, version: '2', livemode },
     }));
   const discovery = price.discovery?.();
+  const extensions = offeredExtensions(price, terms.paymentIdRequired);
   const v2: PaymentRequiredV2 = {
     x402Version: 2,
     error: error ?? terms.requiredMessage,
@@ -59,7 +73,7 @@ export function buildOffer(terms: OfferTerms, price: PriceRequest, error?: strin
       maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
       extra: { name: o.assetName, version: '2', livemode },
     })),
-    ...(discovery ? { extensions: discovery.extensions } : {}),
+    ...(extensions ? { extensions } : {}),
   };
   return { accepts, v2 };
 }

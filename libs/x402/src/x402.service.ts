@@ -6,7 +6,8 @@ import { PaymentInvalid } from './x402.errors';
 import { AppConfig } from '@app/config';
 import { isLivemode, NETWORKS, PaymentOption } from './networks';
 import { transferAuthorizationDigest } from './eip3009';
-import { buildOffer, X402Offer } from './x402-offer';
+import { buildOffer, offeredExtensions, X402Offer } from './x402-offer';
+import { paymentIdOf } from './payment-identifier';
 import { echoMismatch } from './x402-bazaar';
 import { Authorization, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
 
@@ -61,6 +62,8 @@ export interface RecoveredPayment {
   signature: string;
   /** authorization.from, checksummed: the signature was made by it. */
   payer: string;
+  /** The v2 payload's `payment-identifier` id (null: none, and always for v1). */
+  paymentId: string | null;
 }
 
 function invalid(reason: string, message: string): PaymentInvalid {
@@ -110,7 +113,13 @@ export class X402Service {
   /** The v1 entries (v1-safe networks only) and the v2 PaymentRequired object. */
   offer(price: PriceRequest, error?: string): X402Offer {
     return buildOffer(
-      { options: this.options, payTo: this.payTo, livemode: this.livemode, requiredMessage: this.requiredMessage },
+      {
+        options: this.options,
+        payTo: this.payTo,
+        livemode: this.livemode,
+        requiredMessage: this.requiredMessage,
+        paymentIdRequired: this.config.paymentIdentifierRequired,
+      },
       price,
       error,
     );
@@ -223,14 +232,18 @@ export class X402Service {
     }
     if (!sameWallet(signer, auth.from))
       throw invalid('invalid_exact_evm_payload_signature', 'Payment signature was not made by authorization.from');
-    return { header: header.value, decoded, option, auth, signature, payer: checksumAddress(auth.from.toLowerCase()) };
+    const paymentId = header.version === 2 ? paymentIdOf(decoded.extensions) : null;
+    const payer = checksumAddress(auth.from.toLowerCase());
+    return { header: header.value, decoded, option, auth, signature, payer, paymentId };
   }
 
   private checkTerms(header: PresentedPayment, r: RecoveredPayment, price: PriceRequest): VerifiedPayment {
     if (r.header !== header.value) throw new Error('recovered payment belongs to another header');
     const { auth, option } = r;
     const echoed = header.version === 2 ? r.decoded.extensions : undefined;
-    const mismatch = echoed ? echoMismatch(price.discovery?.().extensions, echoed) : null;
+    const mismatch = echoed
+      ? echoMismatch(offeredExtensions(price, this.config.paymentIdentifierRequired), echoed)
+      : null;
     if (mismatch) throw invalid(ECHO_MISMATCH, `The payment echoes extensions.${mismatch} unlike the offer`);
     if (header.version === 2 && r.decoded.accepted?.amount !== price.amount.toString()) {
       throw invalid('invalid_payment_requirements', 'accepted requirements do not match this resource');

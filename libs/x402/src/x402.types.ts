@@ -58,6 +58,8 @@ export interface PriceRequest {
   description: string;
   /** Discovery metadata for the v2 402 (built on demand: only a 402 or a payment that echoes extensions asks). */
   discovery?: () => DiscoveryOffer;
+  /** The route takes an x402 payment identifier (its 402 offers the `payment-identifier` extension). */
+  paymentIdentifier?: boolean;
 }
 
 /** A payment that passed every check, not yet reserved. */

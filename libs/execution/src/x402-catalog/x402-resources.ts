@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DiscoveryResource } from '@x402/extensions/bazaar';
 import { CatalogEntry } from '@app/agents';
 import { AppConfig } from '@app/config';
-import { X402Service } from '@app/x402';
+import { PAYMENT_IDENTIFIER, X402Service } from '@app/x402';
 import { capabilityOffer } from '../execution-factory';
 
 /** What a catalogue may be asked to keep (the facilitator discovery API's filters). */
@@ -14,6 +14,9 @@ export interface X402ResourceFilters {
   /** Extension keys (comma-separated) every listed resource must carry. */
   extensions?: string;
 }
+
+/** The extensions every capability's 402 offers. */
+const OFFERED_EXTENSIONS = ['bazaar', PAYMENT_IDENTIFIER];
 
 /** Listings kept built, the least recently used dropped past it (about 2 KB each). */
 const BUILT_MAX = 20_000;
@@ -78,7 +81,7 @@ export class X402Resources {
         .split(',')
         .map((k) => k.trim())
         .filter(Boolean);
-      if (wanted.some((key) => key !== 'bazaar')) return false;
+      if (wanted.some((key) => !OFFERED_EXTENSIONS.includes(key))) return false;
     }
     return true;
   }

@@ -87,6 +87,21 @@ export class PaymentAdmission {
     }
   }
 
+  /** Who signed the payment (recovered, not yet verified against a price; null: none recovered). */
+  get signer(): string | null {
+    return this.recovered?.payer ?? null;
+  }
+
+  /** The payment's x402 payment identifier (v2 `payment-identifier`; null: none). */
+  get paymentId(): string | null {
+    return this.recovered?.paymentId ?? null;
+  }
+
+  /** Whether a payment header was presented at all. */
+  get presented(): boolean {
+    return this.header !== null;
+  }
+
   /** Who pays, once the payment verified (else null: the caller counts it by IP). */
   get payer(): string | null {
     return this.verified?.payer ?? null;

@@ -21,6 +21,8 @@ export interface Admitted {
   price: ExecutionPrice;
   funding: Awaited<ReturnType<ReturnType<AdmitPayment['execute']>['admit']>>;
   fingerprint: string;
+  /** The request's idempotency key: its idempotencyKey, or its payment's x402 payment identifier. */
+  idempotencyKey: string | undefined;
   limits: ExecuteResult['limits'];
 }
 
@@ -132,19 +134,22 @@ export class AdmitExecution {
         if (errors.length) throw new ValidationException(errors);
       }
       const price = priced!;
-      const verifiedPayer = payment.check(price, used);
       const fingerprint = createHash('sha256')
         .update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`)
         .digest('hex');
-      if (cmd.idempotencyKey) {
-        const prior = await this.idempotent(verifiedPayer, cmd.idempotencyKey, fingerprint);
+      const idempotencyKey = idempotencyKeyOf(cmd, payment, this.config.paymentIdentifierRequired);
+      // Looked up before the payment is verified (scoped to its signer): a retry with a new
+      // authorization answers what the first request did, and its authorization is never used.
+      if (idempotencyKey && payment.signer) {
+        const prior = await this.idempotent(payment.signer, idempotencyKey, fingerprint);
         if (prior) {
           giveBack(null);
           return { kind: 'replayed', execution: prior, limits };
         }
       }
+      payment.check(price, used);
       const funding = await payment.admit(used as PromiseFulfilledResult<boolean>);
-      return { kind: 'admitted', target: target!, price, funding, fingerprint, limits };
+      return { kind: 'admitted', target: target!, price, funding, fingerprint, idempotencyKey, limits };
     } catch (err) {
       giveBack(err);
       throw new ExecuteRejected(err, limits);
@@ -170,6 +175,8 @@ function withChainBudget(price: ExecutionPrice, budget: bigint | undefined): Exe
   if (budget === undefined) return price;
   return {
     ...price,
+    // A chain root takes no idempotency key: its 402 offers no payment identifier either.
+    paymentIdentifier: false,
     amount: price.amount + budget,
     description: `${price.description}, opening a chain with a budget of ${formatMicros(budget)} USDC`,
   };
@@ -187,4 +194,33 @@ function checkChainRoot(settings: ExecuteTarget['agent']['chainSettings'], maxDe
       },
     ]);
   }
+}
+
+/**
+ * The idempotency key of a request: `idempotencyKey`, or the x402 payment identifier of its payment
+ * (one record in the same store, whichever the client sent; both must then be equal). A chain root
+ * takes neither. With PAYMENT_IDENTIFIER_REQUIRED, a recovered payment without one is 400.
+ */
+function idempotencyKeyOf(
+  cmd: ExecuteCommand,
+  payment: Pick<ReturnType<AdmitPayment['execute']>, 'signer' | 'paymentId'>,
+  required: boolean,
+): string | undefined {
+  if (cmd.chain) return cmd.idempotencyKey;
+  const id = payment.paymentId;
+  if (required && payment.signer && !id)
+    throw new ValidationException([
+      {
+        field: 'payment-identifier',
+        messages: ['this route requires an x402 payment identifier (the payment-identifier extension of a v2 payment)'],
+      },
+    ]);
+  if (id && cmd.idempotencyKey !== undefined && id !== cmd.idempotencyKey)
+    throw new ValidationException([
+      {
+        field: 'idempotencyKey',
+        messages: ['the idempotency key and the payment identifier differ; send one, or both equal'],
+      },
+    ]);
+  return cmd.idempotencyKey ?? id ?? undefined;
 }

@@ -47,10 +47,9 @@ export class Execute {
     const admitted = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
     if (admitted.kind === 'replayed')
       return { execution: admitted.execution, settlement: null, replayed: true, limits: admitted.limits };
-    const { limits, funding } = admitted;
+    const { limits, funding, idempotencyKey } = admitted;
     try {
-      if (!cmd.async && !cmd.idempotencyKey)
-        return { ...(await this.runFresh(cmd, admitted)), replayed: false, limits };
+      if (!cmd.async && !idempotencyKey) return { ...(await this.runFresh(cmd, admitted)), replayed: false, limits };
       const execution = this.executionOf(
         cmd,
         admitted,
@@ -61,10 +60,10 @@ export class Execute {
           allWrites([
             funding.reserve(sql, execution.id),
             this.repo.insert(sql, execution),
-            cmd.idempotencyKey
+            idempotencyKey
               ? this.repo.claimIdempotencyKey(sql, {
                   payer: execution.payer,
-                  key: cmd.idempotencyKey,
+                  key: idempotencyKey,
                   fingerprint: admitted.fingerprint,
                   executionId: execution.id,
                   expiresAt: new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS),
@@ -77,7 +76,7 @@ export class Execute {
         // Not reserved after all (a used nonce excepted): the claim goes back.
         funding.giveBack(err);
         if (!(err instanceof IdempotencyRace)) throw err;
-        const prior = await this.admit.idempotent(funding.payer, cmd.idempotencyKey!, admitted.fingerprint);
+        const prior = await this.admit.idempotent(funding.payer, idempotencyKey!, admitted.fingerprint);
         return { execution: prior!, settlement: null, replayed: true, limits };
       }
       if (cmd.async) {

@@ -14,7 +14,7 @@ const at = (v: unknown, ...keys: string[]): unknown =>
  * A discovery API resource as a well-known manifest item: the `extensions.bazaar` contract of its
  * 402 lifted to `input`/`output` the way the draft's reference (`liftDiscoveryContract` of
  * @x402/core's x402HTTPResourceServer) lifts it — the declared JSON Schemas preferred over the
- * examples — plus the output's schema; the extension keys other than bazaar as `requires`.
+ * examples — plus the output's schema; the extension keys a client must implement as `requires`.
  */
 export function liftResource(r: DiscoveryResource): DiscoveryManifestResource {
   const bazaar = r.extensions?.bazaar;
@@ -42,7 +42,10 @@ export function liftResource(r: DiscoveryResource): DiscoveryManifestResource {
       ...(isRecord(outSchema) && isRecord(outSchema.properties) ? { schema: outSchema } : {}),
     };
   }
-  const requires = Object.keys(r.extensions ?? {}).filter((k) => k !== 'bazaar');
+  // What a client must implement: not bazaar (a description), nor an extension it may leave out (`info.required: false`).
+  const requires = Object.entries(r.extensions ?? {})
+    .filter(([k, ext]) => k !== 'bazaar' && (ext as { info?: { required?: unknown } })?.info?.required !== false)
+    .map(([k]) => k);
   return {
     resource: {
       url: r.resource,
