@@ -136,6 +136,15 @@ export class PaymentAdmission {
     return this.verified.payer;
   }
 
+  /**
+   * The payment proves its payer now: it verifies against the price, is unused, and this request
+   * holds its nonce claim (a signed authorization read from the chain is used, so it does not).
+   */
+  assertFresh(price: PriceRequest, used: PromiseSettledResult<boolean>): void {
+    this.check(price, used);
+    if ((used as PromiseFulfilledResult<boolean>).value || !this.holdsClaim) throw paymentReplayed();
+  }
+
   /** Admitted: unused, preflighted (the adapter's own check), its claim held. The funding of the run. */
   async admit(used: PromiseFulfilledResult<boolean>): Promise<X402Funding> {
     if (used.value) throw paymentReplayed();

@@ -12,7 +12,7 @@ import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { canonicalJson, validateValue } from '@app/json-schema';
-import { ExecutionPrice, priceFor } from '../../../execution-factory';
+import { ExecutionPrice, presentsOriginalPayment, priceFor } from '../../../execution-factory';
 
 /** A request admitted to run: what it runs, at what price, paid by what. */
 export interface Admitted {
@@ -138,13 +138,18 @@ export class AdmitExecution {
         .update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`)
         .digest('hex');
       const idempotencyKey = idempotencyKeyOf(cmd, payment, this.config.paymentIdentifierRequired);
-      // Looked up before the payment is verified (scoped to its signer): a retry with a new
-      // authorization answers what the first request did, and its authorization is never used.
+      // Looked up before the payment is verified (scoped to its signer): a retry answers what the
+      // first request did, and its own authorization is never used. The answer is the payer's, so
+      // it goes only to a request that proves to be the payer's: the very payment that paid it, or
+      // one that verifies now (a signed authorization seen on chain, with the id attached, does not).
+      // Whether the key is taken is said only after that proof (no answer tells a stranger which keys a payer used).
       if (idempotencyKey && payment.signer) {
-        const prior = await this.idempotent(payment.signer, idempotencyKey, fingerprint);
+        const prior = await this.priorOf(payment.signer, idempotencyKey);
         if (prior) {
+          if (!presentsOriginalPayment(prior.execution, cmd.payment)) payment.assertFresh(price, used);
+          if (prior.fingerprint !== fingerprint) throw idempotencyConflict(idempotencyKey);
           giveBack(null);
-          return { kind: 'replayed', execution: prior, limits };
+          return { kind: 'replayed', execution: prior.execution, limits };
         }
       }
       payment.check(price, used);
@@ -158,15 +163,20 @@ export class AdmitExecution {
 
   /** The execution a payer's key stands for (same fingerprint), or IDEMPOTENCY_CONFLICT, or null. */
   async idempotent(payer: string, key: string, fingerprint: string): Promise<ExecutionEntity | null> {
+    const prior = await this.priorOf(payer, key);
+    if (!prior) return null;
+    if (prior.fingerprint !== fingerprint) throw idempotencyConflict(key);
+    return prior.execution;
+  }
+
+  /** The execution a payer's key (in force) stands for, with the request's fingerprint; null: none. */
+  private async priorOf(
+    payer: string,
+    key: string,
+  ): Promise<{ fingerprint: string; execution: ExecutionEntity } | null> {
     const row = await this.repo.findIdempotent(payer, key, this.clock.now());
-    if (!row) return null;
-    if (row.fingerprint !== fingerprint)
-      throw new AppException(
-        'IDEMPOTENCY_CONFLICT',
-        'This idempotencyKey was used with another agent, capability or input',
-        { idempotencyKey: key },
-      );
-    return this.repo.findById(row.executionId);
+    const execution = row ? await this.repo.findById(row.executionId) : null;
+    return row && execution ? { fingerprint: row.fingerprint, execution } : null;
   }
 }
 
@@ -224,3 +234,8 @@ function idempotencyKeyOf(
     ]);
   return cmd.idempotencyKey ?? id ?? undefined;
 }
+
+const idempotencyConflict = (key: string) =>
+  new AppException('IDEMPOTENCY_CONFLICT', 'This idempotencyKey was used with another agent, capability or input', {
+    idempotencyKey: key,
+  });
