@@ -27,6 +27,7 @@ import {
   stopRoles,
 } from './bench-lib';
 import { DB, DB_URL, ROLES_FILE } from './bench-roles';
+import { paymentHeaders } from './bench-x402';
 
 const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const PLATFORM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -34,16 +35,9 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 /** The unreported first round: long enough for V8 to optimise the long execute path (CPU per request was still falling after a 5 s warm-up). */
 const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 
-async function header(wallet: Wallet, amount: bigint): Promise<string> {
-  return x402V1Header(wallet, amount, { usdc: USDC, payTo: PLATFORM });
-}
-
-async function headers(count: number, amount: bigint): Promise<RequestHeaders[]> {
-  const wallets = Array.from({ length: 8 }, () => new Wallet(Wallet.createRandom().privateKey));
-  const out: RequestHeaders[] = [];
-  for (let i = 0; i < count; i++) out.push({ 'x-payment': await header(wallets[i % wallets.length], amount) });
-  return out;
-}
+const header = async (wallet: Wallet, amount: bigint) => x402V1Header(wallet, amount, { usdc: USDC, payTo: PLATFORM });
+const headers = async (count: number, amount: bigint, v2?: 'plain' | 'id') =>
+  paymentHeaders(count, amount, { usdc: USDC, payTo: PLATFORM, v2 });
 
 const spawnRole = (role: string, env: Record<string, string> = {}, preload: string[] = []) =>
   spawnRoleOf(ROLES_FILE, role, env, preload);
@@ -158,6 +152,13 @@ async function main(): Promise<void> {
     const syncPool = only('sync') ? await headers(warmup + perRound * rounds, 11_000n) : [];
     const asyncPool = only('async') ? await headers(warmup + perRound * rounds, 11_000n) : [];
     const tracedPool = traced ? await headers(warmup + perRound * rounds, 11_000n) : [];
+    // Opt-in (BENCH_ONLY=sync-v2,sync-v2-id): v2 payments without and with an x402 payment identifier.
+    const v2Pools = (['plain', 'id'] as const).map(async (kind) =>
+      process.env.BENCH_ONLY?.split(',').includes(kind === 'id' ? 'sync-v2-id' : 'sync-v2')
+        ? headers(warmup + perRound * rounds, 11_000n, kind)
+        : [],
+    );
+    const [v2Pool, idPool] = await Promise.all(v2Pools);
     // One chain per connection count (1000.00 of budget: 90,909 sub-calls of 0.011), its token on every request.
     const chain = only('chained')
       ? await openHeldChain(apiUrl, {
@@ -209,6 +210,21 @@ async function main(): Promise<void> {
       };
       // Traced and plain take turns going first: neither always meets the database the other just loaded.
       for (const step of round % 2 ? [plain, withTracing] : [withTracing, plain]) await step();
+      for (const [name, pool] of [
+        ['sync /execute v2', v2Pool],
+        ['sync /execute v2 + payment id', idPool],
+      ] as const)
+        if (pool.length)
+          add(
+            round,
+            await run(name, connections, {
+              url: `${apiUrl}/api/v1/execute`,
+              body: executeBody,
+              pool: slice(pool, round),
+              server: api.child.pid,
+              seconds,
+            }),
+          );
       if (only('async'))
         add(
           round,
