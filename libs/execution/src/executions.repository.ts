@@ -109,14 +109,15 @@ export class ExecutionsRepository {
     );
   }
 
-  /** The execution a payer's key points to while the key is in force, with the fingerprint it was bound to. */
+  /** The execution a payer's key points to while the key is in force, with the fingerprint it was bound to (on `sql`: a batch). */
   async findIdempotent(
     payer: string,
     key: string,
     now: Date,
+    sql: Queryable = this.dataSource.manager,
   ): Promise<{ fingerprint: string; executionId: string } | null> {
     const [row] = await queryRows<{ fingerprint: string; executionId: string }>(
-      this.dataSource.manager,
+      sql,
       `SELECT fingerprint, execution_id AS "executionId" FROM idempotency_keys WHERE payer = $1 AND key = $2 AND expires_at > $3`,
       [payer.toLowerCase(), key, now],
     );

@@ -62,6 +62,15 @@ export class AdmitExecution {
     const remembered = this.targets.remembered(cmd.agentId, cmd.capabilityId);
     const targetRead = remembered ? null : this.targets.read(cmd.agentId, cmd.capabilityId);
     const payment = this.payments.execute(cmd.payment);
+    // The idempotency key (refused later, in order, if it is wrong) and its lookup, in the same batch.
+    let idempotencyKey: string | undefined;
+    let keyError: unknown = null;
+    try {
+      idempotencyKey = idempotencyKeyOf(cmd, payment, this.config.paymentIdentifierRequired);
+    } catch (err) {
+      keyError = err;
+    }
+    const signer = payment.signer;
     const reads =
       remembered || payment.needsUsedCheck
         ? this.tx.batch(
@@ -69,11 +78,15 @@ export class AdmitExecution {
               [
                 remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null),
                 payment.usedCheck(sql),
+                idempotencyKey && signer
+                  ? this.repo.findIdempotent(signer, idempotencyKey, this.clock.now(), sql)
+                  : Promise.resolve(null),
               ] as const,
           )
         : Promise.resolve([
             { status: 'fulfilled', value: null },
             { status: 'fulfilled', value: false },
+            { status: 'fulfilled', value: null },
           ] as const);
     reads.catch(() => undefined);
     let target: ExecuteTarget | null = remembered ?? null;
@@ -103,7 +116,7 @@ export class AdmitExecution {
     try {
       if (limits.retryAfterS !== null)
         throw new AppException('RATE_LIMITED', 'Too many executions; retry later', { retryAfter: limits.retryAfterS });
-      const [version, used] = await reads;
+      const [version, used, keyRow] = await reads;
       if (targetError) throw targetError;
       if (version.status === 'rejected') throw version.reason;
       if (remembered) {
@@ -137,14 +150,15 @@ export class AdmitExecution {
       const fingerprint = createHash('sha256')
         .update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`)
         .digest('hex');
-      const idempotencyKey = idempotencyKeyOf(cmd, payment, this.config.paymentIdentifierRequired);
+      if (keyError) throw keyError;
       // Looked up before the payment is verified (scoped to its signer): a retry answers what the
       // first request did, and its own authorization is never used. The answer is the payer's, so
       // it goes only to a request that proves to be the payer's: the very payment that paid it, or
       // one that verifies now (a signed authorization seen on chain, with the id attached, does not).
       // Whether the key is taken is said only after that proof (no answer tells a stranger which keys a payer used).
-      if (idempotencyKey && payment.signer) {
-        const prior = await this.priorOf(payment.signer, idempotencyKey);
+      if (idempotencyKey && signer) {
+        if (keyRow.status === 'rejected') throw keyRow.reason;
+        const prior = keyRow.value ? await this.executionOf(keyRow.value) : null;
         if (prior) {
           if (!presentsOriginalPayment(prior.execution, cmd.payment)) payment.assertFresh(price, used);
           if (prior.fingerprint !== fingerprint) throw idempotencyConflict(idempotencyKey);
@@ -175,8 +189,16 @@ export class AdmitExecution {
     key: string,
   ): Promise<{ fingerprint: string; execution: ExecutionEntity } | null> {
     const row = await this.repo.findIdempotent(payer, key, this.clock.now());
-    const execution = row ? await this.repo.findById(row.executionId) : null;
-    return row && execution ? { fingerprint: row.fingerprint, execution } : null;
+    return row ? this.executionOf(row) : null;
+  }
+
+  /** A key's execution with the fingerprint the key was bound to (null: the execution is gone). */
+  private async executionOf(row: {
+    fingerprint: string;
+    executionId: string;
+  }): Promise<{ fingerprint: string; execution: ExecutionEntity } | null> {
+    const execution = await this.repo.findById(row.executionId);
+    return execution ? { fingerprint: row.fingerprint, execution } : null;
   }
 }
 
