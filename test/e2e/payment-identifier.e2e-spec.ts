@@ -1,7 +1,5 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import {
   appendPaymentIdentifierToExtensions,
   generatePaymentId,
@@ -13,6 +11,7 @@ import { TestAgentServer } from '../support/agent-server';
 import { registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
+import { executionCounts, referencePayingFetch } from '../support/x402-client';
 
 /** Issue 33: the x402 payment identifier, one idempotency store with idempotencyKey, looked up before verifying. */
 describe('x402 payment identifier (e2e)', () => {
@@ -39,31 +38,17 @@ describe('x402 payment identifier (e2e)', () => {
     await agentServer.stop();
   });
 
-  const counts = async () =>
-    (
-      await ds.query(
-        `SELECT (SELECT count(*) FROM payments WHERE purpose = 'execution')::int AS payments,
-                (SELECT count(*) FROM transactions)::int AS charges, (SELECT count(*) FROM executions)::int AS executions`,
-      )
-    )[0] as { payments: number; charges: number; executions: number };
+  const counts = () => executionCounts(ds);
 
   /** The reference client, adding a payment id to every payment it makes (as x402's own example does). */
-  const payingFetch = (wallet: Wallet, id?: string) => {
-    const signer = {
-      address: wallet.address as `0x${string}`,
-      signTypedData: ({ domain, types, message }: { domain: any; types: any; message: any }) => {
-        const { EIP712Domain: _unused, ...rest } = types;
-        return wallet.signTypedData(domain, rest, message) as Promise<`0x${string}`>;
-      },
-    };
-    const client = registerExactEvmScheme(new x402Client(), { signer });
-    if (id)
-      client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-        paymentRequired.extensions ??= {};
-        appendPaymentIdentifierToExtensions(paymentRequired.extensions, id);
-      });
-    return wrapFetchWithPayment(fetch, client);
-  };
+  const payingFetch = (wallet: Wallet, id?: string) =>
+    referencePayingFetch(wallet, (client) => {
+      if (id)
+        client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+          paymentRequired.extensions ??= {};
+          appendPaymentIdentifierToExtensions(paymentRequired.extensions, id);
+        });
+    });
   const json = async (res: Response): Promise<any> => res.json();
   const call = (base: ApiHarness, pay: ReturnType<typeof payingFetch>, input: unknown, headers = {}) =>
     pay(`${base.baseUrl}${path}`, {
@@ -233,23 +218,16 @@ describe('x402 payment identifier required (e2e)', () => {
     const v2 = JSON.parse(Buffer.from(offered.headers.get('payment-required')!, 'base64').toString());
     expect(v2.extensions[PAYMENT_IDENTIFIER].info).toEqual({ required: true });
     const wallet = newWallet();
-    const signer = {
-      address: wallet.address as `0x${string}`,
-      signTypedData: ({ domain, types, message }: { domain: any; types: any; message: any }) => {
-        const { EIP712Domain: _unused, ...rest } = types;
-        return wallet.signTypedData(domain, rest, message) as Promise<`0x${string}`>;
-      },
-    };
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"req"}' };
     // A client that ignores the extension (it echoes `required: true` and no id).
-    const without = await wrapFetchWithPayment(fetch, registerExactEvmScheme(new x402Client(), { signer }))(path, init);
+    const without = await referencePayingFetch(wallet)(path, init);
     expect(without.status).toBe(400);
     expect(((await without.json()) as any).error.details.errors[0].field).toBe('payment-identifier');
-    const client = registerExactEvmScheme(new x402Client(), { signer });
-    client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-      appendPaymentIdentifierToExtensions(paymentRequired.extensions!, generatePaymentId());
-    });
-    const withId = await wrapFetchWithPayment(fetch, client)(path, init);
+    const withId = await referencePayingFetch(wallet, (client) =>
+      client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+        appendPaymentIdentifierToExtensions(paymentRequired.extensions!, generatePaymentId());
+      }),
+    )(path, init);
     expect(withId.status).toBe(200);
     const ds = api.app.get(DataSource);
     const [row] = await ds.query(`SELECT count(*)::int AS n FROM transactions`);

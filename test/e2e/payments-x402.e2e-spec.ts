@@ -10,6 +10,7 @@ import { startApi, ApiHarness } from '../support/api-harness';
 import { agentPayload, REGISTRATION_FEE_MICROS } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { decodePaymentResponse, x402Header } from '../support/x402';
+import { evmSigner } from '../support/x402-client';
 
 /** x402 on the registration fee (resolutions §2), paid by the real public client libraries. */
 describe('x402 payments (e2e)', () => {
@@ -134,13 +135,7 @@ describe('x402 payments (e2e)', () => {
   it('is paid by @x402/fetch (v2, PAYMENT-SIGNATURE) unchanged, answering PAYMENT-RESPONSE', async () => {
     const wallet = newWallet();
     // An ethers wallet as the v2 signer (the @x402/evm signer interface: address + signTypedData).
-    const signer = {
-      address: wallet.address as `0x${string}`,
-      signTypedData: ({ domain, types, message }: { domain: any; types: any; message: any }) => {
-        const { EIP712Domain: _unused, ...rest } = types;
-        return wallet.signTypedData(domain, rest, message) as Promise<`0x${string}`>;
-      },
-    };
+    const signer = evmSigner(wallet);
     const client = registerExactEvmScheme(new x402Client(), { signer });
     const pay = wrapFetchV2(fetch, client);
     const res = await pay(`${api.baseUrl}/api/v1/agents`, {

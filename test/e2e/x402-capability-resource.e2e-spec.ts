@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { startApi, ApiHarness } from '../support/api-harness';
@@ -10,6 +8,7 @@ import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
+import { executionCounts, referencePayingFetch } from '../support/x402-client';
 
 const PRICE = 11_000n;
 const ROUTE = '/api/v1/agents/:agentId/capabilities/:capabilityId/execute';
@@ -49,13 +48,7 @@ describe('x402 capability resource (e2e)', () => {
     await agentServer.stop();
   });
 
-  const counts = async () =>
-    (
-      await ds.query(
-        `SELECT (SELECT count(*) FROM payments WHERE purpose = 'execution')::int AS payments,
-                (SELECT count(*) FROM transactions)::int AS charges, (SELECT count(*) FROM executions)::int AS executions`,
-      )
-    )[0] as { payments: number; charges: number; executions: number };
+  const counts = () => executionCounts(ds);
   const v2Of = (res: { headers: Headers }) =>
     JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString());
   const v2Payment = async (wallet: Wallet, extensions?: unknown) => {
@@ -64,16 +57,7 @@ describe('x402 capability resource (e2e)', () => {
     const value = Buffer.from(JSON.stringify({ ...decoded, ...(extensions ? { extensions } : {}) })).toString('base64');
     return { 'PAYMENT-SIGNATURE': value };
   };
-  const payingFetch = (wallet: Wallet) => {
-    const signer = {
-      address: wallet.address as `0x${string}`,
-      signTypedData: ({ domain, types, message }: { domain: any; types: any; message: any }) => {
-        const { EIP712Domain: _unused, ...rest } = types;
-        return wallet.signTypedData(domain, rest, message) as Promise<`0x${string}`>;
-      },
-    };
-    return wrapFetchWithPayment(fetch, registerExactEvmScheme(new x402Client(), { signer }));
-  };
+  const payingFetch = (wallet: Wallet) => referencePayingFetch(wallet);
 
   it("answers 402 naming the capability's URL, with a Bazaar extension that validates", async () => {
     const res = await api.request('POST', path, { body: { text: 'hi' } });
