@@ -43,8 +43,8 @@ export function assertCapabilityRules(capabilities: CapabilityInput[], field = '
   if (errors.length > 0) throw new ValidationException(errors);
 }
 
-/** A URL's host name (null: it does not parse). */
-function hostnameOf(url: string): string | null {
+/** A URL's host name, lower-case (null: it does not parse). */
+export function hostnameOf(url: string): string | null {
   try {
     return new URL(url).hostname.toLowerCase();
   } catch {

@@ -7,9 +7,15 @@ import { PaymentInvalid } from './x402.errors';
 
 export { PAYMENT_IDENTIFIER };
 
+/** The two possible declarations, built once (every paid 402 and every echo check reads one). */
+const OFFERS = {
+  optional: Object.freeze({ [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) }),
+  required: Object.freeze({ [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(true) }),
+};
+
 /** The `payment-identifier` extension a 402 offers (x402 extension; `required` per deployment). */
-export function paymentIdentifierOffer(required: boolean): Record<string, unknown> {
-  return { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(required) };
+export function paymentIdentifierOffer(required: boolean): Readonly<Record<string, unknown>> {
+  return required ? OFFERS.required : OFFERS.optional;
 }
 
 const malformed = (why: string) =>

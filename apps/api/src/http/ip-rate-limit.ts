@@ -10,8 +10,8 @@ import { ERROR_ENVELOPE_SCHEMA } from './api-envelope.decorator';
 export type IpWindow = 'read' | 'write' | 'budget-check' | 'catalog';
 
 const HEALTH = /^\/api\/v1\/health(\/|$)/;
-/** The routes outside /api/v1 (the x402 discovery API, the manifests): a catalogue's pages, dearer than a read. */
-const CATALOG = /^\/(x402\/|\.well-known\/|llms\.txt$)/;
+/** Every route but those outside it (UNPREFIXED_ROUTES: the x402 discovery API, the manifests). */
+const PREFIXED = /^\/api\/v1\//;
 /** A capability's own paid resource (`:param` or OpenAPI `{param}` form): POST /execute's admission. */
 const CAPABILITY_EXECUTE = /^\/api\/v1\/agents\/[^/]+\/capabilities\/[^/]+\/execute$/;
 
@@ -27,7 +27,8 @@ export function ipWindowOf(method: string, route: string): IpWindow | null {
   if (HEALTH.test(route)) return null;
   if (method === 'POST' && (route === '/api/v1/execute' || CAPABILITY_EXECUTE.test(route))) return null;
   if (method === 'POST' && route === '/api/v1/chains/budget-check') return 'budget-check';
-  if (CATALOG.test(route)) return 'catalog';
+  // The routes outside /api/v1 are a catalogue's pages, dearer than a read: their own window.
+  if (!PREFIXED.test(route)) return 'catalog';
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 }
 

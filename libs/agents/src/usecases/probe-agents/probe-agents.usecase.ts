@@ -8,6 +8,7 @@ import { OutboxService } from '@app/outbox';
 import { AgentHealthRepository, ClaimedProbe, ProbeResult } from '../../health/agent-health.repository';
 import { runProbePipeline } from '../../health/probe-pipeline';
 import { probeTarget, probeUp } from '../../health/probe-verdict';
+import { hostnameOf } from '../../agent-rules';
 
 /** Results recorded per transaction at most, and the longest one waits for its batch. */
 const RECORD_BATCH = 200;
@@ -57,7 +58,7 @@ export class ProbeAgents {
         (await this.health.claimDue(this.clock.now(), limit, c.healthProbeIntervalS)).filter(
           (a) => a.status === 'active',
         ),
-      hostOf: (a) => hostOf(probeTarget(a.endpoints).url),
+      hostOf: (a) => hostnameOf(probeTarget(a.endpoints).url),
       probe: (a) => this.probe(a),
       defer: (agents) =>
         this.health.defer(
@@ -127,14 +128,5 @@ export class ProbeAgents {
     round.failed += results.filter((r) => !r.ok).length;
     round.deactivated += deactivated;
     if (deactivated) this.logger.log({ deactivated }, 'agents set inactive by health');
-  }
-}
-
-/** The per-host cap's key: the URL's host name (any port), or null for a URL that does not parse. */
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return null;
   }
 }

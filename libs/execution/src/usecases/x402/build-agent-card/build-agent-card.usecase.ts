@@ -38,7 +38,7 @@ export class BuildAgentCard {
   }
 
   execute(): Promise<AgentCard> {
-    return this.cache.get('', () => this.build());
+    return this.cache.get(() => this.build());
   }
 
   private async build(): Promise<AgentCard> {

@@ -31,7 +31,7 @@ export class BuildLlmsTxt {
   }
 
   execute(): Promise<string> {
-    return this.cache.get('', () => this.build());
+    return this.cache.get(() => this.build());
   }
 
   private async build(): Promise<string> {

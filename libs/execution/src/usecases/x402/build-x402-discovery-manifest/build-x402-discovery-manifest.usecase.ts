@@ -43,7 +43,7 @@ export class BuildX402DiscoveryManifest {
     // Only the first page is kept (what crawlers fetch): other pages, whatever their number, cannot
     // push it out of the cache; they are built per request (the catalog rate limit bounds them).
     if (offset !== 0 || limit !== DISCOVERY_MANIFEST_MAX_ITEMS) return this.build(offset, limit);
-    return this.cache.get('first', () => this.build(offset, limit));
+    return this.cache.get(() => this.build(offset, limit));
   }
 
   private async build(offset: number, limit: number): Promise<PagedDiscoveryManifest> {

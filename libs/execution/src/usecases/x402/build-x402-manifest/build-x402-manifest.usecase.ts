@@ -56,7 +56,7 @@ export class BuildX402Manifest {
   }
 
   execute(): Promise<X402Manifest> {
-    return this.cache.get('', () => this.build());
+    return this.cache.get(() => this.build());
   }
 
   private async build(): Promise<X402Manifest> {
