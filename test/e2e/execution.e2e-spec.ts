@@ -160,6 +160,8 @@ describe('Execution API (e2e)', () => {
       usage: { tokens: 7 },
       settlement: { status: 'settled', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), livemode: false },
       transactionId: expect.stringMatching(/^tx_/),
+      // The signed receipt (x402 offer-receipt) it was answered with; receipts.e2e checks its contents.
+      receipt: { format: 'jws', signature: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) },
       livemode: false,
     });
     expect(decodeXPaymentResponse(res.headers.get('x-payment-response')!).success).toBe(true);

@@ -32,6 +32,7 @@ import { ExecutionPresenter } from './execution/execution-presenter';
 import { PlatformKeysController } from './execution/platform-keys.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { ManifestsController } from './x402/manifests.controller';
+import { ReceiptsController } from './x402/receipts.controller';
 import { X402DiscoveryController } from './x402/x402-discovery.controller';
 import { ReputationController } from './reputation/reputation.controller';
 import { AnalyticsController } from './analytics/analytics.controller';
@@ -77,6 +78,7 @@ export class AppModule {
         PlatformKeysController,
         X402DiscoveryController,
         ManifestsController,
+        ReceiptsController,
         ChainsController,
         WebhooksController,
         EventsController,

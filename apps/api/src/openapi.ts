@@ -18,6 +18,7 @@ export const UNPREFIXED_ROUTES: RouteInfo[] = [
   { path: '.well-known/x402.json', method: RequestMethod.GET },
   { path: '.well-known/agent-card.json', method: RequestMethod.GET },
   { path: 'llms.txt', method: RequestMethod.GET },
+  { path: '.well-known/did.json', method: RequestMethod.GET },
 ];
 
 /** Serves the routes under API_PREFIX, but UNPREFIXED_ROUTES. */

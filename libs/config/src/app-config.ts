@@ -95,6 +95,10 @@ export class AppConfig {
   chainTokenTtlS: number;
   /** Ed25519 seeds (hex) for chain tokens: the first signs, every one verifies (rotation keeps the previous valid). */
   chainTokenSeeds: string[];
+  /** Seeds (hex) of the keys that sign x402 offers and receipts: the first signs, every one stays published (empty: one derived from platformSigningSeed). */
+  receiptSigningSeeds: string[];
+  /** The offer-receipt signature format: `jws` (EdDSA) or `eip712` (secp256k1). */
+  receiptFormat: 'jws' | 'eip712';
   chainTimeoutS: number;
   escrowHoldStandardS: number;
   escrowHoldAtRiskS: number;

@@ -166,6 +166,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
   } else if (c.chainTokenSeeds.some((s) => s.toLowerCase() === c.platformSigningSeed.toLowerCase())) {
     r.problems.push('CHAIN_TOKEN_SEEDS must not reuse PLATFORM_SIGNING_SEED');
   }
+  // Offers and receipts: derived from PLATFORM_SIGNING_SEED unless set; rotation lists the new seed first.
+  c.receiptSigningSeeds = (r.str('RECEIPT_SIGNING_SEEDS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (c.receiptSigningSeeds.length > 4 || !c.receiptSigningSeeds.every((s) => /^[0-9a-fA-F]{64}$/.test(s))) {
+    r.problems.push(
+      'RECEIPT_SIGNING_SEEDS must be 1-4 comma-separated seeds of 64 hex characters (the first signs; the rest stay published)',
+    );
+  } else if (
+    c.receiptSigningSeeds.some((s) =>
+      [c.platformSigningSeed, ...c.chainTokenSeeds].some((o) => o.toLowerCase() === s.toLowerCase()),
+    )
+  ) {
+    r.problems.push('RECEIPT_SIGNING_SEEDS must not reuse PLATFORM_SIGNING_SEED or CHAIN_TOKEN_SEEDS');
+  }
+  c.receiptFormat = r.oneOf('RECEIPT_FORMAT', ['jws', 'eip712'], 'jws');
   c.escrowHoldStandardS = r.int('ESCROW_HOLD_STANDARD_S', 86_400);
   c.escrowHoldAtRiskS = r.int('ESCROW_HOLD_AT_RISK_S', 259_200);
   c.escrowHoldCriticalS = r.int('ESCROW_HOLD_CRITICAL_S', 604_800);

@@ -145,6 +145,7 @@ export function newExecution(o: {
   isAsync: boolean;
   callbackUrl: string | null;
   lockedUntil: Date | null;
+  route?: ExecuteRoute;
 }): ExecutionEntity {
   return Object.assign(new ExecutionEntity(), {
     id: newId('req'),
@@ -174,6 +175,8 @@ export function newExecution(o: {
     nextAttemptAt: null,
     lockedUntil: o.lockedUntil,
     completedAt: null,
+    receipt: null,
+    route: o.route ?? 'execute',
     payloadPrunedAt: null,
     inputSha256: null,
     outputSha256: null,

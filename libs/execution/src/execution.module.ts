@@ -14,6 +14,7 @@ import { AgentCaller } from './agent-caller';
 import { ExecutionEntity } from './entities/execution.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { ExecutionsRepository } from './executions.repository';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { ExecutionPayloadsRepository } from './execution-payloads.repository';
 import { FundingSource } from './funding-source';
 import { AdmitChainCall } from './usecases/chain/admit-chain-call/admit-chain-call.usecase';
@@ -23,6 +24,7 @@ import { BudgetCheck } from './usecases/chain/budget-check/budget-check.usecase'
 import { EndUnrunChain } from './usecases/chain/end-unrun-chain/end-unrun-chain.usecase';
 import { AdmitExecution } from './usecases/paid/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/run/charge-execution/charge-execution.usecase';
+import { ExecutionReceipt } from './usecases/run/charge-execution/execution-receipt';
 import { CollectExecutionEvidence } from './usecases/shared/collect-execution-evidence/collect-execution-evidence.usecase';
 import { EvidenceKeys } from './usecases/shared/collect-execution-evidence/evidence-keys';
 import { MarkExecutionRefunded } from './usecases/shared/mark-execution-refunded/mark-execution-refunded.usecase';
@@ -44,6 +46,7 @@ const USE_CASES = [
   RunAgent,
   RecordFailedRun,
   ChargeExecution,
+  ExecutionReceipt,
   Execute,
   ExecuteChained,
   ExecuteChainRoot,
@@ -74,6 +77,7 @@ const USE_CASES = [
   providers: [
     ...USE_CASES,
     ExecutionsRepository,
+    IdempotencyKeysRepository,
     ExecutionPayloadsRepository,
     FundingSource,
     AgentCaller,

@@ -4,8 +4,8 @@ import type { ExecutionEntity } from './entities/execution.entity';
 
 export const MAX_RETRIES = 3;
 
-/** The paid route a request came by: POST /execute (the body names the target) or the capability's own resource. */
-export type ExecuteRoute = 'execute' | 'capability';
+import type { ExecuteRoute } from './entities/execution.entity';
+export type { ExecuteRoute };
 
 /** An execute request, as a transport hands it over (no HTTP in it). */
 export interface ExecuteCommand {

@@ -1,11 +1,9 @@
+import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PG_NOT_CLAIMED, pgErrorCode, Queryable, queryRows } from '@app/database';
+import { Queryable, queryRows } from '@app/database';
 import { ExecutionEntity } from './entities/execution.entity';
-
-/** Another request holds this idempotency key (still in force): its execution answers. */
-export class IdempotencyRace extends Error {}
 
 /** What a finished run writes. */
 export interface RunCompletion {
@@ -28,7 +26,7 @@ export interface RunFailure {
 }
 
 /**
- * Every SQL statement on `executions` and `idempotency_keys`. Writes that must abort their
+ * Every SQL statement on `executions`. Writes that must abort their
  * transaction when they touch no row (another run won) go through `claimed()` (SQLSTATE AG001),
  * so they hold even with COMMIT sent in the same round trip.
  */
@@ -77,8 +75,8 @@ export class ExecutionsRepository {
     return sql.query(
       `INSERT INTO executions (id, agent_id, capability_id, payer, input, output, status, settlement_status, agent_error, execution_time_ms, agent_fee,
                                authorized_agent_fee, pricing_model, unit_price, usage_tokens, refund_id, platform_fee, payment_id, transaction_id, header_hash,
-                               is_async, callback_url, locked_until, completed_at, chain_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
+                               is_async, callback_url, locked_until, completed_at, chain_id, receipt, route)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
       [
         e.id,
         e.agentId,
@@ -105,54 +103,10 @@ export class ExecutionsRepository {
         e.lockedUntil,
         e.completedAt,
         e.chainId ?? null,
+        e.receipt ?? null,
+        e.route ?? 'execute',
       ],
     );
-  }
-
-  /** The execution a payer's key points to while the key is in force, with the fingerprint it was bound to (on `sql`: a batch). */
-  async findIdempotent(
-    payer: string,
-    key: string,
-    now: Date,
-    sql: Queryable = this.dataSource.manager,
-  ): Promise<{ fingerprint: string; executionId: string } | null> {
-    const [row] = await queryRows<{ fingerprint: string; executionId: string }>(
-      sql,
-      `SELECT fingerprint, execution_id AS "executionId" FROM idempotency_keys WHERE payer = $1 AND key = $2 AND expires_at > $3`,
-      [payer.toLowerCase(), key, now],
-    );
-    return row ?? null;
-  }
-
-  /** Inside the caller's transaction: takes the key (an expired one is taken over); a key in force rejects with IdempotencyRace. */
-  /** Deletes up to `batch` idempotency keys that expired before `now` (ix_idempotency_keys_expires); answers how many. */
-  async pruneExpiredKeys(now: Date, batch: number): Promise<number> {
-    const rows = await queryRows<{ n: number }>(
-      this.dataSource.manager,
-      `WITH gone AS (DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at < $1 LIMIT $2) RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [now, batch],
-    );
-    return rows[0].n;
-  }
-
-  claimIdempotencyKey(
-    sql: Queryable,
-    k: { payer: string; key: string; fingerprint: string; executionId: string; expiresAt: Date; now: Date },
-  ): Promise<unknown> {
-    return sql
-      .query(
-        `WITH k AS (
-           INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (payer, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, execution_id = EXCLUDED.execution_id,
-              expires_at = EXCLUDED.expires_at, created_at = now()
-           WHERE idempotency_keys.expires_at <= $6 RETURNING 1)
-         SELECT claimed(count(*), 'idempotency key') FROM k`,
-        [k.payer, k.key, k.fingerprint, k.executionId, k.expiresAt, k.now],
-      )
-      .catch((err: unknown) => {
-        throw pgErrorCode(err) === PG_NOT_CLAIMED ? new IdempotencyRace() : err;
-      });
   }
 
   /** Claims a pending execution for a run until `until` (none holds it, or its holder's claim ran out): its agent's id, or null. */
@@ -205,25 +159,42 @@ export class ExecutionsRepository {
     c: RunCompletion,
     transactionId: string,
     refundId: string | null,
+    receipt: SignedReceipt | null,
   ): Promise<unknown> {
     return sql.query(
       `WITH c AS (
          UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, agent_fee = $5,
-                usage_tokens = $6, settlement_status = 'settled', transaction_id = $7, refund_id = $8
+                usage_tokens = $6, settlement_status = 'settled', transaction_id = $7, refund_id = $8, receipt = $9
           WHERE id = $1 AND status = 'pending' RETURNING 1)
        SELECT claimed(count(*), 'execution') FROM c`,
-      [id, c.output, c.executionTimeMs, c.completedAt, c.agentFee.toString(), c.usageTokens, transactionId, refundId],
+      [
+        id,
+        c.output,
+        c.executionTimeMs,
+        c.completedAt,
+        c.agentFee.toString(),
+        c.usageTokens,
+        transactionId,
+        refundId,
+        receipt,
+      ],
     );
   }
 
   /** In the charge's transaction: marks a completed execution settled (aborts if it was charged already). */
-  markSettled(sql: Queryable, id: string, transactionId: string, refundId: string | null): Promise<unknown> {
+  markSettled(
+    sql: Queryable,
+    id: string,
+    transactionId: string,
+    refundId: string | null,
+    receipt: SignedReceipt | null,
+  ): Promise<unknown> {
     return sql.query(
       `WITH c AS (
-         UPDATE executions SET settlement_status = 'settled', transaction_id = $2, refund_id = $3, locked_until = NULL
+         UPDATE executions SET settlement_status = 'settled', transaction_id = $2, refund_id = $3, locked_until = NULL, receipt = $4
           WHERE id = $1 AND status = 'completed' AND settlement_status IN ('settlement_pending', 'settlement_failed') RETURNING 1)
        SELECT claimed(count(*), 'execution') FROM c`,
-      [id, transactionId, refundId],
+      [id, transactionId, refundId, receipt],
     );
   }
 

@@ -10,7 +10,7 @@ export type { AuthorizeOptions } from './usecases/authorize-payment/authorize-pa
 export { SettlePayment } from './usecases/settle-payment/settle-payment.usecase';
 export { AdmitPayment, PaymentAdmission } from './usecases/admit-payment/admit-payment.usecase';
 export { RecordCharge } from './usecases/record-charge/record-charge.usecase';
-export type { ChargeFacts, Funding, PaidSettlement, SettleFailure } from './funding/funding';
+export type { ChargeFacts, Funding, PaidSettlement, PaymentFacts, SettleFailure } from './funding/funding';
 export { X402Funding } from './funding/x402-funding';
 export { PaymentFundings } from './funding/payment-fundings';
 export { HoldReleaseSchedule, RELEASE_BUCKET_MS } from './hold-release-schedule';

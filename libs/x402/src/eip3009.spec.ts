@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { TypedDataEncoder, Wallet } from 'ethers';
 import { recoverSigner } from '@app/common';
 import { transferAuthorizationDigest } from './eip3009';
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from './x402.service';
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from './eip3009';
 
 const hex = (bytes: number) =>
   fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => `0x${Buffer.from(b).toString('hex')}`);

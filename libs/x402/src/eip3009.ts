@@ -65,3 +65,15 @@ export function transferAuthorizationDigest(domain: TokenDomain, auth: Authoriza
   ).slice(2);
   return keccak256(`0x1901${domainSeparator(domain)}${struct}`);
 }
+
+/** EIP-3009 typed data (x402.md §2.1), as clients sign it and as the token verifies it. */
+export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+};

@@ -1,5 +1,5 @@
 /** The x402 protocol with no rows: offers, verification of a payment header, EIP-3009, networks, nonce claims. */
-export { TokenDomain, transferAuthorizationDigest } from './eip3009';
+export { TokenDomain, TRANSFER_WITH_AUTHORIZATION_TYPES, transferAuthorizationDigest } from './eip3009';
 export { isLivemode, NETWORKS, NetworkInfo, PaymentOption } from './networks';
 export { NonceClaim, NonceGuard, NonceRef, paymentReplayed } from './nonce-guard';
 export { PaymentInvalid, PaymentReplayed } from './x402.errors';
@@ -8,7 +8,7 @@ export { PAYMENT_IDENTIFIER, paymentIdOf } from './payment-identifier';
 export type { X402Offer } from './x402-offer';
 export { bazaarExtensions, BazaarRoute, DiscoveryOffer, echoMismatch, serviceNameOf, tagsOf } from './x402-bazaar';
 export { exampleFromSchema, exampleObject } from './schema-example';
-export { RecoveredPayment, TRANSFER_WITH_AUTHORIZATION_TYPES, X402Service } from './x402.service';
+export { RecoveredPayment, X402Service } from './x402.service';
 export {
   Authorization,
   ExactEvmPayload,
@@ -20,3 +20,9 @@ export {
   SettlementReceipt,
   VerifiedPayment,
 } from './x402.types';
+export { ReceiptSigner, OFFER_RECEIPT } from './receipts/receipt-signer';
+export { VerifyReceipt } from './receipts/verify-receipt';
+export type { ReceiptCheck, ReceiptRejection, ReceiptVerdict } from './receipts/verify-receipt';
+export { receiptHash } from './receipts/receipt-payload';
+export type { AgoraReceiptPayload, ReceiptFacts } from './receipts/receipt-payload';
+export type { ReceiptKey } from './receipts/receipt-keys';

@@ -9,6 +9,7 @@ import { transferAuthorizationDigest } from './eip3009';
 import { buildOffer, offeredExtensions, X402Offer } from './x402-offer';
 import { paymentIdOf } from './payment-identifier';
 import { echoMismatch } from './x402-bazaar';
+import { ReceiptSigner } from './receipts/receipt-signer';
 import { Authorization, PriceRequest, VerifiedPayment, PresentedPayment, SettlementReceipt } from './x402.types';
 
 /** The reference server's reason for a payment whose extension echo differs from the offer. */
@@ -18,18 +19,6 @@ const ECHO_MISMATCH = 'extension_echo_mismatch';
 const VALID_BEFORE_PADDING_S = 6n;
 /** Authorizations valid for longer than this cannot be stockpiled. */
 const MAX_VALIDITY_S = 3_600n;
-
-/** EIP-3009 typed data (x402.md §2.1), as clients sign it and as the token verifies it. */
-export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-};
 
 const UINT = /^\d{1,78}$/;
 
@@ -86,6 +75,7 @@ export class X402Service {
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly receipts: ReceiptSigner,
   ) {
     this.payTo = getAddress((config.platformWallet ?? '0x0000000000000000000000000000000000000000').toLowerCase());
     this.livemode = isLivemode(config);
@@ -140,9 +130,16 @@ export class X402Service {
     };
     if (err instanceof PaymentInvalid) {
       const echo = err.details?.reason === ECHO_MISMATCH ? ECHO_MISMATCH : undefined;
-      return new PaymentInvalid(err.message, details, this.offer(price, echo));
+      return new PaymentInvalid(err.message, details, this.signedOffer(price, echo));
     }
-    return new AppException(err.code, err.message, details, this.offer(price));
+    return new AppException(err.code, err.message, details, this.signedOffer(price));
+  }
+
+  /** A 402's offer with its signed offers (`offer-receipt`); listings carry the unsigned one. */
+  private signedOffer(price: PriceRequest, error?: string): X402Offer {
+    const offer = this.offer(price, error);
+    offer.v2.extensions = { ...offer.v2.extensions, ...this.receipts.offerExtension(offer.v2) };
+    return offer;
   }
 
   static hashHeader(value: string): string {

@@ -50,7 +50,7 @@ export class ExecutionPresenter {
       });
     }
     const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
-    res.set(receiptHeaders(settlement.receipt));
+    res.set(receiptHeaders(settlement.receipt, settlement.signed));
     return { ...toExecutionResponse(e, settlement, true, this.livemode), ...(chain ? { chain } : {}) };
   }
 }

@@ -1,5 +1,6 @@
 import type { PaymentOffer } from '@app/common';
-import type { PresentedPayment, SettlementReceipt } from '@app/x402';
+import { OFFER_RECEIPT, type PresentedPayment, type SettlementReceipt } from '@app/x402';
+import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 
 /** x402 over HTTP: which request header carries a payment, and how receipts and offers are written. */
 const REQUEST_HEADERS = { v1: 'x-payment', v2: 'payment-signature' } as const;
@@ -17,8 +18,14 @@ export function presentedPayment(headers: Record<string, string | string[] | und
   return null;
 }
 
-/** The settlement response header (`PAYMENT-RESPONSE` for v2, `X-PAYMENT-RESPONSE` for v1). */
-export function receiptHeaders(receipt: SettlementReceipt | null): Record<string, string> {
+/**
+ * The settlement response header (`PAYMENT-RESPONSE` for v2, `X-PAYMENT-RESPONSE` for v1), with the
+ * signed receipt in `extensions["offer-receipt"].info.receipt` when there is one.
+ */
+export function receiptHeaders(
+  receipt: SettlementReceipt | null,
+  signed?: SignedReceipt | null,
+): Record<string, string> {
   if (!receipt) return {};
   const name = receipt.x402Version === 2 ? 'PAYMENT-RESPONSE' : 'X-PAYMENT-RESPONSE';
   return {
@@ -27,6 +34,7 @@ export function receiptHeaders(receipt: SettlementReceipt | null): Record<string
       transaction: receipt.transaction,
       network: receipt.network,
       payer: receipt.payer,
+      ...(signed ? { extensions: { [OFFER_RECEIPT]: { info: { receipt: signed } } } } : {}),
     }),
   };
 }

@@ -90,6 +90,10 @@ export class ChainFunding implements Funding {
     return { txHash: null, receipt: null };
   }
 
+  paymentFacts(): null {
+    return null;
+  }
+
   giveBack(): void {}
 
   async afterEnd(): Promise<void> {

@@ -1,6 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintTransformer } from '@app/common';
 import type { PricingModel } from '@app/agents';
+import type { SignedReceipt } from '@x402/extensions/offer-receipt';
+
+/** The paid route a request came by: POST /execute (the body names the target) or the capability's own resource. */
+export type ExecuteRoute = 'execute' | 'capability';
 
 export type ExecutionStatus = 'pending' | 'completed' | 'failed' | 'timeout' | 'refunded';
 /** `settlement_expired`: terminal, the authorization passed its validBefore without moving money (nothing charged). */
@@ -18,6 +22,7 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 @Index('ix_executions_payload_kept', ['createdAt'], { where: `"payload_pruned_at" IS NULL` })
 @Index('ux_executions_payment', ['paymentId'], { unique: true })
 @Check('ck_executions_fees', `"agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee"`)
+@Check('ck_executions_route', `"route" IN ('execute', 'capability')`)
 @Check('ck_executions_funding', `"payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL)`)
 export class ExecutionEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_executions' })
@@ -130,4 +135,12 @@ export class ExecutionEntity {
 
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
   completedAt: Date | null;
+
+  /** The signed receipt (`offer-receipt`) the payer was answered with: x402 payments only, once charged. */
+  @Column({ type: 'jsonb', nullable: true })
+  receipt: SignedReceipt | null;
+
+  /** The paid route it came by (its receipt names that route's URL). */
+  @Column({ type: 'varchar', length: 16, default: 'execute' })
+  route: ExecuteRoute;
 }

@@ -1,6 +1,7 @@
 import { Queryable } from '@app/database';
 import type { AccountRef } from '@app/ledger';
 import type { SettlementReceipt } from '@app/x402';
+import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 import type { RefundEntity } from '../entities/refund.entity';
 
 /**
@@ -42,15 +43,30 @@ export interface Funding {
   settleOutside(): Promise<SettleFailure | null>;
   /** The settlement as the payer sees it (once settled). */
   receipt(): { txHash: string | null; receipt: SettlementReceipt | null };
+  /** What a signed receipt states of the payment (null when a chain pays): its settlement hash as far as known. */
+  paymentFacts(): PaymentFacts | null;
   /** The request holding it did no paid work (`err`: why): any claim it holds goes back. */
   giveBack(err: unknown): void;
 }
 
-/** A settled execution as its payer sees it: the settlement's hash and receipt, and the refund if there is one. */
+/** A settled execution as its payer sees it: the settlement's hash and receipt, the signed receipt, and the refund if there is one. */
 export interface PaidSettlement {
   txHash: string | null;
   receipt: SettlementReceipt | null;
+  /** The `offer-receipt` receipt kept with the execution (x402 payments charged since receipts exist). */
+  signed?: SignedReceipt | null;
   refund: RefundEntity | null;
+}
+
+/** An x402 payment as its receipt states it. */
+export interface PaymentFacts {
+  /** As the payment's protocol version names it (v1 name, v2 CAIP-2). */
+  network: string;
+  payer: string;
+  /** The settlement transaction's hash ('' while unknown). */
+  transaction: string;
+  /** What the authorization carries (micro-USDC). */
+  amount: bigint;
 }
 
 /** A settlement outside Postgres that did not happen (SETTLEMENT_FAILED): final, or retried on its schedule. */

@@ -1,11 +1,11 @@
-import { Clock } from '@app/common';
+import { checksumAddress, Clock } from '@app/common';
 import { Queryable } from '@app/database';
 import { NonceGuard, VerifiedPayment, X402Service } from '@app/x402';
 import { PaymentEntity } from '../entities/payment.entity';
 import { logSettlementConfirmed, SettlementFailed } from '@app/onchain';
 import { PaymentsRepository } from '../payments.repository';
 import { EXPIRED_UNUSED, SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
-import { Funding, SettleFailure } from './funding';
+import { Funding, PaymentFacts, SettleFailure } from './funding';
 
 export interface X402FundingDeps {
   payments: PaymentsRepository;
@@ -110,6 +110,12 @@ export class X402Funding implements Funding {
     return this.payment.status === 'settled'
       ? { txHash: this.payment.txHash, receipt: X402Service.receipt(this.payment, this.payment.txHash ?? '') }
       : { txHash: null, receipt: null };
+  }
+
+  paymentFacts(): PaymentFacts {
+    const p = this.payment;
+    const { network, payer } = X402Service.receipt(p, '');
+    return { network, payer: checksumAddress(payer), transaction: this.inlineHash ?? p.txHash ?? '', amount: p.value };
   }
 
   giveBack(err: unknown): void {

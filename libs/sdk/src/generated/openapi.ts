@@ -17,6 +17,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** did:web document of this deployment: the receipt keys (JWS kid), current one first */
+        get: operations["ReceiptsController_did"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/x402": {
         parameters: {
             query?: never;
@@ -687,10 +704,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys agents use to verify X-Agora-Signature on calls from the platform */
+        /** Public keys: X-Agora-Signature on calls from the platform, and the signed x402 offers and receipts (current first) */
         get: operations["ExecutionController_keys"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipts/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Checks a signed receipt: its signature under a published key, its shape, and the output and input given */
+        post: operations["ReceiptsController_verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1536,6 +1570,8 @@ export interface components {
             };
             /** @description True (else absent) once the input and output were deleted after the retention period (EXECUTION_PAYLOAD_RETENTION_DAYS): no output is answered; the row, its money and the hashes in dispute evidence stay */
             outputPruned?: boolean;
+            /** @description The signed receipt (x402 offer-receipt) of a settled x402 payment, shown with the output: the payment, the fee split and the hashes of the input and output (docs/receipts.md) */
+            receipt?: components["schemas"]["SignedReceiptResponse"];
             /** @description Variable pricing: the refund of the unused part of the payment */
             refund?: components["schemas"]["RefundResponse"];
             requestId: string;
@@ -1637,6 +1673,13 @@ export interface components {
         };
         PlatformKeysResponse: {
             keys: components["schemas"]["PlatformKeyResponse"][];
+            /**
+             * @description The format offers and receipts are signed in here
+             * @enum {string}
+             */
+            receiptFormat: "jws" | "eip712";
+            /** @description Keys of the signed offers and receipts (x402 offer-receipt), the current one first */
+            receiptKeys: components["schemas"]["ReceiptKeyResponse"][];
         };
         PricingDto: {
             /**
@@ -1661,6 +1704,34 @@ export interface components {
             /** @example 0.500000 */
             maxPrice?: string;
             model: string;
+        };
+        ReceiptKeyJwk: {
+            /** @example Ed25519 */
+            crv: string;
+            /** @example OKP */
+            kty: string;
+            /** @description The public key, base64url */
+            x: string;
+        };
+        ReceiptKeyResponse: {
+            /** @description The EIP-712 signer of the same key set (secp256k1), checksummed */
+            address: string;
+            /**
+             * @description The JWS algorithm
+             * @example EdDSA
+             */
+            alg: string;
+            /** @description True for the key that signs now; the others signed earlier receipts and still verify */
+            current: boolean;
+            /** @description The JWS kid: a verification method of this deployment's did:web document */
+            kid: string;
+            publicKeyJwk: components["schemas"]["ReceiptKeyJwk"];
+        };
+        ReceiptVerdictKey: {
+            address: string;
+            /** @description False: a retired key, still published */
+            current: boolean;
+            kid: string;
         };
         RecommendResponse: {
             query: string;
@@ -1769,6 +1840,25 @@ export interface components {
             status: "settlement_pending" | "settled" | "settlement_failed" | "settlement_expired" | null;
             txHash: string | null;
         };
+        SignedReceiptDto: {
+            /** @enum {string} */
+            format: "jws" | "eip712";
+            /** @description eip712 only: the signed payload */
+            payload?: {
+                [key: string]: unknown;
+            };
+            signature: string;
+        };
+        SignedReceiptResponse: {
+            /** @enum {string} */
+            format: "jws" | "eip712";
+            /** @description eip712 only: the signed payload (a JWS carries its own) */
+            payload?: {
+                [key: string]: unknown;
+            };
+            /** @description jws: the compact JWS (EdDSA; its kid resolves through /.well-known/did.json); eip712: the 65-byte signature (0x hex) */
+            signature: string;
+        };
         StatsResponse: {
             activeAgents: number;
             avgTransactionSize: string;
@@ -1867,6 +1957,30 @@ export interface components {
         UsageResponse: {
             /** @description Tokens the agent reported */
             tokens: number | null;
+        };
+        VerifyReceiptDto: {
+            /** @description The input sent: checked against the receipt's inputHash */
+            input?: {
+                [key: string]: unknown;
+            };
+            /** @description The output received: checked against the receipt's contentHash */
+            output?: {
+                [key: string]: unknown;
+            };
+            /** @description The receipt as received (`extensions["offer-receipt"].info.receipt` of PAYMENT-RESPONSE) */
+            receipt: components["schemas"]["SignedReceiptDto"];
+        };
+        VerifyReceiptResponse: {
+            /** @enum {string|null} */
+            format: "jws" | "eip712" | null;
+            key: components["schemas"]["ReceiptVerdictKey"] | null;
+            /** @description The signed payload */
+            payload: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string|null} */
+            reason: "malformed" | "not_a_receipt" | "unknown_key" | "bad_signature" | "content_mismatch" | "input_mismatch" | null;
+            valid: boolean;
         };
         WebhookDeletedResponse: {
             id: string;
@@ -2072,6 +2186,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentCardResponse"];
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ReceiptsController_did: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A DID document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Error envelope */
@@ -6316,6 +6469,67 @@ export interface operations {
                     "X-RateLimit-Limit"?: number;
                     /** @description What is left of it (0) */
                     "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ReceiptsController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyReceiptDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VerifyReceiptResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            429: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

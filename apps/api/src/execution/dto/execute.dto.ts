@@ -6,6 +6,8 @@ import { formatMicros } from '@app/common';
 import { NestedDto } from '../../http/opaque-json';
 import { LIVEMODE } from '../../payments/dto/payments.dto';
 import { IsPlainObject, IsUsdcAmount } from '../../http/validators';
+import type { SignedReceipt } from '@x402/extensions/offer-receipt';
+import { SignedReceiptResponse } from './receipts.dto';
 
 /** Opening a chain at this execute (resolutions §5). */
 export class ChainParamsDto {
@@ -175,6 +177,12 @@ export class ExecutionResponse {
   })
   refund?: RefundResponse;
   @ApiPropertyOptional({ type: ChainResponse, description: 'A chain root or a chained call' }) chain?: ChainResponse;
+  @ApiPropertyOptional({
+    type: SignedReceiptResponse,
+    description:
+      'The signed receipt (x402 offer-receipt) of a settled x402 payment, shown with the output: the payment, the fee split and the hashes of the input and output (docs/receipts.md)',
+  })
+  receipt?: SignedReceiptResponse;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
@@ -192,7 +200,7 @@ export class AsyncAcceptedResponse {
 
 export function toExecutionResponse(
   e: ExecutionEntity,
-  paid: { txHash: string | null; refund: RefundEntity | null },
+  paid: { txHash: string | null; refund: RefundEntity | null; signed?: SignedReceipt | null },
   withOutput: boolean,
   livemode: boolean,
 ): ExecutionResponse {
@@ -248,20 +256,7 @@ export function toExecutionResponse(
           },
         }
       : {}),
+    ...(released && paid.signed ? { receipt: paid.signed as SignedReceiptResponse } : {}),
     livemode,
   };
-}
-
-export class PlatformKeyResponse {
-  @ApiProperty({ example: 'agora-1' })
-  kid: string;
-  @ApiProperty({ example: 'Ed25519' })
-  alg: string;
-  @ApiProperty({ description: 'Raw 32-byte Ed25519 public key, base64' })
-  publicKey: string;
-}
-
-export class PlatformKeysResponse {
-  @ApiProperty({ type: [PlatformKeyResponse] })
-  keys: PlatformKeyResponse[];
 }

@@ -92,6 +92,7 @@ export class ExecuteChainRoot {
       isAsync: false,
       callbackUrl: cmd.callbackUrl ?? null,
       lockedUntil: runClaimUntil(now.getTime(), this.config),
+      route: cmd.route,
     });
     const rootCost = price.amount - cmd.chain.budget;
     const node = this.funding.chainNode({

@@ -11,6 +11,7 @@ import { RateLimiter } from '../../../admission/rate-limiter';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
+import { IdempotencyKeysRepository } from '../../../idempotency-keys.repository';
 import { canonicalJson, validateValue } from '@app/json-schema';
 import { ExecutionPrice, presentsOriginalPayment, priceFor } from '../../../execution-factory';
 
@@ -53,6 +54,7 @@ export class AdmitExecution {
     private readonly limiter: RateLimiter,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly repo: ExecutionsRepository,
+    private readonly keys: IdempotencyKeysRepository,
     private readonly tx: TransactionRunner,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -79,7 +81,7 @@ export class AdmitExecution {
                 remembered ? this.targets.version(sql, cmd.agentId) : Promise.resolve(null),
                 payment.usedCheck(sql),
                 idempotencyKey && signer
-                  ? this.repo.findIdempotent(signer, idempotencyKey, this.clock.now(), sql)
+                  ? this.keys.find(signer, idempotencyKey, this.clock.now(), sql)
                   : Promise.resolve(null),
               ] as const,
           )
@@ -188,7 +190,7 @@ export class AdmitExecution {
     payer: string,
     key: string,
   ): Promise<{ fingerprint: string; execution: ExecutionEntity } | null> {
-    const row = await this.repo.findIdempotent(payer, key, this.clock.now());
+    const row = await this.keys.find(payer, key, this.clock.now());
     return row ? this.executionOf(row) : null;
   }
 

@@ -7,7 +7,8 @@ import { allWrites, TransactionRunner } from '@app/database';
 import { jobId, JobProducer } from '@app/queues';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
-import { ExecutionsRepository, IdempotencyRace } from '../../../executions.repository';
+import { ExecutionsRepository } from '../../../executions.repository';
+import { IdempotencyKeysRepository, IdempotencyRace } from '../../../idempotency-keys.repository';
 import { newExecution, runClaimUntil } from '../../../execution-factory';
 import { Admitted, AdmitExecution } from '../admit-execution/admit-execution.usecase';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
@@ -32,6 +33,7 @@ export class Execute {
     private readonly recordFailure: RecordFailedRun,
     private readonly charge: ChargeExecution,
     private readonly repo: ExecutionsRepository,
+    private readonly keys: IdempotencyKeysRepository,
     private readonly jobs: JobProducer,
     private readonly tx: TransactionRunner,
     private readonly config: AppConfig,
@@ -61,7 +63,7 @@ export class Execute {
             funding.reserve(sql, execution.id),
             this.repo.insert(sql, execution),
             idempotencyKey
-              ? this.repo.claimIdempotencyKey(sql, {
+              ? this.keys.claim(sql, {
                   payer: execution.payer,
                   key: idempotencyKey,
                   fingerprint: admitted.fingerprint,
@@ -153,6 +155,7 @@ export class Execute {
       isAsync: cmd.async,
       callbackUrl: cmd.callbackUrl ?? null,
       lockedUntil,
+      route: cmd.route,
     });
   }
 }

@@ -46,6 +46,7 @@ export class GetExecution {
   /** The settlement hash and receipt of a settled execution, and its refund if it has one. */
   async settlementOf(execution: ExecutionEntity): Promise<Settlement> {
     const settled = execution.settlementStatus === 'settled' ? execution.paymentId : null;
-    return this.payments.settlementOf(settled, execution.refundId);
+    const settlement = await this.payments.settlementOf(settled, execution.refundId);
+    return { ...settlement, signed: settled ? execution.receipt : null };
   }
 }

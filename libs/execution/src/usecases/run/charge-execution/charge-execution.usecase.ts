@@ -11,6 +11,7 @@ import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecutionOutcome } from '../../../execution.types';
 import { ExecutionsRepository, RunCompletion } from '../../../executions.repository';
+import { ExecutionReceipt } from './execution-receipt';
 
 /**
  * How the execution stands when it is charged: `fresh`, a run nothing was written for yet (sync,
@@ -56,6 +57,7 @@ export class ChargeExecution {
     private readonly faults: FaultInjector,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly receipts: ExecutionReceipt,
   ) {}
 
   execute(req: ChargeRequest): Promise<ExecutionOutcome> {
@@ -136,6 +138,8 @@ export class ChargeExecution {
     const transactionId = newId('tx');
     // A chain's unused reservation goes back to its budget: a refund only for an x402 payment.
     const refundId = execution.authorizedAgentFee > execution.agentFee && !funding.chargeSource ? newId('rfd') : null;
+    // Signed before the transaction (its facts are final here) and written with the charge.
+    const receipt = await this.receipts.issue(execution, funding);
     const facts = {
       transactionId,
       cost: execution.platformFee + execution.agentFee,
@@ -153,11 +157,12 @@ export class ChargeExecution {
                 transactionId,
                 refundId,
                 lockedUntil: null,
+                receipt,
               } as ExecutionEntity),
             ])
           : mode === 'complete' && req.state !== 'completed'
-            ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId)
-            : this.repo.markSettled(sql, id, transactionId, refundId),
+            ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId, receipt)
+            : this.repo.markSettled(sql, id, transactionId, refundId, receipt),
         mode === 'insert' ? Promise.resolve() : funding.settleWrites(sql, id, false, facts),
         this.outbox.record(
           sql,
@@ -225,8 +230,9 @@ export class ChargeExecution {
       transactionId,
       refundId: charged.refund?.id ?? null,
       lockedUntil: null,
+      receipt,
     });
-    return { execution, settlement: { ...funding.receipt(), refund: charged.refund } };
+    return { execution, settlement: { ...funding.receipt(), signed: receipt, refund: charged.refund } };
   }
 
   private async stored(id: string): Promise<ExecutionOutcome> {

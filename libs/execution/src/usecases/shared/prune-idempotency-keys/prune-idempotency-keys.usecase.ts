@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
-import { ExecutionsRepository } from '../../../executions.repository';
+import { IdempotencyKeysRepository } from '../../../idempotency-keys.repository';
 
 /** Keys deleted per statement: short transactions, the index walked in order. */
 const BATCH = 5_000;
@@ -13,7 +13,7 @@ const BATCH = 5_000;
 @Injectable()
 export class PruneIdempotencyKeys {
   constructor(
-    private readonly repo: ExecutionsRepository,
+    private readonly repo: IdempotencyKeysRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -21,7 +21,7 @@ export class PruneIdempotencyKeys {
     const now = this.clock.now();
     let deleted = 0;
     for (;;) {
-      const n = await this.repo.pruneExpiredKeys(now, BATCH);
+      const n = await this.repo.pruneExpired(now, BATCH);
       deleted += n;
       if (n < BATCH) return { deleted };
     }

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { SignedReceipt } from '@x402/extensions/offer-receipt';
+import { AppConfig } from '@app/config';
+import type { Funding } from '@app/payments';
+import { ReceiptSigner, receiptHash } from '@app/x402';
+import type { ExecutionEntity } from '../../../entities/execution.entity';
+import { executePath } from '../../../execution-factory';
+
+/**
+ * The signed receipt of an execution paid with x402 (`offer-receipt`), issued by the charge and
+ * kept with it: the payment (network, payer, settlement transaction, amount), the route's URL,
+ * and what was delivered (the request id, the fee split, the input's and output's hashes).
+ */
+@Injectable()
+export class ExecutionReceipt {
+  constructor(
+    private readonly signer: ReceiptSigner,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Null when a chain's budget pays (no x402 payment to account for). */
+  async issue(e: ExecutionEntity, funding: Funding, settlementPending = false): Promise<SignedReceipt | null> {
+    const paid = funding.paymentFacts();
+    if (!paid) return null;
+    return this.signer.receipt({
+      network: paid.network,
+      resourceUrl: `${this.config.publicBaseUrl}${executePath(e.route, e.agentId, e.capabilityId)}`,
+      payer: paid.payer,
+      transaction: paid.transaction,
+      requestId: e.id,
+      amount: paid.amount.toString(),
+      agentFee: e.agentFee.toString(),
+      platformFee: e.platformFee.toString(),
+      inputHash: receiptHash(e.input),
+      contentHash: receiptHash(e.output),
+      settlementPending,
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { TypedDataEncoder, recoverAddress } from 'ethers';
+import { extractJWSHeader, verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt';
+import { sameWallet } from '@app/common';
+import { AGORA_RECEIPT_TYPES, AgoraReceiptPayload, isAgoraReceiptPayload, RECEIPT_DOMAIN } from './receipt-payload';
+import { receiptMessage, receiptHash } from './receipt-payload';
+import type { ReceiptKey } from './receipt-keys';
+import { ReceiptSigner } from './receipt-signer';
+
+/** Why a receipt does not verify. */
+export type ReceiptRejection =
+  'malformed' | 'not_a_receipt' | 'unknown_key' | 'bad_signature' | 'content_mismatch' | 'input_mismatch';
+
+export interface ReceiptVerdict {
+  valid: boolean;
+  reason: ReceiptRejection | null;
+  format: 'jws' | 'eip712' | null;
+  /** The key that signed it (current, or retired and still published). */
+  key: { kid: string; address: string; current: boolean } | null;
+  payload: AgoraReceiptPayload | null;
+}
+
+/** A receipt as the client holds it, and optionally what it was delivered, to compare with the hashes. */
+export interface ReceiptCheck {
+  receipt: { format: string; signature: string; payload?: unknown };
+  output?: unknown;
+  input?: unknown;
+}
+
+/**
+ * Checks a receipt agora issued, as anyone could with a library: the signature (JWS: EdDSA under
+ * the `kid`'s published key; EIP-712: the recovered signer is a published address), the payload's
+ * shape, and, when given, the output and input against `contentHash` and `inputHash`.
+ */
+@Injectable()
+export class VerifyReceipt {
+  constructor(private readonly signer: ReceiptSigner) {}
+
+  async execute(check: ReceiptCheck): Promise<ReceiptVerdict> {
+    const { receipt } = check;
+    const format: ReceiptVerdict['format'] =
+      receipt.format === 'jws' || receipt.format === 'eip712' ? receipt.format : null;
+    const verdict = (
+      reason: ReceiptRejection | null,
+      key: ReceiptKey | null = null,
+      payload: unknown = null,
+    ): ReceiptVerdict => ({
+      valid: reason === null,
+      reason,
+      format,
+      key: key ? { kid: key.kid, address: key.address, current: key.current } : null,
+      payload: isAgoraReceiptPayload(payload) ? payload : null,
+    });
+    if (!format) return verdict('malformed');
+    const signed = format === 'jws' ? await this.jws(receipt.signature) : this.eip712(receipt);
+    if (signed.reason) return verdict(signed.reason, signed.key, signed.payload);
+    const p = signed.payload as AgoraReceiptPayload;
+    if (check.output !== undefined && receiptHash(check.output) !== p.contentHash)
+      return verdict('content_mismatch', signed.key, p);
+    if (check.input !== undefined && receiptHash(check.input) !== p.inputHash)
+      return verdict('input_mismatch', signed.key, p);
+    return verdict(null, signed.key, p);
+  }
+
+  private async jws(
+    signature: string,
+  ): Promise<{ reason: ReceiptRejection | null; key: ReceiptKey | null; payload: unknown }> {
+    let kid: unknown;
+    let alg: unknown;
+    try {
+      ({ kid, alg } = extractJWSHeader(signature) as { kid?: unknown; alg?: unknown });
+    } catch {
+      return { reason: 'malformed', key: null, payload: null };
+    }
+    const key = this.signer.keys.find((k) => k.kid === kid) ?? null;
+    if (!key || alg !== 'EdDSA') return { reason: 'unknown_key', key: null, payload: null };
+    try {
+      const payload = await verifyReceiptSignatureJWS({ format: 'jws', signature }, key.publicJwk);
+      return { reason: isAgoraReceiptPayload(payload) ? null : 'not_a_receipt', key, payload };
+    } catch {
+      return { reason: 'bad_signature', key, payload: null };
+    }
+  }
+
+  private eip712(receipt: ReceiptCheck['receipt']): {
+    reason: ReceiptRejection | null;
+    key: ReceiptKey | null;
+    payload: unknown;
+  } {
+    const { payload } = receipt;
+    if (!isAgoraReceiptPayload(payload)) return { reason: 'not_a_receipt', key: null, payload: null };
+    let signer: string;
+    try {
+      signer = recoverAddress(
+        TypedDataEncoder.hash(RECEIPT_DOMAIN, AGORA_RECEIPT_TYPES, receiptMessage(payload)),
+        receipt.signature,
+      );
+    } catch {
+      return { reason: 'bad_signature', key: null, payload };
+    }
+    const key = this.signer.keys.find((k) => sameWallet(k.address, signer)) ?? null;
+    return { reason: key ? null : 'bad_signature', key, payload };
+  }
+}
