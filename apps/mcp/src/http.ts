@@ -55,8 +55,9 @@ function fromLoopback(req: IncomingMessage): boolean {
 /**
  * Streamable HTTP at /mcp, one MCP session per `mcp-session-id` (at most 32, each closed after 30
  * idle minutes); all sessions share the process's wallet and caps. It spends money: it listens on
- * loopback unless AGORA_MCP_HOST says otherwise (then AGORA_MCP_TOKEN is required), and with a token
- * every request must carry it as a bearer token.
+ * loopback unless AGORA_MCP_HOST says otherwise (then AGORA_MCP_TOKEN is required, but in
+ * pay-per-call mode, which holds no wallet), and with a token every request must carry it as a
+ * bearer token.
  */
 export async function serveHttp(
   settings: Settings,

@@ -2,6 +2,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AgoraClient } from '@agora/sdk';
 import { serveHttp } from './http';
+import { PayPerCallTools } from './pay-per-call';
 import { loadSettings, Settings } from './settings';
 import { createMcpServer } from './server';
 import { AgoraTools } from './tools';
@@ -11,9 +12,16 @@ import { AgoraTools } from './tools';
  * whatever the number of MCP sessions (HTTP clients cannot open sessions to get fresh caps).
  */
 export async function createTools(settings: Settings) {
+  if (settings.payPerCall) {
+    // No wallet: every paid tool forwards the client's own payment (pay-per-call.ts).
+    const tools = new PayPerCallTools(new AgoraClient({ baseUrl: settings.apiUrl }));
+    const paid = [tools.generic(), ...(await tools.pinned(settings.pins))];
+    const free = tools.free();
+    return () => createMcpServer(free, paid);
+  }
   const client = new AgoraClient({
     baseUrl: settings.apiUrl,
-    wallet: settings.wallet,
+    wallet: settings.wallet!,
     spendCap: settings.caps,
     allowedAssets: settings.allowedAssets,
   });
@@ -27,7 +35,8 @@ async function main(): Promise<void> {
   const newServer = await createTools(settings);
   if (settings.http) {
     const { url } = await serveHttp(settings, async () => newServer());
-    process.stderr.write(`agora MCP server (Streamable HTTP) on ${url}\n`);
+    const mode = settings.payPerCall ? ', pay-per-call' : '';
+    process.stderr.write(`agora MCP server (Streamable HTTP${mode}) on ${url}\n`);
     return;
   }
   // stdio: stdout carries the protocol, so nothing else may be written there.

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
+import type { PaidToolDefinition } from './pay-per-call';
 import { describeError, ToolDefinition } from './tools';
 
 const failure = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
@@ -15,7 +16,7 @@ const describeIssues = (error: z.ZodError) =>
  * checked by agora against the capability's own schema. A result is its structuredContent (which
  * McpServer checks against the output schema) and a short text.
  */
-export function createMcpServer(tools: ToolDefinition[]): McpServer {
+export function createMcpServer(tools: ToolDefinition[], paid: PaidToolDefinition[] = []): McpServer {
   const server = new McpServer({ name: 'agora', version: '0.1.0' });
   for (const t of tools) {
     const config = {
@@ -31,6 +32,20 @@ export function createMcpServer(tools: ToolDefinition[]): McpServer {
       try {
         const result = await t.run(parsed.data);
         return { structuredContent: result, content: [{ type: 'text', text: t.summarize(result) }] };
+      } catch (err) {
+        return failure(describeError(err));
+      }
+    });
+  }
+  // Paid per call (pay-per-call mode): no output schema (a result is an output, or a PaymentRequired), and the
+  // request's _meta, where an x402 MCP client puts its payment.
+  for (const t of paid) {
+    const config = { title: t.title, description: t.description, inputSchema: t.listed, annotations: t.annotations };
+    server.registerTool(t.name, config, async (args, extra): Promise<CallToolResult> => {
+      const parsed = t.input ? t.input.safeParse(args) : { success: true as const, data: args };
+      if (!parsed.success) return failure(`VALIDATION_ERROR: ${describeIssues(parsed.error)}`);
+      try {
+        return await t.call(parsed.data as Record<string, unknown>, extra._meta as Record<string, unknown> | undefined);
       } catch (err) {
         return failure(describeError(err));
       }

@@ -6,7 +6,10 @@ import { join } from 'node:path';
 
 export interface Settings {
   apiUrl: string;
-  wallet: Wallet;
+  /** Pay-per-call mode (`--pay-per-call` or AGORA_MCP_PAY_PER_CALL=true): clients pay each call; no wallet here. */
+  payPerCall: boolean;
+  /** The paying wallet; null in pay-per-call mode, which holds no key. */
+  wallet: Wallet | null;
   caps: { perCall: string; perSession: string };
   /** Tokens paid besides USDC, by network (AGORA_ALLOWED_ASSETS="eip155:84532=0x...,base-sepolia=0x..."). */
   allowedAssets: Record<string, string>;
@@ -21,11 +24,18 @@ export interface Settings {
  * AGORA_MCP_CAPABILITIES ("agentId:capabilityId,agentId" for all of an agent's), and for HTTP
  * AGORA_MCP_HOST (default 127.0.0.1) and AGORA_MCP_TOKEN (a bearer token every request must carry;
  * required unless the host is loopback). AGORA_ALLOWED_ASSETS adds payable tokens (a local chain's).
+ * Pay-per-call mode (`--pay-per-call`, or AGORA_MCP_PAY_PER_CALL=true) holds no key: it refuses to
+ * start when given one (AGORA_PRIVATE_KEY, AGORA_KEYSTORE or AGORA_PASSWORD) and needs no token to
+ * serve HTTP off loopback (it spends nothing: each client pays its own calls).
  */
 export async function loadSettings(argv: string[]): Promise<Settings> {
   // eslint-disable-next-line no-restricted-properties -- the MCP server is configured by its environment
   const env = process.env;
-  const wallet = await loadWallet(env);
+  const payPerCall = argv.includes('--pay-per-call') || /^(1|true|yes)$/i.test(env.AGORA_MCP_PAY_PER_CALL ?? '');
+  const given = KEY_VARIABLES.filter((name) => env[name] !== undefined);
+  if (payPerCall && given.length)
+    throw new Error(`pay-per-call mode holds no key: unset ${given.join(', ')} (each client pays its own calls)`);
+  const wallet = payPerCall ? null : await loadWallet(env);
   const pins = (env.AGORA_MCP_CAPABILITIES ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -36,11 +46,13 @@ export async function loadSettings(argv: string[]): Promise<Settings> {
     });
   const portFlag = argv.indexOf('--port');
   const host = env.AGORA_MCP_HOST ?? '127.0.0.1';
-  if (argv.includes('--http') && !['127.0.0.1', '::1', 'localhost'].includes(host) && !env.AGORA_MCP_TOKEN) {
+  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(host);
+  if (argv.includes('--http') && !payPerCall && !loopback && !env.AGORA_MCP_TOKEN) {
     throw new Error(`AGORA_MCP_TOKEN is required to serve on ${host}: this server spends from its wallet`);
   }
   return {
     apiUrl: env.AGORA_URL ?? 'http://localhost:3000',
+    payPerCall,
     wallet,
     caps: { perCall: env.AGORA_MAX_PER_CALL ?? '0.10', perSession: env.AGORA_MAX_SESSION ?? '1.00' },
     pins,
@@ -50,6 +62,9 @@ export async function loadSettings(argv: string[]): Promise<Settings> {
       : null,
   };
 }
+
+/** What would give this process a key (wallet mode's), refused in pay-per-call mode. */
+const KEY_VARIABLES = ['AGORA_PRIVATE_KEY', 'AGORA_KEYSTORE', 'AGORA_PASSWORD'];
 
 async function loadWallet(env: NodeJS.ProcessEnv): Promise<Wallet> {
   if (env.AGORA_PRIVATE_KEY) return new Wallet(env.AGORA_PRIVATE_KEY);

@@ -183,11 +183,10 @@ export class AgoraTools {
     for (const pin of pins) {
       const agent = await this.client.getAgent(pin.agentId);
       for (const cap of agent.capabilities.filter((k) => !pin.capabilityId || k.id === pin.capabilityId)) {
-        const price = cap.pricing.maxPrice ? `up to ${cap.pricing.maxPrice}` : cap.pricing.basePrice;
         tools.push({
-          name: `${cap.id}_${agent.id.slice(0, 8)}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64),
+          name: pinnedToolName(agent.id, cap.id),
           title: `${agent.name}: ${cap.name}`,
-          description: `${agent.name}: ${cap.description} (${cap.pricing.model}, ${price} USDC plus the platform fee, paid from the configured wallet)`,
+          description: `${agent.name}: ${cap.description} (${priceText(cap.pricing)}, paid from the configured wallet)`,
           input: null,
           listed: listedAs(cap.inputSchema ?? { type: 'object' }),
           output: outputs.execute,
@@ -221,6 +220,16 @@ export class AgoraTools {
     const { payment: _proof, ...shown } = result;
     return { ...shown, spent: { thisCall: result.paid ?? '0.000000', ...this.client.spending } };
   }
+}
+
+/** A pinned capability's tool name: stable, and within MCP's name rules (1-64 of [A-Za-z0-9_-]). */
+export function pinnedToolName(agentId: string, capabilityId: string): string {
+  return `${capabilityId}_${agentId.slice(0, 8)}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+}
+
+/** "per-request, 0.010000 USDC plus the platform fee" (or "up to" a variable price's most). */
+export function priceText(p: { model: string; basePrice: string; maxPrice?: string }): string {
+  return `${p.model}, ${p.maxPrice ? `up to ${p.maxPrice}` : p.basePrice} USDC plus the platform fee`;
 }
 
 /** A tool failure as the model should see it: the code, the message and the details, nothing internal. */

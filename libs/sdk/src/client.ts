@@ -1,3 +1,4 @@
+import { callCapability, CapabilityCallOptions, CapabilityCallResult } from './capability-call';
 import { AgoraError, ValidationError } from './errors';
 import type { components } from './generated/openapi';
 import { formatMicros, toMicros } from './money';
@@ -174,6 +175,16 @@ export class AgoraClient {
           })
         : accepted;
     return { ...(execution as Execution), paid: paid ? formatMicros(paid.amount) : null, payment };
+  }
+
+  /**
+   * Runs one capability on its own x402 resource with a payment the caller made (or none): the
+   * API's 402 comes back as `{kind: 'payment-required', paymentRequired}` (its `PAYMENT-REQUIRED`
+   * object), a run as `{kind: 'executed', execution, paymentResponse}`; nothing is signed, so no
+   * wallet is needed. Other refusals throw their typed error.
+   */
+  callCapability(o: CapabilityCallOptions): Promise<CapabilityCallResult> {
+    return callCapability(this.api, o);
   }
 
   /** An execution's status; its output only with the header that paid for it. */

@@ -6,6 +6,7 @@ export * from './transport';
 export * from './retry';
 export * from './resources';
 export * from './client';
+export * from './capability-call';
 export * from './platform-signature';
 export * from './agent-kit';
 export type { components, operations } from './generated/openapi';
