@@ -133,7 +133,14 @@ describe('agora MCP server, pay-per-call (e2e)', () => {
       transaction: expect.any(String),
       network: required.accepts[0].network,
       payer: expect.stringMatching(new RegExp(`^${wallet.address}$`, 'i')),
+      extensions: { 'offer-receipt': { info: { receipt: { format: 'jws', signature: expect.any(String) } } } },
     });
+    // The signed receipt passed through whole: it verifies, and binds the output the tool returned.
+    const receipt = (paid._meta!['x402/payment-response'] as any).extensions['offer-receipt'].info.receipt;
+    const verdict = await api.request('POST', '/api/v1/receipts/verify', {
+      body: { receipt, output: paid.structuredContent, input: { text: 'hola' } },
+    });
+    expect(verdict.body.data).toMatchObject({ valid: true, payload: { payer: wallet.address } });
     const execution = paid._meta!['agora/execution'];
     expect(execution).toMatchObject({ status: 'completed', settlement: { status: 'settled' } });
     const [row] = await ds.query(
