@@ -9,7 +9,9 @@
    generator (autocannon), the agent, the api and the baseline app run in separate processes.
    BENCH_TRACING=1 adds a second api process with OpenTelemetry on (every request sampled,
    exported over OTLP to a sink process) and 'sync /execute traced' right after 'sync /execute'
-   in every round: tracing's cost, under the same noise. Figures go into docs/performance.md. */
+   in every round: tracing's cost, under the same noise. BENCH_COMPARE='NAME=value ...' does the
+   same for a second api with those settings (e.g. RECEIPT_FORMAT=none: what receipts cost).
+   Figures go into docs/performance.md. */
 import 'reflect-metadata';
 import { Wallet } from 'ethers';
 import {
@@ -97,8 +99,14 @@ async function main(): Promise<void> {
   const api = await spawnRole('api');
   const baselineApp = await spawnRole('baseline', { BENCH_AGENT_URL: agent.url });
   const sink = TRACING ? await spawnRole('sink') : null;
-  const traced = sink ? await spawnTracedApi(sink.url) : null;
-  const children = [agent.child, api.child, baselineApp.child, ...(sink && traced ? [sink.child, traced.child] : [])];
+  const compare = process.env.BENCH_COMPARE;
+  const traced = sink
+    ? await spawnTracedApi(sink.url)
+    : compare
+      ? await spawnRole('api', Object.fromEntries(compare.split(/\s+/).map((kv) => kv.split('=') as [string, string])))
+      : null;
+  const variant = sink ? 'sync /execute traced' : `sync /execute (${compare})`;
+  const children = [agent.child, api.child, baselineApp.child, ...[sink, traced].flatMap((p) => (p ? [p.child] : []))];
   const apiUrl = api.url;
   const baselineUrl = baselineApp.url;
 
@@ -199,7 +207,7 @@ async function main(): Promise<void> {
         if (traced)
           add(
             round,
-            await run('sync /execute traced', connections, {
+            await run(variant, connections, {
               url: `${traced.url}/api/v1/execute`,
               body: executeBody,
               pool: slice(tracedPool, round),
@@ -271,10 +279,10 @@ async function main(): Promise<void> {
       `| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / direct(r.connections)).toFixed(2)} | ${(r.rps / baseline(r.connections)).toFixed(2)} | ${r.rounds!.join(' / ')} | ${r.serverCpu ?? '-'} | ${r.pgCpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`,
     );
   }
-  if (sink) {
+  if (traced) {
     const byName = (name: string, c: number) => rows.find((r) => r.scenario === name && r.connections === c);
     for (const c of new Set(rows.map((r) => r.connections))) {
-      const [off, on] = [byName('sync /execute', c), byName('sync /execute traced', c)];
+      const [off, on] = [byName('sync /execute', c), byName(variant, c)];
       if (!off || !on) continue;
       // Each round's two runs are neighbours in time: the median of their ratios is the steadier figure.
       const paired = off.rounds!.map((rps, i) => 1 - on.rounds![i] / rps).sort((a, b) => a - b);
@@ -282,9 +290,11 @@ async function main(): Promise<void> {
       const mid = paired.length / 2;
       const median = paired.length % 2 ? paired[Math.floor(mid)] : (paired[mid - 1] + paired[mid]) / 2;
       process.stdout.write(
-        `\ntracing's cost at ${c} connection(s): ${pct(median)} of req/s, median of the rounds' pairs [${paired.map(pct).join(', ')}]; medians ${off.rps} -> ${on.rps} req/s, server CPU ${off.serverCpu} -> ${on.serverCpu} ms/req`,
+        `\n'${variant}' against 'sync /execute' at ${c} connection(s): ${pct(median)} of req/s, median of the rounds' pairs [${paired.map(pct).join(', ')}]; medians ${off.rps} -> ${on.rps} req/s, server CPU ${off.serverCpu} -> ${on.serverCpu} ms/req`,
       );
     }
+  }
+  if (sink) {
     const seen = (await (await fetch(sink.url)).json()) as { requests: number; bytes: number };
     process.stdout.write(`\nexported: ${seen.requests} OTLP requests, ${(seen.bytes / 1e6).toFixed(1)} MB\n`);
   }

@@ -97,8 +97,8 @@ export class AppConfig {
   chainTokenSeeds: string[];
   /** Seeds (hex) of the keys that sign x402 offers and receipts: the first signs, every one stays published (empty: one derived from platformSigningSeed). */
   receiptSigningSeeds: string[];
-  /** The offer-receipt signature format: `jws` (EdDSA) or `eip712` (secp256k1). */
-  receiptFormat: 'jws' | 'eip712';
+  /** The offer-receipt signature format: `jws` (EdDSA) or `eip712` (secp256k1); `none`: no signed offers or receipts. */
+  receiptFormat: 'jws' | 'eip712' | 'none';
   chainTimeoutS: number;
   escrowHoldStandardS: number;
   escrowHoldAtRiskS: number;

@@ -182,7 +182,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   ) {
     r.problems.push('RECEIPT_SIGNING_SEEDS must not reuse PLATFORM_SIGNING_SEED or CHAIN_TOKEN_SEEDS');
   }
-  c.receiptFormat = r.oneOf('RECEIPT_FORMAT', ['jws', 'eip712'], 'jws');
+  c.receiptFormat = r.oneOf('RECEIPT_FORMAT', ['jws', 'eip712', 'none'], 'jws');
   c.escrowHoldStandardS = r.int('ESCROW_HOLD_STANDARD_S', 86_400);
   c.escrowHoldAtRiskS = r.int('ESCROW_HOLD_AT_RISK_S', 259_200);
   c.escrowHoldCriticalS = r.int('ESCROW_HOLD_CRITICAL_S', 604_800);

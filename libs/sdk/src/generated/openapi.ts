@@ -1674,10 +1674,10 @@ export interface components {
         PlatformKeysResponse: {
             keys: components["schemas"]["PlatformKeyResponse"][];
             /**
-             * @description The format offers and receipts are signed in here
+             * @description The format offers and receipts are signed in here (none: they are not signed)
              * @enum {string}
              */
-            receiptFormat: "jws" | "eip712";
+            receiptFormat: "jws" | "eip712" | "none";
             /** @description Keys of the signed offers and receipts (x402 offer-receipt), the current one first */
             receiptKeys: components["schemas"]["ReceiptKeyResponse"][];
         };

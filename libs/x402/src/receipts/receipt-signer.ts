@@ -34,11 +34,11 @@ type TypedDataParams = { domain: unknown; types: unknown; primaryType: string; m
  * Signs what a payer can check without agora (the `offer-receipt` extension): an offer per
  * accepted payment option in each 402, and a receipt per paid execution. One format per
  * deployment (RECEIPT_FORMAT): `jws` (EdDSA, `kid` resolved through `/.well-known/did.json`) or
- * `eip712` (secp256k1; the signer's address is published beside the JWS keys).
+ * `eip712` (secp256k1; the signer's address is published beside the JWS keys); `none` signs nothing.
  */
 @Injectable()
 export class ReceiptSigner {
-  readonly format: 'jws' | 'eip712';
+  readonly format: 'jws' | 'eip712' | 'none';
   readonly did: string;
   readonly keys: ReceiptKey[];
   private readonly offerCache = new Map<string, { offer: SignedOffer; validUntil: number }>();
@@ -61,6 +61,7 @@ export class ReceiptSigner {
 
   /** The 402's `extensions["offer-receipt"]`: one signed offer per accepted option (reused while fresh). */
   offerExtension(v2: PaymentRequiredV2): Record<string, unknown> {
+    if (this.format === 'none') return {};
     return { [OFFER_RECEIPT]: { info: { offers: v2.accepts.map((a, i) => this.offer(v2.resource.url, i, a)) } } };
   }
 
@@ -84,7 +85,8 @@ export class ReceiptSigner {
   }
 
   /** A signed receipt of one paid execution. */
-  async receipt(facts: ReceiptFacts): Promise<SignedReceipt> {
+  async receipt(facts: ReceiptFacts): Promise<SignedReceipt | null> {
+    if (this.format === 'none') return null;
     // Keys in the order Postgres keeps them (jsonb: shorter first), so a stored receipt renders as it was first sent.
     const payload: AgoraReceiptPayload = jsonbOrdered({
       version: AGORA_RECEIPT_VERSION,

@@ -48,7 +48,10 @@ export class ReceiptKeyResponse {
 export class PlatformKeysResponse {
   @ApiProperty({ type: [PlatformKeyResponse] })
   keys: PlatformKeyResponse[];
-  @ApiProperty({ enum: ['jws', 'eip712'], description: 'The format offers and receipts are signed in here' })
+  @ApiProperty({
+    enum: ['jws', 'eip712', 'none'],
+    description: 'The format offers and receipts are signed in here (none: they are not signed)',
+  })
   receiptFormat: string;
   @ApiProperty({
     type: [ReceiptKeyResponse],
