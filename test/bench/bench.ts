@@ -30,6 +30,7 @@ import {
 } from './bench-lib';
 import { DB, DB_URL, ROLES_FILE } from './bench-roles';
 import { paymentHeaders } from './bench-x402';
+import { printPairedCost, spawnComparedApi, spawnTracedApi } from './bench-variant';
 
 const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const PLATFORM = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -41,26 +42,8 @@ const header = async (wallet: Wallet, amount: bigint) => x402V1Header(wallet, am
 const headers = async (count: number, amount: bigint, v2?: 'plain' | 'id') =>
   paymentHeaders(count, amount, { usdc: USDC, payTo: PLATFORM, v2 });
 
-const spawnRole = (role: string, env: Record<string, string> = {}, preload: string[] = []) =>
-  spawnRoleOf(ROLES_FILE, role, env, preload);
+const spawnRole = (role: string, env: Record<string, string> = {}) => spawnRoleOf(ROLES_FILE, role, env);
 const TRACING = Boolean(process.env.BENCH_TRACING);
-
-/** The traced api: OpenTelemetry started before its imports, the sampled spans exported to the sink (nothing dropped: a deep queue). */
-function spawnTracedApi(sinkUrl: string) {
-  const otel = {
-    OTEL_TRACES_EXPORTER: 'otlp',
-    OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
-    // BENCH_TRACE_RATIO: the share of requests sampled (1: every one, the worst case).
-    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-    OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_TRACE_RATIO ?? '1',
-    OTEL_BSP_MAX_QUEUE_SIZE: '65536',
-    OTEL_METRICS_EXPORTER: 'none',
-    OTEL_LOGS_EXPORTER: 'none',
-  };
-  // BENCH_TRACING=control: the same second process without the SDK (an A/A check of the comparison itself).
-  if (process.env.BENCH_TRACING === 'control') return spawnRole('api');
-  return spawnRole('api', otel, [require.resolve('./bench-tracing.ts')]);
-}
 
 async function run(
   name: string,
@@ -100,11 +83,7 @@ async function main(): Promise<void> {
   const baselineApp = await spawnRole('baseline', { BENCH_AGENT_URL: agent.url });
   const sink = TRACING ? await spawnRole('sink') : null;
   const compare = process.env.BENCH_COMPARE;
-  const traced = sink
-    ? await spawnTracedApi(sink.url)
-    : compare
-      ? await spawnRole('api', Object.fromEntries(compare.split(/\s+/).map((kv) => kv.split('=') as [string, string])))
-      : null;
+  const traced = sink ? await spawnTracedApi(sink.url) : compare ? await spawnComparedApi(compare) : null;
   const variant = sink ? 'sync /execute traced' : `sync /execute (${compare})`;
   const children = [agent.child, api.child, baselineApp.child, ...[sink, traced].flatMap((p) => (p ? [p.child] : []))];
   const apiUrl = api.url;
@@ -279,21 +258,7 @@ async function main(): Promise<void> {
       `| ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${(r.rps / direct(r.connections)).toFixed(2)} | ${(r.rps / baseline(r.connections)).toFixed(2)} | ${r.rounds!.join(' / ')} | ${r.serverCpu ?? '-'} | ${r.pgCpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`,
     );
   }
-  if (traced) {
-    const byName = (name: string, c: number) => rows.find((r) => r.scenario === name && r.connections === c);
-    for (const c of new Set(rows.map((r) => r.connections))) {
-      const [off, on] = [byName('sync /execute', c), byName(variant, c)];
-      if (!off || !on) continue;
-      // Each round's two runs are neighbours in time: the median of their ratios is the steadier figure.
-      const paired = off.rounds!.map((rps, i) => 1 - on.rounds![i] / rps).sort((a, b) => a - b);
-      const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-      const mid = paired.length / 2;
-      const median = paired.length % 2 ? paired[Math.floor(mid)] : (paired[mid - 1] + paired[mid]) / 2;
-      process.stdout.write(
-        `\n'${variant}' against 'sync /execute' at ${c} connection(s): ${pct(median)} of req/s, median of the rounds' pairs [${paired.map(pct).join(', ')}]; medians ${off.rps} -> ${on.rps} req/s, server CPU ${off.serverCpu} -> ${on.serverCpu} ms/req`,
-      );
-    }
-  }
+  if (traced) printPairedCost(rows, variant);
   if (sink) {
     const seen = (await (await fetch(sink.url)).json()) as { requests: number; bytes: number };
     process.stdout.write(`\nexported: ${seen.requests} OTLP requests, ${(seen.bytes / 1e6).toFixed(1)} MB\n`);
