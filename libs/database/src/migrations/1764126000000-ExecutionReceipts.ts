@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * An execution paid with x402 keeps the signed receipt it was answered with (`offer-receipt`), and
  * the paid route it came by (its receipt and 402 name that route's URL as the resource).
  */
-export class ExecutionReceipts1764125000000 implements MigrationInterface {
-  name = 'ExecutionReceipts1764125000000';
+export class ExecutionReceipts1764126000000 implements MigrationInterface {
+  name = 'ExecutionReceipts1764126000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "executions" ADD "receipt" jsonb`);
