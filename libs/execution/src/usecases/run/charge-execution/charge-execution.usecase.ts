@@ -104,8 +104,12 @@ export class ChargeExecution {
     if (funding.settlesOutside) {
       const failure = await funding.settleOutside();
       if (failure) {
-        // An authorization that expired unused is final: not charged, output withheld, no more retries.
-        await this.repo.markSettlementFailed(execution.id, failure.final);
+        // Sent and undecided: still pending (the payment's own sweep records it). An authorization
+        // that expired unused is final: not charged, output withheld, no more retries.
+        await this.repo.markSettlementStatus(
+          execution.id,
+          failure.pending ? 'settlement_pending' : failure.final ? 'settlement_expired' : 'settlement_failed',
+        );
         return this.stored(execution.id);
       }
       try {
