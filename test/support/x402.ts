@@ -19,6 +19,8 @@ export interface HeaderOptions {
   validAfter?: bigint;
   validBefore?: bigint;
   nonce?: string;
+  /** v2 only: the payload's `extensions` (e.g. a payment identifier). */
+  extensions?: Record<string, unknown>;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function x402Header(
             extra: { name: o.assetName ?? 'USDC', version: '2' },
           },
           payload,
+          ...(o.extensions ? { extensions: o.extensions } : {}),
         };
   return {
     name: version === 1 ? 'X-PAYMENT' : 'PAYMENT-SIGNATURE',

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
-import { ExecutionEntity } from './entities/execution.entity';
+import { ExecutionEntity, SettlementStatus } from './entities/execution.entity';
 
 /** What a finished run writes. */
 export interface RunCompletion {
@@ -198,11 +198,14 @@ export class ExecutionsRepository {
     );
   }
 
-  /** A settlement that failed (retried later), or, `expired`, one whose authorization expired unused (final). */
-  async markSettlementFailed(id: string, expired = false): Promise<void> {
+  /**
+   * A settlement not done, its lease dropped (its payment's own sweep finishes it): failed (retried
+   * later), expired (its authorization expired unused: final), or pending (sent, not decided yet).
+   */
+  async markSettlementStatus(id: string, status: Exclude<SettlementStatus, 'settled'>): Promise<void> {
     await this.dataSource.query(
       `UPDATE executions SET settlement_status = $2, locked_until = NULL WHERE id = $1 AND settlement_status <> 'settled'`,
-      [id, expired ? 'settlement_expired' : 'settlement_failed'],
+      [id, status],
     );
   }
 

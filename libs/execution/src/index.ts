@@ -24,6 +24,10 @@ export type { BudgetCheckRequest, BudgetEstimate } from './usecases/chain/budget
 export { RetryExecution } from './usecases/paid/retry-execution/retry-execution.usecase';
 export { GetExecution } from './usecases/paid/get-execution/get-execution.usecase';
 export type { ExecutionView } from './usecases/paid/get-execution/get-execution.usecase';
+export { GetPaymentStatus, PAYMENT_STATUS_LIMIT } from './usecases/paid/get-payment-status/get-payment-status.usecase';
+export type { PaymentStatusView } from './usecases/paid/get-payment-status/get-payment-status.usecase';
+export { PAYMENT_STATUSES } from './usecases/paid/get-payment-status/payment-status';
+export type { PaymentStatusName } from './usecases/paid/get-payment-status/payment-status';
 export { RunPendingExecution } from './usecases/paid/run-pending-execution/run-pending-execution.usecase';
 export type { PendingRunOutcome } from './usecases/paid/run-pending-execution/run-pending-execution.usecase';
 export { FinishSettlement } from './usecases/paid/finish-settlement/finish-settlement.usecase';

@@ -5,4 +5,10 @@ export { OnchainModule, OnchainOptions } from './onchain.module';
 export { PAYOUT_MAX_ATTEMPTS, PayoutOutcome, PayoutSender, PayoutTable } from './payout.sender';
 export { logSettlementConfirmed, SettledPayment } from './settlement-log';
 export { SettlementFailed, SettlementFailureReason } from './settlement/settlement-failed';
-export { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement/settlement.adapter';
+export {
+  SettleRequest,
+  SettlementAdapter,
+  SettlementUndecided,
+  TransferOutcome,
+  TransferRequest,
+} from './settlement/settlement.adapter';

@@ -25,6 +25,8 @@ export { PaymentsModule } from './payments.module';
 export { PaymentsTestClock } from './test-clock';
 export type { PaymentsDueRun, PaymentsShift } from './test-clock';
 export { FailWithdrawal } from './usecases/fail-withdrawal/fail-withdrawal.usecase';
+export { FindPayments } from './usecases/find-payments/find-payments.usecase';
+export type { PaymentLookup, PaymentRecord } from './usecases/find-payments/find-payments.usecase';
 export { FreezeDisputedEarnings } from './usecases/freeze-disputed-earnings/freeze-disputed-earnings.usecase';
 export type { Freeze } from './usecases/freeze-disputed-earnings/freeze-disputed-earnings.usecase';
 export { GetBalance } from './usecases/get-balance/get-balance.usecase';

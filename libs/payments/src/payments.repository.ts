@@ -12,7 +12,25 @@ import {
 } from '@app/database';
 import { AppException } from '@app/common';
 import { paymentReplayed } from '@app/x402';
-import { PaymentEntity, PaymentPurpose } from './entities/payment.entity';
+import { PaymentEntity, PaymentPurpose, PaymentStatus } from './entities/payment.entity';
+
+/** A payment as anyone may read it: its state and on-chain facts, never its signature or header. */
+export interface PaymentRecord {
+  id: string;
+  purpose: PaymentPurpose;
+  status: PaymentStatus;
+  /** What it paid for once linked: the execution id, the agent id (registration) or a refund id. */
+  refId: string | null;
+  network: string;
+  chainId: number;
+  asset: string;
+  payer: string;
+  value: bigint;
+  nonce: string;
+  txHash: string | null;
+  createdAt: Date;
+  settledAt: Date | null;
+}
 
 /** The `payments` table: every statement on it. Transitions are checked in SQL, so concurrent writers cannot both win. */
 @Injectable()
@@ -81,6 +99,21 @@ export class PaymentsRepository {
 
   get(id: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentEntity | null> {
     return manager.findOne(PaymentEntity, { where: { id } });
+  }
+
+  /**
+   * Payments whose settlement transaction (ix_payments_tx_hash) or authorization nonce
+   * (ix_payments_nonce) is `hash`, or whose id is in `ids`; newest first, at most `limit`.
+   */
+  async matching(hash: string | null, ids: string[], limit: number): Promise<PaymentRecord[]> {
+    const rows = await queryRows<Omit<PaymentRecord, 'value'> & { value: string }>(
+      this.tx.pooled,
+      `SELECT id, purpose, status, ref_id AS "refId", network, chain_id AS "chainId", asset, payer, value::text AS value, nonce,
+              tx_hash AS "txHash", created_at AS "createdAt", settled_at AS "settledAt"
+         FROM payments WHERE tx_hash = $1 OR nonce = $1 OR id = ANY($2::varchar[]) ORDER BY created_at DESC, id LIMIT $3`,
+      [hash, ids, limit],
+    );
+    return rows.map((r) => ({ ...r, value: BigInt(r.value) }));
   }
 
   /** A reserved or failed payment recorded settled inline and linked to `refId`; INVALID_STATE if it was not open for settlement. */
@@ -162,6 +195,14 @@ export class PaymentsRepository {
   async markFailed(id: string, nextAttemptAt: Date, message: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`,
+      [id, nextAttemptAt, message],
+    );
+  }
+
+  /** A settling attempt whose transaction was sent and not decided: still `settling`, its lease renewed to `nextAttemptAt`. */
+  async markUndecided(id: string, nextAttemptAt: Date, message: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE payments SET next_attempt_at = $2, last_error = $3 WHERE id = $1 AND status = 'settling'`,
       [id, nextAttemptAt, message],
     );
   }

@@ -53,6 +53,11 @@ export class PaymentsResource {
     return unwrap(this.api.GET('/api/v1/payments/tx/{txId}', { params: { path: { txId } } }));
   }
 
+  /** What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier. */
+  status(ref: string) {
+    return unwrap(this.api.GET('/api/v1/payments/status/{ref}', { params: { path: { ref } } }));
+  }
+
   stats() {
     return unwrap(this.api.GET('/api/v1/payments/stats'));
   }

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { GetPlatformStats } from '@app/analytics';
 import { WalletAuthContext } from '@app/auth';
 import { Usdc } from '@app/common';
 import { AppConfig } from '@app/config';
+import { GetPaymentStatus } from '@app/execution';
 import {
   GetBalance,
   GetEarningsHistory,
@@ -34,6 +35,7 @@ import {
   WithdrawDto,
   WithdrawResponse,
 } from './dto/payments.dto';
+import { PaymentStatusResponse, toPaymentStatusResponse } from './dto/payment-status.dto';
 
 @ApiTags('payments')
 @Controller('payments')
@@ -48,6 +50,7 @@ export class PaymentsController {
     private readonly earningsHistory: GetEarningsHistory,
     private readonly getTransaction: GetTransaction,
     private readonly platformStats: GetPlatformStats,
+    private readonly paymentStatus: GetPaymentStatus,
     config: AppConfig,
   ) {
     this.livemode = isLivemode(config);
@@ -116,6 +119,25 @@ export class PaymentsController {
   @ApiErrors(400, 404)
   async transaction(@Param('txId') txId: string): Promise<TransactionResponse> {
     return toTransactionResponse(await this.getTransaction.execute(prefixedId(txId, 'tx', 'txId')), this.livemode);
+  }
+
+  @Get('status/:ref')
+  @ApiOperation({
+    summary:
+      'What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier',
+    description:
+      'Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id and times. Never an output, a signature or a header.',
+  })
+  @ApiParam({
+    name: 'ref',
+    description:
+      'A settlement transaction hash or an EIP-3009 authorization nonce (0x and 64 hex digits), or an x402 payment identifier (16-128 of A-Z, a-z, 0-9, "_" and "-")',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$', minLength: 16, maxLength: 128 },
+  })
+  @ApiEnvelope(PaymentStatusResponse)
+  @ApiErrors(400, 404)
+  async status(@Param('ref') ref: string): Promise<PaymentStatusResponse> {
+    return toPaymentStatusResponse(await this.paymentStatus.execute(ref), this.livemode);
   }
 
   @Get('stats')

@@ -22,6 +22,7 @@ import { RefundDust1764020000000 } from './1764020000000-RefundDust';
 import { PayloadRetention1764032000000 } from './1764032000000-PayloadRetention';
 import { AgentHealth1764100000000 } from './1764100000000-AgentHealth';
 import { ConfigVersionTags1764110000000 } from './1764110000000-ConfigVersionTags';
+import { PaymentStatusLookups1764125000000 } from './1764125000000-PaymentStatusLookups';
 import { ExecutionReceipts1764126000000 } from './1764126000000-ExecutionReceipts';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -50,5 +51,6 @@ export const MIGRATIONS = [
   PayloadRetention1764032000000,
   AgentHealth1764100000000,
   ConfigVersionTags1764110000000,
+  PaymentStatusLookups1764125000000,
   ExecutionReceipts1764126000000,
 ];

@@ -184,6 +184,12 @@ export class ChainSender {
     return { state: 'pending', tx };
   }
 
+  /** The chain's decision on this wallet's transaction `txHash`, as `resolve` decides it (`pending`: it may still land); null: not one of ours. */
+  async decide(txHash: string): Promise<ChainOutcome['state'] | null> {
+    const tx = await this.o.repository.byHash(txHash);
+    return tx ? (await this.resolve(tx)).state : null;
+  }
+
   /**
    * The wallet's nonce `tx.nonce` is consumed. Asked again (it may have been mined meanwhile), and
    * the transaction itself looked up (a node whose receipt index lags, or a pool, still knows it):

@@ -54,6 +54,16 @@ export class ChainTxsRepository {
     return row ? { ...row, nonce: BigInt(row.nonce) } : null;
   }
 
+  /** The persisted transaction with this hash (a payment holds the hash of the one carrying it). */
+  async byHash(txHash: string): Promise<ChainTxRow | null> {
+    const [row] = await queryRows<ChainTxRow & { nonce: string }>(
+      this.dataSource.manager,
+      `SELECT ${COLUMNS} FROM chain_txs WHERE tx_hash = $1`,
+      [txHash.toLowerCase()],
+    );
+    return row ? { ...row, nonce: BigInt(row.nonce) } : null;
+  }
+
   /** Records the chain's decision on a signed transaction (once: a decided row never changes); true if this call recorded it. */
   async finish(
     id: string,

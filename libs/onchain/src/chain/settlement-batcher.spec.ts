@@ -1,5 +1,5 @@
 import { id as eventTopic, Wallet, zeroPadValue } from 'ethers';
-import { SettleRequest } from '../settlement/settlement.adapter';
+import { SettleRequest, SettlementUndecided } from '../settlement/settlement.adapter';
 import { ChainSender } from './chain-sender';
 import { SettlementBatcher, SettlementNotMinedError } from './settlement-batcher';
 
@@ -44,5 +44,26 @@ describe('SettlementBatcher', () => {
     expect(bad).toMatchObject({ status: 'rejected', reason: expect.any(SettlementNotMinedError) });
     expect(ok).toEqual({ status: 'fulfilled', value: { txHash: '0xabc' } });
     expect(calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['not mined within the wait', async () => ({ state: 'pending' })],
+    [
+      'its receipt unreadable',
+      async () => {
+        throw new Error('node unreachable');
+      },
+    ],
+  ])('a transaction sent and %s: undecided (its hash), never a failure', async (_what, confirm) => {
+    const sender = { submit: async () => ({ id: 'ctx_1', txHash: '0xabc' }), confirm } as unknown as ChainSender;
+    const batcher = new SettlementBatcher(sender, {
+      token: TOKEN,
+      batcher: null,
+      maxBatch: 10,
+      bindHash: async () => undefined,
+    });
+    const [out] = await Promise.allSettled([batcher.settle(request(`0x${'22'.repeat(32)}${'33'.repeat(32)}1b`, 3))]);
+    expect(out).toMatchObject({ status: 'rejected', reason: expect.any(SettlementUndecided) });
+    expect((out as PromiseRejectedResult).reason.txHash).toBe('0xabc');
   });
 });

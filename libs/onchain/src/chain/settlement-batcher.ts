@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { id as eventTopic, Interface, Signature, zeroPadValue } from 'ethers';
 import { Queryable } from '@app/database';
-import { SettleRequest } from '../settlement/settlement.adapter';
+import { SettleRequest, SettlementUndecided } from '../settlement/settlement.adapter';
 import { ChainSender } from './chain-sender';
 
 const TOKEN = new Interface([
@@ -112,6 +112,12 @@ export class SettlementBatcher {
   private async finish(group: Queued[], tx: NonNullable<Awaited<ReturnType<ChainSender['submit']>>>): Promise<void> {
     try {
       const outcome = await this.sender.confirm(tx);
+      // Sent and not decided within the wait (a node that stalls, a busy chain): it may still land.
+      if (outcome.state === 'pending') {
+        const err = new SettlementUndecided(tx.txHash, `settlement transaction ${tx.txHash} not confirmed yet`);
+        for (const q of group) q.reject(err);
+        return;
+      }
       // A decision recorded earlier whose receipt the node no longer answers: settlement recovery reads each authorization from the chain.
       if (outcome.state !== 'mined' || !outcome.receipt) {
         const err = new SettlementNotMinedError(`settlement transaction ${tx.txHash} ${outcome.state}`);
@@ -131,7 +137,12 @@ export class SettlementBatcher {
       }
     } catch (err) {
       this.logger.warn({ txId: tx.id, err: (err as Error).message }, 'settlement confirmation failed');
-      for (const q of group) q.reject(err as Error);
+      // Persisted and broadcast, its receipt unread: its outcome is unknown, not a failure.
+      const undecided = new SettlementUndecided(
+        tx.txHash,
+        `settlement transaction ${tx.txHash} could not be confirmed: ${(err as Error).message?.slice(0, 200)}`,
+      );
+      for (const q of group) q.reject(undecided);
     }
   }
 }

@@ -4,7 +4,13 @@ import { AppConfig } from '@app/config';
 import { ChainSender } from '../chain/chain-sender';
 import { SettlementBatcher } from '../chain/settlement-batcher';
 import { PaymentInvalid, PaymentReplayed, VerifiedPayment } from '@app/x402';
-import { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement.adapter';
+import {
+  SettleRequest,
+  SettlementAdapter,
+  SettlementUndecided,
+  TransferOutcome,
+  TransferRequest,
+} from './settlement.adapter';
 
 /** The parts of USDC (FiatToken v2) we read; the project's TestUSDC has the same interface. */
 const USDC_ABI = [
@@ -66,8 +72,18 @@ export class EvmSettlementAdapter extends SettlementAdapter {
     return this.sender;
   }
 
-  settle(p: SettleRequest): Promise<{ txHash: string }> {
-    return this.batcher.settle(p);
+  /**
+   * A payment already bound to a transaction (an earlier attempt's) is decided from it first: one
+   * that may still land is never doubled by a second (SettlementUndecided until the chain decides);
+   * one mined that used the authorization is the settlement. Otherwise (reverted, dropped, or the
+   * authorization refused in it) a new transaction carries it.
+   */
+  async settle(p: SettleRequest): Promise<{ txHash: string }> {
+    const earlier = p.txHash ? await this.sender.decide(p.txHash) : null;
+    if (earlier === 'pending')
+      throw new SettlementUndecided(p.txHash!, `settlement transaction ${p.txHash} not confirmed yet`);
+    const moved = earlier === 'mined' ? await this.settlementOf(p) : null;
+    return moved ? { txHash: moved } : this.batcher.settle(p);
   }
 
   async authorizationUsed(p: SettleRequest): Promise<boolean> {

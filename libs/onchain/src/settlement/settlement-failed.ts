@@ -1,7 +1,12 @@
 import { AppException, ErrorDetails } from '@app/common';
 
-/** Why a settlement failed, where the caller acts on it: `authorization_expired_unused` is final (never retried). */
-export type SettlementFailureReason = 'authorization_expired_unused' | 'unexpected_verify_error';
+/**
+ * Why a settlement did not complete, where the caller acts on it: `authorization_expired_unused` is
+ * final (never retried); `settlement_pending` is no failure: the outcome is not known yet (a
+ * transaction carrying it was sent and not mined within the wait, or another process is settling
+ * it), `details.txHash` names the transaction when one was sent, and the worker records the outcome.
+ */
+export type SettlementFailureReason = 'authorization_expired_unused' | 'unexpected_verify_error' | 'settlement_pending';
 
 /**
  * A settlement that did not move the money (SETTLEMENT_FAILED), with its reason as a typed field

@@ -46,6 +46,21 @@ export type TransferOutcome =
   | { kind: 'fenced' };
 
 /**
+ * A settlement sent on chain whose outcome is not known yet: the transaction carrying it (`txHash`,
+ * bound to the payment before broadcast) was not mined within the wait, or its receipt could not
+ * be read. It may still land, so it is never reported failed and never doubled by a second one.
+ */
+export class SettlementUndecided extends Error {
+  constructor(
+    readonly txHash: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SettlementUndecided';
+  }
+}
+
+/**
  * Where money actually moves. One interface, three adapters chosen by SETTLEMENT_MODE:
  * `local` (no chain; deterministic hashes), `evm` (relayer calls transferWithAuthorization;
  * withdrawals are transfers from the platform wallet) and `facilitator` (x402 /verify, /settle).
@@ -59,7 +74,9 @@ export abstract class SettlementAdapter {
   /**
    * Moves the authorized USDC to the platform. The evm adapter persists the signed transaction
    * (and the payment's hash) before broadcast, so a crash after it is recovered from the chain.
-   * Resolves with the hash of the transaction that moved the money.
+   * Resolves with the hash of the transaction that moved the money; rejects with
+   * SettlementUndecided when a transaction carrying it was sent and the chain has not decided it
+   * (its outcome is unknown: not a failure), else with the failure.
    */
   abstract settle(payment: SettleRequest): Promise<{ txHash: string }>;
 

@@ -38,7 +38,8 @@ export interface Funding {
   afterEnd(): Promise<void>;
   /**
    * Settles outside Postgres (settlesOutside), recorded before it is sent and recoverable. Answers null once
-   * settled, else the failure: `final` for an authorization that expired unused (never retried), else retried.
+   * settled, else what stands: `pending` when the outcome is not known yet (sent on chain and undecided: the
+   * worker records it), `final` for an authorization that expired unused (never retried), else failed and retried.
    */
   settleOutside(): Promise<SettleFailure | null>;
   /** The settlement as the payer sees it (once settled). */
@@ -69,9 +70,14 @@ export interface PaymentFacts {
   amount: bigint;
 }
 
-/** A settlement outside Postgres that did not happen (SETTLEMENT_FAILED): final, or retried on its schedule. */
+/** A settlement outside Postgres that did not complete (SETTLEMENT_FAILED): undecided, final, or retried on its schedule. */
 export interface SettleFailure {
+  /** The authorization expired unused: nothing moved, never retried. */
   final: boolean;
+  /** Not a failure: sent (or being settled elsewhere) and not decided yet; the worker records the outcome. */
+  pending: boolean;
+  /** While pending: the hash of the transaction carrying it, once one was sent. */
+  txHash?: string | null;
 }
 
 /** What a charge records, for the funding's own rows. */

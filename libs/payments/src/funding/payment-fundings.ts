@@ -74,6 +74,16 @@ export class PaymentFundings {
       : { txHash: null, receipt: null, refund };
   }
 
+  /**
+   * A payment whose settlement is not decided yet, as its payer sees it: the hash of the transaction
+   * carrying it once one was sent (bound before broadcast), no receipt yet.
+   */
+  async pendingSettlement(paymentId: string): Promise<PaidSettlement> {
+    const p = await this.deps.payments.get(paymentId);
+    const sent = p !== null && (p.status === 'settling' || p.status === 'settled');
+    return { txHash: sent ? p.txHash : null, receipt: null, refund: null };
+  }
+
   private build(payment: PaymentEntity, claim: VerifiedPayment | null): X402Funding {
     return new X402Funding(payment, this.deps, claim, (p) => this.adapter.inlineTxHash(toSettleRequest(p)));
   }

@@ -4,7 +4,7 @@ import { NonceGuard, VerifiedPayment, X402Service } from '@app/x402';
 import { PaymentEntity } from '../entities/payment.entity';
 import { logSettlementConfirmed, SettlementFailed } from '@app/onchain';
 import { PaymentsRepository } from '../payments.repository';
-import { EXPIRED_UNUSED, SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
+import { EXPIRED_UNUSED, SETTLEMENT_PENDING, SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
 import { Funding, PaymentFacts, SettleFailure } from './funding';
 
 export interface X402FundingDeps {
@@ -97,7 +97,10 @@ export class X402Funding implements Funding {
       return null;
     } catch (err) {
       if (!(err instanceof SettlementFailed)) throw err;
-      return { final: err.reason === EXPIRED_UNUSED };
+      const pending = err.reason === SETTLEMENT_PENDING;
+      const txHash = pending ? (err.details?.txHash as string | undefined) : undefined;
+      if (txHash) this.payment.txHash = txHash;
+      return { final: err.reason === EXPIRED_UNUSED, pending, txHash: txHash ?? null };
     }
   }
 

@@ -629,6 +629,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payments/status/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier
+         * @description Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id and times. Never an output, a signature or a header.
+         */
+        get: operations["PaymentsController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/tx/{txId}": {
         parameters: {
             query?: never;
@@ -1645,6 +1665,47 @@ export interface components {
             /** @example none */
             type: string;
         };
+        PaymentStatusItem: {
+            /**
+             * @description USDC, six decimals: the authorization value
+             * @example 0.011000
+             */
+            amount: string;
+            /** @description The token contract (lower case) */
+            asset: string;
+            /** @example 84532 */
+            chainId: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
+            /** @example base-sepolia */
+            network: string;
+            /** @description The EIP-3009 authorization nonce */
+            nonce: string;
+            /** @description The payer (authorization.from, lower case) */
+            payer: string;
+            /** @enum {string} */
+            purpose: "execution" | "registration";
+            /** @description The execution it paid for (GET /api/v1/execute/{requestId}) */
+            requestId: string | null;
+            /**
+             * Format: date-time
+             * @description When settled (settled, refunded)
+             */
+            settledAt: string | null;
+            /**
+             * @description settled: the money moved and what it paid for is recorded. settlement_pending: the outcome is not known yet (sent and not confirmed, queued or running, or its charge not yet recorded); never answered with a 402. failed: the last settlement attempt moved nothing; it is retried. released: it moved nothing and the platform will not move it (expired unused, or kept by a failed run for its retry only). refunded: settled, then owed back whole (a dispute the client won, a registration that created no agent). A partial refund leaves it settled.
+             * @enum {string}
+             */
+            status: "settled" | "settlement_pending" | "failed" | "released" | "refunded";
+            /** @description The settlement transaction: once settled or refunded, and while pending once one was sent */
+            txHash: string | null;
+        };
+        PaymentStatusResponse: {
+            /** @description The payments the reference names, newest first, at most 20 (several payers may share a nonce or an identifier) */
+            payments: components["schemas"]["PaymentStatusItem"][];
+        };
         PerformanceStats: {
             /** @description ms, rounded */
             avgExecutionTime: number;
@@ -1834,10 +1895,11 @@ export interface components {
             /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
             livemode: boolean;
             /**
-             * @description settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld
+             * @description settlement_pending: the outcome is not known yet (never a 402: the output stays withheld until it settles; GET /api/v1/payments/status/{txHash} follows it); settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld
              * @enum {string|null}
              */
             status: "settlement_pending" | "settled" | "settlement_failed" | "settlement_expired" | null;
+            /** @description The settlement transaction: once settled, and while pending once one was sent */
             txHash: string | null;
         };
         SignedReceiptDto: {
@@ -6044,6 +6106,89 @@ export interface operations {
                         data: components["schemas"]["StatsResponse"];
                         /** @example true */
                         success: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    PaymentsController_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A settlement transaction hash or an EIP-3009 authorization nonce (0x and 64 hex digits), or an x402 payment identifier (16-128 of A-Z, a-z, 0-9, "_" and "-") */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentStatusResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
                     };
                 };
             };

@@ -140,10 +140,15 @@ export class SettlementResponse {
     nullable: true,
     enum: ['settlement_pending', 'settled', 'settlement_failed', 'settlement_expired'],
     description:
-      'settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld',
+      'settlement_pending: the outcome is not known yet (never a 402: the output stays withheld until it settles; GET /api/v1/payments/status/{txHash} follows it); settlement_expired: the authorization passed its validBefore unused; nothing was charged and the output stays withheld',
   })
   status: string | null;
-  @ApiProperty({ nullable: true, type: String }) txHash: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'The settlement transaction: once settled, and while pending once one was sent',
+  })
+  txHash: string | null;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
@@ -242,7 +247,11 @@ export function toExecutionResponse(
           }
         : {}),
     },
-    settlement: { status: e.settlementStatus, txHash: e.settlementStatus === 'settled' ? paid.txHash : null, livemode },
+    settlement: {
+      status: e.settlementStatus,
+      txHash: e.settlementStatus === 'settled' || e.settlementStatus === 'settlement_pending' ? paid.txHash : null,
+      livemode,
+    },
     transactionId: e.transactionId,
     ...(e.usageTokens !== null ? { usage: { tokens: e.usageTokens } } : {}),
     ...(paid.refund
@@ -256,7 +265,10 @@ export function toExecutionResponse(
           },
         }
       : {}),
-    ...(released && paid.signed ? { receipt: paid.signed as SignedReceiptResponse } : {}),
+    // Shown with the output, or (settlementPending) with an answer whose settlement is not decided yet.
+    ...(paid.signed && (released || e.settlementStatus === 'settlement_pending')
+      ? { receipt: paid.signed as SignedReceiptResponse }
+      : {}),
     livemode,
   };
 }

@@ -124,13 +124,16 @@ export class PaymentAdmission {
 
   /**
    * The payment checked in order: present (else PAYMENT_REQUIRED with the offer), recovered (an
-   * invalid one answers the offer too), verified, and the used-check read succeeded. Answers the payer.
+   * invalid one answers the offer too), not already presented here (PAYMENT_REPLAYED, whatever its
+   * terms say now: an authorization whose settlement may be under way is never answered with a 402,
+   * which would have a client pay again), verified, and the used-check read succeeded. Answers the payer.
    */
   check(price: PriceRequest, used: PromiseSettledResult<boolean>): string {
     if (!this.header) throw this.x402.paymentRequired(price);
     const recoverError = this.recoverError;
     if (recoverError)
       throw recoverError instanceof PaymentInvalid ? this.x402.withOffer(recoverError, price) : recoverError;
+    if (used.status === 'fulfilled' && used.value) throw paymentReplayed();
     if (this.verifyError || !this.verified) throw this.verifyError;
     if (used.status === 'rejected') throw used.reason;
     return this.verified.payer;

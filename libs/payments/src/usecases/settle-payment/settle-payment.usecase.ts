@@ -5,13 +5,16 @@ import { AppConfig } from '@app/config';
 import { PaymentEntity } from '../../entities/payment.entity';
 import { toSettleRequest } from '../../payment-rows';
 import { PaymentsRepository } from '../../payments.repository';
-import { logSettlementConfirmed, SettlementAdapter, SettlementFailed } from '@app/onchain';
+import { logSettlementConfirmed, SettlementAdapter, SettlementFailed, SettlementUndecided } from '@app/onchain';
 
 /** How long past validBefore (our clock) an unused authorization is still watched: block timestamps may lag our clock. */
 export const AUTHORIZATION_EXPIRY_MARGIN_S = 600n;
 
 /** Details of the SETTLEMENT_FAILED thrown for an authorization that expired unused: the failure is final. */
 export const EXPIRED_UNUSED = 'authorization_expired_unused';
+
+/** The reason of the SETTLEMENT_FAILED thrown while the outcome is not known (sent on chain, or settling elsewhere): no failure. */
+export const SETTLEMENT_PENDING = 'settlement_pending';
 
 /** Settlement retries: 30 s, 2 min, 8 min, ... capped at 1 h. */
 export function settleRetryDelayMs(attempt: number): number {
@@ -22,10 +25,13 @@ export function settleRetryDelayMs(attempt: number): number {
  * Moving an authorization's USDC outside Postgres (evm, facilitator), recorded before anything
  * leaves: the payment is first claimed `settling` with a lease (SETTLEMENT_LEASE_MS), then the
  * adapter is called (evm stores the hash before broadcast), then `settled` or
- * `settlement_failed` (retried on a schedule). A settling payment whose lease ran out (its
- * process died) is taken over: the chain is asked whether the authorization was used and by
- * which transaction, and only if it was not is it sent again. So money that moved is recorded
- * exactly once, and a settling payment is never released.
+ * `settlement_failed` (retried on a schedule). A transaction sent and not decided yet (its
+ * receipt did not come within the wait) leaves the payment `settling` with its hash and a new
+ * lease: its outcome is unknown, not failed. A settling payment whose lease ran out (its process
+ * died, or its transaction was undecided) is taken over: the chain is asked whether the
+ * authorization was used and by which transaction, and only if it was not, and no transaction
+ * carrying it can still land, is it sent again. So money that moved is recorded exactly once,
+ * and a settling payment is never released.
  */
 @Injectable()
 export class SettlePayment {
@@ -43,7 +49,8 @@ export class SettlePayment {
   /**
    * Settles a reserved or failed authorization (or takes over a settling one whose lease ran
    * out). Answers the payment `settled`; throws SETTLEMENT_FAILED when the settlement failed (the
-   * row is `settlement_failed` with its next retry time) or is still running elsewhere.
+   * row is `settlement_failed` with its next retry time), or with `reason` SETTLEMENT_PENDING when
+   * its outcome is not known (sent and undecided, or still running elsewhere).
    */
   async execute(paymentOrId: string | PaymentEntity): Promise<PaymentEntity> {
     // A payment the caller just read or wrote saves a read; the claim below decides either way.
@@ -64,17 +71,11 @@ export class SettlePayment {
       new Date(now.getTime() + this.config.settlementLeaseMs),
       now,
     );
-    if (!claimed) {
-      const current = await this.get(paymentId);
-      if (current.status === 'settled') return current;
-      throw new SettlementFailed('The payment is being settled; it will be recorded when it is', {
-        paymentId,
-      });
-    }
+    if (!claimed) return this.elsewhere(paymentId);
     const req = toSettleRequest(payment);
     let txHash: string;
     const seconds = Metrics.timer();
-    const observe = (outcome: 'settled' | 'failed') =>
+    const observe = (outcome: 'settled' | 'failed' | 'pending') =>
       this.metrics.settlementDuration.observe({ mode: this.config.settlementMode, outcome }, seconds());
     try {
       // An earlier attempt may have moved the money and died before recording it: ask the chain.
@@ -84,6 +85,10 @@ export class SettlePayment {
     } catch (err) {
       // The authorization may have been used by another transaction than ours (a retry, a relay by someone else): record that one.
       const moved = await this.adapter.settlementOf(req).catch(() => null);
+      if (!moved && err instanceof SettlementUndecided) {
+        observe('pending');
+        return this.undecided(paymentId, err);
+      }
       if (!moved) {
         observe('failed');
         return this.failed(paymentId, claimed.attempts, err);
@@ -108,12 +113,39 @@ export class SettlePayment {
       return payment;
     }
     // Recorded by another process meanwhile; anything else is not a settlement to charge for.
+    return this.elsewhere(paymentId);
+  }
+
+  /**
+   * The payment is not this call's to settle (another process holds it, or recorded it): answered
+   * if settled; while `settling` its outcome is not known here (SETTLEMENT_PENDING, with the hash of
+   * the transaction carrying it once one was sent).
+   */
+  private async elsewhere(paymentId: string): Promise<PaymentEntity> {
     const current = await this.get(paymentId);
-    if (current.status !== 'settled')
-      throw new SettlementFailed('The payment is being settled; it will be recorded when it is', {
-        paymentId,
-      });
-    return current;
+    if (current.status === 'settled') return current;
+    const pending = current.status === 'settling';
+    throw new SettlementFailed(
+      'The payment is being settled; it will be recorded when it is',
+      pending && current.txHash ? { paymentId, txHash: current.txHash } : { paymentId },
+      pending ? SETTLEMENT_PENDING : undefined,
+    );
+  }
+
+  /**
+   * A transaction carrying the authorization was sent and the chain has not decided it: the payment
+   * stays `settling` with its hash, looked at again after a lease (the takeover asks the chain first,
+   * and sends nothing while that transaction can land). Throws SETTLEMENT_PENDING.
+   */
+  private async undecided(paymentId: string, err: SettlementUndecided): Promise<never> {
+    const next = new Date(this.clock.nowMs() + this.config.settlementLeaseMs);
+    await this.payments.markUndecided(paymentId, next, err.message.slice(0, 500));
+    this.logger.warn({ paymentId, txHash: err.txHash }, 'settlement sent and not confirmed yet; left to the sweeper');
+    throw new SettlementFailed(
+      'The payment was sent on chain and is not confirmed yet; it will be recorded when it is',
+      { paymentId, txHash: err.txHash },
+      SETTLEMENT_PENDING,
+    );
   }
 
   /**

@@ -211,14 +211,15 @@ export class ExecuteChainRoot {
     fund: (sql: Queryable) => readonly Promise<unknown>[],
   ): Promise<void> {
     // A failed settlement comes back as a value (SettleFailure), not thrown: anything else thrown propagates.
-    if (await payment.settleOutside()) {
+    const failure = await payment.settleOutside();
+    if (failure) {
       await this.repo.recordFailure(this.tx.pooled, rootId, {
         status: 'failed',
         error: 'the chain payment did not settle',
         timeMs: 0,
         completedAt: this.clock.now(),
       });
-      throw notFunded('the settlement failed');
+      throw notFunded(failure.pending ? 'its transaction is not confirmed yet' : 'the settlement failed');
     }
     try {
       await this.tx.pipelined((sql) => allWrites([payment.link(sql, rootId), ...fund(sql)]));

@@ -43,8 +43,13 @@ export class GetExecution {
     return { execution, settlement: await this.settlementOf(execution), isPayer: paid || claims !== null };
   }
 
-  /** The settlement hash and receipt of a settled execution, and its refund if it has one. */
+  /**
+   * The settlement hash and receipt of a settled execution, and its refund if it has one; of one
+   * whose settlement is pending, the hash of the transaction carrying it once one was sent.
+   */
   async settlementOf(execution: ExecutionEntity): Promise<Settlement> {
+    if (execution.settlementStatus === 'settlement_pending' && execution.paymentId)
+      return this.payments.pendingSettlement(execution.paymentId);
     const settled = execution.settlementStatus === 'settled' ? execution.paymentId : null;
     const settlement = await this.payments.settlementOf(settled, execution.refundId);
     return { ...settlement, signed: settled ? execution.receipt : null };

@@ -106,9 +106,17 @@ export class ChargeExecution {
     if (funding.settlesOutside) {
       const failure = await funding.settleOutside();
       if (failure) {
-        // An authorization that expired unused is final: not charged, output withheld, no more retries.
-        await this.repo.markSettlementFailed(execution.id, failure.final);
-        return this.stored(execution.id);
+        // Sent and undecided: still pending (the payment's own sweep records it). An authorization
+        // that expired unused is final: not charged, output withheld, no more retries.
+        await this.repo.markSettlementStatus(
+          execution.id,
+          failure.pending ? 'settlement_pending' : failure.final ? 'settlement_expired' : 'settlement_failed',
+        );
+        if (!failure.pending) return this.stored(execution.id);
+        // The answer's receipt says so (settlementPending, the hash once sent); the charge stores the final one.
+        const stored = await this.stored(execution.id);
+        const signed = await this.receipts.issue(stored.execution, funding, true);
+        return { ...stored, settlement: { txHash: failure.txHash ?? null, receipt: null, signed, refund: null } };
       }
       try {
         this.faults.trip('charge.after-settle');

@@ -1,0 +1,148 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AppException } from '@app/common';
+import { GetPaymentStatus, PAYMENT_STATUS_LIMIT } from '@app/execution';
+import { Domain, startDomain } from '../support/medium';
+
+const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
+
+/**
+ * Issue 33: the public payment status against real rows. A settlement hash, a nonce (shared by
+ * several payers) and a payment identifier (used by several payers) each name their payments,
+ * newest first and bounded; each reads its public status from its row and the execution it paid for.
+ */
+describe('GetPaymentStatus (medium)', () => {
+  let domain: Domain;
+  let status: GetPaymentStatus;
+  let at = Date.parse('2026-01-01T00:00:00Z');
+
+  beforeAll(async () => {
+    domain = await startDomain();
+    status = domain.get(GetPaymentStatus);
+  });
+  afterAll(async () => {
+    await domain.close();
+  });
+
+  /** A payments row as the payment lib writes it (created one second after the previous one). */
+  async function payment(o: {
+    status: string;
+    nonce?: string;
+    txHash?: string | null;
+    refId?: string | null;
+    purpose?: 'execution' | 'registration';
+  }): Promise<{ id: string; payer: string; nonce: string }> {
+    const row = { id: `pay_${randomBytes(8).toString('hex')}`, payer: hex(20), nonce: o.nonce ?? hex(32) };
+    at += 1_000;
+    await domain.ds.query(
+      `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before, signature,
+                             header_hash, purpose, status, tx_hash, ref_id, created_at, settled_at)
+       VALUES ($1, 2, 'base-sepolia', 84532, $2, $3, $2, $4, 11000, 0, 9999999999, '0xsig', 'hh', $5, $6, $7, $8, $9, $10)`,
+      [
+        row.id,
+        hex(20),
+        row.payer,
+        row.nonce,
+        o.purpose ?? 'execution',
+        o.status,
+        o.txHash ?? null,
+        o.refId ?? null,
+        new Date(at),
+        o.status === 'settled' ? new Date(at + 500) : null,
+      ],
+    );
+    return row;
+  }
+
+  /** The execution a payment paid for, and optionally a payment identifier (an idempotency key) naming it. */
+  async function execution(
+    p: { id: string; payer: string },
+    o: { status: string; settlement?: string | null; key?: string; keyExpiresIn?: string },
+  ): Promise<string> {
+    const id = `req_${randomBytes(8).toString('hex')}`;
+    await domain.ds.query(
+      `INSERT INTO executions (id, agent_id, capability_id, payer, input, status, settlement_status, agent_fee, authorized_agent_fee, platform_fee, payment_id, header_hash)
+       VALUES ($1, $2, 'translate', $3, '{}', $4, $5, 10000, 10000, 1000, $6, 'hh')`,
+      [id, randomUUID(), p.payer, o.status, o.settlement ?? null, p.id],
+    );
+    if (o.key)
+      await domain.ds.query(
+        `INSERT INTO idempotency_keys (payer, key, fingerprint, execution_id, expires_at) VALUES ($1, $2, 'f', $3, now() + $4::interval)`,
+        [p.payer, o.key, id, o.keyExpiresIn ?? '1 hour'],
+      );
+    return id;
+  }
+
+  it('by nonce: every payer that used it, newest first; by hash (any case): the one it settled', async () => {
+    const nonce = hex(32);
+    const settledHash = hex(32);
+    const a = await payment({ status: 'settled', nonce, txHash: settledHash, refId: 'req_will_be_set' });
+    const aReq = await execution(a, { status: 'completed', settlement: 'settled' });
+    await domain.ds.query(`UPDATE payments SET ref_id = $2 WHERE id = $1`, [a.id, aReq]);
+    const pendingHash = hex(32);
+    const b = await payment({ status: 'settling', nonce, txHash: pendingHash });
+    const bReq = await execution(b, { status: 'completed', settlement: 'settlement_pending' });
+
+    const byNonce = await status.execute(nonce);
+    expect(byNonce.map((v) => [v.status, v.payer, v.txHash, v.requestId, v.settledAt !== null])).toEqual([
+      ['settlement_pending', b.payer, pendingHash, bReq, false],
+      ['settled', a.payer, settledHash, aReq, true],
+    ]);
+    expect(byNonce[0]).toMatchObject({ amount: 11_000n, network: 'base-sepolia', chainId: 84532, nonce });
+    expect(await status.execute(settledHash.toUpperCase().replace('0X', '0x'))).toEqual([byNonce[1]]);
+    expect(await status.execute(pendingHash)).toEqual([byNonce[0]]);
+  });
+
+  it('by payment identifier: the payments of every payer whose key in force it is; an expired key names nothing', async () => {
+    const key = `id_${randomBytes(12).toString('hex')}`;
+    const first = await payment({ status: 'reserved' });
+    const firstReq = await execution(first, { status: 'failed', key });
+    const second = await payment({ status: 'settlement_failed', txHash: hex(32) });
+    const secondReq = await execution(second, { status: 'completed', settlement: 'settlement_failed', key });
+    expect((await status.execute(key)).map((v) => [v.status, v.requestId, v.txHash])).toEqual([
+      ['failed', secondReq, null],
+      ['released', firstReq, null],
+    ]);
+
+    const stale = `id_${randomBytes(12).toString('hex')}`;
+    await execution(await payment({ status: 'settled', txHash: hex(32), refId: 'x' }), {
+      status: 'completed',
+      key: stale,
+      keyExpiresIn: '-1 second',
+    });
+    await expect(status.execute(stale)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('refunded: a registration fee that created no agent, an execution refunded after a dispute', async () => {
+    const fee = await payment({ status: 'settled', purpose: 'registration', txHash: hex(32), refId: 'rfd_abc' });
+    expect(await status.execute(fee.nonce)).toEqual([
+      expect.objectContaining({ status: 'refunded', purpose: 'registration', requestId: null }),
+    ]);
+    const paid = await payment({ status: 'settled', txHash: hex(32) });
+    const req = await execution(paid, { status: 'refunded', settlement: 'settled' });
+    await domain.ds.query(`UPDATE payments SET ref_id = $2 WHERE id = $1`, [paid.id, req]);
+    expect(await status.execute(paid.nonce)).toEqual([
+      expect.objectContaining({ status: 'refunded', requestId: req, txHash: expect.any(String) }),
+    ]);
+  });
+
+  it(`answers at most ${PAYMENT_STATUS_LIMIT} payments, the newest`, async () => {
+    const nonce = hex(32);
+    const made: string[] = [];
+    for (let i = 0; i < PAYMENT_STATUS_LIMIT + 3; i++) made.push((await payment({ status: 'released', nonce })).payer);
+    const seen = await status.execute(nonce);
+    expect(seen.map((v) => v.payer)).toEqual(made.reverse().slice(0, PAYMENT_STATUS_LIMIT));
+  });
+
+  it('refuses a malformed reference (VALIDATION_ERROR on ref) and answers NOT_FOUND when nothing matches', async () => {
+    for (const ref of ['abc\u0000defghijklmnopq', 'x'.repeat(129), 'has space in it 0123', `0x${'a'.repeat(63)}!`]) {
+      const err = await status.execute(ref).catch((e: unknown) => e);
+      expect([ref, (err as AppException).code, (err as AppException).details]).toEqual([
+        ref,
+        'VALIDATION_ERROR',
+        { errors: [expect.objectContaining({ field: 'ref' })] },
+      ]);
+    }
+    await expect(status.execute(hex(32))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(status.execute('an_identifier_nobody_used')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
