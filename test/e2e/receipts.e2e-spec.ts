@@ -6,6 +6,7 @@ import { canonicalize } from '@x402/extensions/offer-receipt';
 import { DataSource } from 'typeorm';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { x402Header } from '../support/x402';
+import { OFFER_DOMAIN, OFFER_TYPES, RECEIPT_DOMAIN, RECEIPT_TYPES } from '../support/receipts';
 import { TestAgentServer } from '../support/agent-server';
 import { registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
@@ -16,39 +17,6 @@ import { referencePayingFetch } from '../support/x402-client';
 const { compactVerify, decodeProtectedHeader, importJWK } = require('jose') as typeof Jose;
 const { verifyTypedData } = require('viem') as typeof Viem;
 /* eslint-enable @typescript-eslint/no-require-imports */
-
-/** What docs/receipts.md tells a client: the EIP-712 receipt type, checked here with viem alone. */
-const RECEIPT_TYPES = {
-  Receipt: [
-    { name: 'version', type: 'uint256' },
-    { name: 'network', type: 'string' },
-    { name: 'resourceUrl', type: 'string' },
-    { name: 'payer', type: 'string' },
-    { name: 'issuedAt', type: 'uint256' },
-    { name: 'transaction', type: 'string' },
-    { name: 'requestId', type: 'string' },
-    { name: 'amount', type: 'string' },
-    { name: 'agentFee', type: 'string' },
-    { name: 'platformFee', type: 'string' },
-    { name: 'inputHash', type: 'bytes32' },
-    { name: 'contentHash', type: 'bytes32' },
-    { name: 'settlementPending', type: 'bool' },
-  ],
-} as const;
-const RECEIPT_DOMAIN = { name: 'x402 receipt', version: '1', chainId: 1 } as const;
-const OFFER_TYPES = {
-  Offer: [
-    { name: 'version', type: 'uint256' },
-    { name: 'resourceUrl', type: 'string' },
-    { name: 'scheme', type: 'string' },
-    { name: 'network', type: 'string' },
-    { name: 'asset', type: 'string' },
-    { name: 'payTo', type: 'string' },
-    { name: 'amount', type: 'string' },
-    { name: 'validUntil', type: 'uint256' },
-  ],
-} as const;
-const OFFER_DOMAIN = { name: 'x402 offer', version: '1', chainId: 1 } as const;
 
 const SEED_A = 'a1'.repeat(32);
 const SEED_B = 'b2'.repeat(32);
@@ -62,6 +30,7 @@ describe('x402 signed offers and receipts (e2e)', () => {
   let eip712: ApiHarness;
   let agentServer: TestAgentServer;
   let path: string;
+  let agentId: string;
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
@@ -73,7 +42,8 @@ describe('x402 signed offers and receipts (e2e)', () => {
     eip712 = await startApi({ ...env, ...same, RECEIPT_FORMAT: 'eip712' });
     const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url } });
     expect(res.status).toBe(201);
-    path = `/api/v1/agents/${res.body.data.id}/capabilities/translate/execute`;
+    agentId = res.body.data.id;
+    path = `/api/v1/agents/${agentId}/capabilities/translate/execute`;
   });
   afterAll(async () => {
     await eip712.close();
@@ -113,6 +83,7 @@ describe('x402 signed offers and receipts (e2e)', () => {
     expect(offers).toHaveLength(required.accepts.length);
     for (const offer of offers) {
       expect(offer.format).toBe('jws');
+      expect(decodeProtectedHeader(offer.signature)).toMatchObject({ alg: 'EdDSA', typ: 'x402-offer+jws' });
       const p = await verifyJws(api, offer.signature);
       const accepted = required.accepts[offer.acceptIndex];
       expect(p).toMatchObject({
@@ -145,6 +116,8 @@ describe('x402 signed offers and receipts (e2e)', () => {
       issuedAt: expect.any(Number),
       transaction: data.settlement.txHash,
       requestId: data.requestId,
+      agentId,
+      capabilityId: 'translate',
       amount: micros(data.cost.total),
       agentFee: micros(data.cost.agentFee),
       platformFee: micros(data.cost.platformFee),
@@ -153,6 +126,7 @@ describe('x402 signed offers and receipts (e2e)', () => {
       settlementPending: false,
     });
     expect(response.transaction).toBe(data.settlement.txHash);
+    expect(decodeProtectedHeader(receipt.signature)).toMatchObject({ alg: 'EdDSA', typ: 'x402-receipt+jws' });
     // The public verifier agrees, and tells a different output apart.
     const ok = await verifyRoute(api, { receipt, output: data.output, input });
     expect(ok.status).toBe(200);
@@ -255,6 +229,9 @@ describe('x402 signed offers and receipts (e2e)', () => {
       receipt: { ...receipt, payload: { ...receipt.payload, agentFee: '0' } },
     });
     expect(tampered.body.data).toMatchObject({ valid: false, reason: 'bad_signature' });
+    // A field the type does not sign cannot ride along (EIP-712 hashes only the type's fields).
+    const padded = await verifyRoute(eip712, { receipt: { ...receipt, payload: { ...receipt.payload, note: 'x' } } });
+    expect(padded.body.data).toMatchObject({ valid: false, reason: 'not_a_receipt', payload: null });
     const ok = await verifyRoute(eip712, { receipt, output: body.data.output });
     expect(ok.body.data).toMatchObject({ valid: true, format: 'eip712', key: { address } });
   });
@@ -282,5 +259,18 @@ describe('x402 signed offers and receipts (e2e)', () => {
       receipt: { format: 'eip712', signature: '0x00', payload: { version: 2 } },
     });
     expect(unsigned.body.data).toMatchObject({ valid: false, reason: 'not_a_receipt' });
+    // A signed offer (same key) is not a receipt.
+    const required = b64json(
+      (await api.request('POST', path, { body: { text: 'o' } })).headers.get('payment-required')!,
+    );
+    const offer = required.extensions['offer-receipt'].info.offers[0];
+    const asReceipt = await verifyRoute(api, { receipt: { format: 'jws', signature: offer.signature } });
+    expect(asReceipt.body.data).toMatchObject({ valid: false, reason: 'not_a_receipt' });
+    // The output checked is bounded (hash a larger one yourself).
+    const big = await verifyRoute(api, {
+      receipt: { format: 'jws', signature: offer.signature },
+      output: { text: 'x'.repeat(70_000) },
+    });
+    expect([big.status, big.body.error.details.errors[0].field]).toEqual([400, 'output']);
   });
 });

@@ -68,7 +68,8 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
 
   const relayerSent = () => chain.provider.getTransactionCount(chain.platform.address, 'latest');
   const chainTxs = async () => (await ds.query(`SELECT count(*)::int AS n FROM chain_txs`))[0].n as number;
-  const status = (ref: string) => api.request('GET', `/api/v1/payments/status/${ref}`);
+  const status = (ref: string, payer?: string) =>
+    api.request('GET', `/api/v1/payments/status/${ref}${payer ? `?payer=${payer}` : ''}`);
   const pay = (payer: Wallet, o: Partial<Parameters<typeof x402Header>[1]> = {}) =>
     x402Header(payer, { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress, ...o });
   const execute = (h: { name: string; value: string }, input: Record<string, unknown>) =>
@@ -104,7 +105,7 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
     });
     const res = await execute(h, { text: 'x', mode: 'fail' });
     expect([res.status, res.body.error.code]).toEqual([502, 'EXECUTION_FAILED']);
-    const seen = await status(h.nonce);
+    const seen = await status(h.nonce, payer.address);
     expect(seen.status).toBe(200);
     expect(seen.body.data.payments).toEqual([
       expect.objectContaining({ status: 'released', txHash: null, requestId: res.body.error.details.requestId }),
@@ -145,9 +146,18 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
     const verdict = await api.request('POST', '/api/v1/receipts/verify', {
       body: { receipt: pendingReceipt, input },
     });
+    // Nothing is delivered or charged yet: no output hash, no fees (the output is withheld, not even its hash shown).
     expect(verdict.body.data).toMatchObject({
       valid: true,
-      payload: { settlementPending: true, transaction: txHash, requestId: first.body.data.requestId },
+      payload: {
+        settlementPending: true,
+        transaction: txHash,
+        requestId: first.body.data.requestId,
+        contentHash: `0x${'00'.repeat(32)}`,
+        agentFee: '0',
+        platformFee: '0',
+        amount: '11000',
+      },
     });
     const pooled = await chain.provider.send('eth_getTransactionByHash', [txHash]);
     expect(pooled).toMatchObject({ hash: txHash, blockNumber: null }); // broadcast, in the mempool
@@ -156,8 +166,13 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
 
     /** Every client-visible answer matches the status route, by hash, nonce and identifier. */
     const matches = async (expected: string, hash: string) => {
-      for (const ref of [hash, h.nonce, id]) {
-        const seen = await status(ref);
+      // A transaction hash alone; a nonce and an identifier are the payer's own.
+      for (const [ref, who] of [
+        [hash, undefined],
+        [h.nonce, payer.address],
+        [id, payer.address],
+      ]) {
+        const seen = await status(ref!, who);
         expect([ref, seen.status]).toEqual([ref, 200]);
         expect(seen.body.data.payments).toEqual([
           {

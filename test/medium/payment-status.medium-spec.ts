@@ -72,7 +72,7 @@ describe('GetPaymentStatus (medium)', () => {
     return id;
   }
 
-  it('by nonce: every payer that used it, newest first; by hash (any case): the one it settled', async () => {
+  it("by nonce: the payer's own only (another payer's use of the same nonce is not answered); by hash (any case): the one it settled", async () => {
     const nonce = hex(32);
     const settledHash = hex(32);
     const a = await payment({ status: 'settled', nonce, txHash: settledHash, refId: 'req_will_be_set' });
@@ -82,25 +82,39 @@ describe('GetPaymentStatus (medium)', () => {
     const b = await payment({ status: 'settling', nonce, txHash: pendingHash });
     const bReq = await execution(b, { status: 'completed', settlement: 'settlement_pending' });
 
-    const byNonce = await status.execute(nonce);
-    expect(byNonce.map((v) => [v.status, v.payer, v.txHash, v.requestId, v.settledAt !== null])).toEqual([
+    const ofB = await status.execute(nonce, b.payer);
+    expect(ofB.map((v) => [v.status, v.payer, v.txHash, v.requestId, v.settledAt !== null])).toEqual([
       ['settlement_pending', b.payer, pendingHash, bReq, false],
+    ]);
+    expect(ofB[0]).toMatchObject({ amount: 11_000n, network: 'base-sepolia', chainId: 84532, nonce });
+    const ofA = await status.execute(nonce, a.payer.toUpperCase().replace('0X', '0x'));
+    expect(ofA.map((v) => [v.status, v.payer, v.txHash, v.requestId, v.settledAt !== null])).toEqual([
       ['settled', a.payer, settledHash, aReq, true],
     ]);
-    expect(byNonce[0]).toMatchObject({ amount: 11_000n, network: 'base-sepolia', chainId: 84532, nonce });
-    expect(await status.execute(settledHash.toUpperCase().replace('0X', '0x'))).toEqual([byNonce[1]]);
-    expect(await status.execute(pendingHash)).toEqual([byNonce[0]]);
+    // Without a payer a 0x reference is a transaction hash only: a nonce names nothing.
+    await expect(status.execute(nonce)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await status.execute(settledHash.toUpperCase().replace('0X', '0x'))).toEqual(ofA);
+    expect(await status.execute(pendingHash)).toEqual(ofB);
+    // Another payer's transaction is not answered to a payer who names itself.
+    await expect(status.execute(pendingHash, a.payer)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('by payment identifier: the payments of every payer whose key in force it is; an expired key names nothing', async () => {
+  it("by payment identifier: the payer's key in force (a payer is required); an expired key names nothing", async () => {
     const key = `id_${randomBytes(12).toString('hex')}`;
     const first = await payment({ status: 'reserved' });
     const firstReq = await execution(first, { status: 'failed', key });
     const second = await payment({ status: 'settlement_failed', txHash: hex(32) });
     const secondReq = await execution(second, { status: 'completed', settlement: 'settlement_failed', key });
-    expect((await status.execute(key)).map((v) => [v.status, v.requestId, v.txHash])).toEqual([
+    expect((await status.execute(key, second.payer)).map((v) => [v.status, v.requestId, v.txHash])).toEqual([
       ['failed', secondReq, null],
+    ]);
+    expect((await status.execute(key, first.payer)).map((v) => [v.status, v.requestId, v.txHash])).toEqual([
       ['released', firstReq, null],
+    ]);
+    const err = await status.execute(key).catch((e: unknown) => e);
+    expect([(err as AppException).code, (err as AppException).details]).toEqual([
+      'VALIDATION_ERROR',
+      { errors: [expect.objectContaining({ field: 'payer' })] },
     ]);
 
     const stale = `id_${randomBytes(12).toString('hex')}`;
@@ -109,18 +123,18 @@ describe('GetPaymentStatus (medium)', () => {
       key: stale,
       keyExpiresIn: '-1 second',
     });
-    await expect(status.execute(stale)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(status.execute(stale, first.payer)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('refunded: a registration fee that created no agent, an execution refunded after a dispute', async () => {
     const fee = await payment({ status: 'settled', purpose: 'registration', txHash: hex(32), refId: 'rfd_abc' });
-    expect(await status.execute(fee.nonce)).toEqual([
+    expect(await status.execute(fee.nonce, fee.payer)).toEqual([
       expect.objectContaining({ status: 'refunded', purpose: 'registration', requestId: null }),
     ]);
     const paid = await payment({ status: 'settled', txHash: hex(32) });
     const req = await execution(paid, { status: 'refunded', settlement: 'settled' });
     await domain.ds.query(`UPDATE payments SET ref_id = $2 WHERE id = $1`, [paid.id, req]);
-    expect(await status.execute(paid.nonce)).toEqual([
+    expect(await status.execute(paid.nonce, paid.payer)).toEqual([
       expect.objectContaining({ status: 'refunded', requestId: req, txHash: expect.any(String) }),
     ]);
   });
@@ -128,8 +142,10 @@ describe('GetPaymentStatus (medium)', () => {
   it(`answers at most ${PAYMENT_STATUS_LIMIT} payments, the newest`, async () => {
     const nonce = hex(32);
     const made: string[] = [];
-    for (let i = 0; i < PAYMENT_STATUS_LIMIT + 3; i++) made.push((await payment({ status: 'released', nonce })).payer);
-    const seen = await status.execute(nonce);
+    const txHash = hex(32); // one batch transaction settling many payments
+    for (let i = 0; i < PAYMENT_STATUS_LIMIT + 3; i++)
+      made.push((await payment({ status: 'settled', nonce, txHash, refId: 'x' })).payer);
+    const seen = await status.execute(txHash);
     expect(seen.map((v) => v.payer)).toEqual(made.reverse().slice(0, PAYMENT_STATUS_LIMIT));
   });
 
@@ -143,6 +159,8 @@ describe('GetPaymentStatus (medium)', () => {
       ]);
     }
     await expect(status.execute(hex(32))).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(status.execute('an_identifier_nobody_used')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(status.execute('an_identifier_nobody_used', `0x${'12'.repeat(20)}`)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

@@ -117,9 +117,9 @@ export class PayPerCallTools {
           : {}),
       });
     } catch (err) {
-      // An authorization agora has seen used: pay again (a new one) or stop, as for any refused payment.
-      if (err instanceof AgoraError && err.code === 'PAYMENT_REPLAYED')
-        return this.refused(target, 'payment_replayed', describeError(err));
+      // An authorization agora has seen used, under another key: it paid something already, so the
+      // answer is where to find that, never a request to pay again.
+      if (err instanceof AgoraError && err.code === 'PAYMENT_REPLAYED') return replayed(err, payment);
       return failure(err);
     }
     if (answer.kind === 'payment-required')
@@ -165,6 +165,18 @@ function executed(answer: Extract<CapabilityCallResult, { kind: 'executed' }>): 
   // No output to give: still running (a retry of a call in flight), or withheld until the payment settles.
   const state = `${execution.status} ${execution.requestId}${execution.message ? `: ${execution.message}` : ''}`;
   return { structuredContent: execution as Record<string, unknown>, content: [text(state)], _meta };
+}
+
+/** A payment already used: an error naming the status route for its nonce, not a PaymentRequired. */
+function replayed(err: AgoraError, payment: PaymentMeta): CallToolResult {
+  const inner =
+    payment.kind === 'payload' && typeof payment.payload.payload === 'object' ? payment.payload.payload : null;
+  const nonce = (inner as { authorization?: { nonce?: unknown } } | null)?.authorization?.nonce;
+  const where =
+    typeof nonce === 'string'
+      ? ` What it paid for: GET /api/v1/payments/status/${nonce}?payer=<your address>, or GET /api/v1/execute/{requestId} with the payment.`
+      : '';
+  return failure(err, `This payment was already used; do not pay again for it.${where}`);
 }
 
 /** Anything else agora refused (or a failed run: 502/504, nothing charged): its code, no payment response. */

@@ -28,7 +28,7 @@ describe('_meta["x402/payment"] (pay-per-call mode)', () => {
     expect(reason('eyJ4NDAyVmVyc2lvbiI6Mn0=')).toBe('must be an x402 PaymentPayload object');
     expect(reason(null)).toBe('must be an x402 PaymentPayload object');
     expect(reason([payload])).toBe('must be an x402 PaymentPayload object');
-    expect(reason({ ...payload, junk: 'x'.repeat(MAX_PAYMENT_BYTES) })).toMatch(/^is \d+ bytes of JSON; at most 8192/);
+    expect(reason({ ...payload, junk: 'x'.repeat(MAX_PAYMENT_BYTES) })).toMatch(/^is \d+ bytes of JSON; at most 11264/);
     expect(reason({ ...payload, payload: { signature: '0x\u000012' } })).toBe(
       'has a NUL or an unpaired surrogate at payment.payload.signature',
     );
@@ -42,14 +42,17 @@ describe('_meta["x402/payment"] (pay-per-call mode)', () => {
     expect(reason({ ...payload, payload: { note: '\uD83D\uDE00 fine' } })).toBe('payload');
   });
 
-  it("sends the payload's payment identifier as the Idempotency-Key, none when it is malformed, else a fresh one", () => {
+  it("sends the payload's payment identifier as the Idempotency-Key, none when it is malformed, else one of its authorization", () => {
     const id = 'pay_0123456789abcdef';
     expect(idempotencyKeyFor({ ...payload, extensions: { 'payment-identifier': { info: { id } } } })).toBe(id);
     expect(idempotencyKeyFor({ ...payload, extensions: { 'payment-identifier': { info: { id: 'short' } } } })).toBe(
       undefined,
     );
     const echoed = { ...payload, extensions: { 'payment-identifier': { info: { required: false } } } };
-    expect(idempotencyKeyFor(echoed)).toMatch(/^[0-9a-f-]{36}$/);
-    expect(idempotencyKeyFor(payload)).not.toBe(idempotencyKeyFor(payload));
+    // No identifier: one key per authorization (payer and nonce), the same for the same payment sent again.
+    expect(idempotencyKeyFor(echoed)).toMatch(/^mcp_[\w-]{43}$/);
+    expect(idempotencyKeyFor(payload)).toBe(idempotencyKeyFor(echoed));
+    const other = { ...payload, payload: { signature: '0x12', authorization: { nonce: '0x35' } } };
+    expect(idempotencyKeyFor(other)).not.toBe(idempotencyKeyFor(payload));
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PaymentPayloadV2Schema } from '@x402/core/schemas';
 
 /** The x402 MCP transport's keys (x402 specs/transports-v2/mcp.md): the payment in, the settlement out. */
@@ -9,9 +10,10 @@ export const EXECUTION_META = 'agora/execution';
 /**
  * The largest PaymentPayload taken, as JSON. It travels to agora as a base64 header (4/3 of it),
  * which must fit with the rest in the 16 KiB of headers Node servers read; the reference client's
- * payload, echoing the 402's extensions (a Bazaar contract is at most 4 KB), is well below it.
+ * payload echoes the 402's extensions (a Bazaar contract is at most 4 KB, the signed offers about
+ * 0.6 KB each), well below it.
  */
-export const MAX_PAYMENT_BYTES = 8_192;
+export const MAX_PAYMENT_BYTES = 11_264;
 const MAX_DEPTH = 32;
 /** NUL, and a UTF-16 half without its other half: text no header, log or Postgres column can carry. */
 // eslint-disable-next-line no-control-regex -- NUL is what it looks for
@@ -74,13 +76,17 @@ export function readPaymentMeta(meta: Record<string, unknown> | undefined): Paym
 /**
  * The Idempotency-Key a paid call is sent with: the payment identifier the payload carries (agora
  * takes both, and refuses them unequal), none when that identifier is malformed (agora refuses
- * it), else a fresh one, so that the SDK may resend the call after a dropped connection without a
- * second charge.
+ * it), else one derived from the authorization (its payer and nonce): the same payment sent again
+ * (a client retrying a call whose result it lost, the SDK resending after a dropped connection)
+ * is answered with the first call's result, never charged or run twice.
  */
 export function idempotencyKeyFor(payload: Record<string, unknown>): string | undefined {
   const extension = isObject(payload.extensions) ? payload.extensions['payment-identifier'] : undefined;
-  if (extension === undefined) return globalThis.crypto.randomUUID();
   const id = isObject(extension) && isObject(extension.info) ? extension.info.id : undefined;
-  if (id === undefined) return globalThis.crypto.randomUUID();
-  return typeof id === 'string' && PAYMENT_ID.test(id) ? id : undefined;
+  if (extension !== undefined && id !== undefined)
+    return typeof id === 'string' && PAYMENT_ID.test(id) ? id : undefined;
+  const inner = isObject(payload.payload) ? payload.payload : {};
+  const auth = isObject(inner.authorization) ? inner.authorization : {};
+  const seed = `${String(auth.from).toLowerCase()}:${String(auth.nonce).toLowerCase()}`;
+  return `mcp_${createHash('sha256').update(seed).digest('base64url')}`;
 }

@@ -47,8 +47,11 @@ export async function loadSettings(argv: string[]): Promise<Settings> {
   const portFlag = argv.indexOf('--port');
   const host = env.AGORA_MCP_HOST ?? '127.0.0.1';
   const loopback = ['127.0.0.1', '::1', 'localhost'].includes(host);
-  if (argv.includes('--http') && !payPerCall && !loopback && !env.AGORA_MCP_TOKEN) {
-    throw new Error(`AGORA_MCP_TOKEN is required to serve on ${host}: this server spends from its wallet`);
+  // Pay-per-call spends nothing, but its sessions are few and its calls share one address's rate limits at agora.
+  if (argv.includes('--http') && !loopback && !env.AGORA_MCP_TOKEN) {
+    throw new Error(
+      `AGORA_MCP_TOKEN is required to serve on ${host}: ${payPerCall ? 'its sessions and rate limits are shared' : 'this server spends from its wallet'}`,
+    );
   }
   return {
     apiUrl: env.AGORA_URL ?? 'http://localhost:3000',

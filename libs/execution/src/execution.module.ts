@@ -36,7 +36,6 @@ import { Execute } from './usecases/paid/execute/execute.usecase';
 import { FinishSettlement } from './usecases/paid/finish-settlement/finish-settlement.usecase';
 import { GetExecution } from './usecases/paid/get-execution/get-execution.usecase';
 import { GetPaymentStatus } from './usecases/paid/get-payment-status/get-payment-status.usecase';
-import { ExecutionRefsRepository } from './execution-refs.repository';
 import { RecordFailedRun } from './usecases/run/record-failed-run/record-failed-run.usecase';
 import { RetryExecution } from './usecases/paid/retry-execution/retry-execution.usecase';
 import { RunAgent } from './usecases/run/run-agent/run-agent.usecase';
@@ -82,7 +81,6 @@ const USE_CASES = [
     ExecutionsRepository,
     IdempotencyKeysRepository,
     ExecutionPayloadsRepository,
-    ExecutionRefsRepository,
     FundingSource,
     AgentCaller,
     RateLimiter,

@@ -5,6 +5,9 @@ import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
 import { ExecutionEntity, SettlementStatus } from './entities/execution.entity';
 
+/** An execution as the payment status names it: its id (the request id), its run and its settlement. */
+export type ExecutionRef = Pick<ExecutionEntity, 'id' | 'status' | 'settlementStatus'> & { paymentId: string };
+
 /** What a finished run writes. */
 export interface RunCompletion {
   output: Record<string, unknown>;
@@ -206,6 +209,26 @@ export class ExecutionsRepository {
     await this.dataSource.query(
       `UPDATE executions SET settlement_status = $2, locked_until = NULL WHERE id = $1 AND settlement_status <> 'settled'`,
       [id, status],
+    );
+  }
+
+  /** The executions these payments paid for (ux_executions_payment), as the payment status names them; or these executions. */
+  async refsOf(by: { paymentIds?: string[]; ids?: string[] }): Promise<ExecutionRef[]> {
+    const [column, values] = by.ids ? ['id', by.ids] : ['payment_id', by.paymentIds ?? []];
+    if (values.length === 0) return [];
+    return queryRows<ExecutionRef>(
+      this.dataSource.manager,
+      `SELECT id, payment_id AS "paymentId", status, settlement_status AS "settlementStatus" FROM executions
+        WHERE ${column} = ANY($1::varchar[]) AND payment_id IS NOT NULL`,
+      [values],
+    );
+  }
+
+  /** The receipt of an answer whose settlement is still pending (the charge replaces it with the final one). */
+  async keepPendingReceipt(id: string, receipt: SignedReceipt): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE executions SET receipt = $2 WHERE id = $1 AND settlement_status = 'settlement_pending'`,
+      [id, receipt],
     );
   }
 

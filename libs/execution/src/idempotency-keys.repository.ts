@@ -59,4 +59,9 @@ export class IdempotencyKeysRepository {
         throw pgErrorCode(err) === PG_NOT_CLAIMED ? new IdempotencyRace() : err;
       });
   }
+
+  /** The execution a payer's key (in force) stands for, by the primary key: the payment status's identifier lookup. */
+  async executionOf(payer: string, key: string, now: Date): Promise<string | null> {
+    return (await this.find(payer, key, now))?.executionId ?? null;
+  }
 }

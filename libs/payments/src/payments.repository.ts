@@ -102,16 +102,18 @@ export class PaymentsRepository {
   }
 
   /**
-   * Payments whose settlement transaction (ix_payments_tx_hash) or authorization nonce
-   * (ix_payments_nonce) is `hash`, or whose id is in `ids`; newest first, at most `limit`.
+   * Payments whose settlement transaction (ix_payments_tx_hash) is `hash`, or, of `payer` only,
+   * whose authorization nonce (ix_payments_nonce) is `hash` or whose id is in `ids`; all of `payer`
+   * when one is given; newest first, at most `limit`.
    */
-  async matching(hash: string | null, ids: string[], limit: number): Promise<PaymentRecord[]> {
+  async matching(hash: string | null, ids: string[], payer: string | null, limit: number): Promise<PaymentRecord[]> {
     const rows = await queryRows<Omit<PaymentRecord, 'value'> & { value: string }>(
       this.tx.pooled,
       `SELECT id, purpose, status, ref_id AS "refId", network, chain_id AS "chainId", asset, payer, value::text AS value, nonce,
               tx_hash AS "txHash", created_at AS "createdAt", settled_at AS "settledAt"
-         FROM payments WHERE tx_hash = $1 OR nonce = $1 OR id = ANY($2::varchar[]) ORDER BY created_at DESC, id LIMIT $3`,
-      [hash, ids, limit],
+         FROM payments WHERE (tx_hash = $1 OR (payer = $4 AND (nonce = $1 OR id = ANY($2::varchar[]))))
+          AND ($4::varchar IS NULL OR payer = $4) ORDER BY created_at DESC, id LIMIT $3`,
+      [hash, ids, limit, payer?.toLowerCase() ?? null],
     );
     return rows.map((r) => ({ ...r, value: BigInt(r.value) }));
   }

@@ -23,6 +23,6 @@ export {
 export { ReceiptSigner, OFFER_RECEIPT } from './receipts/receipt-signer';
 export { VerifyReceipt } from './receipts/verify-receipt';
 export type { ReceiptCheck, ReceiptRejection, ReceiptVerdict } from './receipts/verify-receipt';
-export { receiptHash } from './receipts/receipt-payload';
+export { NOTHING_DELIVERED, receiptHash } from './receipts/receipt-payload';
 export type { AgoraReceiptPayload, ReceiptFacts } from './receipts/receipt-payload';
 export type { ReceiptKey } from './receipts/receipt-keys';

@@ -33,6 +33,7 @@ import {
   WithdrawalListResponse,
   WithdrawalResponse,
   WithdrawDto,
+  PaymentStatusQueryDto,
   WithdrawResponse,
 } from './dto/payments.dto';
 import { PaymentStatusResponse, toPaymentStatusResponse } from './dto/payment-status.dto';
@@ -126,7 +127,7 @@ export class PaymentsController {
     summary:
       'What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier',
     description:
-      'Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id and times. Never an output, a signature or a header.',
+      'Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id and times. Never an output, a signature or a header. A nonce or a payment identifier is looked up for one payer (`payer`, required with an identifier); without it a 0x reference is a transaction hash.',
   })
   @ApiParam({
     name: 'ref',
@@ -136,8 +137,8 @@ export class PaymentsController {
   })
   @ApiEnvelope(PaymentStatusResponse)
   @ApiErrors(400, 404)
-  async status(@Param('ref') ref: string): Promise<PaymentStatusResponse> {
-    return toPaymentStatusResponse(await this.paymentStatus.execute(ref), this.livemode);
+  async status(@Param('ref') ref: string, @Query() q: PaymentStatusQueryDto): Promise<PaymentStatusResponse> {
+    return toPaymentStatusResponse(await this.paymentStatus.execute(ref, q.payer ?? null), this.livemode);
   }
 
   @Get('stats')

@@ -79,7 +79,12 @@ export class EvmSettlementAdapter extends SettlementAdapter {
    * authorization refused in it) a new transaction carries it.
    */
   async settle(p: SettleRequest): Promise<{ txHash: string }> {
-    const earlier = p.txHash ? await this.sender.decide(p.txHash) : null;
+    // A node that cannot say now leaves it undecided too: that transaction may still land.
+    const earlier = p.txHash
+      ? await this.sender.decide(p.txHash).catch((err: unknown) => {
+          throw new SettlementUndecided(p.txHash!, `settlement transaction ${p.txHash} not decided: ${String(err)}`);
+        })
+      : null;
     if (earlier === 'pending')
       throw new SettlementUndecided(p.txHash!, `settlement transaction ${p.txHash} not confirmed yet`);
     const moved = earlier === 'mined' ? await this.settlementOf(p) : null;

@@ -6,7 +6,13 @@ import { MAX_TIMEOUT_SECONDS, NETWORKS, PaymentInvalid, PaymentReplayed, Verifie
 import type { ChainSender } from '../chain/chain-sender';
 import { facilitatorAuthHeaders } from './facilitator-auth';
 import { SettlementFailed } from './settlement-failed';
-import { SettleRequest, SettlementAdapter, TransferOutcome, TransferRequest } from './settlement.adapter';
+import {
+  SettleRequest,
+  SettlementAdapter,
+  SettlementUndecided,
+  TransferOutcome,
+  TransferRequest,
+} from './settlement.adapter';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -70,10 +76,20 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
     try {
       res = await this.client.settle(payload, requirements);
     } catch (err) {
+      // No answer (a timeout, a 5xx, a dropped connection): the facilitator may have sent it.
+      // Undecided, not failed. A 4xx (a credential refused, a bad request) did nothing.
+      if (!refusal(err, 'SettleError') && !/\((4(?!08)\d\d)\)/.test((err as Error).message))
+        throw new SettlementUndecided('', `facilitator settle did not answer: ${(err as Error).message}`);
       if (!refusal(err, 'SettleError')) throw new Error(`facilitator settle failed: ${(err as Error).message}`);
       res = { success: false, errorReason: (err as { errorReason?: string }).errorReason };
     }
-    if (!res.success || !res.transaction) throw new Error(`facilitator settle failed: ${res.errorReason ?? 'unknown'}`);
+    if (!res.success || !res.transaction) {
+      const reason = res.errorReason ?? 'unknown';
+      // Refused as used already: perhaps by our own earlier call whose answer was lost.
+      if (/nonce|duplicate|already/i.test(reason))
+        throw new SettlementUndecided('', `facilitator says the authorization was used: ${reason}`);
+      throw new Error(`facilitator settle failed: ${reason}`);
+    }
     return { txHash: res.transaction };
   }
 
@@ -83,6 +99,10 @@ export class FacilitatorSettlementAdapter extends SettlementAdapter {
 
   async authorizationUsed(p: SettleRequest): Promise<boolean> {
     return this.payout ? this.payout.authorizationUsed(p) : false;
+  }
+
+  override get readsChain(): boolean {
+    return this.payout !== null;
   }
 
   /** The facilitator cannot be asked; the chain can, through the hot wallet's connection when one is configured. */

@@ -103,6 +103,14 @@ export abstract class SettlementAdapter {
    */
   abstract settlementOf(payment: SettleRequest): Promise<string | null>;
 
+  /**
+   * Whether `settlementOf`'s null means "unused" (the chain was asked). A facilitator without a chain
+   * connection cannot tell: its payments are never released as "moved nothing" on its word.
+   */
+  get readsChain(): boolean {
+    return true;
+  }
+
   /** Sends `amount` to `to` from the platform wallet, fenced by the payout's claim (see TransferRequest). */
   abstract transfer(req: TransferRequest): Promise<TransferOutcome>;
 }

@@ -16,7 +16,7 @@ export type PaymentPurpose = 'registration' | 'execution';
 @Index('ux_payments_authorization', ['chainId', 'asset', 'payer', 'nonce'], { unique: true })
 @Index('ix_payments_status_next', ['status', 'nextAttemptAt'])
 @Index('ix_payments_settled_unbound', ['settledAt'], { where: `"status" = 'settled' AND "ref_id" IS NULL` })
-@Index('ix_payments_tx_hash', ['txHash'])
+@Index('ix_payments_tx_hash', ['txHash'], { where: `"tx_hash" IS NOT NULL` })
 @Index('ix_payments_nonce', ['nonce'])
 export class PaymentEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_payments' })

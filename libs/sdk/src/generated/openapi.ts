@@ -638,7 +638,7 @@ export interface paths {
         };
         /**
          * What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier
-         * @description Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id and times. Never an output, a signature or a header.
+         * @description Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id and times. Never an output, a signature or a header. A nonce or a payment identifier is looked up for one payer (`payer`, required with an identifier); without it a 0x reference is a transaction hash.
          */
         get: operations["PaymentsController_status"];
         put?: never;
@@ -6136,7 +6136,10 @@ export interface operations {
     };
     PaymentsController_status: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The paying wallet: required with a payment identifier; with it a nonce is looked up too, and only its payments are answered */
+                payer?: string;
+            };
             header?: never;
             path: {
                 /** @description A settlement transaction hash or an EIP-3009 authorization nonce (0x and 64 hex digits), or an x402 payment identifier (16-128 of A-Z, a-z, 0-9, "_" and "-") */

@@ -15,15 +15,21 @@ export const RECEIPT_DOMAIN = { name: 'x402 receipt', version: '1', chainId: 1 }
  */
 export interface AgoraReceiptPayload extends ReceiptPayload {
   requestId: string;
+  /** Who delivered: the agent and its capability (the /execute route's URL names neither). */
+  agentId: string;
+  capabilityId: string;
   /** What the payment authorized. */
   amount: string;
   /** What the agent earned and the platform kept of it (their sum was charged; the rest was refunded). */
   agentFee: string;
   platformFee: string;
   inputHash: string;
-  /** The hash of the output delivered. */
+  /** The hash of the output delivered (zero while settlementPending: nothing was delivered yet). */
   contentHash: string;
-  /** True when the settlement transaction was not yet confirmed when the receipt was issued (`transaction` may be empty). */
+  /**
+   * True for the receipt of an answer whose settlement was not confirmed yet: `transaction` is the one
+   * sent ('' if none yet), nothing is delivered or charged (contentHash zero, fees 0). The charge issues the final one.
+   */
   settlementPending: boolean;
 }
 
@@ -37,6 +43,8 @@ export const AGORA_RECEIPT_TYPES = {
     { name: 'issuedAt', type: 'uint256' },
     { name: 'transaction', type: 'string' },
     { name: 'requestId', type: 'string' },
+    { name: 'agentId', type: 'string' },
+    { name: 'capabilityId', type: 'string' },
     { name: 'amount', type: 'string' },
     { name: 'agentFee', type: 'string' },
     { name: 'platformFee', type: 'string' },
@@ -63,6 +71,8 @@ export function receiptHash(value: unknown): string {
 
 const AGORA_FIELDS: Record<string, 'string' | 'boolean'> = {
   requestId: 'string',
+  agentId: 'string',
+  capabilityId: 'string',
   amount: 'string',
   agentFee: 'string',
   platformFee: 'string',
@@ -71,11 +81,19 @@ const AGORA_FIELDS: Record<string, 'string' | 'boolean'> = {
   settlementPending: 'boolean',
 };
 
+const RECEIPT_FIELDS = new Set(AGORA_RECEIPT_TYPES.Receipt.map((f) => f.name));
+
+/** A hash standing for nothing delivered (a pending settlement's receipt). */
+export const NOTHING_DELIVERED = `0x${'00'.repeat(32)}`;
+
 /** Whether an untrusted value has the shape of agora's receipt payload (an offer, or another issuer's v1 receipt, has not). */
 export function isAgoraReceiptPayload(v: unknown): v is AgoraReceiptPayload {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const p = v as Record<string, unknown>;
-  if (p.version !== AGORA_RECEIPT_VERSION || !Number.isSafeInteger(p.issuedAt) || 'scheme' in p) return false;
+  // Exactly the signed fields: an EIP-712 signature covers only its type's, so nothing else may ride along.
+  const keys = Object.keys(p);
+  if (keys.length !== RECEIPT_FIELDS.size || !keys.every((k) => RECEIPT_FIELDS.has(k))) return false;
+  if (p.version !== AGORA_RECEIPT_VERSION || !Number.isSafeInteger(p.issuedAt)) return false;
   for (const f of ['network', 'resourceUrl', 'payer', 'transaction']) if (typeof p[f] !== 'string') return false;
   for (const [f, t] of Object.entries(AGORA_FIELDS)) if (typeof p[f] !== t) return false;
   return /^0x[0-9a-f]{64}$/.test(p.inputHash as string) && /^0x[0-9a-f]{64}$/.test(p.contentHash as string);

@@ -3,9 +3,7 @@ import { sign } from 'node:crypto';
 import { TypedDataEncoder } from 'ethers';
 import {
   canonicalize,
-  createJWS,
   hashOfferTypedData,
-  type JWSSigner,
   type OfferPayload,
   type SignedOffer,
   type SignedReceipt,
@@ -25,8 +23,10 @@ import { defaultReceiptSeed, didWebOf, ReceiptKey, receiptKeysOf } from './recei
 
 /** The extension's key in `extensions` (402 offers, PAYMENT-RESPONSE receipt). */
 export const OFFER_RECEIPT = 'offer-receipt';
-/** Signed offers kept (they are reused while more than half their validity is left). */
+/** Signed offers kept, the least recently used dropped first (each reused while more than half its validity is left). */
 const OFFER_CACHE_MAX = 10_000;
+/** JWS `typ` of each statement: an offer is never taken for a receipt, nor the reverse. */
+export const JWS_TYP = { offer: 'x402-offer+jws', receipt: 'x402-receipt+jws' } as const;
 
 type TypedDataParams = { domain: unknown; types: unknown; primaryType: string; message: Record<string, unknown> };
 
@@ -93,7 +93,7 @@ export class ReceiptSigner {
       issuedAt: Math.floor(this.clock.nowMs() / 1000),
       ...facts,
     } satisfies AgoraReceiptPayload);
-    if (this.format === 'jws') return { format: 'jws', signature: await createJWS(payload, this.jwsSigner()) };
+    if (this.format === 'jws') return { format: 'jws', signature: this.jwsSync(payload, JWS_TYP.receipt) };
     const signature = this.signTyped({
       domain: RECEIPT_DOMAIN,
       types: AGORA_RECEIPT_TYPES,
@@ -105,13 +105,17 @@ export class ReceiptSigner {
 
   /**
    * Signed synchronously (a 402 is thrown where it is found): the extension's payload and hashing,
-   * the JWS compact form as its `createJWS` writes it.
+   * the JWS compact form as its `createJWS` writes it, with a `typ`.
    */
   private offer(url: string, acceptIndex: number, a: PaymentRequiredV2['accepts'][number]): SignedOffer {
     const key = [url, acceptIndex, a.scheme, a.network, a.asset, a.payTo, a.amount, a.maxTimeoutSeconds].join('|');
     const cached = this.offerCache.get(key);
     const now = Math.floor(this.clock.nowMs() / 1000);
-    if (cached && cached.validUntil - now > a.maxTimeoutSeconds / 2) return cached.offer;
+    if (cached && cached.validUntil - now > a.maxTimeoutSeconds / 2) {
+      this.offerCache.delete(key);
+      this.offerCache.set(key, cached);
+      return cached.offer;
+    }
     const payload: OfferPayload = {
       version: 1,
       resourceUrl: url,
@@ -124,33 +128,24 @@ export class ReceiptSigner {
     };
     const offer: SignedOffer =
       this.format === 'jws'
-        ? { format: 'jws', acceptIndex, signature: this.jwsSync(payload) }
+        ? { format: 'jws', acceptIndex, signature: this.jwsSync(payload, JWS_TYP.offer) }
         : {
             format: 'eip712',
             acceptIndex,
             payload,
             signature: this.current.secp256k1.sign(hashOfferTypedData(payload)).serialized,
           };
-    if (this.offerCache.size >= OFFER_CACHE_MAX) this.offerCache.clear();
+    this.offerCache.delete(key);
+    if (this.offerCache.size >= OFFER_CACHE_MAX) this.offerCache.delete(this.offerCache.keys().next().value!);
     this.offerCache.set(key, { offer, validUntil: payload.validUntil });
     return offer;
   }
 
-  private jwsSync(payload: object): string {
+  private jwsSync(payload: object, typ: string): string {
     const key = this.current;
-    const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: key.kid })).toString('base64url');
+    const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: key.kid, typ })).toString('base64url');
     const body = Buffer.from(canonicalize(payload)).toString('base64url');
     return `${header}.${body}.${sign(null, Buffer.from(`${header}.${body}`), key.ed25519).toString('base64url')}`;
-  }
-
-  private jwsSigner(): JWSSigner {
-    const key = this.current;
-    return {
-      kid: key.kid,
-      format: 'jws',
-      algorithm: 'EdDSA',
-      sign: (bytes) => Promise.resolve(sign(null, bytes, key.ed25519).toString('base64url')),
-    };
   }
 
   private signTyped(p: TypedDataParams): string {

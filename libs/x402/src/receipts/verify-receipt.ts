@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { TypedDataEncoder, recoverAddress } from 'ethers';
 import { extractJWSHeader, verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt';
-import { sameWallet } from '@app/common';
+import { sameWallet, ValidationException } from '@app/common';
 import { AGORA_RECEIPT_TYPES, AgoraReceiptPayload, isAgoraReceiptPayload, RECEIPT_DOMAIN } from './receipt-payload';
 import { receiptMessage, receiptHash } from './receipt-payload';
 import type { ReceiptKey } from './receipt-keys';
-import { ReceiptSigner } from './receipt-signer';
+import { JWS_TYP, ReceiptSigner } from './receipt-signer';
+
+/** The most JSON of an output or input the public verifier hashes (an unpaid request: its work is bounded). */
+export const MAX_CHECKED_BYTES = 65_536;
 
 /** Why a receipt does not verify. */
 export type ReceiptRejection =
@@ -38,6 +41,16 @@ export class VerifyReceipt {
 
   async execute(check: ReceiptCheck): Promise<ReceiptVerdict> {
     const { receipt } = check;
+    for (const field of ['output', 'input'] as const) {
+      const value = check[field];
+      if (value !== undefined && Buffer.byteLength(JSON.stringify(value), 'utf8') > MAX_CHECKED_BYTES)
+        throw new ValidationException([
+          {
+            field,
+            messages: [`${field} must be at most ${MAX_CHECKED_BYTES} bytes of JSON: hash it yourself above that`],
+          },
+        ]);
+    }
     const format: ReceiptVerdict['format'] =
       receipt.format === 'jws' || receipt.format === 'eip712' ? receipt.format : null;
     const verdict = (
@@ -67,11 +80,13 @@ export class VerifyReceipt {
   ): Promise<{ reason: ReceiptRejection | null; key: ReceiptKey | null; payload: unknown }> {
     let kid: unknown;
     let alg: unknown;
+    let typ: unknown;
     try {
-      ({ kid, alg } = extractJWSHeader(signature) as { kid?: unknown; alg?: unknown });
+      ({ kid, alg, typ } = extractJWSHeader(signature) as { kid?: unknown; alg?: unknown; typ?: unknown });
     } catch {
       return { reason: 'malformed', key: null, payload: null };
     }
+    if (typ !== JWS_TYP.receipt) return { reason: 'not_a_receipt', key: null, payload: null };
     const key = this.signer.keys.find((k) => k.kid === kid) ?? null;
     if (!key || alg !== 'EdDSA') return { reason: 'unknown_key', key: null, payload: null };
     try {

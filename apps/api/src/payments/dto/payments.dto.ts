@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsUUID } from 'class-validator';
+import { IsOptional, IsUUID } from 'class-validator';
 import { formatMicros } from '@app/common';
 import { PlatformStats } from '@app/analytics';
 import { AgentBalance, TransactionEntity, WithdrawalEntity, WithdrawalSummary } from '@app/payments';
@@ -21,6 +21,17 @@ export class WithdrawDto {
   @ApiProperty({ example: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C' })
   @IsWallet()
   destinationWallet: string;
+}
+
+export class PaymentStatusQueryDto {
+  @ApiPropertyOptional({
+    example: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
+    description:
+      'The paying wallet: required with a payment identifier; with it a nonce is looked up too, and only its payments are answered',
+  })
+  @IsOptional()
+  @IsWallet()
+  payer?: string;
 }
 
 export class EscrowSummaryResponse {

@@ -3,10 +3,15 @@ import { PaymentRecord, PaymentsRepository } from '../../payments.repository';
 
 export type { PaymentRecord };
 
-/** What names the payments to find: a lower-case 0x hash (a settlement transaction's, or an authorization's nonce) and payment ids. */
+/**
+ * What names the payments to find: a lower-case 0x hash (a settlement transaction's, or, with a
+ * payer, an authorization's nonce) and payment ids (with a payer: theirs only).
+ */
 export interface PaymentLookup {
   hash: string | null;
   ids: string[];
+  /** The paying wallet: a nonce or an identifier is the payer's own, and only its payments are answered. */
+  payer: string | null;
 }
 
 /**
@@ -20,6 +25,6 @@ export class FindPayments {
 
   async execute(lookup: PaymentLookup, limit: number): Promise<PaymentRecord[]> {
     if (lookup.hash === null && lookup.ids.length === 0) return [];
-    return this.payments.matching(lookup.hash, lookup.ids, limit);
+    return this.payments.matching(lookup.hash, lookup.ids, lookup.payer, limit);
   }
 }

@@ -166,6 +166,8 @@ export class SettlePayment {
    * retries). If it was used, or the chain cannot be asked now, the normal path records or retries it.
    */
   private async expireIfUnused(payment: PaymentEntity, now: Date): Promise<void> {
+    // Without a chain to ask, an undecided send (settling) may have moved it: never released on a guess.
+    if (!this.adapter.readsChain && payment.status === 'settling') return;
     const moved = await this.adapter.settlementOf(toSettleRequest(payment)).catch(() => undefined);
     if (moved !== null) return;
     const reason = 'the authorization expired before it was settled; it moved no money';

@@ -49,7 +49,7 @@ export class GetExecution {
    */
   async settlementOf(execution: ExecutionEntity): Promise<Settlement> {
     if (execution.settlementStatus === 'settlement_pending' && execution.paymentId)
-      return this.payments.pendingSettlement(execution.paymentId);
+      return { ...(await this.payments.pendingSettlement(execution.paymentId)), signed: execution.receipt };
     const settled = execution.settlementStatus === 'settled' ? execution.paymentId : null;
     const settlement = await this.payments.settlementOf(settled, execution.refundId);
     return { ...settlement, signed: settled ? execution.receipt : null };

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, NotFoundException } from '@app/common';
+import { Clock, NotFoundException, ValidationException } from '@app/common';
 import { FindPayments, PaymentRecord } from '@app/payments';
-import { ExecutionRefsRepository } from '../../../execution-refs.repository';
+import { ExecutionsRepository } from '../../../executions.repository';
+import { IdempotencyKeysRepository } from '../../../idempotency-keys.repository';
 import { parsePaymentRef, PaymentStatusName, paymentStatusOf } from './payment-status';
 
 /** At most this many payments answer one reference (several payers may share a nonce or an identifier). */
@@ -36,17 +37,28 @@ export interface PaymentStatusView {
 export class GetPaymentStatus {
   constructor(
     private readonly payments: FindPayments,
-    private readonly refs: ExecutionRefsRepository,
+    private readonly executions: ExecutionsRepository,
+    private readonly keys: IdempotencyKeysRepository,
     private readonly clock: Clock,
   ) {}
 
-  async execute(ref: string): Promise<PaymentStatusView[]> {
+  /**
+   * `payer`: the paying wallet. A nonce and a payment identifier are the payer's own (another payer
+   * may use the same value): without a payer a reference is only a transaction hash, and a
+   * payment identifier needs one (VALIDATION_ERROR); with one, only its payments are answered.
+   */
+  async execute(ref: string, payer: string | null = null): Promise<PaymentStatusView[]> {
     const { hash, identifier } = parsePaymentRef(ref);
-    const ids = await this.refs.paymentsOfKey(identifier, this.clock.now(), PAYMENT_STATUS_LIMIT);
-    const found = await this.payments.execute({ hash, ids }, PAYMENT_STATUS_LIMIT);
+    if (!hash && !payer)
+      throw new ValidationException([
+        { field: 'payer', messages: ['payer (the paying wallet) is required with a payment identifier'] },
+      ]);
+    const keyed = payer ? await this.keys.executionOf(payer, identifier, this.clock.now()) : null;
+    const ids = keyed ? (await this.executions.refsOf({ ids: [keyed] })).map((e) => e.paymentId) : [];
+    const found = await this.payments.execute({ hash, ids, payer }, PAYMENT_STATUS_LIMIT);
     if (found.length === 0) throw new NotFoundException('NOT_FOUND', 'Payment', ref);
     const paid = found.filter((p) => p.purpose === 'execution').map((p) => p.id);
-    const executions = new Map((await this.refs.byPayments(paid)).map((e) => [e.paymentId, e]));
+    const executions = new Map((await this.executions.refsOf({ paymentIds: paid })).map((e) => [e.paymentId, e]));
     return found.map((p) => {
       const execution = executions.get(p.id) ?? null;
       const status = paymentStatusOf(p, execution);

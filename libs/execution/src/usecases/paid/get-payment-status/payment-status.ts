@@ -1,6 +1,6 @@
 import { ValidationException } from '@app/common';
 import type { PaymentRecord } from '@app/payments';
-import type { ExecutionRef } from '../../../execution-refs.repository';
+import type { ExecutionRef } from '../../../executions.repository';
 
 /** What became of a payment, as anyone may read it (payments.md, "Settlement states"). */
 export const PAYMENT_STATUSES = ['settled', 'settlement_pending', 'failed', 'released', 'refunded'] as const;

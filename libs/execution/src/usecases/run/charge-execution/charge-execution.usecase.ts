@@ -112,10 +112,13 @@ export class ChargeExecution {
           execution.id,
           failure.pending ? 'settlement_pending' : failure.final ? 'settlement_expired' : 'settlement_failed',
         );
-        if (!failure.pending) return this.stored(execution.id);
-        // The answer's receipt says so (settlementPending, the hash once sent); the charge stores the final one.
         const stored = await this.stored(execution.id);
+        // Settled meanwhile (the sweeper got there first): answered as settled, with the final receipt.
+        if (!failure.pending || stored.execution.settlementStatus !== 'settlement_pending') return stored;
+        // The answer's receipt says so (the transaction sent, nothing delivered or charged yet), kept
+        // for a retry's answer; the charge replaces it with the final one.
         const signed = await this.receipts.issue(stored.execution, funding, true);
+        if (signed) await this.repo.keepPendingReceipt(execution.id, signed);
         return { ...stored, settlement: { txHash: failure.txHash ?? null, receipt: null, signed, refund: null } };
       }
       try {

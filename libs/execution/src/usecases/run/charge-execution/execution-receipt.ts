@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 import { AppConfig } from '@app/config';
 import type { Funding } from '@app/payments';
-import { ReceiptSigner, receiptHash } from '@app/x402';
+import { NOTHING_DELIVERED, ReceiptSigner, receiptHash } from '@app/x402';
 import type { ExecutionEntity } from '../../../entities/execution.entity';
 import { executePath } from '../../../execution-factory';
 
@@ -18,7 +18,11 @@ export class ExecutionReceipt {
     private readonly config: AppConfig,
   ) {}
 
-  /** Null when a chain's budget pays (no x402 payment to account for). */
+  /**
+   * Null when a chain's budget pays (no x402 payment to account for). `settlementPending`: the
+   * receipt of an answer whose settlement is not confirmed yet, which states the payment and the
+   * transaction sent and nothing delivered or charged (the output stays withheld: not even its hash).
+   */
   async issue(e: ExecutionEntity, funding: Funding, settlementPending = false): Promise<SignedReceipt | null> {
     const paid = funding.paymentFacts();
     if (!paid) return null;
@@ -28,11 +32,13 @@ export class ExecutionReceipt {
       payer: paid.payer,
       transaction: paid.transaction,
       requestId: e.id,
+      agentId: e.agentId,
+      capabilityId: e.capabilityId,
       amount: paid.amount.toString(),
-      agentFee: e.agentFee.toString(),
-      platformFee: e.platformFee.toString(),
+      agentFee: settlementPending ? '0' : e.agentFee.toString(),
+      platformFee: settlementPending ? '0' : e.platformFee.toString(),
       inputHash: receiptHash(e.input),
-      contentHash: receiptHash(e.output),
+      contentHash: settlementPending ? NOTHING_DELIVERED : receiptHash(e.output),
       settlementPending,
     });
   }
