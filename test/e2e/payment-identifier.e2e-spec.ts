@@ -6,6 +6,7 @@ import {
   PAYMENT_IDENTIFIER,
   validatePaymentIdentifier,
 } from '@x402/extensions/payment-identifier';
+import { RunPendingExecution } from '@app/execution';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { registerAgent } from '../support/factories';
@@ -84,6 +85,30 @@ describe('x402 payment identifier (e2e)', () => {
     }
     expect(await counts()).toEqual(before);
     expect(JSON.parse(body).data.output).toEqual({ translation: 'ONCE' });
+  });
+
+  it('answers a retry of an async request with the same 202 byte for byte, before and after the run', async () => {
+    const wallet = newWallet();
+    const id = generatePaymentId();
+    const asyncCall = (base: ApiHarness) =>
+      payingFetch(wallet, id)(`${base.baseUrl}${path}?async=true`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'later' }),
+      });
+    const first = await asyncCall(api);
+    expect(first.status).toBe(202);
+    const body = await first.text();
+    const { requestId } = JSON.parse(body).data;
+    const location = first.headers.get('location');
+    const again = await asyncCall(api2);
+    expect([again.status, await again.text(), again.headers.get('location')]).toEqual([202, body, location]);
+    // Once it ran (the harness has no worker: it runs here), the retry still answers the first 202.
+    await api.app.get(RunPendingExecution).execute(requestId);
+    const [row] = await ds.query(`SELECT status FROM executions WHERE id = $1`, [requestId]);
+    expect(row.status).toBe('completed');
+    const later = await asyncCall(api);
+    expect([later.status, await later.text(), later.headers.get('location')]).toEqual([202, body, location]);
   });
 
   it('answers a stored response only to a payment that proves the payer: the original, or one that verifies', async () => {

@@ -147,6 +147,6 @@ export class CapabilityExecuteController {
     }
     const result = await this.executeUseCase.execute(cmd);
     res.set(rateLimitHeaders(result.limits));
-    return this.presenter.present(result, res, result.replayed || !result.execution.isAsync);
+    return this.presenter.present(result, res, !result.execution.isAsync);
   }
 }

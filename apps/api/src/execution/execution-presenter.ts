@@ -19,7 +19,7 @@ export class ExecutionPresenter {
     this.livemode = isLivemode(config);
   }
 
-  /** Maps an execution to the HTTP answer: 202 while pending, 502/504 for failures, output once settled. */
+  /** Maps an execution to the HTTP answer: 202 while pending (always for an async request), 502/504 for failures, output once settled. */
   async present(
     outcome: ExecutionOutcome,
     res: Response,
@@ -27,12 +27,17 @@ export class ExecutionPresenter {
     chain?: ChainView,
   ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
     const e = outcome.execution;
-    if (e.status === 'pending') {
+    // An async request is answered 202 with where to read it, the first time and on every replay
+    // (an idempotency key or payment identifier answers the same bytes, whatever the run did since).
+    if (!sync) {
       res.status(202);
-      if (sync) return toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode);
       const statusUrl = `${this.config.publicBaseUrl}/api/v1/execute/${e.id}`;
       res.setHeader('Location', statusUrl);
       return { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
+    }
+    if (e.status === 'pending') {
+      res.status(202);
+      return toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode);
     }
     const inChain = chain ? { chain: { chainId: chain.chainId, remainingBudget: chain.remainingBudget } } : {};
     if (e.status === 'failed') {

@@ -122,7 +122,7 @@ export class ExecutionController {
     }
     const result = await this.executeUseCase.execute(cmd);
     res.set(rateLimitHeaders(result.limits));
-    return this.present(result, res, result.replayed || !result.execution.isAsync);
+    return this.present(result, res, !result.execution.isAsync);
   }
 
   @Get('execute/:requestId')
