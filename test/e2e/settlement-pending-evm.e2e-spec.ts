@@ -5,12 +5,10 @@ import {
   generatePaymentId,
   PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier';
-import { startChain, LocalChain } from '../../scripts/local-chain';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { evmEnv } from '../support/evm-env';
-import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
-import { TestAgentServer } from '../support/agent-server';
-import { capabilityPayload, registerAgent, REGISTRATION_FEE_MICROS } from '../support/factories';
+import type { LocalChain } from '../../scripts/local-chain';
+import type { ApiHarness } from '../support/api-harness';
+import { EvmStack, startEvmStack } from '../support/evm-stack';
+import { builtApp, startProcess, waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 import { executionCounts, referencePayingFetch } from '../support/x402-client';
@@ -28,43 +26,22 @@ const PRICE = 11_000n;
  */
 describe('evm: a settlement whose receipt stalls is pending, never 402, and followed to settled (e2e)', () => {
   let chain: LocalChain;
-  let agentServer: TestAgentServer;
   let api: ApiHarness;
-  let worker: RunningProcess | undefined;
   let ds: DataSource;
   let path: string;
 
+  let stack: EvmStack;
+
   beforeAll(async () => {
-    chain = await startChain();
-    agentServer = await new TestAgentServer().start();
-    api = await startApi({
-      ...evmEnv(chain),
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
+    stack = await startEvmStack({
       EVM_RECEIPT_TIMEOUT_MS: '1000',
       SETTLEMENT_LEASE_MS: '3000',
       MAINTENANCE_INTERVAL_MS: '500',
     });
-    ds = api.app.get(DataSource);
-    const owner = newWallet();
-    await chain.mint(owner.address, REGISTRATION_FEE_MICROS);
-    const res = await registerAgent(
-      api,
-      owner,
-      { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] },
-      { asset: chain.usdcAddress },
-    );
-    expect(res.status).toBe(201);
-    path = `/api/v1/agents/${res.body.data.id}/capabilities/translate/execute`;
-    worker = startProcess(builtApp('worker'), api.env);
+    ({ chain, api, ds } = stack);
+    path = `/api/v1/agents/${stack.agentId}/capabilities/translate/execute`;
   }, 60_000);
-  afterAll(async () => {
-    await chain?.provider.send('evm_setAutomine', [true]).catch(() => undefined);
-    worker?.child.kill('SIGKILL');
-    await api?.close();
-    await agentServer?.stop();
-    await chain?.stop();
-  });
+  afterAll(() => stack?.stop());
 
   const relayerSent = () => chain.provider.getTransactionCount(chain.platform.address, 'latest');
   const chainTxs = async () => (await ds.query(`SELECT count(*)::int AS n FROM chain_txs`))[0].n as number;

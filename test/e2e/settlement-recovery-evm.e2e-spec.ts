@@ -1,10 +1,10 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { FaultInjector } from '@app/common';
-import { startChain, LocalChain } from '../../scripts/local-chain';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { evmEnv } from '../support/evm-env';
-import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import type { LocalChain } from '../../scripts/local-chain';
+import type { ApiHarness } from '../support/api-harness';
+import { EvmStack, startEvmStack } from '../support/evm-stack';
+import { builtApp, startProcess, waitFor } from '../support/processes';
 import { onFreePort } from '../support/ports';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent, REGISTRATION_FEE_MICROS } from '../support/factories';
@@ -23,39 +23,17 @@ describe('evm: settlements interrupted after the money moved are finished exactl
   let chain: LocalChain;
   let agentServer: TestAgentServer;
   let api: ApiHarness;
-  let worker: RunningProcess | undefined;
   let ds: DataSource;
   let agentId: string;
 
+  let stack: EvmStack;
+
   beforeAll(async () => {
-    chain = await startChain();
-    agentServer = await new TestAgentServer().start();
-    api = await startApi({
-      ...evmEnv(chain),
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      SETTLEMENT_LEASE_MS: '1500',
-      MAINTENANCE_INTERVAL_MS: '500',
-    });
-    ds = api.app.get(DataSource);
-    const owner = newWallet();
-    await chain.mint(owner.address, REGISTRATION_FEE_MICROS);
-    const res = await registerAgent(
-      api,
-      owner,
-      { endpoints: { execution: agentServer.url }, capabilities: [capabilityPayload()] },
-      { asset: chain.usdcAddress },
-    );
-    expect(res.status).toBe(201);
-    agentId = res.body.data.id;
-    worker = startProcess(builtApp('worker'), api.env);
+    stack = await startEvmStack({ SETTLEMENT_LEASE_MS: '1500', MAINTENANCE_INTERVAL_MS: '500' });
+    ({ chain, agentServer, api, ds } = stack);
+    agentId = stack.agentId;
   }, 60_000);
-  afterAll(async () => {
-    worker?.child.kill('SIGKILL');
-    await api?.close();
-    await agentServer?.stop();
-    await chain?.stop();
-  });
+  afterAll(() => stack?.stop());
 
   const charges = async (executionId: string) =>
     (
