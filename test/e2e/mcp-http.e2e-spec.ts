@@ -5,9 +5,8 @@ import { Wallet } from 'ethers';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { TestAgentServer } from '../support/agent-server';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import type { ApiHarness } from '../support/api-harness';
+import { ApiWithAgent, startApiWithAgent } from '../support/api-with-agent';
 import { startProcess, waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 
@@ -23,7 +22,6 @@ type ToolResult = { isError?: boolean; content: { type: string; text: string }[]
 describe('agora MCP server (e2e)', () => {
   let api: ApiHarness;
   let ds: DataSource;
-  let agentServer: TestAgentServer;
   let agentId: string;
   const inputSchema = {
     type: 'object',
@@ -31,25 +29,16 @@ describe('agora MCP server (e2e)', () => {
     required: ['text'],
   };
 
+  let stack: ApiWithAgent;
+
   beforeAll(async () => {
-    agentServer = await new TestAgentServer().start();
-    api = await startApi({
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      RATE_LIMIT_AGENT_PER_MIN: '1000000',
-    });
-    ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), {
-      name: 'MCP Translator',
-      endpoints: { execution: agentServer.url },
-      capabilities: [capabilityPayload({ inputSchema })],
-    });
-    agentId = res.body.data.id;
+    stack = await startApiWithAgent(
+      { RATE_LIMIT_AGENT_PER_MIN: '1000000' },
+      { name: 'MCP Translator', capability: { inputSchema } },
+    );
+    ({ api, ds, agentId } = stack);
   }, 60_000);
-  afterAll(async () => {
-    await api.close();
-    await agentServer.stop();
-  });
+  afterAll(() => stack.stop());
 
   const env = (wallet: Wallet, extra: Record<string, string> = {}) => ({
     PATH: process.env.PATH ?? '',

@@ -6,9 +6,8 @@ import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/ex
 import type { PaymentRequired } from '@x402/core/types';
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { TestAgentServer } from '../support/agent-server';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import type { ApiHarness } from '../support/api-harness';
+import { ApiWithAgent, startApiWithAgent } from '../support/api-with-agent';
 import { callPaid, MCP_BIN, McpToolResult, x402Payer } from '../support/mcp-pay-per-call';
 import { startProcess, waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
@@ -22,7 +21,6 @@ import { executionCounts } from '../support/x402-client';
 describe('agora MCP server, pay-per-call (e2e)', () => {
   let api: ApiHarness;
   let ds: DataSource;
-  let agentServer: TestAgentServer;
   let agentId: string;
   let client: Client;
   let transport: StdioClientTransport;
@@ -33,20 +31,14 @@ describe('agora MCP server, pay-per-call (e2e)', () => {
     required: ['text'],
   };
 
+  let stack: ApiWithAgent;
+
   beforeAll(async () => {
-    agentServer = await new TestAgentServer().start();
-    api = await startApi({
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      RATE_LIMIT_AGENT_PER_MIN: '1000000',
-    });
-    ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), {
-      name: 'MCP Translator',
-      endpoints: { execution: agentServer.url },
-      capabilities: [capabilityPayload({ inputSchema })],
-    });
-    agentId = res.body.data.id;
+    stack = await startApiWithAgent(
+      { RATE_LIMIT_AGENT_PER_MIN: '1000000' },
+      { name: 'MCP Translator', capability: { inputSchema } },
+    );
+    ({ api, ds, agentId } = stack);
     route = `/api/v1/agents/${agentId}/capabilities/translate/execute`;
     // Only what this mode reads: no key, no keystore, no password.
     const env = {
@@ -60,8 +52,7 @@ describe('agora MCP server, pay-per-call (e2e)', () => {
   }, 60_000);
   afterAll(async () => {
     await client?.close();
-    await api.close();
-    await agentServer.stop();
+    await stack.stop();
   });
 
   const pinned = () => `translate_${agentId.slice(0, 8)}`;

@@ -9,9 +9,8 @@ import {
 } from '@agora/sdk';
 import type { PaymentRequired } from '@x402/core/types';
 import { DataSource } from 'typeorm';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { TestAgentServer } from '../support/agent-server';
-import { capabilityPayload, registerAgent } from '../support/factories';
+import type { ApiHarness } from '../support/api-harness';
+import { ApiWithAgent, startApiWithAgent } from '../support/api-with-agent';
 import { x402Payer } from '../support/mcp-pay-per-call';
 import { newWallet } from '../support/wallets';
 import { executionCounts } from '../support/x402-client';
@@ -24,25 +23,17 @@ import { executionCounts } from '../support/x402-client';
 describe('SDK callCapability (e2e)', () => {
   let api: ApiHarness;
   let ds: DataSource;
-  let agentServer: TestAgentServer;
   let agentId: string;
   let sdk: AgoraClient;
 
+  let stack: ApiWithAgent;
+
   beforeAll(async () => {
-    agentServer = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
-    ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), {
-      endpoints: { execution: agentServer.url },
-      capabilities: [capabilityPayload()],
-    });
-    agentId = res.body.data.id;
+    stack = await startApiWithAgent();
+    ({ api, ds, agentId } = stack);
     sdk = new AgoraClient({ baseUrl: api.baseUrl });
   });
-  afterAll(async () => {
-    await api.close();
-    await agentServer.stop();
-  });
+  afterAll(() => stack.stop());
 
   const call = (input: Record<string, unknown>, payment?: { name: string; value: string }) =>
     sdk.callCapability({ agentId, capabilityId: 'translate', input, payment });

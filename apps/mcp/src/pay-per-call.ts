@@ -3,7 +3,7 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import { z } from 'zod/v4';
 import { EXECUTION_META, idempotencyKeyFor, PAYMENT_RESPONSE_META, PaymentMeta, readPaymentMeta } from './payment-meta';
 import { listedAs, toListedSchema } from './schemas';
-import { AgoraTools, describeError, pinnedToolName, priceText, ToolDefinition } from './tools';
+import { AgoraTools, describeError, Pin, pinnedCapabilities, ToolDefinition } from './tools';
 
 /** A tool paid per call by the MCP client itself: it answers its own result, payment metadata included. */
 export interface PaidToolDefinition {
@@ -85,23 +85,16 @@ export class PayPerCallTools {
   }
 
   /** One tool per pinned capability, its input schema the capability's own. */
-  async pinned(pins: { agentId: string; capabilityId?: string }[]): Promise<PaidToolDefinition[]> {
-    const tools: PaidToolDefinition[] = [];
-    for (const pin of pins) {
-      const agent = await this.client.getAgent(pin.agentId);
-      for (const cap of agent.capabilities.filter((k) => !pin.capabilityId || k.id === pin.capabilityId)) {
-        tools.push({
-          name: pinnedToolName(agent.id, cap.id),
-          title: `${agent.name}: ${cap.name}`,
-          description: `${agent.name}: ${cap.description} (${priceText(cap.pricing)}). ${HOW_TO_PAY}`,
-          input: null,
-          listed: listedAs(cap.inputSchema ?? { type: 'object' }),
-          annotations: PAID,
-          call: (input, meta) => this.call({ agentId: agent.id, capabilityId: cap.id, input }, meta),
-        });
-      }
-    }
-    return tools;
+  async pinned(pins: Pin[]): Promise<PaidToolDefinition[]> {
+    return (await pinnedCapabilities(this.client, pins)).map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: `${p.about} (${p.price}). ${HOW_TO_PAY}`,
+      input: null,
+      listed: p.listed,
+      annotations: PAID,
+      call: (input, meta) => this.call({ agentId: p.agentId, capabilityId: p.capabilityId, input }, meta),
+    }));
   }
 
   private async call(target: Target, meta: Record<string, unknown> | undefined): Promise<CallToolResult> {

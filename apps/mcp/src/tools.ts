@@ -178,25 +178,18 @@ export class AgoraTools {
   }
 
   /** One tool per pinned capability, its input schema the capability's own (agora checks the input against it). */
-  async pinned(pins: { agentId: string; capabilityId?: string }[]): Promise<ToolDefinition[]> {
-    const tools: ToolDefinition[] = [];
-    for (const pin of pins) {
-      const agent = await this.client.getAgent(pin.agentId);
-      for (const cap of agent.capabilities.filter((k) => !pin.capabilityId || k.id === pin.capabilityId)) {
-        tools.push({
-          name: pinnedToolName(agent.id, cap.id),
-          title: `${agent.name}: ${cap.name}`,
-          description: `${agent.name}: ${cap.description} (${priceText(cap.pricing)}, paid from the configured wallet)`,
-          input: null,
-          listed: listedAs(cap.inputSchema ?? { type: 'object' }),
-          output: outputs.execute,
-          annotations: PAYS,
-          run: (input) => this.execute(agent.id, cap.id, input, false),
-          summarize: summaries.execute as ToolDefinition['summarize'],
-        });
-      }
-    }
-    return tools;
+  async pinned(pins: Pin[]): Promise<ToolDefinition[]> {
+    return (await pinnedCapabilities(this.client, pins)).map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: `${p.about} (${p.price}, paid from the configured wallet)`,
+      input: null,
+      listed: p.listed,
+      output: outputs.execute,
+      annotations: PAYS,
+      run: (input) => this.execute(p.agentId, p.capabilityId, input, false),
+      summarize: summaries.execute as ToolDefinition['summarize'],
+    }));
   }
 
   private async execute(
@@ -220,6 +213,39 @@ export class AgoraTools {
     const { payment: _proof, ...shown } = result;
     return { ...shown, spent: { thisCall: result.paid ?? '0.000000', ...this.client.spending } };
   }
+}
+
+/** A capability served as a tool of its own (AGORA_MCP_CAPABILITIES): an agent, and one of its capabilities or all. */
+export type Pin = { agentId: string; capabilityId?: string };
+
+/** What a pinned capability's tool says of it, whichever way it is paid: its name, title, description, price and input schema. */
+export interface PinnedCapability {
+  agentId: string;
+  capabilityId: string;
+  name: string;
+  title: string;
+  about: string;
+  price: string;
+  listed: ReturnType<typeof listedAs>;
+}
+
+/** The pinned capabilities, each agent read once. */
+export async function pinnedCapabilities(client: AgoraClient, pins: Pin[]): Promise<PinnedCapability[]> {
+  const found: PinnedCapability[] = [];
+  for (const pin of pins) {
+    const agent = await client.getAgent(pin.agentId);
+    for (const cap of agent.capabilities.filter((k) => !pin.capabilityId || k.id === pin.capabilityId))
+      found.push({
+        agentId: agent.id,
+        capabilityId: cap.id,
+        name: pinnedToolName(agent.id, cap.id),
+        title: `${agent.name}: ${cap.name}`,
+        about: `${agent.name}: ${cap.description}`,
+        price: priceText(cap.pricing),
+        listed: listedAs(cap.inputSchema ?? { type: 'object' }),
+      });
+  }
+  return found;
 }
 
 /** A pinned capability's tool name: stable, and within MCP's name rules (1-64 of [A-Za-z0-9_-]). */
