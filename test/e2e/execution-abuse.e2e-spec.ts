@@ -3,10 +3,10 @@ import { DataSource } from 'typeorm';
 import { RunPendingExecution } from '@app/execution';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
-import { SweepRegistry } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
+import { startApiProcess } from '../support/api-process';
 import { waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -132,39 +132,38 @@ describe('execute path under abuse (e2e)', () => {
     });
   });
 
-  it('finishes a sync execution with an idempotency key whose process died mid-run: the sweeper finds it once its claim runs out, one charge', async () => {
-    const headers = await paid(newWallet());
+  it('leaves nothing of a sync execution with an idempotency key whose process died mid-run; a retry waits out its claim and runs once, one charge', async () => {
+    // A process of its own, killed -9 while the agent works: its key's claim lasts 1.5 s past its time limit.
+    const proc = await startApiProcess({ ...api.env, EXECUTION_TIMEOUT_MS: '1000', RUN_CLAIM_GRACE_MS: '1500' });
+    const client = newWallet();
     const before = await rows();
+    const calls = () => agentServer.calls.filter((c) => c.json.input.text === 'crash').length;
     agentServer.defaultMode = 'slow';
-    const inFlight = execute(body({ text: 'crash' }, { idempotencyKey: 'crash-1' }), headers);
-    const [pending] = await waitFor(async () => {
-      const r = await ds.query(
-        `SELECT id, status, locked_until FROM executions WHERE status = 'pending' AND NOT is_async ORDER BY created_at DESC LIMIT 1`,
-      );
-      return r.length ? r : null;
-    }, 'the sync execution to be written');
-    expect(pending.locked_until).not.toBeNull();
+    const lost = fetch(`${proc.url}/api/v1/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(await paid(client)) },
+      body: JSON.stringify(body({ text: 'crash' }, { idempotencyKey: 'crash-1' })),
+    }).catch((err: Error) => err);
+    await waitFor(async () => calls() === 1, 'the agent to get the first request');
+    proc.process.child.kill('SIGKILL');
+    await proc.process.exited;
+    expect(await lost).toMatchObject({ message: 'fetch failed' }); // the connection died with the process
+    // Nothing was written before the agent answered: no execution, no payment, no key.
+    expect(await rows()).toEqual(before);
+    const [key] = await ds.query(`SELECT count(*)::int AS n FROM idempotency_keys WHERE key = 'crash-1'`);
+    expect(key.n).toBe(0);
     agentServer.defaultMode = 'ok';
-    // The process holding it is gone (or its claim ran out): time passes beyond the claim.
-    await ds.query(`UPDATE executions SET locked_until = now() - interval '1 second' WHERE id = $1`, [pending.id]);
-    const runs = api.app
-      .get(SweepRegistry)
-      .all()
-      .find((s) => s.job === 'execution.run')!;
-    expect((await runs.due()).map((w) => w.id)).toContain(pending.id);
-    const taken = await api.app.get(RunPendingExecution).execute(pending.id);
-    expect(taken.execution).toMatchObject({ status: 'completed', settlementStatus: 'settled' });
-    expect((await runs.due()).map((w) => w.id)).not.toContain(pending.id);
-    const late = await inFlight; // the first run's answer arrives after the takeover: it charges nothing more
-    expect(late.status).toBe(200);
-    expect(late.body.data).toMatchObject({ requestId: pending.id, status: 'completed' });
-    const again = await execute(body({ text: 'crash' }, { idempotencyKey: 'crash-1' }), headers);
-    expect(again.status).toBe(200);
+    // The retry (a new authorization, the same key) waits until the dead request's claim runs out, then runs.
+    const retry = await execute(body({ text: 'crash' }, { idempotencyKey: 'crash-1' }), await paid(client));
+    expect(retry.status).toBe(200);
+    expect(retry.body.data).toMatchObject({ status: 'completed', output: { translation: 'CRASH' } });
+    expect(calls()).toBe(2);
+    const again = await execute(body({ text: 'crash' }, { idempotencyKey: 'crash-1' }), await paid(client));
     expect(again.body.data).toMatchObject({
-      requestId: pending.id,
-      status: 'completed',
-      settlement: { status: 'settled' },
+      requestId: retry.body.data.requestId,
+      transactionId: retry.body.data.transactionId,
     });
+    expect(calls()).toBe(2);
     expect(await rows()).toEqual({
       payments: before.payments + 1,
       charges: before.charges + 1,

@@ -18,7 +18,7 @@ const PRICE = 11_000n;
 /** 500 in CI (the issue's figure); FC_RUNS=<n> for more by hand. */
 const KEYS = propertyRuns(500);
 const CONCURRENCY = 25;
-/** A key cut off after its first transaction waits for the worker: its claim runs EXECUTION_TIMEOUT_MS + RUN_CLAIM_GRACE_MS. */
+/** Bounds a key's retries (a sync run cut off by a kill left nothing, and its client's next retry runs it). */
 const KEY_DEADLINE_MS = 120_000;
 
 /**
@@ -133,7 +133,7 @@ describe('faults: Postgres connections killed during executes with idempotency k
           else outcomes.retried++;
           return;
         }
-        // 202: the first request of this key is still running, or was cut off by a kill and waits for the worker.
+        // A kill's 503 (the run's transaction rolled back, nothing charged) or an error: retried with a new payment.
         await new Promise((r) => setTimeout(r, Math.min(50 * attempt, 1_000)));
       }
       throw new Error(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { RateLimiter } from '@app/execution';
+import { InFlightRuns, RateLimiter } from '@app/execution';
 import { NonceGuard } from '@app/x402';
 import { redisConnectionOptions } from '@app/queues';
 import { TEST_REDIS_URL } from '../setup/test-env';
@@ -63,6 +63,62 @@ describe('RateLimiter (integration)', () => {
       validBefore * 1000 + 60_000,
     );
     expect(far.key).toBe(`${prefix}:nonce:84532:0xasset:0xpayer:0x${'ab'.repeat(32)}`);
+  });
+
+  describe("an idempotency key's in-flight claim", () => {
+    const config = {
+      queuePrefix: prefix,
+      rateLimitClientPerMin: 100,
+      rateLimitAgentPerMin: 100,
+      executionTimeoutMs: 30_000,
+      runClaimGraceMs: 60_000,
+    } as AppConfig;
+    const many = new RateLimiter(redis, config, new SystemClock());
+    const runs = new InFlightRuns(redis, config, new SystemClock());
+    const payer = () => `0xeee${randomUUID().slice(0, 8)}`;
+
+    it('is taken only with the nonce claim, read otherwise, and scoped to the payer', async () => {
+      const p = payer();
+      const first = runs.request(p, 'key-1');
+      expect(first.expiresAtMs).toBeGreaterThan(Date.now() + 85_000);
+      expect(await many.hit(p, 'agent-5', claim(), true, first)).toMatchObject({ claimed: true, run: 'taken' });
+      expect(await redis.get(first.key)).toBe(first.value);
+      // Another payment with the same key: its nonce is taken, the key's claim is held by the first.
+      const second = runs.request(p, 'key-1');
+      expect(second.key).toBe(first.key);
+      expect(await many.hit(p, 'agent-5', claim(), true, second)).toMatchObject({
+        claimed: true,
+        run: { heldBy: first.value },
+      });
+      // The first payment again (its nonce held): only read.
+      const nonce = claim();
+      await many.hit(p, 'agent-5', nonce);
+      expect(await many.hit(p, 'agent-5', nonce, true, second)).toMatchObject({
+        claimed: false,
+        run: { heldBy: first.value },
+      });
+      // Free but not taken without the nonce claim; another payer's same key is its own.
+      const free = runs.request(p, 'key-2');
+      expect(await many.hit(p, 'agent-5', nonce, true, free)).toMatchObject({ claimed: false, run: 'free' });
+      expect(await redis.exists(free.key)).toBe(0);
+      expect(runs.request(payer(), 'key-1').key).not.toBe(first.key);
+      // No run claim without a nonce claim.
+      expect(await many.hit(p, 'agent-5', undefined, true, free)).toMatchObject({ claimed: null, run: null });
+    });
+
+    it('is given back only by its holder, and a waiter sees it go', async () => {
+      const p = payer();
+      const held = runs.request(p, 'key-3');
+      await many.hit(p, 'agent-6', claim(), true, held);
+      const other = runs.request(p, 'key-3');
+      runs.release(other); // not the holder's value: nothing changes
+      await redis.ping(); // the release was sent before this on the same connection
+      expect(await redis.get(held.key)).toBe(held.value);
+      const waited = runs.waitGone(other, held.value);
+      runs.release(held);
+      await expect(waited).resolves.toBe(true);
+      expect(await redis.exists(held.key)).toBe(0);
+    });
   });
 
   it('loads the script again when Redis has forgotten it', async () => {

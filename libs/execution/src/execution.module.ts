@@ -10,6 +10,7 @@ import { SweepRegistry } from '@app/queues';
 import { CallbackOutputs, WebhooksModule } from '@app/webhooks';
 import { ExecuteTargetCache } from './admission/execute-target-cache';
 import { RateLimiter } from './admission/rate-limiter';
+import { InFlightRuns } from './admission/in-flight-runs';
 import { AgentCaller } from './agent-caller';
 import { ExecutionEntity } from './entities/execution.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
@@ -84,6 +85,7 @@ const USE_CASES = [
     FundingSource,
     AgentCaller,
     RateLimiter,
+    InFlightRuns,
     ExecuteTargetCache,
     EvidenceKeys,
   ],

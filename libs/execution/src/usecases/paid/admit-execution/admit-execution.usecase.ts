@@ -7,7 +7,8 @@ import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { AdmitPayment } from '@app/payments';
 import { ExecuteTargetCache } from '../../../admission/execute-target-cache';
-import { RateLimiter } from '../../../admission/rate-limiter';
+import { InFlightRuns } from '../../../admission/in-flight-runs';
+import { RateLimiter, RunClaimRequest } from '../../../admission/rate-limiter';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
@@ -24,6 +25,16 @@ export interface Admitted {
   fingerprint: string;
   /** The request's idempotency key: its idempotencyKey, or its payment's x402 payment identifier. */
   idempotencyKey: string | undefined;
+  /** The key's in-flight claim this request holds (InFlightRuns), for the caller to give back when it ends. */
+  run: RunClaimRequest | null;
+  limits: ExecuteResult['limits'];
+}
+
+/** A duplicate of a keyed request still running (its in-flight claim held by `heldBy`): wait, then admit again. */
+export interface InFlight {
+  kind: 'inFlight';
+  claim: RunClaimRequest;
+  heldBy: string;
   limits: ExecuteResult['limits'];
 }
 
@@ -52,6 +63,7 @@ export class AdmitExecution {
     private readonly targets: ExecuteTargetCache,
     private readonly payments: AdmitPayment,
     private readonly limiter: RateLimiter,
+    private readonly inFlight: InFlightRuns,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly repo: ExecutionsRepository,
     private readonly keys: IdempotencyKeysRepository,
@@ -60,7 +72,7 @@ export class AdmitExecution {
     private readonly clock: Clock,
   ) {}
 
-  async execute(cmd: ExecuteCommand, again = true): Promise<Admitted | Replayed> {
+  async execute(cmd: ExecuteCommand, again = true): Promise<Admitted | Replayed | InFlight> {
     const remembered = this.targets.remembered(cmd.agentId, cmd.capabilityId);
     const targetRead = remembered ? null : this.targets.read(cmd.agentId, cmd.capabilityId);
     const payment = this.payments.execute(cmd.payment);
@@ -104,16 +116,20 @@ export class AdmitExecution {
     };
     let priced = priceOf(target);
     const payer = payment.payer;
+    // A keyed request (not a chain root's) claims its key while it runs, with its nonce claim.
+    const run = idempotencyKey && payer && !cmd.chain ? this.inFlight.request(payer, idempotencyKey) : undefined;
     const limits = await this.limiter.hit(
       payer ?? `ip:${cmd.clientIp}`,
       cmd.agentId,
       payment.claimRequest(),
       payer !== null,
+      run,
     );
     payment.claimed(limits.claimed === true);
     const giveBack = (err: unknown) => {
       payment.giveBack(err);
       this.limiter.giveBackAgentSlot(cmd.agentId, limits.agentSlot);
+      if (limits.run === 'taken') this.inFlight.release(run!);
     };
     try {
       if (limits.retryAfterS !== null)
@@ -169,8 +185,15 @@ export class AdmitExecution {
         }
       }
       payment.check(price, used);
+      // Another request with this key is running: once this payment proves its payer, it waits for that one.
+      const held = limits.run;
+      if (held && typeof held === 'object') {
+        giveBack(null);
+        return { kind: 'inFlight', claim: run!, heldBy: held.heldBy, limits };
+      }
       const funding = await payment.admit(used as PromiseFulfilledResult<boolean>);
-      return { kind: 'admitted', target: target!, price, funding, fingerprint, idempotencyKey, limits };
+      const claim = limits.run === 'taken' ? run! : null;
+      return { kind: 'admitted', target: target!, price, funding, fingerprint, idempotencyKey, run: claim, limits };
     } catch (err) {
       giveBack(err);
       throw new ExecuteRejected(err, limits);

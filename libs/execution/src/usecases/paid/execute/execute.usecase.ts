@@ -1,15 +1,15 @@
 import { inSpan } from '@app/tracing';
 import { executionSpan } from '../../../execution-span';
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@app/common';
-import { AppConfig } from '@app/config';
-import { allWrites, TransactionRunner } from '@app/database';
+import { AppException, Clock } from '@app/common';
+import { allWrites, Queryable, TransactionRunner } from '@app/database';
 import { jobId, JobProducer } from '@app/queues';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { IdempotencyKeysRepository, IdempotencyRace } from '../../../idempotency-keys.repository';
-import { newExecution, runClaimUntil } from '../../../execution-factory';
+import { newExecution } from '../../../execution-factory';
+import { InFlightRuns } from '../../../admission/in-flight-runs';
 import { Admitted, AdmitExecution } from '../admit-execution/admit-execution.usecase';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
 import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';
@@ -17,18 +17,21 @@ import { RunAgent } from '../../run/run-agent/run-agent.usecase';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
+/** How many times a duplicate waits for a running request with its key before it is told to retry later. */
+const IN_FLIGHT_ROUNDS = 3;
+
 /**
- * POST /execute (resolutions §2, §4): admit, run, charge. A sync request without an idempotency
- * key writes nothing before the agent answers (its nonce is claimed, so no replay reaches the
- * agent; the unique index on payments decides at commit). Async requests, and sync ones with a
- * key (which a concurrent duplicate must find), are written first: the reservation, the
- * execution, the key, in one transaction; async ones are queued, sync ones run at once, created
- * already claimed by this request.
+ * POST /execute (resolutions §2, §4): admit, run, charge. A sync request writes nothing before the
+ * agent answers (its nonce is claimed, so no replay reaches the agent; the unique index on payments
+ * decides at commit); with an idempotency key, the key's in-flight claim stands for it meanwhile
+ * (InFlightRuns) and its row is written with the outcome. Async requests are written first (the
+ * reservation, the execution, the key, in one transaction) and queued.
  */
 @Injectable()
 export class Execute {
   constructor(
     private readonly admit: AdmitExecution,
+    private readonly inFlight: InFlightRuns,
     private readonly runAgent: RunAgent,
     private readonly recordFailure: RecordFailedRun,
     private readonly charge: ChargeExecution,
@@ -36,88 +39,66 @@ export class Execute {
     private readonly keys: IdempotencyKeysRepository,
     private readonly jobs: JobProducer,
     private readonly tx: TransactionRunner,
-    private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
 
   /** One span for the request's execution: admission, the agent call and the charge are its children. */
   execute(cmd: ExecuteCommand): Promise<ExecuteResult> {
-    return executionSpan(cmd, () => this.executeTraced(cmd));
+    return executionSpan(cmd, () => this.executeTraced(cmd, 1));
   }
 
-  private async executeTraced(cmd: ExecuteCommand): Promise<ExecuteResult> {
+  private async executeTraced(cmd: ExecuteCommand, round: number): Promise<ExecuteResult> {
     const admitted = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
     if (admitted.kind === 'replayed')
       return { execution: admitted.execution, settlement: null, replayed: true, limits: admitted.limits };
+    if (admitted.kind === 'inFlight') {
+      // A duplicate of a request still running: its answer once it ends (or this one runs, if it died).
+      if (round >= IN_FLIGHT_ROUNDS || !(await this.inFlight.waitGone(admitted.claim, admitted.heldBy)))
+        throw new ExecuteRejected(stillRunning(cmd), admitted.limits);
+      return this.executeTraced(cmd, round + 1);
+    }
     const { limits, funding, idempotencyKey } = admitted;
     try {
-      if (!cmd.async && !idempotencyKey) return { ...(await this.runFresh(cmd, admitted)), replayed: false, limits };
-      const execution = this.executionOf(
-        cmd,
-        admitted,
-        cmd.async ? null : runClaimUntil(this.clock.nowMs(), this.config),
-      );
+      const key = idempotencyKey ? this.keyClaim(admitted, idempotencyKey) : undefined;
+      if (!cmd.async) return { ...(await this.runFresh(cmd, admitted, key)), limits };
+      const execution = this.executionOf(cmd, admitted);
       try {
         await this.tx.pipelined((sql) =>
           allWrites([
             funding.reserve(sql, execution.id),
             this.repo.insert(sql, execution),
-            idempotencyKey
-              ? this.keys.claim(sql, {
-                  payer: execution.payer,
-                  key: idempotencyKey,
-                  fingerprint: admitted.fingerprint,
-                  executionId: execution.id,
-                  expiresAt: new Date(this.clock.nowMs() + IDEMPOTENCY_TTL_MS),
-                  now: this.clock.now(),
-                })
-              : Promise.resolve(),
+            key ? key(sql, execution.id) : Promise.resolve(),
           ]),
         );
       } catch (err) {
         // Not reserved after all (a used nonce excepted): the claim goes back.
         funding.giveBack(err);
         if (!(err instanceof IdempotencyRace)) throw err;
-        const prior = await this.admit.idempotent(funding.payer, idempotencyKey!, admitted.fingerprint);
-        return { execution: prior!, settlement: null, replayed: true, limits };
+        return { ...(await this.priorOf(admitted)), limits };
       }
-      if (cmd.async) {
-        await this.jobs.wake(
-          'execution.run',
-          { executionId: execution.id },
-          { jobId: jobId('execution.run', execution.id, this.clock.nowMs()) },
-        );
-        return { execution, settlement: null, replayed: false, limits };
-      }
-      const { agent, capability } = admitted.target;
-      const run = await this.runAgent.execute(execution, {
-        agentId: agent.id,
-        endpoint: agent.endpoints.execution,
-        outputSchema: capability.outputSchema,
-      });
-      const outcome = run.ok
-        ? await this.charge.execute({
-            state: 'pending',
-            execution,
-            funding,
-            completion: run.completion,
-            reputation: agent.reputationScore,
-          })
-        : { execution: await this.recordFailure.execute(execution, run.failure, { funding }), settlement: null };
-      return { ...outcome, replayed: false, limits };
+      await this.jobs.wake(
+        'execution.run',
+        { executionId: execution.id },
+        { jobId: jobId('execution.run', execution.id, this.clock.nowMs()) },
+      );
+      return { execution, settlement: null, replayed: false, limits };
     } catch (err) {
       throw new ExecuteRejected(err, limits);
+    } finally {
+      if (admitted.run) this.inFlight.release(admitted.run);
     }
   }
 
   /**
-   * Sync, no idempotency key: the agent first, then one transaction records the payment, the
-   * execution in its final state and (settled inside Postgres) the whole charge. A crash before
-   * that commit leaves nothing: no charge, no answer, the authorization unused.
+   * Sync: the agent first, then one transaction records the payment, the execution in its final
+   * state, the idempotency key if any and (settled inside Postgres) the whole charge. A crash before
+   * that commit leaves nothing: no charge, no answer, the authorization unused. A key another request
+   * took meanwhile (its in-flight claim lost) rolls the transaction back: that request answers.
    */
-  private async runFresh(cmd: ExecuteCommand, admitted: Admitted) {
+  private async runFresh(cmd: ExecuteCommand, admitted: Admitted, key: KeyClaim | undefined) {
     const { funding, target } = admitted;
-    const execution = this.executionOf(cmd, admitted, null);
+    const execution = this.executionOf(cmd, admitted);
+    const keyClaim = key ? (sql: Queryable) => key(sql, execution.id) : undefined;
     try {
       const run = await this.runAgent.execute(execution, {
         agentId: target.agent.id,
@@ -126,24 +107,48 @@ export class Execute {
       });
       if (!run.ok)
         return {
-          execution: await this.recordFailure.execute(execution, run.failure, { funding, fresh: true }),
+          execution: await this.recordFailure.execute(execution, run.failure, { funding, fresh: true, keyClaim }),
           settlement: null,
+          replayed: false,
         };
-      return await this.charge.execute({
+      const charged = await this.charge.execute({
         state: 'fresh',
         execution,
         funding,
         completion: run.completion,
         reputation: target.agent.reputationScore,
+        keyClaim,
       });
+      return { ...charged, replayed: false };
     } catch (err) {
       // Nothing was recorded: the authorization stays unused and may be presented again.
       funding.giveBack(err);
+      if (err instanceof IdempotencyRace) return this.priorOf(admitted);
       throw err;
     }
   }
 
-  private executionOf(cmd: ExecuteCommand, a: Admitted, lockedUntil: Date | null): ExecutionEntity {
+  /** The write that takes the request's key for its execution, inside the transaction that records it. */
+  private keyClaim(admitted: Admitted, key: string): KeyClaim {
+    const now = this.clock.now();
+    return (sql, executionId) =>
+      this.keys.claim(sql, {
+        payer: admitted.funding.payer,
+        key,
+        fingerprint: admitted.fingerprint,
+        executionId,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        now,
+      });
+  }
+
+  /** The answer of the request that took this one's key first (same input, else IDEMPOTENCY_CONFLICT). */
+  private async priorOf(admitted: Admitted) {
+    const prior = await this.admit.idempotent(admitted.funding.payer, admitted.idempotencyKey!, admitted.fingerprint);
+    return { execution: prior!, settlement: null, replayed: true };
+  }
+
+  private executionOf(cmd: ExecuteCommand, a: Admitted): ExecutionEntity {
     return newExecution({
       agentId: a.target.agent.id,
       capabilityId: a.target.capability.capabilityId,
@@ -154,8 +159,16 @@ export class Execute {
       headerHash: a.funding.proofHash,
       isAsync: cmd.async,
       callbackUrl: cmd.callbackUrl ?? null,
-      lockedUntil,
+      lockedUntil: null,
       route: cmd.route,
     });
   }
 }
+
+type KeyClaim = (sql: Queryable, executionId: string) => Promise<unknown>;
+
+const stillRunning = (cmd: ExecuteCommand) =>
+  new AppException('IDEMPOTENCY_CONFLICT', 'A request with this idempotency key is still running; retry later', {
+    idempotencyKey: cmd.idempotencyKey ?? null,
+    retryAfter: 1,
+  });

@@ -25,6 +25,8 @@ export type ChargeRequest =
       funding: Funding;
       completion: RunCompletion;
       reputation?: number;
+      /** A fresh run's idempotency key: taken in the first transaction that writes the execution. */
+      keyClaim?: (sql: Queryable) => Promise<unknown>;
     }
   | { state: 'completed'; execution: ExecutionEntity; funding: Funding; reputation?: number };
 
@@ -89,7 +91,11 @@ export class ChargeExecution {
       if (req.state === 'fresh') {
         Object.assign(execution, { lockedUntil: lease });
         await this.tx.pipelined((sql) =>
-          allWrites([funding.reserve(sql, execution.id), this.repo.insert(sql, execution)]),
+          allWrites([
+            funding.reserve(sql, execution.id),
+            this.repo.insert(sql, execution),
+            req.keyClaim ? req.keyClaim(sql) : Promise.resolve(),
+          ]),
         );
       } else if (!(await this.repo.recordCompletion(execution.id, req.completion, lease))) {
         return this.stored(execution.id);
@@ -161,6 +167,7 @@ export class ChargeExecution {
       [
         mode === 'insert'
           ? allWrites([
+              req.state === 'fresh' && req.keyClaim ? req.keyClaim(sql) : Promise.resolve(),
               funding.settleWrites(sql, id, true, facts),
               this.repo.insert(sql, {
                 ...execution,

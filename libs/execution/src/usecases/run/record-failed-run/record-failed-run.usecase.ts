@@ -26,11 +26,14 @@ export class RecordFailedRun {
     private readonly metrics: Metrics,
   ) {}
 
-  /** `fresh`: nothing was written for this run yet. `funding`: what paid for it, when the caller holds it. */
+  /**
+   * `fresh`: nothing was written for this run yet (`keyClaim`: its idempotency key, taken in the same
+   * transaction). `funding`: what paid for it, when the caller holds it.
+   */
   async execute(
     execution: ExecutionEntity,
     failure: RunFailure,
-    opts: { funding?: Funding; fresh?: boolean } = {},
+    opts: { funding?: Funding; fresh?: boolean; keyClaim?: (sql: Queryable) => Promise<unknown> } = {},
   ): Promise<ExecutionEntity> {
     Object.assign(execution, {
       status: failure.status,
@@ -46,7 +49,8 @@ export class RecordFailedRun {
         : Promise.resolve();
     const recorded = await this.tx.pipelined(async (sql) => {
       if (opts.fresh && funding) {
-        const [, , scheduled] = await allWrites([
+        const [, , , scheduled] = await allWrites([
+          opts.keyClaim ? opts.keyClaim(sql) : Promise.resolve(),
           funding.reserve(sql, execution.id),
           this.repo.insert(sql, execution),
           this.events(sql, execution, failure),
