@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
 import { REDIS } from '@app/queues';
-import { InFlightRuns } from '@app/execution';
+import { InFlightRuns, MAX_WAITERS } from '@app/execution';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { registerAgent } from '../support/factories';
@@ -31,8 +31,6 @@ describe('idempotency keys of running requests (e2e)', () => {
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       EXECUTION_TIMEOUT_MS: '2000',
-      // A duplicate waits at most the run's time limit and this grace (3 s) for the request holding its key.
-      RUN_CLAIM_GRACE_MS: '1000',
     });
     ds = api.app.get(DataSource);
     const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url } });
@@ -71,19 +69,51 @@ describe('idempotency keys of running requests (e2e)', () => {
       (r) => r.violations.length,
     );
 
-  it('answers a duplicate that arrives while the first runs with its result once it ends: same payment, new payment, other input', async () => {
+  it('answers a duplicate that arrives while the first runs with its result once it ends (same payment or new); other input or async at once', async () => {
     const client = newWallet();
     const before = await counts();
     const header = await paid(client);
-    const first = execute(body({ text: 'inflight', delayMs: 300 }, { idempotencyKey: 'fly-1' }), header);
+    const key = 'inflight-key-0001';
+    let firstDone = false;
+    const first = execute(body({ text: 'inflight', delayMs: 600 }, { idempotencyKey: key }), header).finally(
+      () => (firstDone = true),
+    );
     await waitForCall('inflight');
-    const [samePayment, newPayment, otherInput] = await Promise.all([
-      execute(body({ text: 'inflight', delayMs: 300 }, { idempotencyKey: 'fly-1' }), header),
-      execute(body({ text: 'inflight', delayMs: 300 }, { idempotencyKey: 'fly-1' }), await paid(client)),
-      execute(body({ text: 'other', delayMs: 300 }, { idempotencyKey: 'fly-1' }), await paid(client)),
+    // Its payment's status, while nothing is written yet: pending, with the request id it will have.
+    const status = await api.request('GET', `/api/v1/payments/status/${key}?payer=${client.address}`);
+    expect(status.status).toBe(200);
+    expect(status.body.data.payments).toEqual([
+      expect.objectContaining({
+        status: 'settlement_pending',
+        purpose: 'execution',
+        payer: client.address.toLowerCase(),
+        amount: '0.011000',
+        txHash: null,
+        requestId: expect.stringMatching(/^req_/),
+      }),
+    ]);
+    // Told at once, without waiting for the first: other input (a conflict), and an async duplicate (in progress).
+    const otherInput = await execute(body({ text: 'other' }, { idempotencyKey: key }), await paid(client));
+    expect([otherInput.status, otherInput.body.error.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+    expect(otherInput.body.error.details.reason).toBeUndefined();
+    const async = await api.request('POST', '/api/v1/execute?async=true', {
+      body: body({ text: 'inflight', delayMs: 600 }, { idempotencyKey: key }),
+      headers: await paid(client),
+    });
+    expect([async.status, async.body.error.code, async.body.error.details]).toEqual([
+      409,
+      'IDEMPOTENCY_CONFLICT',
+      { idempotencyKey: key, reason: 'in_progress', retryAfter: expect.any(Number) },
+    ]);
+    expect(Number(async.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(firstDone).toBe(false);
+    const [samePayment, newPayment] = await Promise.all([
+      execute(body({ text: 'inflight', delayMs: 600 }, { idempotencyKey: key }), header),
+      execute(body({ text: 'inflight', delayMs: 600 }, { idempotencyKey: key }), await paid(client)),
     ]);
     const answer = await first;
     expect(answer.status).toBe(200);
+    expect(answer.body.data.requestId).toBe(status.body.data.payments[0].requestId);
     for (const r of [samePayment, newPayment]) {
       expect(r.status).toBe(200);
       expect(r.body.data).toMatchObject({
@@ -92,11 +122,14 @@ describe('idempotency keys of running requests (e2e)', () => {
         output: { translation: 'INFLIGHT' },
       });
     }
-    expect([otherInput.status, otherInput.body.error.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
     expect(agentCalls('inflight') + agentCalls('other')).toBe(1);
     const after = await counts();
     expect(after.charges - before.charges).toBe(1);
     expect(after.payments - before.payments).toBe(1);
+    const settled = await api.request('GET', `/api/v1/payments/status/${key}?payer=${client.address}`);
+    expect(settled.body.data.payments).toEqual([
+      expect.objectContaining({ status: 'settled', requestId: answer.body.data.requestId }),
+    ]);
   });
 
   it('records a failed run with its key: a retry answers the failure, the agent is not called again, nothing charged', async () => {
@@ -143,21 +176,33 @@ describe('idempotency keys of running requests (e2e)', () => {
     expect(await invariants()).toEqual([]);
   });
 
-  it('tells a duplicate to retry later (409) when the request holding its key outlives the run time limit and grace; the agent is not called', async () => {
+  it('tells a duplicate to retry later (409, Retry-After) once it waited a run time limit, or at once when 8 already wait; the agent is not called', async () => {
     const client = newWallet();
     const before = await counts();
-    // A holder that never lets go (stuck, or its claim refreshed by others): held for a minute.
-    const held = api.app.get(InFlightRuns).request(client.address, 'stuck-1');
-    await redis().set(held.key, 'someone-else', 'PX', 60_000);
+    // A holder that never lets go (its process stuck): held for a minute.
+    const held = api.app.get(InFlightRuns).keyOf(client.address, 'stuck-1');
+    await redis().set(held, 'someone-else', 'PX', 60_000);
     const started = Date.now();
     const res = await execute(body({ text: 'stuck' }, { idempotencyKey: 'stuck-1' }), await paid(client));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
-    expect([res.status, res.body.error.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+    // The wait: the run's time limit (2 s) and 5 s for its charge.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(6_900);
+    expect([res.status, res.body.error.code, res.body.error.details.reason]).toEqual([
+      409,
+      'IDEMPOTENCY_CONFLICT',
+      'in_progress',
+    ]);
     expect(res.body.error.message).toMatch(/still running/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(40);
+    // Eight waiting already: the ninth is told at once.
+    await redis().set(`${held}:waiters`, String(MAX_WAITERS), 'PX', 60_000);
+    const crowdedAt = Date.now();
+    const crowded = await execute(body({ text: 'stuck' }, { idempotencyKey: 'stuck-1' }), await paid(client));
+    expect(Date.now() - crowdedAt).toBeLessThan(2_000);
+    expect([crowded.status, crowded.body.error.details.reason]).toEqual([409, 'in_progress']);
     expect(agentCalls('stuck')).toBe(0);
     expect(await counts()).toEqual(before);
     // Once it is gone, the same request runs.
-    await redis().del(held.key);
+    await redis().del(held, `${held}:waiters`);
     const ran = await execute(body({ text: 'stuck' }, { idempotencyKey: 'stuck-1' }), await paid(client));
     expect(ran.status).toBe(200);
     expect(agentCalls('stuck')).toBe(1);

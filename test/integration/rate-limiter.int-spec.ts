@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { InFlightRuns, RateLimiter } from '@app/execution';
+import { InFlightRuns, MAX_WAITERS, RateLimiter } from '@app/execution';
+import { waitFor } from '../support/processes';
 import { NonceGuard } from '@app/x402';
 import { redisConnectionOptions } from '@app/queues';
 import { TEST_REDIS_URL } from '../setup/test-env';
@@ -76,15 +77,22 @@ describe('RateLimiter (integration)', () => {
     const many = new RateLimiter(redis, config, new SystemClock());
     const runs = new InFlightRuns(redis, config, new SystemClock());
     const payer = () => `0xeee${randomUUID().slice(0, 8)}`;
+    const request = (p: string, key: string, input: unknown = { text: 'hi' }) =>
+      runs.request(
+        p,
+        key,
+        { agentId: 'agent-5', capabilityId: 'translate', input, requestId: `req_${randomUUID()}` },
+        { network: 'eip155:84532', chainId: 84532, asset: '0xasset', amount: '11000', nonce: '0x01', createdAtMs: 1 },
+      );
 
     it('is taken only with the nonce claim, read otherwise, and scoped to the payer', async () => {
       const p = payer();
-      const first = runs.request(p, 'key-1');
+      const first = request(p, 'key-1');
       expect(first.expiresAtMs).toBeGreaterThan(Date.now() + 85_000);
       expect(await many.hit(p, 'agent-5', claim(), true, first)).toMatchObject({ claimed: true, run: 'taken' });
       expect(await redis.get(first.key)).toBe(first.value);
       // Another payment with the same key: its nonce is taken, the key's claim is held by the first.
-      const second = runs.request(p, 'key-1');
+      const second = request(p, 'key-1');
       expect(second.key).toBe(first.key);
       expect(await many.hit(p, 'agent-5', claim(), true, second)).toMatchObject({
         claimed: true,
@@ -98,26 +106,35 @@ describe('RateLimiter (integration)', () => {
         run: { heldBy: first.value },
       });
       // Free but not taken without the nonce claim; another payer's same key is its own.
-      const free = runs.request(p, 'key-2');
+      const free = request(p, 'key-2');
       expect(await many.hit(p, 'agent-5', nonce, true, free)).toMatchObject({ claimed: false, run: 'free' });
       expect(await redis.exists(free.key)).toBe(0);
-      expect(runs.request(payer(), 'key-1').key).not.toBe(first.key);
+      expect(request(payer(), 'key-1').key).not.toBe(first.key);
       // No run claim without a nonce claim.
       expect(await many.hit(p, 'agent-5', undefined, true, free)).toMatchObject({ claimed: null, run: null });
     });
 
     it('is given back only by its holder, and a waiter sees it go', async () => {
       const p = payer();
-      const held = runs.request(p, 'key-3');
+      const held = request(p, 'key-3');
       await many.hit(p, 'agent-6', claim(), true, held);
-      const other = runs.request(p, 'key-3');
+      const other = request(p, 'key-3');
       runs.release(other); // not the holder's value: nothing changes
       await redis.ping(); // the release was sent before this on the same connection
       expect(await redis.get(held.key)).toBe(held.value);
-      const waited = runs.waitGone(other, held.value);
+      // What it says of itself, for the payment status.
+      expect(await runs.current(p, 'key-3')).toMatchObject({
+        requestId: InFlightRuns.parse(held.value)!.requestId,
+        payment: { amount: '11000', nonce: '0x01' },
+      });
+      // At most MAX_WAITERS wait on it; one more is told at once.
+      const waiting = Array.from({ length: MAX_WAITERS }, () => runs.waitGone(other, held.value));
+      await waitFor(async () => Number(await redis.get(`${held.key}:waiters`)) === MAX_WAITERS, 'the waiters');
+      await expect(runs.waitGone(other, held.value)).resolves.toBe('crowded');
       runs.release(held);
-      await expect(waited).resolves.toBe(true);
+      expect(await Promise.all(waiting)).toEqual(Array(MAX_WAITERS).fill('gone'));
       expect(await redis.exists(held.key)).toBe(0);
+      expect(await runs.current(p, 'key-3')).toBeNull();
     });
   });
 

@@ -134,6 +134,8 @@ export function capabilityOffer(
 
 /** A new execution, pending, as it is about to be written. */
 export function newExecution(o: {
+  /** Its id, when chosen beforehand (a keyed request's in-flight claim names it). */
+  id?: string;
   agentId: string;
   capabilityId: string;
   payer: string;
@@ -148,7 +150,7 @@ export function newExecution(o: {
   route?: ExecuteRoute;
 }): ExecutionEntity {
   return Object.assign(new ExecutionEntity(), {
-    id: newId('req'),
+    id: o.id ?? newId('req'),
     agentId: o.agentId,
     capabilityId: o.capabilityId,
     payer: o.payer.toLowerCase(),

@@ -71,6 +71,29 @@ describe('resilientFetch (SDK retries)', () => {
     }
   });
 
+  it('retries a keyed request whose first run is still running (409 with Retry-After); never a 409 without one, nor an unkeyed request', async () => {
+    const inProgress = () =>
+      json(
+        409,
+        {
+          success: false,
+          error: { code: 'IDEMPOTENCY_CONFLICT', message: 'still running', details: { reason: 'in_progress' } },
+        },
+        { 'Retry-After': '0' },
+      );
+    const keyed = scripted(inProgress, () => json(200, { success: true, data: 1 }));
+    expect((await resilientFetch(keyed.inner, fast)(post({ 'Idempotency-Key': 'k-2' }))).status).toBe(200);
+    expect(keyed.seen).toHaveLength(2);
+    const unkeyed = scripted(inProgress);
+    expect((await resilientFetch(unkeyed.inner, fast)(post())).status).toBe(409);
+    expect(unkeyed.seen).toHaveLength(1);
+    const conflict = scripted(() =>
+      json(409, { success: false, error: { code: 'IDEMPOTENCY_CONFLICT', message: 'other input' } }),
+    );
+    expect((await resilientFetch(conflict.inner, fast)(post({ 'Idempotency-Key': 'k-3' }))).status).toBe(409);
+    expect(conflict.seen).toHaveLength(1);
+  });
+
   it("retries a gateway's 502/504 for a read, never the API's own answer (an agent that failed)", async () => {
     const gateway = scripted(
       () => new Response('<html>Bad Gateway</html>', { status: 502 }),

@@ -76,6 +76,8 @@ async function retryWait(response: Response, repeatable: boolean, backoff: numbe
   const { status } = response;
   const retryAfter = retryAfterMs(response.headers.get('retry-after'));
   if (status === 429) return retryAfter;
+  // The same key's first request is still running (the api says when to look again): the same request, later.
+  if (status === 409 && repeatable && retryAfter !== null) return retryAfter;
   if (status === 503) return retryAfter ?? jitter(backoff);
   if ((status === 502 || status === 504) && repeatable && !(await isApiError(response)))
     return retryAfter ?? jitter(backoff);

@@ -97,6 +97,14 @@ export class PaymentAdmission {
     return this.recovered?.paymentId ?? null;
   }
 
+  /** What the verified payment is: its network, asset, amount and nonce (null: not verified). */
+  get terms(): { network: string; chainId: number; asset: string; amount: string; nonce: string } | null {
+    const v = this.verified;
+    return v
+      ? { network: v.network, chainId: v.chainId, asset: v.asset, amount: String(v.value), nonce: v.nonce }
+      : null;
+  }
+
   /** Whether a payment header was presented at all. */
   get presented(): boolean {
     return this.header !== null;

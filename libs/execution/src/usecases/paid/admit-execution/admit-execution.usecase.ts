@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { ExecuteTarget } from '@app/agents';
-import { AppException, Clock, formatMicros, ValidationException } from '@app/common';
+import { AppException, Clock, formatMicros, newId, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
@@ -27,12 +27,15 @@ export interface Admitted {
   idempotencyKey: string | undefined;
   /** The key's in-flight claim this request holds (InFlightRuns), for the caller to give back when it ends. */
   run: RunClaimRequest | null;
+  /** The id its execution takes (named in its in-flight claim). */
+  requestId: string;
   limits: ExecuteResult['limits'];
 }
 
 /** A duplicate of a keyed request still running (its in-flight claim held by `heldBy`): wait, then admit again. */
 export interface InFlight {
   kind: 'inFlight';
+  idempotencyKey: string;
   claim: RunClaimRequest;
   heldBy: string;
   limits: ExecuteResult['limits'];
@@ -117,7 +120,17 @@ export class AdmitExecution {
     let priced = priceOf(target);
     const payer = payment.payer;
     // A keyed request (not a chain root's) claims its key while it runs, with its nonce claim.
-    const run = idempotencyKey && payer && !cmd.chain ? this.inFlight.request(payer, idempotencyKey) : undefined;
+    const requestId = newId('req');
+    const terms = payment.terms;
+    const run =
+      idempotencyKey && payer && terms && !cmd.chain
+        ? this.inFlight.request(
+            payer,
+            idempotencyKey,
+            { agentId: cmd.agentId, capabilityId: cmd.capabilityId, input: cmd.input, requestId },
+            { ...terms, createdAtMs: this.clock.nowMs() },
+          )
+        : undefined;
     const limits = await this.limiter.hit(
       payer ?? `ip:${cmd.clientIp}`,
       cmd.agentId,
@@ -188,12 +201,25 @@ export class AdmitExecution {
       // Another request with this key is running: once this payment proves its payer, it waits for that one.
       const held = limits.run;
       if (held && typeof held === 'object') {
+        const holder = InFlightRuns.parse(held.heldBy);
+        if (holder && holder.fingerprint !== InFlightRuns.parse(run!.value)!.fingerprint)
+          throw idempotencyConflict(idempotencyKey!);
         giveBack(null);
-        return { kind: 'inFlight', claim: run!, heldBy: held.heldBy, limits };
+        return { kind: 'inFlight', idempotencyKey: idempotencyKey!, claim: run!, heldBy: held.heldBy, limits };
       }
       const funding = await payment.admit(used as PromiseFulfilledResult<boolean>);
       const claim = limits.run === 'taken' ? run! : null;
-      return { kind: 'admitted', target: target!, price, funding, fingerprint, idempotencyKey, run: claim, limits };
+      return {
+        kind: 'admitted',
+        target: target!,
+        price,
+        funding,
+        fingerprint,
+        idempotencyKey,
+        run: claim,
+        requestId,
+        limits,
+      };
     } catch (err) {
       giveBack(err);
       throw new ExecuteRejected(err, limits);

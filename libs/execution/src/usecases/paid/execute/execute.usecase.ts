@@ -10,15 +10,15 @@ import { ExecutionsRepository } from '../../../executions.repository';
 import { IdempotencyKeysRepository, IdempotencyRace } from '../../../idempotency-keys.repository';
 import { newExecution } from '../../../execution-factory';
 import { InFlightRuns } from '../../../admission/in-flight-runs';
-import { Admitted, AdmitExecution } from '../admit-execution/admit-execution.usecase';
+import { Admitted, AdmitExecution, InFlight } from '../admit-execution/admit-execution.usecase';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
 import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';
 import { RunAgent } from '../../run/run-agent/run-agent.usecase';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
-/** How many times a duplicate waits for a running request with its key before it is told to retry later. */
-const IN_FLIGHT_ROUNDS = 3;
+/** Admissions of a duplicate of a running request: the first, and one more after waiting for it. */
+const IN_FLIGHT_ROUNDS = 2;
 
 /**
  * POST /execute (resolutions §2, §4): admit, run, charge. A sync request writes nothing before the
@@ -51,12 +51,7 @@ export class Execute {
     const admitted = await inSpan('agora.execute.admit', {}, () => this.admit.execute(cmd));
     if (admitted.kind === 'replayed')
       return { execution: admitted.execution, settlement: null, replayed: true, limits: admitted.limits };
-    if (admitted.kind === 'inFlight') {
-      // A duplicate of a request still running: its answer once it ends (or this one runs, if it died).
-      if (round >= IN_FLIGHT_ROUNDS || !(await this.inFlight.waitGone(admitted.claim, admitted.heldBy)))
-        throw new ExecuteRejected(stillRunning(cmd), admitted.limits);
-      return this.executeTraced(cmd, round + 1);
-    }
+    if (admitted.kind === 'inFlight') return this.afterInFlight(cmd, admitted, round);
     const { limits, funding, idempotencyKey } = admitted;
     try {
       const key = idempotencyKey ? this.keyClaim(admitted, idempotencyKey) : undefined;
@@ -86,6 +81,26 @@ export class Execute {
       throw new ExecuteRejected(err, limits);
     } finally {
       if (admitted.run) this.inFlight.release(admitted.run);
+    }
+  }
+
+  /**
+   * A duplicate of a request still running. Sync: waits for it to end, then is admitted again (its
+   * answer, or this one runs if it died). Async, too many waiting, or still running after the wait:
+   * 409 IDEMPOTENCY_CONFLICT (in progress) with Retry-After, nothing charged.
+   */
+  private async afterInFlight(cmd: ExecuteCommand, admitted: InFlight, round: number): Promise<ExecuteResult> {
+    try {
+      const waited = !cmd.async && round < IN_FLIGHT_ROUNDS;
+      if (waited && (await this.inFlight.waitGone(admitted.claim, admitted.heldBy)) !== 'crowded')
+        return await this.executeTraced(cmd, round + 1);
+      const retryAfter = await this.inFlight.secondsLeft(admitted.claim);
+      throw new ExecuteRejected(stillRunning(admitted.idempotencyKey, retryAfter), {
+        ...admitted.limits,
+        retryAfterS: retryAfter,
+      });
+    } catch (err) {
+      throw err instanceof ExecuteRejected ? err : new ExecuteRejected(err, admitted.limits);
     }
   }
 
@@ -145,11 +160,14 @@ export class Execute {
   /** The answer of the request that took this one's key first (same input, else IDEMPOTENCY_CONFLICT). */
   private async priorOf(admitted: Admitted) {
     const prior = await this.admit.idempotent(admitted.funding.payer, admitted.idempotencyKey!, admitted.fingerprint);
-    return { execution: prior!, settlement: null, replayed: true };
+    // Gone again already (the key expired meanwhile): nothing to answer but to try again.
+    if (!prior) throw stillRunning(admitted.idempotencyKey!, 1);
+    return { execution: prior, settlement: null, replayed: true };
   }
 
   private executionOf(cmd: ExecuteCommand, a: Admitted): ExecutionEntity {
     return newExecution({
+      id: a.requestId,
       agentId: a.target.agent.id,
       capabilityId: a.target.capability.capabilityId,
       payer: a.funding.payer,
@@ -167,8 +185,10 @@ export class Execute {
 
 type KeyClaim = (sql: Queryable, executionId: string) => Promise<unknown>;
 
-const stillRunning = (cmd: ExecuteCommand) =>
+/** The key's request is still running (as the IETF Idempotency-Key draft answers it: 409), with when to retry. */
+const stillRunning = (idempotencyKey: string, retryAfter: number) =>
   new AppException('IDEMPOTENCY_CONFLICT', 'A request with this idempotency key is still running; retry later', {
-    idempotencyKey: cmd.idempotencyKey ?? null,
-    retryAfter: 1,
+    idempotencyKey,
+    reason: 'in_progress',
+    retryAfter,
   });

@@ -3,6 +3,7 @@ import { Clock, NotFoundException, ValidationException } from '@app/common';
 import { FindPayments, PaymentRecord } from '@app/payments';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { IdempotencyKeysRepository } from '../../../idempotency-keys.repository';
+import { InFlightRun, InFlightRuns } from '../../../admission/in-flight-runs';
 import { parsePaymentRef, PaymentStatusName, paymentStatusOf } from './payment-status';
 
 /** At most this many payments answer one reference (several payers may share a nonce or an identifier). */
@@ -39,6 +40,7 @@ export class GetPaymentStatus {
     private readonly payments: FindPayments,
     private readonly executions: ExecutionsRepository,
     private readonly keys: IdempotencyKeysRepository,
+    private readonly inFlight: InFlightRuns,
     private readonly clock: Clock,
   ) {}
 
@@ -54,9 +56,15 @@ export class GetPaymentStatus {
         { field: 'payer', messages: ['payer (the paying wallet) is required with a payment identifier'] },
       ]);
     const keyed = payer ? await this.keys.executionOf(payer, identifier, this.clock.now()) : null;
+    // A sync call with this identifier still running has written nothing yet: its in-flight claim tells.
+    const running = payer && !keyed ? await this.inFlight.current(payer, identifier) : null;
     const ids = keyed ? (await this.executions.refsOf({ ids: [keyed] })).map((e) => e.paymentId) : [];
     const found = await this.payments.execute({ hash, ids, payer }, PAYMENT_STATUS_LIMIT);
-    if (found.length === 0) throw new NotFoundException('NOT_FOUND', 'Payment', ref);
+    if (found.length === 0 && !running) throw new NotFoundException('NOT_FOUND', 'Payment', ref);
+    return [...(running ? [inFlightView(running, payer!)] : []), ...(await this.views(found))];
+  }
+
+  private async views(found: PaymentRecord[]): Promise<PaymentStatusView[]> {
     const paid = found.filter((p) => p.purpose === 'execution').map((p) => p.id);
     const executions = new Map((await this.executions.refsOf({ paymentIds: paid })).map((e) => [e.paymentId, e]));
     return found.map((p) => {
@@ -79,4 +87,23 @@ export class GetPaymentStatus {
       };
     });
   }
+}
+
+/** A payment whose run is under way (authorized, nothing recorded or moved yet): `settlement_pending`, as a reserved one reads. */
+function inFlightView(run: InFlightRun, payer: string): PaymentStatusView {
+  const p = run.payment;
+  return {
+    status: 'settlement_pending',
+    purpose: 'execution',
+    network: p.network,
+    chainId: p.chainId,
+    asset: p.asset.toLowerCase(),
+    payer: payer.toLowerCase(),
+    amount: BigInt(p.amount),
+    nonce: p.nonce,
+    txHash: null,
+    requestId: run.requestId,
+    createdAt: new Date(p.createdAtMs),
+    settledAt: null,
+  };
 }

@@ -14,8 +14,8 @@ import { ExecutionsRepository, RunCompletion } from '../../../executions.reposit
 import { ExecutionReceipt } from './execution-receipt';
 
 /**
- * How the execution stands when it is charged: `fresh`, a run nothing was written for yet (sync,
- * no idempotency key); `pending`, a stored execution this process claimed and ran; `completed`,
+ * How the execution stands when it is charged: `fresh`, a run nothing was written for yet (sync;
+ * its idempotency key, if any, is written with it); `pending`, a stored execution this process claimed and ran; `completed`,
  * a stored execution whose settlement or charge did not happen yet (retry job, sweeper).
  */
 export type ChargeRequest =
@@ -92,9 +92,10 @@ export class ChargeExecution {
         Object.assign(execution, { lockedUntil: lease });
         await this.tx.pipelined((sql) =>
           allWrites([
+            // First: a key another request took answers as that (not as a used payment).
+            req.keyClaim ? req.keyClaim(sql) : Promise.resolve(),
             funding.reserve(sql, execution.id),
             this.repo.insert(sql, execution),
-            req.keyClaim ? req.keyClaim(sql) : Promise.resolve(),
           ]),
         );
       } else if (!(await this.repo.recordCompletion(execution.id, req.completion, lease))) {
