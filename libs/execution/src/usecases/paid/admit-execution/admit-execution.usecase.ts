@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { ExecuteTarget } from '@app/agents';
-import { AppException, Clock, formatMicros, newId, ValidationException } from '@app/common';
+import { AppException, Clock, newId, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
@@ -15,6 +15,7 @@ import { ExecutionsRepository } from '../../../executions.repository';
 import { IdempotencyKeysRepository } from '../../../idempotency-keys.repository';
 import { canonicalJson, validateValue } from '@app/json-schema';
 import { ExecutionPrice, presentsOriginalPayment, priceFor } from '../../../execution-factory';
+import { checkChainRoot, idempotencyConflict, idempotencyKeyOf, withChainBudget } from './admission-rules';
 
 /** A request admitted to run: what it runs, at what price, paid by what. */
 export interface Admitted {
@@ -252,63 +253,3 @@ export class AdmitExecution {
     return execution ? { fingerprint: row.fingerprint, execution } : null;
   }
 }
-
-/** A chain root's price: the root's own cost plus the budget it funds (one payment covers both). */
-function withChainBudget(price: ExecutionPrice, budget: bigint | undefined): ExecutionPrice {
-  if (budget === undefined) return price;
-  return {
-    ...price,
-    // A chain root takes no idempotency key: its 402 offers no payment identifier either.
-    paymentIdentifier: false,
-    amount: price.amount + budget,
-    description: `${price.description}, opening a chain with a budget of ${formatMicros(budget)} USDC`,
-  };
-}
-
-/** Opening a chain at an agent: it must take part in chains, and the depth asked for is within what it allows. */
-function checkChainRoot(settings: ExecuteTarget['agent']['chainSettings'], maxDepth: number | null): void {
-  if (!settings.chain_enabled)
-    throw new AppException('CHAIN_DISABLED', 'The target agent has chaining disabled: it cannot open a chain');
-  if (maxDepth !== null && maxDepth > settings.chain_max_depth) {
-    throw new ValidationException([
-      {
-        field: 'chain.maxDepth',
-        messages: [`chain.maxDepth must be at most ${settings.chain_max_depth}, the most this agent allows`],
-      },
-    ]);
-  }
-}
-
-/**
- * The idempotency key of a request: `idempotencyKey`, or the x402 payment identifier of its payment
- * (one record in the same store, whichever the client sent; both must then be equal). A chain root
- * takes neither. With PAYMENT_IDENTIFIER_REQUIRED, a recovered payment without one is 400.
- */
-function idempotencyKeyOf(
-  cmd: ExecuteCommand,
-  payment: Pick<ReturnType<AdmitPayment['execute']>, 'signer' | 'paymentId'>,
-  required: boolean,
-): string | undefined {
-  if (cmd.chain) return cmd.idempotencyKey;
-  const id = payment.paymentId;
-  if (required && payment.signer && !id)
-    throw new ValidationException([
-      {
-        field: 'payment-identifier',
-        messages: ['this route requires an x402 payment identifier (the payment-identifier extension of a v2 payment)'],
-      },
-    ]);
-  if (id && cmd.idempotencyKey !== undefined && id !== cmd.idempotencyKey)
-    throw new ValidationException([
-      {
-        field: 'idempotencyKey',
-        messages: ['the idempotency key and the payment identifier differ; send one, or both equal'],
-      },
-    ]);
-  return cmd.idempotencyKey ?? id ?? undefined;
-}
-
-const idempotencyConflict = (key: string) =>
-  new AppException('IDEMPOTENCY_CONFLICT', 'This idempotencyKey was used with another agent, capability or input', {
-    idempotencyKey: key,
-  });
