@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { SystemClock } from '@app/common';
+import { FixedClock, SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InFlightRuns, MAX_WAITERS, RateLimiter } from '@app/execution';
 import { waitFor } from '../support/processes';
@@ -136,6 +136,20 @@ describe('RateLimiter (integration)', () => {
       expect(await redis.exists(held.key)).toBe(0);
       expect(await runs.current(p, 'key-3')).toBeNull();
     });
+  });
+
+  it('claims for as long in Redis whatever time a test clock shows: absolute times go in the wall clock', async () => {
+    const past = new FixedClock(new Date('2020-01-01T00:00:00Z'));
+    const nonces = new NonceGuard(redis, { queuePrefix: prefix } as AppConfig, past);
+    const validBefore = BigInt(Math.floor(past.nowMs() / 1000) + 600);
+    const ref = { chainId: 84532, asset: '0xAsset', payer: '0xPast', nonce: `0x${randomUUID().replace(/-/g, '')}` };
+    const c = nonces.claimRequest({ ...ref, validBefore });
+    expect((await limiter.hit(`0xfff${randomUUID().slice(0, 4)}`, 'agent-7', c)).claimed).toBe(true);
+    // Ten minutes and one past the clock's now, wherever the wall clock is.
+    const ttl = await redis.pttl(c.key);
+    expect(ttl).toBeGreaterThan(655_000);
+    expect(ttl).toBeLessThanOrEqual(660_000);
+    expect(new SystemClock().wallMs(1_234)).toBe(1_234);
   });
 
   it('loads the script again when Redis has forgotten it', async () => {

@@ -8,11 +8,24 @@ export abstract class Clock {
   nowMs(): number {
     return this.now().getTime();
   }
+
+  /**
+   * A time of this clock (default: now) as the wall clock reads it: what an absolute time handed to
+   * Redis (PXAT, PEXPIREAT) or BullMQ must be, since they count on the machine's clock. The same
+   * for the system clock; a test clock moved in time shifts it back.
+   */
+  wallMs(ms: number = this.nowMs()): number {
+    return ms + Date.now() - this.nowMs();
+  }
 }
 
 export class SystemClock extends Clock {
   now(): Date {
     return new Date();
+  }
+
+  override wallMs(ms: number = Date.now()): number {
+    return ms;
   }
 }
 

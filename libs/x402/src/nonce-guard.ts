@@ -18,7 +18,7 @@ export type NonceRef = Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'no
   validBefore: bigint | string;
 };
 
-/** A claim to take: SET key NX, expiring at expiresAtMs. */
+/** A claim to take: SET key NX, expiring at expiresAtMs (the wall clock's, as Redis counts). */
 export interface NonceClaim {
   key: string;
   expiresAtMs: number;
@@ -49,8 +49,8 @@ export class NonceGuard {
    * used nonce).
    */
   claimRequest(v: NonceRef): NonceClaim {
-    const expiresAtMs = Math.min(Number(v.validBefore) * 1000 + 60_000, this.clock.nowMs() + MAX_CLAIM_MS);
-    return { key: this.key(v), expiresAtMs };
+    const until = Math.min(Number(v.validBefore) * 1000 + 60_000, this.clock.nowMs() + MAX_CLAIM_MS);
+    return { key: this.key(v), expiresAtMs: this.clock.wallMs(until) };
   }
 
   /** Gives a claim back (not awaited; Redis errors ignored): the request holding it did no paid work. */

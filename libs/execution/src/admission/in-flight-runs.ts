@@ -69,7 +69,7 @@ export class InFlightRuns {
     return {
       key: this.keyOf(payer, key),
       value: JSON.stringify(value),
-      expiresAtMs: runClaimUntil(this.clock.nowMs(), this.config).getTime(),
+      expiresAtMs: this.clock.wallMs(runClaimUntil(this.clock.nowMs(), this.config).getTime()),
     };
   }
 
