@@ -5,12 +5,27 @@ source "$(dirname "$0")/lib.sh"
 ensure_node_modules
 ensure_postgres
 ensure_redis
-# npm run lint: ESLint, the dependency rules (dependency-cruiser) and the prettier check.
-log "lint";        npm run -s lint
-log "type check";  npx tsc --noEmit -p tsconfig.json
-log "build";       npm run -s build
-log "openapi";     npm run -s openapi:check
 mkdir -p .tmp
+# Lint (ESLint, the dependency rules, the line count, the prettier check) and the type check run
+# beside the build: three single-threaded stages on two cores take about 85 s instead of 145 s.
+# Each one's output is printed when it ends; any failure fails the run after all three ended.
+log "lint, type check and build, side by side"
+side_by_side() {
+  local name=$1; shift
+  ( set +e; "$@" > ".tmp/$name.log" 2>&1; echo $? > ".tmp/$name.rc" ) &
+}
+side_by_side lint npm run -s lint
+side_by_side typecheck npx tsc --noEmit -p tsconfig.json
+side_by_side build npm run -s build
+wait
+failed=0
+for stage in lint typecheck build; do
+  rc=$(cat ".tmp/$stage.rc")
+  log "$stage: $([ "$rc" = 0 ] && echo ok || echo "FAILED (exit $rc)")"
+  if [ "$rc" != 0 ]; then cat ".tmp/$stage.log"; failed=1; fi
+done
+[ "$failed" = 0 ] || exit 1
+log "openapi";     npm run -s openapi:check
 log "unit, integration and e2e tests"
 set +e
 # One test file at a time, in a worker process replaced once it holds more than 1 GB after a file
