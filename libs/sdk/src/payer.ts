@@ -1,8 +1,14 @@
-import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { PaymentRefusedError, SpendCapExceededError } from './errors';
 import { formatMicros, toMicros } from './money';
 import { AgoraSigner } from './signer';
+
+/**
+ * The x402 client libraries, loaded at the first payment: `@x402/evm` brings viem (about 0.2 s to
+ * load), which a process that never pays (most CLI commands, an agent's kit) need not wait for.
+ */
+const importX402 = () => Promise.all([import('@x402/fetch'), import('@x402/evm/exact/client')]);
+let x402Libraries: ReturnType<typeof importX402> | null = null;
+const loadX402 = () => (x402Libraries ??= importX402());
 
 export interface SpendCaps {
   /** Most one call may pay (USDC, "0.50"). */
@@ -116,6 +122,7 @@ export class Payer {
     let refused: SpendCapExceededError | PaymentRefusedError | null = null;
     let paid: PaymentSent | null = null;
     let pending = 0n;
+    const [{ x402Client, wrapFetchWithPayment }, { registerExactEvmScheme }] = await loadX402();
     const client = registerExactEvmScheme(new x402Client(), {
       signer: {
         address: this.signer.address as `0x${string}`,
