@@ -5,12 +5,13 @@ import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
 import { REDIS } from '@app/queues';
 import { InFlightRuns, MAX_WAITERS } from '@app/execution';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { TestAgentServer } from '../support/agent-server';
-import { registerAgent } from '../support/factories';
+import type { ApiHarness } from '../support/api-harness';
+import type { TestAgentServer } from '../support/agent-server';
+import { ApiWithAgent, startApiWithAgent } from '../support/api-with-agent';
 import { waitFor } from '../support/processes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
+import { executionCounts } from '../support/x402-client';
 
 const PRICE = 11_000n;
 
@@ -20,30 +21,19 @@ const PRICE = 11_000n;
  * the unique key decides at commit when the claim is lost.
  */
 describe('idempotency keys of running requests (e2e)', () => {
+  let fixture: ApiWithAgent;
   let api: ApiHarness;
   let ds: DataSource;
   let agentServer: TestAgentServer;
-  let agentId: string;
 
   beforeAll(async () => {
-    agentServer = await new TestAgentServer().start();
-    api = await startApi({
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      EXECUTION_TIMEOUT_MS: '2000',
-    });
-    ds = api.app.get(DataSource);
-    const res = await registerAgent(api, newWallet(), { endpoints: { execution: agentServer.url } });
-    expect(res.status).toBe(201);
-    agentId = res.body.data.id;
+    fixture = await startApiWithAgent({ EXECUTION_TIMEOUT_MS: '2000' });
+    ({ api, ds, agentServer } = fixture);
   });
-  afterAll(async () => {
-    await api.close();
-    await agentServer.stop();
-  });
+  afterAll(() => fixture.stop());
 
   const body = (input: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-    targetAgentId: agentId,
+    targetAgentId: fixture.agentId,
     capabilityId: 'translate',
     input,
     ...extra,
@@ -54,13 +44,7 @@ describe('idempotency keys of running requests (e2e)', () => {
   };
   const execute = (b: unknown, headers: Record<string, string> = {}) =>
     api.request('POST', '/api/v1/execute', { body: b, headers });
-  const counts = async () =>
-    (
-      await ds.query(
-        `SELECT (SELECT count(*) FROM payments WHERE purpose = 'execution')::int AS payments, (SELECT count(*) FROM transactions)::int AS charges,
-                (SELECT count(*) FROM executions)::int AS executions`,
-      )
-    )[0] as { payments: number; charges: number; executions: number };
+  const counts = () => executionCounts(ds);
   const agentCalls = (text: string) => agentServer.calls.filter((c) => c.json.input.text === text).length;
   const waitForCall = (text: string) => waitFor(async () => agentCalls(text) > 0, `the agent to get '${text}'`);
   const redis = () => api.app.get<Redis>(REDIS);
