@@ -81,7 +81,7 @@ describe('RateLimiter (integration)', () => {
       runs.request(
         p,
         key,
-        { agentId: 'agent-5', capabilityId: 'translate', input, requestId: `req_${randomUUID()}` },
+        { fingerprint: `translate:${JSON.stringify(input)}`, requestId: `req_${randomUUID()}` },
         { network: 'eip155:84532', chainId: 84532, asset: '0xasset', amount: '11000', nonce: '0x01', createdAtMs: 1 },
       );
 

@@ -3,7 +3,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { canonicalJson } from '@app/json-schema';
 import { REDIS } from '@app/queues';
 import { runClaimUntil } from '../execution-factory';
 import { RunClaimRequest } from './rate-limiter';
@@ -25,7 +24,7 @@ const WAIT_AFTER_TIMEOUT_MS = 5_000;
 export interface InFlightRun {
   /** The request's own value: only it gives the claim back. */
   token: string;
-  /** SHA-256 of the agent, capability and canonical input as the request gave them (a duplicate with other input is a conflict). */
+  /** What the key is bound to (agent, capability, canonical input): a duplicate with another is a conflict. */
   fingerprint: string;
   /** The execution's id, once written. */
   requestId: string;
@@ -59,13 +58,10 @@ export class InFlightRuns {
   request(
     payer: string,
     key: string,
-    run: { agentId: string; capabilityId: string; input: unknown; requestId: string },
+    run: Pick<InFlightRun, 'fingerprint' | 'requestId'>,
     payment: InFlightRun['payment'],
   ): RunClaimRequest {
-    const fingerprint = createHash('sha256')
-      .update(`${run.agentId.toLowerCase()}\n${run.capabilityId}\n${canonicalJson(run.input)}`)
-      .digest('hex');
-    const value: InFlightRun = { token: randomUUID(), fingerprint, requestId: run.requestId, payment };
+    const value: InFlightRun = { token: randomUUID(), ...run, payment };
     return {
       key: this.keyOf(payer, key),
       value: JSON.stringify(value),

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { ExecuteTarget } from '@app/agents';
 import { AppException, formatMicros, ValidationException } from '@app/common';
+import { canonicalJson } from '@app/json-schema';
 import { AdmitPayment } from '@app/payments';
 import { ExecutionPrice } from '../../../execution-factory';
 import { ExecuteCommand } from '../../../execution.types';
@@ -63,3 +65,14 @@ export const idempotencyConflict = (key: string) =>
   new AppException('IDEMPOTENCY_CONFLICT', 'This idempotencyKey was used with another agent, capability or input', {
     idempotencyKey: key,
   });
+
+/**
+ * What an idempotency key is bound to: SHA-256 of the agent, the capability and the canonical input.
+ * The transports give the agent id in lower case and capabilities match exactly, so it is the
+ * target's own ids before the target is read.
+ */
+export function fingerprintOf(cmd: Pick<ExecuteCommand, 'agentId' | 'capabilityId' | 'input'>): string {
+  return createHash('sha256')
+    .update(`${cmd.agentId}\n${cmd.capabilityId}\n${canonicalJson(cmd.input)}`)
+    .digest('hex');
+}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { ExecuteTarget } from '@app/agents';
 import { AppException, Clock, newId, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -13,9 +12,15 @@ import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { IdempotencyKeysRepository } from '../../../idempotency-keys.repository';
-import { canonicalJson, validateValue } from '@app/json-schema';
+import { validateValue } from '@app/json-schema';
 import { ExecutionPrice, presentsOriginalPayment, priceFor } from '../../../execution-factory';
-import { checkChainRoot, idempotencyConflict, idempotencyKeyOf, withChainBudget } from './admission-rules';
+import {
+  checkChainRoot,
+  fingerprintOf,
+  idempotencyConflict,
+  idempotencyKeyOf,
+  withChainBudget,
+} from './admission-rules';
 
 /** A request admitted to run: what it runs, at what price, paid by what. */
 export interface Admitted {
@@ -23,7 +28,8 @@ export interface Admitted {
   target: ExecuteTarget;
   price: ExecutionPrice;
   funding: Awaited<ReturnType<ReturnType<AdmitPayment['execute']>['admit']>>;
-  fingerprint: string;
+  /** What its idempotency key is bound to (agent, capability, canonical input); null without a key. */
+  fingerprint: string | null;
   /** The request's idempotency key: its idempotencyKey, or its payment's x402 payment identifier. */
   idempotencyKey: string | undefined;
   /** The key's in-flight claim this request holds (InFlightRuns), for the caller to give back when it ends. */
@@ -120,15 +126,17 @@ export class AdmitExecution {
     };
     let priced = priceOf(target);
     const payer = payment.payer;
-    // A keyed request (not a chain root's) claims its key while it runs, with its nonce claim.
+    // What a key is bound to (only a keyed request needs it), and the claim a keyed request (not a
+    // chain root's) takes on its key while it runs, with its nonce claim.
+    const fingerprint = idempotencyKey ? fingerprintOf(cmd) : null;
     const requestId = newId('req');
     const terms = payment.terms;
     const run =
-      idempotencyKey && payer && terms && !cmd.chain
+      fingerprint && payer && terms && !cmd.chain
         ? this.inFlight.request(
             payer,
-            idempotencyKey,
-            { agentId: cmd.agentId, capabilityId: cmd.capabilityId, input: cmd.input, requestId },
+            idempotencyKey!,
+            { fingerprint, requestId },
             { ...terms, createdAtMs: this.clock.nowMs() },
           )
         : undefined;
@@ -179,9 +187,6 @@ export class AdmitExecution {
         if (errors.length) throw new ValidationException(errors);
       }
       const price = priced!;
-      const fingerprint = createHash('sha256')
-        .update(`${agent.id}\n${capability.capabilityId}\n${canonicalJson(cmd.input)}`)
-        .digest('hex');
       if (keyError) throw keyError;
       // Looked up before the payment is verified (scoped to its signer): a retry answers what the
       // first request did, and its own authorization is never used. The answer is the payer's, so
@@ -203,8 +208,7 @@ export class AdmitExecution {
       const held = limits.run;
       if (held && typeof held === 'object') {
         const holder = InFlightRuns.parse(held.heldBy);
-        if (holder && holder.fingerprint !== InFlightRuns.parse(run!.value)!.fingerprint)
-          throw idempotencyConflict(idempotencyKey!);
+        if (holder && holder.fingerprint !== fingerprint) throw idempotencyConflict(idempotencyKey!);
         giveBack(null);
         return { kind: 'inFlight', idempotencyKey: idempotencyKey!, claim: run!, heldBy: held.heldBy, limits };
       }

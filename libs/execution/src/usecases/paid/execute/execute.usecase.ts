@@ -150,7 +150,7 @@ export class Execute {
       this.keys.claim(sql, {
         payer: admitted.funding.payer,
         key,
-        fingerprint: admitted.fingerprint,
+        fingerprint: admitted.fingerprint!,
         executionId,
         expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
         now,
@@ -159,7 +159,7 @@ export class Execute {
 
   /** The answer of the request that took this one's key first (same input, else IDEMPOTENCY_CONFLICT). */
   private async priorOf(admitted: Admitted) {
-    const prior = await this.admit.idempotent(admitted.funding.payer, admitted.idempotencyKey!, admitted.fingerprint);
+    const prior = await this.admit.idempotent(admitted.funding.payer, admitted.idempotencyKey!, admitted.fingerprint!);
     // Gone again already (the key expired meanwhile): nothing to answer but to try again.
     if (!prior) throw stillRunning(admitted.idempotencyKey!, 1);
     return { execution: prior, settlement: null, replayed: true };
