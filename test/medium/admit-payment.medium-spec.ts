@@ -96,7 +96,7 @@ describe('payments: AdmitPayment (medium)', () => {
     // The funding keeps the payer as rows store it: lower case.
     expect(funding.payer).toBe(wallet.address.toLowerCase());
     expect(funding.value).toBe(price.amount);
-    expect(funding.paymentId).toMatch(/^pay_/);
+    expect(funding.id).toMatch(/^pay_/);
 
     // A concurrent replay of the same header finds the claim taken: refused before any paid work.
     const replay = await admitUpTo(h, '127.0.0.4');

@@ -3,18 +3,12 @@ import { ExecutableAgent, ExecutableCapability, VARIABLE_PRICING_MODELS } from '
 import { formatMicros, newId } from '@app/common';
 import { Fees, PaymentFundings } from '@app/payments';
 import { ExecutionEntity } from './entities/execution.entity';
-import {
-  bazaarExtensions,
-  DiscoveryOffer,
-  exampleFromSchema,
-  exampleObject,
-  PaymentRequiredV2,
-  serviceNameOf,
-  tagsOf,
-  X402Service,
-} from '@app/x402';
+import { ResourceListings } from '@app/x402';
 import { PricedRun } from './pricing';
 import type { ExecuteRoute, PaymentProof } from './execution.types';
+
+/** A capability's x402 discovery metadata (service name, tags, the Bazaar extension). */
+type DiscoveryOffer = ReturnType<typeof ResourceListings.discovery>;
 
 /** A run's price: what the x402 offer states (amount, resource, description) and how the run is metered. */
 export type ExecutionPrice = PricedRun & {
@@ -46,34 +40,30 @@ export function discoveryFor(
   capability: ExecutableCapability,
   route: ExecuteRoute,
 ): DiscoveryOffer {
-  const inputSchema = capability.inputSchema ?? { type: 'object' };
-  const input = exampleObject(inputSchema);
-  const path = executePath(route, agent.id, capability.capabilityId);
-  const bazaar =
-    route === 'capability'
-      ? { path, routeTemplate: CAPABILITY_ROUTE, body: input, bodySchema: inputSchema }
-      : {
-          path,
-          body: { targetAgentId: agent.id, capabilityId: capability.capabilityId, input },
-          bodySchema: {
-            type: 'object',
-            properties: {
-              targetAgentId: { type: 'string', const: agent.id },
-              capabilityId: { type: 'string', const: capability.capabilityId },
-              input: inputSchema,
-            },
-            required: ['targetAgentId', 'capabilityId', 'input'],
+  const { capabilityId } = capability;
+  return ResourceListings.discovery({
+    name: agent.name,
+    tags: [capabilityId, ...(agent.tags ?? [])],
+    path: executePath(route, agent.id, capabilityId),
+    ...(route === 'capability' ? { routeTemplate: CAPABILITY_ROUTE } : {}),
+    inputSchema: capability.inputSchema,
+    outputSchema: capability.outputSchema,
+    envelope:
+      route === 'capability'
+        ? undefined
+        : {
+            body: (input) => ({ targetAgentId: agent.id, capabilityId, input }),
+            schema: (inputSchema) => ({
+              type: 'object',
+              properties: {
+                targetAgentId: { type: 'string', const: agent.id },
+                capabilityId: { type: 'string', const: capabilityId },
+                input: inputSchema,
+              },
+              required: ['targetAgentId', 'capabilityId', 'input'],
+            }),
           },
-        };
-  return {
-    serviceName: serviceNameOf(agent.name),
-    tags: tagsOf([capability.capabilityId, ...(agent.tags ?? [])]),
-    extensions: bazaarExtensions({
-      ...bazaar,
-      output: exampleFromSchema(capability.outputSchema) ?? {},
-      outputSchema: capability.outputSchema ?? undefined,
-    }),
-  };
+  });
 }
 
 /**
@@ -116,20 +106,6 @@ export function priceFor(
     discovery: () => (discovery ??= cachedDiscovery(agent, capability, route)),
     paymentIdentifier: true,
   };
-}
-
-/**
- * A capability as an x402 resource (the v2 402 object a client is answered with): its URL, what it
- * accepts, and its discovery extensions. For listings (the discovery API) as for 402s.
- */
-export function capabilityOffer(
-  x402: Pick<X402Service, 'offer'>,
-  agent: ExecutableAgent,
-  capability: ExecutableCapability,
-  publicBaseUrl: string,
-): Pick<PaymentRequiredV2, 'resource' | 'accepts' | 'extensions'> {
-  const { resource, accepts, extensions } = x402.offer(priceFor(agent, capability, publicBaseUrl, 'capability')).v2;
-  return { resource, accepts, extensions };
 }
 
 /** A new execution, pending, as it is about to be written. */

@@ -28,7 +28,7 @@ import { AgentDebtEntity } from './entities/agent-debt.entity';
 import { AgentDebtsRepository } from './debts/agent-debts.repository';
 import { AgentCredit } from './debts/agent-credit';
 import { WithdrawalReserve } from './withdrawal-reserve';
-import { ReceiptSigner, VerifyReceipt, X402Service } from '@app/x402';
+import { ReceiptSigner, ResourceListings, VerifyReceipt, X402Service } from '@app/x402';
 import { EscrowRelease } from './escrow-release';
 import { EscrowHoldsRepository } from './repositories/escrow-holds.repository';
 import { RefundsRepository } from './repositories/refunds.repository';
@@ -58,6 +58,7 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
   providers: [
     NonceGuard,
     X402Service,
+    ResourceListings,
     ReceiptSigner,
     VerifyReceipt,
     PaymentsRepository,
@@ -86,6 +87,7 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     ONCHAIN,
     NonceGuard,
     X402Service,
+    ResourceListings,
     ReceiptSigner,
     VerifyReceipt,
     PaymentsRepository,

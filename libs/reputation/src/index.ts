@@ -6,5 +6,5 @@ export { GetReputation } from './usecases/get-reputation/get-reputation.usecase'
 export type { ReputationView } from './usecases/get-reputation/get-reputation.usecase';
 export { GetLeaderboard } from './usecases/get-leaderboard/get-leaderboard.usecase';
 export type { LeaderboardEntry } from './usecases/get-leaderboard/get-leaderboard.usecase';
-export { INITIAL_REPUTATION, reputationTier } from './reputation-tier';
-export type { ReputationTier } from './reputation-tier';
+export { escrowHoldSeconds, INITIAL_REPUTATION, reputationTier } from './reputation-tier';
+export type { EscrowHolds, ReputationTier } from './reputation-tier';

@@ -9,6 +9,8 @@ export type { X402Offer } from './x402-offer';
 export { bazaarExtensions, BazaarRoute, DiscoveryOffer, echoMismatch, serviceNameOf, tagsOf } from './x402-bazaar';
 export { exampleFromSchema, exampleObject } from './schema-example';
 export { RecoveredPayment, X402Service } from './x402.service';
+export { ResourceListings } from './resource-listings';
+export type { ListingFilters, ResourceListing } from './resource-listings';
 export {
   Authorization,
   ExactEvmPayload,

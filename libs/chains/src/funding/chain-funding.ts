@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppException } from '@app/common';
 import { Queryable } from '@app/database';
 import { Accounts } from '@app/ledger';
-import { ChargeFacts, Funding } from '@app/payments';
+import { ChargeFacts, Funding, RecordCharge, RecordedCharge, RunCharge } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { ChainBudget, NewNode } from '../chain-budget';
 import { ChainsRepository } from '../chains.repository';
@@ -25,7 +25,7 @@ export interface ChainNodeFunding extends NewNode {
  */
 export class ChainFunding implements Funding {
   readonly settlesOutside = false;
-  readonly paymentId = null;
+  readonly refundsUnused = false;
   readonly proofHash = '';
   private finishable = false;
   /** What the budget had left once this node's reservation was taken. */
@@ -33,7 +33,7 @@ export class ChainFunding implements Funding {
 
   constructor(
     readonly node: ChainNodeFunding,
-    private readonly deps: { budget: ChainBudget; jobs: JobProducer },
+    private readonly deps: { budget: ChainBudget; jobs: JobProducer; charges: RecordCharge },
   ) {}
 
   get payer(): string {
@@ -42,14 +42,6 @@ export class ChainFunding implements Funding {
 
   get id(): string {
     return this.node.chainId;
-  }
-
-  get requestingAgent(): string {
-    return this.node.caller;
-  }
-
-  get chargeSource() {
-    return { from: Accounts.chainBudget(this.node.chainId) };
   }
 
   /** Before the run, in its own transaction: the node enters the chain and reserves its most cost (BUDGET_EXCEEDED, ChainClosed). */
@@ -86,17 +78,29 @@ export class ChainFunding implements Funding {
     throw new Error('a chain node is charged inside Postgres');
   }
 
+  /** The charge paid from the chain's budget (only the cost: the rest of the reservation never left it); the calling agent asked. */
+  recordCharge(sql: Queryable, charge: RunCharge): Promise<RecordedCharge> {
+    return this.deps.charges.write(sql, {
+      ...charge,
+      paymentId: null,
+      payerWallet: this.node.rootWallet,
+      requestingAgent: this.node.caller,
+      source: { from: Accounts.chainBudget(this.node.chainId) },
+    });
+  }
+
   receipt() {
     return { txHash: null, receipt: null };
   }
 
-  paymentFacts(): null {
+  async signReceipt(): Promise<null> {
     return null;
   }
 
   giveBack(): void {}
 
-  async afterEnd(): Promise<void> {
+  async afterEnd(charged?: RecordedCharge): Promise<void> {
+    if (charged) await this.deps.charges.afterCommit(charged);
     if (this.finishable)
       await this.deps.jobs.wake(
         'chain.finish',
@@ -113,6 +117,7 @@ export class ChainFundings {
     private readonly chains: ChainsRepository,
     private readonly budget: ChainBudget,
     private readonly jobs: JobProducer,
+    private readonly charges: RecordCharge,
   ) {}
 
   /** A stored execution's node in the chain `chainId`; NOT_FOUND when there is none. */
@@ -124,6 +129,6 @@ export class ChainFundings {
   }
 
   chainNode(node: ChainNodeFunding): ChainFunding {
-    return new ChainFunding(node, { budget: this.budget, jobs: this.jobs });
+    return new ChainFunding(node, { budget: this.budget, jobs: this.jobs, charges: this.charges });
   }
 }

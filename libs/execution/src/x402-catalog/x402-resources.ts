@@ -2,38 +2,27 @@ import { Injectable } from '@nestjs/common';
 import type { DiscoveryResource } from '@x402/extensions/bazaar';
 import { CatalogEntry } from '@app/agents';
 import { AppConfig } from '@app/config';
-import { PAYMENT_IDENTIFIER, X402Service } from '@app/x402';
-import { capabilityOffer } from '../execution-factory';
+import { ResourceListings } from '@app/x402';
+import { priceFor } from '../execution-factory';
 
 /** What a catalogue may be asked to keep (the facilitator discovery API's filters). */
-export interface X402ResourceFilters {
-  type?: string;
-  payTo?: string;
-  scheme?: string;
-  network?: string;
-  /** Extension keys (comma-separated) every listed resource must carry. */
-  extensions?: string;
-}
-
-/** The extensions every capability's 402 offers. */
-const OFFERED_EXTENSIONS = ['bazaar', PAYMENT_IDENTIFIER];
+export type X402ResourceFilters = Parameters<ResourceListings['admits']>[0];
 
 /** Listings kept built, the least recently used dropped past it (about 2 KB each). */
 const BUILT_MAX = 20_000;
 
 /**
- * A capability as an x402 discovery resource: the same offer as its 402 (resource, accepts and
- * extensions from `capabilityOffer`), with `type`, `x402Version` and `lastUpdated`. Building one
- * validates its Bazaar extension (about a millisecond), so each is kept until its agent's
- * config_version moves. Every resource of a deployment pays the same wallet with the same
- * scheme, networks and extensions, so a filter keeps either all of them or none (`admits`).
+ * A capability as an x402 discovery resource: the same offer as its own route's 402 (resource,
+ * accepts and extensions), with `type`, `x402Version` and `lastUpdated`. Building one validates
+ * its Bazaar extension (about a millisecond), so each is kept until its agent's config_version
+ * moves. Whether a filter keeps the deployment's resources is `admits` (all of them or none).
  */
 @Injectable()
 export class X402Resources {
   private readonly built = new Map<string, DiscoveryResource>();
 
   constructor(
-    private readonly x402: X402Service,
+    private readonly listings: ResourceListings,
     private readonly config: AppConfig,
   ) {}
 
@@ -43,23 +32,8 @@ export class X402Resources {
     if (resource) {
       this.built.delete(key);
     } else {
-      const {
-        resource: r,
-        accepts,
-        extensions,
-      } = capabilityOffer(this.x402, entry.agent, entry.capability, this.config.publicBaseUrl);
-      resource = {
-        resource: r.url,
-        type: 'http',
-        x402Version: 2,
-        accepts: accepts as DiscoveryResource['accepts'],
-        lastUpdated: entry.updatedAt.toISOString(),
-        description: r.description,
-        mimeType: r.mimeType,
-        ...(r.serviceName ? { serviceName: r.serviceName } : {}),
-        ...(r.tags?.length ? { tags: r.tags } : {}),
-        ...(extensions ? { extensions } : {}),
-      };
+      const price = priceFor(entry.agent, entry.capability, this.config.publicBaseUrl, 'capability');
+      resource = this.listings.resource(price, entry.updatedAt);
       if (this.built.size >= BUILT_MAX) this.built.delete(this.built.keys().next().value!);
     }
     this.built.set(key, resource);
@@ -68,21 +42,6 @@ export class X402Resources {
 
   /** Whether the deployment's resources pass the filters (each filter compared as the client sent it). */
   admits(f: X402ResourceFilters): boolean {
-    if (f.type !== undefined && f.type !== 'http') return false;
-    if (f.scheme !== undefined && f.scheme !== 'exact') return false;
-    if (f.payTo !== undefined && f.payTo.toLowerCase() !== this.x402.payToAddress().toLowerCase()) return false;
-    if (
-      f.network !== undefined &&
-      !this.x402.options.some((o) => [o.network.caip2, o.network.name].includes(f.network!))
-    )
-      return false;
-    if (f.extensions !== undefined) {
-      const wanted = f.extensions
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean);
-      if (wanted.some((key) => !OFFERED_EXTENSIONS.includes(key))) return false;
-    }
-    return true;
+    return this.listings.admits(f);
   }
 }

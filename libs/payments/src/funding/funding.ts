@@ -1,8 +1,9 @@
 import { Queryable } from '@app/database';
-import type { AccountRef } from '@app/ledger';
 import type { SettlementReceipt } from '@app/x402';
 import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 import type { RefundEntity } from '../entities/refund.entity';
+import type { ExecutionCharge } from '../usecases/record-charge/execution-charge';
+import type { RecordedCharge } from '../usecases/record-charge/record-charge.usecase';
 
 /**
  * What pays for an execution, as admission yields it and the runner and charger consume it,
@@ -14,12 +15,8 @@ export interface Funding {
   readonly payer: string;
   /** The row that pays (x402: the payments row; chain: the chain). */
   readonly id: string;
-  /** The x402 payment a charge records (null when a chain pays). */
-  readonly paymentId: string | null;
-  /** Who asked for the run, as the transaction records it (x402: the payer; chain: the calling agent). */
-  readonly requestingAgent: string;
-  /** Where a charge's money comes from when not from an arriving payment (chain: its budget, which pays only the cost). */
-  readonly chargeSource?: { from: AccountRef };
+  /** Whether a run charged less than was authorized refunds the rest (x402; a chain's reservation returns to its budget). */
+  readonly refundsUnused: boolean;
   /** Hash of the proof whose holder may read the output and retry (x402: the payment header). */
   readonly proofHash: string;
   /** Whether settling moves money outside Postgres: then it is recorded first and done before the charge. */
@@ -34,8 +31,14 @@ export interface Funding {
     executionId: string,
     failure: { executionTimeMs: number; completedAt: Date },
   ): Promise<unknown>;
-  /** After the charge or the failure committed (chain: the chain's end, once nothing runs). */
-  afterEnd(): Promise<void>;
+  /**
+   * In the charge's transaction, after `settleWrites`: the run's charge in money (RecordCharge: the
+   * posting, the agent's hold, the refund owed), with the funding's payer, payment, requesting agent
+   * and source (x402: the arriving payment; chain: its budget, which pays only the cost).
+   */
+  recordCharge(sql: Queryable, charge: RunCharge): Promise<RecordedCharge>;
+  /** After the charge (`charged`: its hold released or scheduled, its refund queued) or the failure committed (chain: the chain's end, once nothing runs). */
+  afterEnd(charged?: RecordedCharge): Promise<void>;
   /**
    * Settles outside Postgres (settlesOutside), recorded before it is sent and recoverable. Answers null once
    * settled, else what stands: `pending` when the outcome is not known yet (sent on chain and undecided: the
@@ -44,8 +47,12 @@ export interface Funding {
   settleOutside(): Promise<SettleFailure | null>;
   /** The settlement as the payer sees it (once settled). */
   receipt(): { txHash: string | null; receipt: SettlementReceipt | null };
-  /** What a signed receipt states of the payment (null when a chain pays): its settlement hash as far as known. */
-  paymentFacts(): PaymentFacts | null;
+  /**
+   * The signed `offer-receipt` receipt of what was delivered for this payment (null when a chain
+   * pays): the payment's network, payer, settlement transaction as far as known, and amount.
+   * `settlementPending`: nothing delivered or charged yet (fees 0, content hash zero).
+   */
+  signReceipt(delivered: Delivery, settlementPending: boolean): Promise<SignedReceipt | null>;
   /** The request holding it did no paid work (`err`: why): any claim it holds goes back. */
   giveBack(err: unknown): void;
 }
@@ -59,16 +66,22 @@ export interface PaidSettlement {
   refund: RefundEntity | null;
 }
 
-/** An x402 payment as its receipt states it. */
-export interface PaymentFacts {
-  /** As the payment's protocol version names it (v1 name, v2 CAIP-2). */
-  network: string;
-  payer: string;
-  /** The settlement transaction's hash ('' while unknown). */
-  transaction: string;
-  /** What the authorization carries (micro-USDC). */
-  amount: bigint;
+/** What a receipt states was delivered for a payment; the funding adds the payment. */
+export interface Delivery {
+  /** The paid route's URL. */
+  resourceUrl: string;
+  requestId: string;
+  agentId: string;
+  capabilityId: string;
+  agentFee: bigint;
+  platformFee: bigint;
+  /** Stated by their hashes (RFC 8785 canonical JSON, SHA-256). */
+  input: unknown;
+  output: unknown;
 }
+
+/** A run's charge as the charger states it; the funding adds who pays, the payment and the money's source. */
+export type RunCharge = Omit<ExecutionCharge, 'paymentId' | 'payerWallet' | 'requestingAgent' | 'source'>;
 
 /** A settlement outside Postgres that did not complete (SETTLEMENT_FAILED): undecided, final, or retried on its schedule. */
 export interface SettleFailure {

@@ -1,15 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { AppException, Clock } from '@app/common';
-import { NonceGuard, PresentedPayment, VerifiedPayment, X402Service } from '@app/x402';
+import { NonceGuard, PresentedPayment, ReceiptSigner, VerifiedPayment, X402Service } from '@app/x402';
 import { PaymentEntity } from '../entities/payment.entity';
 import { unsavedReservation } from '../payment-rows';
-import { PaymentsRepository } from '../payments.repository';
+import { PaymentRecord, PaymentsRepository } from '../payments.repository';
 import { RefundsService } from '../refunds.service';
 import { toSettleRequest } from '../payment-rows';
 import { SettlementAdapter } from '@app/onchain';
 import { SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
+import { RecordCharge } from '../usecases/record-charge/record-charge.usecase';
 import { PaidSettlement } from './funding';
 import { X402Funding, X402FundingDeps } from './x402-funding';
+
+/** What names the payments to find: a lower-case 0x hash, and payment ids. */
+export interface PaymentLookup {
+  hash: string | null;
+  ids: string[];
+  /** The paying wallet: a nonce or an identifier is the payer's own, and only its payments are answered. */
+  payer: string | null;
+}
 
 /**
  * The x402 side of "what pays" for an execution: the funding of a payment verified now (built by
@@ -26,8 +35,10 @@ export class PaymentFundings {
     clock: Clock,
     private readonly adapter: SettlementAdapter,
     private readonly refunds: RefundsService,
+    charges: RecordCharge,
+    receipts: ReceiptSigner,
   ) {
-    this.deps = { payments, settle, nonces, clock };
+    this.deps = { payments, settle, nonces, clock, charges, receipts };
   }
 
   /**
@@ -53,6 +64,16 @@ export class PaymentFundings {
   /** A stored payment as it stands (null if there is none). */
   find(paymentId: string): Promise<PaymentEntity | null> {
     return this.deps.payments.get(paymentId);
+  }
+
+  /**
+   * The payments a public reference names (the payment status read): those whose settlement
+   * transaction or, with a payer, authorization nonce is `hash`, and those of `ids` (with a payer:
+   * theirs only); newest first, at most `limit`. Several payers may share a nonce.
+   */
+  async lookup(lookup: PaymentLookup, limit: number): Promise<PaymentRecord[]> {
+    if (lookup.hash === null && lookup.ids.length === 0) return [];
+    return this.deps.payments.matching(lookup.hash, lookup.ids, lookup.payer, limit);
   }
 
   /** The worker settles a payment nothing was charged for yet; answers its status. */

@@ -1,17 +1,21 @@
 import { checksumAddress, Clock } from '@app/common';
 import { Queryable } from '@app/database';
-import { NonceGuard, VerifiedPayment, X402Service } from '@app/x402';
+import { NOTHING_DELIVERED, NonceGuard, ReceiptSigner, receiptHash, VerifiedPayment, X402Service } from '@app/x402';
+import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 import { PaymentEntity } from '../entities/payment.entity';
 import { logSettlementConfirmed, SettlementFailed } from '@app/onchain';
 import { PaymentsRepository } from '../payments.repository';
 import { EXPIRED_UNUSED, SETTLEMENT_PENDING, SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
-import { Funding, PaymentFacts, SettleFailure } from './funding';
+import { RecordCharge, RecordedCharge } from '../usecases/record-charge/record-charge.usecase';
+import { Delivery, Funding, RunCharge, SettleFailure } from './funding';
 
 export interface X402FundingDeps {
   payments: PaymentsRepository;
   settle: SettlePayment;
   nonces: NonceGuard;
   clock: Clock;
+  charges: RecordCharge;
+  receipts: ReceiptSigner;
 }
 
 /**
@@ -44,13 +48,7 @@ export class X402Funding implements Funding {
     return this.payment.headerHash;
   }
 
-  get paymentId(): string {
-    return this.payment.id;
-  }
-
-  get requestingAgent(): string {
-    return this.payment.payer;
-  }
+  readonly refundsUnused = true;
 
   /** What the payment carries (micro-USDC). */
   get value(): bigint {
@@ -88,7 +86,15 @@ export class X402Funding implements Funding {
     return undefined; // the authorization stays reserved for a retry
   }
 
-  async afterEnd(): Promise<void> {}
+  /** The charge paid by the payment arriving from the chain; the payer asked for the run. */
+  recordCharge(sql: Queryable, charge: RunCharge): Promise<RecordedCharge> {
+    const p = this.payment;
+    return this.deps.charges.write(sql, { ...charge, paymentId: p.id, payerWallet: p.payer, requestingAgent: p.payer });
+  }
+
+  async afterEnd(charged?: RecordedCharge): Promise<void> {
+    if (charged) await this.deps.charges.afterCommit(charged);
+  }
 
   async settleOutside(): Promise<SettleFailure | null> {
     if (this.inlineHash !== null) throw new Error('an inline settlement is written with the charge');
@@ -115,10 +121,24 @@ export class X402Funding implements Funding {
       : { txHash: null, receipt: null };
   }
 
-  paymentFacts(): PaymentFacts {
+  signReceipt(d: Delivery, settlementPending: boolean): Promise<SignedReceipt | null> {
     const p = this.payment;
     const { network, payer } = X402Service.receipt(p, '');
-    return { network, payer: checksumAddress(payer), transaction: this.inlineHash ?? p.txHash ?? '', amount: p.value };
+    return this.deps.receipts.receipt({
+      network,
+      resourceUrl: d.resourceUrl,
+      payer: checksumAddress(payer),
+      transaction: this.inlineHash ?? p.txHash ?? '',
+      requestId: d.requestId,
+      agentId: d.agentId,
+      capabilityId: d.capabilityId,
+      amount: p.value.toString(),
+      agentFee: settlementPending ? '0' : d.agentFee.toString(),
+      platformFee: settlementPending ? '0' : d.platformFee.toString(),
+      inputHash: receiptHash(d.input),
+      contentHash: settlementPending ? NOTHING_DELIVERED : receiptHash(d.output),
+      settlementPending,
+    });
   }
 
   giveBack(err: unknown): void {

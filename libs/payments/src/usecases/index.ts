@@ -1,5 +1,4 @@
 import { FailWithdrawal } from './fail-withdrawal/fail-withdrawal.usecase';
-import { FindPayments } from './find-payments/find-payments.usecase';
 import { FreezeDisputedEarnings } from './freeze-disputed-earnings/freeze-disputed-earnings.usecase';
 import { GetBalance } from './get-balance/get-balance.usecase';
 import { GetDisputeDebt } from './get-dispute-debt/get-dispute-debt.usecase';
@@ -17,11 +16,10 @@ import { RequestWithdrawal } from './request-withdrawal/request-withdrawal.useca
 import { RetryRefund } from './retry-refund/retry-refund.usecase';
 import { SettleDisputedEarnings } from './settle-disputed-earnings/settle-disputed-earnings.usecase';
 
-export { FailWithdrawal, FindPayments, FreezeDisputedEarnings, GetBalance, GetDisputeDebt, GetDisputedTransaction };
+export { FailWithdrawal, FreezeDisputedEarnings, GetBalance, GetDisputeDebt, GetDisputedTransaction };
 export { GetEarningsHistory, GetTransaction, GetWithdrawal, ListWithdrawals, ProcessRefund, ProcessWithdrawal };
 export { RecoverRegistrationPayment, ReleaseDueHolds, ReleaseHold, RequestWithdrawal, RetryRefund };
 export { SettleDisputedEarnings };
-export type { PaymentLookup, PaymentRecord } from './find-payments/find-payments.usecase';
 export type { Freeze } from './freeze-disputed-earnings/freeze-disputed-earnings.usecase';
 export type { AgentBalance } from './get-balance/get-balance.usecase';
 export type { RegistrationRecovery } from './recover-registration-payment/recover-registration-payment.usecase';
@@ -34,7 +32,6 @@ export type {
 /** Payments' use cases (providers and exports of PaymentsModule). */
 export const PAYMENTS_USECASES = [
   FailWithdrawal,
-  FindPayments,
   FreezeDisputedEarnings,
   GetBalance,
   GetDisputeDebt,

@@ -3,7 +3,6 @@ import { Clock, newId } from '@app/common';
 import { AppConfig } from '@app/config';
 import { allWrites, Queryable } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
-import { reputationTier } from '@app/reputation';
 import { EscrowHoldEntity } from '../../entities/escrow-hold.entity';
 import { RefundEntity } from '../../entities/refund.entity';
 import { TransactionEntity } from '../../entities/transaction.entity';
@@ -14,6 +13,12 @@ import { RefundsService } from '../../refunds.service';
 import { EscrowHoldsRepository } from '../../repositories/escrow-holds.repository';
 import { ReleaseHold } from '../release-hold/release-hold.usecase';
 import { ExecutionCharge } from './execution-charge';
+
+/** What a charge recorded that matters after commit: the agent's hold and the refund owed, if any. */
+export interface RecordedCharge {
+  hold: EscrowHoldEntity;
+  refund: RefundEntity | null;
+}
 
 /**
  * Records an execution's charge in money: inside the charger's transaction the ledger posting,
@@ -34,15 +39,7 @@ export class RecordCharge {
     private readonly releaseSchedule: HoldReleaseSchedule,
   ) {}
 
-  /** Whether an agent of this score is paid at once (no hold): the charge then releases in its own transaction. */
-  releasesAtOnce(reputation: number): boolean {
-    return this.holdSeconds(reputation) === 0;
-  }
-
-  async write(
-    manager: Queryable,
-    c: ExecutionCharge,
-  ): Promise<{ transaction: TransactionEntity; hold: EscrowHoldEntity; refund: RefundEntity | null }> {
+  async write(manager: Queryable, c: ExecutionCharge): Promise<RecordedCharge & { transaction: TransactionEntity }> {
     const { cut, earnings } = splitAgentFee(c.agentFee);
     const unused = c.refund ? c.refund.authorizedAgentFee - c.agentFee : 0n;
     if (unused < 0n) throw new Error(`agent fee ${c.agentFee} exceeds what was authorized`);
@@ -135,26 +132,11 @@ export class RecordCharge {
   }
 
   /** After commit: the hold released if due (awaited) or scheduled (not awaited), then the refund queued. */
-  async afterCommit(charged: Pick<Awaited<ReturnType<RecordCharge['write']>>, 'hold' | 'refund'>): Promise<void> {
+  async afterCommit(charged: RecordedCharge): Promise<void> {
     const { hold, refund } = charged;
     if (hold.status === 'held' && hold.releaseAt.getTime() <= this.clock.nowMs())
       await this.releaseHold.execute(hold.id);
     else void this.releaseSchedule.schedule(hold);
     if (refund) await this.refunds.enqueue(refund.id);
-  }
-
-  /** Seconds an agent's earnings are held, by its tier now (resolutions §6). */
-  private holdSeconds(reputation: number): number {
-    switch (reputationTier(reputation)) {
-      case 'Excellent':
-      case 'Trusted':
-        return 0;
-      case 'Standard':
-        return this.config.escrowHoldStandardS;
-      case 'At Risk':
-        return this.config.escrowHoldAtRiskS;
-      case 'Critical':
-        return this.config.escrowHoldCriticalS;
-    }
   }
 }

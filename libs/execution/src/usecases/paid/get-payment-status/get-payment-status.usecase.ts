@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, NotFoundException, ValidationException } from '@app/common';
-import { FindPayments, PaymentRecord } from '@app/payments';
+import { PaymentFundings } from '@app/payments';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { IdempotencyKeysRepository } from '../../../idempotency-keys.repository';
 import { InFlightRun, InFlightRuns } from '../../../admission/in-flight-runs';
-import { parsePaymentRef, PaymentStatusName, paymentStatusOf } from './payment-status';
+import { parsePaymentRef, PaymentRecord, PaymentStatusName, paymentStatusOf } from './payment-status';
 
 /** At most this many payments answer one reference (several payers may share a nonce or an identifier). */
 export const PAYMENT_STATUS_LIMIT = 20;
@@ -37,7 +37,7 @@ export interface PaymentStatusView {
 @Injectable()
 export class GetPaymentStatus {
   constructor(
-    private readonly payments: FindPayments,
+    private readonly payments: PaymentFundings,
     private readonly executions: ExecutionsRepository,
     private readonly keys: IdempotencyKeysRepository,
     private readonly inFlight: InFlightRuns,
@@ -59,7 +59,7 @@ export class GetPaymentStatus {
     // A sync call with this identifier still running has written nothing yet: its in-flight claim tells.
     const running = payer && !keyed ? await this.inFlight.current(payer, identifier) : null;
     const ids = keyed ? (await this.executions.refsOf({ ids: [keyed] })).map((e) => e.paymentId) : [];
-    const found = await this.payments.execute({ hash, ids, payer }, PAYMENT_STATUS_LIMIT);
+    const found = await this.payments.lookup({ hash, ids, payer }, PAYMENT_STATUS_LIMIT);
     if (found.length === 0 && !running) throw new NotFoundException('NOT_FOUND', 'Payment', ref);
     return [...(running ? [inFlightView(running, payer!)] : []), ...(await this.views(found))];
   }

@@ -1,6 +1,9 @@
 import { ValidationException } from '@app/common';
-import type { PaymentRecord } from '@app/payments';
+import type { PaymentFundings } from '@app/payments';
 import type { ExecutionRef } from '../../../executions.repository';
+
+/** A payment as the status read finds it. */
+export type PaymentRecord = Awaited<ReturnType<PaymentFundings['lookup']>>[number];
 
 /** What became of a payment, as anyone may read it (payments.md, "Settlement states"). */
 export const PAYMENT_STATUSES = ['settled', 'settlement_pending', 'failed', 'released', 'refunded'] as const;

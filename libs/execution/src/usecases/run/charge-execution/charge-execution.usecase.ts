@@ -5,8 +5,8 @@ import { Clock, FaultInjector, formatMicros, newId } from '@app/common';
 import { AppConfig } from '@app/config';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
-import { ReputationRecorder } from '@app/reputation';
-import { Fees, Funding, RecordCharge } from '@app/payments';
+import { escrowHoldSeconds, ReputationRecorder } from '@app/reputation';
+import { Fees, Funding } from '@app/payments';
 import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecutionOutcome } from '../../../execution.types';
@@ -30,7 +30,7 @@ export type ChargeRequest =
     }
   | { state: 'completed'; execution: ExecutionEntity; funding: Funding; reputation?: number };
 
-type Charged = Pick<Awaited<ReturnType<RecordCharge['write']>>, 'hold' | 'refund'> & { callback: string | null };
+type Charged = Awaited<ReturnType<Funding['recordCharge']>> & { callback: string | null };
 
 /** The charge's own claim on the execution was lost to another run: its writes rolled back. */
 class NotClaimed extends Error {}
@@ -51,7 +51,6 @@ export class ChargeExecution {
   constructor(
     private readonly repo: ExecutionsRepository,
     private readonly reputation: ReputationRecorder,
-    private readonly money: RecordCharge,
     private readonly clock: Clock,
     private readonly outbox: OutboxService,
     private readonly deliveries: DeliveryService,
@@ -152,10 +151,10 @@ export class ChargeExecution {
     const { execution, funding } = req;
     const id = execution.id;
     // The cached score only picks the transaction's shape; the hold's tier is the score at the charge (read by the hold's statement).
-    const inline = req.reputation === undefined || this.money.releasesAtOnce(req.reputation);
+    const inline = req.reputation === undefined || escrowHoldSeconds(req.reputation, this.config) === 0;
     const transactionId = newId('tx');
     // A chain's unused reservation goes back to its budget: a refund only for an x402 payment.
-    const refundId = execution.authorizedAgentFee > execution.agentFee && !funding.chargeSource ? newId('rfd') : null;
+    const refundId = execution.authorizedAgentFee > execution.agentFee && funding.refundsUnused ? newId('rfd') : null;
     // Signed before the transaction (its facts are final here) and written with the charge.
     const receipt = await this.receipts.issue(execution, funding);
     const facts = {
@@ -200,11 +199,8 @@ export class ChargeExecution {
         execution.callbackUrl
           ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: null })
           : Promise.resolve(null),
-        this.money.write(sql, {
+        funding.recordCharge(sql, {
           transactionId,
-          paymentId: funding.paymentId,
-          payerWallet: funding.payer,
-          requestingAgent: funding.requestingAgent,
           agentId: execution.agentId,
           releaseInline: inline,
           capabilityId: execution.capabilityId,
@@ -212,7 +208,6 @@ export class ChargeExecution {
           platformFee: execution.platformFee,
           executionTimeMs: execution.executionTimeMs ?? 0,
           refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
-          source: funding.chargeSource,
         }),
         // Last: the agent's row stays locked only until commit. +1 and the execution counted, within the
         // payer's daily cap; nothing when the payer is the agent's own wallet (resolutions §7).
@@ -241,9 +236,8 @@ export class ChargeExecution {
     this.metrics.executions.inc({ outcome: 'completed', pricing: execution.pricingModel });
     // After commit. A hold due now (the score crossed into an instant tier since the target was
     // cached) is released before the answer; otherwise the job is due hours later (the sweeper covers a lost one): not awaited.
-    await this.money.afterCommit(charged);
+    await funding.afterEnd(charged);
     if (charged.callback) await this.deliveries.wake(charged.callback, 0);
-    await funding.afterEnd();
     Object.assign(execution, {
       settlementStatus: 'settled',
       transactionId,
