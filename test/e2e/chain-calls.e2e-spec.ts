@@ -242,8 +242,15 @@ describe('chained calls (e2e)', () => {
     });
     expect(enabled.status).toBe(200);
     expect((await sub(first.body.data.chain.childToken, 'switching')).status).toBe(200);
-    expect((await root).status).toBe(200);
-    // Once the chain has ended, a call that would also be refused for its target is refused for the chain first.
+    const ended = await root;
+    expect(ended.status).toBe(200);
+    // Once the chain has ended (its root caller closes it), a call that would also be refused for its
+    // target is refused for the chain first.
+    const { chain: rootChain } = ended.body.data;
+    const closed = await api.request('POST', `/api/v1/chains/${rootChain.chainId}/close`, {
+      headers: { 'x-chain-token': rootChain.childToken },
+    });
+    expect(closed.status).toBe(200);
     expect(refusal(await sub(first.body.data.chain.childToken, 'disabled'))).toMatchObject({
       status: 404,
       code: 'CHAIN_NOT_FOUND',

@@ -26,6 +26,8 @@ describe('chains ended by the worker (e2e)', () => {
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       MAINTENANCE_INTERVAL_MS: '300',
+      // A chain stays open while its root caller's token is valid: a short one, so they end soon.
+      CHAIN_TOKEN_TTL_S: '1',
     });
     ds = api.app.get(DataSource);
     orchestrator = await startOrchestratorAgent({ platformUrl: api.baseUrl });

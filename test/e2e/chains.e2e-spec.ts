@@ -57,6 +57,9 @@ describe('chains API (e2e)', () => {
     (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
       (r) => r.violations.length,
     );
+  /** The root's caller closes its chain with the token the root's answer handed it. */
+  const closeChain = (chain: { chainId: string; childToken: string }) =>
+    api.request('POST', `/api/v1/chains/${chain.chainId}/close`, { headers: { 'x-chain-token': chain.childToken } });
   const translate = (text: string) => ({ targetAgentId: translatorId, capabilityId: 'translate', input: { text } });
   const openChain = async (
     input: Record<string, unknown>,
@@ -147,6 +150,7 @@ describe('chains API (e2e)', () => {
       chainId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       depth: 0,
       remainingBudget: '0.978000',
+      childToken: expect.any(String),
     });
     expect(data.output.results).toEqual([
       {
@@ -188,9 +192,9 @@ describe('chains API (e2e)', () => {
     }
     // Money: the root and two sub-calls charged from the chain; what is left is refunded to the payer once the chain ends.
     expect(await invariants()).toEqual([]);
-    const finish = api.app.get(FinishChain);
-    expect(await finish.execute(data.chain.chainId)).toBe(true);
-    expect(await finish.execute(data.chain.chainId)).toBe(false);
+    // The chain stays open for the root caller's token; its caller closes it, which ends it once.
+    expect((await closeChain(data.chain)).status).toBe(200);
+    expect(await api.app.get(FinishChain).execute(data.chain.chainId)).toBe(false);
     const [chain] = await ds.query(
       `SELECT status, refunded::text, available::text, (SELECT count(*)::int FROM chain_nodes WHERE chain_id = c.id AND status = 'running') AS running FROM chains c WHERE id = $1`,
       [data.chain.chainId],
@@ -241,7 +245,7 @@ describe('chains API (e2e)', () => {
       res.body.data.chain.chainId,
     ]);
     expect(nodes.map((n: { status: string }) => n.status)).toEqual(['completed', 'refunded', 'completed']);
-    await api.app.get(FinishChain).execute(res.body.data.chain.chainId);
+    expect((await closeChain(res.body.data.chain)).body.data.status).toBe('partial');
     expect((await ds.query(`SELECT status FROM chains WHERE id = $1`, [res.body.data.chain.chainId]))[0].status).toBe(
       'partial',
     );

@@ -108,9 +108,9 @@ describe('chain budget (medium)', () => {
     const a = child(id, root.executionId, 100_000n);
     expect(await tx.pipelined((sql) => budget.reserve(sql, a, new Date()))).toBe(400_000n);
     expect(await availableOf(id)).toBe(400_000n);
-    expect(await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() }))).toBe(
-      false,
-    ); // the root still runs
+    expect(
+      await tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() })),
+    ).toMatchObject({ finishable: false, closesAt: null }); // the root still runs
     expect(await availableOf(id)).toBe(500_000n);
     await expect(
       tx.pipelined((sql) => budget.release(sql, a, { executionTimeMs: 5, completedAt: new Date() })),
@@ -118,7 +118,7 @@ describe('chain budget (medium)', () => {
     expect(await domain.get(FinishChain).execute(id)).toBe(false); // the root runs
     expect(
       await tx.pipelined((sql) => budget.release(sql, root, { executionTimeMs: 9, completedAt: new Date() })),
-    ).toBe(true);
+    ).toMatchObject({ finishable: true, closesAt: null });
     // After the root ended, no node enters, even with a token still in its 30 s.
     await expect(
       tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, 1_000n), new Date())),
@@ -167,5 +167,46 @@ describe('chain budget (medium)', () => {
     expect(await availableOf(id)).toBe(100_000n);
     expect(await repo.staleNodes(later)).not.toContain(dead.executionId);
     expect((await runInvariantChecks(domain.ds.manager, [...LEDGER_CHECKS, ...CHAIN_CHECKS])).ok).toBe(true);
+  });
+
+  it("a chain held open by its root caller's token: only that caller's calls enter after the root ended, and it ends once the hold passes", async () => {
+    const { id, root } = await openChain({ budget: 200_000n, rootCost: 21_000n });
+    const t0 = Date.now();
+    const at = (ms: number) => new Date(t0 + ms);
+    // The root's success hands its caller a token valid 10 s: written with the root's end.
+    const rootEnd = {
+      cost: 0n,
+      transactionId: newId('tx'),
+      executionTimeMs: 5,
+      completedAt: at(0),
+      holdUntil: at(10_000),
+    };
+    expect(await tx.pipelined((sql) => budget.complete(sql, root.executionId, rootEnd))).toMatchObject({
+      finishable: false,
+      closesAt: at(10_000),
+    });
+    // An agent's token (its node, the root, has ended) opens nothing; the root caller's does, while held.
+    await expect(
+      tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, 1_000n), at(1_000))),
+    ).rejects.toBeInstanceOf(ChainClosed);
+    const call = child(id, root.executionId, 11_000n);
+    expect(await tx.pipelined((sql) => budget.reserve(sql, call, at(1_000), true))).toBe(210_000n); // the root cost nothing here
+    expect(await domain.get(FinishChain).execute(id)).toBe(false); // a call runs, and the hold is valid
+    // Its success moves the hold to its fresh token's expiry.
+    const callEnd = { cost: 11_000n, transactionId: newId('tx'), executionTimeMs: 5, completedAt: at(2_000) };
+    expect(
+      await tx.pipelined((sql) => budget.complete(sql, call.executionId, { ...callEnd, holdUntil: at(12_000) })),
+    ).toMatchObject({ finishable: false, closesAt: at(12_000) });
+    expect(await domain.get(FinishChain).execute(id)).toBe(false); // nothing runs, but the hold is valid
+    expect(await repo.finishable(at(11_000))).not.toContain(id);
+    expect(await repo.finishable(at(12_000))).toContain(id);
+    // Past the hold, the root caller's token opens nothing either.
+    await expect(
+      tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, 1_000n), at(12_001), true)),
+    ).rejects.toBeInstanceOf(ChainClosed);
+    // Its caller gives the hold up: the chain can be finished now.
+    expect(await repo.releaseHold(id, new Date())).toBe(true);
+    expect(await domain.get(FinishChain).execute(id)).toBe(true);
+    expect(await repo.find(id)).toMatchObject({ status: 'completed', running: 0, available: 0n });
   });
 });

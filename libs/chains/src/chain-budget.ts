@@ -7,6 +7,9 @@ import { ChainNodeRow, ChainsRepository } from './chains.repository';
 /** Why a node could not enter its chain (read after the guarded update refused it). */
 export class ChainClosed extends Error {}
 
+/** After a node's end: whether the chain can be finished now, else when only a held token keeps it open, when it can. */
+export type ChainEnd = { finishable: boolean; closesAt: Date | null };
+
 export type NewNode = Omit<ChainNodeRow, 'cost' | 'status' | 'transactionId' | 'executionTimeMs' | 'completedAt'>;
 
 /** SQLSTATE of a reservation the chain's available budget cannot cover (chain_budget_short; DETAIL: what is available). */
@@ -52,10 +55,10 @@ export class ChainBudget {
    * no longer takes nodes (ended, timed out, or the caller's node ended); the transaction is then
    * aborted. Answers what the budget has available after the reservation.
    */
-  async reserve(sql: Queryable, node: NewNode, now: Date): Promise<bigint> {
+  async reserve(sql: Queryable, node: NewNode, now: Date, heldByClient = false): Promise<bigint> {
     try {
       const [available] = await allWrites([
-        this.repo.enter(sql, node.chainId, node.parentExecutionId, now, node.reserved),
+        this.repo.enter(sql, node.chainId, node.parentExecutionId, now, node.reserved, heldByClient),
         this.repo.insertNode(sql, node),
       ]);
       return available;
@@ -73,22 +76,25 @@ export class ChainBudget {
     }
   }
 
-  /** A node that failed: its reservation returns to what is available and the node is `refunded`. Answers whether the chain can be finished. */
-  async release(
+  /** A node that failed: its reservation returns to what is available and the node is `refunded`. Answers whether and when the chain can be finished. */
+  release(
     sql: Queryable,
     node: Pick<ChainNodeRow, 'executionId'>,
     end: { executionTimeMs: number; completedAt: Date },
-  ): Promise<boolean> {
-    return (await this.repo.end(sql, node.executionId, { status: 'refunded', cost: null, transactionId: null, ...end }))
-      .finishable;
+  ): Promise<ChainEnd> {
+    return this.repo.end(sql, node.executionId, { status: 'refunded', cost: null, transactionId: null, ...end });
   }
 
-  /** In a completed node's charge transaction (its cost moved out of chain:budget by the charge): the node's end, the unspent part available again. Answers whether the chain can be finished. */
-  async complete(
+  /**
+   * In a completed node's charge transaction (its cost moved out of chain:budget by the charge): the
+   * node's end, the unspent part available again, and `holdUntil` (the expiry of a token this answer
+   * hands the root's caller) recorded. Answers whether and when the chain can be finished.
+   */
+  complete(
     sql: Queryable,
     executionId: string,
-    end: { cost: bigint; transactionId: string; executionTimeMs: number; completedAt: Date },
-  ): Promise<boolean> {
-    return (await this.repo.end(sql, executionId, { status: 'completed', ...end })).finishable;
+    end: { cost: bigint; transactionId: string; executionTimeMs: number; completedAt: Date; holdUntil?: Date | null },
+  ): Promise<ChainEnd> {
+    return this.repo.end(sql, executionId, { status: 'completed', ...end });
   }
 }

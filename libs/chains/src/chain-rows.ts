@@ -19,10 +19,27 @@ export interface ChainRow {
   traceId: string;
   startedAt: Date;
   expiresAt: Date;
+  /** The latest expiry of a token handed to the root's caller (null: none): the chain stays open until then. */
+  heldUntil: Date | null;
   completedAt: Date | null;
   refundId: string | null;
   refunded: bigint | null;
 }
+
+/** A chain as it is first written (pending, until its payment funds it). */
+export type NewChain = Pick<
+  ChainRow,
+  | 'id'
+  | 'rootExecutionId'
+  | 'rootAgentId'
+  | 'rootWallet'
+  | 'paymentId'
+  | 'budget'
+  | 'maxDepth'
+  | 'traceId'
+  | 'startedAt'
+  | 'expiresAt'
+>;
 
 export interface ChainNodeRow {
   executionId: string;
@@ -43,7 +60,7 @@ export interface ChainNodeRow {
 
 export const CHAIN_COLUMNS = `id, root_execution_id AS "rootExecutionId", root_agent_id AS "rootAgentId", root_wallet AS "rootWallet", payment_id AS "paymentId",
   budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", running, available, trace_id AS "traceId", started_at AS "startedAt",
-  expires_at AS "expiresAt", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
+  expires_at AS "expiresAt", held_until AS "heldUntil", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
 export const NODE_FIELDS: [string, string][] = [
   ['execution_id', 'executionId'],
   ['chain_id', 'chainId'],
@@ -63,6 +80,15 @@ export const NODE_FIELDS: [string, string][] = [
 export const nodeColumns = (alias = '') =>
   NODE_FIELDS.map(([column, field]) => `${alias}${column} AS "${field}"`).join(', ');
 export const NODE_COLUMNS = nodeColumns();
+
+/**
+ * Whether a chain takes no more calls: final, or its root ended with nothing running and no token
+ * handed to the root's caller still valid at `now` (it is about to be finished).
+ */
+export function chainEnded(c: Pick<ChainRow, 'status' | 'rootEnded' | 'running' | 'heldUntil'>, now: Date): boolean {
+  if (c.status !== 'running' && c.status !== 'pending') return true;
+  return c.rootEnded && c.running === 0 && !(c.heldUntil !== null && c.heldUntil > now);
+}
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

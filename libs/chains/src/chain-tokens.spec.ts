@@ -89,6 +89,24 @@ describe('ChainTokens', () => {
     expect(current.verify(current.mint(PAYLOAD)).tf).toBeUndefined();
   });
 
+  it("marks the root caller's token (cl, at depth 0 only), expiring when asked; the chain's time limit bounds a held expiry", () => {
+    const held = current.mint({ ...PAYLOAD, cl: true }, now.ms + 5_000);
+    expect(current.verify(held)).toEqual({ ...PAYLOAD, cl: true, exp: now.ms + 5_000 });
+    const deeper = current.mint({
+      ...PAYLOAD,
+      d: 1,
+      path: [...PAYLOAD.path, PAYLOAD.path[0].replace(/^./, 'f')],
+      cl: true,
+    });
+    expect(codeOf(() => current.verify(deeper))).toBe('CHAIN_TOKEN_INVALID:malformed');
+    expect(codeOf(() => current.verify(current.mint({ ...PAYLOAD, cl: false as never })))).toBe(
+      'CHAIN_TOKEN_INVALID:malformed',
+    );
+    // CHAIN_TOKEN_TTL_S from now, but never past the chain's start + CHAIN_TIMEOUT_S (300 s).
+    expect(current.heldExpiry(new Date(now.ms)).getTime()).toBe(now.ms + 30_000);
+    expect(current.heldExpiry(new Date(now.ms - 290_000)).getTime()).toBe(now.ms + 10_000);
+  });
+
   it('answers CHAIN_TOKEN_EXPIRED once its 30 s are over, and checks the signature first', () => {
     const token = current.mint(PAYLOAD);
     const later = { ms: now.ms + 30_000 };

@@ -38,6 +38,11 @@ export interface ChainTokenPayload {
   tf?: '00' | '01';
   path: string[];
   ptx: string;
+  /**
+   * Held by the root's caller (the client that paid), not by an agent: its calls are children of
+   * the root node (`ptx`), made after the root ended, while the chain is held open for it.
+   */
+  cl?: true;
 }
 
 export interface ChainKey {
@@ -78,12 +83,19 @@ export class ChainTokens {
     });
   }
 
-  /** A token for `payload` without its expiry: it expires CHAIN_TOKEN_TTL_S from now. */
-  mint(payload: Omit<ChainTokenPayload, 'exp'>): string {
-    const body = Buffer.from(
-      JSON.stringify({ ...payload, exp: this.clock.nowMs() + this.config.chainTokenTtlS * 1000 }),
-    ).toString('base64url');
+  /** A token for `payload`: it expires at `exp` (Unix ms), by default CHAIN_TOKEN_TTL_S from now. */
+  mint(payload: Omit<ChainTokenPayload, 'exp'>, exp = this.clock.nowMs() + this.config.chainTokenTtlS * 1000): string {
+    const body = Buffer.from(JSON.stringify({ ...payload, exp })).toString('base64url');
     return `${body}.${sign(null, Buffer.from(body), this.keys[0].key).toString('base64url')}`;
+  }
+
+  /**
+   * When a token handed to the root's caller now expires: CHAIN_TOKEN_TTL_S from now, and never
+   * past the chain's time limit (`startedAt` + CHAIN_TIMEOUT_S), when the chain closes anyway.
+   */
+  heldExpiry(startedAt: Date): Date {
+    const limit = startedAt.getTime() + this.config.chainTimeoutS * 1000;
+    return new Date(Math.min(this.clock.nowMs() + this.config.chainTokenTtlS * 1000, limit));
   }
 
   /** The payload of a genuine, unexpired token; CHAIN_TOKEN_INVALID or CHAIN_TOKEN_EXPIRED otherwise (the signature is checked first). */
@@ -151,6 +163,7 @@ function isPayload(p: unknown): p is ChainTokenPayload {
     t.path.length === (t.d as number) + 1 &&
     t.path.every((a) => typeof a === 'string' && UUID.test(a)) &&
     typeof t.ptx === 'string' &&
-    /^req_[A-Za-z0-9_-]{8,40}$/.test(t.ptx)
+    /^req_[A-Za-z0-9_-]{8,40}$/.test(t.ptx) &&
+    (t.cl === undefined || (t.cl === true && t.d === 0))
   );
 }

@@ -14,6 +14,7 @@ import { ChainEntity, ChainNodeEntity } from './entities/chain.entity';
 import { ChainsRepository } from './chains.repository';
 import { ChainCost } from './usecases/chain-cost/chain-cost.usecase';
 import { FinishChain } from './usecases/finish-chain/finish-chain.usecase';
+import { CloseChain } from './usecases/close-chain/close-chain.usecase';
 import { GetChain } from './usecases/get-chain/get-chain.usecase';
 import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-node.usecase';
 
@@ -32,6 +33,7 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
     ChainBudget,
     ChainFundings,
     FinishChain,
+    CloseChain,
     GetChain,
     ChainCost,
     ReleaseStaleNode,
@@ -43,6 +45,7 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
     ChainBudget,
     ChainFundings,
     FinishChain,
+    CloseChain,
     GetChain,
     ChainCost,
     ReleaseStaleNode,
@@ -56,10 +59,10 @@ export class ChainsModule implements OnModuleInit {
     private readonly clock: Clock,
   ) {}
 
-  /** What the worker's sweeper collects: chains whose root ended with nothing running, not yet final (their job was lost); stale calls' reservations. */
+  /** What the worker's sweeper collects: chains that can be finished, not yet final (their job was lost); stale calls' reservations. */
   onModuleInit(): void {
     this.sweeps.register('chain.finish', async () =>
-      (await this.repo.finishable()).map((id) => ({ id, data: { chainId: id } })),
+      (await this.repo.finishable(this.clock.now())).map((id) => ({ id, data: { chainId: id } })),
     );
     // Chained calls whose process died: older than the execution timeout and a minute, never written.
     this.sweeps.register('chain.release-node', async () =>

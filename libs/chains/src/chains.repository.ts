@@ -3,9 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
 import { CHAIN_COLUMNS, nodeColumns, NODE_COLUMNS, UUID, chainOf, nodeOf } from './chain-rows';
-import type { ChainNodeStatus, ChainRow, ChainNodeRow } from './chain-rows';
+import type { ChainNodeStatus, ChainRow, ChainNodeRow, NewChain } from './chain-rows';
 
 export type { ChainStatus, ChainNodeStatus, ChainRow, ChainNodeRow } from './chain-rows';
+
+/**
+ * When a running chain can be finished at the time `$now` names: its root ended, nothing runs, and
+ * no token handed to the root's caller is still valid (or the chain is past its time limit).
+ */
+const FINISHABLE = (now: string) =>
+  `(running = 0 AND root_ended AND (held_until IS NULL OR held_until <= ${now} OR expires_at <= ${now}))`;
 
 /**
  * Every SQL statement on `chains` and `chain_nodes`. Writes that must abort their transaction
@@ -20,22 +27,7 @@ export class ChainsRepository {
     return this.dataSource.manager;
   }
 
-  insert(
-    sql: Queryable,
-    c: Pick<
-      ChainRow,
-      | 'id'
-      | 'rootExecutionId'
-      | 'rootAgentId'
-      | 'rootWallet'
-      | 'paymentId'
-      | 'budget'
-      | 'maxDepth'
-      | 'traceId'
-      | 'startedAt'
-      | 'expiresAt'
-    >,
-  ): Promise<unknown> {
+  insert(sql: Queryable, c: NewChain): Promise<unknown> {
     return sql.query(
       `INSERT INTO chains (id, root_execution_id, root_agent_id, root_wallet, payment_id, budget, max_depth, trace_id, started_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -91,21 +83,32 @@ export class ChainsRepository {
   }
 
   /**
-   * A node enters and reserves `cost`: counted while the chain runs, is younger than its time
-   * limit, its root has not ended, and the calling node (`parent`, null for the root) still runs
-   * (else aborts, 'chain was not claimed'); the row's latest `available` must cover `cost` (else
-   * aborts with AG002 and what is available). Answers what is available after it.
+   * A node enters and reserves `cost`: counted while the chain runs and is younger than its time
+   * limit, and while its caller may still call (else aborts, 'chain was not claimed'): the root
+   * (`parent` null) before the root ended; an agent's call while the calling node (`parent`) runs;
+   * a call with the token of the root's caller (`heldByClient`) once the root ended and while a
+   * token handed to that caller is valid (`held_until`). The row's latest `available` must cover
+   * `cost` (else aborts with AG002 and what is available). Answers what is available after it.
    */
-  async enter(sql: Queryable, id: string, parent: string | null, now: Date, cost: bigint): Promise<bigint> {
+  async enter(
+    sql: Queryable,
+    id: string,
+    parent: string | null,
+    now: Date,
+    cost: bigint,
+    heldByClient = false,
+  ): Promise<bigint> {
     const [row] = await queryRows<{ available: string }>(
       sql,
       `WITH c AS (
          UPDATE chains SET running = running + 1, available = CASE WHEN available >= $4 THEN available - $4 ELSE chain_budget_short(available) END
-          WHERE id = $1 AND status = 'running' AND expires_at > $2 AND NOT root_ended
-            AND ($3::varchar IS NULL OR EXISTS (SELECT 1 FROM chain_nodes WHERE execution_id = $3 AND chain_id = $1 AND status = 'running'))
+          WHERE id = $1 AND status = 'running' AND expires_at > $2
+            AND CASE WHEN $5 THEN root_ended AND held_until > $2
+                     WHEN $3::varchar IS NULL THEN NOT root_ended
+                     ELSE EXISTS (SELECT 1 FROM chain_nodes WHERE execution_id = $3 AND chain_id = $1 AND status = 'running') END
           RETURNING available)
        SELECT claimed(count(*), 'chain'), max(available)::text AS available FROM c`,
-      [id, now, parent, cost.toString()],
+      [id, now, parent, cost.toString(), heldByClient],
     );
     return BigInt(row.available);
   }
@@ -133,8 +136,10 @@ export class ChainsRepository {
 
   /**
    * A running node ends (`completed` with its cost and transaction, or `refunded`) and leaves the
-   * chain's count; the root's end is recorded too. Aborts if the node had ended already. Answers
-   * whether the chain can now be finished (its root ended and nothing runs).
+   * chain's count; the root's end is recorded too, and `holdUntil` (a token handed to the root's
+   * caller with this answer) keeps the chain open until then. Aborts if the node had ended already.
+   * Answers whether the chain can now be finished (FINISHABLE), and, when only a held token keeps
+   * it open, when it can (`closesAt`: that token's expiry, or the chain's time limit if sooner).
    */
   async end(
     sql: Queryable,
@@ -145,25 +150,50 @@ export class ChainsRepository {
       transactionId: string | null;
       executionTimeMs: number | null;
       completedAt: Date;
+      holdUntil?: Date | null;
     },
-  ): Promise<{ chainId: string; finishable: boolean }> {
-    const [row] = await queryRows<{ chainId: string; finishable: boolean }>(
+  ): Promise<{ chainId: string; finishable: boolean; closesAt: Date | null }> {
+    const [row] = await queryRows<{ chainId: string; finishable: boolean; closesAt: Date | null }>(
       sql,
       `WITH n AS (
          UPDATE chain_nodes SET status = $2, cost = $3, transaction_id = $4, execution_time_ms = $5, completed_at = $6
           WHERE execution_id = $1 AND status = 'running' RETURNING chain_id, depth, reserved, cost),
        ok AS (SELECT claimed(count(*), 'chain node') FROM n),
        c AS (
-         UPDATE chains SET running = running - 1, root_ended = root_ended OR (SELECT depth = 0 FROM n), available = available + (SELECT reserved - coalesce(cost, 0) FROM n)
+         UPDATE chains SET running = running - 1, root_ended = root_ended OR (SELECT depth = 0 FROM n), available = available + (SELECT reserved - coalesce(cost, 0) FROM n),
+                held_until = greatest(held_until, $7::timestamptz)
           WHERE id = (SELECT chain_id FROM n) AND (SELECT * FROM ok) IS NOT NULL
-          RETURNING id, running = 0 AND root_ended AS finishable)
-       SELECT id AS "chainId", finishable FROM c`,
-      [executionId, e.status, e.cost?.toString() ?? null, e.transactionId, e.executionTimeMs, e.completedAt],
+          RETURNING id, running = 0 AND root_ended AS idle, ${FINISHABLE('$6')} AS finishable, least(held_until, expires_at) AS closes)
+       SELECT id AS "chainId", finishable, CASE WHEN idle AND NOT finishable THEN closes END AS "closesAt" FROM c`,
+      [
+        executionId,
+        e.status,
+        e.cost?.toString() ?? null,
+        e.transactionId,
+        e.executionTimeMs,
+        e.completedAt,
+        e.holdUntil ?? null,
+      ],
     );
     return row;
   }
 
-  /** The chain's final state, once (aborts unless it was running, its root ended and nothing runs). */
+  /**
+   * The root's caller gives up its tokens (`held_until` at `now` at the latest: each is refused from
+   * now on). Answers whether the chain can be finished now (false also when it is not running or
+   * was never held open).
+   */
+  async releaseHold(id: string, now: Date): Promise<boolean> {
+    const [row] = await queryRows<{ finishable: boolean }>(
+      this.dataSource.manager,
+      `UPDATE chains SET held_until = least(held_until, $2) WHERE id = $1 AND status = 'running' AND held_until IS NOT NULL
+       RETURNING ${FINISHABLE('$2')} AS finishable`,
+      [id, now],
+    );
+    return row?.finishable ?? false;
+  }
+
+  /** The chain's final state, once (aborts unless it was running and is FINISHABLE at `completedAt`). */
   finish(
     sql: Queryable,
     id: string,
@@ -172,7 +202,7 @@ export class ChainsRepository {
     return sql.query(
       `WITH c AS (
          UPDATE chains SET status = $2, refund_id = $3, refunded = $4, completed_at = $5, available = 0
-          WHERE id = $1 AND status = 'running' AND root_ended AND running = 0 RETURNING 1)
+          WHERE id = $1 AND status = 'running' AND ${FINISHABLE('$5')} RETURNING 1)
        SELECT claimed(count(*), 'chain') FROM c`,
       [id, f.status, f.refundId, f.refunded.toString(), f.completedAt],
     );
@@ -252,12 +282,12 @@ export class ChainsRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Chains the worker should finish: root ended and nothing runs, but not yet final (a lost job). */
-  async finishable(limit = 100): Promise<string[]> {
+  /** Chains the worker should finish: FINISHABLE now, but not yet final (a lost job). */
+  async finishable(now: Date, limit = 100): Promise<string[]> {
     const rows = await queryRows<{ id: string }>(
       this.dataSource.manager,
-      `SELECT id FROM chains WHERE status = 'running' AND root_ended AND running = 0 ORDER BY started_at LIMIT $1`,
-      [limit],
+      `SELECT id FROM chains WHERE status = 'running' AND ${FINISHABLE('$2')} ORDER BY started_at LIMIT $1`,
+      [limit, now],
     );
     return rows.map((r) => r.id);
   }

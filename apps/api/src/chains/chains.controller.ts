@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ChainCost, ChainTokens, GetChain } from '@app/chains';
+import { ChainCost, ChainTokens, CloseChain, GetChain } from '@app/chains';
 import { ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { BudgetCheck } from '@app/execution';
@@ -21,6 +21,8 @@ import {
 
 const CHAIN_REF =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(req|tx)_[A-Za-z0-9_-]{8,40})$/;
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** A chain is named by its id, its root execution's id (req_) or its root transaction's id (tx_). */
 function chainRef(ref: string): string {
@@ -44,6 +46,7 @@ export class ChainsController {
     private readonly getChain: GetChain,
     private readonly chainCost: ChainCost,
     private readonly budgetCheck: BudgetCheck,
+    private readonly closeChain: CloseChain,
     config: AppConfig,
   ) {
     this.livemode = isLivemode(config);
@@ -98,6 +101,28 @@ export class ChainsController {
       }),
       this.livemode,
     );
+  }
+
+  @Post(':id/close')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Close a chain now: the root's caller is done with its tokens",
+    description:
+      "With a token handed to the root's caller (the chain root's answer, or an answer to one of its calls): every such token is refused from now on, and the chain closes at once when nothing runs (its unspent budget refunded before the answer), else when the last running call ends. Answers the chain as GET /chains/{id} shows it to its payer. Closing a closed chain changes nothing.",
+  })
+  @ApiHeader({
+    name: 'X-Chain-Token',
+    required: true,
+    description: "A token of this chain handed to the root's caller",
+  })
+  @ApiEnvelope(ChainStatusResponse)
+  @ApiErrors(400, 401, 403, 404)
+  async close(
+    @Param('id') id: string,
+    @Headers('x-chain-token') chainToken: string | undefined,
+  ): Promise<ChainStatusResponse> {
+    if (!UUID.test(id)) throw new ValidationException([{ field: 'id', messages: ['id must be a chain id (UUID)'] }]);
+    return toChainStatusResponse(await this.closeChain.execute(id, chainToken), this.livemode);
   }
 
   @Get(':id/cost')

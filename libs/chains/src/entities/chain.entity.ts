@@ -60,6 +60,10 @@ export class ChainEntity {
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
 
+  /** The latest expiry of a token handed to the root's caller (null: none): the chain stays open until then. */
+  @Column({ name: 'held_until', type: 'timestamptz', nullable: true })
+  heldUntil: Date | null;
+
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
   completedAt: Date | null;
 

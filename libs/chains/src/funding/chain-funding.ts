@@ -1,18 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { AppException } from '@app/common';
+import { AppException, Clock } from '@app/common';
 import { Queryable } from '@app/database';
 import { Accounts } from '@app/ledger';
 import { ChargeFacts, Funding, RecordCharge, RecordedCharge, RunCharge } from '@app/payments';
-import { jobId, JobProducer } from '@app/queues';
-import { ChainBudget, NewNode } from '../chain-budget';
+import { JobProducer } from '@app/queues';
+import { ChainBudget, ChainEnd, NewNode } from '../chain-budget';
+import { wakeFinisher } from '../chain-end';
 import { ChainsRepository } from '../chains.repository';
 
 /** A node of a chain as its funding sees it: where it sits, what it reserved, who called it and who pays. */
 export interface ChainNodeFunding extends NewNode {
   /** The chain's root wallet: the client whose payment funded the budget. */
   rootWallet: string;
-  /** The calling agent (the root wallet for the root node). */
+  /** The calling agent (the root wallet for the root node; the root agent for a call of the root's caller). */
   caller: string;
+  /** A call made with the token of the root's caller (after the root ended, while the chain is held open). */
+  heldByClient?: boolean;
 }
 
 /**
@@ -27,13 +30,19 @@ export class ChainFunding implements Funding {
   readonly settlesOutside = false;
   readonly refundsUnused = false;
   readonly proofHash = '';
-  private finishable = false;
+  private end: ChainEnd = { finishable: false, closesAt: null };
+  /**
+   * Set before the charge when the answer hands the root's caller a token (the root's own success,
+   * or a success of a call that caller made): its expiry, written with the node's end, keeps the
+   * chain open until then.
+   */
+  holdOpenUntil: Date | null = null;
   /** What the budget had left once this node's reservation was taken. */
   remainingAfterReserve: bigint | null = null;
 
   constructor(
     readonly node: ChainNodeFunding,
-    private readonly deps: { budget: ChainBudget; jobs: JobProducer; charges: RecordCharge },
+    private readonly deps: { budget: ChainBudget; jobs: JobProducer; charges: RecordCharge; clock: Clock },
   ) {}
 
   get payer(): string {
@@ -46,7 +55,12 @@ export class ChainFunding implements Funding {
 
   /** Before the run, in its own transaction: the node enters the chain and reserves its most cost (BUDGET_EXCEEDED, ChainClosed). */
   async enter(sql: Queryable): Promise<bigint> {
-    this.remainingAfterReserve = await this.deps.budget.reserve(sql, this.node, this.node.startedAt);
+    this.remainingAfterReserve = await this.deps.budget.reserve(
+      sql,
+      this.node,
+      this.node.startedAt,
+      this.node.heldByClient ?? false,
+    );
     return this.remainingAfterReserve;
   }
 
@@ -61,8 +75,8 @@ export class ChainFunding implements Funding {
   }
 
   async settleWrites(sql: Queryable, executionId: string, fresh: boolean, charge: ChargeFacts): Promise<unknown> {
-    this.finishable = await this.deps.budget.complete(sql, executionId, charge);
-    return this.finishable;
+    this.end = await this.deps.budget.complete(sql, executionId, { ...charge, holdUntil: this.holdOpenUntil });
+    return this.end;
   }
 
   async failWrites(
@@ -70,8 +84,8 @@ export class ChainFunding implements Funding {
     executionId: string,
     failure: { executionTimeMs: number; completedAt: Date },
   ): Promise<unknown> {
-    this.finishable = await this.deps.budget.release(sql, { executionId }, failure);
-    return this.finishable;
+    this.end = await this.deps.budget.release(sql, { executionId }, failure);
+    return this.end;
   }
 
   async settleOutside(): Promise<null> {
@@ -101,12 +115,7 @@ export class ChainFunding implements Funding {
 
   async afterEnd(charged?: RecordedCharge): Promise<void> {
     if (charged) await this.deps.charges.afterCommit(charged);
-    if (this.finishable)
-      await this.deps.jobs.wake(
-        'chain.finish',
-        { chainId: this.node.chainId },
-        { jobId: jobId('chain.finish', this.node.chainId) },
-      );
+    await wakeFinisher(this.deps.jobs, this.node.chainId, this.end, this.deps.clock.nowMs());
   }
 }
 
@@ -118,6 +127,7 @@ export class ChainFundings {
     private readonly budget: ChainBudget,
     private readonly jobs: JobProducer,
     private readonly charges: RecordCharge,
+    private readonly clock: Clock,
   ) {}
 
   /** A stored execution's node in the chain `chainId`; NOT_FOUND when there is none. */
@@ -129,6 +139,6 @@ export class ChainFundings {
   }
 
   chainNode(node: ChainNodeFunding): ChainFunding {
-    return new ChainFunding(node, { budget: this.budget, jobs: this.jobs, charges: this.charges });
+    return new ChainFunding(node, { budget: this.budget, jobs: this.jobs, charges: this.charges, clock: this.clock });
   }
 }

@@ -24,6 +24,7 @@ import { AgentHealth1764100000000 } from './1764100000000-AgentHealth';
 import { ConfigVersionTags1764110000000 } from './1764110000000-ConfigVersionTags';
 import { PaymentStatusLookups1764125000000 } from './1764125000000-PaymentStatusLookups';
 import { ExecutionReceipts1764126000000 } from './1764126000000-ExecutionReceipts';
+import { ChainHeldOpen1764130000000 } from './1764130000000-ChainHeldOpen';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   ConfigVersionTags1764110000000,
   PaymentStatusLookups1764125000000,
   ExecutionReceipts1764126000000,
+  ChainHeldOpen1764130000000,
 ];

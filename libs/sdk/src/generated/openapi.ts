@@ -297,6 +297,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chains/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a chain now: the root's caller is done with its tokens
+         * @description With a token handed to the root's caller (the chain root's answer, or an answer to one of its calls): every such token is refused from now on, and the chain closes at once when nothing runs (its unspent budget refunded before the answer), else when the last running call ends. Answers the chain as GET /chains/{id} shows it to its payer. Closing a closed chain changes nothing.
+         */
+        post: operations["ChainsController_close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chains/{id}/cost": {
         parameters: {
             query?: never;
@@ -1251,7 +1271,7 @@ export interface components {
         ChainResponse: {
             /** Format: uuid */
             chainId: string;
-            /** @description A fresh 30 s token for the caller's next chained calls (on success) */
+            /** @description On success, a fresh token (CHAIN_TOKEN_TTL_S, 30 s by default) for the caller's next calls in the chain with X-Chain-Token: an agent's own calls, or, in the chain root's answer and the answers to its calls, the root's caller's (calls at depth 1; the chain stays open while such a token is valid) */
             childToken?: string;
             /** @description Depth of this execution (0 = the root) */
             depth: number;
@@ -1278,6 +1298,12 @@ export interface components {
             budget: string;
             /** Format: uuid */
             chainId: string;
+            /**
+             * Format: date-time
+             * @description When the chain closes if nothing more runs: the expiry of the last token handed to the root's caller, at most the chain's time limit; once closed, when it closed
+             */
+            closesAt: string | null;
+            /** @description When the chain closed (its unspent budget refunded) */
             completedAt: string | null;
             maxDepth: number;
             maxDepthReached: number;
@@ -1293,7 +1319,10 @@ export interface components {
             /** @description The root's charge: only for the paying client (the root's payment header) */
             rootTransactionId: string | null;
             startedAt: string;
-            /** @enum {string} */
+            /**
+             * @description As its nodes stand: running while one runs, then completed (all succeeded), partial or failed, also while the chain is held open for the root's caller; pending until its payment is funded
+             * @enum {string}
+             */
             status: "pending" | "running" | "completed" | "failed" | "partial";
             totalCost: string;
             /** @description Wall clock from the chain's start to its last node's end */
@@ -4042,6 +4071,125 @@ export interface operations {
             header?: {
                 /** @description A token of this chain: shows the ids of its holder's subtree (403 once its execution has ended) */
                 "X-Chain-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChainStatusResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ChainsController_close: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A token of this chain handed to the root's caller */
+                "X-Chain-Token": string;
             };
             path: {
                 id: string;

@@ -61,7 +61,12 @@ export class ChainStatusResponse {
     description: 'Only for the paying client (null otherwise)',
   })
   rootRequestId: string | null;
-  @ApiProperty({ enum: ['pending', 'running', 'completed', 'failed', 'partial'] }) status: string;
+  @ApiProperty({
+    enum: ['pending', 'running', 'completed', 'failed', 'partial'],
+    description:
+      "As its nodes stand: running while one runs, then completed (all succeeded), partial or failed, also while the chain is held open for the root's caller; pending until its payment is funded",
+  })
+  status: string;
   @ApiProperty() budget: string;
   @ApiProperty() remainingBudget: string;
   @ApiProperty() totalCost: string;
@@ -73,7 +78,16 @@ export class ChainStatusResponse {
   @ApiProperty({ description: 'W3C trace id shared by every call in the chain' }) traceId: string;
   @ApiProperty({ type: ChainNodeResponse, nullable: true }) tree: ChainNodeResponse | null;
   @ApiProperty() startedAt: string;
-  @ApiProperty({ nullable: true, type: String }) completedAt: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'When the chain closed (its unspent budget refunded)' })
+  completedAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description:
+      "When the chain closes if nothing more runs: the expiry of the last token handed to the root's caller, at most the chain's time limit; once closed, when it closed",
+  })
+  closesAt: string | null;
   @ApiPropertyOptional({
     type: ChainRefundResponse,
     description: 'What the budget had left, refunded to the root wallet when the chain ended',
@@ -105,7 +119,7 @@ export function toChainStatusResponse(v: ChainStatusView, livemode: boolean): Ch
     chainId: c.id,
     rootTransactionId: v.rootTransactionId,
     rootRequestId: v.rootRequestId,
-    status: c.status,
+    status: v.status,
     budget: formatMicros(c.budget),
     remainingBudget: formatMicros(v.remainingBudget),
     totalCost: formatMicros(v.totalCost),
@@ -117,6 +131,7 @@ export function toChainStatusResponse(v: ChainStatusView, livemode: boolean): Ch
     tree: v.tree ? toNode(v.tree) : null,
     startedAt: c.startedAt.toISOString(),
     completedAt: c.completedAt?.toISOString() ?? null,
+    closesAt: v.closesAt?.toISOString() ?? null,
     ...(c.refundId && c.refunded !== null
       ? { refund: { refundId: c.refundId, amount: formatMicros(c.refunded), livemode } }
       : {}),

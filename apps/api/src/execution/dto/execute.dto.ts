@@ -156,7 +156,10 @@ export class ChainResponse {
   @ApiProperty({ format: 'uuid' }) chainId: string;
   @ApiProperty({ description: 'Depth of this execution (0 = the root)' }) depth: number;
   @ApiProperty({ description: 'What the chain budget has left after this call' }) remainingBudget: string;
-  @ApiPropertyOptional({ description: "A fresh 30 s token for the caller's next chained calls (on success)" })
+  @ApiPropertyOptional({
+    description:
+      "On success, a fresh token (CHAIN_TOKEN_TTL_S, 30 s by default) for the caller's next calls in the chain with X-Chain-Token: an agent's own calls, or, in the chain root's answer and the answers to its calls, the root's caller's (calls at depth 1; the chain stays open while such a token is valid)",
+  })
   childToken?: string;
 }
 

@@ -13,7 +13,8 @@ export function finalStatus(nodes: Pick<ChainNodeRow, 'depth' | 'status'>[]): 'c
 }
 
 /**
- * Ends a chain whose root has ended and in which nothing runs (the worker's `chain.finish`; the
+ * Ends a chain whose root has ended, in which nothing runs and for which no token handed to the
+ * root's caller is still valid (or past its time limit) (the worker's `chain.finish`; the
  * sweeper re-queues any it finds unfinished): the final status, and what the budget has left
  * moved to the root wallet's refund (chain:budget -> client:refund_payable, a refund row the
  * worker pays: on chain in `evm` mode), less the platform fee when the root ran and failed (to revenue),
@@ -38,7 +39,10 @@ export class FinishChain {
       done = await this.tx.run(async (m) => {
         // The chain row locked first: no node enters while it is held, so the balance read next is final.
         const chain = await this.repo.lock(m, chainId);
+        const now = this.clock.now();
         if (!chain || chain.status !== 'running' || !chain.rootEnded || chain.running !== 0) return false;
+        // Held open: a token handed to the root's caller is still valid (the job of its expiry finishes it).
+        if (chain.heldUntil && chain.heldUntil > now && chain.expiresAt > now) return false;
         const [nodes, budget] = await Promise.all([
           this.repo.nodes(chainId, m),
           this.ledger.balance(m, Accounts.chainBudget(chainId).code),
@@ -54,7 +58,7 @@ export class FinishChain {
           status,
           refundId,
           refunded: left,
-          completedAt: this.clock.now(),
+          completedAt: now,
         });
         const kept =
           fee > 0n

@@ -4,7 +4,8 @@ import { AppException, Clock } from '@app/common';
 import { PresentedPayment } from '@app/x402';
 import { ChainReadScope } from '../../chain-read-scope';
 import { ChainTokens } from '../../chain-tokens';
-import { ChainNodeRow, ChainRow, ChainsRepository } from '../../chains.repository';
+import { ChainNodeRow, ChainRow, ChainsRepository, ChainStatus } from '../../chains.repository';
+import { finalStatus } from '../finish-chain/finish-chain.usecase';
 
 /** A node of the trace tree, as the spec's Chain node plus its request id and span id. */
 export interface ChainTreeNode {
@@ -27,6 +28,16 @@ export interface ChainTreeNode {
 
 export interface ChainStatusView {
   chain: ChainRow;
+  /**
+   * As its nodes stand: `running` while one runs, then what the chain's end will record (completed,
+   * partial or failed) even while it is held open for the root's caller; `pending` until funded.
+   */
+  status: ChainStatus;
+  /**
+   * When the chain closes (its unspent budget refunded) if nothing more runs: the expiry of the last
+   * token handed to the root's caller, at most the chain's time limit; once closed, when it closed.
+   */
+  closesAt: Date | null;
   /** The root's ids: only for the paying client. */
   rootRequestId: string | null;
   rootTransactionId: string | null;
@@ -49,7 +60,7 @@ export interface ChainReader {
  * A chain, by its id, its root execution's id or its root transaction's id: the status resource
  * with its trace tree (CHAIN_NOT_FOUND otherwise). Every node is listed; its requestId and
  * transactionId only to a reader who may read its execution (ChainReadScope): the paying client
- * all of them, a token's holder its subtree (a token that reads nothing: FORBIDDEN), anyone else none.
+ * (its payment header, or a token handed to the root's caller) all of them, a token's holder its subtree (a token that reads nothing: FORBIDDEN), anyone else none.
  */
 @Injectable()
 export class GetChain {
@@ -66,7 +77,8 @@ export class GetChain {
     const chain = await this.repo.find(ref);
     if (!chain) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist', { chainId: ref });
     const nodes = await this.repo.nodes(chain.id);
-    const payer = await this.scope.paidBy(chain, reader.payment);
+    // A token of the root's caller is the payer's, handed to it alone: it reads as the payer does.
+    const payer = (claims?.cl === true && claims.cid === chain.id) || (await this.scope.paidBy(chain, reader.payment));
     const readable = payer ? null : claims ? this.scope.readable(claims, chain.id, nodes) : new Set<string>();
     const shown = (n: ChainNodeRow) => readable === null || readable.has(n.executionId);
     const names = await this.agents.names(nodes.map((n) => n.agentId));
@@ -92,8 +104,13 @@ export class GetChain {
       if (n.parentExecutionId) byId.get(n.parentExecutionId)?.children.push(byId.get(n.executionId)!);
     const root = nodes.find((n) => n.depth === 0);
     const ends = nodes.map((n) => (n.completedAt ?? this.clock.now()).getTime());
+    const open = chain.status === 'running';
     return {
       chain,
+      status: open ? (nodes.some((n) => n.status === 'running') ? 'running' : finalStatus(nodes)) : chain.status,
+      closesAt: open
+        ? new Date(Math.min((chain.heldUntil ?? chain.expiresAt).getTime(), chain.expiresAt.getTime()))
+        : chain.completedAt,
       rootRequestId: payer ? chain.rootExecutionId : null,
       rootTransactionId: payer ? (root?.transactionId ?? null) : null,
       totalCost: nodes.reduce((s, n) => s + (n.status === 'completed' ? (n.cost ?? 0n) : 0n), 0n),

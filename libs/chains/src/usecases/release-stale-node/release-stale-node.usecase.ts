@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
-import { jobId, JobProducer } from '@app/queues';
-import { ChainBudget } from '../../chain-budget';
+import { JobProducer } from '@app/queues';
+import { ChainBudget, ChainEnd } from '../../chain-budget';
+import { wakeFinisher } from '../../chain-end';
 import { ChainsRepository } from '../../chains.repository';
 
 /**
@@ -26,17 +27,16 @@ export class ReleaseStaleNode {
     const node = await this.repo.node(executionId);
     if (!node || node.status !== 'running') return false;
     const now = this.clock.now();
-    let finishable: boolean;
+    let end: ChainEnd;
     try {
-      finishable = await this.tx.pipelined((sql) =>
+      end = await this.tx.pipelined((sql) =>
         this.budget.release(sql, node, { executionTimeMs: now.getTime() - node.startedAt.getTime(), completedAt: now }),
       );
     } catch (err) {
       if (pgErrorCode(err) === PG_NOT_CLAIMED) return false;
       throw err;
     }
-    if (finishable)
-      await this.jobs.wake('chain.finish', { chainId: node.chainId }, { jobId: jobId('chain.finish', node.chainId) });
+    await wakeFinisher(this.jobs, node.chainId, end, this.clock.nowMs());
     return true;
   }
 }

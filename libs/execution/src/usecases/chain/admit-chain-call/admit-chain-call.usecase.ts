@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ExecuteTarget } from '@app/agents';
-import { ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
-import { AppException, Clock, ValidationException } from '@app/common';
+import { chainEnded, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
+import { AppException, checksumAddress, Clock, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { ExecuteTargetCache } from '../../../admission/execute-target-cache';
@@ -25,7 +25,7 @@ export interface AdmittedChainCall {
   chain: ChainRef;
   target: ExecuteTarget;
   price: ExecutionPrice;
-  /** The calling agent: the token's holder. */
+  /** The calling agent: the token's holder (for a token of the root's caller, the root agent: the calls' parent). */
   caller: string;
   depth: number;
   limits: Admission;
@@ -99,7 +99,8 @@ export class AdmitChainCall {
       if (errors.length) throw new ValidationException(errors);
     }
     const caller = token.path[token.path.length - 1];
-    const limits = await this.limiter.hit(`agent:${caller}`, target.agent.id);
+    // The root's caller is counted as the paying wallet it is (as its paid requests are), an agent as itself.
+    const limits = await this.limiter.hit(token.cl ? checksumAddress(token.rw) : `agent:${caller}`, target.agent.id);
     if (limits.retryAfterS !== null) {
       this.limiter.giveBackAgentSlot(target.agent.id, limits.agentSlot);
       throw new ExecuteRejected(
@@ -156,7 +157,7 @@ export class AdmitChainCall {
   /** CHAIN_NOT_FOUND if the chain does not exist or has ended (asked only on the way to a refusal). */
   private async assertOpen(chainId: string): Promise<void> {
     const chain = await this.chains.find(chainId);
-    if (!chain || !['running', 'pending'].includes(chain.status) || chain.rootEnded)
+    if (!chain || chainEnded(chain, this.clock.now()))
       throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist or has ended', { chainId });
   }
 }

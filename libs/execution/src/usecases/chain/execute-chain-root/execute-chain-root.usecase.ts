@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ChainBudget, ChainsRepository, ChainTokens } from '@app/chains';
+import { ChainBudget, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { Clock, FaultInjector, formatMicros, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { SettlementFailed } from '@app/onchain';
@@ -152,7 +152,7 @@ export class ExecuteChainRoot {
     }
     try {
       const budget = formatMicros(cmd.chain.budget);
-      const token = this.tokens.mint({
+      const rootToken: Omit<ChainTokenPayload, 'exp'> = {
         cid: chainId,
         d: 0,
         md: maxDepth,
@@ -166,7 +166,8 @@ export class ExecuteChainRoot {
         tf,
         path: [target.agent.id],
         ptx: execution.id,
-      });
+      };
+      const token = this.tokens.mint(rootToken);
       const run = await this.runAgent.execute(
         execution,
         {
@@ -176,6 +177,9 @@ export class ExecuteChainRoot {
         },
         { chainId, depth: 0, remainingBudget: budget, token, traceparent: traceparent(traceId, spanId, tf) },
       );
+      // A success hands the root's caller a token of the chain: its expiry is written with the charge,
+      // so the chain stays open for it (FinishChain waits for it to pass).
+      if (run.ok) node.holdOpenUntil = this.tokens.heldExpiry(now);
       const outcome = run.ok
         ? await this.charge.execute({
             state: 'pending',
@@ -187,14 +191,15 @@ export class ExecuteChainRoot {
         : { execution: await this.recordFailure.execute(execution, run.failure, { funding: node }), settlement: null };
       // What no running node has reserved (sub-calls still running keep theirs).
       const left = formatMicros((await this.chains.find(chainId, this.tx.pooled))?.available ?? 0n);
+      const chain: ChainedResult['chain'] = { chainId, depth: 0, remainingBudget: left };
+      // The root's caller's token: its calls are the root's children (depth 1), made while it is valid.
+      if (outcome.execution.status === 'completed' && node.holdOpenUntil)
+        chain.childToken = this.tokens.mint(
+          { ...rootToken, rb: left, pa: target.agent.id, cl: true },
+          node.holdOpenUntil.getTime(),
+        );
       // The root's settlement is its x402 payment's: read back by the transport (settlement null).
-      return {
-        execution: outcome.execution,
-        settlement: null,
-        replayed: false,
-        limits,
-        chain: { chainId, depth: 0, remainingBudget: left },
-      };
+      return { execution: outcome.execution, settlement: null, replayed: false, limits, chain };
     } catch (err) {
       throw new ExecuteRejected(err, limits);
     }

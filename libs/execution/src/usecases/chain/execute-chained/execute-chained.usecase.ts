@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { ChainClosed, ChainFunding, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
+import { ChainClosed, chainEnded, ChainFunding, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { AppException, Clock, formatMicros } from '@app/common';
 import { PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
 import { activeSpanIds, inSpan } from '@app/tracing';
@@ -126,6 +126,7 @@ export class ExecuteChained {
       startedAt: this.clock.now(),
       rootWallet: chain.rootWallet,
       caller,
+      heldByClient: token.cl === true,
     });
     const version = call.version;
     const [guard, reserved] = await this.tx
@@ -170,6 +171,8 @@ export class ExecuteChained {
         sid: spanId,
         path: [...token.path, target.agent.id],
         ptx: execution.id,
+        // The callee's token is an agent's, even when the root's caller made the call.
+        cl: undefined,
       }),
       traceparent: traceparent(chain.traceId, spanId, token.tf),
     };
@@ -182,6 +185,8 @@ export class ExecuteChained {
       },
       context,
     );
+    // A success of the root's caller hands it a fresh token: its expiry is written with the charge, so the chain stays open for it.
+    if (run.ok && token.cl) funding.holdOpenUntil = this.tokens.heldExpiry(chain.startedAt);
     // The execution's row is first written now, with its end (its node holds the reservation meanwhile).
     const outcome = run.ok
       ? await this.charge.execute({
@@ -205,16 +210,20 @@ export class ExecuteChained {
       outcome.execution.status === 'completed' ? outcome.execution.platformFee + outcome.execution.agentFee : null;
     const left = formatMicros(funding.remainingAfter(charged));
     const view: ChainView = { chainId: chain.id, depth, remainingBudget: left };
-    if (outcome.execution.status === 'completed') view.childToken = this.tokens.mint({ ...tokenBase(token), rb: left });
+    if (outcome.execution.status === 'completed')
+      view.childToken = this.tokens.mint({ ...tokenBase(token), rb: left }, funding.holdOpenUntil?.getTime());
     return { ...outcome, replayed: false, limits, chain: view };
   }
 
-  /** Why the chain refused the node once it was written: timed out, ended, or the caller's own node ended. */
+  /**
+   * Why the chain refused the node once it was written: timed out, ended (for the root's caller:
+   * closed, or closing), or the caller's own node ended.
+   */
   private async closedReason(chainId: string, token: ChainTokenPayload): Promise<AppException> {
     const chain = await this.chains.find(chainId);
     if (chain && chain.expiresAt.getTime() <= this.clock.nowMs())
       return new AppException('CHAIN_TIMEOUT', 'The chain ran longer than its time limit', { chainId });
-    if (!chain || chain.status !== 'running' || chain.rootEnded)
+    if (!chain || token.cl || chainEnded(chain, this.clock.now()))
       return new AppException('CHAIN_NOT_FOUND', 'The chain has ended', { chainId });
     return new AppException('INVALID_STATE', 'The calling execution has ended: its token no longer opens calls', {
       chainId,
