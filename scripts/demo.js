@@ -4,7 +4,8 @@
    execute; then an execution chain: an example orchestrator agent registered too, a budget check,
    a root execute that opens a chain with a budget (one payment for the root and the budget), the
    orchestrator's sub-call to the translator paid from it (the agent kit), the trace tree and the
-   cost breakdown, and the refund of what was left once the worker ends the chain. Prints each
+   cost breakdown, a further call paid from the chain's budget with the token the root's answer
+   handed back, and the refund of what was left once the chain is closed. Prints each
    step. With `npm start -- --chain` the wallets are anvil's funded demo accounts and payments
    settle on the local chain. */
 const { HDNodeWallet, Mnemonic } = require('ethers');
@@ -130,18 +131,20 @@ async function demoChain(translatorId, payer) {
   if (root.status !== 'completed') return false;
   const chainId = root.chain.chainId;
   step(9, 'chain cost', await payer.discovery.chainCost(chainId));
-  // The worker ends the chain once nothing runs, and refunds what the budget has left.
-  let chain;
-  for (let i = 0; i < 50; i++) {
-    chain = await payer.discovery.chain(chainId, { payment: root.payment }); // the root's payment shows every node's ids
-    if (chain.refund) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  step(
-    10,
-    `chain ${chain.status}: trace tree, and the refund of what was left${chain.refund ? '' : ' (not yet: is the worker running?)'}`,
-    chain,
-  );
+  // The root's answer handed the client a token of the chain: it pays more calls from the budget, no payment of their own.
+  const more = await payer.execute({
+    targetAgentId: translatorId,
+    capabilityId: 'translate',
+    input: { text: 'paid from the budget' },
+    chainToken: root.chain.childToken,
+  });
+  step(10, `another call with the chain's token (paid from the budget, ${more.chain.remainingBudget} left)`, {
+    output: more.output,
+    chain: { chainId: more.chain.chainId, depth: more.chain.depth, remainingBudget: more.chain.remainingBudget },
+  });
+  // Done: closing the chain refunds what the budget has left at once (the worker pays it).
+  const chain = await payer.closeChain(chainId, more.chain.childToken);
+  step(11, `chain ${chain.status}: trace tree, and the refund of what was left${chain.refund ? '' : ' (none)'}`, chain);
   return Boolean(chain.refund);
 }
 

@@ -26,6 +26,7 @@ import {
 import { cpuNow, cpuPerRequest, gasOf, ROLES_FILE, until } from './chain-bench-roles';
 import { referencePaymentHeaders } from './reference-stack';
 import { moneyCheck, registerBenchAgent } from './chain-bench-checks';
+import { benchSessions, sessionTable } from './chain-bench-sessions';
 
 const DB = 'agora_chain_bench';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -259,6 +260,8 @@ async function main(): Promise<void> {
     ...(chains.includes('automine') ? await benchChain('automine', undefined, true, DURATION_S) : []),
     ...(chains.includes('blocks') ? await benchChain('1 s blocks', 1, false, BLOCK_DURATION_S) : []),
   ];
+  // Pay once, call many (issue 34): BENCH_SESSIONS=0 leaves it out.
+  const sessions = process.env.BENCH_SESSIONS === '0' ? [] : await benchSessions();
   const ref = (r: ChainRow) =>
     rows.find((x) => x.chain === r.chain && x.connections === r.connections && x.scenario === 'reference x402');
   process.stdout.write(
@@ -271,6 +274,7 @@ async function main(): Promise<void> {
       `| ${r.chain} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratio} | ${r.gasPerSettlement} | ${r.cpu ?? '-'} | ${r.non2xx} | ${r.errors} |\n`,
     );
   }
+  if (sessions.length) process.stdout.write(sessionTable(sessions));
   process.exit(0);
 }
 

@@ -32,6 +32,9 @@ describe('npm run demo, on the SDK (e2e)', () => {
     expect(out).toMatch(/\[4\] execute \(client 0x[0-9a-fA-F]{40} pays 0\.011000 USDC with x402\)/);
     expect(out).toMatch(/"translation": "HELLO FROM THE DEMO"/);
     expect(out).toMatch(/\[8\] root execute with chain \{budget: 0\.50\}: paid 0\.521000/);
-    expect(out).toMatch(/\[10\] chain completed: trace tree, and the refund of what was left\n/);
+    expect(out).toMatch(/\[10\] another call with the chain's token \(paid from the budget, 0\.478000 left\)/);
+    expect(out).toMatch(/"translation": "PAID FROM THE BUDGET"/);
+    expect(out).toMatch(/\[11\] chain completed: trace tree, and the refund of what was left\n/);
+    expect(out).toMatch(/"amount": "0\.478000"/);
   }, 60_000);
 });

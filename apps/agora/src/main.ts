@@ -6,6 +6,7 @@ import { chainCommands } from './commands/chains';
 import { configCommands } from './commands/config';
 import { disputeCommands } from './commands/disputes';
 import { executeCommands } from './commands/execute';
+import { sessionCommands } from './commands/session';
 import { initCommand } from './commands/init';
 import { insightCommands } from './commands/insights';
 import { listenCommand } from './commands/listen';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   agentCommands(program);
   agentCommand(program);
   executeCommands(program);
+  sessionCommands(program);
   chainCommands(program);
   moneyCommands(program);
   insightCommands(program);

@@ -25,9 +25,10 @@ export async function createTools(settings: Settings) {
     spendCap: settings.caps,
     allowedAssets: settings.allowedAssets,
   });
-  const tools = new AgoraTools(client);
+  const tools = new AgoraTools(client, settings.sessionBudget);
   const pinned = await tools.pinned(settings.pins);
-  return () => createMcpServer([...tools.static(), ...pinned]);
+  return () =>
+    createMcpServer([...tools.static(), ...pinned], [], (conversation) => void tools.endConversation(conversation));
 }
 
 async function main(): Promise<void> {
@@ -40,7 +41,10 @@ async function main(): Promise<void> {
     return;
   }
   // stdio: stdout carries the protocol, so nothing else may be written there.
-  await newServer().connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await newServer().connect(transport);
+  // The client closing stdin ends the conversation (a session's chain is then closed and refunded).
+  process.stdin.once('end', () => void transport.close());
 }
 
 main().catch((err: unknown) => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
@@ -16,8 +17,15 @@ const describeIssues = (error: z.ZodError) =>
  * checked by agora against the capability's own schema. A result is its structuredContent (which
  * McpServer checks against the output schema) and a short text.
  */
-export function createMcpServer(tools: ToolDefinition[], paid: PaidToolDefinition[] = []): McpServer {
+export function createMcpServer(
+  tools: ToolDefinition[],
+  paid: PaidToolDefinition[] = [],
+  onClose?: (conversation: string) => void,
+): McpServer {
   const server = new McpServer({ name: 'agora', version: '0.1.0' });
+  // One conversation per server instance (stdio: the process; HTTP: one MCP session).
+  const conversation = randomUUID();
+  if (onClose) server.server.onclose = () => onClose(conversation);
   for (const t of tools) {
     const config = {
       title: t.title,
@@ -30,7 +38,7 @@ export function createMcpServer(tools: ToolDefinition[], paid: PaidToolDefinitio
       const parsed = t.input ? t.input.safeParse(args) : { success: true as const, data: args };
       if (!parsed.success) return failure(`VALIDATION_ERROR: ${describeIssues(parsed.error)}`);
       try {
-        const result = await t.run(parsed.data);
+        const result = await t.run(parsed.data, conversation);
         return { structuredContent: result, content: [{ type: 'text', text: t.summarize(result) }] };
       } catch (err) {
         return failure(describeError(err));

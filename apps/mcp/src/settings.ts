@@ -11,6 +11,12 @@ export interface Settings {
   /** The paying wallet; null in pay-per-call mode, which holds no key. */
   wallet: Wallet | null;
   caps: { perCall: string; perSession: string };
+  /**
+   * AGORA_MCP_SESSION_BUDGET (USDC): each conversation's paid calls go through one chain session,
+   * its first call paying its price plus this budget, the others spending it; closed (the rest
+   * refunded) when the conversation ends. Unset: every call pays its own.
+   */
+  sessionBudget: string | null;
   /** Tokens paid besides USDC, by network (AGORA_ALLOWED_ASSETS="eip155:84532=0x...,base-sepolia=0x..."). */
   allowedAssets: Record<string, string>;
   pins: { agentId: string; capabilityId?: string }[];
@@ -58,6 +64,7 @@ export async function loadSettings(argv: string[]): Promise<Settings> {
     payPerCall,
     wallet,
     caps: { perCall: env.AGORA_MAX_PER_CALL ?? '0.10', perSession: env.AGORA_MAX_SESSION ?? '1.00' },
+    sessionBudget: sessionBudgetOf(env.AGORA_MCP_SESSION_BUDGET),
     pins,
     allowedAssets: parseAllowedAssets(env.AGORA_ALLOWED_ASSETS),
     http: argv.includes('--http')
@@ -80,4 +87,12 @@ async function loadWallet(env: NodeJS.ProcessEnv): Promise<Wallet> {
     throw new Error(`wrong AGORA_PASSWORD for ${path}`);
   });
   return new Wallet(wallet.privateKey);
+}
+
+/** AGORA_MCP_SESSION_BUDGET: a USDC amount above 0 with at most six decimals (unset or empty: no sessions). */
+function sessionBudgetOf(text: string | undefined): string | null {
+  if (!text) return null;
+  if (!/^\d{1,7}(\.\d{1,6})?$/.test(text) || Number(text) <= 0)
+    throw new Error('AGORA_MCP_SESSION_BUDGET must be a USDC amount above 0, e.g. 1.00');
+  return text;
 }

@@ -1,4 +1,4 @@
-import { AgoraClient, AgoraError, ExecuteResult } from '@agora/sdk';
+import { AgoraClient, AgoraError, AgoraSession, ExecuteResult } from '@agora/sdk';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
 import { inputs, listedAs, outputs, toListedSchema } from './schemas';
@@ -16,7 +16,8 @@ export interface ToolDefinition {
   listed: z.ZodObject;
   output: z.ZodObject;
   annotations: ToolAnnotations;
-  run(args: Record<string, unknown>): Promise<ToolResult>;
+  /** `conversation`: the MCP session the call came in (one per server instance: createMcpServer). */
+  run(args: Record<string, unknown>, conversation: string): Promise<ToolResult>;
   /** The short text a result is shown with beside its structuredContent. */
   summarize(result: ToolResult): string;
 }
@@ -46,7 +47,7 @@ function tool<I extends z.ZodObject, O extends z.ZodObject>(d: {
   annotations: ToolAnnotations;
   input: I;
   output: O;
-  run: (args: z.output<I>) => Promise<z.input<O>>;
+  run: (args: z.output<I>, conversation: string) => Promise<z.input<O>>;
   summarize: (result: z.input<O>) => string;
 }): ToolDefinition {
   return {
@@ -66,7 +67,21 @@ export class AgoraTools {
   /** requestId or transactionId -> the header that paid it. */
   private readonly proofs = new Map<string, { name: string; value: string }>();
 
-  constructor(private readonly client: AgoraClient) {}
+  /** With AGORA_MCP_SESSION_BUDGET: a conversation's chain session, which its sync paid calls spend. */
+  private readonly sessions = new Map<string, AgoraSession>();
+
+  constructor(
+    private readonly client: AgoraClient,
+    /** Pay once per conversation (USDC prepaid for its later calls); null: every call pays its own. */
+    private readonly sessionBudget: string | null = null,
+  ) {}
+
+  /** The conversation ended: its session's chain closed, what is left refunded. */
+  async endConversation(conversation: string): Promise<void> {
+    const session = this.sessions.get(conversation);
+    this.sessions.delete(conversation);
+    if (session) await session.close().catch(() => undefined); // a chain left open closes on its own at its token's expiry
+  }
 
   static(): ToolDefinition[] {
     const c = this.client;
@@ -111,7 +126,8 @@ export class AgoraTools {
         annotations: PAYS,
         input: inputs.execute,
         output: outputs.execute,
-        run: (a) => this.execute(a.targetAgentId, a.capabilityId, a.input, a.async ?? false, a.idempotencyKey),
+        run: (a, conversation) =>
+          this.execute(conversation, a.targetAgentId, a.capabilityId, a.input, a.async ?? false, a.idempotencyKey),
         summarize: summaries.execute,
       }),
       tool({
@@ -187,31 +203,36 @@ export class AgoraTools {
       listed: p.listed,
       output: outputs.execute,
       annotations: PAYS,
-      run: (input) => this.execute(p.agentId, p.capabilityId, input, false),
+      run: (input, conversation) => this.execute(conversation, p.agentId, p.capabilityId, input, false),
       summarize: summaries.execute as ToolDefinition['summarize'],
     }));
   }
 
   private async execute(
+    conversation: string,
     targetAgentId: string,
     capabilityId: string,
     input: Record<string, unknown>,
     async: boolean,
     idempotencyKey?: string,
   ) {
-    const result: ExecuteResult = await this.client.execute({
-      targetAgentId,
-      capabilityId,
-      input,
-      async,
-      idempotencyKey,
-    });
+    // A chain runs its calls synchronously and keeps no key: those calls pay their own way.
+    const session = this.sessionBudget && !async && !idempotencyKey ? this.sessionOf(conversation) : null;
+    const result: ExecuteResult = session
+      ? await session.execute({ targetAgentId, capabilityId, input })
+      : await this.client.execute({ targetAgentId, capabilityId, input, async, idempotencyKey });
     if (result.payment) {
       this.proofs.set(result.requestId, result.payment);
       if (result.transactionId) this.proofs.set(result.transactionId, result.payment);
     }
     const { payment: _proof, ...shown } = result;
     return { ...shown, spent: { thisCall: result.paid ?? '0.000000', ...this.client.spending } };
+  }
+
+  private sessionOf(conversation: string): AgoraSession {
+    let session = this.sessions.get(conversation);
+    if (!session) this.sessions.set(conversation, (session = this.client.session({ budget: this.sessionBudget! })));
+    return session;
   }
 }
 

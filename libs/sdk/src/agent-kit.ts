@@ -1,6 +1,7 @@
 import { createPublicKey, KeyObject, verify } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AgoraClient, ExecuteResult } from './client';
+import { AgoraClient } from './client';
+import type { ExecuteResult } from './execute-types';
 import { AgoraError, AuthenticationError } from './errors';
 import { isAgoraSignatureHeader, platformPublicKey, verifyAgoraSignature } from './platform-signature';
 

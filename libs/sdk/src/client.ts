@@ -3,13 +3,14 @@ import { AgoraError, ValidationError } from './errors';
 import type { components } from './generated/openapi';
 import { formatMicros, toMicros } from './money';
 import { Payer, PaymentSent, SpendCaps } from './payer';
+import type { Chain, ExecuteOptions, ExecuteResult, Execution } from './execute-types';
 import { DiscoveryResource, DisputesResource, PaymentsResource, WebhooksResource } from './resources';
 import { AgoraSigner, SignedAction, toSigner, WalletAuthSigner } from './signer';
 import { HttpOptions, resilientFetch } from './retry';
+import { AgoraSession, SessionOptions } from './session';
 import { Api, createApi, unwrap } from './transport';
 
 type Schemas = components['schemas'];
-export type Execution = Schemas['ExecutionResponse'];
 export type Agent = Schemas['AgentResponse'];
 export type RegisterAgentInput = Omit<Schemas['RegisterAgentDto'], 'wallet'> & { wallet?: string };
 export type UpdateAgentInput = Schemas['UpdateAgentDto'];
@@ -36,27 +37,6 @@ export interface AgoraClientOptions {
   /** Longest wait for each HTTP request's answer (ms); past it the call fails with TimeoutError REQUEST_TIMEOUT, not retried. */
   timeout?: number;
 }
-
-export interface ExecuteOptions {
-  targetAgentId: string;
-  capabilityId: string;
-  input: Record<string, unknown>;
-  /** Accepted with 202 and run by the platform's worker; `execute` waits for it unless `wait` is false. */
-  async?: boolean;
-  wait?: boolean;
-  /** Made by the SDK when not given (one per call, the same on every retry), but for a chain root, which takes none. */
-  idempotencyKey?: string;
-  callbackUrl?: string;
-  /** A cap for this call below the client's per-call cap (USDC). */
-  maxPayment?: string | bigint;
-  /** Pay from an execution chain's budget (inside an agent's run) instead of x402. */
-  chainToken?: string;
-  /** Open an execution chain: the payment covers the root's price plus `budget` (USDC) for its sub-calls; what is unspent is refunded. */
-  chain?: { budget?: string; maxDepth?: number };
-}
-
-/** An execution as the API reports it, with what this client paid for it and the header that paid (the payer's proof). */
-export type ExecuteResult = Execution & { paid: string | null; payment: PaymentSent['header'] | null };
 
 const DEFAULT_CAPS: SpendCaps = { perCall: '1.00', perSession: '10.00' };
 
@@ -142,8 +122,9 @@ export class AgoraClient {
       ...(o.chain ? { chain: o.chain } : {}),
     };
     // Every execute is paid: one key for the logical call, sent on every attempt, so a retry is answered without a second
-    // charge. A chain root takes no key (the API refuses one): it is retried only where nothing ran (503, 429).
-    const key = o.idempotencyKey ?? (o.chain ? undefined : globalThis.crypto.randomUUID());
+    // charge. A chain root takes no key (the API refuses one), nor does a chained call (its budget pays; the key would not
+    // be kept): both are retried only where nothing ran (503, 429).
+    const key = o.idempotencyKey ?? (o.chain || o.chainToken ? undefined : globalThis.crypto.randomUUID());
     const headers: Record<string, string> = key === undefined ? {} : { 'Idempotency-Key': key };
     const query = o.async ? { async: true } : undefined;
     if (o.chainToken) {
@@ -219,6 +200,20 @@ export class AgoraClient {
         headers: { [payment.name]: payment.value },
       }),
     )) as Execution;
+  }
+
+  /** Pay once, call many: a session whose first call opens a chain with `budget` that the later calls spend (AgoraSession). */
+  session(options: SessionOptions): AgoraSession {
+    return new AgoraSession(this, options);
+  }
+
+  /** Closes a chain with a token of its root caller: its tokens given up, the unspent budget refunded once nothing runs. */
+  async closeChain(chainId: string, chainToken: string): Promise<Chain> {
+    return (await unwrap(
+      this.api.POST('/api/v1/chains/{id}/close', {
+        params: { path: { id: chainId }, header: { 'X-Chain-Token': chainToken } },
+      }),
+    )) as Chain;
   }
 
   /** The platform's Ed25519 keys (what X-Agora-Signature is checked against). */

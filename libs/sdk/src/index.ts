@@ -6,6 +6,8 @@ export * from './transport';
 export * from './retry';
 export * from './resources';
 export * from './client';
+export * from './execute-types';
+export * from './session';
 export * from './capability-call';
 export * from './platform-signature';
 export * from './agent-kit';

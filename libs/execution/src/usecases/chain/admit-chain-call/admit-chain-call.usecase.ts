@@ -128,7 +128,8 @@ export class AdmitChainCall {
         currentDepth: depth,
         maxDepth: chain.maxDepth,
       });
-    if (token.path.includes(target.agent.id)) {
+    // The root's caller is no agent of the path: it may call any agent, the root agent again included; below its calls the rule holds.
+    if (!token.cl && token.path.includes(target.agent.id)) {
       throw new AppException('CIRCULAR_DEPENDENCY', 'The target agent is already in the call path', {
         chain: [...token.path, target.agent.id],
       });
