@@ -99,6 +99,8 @@ export async function benchSessions(): Promise<SessionRow[]> {
       .rows[0].n === 0;
   const totals = new Map<string, { ms: number; calls: number; transactions: number; gas: bigint }>();
   let sessions = 0;
+  /** Per session: the opening call, the calls after it, the close (ms). */
+  const phases = new Map<number, number[][]>();
   try {
     const agentId = await registerBenchAgent(api.url, agent.url, payers[0], chain.usdcAddress, relayer.address);
     const execute = `${api.url}/api/v1/execute`;
@@ -116,17 +118,20 @@ export async function benchSessions(): Promise<SessionRow[]> {
         const header = pay(sessions++, PRICE + BUDGET);
         const t0 = performance.now();
         const root = await post(execute, { 'x-payment': header }, { ...body('s0'), chain: { budget: usdc(BUDGET) } });
+        const t1 = performance.now();
         let token: string = root.chain.childToken;
         await pooled(N - 1, connections, async (i) => {
           const answer = await post(execute, { 'x-chain-token': token }, body(`s${i + 1}`));
           token = answer.chain.childToken;
         });
+        const t2 = performance.now();
         const closed = await post(
           `${api.url}/api/v1/chains/${root.chain.chainId}/close`,
           { 'x-chain-token': token },
           {},
         );
         const ms = performance.now() - t0;
+        phases.set(connections, [...(phases.get(connections) ?? []), [t1 - t0, t2 - t1, performance.now() - t2]]);
         if (closed.refund?.amount !== usdc(BUDGET - PRICE * BigInt(N - 1)))
           throw new Error(`session refund ${closed.refund?.amount}, expected ${usdc(BUDGET - PRICE * BigInt(N - 1))}`);
         return ms;
@@ -155,7 +160,10 @@ export async function benchSessions(): Promise<SessionRow[]> {
           });
         }
       }
-      process.stdout.write(`sessions: ${connections} connection(s), ${ROUNDS} rounds of ${N} calls each way\n`);
+      const avg = (k: number) => (phases.get(connections)!.reduce((t, p) => t + p[k], 0) / ROUNDS).toFixed(1);
+      process.stdout.write(
+        `sessions: ${connections} connection(s), ${ROUNDS} rounds of ${N} calls each way; a session: opening call ${avg(0)} ms, ${N - 1} calls ${avg(1)} ms, close ${avg(2)} ms\n`,
+      );
     }
     // Every refund equals the budget minus what the calls cost (checked per close above); the ledger holds.
     await moneyCheck('sessions', db, chain, relayer.address, dbUrl);

@@ -115,7 +115,7 @@ export class ChainFunding implements Funding {
 
   async afterEnd(charged?: RecordedCharge): Promise<void> {
     if (charged) await this.deps.charges.afterCommit(charged);
-    await wakeFinisher(this.deps.jobs, this.node.chainId, this.end, this.deps.clock.nowMs());
+    await wakeFinisher(this.deps.jobs, this.node.chainId, this.end, this.deps.clock.nowMs(), this.node.depth === 0);
   }
 }
 

@@ -3,6 +3,8 @@ import { Clock, newId } from '@app/common';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService, transfer } from '@app/ledger';
 import { PLATFORM_FEE, RefundsService } from '@app/payments';
+import { JobProducer } from '@app/queues';
+import { wakeFinisher } from '../../chain-end';
 import { ChainNodeRow, ChainsRepository } from '../../chains.repository';
 
 /** A final chain's status from its nodes: the root's outcome first, then whether any node was refunded. */
@@ -29,20 +31,31 @@ export class FinishChain {
     private readonly refunds: RefundsService,
     private readonly tx: TransactionRunner,
     private readonly clock: Clock,
+    private readonly jobs: JobProducer,
   ) {}
 
   /** Answers whether this call finished the chain. */
   async execute(chainId: string): Promise<boolean> {
     let refundId: string | null = null;
+    let recheckAt: Date | null = null;
     let done: boolean;
     try {
       done = await this.tx.run(async (m) => {
         // The chain row locked first: no node enters while it is held, so the balance read next is final.
         const chain = await this.repo.lock(m, chainId);
         const now = this.clock.now();
+        // Held open for the root's caller (a token handed to it is valid): checked again when the last one expires.
+        if (
+          chain?.status === 'running' &&
+          chain.rootEnded &&
+          chain.heldUntil &&
+          chain.heldUntil > now &&
+          chain.expiresAt > now
+        ) {
+          recheckAt = chain.heldUntil < chain.expiresAt ? chain.heldUntil : chain.expiresAt;
+          return false;
+        }
         if (!chain || chain.status !== 'running' || !chain.rootEnded || chain.running !== 0) return false;
-        // Held open: a token handed to the root's caller is still valid (the job of its expiry finishes it).
-        if (chain.heldUntil && chain.heldUntil > now && chain.expiresAt > now) return false;
         const [nodes, budget] = await Promise.all([
           this.repo.nodes(chainId, m),
           this.ledger.balance(m, Accounts.chainBudget(chainId).code),
@@ -94,6 +107,10 @@ export class FinishChain {
       throw err;
     }
     if (refundId) await this.refunds.enqueue(refundId);
+    if (recheckAt) {
+      const at: Date = recheckAt;
+      await wakeFinisher(this.jobs, chainId, { finishable: false, closesAt: at }, this.clock.nowMs());
+    }
     return done;
   }
 }
