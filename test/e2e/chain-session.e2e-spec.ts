@@ -1,23 +1,8 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { CHAIN_CHECKS } from '@app/chains';
-import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS } from '@app/payments';
-import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orchestrator-agent';
-import { ApiHarness, startApi } from '../support/api-harness';
-import { TestAgentServer } from '../support/agent-server';
-import { orchestrateCapability, registerAgent } from '../support/factories';
-import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
-import { newWallet } from '../support/wallets';
-import { x402Header } from '../support/x402';
+import { ChainSessions, CALL_COST, claimsOf, ROOT_COST, startChainSessions, usdc } from '../support/chain-session';
+import { waitFor } from '../support/processes';
 
-const ROOT_COST = 21_000n; // 0.001 + the orchestrator's 0.020
-const CALL_COST = 11_000n; // 0.001 + the translator's 0.010
 const TTL_S = 3;
-
-const micros = (usdc: string) => BigInt(Math.round(Number(usdc) * 1e6));
-const usdc = (m: bigint) => (Number(m) / 1e6).toFixed(6);
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));
 
 /**
  * The chain root's caller keeps using the budget it prepaid (issue 34): the root's answer carries a
@@ -25,75 +10,15 @@ const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 
  * unspent budget refunded) once nothing runs and no such token is valid, or when the caller closes it.
  */
 describe('a chain held open by its root caller (e2e)', () => {
-  let api: ApiHarness;
-  let ds: DataSource;
-  let translator: TestAgentServer;
-  let orchestrator: RunningOrchestrator;
-  let worker: RunningProcess;
-  let translatorId: string;
-  let orchestratorId: string;
-
+  let s: ChainSessions;
   beforeAll(async () => {
-    translator = await new TestAgentServer().start();
-    api = await startApi({
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      CHAIN_TOKEN_TTL_S: String(TTL_S),
-      MAINTENANCE_INTERVAL_MS: '300',
-      REFUND_DUST_MICRO: '0',
-    });
-    ds = api.app.get(DataSource);
-    worker = startProcess(builtApp('worker'), api.env);
-    orchestrator = await startOrchestratorAgent({ platformUrl: api.baseUrl });
-    translatorId = (await registerAgent(api, newWallet(), { endpoints: { execution: translator.url } })).body.data.id;
-    orchestratorId = (
-      await registerAgent(api, newWallet(), {
-        endpoints: { execution: orchestrator.url },
-        capabilities: [orchestrateCapability()],
-      })
-    ).body.data.id;
-    orchestrator.serve(orchestratorId);
+    s = await startChainSessions(TTL_S);
   });
-  afterAll(async () => {
-    worker.child.kill('SIGKILL');
-    await worker.exited;
-    await orchestrator.stop();
-    await api.close();
-    await translator.stop();
-  });
-
-  const invariants = async () =>
-    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
-      (r) => r.violations.length,
-    );
-  const openChain = async (budget: string) => {
-    const payer = newWallet();
-    const pay = await x402Header(payer, { amount: ROOT_COST + micros(budget), payTo: api.config.platformWallet });
-    const res = await api.request('POST', '/api/v1/execute', {
-      body: { targetAgentId: orchestratorId, capabilityId: 'orchestrate', input: { calls: [] }, chain: { budget } },
-      headers: { [pay.name]: pay.value },
-    });
-    expect(res.status).toBe(200);
-    return { data: res.body.data, payer };
-  };
-  const call = (token: string, text: string) =>
-    api.request('POST', '/api/v1/execute', {
-      body: { targetAgentId: translatorId, capabilityId: 'translate', input: { text } },
-      headers: { 'x-chain-token': token },
-    });
-  const chainRow = async (id: string) =>
-    (
-      await ds.query(
-        `SELECT status, refunded::text, available::text, held_until AS "heldUntil" FROM chains WHERE id = $1`,
-        [id],
-      )
-    )[0];
-  const nodes = async (id: string) =>
-    Number((await ds.query(`SELECT count(*)::int AS n FROM chain_nodes WHERE chain_id = $1`, [id]))[0].n);
+  afterAll(() => s.stop());
 
   it("hands the root's caller a signed token; three calls with successive tokens spend exactly their cost; the chain closes once the last token expires and refunds the rest", async () => {
     const before = Date.now();
-    const { data, payer } = await openChain('1.00');
+    const { data, payer } = await s.openChain('1.00');
     const chainId = data.chain.chainId;
     expect(data.chain).toEqual({ chainId, depth: 0, remainingBudget: '1.000000', childToken: expect.any(String) });
     // The token: this chain, its depth bound and budget, the root agent as the parent of its calls, the payer's.
@@ -105,16 +30,16 @@ describe('a chain held open by its root caller (e2e)', () => {
       md: expect.any(Number),
       tb: '1.000000',
       rb: '1.000000',
-      pa: orchestratorId,
+      pa: s.orchestratorId,
       rw: payer.address.toLowerCase(),
-      path: [orchestratorId],
+      path: [s.orchestratorId],
       ptx: data.requestId,
       cl: true,
     });
     expect(claims.exp).toBeGreaterThan(Date.now());
     expect(claims.exp).toBeLessThanOrEqual(Date.now() + TTL_S * 1000);
     expect(claims.exp).toBeGreaterThanOrEqual(before);
-    const { keys } = (await api.request('GET', '/api/v1/chains/keys')).body.data;
+    const { keys } = (await s.api.request('GET', '/api/v1/chains/keys')).body.data;
     const [payload, signature] = token.split('.');
     const key = createPublicKey({ key: keys[0].jwk, format: 'jwk' });
     expect(verify(null, Buffer.from(payload), key, Buffer.from(signature, 'base64url'))).toBe(true);
@@ -122,7 +47,7 @@ describe('a chain held open by its root caller (e2e)', () => {
     // Three calls, each with the token the previous answer handed back: depth 1, the budget down by exactly each cost.
     let lastExp = claims.exp as number;
     for (const [i, text] of ['one', 'two', 'three'].entries()) {
-      const res = await call(token, text);
+      const res = await s.call(token, text);
       expect(res.status).toBe(200);
       expect(res.body.data.output).toEqual({ translation: text.toUpperCase() });
       const left = usdc(1_000_000n - CALL_COST * BigInt(i + 1));
@@ -134,7 +59,7 @@ describe('a chain held open by its root caller (e2e)', () => {
     }
 
     // Open while the last token is valid: nothing runs, every node succeeded, nothing refunded yet.
-    const open = await api.request('GET', `/api/v1/chains/${chainId}`, { headers: { 'x-chain-token': token } });
+    const open = await s.api.request('GET', `/api/v1/chains/${chainId}`, { headers: { 'x-chain-token': token } });
     expect(open.status).toBe(200);
     expect(open.body.data).toMatchObject({
       status: 'completed',
@@ -147,24 +72,24 @@ describe('a chain held open by its root caller (e2e)', () => {
     });
     expect(open.body.data.refund).toBeUndefined();
     expect(open.body.data.tree.children.map((c: { depth: number }) => c.depth)).toEqual([1, 1, 1]);
-    const held = await chainRow(chainId);
+    const held = await s.chainRow(chainId);
     expect(held).toMatchObject({ status: 'running', refunded: null });
     expect(new Date(held.heldUntil).getTime()).toBe(lastExp);
 
     // Closed by the worker once the token expired: the rest refunded to the payer and paid.
     const closed = await waitFor(async () => {
-      const c = await chainRow(chainId);
+      const c = await s.chainRow(chainId);
       return c.status === 'completed' ? c : null;
     }, 'the chain to close');
     expect(closed).toMatchObject({ refunded: '967000', available: '0' });
-    const shown = (await api.request('GET', `/api/v1/chains/${chainId}`)).body.data;
+    const shown = (await s.api.request('GET', `/api/v1/chains/${chainId}`)).body.data;
     expect(shown.refund).toMatchObject({ amount: '0.967000' });
     expect(new Date(shown.completedAt).getTime()).toBeGreaterThanOrEqual(lastExp);
     expect(shown.closesAt).toBe(shown.completedAt);
     await waitFor(
       async () =>
         (
-          await ds.query(
+          await s.ds.query(
             `SELECT 1 FROM refunds WHERE wallet = $1 AND reason = 'chain_unspent' AND status = 'completed'`,
             [payer.address.toLowerCase()],
           )
@@ -172,26 +97,26 @@ describe('a chain held open by its root caller (e2e)', () => {
       'the refund to be paid',
     );
     // A call after closing is refused (the last token has expired too), and nothing entered.
-    const late = await call(token, 'late');
+    const late = await s.call(token, 'late');
     expect(late.status).toBe(401);
     expect(late.body.error.code).toBe('CHAIN_TOKEN_EXPIRED');
-    expect(await nodes(chainId)).toBe(4);
-    expect(await invariants()).toEqual([]);
+    expect(await s.nodes(chainId)).toBe(4);
+    expect(await s.invariants()).toEqual([]);
   });
 
   it("the root's caller closes the chain at once: its refund before the answer, its still-valid tokens refused after; nobody else may close it", async () => {
-    const { data, payer } = await openChain('0.50');
+    const { data, payer } = await s.openChain('0.50');
     const chainId = data.chain.chainId;
-    const first = await call(data.chain.childToken, 'one');
+    const first = await s.call(data.chain.childToken, 'one');
     expect(first.status).toBe(200);
     const token = first.body.data.chain.childToken;
-    const other = await openChain('0.20');
+    const other = await s.openChain('0.20');
     const agentToken = String(
-      orchestrator.state.calls.find((c) => c.json.requestId === data.requestId)!.headers['x-chain-token'],
+      s.orchestrator.state.calls.find((c) => c.json.requestId === data.requestId)!.headers['x-chain-token'],
     );
 
     const close = (t?: string) =>
-      api.request('POST', `/api/v1/chains/${chainId}/close`, t ? { headers: { 'x-chain-token': t } } : {});
+      s.api.request('POST', `/api/v1/chains/${chainId}/close`, t ? { headers: { 'x-chain-token': t } } : {});
     for (const [t, status, code] of [
       [undefined, 401, 'UNAUTHORIZED'],
       [agentToken, 403, 'FORBIDDEN'],
@@ -201,7 +126,7 @@ describe('a chain held open by its root caller (e2e)', () => {
       const res = await close(t);
       expect({ status: res.status, code: res.body.error?.code }).toEqual({ status, code });
     }
-    expect((await chainRow(chainId)).status).toBe('running');
+    expect((await s.chainRow(chainId)).status).toBe('running');
 
     const res = await close(token);
     expect(res.status).toBe(200);
@@ -212,31 +137,32 @@ describe('a chain held open by its root caller (e2e)', () => {
       refund: { amount: usdc(500_000n - CALL_COST) },
       completedAt: expect.any(String),
     });
-    expect(await chainRow(chainId)).toMatchObject({ status: 'completed', refunded: String(500_000n - CALL_COST) });
+    expect(await s.chainRow(chainId)).toMatchObject({ status: 'completed', refunded: String(500_000n - CALL_COST) });
     // The token is still within its expiry, and is refused: the chain is closed.
     expect(claimsOf(token).exp).toBeGreaterThan(Date.now());
-    const after = await call(token, 'after');
+    const after = await s.call(token, 'after');
     expect(after.status).toBe(404);
     expect(after.body.error.code).toBe('CHAIN_NOT_FOUND');
-    expect(await nodes(chainId)).toBe(2);
+    expect(await s.nodes(chainId)).toBe(2);
     // Closing again changes nothing: one refund.
     expect((await close(token)).body.data.refund).toEqual(res.body.data.refund);
-    const refunds = await ds.query(`SELECT amount::text FROM refunds WHERE wallet = $1 AND reason = 'chain_unspent'`, [
-      payer.address.toLowerCase(),
-    ]);
+    const refunds = await s.ds.query(
+      `SELECT amount::text FROM refunds WHERE wallet = $1 AND reason = 'chain_unspent'`,
+      [payer.address.toLowerCase()],
+    );
     expect(refunds).toEqual([{ amount: String(500_000n - CALL_COST) }]);
-    expect(await invariants()).toEqual([]);
+    expect(await s.invariants()).toEqual([]);
   });
 
   it('ten parallel calls on one token never overspend: as many succeed as the budget covers, the rest are refused', async () => {
-    const { data } = await openChain('0.06');
+    const { data } = await s.openChain('0.06');
     const chainId = data.chain.chainId;
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => call(data.chain.childToken, `p${i}`)));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => s.call(data.chain.childToken, `p${i}`)));
     const ok = answers.filter((r) => r.status === 200);
     const refused = answers.filter((r) => r.status !== 200);
     expect(ok).toHaveLength(5); // 5 x 0.011 <= 0.06 < 6 x 0.011
     expect(refused.map((r) => [r.status, r.body.error.code])).toEqual(Array(5).fill([402, 'BUDGET_EXCEEDED']));
-    const closed = await api.request('POST', `/api/v1/chains/${chainId}/close`, {
+    const closed = await s.api.request('POST', `/api/v1/chains/${chainId}/close`, {
       headers: { 'x-chain-token': ok[0].body.data.chain.childToken },
     });
     expect(closed.body.data).toMatchObject({
@@ -244,6 +170,6 @@ describe('a chain held open by its root caller (e2e)', () => {
       totalCost: usdc(ROOT_COST + 5n * CALL_COST),
       refund: { amount: usdc(60_000n - 5n * CALL_COST) },
     });
-    expect(await invariants()).toEqual([]);
+    expect(await s.invariants()).toEqual([]);
   });
 });

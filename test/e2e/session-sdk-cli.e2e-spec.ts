@@ -82,6 +82,7 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
       paid: usdc(CALL + 50_000n),
       spent: usdc(4n * CALL),
       refunded: usdc(50_000n - 3n * CALL),
+      pending: 0,
       calls: 4,
     });
     // The platform agrees: the chain closed with that refund; paid = spent + refunded.
@@ -94,6 +95,13 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
 
   it('a session whose chain closed under it reopens one on the next call, or fails when told not to', async () => {
     const sdk = new AgoraClient({ baseUrl: api.baseUrl, wallet: newWallet() });
+    // Calls made while the opening call runs wait for it: one chain, one payment.
+    const racing = sdk.session({ budget: '0.05' });
+    const both = await Promise.all([racing.execute(translate('r1')), racing.execute(translate('r2'))]);
+    expect(both.map((a) => a.paid).filter(Boolean)).toHaveLength(1);
+    const raced = await racing.close();
+    expect(raced).toMatchObject({ calls: 2, pending: 0 });
+    expect(raced.chains).toHaveLength(1);
     for (const reopen of [true, false]) {
       const session = sdk.session({ budget: '0.03', reopen });
       await session.execute(translate('x'));
@@ -196,6 +204,9 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
         structuredContent: Shown;
       };
       expect(r.isError).toBeFalsy();
+      // The chain's token is a credential over the budget: never shown to the model.
+      expect(r.structuredContent.chain).not.toHaveProperty('childToken');
+      expect(JSON.stringify(r)).not.toMatch(/childToken/);
       results.push(r.structuredContent);
     }
     expect(results.map((r) => r.output)).toEqual(['EINS', 'ZWEI', 'DREI'].map((t) => ({ translation: t })));

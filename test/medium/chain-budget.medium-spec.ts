@@ -209,4 +209,45 @@ describe('chain budget (medium)', () => {
     expect(await domain.get(FinishChain).execute(id)).toBe(true);
     expect(await repo.find(id)).toMatchObject({ status: 'completed', running: 0, available: 0n });
   });
+
+  it("once the root has ended, only nodes the root's caller started (and those below them) still call; a released hold extends no more", async () => {
+    const { id, root } = await openChain({ budget: 300_000n, rootCost: 21_000n });
+    const t0 = Date.now();
+    const at = (ms: number) => new Date(t0 + ms);
+    // The root's own sub-call, still running when the root ends.
+    const early = child(id, root.executionId, 11_000n);
+    await tx.pipelined((sql) => budget.reserve(sql, early, at(0)));
+    const rootEnd = {
+      cost: 0n,
+      transactionId: newId('tx'),
+      executionTimeMs: 5,
+      completedAt: at(0),
+      holdUntil: at(10_000),
+    };
+    expect(await tx.pipelined((sql) => budget.complete(sql, root.executionId, rootEnd))).toMatchObject({
+      finishable: false,
+      closesAt: null, // the root's sub-call still runs
+      heldUntil: at(10_000),
+    });
+    // Its calls are refused now that the root has ended; a call of the root's caller, and one below it, are not.
+    await expect(
+      tx.pipelined((sql) => budget.reserve(sql, { ...child(id, early.executionId, 1_000n), depth: 2 }, at(1_000))),
+    ).rejects.toBeInstanceOf(ChainClosed);
+    const byClient = child(id, root.executionId, 11_000n);
+    await tx.pipelined((sql) => budget.reserve(sql, byClient, at(1_000), true));
+    const below = { ...child(id, byClient.executionId, 1_000n), depth: 2 };
+    await tx.pipelined((sql) => budget.reserve(sql, below, at(1_000)));
+    // The caller gives its tokens up: a call still running ends without extending the hold.
+    expect(await repo.releaseHold(id, at(2_000))).toBe(false); // nodes still run
+    const end = { cost: 0n, transactionId: newId('tx'), executionTimeMs: 5, completedAt: at(3_000) };
+    expect(
+      await tx.pipelined((sql) => budget.complete(sql, byClient.executionId, { ...end, holdUntil: at(33_000) })),
+    ).toMatchObject({ finishable: false, heldUntil: null });
+    await expect(
+      tx.pipelined((sql) => budget.reserve(sql, child(id, root.executionId, 1_000n), at(3_000), true)),
+    ).rejects.toBeInstanceOf(ChainClosed);
+    for (const n of [below, early])
+      await tx.pipelined((sql) => budget.release(sql, n, { executionTimeMs: 1, completedAt: at(4_000) }));
+    expect(await domain.get(FinishChain).execute(id)).toBe(true);
+  });
 });

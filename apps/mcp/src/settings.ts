@@ -64,7 +64,7 @@ export async function loadSettings(argv: string[]): Promise<Settings> {
     payPerCall,
     wallet,
     caps: { perCall: env.AGORA_MAX_PER_CALL ?? '0.10', perSession: env.AGORA_MAX_SESSION ?? '1.00' },
-    sessionBudget: sessionBudgetOf(env.AGORA_MCP_SESSION_BUDGET),
+    sessionBudget: sessionBudgetOf(env.AGORA_MCP_SESSION_BUDGET, env.AGORA_MAX_PER_CALL ?? '0.10'),
     pins,
     allowedAssets: parseAllowedAssets(env.AGORA_ALLOWED_ASSETS),
     http: argv.includes('--http')
@@ -90,9 +90,14 @@ async function loadWallet(env: NodeJS.ProcessEnv): Promise<Wallet> {
 }
 
 /** AGORA_MCP_SESSION_BUDGET: a USDC amount above 0 with at most six decimals (unset or empty: no sessions). */
-function sessionBudgetOf(text: string | undefined): string | null {
+function sessionBudgetOf(text: string | undefined, perCall: string): string | null {
   if (!text) return null;
   if (!/^\d{1,7}(\.\d{1,6})?$/.test(text) || Number(text) <= 0)
-    throw new Error('AGORA_MCP_SESSION_BUDGET must be a USDC amount above 0, e.g. 1.00');
+    throw new Error('AGORA_MCP_SESSION_BUDGET must be a USDC amount above 0, e.g. 0.05');
+  // A session's first call pays its price plus the budget in one payment, under the per-call cap.
+  if (Number(text) >= Number(perCall))
+    throw new Error(
+      `AGORA_MCP_SESSION_BUDGET (${text}) must be below AGORA_MAX_PER_CALL (${perCall}): a session's first call pays its price plus the budget`,
+    );
   return text;
 }

@@ -226,7 +226,14 @@ export class AgoraTools {
       if (result.transactionId) this.proofs.set(result.transactionId, result.payment);
     }
     const { payment: _proof, ...shown } = result;
-    return { ...shown, spent: { thisCall: result.paid ?? '0.000000', ...this.client.spending } };
+    // A chain token is a bearer credential over the budget: it stays in this process, never shown to the model.
+    const chain = (shown as { chain?: { childToken?: string } }).chain;
+    const { childToken: _token, ...chainShown } = chain ?? {};
+    return {
+      ...shown,
+      ...(chain ? { chain: chainShown } : {}),
+      spent: { thisCall: result.paid ?? '0.000000', ...this.client.spending },
+    };
   }
 
   private sessionOf(conversation: string): AgoraSession {

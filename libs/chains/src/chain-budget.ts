@@ -3,12 +3,12 @@ import { AppException, formatMicros } from '@app/common';
 import { allWrites, PG_NOT_CLAIMED, pgDetail, pgErrorCode, Queryable } from '@app/database';
 import { Accounts, LedgerService, transfer } from '@app/ledger';
 import { ChainNodeRow, ChainsRepository } from './chains.repository';
+import type { ChainEnd } from './chain-rows';
 
 /** Why a node could not enter its chain (read after the guarded update refused it). */
 export class ChainClosed extends Error {}
 
-/** After a node's end: whether the chain can be finished now, else when only a held token keeps it open, when it can. */
-export type ChainEnd = { finishable: boolean; closesAt: Date | null };
+export type { ChainEnd } from './chain-rows';
 
 export type NewNode = Omit<ChainNodeRow, 'cost' | 'status' | 'transactionId' | 'executionTimeMs' | 'completedAt'>;
 
@@ -59,7 +59,7 @@ export class ChainBudget {
     try {
       const [available] = await allWrites([
         this.repo.enter(sql, node.chainId, node.parentExecutionId, now, node.reserved, heldByClient),
-        this.repo.insertNode(sql, node),
+        this.repo.insertNode(sql, node, heldByClient),
       ]);
       return available;
     } catch (err) {

@@ -1,27 +1,24 @@
 import { jobId, JobProducer } from '@app/queues';
-import type { ChainEnd } from './chain-budget';
+import type { ChainEnd } from './chain-rows';
 
 /**
- * After a node's end committed: the worker woken to finish the chain, now when it can be finished;
- * else, when `holdStarts` (the root's end, which first holds the chain open for its caller) and only
- * that token keeps it open, when the token expires: a delayed job of its own per expiry. A later
- * call moves the hold without a job of its own: FinishChain, finding the chain still held, schedules
- * the check again at the new expiry. The sweeper covers a lost job.
+ * After a node's end committed: the worker woken to finish the chain, now when it can be finished,
+ * else (only a token held by the root's caller keeps it open) when that token expires: a delayed
+ * job of its own per expiry (ends with the same expiry share it). FinishChain, finding the chain
+ * still held (a later call moved the hold, or its clock runs behind), schedules the check again
+ * under a key of its own (`recheck`). The sweeper covers a lost job.
  */
 export async function wakeFinisher(
   jobs: JobProducer,
   chainId: string,
-  end: ChainEnd,
+  end: Pick<ChainEnd, 'finishable' | 'closesAt'>,
   nowMs: number,
-  holdStarts = true,
+  recheck?: string,
 ): Promise<void> {
   if (end.finishable) await jobs.wake('chain.finish', { chainId }, { jobId: jobId('chain.finish', chainId) });
-  else if (end.closesAt && holdStarts) {
+  else if (end.closesAt) {
     const at = end.closesAt.getTime();
-    await jobs.wake(
-      'chain.finish',
-      { chainId },
-      { jobId: jobId('chain.finish', chainId, at), delay: Math.max(0, at - nowMs) },
-    );
+    const id = recheck ? jobId('chain.finish', chainId, at, recheck) : jobId('chain.finish', chainId, at);
+    await jobs.wake('chain.finish', { chainId }, { jobId: id, delay: Math.max(0, at - nowMs) });
   }
 }

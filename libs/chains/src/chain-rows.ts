@@ -21,6 +21,8 @@ export interface ChainRow {
   expiresAt: Date;
   /** The latest expiry of a token handed to the root's caller (null: none): the chain stays open until then. */
   heldUntil: Date | null;
+  /** The root's caller gave its tokens up (closed the chain). */
+  holdReleased: boolean;
   completedAt: Date | null;
   refundId: string | null;
   refunded: bigint | null;
@@ -60,7 +62,7 @@ export interface ChainNodeRow {
 
 export const CHAIN_COLUMNS = `id, root_execution_id AS "rootExecutionId", root_agent_id AS "rootAgentId", root_wallet AS "rootWallet", payment_id AS "paymentId",
   budget, max_depth AS "maxDepth", status, root_ended AS "rootEnded", running, available, trace_id AS "traceId", started_at AS "startedAt",
-  expires_at AS "expiresAt", held_until AS "heldUntil", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
+  expires_at AS "expiresAt", held_until AS "heldUntil", hold_released AS "holdReleased", completed_at AS "completedAt", refund_id AS "refundId", refunded`;
 export const NODE_FIELDS: [string, string][] = [
   ['execution_id', 'executionId'],
   ['chain_id', 'chainId'],
@@ -85,10 +87,20 @@ export const NODE_COLUMNS = nodeColumns();
  * Whether a chain takes no more calls: final, or its root ended with nothing running and no token
  * handed to the root's caller still valid at `now` (it is about to be finished).
  */
-export function chainEnded(c: Pick<ChainRow, 'status' | 'rootEnded' | 'running' | 'heldUntil'>, now: Date): boolean {
+export function chainEnded(
+  c: Pick<ChainRow, 'status' | 'rootEnded' | 'running' | 'heldUntil' | 'holdReleased'>,
+  now: Date,
+): boolean {
   if (c.status !== 'running' && c.status !== 'pending') return true;
-  return c.rootEnded && c.running === 0 && !(c.heldUntil !== null && c.heldUntil > now);
+  return c.rootEnded && c.running === 0 && !(c.heldUntil !== null && !c.holdReleased && c.heldUntil > now);
 }
+
+/**
+ * After a node's end: whether the chain can be finished now; else, when only a token held by the
+ * root's caller keeps it open, when it can (`closesAt`); and the hold as the end left it (null when
+ * there is none or the caller gave it up): an answer hands that caller a token only up to it.
+ */
+export type ChainEnd = { finishable: boolean; closesAt: Date | null; heldUntil: Date | null };
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

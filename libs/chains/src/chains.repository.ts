@@ -3,16 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
 import { CHAIN_COLUMNS, nodeColumns, NODE_COLUMNS, UUID, chainOf, nodeOf } from './chain-rows';
-import type { ChainNodeStatus, ChainRow, ChainNodeRow, NewChain } from './chain-rows';
+import type { ChainEnd, ChainNodeStatus, ChainRow, ChainNodeRow, NewChain } from './chain-rows';
 
 export type { ChainStatus, ChainNodeStatus, ChainRow, ChainNodeRow } from './chain-rows';
 
 /**
  * When a running chain can be finished at the time `$now` names: its root ended, nothing runs, and
- * no token handed to the root's caller is still valid (or the chain is past its time limit).
+ * no token handed to the root's caller is still valid (none was, the caller gave them up, they
+ * expired, or the chain is past its time limit).
  */
 const FINISHABLE = (now: string) =>
-  `(running = 0 AND root_ended AND (held_until IS NULL OR held_until <= ${now} OR expires_at <= ${now}))`;
+  `(running = 0 AND root_ended AND (held_until IS NULL OR hold_released OR held_until <= ${now} OR expires_at <= ${now}))`;
 
 /**
  * Every SQL statement on `chains` and `chain_nodes`. Writes that must abort their transaction
@@ -103,9 +104,10 @@ export class ChainsRepository {
       `WITH c AS (
          UPDATE chains SET running = running + 1, available = CASE WHEN available >= $4 THEN available - $4 ELSE chain_budget_short(available) END
           WHERE id = $1 AND status = 'running' AND expires_at > $2
-            AND CASE WHEN $5 THEN root_ended AND held_until > $2
+            AND CASE WHEN $5 THEN root_ended AND NOT hold_released AND held_until > $2
                      WHEN $3::varchar IS NULL THEN NOT root_ended
-                     ELSE EXISTS (SELECT 1 FROM chain_nodes WHERE execution_id = $3 AND chain_id = $1 AND status = 'running') END
+                     ELSE EXISTS (SELECT 1 FROM chain_nodes p WHERE p.execution_id = $3 AND p.chain_id = $1 AND p.status = 'running'
+                                    AND (NOT chains.root_ended OR p.held)) END
           RETURNING available)
        SELECT claimed(count(*), 'chain'), max(available)::text AS available FROM c`,
       [id, now, parent, cost.toString(), heldByClient],
@@ -113,13 +115,15 @@ export class ChainsRepository {
     return BigInt(row.available);
   }
 
+  /** A node's row; `held` when the root's caller made the call, or the calling node is held. */
   insertNode(
     sql: Queryable,
     n: Omit<ChainNodeRow, 'cost' | 'status' | 'transactionId' | 'executionTimeMs' | 'completedAt'>,
+    byClient = false,
   ): Promise<unknown> {
     return sql.query(
-      `INSERT INTO chain_nodes (execution_id, chain_id, parent_execution_id, agent_id, capability_id, depth, span_id, reserved, started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO chain_nodes (execution_id, chain_id, parent_execution_id, agent_id, capability_id, depth, span_id, reserved, started_at, held)
+       VALUES ($1, $2, $3::varchar, $4, $5, $6, $7, $8, $9, $10 OR coalesce((SELECT held FROM chain_nodes WHERE execution_id = $3::varchar), false))`,
       [
         n.executionId,
         n.chainId,
@@ -130,6 +134,7 @@ export class ChainsRepository {
         n.spanId,
         n.reserved.toString(),
         n.startedAt,
+        byClient,
       ],
     );
   }
@@ -152,8 +157,8 @@ export class ChainsRepository {
       completedAt: Date;
       holdUntil?: Date | null;
     },
-  ): Promise<{ chainId: string; finishable: boolean; closesAt: Date | null }> {
-    const [row] = await queryRows<{ chainId: string; finishable: boolean; closesAt: Date | null }>(
+  ): Promise<{ chainId: string } & ChainEnd> {
+    const [row] = await queryRows<{ chainId: string } & ChainEnd>(
       sql,
       `WITH n AS (
          UPDATE chain_nodes SET status = $2, cost = $3, transaction_id = $4, execution_time_ms = $5, completed_at = $6
@@ -161,10 +166,12 @@ export class ChainsRepository {
        ok AS (SELECT claimed(count(*), 'chain node') FROM n),
        c AS (
          UPDATE chains SET running = running - 1, root_ended = root_ended OR (SELECT depth = 0 FROM n), available = available + (SELECT reserved - coalesce(cost, 0) FROM n),
-                held_until = greatest(held_until, $7::timestamptz)
+                held_until = CASE WHEN hold_released THEN held_until ELSE greatest(held_until, $7::timestamptz) END
           WHERE id = (SELECT chain_id FROM n) AND (SELECT * FROM ok) IS NOT NULL
-          RETURNING id, running = 0 AND root_ended AS idle, ${FINISHABLE('$6')} AS finishable, least(held_until, expires_at) AS closes)
-       SELECT id AS "chainId", finishable, CASE WHEN idle AND NOT finishable THEN closes END AS "closesAt" FROM c`,
+          RETURNING id, running = 0 AND root_ended AS idle, ${FINISHABLE('$6')} AS finishable, least(held_until, expires_at) AS closes,
+                    held_until, hold_released)
+       SELECT id AS "chainId", finishable, CASE WHEN idle AND NOT finishable THEN closes END AS "closesAt",
+              CASE WHEN NOT hold_released THEN held_until END AS "heldUntil" FROM c`,
       [
         executionId,
         e.status,
@@ -186,7 +193,7 @@ export class ChainsRepository {
   async releaseHold(id: string, now: Date): Promise<boolean> {
     const [row] = await queryRows<{ finishable: boolean }>(
       this.dataSource.manager,
-      `UPDATE chains SET held_until = least(held_until, $2) WHERE id = $1 AND status = 'running' AND held_until IS NOT NULL
+      `UPDATE chains SET held_until = least(held_until, $2), hold_released = true WHERE id = $1 AND status = 'running' AND held_until IS NOT NULL
        RETURNING ${FINISHABLE('$2')} AS finishable`,
       [id, now],
     );

@@ -42,7 +42,10 @@ export interface SessionSummary {
   chains: SessionChain[];
   paid: string;
   spent: string;
+  /** Of the chains closed so far; paid = spent + refunded once `pending` is 0. */
   refunded: string;
+  /** Chains not closed yet when asked (their refund comes when they close, at their token's expiry). */
+  pending: number;
   calls: number;
 }
 
@@ -61,6 +64,8 @@ const CLOSED = new Set(['CHAIN_NOT_FOUND', 'CHAIN_TOKEN_EXPIRED', 'CHAIN_TIMEOUT
 export class AgoraSession {
   private current: Open | null = null;
   private readonly ended: Open[] = [];
+  /** The call opening a chain, while it runs: calls made meanwhile wait for it rather than open another. */
+  private opening: Promise<unknown> | null = null;
 
   constructor(
     private readonly client: SessionClient,
@@ -77,6 +82,7 @@ export class AgoraSession {
 
   /** Runs a capability: the first call (or the first after the chain closed) pays; the others spend the budget. */
   async execute(call: SessionCall): Promise<ExecuteResult> {
+    while (this.opening) await this.opening.catch(() => undefined);
     if (this.current?.token) {
       try {
         return this.keep(await this.client.execute({ ...call, chainToken: this.current.token }));
@@ -86,13 +92,39 @@ export class AgoraSession {
         this.current = null;
       }
     }
-    const first = await this.client.execute({
-      ...call,
-      chain: {
-        budget: this.options.budget,
-        ...(this.options.maxDepth === undefined ? {} : { maxDepth: this.options.maxDepth }),
-      },
-    });
+    const opening = this.open(call);
+    this.opening = opening;
+    try {
+      return await opening;
+    } finally {
+      if (this.opening === opening) this.opening = null;
+    }
+  }
+
+  private async open(call: SessionCall): Promise<ExecuteResult> {
+    let first: ExecuteResult;
+    try {
+      first = await this.client.execute({
+        ...call,
+        chain: {
+          budget: this.options.budget,
+          ...(this.options.maxDepth === undefined ? {} : { maxDepth: this.options.maxDepth }),
+        },
+      });
+    } catch (err) {
+      // A root that failed still opened (and paid for) a chain: it is refunded but the platform fee, and reported.
+      const chainId =
+        err instanceof AgoraError ? (err.details?.chain as { chainId?: string } | undefined)?.chainId : undefined;
+      if (chainId && err instanceof AgoraError)
+        this.ended.push({
+          chainId,
+          token: null,
+          paid: toMicros(err.payment?.amount ?? '0'),
+          calls: 1,
+          header: (err.payment?.header ?? null) as Open['header'],
+        });
+      throw err;
+    }
     const chain = (first as { chain?: ChainView }).chain!;
     this.current = {
       chainId: chain.chainId,
@@ -120,6 +152,7 @@ export class AgoraSession {
       paid: sum((c) => c.paid),
       spent: sum((c) => c.spent),
       refunded: sum((c) => c.refunded),
+      pending: chains.filter((c) => c.refunded === null).length,
       calls: chains.reduce((n, c) => n + c.calls, 0),
     };
   }

@@ -66,7 +66,8 @@ export function sessionCommands(program: Command): void {
         !(await confirm(`The session prepays ${formatMicros(budget)} USDC beside the first call's price. Pay?`))
       )
         throw new CliError('Not confirmed; nothing was paid', EXIT.refused);
-      const session = (await ctx.signed()).session({ budget: o.budget, maxDepth: o.maxDepth });
+      // The confirmation covered one budget: a chain that closed under the session (a pause longer than a token lives) is not paid again.
+      const session = (await ctx.signed()).session({ budget: o.budget, maxDepth: o.maxDepth, reopen: false });
       const calls: Record<string, unknown>[] = [];
       let failure: unknown = null;
       try {
@@ -87,8 +88,12 @@ export function sessionCommands(program: Command): void {
       } catch (err) {
         failure = err;
       }
-      // Whatever happened, the chain is closed and what is left refunded.
-      const summary = await session.close();
+      // Whatever happened, the chain is closed and what is left refunded (a failure to close does not hide the first).
+      const summary = await session.close().catch((err: unknown) => {
+        if (failure) return null;
+        throw err;
+      });
+      if (!summary) throw failure;
       if (failure) {
         if (!ctx.out.json) ctx.out.record(summary, 'session');
         throw failure;

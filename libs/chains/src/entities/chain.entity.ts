@@ -64,6 +64,10 @@ export class ChainEntity {
   @Column({ name: 'held_until', type: 'timestamptz', nullable: true })
   heldUntil: Date | null;
 
+  /** The root's caller gave its tokens up (closed the chain): no answer extends the hold any more. */
+  @Column({ name: 'hold_released', type: 'boolean', default: false })
+  holdReleased: boolean;
+
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
   completedAt: Date | null;
 
@@ -115,6 +119,10 @@ export class ChainNodeEntity {
 
   @Column({ type: 'varchar', length: 16, default: 'running' })
   status: ChainNodeStatus;
+
+  /** Started by a call of the root's caller, or below one: it may call once the root has ended. */
+  @Column({ type: 'boolean', default: false })
+  held: boolean;
 
   @Column({ name: 'transaction_id', type: 'varchar', length: 40, nullable: true })
   transactionId: string | null;

@@ -30,7 +30,7 @@ export class ChainFunding implements Funding {
   readonly settlesOutside = false;
   readonly refundsUnused = false;
   readonly proofHash = '';
-  private end: ChainEnd = { finishable: false, closesAt: null };
+  private end: ChainEnd = { finishable: false, closesAt: null, heldUntil: null };
   /**
    * Set before the charge when the answer hands the root's caller a token (the root's own success,
    * or a success of a call that caller made): its expiry, written with the node's end, keeps the
@@ -62,6 +62,14 @@ export class ChainFunding implements Funding {
       this.node.heldByClient ?? false,
     );
     return this.remainingAfterReserve;
+  }
+
+  /**
+   * Whether the charge kept the chain held for its root's caller up to `holdOpenUntil` (false once
+   * the caller gave its tokens up): only then may the answer hand it a token.
+   */
+  get holdsForCaller(): boolean {
+    return this.holdOpenUntil !== null && this.end.heldUntil !== null && this.end.heldUntil >= this.holdOpenUntil;
   }
 
   /** Beside the execution's first write: nothing, the reservation was taken when the node entered. */
@@ -115,7 +123,7 @@ export class ChainFunding implements Funding {
 
   async afterEnd(charged?: RecordedCharge): Promise<void> {
     if (charged) await this.deps.charges.afterCommit(charged);
-    await wakeFinisher(this.deps.jobs, this.node.chainId, this.end, this.deps.clock.nowMs(), this.node.depth === 0);
+    await wakeFinisher(this.deps.jobs, this.node.chainId, this.end, this.deps.clock.nowMs());
   }
 }
 

@@ -48,6 +48,7 @@ export class FinishChain {
         if (
           chain?.status === 'running' &&
           chain.rootEnded &&
+          !chain.holdReleased &&
           chain.heldUntil &&
           chain.heldUntil > now &&
           chain.expiresAt > now
@@ -109,7 +110,8 @@ export class FinishChain {
     if (refundId) await this.refunds.enqueue(refundId);
     if (recheckAt) {
       const at: Date = recheckAt;
-      await wakeFinisher(this.jobs, chainId, { finishable: false, closesAt: at }, this.clock.nowMs());
+      const nowMs = this.clock.nowMs();
+      await wakeFinisher(this.jobs, chainId, { finishable: false, closesAt: at }, nowMs, `r${nowMs}`);
     }
     return done;
   }

@@ -25,7 +25,7 @@ export interface AdmittedChainCall {
   chain: ChainRef;
   target: ExecuteTarget;
   price: ExecutionPrice;
-  /** The calling agent: the token's holder (for a token of the root's caller, the root agent: the calls' parent). */
+  /** Who calls: the token's holder, an agent; for a token of the root's caller, that caller's wallet. */
   caller: string;
   depth: number;
   limits: Admission;
@@ -98,7 +98,7 @@ export class AdmitChainCall {
       const errors = await this.urlPolicy.fieldErrors({ callbackUrl: cmd.callbackUrl });
       if (errors.length) throw new ValidationException(errors);
     }
-    const caller = token.path[token.path.length - 1];
+    const caller = token.cl ? token.rw : token.path[token.path.length - 1];
     // The root's caller is counted as the paying wallet it is (as its paid requests are), an agent as itself.
     const limits = await this.limiter.hit(token.cl ? checksumAddress(token.rw) : `agent:${caller}`, target.agent.id);
     if (limits.retryAfterS !== null) {
@@ -134,13 +134,21 @@ export class AdmitChainCall {
         chain: [...token.path, target.agent.id],
       });
     }
-    const caller = token.path[token.path.length - 1];
     const settings = target.agent.chainSettings;
     if (!settings.chain_enabled)
       throw new AppException('CHAIN_DISABLED', 'The target agent has chaining disabled', { agentId: target.agent.id });
+    // The root's caller is no agent: an agent that takes chained calls only from listed agents does not take its calls.
+    if (token.cl && settings.chain_allowed_callers.length > 0)
+      throw new AppException('AGENT_NOT_CHAINABLE', 'The target agent takes chained calls from listed agents only', {
+        agentId: target.agent.id,
+        callerAgentId: null,
+        reason: 'root_caller',
+      });
+    const caller = token.path[token.path.length - 1];
     if (
-      settings.chain_blocked_callers.includes(caller) ||
-      (settings.chain_allowed_callers.length > 0 && !settings.chain_allowed_callers.includes(caller))
+      !token.cl &&
+      (settings.chain_blocked_callers.includes(caller) ||
+        (settings.chain_allowed_callers.length > 0 && !settings.chain_allowed_callers.includes(caller)))
     ) {
       throw new AppException('AGENT_NOT_CHAINABLE', 'The target agent does not take chained calls from this caller', {
         agentId: target.agent.id,

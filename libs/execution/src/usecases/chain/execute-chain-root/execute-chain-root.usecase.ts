@@ -179,7 +179,8 @@ export class ExecuteChainRoot {
       );
       // A success hands the root's caller a token of the chain: its expiry is written with the charge,
       // so the chain stays open for it (FinishChain waits for it to pass).
-      if (run.ok) node.holdOpenUntil = this.tokens.heldExpiry(now);
+      // (Not when the chain takes no calls below its root: maxDepth 0.)
+      if (run.ok && maxDepth > 0) node.holdOpenUntil = this.tokens.heldExpiry(now);
       const outcome = run.ok
         ? await this.charge.execute({
             state: 'pending',
@@ -193,10 +194,10 @@ export class ExecuteChainRoot {
       const left = formatMicros((await this.chains.find(chainId, this.tx.pooled))?.available ?? 0n);
       const chain: ChainedResult['chain'] = { chainId, depth: 0, remainingBudget: left };
       // The root's caller's token: its calls are the root's children (depth 1), made while it is valid.
-      if (outcome.execution.status === 'completed' && node.holdOpenUntil)
+      if (outcome.execution.status === 'completed' && node.holdsForCaller)
         chain.childToken = this.tokens.mint(
           { ...rootToken, rb: left, pa: target.agent.id, cl: true },
-          node.holdOpenUntil.getTime(),
+          node.holdOpenUntil!.getTime(),
         );
       // The root's settlement is its x402 payment's: read back by the transport (settlement null).
       return { execution: outcome.execution, settlement: null, replayed: false, limits, chain };

@@ -167,7 +167,8 @@ export class ExecuteChained {
         ...tokenBase(token),
         d: depth,
         rb: remaining,
-        pa: caller,
+        // The callee's parent agent; none when the root's caller (a wallet) made the call.
+        pa: token.cl ? null : caller,
         sid: spanId,
         path: [...token.path, target.agent.id],
         ptx: execution.id,
@@ -210,7 +211,8 @@ export class ExecuteChained {
       outcome.execution.status === 'completed' ? outcome.execution.platformFee + outcome.execution.agentFee : null;
     const left = formatMicros(funding.remainingAfter(charged));
     const view: ChainView = { chainId: chain.id, depth, remainingBudget: left };
-    if (outcome.execution.status === 'completed')
+    // An agent's fresh token; the root's caller's only while the chain still holds for it (not given up meanwhile).
+    if (outcome.execution.status === 'completed' && (!token.cl || funding.holdsForCaller))
       view.childToken = this.tokens.mint({ ...tokenBase(token), rb: left }, funding.holdOpenUntil?.getTime());
     return { ...outcome, replayed: false, limits, chain: view };
   }
