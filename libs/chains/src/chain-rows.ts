@@ -120,3 +120,11 @@ export function nodeOf(r: Record<string, unknown>): ChainNodeRow {
     cost: r.cost === null ? null : BigInt(r.cost as string),
   };
 }
+
+/**
+ * When a running chain can be finished at the time `$now` names: its root ended, nothing runs, and
+ * no token handed to the root's caller is still valid (none was, the caller gave them up, they
+ * expired, or the chain is past its time limit).
+ */
+export const FINISHABLE = (now: string) =>
+  `(running = 0 AND root_ended AND (held_until IS NULL OR hold_released OR held_until <= ${now} OR expires_at <= ${now}))`;

@@ -2,18 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
-import { CHAIN_COLUMNS, nodeColumns, NODE_COLUMNS, UUID, chainOf, nodeOf } from './chain-rows';
+import { CHAIN_COLUMNS, FINISHABLE, nodeColumns, NODE_COLUMNS, UUID, chainOf, nodeOf } from './chain-rows';
 import type { ChainEnd, ChainNodeStatus, ChainRow, ChainNodeRow, NewChain } from './chain-rows';
 
 export type { ChainStatus, ChainNodeStatus, ChainRow, ChainNodeRow } from './chain-rows';
-
-/**
- * When a running chain can be finished at the time `$now` names: its root ended, nothing runs, and
- * no token handed to the root's caller is still valid (none was, the caller gave them up, they
- * expired, or the chain is past its time limit).
- */
-const FINISHABLE = (now: string) =>
-  `(running = 0 AND root_ended AND (held_until IS NULL OR hold_released OR held_until <= ${now} OR expires_at <= ${now}))`;
 
 /**
  * Every SQL statement on `chains` and `chain_nodes`. Writes that must abort their transaction
