@@ -19,6 +19,33 @@ import { startReferenceFacilitator, startReferenceServer } from './reference-sta
 export const ROLES_FILE = __filename;
 const AUTHORIZATION_USED = eventTopic('AuthorizationUsed(address,bytes32)');
 
+/** The roles' environment on `chain`: its database, queue prefix, RPC, token, batcher and keys (account 0 relays, 1 facilitates). */
+export function chainBenchEnv(chain: LocalChain, dbUrl: string, prefix: string): Record<string, string> {
+  return {
+    BENCH_DB_URL: dbUrl,
+    BENCH_QUEUE_PREFIX: `${prefix}${Date.now()}`,
+    BENCH_RPC_URL: chain.rpcUrl,
+    BENCH_USDC: chain.usdcAddress,
+    BENCH_BATCHER: chain.batcherAddress,
+    BENCH_RELAYER_KEY: chain.account(0).privateKey,
+    BENCH_FACILITATOR_KEY: chain.account(1).privateKey,
+  };
+}
+
+/** `count` new payers holding the token, funded at once (one mint each, explicit nonces: with 1-second blocks one by one would take a second each). */
+export async function fundedPayers(chain: LocalChain, count: number): Promise<Wallet[]> {
+  const payers = Array.from({ length: count }, () => new Wallet(Wallet.createRandom().privateKey));
+  const deployer = chain.account(10).connect(chain.provider);
+  const first = await chain.provider.getTransactionCount(deployer.address, 'pending');
+  const mints = await Promise.all(
+    payers.map((p, i) =>
+      chain.token.connect(deployer).getFunction('mint')(p.address, 1_000_000_000_000n, { nonce: first + i }),
+    ),
+  );
+  await Promise.all(mints.map((tx) => tx.wait()));
+  return payers;
+}
+
 /** Receipts of blocks (from, to]: gas and settlements (AuthorizationUsed logs) of the transactions sent by `sender`. */
 export async function gasOf(
   chain: LocalChain,

@@ -4,13 +4,12 @@
    separately paid executes (each settled on chain), at 1 and 20 connections, on anvil (automine),
    evm settlement, the worker running (it pays the refunds). Per scenario: calls per second (from the
    first request to the last answer, the close included), on-chain transactions and gas per call. */
-import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { request } from 'undici';
 import { startChain } from '../../scripts/local-chain';
 import { freshDatabase, spawnRole, stopRoles, x402V1Header } from './bench-lib';
 import { moneyCheck, registerBenchAgent } from './chain-bench-checks';
-import { ROLES_FILE, until } from './chain-bench-roles';
+import { chainBenchEnv, fundedPayers, ROLES_FILE, until } from './chain-bench-roles';
 
 const N = Number(process.env.BENCH_SESSION_CALLS ?? 20);
 const ROUNDS = Number(process.env.BENCH_SESSION_ROUNDS ?? 5);
@@ -56,24 +55,8 @@ export async function benchSessions(): Promise<SessionRow[]> {
   const db = new Client({ connectionString: dbUrl });
   await db.connect();
   const relayer = chain.account(0);
-  const env = {
-    BENCH_DB_URL: dbUrl,
-    BENCH_QUEUE_PREFIX: `sessionbench${Date.now()}`,
-    BENCH_RPC_URL: chain.rpcUrl,
-    BENCH_USDC: chain.usdcAddress,
-    BENCH_BATCHER: chain.batcherAddress,
-    BENCH_RELAYER_KEY: relayer.privateKey,
-    BENCH_FACILITATOR_KEY: chain.account(1).privateKey,
-  };
-  const payers = Array.from({ length: 8 }, () => new Wallet(Wallet.createRandom().privateKey));
-  const deployer = chain.account(10).connect(chain.provider);
-  const first = await chain.provider.getTransactionCount(deployer.address, 'pending');
-  const mints = await Promise.all(
-    payers.map((p, i) =>
-      chain.token.connect(deployer).getFunction('mint')(p.address, 1_000_000_000_000n, { nonce: first + i }),
-    ),
-  );
-  await Promise.all(mints.map((tx) => tx.wait()));
+  const env = chainBenchEnv(chain, dbUrl, 'sessionbench');
+  const payers = await fundedPayers(chain, 8);
   const agent = await spawnRole(ROLES_FILE, 'agent');
   const api = await spawnRole(ROLES_FILE, 'api', env);
   const worker = await spawnRole(ROLES_FILE, 'worker', env);

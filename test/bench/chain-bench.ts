@@ -9,7 +9,6 @@
    executions accepted (202) and settled by the worker. Gas per settlement is read from the
    receipts of each side's transactions. Every run ends with ledger:check and the count of
    on-chain authorizations used by agora equal to the count of paid answers. */
-import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { request } from 'undici';
 import { startChain } from '../../scripts/local-chain';
@@ -23,7 +22,7 @@ import {
   stopRoles,
   x402V1Header,
 } from './bench-lib';
-import { cpuNow, cpuPerRequest, gasOf, ROLES_FILE, until } from './chain-bench-roles';
+import { chainBenchEnv, cpuNow, cpuPerRequest, fundedPayers, gasOf, ROLES_FILE, until } from './chain-bench-roles';
 import { referencePaymentHeaders } from './reference-stack';
 import { moneyCheck, registerBenchAgent } from './chain-bench-checks';
 import { benchSessions, sessionTable } from './chain-bench-sessions';
@@ -58,25 +57,8 @@ async function benchChain(
   await db.connect();
   const relayer = chain.account(0);
   const facilitatorKey = chain.account(1);
-  const env = {
-    BENCH_DB_URL: dbUrl,
-    BENCH_QUEUE_PREFIX: `chainbench${Date.now()}`,
-    BENCH_RPC_URL: chain.rpcUrl,
-    BENCH_USDC: chain.usdcAddress,
-    BENCH_BATCHER: chain.batcherAddress,
-    BENCH_RELAYER_KEY: relayer.privateKey,
-    BENCH_FACILITATOR_KEY: facilitatorKey.privateKey,
-  };
-  // Payers, funded at once (one mint each, explicit nonces: with 1-second blocks one by one would take a second each).
-  const payers = Array.from({ length: 16 }, () => new Wallet(Wallet.createRandom().privateKey));
-  const deployer = chain.account(10).connect(chain.provider);
-  const first = await chain.provider.getTransactionCount(deployer.address, 'pending');
-  const mints = await Promise.all(
-    payers.map((p, i) =>
-      chain.token.connect(deployer).getFunction('mint')(p.address, 1_000_000_000_000n, { nonce: first + i }),
-    ),
-  );
-  await Promise.all(mints.map((tx) => tx.wait()));
+  const env = chainBenchEnv(chain, dbUrl, 'chainbench');
+  const payers = await fundedPayers(chain, 16);
 
   const agent = await spawnRole(ROLES_FILE, 'agent');
   const api = await spawnRole(ROLES_FILE, 'api', env);

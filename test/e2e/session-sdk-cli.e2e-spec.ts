@@ -6,11 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AgoraClient, AgoraError } from '@agora/sdk';
-import { CHAIN_CHECKS } from '@app/chains';
-import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS } from '@app/payments';
 import { ApiHarness, startApi } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
+import { chainInvariants } from '../support/chain-session';
 import { CLI, cliRunner } from '../support/cli';
 import { registerAgent } from '../support/factories';
 import { waitFor } from '../support/processes';
@@ -42,10 +40,7 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
     await translator.stop();
   });
 
-  const invariants = async () =>
-    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
-      (r) => r.violations.length,
-    );
+  const invariants = () => chainInvariants(ds);
   const translate = (text: string) => ({ targetAgentId: translatorId, capabilityId: 'translate', input: { text } });
   const paymentsOf = async (wallet: string) =>
     (await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = $1`, [wallet.toLowerCase()]))[0].n;

@@ -17,6 +17,13 @@ export const micros = (usdc: string) => BigInt(Math.round(Number(usdc) * 1e6));
 export const usdc = (m: bigint) => (Number(m) / 1e6).toFixed(6);
 export const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));
 
+/** The ledger's, payments' and chains' invariants that fail (none: []). */
+export async function chainInvariants(ds: DataSource) {
+  return (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
+    (r) => r.violations.length,
+  );
+}
+
 /**
  * An api (chain tokens living `ttlS`), a worker, an orchestrator (the chains' root agent, making no
  * calls of its own) and a translator on loopback, for the root caller's chains (issue 34).
@@ -57,10 +64,7 @@ export async function startChainSessions(ttlS: number) {
       await api.close();
       await translator.stop();
     },
-    invariants: async () =>
-      (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(
-        (r) => r.violations.length,
-      ),
+    invariants: () => chainInvariants(ds),
     /** A chain paid for (root cost + `budget`) by a new wallet; the root makes no calls. */
     async openChain(budget: string) {
       const payer = newWallet();
