@@ -187,4 +187,37 @@ describe('the chain sender: concurrent settlements in batches (e2e)', () => {
     const [row] = await ds.query(`SELECT status, tx_hash FROM payments WHERE id = $1`, [reserved.id]);
     expect(row).toEqual({ status: 'settled', tx_hash: theirs.hash });
   });
+
+  it('a nonce used by a transaction sent from the hot wallet outside agora: the settlement goes out again with a free one', async () => {
+    const wallet = chain.platform.address.toLowerCase();
+    const [{ next_nonce: next }] = await ds.query(`SELECT next_nonce FROM chain_nonces WHERE wallet = $1`, [wallet]);
+    // Someone with the hot wallet's key spends the nonce agora will sign its next transaction with.
+    const outside = await chain.platform.connect(chain.provider).sendTransaction({
+      to: chain.platform.address,
+      value: 0n,
+      nonce: Number(next),
+    });
+    await outside.wait();
+
+    const payer = newWallet();
+    await chain.mint(payer.address, PRICE);
+    const h = await x402Header(payer, { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress });
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'hi' } },
+      headers: { [h.name]: h.value },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.settlement).toMatchObject({ status: 'settled' });
+    expect(await chain.balanceOf(payer.address)).toBe(0n);
+
+    // The transaction signed with the taken nonce is dropped; the same authorization went out once more and moved the money.
+    const txs: { nonce: string; status: string; tx_hash: string }[] = await ds.query(
+      `SELECT nonce::text, status, tx_hash FROM chain_txs WHERE wallet = $1 AND nonce >= $2 ORDER BY nonce`,
+      [wallet, next],
+    );
+    expect(txs.map((t) => `${t.nonce} ${t.status}`)).toEqual([`${next} dropped`, `${BigInt(next) + 1n} mined`]);
+    const [payment] = await ds.query(`SELECT status, tx_hash FROM payments WHERE nonce = $1`, [h.nonce.toLowerCase()]);
+    expect(payment).toEqual({ status: 'settled', tx_hash: txs[1].tx_hash });
+    expect(await chain.provider.getTransactionCount(chain.platform.address, 'latest')).toBe(Number(next) + 2);
+  });
 });

@@ -6,15 +6,9 @@ import { ChainTxKind } from './chain-tx.entity';
 import { ChainTxRow, ChainTxsRepository } from './chain-txs.repository';
 import { FeeCache } from './fee-cache';
 import { MinedReceipt, ReceiptWatcher } from './receipt-watcher';
+import { ChainCall, signCall } from './signed-call';
 
-export interface ChainCall {
-  kind: ChainTxKind;
-  to: string;
-  data: string;
-  gasLimit: bigint;
-  /** Settlements carried (a batch). */
-  items?: number;
-}
+export type { ChainCall } from './signed-call';
 
 /**
  * Runs in the transaction that persists the signed transaction: the owner binds it to its rows
@@ -48,6 +42,8 @@ export interface ChainSenderOptions {
 /** What a node answers when the transaction (or one with its nonce) is already in its pool or mined. */
 const ALREADY_SENT =
   /already known|already imported|known transaction|nonce too low|NONCE_EXPIRED|already been used|transaction already exists/i;
+/** Of those, the answers that say the nonce itself is used (by this transaction, or by one sent outside agora). */
+const NONCE_USED = /nonce too low|NONCE_EXPIRED/i;
 
 /**
  * The one on-chain sender of a hot wallet, for every transaction the platform sends
@@ -67,6 +63,8 @@ export class ChainSender {
   private sequenceReady: Promise<void> | null = null;
   /** Receipt waits registered before each broadcast (a block scanned between the broadcast and a later registration would be missed). */
   private readonly expected = new Map<string, Promise<MinedReceipt | null>>();
+  /** Decisions reached at broadcast (a nonce another transaction took), answered by `confirm` without waiting. */
+  private readonly early = new Map<string, ChainOutcome>();
 
   constructor(private readonly o: ChainSenderOptions) {
     this.key = new SigningKey(o.privateKey);
@@ -89,7 +87,7 @@ export class ChainSender {
       .pipelined(async (sql) => {
         const nonce = await this.o.repository.takeNonce(sql, wallet);
         if (nonce === null) throw new Error(`no nonce sequence for ${wallet}`);
-        const signed = this.sign(call, nonce, fees);
+        const signed = signCall(this.key, this.o.chainId, call, nonce, fees);
         const row: ChainTxRow = {
           id: newId('ctx'),
           wallet,
@@ -116,7 +114,7 @@ export class ChainSender {
     // Tests: the process dies here, persisted and never broadcast.
     this.o.faults.trip('chain.after-persist');
     this.expected.set(tx.id, this.watcher.wait(tx.txHash, this.o.receiptTimeoutMs));
-    await this.broadcast(tx);
+    if ((await this.broadcast(tx)) === 'nonce-used') await this.decideNow(tx);
     this.o.faults.trip('chain.after-broadcast');
     return tx;
   }
@@ -154,6 +152,9 @@ export class ChainSender {
 
   /** Waits (bounded) for the chain's decision on a persisted transaction; sends it again if the wait ran out. */
   async confirm(tx: ChainTxRow, timeoutMs = this.o.receiptTimeoutMs): Promise<ChainOutcome> {
+    const early = this.early.get(tx.id);
+    this.early.delete(tx.id);
+    if (early) return early;
     const expected = this.expected.get(tx.id);
     this.expected.delete(tx.id);
     const receipt = await (expected ?? this.watcher.wait(tx.txHash, timeoutMs));
@@ -215,22 +216,47 @@ export class ChainSender {
     return { state: 'dropped', tx: { ...tx, status: 'dropped' } };
   }
 
+  /**
+   * The node said "nonce too low" to a transaction just signed: if the chain's count is past its
+   * nonce, another transaction used it (one sent from this wallet outside agora). Decided now, not
+   * after the receipt wait: dropped raises the sequence past it, so the owner's next submit signs
+   * with a free nonce at once. Anything else is left to `confirm` and the sweeper.
+   */
+  private async decideNow(tx: ChainTxRow): Promise<void> {
+    try {
+      const used = BigInt(await this.o.provider.send('eth_getTransactionCount', [this.address, 'latest']));
+      if (used <= tx.nonce) return;
+      const outcome = await this.consumed(tx, used);
+      if (outcome.state === 'pending') return;
+      this.expected.delete(tx.id);
+      this.watcher.forget(tx.txHash);
+      this.early.set(tx.id, outcome);
+    } catch (err) {
+      this.logger.warn({ txId: tx.id, err: (err as Error).message?.slice(0, 300) }, 'nonce check failed');
+    }
+  }
+
   /** Signed transactions the chain has not decided on by their resend time (for the sweeper). */
   due(limit = 100): Promise<string[]> {
     return this.o.repository.due(new Date(), limit);
   }
 
-  /** Sends a persisted transaction to the node; a node that already has it (or its nonce) is fine. */
-  private async broadcast(tx: ChainTxRow): Promise<void> {
+  /** Sends a persisted transaction to the node; a node that already has it (or its nonce: `nonce-used`) is fine. */
+  private async broadcast(tx: ChainTxRow): Promise<'sent' | 'nonce-used' | 'failed'> {
     try {
       await this.o.provider.send('eth_sendRawTransaction', [tx.signedTx]);
       this.watcher.kick();
+      return 'sent';
     } catch (err) {
       const message = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''} ${JSON.stringify((err as { error?: unknown }).error ?? '')}`;
       if (/fee|underpriced|base fee/i.test(message)) this.fees.invalidate();
-      if (ALREADY_SENT.test(message)) return this.watcher.kick();
+      if (ALREADY_SENT.test(message)) {
+        this.watcher.kick();
+        return NONCE_USED.test(message) ? 'nonce-used' : 'sent';
+      }
       // Persisted: the sweeper or confirm() sends it again; the chain decides.
       this.logger.warn({ txId: tx.id, err: message.slice(0, 300) }, 'broadcast failed; will resend');
+      return 'failed';
     }
   }
 
@@ -238,26 +264,6 @@ export class ChainSender {
     const state = receipt.status === 1 ? 'mined' : 'reverted';
     await this.o.repository.finish(tx.id, state, receipt);
     return { state, tx: { ...tx, status: state }, receipt };
-  }
-
-  private sign(
-    call: ChainCall,
-    nonce: bigint,
-    fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
-  ): { raw: string; hash: string } {
-    const tx = Transaction.from({
-      type: 2,
-      chainId: this.o.chainId,
-      nonce: Number(nonce),
-      to: call.to,
-      data: call.data,
-      value: 0n,
-      gasLimit: call.gasLimit,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-    tx.signature = this.key.sign(tx.unsignedHash);
-    return { raw: tx.serialized, hash: tx.hash!.toLowerCase() };
   }
 
   /**

@@ -58,6 +58,14 @@ export class ReceiptWatcher {
     });
   }
 
+  /** Stops waiting for `hash` (decided otherwise): its waiters get null at once. */
+  forget(hash: string): void {
+    const key = hash.toLowerCase();
+    const list = this.waiters.get(key) ?? [];
+    this.waiters.delete(key);
+    for (const w of list) w.resolve(null);
+  }
+
   /** Reads the chain now (after a broadcast). */
   kick(): void {
     this.sinceKick = 0;

@@ -20,8 +20,13 @@ const BATCH_ITEM_GAS = 110_000n;
 /** In the sender's transaction: the payments of a batch get the hash of the transaction that carries them, before it is broadcast. */
 export type BindSettlementHash = (sql: Queryable, paymentIds: string[], txHash: string) => Promise<unknown>;
 
+/** A group whose transaction lost its nonce to another is sent again in a new one, this many times at most. */
+const MAX_RESENDS = 3;
+
 interface Queued {
   req: SettleRequest;
+  /** Times its transaction was dropped (its nonce used by a transaction sent outside agora). */
+  resends: number;
   resolve: (r: { txHash: string }) => void;
   reject: (err: Error) => void;
 }
@@ -61,7 +66,7 @@ export class SettlementBatcher {
           new SettlementNotMinedError(`the authorization cannot be encoded: ${(err as Error).message?.slice(0, 200)}`),
         );
       }
-      this.queue.push({ req, resolve, reject });
+      this.queue.push({ req, resends: 0, resolve, reject });
       if (!this.flushing) void this.flush();
     });
   }
@@ -112,6 +117,12 @@ export class SettlementBatcher {
   private async finish(group: Queued[], tx: NonNullable<Awaited<ReturnType<ChainSender['submit']>>>): Promise<void> {
     try {
       const outcome = await this.sender.confirm(tx);
+      // Its nonce was used by another transaction, so it can never land: its authorizations are unused; sent again.
+      if (outcome.state === 'dropped' && group.every((q) => q.resends < MAX_RESENDS)) {
+        this.queue.unshift(...group.map((q) => ({ ...q, resends: q.resends + 1 })));
+        if (!this.flushing) void this.flush();
+        return;
+      }
       // Sent and not decided within the wait (a node that stalls, a busy chain): it may still land.
       if (outcome.state === 'pending') {
         const err = new SettlementUndecided(tx.txHash, `settlement transaction ${tx.txHash} not confirmed yet`);
