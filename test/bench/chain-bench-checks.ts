@@ -66,3 +66,36 @@ export async function moneyCheck(
   if (onChain !== counts[0].paid || counts[0].settled !== counts[0].paid || !check)
     throw new Error(`${label}: the money check failed`);
 }
+
+/**
+ * A nonce taken outside agora: a transaction sent from the hot wallet with another tool spends the
+ * nonce agora signs its next settlement with. Answers the time from the next paid execute to its
+ * answer (settled, through a new transaction), in ms.
+ */
+export async function nonceRecoveryMs(
+  db: Client,
+  chain: LocalChain,
+  hotWallet: { address: string; privateKey: string },
+  o: { apiUrl: string; body: string; header: string },
+): Promise<number> {
+  const { rows } = await db.query(`SELECT next_nonce::int AS n FROM chain_nonces WHERE wallet = $1`, [
+    hotWallet.address.toLowerCase(),
+  ]);
+  const outside = await new Wallet(hotWallet.privateKey, chain.provider).sendTransaction({
+    to: hotWallet.address,
+    value: 0n,
+    nonce: rows[0].n,
+  });
+  await outside.wait();
+  const t0 = performance.now();
+  const res = await fetch(`${o.apiUrl}/api/v1/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-payment': o.header },
+    body: o.body,
+  });
+  const ms = performance.now() - t0;
+  const body = (await res.json()) as { data?: { settlement?: { status?: string } } };
+  if (res.status !== 200 || body.data?.settlement?.status !== 'settled')
+    throw new Error(`after a nonce taken outside agora the execute answered ${res.status}: ${JSON.stringify(body)}`);
+  return Math.round(ms);
+}

@@ -80,6 +80,8 @@ export async function startReferenceFacilitator(opts: {
   rpcUrl: string;
   chainId: number;
   privateKey: string;
+  /** viem's receipt polling interval; unset, the chain's default (1 s on baseSepolia), as the examples run it. */
+  pollingMs?: number;
 }): Promise<RunningHttp> {
   const network = `eip155:${opts.chainId}` as Network;
   // As the example, plus viem's nonce manager so that concurrent settlements do not reuse a nonce.
@@ -88,6 +90,7 @@ export async function startReferenceFacilitator(opts: {
     account: evmAccount,
     chain: viemChain(opts.chainId, opts.rpcUrl),
     transport: http(opts.rpcUrl),
+    ...(opts.pollingMs ? { pollingInterval: opts.pollingMs } : {}),
   }).extend(publicActions);
 
   const evmSigner = toFacilitatorEvmSigner({

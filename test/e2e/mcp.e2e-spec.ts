@@ -94,7 +94,7 @@ describe('agora MCP server (e2e)', () => {
       expect(ran.structuredContent).toMatchObject({
         status: 'completed',
         output: { translation: 'MCP' },
-        spent: { thisCall: '0.011000', spent: '0.011000', remaining: '0.989000' },
+        spent: { thisCall: '0.011000', fromBudget: '0.000000', spent: '0.011000', remaining: '0.989000' },
       });
       const read = await call(client, 'get_execution', { requestId: ran.structuredContent.requestId });
       expect(read.structuredContent.output).toEqual({ translation: 'MCP' });

@@ -63,6 +63,7 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
       '0.017000',
     ]);
     expect(await paymentsOf(wallet.address)).toBe(1);
+    expect(sdk.spending.spent).toBe(usdc(CALL + 50_000n));
     const summary = await session.close();
     expect(summary).toEqual({
       chains: [
@@ -85,6 +86,10 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
       refunded: String(50_000n - 3n * CALL),
       status: 'completed',
     });
+    // The spend cap counts what was paid less the refund, once (closing again credits nothing more).
+    expect(sdk.spending.spent).toBe(usdc(4n * CALL));
+    expect((await session.close()).refunded).toBe(usdc(50_000n - 3n * CALL));
+    expect(sdk.spending.spent).toBe(usdc(4n * CALL));
     expect(await invariants()).toEqual([]);
   });
 
@@ -172,6 +177,17 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
     const bad = await json(['session', '--budget', '0.04', '--calls', '[{"capabilityId":"translate"}]', '-y'], env);
     expect(bad.code).toBe(2);
     expect(await paymentsOf(wallet.address)).toBe(2);
+    // A call the budget cannot pay fails the session; with --json the calls that ran and the refund come beside the error.
+    const three = JSON.stringify([translate('a'), translate('b'), translate('c')]);
+    const short = await json(['session', '--budget', '0.015', '--calls', three, '-y'], env);
+    expect(short.code).not.toBe(0);
+    expect(short.data).toMatchObject({
+      success: false,
+      error: { code: 'BUDGET_EXCEEDED' },
+      calls: [{ output: { translation: 'A' } }, { output: { translation: 'B' }, remainingBudget: '0.004000' }],
+      session: { paid: usdc(CALL + 15_000n), spent: usdc(2n * CALL), refunded: usdc(15_000n - CALL), calls: 2 },
+    });
+    expect(await paymentsOf(wallet.address)).toBe(3);
     expect(await invariants()).toEqual([]);
   });
 
@@ -191,7 +207,11 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
         stderr: 'pipe',
       }),
     );
-    type Shown = { output: unknown; chain: { chainId: string; remainingBudget: string } };
+    type Shown = {
+      output: unknown;
+      chain: { chainId: string; remainingBudget: string };
+      spent: { thisCall: string; fromBudget: string };
+    };
     const results: Shown[] = [];
     for (const text of ['eins', 'zwei', 'drei']) {
       const r = (await client.callTool({ name: 'execute', arguments: translate(text) })) as unknown as {
@@ -206,6 +226,12 @@ describe('sessions in the SDK and the CLI (e2e)', () => {
     }
     expect(results.map((r) => r.output)).toEqual(['EINS', 'ZWEI', 'DREI'].map((t) => ({ translation: t })));
     expect(results.map((r) => r.chain.remainingBudget)).toEqual(['0.050000', '0.039000', '0.028000']);
+    // The first call paid the price and the budget; the others paid nothing now and took their cost from the budget.
+    expect(results.map((r) => [r.spent.thisCall, r.spent.fromBudget])).toEqual([
+      [usdc(CALL + 50_000n), '0.000000'],
+      [usdc(0n), usdc(CALL)],
+      [usdc(0n), usdc(CALL)],
+    ]);
     expect(new Set(results.map((r) => r.chain.chainId)).size).toBe(1);
     expect(await paymentsOf(wallet.address)).toBe(1);
     // The conversation ends: the server closes its chain, and what is left is refunded.

@@ -48,8 +48,20 @@ export function printer(json: boolean): Printer {
   };
 }
 
+/** A failure after part of the work was done: with --json, what was done is printed beside the error. */
+export class FailedWith extends Error {
+  constructor(
+    readonly failure: unknown,
+    readonly done: Record<string, unknown>,
+  ) {
+    super((failure as Error)?.message ?? String(failure));
+  }
+}
+
 /** Prints a failure (to stderr; as JSON on stdout with --json) and answers the exit code. */
-export function report(err: unknown, json: boolean): number {
+export function report(thrown: unknown, json: boolean): number {
+  const err = thrown instanceof FailedWith ? thrown.failure : thrown;
+  const done = thrown instanceof FailedWith ? thrown.done : {};
   const { code, message, details, exit } =
     err instanceof CliError
       ? { code: 'CLI_ERROR', message: err.message, details: err.details, exit: err.exitCode }
@@ -67,7 +79,10 @@ export function report(err: unknown, json: boolean): number {
                   : EXIT.api,
           }
         : { code: 'CLI_ERROR', message: (err as Error)?.message ?? String(err), details: {}, exit: EXIT.usage };
-  if (json) process.stdout.write(`${JSON.stringify({ success: false, error: { code, message, details } }, null, 2)}\n`);
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify({ success: false, error: { code, message, details }, ...done }, null, 2)}\n`,
+    );
   else
     process.stderr.write(
       `error: ${code === 'CLI_ERROR' ? '' : `${code}: `}${message}${Object.keys(details).length ? `\n${JSON.stringify(details, null, 2)}` : ''}\n`,

@@ -112,7 +112,10 @@ export const outputs = {
   execution,
   execute: execution.extend({
     paid: z.string().nullable().describe('USDC this call signed for (null when nothing was paid)'),
-    spent: spending.extend({ thisCall: usdc('paid by this call') }),
+    spent: spending.extend({
+      thisCall: usdc('paid by this call'),
+      fromBudget: usdc("this call's cost taken from the conversation's session budget (paid when it opened)"),
+    }),
   }),
   chain: z.looseObject({
     chainId: z.string(),

@@ -1,4 +1,4 @@
-import { parseAllowedAssets } from '@agora/sdk';
+import { parseAllowedAssets, toMicros } from '@agora/sdk';
 import { Wallet } from 'ethers';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -92,10 +92,10 @@ async function loadWallet(env: NodeJS.ProcessEnv): Promise<Wallet> {
 /** AGORA_MCP_SESSION_BUDGET: a USDC amount above 0 with at most six decimals (unset or empty: no sessions). */
 function sessionBudgetOf(text: string | undefined, perCall: string): string | null {
   if (!text) return null;
-  if (!/^\d{1,7}(\.\d{1,6})?$/.test(text) || Number(text) <= 0)
+  if (!/^\d{1,7}(\.\d{1,6})?$/.test(text) || toMicros(text) <= 0n)
     throw new Error('AGORA_MCP_SESSION_BUDGET must be a USDC amount above 0, e.g. 0.05');
   // A session's first call pays its price plus the budget in one payment, under the per-call cap.
-  if (Number(text) >= Number(perCall))
+  if (toMicros(text) >= toMicros(perCall))
     throw new Error(
       `AGORA_MCP_SESSION_BUDGET (${text}) must be below AGORA_MAX_PER_CALL (${perCall}): a session's first call pays its price plus the budget`,
     );

@@ -232,7 +232,12 @@ export class AgoraTools {
     return {
       ...shown,
       ...(chain ? { chain: chainShown } : {}),
-      spent: { thisCall: result.paid ?? '0.000000', ...this.client.spending },
+      spent: {
+        thisCall: result.paid ?? '0.000000',
+        // A call on the session's token paid nothing now: its cost came out of the budget paid when the session opened.
+        fromBudget: session && !result.paid ? result.cost.total : '0.000000',
+        ...this.client.spending,
+      },
     };
   }
 

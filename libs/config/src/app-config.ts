@@ -24,6 +24,8 @@ export class AppConfig {
   settlementBatcherAddress?: string;
   /** Most settlements in one batch transaction. */
   evmBatchMax: number;
+  /** How long a settlement group may gather behind a transaction in flight. */
+  evmBatchWindowMs: number;
   /** How often the receipt watcher asks for new blocks while anything is awaited (about the block time or less). */
   evmPollMs: number;
   /** How long a request waits for its transaction's receipt before the settlement is left to the retries. */

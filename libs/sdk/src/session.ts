@@ -8,6 +8,8 @@ export interface SessionClient {
   execute(o: ExecuteOptions): Promise<ExecuteResult>;
   closeChain(chainId: string, chainToken: string): Promise<Chain>;
   readonly discovery: Pick<DiscoveryResource, 'chain'>;
+  /** A chain's refund came back: the client's spend cap counts what was paid less it. */
+  refunded?(amount: bigint): void;
 }
 
 export interface SessionOptions {
@@ -50,7 +52,15 @@ export interface SessionSummary {
 }
 
 type ChainView = { chainId: string; remainingBudget: string; childToken?: string };
-type Open = { chainId: string; token: string | null; paid: bigint; calls: number; header: ExecuteResult['payment'] };
+type Open = {
+  chainId: string;
+  token: string | null;
+  paid: bigint;
+  calls: number;
+  header: ExecuteResult['payment'];
+  /** Its refund, once known (credited to the spend cap once). */
+  refund?: string;
+};
 
 /** Codes that say the session's chain can take no more calls: it closed, or its token lapsed. */
 const CLOSED = new Set(['CHAIN_NOT_FOUND', 'CHAIN_TOKEN_EXPIRED', 'CHAIN_TIMEOUT']);
@@ -166,13 +176,13 @@ export class AgoraSession {
 
   private async summaryOf(c: Open): Promise<SessionChain> {
     const closed = c.token ? await this.client.closeChain(c.chainId, c.token).catch(() => null) : null;
+    c.token = null; // given up (or lapsed): never sent again
     const chain = closed ?? ((await this.client.discovery.chain(c.chainId, { payment: c.header })) as Chain);
-    return {
-      chainId: c.chainId,
-      paid: formatMicros(c.paid),
-      spent: chain.totalCost,
-      refunded: chain.refund?.amount ?? (chain.completedAt ? '0.000000' : null),
-      calls: c.calls,
-    };
+    const refunded = chain.refund?.amount ?? (chain.completedAt ? '0.000000' : null);
+    if (refunded !== null && c.refund === undefined) {
+      c.refund = refunded;
+      this.client.refunded?.(toMicros(refunded));
+    }
+    return { chainId: c.chainId, paid: formatMicros(c.paid), spent: chain.totalCost, refunded, calls: c.calls };
   }
 }

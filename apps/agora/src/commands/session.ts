@@ -4,7 +4,7 @@ import { formatMicros, SessionCall, toMicros } from '@agora/sdk';
 import { intOption, parseObject } from '../args';
 import { contextOf } from '../context';
 import { cliEnvironment } from '../environment';
-import { CliError, EXIT } from '../output';
+import { CliError, EXIT, FailedWith } from '../output';
 import { confirm } from '../prompt';
 
 interface SessionFlags {
@@ -96,7 +96,8 @@ export function sessionCommands(program: Command): void {
       if (!summary) throw failure;
       if (failure) {
         if (!ctx.out.json) ctx.out.record(summary, 'session');
-        throw failure;
+        // A script reads the calls that ran and the refund beside the error, in one JSON document.
+        throw ctx.out.json ? new FailedWith(failure, { calls, session: summary }) : failure;
       }
       ctx.out.record(ctx.out.json ? { calls, session: summary } : summary, ctx.out.json ? undefined : 'session');
     });

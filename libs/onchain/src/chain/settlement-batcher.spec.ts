@@ -38,6 +38,7 @@ describe('SettlementBatcher', () => {
       token: TOKEN,
       batcher: null,
       maxBatch: 10,
+      windowMs: 0,
       bindHash: async () => undefined,
     });
     const [bad, ok] = await Promise.allSettled([batcher.settle(request('0x1234', 2)), batcher.settle(good)]);
@@ -60,10 +61,76 @@ describe('SettlementBatcher', () => {
       token: TOKEN,
       batcher: null,
       maxBatch: 10,
+      windowMs: 0,
       bindHash: async () => undefined,
     });
     const [out] = await Promise.allSettled([batcher.settle(request(`0x${'22'.repeat(32)}${'33'.repeat(32)}1b`, 3))]);
     expect(out).toMatchObject({ status: 'rejected', reason: expect.any(SettlementUndecided) });
     expect((out as PromiseRejectedResult).reason.txHash).toBe('0xabc');
   });
+
+  it('while a transaction is in flight the next settlements gather into one batch, sent once it is decided', async () => {
+    const sig = `0x${'22'.repeat(32)}${'33'.repeat(32)}1b`;
+    const reqs = [1, 2, 3, 4].map((n) => request(sig, n));
+    const sent: { items?: number }[] = [];
+    const decisions: (() => void)[] = [];
+    const usedLogs = reqs.map((r) => ({
+      address: TOKEN,
+      topics: [USED, zeroPadValue(r.payer.toLowerCase(), 32), r.nonce],
+    }));
+    const sender = {
+      submit: async (call: { items?: number }) => (sent.push(call), { id: `ctx_${sent.length}`, txHash: '0xabc' }),
+      // Each transaction is decided when the test says so.
+      confirm: () =>
+        new Promise((resolve) => decisions.push(() => resolve({ state: 'mined', receipt: { logs: usedLogs } }))),
+    } as unknown as ChainSender;
+    const batcher = new SettlementBatcher(sender, {
+      token: TOKEN,
+      batcher: '0x' + '44'.repeat(20),
+      maxBatch: 10,
+      windowMs: 60_000,
+      bindHash: async () => undefined,
+    });
+    // Alone, with nothing in flight: sent at once.
+    const first = batcher.settle(reqs[0]);
+    await until(() => decisions.length === 1);
+    expect(sent.map((c) => c.items ?? 1)).toEqual([1]);
+    // Three more while it is in flight: they wait for its decision (not for the 60 s window), then go as one batch.
+    const rest = reqs.slice(1).map((r) => batcher.settle(r));
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toHaveLength(1);
+    decisions[0]();
+    await until(() => decisions.length === 2);
+    expect(sent.map((c) => c.items ?? 1)).toEqual([1, 3]);
+    decisions[1]();
+    expect(await Promise.all([first, ...rest])).toEqual(Array(4).fill({ txHash: '0xabc' }));
+  });
+
+  it('a group reaching EVM_BATCH_MAX leaves without waiting for the transaction in flight', async () => {
+    const sig = `0x${'22'.repeat(32)}${'33'.repeat(32)}1b`;
+    const sent: { items?: number }[] = [];
+    const sender = {
+      submit: async (call: { items?: number }) => (sent.push(call), { id: `ctx_${sent.length}`, txHash: '0xabc' }),
+      confirm: () => new Promise(() => undefined), // never decided
+    } as unknown as ChainSender;
+    const batcher = new SettlementBatcher(sender, {
+      token: TOKEN,
+      batcher: '0x' + '44'.repeat(20),
+      maxBatch: 2,
+      windowMs: 60_000,
+      bindHash: async () => undefined,
+    });
+    void batcher.settle(request(sig, 1));
+    await until(() => sent.length === 1);
+    void batcher.settle(request(sig, 2));
+    void batcher.settle(request(sig, 3));
+    await until(() => sent.length === 2);
+    expect(sent.map((c) => c.items ?? 1)).toEqual([1, 2]);
+  });
 });
+
+/** Resolves once `done()` holds, checking after each turn of the event loop (bounded). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  if (!done()) throw new Error('condition not reached');
+}

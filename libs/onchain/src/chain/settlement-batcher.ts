@@ -50,10 +50,21 @@ export class SettlementBatcher {
   private readonly logger = new Logger(SettlementBatcher.name);
   private readonly queue: Queued[] = [];
   private flushing = false;
+  /** Settlement transactions sent and not decided yet. */
+  private inFlight = 0;
+  /** Wakes a group gathering behind a transaction in flight (it was decided, or the group is full). */
+  private wake: (() => void) | null = null;
 
   constructor(
     private readonly sender: ChainSender,
-    private readonly o: { token: string; batcher: string | null; maxBatch: number; bindHash: BindSettlementHash },
+    private readonly o: {
+      token: string;
+      batcher: string | null;
+      maxBatch: number;
+      /** How long a group may gather behind a transaction in flight (EVM_BATCH_WINDOW_MS; 0: never). */
+      windowMs: number;
+      bindHash: BindSettlementHash;
+    },
   ) {}
 
   settle(req: SettleRequest): Promise<{ txHash: string }> {
@@ -67,6 +78,7 @@ export class SettlementBatcher {
         );
       }
       this.queue.push({ req, resends: 0, resolve, reject });
+      if (this.queue.length >= this.o.maxBatch) this.wake?.();
       if (!this.flushing) void this.flush();
     });
   }
@@ -75,6 +87,7 @@ export class SettlementBatcher {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
+        await this.gather();
         const group = this.queue.splice(0, this.o.batcher ? this.o.maxBatch : 1);
         try {
           const paymentIds = group.map((q) => q.req.paymentId).filter((id): id is string => !!id);
@@ -83,8 +96,12 @@ export class SettlementBatcher {
             await this.o.bindHash(sql, paymentIds, t.txHash);
             return true;
           });
-          // Persisted and broadcast: the next group can go while this one is mined.
-          void this.finish(group, tx!);
+          // Persisted and broadcast: the next group gathers while this one is mined.
+          this.inFlight++;
+          void this.finish(group, tx!).finally(() => {
+            this.inFlight--;
+            this.wake?.();
+          });
         } catch (err) {
           for (const q of group) q.reject(err as Error);
         }
@@ -92,6 +109,24 @@ export class SettlementBatcher {
     } finally {
       this.flushing = false;
     }
+  }
+
+  /**
+   * While a settlement transaction is in flight, the next group gathers until it is decided, the
+   * group is full, or the window ends: under load batches grow with the time a transaction takes
+   * to be mined (fewer transactions, less gas per settlement), while a settlement alone, with
+   * nothing in flight, leaves at once (with those asked for in the same turn of the event loop).
+   */
+  private async gather(): Promise<void> {
+    if (!this.o.batcher || this.o.windowMs <= 0 || this.inFlight === 0 || this.queue.length >= this.o.maxBatch) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.wake?.(), this.o.windowMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
   }
 
   private call(group: Queued[]) {

@@ -74,6 +74,7 @@ function evmAdapter({
     token: config.usdcAddress!,
     batcher: config.settlementBatcherAddress ?? null,
     maxBatch: config.evmBatchMax,
+    windowMs: config.evmBatchWindowMs,
     bindHash: bindSettlementHash,
   });
   return new EvmSettlementAdapter(config, provider, sender, batcher);
