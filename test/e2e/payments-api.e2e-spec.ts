@@ -68,6 +68,22 @@ describe('Payments API (e2e)', () => {
       });
     });
 
+    it('releases instant-tier earnings inline, the event carrying the balance after each release', async () => {
+      const a = await agent();
+      // The first creates the agent's available row; the next ones find it locked and owing nothing (one round trip).
+      for (const fee of [1_000_000n, 2_000_000n, 3_000_000n])
+        await seedCharge(api.app, { agentId: a.id, agentFee: fee, reputation: 90 });
+      const released = await events('escrow.released', a.id);
+      expect(released.map((e: { data: { amount: string; newAvailableBalance: string } }) => e.data)).toEqual([
+        { transactionId: expect.stringMatching(/^tx_/), amount: '0.950000', newAvailableBalance: '0.950000' },
+        { transactionId: expect.stringMatching(/^tx_/), amount: '1.900000', newAvailableBalance: '2.850000' },
+        { transactionId: expect.stringMatching(/^tx_/), amount: '2.850000', newAvailableBalance: '5.700000' },
+      ]);
+      const b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
+      expect(b).toMatchObject({ available: '5.700000', pending: '0.000000', executionCount: 3 });
+      expect(await invariants()).toEqual([]);
+    });
+
     it('shows instant-tier earnings as available and Standard-tier earnings in escrow until released', async () => {
       const a = await agent();
       await seedCharge(api.app, { agentId: a.id, agentFee: 1_000_000n, reputation: 90 }); // 0.95 now

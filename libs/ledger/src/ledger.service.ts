@@ -144,6 +144,12 @@ export class LedgerService {
     return out;
   }
 
+  /** Locks the accounts' rows (FOR UPDATE) like lockBalances, and answers the balances of the rows that exist only. */
+  async lockRows(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
+    const rows = await this.repo.lockBalances(manager, codes);
+    return new Map(rows.map((r) => [r.code, BigInt(r.balance)]));
+  }
+
   /** Current balances by code (0 for accounts never used). */
   async balances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
     const rows = await this.repo.balances(manager, codes);

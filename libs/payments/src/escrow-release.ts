@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, formatMicros } from '@app/common';
-import { Queryable } from '@app/database';
+import { allWrites, Queryable } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
 import { AgentCredit } from './debts/agent-credit';
@@ -22,7 +22,13 @@ export class EscrowRelease {
     private readonly clock: Clock,
   ) {}
 
-  async releaseIn(manager: Queryable, hold: EscrowHoldEntity): Promise<{ refundIds: string[] }> {
+  async releaseIn(
+    manager: Queryable,
+    hold: EscrowHoldEntity,
+    locked?: Map<string, bigint>,
+  ): Promise<{ refundIds: string[] }> {
+    if (hold.amount > 0n && locked && this.owesNothing(hold.agentId, locked))
+      return this.releaseAtOnce(manager, hold, locked);
     await this.holds.markReleased(manager, hold.id, this.clock.now());
     if (hold.amount === 0n) return { refundIds: [] };
     // What the agent owes (a dispute's refund of earnings it had withdrawn) is repaid first.
@@ -42,5 +48,45 @@ export class EscrowRelease {
       newAvailableBalance: formatMicros(available),
     });
     return { refundIds };
+  }
+
+  /**
+   * The agent's available row is locked by this transaction and its owed balance is 0: no debt to
+   * repay, so the whole amount lands in available and the new balance is known before the credit
+   * runs. The hold's update, the credit and the event then go out together, one round trip while
+   * the charge holds the hot ledger rows, instead of three. Checked after: a credit that repaid
+   * anything or left another balance rolls the transaction back.
+   */
+  private owesNothing(agentId: string, locked: Map<string, bigint>): boolean {
+    return (
+      locked.has(Accounts.agentAvailable(agentId).code) && (locked.get(Accounts.agentOwed(agentId).code) ?? 0n) === 0n
+    );
+  }
+
+  private async releaseAtOnce(
+    manager: Queryable,
+    hold: EscrowHoldEntity,
+    locked: Map<string, bigint>,
+  ): Promise<{ refundIds: string[] }> {
+    const code = Accounts.agentAvailable(hold.agentId).code;
+    const available = locked.get(code)! + hold.amount;
+    const [, credited] = await allWrites([
+      this.holds.markReleased(manager, hold.id, this.clock.now()),
+      this.credit.credit(manager, {
+        code: 'escrow.released',
+        refId: hold.id,
+        from: Accounts.agentEscrow(hold.agentId),
+        agentId: hold.agentId,
+        amount: hold.amount,
+      }),
+      this.outbox.record(manager, 'escrow.released', hold.agentId, {
+        transactionId: hold.transactionId,
+        amount: formatMicros(hold.amount),
+        newAvailableBalance: formatMicros(available),
+      }),
+    ]);
+    if (credited.repaid !== 0n || credited.balances.get(code) !== available)
+      throw new Error(`escrow release ${hold.id}: the agent's locked balances moved during the credit`);
+    return { refundIds: [] };
   }
 }

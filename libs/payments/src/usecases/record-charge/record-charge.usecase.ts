@@ -79,7 +79,7 @@ export class RecordCharge {
     // One round trip (pipeline mode): the two rows, the refund row and the posting go out together
     // and run in this order; the posting locks the hot platform accounts only until commit.
     // The hold's length by tier (reputation's reputationTier: 60+ instant, 40+ Standard, 20+ At Risk, else Critical).
-    const [releaseAt, opened] = await allWrites([
+    const [releaseAt, opened, , locked] = await allWrites([
       this.holds.insertCharge(
         manager,
         transaction,
@@ -117,15 +117,12 @@ export class RecordCharge {
       // the order withdrawals and disputes take them in. Taking the row first deadlocked a charge
       // against a withdrawal holding available and waiting for the row.
       c.releaseInline !== false
-        ? this.ledger.lockBalances(manager, [
-            Accounts.agentAvailable(c.agentId).code,
-            Accounts.agentOwed(c.agentId).code,
-          ])
+        ? this.ledger.lockRows(manager, [Accounts.agentAvailable(c.agentId).code, Accounts.agentOwed(c.agentId).code])
         : Promise.resolve(null),
     ]);
     hold.releaseAt = releaseAt;
     if (hold.releaseAt.getTime() <= now.getTime() && c.releaseInline !== false) {
-      await this.escrowRelease.releaseIn(manager, hold);
+      await this.escrowRelease.releaseIn(manager, hold, locked ?? undefined);
       Object.assign(hold, { status: 'released', releasedAt: now });
     }
     return { transaction, hold, refund: opened };
