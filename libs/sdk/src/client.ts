@@ -207,11 +207,6 @@ export class AgoraClient {
     return new AgoraSession(this, options);
   }
 
-  /** A session's refund: the spend cap counts what was paid less what came back. */
-  refunded(amount: bigint): void {
-    this.payer?.credit(amount);
-  }
-
   /** Closes a chain with a token of its root caller: its tokens given up, the unspent budget refunded once nothing runs. */
   async closeChain(chainId: string, chainToken: string): Promise<Chain> {
     return (await unwrap(

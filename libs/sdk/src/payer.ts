@@ -73,14 +73,9 @@ export class Payer {
     this.assets = { ...USDC_ASSETS, ...allowedAssets };
   }
 
-  /** Micro-USDC signed for so far, less the refunds credited back. */
+  /** Micro-USDC signed for so far. */
   get sessionSpent(): bigint {
     return this.spent;
-  }
-
-  /** Money paid and given back (a session's refund): it no longer counts against the session cap. */
-  credit(amount: bigint): void {
-    this.spent -= amount > this.spent ? this.spent : amount;
   }
 
   get remaining(): bigint {

@@ -8,8 +8,6 @@ export interface SessionClient {
   execute(o: ExecuteOptions): Promise<ExecuteResult>;
   closeChain(chainId: string, chainToken: string): Promise<Chain>;
   readonly discovery: Pick<DiscoveryResource, 'chain'>;
-  /** A chain's refund came back: the client's spend cap counts what was paid less it. */
-  refunded?(amount: bigint): void;
 }
 
 export interface SessionOptions {
@@ -58,8 +56,6 @@ type Open = {
   paid: bigint;
   calls: number;
   header: ExecuteResult['payment'];
-  /** Its refund, once known (credited to the spend cap once). */
-  refund?: string;
 };
 
 /** Codes that say the session's chain can take no more calls: it closed, or its token lapsed. */
@@ -178,11 +174,8 @@ export class AgoraSession {
     const closed = c.token ? await this.client.closeChain(c.chainId, c.token).catch(() => null) : null;
     c.token = null; // given up (or lapsed): never sent again
     const chain = closed ?? ((await this.client.discovery.chain(c.chainId, { payment: c.header })) as Chain);
+    // The client's spend caps keep counting what was signed: a refund is the server's word, not money the SDK saw arrive.
     const refunded = chain.refund?.amount ?? (chain.completedAt ? '0.000000' : null);
-    if (refunded !== null && c.refund === undefined) {
-      c.refund = refunded;
-      this.client.refunded?.(toMicros(refunded));
-    }
     return { chainId: c.chainId, paid: formatMicros(c.paid), spent: chain.totalCost, refunded, calls: c.calls };
   }
 }

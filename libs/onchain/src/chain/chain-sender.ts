@@ -114,7 +114,9 @@ export class ChainSender {
     // Tests: the process dies here, persisted and never broadcast.
     this.o.faults.trip('chain.after-persist');
     this.expected.set(tx.id, this.watcher.wait(tx.txHash, this.o.receiptTimeoutMs));
-    if ((await this.broadcast(tx)) === 'nonce-used') await this.decideNow(tx);
+    // Settlements only: a settlement wrongly taken for dropped (a lagging node behind a load balancer) is sent again and
+    // refused on chain, and its payment finds the transaction that moved it; a transfer is left to the receipt wait.
+    if ((await this.broadcast(tx)) === 'nonce-used' && tx.kind === 'settlement') await this.decideNow(tx);
     this.o.faults.trip('chain.after-broadcast');
     return tx;
   }

@@ -106,6 +106,34 @@ describe('SettlementBatcher', () => {
     expect(await Promise.all([first, ...rest])).toEqual(Array(4).fill({ txHash: '0xabc' }));
   });
 
+  it('a transaction whose nonce another used: its settlements go out again, each at most three more times', async () => {
+    const sig = `0x${'22'.repeat(32)}${'33'.repeat(32)}1b`;
+    const [a, b] = [request(sig, 1), request(sig, 2)];
+    const logs = [a, b].map((r) => ({
+      address: TOKEN,
+      topics: [USED, zeroPadValue(r.payer.toLowerCase(), 32), r.nonce],
+    }));
+    const outcomes = ['dropped', 'dropped', 'dropped', 'mined'];
+    let sent = 0;
+    const sender = {
+      submit: async () => ({ id: `ctx_${++sent}`, txHash: `0x${sent}` }),
+      confirm: async () => ({ state: outcomes.shift(), receipt: { logs } }),
+    } as unknown as ChainSender;
+    const batcher = new SettlementBatcher(sender, {
+      token: TOKEN,
+      batcher: '0x' + '44'.repeat(20),
+      maxBatch: 10,
+      windowMs: 0,
+      bindHash: async () => undefined,
+    });
+    expect(await Promise.all([batcher.settle(a), batcher.settle(b)])).toEqual([{ txHash: '0x4' }, { txHash: '0x4' }]);
+    // Dropped a fourth time: no more resends, it fails (the payment's retry asks the chain first).
+    outcomes.push('dropped', 'dropped', 'dropped', 'dropped');
+    const last = await batcher.settle(request(sig, 3)).catch((e: unknown) => e);
+    expect(last).toBeInstanceOf(SettlementNotMinedError);
+    expect(sent).toBe(8);
+  });
+
   it('a group reaching EVM_BATCH_MAX leaves without waiting for the transaction in flight', async () => {
     const sig = `0x${'22'.repeat(32)}${'33'.repeat(32)}1b`;
     const sent: { items?: number }[] = [];

@@ -153,9 +153,12 @@ export class SettlementBatcher {
     try {
       const outcome = await this.sender.confirm(tx);
       // Its nonce was used by another transaction, so it can never land: its authorizations are unused; sent again.
-      if (outcome.state === 'dropped' && group.every((q) => q.resends < MAX_RESENDS)) {
-        this.queue.unshift(...group.map((q) => ({ ...q, resends: q.resends + 1 })));
-        if (!this.flushing) void this.flush();
+      if (outcome.state === 'dropped') {
+        const again = group.filter((q) => q.resends < MAX_RESENDS);
+        const err = new SettlementNotMinedError(`settlement transaction ${tx.txHash} dropped ${MAX_RESENDS + 1} times`);
+        for (const q of group) if (q.resends >= MAX_RESENDS) q.reject(err);
+        this.queue.unshift(...again.map((q) => ({ ...q, resends: q.resends + 1 })));
+        if (again.length > 0 && !this.flushing) void this.flush();
         return;
       }
       // Sent and not decided within the wait (a node that stalls, a busy chain): it may still land.
