@@ -23,6 +23,12 @@ function request(signature: string, n: number): SettleRequest {
   };
 }
 
+/** A batcher over `sender`: through the batch contract (`batched`) or one transaction per settlement. */
+function batcherOf(sender: ChainSender, o: { batched: boolean; maxBatch: number; windowMs: number }) {
+  const batcher = o.batched ? '0x' + '44'.repeat(20) : null;
+  return new SettlementBatcher(sender, { token: TOKEN, batcher, ...o, bindHash: async () => undefined });
+}
+
 describe('SettlementBatcher', () => {
   it('an authorization that cannot be encoded fails alone; the one beside it is sent and settles', async () => {
     const calls: { data: string }[] = [];
@@ -34,13 +40,7 @@ describe('SettlementBatcher', () => {
         receipt: { logs: [{ address: TOKEN, topics: [USED, zeroPadValue(good.payer.toLowerCase(), 32), good.nonce] }] },
       }),
     } as unknown as ChainSender;
-    const batcher = new SettlementBatcher(sender, {
-      token: TOKEN,
-      batcher: null,
-      maxBatch: 10,
-      windowMs: 0,
-      bindHash: async () => undefined,
-    });
+    const batcher = batcherOf(sender, { batched: false, maxBatch: 10, windowMs: 0 });
     const [bad, ok] = await Promise.allSettled([batcher.settle(request('0x1234', 2)), batcher.settle(good)]);
     expect(bad).toMatchObject({ status: 'rejected', reason: expect.any(SettlementNotMinedError) });
     expect(ok).toEqual({ status: 'fulfilled', value: { txHash: '0xabc' } });
@@ -57,13 +57,7 @@ describe('SettlementBatcher', () => {
     ],
   ])('a transaction sent and %s: undecided (its hash), never a failure', async (_what, confirm) => {
     const sender = { submit: async () => ({ id: 'ctx_1', txHash: '0xabc' }), confirm } as unknown as ChainSender;
-    const batcher = new SettlementBatcher(sender, {
-      token: TOKEN,
-      batcher: null,
-      maxBatch: 10,
-      windowMs: 0,
-      bindHash: async () => undefined,
-    });
+    const batcher = batcherOf(sender, { batched: false, maxBatch: 10, windowMs: 0 });
     const [out] = await Promise.allSettled([batcher.settle(request(`0x${'22'.repeat(32)}${'33'.repeat(32)}1b`, 3))]);
     expect(out).toMatchObject({ status: 'rejected', reason: expect.any(SettlementUndecided) });
     expect((out as PromiseRejectedResult).reason.txHash).toBe('0xabc');
@@ -84,13 +78,7 @@ describe('SettlementBatcher', () => {
       confirm: () =>
         new Promise((resolve) => decisions.push(() => resolve({ state: 'mined', receipt: { logs: usedLogs } }))),
     } as unknown as ChainSender;
-    const batcher = new SettlementBatcher(sender, {
-      token: TOKEN,
-      batcher: '0x' + '44'.repeat(20),
-      maxBatch: 10,
-      windowMs: 60_000,
-      bindHash: async () => undefined,
-    });
+    const batcher = batcherOf(sender, { batched: true, maxBatch: 10, windowMs: 60_000 });
     // Alone, with nothing in flight: sent at once.
     const first = batcher.settle(reqs[0]);
     await until(() => decisions.length === 1);
@@ -119,13 +107,7 @@ describe('SettlementBatcher', () => {
       submit: async () => ({ id: `ctx_${++sent}`, txHash: `0x${sent}` }),
       confirm: async () => ({ state: outcomes.shift(), receipt: { logs } }),
     } as unknown as ChainSender;
-    const batcher = new SettlementBatcher(sender, {
-      token: TOKEN,
-      batcher: '0x' + '44'.repeat(20),
-      maxBatch: 10,
-      windowMs: 0,
-      bindHash: async () => undefined,
-    });
+    const batcher = batcherOf(sender, { batched: true, maxBatch: 10, windowMs: 0 });
     expect(await Promise.all([batcher.settle(a), batcher.settle(b)])).toEqual([{ txHash: '0x4' }, { txHash: '0x4' }]);
     // Dropped a fourth time: no more resends, it fails (the payment's retry asks the chain first).
     outcomes.push('dropped', 'dropped', 'dropped', 'dropped');
@@ -141,13 +123,7 @@ describe('SettlementBatcher', () => {
       submit: async (call: { items?: number }) => (sent.push(call), { id: `ctx_${sent.length}`, txHash: '0xabc' }),
       confirm: () => new Promise(() => undefined), // never decided
     } as unknown as ChainSender;
-    const batcher = new SettlementBatcher(sender, {
-      token: TOKEN,
-      batcher: '0x' + '44'.repeat(20),
-      maxBatch: 2,
-      windowMs: 60_000,
-      bindHash: async () => undefined,
-    });
+    const batcher = batcherOf(sender, { batched: true, maxBatch: 2, windowMs: 60_000 });
     void batcher.settle(request(sig, 1));
     await until(() => sent.length === 1);
     void batcher.settle(request(sig, 2));
