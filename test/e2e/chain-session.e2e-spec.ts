@@ -46,6 +46,7 @@ describe('a chain held open by its root caller (e2e)', () => {
 
     // Three calls, each with the token the previous answer handed back: depth 1, the budget down by exactly each cost.
     let lastExp = claims.exp as number;
+    const exps = [lastExp];
     for (const [i, text] of ['one', 'two', 'three'].entries()) {
       const res = await s.call(token, text);
       expect(res.status).toBe(200);
@@ -56,7 +57,19 @@ describe('a chain held open by its root caller (e2e)', () => {
       expect(claimsOf(token)).toMatchObject({ cid: chainId, d: 0, rb: left, cl: true, ptx: data.requestId });
       expect(claimsOf(token).exp).toBeGreaterThanOrEqual(lastExp);
       lastExp = claimsOf(token).exp;
+      exps.push(lastExp);
     }
+
+    // The chain's delayed checks: one per second in which a handed-out token expires, not one per call
+    // (a session calling all the time would pile them up), each due on the whole second after its expiry.
+    const { default: Redis } = await import('ioredis');
+    const redis = new Redis(s.api.config.redisUrl);
+    const delayed = await redis.zrange(`${s.api.config.queuePrefix}:money:delayed`, 0, -1);
+    await redis.quit();
+    const seconds = new Set(exps.map((e) => Math.ceil(e / 1000) * 1000));
+    expect(delayed.filter((id) => id.startsWith(`chain_finish-${chainId}`)).sort()).toEqual(
+      [...seconds].sort().map((at) => `chain_finish-${chainId}-${at}`),
+    );
 
     // Open while the last token is valid: nothing runs, every node succeeded, nothing refunded yet.
     const open = await s.api.request('GET', `/api/v1/chains/${chainId}`, { headers: { 'x-chain-token': token } });
