@@ -40,6 +40,9 @@ describe('chains on anvil (e2e)', () => {
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       MAINTENANCE_INTERVAL_MS: '300',
+      // The root's answer holds the chain open for its caller's token: short-lived here, so the chain closes
+      // (and refunds on chain) seconds after the root's answer, well inside the test's waits.
+      CHAIN_TOKEN_TTL_S: '2',
     });
     ds = api.app.get(DataSource);
     orchestrator = await startOrchestratorAgent({ platformUrl: api.baseUrl });
