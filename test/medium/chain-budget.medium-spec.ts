@@ -14,6 +14,15 @@ import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app
 import { Domain, startDomain } from '../support/medium';
 
 /** The chain budget's money against real Postgres: funding, parallel reservations (G14), refunded nodes, the final refund. */
+/** The root's end at `at(0)`, its answer handing the root's caller a token valid 10 s. */
+const heldRootEnd = (at: (ms: number) => Date) => ({
+  cost: 0n,
+  transactionId: newId('tx'),
+  executionTimeMs: 5,
+  completedAt: at(0),
+  holdUntil: at(10_000),
+});
+
 describe('chain budget (medium)', () => {
   let domain: Domain;
   let budget: ChainBudget;
@@ -174,13 +183,7 @@ describe('chain budget (medium)', () => {
     const t0 = Date.now();
     const at = (ms: number) => new Date(t0 + ms);
     // The root's success hands its caller a token valid 10 s: written with the root's end.
-    const rootEnd = {
-      cost: 0n,
-      transactionId: newId('tx'),
-      executionTimeMs: 5,
-      completedAt: at(0),
-      holdUntil: at(10_000),
-    };
+    const rootEnd = heldRootEnd(at);
     expect(await tx.pipelined((sql) => budget.complete(sql, root.executionId, rootEnd))).toMatchObject({
       finishable: false,
       closesAt: at(10_000),
@@ -217,13 +220,7 @@ describe('chain budget (medium)', () => {
     // The root's own sub-call, still running when the root ends.
     const early = child(id, root.executionId, 11_000n);
     await tx.pipelined((sql) => budget.reserve(sql, early, at(0)));
-    const rootEnd = {
-      cost: 0n,
-      transactionId: newId('tx'),
-      executionTimeMs: 5,
-      completedAt: at(0),
-      holdUntil: at(10_000),
-    };
+    const rootEnd = heldRootEnd(at);
     expect(await tx.pipelined((sql) => budget.complete(sql, root.executionId, rootEnd))).toMatchObject({
       finishable: false,
       closesAt: null, // the root's sub-call still runs

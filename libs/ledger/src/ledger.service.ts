@@ -138,10 +138,8 @@ export class LedgerService {
    * before several postings, so that together they still take their accounts in that order.
    */
   async lockBalances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
-    const rows = await this.repo.lockBalances(manager, codes);
-    const out = new Map<string, bigint>(codes.map((c) => [c, 0n]));
-    for (const r of rows) out.set(r.code, BigInt(r.balance));
-    return out;
+    const rows = await this.lockRows(manager, codes);
+    return new Map(codes.map((c) => [c, rows.get(c) ?? 0n]));
   }
 
   /** Locks the accounts' rows (FOR UPDATE) like lockBalances, and answers the balances of the rows that exist only. */

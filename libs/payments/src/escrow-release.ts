@@ -22,56 +22,27 @@ export class EscrowRelease {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * `locked`: the agent's balances as the caller's transaction locked them (a charge). When the
+   * available row is among them and nothing is owed, the credit lands whole in available, so the
+   * event's balance is known before the credit runs: the hold's update, the credit and the event go
+   * out together (one round trip while a charge holds the hot ledger rows), checked after (a credit
+   * that repaid anything or left another balance rolls the transaction back). Otherwise the event
+   * follows the credit, with the balance it left.
+   */
   async releaseIn(
     manager: Queryable,
     hold: EscrowHoldEntity,
     locked?: Map<string, bigint>,
   ): Promise<{ refundIds: string[] }> {
-    if (hold.amount > 0n && locked && this.owesNothing(hold.agentId, locked))
-      return this.releaseAtOnce(manager, hold, locked);
-    await this.holds.markReleased(manager, hold.id, this.clock.now());
-    if (hold.amount === 0n) return { refundIds: [] };
-    // What the agent owes (a dispute's refund of earnings it had withdrawn) is repaid first.
-    const { balances, refundIds } = await this.credit.credit(manager, {
-      code: 'escrow.released',
-      refId: hold.id,
-      from: Accounts.agentEscrow(hold.agentId),
-      agentId: hold.agentId,
-      amount: hold.amount,
-    });
-    const available =
-      balances.get(Accounts.agentAvailable(hold.agentId).code) ??
-      (await this.ledger.balance(manager, Accounts.agentAvailable(hold.agentId).code));
-    await this.outbox.record(manager, 'escrow.released', hold.agentId, {
-      transactionId: hold.transactionId,
-      amount: formatMicros(hold.amount),
-      newAvailableBalance: formatMicros(available),
-    });
-    return { refundIds };
-  }
-
-  /**
-   * The agent's available row is locked by this transaction and its owed balance is 0: no debt to
-   * repay, so the whole amount lands in available and the new balance is known before the credit
-   * runs. The hold's update, the credit and the event then go out together, one round trip while
-   * the charge holds the hot ledger rows, instead of three. Checked after: a credit that repaid
-   * anything or left another balance rolls the transaction back.
-   */
-  private owesNothing(agentId: string, locked: Map<string, bigint>): boolean {
-    return (
-      locked.has(Accounts.agentAvailable(agentId).code) && (locked.get(Accounts.agentOwed(agentId).code) ?? 0n) === 0n
-    );
-  }
-
-  private async releaseAtOnce(
-    manager: Queryable,
-    hold: EscrowHoldEntity,
-    locked: Map<string, bigint>,
-  ): Promise<{ refundIds: string[] }> {
+    const released = this.holds.markReleased(manager, hold.id, this.clock.now());
+    if (hold.amount === 0n) return released.then(() => ({ refundIds: [] }));
     const code = Accounts.agentAvailable(hold.agentId).code;
-    const available = locked.get(code)! + hold.amount;
+    const known =
+      locked?.has(code) && !locked.get(Accounts.agentOwed(hold.agentId).code) ? locked.get(code)! + hold.amount : null;
     const [, credited] = await allWrites([
-      this.holds.markReleased(manager, hold.id, this.clock.now()),
+      released,
+      // What the agent owes (a dispute's refund of earnings it had withdrawn) is repaid first.
       this.credit.credit(manager, {
         code: 'escrow.released',
         refId: hold.id,
@@ -79,14 +50,22 @@ export class EscrowRelease {
         agentId: hold.agentId,
         amount: hold.amount,
       }),
-      this.outbox.record(manager, 'escrow.released', hold.agentId, {
-        transactionId: hold.transactionId,
-        amount: formatMicros(hold.amount),
-        newAvailableBalance: formatMicros(available),
-      }),
+      known === null ? Promise.resolve(null) : this.announce(manager, hold, known),
     ]);
-    if (credited.repaid !== 0n || credited.balances.get(code) !== available)
-      throw new Error(`escrow release ${hold.id}: the agent's locked balances moved during the credit`);
-    return { refundIds: [] };
+    if (known !== null) {
+      if (credited.repaid !== 0n || credited.balances.get(code) !== known)
+        throw new Error(`escrow release ${hold.id}: the agent's locked balances moved during the credit`);
+    } else {
+      await this.announce(manager, hold, credited.balances.get(code) ?? (await this.ledger.balance(manager, code)));
+    }
+    return { refundIds: credited.refundIds };
+  }
+
+  private announce(manager: Queryable, hold: EscrowHoldEntity, available: bigint): Promise<unknown> {
+    return this.outbox.record(manager, 'escrow.released', hold.agentId, {
+      transactionId: hold.transactionId,
+      amount: formatMicros(hold.amount),
+      newAvailableBalance: formatMicros(available),
+    });
   }
 }

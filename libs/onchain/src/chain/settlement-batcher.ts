@@ -112,8 +112,8 @@ export class SettlementBatcher {
   }
 
   /**
-   * While a settlement transaction is in flight, the next group gathers until it is decided, the
-   * group is full, or the window ends: under load batches grow with the time a transaction takes
+   * While a settlement transaction is in flight, the next group gathers until one in flight is
+   * decided, the group is full, or the window ends: under load batches grow with the time a transaction takes
    * to be mined (fewer transactions, less gas per settlement), while a settlement alone, with
    * nothing in flight, leaves at once (with those asked for in the same turn of the event loop).
    */
@@ -152,7 +152,7 @@ export class SettlementBatcher {
   private async finish(group: Queued[], tx: NonNullable<Awaited<ReturnType<ChainSender['submit']>>>): Promise<void> {
     try {
       const outcome = await this.sender.confirm(tx);
-      // Its nonce was used by another transaction, so it can never land: its authorizations are unused; sent again.
+      // Its nonce was used by another transaction: its authorizations go out again (one that did move money after all is refused on chain).
       if (outcome.state === 'dropped') {
         const again = group.filter((q) => q.resends < MAX_RESENDS);
         const err = new SettlementNotMinedError(`settlement transaction ${tx.txHash} dropped ${MAX_RESENDS + 1} times`);
