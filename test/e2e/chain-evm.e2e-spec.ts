@@ -119,7 +119,7 @@ describe('chains on anvil (e2e)', () => {
     expect(await chain.balanceOf(payer.address)).toBe(left); // refunded on chain, once
     const earned = REGISTRATION_FEE_MICROS * 2n + ROOT_COST + BUDGET - left;
     expect(await chain.balanceOf(chain.platform.address)).toBe(platformStart + earned);
-    const [world] = await ds.query(`SELECT (-balance)::text AS net FROM ledger_accounts WHERE code = 'world:chain'`);
+    const [world] = await ds.query(`SELECT (-sum(balance))::text AS net FROM ledger_accounts WHERE kind = 'world'`);
     expect(BigInt(world.net)).toBe(earned); // I8 against the chain itself
     expect(
       (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS, ...CHAIN_CHECKS])).results.filter(

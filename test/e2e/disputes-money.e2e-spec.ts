@@ -68,7 +68,8 @@ describe('Disputes: money (e2e)', () => {
     frozen: await account(`agent:${id}:frozen`),
     owed: await account(`agent:${id}:owed`),
   });
-  const revenue = () => account('platform:revenue');
+  const revenue = async () =>
+    BigInt((await ds.query(`SELECT sum(balance)::text AS b FROM ledger_accounts WHERE kind = 'revenue'`))[0].b);
   const owedTo = (payer: Wallet) => account(`client:${payer.address.toLowerCase()}:refund_payable`);
   const score = async (id: string) =>
     (await ds.query(`SELECT reputation_score AS s FROM agents WHERE id = $1`, [id]))[0].s as number;

@@ -193,7 +193,7 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
     // I8 against the chain: what reached the platform wallet, net, is what the ledger says came in from the chain.
     const kept = REGISTRATION_FEE_MICROS + PLATFORM_FEE + AGENT_FEE - AGENT_FEE;
     expect(await chain.balanceOf(chain.platform.address)).toBe(platformStart + kept);
-    const [world] = await ds.query(`SELECT (-balance)::text AS net FROM ledger_accounts WHERE code = 'world:chain'`);
+    const [world] = await ds.query(`SELECT (-sum(balance))::text AS net FROM ledger_accounts WHERE kind = 'world'`);
     expect(BigInt(world.net)).toBe(kept);
     expect(await invariantViolations(ds)).toEqual([]);
     const check = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [

@@ -29,7 +29,7 @@ describe('x402 payments (e2e)', () => {
     const [r] = await ds.query(
       `SELECT (SELECT count(*) FROM agents)::int AS agents, (SELECT count(*) FROM payments)::int AS payments,
               (SELECT count(*) FROM ledger_transactions)::int AS journal,
-              coalesce((SELECT balance FROM ledger_accounts WHERE code = 'platform:revenue'), 0)::text AS revenue`,
+              coalesce((SELECT sum(balance) FROM ledger_accounts WHERE kind = 'revenue'), 0)::text AS revenue`,
     );
     return r as { agents: number; payments: number; journal: number; revenue: string };
   };

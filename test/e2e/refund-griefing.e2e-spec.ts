@@ -59,7 +59,7 @@ describe('Refunds that cost more than they return (e2e)', () => {
       [payer.address.toLowerCase()],
     )) as { id: string; amount: string; status: string; carriedBy: string | null; payoutAmount: string | null }[];
   const revenue = async () =>
-    BigInt((await ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b);
+    BigInt((await ds.query(`SELECT sum(balance)::text AS b FROM ledger_accounts WHERE kind = 'revenue'`))[0].b);
   const invariants = async () =>
     (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
       (r) => r.violations.length,

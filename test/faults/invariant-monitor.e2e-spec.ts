@@ -44,7 +44,7 @@ describe('faults: the scheduled invariant check pauses payouts (e2e)', () => {
     await waitFor(async () => (await health()).status === 200 && (await checkedAt()), 'a passing check');
 
     // A balance changed behind the journal's back (I1 conservation, I3 fold).
-    await ds.query(`UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'platform:revenue'`);
+    await ds.query(`UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'platform:revenue:0'`);
     const down = await waitFor(async () => {
       const res = await health();
       return res.status === 503 ? res : undefined;
@@ -72,7 +72,7 @@ describe('faults: the scheduled invariant check pauses payouts (e2e)', () => {
     );
     expect(await withdrawal()).toEqual({ status: 'pending', attempts: 0 });
 
-    await ds.query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue'`);
+    await ds.query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue:0'`);
     await waitFor(async () => (await health()).status === 200, 'health to recover');
     await waitFor(async () => (await withdrawal()).status === 'completed', 'the paused withdrawal to complete');
     expect(worker.output()).toMatch(/payouts resume/);

@@ -186,7 +186,7 @@ describe('npm run ledger:check (the CLI)', () => {
       // Break conservation behind the ledger's back (the CHECK allows it; I1 and I3 must not).
       await api.app
         .get(DataSource)
-        .query(`UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'platform:revenue'`);
+        .query(`UPDATE ledger_accounts SET balance = balance + 1 WHERE code = 'platform:revenue:0'`);
       const bad = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
         'ledger:check',
       ]);
@@ -198,7 +198,7 @@ describe('npm run ledger:check (the CLI)', () => {
       // A rollup that drifted from the rows it summarises is named too.
       await api.app
         .get(DataSource)
-        .query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue'`);
+        .query(`UPDATE ledger_accounts SET balance = balance - 1 WHERE code = 'platform:revenue:0'`);
       await api.app.get(DataSource).query(`UPDATE platform_stats SET volume = volume + 1 WHERE shard = 0`);
       const drift = startProcess(builtApp('ops'), { DATABASE_URL: api.databaseUrl, LOG_LEVEL: 'silent' }, [
         'ledger:check',

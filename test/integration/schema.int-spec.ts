@@ -222,4 +222,51 @@ describe('schema (integration)', () => {
       1,
     );
   });
+
+  it('upgrading to LedgerShards: the balance of each hot account splits over its 16 shards, no total changes, and it reverts', async () => {
+    const ds = api.app.get(DataSource);
+    const rows = async (kind: string) =>
+      Object.fromEntries(
+        (
+          await ds.query(`SELECT code, balance::text AS b FROM ledger_accounts WHERE kind = $1 AND balance <> 0`, [
+            kind,
+          ])
+        ).map((r: { code: string; b: string }) => [r.code, BigInt(r.b)]),
+      ) as Record<string, bigint>;
+    const reverted = await undoThrough(ds, 'LedgerShards1764140000000');
+    // Before the shards: one row each, as the code before this migration posted.
+    await ds.query(`SELECT ledger_post(gen_random_uuid(), 'test.fee', $1, '{}'::jsonb, $2, $3, $4, $5, $6, $7)`, [
+      randomUUID(),
+      ['world:chain', 'platform:revenue'],
+      ['world', 'revenue'],
+      [null, null],
+      [null, 0],
+      [null, null],
+      [-1_000_037, 1_000_037],
+    ]);
+    const revenue = (await rows('revenue'))['platform:revenue'];
+    const world = (await rows('world'))['world:chain'];
+    expect(Object.keys(await rows('revenue'))).toEqual(['platform:revenue']);
+
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(reverted);
+    for (const [kind, code, total] of [
+      ['revenue', 'platform:revenue', revenue],
+      ['world', 'world:chain', world],
+    ] as const) {
+      const shards = await rows(kind);
+      const q = total / 16n;
+      expect(shards).toEqual(
+        Object.fromEntries(
+          Array.from({ length: 16 }, (_, i) => [`${code}:${i}`, q + (i === 0 ? total - q * 16n : 0n)]),
+        ),
+      );
+    }
+    expect((await runInvariantChecks(ds.manager, LEDGER_CHECKS)).ok).toBe(true);
+
+    await undoThrough(ds, 'LedgerShards1764140000000');
+    expect(await rows('revenue')).toEqual({ 'platform:revenue': revenue });
+    expect(await rows('world')).toEqual({ 'world:chain': world });
+    expect((await runInvariantChecks(ds.manager, LEDGER_CHECKS)).ok).toBe(true);
+    expect(await ds.runMigrations({ transaction: 'each' })).toHaveLength(1);
+  });
 });

@@ -159,7 +159,7 @@ describe('disputes: release versus freeze (medium)', () => {
       }
     }
     const revenueBefore = BigInt(
-      (await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b,
+      (await domain.ds.query(`SELECT sum(balance)::text AS b FROM ledger_accounts WHERE kind = 'revenue'`))[0].b,
     );
     await Promise.all([
       ...disputes.map((id) =>
@@ -175,7 +175,7 @@ describe('disputes: release versus freeze (medium)', () => {
       expect(money).toEqual([{ code: `agent:${agentId}:available`, balance: (EARNINGS * 8n).toString() }]);
     }
     const revenueAfter = BigInt(
-      (await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b,
+      (await domain.ds.query(`SELECT sum(balance)::text AS b FROM ledger_accounts WHERE kind = 'revenue'`))[0].b,
     );
     // 32 refunds take back 32 cuts; 32 new charges bring 32 platform fees and cuts.
     expect(revenueAfter - revenueBefore).toBe(

@@ -174,7 +174,7 @@ describe('payments: money outcomes (medium)', () => {
     });
     const revenue = async () =>
       BigInt(
-        (await domain.ds.query(`SELECT balance::text AS b FROM ledger_accounts WHERE code = 'platform:revenue'`))[0].b,
+        (await domain.ds.query(`SELECT sum(balance)::text AS b FROM ledger_accounts WHERE kind = 'revenue'`))[0].b,
       );
     const revenueBefore = await revenue();
     expect(await domain.get(ProcessWithdrawal).execute(w.id)).toBe('completed');

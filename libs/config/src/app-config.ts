@@ -9,6 +9,8 @@ export class AppConfig {
   port: number;
   databaseUrl: string;
   databasePoolSize: number;
+  /** Rows each of the platform's hot ledger accounts is spread over (ledger-shards.ts). */
+  ledgerShards: number;
   redisUrl: string;
   queuePrefix: string;
   publicBaseUrl: string;

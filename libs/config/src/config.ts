@@ -42,6 +42,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.settlementBatcherAddress = r.str('SETTLEMENT_BATCHER_ADDRESS');
   if (c.settlementBatcherAddress !== undefined && !isAddress(c.settlementBatcherAddress))
     r.problems.push('SETTLEMENT_BATCHER_ADDRESS must be a 0x address');
+  c.ledgerShards = r.int('LEDGER_SHARDS', 16, 1, 256);
   c.evmBatchMax = r.int('EVM_BATCH_MAX', 50, 1);
   c.evmBatchWindowMs = r.int('EVM_BATCH_WINDOW_MS', 25, 0, 1000);
   c.evmPollMs = r.int('EVM_POLL_MS', 100, 10);

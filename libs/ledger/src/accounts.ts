@@ -22,6 +22,8 @@ export interface AccountRef {
   ownerId: string | null;
   min: bigint | null;
   max: bigint | null;
+  /** One of the platform's hot accounts: stored as shards (ledger-shards.ts); `code` names them all. */
+  sharded?: boolean;
 }
 
 const nonNegative = (code: string, kind: AccountKind, ownerId: string | null): AccountRef => ({
@@ -33,9 +35,17 @@ const nonNegative = (code: string, kind: AccountKind, ownerId: string | null): A
 });
 
 export const Accounts = {
-  /** USDC on chain, outside the platform: goes negative as money comes in. */
-  worldChain: (): AccountRef => ({ code: 'world:chain', kind: 'world', ownerId: null, min: null, max: null }),
-  platformRevenue: (): AccountRef => nonNegative('platform:revenue', 'revenue', null),
+  /** USDC on chain, outside the platform: goes negative as money comes in. In shards (ledger-shards.ts). */
+  worldChain: (): AccountRef => ({
+    code: 'world:chain',
+    kind: 'world',
+    ownerId: null,
+    min: null,
+    max: null,
+    sharded: true,
+  }),
+  /** What the platform earned (fees and cuts), in shards like world:chain. */
+  platformRevenue: (): AccountRef => ({ ...nonNegative('platform:revenue', 'revenue', null), sharded: true }),
   agentAvailable: (agentId: string) => nonNegative(`agent:${agentId}:available`, 'available', agentId),
   agentEscrow: (agentId: string) => nonNegative(`agent:${agentId}:escrow`, 'escrow', agentId),
   agentFrozen: (agentId: string) => nonNegative(`agent:${agentId}:frozen`, 'frozen', agentId),

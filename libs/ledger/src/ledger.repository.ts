@@ -17,6 +17,21 @@ export interface PostedRow {
   balances: Record<string, string>;
 }
 
+export interface AccountRow {
+  code: string;
+  kind: string;
+  balance: string;
+}
+
+/** The kinds whose accounts are shards (ledger-shards.ts): their partial index `ix_ledger_accounts_shards`. */
+const SHARD_KINDS_SQL = `kind IN ('world', 'revenue')`;
+
+/** By code, and by kind for sharded accounts (through their partial index); by code alone when no kind is asked. */
+const selectAccounts = (kinds: string[]) =>
+  `SELECT code, kind, balance::text FROM ledger_accounts WHERE code = ANY($1::text[])` +
+  (kinds.length ? ` OR (${SHARD_KINDS_SQL} AND kind = ANY($2::text[]))` : '');
+const params = (kinds: string[]) => (kinds.length ? [kinds] : []);
+
 /**
  * The SQL of `ledger_accounts` and the posting functions (migrations LedgerPostFunction, Disputes).
  * Every method runs on the caller's manager (its transaction, or a pipelined one): each issues its
@@ -70,16 +85,17 @@ export class LedgerRepository {
     return result;
   }
 
-  /** Locks the accounts in LEDGER_LOCK_ORDER; the rows of those that exist. */
-  lockBalances(manager: Queryable, codes: string[]): Promise<{ code: string; balance: string }[]> {
-    return manager.query(
-      `SELECT code, balance::text FROM ledger_accounts WHERE code = ANY($1::text[]) ORDER BY ${LEDGER_LOCK_ORDER} FOR UPDATE`,
-      [codes],
-    );
+  /** Locks the accounts (by code, and every account of the given kinds) in LEDGER_LOCK_ORDER; the rows of those that exist. */
+  lockBalances(manager: Queryable, codes: string[], kinds: string[] = []): Promise<AccountRow[]> {
+    return manager.query(`${selectAccounts(kinds)} ORDER BY ${LEDGER_LOCK_ORDER} FOR UPDATE`, [
+      codes,
+      ...params(kinds),
+    ]);
   }
 
-  balances(manager: Queryable, codes: string[]): Promise<{ code: string; balance: string }[]> {
-    return manager.query(`SELECT code, balance FROM ledger_accounts WHERE code = ANY($1::text[])`, [codes]);
+  /** The accounts by code, and every account of the given kinds. */
+  balances(manager: Queryable, codes: string[], kinds: string[] = []): Promise<AccountRow[]> {
+    return manager.query(selectAccounts(kinds), [codes, ...params(kinds)]);
   }
 
   async openAccounts(manager: Queryable, accounts: AccountRef[]): Promise<void> {

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppException, ErrorCode, formatMicros } from '@app/common';
+import { AppConfig } from '@app/config';
 import { pgErrorCode, Queryable } from '@app/database';
 import { AccountRef, Accounts, Leg } from './accounts';
 import { LedgerRepository, PostedRow } from './ledger.repository';
+import { SHARDED_KINDS, shardIndex, shardOf, spreadDebit } from './ledger-shards';
 
 export { LEDGER_LOCK_ORDER } from './ledger.repository';
 
@@ -58,6 +60,26 @@ function boundsError(err: unknown, legs: Leg[]): LedgerBoundsError | null {
   return new LedgerBoundsError(leg.account, BigInt(detail.balance), BigInt(detail.delta));
 }
 
+/** The codes of plain accounts, and the kinds of the sharded ones among `codes`. */
+function splitSharded(codes: string[]): [string[], string[]] {
+  return [codes.filter((c) => !SHARDED_KINDS[c]), codes.filter((c) => SHARDED_KINDS[c]).map((c) => SHARDED_KINDS[c])];
+}
+
+/** Balances by code, the shards of each sharded account asked for (`kinds`) summed under its code. */
+function sumShards(rows: { code: string; kind: string; balance: string }[], kinds: string[]): Map<string, bigint> {
+  const byKind = new Map<string, string>(
+    Object.entries(SHARDED_KINDS)
+      .filter(([, kind]) => kinds.includes(kind))
+      .map(([code, kind]) => [kind, code]),
+  );
+  const out = new Map<string, bigint>();
+  for (const r of rows) {
+    const code = byKind.get(r.kind) ?? r.code;
+    out.set(code, (out.get(code) ?? 0n) + BigInt(r.balance));
+  }
+  return out;
+}
+
 /**
  * The only code that changes balances (its SQL in LedgerRepository; the rules here). One call = one
  * balanced journal transaction, inside the caller's database transaction, in one round trip (the
@@ -67,7 +89,13 @@ function boundsError(err: unknown, legs: Leg[]): LedgerBoundsError | null {
  */
 @Injectable()
 export class LedgerService {
-  constructor(private readonly repo: LedgerRepository) {}
+  /** The platform shard each open transaction (its manager) took first: its later postings take it too. */
+  private readonly pinned = new WeakMap<Queryable, number>();
+
+  constructor(
+    private readonly repo: LedgerRepository,
+    private readonly config: AppConfig,
+  ) {}
 
   async post(manager: Queryable, input: PostingInput): Promise<PostingResult> {
     const legs = input.legs.filter((l) => l.amount !== 0n);
@@ -80,16 +108,61 @@ export class LedgerService {
 
     const transactionId = randomUUID();
     let result: PostedRow;
+    // Issued before any await when no debit has to be spread (a pipelined caller's order holds).
+    const placed = this.place(manager, input.refId, legs);
     try {
-      result = await this.repo.post(manager, transactionId, input, legs);
+      const final = placed ?? (await this.spread(manager, input.refId, legs));
+      result = await this.repo.post(manager, transactionId, input, final);
     } catch (err) {
-      throw boundsError(err, legs) ?? err;
+      throw boundsError(err, placed ?? legs) ?? err;
     }
     return {
       transactionId: result.transactionId,
       duplicate: result.duplicate,
       balances: new Map(Object.entries(result.balances).map(([code, balance]) => [code, BigInt(balance)])),
     };
+  }
+
+  /**
+   * Legs on the platform's shards (ledger-shards.ts): a credit, or any leg of an unbounded account,
+   * goes to this transaction's shard; null when a bounded account (revenue) is debited, which
+   * `spread` takes from the shards that hold it.
+   */
+  private place(manager: Queryable, refId: string, legs: Leg[]): Leg[] | null {
+    if (!legs.some((l) => l.account.sharded)) return legs;
+    const k = this.shard(manager, refId);
+    if (legs.some((l) => l.account.sharded && l.amount < 0n && l.account.min !== null)) return null;
+    return legs.map((l) => (l.account.sharded ? { account: shardOf(l.account, k), amount: l.amount } : l));
+  }
+
+  /** Locks every shard of a debited bounded account (LEDGER_LOCK_ORDER) and takes the debit from those that hold it. */
+  private async spread(manager: Queryable, refId: string, legs: Leg[]): Promise<Leg[]> {
+    const k = this.shard(manager, refId);
+    const out: Leg[] = [];
+    for (const leg of legs) {
+      if (!leg.account.sharded) out.push(leg);
+      else if (leg.amount > 0n || leg.account.min === null)
+        out.push({ account: shardOf(leg.account, k), amount: leg.amount });
+      else {
+        const rows = await this.repo.lockBalances(manager, [], [leg.account.kind]);
+        const shards = rows.map((r) => ({ code: r.code, balance: BigInt(r.balance) }));
+        const legsOut = spreadDebit(leg.account, leg.amount, k, shards);
+        if (!legsOut)
+          throw new LedgerBoundsError(
+            leg.account,
+            shards.reduce((s, r) => s + r.balance, 0n),
+            leg.amount,
+          );
+        out.push(...legsOut);
+      }
+    }
+    return out;
+  }
+
+  private shard(manager: Queryable, refId: string): number {
+    let k = this.pinned.get(manager);
+    if (k === undefined) this.pinned.set(manager, (k = shardIndex(refId, this.config.ledgerShards)));
+    return k;
   }
 
   /**
@@ -142,18 +215,20 @@ export class LedgerService {
     return new Map(codes.map((c) => [c, rows.get(c) ?? 0n]));
   }
 
-  /** Locks the accounts' rows (FOR UPDATE) like lockBalances, and answers the balances of the rows that exist only. */
+  /**
+   * Locks the accounts' rows (FOR UPDATE) like lockBalances, and answers the balances of the rows that
+   * exist only. A sharded account's code locks all its shards and answers their sum.
+   */
   async lockRows(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
-    const rows = await this.repo.lockBalances(manager, codes);
-    return new Map(rows.map((r) => [r.code, BigInt(r.balance)]));
+    const [plain, kinds] = splitSharded(codes);
+    return sumShards(await this.repo.lockBalances(manager, plain, kinds), kinds);
   }
 
-  /** Current balances by code (0 for accounts never used). */
+  /** Current balances by code (0 for accounts never used); a sharded account's is the sum of its shards. */
   async balances(manager: Queryable, codes: string[]): Promise<Map<string, bigint>> {
-    const rows = await this.repo.balances(manager, codes);
-    const out = new Map<string, bigint>(codes.map((c) => [c, 0n]));
-    for (const r of rows) out.set(r.code, BigInt(r.balance));
-    return out;
+    const [plain, kinds] = splitSharded(codes);
+    const rows = sumShards(await this.repo.balances(manager, plain, kinds), kinds);
+    return new Map<string, bigint>(codes.map((c) => [c, rows.get(c) ?? 0n]));
   }
 
   /**

@@ -70,7 +70,8 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
   },
   {
     id: 'I8',
-    description: 'external reconciliation: -world:chain = settled payments - paid withdrawal nets (- paid refunds)',
+    description:
+      'external reconciliation: -world:chain (its shards summed) = settled payments - paid withdrawal nets (- paid refunds)',
     async run(m) {
       const [r]: Row[] = await m.query(
         `WITH funded AS (
@@ -80,7 +81,7 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
              JOIN ledger_transactions t ON t.code = 'execution.settled' AND t.ref_id = tr.id WHERE p.status = 'settled'
            UNION ALL
            SELECT p.value FROM payments p JOIN ledger_transactions t ON t.code = 'chain.funded' AND t.metadata->>'paymentId' = p.id WHERE p.status = 'settled')
-         SELECT coalesce((SELECT -balance FROM ledger_accounts WHERE code = 'world:chain'), 0)::text AS ledger,
+         SELECT coalesce((SELECT -sum(balance) FROM ledger_accounts WHERE kind = 'world'), 0)::text AS ledger,
                 ((SELECT coalesce(sum(value), 0) FROM funded)
                  - (SELECT coalesce(sum(net_amount), 0) FROM withdrawals WHERE status = 'completed')
                  - (SELECT coalesce(sum(amount), 0) FROM refunds WHERE status = 'completed'))::text AS rows`,

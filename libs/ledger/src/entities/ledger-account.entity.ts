@@ -11,6 +11,8 @@ import { bigintTransformer } from '@app/common';
 @Check('ck_ledger_accounts_max', `"max_balance" IS NULL OR "balance" <= "max_balance"`)
 @Index('ux_ledger_accounts_code', ['code'], { unique: true })
 @Index('ix_ledger_accounts_owner', ['ownerId'])
+/** The platform's hot accounts' shards, found by kind (migration LedgerShards). */
+@Index('ix_ledger_accounts_shards', ['kind'], { where: `"kind" IN ('world', 'revenue')` })
 export class LedgerAccountEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_ledger_accounts' })
   id: string;
