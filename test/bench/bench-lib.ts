@@ -40,9 +40,10 @@ export type RequestHeaders = Record<string, string>;
 export function load(
   name: string,
   connections: number,
-  opts: { url: string; body: string; pool?: RequestHeaders[]; seconds: number },
+  opts: { url: string; body: string; pool?: RequestHeaders[]; seconds: number; bodies?: string[] },
 ): Promise<Row> {
   let i = 0;
+  let b = 0;
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -55,6 +56,8 @@ export function load(
             headers: { 'content-type': 'application/json' },
             body: opts.body,
             setupRequest: (req: any) => {
+              // `bodies`: each request takes the next, in turn (calls spread over several agents).
+              if (opts.bodies) req = { ...req, body: opts.bodies[b++ % opts.bodies.length] };
               if (!opts.pool) return req;
               if (i >= opts.pool.length)
                 throw new Error(`${name}: the pool of ${opts.pool.length} payment headers ran dry; raise its size`);

@@ -49,6 +49,8 @@ async function roleApi(): Promise<string> {
     LOG_LEVEL: 'silent',
     DATABASE_URL: DB_URL,
     DATABASE_POOL_SIZE: '20',
+    // bench:ceiling sets it per api process: 1 is the single hot row of each platform account.
+    ...(process.env.BENCH_LEDGER_SHARDS ? { LEDGER_SHARDS: process.env.BENCH_LEDGER_SHARDS } : {}),
     QUEUE_PREFIX: `bench${Date.now()}`,
     OUTBOUND_ALLOW_HTTP: 'true',
     OUTBOUND_ALLOW_PRIVATE: 'true',
