@@ -58,11 +58,7 @@ async function pgbenchPart(): Promise<void> {
     for (const name of Object.keys(scripts)) {
       const out = execFileSync(
         'pgbench',
-        ['-n', '-c', String(c), '-j', String(Math.min(c, 2)), '-T', String(PG_SECONDS)].concat([
-          '-f',
-          file(name),
-          url,
-        ]),
+        ['-n', '-c', String(c), '-j', String(Math.min(c, 2)), '-T', String(PG_SECONDS)].concat(['-f', file(name), url]),
         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
       );
       tps[name] = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)![1]);

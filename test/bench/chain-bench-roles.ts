@@ -143,6 +143,7 @@ function evmConfig(): Record<string, string> {
     CHAIN_TOKEN_SEEDS: 'c7'.repeat(32),
     // A comparison run (BENCH_BATCH_WINDOW_MS=0: batches only of what arrived while the last one was persisted).
     ...(process.env.BENCH_BATCH_WINDOW_MS ? { EVM_BATCH_WINDOW_MS: process.env.BENCH_BATCH_WINDOW_MS } : {}),
+    ...(process.env.BENCH_BATCH_MIN ? { EVM_BATCH_MIN: process.env.BENCH_BATCH_MIN } : {}),
   };
 }
 

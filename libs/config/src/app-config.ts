@@ -28,6 +28,8 @@ export class AppConfig {
   evmBatchMax: number;
   /** How long a settlement group may gather behind a transaction in flight. */
   evmBatchWindowMs: number;
+  /** Under load, a smaller settlement group gathers (up to the window) until it holds this many. */
+  evmBatchMin: number;
   /** How often the receipt watcher asks for new blocks while anything is awaited (about the block time or less). */
   evmPollMs: number;
   /** How long a request waits for its transaction's receipt before the settlement is left to the retries. */

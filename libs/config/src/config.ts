@@ -44,7 +44,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     r.problems.push('SETTLEMENT_BATCHER_ADDRESS must be a 0x address');
   c.ledgerShards = r.int('LEDGER_SHARDS', 16, 1, 256);
   c.evmBatchMax = r.int('EVM_BATCH_MAX', 50, 1);
-  c.evmBatchWindowMs = r.int('EVM_BATCH_WINDOW_MS', 25, 0, 1000);
+  c.evmBatchWindowMs = r.int('EVM_BATCH_WINDOW_MS', 60, 0, 1000);
+  c.evmBatchMin = Math.min(r.int('EVM_BATCH_MIN', 8, 1), c.evmBatchMax);
   c.evmPollMs = r.int('EVM_POLL_MS', 100, 10);
   c.evmReceiptTimeoutMs = r.int('EVM_RECEIPT_TIMEOUT_MS', 30_000, 100);
   c.evmResendAfterMs = r.int('EVM_RESEND_AFTER_MS', 30_000, 100);

@@ -24,9 +24,12 @@ function request(signature: string, n: number): SettleRequest {
 }
 
 /** A batcher over `sender`: through the batch contract (`batched`) or one transaction per settlement. */
-function batcherOf(sender: ChainSender, o: { batched: boolean; maxBatch: number; windowMs: number }) {
+function batcherOf(
+  sender: ChainSender,
+  o: { batched: boolean; maxBatch: number; windowMs: number; minBatch?: number },
+) {
   const batcher = o.batched ? '0x' + '44'.repeat(20) : null;
-  return new SettlementBatcher(sender, { token: TOKEN, batcher, ...o, bindHash: async () => undefined });
+  return new SettlementBatcher(sender, { token: TOKEN, batcher, minBatch: 1, ...o, bindHash: async () => undefined });
 }
 
 describe('SettlementBatcher', () => {
@@ -131,10 +134,85 @@ describe('SettlementBatcher', () => {
     await until(() => sent.length === 2);
     expect(sent.map((c) => c.items ?? 1)).toEqual([1, 2]);
   });
+
+  describe('EVM_BATCH_MIN', () => {
+    const sig = `0x${'22'.repeat(32)}${'33'.repeat(32)}1b`;
+    /** A sender whose transactions are decided when the test says so. */
+    const controlled = () => {
+      const sent: { items?: number }[] = [];
+      const decisions: (() => void)[] = [];
+      const sender = {
+        submit: async (call: { items?: number }) => (sent.push(call), { id: `ctx_${sent.length}`, txHash: '0xabc' }),
+        confirm: () => new Promise((resolve) => decisions.push(() => resolve({ state: 'pending' }))),
+      } as unknown as ChainSender;
+      return { sent, decisions, sender };
+    };
+    const settle = (b: SettlementBatcher, n: number) => void b.settle(request(sig, n)).catch(() => undefined);
+
+    it('under load a group gathers until it holds the minimum, even with nothing in flight', async () => {
+      const { sent, decisions, sender } = controlled();
+      const batcher = batcherOf(sender, { batched: true, maxBatch: 10, windowMs: 60_000, minBatch: 3 });
+      settle(batcher, 1);
+      settle(batcher, 2);
+      await until(() => decisions.length === 1);
+      decisions[0]();
+      // The last group was two: settlements arrive faster than they leave. Nothing is in flight, yet two wait for a third.
+      settle(batcher, 3);
+      settle(batcher, 4);
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      expect(sent.map((c) => c.items ?? 1)).toEqual([2]);
+      settle(batcher, 5);
+      await until(() => sent.length === 2);
+      expect(sent.map((c) => c.items ?? 1)).toEqual([2, 3]);
+    });
+
+    it('under load, a settlement arriving slower than the window leaves at once: nobody is coming to join it', async () => {
+      const { sent, decisions, sender } = controlled();
+      const batcher = batcherOf(sender, { batched: true, maxBatch: 10, windowMs: 60, minBatch: 8 });
+      settle(batcher, 1);
+      settle(batcher, 2);
+      await until(() => decisions.length === 1);
+      decisions[0]();
+      // The input, not a wait for a condition: the next settlement comes 300 ms later (the average gap 150 ms).
+      await new Promise((r) => setTimeout(r, 300));
+      settle(batcher, 3);
+      await until(() => sent.length === 2);
+      expect(sent.map((c) => c.items ?? 1)).toEqual([2, 1]);
+    });
+
+    it('a settlement alone, with none before it, leaves at once; under load none waits past the window', async () => {
+      const { sent, decisions, sender } = controlled();
+      const batcher = batcherOf(sender, { batched: true, maxBatch: 10, windowMs: 40, minBatch: 8 });
+      settle(batcher, 1);
+      await until(() => sent.length === 1);
+      expect(sent.map((c) => c.items ?? 1)).toEqual([1]);
+      decisions[0]();
+      // The last group was one: the next alone leaves at once too.
+      settle(batcher, 2);
+      await until(() => sent.length === 2);
+      decisions[1]();
+      settle(batcher, 3);
+      settle(batcher, 4);
+      await until(() => sent.length === 3);
+      decisions[2]();
+      // Under load now (the last group was two): a lone settlement waits for company, but only the window.
+      const asked = Date.now();
+      settle(batcher, 5);
+      await untilTime(() => sent.length === 4, 5_000);
+      expect(sent.map((c) => c.items ?? 1)).toEqual([1, 1, 2, 1]);
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(35);
+    });
+  });
 });
 
 /** Resolves once `done()` holds, checking after each turn of the event loop (bounded). */
 async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 1_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  if (!done()) throw new Error('condition not reached');
+}
+
+/** Resolves once `done()` holds, checking every 5 ms for at most `ms`. */
+async function untilTime(done: () => boolean, ms: number): Promise<void> {
+  for (const end = Date.now() + ms; !done() && Date.now() < end;) await new Promise((r) => setTimeout(r, 5));
   if (!done()) throw new Error('condition not reached');
 }

@@ -25,6 +25,8 @@ const MAX_RESENDS = 3;
 
 interface Queued {
   req: SettleRequest;
+  /** When it was asked for (ms): a group under load gathers until its first has waited the window. */
+  at: number;
   /** Times its transaction was dropped (its nonce used by a transaction sent outside agora). */
   resends: number;
   resolve: (r: { txHash: string }) => void;
@@ -40,8 +42,8 @@ export class SettlementNotMinedError extends Error {
 }
 
 /**
- * Settlements that arrive while the previous transaction is being persisted go out together
- * (group commit: nothing waits for a timer, so one settlement alone leaves at once). A group of
+ * Settlements that arrive while the previous transaction is being persisted or mined go out
+ * together (group commit; a settlement alone leaves at once, `gather` says how long a group waits). A group of
  * one calls the token directly; a larger group calls the project's SettlementBatcher, which
  * tries each authorization on its own. Which ones moved money is read from the token's
  * AuthorizationUsed logs in the receipt, so a bad authorization fails alone.
@@ -52,8 +54,13 @@ export class SettlementBatcher {
   private flushing = false;
   /** Settlement transactions sent and not decided yet. */
   private inFlight = 0;
-  /** Wakes a group gathering behind a transaction in flight (it was decided, or the group is full). */
-  private wake: (() => void) | null = null;
+  /** The group gathering: woken once it holds `size`, or (`onDecision`) a transaction in flight is decided. */
+  private waiting: { size: number; onDecision: boolean; resume: () => void } | null = null;
+  /** Settlements in the last group sent: more than one means settlements arrive faster than they are sent. */
+  private lastGroup = 0;
+  /** Time between settlements asked for (ms, moving average), and when the last was. */
+  private gap = Infinity;
+  private lastAt: number | null = null;
 
   constructor(
     private readonly sender: ChainSender,
@@ -63,6 +70,8 @@ export class SettlementBatcher {
       maxBatch: number;
       /** How long a group may gather behind a transaction in flight (EVM_BATCH_WINDOW_MS; 0: never). */
       windowMs: number;
+      /** Under load, a smaller group gathers until its first settlement has waited windowMs (EVM_BATCH_MIN; 1: never). */
+      minBatch: number;
       bindHash: BindSettlementHash;
     },
   ) {}
@@ -77,8 +86,11 @@ export class SettlementBatcher {
           new SettlementNotMinedError(`the authorization cannot be encoded: ${(err as Error).message?.slice(0, 200)}`),
         );
       }
-      this.queue.push({ req, resends: 0, resolve, reject });
-      if (this.queue.length >= this.o.maxBatch) this.wake?.();
+      const at = performance.now();
+      if (this.lastAt !== null) this.gap = this.gap === Infinity ? at - this.lastAt : (this.gap + at - this.lastAt) / 2;
+      this.lastAt = at;
+      this.queue.push({ req, at, resends: 0, resolve, reject });
+      if (this.waiting && this.queue.length >= this.waiting.size) this.waiting.resume();
       if (!this.flushing) void this.flush();
     });
   }
@@ -89,6 +101,7 @@ export class SettlementBatcher {
       while (this.queue.length > 0) {
         await this.gather();
         const group = this.queue.splice(0, this.o.batcher ? this.o.maxBatch : 1);
+        this.lastGroup = group.length;
         try {
           const paymentIds = group.map((q) => q.req.paymentId).filter((id): id is string => !!id);
           // No fence: an authorization can move money once, whoever relays it, so a second send is refused on chain.
@@ -100,7 +113,7 @@ export class SettlementBatcher {
           this.inFlight++;
           void this.finish(group, tx!).finally(() => {
             this.inFlight--;
-            this.wake?.();
+            if (this.waiting?.onDecision) this.waiting.resume();
           });
         } catch (err) {
           for (const q of group) q.reject(err as Error);
@@ -113,18 +126,35 @@ export class SettlementBatcher {
 
   /**
    * While a settlement transaction is in flight, the next group gathers until one in flight is
-   * decided, the group is full, or the window ends: under load batches grow with the time a transaction takes
-   * to be mined (fewer transactions, less gas per settlement), while a settlement alone, with
-   * nothing in flight, leaves at once (with those asked for in the same turn of the event loop).
+   * decided, the group is full, or the window ends: under load batches grow with the time a
+   * transaction takes to be mined (fewer transactions, less gas per settlement). Then, under load (a
+   * transaction in flight, or the last group not alone), a group below `minBatch` gathers until it
+   * reaches it or its first settlement has waited the window (and only if settlements arrive faster
+   * than what is left of it): no settlement waits longer than that for company. A settlement alone, with nothing in flight and none before it, leaves at once (with
+   * those asked for in the same turn of the event loop).
    */
   private async gather(): Promise<void> {
-    if (!this.o.batcher || this.o.windowMs <= 0 || this.inFlight === 0 || this.queue.length >= this.o.maxBatch) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => this.wake?.(), this.o.windowMs);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
+    if (!this.o.batcher || this.o.windowMs <= 0) return;
+    if (this.inFlight > 0 && this.queue.length < this.o.maxBatch)
+      await this.until(this.o.maxBatch, true, this.o.windowMs);
+    const busy = this.inFlight > 0 || this.lastGroup > 1;
+    const left = this.o.windowMs - (performance.now() - this.queue[0].at);
+    // Only when the next settlement is due within what is left (settlements arriving slower: nobody to wait for).
+    if (busy && this.queue.length < this.o.minBatch && left > this.gap) await this.until(this.o.minBatch, false, left);
+  }
+
+  /** Resolves once the queue holds `size`, `ms` have passed, or (`onDecision`) a transaction in flight is decided. */
+  private until(size: number, onDecision: boolean, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.waiting?.resume(), ms);
+      this.waiting = {
+        size,
+        onDecision,
+        resume: () => {
+          clearTimeout(timer);
+          this.waiting = null;
+          resolve();
+        },
       };
     });
   }

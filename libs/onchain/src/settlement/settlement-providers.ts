@@ -75,6 +75,7 @@ function evmAdapter({
     batcher: config.settlementBatcherAddress ?? null,
     maxBatch: config.evmBatchMax,
     windowMs: config.evmBatchWindowMs,
+    minBatch: config.evmBatchMin,
     bindHash: bindSettlementHash,
   });
   return new EvmSettlementAdapter(config, provider, sender, batcher);
