@@ -26,7 +26,7 @@ const files = execSync('grep -rl "@Entity(" libs', { cwd: resolve(__dirname, '..
     ...buildDataSourceOptions({ url: 'postgres://postgres@127.0.0.1:5432/agora_gen', entities: entities as never }),
   });
   await ds.initialize();
-  await ds.runMigrations();
+  await ds.runMigrations({ transaction: 'each' });
   const log = await ds.driver.createSchemaBuilder().log();
   console.log('UP');
   for (const q of log.upQueries) console.log(q.query + ';');

@@ -145,7 +145,7 @@ export async function freshDatabase(name: string): Promise<string> {
   const url = await emptyDatabase(name);
   const migrator = new DataSource(buildDataSourceOptions({ url, poolSize: 1 }));
   await migrator.initialize();
-  await migrator.runMigrations();
+  await migrator.runMigrations({ transaction: 'each' });
   await migrator.destroy();
   return url;
 }

@@ -73,7 +73,7 @@ async function header(wallet: Wallet, amount: bigint): Promise<string> {
   await admin.end();
   const m = new DataSource(buildDataSourceOptions({ url: DB_URL, poolSize: 1 }));
   await m.initialize();
-  await m.runMigrations();
+  await m.runMigrations({ transaction: 'each' });
   await m.destroy();
   const agent = await startTranslatorAgent();
   const app = await createApiApp(

@@ -95,7 +95,7 @@ const HELPERS = [
 async function migrate(url: string, migrations: typeof MIGRATIONS): Promise<void> {
   const ds = new DataSource({ ...buildDataSourceOptions({ url, poolSize: 1 }), migrations });
   await ds.initialize();
-  await ds.runMigrations();
+  await ds.runMigrations({ transaction: 'each' });
   await ds.destroy();
 }
 

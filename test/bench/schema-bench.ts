@@ -121,7 +121,7 @@ async function startApi(): Promise<{ app: INestApplication; url: string }> {
   dbUrl.pathname = `/${DB}`;
   const migrator = new DataSource(buildDataSourceOptions({ url: dbUrl.toString(), poolSize: 1 }));
   await migrator.initialize();
-  await migrator.runMigrations();
+  await migrator.runMigrations({ transaction: 'each' });
   await migrator.destroy();
   const config = loadConfig({
     NODE_ENV: 'test',

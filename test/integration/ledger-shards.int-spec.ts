@@ -96,16 +96,17 @@ describe('ledger shards (integration)', () => {
     const before = await shards('revenue');
     const largest = [...before.values()].reduce((a, b) => (a > b ? a : b), 0n);
     const sum = [...before.values()].reduce((s, b) => s + b, 0n);
-    const debit = (amount: bigint) =>
+    const debit = (amount: bigint, refId = randomUUID()) =>
       ds.transaction((m) =>
         ledger.post(m, {
           code: 'test.refund',
-          refId: randomUUID(),
+          refId,
           legs: transfer(Accounts.platformRevenue(), Accounts.clientRefundPayable(`0x${'77'.repeat(20)}`), amount),
         }),
       );
 
-    await debit(largest + 1n);
+    const firstRef = randomUUID();
+    await debit(largest + 1n, firstRef);
     const after = await shards('revenue');
     expect(sum - [...after.values()].reduce((s, b) => s + b, 0n)).toBe(largest + 1n);
     expect([...after.values()].every((b) => b >= 0n)).toBe(true);
@@ -121,6 +122,25 @@ describe('ledger shards (integration)', () => {
     expect(await shards('revenue')).toEqual(after);
     await debit(left);
     expect(await total(Accounts.platformRevenue().code)).toBe(0n);
+    // Posted before: answered as a duplicate (nothing moves), though revenue could no longer pay it.
+    expect(await debit(largest + 1n, firstRef)).toMatchObject({ duplicate: true });
     expect((await runInvariantChecks(ds.manager, LEDGER_CHECKS)).ok).toBe(true);
+  });
+
+  it('a start with LEDGER_SHARDS above the 16 the migration opened opens the others', async () => {
+    const wider = await startApi({ LEDGER_SHARDS: '20' });
+    try {
+      const rows: { kind: string; n: number }[] = await wider.app
+        .get(DataSource)
+        .query(
+          `SELECT kind, count(*)::int AS n FROM ledger_accounts WHERE kind IN ('world', 'revenue') GROUP BY kind ORDER BY kind`,
+        );
+      expect(rows).toEqual([
+        { kind: 'revenue', n: 20 },
+        { kind: 'world', n: 20 },
+      ]);
+    } finally {
+      await wider.close();
+    }
   });
 });

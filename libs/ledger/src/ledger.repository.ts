@@ -113,6 +113,15 @@ export class LedgerRepository {
     );
   }
 
+  /** Whether (code, refId) was posted already. */
+  async posted(manager: Queryable, code: string, refId: string): Promise<boolean> {
+    const rows = await manager.query(`SELECT 1 FROM ledger_transactions WHERE code = $1 AND ref_id = $2`, [
+      code,
+      refId,
+    ]);
+    return rows.length > 0;
+  }
+
   async lockFirst(manager: Queryable, code: string): Promise<void> {
     await manager.query(`SELECT 1 FROM ledger_accounts WHERE code = $1 FOR UPDATE`, [code]);
   }

@@ -110,11 +110,12 @@ export class LedgerService {
     let result: PostedRow;
     // Issued before any await when no debit has to be spread (a pipelined caller's order holds).
     const placed = this.place(manager, input.refId, legs);
+    let final = placed ?? legs;
     try {
-      const final = placed ?? (await this.spread(manager, input.refId, legs));
+      if (!placed) final = await this.spread(manager, input, legs);
       result = await this.repo.post(manager, transactionId, input, final);
     } catch (err) {
-      throw boundsError(err, placed ?? legs) ?? err;
+      throw boundsError(err, final) ?? err;
     }
     return {
       transactionId: result.transactionId,
@@ -135,26 +136,31 @@ export class LedgerService {
     return legs.map((l) => (l.account.sharded ? { account: shardOf(l.account, k), amount: l.amount } : l));
   }
 
-  /** Locks every shard of a debited bounded account (LEDGER_LOCK_ORDER) and takes the debit from those that hold it. */
-  private async spread(manager: Queryable, refId: string, legs: Leg[]): Promise<Leg[]> {
-    const k = this.shard(manager, refId);
-    const out: Leg[] = [];
-    for (const leg of legs) {
-      if (!leg.account.sharded) out.push(leg);
-      else if (leg.amount > 0n || leg.account.min === null)
-        out.push({ account: shardOf(leg.account, k), amount: leg.amount });
-      else {
-        const rows = await this.repo.lockBalances(manager, [], [leg.account.kind]);
-        const shards = rows.map((r) => ({ code: r.code, balance: BigInt(r.balance) }));
-        const legsOut = spreadDebit(leg.account, leg.amount, k, shards);
-        if (!legsOut)
-          throw new LedgerBoundsError(
-            leg.account,
-            shards.reduce((s, r) => s + r.balance, 0n),
-            leg.amount,
-          );
-        out.push(...legsOut);
-      }
+  /**
+   * A debit of a bounded sharded account (revenue): locks every account of the posting, all that
+   * account's shards included, in one statement (LEDGER_LOCK_ORDER), then takes the debit from the
+   * shards that hold it. A posting already made, (code, refId), is left to ledger_post's duplicate
+   * answer. Not for a pipelined caller (it awaits before posting), nor after a credit of the same
+   * account in this transaction (its shard would already be held, out of order).
+   */
+  private async spread(manager: Queryable, input: { code: string; refId: string }, legs: Leg[]): Promise<Leg[]> {
+    const k = this.shard(manager, input.refId);
+    const place = (l: Leg): Leg => (l.account.sharded ? { account: shardOf(l.account, k), amount: l.amount } : l);
+    const debits = legs.filter((l) => l.account.sharded && l.amount < 0n && l.account.min !== null);
+    if (await this.repo.posted(manager, input.code, input.refId)) return legs.map(place);
+    const others = legs.filter((l) => !debits.includes(l)).map((l) => place(l).account.code);
+    const rows = await this.repo.lockBalances(manager, others, [...new Set(debits.map((l) => l.account.kind))]);
+    const out: Leg[] = legs.filter((l) => !debits.includes(l)).map(place);
+    const balances = new Map(rows.map((r) => [r.code, BigInt(r.balance)]));
+    for (const leg of debits) {
+      const shards = rows
+        .filter((r) => r.kind === leg.account.kind)
+        .map((r) => ({ code: r.code, balance: balances.get(r.code)! }));
+      const spread = spreadDebit(leg.account, leg.amount, k, shards);
+      const total = shards.reduce((sum, r) => sum + r.balance, 0n);
+      if (!spread) throw new LedgerBoundsError(leg.account, total, leg.amount);
+      for (const l of spread) balances.set(l.account.code, balances.get(l.account.code)! + l.amount);
+      out.push(...spread);
     }
     return out;
   }

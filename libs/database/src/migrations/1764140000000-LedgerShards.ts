@@ -21,7 +21,7 @@ const moveSql = (direction: 'split' | 'join') => `DO $$
           ? `INSERT INTO ledger_accounts (id, code, kind, owner_id, min_balance, max_balance)
                SELECT gen_random_uuid(), a.code || ':' || i, a.kind, NULL, a.mn, NULL FROM generate_series(0, ${SHARDS - 1}) i
                ON CONFLICT (code) DO NOTHING;
-             SELECT coalesce(balance, 0) INTO bal FROM ledger_accounts WHERE code = a.code;
+             SELECT coalesce(balance, 0) INTO bal FROM ledger_accounts WHERE code = a.code FOR UPDATE;
              CONTINUE WHEN coalesce(bal, 0) = 0;
              q := bal / ${SHARDS};
              codes := ARRAY[a.code]; amounts := ARRAY[-bal];
@@ -29,10 +29,11 @@ const moveSql = (direction: 'split' | 'join') => `DO $$
                amt := q + CASE WHEN i = 0 THEN bal - q * ${SHARDS} ELSE 0 END;
                IF amt <> 0 THEN codes := codes || (a.code || ':' || i); amounts := amounts || amt; END IF;
              END LOOP;`
-          : `SELECT array_agg(code ORDER BY code), array_agg(-balance ORDER BY code), sum(balance)::bigint INTO codes, amounts, bal
+          : `PERFORM 1 FROM ledger_accounts WHERE kind = a.kind ORDER BY id FOR UPDATE;
+             SELECT array_agg(code ORDER BY code), array_agg(-balance ORDER BY code), sum(balance)::bigint INTO codes, amounts, bal
                FROM ledger_accounts WHERE kind = a.kind AND code <> a.code AND balance <> 0;
              CONTINUE WHEN codes IS NULL;
-             codes := codes || a.code; amounts := amounts || bal;`
+             IF bal <> 0 THEN codes := codes || a.code; amounts := amounts || bal; END IF;`
       }
       n := array_length(codes, 1);
       PERFORM ledger_post(gen_random_uuid(), 'ledger.${direction === 'split' ? 'sharded' : 'unsharded'}', a.code || '@' || now()::text,
@@ -43,16 +44,18 @@ const moveSql = (direction: 'split' | 'join') => `DO $$
 
 export class LedgerShards1764140000000 implements MigrationInterface {
   name = 'LedgerShards1764140000000';
+  /** The index is built CONCURRENTLY (postings go on meanwhile), so no transaction around the migration: each statement is its own. */
+  transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
-      `CREATE INDEX "ix_ledger_accounts_shards" ON "ledger_accounts" ("kind") WHERE "kind" IN ('world', 'revenue')`,
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "ix_ledger_accounts_shards" ON "ledger_accounts" ("kind") WHERE "kind" IN ('world', 'revenue')`,
     );
     await q.query(moveSql('split'));
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(moveSql('join'));
-    await q.query(`DROP INDEX "ix_ledger_accounts_shards"`);
+    await q.query(`DROP INDEX IF EXISTS "ix_ledger_accounts_shards"`);
   }
 }

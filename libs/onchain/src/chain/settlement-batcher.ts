@@ -58,9 +58,9 @@ export class SettlementBatcher {
   private waiting: { size: number; onDecision: boolean; resume: () => void } | null = null;
   /** Settlements in the last group sent: more than one means settlements arrive faster than they are sent. */
   private lastGroup = 0;
-  /** Time between settlements asked for (ms, moving average), and when the last was. */
-  private gap = Infinity;
-  private lastAt: number | null = null;
+  /** When the settlements of the last second were asked for (from `first` on): the rate they arrive at. */
+  private arrivals: number[] = [];
+  private first = 0;
 
   constructor(
     private readonly sender: ChainSender,
@@ -87,8 +87,7 @@ export class SettlementBatcher {
         );
       }
       const at = performance.now();
-      if (this.lastAt !== null) this.gap = this.gap === Infinity ? at - this.lastAt : (this.gap + at - this.lastAt) / 2;
-      this.lastAt = at;
+      this.arrived(at);
       this.queue.push({ req, at, resends: 0, resolve, reject });
       if (this.waiting && this.queue.length >= this.waiting.size) this.waiting.resume();
       if (!this.flushing) void this.flush();
@@ -129,18 +128,32 @@ export class SettlementBatcher {
    * decided, the group is full, or the window ends: under load batches grow with the time a
    * transaction takes to be mined (fewer transactions, less gas per settlement). Then, under load (a
    * transaction in flight, or the last group not alone), a group below `minBatch` gathers until it
-   * reaches it or its first settlement has waited the window (and only if settlements arrive faster
-   * than what is left of it): no settlement waits longer than that for company. A settlement alone, with nothing in flight and none before it, leaves at once (with
-   * those asked for in the same turn of the event loop).
+   * reaches it or the window ends, if the last second's rate says another settlement comes within
+   * what is left of it (a burst that came together has nobody to wait for). The window counts from
+   * the group's first settlement: none waits longer than that for company. A settlement alone, with
+   * nothing in flight and none before it, leaves at once (with those asked for in the same turn of
+   * the event loop).
    */
   private async gather(): Promise<void> {
     if (!this.o.batcher || this.o.windowMs <= 0) return;
-    if (this.inFlight > 0 && this.queue.length < this.o.maxBatch)
-      await this.until(this.o.maxBatch, true, this.o.windowMs);
+    const left = () => this.o.windowMs - (performance.now() - this.queue[0].at);
+    if (this.inFlight > 0 && this.queue.length < this.o.maxBatch && left() > 0)
+      await this.until(this.o.maxBatch, true, left());
     const busy = this.inFlight > 0 || this.lastGroup > 1;
-    const left = this.o.windowMs - (performance.now() - this.queue[0].at);
-    // Only when the next settlement is due within what is left (settlements arriving slower: nobody to wait for).
-    if (busy && this.queue.length < this.o.minBatch && left > this.gap) await this.until(this.o.minBatch, false, left);
+    const ms = left();
+    const expected = ((this.arrivals.length - this.first) * ms) / 1_000;
+    if (busy && this.queue.length < this.o.minBatch && ms > 0 && expected >= 1)
+      await this.until(this.o.minBatch, false, ms);
+  }
+
+  /** Records a settlement asked for at `at`, forgetting those more than a second before it. */
+  private arrived(at: number): void {
+    this.arrivals.push(at);
+    while (this.arrivals[this.first] < at - 1_000) this.first++;
+    if (this.first > 1_024) {
+      this.arrivals = this.arrivals.slice(this.first);
+      this.first = 0;
+    }
   }
 
   /** Resolves once the queue holds `size`, `ms` have passed, or (`onDecision`) a transaction in flight is decided. */
