@@ -147,7 +147,7 @@ module.exports = {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
       mainFields: ['module', 'main', 'types', 'typings'],
-      extensions: ['.ts', '.js', '.cjs', '.mjs', '.json', '.d.ts'],
+      extensions: ['.ts', '.tsx', '.js', '.cjs', '.mjs', '.json', '.d.ts'],
     },
     reporterOptions: {
       text: { highlightFocused: true },

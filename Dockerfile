@@ -7,6 +7,7 @@ COPY package.json package-lock.json ./
 COPY libs/sdk/package.json libs/sdk/
 COPY apps/agora/package.json apps/agora/
 COPY apps/mcp/package.json apps/mcp/
+COPY apps/console/package.json apps/console/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 const MAX_LINES = 300;
 const GENERATED = [/^libs\/sdk\/src\/generated\//, /(^|\/)dist\//];
 
-const files = execFileSync('git', ['ls-files', '-z', '--', '*.ts', '*.js', '*.mjs', '*.cjs'], { encoding: 'utf8' })
+const files = execFileSync('git', ['ls-files', '-z', '--', '*.ts', '*.tsx', '*.js', '*.mjs', '*.cjs'], {
+  encoding: 'utf8',
+})
   .split('\0')
   .filter((file) => file && !GENERATED.some((pattern) => pattern.test(file)));
 

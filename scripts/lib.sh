@@ -63,6 +63,12 @@ ensure_redis() {
 # Not `npm ci`: npm 11.19 writes lock files without other platforms' optional packages and
 # then its own `npm ci` refuses them; `npm install --no-save` installs the locked versions
 # and leaves package-lock.json untouched.
+# Debian's Chromium for the browser tests (Playwright drives it: test/support/browser.ts).
+ensure_chromium() {
+  if [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then return 0; fi
+  apt_install chromium
+}
+
 ensure_node_modules() {
   local stamp=node_modules/.agora-lock-stamp
   if [ -d node_modules ] && [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then return 0; fi

@@ -35,12 +35,13 @@ else
   node dist/apps/api/main.js & pids+=($!)
   node dist/apps/worker/main.js & pids+=($!)
 fi
-# Once the api answers, say where to go next (the console, when there is one, will be printed here too).
+# Once the api answers, say where to go next.
 (
   for _ in $(seq 1 300); do
     if node -e "fetch('http://127.0.0.1:$PORT/api/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then
       log "agora is up. API docs (OpenAPI, try it out): http://localhost:$PORT/api/docs"
       log "next, in another terminal: npm run demo   (registers an example agent, pays and executes it, then a chain)"
+      log "the console (explorer, agents): http://localhost:$PORT/"
       exit 0
     fi
     sleep 0.5

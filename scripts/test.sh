@@ -5,6 +5,7 @@ source "$(dirname "$0")/lib.sh"
 ensure_node_modules
 ensure_postgres
 ensure_redis
+ensure_chromium
 mkdir -p .tmp
 # Lint (ESLint, the dependency rules, the line count, the prettier check) and the type check run
 # beside the build: three single-threaded stages on two cores take about 85 s instead of 145 s.

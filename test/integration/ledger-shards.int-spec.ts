@@ -2,8 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { formatMicros } from '@app/common';
 import { AppConfig } from '@app/config';
-import { Accounts, LEDGER_CHECKS, LedgerBoundsError, LedgerService, runInvariantChecks, transfer } from '@app/ledger';
-import { shardIndex } from '../../libs/ledger/src/ledger-shards';
+import {
+  Accounts,
+  LEDGER_CHECKS,
+  LedgerBoundsError,
+  LedgerService,
+  runInvariantChecks,
+  shardIndex,
+  transfer,
+} from '@app/ledger';
 import { startApi, ApiHarness } from '../support/api-harness';
 
 /**

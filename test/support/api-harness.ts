@@ -52,6 +52,8 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
     HEALTH_PROBE_INTERVAL_S: '0',
     // A test deployment, as the docs advise: earnings are withdrawable at once; the reserve's own tests turn it on.
     WITHDRAWAL_RESERVE: 'off',
+    // The console (a built apps/console) is served by the tests that ask for it: elsewhere `/` is the API's 404.
+    CONSOLE_DIR: '.tmp/no-console',
     ...env,
   };
   const config = loadConfig(fullEnv);

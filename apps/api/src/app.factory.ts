@@ -7,6 +7,7 @@ import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/metrics';
 import { AppModule } from './app.module';
+import { serveConsole } from './http/console';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/logging';
 import { httpMetricsMiddleware, metricsHandler } from './http/metrics';
@@ -37,6 +38,7 @@ export async function createApiApp(config: AppConfig, opts: { clock?: Clock } = 
   app.use(httpMetricsMiddleware(metrics));
   app.use('/metrics', metricsHandler(metrics, config.metricsToken));
   app.use(jsonBodyMiddleware(config.bodyLimitBytes));
+  if (config.consoleDir) serveConsole(app, config.consoleDir);
   applyGlobalPrefix(app);
 
   SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'api/docs-json' });

@@ -14,6 +14,8 @@ export class AppConfig {
   redisUrl: string;
   queuePrefix: string;
   publicBaseUrl: string;
+  /** The built web console (apps/console) the api serves at `/` (no index.html there: the API alone). */
+  consoleDir: string;
   /** Express's `trust proxy`: the peers whose X-Forwarded-For gives the caller's IP (names, addresses, CIDR ranges). */
   trustProxy: string;
   logLevel: string;

@@ -43,6 +43,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (c.settlementBatcherAddress !== undefined && !isAddress(c.settlementBatcherAddress))
     r.problems.push('SETTLEMENT_BATCHER_ADDRESS must be a 0x address');
   c.ledgerShards = r.int('LEDGER_SHARDS', 16, 1, 256);
+  c.consoleDir = r.str('CONSOLE_DIR') ?? 'dist/apps/console';
   c.evmBatchMax = r.int('EVM_BATCH_MAX', 50, 1);
   c.evmBatchWindowMs = r.int('EVM_BATCH_WINDOW_MS', 60, 0, 1000);
   c.evmBatchMin = Math.min(r.int('EVM_BATCH_MIN', 8, 1), c.evmBatchMax);

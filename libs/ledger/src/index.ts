@@ -2,6 +2,7 @@ export { LedgerAccountEntity } from './entities/ledger-account.entity';
 export { LedgerTransactionEntity } from './entities/ledger-transaction.entity';
 export { LedgerEntryEntity } from './entities/ledger-entry.entity';
 export { Accounts, transfer } from './accounts';
+export { shardIndex } from './ledger-shards';
 export type { AccountKind, AccountRef, Leg } from './accounts';
 export { LedgerBoundsError, LedgerService, UnbalancedPostingError } from './ledger.service';
 export type { PostingInput, PostingResult } from './ledger.service';

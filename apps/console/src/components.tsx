@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import { ApiError } from './api';
+
+/** Loading, error and empty states every panel shares; `children` when there is data. */
+export function Panel(props: {
+  title: string;
+  state: { isPending: boolean; error: unknown };
+  empty?: boolean;
+  emptyText?: string;
+  children: ReactNode;
+  id?: string;
+}) {
+  const { title, state, empty, emptyText, children, id } = props;
+  const heading = `${id ?? title.toLowerCase().replace(/\W+/g, '-')}-title`;
+  return (
+    <section className="panel" aria-labelledby={heading} aria-busy={state.isPending}>
+      <h2 id={heading}>{title}</h2>
+      {state.isPending ? (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      ) : state.error ? (
+        <p className="error" role="alert">
+          {state.error instanceof ApiError ? `${state.error.code}: ${state.error.message}` : 'Could not load this.'}
+        </p>
+      ) : empty ? (
+        <p className="muted">{emptyText ?? 'Nothing here yet.'}</p>
+      ) : (
+        children
+      )}
+    </section>
+  );
+}
+
+/** The API calls a page makes, each a link: the page's JSON twin. */
+export function JsonTwin({ urls }: { urls: string[] }) {
+  return (
+    <aside className="twin" aria-label="API calls behind this page">
+      <h2>JSON</h2>
+      <ul>
+        {urls.map((u) => (
+          <li key={u}>
+            <a href={u}>
+              <code>GET {u}</code>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
+
+export function Stat({ label, value, testId }: { label: string; value: ReactNode; testId: string }) {
+  return (
+    <div className="stat">
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  );
+}
+
+/** A table that may scroll sideways on a narrow screen: focusable, so a keyboard can scroll it too. */
+export function Scroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
