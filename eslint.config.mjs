@@ -23,7 +23,17 @@ const SERVER = ['libs/**/*.ts', 'apps/api/**/*.ts', 'apps/worker/**/*.ts', 'apps
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'jest.config.js', 'libs/sdk/src/generated/**'],
+    // Also the config files tsup and Vite bundle next to their source for a moment while the build runs beside lint.
+    ignores: [
+      '**/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.tmp/**',
+      'jest.config.js',
+      'libs/sdk/src/generated/**',
+      '**/*.bundled_*.mjs',
+      '**/*.timestamp-*.mjs',
+    ],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,

@@ -20,6 +20,8 @@ describe('console: explorer and agent pages (browser)', () => {
   const agents: { id: string; name: string }[] = [];
   const PRICE = 11_000n; // 0.001 platform fee + 0.010 agent fee
   const PAID = 3;
+  /** Executions charged so far (each +1 to the score: no payer here pays more than three times a day). */
+  let charged = 0;
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
@@ -47,6 +49,7 @@ describe('console: explorer and agent pages (browser)', () => {
         headers: { [h.name]: h.value },
       });
       expect(res.status).toBe(200);
+      charged++;
     }
     browser = await launchBrowser();
   });
@@ -83,6 +86,35 @@ describe('console: explorer and agent pages (browser)', () => {
     }
   });
 
+  it('the live feed shows an execution made while the page is open within 2 s, linked to its agent', async () => {
+    const page = await openPage(browser, 'desktop');
+    await page.goto(`${api.baseUrl}/`);
+    await page.locator('[data-testid="feed-state"][data-state="live"]').waitFor();
+    const h = await x402Header(new Wallet(Wallet.createRandom().privateKey), {
+      amount: PRICE,
+      payTo: api.config.platformWallet,
+    });
+    const res = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: agents[0].id, capabilityId: 'translate', input: { text: 'live' } },
+      headers: { [h.name]: h.value },
+    });
+    expect(res.status).toBe(200);
+    charged++;
+    const row = page.locator(`[data-request-id="${res.body.data.requestId}"]`);
+    await row.waitFor({ timeout: 2_000 });
+    expect(await row.getByRole('cell').allTextContents()).toEqual([
+      expect.any(String),
+      'Polyglot Translator',
+      'translate',
+      '0.011000',
+      'completed',
+      expect.stringMatching(/^0x[0-9a-f]{8}…$/),
+    ]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'explorer-live', 'desktop');
+    await page.context().close();
+  });
+
   it('search shows the answer of the recommend engine with relevance and matched capabilities, at a shareable URL', async () => {
     const page = await openPage(browser, 'desktop');
     await page.goto(`${api.baseUrl}/`);
@@ -108,9 +140,9 @@ describe('console: explorer and agent pages (browser)', () => {
     expect(page.url()).toBe(`${api.baseUrl}/agents/${agents[0].id}`);
     const caps = page.getByTestId('capabilities');
     await caps.getByText('per-request: 0.010000 USDC').waitFor();
-    // Three charges: three events of +1, the score 50 + 3.
-    expect(await page.getByTestId('rep-score').textContent()).toBe('53');
-    expect(await page.getByTestId('rep-events').getByRole('row').count()).toBe(1 + PAID);
+    // Each charge an event of +1 from the score of 50.
+    expect(await page.getByTestId('rep-score').textContent()).toBe(String(50 + charged));
+    expect(await page.getByTestId('rep-events').getByRole('row').count()).toBe(1 + charged);
     expect(await fitsWidth(page)).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'agent', 'phone');

@@ -36,6 +36,7 @@ import { ReceiptsController } from './x402/receipts.controller';
 import { X402DiscoveryController } from './x402/x402-discovery.controller';
 import { ReputationController } from './reputation/reputation.controller';
 import { AnalyticsController } from './analytics/analytics.controller';
+import { FeedController } from './analytics/feed.controller';
 import { EventsController } from './events/events.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -84,6 +85,7 @@ export class AppModule {
         EventsController,
         ReputationController,
         AnalyticsController,
+        FeedController,
         DisputesController,
         AdminAgentsController,
         AdminRefundsController,

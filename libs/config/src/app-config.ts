@@ -16,6 +16,8 @@ export class AppConfig {
   publicBaseUrl: string;
   /** The built web console (apps/console) the api serves at `/` (no index.html there: the API alone). */
   consoleDir: string;
+  /** Watchers of the live execution feed (server-sent events) one api process takes at most. */
+  feedMaxSubscribers: number;
   /** Express's `trust proxy`: the peers whose X-Forwarded-For gives the caller's IP (names, addresses, CIDR ranges). */
   trustProxy: string;
   logLevel: string;

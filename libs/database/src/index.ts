@@ -12,4 +12,5 @@ export {
 } from './transaction.runner';
 export type { Queryable } from './transaction.runner';
 export { MIGRATIONS } from './migrations';
+export { PgListener } from './pg-listener';
 export { errorKind, isTransientDatabaseError } from './connection-errors';

@@ -1,6 +1,6 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Client } from 'pg';
+import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { PgListener } from '@app/database';
 import { OUTBOX_CHANNEL } from '@app/outbox';
 import { jobId, JobProducer } from '@app/queues';
 import { FANOUT_BATCH } from './event-fanout';
@@ -18,59 +18,30 @@ export const RELAY_WINDOW_MS = 10;
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(OutboxRelay.name);
-  private client: Client | null = null;
-  private stopped = false;
-  private retry: NodeJS.Timeout | null = null;
+  private readonly listener: PgListener;
   private pending: string[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly config: AppConfig,
+    config: AppConfig,
     private readonly jobs: JobProducer,
-  ) {}
+  ) {
+    this.listener = new PgListener({
+      url: config.databaseUrl,
+      channel: OUTBOX_CHANNEL,
+      name: 'agora-outbox-relay',
+      onPayload: (eventId) => this.gather(eventId),
+      whileDown: 'the sweeper covers missed events',
+    });
+  }
 
   onApplicationBootstrap(): void {
-    void this.connect();
+    this.listener.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
+    await this.listener.stop();
     await this.flush();
-    await this.client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.config.databaseUrl, application_name: 'agora-outbox-relay' });
-    client.on('notification', (msg) => {
-      if (msg.channel === OUTBOX_CHANNEL && msg.payload) this.gather(msg.payload);
-    });
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-      this.client = client;
-    } catch (err) {
-      this.lost(client, err as Error);
-    }
-  }
-
-  /** The connection failed or ended: reconnect in a second (once), unless shutting down. */
-  private lost(client: Client, err?: Error): void {
-    if (this.stopped || this.retry || (this.client !== null && this.client !== client)) return;
-    this.client = null;
-    this.logger.warn(
-      { err: err?.message },
-      'outbox relay connection lost; reconnecting (the sweeper covers missed events)',
-    );
-    client.end().catch(() => undefined);
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      void this.connect();
-    }, 1_000);
-    this.retry.unref();
   }
 
   private gather(eventId: string): void {

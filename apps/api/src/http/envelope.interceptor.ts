@@ -6,7 +6,8 @@ const UNWRAPPED = 'agora:unwrapped';
 
 /**
  * A route answered as is, without the envelope: a document in a shape others define (the x402
- * discovery API, the well-known manifests, llms.txt). Its errors keep the error envelope.
+ * discovery API, the well-known manifests, llms.txt), or a stream of events (the live feed). Its errors keep
+ * the error envelope.
  */
 export const Unwrapped = (): MethodDecorator & ClassDecorator => SetMetadata(UNWRAPPED, true);
 

@@ -2,6 +2,7 @@ import { FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useApi } from '../api';
 import { JsonTwin, Panel, Scroll, Stat } from '../components';
+import { FEED_URL, LiveFeed } from '../live-feed';
 
 /** Explorer home: platform totals, the leaderboard, and search (the recommend engine). */
 export function ExplorerPage() {
@@ -30,6 +31,8 @@ export function ExplorerPage() {
           </dl>
         )}
       </Panel>
+
+      <LiveFeed />
 
       <section className="panel" aria-labelledby="search-title">
         <h2 id="search-title">Find an agent</h2>
@@ -92,7 +95,7 @@ export function ExplorerPage() {
           </table>
         </Scroll>
       </Panel>
-      <JsonTwin urls={[stats.url, board.url, ...(q ? [found.url] : [])]} />
+      <JsonTwin urls={[stats.url, board.url, ...(q ? [found.url] : []), FEED_URL]} />
     </>
   );
 }

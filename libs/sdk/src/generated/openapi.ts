@@ -530,6 +530,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/feed/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Executions as they end, as server-sent events: `execution` events (public fields only: no input, output, payer or payment header) and a `ping` every 15 s */
+        get: operations["FeedController_executions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -1640,6 +1657,38 @@ export interface components {
             /** @description Charged executions */
             successful: number;
             total: number;
+        };
+        FeedExecutionEvent: {
+            /** Format: uuid */
+            agentId: string;
+            agentName: string;
+            /**
+             * @description USDC charged (platform fee + agent fee); null for a failed run, which is not charged
+             * @example 0.011000
+             */
+            amount: string | null;
+            /**
+             * Format: date-time
+             * @description When it ended
+             */
+            at: string;
+            capabilityId: string;
+            /**
+             * @description Its execution page is /executions/{requestId}
+             * @example req_2b8f0c6d9a
+             */
+            requestId: string;
+            settlement: components["schemas"]["FeedSettlement"];
+            /** @enum {string} */
+            status: "completed" | "failed";
+        };
+        FeedSettlement: {
+            /** @example base-sepolia */
+            network: string | null;
+            /** @description settlement_pending, settled, settlement_failed, settlement_expired; null when not charged */
+            status: string | null;
+            /** @description The on-chain transaction that moved the payment */
+            txHash: string | null;
         };
         FileDisputeDto: {
             /** @description Free text (links, excerpts); what the platform saw is attached without asking */
@@ -5652,6 +5701,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    FeedController_executions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data of each `execution` event (JSON) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["FeedExecutionEvent"];
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
                         error?: {
                             code?: string;
                             details?: Record<string, never>;
