@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { request } from 'undici';
-import { loadConfig } from '@app/config';
+import { ConfigModule, loadConfig } from '@app/config';
 import { buildDataSourceOptions } from '@app/database';
 import {
   Accounts,
@@ -100,6 +100,8 @@ async function roleBaseline(agentUrl: string): Promise<string> {
         ...buildDataSourceOptions({ url: DB_URL, poolSize: 20 }),
         entities: [LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity],
       }),
+      // The ledger reads its shard count from the configuration.
+      ConfigModule.forRoot(loadConfig({ NODE_ENV: 'test', DATABASE_URL: DB_URL, LOG_LEVEL: 'silent' })),
       LedgerModule,
     ],
     controllers: [BaselineController],
