@@ -62,7 +62,9 @@ export function LiveFeed() {
                   <td>
                     <Link to={`/agents/${e.agentId}`}>{e.agentName}</Link>
                   </td>
-                  <td>{e.capabilityId}</td>
+                  <td>
+                    <Link to={`/executions/${e.requestId}`}>{e.capabilityId}</Link>
+                  </td>
                   <td>{e.amount ?? '-'}</td>
                   <td>{e.status}</td>
                   <td>

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
 import { ExplorerPage } from './pages/explorer';
 import { AgentPage } from './pages/agent';
+import { ExecutionPage } from './pages/execution';
 import './styles.css';
 
 const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
@@ -38,6 +39,7 @@ function App() {
         <Routes>
           <Route path="/" element={<ExplorerPage />} />
           <Route path="/agents/:id" element={<AgentPage />} />
+          <Route path="/executions/:requestId" element={<ExecutionPage />} />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </main>

@@ -1,0 +1,50 @@
+import canonicalize from 'canonicalize';
+import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
+
+export interface ReceiptCheck {
+  valid: boolean;
+  /** Why not, when not valid. */
+  reason?: string;
+  /** The signed fields, when the signature holds. */
+  payload?: Record<string, unknown>;
+  /** Whether the output shown hashes to the receipt's contentHash (when both are there). */
+  outputMatches?: boolean;
+}
+
+const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/** SHA-256 of the JCS canonical JSON of `value` (the receipt's content hashes), as 0x hex. */
+export async function contentHash(value: unknown): Promise<string> {
+  const bytes = new TextEncoder().encode(canonicalize(value) ?? 'null');
+  return `0x${hex(await crypto.subtle.digest('SHA-256', bytes))}`;
+}
+
+/**
+ * Checks a JWS receipt in the browser: its key from the deployment's did:web document
+ * (/.well-known/did.json, the method whose id is the JWS's kid), the signature with jose, its type,
+ * and (given the output) that the output hashes to its contentHash. No agora code is trusted for it.
+ */
+export async function checkReceipt(jws: string, output?: unknown): Promise<ReceiptCheck> {
+  let header: { kid?: string; alg?: string; typ?: string };
+  try {
+    header = decodeProtectedHeader(jws.trim());
+  } catch {
+    return { valid: false, reason: 'not a compact JWS' };
+  }
+  if (header.typ !== 'x402-receipt+jws')
+    return { valid: false, reason: `type ${header.typ ?? 'missing'}, not a receipt` };
+  const did = (await (await fetch('/.well-known/did.json')).json()) as {
+    verificationMethod?: { id: string; publicKeyJwk?: JsonWebKey }[];
+  };
+  const method = did.verificationMethod?.find((m) => m.id === header.kid && m.publicKeyJwk);
+  if (!method) return { valid: false, reason: 'its key is not one this deployment publishes' };
+  try {
+    const key = await importJWK(method.publicKeyJwk as Parameters<typeof importJWK>[0], header.alg ?? 'EdDSA');
+    const { payload } = await compactVerify(jws.trim(), key);
+    const fields = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+    const outputMatches = output === undefined ? undefined : (await contentHash(output)) === fields.contentHash;
+    return { valid: true, payload: fields, outputMatches };
+  } catch {
+    return { valid: false, reason: 'the signature does not match the signed content' };
+  }
+}
