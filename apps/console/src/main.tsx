@@ -5,6 +5,7 @@ import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
 import { ExplorerPage } from './pages/explorer';
 import { AgentPage } from './pages/agent';
 import { ExecutionPage } from './pages/execution';
+import { ChainPage } from './pages/chain';
 import './styles.css';
 
 const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
@@ -40,6 +41,7 @@ function App() {
           <Route path="/" element={<ExplorerPage />} />
           <Route path="/agents/:id" element={<AgentPage />} />
           <Route path="/executions/:requestId" element={<ExecutionPage />} />
+          <Route path="/chains/:id" element={<ChainPage />} />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </main>

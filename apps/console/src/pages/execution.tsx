@@ -37,7 +37,7 @@ export function ExecutionPage() {
         )}
         {e?.chain && (
           <p>
-            In chain <code>{e.chain.chainId}</code>
+            In chain <Link to={`/chains/${e.chain.chainId}`}>{e.chain.chainId}</Link>
           </p>
         )}
       </Panel>

@@ -1,0 +1,56 @@
+import type { components } from '@agora/sdk';
+
+export type ChainNode = components['schemas']['ChainNodeResponse'];
+
+/** Micro-USDC from a decimal USDC string (six decimals), and back. */
+export const micros = (usdc: string): bigint => {
+  if (usdc.startsWith('-')) return -micros(usdc.slice(1));
+  const [whole, frac = ''] = usdc.split('.');
+  return BigInt(whole) * 1_000_000n + BigInt((frac + '000000').slice(0, 6));
+};
+export const usdc = (m: bigint): string => {
+  const sign = m < 0n ? '-' : '';
+  const a = m < 0n ? -m : m;
+  return `${sign}${a / 1_000_000n}.${(a % 1_000_000n).toString().padStart(6, '0')}`;
+};
+
+export interface FlatNode extends ChainNode {
+  /** Position in the tree (0 is the root), and the budget left once this node had ended. */
+  index: number;
+  budgetLeft: string | null;
+}
+
+/**
+ * The tree's nodes in tree order, each with the budget left after it: the budget minus what the
+ * nodes below the root (paid from it; the root was paid apart) had cost by the time it ended.
+ */
+export function flatten(root: ChainNode, budget: string): FlatNode[] {
+  const nodes: ChainNode[] = [];
+  const walk = (n: ChainNode) => {
+    nodes.push(n);
+    n.children.forEach(walk);
+  };
+  walk(root);
+  const paidFromBudget = nodes.slice(1).filter((n) => n.completedAt);
+  return nodes.map((n, index) => {
+    const end = n.completedAt ? Date.parse(n.completedAt) : null;
+    const spent =
+      end === null
+        ? null
+        : paidFromBudget.filter((m) => Date.parse(m.completedAt!) <= end).reduce((s, m) => s + micros(m.cost), 0n);
+    return { ...n, index, budgetLeft: spent === null ? null : usdc(micros(budget) - spent) };
+  });
+}
+
+/** Costs summed by a key of the node (agent, depth), in first-seen order. */
+export function totalsBy(
+  nodes: ChainNode[],
+  key: (n: ChainNode) => string,
+): { key: string; cost: string; calls: number }[] {
+  const out = new Map<string, { cost: bigint; calls: number }>();
+  for (const n of nodes) {
+    const t = out.get(key(n)) ?? { cost: 0n, calls: 0 };
+    out.set(key(n), { cost: t.cost + micros(n.cost), calls: t.calls + 1 });
+  }
+  return [...out].map(([k, t]) => ({ key: k, cost: usdc(t.cost), calls: t.calls }));
+}
