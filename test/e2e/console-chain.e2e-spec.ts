@@ -4,6 +4,7 @@ import { TestAgentServer } from '../support/agent-server';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { CONSOLE_BUILD, fitsWidth, launchBrowser, openPage, screenshot, seriousViolations } from '../support/browser';
 import { orchestrateCapability, registerAgent } from '../support/factories';
+import { openSse, SseStream } from '../support/sse';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -20,6 +21,8 @@ describe('console: chain page (browser)', () => {
   let orchestrator: RunningOrchestrator;
   let browser: Browser;
   let chainId: string;
+  let feed: SseStream;
+  let plainRequestId: string;
 
   beforeAll(async () => {
     translator = await new TestAgentServer().start();
@@ -36,6 +39,8 @@ describe('console: chain page (browser)', () => {
       })
     ).body.data.id;
     orchestrator.serve(orchestratorId);
+    // Watching the live feed while the chain runs: none of its calls may show there.
+    feed = await openSse(`${api.baseUrl}/api/v1/feed/executions`);
     const pay = await x402Header(newWallet(), { amount: ROOT_COST + 1_000_000n, payTo: api.config.platformWallet });
     const calls = Array.from({ length: CALLS }, (_, i) => ({
       targetAgentId: translatorId,
@@ -48,9 +53,17 @@ describe('console: chain page (browser)', () => {
     });
     expect(res.status).toBe(200);
     chainId = res.body.data.chain.chainId;
+    const plainPay = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
+    const plain = await api.request('POST', '/api/v1/execute', {
+      body: { targetAgentId: translatorId, capabilityId: 'translate', input: { text: 'outside the chain' } },
+      headers: { [plainPay.name]: plainPay.value },
+    });
+    expect(plain.status).toBe(200);
+    plainRequestId = plain.body.data.requestId;
     browser = await launchBrowser();
   });
   afterAll(async () => {
+    feed?.close();
     await browser?.close();
     await orchestrator?.stop();
     await api?.close();
@@ -82,6 +95,12 @@ describe('console: chain page (browser)', () => {
       await screenshot(page, 'chain', viewport);
       await page.context().close();
     }
+  });
+
+  it('the live feed shows the execution outside the chain and none of the calls in it', async () => {
+    await feed.next((e) => (e.data as { requestId?: string }).requestId === plainRequestId, 2_000);
+    const executions = feed.events.filter((e) => e.event === 'execution');
+    expect(executions.map((e) => (e.data as { requestId: string }).requestId)).toEqual([plainRequestId]);
   });
 
   it('an unknown chain shows the error', async () => {

@@ -47,6 +47,8 @@ describe('console serving (e2e)', () => {
     ['GET', '/assets/missing.js'],
     ['POST', '/'],
     ['GET', '/.well-known/nope'],
+    ['GET', '/API/v1/nope'],
+    ['GET', '/.Well-Known/nope'],
     ['GET', '/x402/discovery/nope'],
   ])('%s %s: not the page (the API answers)', async (method, path) => {
     const res = await api.request(method, path);

@@ -1,4 +1,5 @@
 import { Wallet } from 'ethers';
+import { startApi } from '../support/api-harness';
 import { startApiWithAgent, ApiWithAgent } from '../support/api-with-agent';
 import { openSse, SseStream } from '../support/sse';
 import { x402Header } from '../support/x402';
@@ -80,5 +81,21 @@ describe('live execution feed (e2e)', () => {
       if (again.status !== 200) await new Promise((r) => setTimeout(r, 20));
     }
     expect(again!.status).toBe(200);
+  });
+
+  it('an address holds at most FEED_MAX_PER_IP streams (429); at shutdown open streams are ended, not waited for', async () => {
+    const other = await startApi({ FEED_MAX_PER_IP: '1', FEED_MAX_SUBSCRIBERS: '10' });
+    const first = await openSse(`${other.baseUrl}/api/v1/feed/executions`);
+    const second = await openSse(`${other.baseUrl}/api/v1/feed/executions`);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(429);
+    expect(second.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { limit: 1 } } });
+    // The close would wait for the open stream's socket (until the process's forced exit) if the feed did not end it.
+    let timer: NodeJS.Timeout | undefined;
+    const closed = other.close().then(() => 'closed');
+    const within = new Promise((r) => (timer = setTimeout(() => r('still open after 10 s'), 10_000)));
+    expect(await Promise.race([closed, within])).toBe('closed');
+    clearTimeout(timer);
+    first.close();
   });
 });

@@ -42,13 +42,13 @@ export function flatten(root: ChainNode, budget: string): FlatNode[] {
   });
 }
 
-/** Costs summed by a key of the node (agent, depth), in first-seen order. */
+/** Costs of the ended nodes summed by a key of the node (agent, depth), in first-seen order (a running node's cost is its reservation). */
 export function totalsBy(
   nodes: ChainNode[],
   key: (n: ChainNode) => string,
 ): { key: string; cost: string; calls: number }[] {
   const out = new Map<string, { cost: bigint; calls: number }>();
-  for (const n of nodes) {
+  for (const n of nodes.filter((x) => x.status !== 'running')) {
     const t = out.get(key(n)) ?? { cost: 0n, calls: 0 };
     out.set(key(n), { cost: t.cost + micros(n.cost), calls: t.calls + 1 });
   }

@@ -13,18 +13,28 @@ const EXPLORERS: Record<string, string> = {
   ethereum: 'https://etherscan.io/tx/',
 };
 
+const STATE_TEXT = {
+  live: 'Live: executions appear here as they end.',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  closed: 'The live feed is not available now; reload the page to try again.',
+} as const;
+
 /** Executions as they end (server-sent events), newest first: the last KEEP. */
 export function LiveFeed() {
-  const [rows, setRows] = useState<FeedEvent[]>([]);
-  const [state, setState] = useState<'connecting' | 'live' | 'reconnecting'>('connecting');
+  const [rows, setRows] = useState<(FeedEvent & { eventId: string })[]>([]);
+  const [state, setState] = useState<'connecting' | 'live' | 'reconnecting' | 'closed'>('connecting');
   useEffect(() => {
     const source = new EventSource(FEED_URL);
     source.addEventListener('open', () => setState('live'));
-    // The browser reconnects by itself.
-    source.addEventListener('error', () => setState('reconnecting'));
-    source.addEventListener('execution', (m) =>
-      setRows((r) => [JSON.parse((m as MessageEvent<string>).data) as FeedEvent, ...r].slice(0, KEEP)),
+    // The browser reconnects by itself, but not after an error answer (a full feed, too many streams).
+    source.addEventListener('error', () =>
+      setState(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting'),
     );
+    source.addEventListener('execution', (m) => {
+      const e = m as MessageEvent<string>;
+      setRows((r) => [{ ...(JSON.parse(e.data) as FeedEvent), eventId: e.lastEventId }, ...r].slice(0, KEEP));
+    });
     return () => source.close();
   }, []);
 
@@ -32,11 +42,7 @@ export function LiveFeed() {
     <section className="panel" aria-labelledby="feed-title">
       <h2 id="feed-title">Live executions</h2>
       <p className="muted" role="status" data-testid="feed-state" data-state={state}>
-        {state === 'live'
-          ? 'Live: executions appear here as they end.'
-          : state === 'connecting'
-            ? 'Connecting…'
-            : 'Reconnecting…'}
+        {STATE_TEXT[state]}
       </p>
       {rows.length === 0 ? (
         <p className="muted">No execution has ended since this page opened.</p>
@@ -55,7 +61,7 @@ export function LiveFeed() {
             </thead>
             <tbody>
               {rows.map((e) => (
-                <tr key={e.requestId} data-request-id={e.requestId}>
+                <tr key={e.eventId || e.requestId} data-request-id={e.requestId}>
                   <td>
                     <time dateTime={e.at}>{new Date(e.at).toLocaleTimeString()}</time>
                   </td>

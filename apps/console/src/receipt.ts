@@ -33,14 +33,17 @@ export async function checkReceipt(jws: string, output?: unknown): Promise<Recei
   }
   if (header.typ !== 'x402-receipt+jws')
     return { valid: false, reason: `type ${header.typ ?? 'missing'}, not a receipt` };
-  const did = (await (await fetch('/.well-known/did.json')).json()) as {
+  const res = await fetch('/.well-known/did.json');
+  if (!res.ok) return { valid: false, reason: `the deployment's keys could not be read (HTTP ${res.status})` };
+  const did = (await res.json()) as {
     verificationMethod?: { id: string; publicKeyJwk?: JsonWebKey }[];
   };
   const method = did.verificationMethod?.find((m) => m.id === header.kid && m.publicKeyJwk);
   if (!method) return { valid: false, reason: 'its key is not one this deployment publishes' };
   try {
-    const key = await importJWK(method.publicKeyJwk as Parameters<typeof importJWK>[0], header.alg ?? 'EdDSA');
-    const { payload } = await compactVerify(jws.trim(), key);
+    // The algorithm is the deployment's (EdDSA), never the one the JWS names.
+    const key = await importJWK(method.publicKeyJwk as Parameters<typeof importJWK>[0], 'EdDSA');
+    const { payload } = await compactVerify(jws.trim(), key, { algorithms: ['EdDSA'] });
     const fields = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
     const outputMatches = output === undefined ? undefined : (await contentHash(output)) === fields.contentHash;
     return { valid: true, payload: fields, outputMatches };

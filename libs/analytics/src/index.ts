@@ -5,5 +5,5 @@ export { GetPlatformStats } from './usecases/get-platform-stats/get-platform-sta
 export type { PlatformStats } from './usecases/get-platform-stats/get-platform-stats.usecase';
 export { ROLLUP_CHECKS } from './rollup-invariants';
 export { LiveExecutionFeed } from './feed/live-execution-feed';
-export type { FeedSubscriber } from './feed/live-execution-feed';
+export type { FeedWatcher } from './feed/live-execution-feed';
 export type { FeedExecution } from './feed/execution-feed.repository';

@@ -18,6 +18,8 @@ export class AppConfig {
   consoleDir: string;
   /** Watchers of the live execution feed (server-sent events) one api process takes at most. */
   feedMaxSubscribers: number;
+  /** Live feed streams one address may hold open at once. */
+  feedMaxPerIp: number;
   /** Express's `trust proxy`: the peers whose X-Forwarded-For gives the caller's IP (names, addresses, CIDR ranges). */
   trustProxy: string;
   logLevel: string;

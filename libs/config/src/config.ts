@@ -45,6 +45,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.ledgerShards = r.int('LEDGER_SHARDS', 16, 1, 256);
   c.consoleDir = r.str('CONSOLE_DIR') ?? 'dist/apps/console';
   c.feedMaxSubscribers = r.int('FEED_MAX_SUBSCRIBERS', 500, 1, 100_000);
+  c.feedMaxPerIp = r.int('FEED_MAX_PER_IP', 3, 1, 1_000);
   c.evmBatchMax = r.int('EVM_BATCH_MAX', 50, 1);
   c.evmBatchWindowMs = r.int('EVM_BATCH_WINDOW_MS', 60, 0, 1000);
   c.evmBatchMin = Math.min(r.int('EVM_BATCH_MIN', 8, 1), c.evmBatchMax);

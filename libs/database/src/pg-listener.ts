@@ -26,7 +26,12 @@ export class PgListener {
     this.logger = new Logger(o.name);
   }
 
+  private started = false;
+
+  /** Opens the connection (once: later calls do nothing). */
   start(): void {
+    if (this.started) return;
+    this.started = true;
     void this.connect();
   }
 
@@ -46,6 +51,8 @@ export class PgListener {
     try {
       await client.connect();
       await client.query(`LISTEN ${this.o.channel}`);
+      // Stopped while connecting: nothing would end this connection later.
+      if (this.stopped) return void client.end().catch(() => undefined);
       this.client = client;
     } catch (err) {
       this.lost(client, err as Error);

@@ -8,7 +8,7 @@ import { UNPREFIXED_ROUTES } from '../openapi';
 const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
   "frame-ancestors 'none'",
@@ -31,7 +31,9 @@ export function serveConsole(app: NestExpressApplication, dir: string): boolean 
   const page = readFileSync(indexFile);
   app.useStaticAssets(join(root, 'assets'), { prefix: '/assets', index: false, immutable: true, maxAge: '365d' });
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const api = API_PATHS.some((p) => req.path === p || req.path.startsWith(`${p}/`));
+    // Express matches the API's routes in any letter case: so does this.
+    const path = req.path.toLowerCase();
+    const api = API_PATHS.some((p) => path === p || path.startsWith(`${p.toLowerCase()}/`));
     if ((req.method !== 'GET' && req.method !== 'HEAD') || api) return next();
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.setHeader('cache-control', 'no-cache');

@@ -35,13 +35,8 @@ export function ExecutionPage() {
             Settlement transaction: <code data-testid="exec-tx">{e.settlement.txHash}</code>
           </p>
         )}
-        {e?.chain && (
-          <p>
-            In chain <Link to={`/chains/${e.chain.chainId}`}>{e.chain.chainId}</Link>
-          </p>
-        )}
       </Panel>
-      <ProofPanel requestId={requestId} />
+      <ProofPanel key={requestId} requestId={requestId} />
       <ReceiptPanel />
       <JsonTwin urls={[exec.url]} />
       <p>
@@ -60,8 +55,10 @@ function ProofPanel({ requestId }: { requestId: string }) {
     ev.preventDefault();
     setState({ busy: true });
     try {
+      // Not cached: the output is the payer's.
       const res = await fetch(urlOf('/api/v1/execute/{requestId}', { requestId }), {
         headers: { accept: 'application/json', [header]: proof.trim() },
+        cache: 'no-store',
       });
       const body = (await res.json()) as {
         success: boolean;
@@ -70,9 +67,16 @@ function ProofPanel({ requestId }: { requestId: string }) {
       };
       if (!body.success || !body.data)
         throw new ApiError(res.status, body.error?.code ?? 'HTTP_ERROR', body.error?.message ?? '');
-      // Another header is answered like any visitor: without the output.
+      // Another header is answered like any visitor: without the output. So is the payer of a run that has none.
       if (body.data.output === undefined && !body.data.outputPruned)
-        throw new ApiError(403, 'NOT_THE_PAYER', 'this header did not pay for this execution, so no output is shown');
+        throw new ApiError(
+          200,
+          'NO_OUTPUT',
+          body.data.status === 'completed' && body.data.settlement?.status === 'settled'
+            ? 'this header did not pay for this execution, so no output is shown'
+            : `no output to show: the execution is ${body.data.status}, its settlement ${body.data.settlement?.status ?? 'none'}`,
+        );
+      setProof('');
       const r = body.data.receipt;
       const check = r?.format === 'jws' ? await checkReceipt(r.signature, body.data.output) : undefined;
       setState({ data: body.data, check });
@@ -123,7 +127,7 @@ function ReceiptPanel() {
   const [check, setCheck] = useState<ReceiptCheck | null>(null);
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    setCheck(await checkReceipt(jws));
+    setCheck(await checkReceipt(jws).catch(() => ({ valid: false, reason: 'it could not be checked (network)' })));
   };
   return (
     <section className="panel" aria-labelledby="receipt-title">

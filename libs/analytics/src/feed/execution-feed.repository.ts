@@ -17,7 +17,10 @@ export interface FeedExecution {
   at: Date;
 }
 
-/** The executions the outbox events `execution.completed` and `execution.failed` report, by event id. */
+/**
+ * The executions the outbox events `execution.completed` and `execution.failed` report, by event id;
+ * none in a chain (a chain's readers see its nodes' request ids only by its read scope).
+ */
 @Injectable()
 export class ExecutionFeedRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -32,7 +35,7 @@ export class ExecutionFeedRepository {
          JOIN executions e ON e.id = o.data->>'requestId'
          JOIN agents a ON a.id = e.agent_id
          LEFT JOIN payments p ON p.id = e.payment_id
-        WHERE o.id = ANY($1::varchar[]) AND o.type IN ('execution.completed', 'execution.failed')
+        WHERE o.id = ANY($1::varchar[]) AND o.type IN ('execution.completed', 'execution.failed') AND e.chain_id IS NULL
         ORDER BY o.created_at, o.id`,
       [eventIds],
     );

@@ -537,7 +537,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Executions as they end, as server-sent events: `execution` events (public fields only: no input, output, payer or payment header) and a `ping` every 15 s */
+        /** Executions outside chains as they end, as server-sent events: `execution` events (public fields only: no input, output, payer or payment header) and a `ping` every 15 s; at most FEED_MAX_PER_IP streams per address */
         get: operations["FeedController_executions"];
         put?: never;
         post?: never;
@@ -5731,19 +5731,13 @@ export interface operations {
                     "text/event-stream": components["schemas"]["FeedExecutionEvent"];
                 };
             };
-            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            /** @description Error envelope */
             429: {
                 headers: {
-                    /** @description Seconds until the window ends */
-                    "Retry-After"?: number;
-                    /** @description The window's limit a minute */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description What is left of it (0) */
-                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "text/event-stream": {
                         error?: {
                             code?: string;
                             details?: Record<string, never>;
