@@ -6,7 +6,8 @@ import { CHAIN_CHECKS } from '@app/chains';
 import { buildDataSourceOptions } from '@app/database';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
-import { freshDatabase, load, spawnRole, stopRoles, x402V1Header } from './bench-lib';
+import { registerBenchAgent } from './bench-agents';
+import { freshDatabase, load, spawnRole, stopRoles } from './bench-lib';
 import { DB, DB_URL, ROLES_FILE } from './bench-roles';
 import { paymentHeaders } from './bench-x402';
 
@@ -32,28 +33,7 @@ async function registerAgents(apiUrl: string, agentUrl: string): Promise<string[
   await pg.connect();
   for (let i = 0; i < AGENTS; i++) {
     const owner = new Wallet(Wallet.createRandom().privateKey);
-    const res = await fetch(`${apiUrl}/api/v1/agents`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-payment': x402V1Header(owner, 100_000n, { usdc: USDC, payTo: PLATFORM }),
-      },
-      body: JSON.stringify({
-        wallet: owner.address,
-        name: `Ceiling agent ${i}`,
-        capabilities: [
-          {
-            id: 'translate',
-            name: 'Translate',
-            description: 'Upper-cases text',
-            pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
-          },
-        ],
-        endpoints: { execution: agentUrl },
-      }),
-    });
-    if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
-    const id = ((await res.json()) as { data: { id: string } }).data.id;
+    const id = await registerBenchAgent(apiUrl, agentUrl, owner, USDC, PLATFORM, `Ceiling agent ${i}`);
     await pg.query(`UPDATE agents SET reputation_score = 100 WHERE id = $1`, [id]);
     bodies.push(JSON.stringify({ targetAgentId: id, capabilityId: 'translate', input: { text: 'hi' } }));
   }

@@ -1,42 +1,8 @@
-/* npm run bench:chain (chain-bench.ts): the bench agent's registration, paid on chain, and the money check
-   that ends each chain's runs. */
+/* npm run bench:chain (chain-bench.ts): the money check that ends each chain's runs. */
 import { Wallet } from 'ethers';
 import { Client } from 'pg';
 import { LocalChain } from '../../scripts/local-chain';
-import { x402V1Header } from './bench-lib';
 import { gasOf, ledgerCheck, until } from './chain-bench-roles';
-
-/** Registers the bench translator (capability `translate`, 0.01 USDC), paid by `payer`; answers its id. */
-export async function registerBenchAgent(
-  apiUrl: string,
-  agentUrl: string,
-  payer: Wallet,
-  usdc: string,
-  payTo: string,
-): Promise<string> {
-  const reg = await fetch(`${apiUrl}/api/v1/agents`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-payment': x402V1Header(payer, 100_000n, { usdc, payTo }),
-    },
-    body: JSON.stringify({
-      wallet: payer.address,
-      name: 'Bench Translator',
-      capabilities: [
-        {
-          id: 'translate',
-          name: 'Translate',
-          description: 'Upper-cases text',
-          pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
-        },
-      ],
-      endpoints: { execution: agentUrl },
-    }),
-  });
-  if (reg.status !== 201) throw new Error(`registration answered ${reg.status}: ${await reg.text()}`);
-  return ((await reg.json()) as { data: { id: string } }).data.id;
-}
 
 /** Every paid answer moved exactly one authorization on chain (by `sender`), and the ledger holds. */
 export async function moneyCheck(

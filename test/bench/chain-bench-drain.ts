@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { request } from 'undici';
 import { LocalChain } from '../../scripts/local-chain';
 import { RequestHeaders } from './bench-lib';
-import { registerBenchAgent } from './chain-bench-checks';
+import { registerBenchAgent } from './bench-agents';
 import { cpuNow, cpuPerRequest, fundedPayers, gasOf, until } from './chain-bench-roles';
 
 const DRAIN_AGENTS = Number(process.env.BENCH_DRAIN_AGENTS ?? 8);

@@ -8,7 +8,8 @@ import { Client } from 'pg';
 import { request } from 'undici';
 import { startChain } from '../../scripts/local-chain';
 import { freshDatabase, spawnRole, stopRoles, x402V1Header } from './bench-lib';
-import { moneyCheck, registerBenchAgent } from './chain-bench-checks';
+import { registerBenchAgent } from './bench-agents';
+import { moneyCheck } from './chain-bench-checks';
 import { chainBenchEnv, fundedPayers, ROLES_FILE, until } from './chain-bench-roles';
 
 const N = Number(process.env.BENCH_SESSION_CALLS ?? 20);

@@ -25,7 +25,8 @@ import {
 } from './bench-lib';
 import { chainBenchEnv, cpuNow, cpuPerRequest, fundedPayers, gasOf, ROLES_FILE, until } from './chain-bench-roles';
 import { referencePaymentHeaders } from './reference-stack';
-import { moneyCheck, nonceRecoveryMs, registerBenchAgent } from './chain-bench-checks';
+import { registerBenchAgent } from './bench-agents';
+import { moneyCheck, nonceRecoveryMs } from './chain-bench-checks';
 import { benchSessions, sessionTable } from './chain-bench-sessions';
 import { benchDrain } from './chain-bench-drain';
 

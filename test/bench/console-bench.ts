@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Wallet } from 'ethers';
 import { chromium, Page } from 'playwright-core';
-import { freshDatabase, spawnRole, stopRoles, x402V1Header } from './bench-lib';
+import { registerBenchAgent } from './bench-agents';
+import { freshDatabase, spawnRole, stopRoles } from './bench-lib';
 import { DB, ROLES_FILE } from './bench-roles';
 
 const BUILD = join(process.cwd(), 'dist', 'apps', 'console');
@@ -46,29 +47,15 @@ async function main(): Promise<void> {
   await freshDatabase(DB);
   const agent = await spawnRole(ROLES_FILE, 'agent');
   const api = await spawnRole(ROLES_FILE, 'api');
-  for (let i = 0; i < 5; i++) {
-    const owner = new Wallet(Wallet.createRandom().privateKey);
-    await fetch(`${api.url}/api/v1/agents`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-payment': x402V1Header(owner, 100_000n, { usdc: USDC, payTo: PLATFORM }),
-      },
-      body: JSON.stringify({
-        wallet: owner.address,
-        name: `Console bench agent ${i}`,
-        capabilities: [
-          {
-            id: 'translate',
-            name: 'Translate',
-            description: 'Upper-cases text',
-            pricing: { model: 'per-request', basePrice: '0.01', currency: 'USDC' },
-          },
-        ],
-        endpoints: { execution: agent.url },
-      }),
-    });
-  }
+  for (let i = 0; i < 5; i++)
+    await registerBenchAgent(
+      api.url,
+      agent.url,
+      new Wallet(Wallet.createRandom().privateKey),
+      USDC,
+      PLATFORM,
+      `Console bench agent ${i}`,
+    );
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
