@@ -14,6 +14,7 @@ import { ChainsModule } from '@app/chains';
 import { DisputesModule } from '@app/disputes';
 import { OutboundModule } from '@app/outbound';
 import { AgentHealthModule } from '@app/agents';
+import { AnalyticsModule } from '@app/analytics';
 import { OutboxRelay, WebhooksModule } from '@app/webhooks';
 import { HeartbeatService } from './heartbeat.service';
 import { JobHandlerRegistry } from './job-handlers';
@@ -22,6 +23,7 @@ import { MetricsServer } from './metrics-server';
 import { InvariantMonitor } from './invariant-monitor';
 import { PayloadStorageMonitor } from './payload-storage-monitor';
 import { HealthProber } from './health-prober';
+import { SeriesRollup } from './series-rollup';
 import { MoneyProcessor } from './processors/money.processor';
 import { ExecutionsProcessor } from './processors/executions.processor';
 import { WebhooksProcessor } from './processors/webhooks.processor';
@@ -51,6 +53,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         WebhooksModule,
         DisputesModule,
         AgentHealthModule,
+        AnalyticsModule,
       ],
       providers: [
         JobHandlerRegistry,
@@ -63,6 +66,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         Sweeper,
         InvariantMonitor,
         PayloadStorageMonitor,
+        SeriesRollup,
         HealthProber,
         HeartbeatService,
         MetricsServer,

@@ -6,10 +6,40 @@ import { GetAgentAnalytics } from './usecases/get-agent-analytics/get-agent-anal
 import { GetPlatformStats } from './usecases/get-platform-stats/get-platform-stats.usecase';
 import { ExecutionFeedRepository } from './feed/execution-feed.repository';
 import { LiveExecutionFeed } from './feed/live-execution-feed';
+import {
+  SeriesAgentHourlyEntity,
+  SeriesCursorEntity,
+  SeriesPlatformEntity,
+  SeriesSeenEntity,
+} from './entities/series.entity';
+import { SeriesRepository } from './series/series.repository';
+import { GetAgentSeries } from './usecases/get-agent-series/get-agent-series.usecase';
+import { GetPlatformSeries } from './usecases/get-platform-series/get-platform-series.usecase';
+import { RollUpSeries } from './usecases/roll-up-series/roll-up-series.usecase';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([AgentStatsEntity, AgentLatencyEntity, PlatformStatsEntity])],
-  providers: [AnalyticsRepository, GetAgentAnalytics, GetPlatformStats, ExecutionFeedRepository, LiveExecutionFeed],
-  exports: [GetAgentAnalytics, GetPlatformStats, LiveExecutionFeed],
+  imports: [
+    TypeOrmModule.forFeature([
+      AgentStatsEntity,
+      AgentLatencyEntity,
+      PlatformStatsEntity,
+      SeriesCursorEntity,
+      SeriesAgentHourlyEntity,
+      SeriesPlatformEntity,
+      SeriesSeenEntity,
+    ]),
+  ],
+  providers: [
+    AnalyticsRepository,
+    GetAgentAnalytics,
+    GetPlatformStats,
+    ExecutionFeedRepository,
+    LiveExecutionFeed,
+    SeriesRepository,
+    GetPlatformSeries,
+    GetAgentSeries,
+    RollUpSeries,
+  ],
+  exports: [GetAgentAnalytics, GetPlatformStats, LiveExecutionFeed, GetPlatformSeries, GetAgentSeries, RollUpSeries],
 })
 export class AnalyticsModule {}

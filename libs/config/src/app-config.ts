@@ -89,6 +89,10 @@ export class AppConfig {
   executionPayloadRetentionDays: number;
   /** How often the worker measures the payload bytes each agent's executions hold (metrics); 0: never. */
   storageMetricsIntervalMs: number;
+  /** The worker's roll-up of the console's time series (0: off), how far behind now it reads, and its batch. */
+  seriesIntervalMs: number;
+  seriesLagMs: number;
+  seriesBatch: number;
   /** Seconds between two health probes of an agent (jittered +-10%); 0: the worker does not probe. */
   healthProbeIntervalS: number;
   healthProbeTimeoutMs: number;

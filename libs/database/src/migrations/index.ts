@@ -25,6 +25,7 @@ import { ConfigVersionTags1764110000000 } from './1764110000000-ConfigVersionTag
 import { PaymentStatusLookups1764125000000 } from './1764125000000-PaymentStatusLookups';
 import { ExecutionReceipts1764126000000 } from './1764126000000-ExecutionReceipts';
 import { ChainHeldOpen1764130000000 } from './1764130000000-ChainHeldOpen';
+import { Series1764150000000 } from './1764150000000-Series';
 import { LedgerShards1764140000000 } from './1764140000000-LedgerShards';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   ExecutionReceipts1764126000000,
   ChainHeldOpen1764130000000,
   LedgerShards1764140000000,
+  Series1764150000000,
 ];

@@ -243,6 +243,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics/agent/{agentId}/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent's executions, success rate, latency percentiles, volume and earnings per hour or day */
+        get: operations["AnalyticsController_agentSeriesOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/platform/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The platform's executions, volume, buyers and sellers per hour or day */
+        get: operations["AnalyticsController_platform"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chains/budget-check": {
         parameters: {
             query?: never;
@@ -1071,6 +1105,53 @@ export interface components {
             updated_at: string;
             wallet: string;
         };
+        AgentSeriesPointDto: {
+            /**
+             * Format: date-time
+             * @description The bucket start (UTC)
+             */
+            at: string;
+            /**
+             * @description The agent's share of it (agent fee minus the platform's cut)
+             * @example 0.099500
+             */
+            earnings: string;
+            /** @description The agent's executions that ended in the bucket */
+            executions: number;
+            /** @description Over successful runs: each percentile as the upper bound of its histogram bucket (1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70 ms ... 1,000 s); null without a success */
+            latencyMs: components["schemas"]["LatencyPercentiles"] | null;
+            succeeded: number;
+            /** @description Percentage, two decimals; null when none ended */
+            successRate: number | null;
+            /**
+             * @description USDC charged for the agent's executions in the bucket
+             * @example 0.110000
+             */
+            volume: string;
+        };
+        AgentSeriesResponse: {
+            /** Format: uuid */
+            agentId: string;
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /**
+             * Format: date-time
+             * @description Every execution and charge before this time is counted (the worker rolls them up every few seconds); null before the first roll-up
+             */
+            completeTo: string | null;
+            /**
+             * Format: date-time
+             * @description The first bucket
+             */
+            from: string;
+            /** @description One per bucket, oldest first */
+            points: components["schemas"]["AgentSeriesPointDto"][];
+            /**
+             * Format: date-time
+             * @description The end of the last bucket (excluded)
+             */
+            to: string;
+        };
         AgentSkillDto: {
             /** @description What it does, its price and its resource URL */
             description: string;
@@ -1726,6 +1807,12 @@ export interface components {
             /** @description Probes the agent answered (up) */
             ups: number;
         };
+        LatencyPercentiles: {
+            /** @description ms */
+            p50: number;
+            p95: number;
+            p99: number;
+        };
         LeaderboardEntryResponse: {
             /** Format: uuid */
             agentId: string;
@@ -1819,6 +1906,47 @@ export interface components {
             receiptFormat: "jws" | "eip712" | "none";
             /** @description Keys of the signed offers and receipts (x402 offer-receipt), the current one first */
             receiptKeys: components["schemas"]["ReceiptKeyResponse"][];
+        };
+        PlatformSeriesPointDto: {
+            /**
+             * Format: date-time
+             * @description The bucket start (UTC)
+             */
+            at: string;
+            /** @description Distinct paying wallets of the executions that ended in the bucket */
+            buyers: number;
+            /** @description Executions that ended in the bucket (completed, failed or timed out) */
+            executions: number;
+            /** @description Distinct agents of the executions that ended in the bucket */
+            sellers: number;
+            /** @description Of those, the completed ones */
+            succeeded: number;
+            /**
+             * @description USDC charged in the bucket (platform fee + agent fee)
+             * @example 0.110000
+             */
+            volume: string;
+        };
+        PlatformSeriesResponse: {
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            /**
+             * Format: date-time
+             * @description Every execution and charge before this time is counted (the worker rolls them up every few seconds); null before the first roll-up
+             */
+            completeTo: string | null;
+            /**
+             * Format: date-time
+             * @description The first bucket
+             */
+            from: string;
+            /** @description One per bucket, oldest first, zeros where nothing happened */
+            points: components["schemas"]["PlatformSeriesPointDto"][];
+            /**
+             * Format: date-time
+             * @description The end of the last bucket (excluded)
+             */
+            to: string;
         };
         PricingDto: {
             /**
@@ -3927,6 +4055,165 @@ export interface operations {
             };
             /** @description Error envelope */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AnalyticsController_agentSeriesOf: {
+        parameters: {
+            query?: {
+                /** @description UTC hours or UTC days */
+                bucket?: "hour" | "day";
+                /** @description Rounded down to its bucket. Default: 24 hours (hour) or 30 days (day) before `to` */
+                from?: string;
+                /** @description Rounded up to its bucket, excluded. Default: now (the current bucket included). At most 744 hours or 366 days after `from` */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentSeriesResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AnalyticsController_platform: {
+        parameters: {
+            query?: {
+                /** @description UTC hours or UTC days */
+                bucket?: "hour" | "day";
+                /** @description Rounded down to its bucket. Default: 24 hours (hour) or 30 days (day) before `to` */
+                from?: string;
+                /** @description Rounded up to its bucket, excluded. Default: now (the current bucket included). At most 744 hours or 366 days after `from` */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PlatformSeriesResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
