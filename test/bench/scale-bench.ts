@@ -64,6 +64,7 @@ function apiEnv(dbUrl: string): Record<string, string> {
     RATE_LIMIT_CLIENT_PER_MIN: '100000000',
     RATE_LIMIT_AGENT_PER_MIN: '100000000',
     RATE_LIMIT_READS_PER_MIN: '100000000',
+    RATE_LIMIT_CATALOG_PER_MIN: '100000000',
   };
 }
 
@@ -84,6 +85,9 @@ function sizes(): Size[] {
     });
 }
 
+/** `days` days before now, for a series' `from`. */
+const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
 function routes(hot: string, deepOffset: number): Route[] {
   const signed = async () => {
     const message = `agora-auth:${hot}:${Date.now()}`;
@@ -95,6 +99,14 @@ function routes(hot: string, deepOffset: number): Route[] {
   return [
     { name: 'GET /analytics/agent/:hot?period=all', path: () => `/api/v1/analytics/agent/${hot}?period=all` },
     { name: 'GET /analytics/agent/:hot?period=week', path: () => `/api/v1/analytics/agent/${hot}?period=week` },
+    {
+      name: 'GET /analytics/agent/:hot/series?bucket=day (90 days)',
+      path: () => `/api/v1/analytics/agent/${hot}/series?bucket=day&from=${ago(90)}`,
+    },
+    {
+      name: 'GET /analytics/platform/series?bucket=hour (30 days)',
+      path: () => `/api/v1/analytics/platform/series?bucket=hour&from=${ago(30)}`,
+    },
     { name: 'GET /reputation/leaderboard?limit=10', path: () => `/api/v1/reputation/leaderboard?limit=10` },
     {
       name: 'GET /discover?capability=translate&limit=20',

@@ -258,6 +258,13 @@ export async function seedDatabase(name: string, o: SeedOptions): Promise<SeedRe
       `INSERT INTO agent_stats AS s (agent_id, failed) SELECT agent_id, count(*) FROM fails GROUP BY agent_id
        ON CONFLICT (agent_id) DO UPDATE SET failed = EXCLUDED.failed`,
     );
+    // The console's series, as the worker's roll-up builds them from a database that had none (batches of 100k rows).
+    await timed('series roll-up (series_ingest)', async () => {
+      for (;;) {
+        const [r] = (await db.query(`SELECT * FROM series_ingest(0, 100000)`)).rows;
+        if (r.executions === 0 && r.transactions === 0) return;
+      }
+    });
     await step('vacuum analyze', `VACUUM ANALYZE`);
     const { rows } = await db.query(
       `SELECT pg_temp.agent_id(1) AS id, (SELECT count(*) FROM transactions WHERE providing_agent_id = pg_temp.agent_id(1))::int AS n`,

@@ -1,12 +1,24 @@
 import { useParams } from 'react-router-dom';
 import { useApi } from '../api';
-import { JsonTwin, Panel, Scroll, Stat } from '../components';
+import { AgentCharts, UptimeChart, useAgentSeries } from '../agent-charts';
+import { CapabilitiesPanel, ChainSettingsPanel, ReputationPanel, TotalsPanel } from '../agent-panels';
+import { JsonTwin, Panel, Stat } from '../components';
+import { useRange } from '../ranges';
 
-/** An agent: description, capabilities with pricing and schemas, reputation and its recent events. */
+const percent = (share: number | null) => (share === null ? 'no probes yet' : `${Math.round(share * 10_000) / 100}%`);
+
+/**
+ * An agent: description, health and uptime, its charts over a chosen range, all-time totals,
+ * reputation with its score over time, capabilities with pricing, schemas and snippets, chain settings.
+ */
 export function AgentPage() {
   const { id = '' } = useParams();
+  const range = useRange();
   const agent = useApi('/api/v1/agents/{id}', { id });
   const rep = useApi('/api/v1/reputation/{agentId}', { agentId: id });
+  const totals = useApi('/api/v1/analytics/agent/{agentId}', { agentId: id, period: 'all' });
+  const health = useApi('/api/v1/agents/{id}/health', { id });
+  const series = useAgentSeries(id, range);
   const a = agent.data;
   return (
     <>
@@ -18,71 +30,23 @@ export function AgentPage() {
             <dl className="stats">
               <Stat label="Status" value={a.status} testId="agent-status" />
               <Stat label="Score" value={a.reputation_score} testId="agent-score" />
+              <Stat label="Health" value={a.health.status} testId="agent-health" />
+              <Stat label="Uptime 24 h" value={percent(a.health.uptime24h)} testId="agent-uptime-24h" />
+              <Stat label="Uptime 7 days" value={percent(a.health.uptime7d)} testId="agent-uptime-7d" />
               <Stat label="Wallet" value={<code>{a.wallet}</code>} testId="agent-wallet" />
             </dl>
           </>
         )}
       </Panel>
-      <Panel title="Capabilities" state={agent} empty={a?.capabilities.length === 0}>
-        <ul className="caps" data-testid="capabilities">
-          {a?.capabilities.map((c) => (
-            <li key={c.id}>
-              <h3>
-                {c.name} <code>{c.id}</code>
-              </h3>
-              <p>{c.description}</p>
-              <p>
-                {c.pricing.model}: {c.pricing.basePrice} {c.pricing.currency}
-                {c.pricing.maxPrice ? ` (at most ${c.pricing.maxPrice})` : ''}
-              </p>
-              <details>
-                <summary>Input and output schemas</summary>
-                <pre>{JSON.stringify({ input: c.inputSchema ?? null, output: c.outputSchema ?? null }, null, 2)}</pre>
-              </details>
-            </li>
-          ))}
-        </ul>
+      <AgentCharts range={range} series={series} />
+      <TotalsPanel state={totals} data={totals.data} />
+      <ReputationPanel state={rep} data={rep.data} />
+      <Panel title="Health" state={health}>
+        {health.data && <UptimeChart hours={health.data.hours} />}
       </Panel>
-      <Panel title="Reputation" state={rep}>
-        {rep.data && (
-          <>
-            <dl className="stats">
-              <Stat label="Score" value={rep.data.score} testId="rep-score" />
-              <Stat label="Tier" value={rep.data.tier} testId="rep-tier" />
-            </dl>
-            <h3>Recent events</h3>
-            {rep.data.recentEvents.length === 0 ? (
-              <p className="muted">No events yet.</p>
-            ) : (
-              <Scroll label="Reputation events table">
-                <table data-testid="rep-events">
-                  <thead>
-                    <tr>
-                      <th scope="col">Event</th>
-                      <th scope="col">Change</th>
-                      <th scope="col">Score</th>
-                      <th scope="col">When</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {rep.data.recentEvents.map((e, i) => (
-                      <tr key={i}>
-                        <td>{e.type}</td>
-                        <td>{e.delta > 0 ? `+${e.delta}` : e.delta}</td>
-                        <td>{e.score}</td>
-                        <td>
-                          <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString()}</time>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </Scroll>
-            )}
-          </>
-        )}
-      </Panel>
-      <JsonTwin urls={[agent.url, rep.url]} />
+      <CapabilitiesPanel state={agent} agentId={id} capabilities={a?.capabilities} />
+      <ChainSettingsPanel state={agent} settings={a?.chainSettings} />
+      <JsonTwin urls={[agent.url, series.url, totals.url, rep.url, health.url]} />
     </>
   );
 }

@@ -3,18 +3,27 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useApi } from '../api';
 import { JsonTwin, Panel, Scroll, Stat } from '../components';
 import { FEED_URL, LiveFeed } from '../live-feed';
+import { Activity, usePlatformSeries } from '../activity';
+import { useRange } from '../ranges';
 
-/** Explorer home: platform totals, the leaderboard, and search (the recommend engine). */
+/** Explorer home: platform totals, activity charts over a chosen range, the live feed, search (the recommend engine) and the leaderboard. */
 export function ExplorerPage() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const stats = useApi('/api/v1/payments/stats', {}, { refetchMs: 10_000 });
   const board = useApi('/api/v1/reputation/leaderboard', { limit: 10 });
   const found = useApi('/api/v1/discover/recommend', { query: q, limit: 10 }, { enabled: q.length > 0 });
+  const range = useRange();
+  const series = usePlatformSeries(range);
   const [text, setText] = useState(q);
   const search = (e: FormEvent) => {
     e.preventDefault();
-    setParams(text.trim() ? { q: text.trim() } : {});
+    setParams((p) => {
+      const next = new URLSearchParams(p);
+      if (text.trim()) next.set('q', text.trim());
+      else next.delete('q');
+      return next;
+    });
   };
 
   return (
@@ -31,6 +40,8 @@ export function ExplorerPage() {
           </dl>
         )}
       </Panel>
+
+      <Activity range={range} series={series} />
 
       <LiveFeed />
 
@@ -95,7 +106,7 @@ export function ExplorerPage() {
           </table>
         </Scroll>
       </Panel>
-      <JsonTwin urls={[stats.url, board.url, ...(q ? [found.url] : []), FEED_URL]} />
+      <JsonTwin urls={[stats.url, series.url, board.url, ...(q ? [found.url] : []), FEED_URL]} />
     </>
   );
 }
