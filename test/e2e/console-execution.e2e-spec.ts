@@ -6,6 +6,7 @@ import { CONSOLE_BUILD, fitsWidth, launchBrowser, openPage, screenshot, seriousV
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
+import { fileDispute, paidExecute, resolveDispute } from '../support/disputes';
 
 /**
  * The console's execution page in Debian's Chromium: the outcome and fee split anyone sees; the
@@ -20,6 +21,7 @@ describe('console: execution page and receipts (browser)', () => {
   let output: unknown;
   let payment: { name: string; value: string };
   let receipt: string;
+  let agentId: string;
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
@@ -29,6 +31,7 @@ describe('console: execution page and receipts (browser)', () => {
       capabilities: [capabilityPayload()],
     });
     expect(reg.status).toBe(201);
+    agentId = reg.body.data.id;
     payment = await x402Header(new Wallet(Wallet.createRandom().privateKey), {
       amount: 11_000n,
       payTo: api.config.platformWallet,
@@ -122,5 +125,35 @@ describe('console: execution page and receipts (browser)', () => {
     expect(await verdict.textContent()).toContain('the signature does not match the signed content');
     await screenshot(page, 'execution-tampered-receipt', 'desktop');
     await page.context().close();
+  });
+
+  it('by its transaction id the page opens at the request id; its timeline shows each step, the dispute and the refund', async () => {
+    const call = await paidExecute(api, agentId, new Wallet(Wallet.createRandom().privateKey), 11_000n);
+    const disputeId = (await fileDispute(api, call)).body.data.disputeId;
+    expect((await resolveDispute(api, disputeId, 'client_wins')).status).toBe(200);
+    const expected = (await api.request('GET', `/api/v1/execute/${call.transactionId}/timeline`)).body.data;
+    for (const viewport of ['desktop', 'phone'] as const) {
+      const page = await openPage(browser, viewport);
+      await page.goto(`${api.baseUrl}/executions/${call.transactionId}`);
+      await page.waitForURL(`${api.baseUrl}/executions/${call.requestId}`);
+      const steps = page.getByTestId('timeline').locator('li');
+      await steps.first().waitFor();
+      expect(await steps.evaluateAll((li) => li.map((l) => l.getAttribute('data-type')))).toEqual(
+        expected.events.map((e: { type: string }) => e.type),
+      );
+      for (const type of ['charged', 'disputed', 'dispute_resolved', 'refund_issued'])
+        expect(expected.events.map((e: { type: string }) => e.type)).toContain(type);
+      expect(await page.locator('li[data-type="charged"] [data-testid="amount"]').textContent()).toBe('0.011000 USDC');
+      expect(await page.locator('li[data-type="dispute_resolved"]').textContent()).toContain('client wins');
+      const refund = expected.events.find((e: { type: string }) => e.type === 'refund_issued');
+      expect(await page.locator('li[data-type="refund_issued"] [data-testid="amount"]').textContent()).toBe(
+        `${refund.amount} USDC`,
+      );
+      expect(await page.getByRole('link', { name: `GET /api/v1/execute/${call.requestId}/timeline` }).count()).toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await fitsWidth(page)).toBe(true);
+      await screenshot(page, 'execution-timeline', viewport);
+      await page.context().close();
+    }
   });
 });

@@ -37,6 +37,7 @@ import { X402DiscoveryController } from './x402/x402-discovery.controller';
 import { ReputationController } from './reputation/reputation.controller';
 import { AnalyticsController } from './analytics/analytics.controller';
 import { FeedController } from './analytics/feed.controller';
+import { TimelineController } from './analytics/timeline.controller';
 import { EventsController } from './events/events.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -85,6 +86,7 @@ export class AppModule {
         EventsController,
         ReputationController,
         AnalyticsController,
+        TimelineController,
         FeedController,
         DisputesController,
         AdminAgentsController,

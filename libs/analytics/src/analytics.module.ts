@@ -16,6 +16,8 @@ import { SeriesRepository } from './series/series.repository';
 import { GetAgentSeries } from './usecases/get-agent-series/get-agent-series.usecase';
 import { GetPlatformSeries } from './usecases/get-platform-series/get-platform-series.usecase';
 import { RollUpSeries } from './usecases/roll-up-series/roll-up-series.usecase';
+import { ExecutionTimelineRepository } from './timeline/execution-timeline.repository';
+import { GetExecutionTimeline } from './usecases/get-execution-timeline/get-execution-timeline.usecase';
 
 @Module({
   imports: [
@@ -39,7 +41,17 @@ import { RollUpSeries } from './usecases/roll-up-series/roll-up-series.usecase';
     GetPlatformSeries,
     GetAgentSeries,
     RollUpSeries,
+    ExecutionTimelineRepository,
+    GetExecutionTimeline,
   ],
-  exports: [GetAgentAnalytics, GetPlatformStats, LiveExecutionFeed, GetPlatformSeries, GetAgentSeries, RollUpSeries],
+  exports: [
+    GetAgentAnalytics,
+    GetPlatformStats,
+    LiveExecutionFeed,
+    GetPlatformSeries,
+    GetAgentSeries,
+    RollUpSeries,
+    GetExecutionTimeline,
+  ],
 })
 export class AnalyticsModule {}

@@ -15,3 +15,11 @@ export { RollUpSeries } from './usecases/roll-up-series/roll-up-series.usecase';
 export { SERIES_BUCKETS, SERIES_MAX_POINTS } from './series/series-range';
 export type { SeriesBucket } from './series/series-range';
 export { LATENCY_BOUNDS, latencyBucket } from './series/latency-histogram';
+export {
+  GetExecutionTimeline,
+  TIMELINE_EVENTS,
+} from './usecases/get-execution-timeline/get-execution-timeline.usecase';
+export type {
+  ExecutionTimeline,
+  TimelineEvent,
+} from './usecases/get-execution-timeline/get-execution-timeline.usecase';

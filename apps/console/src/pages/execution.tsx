@@ -1,17 +1,31 @@
 import { FormEvent, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, Navigate, useParams } from 'react-router-dom';
 import type { components } from '@agora/sdk';
 import { ApiError, urlOf, useApi } from '../api';
 import { JsonTwin, Panel, Stat } from '../components';
 import { checkReceipt, ReceiptCheck } from '../receipt';
+import { Timeline } from '../timeline';
 
 type Execution = components['schemas']['ExecutionResponse'];
 
-/** An execution: status, cost and fee split, settlement; with the payment proof, its output and receipt checked here. */
+/**
+ * An execution (by request id, or by transaction id, which leads to its request id's page): status, cost and fee
+ * split, settlement, its timeline; with the payment proof, its output and receipt checked here.
+ */
 export function ExecutionPage() {
   const { requestId = '' } = useParams();
-  const exec = useApi('/api/v1/execute/{requestId}', { requestId });
+  const byTransaction = requestId.startsWith('tx_');
+  const timeline = useApi('/api/v1/execute/{id}/timeline', { id: requestId }, { refetchMs: 10_000 });
+  const exec = useApi('/api/v1/execute/{requestId}', { requestId }, { enabled: !byTransaction });
   const e = exec.data;
+  // A transaction id: the execution it charged, at its request id's URL.
+  if (byTransaction && timeline.data) return <Navigate replace to={`/executions/${timeline.data.requestId}`} />;
+  if (byTransaction)
+    return (
+      <Panel title="Execution" state={timeline}>
+        {null}
+      </Panel>
+    );
   return (
     <>
       <h1>
@@ -36,9 +50,17 @@ export function ExecutionPage() {
           </p>
         )}
       </Panel>
+      <Panel title="Timeline" state={timeline}>
+        {timeline.data && <Timeline events={timeline.data.events} />}
+        {timeline.data?.chainId && (
+          <p>
+            Part of <Link to={`/chains/${timeline.data.chainId}`}>chain {timeline.data.chainId}</Link>.
+          </p>
+        )}
+      </Panel>
       <ProofPanel key={requestId} requestId={requestId} />
       <ReceiptPanel />
-      <JsonTwin urls={[exec.url]} />
+      <JsonTwin urls={[exec.url, timeline.url]} />
       <p>
         <Link to="/">Back to the explorer</Link>
       </p>

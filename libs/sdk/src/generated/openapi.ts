@@ -527,6 +527,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/execute/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happened to an execution and its money, by request id or transaction id, with each step's time
+         * @description Received, paid (or funded from its chain), running, its outcome, settled (with the transaction), held in escrow and released, disputed and resolved, refunds issued and sent. Public like the status: no payer, input or output.
+         */
+        get: operations["TimelineController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/execute/{requestId}": {
         parameters: {
             query?: never;
@@ -1728,6 +1748,21 @@ export interface components {
             transactionId: string | null;
             usage?: components["schemas"]["UsageResponse"];
         };
+        ExecutionTimelineResponse: {
+            /**
+             * Format: uuid
+             * @description The chain it ran in
+             */
+            chainId: string | null;
+            /** @description Oldest first */
+            events: components["schemas"]["TimelineEventDto"][];
+            /** @example req_2b8f0c6d9a */
+            requestId: string;
+            /** @description The execution's status */
+            status: string;
+            /** @example tx_8c1f0e2a7b */
+            transactionId: string | null;
+        };
         ExecutionsStats: {
             /** @description Failed or timed-out runs that reached the agent */
             failed: number;
@@ -2162,6 +2197,23 @@ export interface components {
             transactions: number;
             /** @description Pending and processing withdrawals whose retry or claim time moved */
             withdrawals: number;
+        };
+        TimelineEventDto: {
+            /**
+             * @description USDC: paid, held, released or refunded
+             * @example 0.011000
+             */
+            amount?: string;
+            /** Format: date-time */
+            at: string;
+            /** @description refund_issued: its reason; dispute_resolved: the outcome; disputed: the dispute's status; escrow_held: until when */
+            detail?: string;
+            /** @description ms since the execution was received */
+            offsetMs: number;
+            /** @description The on-chain transaction (settled, refund_sent) */
+            txHash?: string;
+            /** @enum {string} */
+            type: "received" | "running" | "completed" | "failed" | "timeout" | "charged" | "settled" | "settlement_failed" | "settlement_expired" | "escrow_held" | "escrow_released" | "disputed" | "dispute_resolved" | "refund_issued" | "refund_sent";
         };
         TransactionListItemResponse: {
             agent_earnings: string;
@@ -5698,6 +5750,88 @@ export interface operations {
             /** @description Error envelope */
             504: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    TimelineController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExecutionTimelineResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
