@@ -31,6 +31,8 @@ describe('console: charts (browser)', () => {
   /** The runs of the last hour: ok and time, and the one moved two days back. */
   const recent: { ok: boolean; ms: number }[] = [];
   let aged = 0;
+  /** The recent runs are pinned to the middle of the last hour (a run at an hour's end would split them). */
+  const hour = Math.floor(Date.now() / HOUR) * HOUR - HOUR;
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
@@ -59,22 +61,20 @@ describe('console: charts (browser)', () => {
         [agentId],
       );
       if (i < 4) recent.push({ ok: r.status === 200, ms: row.ms });
-      else {
-        // The last one ended two days ago, as far as the series know.
-        aged = Date.now() - 2 * DAY;
-        await ds.query(`UPDATE executions SET completed_at = $2 WHERE id = $1`, [row.id, new Date(aged)]);
-        await ds.query(
-          `UPDATE transactions SET created_at = $2 WHERE id = (SELECT transaction_id FROM executions WHERE id = $1)`,
-          [row.id, new Date(aged)],
-        );
-      }
+      // The last one ended two days ago, as far as the series know.
+      else aged = Date.now() - 2 * DAY;
+      const at = new Date(i < 4 ? hour + HOUR / 2 : aged);
+      await ds.query(`UPDATE executions SET completed_at = $2 WHERE id = $1`, [row.id, at]);
+      await ds.query(
+        `UPDATE transactions SET created_at = $2 WHERE id = (SELECT transaction_id FROM executions WHERE id = $1)`,
+        [row.id, at],
+      );
     }
-    // Probes the worker would have recorded: 3 of 4 answered two hours ago, 2 of 2 an hour ago.
-    const hour = Math.floor(Date.now() / HOUR) * HOUR;
+    // Probes the worker would have recorded: 3 of 4 answered in the hour before the last, 2 of 2 in the last.
     await ds.query(
       `INSERT INTO agent_health_hourly (agent_id, hour, probes, ups, latency_ms_sum, latency_count)
        VALUES ($1, $2, 4, 3, 30, 3), ($1, $3, 2, 2, 20, 2)`,
-      [agentId, new Date(hour - 2 * HOUR), new Date(hour - HOUR)],
+      [agentId, new Date(hour - HOUR), new Date(hour)],
     );
     await api.app.get(RollUpSeries).execute();
     browser = await launchBrowser();
@@ -98,7 +98,6 @@ describe('console: charts (browser)', () => {
   }
 
   it('the explorer charts the executions, volume, buyers and sellers the test made, by the hour and by the day', async () => {
-    const hour = Math.floor(Date.now() / HOUR) * HOUR;
     const ok = recent.filter((r) => r.ok).length;
     for (const viewport of ['desktop', 'phone'] as const) {
       const page = await openPage(browser, viewport);
@@ -129,7 +128,6 @@ describe('console: charts (browser)', () => {
   });
 
   it('the agent page charts its executions, success rate, latency and earnings, with its uptime, snippets and chain settings', async () => {
-    const hour = Math.floor(Date.now() / HOUR) * HOUR;
     const times = recent.filter((r) => r.ok).map((r) => r.ms);
     const bound = (p: number) => String(LATENCY_BOUNDS[latencyBucket(nearestRank(times, p))]);
     const earned = (10_000n - 500n) * BigInt(times.length); // the agent fee less the 5% cut
@@ -147,8 +145,8 @@ describe('console: charts (browser)', () => {
         usdc(11_000n * BigInt(times.length)),
       ]);
       // Uptime: the probes' share per hour.
-      expect(await row(page, 'uptime-chart', hour - 2 * HOUR)).toEqual(['75']);
-      expect(await row(page, 'uptime-chart', hour - HOUR)).toEqual(['100']);
+      expect(await row(page, 'uptime-chart', hour - HOUR)).toEqual(['75']);
+      expect(await row(page, 'uptime-chart', hour)).toEqual(['100']);
       expect(await page.getByTestId('all-executions').textContent()).toBe(String(times.length + 1 + 1));
       expect(await page.getByTestId('chain-enabled').textContent()).toMatch(/^(yes|no)$/);
       // The snippets name this agent and capability.
