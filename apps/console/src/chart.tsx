@@ -1,7 +1,8 @@
-import { useEffect, useRef } from 'react';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import { lazy, Suspense, useMemo } from 'react';
 import { Scroll } from './components';
+
+/** uPlot and its drawing, in a chunk of their own: the page's text comes first, the canvas after. */
+const Plot = lazy(() => import('./plot'));
 
 /** One line of a chart: its label, colour and value at each point (null: no value there). */
 export interface Line<P> {
@@ -11,8 +12,6 @@ export interface Line<P> {
   /** How the data table writes a value (default: as is). */
   format?: (p: P) => string;
 }
-
-const HEIGHT = 180;
 
 /**
  * A time series drawn by uPlot on a canvas, with its legend and, under "Data", the same points as
@@ -27,38 +26,13 @@ export function Chart<P extends { at: string }>(props: {
   testId: string;
 }) {
   const { title, points, lines, bucket, testId } = props;
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const node = box.current;
-    if (!node) return;
-    const data: uPlot.AlignedData = [
-      points.map((p) => Date.parse(p.at) / 1000),
-      ...lines.map((l) => points.map((p) => l.value(p))),
-    ];
-    const plot = new uPlot(
-      {
-        width: Math.max(240, node.clientWidth),
-        height: HEIGHT,
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
-        series: [
-          {},
-          ...lines.map((l) => ({ label: l.label, stroke: l.color, width: 2, points: { show: points.length < 40 } })),
-        ],
-        axes: [{ stroke: '#4a5160' }, { stroke: '#4a5160', size: 60 }],
-      },
-      data,
-      node,
-    );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(240, node.clientWidth), height: HEIGHT }));
-    resize.observe(node);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
-  }, [points, lines]);
-
+  const data = useMemo(
+    () => ({
+      xs: points.map((p) => Date.parse(p.at) / 1000),
+      lines: lines.map((l) => ({ label: l.label, color: l.color, values: points.map((p) => l.value(p)) })),
+    }),
+    [points, lines],
+  );
   const when = (at: string) =>
     bucket === 'day'
       ? new Date(at).toLocaleDateString()
@@ -76,12 +50,9 @@ export function Chart<P extends { at: string }>(props: {
           ))}
         </span>
       </figcaption>
-      <div
-        ref={box}
-        className="plot"
-        role="img"
-        aria-label={`${title}: ${points.length} ${bucket}s, shown as a table under Data`}
-      />
+      <Suspense fallback={<div className="plot" />}>
+        <Plot data={data} label={`${title}: ${points.length} ${bucket}s, shown as a table under Data`} />
+      </Suspense>
       <details>
         <summary>Data</summary>
         <Scroll label={`${title}: data`}>
