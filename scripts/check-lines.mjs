@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 const MAX_LINES = 300;
 const GENERATED = [/^libs\/sdk\/src\/generated\//, /(^|\/)dist\//];
 
-const files = execFileSync('git', ['ls-files', '-z', '--', '*.ts', '*.tsx', '*.js', '*.mjs', '*.cjs'], {
+const files = execFileSync('git', ['ls-files', '-z', '--', '*.ts', '*.tsx', '*.js', '*.mjs', '*.cjs', '*.css'], {
   encoding: 'utf8',
 })
   .split('\0')

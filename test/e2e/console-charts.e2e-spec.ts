@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Wallet } from 'ethers';
 import { Browser, Page } from 'playwright-core';
@@ -11,6 +12,7 @@ import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const HOUR = 3_600_000;
+const QUOTED = "it's'; touch /tmp/agora-pwned; echo '$(id)`id`";
 const DAY = 24 * HOUR;
 const usdc = (m: bigint) => `${m / 1_000_000n}.${(m % 1_000_000n).toString().padStart(6, '0')}`;
 const nearestRank = (values: number[], p: number) =>
@@ -47,7 +49,14 @@ describe('console: charts (browser)', () => {
     const res = await registerAgent(api, newWallet(), {
       name: 'Chart Translator',
       endpoints: { execution: agentServer.url },
-      capabilities: [capabilityPayload()],
+      capabilities: [
+        capabilityPayload(),
+        // An example an agent wrote to break out of the snippet's quotes in a reader's shell.
+        capabilityPayload({
+          id: 'quoted',
+          inputSchema: { type: 'object', examples: [{ text: QUOTED }] },
+        }),
+      ],
     });
     agentId = res.body.data.id;
     for (const [i, input] of [{ delayMs: 5 }, { delayMs: 40 }, { delayMs: 90 }, { mode: 'fail' }, {}].entries()) {
@@ -160,6 +169,15 @@ describe('console: charts (browser)', () => {
       expect(JSON.parse((await snippet.textContent())!).mcpServers.agora.env.AGORA_MCP_CAPABILITIES).toBe(
         `${agentId}:translate`,
       );
+      // A hostile example stays one word in a shell: the words bash sees are the command's, the input intact.
+      await page.getByTestId('snippets-quoted').getByRole('button', { name: 'CLI' }).click();
+      const cli = (await page.getByTestId('snippet-quoted').textContent())!;
+      const words = execFileSync('bash', ['-c', `printf '%s\\n' ${cli.replace(/^agora execute /, '')}`])
+        .toString()
+        .trimEnd()
+        .split('\n');
+      expect(words).toEqual([agentId, 'quoted', '--input', JSON.stringify({ text: QUOTED }), '--api', api.baseUrl]);
+      expect(existsSync('/tmp/agora-pwned')).toBe(false);
       expect(await seriousViolations(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
       expect(existsSync(await screenshot(page, 'agent-charts', viewport))).toBe(true);

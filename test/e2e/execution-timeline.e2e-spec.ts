@@ -49,7 +49,6 @@ describe('execution timeline (e2e)', () => {
     expect(at('charged')).toMatchObject({ at: new Date(row.charged_at).toISOString(), amount: '0.011000' });
     expect(row.gross).toBe('11000');
     expect(at('completed').at).toBe(new Date(row.completed_at).toISOString());
-    expect(Date.parse(at('completed').at) - Date.parse(at('running').at)).toBe(row.ms);
     expect(row.ms).toBeGreaterThanOrEqual(30);
     expect(at('settled').txHash).toBe(row.tx_hash);
     expect(at('escrow_held')).toMatchObject({

@@ -152,9 +152,11 @@ describe('time series (e2e)', () => {
 
   it("an agent's series: executions, success rate, latency percentiles of its successes, volume and earnings", async () => {
     await rollUp();
-    const r = await get(`agent/${env.agentId}/series?bucket=day&from=${new Date(Date.now() - 2 * DAY).toISOString()}`);
+    // From the day of the oldest run (a midnight may have passed since it was made).
+    const oldest = dayOf(Math.min(...runs.map((x) => x.endedAt)));
+    const r = await get(`agent/${env.agentId}/series?bucket=day&from=${new Date(oldest).toISOString()}`);
     expect(r.status).toBe(200);
-    expect(r.body.data.points).toHaveLength(3);
+    expect(r.body.data.points).toHaveLength((dayOf(Date.now()) - oldest) / DAY + 1);
     const mine = runs.filter((x) => x.agent === env.agentId);
     for (const p of r.body.data.points) {
       const inDay = mine.filter((x) => dayOf(x.endedAt) === Date.parse(p.at));
@@ -202,11 +204,32 @@ describe('time series (e2e)', () => {
     }
   });
 
+  it('a run whose end the app stamped before the last roll-up, committed after it, is still counted, in its own hour', async () => {
+    await rollUp();
+    const late = await run(second, payers[0], {});
+    // As if the app had stamped its end half an hour before its transaction committed (the charge's
+    // time is the database's own, so it stays).
+    late.endedAt = Date.now() - 30 * 60_000;
+    await env.ds.query(`UPDATE executions SET completed_at = $2 WHERE id = $1`, [
+      (late as Run & { id: string }).id,
+      new Date(late.endedAt),
+    ]);
+    await rollUp();
+    const r = await get(`agent/${second}/series?from=${new Date(late.endedAt - HOUR).toISOString()}`);
+    const point = r.body.data.points.find((p: { at: string }) => Date.parse(p.at) === hourOf(late.endedAt));
+    const expected = runs.filter((x) => x.agent === second && hourOf(x.endedAt) === hourOf(late.endedAt));
+    expect(point.executions).toBe(expected.length);
+    expect(expected).toContain(late);
+  });
+
   it('bad ranges and ids are refused in the envelope', async () => {
     const now = Date.now();
     for (const [path, status] of [
       ['platform/series?bucket=week', 400],
       ['platform/series?from=2026-13-01T00:00:00Z', 400],
+      ['platform/series?from=2026-W01', 400],
+      ['platform/series?to=2026-123', 400],
+      [`agent/${env.agentId}/series?bucket=day&from=${new Date(now - 100 * DAY).toISOString()}`, 400],
       [`platform/series?from=${new Date(now).toISOString()}&to=${new Date(now - DAY).toISOString()}`, 400],
       [`platform/series?bucket=hour&from=${new Date(now - 40 * DAY).toISOString()}`, 400],
       [`platform/series?bucket=day&from=${new Date(now - 400 * DAY).toISOString()}`, 400],

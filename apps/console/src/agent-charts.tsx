@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useApi } from './api';
 import { BLUE, CountedTo, GREEN, ORANGE } from './activity';
 import { Chart, Line } from './chart';
@@ -69,7 +70,7 @@ const SCORE: Line<ScorePoint>[] = [{ label: 'Score', color: BLUE, value: (p) => 
 
 /** The score after each recent reputation event, oldest first. */
 export function ScoreChart({ events }: { events: { createdAt: string; score: number }[] }) {
-  const points = [...events].reverse().map((e) => ({ at: e.createdAt, score: e.score }));
+  const points = useMemo(() => [...events].reverse().map((e) => ({ at: e.createdAt, score: e.score })), [events]);
   if (points.length === 0) return null;
   return (
     <Chart title="Score over its recent events" points={points} lines={SCORE} bucket="hour" testId="score-chart" />
@@ -89,11 +90,15 @@ export function UptimeChart({
 }: {
   hours: { hour: string; probes: number; ups: number; avgLatencyMs: number | null }[];
 }) {
+  const points = useMemo(
+    () =>
+      hours.map((h) => ({
+        at: h.hour,
+        uptime: h.probes ? Math.round((h.ups / h.probes) * 10_000) / 100 : null,
+        latency: h.avgLatencyMs,
+      })),
+    [hours],
+  );
   if (hours.length === 0) return <p className="muted">No health probes yet.</p>;
-  const points = hours.map((h) => ({
-    at: h.hour,
-    uptime: h.probes ? Math.round((h.ups / h.probes) * 10_000) / 100 : null,
-    latency: h.avgLatencyMs,
-  }));
   return <Chart title="Uptime by the hour" points={points} lines={UPTIME} bucket="hour" testId="uptime-chart" />;
 }

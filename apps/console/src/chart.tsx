@@ -68,8 +68,8 @@ export function Chart<P extends { at: string }>(props: {
               </tr>
             </thead>
             <tbody>
-              {points.map((p) => (
-                <tr key={p.at} data-at={p.at}>
+              {points.map((p, i) => (
+                <tr key={i} data-at={p.at}>
                   <td>
                     <time dateTime={p.at}>{when(p.at)}</time>
                   </td>

@@ -7,6 +7,7 @@ import { AgentPage } from './pages/agent';
 import { ExecutionPage } from './pages/execution';
 import { ChainPage } from './pages/chain';
 import './styles.css';
+import './charts.css';
 
 const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
 

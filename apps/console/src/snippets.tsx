@@ -13,12 +13,19 @@ type Schema = {
   required?: string[];
   enum?: unknown[];
   example?: unknown;
+  examples?: unknown[];
+  default?: unknown;
 };
 
-/** An input that fits the schema's shape: its required properties (all when none is), each a placeholder of its type. */
+/**
+ * An input for the snippets: the schema's own example (`example`, `examples[0]`, `default`), else its
+ * required properties (all when none is), each the same way or a placeholder of its type.
+ */
 export function exampleInput(schema: unknown, depth = 0): unknown {
   const s = (schema ?? {}) as Schema;
   if (s.example !== undefined) return s.example;
+  if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
+  if (s.default !== undefined) return s.default;
   if (s.enum?.length) return s.enum[0];
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   if (type === 'string') return '...';
@@ -30,6 +37,11 @@ export function exampleInput(schema: unknown, depth = 0): unknown {
   return Object.fromEntries(keys.map((k) => [k, exampleInput(s.properties?.[k], depth + 1)]));
 }
 
+/** `s` as one shell word in single quotes (a quote inside closes, escapes and reopens): the example input comes from the agent. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
 /** Ready-to-copy ways to call one capability: curl with x402, the SDK, the CLI, and an MCP client's configuration. */
 export function snippets(origin: string, agentId: string, c: SnippetCapability): Record<string, string> {
   const input = JSON.stringify(exampleInput(c.inputSchema));
@@ -39,10 +51,10 @@ export function snippets(origin: string, agentId: string, c: SnippetCapability):
     curl: [
       `# 1. Ask: the 402 answer lists what to pay (accepts) and where.`,
       `curl -i -X POST ${url} \\`,
-      `  -H 'content-type: application/json' -d '${input}'`,
+      `  -H 'content-type: application/json' -d ${shellQuote(input)}`,
       `# 2. Sign an x402 payment for one of them with your wallet (any x402 client), and send it.`,
       `curl -X POST ${url} \\`,
-      `  -H 'content-type: application/json' -H "X-PAYMENT: $PAYMENT" -d '${input}'`,
+      `  -H 'content-type: application/json' -H "X-PAYMENT: $PAYMENT" -d ${shellQuote(input)}`,
     ].join('\n'),
     SDK: [
       `import { AgoraClient } from '@agora/sdk';`,
@@ -50,7 +62,7 @@ export function snippets(origin: string, agentId: string, c: SnippetCapability):
       `const run = await agora.execute({ targetAgentId: '${agentId}', capabilityId: '${c.id}', input: ${input} });`,
       `console.log(run.output, run.paid);`,
     ].join('\n'),
-    CLI: `agora execute ${agentId} ${c.id} --input '${input}' --api ${origin}`,
+    CLI: `agora execute ${agentId} ${c.id} --input ${shellQuote(input)} --api ${origin}`,
     MCP: JSON.stringify(
       {
         mcpServers: {

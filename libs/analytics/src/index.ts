@@ -12,7 +12,7 @@ export type { PlatformSeries, PlatformSeriesPoint } from './usecases/get-platfor
 export { GetAgentSeries } from './usecases/get-agent-series/get-agent-series.usecase';
 export type { AgentSeries, AgentSeriesPoint } from './usecases/get-agent-series/get-agent-series.usecase';
 export { RollUpSeries } from './usecases/roll-up-series/roll-up-series.usecase';
-export { SERIES_BUCKETS, SERIES_MAX_POINTS } from './series/series-range';
+export { AGENT_MAX_DAYS, SERIES_BUCKETS, SERIES_MAX_POINTS } from './series/series-range';
 export type { SeriesBucket } from './series/series-range';
 export { LATENCY_BOUNDS, latencyBucket } from './series/latency-histogram';
 export {

@@ -137,7 +137,7 @@ export class ExecutionsRepository {
   async recordFailure(sql: Queryable, id: string, f: RunFailure): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       sql,
-      `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5 WHERE id = $1 AND status = 'pending' RETURNING id`,
+      `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5, ended_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
       [id, f.status, f.error, f.timeMs, f.completedAt],
     );
     return rows.length === 1;
@@ -147,7 +147,7 @@ export class ExecutionsRepository {
   async recordCompletion(id: string, c: RunCompletion, leaseUntil: Date): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       this.dataSource.manager,
-      `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = $7, completed_at = $4,
+      `UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, settlement_status = 'settlement_pending', locked_until = $7, completed_at = $4, ended_at = now(),
               agent_fee = $5, usage_tokens = $6
         WHERE id = $1 AND status = 'pending' RETURNING id`,
       [id, c.output, c.executionTimeMs, c.completedAt, c.agentFee.toString(), c.usageTokens, leaseUntil],
@@ -166,7 +166,7 @@ export class ExecutionsRepository {
   ): Promise<unknown> {
     return sql.query(
       `WITH c AS (
-         UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, agent_fee = $5,
+         UPDATE executions SET status = 'completed', output = $2, execution_time_ms = $3, locked_until = NULL, completed_at = $4, ended_at = now(), agent_fee = $5,
                 usage_tokens = $6, settlement_status = 'settled', transaction_id = $7, refund_id = $8, receipt = $9
           WHERE id = $1 AND status = 'pending' RETURNING 1)
        SELECT claimed(count(*), 'execution') FROM c`,
@@ -207,7 +207,7 @@ export class ExecutionsRepository {
    */
   async markSettlementStatus(id: string, status: Exclude<SettlementStatus, 'settled'>): Promise<void> {
     await this.dataSource.query(
-      `UPDATE executions SET settlement_status = $2, locked_until = NULL WHERE id = $1 AND settlement_status <> 'settled'`,
+      `UPDATE executions SET settlement_status = $2, locked_until = NULL, updated_at = now() WHERE id = $1 AND settlement_status <> 'settled'`,
       [id, status],
     );
   }

@@ -52,11 +52,6 @@ export function ExecutionPage() {
       </Panel>
       <Panel title="Timeline" state={timeline}>
         {timeline.data && <Timeline events={timeline.data.events} />}
-        {timeline.data?.chainId && (
-          <p>
-            Part of <Link to={`/chains/${timeline.data.chainId}`}>chain {timeline.data.chainId}</Link>.
-          </p>
-        )}
       </Panel>
       <ProofPanel key={requestId} requestId={requestId} />
       <ReceiptPanel />

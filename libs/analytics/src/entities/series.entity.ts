@@ -8,6 +8,8 @@ export class SeriesCursorEntity {
   source: string;
 
   @Column({ name: 'upto_at', type: 'timestamptz', default: () => `'-infinity'` }) uptoAt: Date;
+  /** executions: the row's completed_at, the second key (the rows from before migration Series share an ended_at). */
+  @Column({ name: 'upto_sub', type: 'timestamptz', default: () => `'-infinity'` }) uptoSub: Date;
   @Column({ name: 'upto_id', type: 'varchar', length: 40, default: '' }) uptoId: string;
   @Column({ name: 'complete_to', type: 'timestamptz', default: () => `'-infinity'` }) completeTo: Date;
 }

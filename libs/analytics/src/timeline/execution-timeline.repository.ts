@@ -15,7 +15,6 @@ export interface TimelineRefundRow {
 export interface TimelineRow {
   requestId: string;
   transactionId: string | null;
-  chainId: string | null;
   status: string;
   settlementStatus: string | null;
   createdAt: Date;
@@ -41,18 +40,21 @@ export interface TimelineRow {
 
 /**
  * One statement: the execution by its request id, or by its transaction id (through the charge's
- * agent and time, as the executions are indexed), and its payment, charge, escrow hold, dispute and
+ * payment, unique on executions; a charge paid from a chain's budget has none, and is found from its
+ * agent and time, a chained call being charged as it ends), and its payment, charge, escrow hold, dispute and
  * refunds (its own, a variable price's, its dispute's `rfd_` row). Read-only over other libs' tables.
  */
 const TIMELINE = `WITH e AS (
     (SELECT x.* FROM executions x WHERE x.id = $1)
     UNION ALL
+    (SELECT x.* FROM transactions t JOIN executions x ON x.payment_id = t.payment_id WHERE t.id = $1)
+    UNION ALL
     (SELECT x.* FROM transactions t CROSS JOIN LATERAL (
         SELECT * FROM executions x WHERE x.agent_id = t.providing_agent_id AND x.created_at <= t.created_at AND x.transaction_id = t.id
          ORDER BY x.created_at DESC LIMIT 1) x
-      WHERE t.id = $1)
+      WHERE t.id = $1 AND t.payment_id IS NULL)
     LIMIT 1)
-  SELECT e.id AS "requestId", e.transaction_id AS "transactionId", e.chain_id AS "chainId", e.status, e.settlement_status AS "settlementStatus",
+  SELECT e.id AS "requestId", e.transaction_id AS "transactionId", e.status, e.settlement_status AS "settlementStatus",
          e.created_at AS "createdAt", e.updated_at AS "updatedAt", e.completed_at AS "completedAt", e.execution_time_ms AS "executionTimeMs",
          p.created_at AS "paidAt", c.created_at AS "chargedAt", c.gross_amount::text AS "chargedAmount", p.settled_at AS "settledAt", p.tx_hash AS "txHash",
          h.created_at AS "heldAt", h.amount::text AS "heldAmount", h.release_at AS "releaseAt", h.released_at AS "releasedAt", h.status AS "escrowStatus",

@@ -5,22 +5,26 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * the execute path: `series_ingest` reads what ended since its cursor and adds it to hourly rows.
  *
  * - `series_agent_hourly`: an agent's executions that ended in the hour (by `completed_at`), how many
- *   succeeded, the latency histogram of those that succeeded (`series_hist`, 37 buckets bounded by SERIES_BOUNDS), and the
+ *   succeeded, the latency histogram of those (`series_hist`, 37 buckets bounded by BOUNDS), and the
  *   charges made in the hour (by the transaction's `created_at`): volume and the agent's earnings.
  * - `series_platform`: the same per hour and per day (UTC) for the whole platform, with the number
  *   of distinct payers (buyers) and agents (sellers) whose executions ended in it. `series_seen`
  *   holds the open buckets' sets (a bucket's rows are pruned once the cursor has passed it).
- * - `series_cursor`: per source table, the last row added ((time, id): keyset order, each row once)
- *   and `complete_to`, the time before which every row is in.
- *   A run reads up to `p_limit` rows that ended before its horizon: now - `p_lag_ms`, and never after
- *   the start of a transaction still open (it may commit rows stamped before the horizon), except
- *   one open for over five minutes. Rows are added in one transaction with the cursor's move.
- * - BRIN indexes on the two time columns: near-free to keep on insert (the execute path), and they
- *   find the recent page ranges a run reads.
+ * - `series_cursor`: per source table, the last row added ((time, id) in keyset order, each row once)
+ *   and `complete_to`, the time before which every row is in. The times are the database's own:
+ *   `executions.ended_at` (now() of the transaction that recorded the end; set again by a retry's
+ *   end, so each attempt counts, as the failures in /analytics do) and `transactions.created_at`.
+ *   A run reads up to `p_limit` rows stamped before its horizon: now - `p_lag_ms`, and before the
+ *   start of any transaction still open (it may commit rows stamped earlier), except one open for
+ *   over five minutes. Both cursors are taken first (or the run does nothing: another is running),
+ *   and the rows are added in the transaction that moves them.
+ * - BRIN indexes on the two stamps: near-free to keep on insert (the execute path), and they find
+ *   the recent page ranges a run reads.
  */
 const BOUNDS = `'{1,2,3,5,7,10,15,20,30,50,70,100,150,200,300,500,700,1000,1500,2000,3000,5000,7000,10000,15000,20000,30000,50000,70000,100000,150000,200000,300000,500000,700000,1000000}'::int[]`;
 const ZEROS = `array_fill(0, ARRAY[37])`;
 const PRUNE_XACT = `interval '5 minutes'`;
+const SEEN_MARGIN = `interval '10 minutes'`;
 
 export class Series1764150000000 implements MigrationInterface {
   name = 'Series1764150000000';
@@ -28,14 +32,21 @@ export class Series1764150000000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
+    // The rows already there: -infinity (a constant default, no table rewrite), so they are read in
+    // completed_at order; new rows take now(), and each end sets it again.
     await q.query(
-      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "ix_executions_completed_brin" ON "executions" USING brin ("completed_at")`,
+      `ALTER TABLE "executions" ADD COLUMN IF NOT EXISTS "ended_at" timestamptz NOT NULL DEFAULT '-infinity'`,
     );
+    await q.query(`ALTER TABLE "executions" ALTER COLUMN "ended_at" SET DEFAULT now()`);
+    // A build that failed half-way leaves an invalid index that IF NOT EXISTS would keep: start afresh.
+    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS "ix_executions_ended_brin"`);
+    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS "ix_transactions_created_brin"`);
+    await q.query(`CREATE INDEX CONCURRENTLY "ix_executions_ended_brin" ON "executions" USING brin ("ended_at")`);
     await q.query(
-      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "ix_transactions_created_brin" ON "transactions" USING brin ("created_at")`,
+      `CREATE INDEX CONCURRENTLY "ix_transactions_created_brin" ON "transactions" USING brin ("created_at")`,
     );
     await q.query(`CREATE TABLE IF NOT EXISTS "series_cursor" (
-      "source" varchar(16) NOT NULL, "upto_at" timestamptz NOT NULL DEFAULT '-infinity', "upto_id" varchar(40) NOT NULL DEFAULT '',
+      "source" varchar(16) NOT NULL, "upto_at" timestamptz NOT NULL DEFAULT '-infinity', "upto_sub" timestamptz NOT NULL DEFAULT '-infinity', "upto_id" varchar(40) NOT NULL DEFAULT '',
       "complete_to" timestamptz NOT NULL DEFAULT '-infinity',
       CONSTRAINT "pk_series_cursor" PRIMARY KEY ("source"))`);
     await q.query(
@@ -74,35 +85,45 @@ export class Series1764150000000 implements MigrationInterface {
     await q.query(`DROP FUNCTION IF EXISTS series_hist_step(integer[], integer)`);
     await q.query(`DROP TABLE IF EXISTS "series_seen", "series_platform", "series_agent_hourly", "series_cursor"`);
     await q.query(`DROP INDEX IF EXISTS "ix_transactions_created_brin"`);
-    await q.query(`DROP INDEX IF EXISTS "ix_executions_completed_brin"`);
+    await q.query(`DROP INDEX IF EXISTS "ix_executions_ended_brin"`);
+    await q.query(`ALTER TABLE "executions" DROP COLUMN IF EXISTS "ended_at"`);
   }
 }
 
 const INGEST = `CREATE OR REPLACE FUNCTION series_ingest(p_lag_ms integer, p_limit integer)
   RETURNS TABLE (executions integer, transactions integer, upto timestamptz) LANGUAGE plpgsql AS $$
-  DECLARE horizon timestamptz; c_at timestamptz; c_id varchar; l_at timestamptz; l_id varchar; n integer;
+  DECLARE horizon timestamptz; c_at timestamptz; c_sub timestamptz; c_id varchar; l_at timestamptz; l_sub timestamptz;
+    l_id varchar; n integer;
   BEGIN
     horizon := least(now(), coalesce((SELECT min(a.xact_start) FROM pg_stat_activity a
       WHERE a.pid <> pg_backend_pid() AND a.datname = current_database() AND a.backend_type = 'client backend'
         AND a.xact_start > now() - ${PRUNE_XACT}), now())) - make_interval(secs => p_lag_ms / 1000.0);
-    executions := 0; transactions := 0;
+    executions := 0; transactions := 0; upto := horizon;
+    -- Both cursors in one order, or none: two runs never add to the same rows at once.
+    IF (SELECT count(*) FROM (SELECT 1 FROM series_cursor ORDER BY source FOR UPDATE SKIP LOCKED) x) < 2 THEN
+      RETURN NEXT; RETURN;
+    END IF;
 
-    SELECT s.upto_at, s.upto_id INTO c_at, c_id FROM series_cursor s WHERE s.source = 'executions' FOR UPDATE SKIP LOCKED;
-    IF FOUND THEN
+    SELECT s.upto_at, s.upto_sub, s.upto_id INTO c_at, c_sub, c_id FROM series_cursor s WHERE s.source = 'executions';
+    BEGIN
       WITH batch AS MATERIALIZED (
-        SELECT e.id, e.agent_id, lower(e.payer) AS payer, e.status = 'completed' AS ok, e.execution_time_ms AS ms, e.completed_at AS at
+        SELECT e.id, e.agent_id, lower(e.payer) AS payer, e.status = 'completed' AS ok, e.execution_time_ms AS ms,
+               e.completed_at AS at, e.ended_at AS stamp, coalesce(e.completed_at, '-infinity') AS sub,
+               e.status <> 'pending' AND e.completed_at IS NOT NULL AS ended
           FROM executions e
-         WHERE e.completed_at >= c_at AND (e.completed_at, e.id) > (c_at, c_id) AND e.completed_at < horizon
-         ORDER BY e.completed_at, e.id LIMIT p_limit),
+         WHERE e.ended_at >= c_at AND (e.ended_at, coalesce(e.completed_at, '-infinity'), e.id) > (c_at, c_sub, c_id)
+           AND e.ended_at < horizon
+         ORDER BY e.ended_at, coalesce(e.completed_at, '-infinity'), e.id LIMIT p_limit),
+      done AS (SELECT * FROM batch WHERE ended),
       per_agent AS (
         INSERT INTO series_agent_hourly AS s (agent_id, hour, executions, succeeded, latency)
         SELECT b.agent_id, date_trunc('hour', b.at, 'UTC'), count(*), count(*) FILTER (WHERE b.ok),
-          coalesce(series_hist(b.ms) FILTER (WHERE b.ok), ${ZEROS}) FROM batch b GROUP BY 1, 2
+          coalesce(series_hist(b.ms) FILTER (WHERE b.ok), ${ZEROS}) FROM done b GROUP BY 1, 2
         ON CONFLICT (agent_id, hour) DO UPDATE SET executions = s.executions + EXCLUDED.executions,
           succeeded = s.succeeded + EXCLUDED.succeeded, latency = series_hist_add(s.latency, EXCLUDED.latency)),
       buckets AS (
         SELECT k.bucket, date_trunc(k.bucket, b.at, 'UTC') AS at, b.payer, b.agent_id, b.ok
-          FROM batch b CROSS JOIN (VALUES ('hour'), ('day')) AS k(bucket)),
+          FROM done b CROSS JOIN (VALUES ('hour'), ('day')) AS k(bucket)),
       seen AS (
         INSERT INTO series_seen (bucket, at, kind, who)
         SELECT DISTINCT x.bucket, x.at, 'b', x.payer FROM buckets x
@@ -118,18 +139,22 @@ const INGEST = `CREATE OR REPLACE FUNCTION series_ingest(p_lag_ms integer, p_lim
           LEFT JOIN fresh f ON f.bucket = g.bucket AND f.at = g.at
         ON CONFLICT (bucket, at) DO UPDATE SET executions = p.executions + EXCLUDED.executions, succeeded = p.succeeded + EXCLUDED.succeeded,
           buyers = p.buyers + EXCLUDED.buyers, sellers = p.sellers + EXCLUDED.sellers)
-      SELECT count(*)::int, (array_agg(b.at ORDER BY b.at DESC, b.id DESC))[1], (array_agg(b.id ORDER BY b.at DESC, b.id DESC))[1]
-        INTO n, l_at, l_id FROM batch b;
-      UPDATE series_cursor SET upto_at = coalesce(l_at, upto_at), upto_id = coalesce(l_id, upto_id),
-        complete_to = CASE WHEN n < p_limit THEN horizon ELSE l_at END WHERE source = 'executions';
+      SELECT count(*)::int, (array_agg(b.stamp ORDER BY b.stamp DESC, b.sub DESC, b.id DESC))[1],
+             (array_agg(b.sub ORDER BY b.stamp DESC, b.sub DESC, b.id DESC))[1], (array_agg(b.id ORDER BY b.stamp DESC, b.sub DESC, b.id DESC))[1]
+        INTO n, l_at, l_sub, l_id FROM batch b;
+      UPDATE series_cursor SET upto_at = coalesce(l_at, upto_at), upto_sub = coalesce(l_sub, upto_sub), upto_id = coalesce(l_id, upto_id),
+        complete_to = CASE WHEN n < p_limit THEN horizon WHEN isfinite(l_at) THEN l_at ELSE '-infinity' END WHERE source = 'executions';
+      -- The sets of buckets no later row can fall in: rows come in end order, and end within
+      -- ${SEEN_MARGIN} of the time they record (the rows from before this migration: in completed_at order).
       IF n > 0 THEN
+        l_at := CASE WHEN isfinite(l_at) THEN l_at ELSE l_sub END - ${SEEN_MARGIN};
         DELETE FROM series_seen WHERE (bucket = 'hour' AND at < date_trunc('hour', l_at, 'UTC')) OR (bucket = 'day' AND at < date_trunc('day', l_at, 'UTC'));
       END IF;
       executions := n;
-    END IF;
+    END;
 
-    SELECT s.upto_at, s.upto_id INTO c_at, c_id FROM series_cursor s WHERE s.source = 'transactions' FOR UPDATE SKIP LOCKED;
-    IF FOUND THEN
+    SELECT s.upto_at, s.upto_id INTO c_at, c_id FROM series_cursor s WHERE s.source = 'transactions';
+    BEGIN
       WITH batch AS MATERIALIZED (
         SELECT t.id, t.providing_agent_id AS agent_id, t.gross_amount AS gross, t.agent_earnings AS earned, t.created_at AS at
           FROM transactions t
@@ -148,7 +173,6 @@ const INGEST = `CREATE OR REPLACE FUNCTION series_ingest(p_lag_ms integer, p_lim
       UPDATE series_cursor SET upto_at = coalesce(l_at, upto_at), upto_id = coalesce(l_id, upto_id),
         complete_to = CASE WHEN n < p_limit THEN horizon ELSE l_at END WHERE source = 'transactions';
       transactions := n;
-    END IF;
-    upto := horizon;
+    END;
     RETURN NEXT;
   END $$`;

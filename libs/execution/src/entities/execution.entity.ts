@@ -22,7 +22,7 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 @Index('ix_executions_payload_kept', ['createdAt'], { where: `"payload_pruned_at" IS NULL` })
 @Index('ux_executions_payment', ['paymentId'], { unique: true })
 // BRIN (migration Series), which TypeORM cannot declare: kept out of its comparison.
-@Index('ix_executions_completed_brin', { synchronize: false })
+@Index('ix_executions_ended_brin', { synchronize: false })
 @Check('ck_executions_fees', `"agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee"`)
 @Check('ck_executions_route', `"route" IN ('execute', 'capability')`)
 @Check('ck_executions_funding', `"payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL)`)
@@ -137,6 +137,10 @@ export class ExecutionEntity {
 
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
   completedAt: Date | null;
+
+  /** When the database recorded its end (now() of the writing transaction, migration Series): the series' cursor. */
+  @Column({ name: 'ended_at', type: 'timestamptz', default: () => 'now()' })
+  endedAt: Date;
 
   /** The signed receipt (`offer-receipt`) the payer was answered with: x402 payments only, once charged. */
   @Column({ type: 'jsonb', nullable: true })

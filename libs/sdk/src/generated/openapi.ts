@@ -1749,11 +1749,6 @@ export interface components {
             usage?: components["schemas"]["UsageResponse"];
         };
         ExecutionTimelineResponse: {
-            /**
-             * Format: uuid
-             * @description The chain it ran in
-             */
-            chainId: string | null;
             /** @description Oldest first */
             events: components["schemas"]["TimelineEventDto"][];
             /** @example req_2b8f0c6d9a */
@@ -4154,7 +4149,7 @@ export interface operations {
                 bucket?: "hour" | "day";
                 /** @description Rounded down to its bucket. Default: 24 hours (hour) or 30 days (day) before `to` */
                 from?: string;
-                /** @description Rounded up to its bucket, excluded. Default: now (the current bucket included). At most 744 hours or 366 days after `from` */
+                /** @description Rounded up to its bucket, excluded. Default: now (the current bucket included). At most 744 hours, or 366 days (an agent: 93 days), after `from` */
                 to?: string;
             };
             header?: never;
@@ -4243,7 +4238,7 @@ export interface operations {
                 bucket?: "hour" | "day";
                 /** @description Rounded down to its bucket. Default: 24 hours (hour) or 30 days (day) before `to` */
                 from?: string;
-                /** @description Rounded up to its bucket, excluded. Default: now (the current bucket included). At most 744 hours or 366 days after `from` */
+                /** @description Rounded up to its bucket, excluded. Default: now (the current bucket included). At most 744 hours, or 366 days (an agent: 93 days), after `from` */
                 to?: string;
             };
             header?: never;

@@ -19,7 +19,7 @@ export class SeriesQueryDto {
   @ApiPropertyOptional({
     format: 'date-time',
     description:
-      'Rounded up to its bucket, excluded. Default: now (the current bucket included). At most 744 hours or 366 days after `from`',
+      'Rounded up to its bucket, excluded. Default: now (the current bucket included). At most 744 hours, or 366 days (an agent: 93 days), after `from`',
   })
   @IsOptional()
   @IsISO8601({ strict: true })

@@ -17,8 +17,6 @@ class TimelineEventDto {
 export class ExecutionTimelineResponse {
   @ApiProperty({ example: 'req_2b8f0c6d9a' }) requestId: string;
   @ApiProperty({ nullable: true, type: String, example: 'tx_8c1f0e2a7b' }) transactionId: string | null;
-  @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'The chain it ran in' }) chainId:
-    string | null;
   @ApiProperty({ description: "The execution's status" }) status: string;
   @ApiProperty({ type: [TimelineEventDto], description: 'Oldest first' }) events: TimelineEventDto[];
 }

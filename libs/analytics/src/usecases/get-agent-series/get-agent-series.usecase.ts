@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, formatMicros, NotFoundException } from '@app/common';
 import { addHistograms, latencyPercentiles } from '../../series/latency-histogram';
 import { AgentHourRow, SeriesRepository } from '../../series/series.repository';
-import { fillBuckets, SeriesBucket, seriesRange } from '../../series/series-range';
+import { AGENT_MAX_DAYS, fillBuckets, SERIES_MAX_POINTS, SeriesBucket, seriesRange } from '../../series/series-range';
 import { completeTo } from '../../series/series-view';
 
 export interface AgentSeriesPoint {
@@ -28,8 +28,9 @@ export interface AgentSeries {
 }
 
 /**
- * `GET /analytics/agent/:agentId/series`: the agent's hours (or days, summed from its hours: at
- * most 744 rows) from the worker's roll-ups. Latency percentiles are over successful runs.
+ * `GET /analytics/agent/:agentId/series`: the agent's hours (at most 744) or days (summed from its
+ * hours: at most 93 days, 2,232 rows) from the worker's roll-ups. Latency percentiles are over
+ * successful runs.
  */
 @Injectable()
 export class GetAgentSeries {
@@ -39,7 +40,8 @@ export class GetAgentSeries {
   ) {}
 
   async execute(agentId: string, q: { bucket: SeriesBucket; from?: Date; to?: Date }): Promise<AgentSeries> {
-    const range = seriesRange(q.bucket, this.clock.now(), q.from, q.to);
+    const max = q.bucket === 'day' ? AGENT_MAX_DAYS : SERIES_MAX_POINTS.hour;
+    const range = seriesRange(q.bucket, this.clock.now(), q.from, q.to, max);
     const { exists, rows, completeTo: complete } = await this.repo.agentHours(agentId, range.from, range.to);
     if (!exists) throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', agentId);
     return {

@@ -36,7 +36,6 @@ export interface TimelineEvent {
 export interface ExecutionTimeline {
   requestId: string;
   transactionId: string | null;
-  chainId: string | null;
   status: string;
   events: TimelineEvent[];
 }
@@ -62,12 +61,13 @@ export class GetExecutionTimeline {
       const t = new Date(at);
       events.push({ type, at: t.toISOString(), offsetMs: t.getTime() - start, ...extra });
     };
-    const runAt =
-      row.completedAt && row.executionTimeMs !== null ? row.completedAt.getTime() - row.executionTimeMs : null;
+    // A run being retried (pending again) keeps its last attempt's times: no outcome until the retry ends.
+    const ended = row.status !== 'pending' && row.completedAt !== null ? row.completedAt : null;
+    const runAt = ended && row.executionTimeMs !== null ? ended.getTime() - row.executionTimeMs : null;
     start = Math.min(start, row.paidAt?.getTime() ?? start, runAt ?? start);
     add('received', new Date(start));
     if (runAt !== null) add('running', new Date(runAt));
-    if (row.completedAt) add(outcomeOf(row), row.completedAt);
+    if (ended) add(outcomeOf(row), ended);
     if (row.chargedAt) add('charged', row.chargedAt, { amount: micros(row.chargedAmount) });
     if (row.settledAt) add('settled', row.settledAt, row.txHash ? { txHash: row.txHash } : {});
     else if (row.settlementStatus === 'settlement_failed' || row.settlementStatus === 'settlement_expired')
@@ -90,7 +90,6 @@ export class GetExecutionTimeline {
     return {
       requestId: row.requestId,
       transactionId: row.transactionId,
-      chainId: row.chainId,
       status: row.status,
       events,
     };
