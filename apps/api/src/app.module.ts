@@ -38,6 +38,7 @@ import { ReputationController } from './reputation/reputation.controller';
 import { AnalyticsController } from './analytics/analytics.controller';
 import { FeedController } from './analytics/feed.controller';
 import { TimelineController } from './analytics/timeline.controller';
+import { ConsoleAuthController } from './console/console-auth.controller';
 import { EventsController } from './events/events.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -87,6 +88,7 @@ export class AppModule {
         ReputationController,
         AnalyticsController,
         TimelineController,
+        ConsoleAuthController,
         FeedController,
         DisputesController,
         AdminAgentsController,

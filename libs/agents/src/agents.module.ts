@@ -20,6 +20,7 @@ import { RegisterAgent } from './usecases/register-agent/register-agent.usecase'
 import { ReinstateAgent } from './usecases/reinstate-agent/reinstate-agent.usecase';
 import { SuspendAgent } from './usecases/suspend-agent/suspend-agent.usecase';
 import { UpdateAgent } from './usecases/update-agent/update-agent.usecase';
+import { ConsoleSignIn } from './usecases/console-sign-in/console-sign-in.usecase';
 
 const USE_CASES = [
   RegisterAgent,
@@ -31,6 +32,7 @@ const USE_CASES = [
   SuspendAgent,
   ReinstateAgent,
   DiscoverAgents,
+  ConsoleSignIn,
 ];
 
 /**

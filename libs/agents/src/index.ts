@@ -37,3 +37,4 @@ export type { ProbeRound } from './usecases/probe-agents/probe-agents.usecase';
 export { PruneHealthHistory } from './usecases/prune-health-history/prune-health-history.usecase';
 export { AgentHealthRepository, UNKNOWN_HEALTH } from './health/agent-health.repository';
 export type { AgentHealthView, HealthHour } from './health/agent-health.repository';
+export { ConsoleSignIn } from './usecases/console-sign-in/console-sign-in.usecase';

@@ -4,10 +4,19 @@ import { UsedAuthMessageEntity } from './used-auth-message.entity';
 import { UsedAuthMessagesRepository } from './used-auth-messages.repository';
 import { PruneUsedAuthMessages } from './usecases/prune-used-auth-messages/prune-used-auth-messages.usecase';
 import { WalletAuthService } from './wallet-auth.service';
+import { ConsoleSessionEntity, ConsoleUsedNonceEntity } from './console/console-session.entity';
+import { ConsoleSessionsRepository } from './console/console-sessions.repository';
+import { ConsoleSessions } from './console/console-sessions.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UsedAuthMessageEntity])],
-  providers: [UsedAuthMessagesRepository, WalletAuthService, PruneUsedAuthMessages],
-  exports: [WalletAuthService, PruneUsedAuthMessages],
+  imports: [TypeOrmModule.forFeature([UsedAuthMessageEntity, ConsoleSessionEntity, ConsoleUsedNonceEntity])],
+  providers: [
+    UsedAuthMessagesRepository,
+    WalletAuthService,
+    PruneUsedAuthMessages,
+    ConsoleSessionsRepository,
+    ConsoleSessions,
+  ],
+  exports: [WalletAuthService, PruneUsedAuthMessages, ConsoleSessions],
 })
 export class AuthModule {}

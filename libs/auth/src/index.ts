@@ -4,3 +4,9 @@ export { SIGNATURE_HEADER, WALLET_HEADER, WalletAuthService } from './wallet-aut
 export type { SignedRequest, WalletAuthContext, WalletAuthHeaders } from './wallet-auth.service';
 export { PruneUsedAuthMessages } from './usecases/prune-used-auth-messages/prune-used-auth-messages.usecase';
 export { AuthModule } from './auth.module';
+export { ConsoleSessions, SESSION_COOKIE } from './console/console-sessions.service';
+export type { ConsoleSessionRow } from './console/console-sessions.repository';
+export { SIGN_IN_MAX_MS } from './console/sign-in-message';
+export type { SignInGrant } from './console/sign-in-message';
+export { formatSignInMessage, parseSignInMessage } from './console/eip4361';
+export type { SignInFields } from './console/eip4361';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /** Prefixed opaque ids (`tx_`, `wd_`, `dsp_`, `wh_`, `evt_`, `req_`). */
-export type IdPrefix = 'tx' | 'wd' | 'dsp' | 'wh' | 'evt' | 'req' | 'dlv' | 'pay' | 'esc' | 'rfd' | 'ctx';
+export type IdPrefix = 'tx' | 'wd' | 'dsp' | 'wh' | 'evt' | 'req' | 'dlv' | 'pay' | 'esc' | 'rfd' | 'ctx' | 'cs';
 
 const POOL_BYTES = 12 * 512;
 let pool = Buffer.alloc(0);

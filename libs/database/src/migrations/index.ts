@@ -26,6 +26,7 @@ import { PaymentStatusLookups1764125000000 } from './1764125000000-PaymentStatus
 import { ExecutionReceipts1764126000000 } from './1764126000000-ExecutionReceipts';
 import { ChainHeldOpen1764130000000 } from './1764130000000-ChainHeldOpen';
 import { Series1764150000000 } from './1764150000000-Series';
+import { ConsoleSessions1764160000000 } from './1764160000000-ConsoleSessions';
 import { LedgerShards1764140000000 } from './1764140000000-LedgerShards';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   ChainHeldOpen1764130000000,
   LedgerShards1764140000000,
   Series1764150000000,
+  ConsoleSessions1764160000000,
 ];
