@@ -58,7 +58,8 @@ export async function startApi(env: Record<string, string> = {}, opts: { clock?:
   };
   const config = loadConfig(fullEnv);
   const app = await createApiApp(config, opts);
-  await app.listen(0, '127.0.0.1');
+  // PORT: a test that must know its origin beforehand (PUBLIC_BASE_URL, the console's sign-in).
+  await app.listen(Number(env.PORT ?? 0), '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {

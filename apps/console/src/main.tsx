@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
@@ -8,6 +8,9 @@ import { ExecutionPage } from './pages/execution';
 import { ChainPage } from './pages/chain';
 import './styles.css';
 import './charts.css';
+
+/** The sign-in page and its wallet code (viem's EIP-4361 message) load when it is opened. */
+const SignInPage = lazy(() => import('./pages/sign-in').then((m) => ({ default: m.SignInPage })));
 
 const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
 
@@ -35,6 +38,7 @@ function App() {
           </Link>
           <Link to="/">Explorer</Link>
           <a href="/api/docs">API</a>
+          <Link to="/sign-in">Sign in</Link>
         </nav>
       </header>
       <main id="main">
@@ -43,6 +47,14 @@ function App() {
           <Route path="/agents/:id" element={<AgentPage />} />
           <Route path="/executions/:requestId" element={<ExecutionPage />} />
           <Route path="/chains/:id" element={<ChainPage />} />
+          <Route
+            path="/sign-in"
+            element={
+              <Suspense fallback={<p role="status">Loading…</p>}>
+                <SignInPage />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </main>
