@@ -39,6 +39,7 @@ import { AnalyticsController } from './analytics/analytics.controller';
 import { FeedController } from './analytics/feed.controller';
 import { TimelineController } from './analytics/timeline.controller';
 import { ConsoleAuthController } from './console/console-auth.controller';
+import { PayerExecutionsController } from './analytics/payer-executions.controller';
 import { EventsController } from './events/events.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -89,6 +90,7 @@ export class AppModule {
         AnalyticsController,
         TimelineController,
         ConsoleAuthController,
+        PayerExecutionsController,
         FeedController,
         DisputesController,
         AdminAgentsController,

@@ -18,9 +18,13 @@ import { GetPlatformSeries } from './usecases/get-platform-series/get-platform-s
 import { RollUpSeries } from './usecases/roll-up-series/roll-up-series.usecase';
 import { ExecutionTimelineRepository } from './timeline/execution-timeline.repository';
 import { GetExecutionTimeline } from './usecases/get-execution-timeline/get-execution-timeline.usecase';
+import { AuthModule } from '@app/auth';
+import { PayerExecutionsRepository } from './payer/payer-executions.repository';
+import { ListPayerExecutions } from './usecases/list-payer-executions/list-payer-executions.usecase';
 
 @Module({
   imports: [
+    AuthModule,
     TypeOrmModule.forFeature([
       AgentStatsEntity,
       AgentLatencyEntity,
@@ -43,6 +47,8 @@ import { GetExecutionTimeline } from './usecases/get-execution-timeline/get-exec
     RollUpSeries,
     ExecutionTimelineRepository,
     GetExecutionTimeline,
+    PayerExecutionsRepository,
+    ListPayerExecutions,
   ],
   exports: [
     GetAgentAnalytics,
@@ -52,6 +58,7 @@ import { GetExecutionTimeline } from './usecases/get-execution-timeline/get-exec
     GetAgentSeries,
     RollUpSeries,
     GetExecutionTimeline,
+    ListPayerExecutions,
   ],
 })
 export class AnalyticsModule {}

@@ -23,3 +23,8 @@ export type {
   ExecutionTimeline,
   TimelineEvent,
 } from './usecases/get-execution-timeline/get-execution-timeline.usecase';
+export { ListPayerExecutions } from './usecases/list-payer-executions/list-payer-executions.usecase';
+export type {
+  PayerExecution,
+  PayerExecutionsPage,
+} from './usecases/list-payer-executions/list-payer-executions.usecase';

@@ -7,6 +7,7 @@ import { WalletAuthService } from './wallet-auth.service';
 import { ConsoleSessionEntity, ConsoleUsedNonceEntity } from './console/console-session.entity';
 import { ConsoleSessionsRepository } from './console/console-sessions.repository';
 import { ConsoleSessions } from './console/console-sessions.service';
+import { PayerRead } from './console/payer-read';
 
 @Module({
   imports: [TypeOrmModule.forFeature([UsedAuthMessageEntity, ConsoleSessionEntity, ConsoleUsedNonceEntity])],
@@ -16,7 +17,8 @@ import { ConsoleSessions } from './console/console-sessions.service';
     PruneUsedAuthMessages,
     ConsoleSessionsRepository,
     ConsoleSessions,
+    PayerRead,
   ],
-  exports: [WalletAuthService, PruneUsedAuthMessages, ConsoleSessions],
+  exports: [WalletAuthService, PruneUsedAuthMessages, ConsoleSessions, PayerRead],
 })
 export class AuthModule {}

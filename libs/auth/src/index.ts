@@ -10,3 +10,5 @@ export { SIGN_IN_MAX_MS } from './console/sign-in-message';
 export type { SignInGrant } from './console/sign-in-message';
 export { formatSignInMessage, parseSignInMessage } from './console/eip4361';
 export type { SignInFields } from './console/eip4361';
+export { PayerRead } from './console/payer-read';
+export type { PayerReadProof } from './console/payer-read';

@@ -27,6 +27,7 @@ import { ExecutionReceipts1764126000000 } from './1764126000000-ExecutionReceipt
 import { ChainHeldOpen1764130000000 } from './1764130000000-ChainHeldOpen';
 import { Series1764150000000 } from './1764150000000-Series';
 import { ConsoleSessions1764160000000 } from './1764160000000-ConsoleSessions';
+import { PayerExecutions1764170000000 } from './1764170000000-PayerExecutions';
 import { LedgerShards1764140000000 } from './1764140000000-LedgerShards';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   LedgerShards1764140000000,
   Series1764150000000,
   ConsoleSessions1764160000000,
+  PayerExecutions1764170000000,
 ];

@@ -23,6 +23,8 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 @Index('ux_executions_payment', ['paymentId'], { unique: true })
 // BRIN (migration Series), which TypeORM cannot declare: kept out of its comparison.
 @Index('ix_executions_ended_brin', { synchronize: false })
+// An expression index (migration PayerExecutions), which TypeORM cannot declare.
+@Index('ix_executions_payer', { synchronize: false })
 @Check('ck_executions_fees', `"agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee"`)
 @Check('ck_executions_route', `"route" IN ('execute', 'capability')`)
 @Check('ck_executions_funding', `"payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL)`)

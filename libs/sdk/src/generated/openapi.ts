@@ -741,6 +741,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payers/{wallet}/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A paying wallet's own executions, newest first, paged
+         * @description For that wallet only: with its console session (cookie agora_session), or X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<signature> (EIP-191, within the auth window).
+         */
+        get: operations["PayerExecutionsController_executions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/balance/{agentId}": {
         parameters: {
             query?: never;
@@ -1956,6 +1976,35 @@ export interface components {
         NoAttestation: {
             /** @example none */
             type: string;
+        };
+        PayerExecutionDto: {
+            /** Format: uuid */
+            agentId: string;
+            agentName: string | null;
+            capabilityId: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description A signed receipt is kept (shown with the output to its payer) */
+            hasReceipt: boolean;
+            requestId: string;
+            settlementStatus: string | null;
+            /** @enum {string} */
+            status: "pending" | "completed" | "failed" | "timeout" | "refunded";
+            /**
+             * @description USDC: platform fee + agent fee
+             * @example 0.011000
+             */
+            total: string;
+            transactionId: string | null;
+        };
+        PayerExecutionsResponse: {
+            /** @description Newest first */
+            executions: components["schemas"]["PayerExecutionDto"][];
+            /** @description The cursor of the next page; null on the last */
+            next: string | null;
+            wallet: string;
         };
         PaymentStatusItem: {
             /**
@@ -7031,6 +7080,112 @@ export interface operations {
                         } | null;
                         /** @example error */
                         status?: string;
+                    };
+                };
+            };
+        };
+    };
+    PayerExecutionsController_executions: {
+        parameters: {
+            query?: {
+                limit?: unknown;
+                /** @description The `next` of the page before */
+                cursor?: string;
+            };
+            header?: {
+                "X-Client-Signature"?: string;
+                "X-Client-Wallet"?: string;
+            };
+            path: {
+                wallet: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayerExecutionsResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
                     };
                 };
             };
