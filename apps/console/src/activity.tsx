@@ -1,17 +1,11 @@
+import type { components } from '@agora/sdk';
 import { useApi } from './api';
 import { Chart, Line } from './chart';
 import { Panel } from './components';
 import { RangePicker, useRange } from './ranges';
 
-/** A point of the platform's series, as the API answers it. */
-interface PlatformPoint {
-  at: string;
-  executions: number;
-  succeeded: number;
-  volume: string;
-  buyers: number;
-  sellers: number;
-}
+/** A point of the platform's series, typed from the API (docs/openapi.json). */
+type PlatformPoint = components['schemas']['PlatformSeriesPointDto'];
 
 export const BLUE = '#0b57d0';
 export const GREEN = '#137333';

@@ -1,19 +1,13 @@
 import { useMemo } from 'react';
+import type { components } from '@agora/sdk';
 import { useApi } from './api';
 import { BLUE, CountedTo, GREEN, ORANGE } from './activity';
 import { Chart, Line } from './chart';
 import { Panel } from './components';
 import { RangePicker, useRange } from './ranges';
 
-interface AgentPoint {
-  at: string;
-  executions: number;
-  succeeded: number;
-  successRate: number | null;
-  latencyMs: { p50: number; p95: number; p99: number } | null;
-  volume: string;
-  earnings: string;
-}
+/** A point of an agent's series, typed from the API (docs/openapi.json). */
+type AgentPoint = components['schemas']['AgentSeriesPointDto'];
 
 const EXECUTIONS: Line<AgentPoint>[] = [
   { label: 'Executions', color: BLUE, value: (p) => p.executions },

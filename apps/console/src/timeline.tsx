@@ -1,13 +1,7 @@
+import type { components } from '@agora/sdk';
 import { Scroll } from './components';
 
-interface Event {
-  type: string;
-  at: string;
-  offsetMs: number;
-  amount?: string;
-  txHash?: string;
-  detail?: string;
-}
+type Event = components['schemas']['TimelineEventDto'];
 
 const LABELS: Record<string, string> = {
   received: 'Received',

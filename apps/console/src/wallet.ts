@@ -1,3 +1,4 @@
+import type { components } from '@agora/sdk';
 import { createSiweMessage } from 'viem/siwe';
 import { ApiError } from './api';
 
@@ -9,16 +10,7 @@ interface Eip1193 {
 /** What a session grants: reads as one agent (its wallet signs) or as the paying wallet itself. */
 export type Grant = { kind: 'agent'; agentId: string } | { kind: 'wallet' };
 
-export interface ConsoleSession {
-  id: string;
-  wallet: string;
-  agentId: string | null;
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  userAgent: string | null;
-  current: boolean;
-}
+export type ConsoleSession = components['schemas']['ConsoleSessionResponse'];
 
 /** The browser's wallet, or null when the page has none. */
 export function browserWallet(): Eip1193 | null {
