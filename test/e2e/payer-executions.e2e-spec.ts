@@ -1,6 +1,6 @@
 import { Wallet } from 'ethers';
-import { formatSignInMessage } from '@app/auth';
 import { startApiWithAgent, ApiWithAgent } from '../support/api-with-agent';
+import { consoleSession } from '../support/console-session';
 import { clientSignature, paidExecute } from '../support/disputes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
@@ -60,27 +60,7 @@ describe('payer executions (e2e)', () => {
   });
 
   it('with its console session too; another wallet, its signature or its session, is refused', async () => {
-    const origin = new URL(env.api.config.publicBaseUrl);
-    const session = async (w: Wallet) => {
-      const { nonce } = (await env.api.request('POST', '/api/v1/console/nonce')).body.data;
-      const now = Date.now();
-      const message = formatSignInMessage({
-        domain: origin.host,
-        address: w.address,
-        uri: origin.origin,
-        version: '1',
-        chainId: 1,
-        nonce,
-        issuedAt: new Date(now),
-        expirationTime: new Date(now + 600_000),
-        resources: ['agora:wallet'],
-      });
-      const res = await env.api.request('POST', '/api/v1/console/sessions', {
-        body: { message, signature: await w.signMessage(message) },
-        headers: { origin: origin.origin },
-      });
-      return res.headers.get('set-cookie')!.split(';')[0];
-    };
+    const session = (w: Wallet) => consoleSession(env.api, w);
     expect((await list(buyer.address, '', { cookie: await session(buyer) })).body.data.executions).toHaveLength(4);
     expect((await list(buyer.address, '', { cookie: await session(other) })).status).toBe(403);
     expect((await list(buyer.address, '', await clientSignature(other, other.address))).status).toBe(403);

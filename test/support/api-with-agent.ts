@@ -1,3 +1,4 @@
+import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { startApi, ApiHarness } from './api-harness';
 import { TestAgentServer } from './agent-server';
@@ -10,6 +11,8 @@ export interface ApiWithAgent {
   ds: DataSource;
   agentServer: TestAgentServer;
   agentId: string;
+  /** The agent's wallet. */
+  owner: Wallet;
   stop(): Promise<void>;
 }
 
@@ -20,7 +23,8 @@ export async function startApiWithAgent(
 ): Promise<ApiWithAgent> {
   const agentServer = await new TestAgentServer().start();
   const api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', ...env });
-  const res = await registerAgent(api, newWallet(), {
+  const owner = newWallet();
+  const res = await registerAgent(api, owner, {
     ...(agent.name ? { name: agent.name } : {}),
     endpoints: { execution: agentServer.url },
     capabilities: [capabilityPayload(agent.capability)],
@@ -31,6 +35,7 @@ export async function startApiWithAgent(
     agentServer,
     ds: api.app.get(DataSource),
     agentId: res.body.data.id,
+    owner,
     async stop() {
       await api.close();
       await agentServer.stop();

@@ -14,6 +14,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Answer only after this long (a receiver that hangs). */
   delayMs?: number;
+  /** The answer's body (none by default). */
+  body?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export class JsonReceiver {
         const r = this.reply ? this.reply(n) : { status: this.status };
         const send = () => {
           res.writeHead(r.status, r.headers ?? {});
-          res.end();
+          res.end(r.body);
         };
         if (r.delayMs) setTimeout(send, r.delayMs).unref();
         else send();

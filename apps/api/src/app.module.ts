@@ -21,6 +21,7 @@ import { AdminRefundsController } from './admin/admin-refunds.controller';
 import { AdminDisputesController } from './admin/admin-disputes.controller';
 import { AdminTestClockController } from './admin/admin-test-clock.controller';
 import { DisputesController } from './disputes/disputes.controller';
+import { PayerDisputesController } from './disputes/payer-disputes.controller';
 import { AgentsController } from './agents/agents.controller';
 import { DiscoveryController } from './discovery/discovery.controller';
 import { HealthController } from './health/health.controller';
@@ -39,7 +40,7 @@ import { AnalyticsController } from './analytics/analytics.controller';
 import { FeedController } from './analytics/feed.controller';
 import { TimelineController } from './analytics/timeline.controller';
 import { ConsoleAuthController } from './console/console-auth.controller';
-import { PayerExecutionsController } from './analytics/payer-executions.controller';
+import { ExecutionListsController } from './analytics/execution-lists.controller';
 import { EventsController } from './events/events.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -90,9 +91,10 @@ export class AppModule {
         AnalyticsController,
         TimelineController,
         ConsoleAuthController,
-        PayerExecutionsController,
+        ExecutionListsController,
         FeedController,
         DisputesController,
+        PayerDisputesController,
         AdminAgentsController,
         AdminRefundsController,
         AdminDisputesController,

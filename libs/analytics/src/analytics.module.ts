@@ -19,7 +19,8 @@ import { RollUpSeries } from './usecases/roll-up-series/roll-up-series.usecase';
 import { ExecutionTimelineRepository } from './timeline/execution-timeline.repository';
 import { GetExecutionTimeline } from './usecases/get-execution-timeline/get-execution-timeline.usecase';
 import { AuthModule } from '@app/auth';
-import { PayerExecutionsRepository } from './payer/payer-executions.repository';
+import { ExecutionPagesRepository } from './executions/execution-pages.repository';
+import { ListAgentExecutions } from './usecases/list-agent-executions/list-agent-executions.usecase';
 import { ListPayerExecutions } from './usecases/list-payer-executions/list-payer-executions.usecase';
 
 @Module({
@@ -47,7 +48,8 @@ import { ListPayerExecutions } from './usecases/list-payer-executions/list-payer
     RollUpSeries,
     ExecutionTimelineRepository,
     GetExecutionTimeline,
-    PayerExecutionsRepository,
+    ExecutionPagesRepository,
+    ListAgentExecutions,
     ListPayerExecutions,
   ],
   exports: [
@@ -59,6 +61,7 @@ import { ListPayerExecutions } from './usecases/list-payer-executions/list-payer
     RollUpSeries,
     GetExecutionTimeline,
     ListPayerExecutions,
+    ListAgentExecutions,
   ],
 })
 export class AnalyticsModule {}

@@ -24,7 +24,6 @@ export type {
   TimelineEvent,
 } from './usecases/get-execution-timeline/get-execution-timeline.usecase';
 export { ListPayerExecutions } from './usecases/list-payer-executions/list-payer-executions.usecase';
-export type {
-  PayerExecution,
-  PayerExecutionsPage,
-} from './usecases/list-payer-executions/list-payer-executions.usecase';
+export type { PayerExecutionsPage } from './usecases/list-payer-executions/list-payer-executions.usecase';
+export { ListAgentExecutions } from './usecases/list-agent-executions/list-agent-executions.usecase';
+export type { ExecutionListItem, ExecutionPage } from './executions/execution-page';

@@ -99,6 +99,29 @@ export class WalletAuthService {
   }
 
   /**
+   * A read made with a console session signed in as an agent (docs/console.md): the session's
+   * wallet must still be the agent's. It never authorizes a change (`forChange` is false, so
+   * `consume` refuses it): a change needs the wallet's signature of that very request.
+   */
+  fromSession(
+    session: { id: string; wallet: string; agentId: string | null; expiresAt: Date },
+    registeredWallet: string,
+  ): WalletAuthContext {
+    if (!session.agentId)
+      throw new AppException('FORBIDDEN', 'This console session reads as a paying wallet, not as an agent');
+    if (!sameWallet(session.wallet, registeredWallet))
+      throw new AppException('FORBIDDEN', 'This console session was signed by a wallet that is not the agent’s');
+    return {
+      agentId: session.agentId,
+      wallet: registeredWallet,
+      timestampMs: this.clock.nowMs(),
+      forChange: false,
+      messageKey: `session:${session.id}`,
+      expiresAt: session.expiresAt,
+    };
+  }
+
+  /**
    * Marks the signed message used. Call inside the transaction that makes the change, so
    * the change and the mark commit together; a second use (even concurrent) is refused.
    */

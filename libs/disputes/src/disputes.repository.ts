@@ -83,20 +83,21 @@ export class DisputesRepository {
     );
   }
 
-  /** Newest first, with the total for the filter. */
-  async listByAgent(
-    agentId: string,
+  /** An agent's (ix_disputes_agent_created) or a paying wallet's (ix_disputes_client), newest first, with the total. */
+  async listBy(
+    who: { agentId: string } | { clientWallet: string },
     status: DisputeStatus | undefined,
     page: Page,
   ): Promise<{ disputes: DisputeEntity[]; total: number }> {
-    const filter = status ? `AND status = $2` : `AND $2::text IS NULL`;
+    const where = `${'agentId' in who ? 'agent_id' : 'client_wallet'} = $1 AND ($2::text IS NULL OR status = $2)`;
+    const id = 'agentId' in who ? who.agentId : who.clientWallet.toLowerCase();
     const [rows, [{ total }]] = await Promise.all([
       this.dataSource.query(
-        `SELECT ${COLUMNS} FROM disputes WHERE agent_id = $1 ${filter} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-        [agentId, status ?? null, page.limit, page.offset],
+        `SELECT ${COLUMNS} FROM disputes WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+        [id, status ?? null, page.limit, page.offset],
       ) as Promise<Record<string, unknown>[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM disputes WHERE agent_id = $1 ${filter}`, [
-        agentId,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM disputes WHERE ${where}`, [
+        id,
         status ?? null,
       ]) as Promise<{ total: number }[]>,
     ]);

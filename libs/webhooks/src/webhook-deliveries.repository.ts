@@ -59,14 +59,15 @@ export class WebhookDeliveriesRepository {
   async record(
     id: string,
     status: DeliveryStatus,
-    r: { responseStatus?: number | null; durationMs?: number; error?: string },
+    r: { responseStatus?: number | null; durationMs?: number; error?: string; responseBody?: string | null },
     m: Queryable = this.dataSource.manager,
   ): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(
       m,
-      `UPDATE webhook_deliveries SET status = $2, response_status = $3, duration_ms = $4, error = $5, locked_until = NULL
+      `UPDATE webhook_deliveries SET status = $2, response_status = $3, duration_ms = $4, error = $5, response_body = $6,
+              locked_until = NULL
         WHERE id = $1 AND status = 'sending' RETURNING id`,
-      [id, status, r.responseStatus ?? null, r.durationMs ?? null, r.error ?? null],
+      [id, status, r.responseStatus ?? null, r.durationMs ?? null, r.error ?? null, r.responseBody ?? null],
     );
     return rows.length === 1;
   }

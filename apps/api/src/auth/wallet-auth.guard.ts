@@ -11,8 +11,9 @@ import { Reflector } from '@nestjs/core';
 import { ApiAgentSigned } from '../http/security';
 import type { Request } from 'express';
 import { AppException, isUuid, ValidationException } from '@app/common';
-import { SIGNATURE_HEADER, WALLET_HEADER, WalletAuthContext, WalletAuthService } from '@app/auth';
+import { ConsoleSessions, SIGNATURE_HEADER, WALLET_HEADER, WalletAuthContext, WalletAuthService } from '@app/auth';
 import { GetAgentWallet } from '@app/agents';
+import { sessionToken } from '../console/session-cookie';
 
 const AGENT_SOURCE = 'agora:wallet-auth-agent-source';
 
@@ -25,7 +26,8 @@ type AuthedRequest = Request & { walletAuth?: WalletAuthContext };
  * Checks X-Agent-Wallet + X-Agent-Signature (resolutions §3): the signature is fresh,
  * canonical and made by the agent's registered wallet, the agent is the one the route acts on,
  * and a change was signed for this request (`<METHOD> <path>`; reads also take the unbound
- * message). Single use for changes is enforced later, inside the service's transaction.
+ * message, or the console session of the agent's wallet). Single use for changes is enforced
+ * later, inside the service's transaction.
  */
 @Injectable()
 export class WalletAuthGuard implements CanActivate {
@@ -33,12 +35,14 @@ export class WalletAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly walletAuth: WalletAuthService,
     private readonly agentWallet: GetAgentWallet,
+    private readonly sessions: ConsoleSessions,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const source = this.reflector.get<AgentSource>(AGENT_SOURCE, ctx.getHandler()) ?? null;
     const routeAgentId = this.routeAgentId(req, source);
+    if (await this.bySession(req, routeAgentId)) return true;
     // The path as the client sent it (what it signed), without the query string.
     const path = req.originalUrl.split('?')[0];
     const step1 = this.walletAuth.parse(
@@ -50,6 +54,21 @@ export class WalletAuthGuard implements CanActivate {
     }
     const wallet = await this.agentWallet.execute(step1.agentId.toLowerCase());
     req.walletAuth = this.walletAuth.verify({ ...step1, agentId: step1.agentId.toLowerCase() }, wallet);
+    return true;
+  }
+
+  /**
+   * A read (GET) sent without signature headers but with a console session signed in as the
+   * agent: the session stands for the unbound read message. Changes never take this path.
+   */
+  private async bySession(req: AuthedRequest, routeAgentId: string | null): Promise<boolean> {
+    const token = sessionToken(req);
+    if (req.method !== 'GET' || !token || req.header(WALLET_HEADER) || req.header(SIGNATURE_HEADER)) return false;
+    const session = await this.sessions.current(token);
+    if (routeAgentId !== null && session.agentId !== null && routeAgentId !== session.agentId)
+      throw new AppException('FORBIDDEN', 'This console session was signed in for another agent');
+    const wallet = session.agentId ? await this.agentWallet.execute(session.agentId) : '';
+    req.walletAuth = this.walletAuth.fromSession(session, wallet);
     return true;
   }
 

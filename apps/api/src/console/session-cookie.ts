@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { parse } from 'cookie';
 import { AppException } from '@app/common';
 import { SESSION_COOKIE } from '@app/auth';
+import type { PayerReadProof } from '@app/auth';
 
 /** The console session's token from the request's cookies (undefined without one). */
 export function sessionToken(req: Request): string | undefined {
@@ -20,4 +21,13 @@ export function assertSameOrigin(req: Request, origin: URL): void {
     throw new AppException('FORBIDDEN', `Only pages of ${origin.origin} may do this (Origin header)`, {
       reason: 'cross_origin',
     });
+}
+
+/** How a request proves it reads for a paying wallet: its console session, or the wallet's signature headers. */
+export function payerProof(req: Request): PayerReadProof {
+  return {
+    sessionToken: sessionToken(req),
+    wallet: req.header('x-client-wallet'),
+    signature: req.header('x-client-signature'),
+  };
 }

@@ -1,3 +1,4 @@
+import { ApiConsoleSession } from '../http/security';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiPayerProof } from '../http/security';
@@ -98,6 +99,7 @@ export class DisputesController {
 
   @Get(':id/evidence-key')
   @WalletSigned(null)
+  @ApiConsoleSession()
   @ApiOperation({
     summary: "The key of the evidence hashes, for the disputed agent's wallet (the payer gets it when it files)",
     description:

@@ -1,3 +1,4 @@
+import { ApiConsoleSession } from '../http/security';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletAuthContext } from '@app/auth';
@@ -13,6 +14,7 @@ export class EventsController {
 
   @Get()
   @WalletSigned(null)
+  @ApiConsoleSession()
   @ApiOperation({
     summary:
       "The signing agent's domain events (what its webhooks are sent), oldest first, after a cursor (wallet-signed; a signature may be reused for reads within its window)",

@@ -25,12 +25,24 @@ const SCHEMES = {
 
 export type SecurityScheme = keyof typeof SCHEMES;
 
-/** Declares every scheme on the document. */
+/** Declares every scheme on the document (and the console's session cookie). */
 export function withSecuritySchemes(builder: DocumentBuilder): DocumentBuilder {
   for (const [key, { name, description }] of Object.entries(SCHEMES))
     builder.addApiKey({ type: 'apiKey', in: 'header', name, description }, key);
-  return builder;
+  return builder.addApiKey(
+    {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'agora_session',
+      description:
+        'A console session (POST /api/v1/console/sessions): HTTP-only, SameSite=Strict; for reads only, never a change',
+    },
+    'consoleSession',
+  );
 }
+
+/** A read that also takes the console session of the wallet (or the agent) it is for. */
+export const ApiConsoleSession = () => ApiSecurity('consoleSession');
 
 /** Signed by the agent's wallet (X-Agent-Wallet + X-Agent-Signature). */
 export const ApiAgentSigned = () => ApiSecurity({ agentWallet: [], agentSignature: [] });

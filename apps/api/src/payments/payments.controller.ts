@@ -1,3 +1,4 @@
+import { ApiConsoleSession } from '../http/security';
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { GetPlatformStats } from '@app/analytics';
@@ -16,7 +17,7 @@ import {
 import { isLivemode } from '@app/x402';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
-import { PageQueryDto } from '../http/pagination.dto';
+import { HistoryQueryDto, PageQueryDto } from '../http/pagination.dto';
 import { prefixedId, UuidParamPipe } from '../http/validation';
 import {
   BalanceResponse,
@@ -102,16 +103,18 @@ export class PaymentsController {
 
   @Get('history/:agentId')
   @WalletSigned({ param: 'agentId' })
+  @ApiConsoleSession()
   @ApiOperation({
-    summary: "An agent's transactions (wallet-signed; a signature may be reused for reads within its window)",
+    summary:
+      "An agent's transactions, newest first, optionally one status or capability (wallet-signed; a signature may be reused for reads within its window; or the agent's console session)",
   })
   @ApiEnvelope(TransactionListItemResponse, 200, undefined, true)
   @ApiErrors(400, 401, 403, 404)
   async history(
     @Param('agentId', UuidParamPipe) agentId: string,
-    @Query() page: PageQueryDto,
+    @Query() q: HistoryQueryDto,
   ): Promise<TransactionListItemResponse[]> {
-    return (await this.earningsHistory.execute(agentId, page)).map((t) => toTransactionListItem(t, this.livemode));
+    return (await this.earningsHistory.execute(agentId, q)).map((t) => toTransactionListItem(t, this.livemode));
   }
 
   @Get('tx/:txId')

@@ -1,3 +1,4 @@
+import { ApiConsoleSession } from '../http/security';
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletAuthContext } from '@app/auth';
@@ -68,6 +69,7 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @WalletSigned(null)
+  @ApiConsoleSession()
   @ApiOperation({
     summary:
       'Delivery attempts of a webhook, newest first (wallet-signed; the signature may be reused within its window)',

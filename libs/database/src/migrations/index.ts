@@ -28,6 +28,7 @@ import { ChainHeldOpen1764130000000 } from './1764130000000-ChainHeldOpen';
 import { Series1764150000000 } from './1764150000000-Series';
 import { ConsoleSessions1764160000000 } from './1764160000000-ConsoleSessions';
 import { PayerExecutions1764170000000 } from './1764170000000-PayerExecutions';
+import { ConsoleViews1764190000000 } from './1764190000000-ConsoleViews';
 import { LedgerShards1764140000000 } from './1764140000000-LedgerShards';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   Series1764150000000,
   ConsoleSessions1764160000000,
   PayerExecutions1764170000000,
+  ConsoleViews1764190000000,
 ];

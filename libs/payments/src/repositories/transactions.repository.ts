@@ -98,11 +98,17 @@ export class TransactionsRepository {
    * Newest first. The page's ids come from the (agent, created_at, id) index alone, so a deep OFFSET
    * skips index entries, not rows; then only the page's rows are read.
    */
-  async history(agentId: string, page: Page): Promise<TransactionEntity[]> {
+  /** A page of the agent's transactions, newest first (through ix_transactions_agent_created), optionally filtered. */
+  async history(
+    agentId: string,
+    page: Page & { status?: string; capabilityId?: string },
+  ): Promise<TransactionEntity[]> {
     const ids = await queryRows<{ id: string }>(
       this.dataSource.manager,
-      `SELECT id FROM transactions WHERE providing_agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [agentId, page.limit, page.offset],
+      `SELECT id FROM transactions
+        WHERE providing_agent_id = $1 AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR capability_id = $5)
+        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [agentId, page.limit, page.offset, page.status ?? null, page.capabilityId ?? null],
     );
     if (ids.length === 0) return [];
     const rows = await this.dataSource.manager.find(TransactionEntity, { where: { id: In(ids.map((r) => r.id)) } });

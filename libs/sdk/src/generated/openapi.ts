@@ -209,6 +209,26 @@ export interface paths {
         patch: operations["AgentsController_update"];
         trace?: never;
     };
+    "/api/v1/agents/{id}/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent's executions (failed ones too), newest first, paged, optionally one status or capability
+         * @description For the agent's wallet only: its signature (the unbound read message is enough) or its console session signed in as the agent.
+         */
+        get: operations["ExecutionListsController_agent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents/{id}/health": {
         parameters: {
             query?: never;
@@ -741,6 +761,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payers/{wallet}/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The disputes a paying wallet filed, newest first (status filter, paging, total)
+         * @description For that wallet only: with its console session (cookie agora_session), or X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<signature> (EIP-191, within the auth window).
+         */
+        get: operations["PayerDisputesController_disputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payers/{wallet}/executions": {
         parameters: {
             query?: never;
@@ -749,10 +789,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A paying wallet's own executions, newest first, paged
+         * A paying wallet's own executions, newest first, paged, optionally one status or capability
          * @description For that wallet only: with its console session (cookie agora_session), or X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<signature> (EIP-191, within the auth window).
          */
-        get: operations["PayerExecutionsController_executions"];
+        get: operations["ExecutionListsController_payer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -785,7 +825,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An agent's transactions (wallet-signed; a signature may be reused for reads within its window) */
+        /** An agent's transactions, newest first, optionally one status or capability (wallet-signed; a signature may be reused for reads within its window; or the agent's console session) */
         get: operations["PaymentsController_history"];
         put?: never;
         post?: never;
@@ -1174,6 +1214,12 @@ export interface components {
             events: components["schemas"]["AgentEventResponse"][];
             /** @description The cursor to poll with next (the last event, or `after` again when the page is empty) */
             nextCursor: string | null;
+        };
+        AgentExecutionsResponse: {
+            /** @description Newest first */
+            executions: components["schemas"]["ExecutionListItemDto"][];
+            /** @description The cursor of the next page; null on the last */
+            next: string | null;
         };
         AgentHealthHistoryResponse: {
             /** Format: uuid */
@@ -1627,6 +1673,8 @@ export interface components {
             /** @description 1-5 on the retry schedule */
             attempt: number;
             attemptedAt: string | null;
+            /** @description The JSON body sent (signed as it is) */
+            body: string | null;
             /** @example dlv_... */
             deliveryId: string;
             durationMs: number | null;
@@ -1636,6 +1684,8 @@ export interface components {
             eventType: string;
             /** @description A manual redelivery (one attempt, outside the schedule) */
             manual: boolean;
+            /** @description The receiver's answer, its first 2 KB */
+            responseBody: string | null;
             responseStatus: number | null;
             scheduledAt: string;
             /** @enum {string} */
@@ -1721,6 +1771,8 @@ export interface components {
             transactionId: string;
         };
         DisputeListItemResponse: {
+            /** Format: uuid */
+            agentId: string;
             createdAt: string;
             id: string;
             reason: string;
@@ -1839,6 +1891,37 @@ export interface components {
             targetAgentId: string;
             /** @description Alternative name for callbackUrl */
             webhookUrl?: string;
+        };
+        ExecutionListItemDto: {
+            /**
+             * @description USDC: the agent's fee
+             * @example 0.010000
+             */
+            agentFee: string;
+            /** Format: uuid */
+            agentId: string;
+            agentName: string | null;
+            capabilityId: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description A signed receipt is kept (shown with the output to its payer) */
+            hasReceipt: boolean;
+            /** @description ms */
+            latencyMs: number | null;
+            /** @description The paying wallet (or calling agent), lower-case */
+            payer: string | null;
+            requestId: string;
+            settlementStatus: string | null;
+            /** @enum {string} */
+            status: "pending" | "completed" | "failed" | "timeout" | "refunded";
+            /**
+             * @description USDC: platform fee + agent fee
+             * @example 0.011000
+             */
+            total: string;
+            transactionId: string | null;
         };
         ExecutionResponse: {
             /** @description A chain root or a chained call */
@@ -1977,31 +2060,9 @@ export interface components {
             /** @example none */
             type: string;
         };
-        PayerExecutionDto: {
-            /** Format: uuid */
-            agentId: string;
-            agentName: string | null;
-            capabilityId: string;
-            /** Format: date-time */
-            completedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description A signed receipt is kept (shown with the output to its payer) */
-            hasReceipt: boolean;
-            requestId: string;
-            settlementStatus: string | null;
-            /** @enum {string} */
-            status: "pending" | "completed" | "failed" | "timeout" | "refunded";
-            /**
-             * @description USDC: platform fee + agent fee
-             * @example 0.011000
-             */
-            total: string;
-            transactionId: string | null;
-        };
         PayerExecutionsResponse: {
             /** @description Newest first */
-            executions: components["schemas"]["PayerExecutionDto"][];
+            executions: components["schemas"]["ExecutionListItemDto"][];
             /** @description The cursor of the next page; null on the last */
             next: string | null;
             wallet: string;
@@ -4106,6 +4167,112 @@ export interface operations {
             };
             /** @description Error envelope */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ExecutionListsController_agent: {
+        parameters: {
+            query?: {
+                limit?: unknown;
+                /** @description The `next` of the page before */
+                cursor?: string;
+                status?: "pending" | "completed" | "failed" | "timeout" | "refunded";
+                /** @description Only this capability */
+                capabilityId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentExecutionsResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7085,12 +7252,121 @@ export interface operations {
             };
         };
     };
-    PayerExecutionsController_executions: {
+    PayerDisputesController_disputes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "pending" | "responded" | "resolved";
+            };
+            header?: {
+                "X-Client-Signature"?: string;
+                "X-Client-Wallet"?: string;
+            };
+            path: {
+                wallet: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DisputeListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ExecutionListsController_payer: {
         parameters: {
             query?: {
                 limit?: unknown;
                 /** @description The `next` of the page before */
                 cursor?: string;
+                status?: "pending" | "completed" | "failed" | "timeout" | "refunded";
+                /** @description Only this capability */
+                capabilityId?: string;
             };
             header?: {
                 "X-Client-Signature"?: string;
@@ -7278,6 +7554,9 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                status?: "completed" | "disputed" | "refunded";
+                /** @description Only this capability */
+                capabilityId?: string;
             };
             header?: never;
             path: {

@@ -82,6 +82,10 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
+  /** What the receiver answered (its first 2 KB); null before an answer or when none came. */
+  @Column({ name: 'response_body', type: 'text', nullable: true })
+  responseBody: string | null;
+
   /** The W3C traceparent of what caused the delivery (the event's, or the run's for a callback); null while tracing is off. */
   @Column({ type: 'varchar', length: 55, nullable: true })
   traceparent: string | null;

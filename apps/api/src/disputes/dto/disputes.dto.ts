@@ -178,6 +178,7 @@ export class DisputeResponse {
 export class DisputeListItemResponse {
   @ApiProperty() id: string;
   @ApiProperty() transactionId: string;
+  @ApiProperty({ format: 'uuid' }) agentId: string;
   @ApiProperty({ enum: DISPUTE_STATUSES }) status: string;
   @ApiProperty() reason: string;
   @ApiProperty() createdAt: string;
@@ -239,6 +240,7 @@ export function toDisputeListResponse(r: { disputes: DisputeEntity[]; total: num
     disputes: r.disputes.map((d) => ({
       id: d.id,
       transactionId: d.transactionId,
+      agentId: d.agentId,
       status: d.status,
       reason: d.reason,
       createdAt: iso(d.createdAt)!,

@@ -80,6 +80,10 @@ export class DeliveryResponse {
   @ApiProperty({ nullable: true, type: Number }) responseStatus: number | null;
   @ApiProperty({ nullable: true, type: Number }) durationMs: number | null;
   @ApiProperty({ nullable: true, type: String }) error: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The JSON body sent (signed as it is)' })
+  body: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The receiver's answer, its first 2 KB" })
+  responseBody: string | null;
 }
 
 export class DeliveryListResponse {
@@ -112,5 +116,7 @@ export function toDeliveryResponse(d: WebhookDeliveryEntity): DeliveryResponse {
     responseStatus: d.responseStatus,
     durationMs: d.durationMs,
     error: d.error,
+    body: d.body,
+    responseBody: d.responseBody,
   };
 }

@@ -13,7 +13,7 @@ export class ListAgentDisputes {
     status: DisputeStatus | undefined,
     page: Page,
   ): Promise<{ disputes: DisputeEntity[]; total: number }> {
-    const found = await this.repo.listByAgent(agentId, status, page);
+    const found = await this.repo.listBy({ agentId }, status, page);
     if (found.total === 0 && !(await this.repo.agentExists(agentId)))
       throw new NotFoundException('AGENT_NOT_FOUND', 'Agent', agentId);
     return found;

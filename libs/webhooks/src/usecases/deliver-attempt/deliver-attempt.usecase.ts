@@ -93,6 +93,7 @@ export class DeliverAttempt {
     }
     const started = performance.now(); // a latency (duration_ms): monotonic, no test clock or clock step moves it
     let status: number | null = null;
+    let answer: string | null = null;
     let error: string | null = null;
     let wait: number | null = null;
     try {
@@ -102,9 +103,11 @@ export class DeliverAttempt {
         maxBytes: MAX_RESPONSE_BYTES,
       });
       status = res.status;
+      answer = responseExcerpt(res.body);
       if (res.status >= 200 && res.status < 300) {
         await this.deliveries.record(d.id, 'succeeded', {
           responseStatus: status,
+          responseBody: answer,
           durationMs: Math.round(performance.now() - started),
         });
         return 'succeeded';
@@ -116,7 +119,12 @@ export class DeliverAttempt {
     }
     return this.failed(
       d,
-      { responseStatus: status, durationMs: Math.round(performance.now() - started), error: error.slice(0, 500) },
+      {
+        responseStatus: status,
+        responseBody: answer,
+        durationMs: Math.round(performance.now() - started),
+        error: error.slice(0, 500),
+      },
       wait,
     );
   }
@@ -154,7 +162,7 @@ export class DeliverAttempt {
 
   private async failed(
     d: ClaimedDelivery,
-    result: { responseStatus: number | null; durationMs: number; error: string },
+    result: { responseStatus: number | null; responseBody: string | null; durationMs: number; error: string },
     retryAfter: number | null,
   ): Promise<DeliveryOutcome> {
     const gone = result.responseStatus === 410;
@@ -194,4 +202,9 @@ export class DeliverAttempt {
     }
     return last ? 'failed' : 'retry';
   }
+}
+
+/** What the receiver answered, as kept for the delivery log: its first 2 KB, without NUL (not storable in text). */
+function responseExcerpt(body: string): string {
+  return body.slice(0, 2_048).replaceAll('\u0000', '\uFFFD');
 }
