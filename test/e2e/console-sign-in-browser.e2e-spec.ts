@@ -1,9 +1,10 @@
-import { Wallet, getBytes } from 'ethers';
+import { Wallet } from 'ethers';
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import { pageWithWallet } from '../support/browser-wallet';
 import { DataSource } from 'typeorm';
 import { TestAgentServer } from '../support/agent-server';
 import { startApi, ApiHarness } from '../support/api-harness';
-import { CONSOLE_BUILD, fitsWidth, launchBrowser, openPage, screenshot, seriousViolations } from '../support/browser';
+import { CONSOLE_BUILD, fitsWidth, launchBrowser, screenshot, seriousViolations } from '../support/browser';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { freePort } from '../support/ports';
 import { newWallet } from '../support/wallets';
@@ -46,30 +47,8 @@ describe('console: sign-in with a browser wallet (browser)', () => {
     await agentServer?.stop();
   });
 
-  /** A page whose window.ethereum is `wallet` (personal_sign signed here, in the test), or one that declines. */
-  async function withWallet(wallet: Wallet, viewport: 'desktop' | 'phone' = 'desktop', decline = false): Promise<Page> {
-    const page = await openPage(browser, viewport);
-    await page.exposeFunction('agoraTestSign', (hex: string) => wallet.signMessage(getBytes(hex)));
-    await page.addInitScript(
-      ({ address, decline: no }) => {
-        (globalThis as unknown as { ethereum: unknown }).ethereum = {
-          async request({ method, params }: { method: string; params?: unknown[] }) {
-            if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address];
-            if (method === 'eth_chainId') return '0x14a34';
-            if (method === 'personal_sign') {
-              if (no) throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
-              return (globalThis as unknown as { agoraTestSign: (h: string) => Promise<string> }).agoraTestSign(
-                params![0] as string,
-              );
-            }
-            throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 });
-          },
-        };
-      },
-      { address: wallet.address, decline },
-    );
-    return page;
-  }
+  const withWallet = (wallet: Wallet, viewport: 'desktop' | 'phone' = 'desktop', decline = false) =>
+    pageWithWallet(browser, wallet, { viewport, decline });
   const sessionRows = async () => (await ds.query(`SELECT id, revoked_at FROM console_sessions`)) as { id: string }[];
   async function signInAsAgent(page: Page) {
     await page.goto(`${api.baseUrl}/sign-in`);

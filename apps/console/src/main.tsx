@@ -1,4 +1,4 @@
-import { lazy, StrictMode, Suspense } from 'react';
+import { ComponentType, lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
@@ -8,9 +8,22 @@ import { ExecutionPage } from './pages/execution';
 import { ChainPage } from './pages/chain';
 import './styles.css';
 import './charts.css';
+import './views.css';
 
 /** The sign-in page and its wallet code (viem's EIP-4361 message) load when it is opened. */
 const SignInPage = lazy(() => import('./pages/sign-in').then((m) => ({ default: m.SignInPage })));
+/** The signed-in views, each in its own chunk. */
+const OwnerPage = lazy(() => import('./pages/owner').then((m) => ({ default: m.OwnerPage })));
+const BuyerPage = lazy(() => import('./pages/buyer').then((m) => ({ default: m.BuyerPage })));
+const OperatorPage = lazy(() => import('./pages/operator').then((m) => ({ default: m.OperatorPage })));
+
+function Lazy({ page: Page }: { page: ComponentType }) {
+  return (
+    <Suspense fallback={<p role="status">Loading…</p>}>
+      <Page />
+    </Suspense>
+  );
+}
 
 const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
 
@@ -38,6 +51,9 @@ function App() {
           </Link>
           <Link to="/">Explorer</Link>
           <a href="/api/docs">API</a>
+          <Link to="/owner">Agent</Link>
+          <Link to="/buyer">Payments</Link>
+          <Link to="/operator">Operator</Link>
           <Link to="/sign-in">Sign in</Link>
         </nav>
       </header>
@@ -47,14 +63,10 @@ function App() {
           <Route path="/agents/:id" element={<AgentPage />} />
           <Route path="/executions/:requestId" element={<ExecutionPage />} />
           <Route path="/chains/:id" element={<ChainPage />} />
-          <Route
-            path="/sign-in"
-            element={
-              <Suspense fallback={<p role="status">Loading…</p>}>
-                <SignInPage />
-              </Suspense>
-            }
-          />
+          <Route path="/sign-in" element={<Lazy page={SignInPage} />} />
+          <Route path="/owner" element={<Lazy page={OwnerPage} />} />
+          <Route path="/buyer" element={<Lazy page={BuyerPage} />} />
+          <Route path="/operator" element={<Lazy page={OperatorPage} />} />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </main>

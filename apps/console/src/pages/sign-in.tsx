@@ -2,7 +2,8 @@ import { FormEvent, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api';
 import { Panel, Scroll } from '../components';
-import { browserWallet, currentSession, listSessions, revokeSession, signIn } from '../wallet';
+import { useSession } from '../actions';
+import { browserWallet, listSessions, revokeSession, signIn } from '../wallet';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -13,8 +14,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function SignInPage() {
   const client = useQueryClient();
-  const session = useQuery({ queryKey: ['console-session'], queryFn: currentSession, retry: false });
-  const sessions = useQuery({ queryKey: ['console-sessions'], queryFn: listSessions, enabled: session.isSuccess });
+  const session = useSession();
+  const sessions = useQuery({ queryKey: ['console-sessions'], queryFn: listSessions, enabled: !!session.data });
   const [as, setAs] = useState<'agent' | 'wallet'>('agent');
   const [agentId, setAgentId] = useState('');
   const [state, setState] = useState<{ busy?: boolean; error?: string }>({});

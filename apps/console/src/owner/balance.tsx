@@ -1,0 +1,75 @@
+import { useMemo } from 'react';
+import type { components } from '@agora/sdk';
+import { useApi } from '../api';
+import { Chart, Line } from '../chart';
+import { Panel, Stat } from '../components';
+
+type Tx = components['schemas']['TransactionListItemResponse'];
+type Withdrawal = components['schemas']['WithdrawalResponse'];
+export interface BalancePoint {
+  at: string;
+  balance: number;
+  what: string;
+}
+
+const micros = (usdc: string) => Math.round(Number(usdc) * 1e6);
+const usdc = (m: number) => (m / 1e6).toFixed(6);
+const LINES: Line<BalancePoint>[] = [
+  { label: 'Balance (USDC)', color: '#1f6feb', value: (p) => p.balance, format: (p) => p.balance.toFixed(6) },
+  { label: 'Movement', color: 'transparent', value: () => null, format: (p) => p.what },
+];
+
+/**
+ * The balance after each movement of the last 100 charges and withdrawals, walked back from what the
+ * agent holds now (available + in escrow + reserved): a charge adds its earnings, a withdrawal not
+ * failed takes its amount (fee included).
+ */
+export function balancePoints(now: number, txs: Tx[], withdrawals: Withdrawal[]): BalancePoint[] {
+  const moves = [
+    ...txs
+      .filter((t) => t.status === 'completed')
+      .map((t) => ({ at: t.created_at, delta: micros(t.agent_earnings), what: `+${t.agent_earnings} ${t.id}` })),
+    ...withdrawals
+      .filter((w) => w.status !== 'failed')
+      .map((w) => ({ at: w.created_at, delta: -micros(w.amount), what: `−${w.amount} ${w.id}` })),
+  ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  let balance = now;
+  const points: BalancePoint[] = [];
+  for (let i = moves.length - 1; i >= 0; i--) {
+    points.unshift({ at: moves[i].at, balance: balance / 1e6, what: moves[i].what });
+    balance -= moves[i].delta;
+  }
+  return points;
+}
+
+/** Available, in escrow, reserved, withdrawn and disputed, and the balance over time. */
+export function BalancePanel({ agentId }: { agentId: string }) {
+  const bal = useApi('/api/v1/payments/balance/{agentId}', { agentId }, { refetchMs: 3_000 });
+  const txs = useApi('/api/v1/payments/history/{agentId}', { agentId, limit: 100 }, { refetchMs: 5_000 });
+  const wds = useApi('/api/v1/payments/withdrawals/{agentId}', { agentId, limit: 100 }, { refetchMs: 3_000 });
+  const b = bal.data;
+  const held = b ? micros(b.available) + micros(b.pending) + micros(b.reserved) : 0;
+  const points = useMemo(
+    () => balancePoints(held, txs.data ?? [], wds.data?.withdrawals ?? []),
+    [held, txs.data, wds.data],
+  );
+  return (
+    <Panel title="Balance" state={bal} id="balance">
+      {b && (
+        <>
+          <dl className="stats">
+            <Stat label="Available" value={b.available} testId="owner-available" />
+            <Stat label="In escrow" value={b.pending} testId="owner-pending" />
+            {micros(b.reserved) > 0 && <Stat label="Reserved" value={b.reserved} testId="owner-reserved" />}
+            <Stat label="Withdrawn" value={b.totalWithdrawn} testId="owner-withdrawn" />
+            <Stat label="Disputed" value={b.totalDisputed} testId="owner-disputed" />
+            <Stat label="Held now" value={usdc(held)} testId="owner-held" />
+          </dl>
+          {points.length > 0 && (
+            <Chart title="Balance over time" points={points} lines={LINES} bucket="hour" testId="balance-chart" />
+          )}
+        </>
+      )}
+    </Panel>
+  );
+}
