@@ -189,4 +189,64 @@ describe('console: owner and buyer reads (e2e)', () => {
     expect((await list('0x12', '', { cookie: buyerCookie })).body.error.code).toBe('VALIDATION_ERROR');
     expect((await list(buyer.address, '?status=x', { cookie: buyerCookie })).body.error.code).toBe('VALIDATION_ERROR');
   });
+
+  it('sessions of the wrong kind are refused on routes that name no agent; bad filters and cursors are 400', async () => {
+    const walletCookie = await consoleSession(env.api, env.owner);
+    expect((await get('/events', { cookie: walletCookie })).status).toBe(403);
+    expect((await get('/events', { cookie: ownerCookie })).status).toBe(200);
+    const filed = await fileDispute(env.api, calls[2]);
+    const key = `/disputes/${filed.body.data.disputeId}/evidence-key`;
+    expect((await get(key, { cookie: walletCookie })).status).toBe(403);
+    const stranger = newWallet();
+    const strangerAgent = (await registerAgent(env.api, stranger)).body.data.id as string;
+    expect((await get(key, { cookie: await consoleSession(env.api, stranger, strangerAgent) })).status).toBe(403);
+    expect((await get(key)).status).toBe(200);
+    // An agent's session does not read its wallet's payments: that takes a paying-wallet session.
+    expect((await get(`/payers/${env.owner.address}/executions`)).status).toBe(403);
+    const forged = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    for (const q of [
+      'capabilityId=a%20b',
+      `capabilityId=${'x'.repeat(101)}`,
+      `cursor=${forged(['-271821-04-20T00:00:00.000Z', 'req_x'])}`,
+      `cursor=${forged(['2026-01-01T00:00:00.000000Z', "req_x' OR 1=1"])}`,
+      'cursor=%00',
+      'limit=0',
+    ])
+      expect((await get(`/agents/${env.agentId}/executions?${q}`)).body.error.code).toBe('VALIDATION_ERROR');
+    expect(
+      (await get(`/payers/${buyer.address}/disputes?offset=-1`, await clientSignature(buyer, buyer.address))).status,
+    ).toBe(400);
+  });
+
+  it('pages are exact to the microsecond, and a filtered page reads a bounded window', async () => {
+    // 2,005 completed runs newer than the test's own, cloned from one of them; four share one millisecond.
+    const clone = (n: string, at: string) =>
+      env.ds.query(
+        `INSERT INTO executions
+         SELECT (jsonb_populate_record(NULL::executions, to_jsonb(e) || jsonb_build_object(
+                  'id', 'req_fill' || g, 'payment_id', 'pay_fill' || g, 'status', 'completed',
+                  'created_at', ${at}))).*
+           FROM executions e, generate_series(1, ${n}) g WHERE e.id = $1`,
+        [calls[0].requestId],
+      );
+    await clone('4', `'2099-01-01T00:00:00.000100Z'::timestamptz + g * interval '1 microsecond'`);
+    const pageIds: string[] = [];
+    let cursor = '';
+    for (let i = 0; i < 4; i++) {
+      const res = await get(`/agents/${env.agentId}/executions?limit=1${cursor}`);
+      pageIds.push(res.body.data.executions[0].requestId);
+      cursor = `&cursor=${res.body.data.next}`;
+    }
+    expect(pageIds).toEqual(['req_fill4', 'req_fill3', 'req_fill2', 'req_fill1']);
+    await env.ds.query(`DELETE FROM executions WHERE id LIKE 'req_fill%'`);
+
+    await clone('2005', `now() + interval '1 day' + g * interval '1 millisecond'`);
+    const first = await get(`/agents/${env.agentId}/executions?status=failed`);
+    expect(first.body.data.executions).toEqual([]);
+    expect(first.body.data.next).not.toBeNull();
+    const second = await get(`/agents/${env.agentId}/executions?status=failed&cursor=${first.body.data.next}`);
+    expect(second.body.data.executions.map((r: { requestId: string }) => r.requestId)).toEqual([failedId]);
+    expect(second.body.data.next).toBeNull();
+    await env.ds.query(`DELETE FROM executions WHERE id LIKE 'req_fill%'`);
+  });
 });

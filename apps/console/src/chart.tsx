@@ -35,7 +35,7 @@ export function Chart<P extends { at: string }>(props: {
   );
   const when = (at: string) =>
     bucket === 'day'
-      ? new Date(at).toLocaleDateString()
+      ? new Date(at).toLocaleDateString([], { timeZone: 'UTC' })
       : new Date(at).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' });
   return (
     <figure className="chart" data-testid={testId}>

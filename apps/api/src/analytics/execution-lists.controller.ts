@@ -49,7 +49,7 @@ export class ExecutionListsController {
       "For the agent's wallet only: its signature (the unbound read message is enough) or its console session signed in as the agent.",
   })
   @ApiEnvelope(AgentExecutionsResponse)
-  @ApiErrors(400, 401, 403)
+  @ApiErrors(400, 401, 403, 404)
   agent(@Param('id', UuidParamPipe) id: string, @Query() q: ExecutionListQueryDto): Promise<AgentExecutionsResponse> {
     return this.agentList.execute(id, q);
   }

@@ -1,7 +1,6 @@
-import { ApiConsoleSession } from '../http/security';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiPayerProof } from '../http/security';
+import { ApiConsoleSession, ApiPayerProof } from '../http/security';
 import { WalletAuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
 import {

@@ -1,10 +1,10 @@
-import { ApiConsoleSession } from '../http/security';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletAuthContext } from '@app/auth';
 import { ListAgentEvents } from '@app/outbox';
 import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { ApiConsoleSession } from '../http/security';
 import { AgentEventsResponse, EventsQueryDto, toAgentEventsResponse } from './dto/events.dto';
 
 @ApiTags('events')

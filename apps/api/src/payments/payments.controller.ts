@@ -1,4 +1,3 @@
-import { ApiConsoleSession } from '../http/security';
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { GetPlatformStats } from '@app/analytics';
@@ -19,6 +18,7 @@ import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { HistoryQueryDto, PageQueryDto } from '../http/pagination.dto';
 import { prefixedId, UuidParamPipe } from '../http/validation';
+import { ApiConsoleSession } from '../http/security';
 import {
   BalanceResponse,
   StatsResponse,

@@ -1,4 +1,3 @@
-import { ApiConsoleSession } from '../http/security';
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletAuthContext } from '@app/auth';
@@ -7,6 +6,7 @@ import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { PageQueryDto } from '../http/pagination.dto';
 import { prefixedId, UuidParamPipe } from '../http/validation';
+import { ApiConsoleSession } from '../http/security';
 import {
   CreateWebhookDto,
   DeliveryListResponse,

@@ -12,6 +12,8 @@ export interface BalancePoint {
   what: string;
 }
 
+/** How many charges and withdrawals the chart reads (the most the API pages). */
+const PAGE = 100;
 const micros = (usdc: string) => Math.round(Number(usdc) * 1e6);
 const usdc = (m: number) => (m / 1e6).toFixed(6);
 const LINES: Line<BalancePoint>[] = [
@@ -20,11 +22,17 @@ const LINES: Line<BalancePoint>[] = [
 ];
 
 /**
- * The balance after each movement of the last 100 charges and withdrawals, walked back from what the
- * agent holds now (available + in escrow + reserved): a charge adds its earnings, a withdrawal not
- * failed takes its amount (fee included).
+ * The balance after each movement of the last `PAGE` charges and withdrawals, walked back from what
+ * the agent holds now (available + in escrow): a charge adds its earnings, a withdrawal not failed
+ * takes its amount (fee included). When either list is full, the walk stops at the later of the two
+ * lists' oldest movements: before it, the shorter list's movements are not known.
  */
 export function balancePoints(now: number, txs: Tx[], withdrawals: Withdrawal[]): BalancePoint[] {
+  const oldest = (times: string[]) => (times.length ? Math.min(...times.map((t) => Date.parse(t))) : -Infinity);
+  const from = Math.max(
+    txs.length >= PAGE ? oldest(txs.map((t) => t.created_at)) : -Infinity,
+    withdrawals.length >= PAGE ? oldest(withdrawals.map((w) => w.created_at)) : -Infinity,
+  );
   const moves = [
     ...txs
       .filter((t) => t.status === 'completed')
@@ -32,7 +40,9 @@ export function balancePoints(now: number, txs: Tx[], withdrawals: Withdrawal[])
     ...withdrawals
       .filter((w) => w.status !== 'failed')
       .map((w) => ({ at: w.created_at, delta: -micros(w.amount), what: `−${w.amount} ${w.id}` })),
-  ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  ]
+    .filter((m) => Date.parse(m.at) >= from)
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   let balance = now;
   const points: BalancePoint[] = [];
   for (let i = moves.length - 1; i >= 0; i--) {
@@ -45,10 +55,11 @@ export function balancePoints(now: number, txs: Tx[], withdrawals: Withdrawal[])
 /** Available, in escrow, reserved, withdrawn and disputed, and the balance over time. */
 export function BalancePanel({ agentId }: { agentId: string }) {
   const bal = useApi('/api/v1/payments/balance/{agentId}', { agentId }, { refetchMs: 3_000 });
-  const txs = useApi('/api/v1/payments/history/{agentId}', { agentId, limit: 100 }, { refetchMs: 5_000 });
-  const wds = useApi('/api/v1/payments/withdrawals/{agentId}', { agentId, limit: 100 }, { refetchMs: 3_000 });
+  const txs = useApi('/api/v1/payments/history/{agentId}', { agentId, limit: PAGE }, { refetchMs: 5_000 });
+  const wds = useApi('/api/v1/payments/withdrawals/{agentId}', { agentId, limit: PAGE }, { refetchMs: 3_000 });
   const b = bal.data;
-  const held = b ? micros(b.available) + micros(b.pending) + micros(b.reserved) : 0;
+  // `reserved` is a part of `available` (what the rolling reserve keeps of it), not money on top.
+  const held = b ? micros(b.available) + micros(b.pending) : 0;
   const points = useMemo(
     () => balancePoints(held, txs.data ?? [], wds.data?.withdrawals ?? []),
     [held, txs.data, wds.data],

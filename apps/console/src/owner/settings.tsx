@@ -52,7 +52,8 @@ export function SettingsPanel({ agent }: { agent: Agent }) {
   const client = useQueryClient();
   const [d, setD] = useState<Draft>(() => draftOf(agent));
   const [state, setState] = useState<{ busy?: boolean; error?: string; saved?: boolean }>({});
-  useEffect(() => setD(draftOf(agent)), [agent]);
+  // A new draft only when the agent itself changed (a refetch for health or score keeps the edits).
+  useEffect(() => setD(draftOf(agent)), [agent.id, agent.updated_at]);
   const field = (k: keyof Draft) => (e: { target: { value: string } }) => setD({ ...d, [k]: e.target.value });
   const submit = async (e: FormEvent) => {
     e.preventDefault();

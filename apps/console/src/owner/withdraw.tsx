@@ -9,7 +9,16 @@ const MINIMUM = 1_000_000;
 const STEPS = ['pending', 'processing', 'completed'] as const;
 
 const toMicros = (s: string) => (/^\d{1,9}(\.\d{1,6})?$/.test(s.trim()) ? Math.round(Number(s) * 1e6) : null);
-const usdc = (m: number) => (m / 1e6).toFixed(2);
+/** Micro-USDC as a decimal, in integers: 1899999 → "1.899999", 1900000 → "1.90". */
+const usdc = (m: number) => {
+  const [whole, frac] = [
+    Math.floor(m / 1e6),
+    String(m % 1e6)
+      .padStart(6, '0')
+      .replace(/0+$/, ''),
+  ];
+  return `${whole}.${frac.padEnd(2, '0')}`;
+};
 
 /** Withdraw: the amount, its fee and net before the wallet signs, then the withdrawal's progress to its transaction. */
 export function WithdrawPanel({ agentId, wallet }: { agentId: string; wallet: string }) {

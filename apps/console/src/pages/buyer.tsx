@@ -18,8 +18,11 @@ const LINES: Line<DaySpend>[] = [
   { label: 'Paid runs', color: '#8250df', value: (p) => p.runs },
 ];
 
-/** What a wallet spent per UTC day: the totals of its completed runs (a failed run is not charged). */
-export function spendByDay(runs: Run[]): DaySpend[] {
+/**
+ * What a wallet spent per UTC day: the totals of its completed runs (a failed run is not charged).
+ * `partial`: older runs exist beyond these, so the oldest day is incomplete and left out.
+ */
+export function spendByDay(runs: Run[], partial: boolean): DaySpend[] {
   const days = new Map<string, DaySpend>();
   for (const r of runs) {
     if (r.status !== 'completed') continue;
@@ -29,7 +32,8 @@ export function spendByDay(runs: Run[]): DaySpend[] {
     d.runs += 1;
     days.set(at, d);
   }
-  return [...days.values()].sort((a, b) => a.at.localeCompare(b.at));
+  const sorted = [...days.values()].sort((a, b) => a.at.localeCompare(b.at));
+  return partial ? sorted.slice(1) : sorted;
 }
 
 /** The paying wallet's console: its executions with cost and receipt, spending over time, its disputes, filing one. */
@@ -51,7 +55,7 @@ export function BuyerPage() {
 function Buyer({ wallet }: { wallet: string }) {
   const runs = useApi('/api/v1/payers/{wallet}/executions', { wallet, limit: 100 });
   const disputes = useApi('/api/v1/payers/{wallet}/disputes', { wallet, limit: 50 });
-  const days = useMemo(() => spendByDay(runs.data?.executions ?? []), [runs.data]);
+  const days = useMemo(() => spendByDay(runs.data?.executions ?? [], !!runs.data?.next), [runs.data]);
   const [filing, setFiling] = useState<string | null>(null);
   return (
     <>
@@ -60,7 +64,13 @@ function Buyer({ wallet }: { wallet: string }) {
         Signed in as <code>{wallet}</code>.
       </p>
       <Panel title="Spending" state={runs} empty={days.length === 0} emptyText="No paid run yet.">
-        <Chart title="Spent per day" points={days} lines={LINES} bucket="day" testId="spend-chart" />
+        <Chart
+          title="Spent per day (UTC), over your last 100 executions"
+          points={days}
+          lines={LINES}
+          bucket="day"
+          testId="spend-chart"
+        />
       </Panel>
       <Panel title="Your executions" state={runs} id="buyer-executions">
         <Scroll label="Your executions">

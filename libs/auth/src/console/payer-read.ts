@@ -30,6 +30,8 @@ export class PayerRead {
   async verify(wallet: string, proof: PayerReadProof): Promise<void> {
     if (proof.sessionToken && !proof.signature) {
       const session = await this.sessions.current(proof.sessionToken);
+      if (session.agentId !== null)
+        throw new AppException('FORBIDDEN', 'This session reads as an agent; sign in as the paying wallet');
       if (!sameWallet(session.wallet, wallet))
         throw new AppException('FORBIDDEN', 'This session was signed in by another wallet');
       return;

@@ -31,6 +31,8 @@ export type DisputeView = DisputeEntity & { refundedAmount: bigint; outstandingA
 @Index('ux_disputes_transaction', ['transactionId'], { unique: true })
 @Index('ix_disputes_agent_created', ['agentId', 'createdAt', 'id'])
 @Index('ix_disputes_pending_respond_by', ['respondBy'], { where: `"status" = 'pending'` })
+// Descending columns (migration ConsoleViews), which TypeORM cannot declare: kept out of its comparison.
+@Index('ix_disputes_client', { synchronize: false })
 export class DisputeEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_disputes' })
   id: string;

@@ -34,6 +34,9 @@ const DISPUTED_COLUMNS = `id, payer_wallet, providing_agent_id, agent_fee::text,
   coalesce(completed_at, created_at) AS completed_at, payment_id`;
 
 /** Every statement on `transactions` (the charges) outside the charge itself (EscrowHoldsRepository writes it with its hold). */
+/** A filtered history reads at most the agent's newest this many transactions. */
+export const HISTORY_FILTER_WINDOW = 10_000;
+
 @Injectable()
 export class TransactionsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -95,20 +98,26 @@ export class TransactionsRepository {
   }
 
   /**
-   * Newest first. The page's ids come from the (agent, created_at, id) index alone, so a deep OFFSET
-   * skips index entries, not rows; then only the page's rows are read.
+   * Newest first. Unfiltered, the page's ids come from the (agent, created_at, id) index alone, so a
+   * deep OFFSET skips index entries, not rows; then only the page's rows are read. With a status or
+   * capability filter, the filter applies to the agent's newest HISTORY_FILTER_WINDOW transactions
+   * (each of those is read to test it): a bounded read, whatever the filter.
    */
-  /** A page of the agent's transactions, newest first (through ix_transactions_agent_created), optionally filtered. */
   async history(
     agentId: string,
     page: Page & { status?: string; capabilityId?: string },
   ): Promise<TransactionEntity[]> {
+    const filtered = page.status !== undefined || page.capabilityId !== undefined;
     const ids = await queryRows<{ id: string }>(
       this.dataSource.manager,
-      `SELECT id FROM transactions
-        WHERE providing_agent_id = $1 AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR capability_id = $5)
-        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [agentId, page.limit, page.offset, page.status ?? null, page.capabilityId ?? null],
+      filtered
+        ? `SELECT id FROM (
+             SELECT id, created_at, status, capability_id FROM transactions WHERE providing_agent_id = $1
+              ORDER BY created_at DESC, id DESC LIMIT ${HISTORY_FILTER_WINDOW}) newest
+            WHERE ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR capability_id = $5)
+            ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`
+        : `SELECT id FROM transactions WHERE providing_agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [agentId, page.limit, page.offset, ...(filtered ? [page.status ?? null, page.capabilityId ?? null] : [])],
     );
     if (ids.length === 0) return [];
     const rows = await this.dataSource.manager.find(TransactionEntity, { where: { id: In(ids.map((r) => r.id)) } });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, ExecutionPage, toPage } from '../../executions/execution-page';
+import { decodeCursor, ExecutionPage, toPage, windowFor } from '../../executions/execution-page';
 import { ExecutionFilter, ExecutionPagesRepository } from '../../executions/execution-pages.repository';
 
 /**
@@ -12,7 +12,7 @@ export class ListAgentExecutions {
   constructor(private readonly repo: ExecutionPagesRepository) {}
 
   async execute(agentId: string, q: ExecutionFilter & { limit: number; cursor?: string }): Promise<ExecutionPage> {
-    const rows = await this.repo.page({ agentId }, q, q.limit + 1, decodeCursor(q.cursor));
-    return toPage(rows, q.limit);
+    const scan = await this.repo.page({ agentId }, q, q.limit + 1, windowFor(q, q.limit), decodeCursor(q.cursor));
+    return toPage(scan, q.limit);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PayerRead } from '@app/auth';
 import type { PayerReadProof } from '@app/auth';
-import { decodeCursor, ExecutionPage, toPage } from '../../executions/execution-page';
+import { decodeCursor, ExecutionPage, toPage, windowFor } from '../../executions/execution-page';
 import { ExecutionFilter, ExecutionPagesRepository } from '../../executions/execution-pages.repository';
 
 export type PayerExecutionsPage = ExecutionPage & { wallet: string };
@@ -24,7 +24,7 @@ export class ListPayerExecutions {
     proof: PayerReadProof,
   ): Promise<PayerExecutionsPage> {
     await this.auth.verify(wallet, proof);
-    const rows = await this.repo.page({ payer: wallet }, q, q.limit + 1, decodeCursor(q.cursor));
-    return { wallet: wallet.toLowerCase(), ...toPage(rows, q.limit) };
+    const scan = await this.repo.page({ payer: wallet }, q, q.limit + 1, windowFor(q, q.limit), decodeCursor(q.cursor));
+    return { wallet: wallet.toLowerCase(), ...toPage(scan, q.limit) };
   }
 }

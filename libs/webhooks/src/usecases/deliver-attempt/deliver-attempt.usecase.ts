@@ -204,7 +204,10 @@ export class DeliverAttempt {
   }
 }
 
-/** What the receiver answered, as kept for the delivery log: its first 2 KB, without NUL (not storable in text). */
-function responseExcerpt(body: string): string {
-  return body.slice(0, 2_048).replaceAll('\u0000', '\uFFFD');
+/**
+ * What the receiver answered, as kept for the delivery log: its first 2,048 bytes of UTF-8 (a
+ * character cut at the end becomes U+FFFD), NUL replaced by U+FFFD (text cannot hold it).
+ */
+export function responseExcerpt(body: string): string {
+  return Buffer.from(body, 'utf8').subarray(0, 2_048).toString('utf8').replaceAll('\u0000', '\uFFFD');
 }
