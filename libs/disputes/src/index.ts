@@ -16,6 +16,8 @@ export { GetDispute } from './usecases/get-dispute/get-dispute.usecase';
 export { GetEvidenceKey } from './usecases/get-evidence-key/get-evidence-key.usecase';
 export type { DisputeEvidenceKey } from './usecases/get-evidence-key/get-evidence-key.usecase';
 export { ListAgentDisputes } from './usecases/list-agent-disputes/list-agent-disputes.usecase';
+export { ListOpenDisputes } from './usecases/list-open-disputes/list-open-disputes.usecase';
+export type { OpenDispute } from './usecases/list-open-disputes/list-open-disputes.usecase';
 export { AdvanceTestClock, TEST_CLOCK_MAX_SECONDS } from './usecases/advance-test-clock/advance-test-clock.usecase';
 export type { TestClockAdvance } from './usecases/advance-test-clock/advance-test-clock.usecase';
 export { DisputesModule } from './disputes.module';

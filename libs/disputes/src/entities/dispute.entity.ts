@@ -31,6 +31,8 @@ export type DisputeView = DisputeEntity & { refundedAmount: bigint; outstandingA
 @Index('ux_disputes_transaction', ['transactionId'], { unique: true })
 @Index('ix_disputes_agent_created', ['agentId', 'createdAt', 'id'])
 @Index('ix_disputes_pending_respond_by', ['respondBy'], { where: `"status" = 'pending'` })
+// Disputes awaiting a decision, oldest first (the operator's list): owned by the migration.
+@Index('ix_disputes_open_created', { synchronize: false })
 export class DisputeEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_disputes' })
   id: string;
