@@ -20,6 +20,10 @@ import { AdminAgentsController } from './admin/admin-agents.controller';
 import { AdminRefundsController } from './admin/admin-refunds.controller';
 import { AdminDisputesController } from './admin/admin-disputes.controller';
 import { AdminTestClockController } from './admin/admin-test-clock.controller';
+import { AdminInvariantsController } from './admin/admin-invariants.controller';
+import { AdminQueuesController } from './admin/admin-queues.controller';
+import { AdminPendingController } from './admin/admin-pending.controller';
+import { AdminWebhooksController } from './admin/admin-webhooks.controller';
 import { DisputesController } from './disputes/disputes.controller';
 import { PayerDisputesController } from './disputes/payer-disputes.controller';
 import { AgentsController } from './agents/agents.controller';
@@ -99,6 +103,10 @@ export class AppModule {
         AdminRefundsController,
         AdminDisputesController,
         AdminTestClockController,
+        AdminInvariantsController,
+        AdminQueuesController,
+        AdminPendingController,
+        AdminWebhooksController,
         HealthController,
       ],
       providers: [

@@ -52,6 +52,8 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
         await this.share.linesKept();
       }
       await this.enqueue('auth-messages.prune', { requestedAt: this.clock.now().toISOString() }, slot);
+      // The ledger sits below the queues: its invariant history's prune is enqueued here, like the auth lib's.
+      await this.enqueue('invariant-checks.prune', { requestedAt: this.clock.now().toISOString() }, slot);
       // Each domain registers what it needs swept (SweepRegistry); one failing source does not stop the others.
       for (const source of this.sources.all()) {
         try {

@@ -21,6 +21,7 @@ import { ReinstateAgent } from './usecases/reinstate-agent/reinstate-agent.useca
 import { SuspendAgent } from './usecases/suspend-agent/suspend-agent.usecase';
 import { UpdateAgent } from './usecases/update-agent/update-agent.usecase';
 import { ConsoleSignIn } from './usecases/console-sign-in/console-sign-in.usecase';
+import { ListSuspendedAgents } from './usecases/list-suspended-agents/list-suspended-agents.usecase';
 
 const USE_CASES = [
   RegisterAgent,
@@ -31,6 +32,7 @@ const USE_CASES = [
   DeactivateAgent,
   SuspendAgent,
   ReinstateAgent,
+  ListSuspendedAgents,
   DiscoverAgents,
   ConsoleSignIn,
 ];

@@ -6,6 +6,19 @@ import { CapabilityInput } from './agent.types';
 import { AgentEntity } from './entities/agent.entity';
 import { AgentCapabilityEntity } from './entities/agent-capability.entity';
 
+/** A suspended agent as the operator lists it. */
+export interface SuspendedAgentRow {
+  id: string;
+  name: string;
+  wallet: string;
+  reputationScore: number;
+  suspendedReason: string | null;
+  suspendedBy: 'reputation' | 'admin' | null;
+  /** Null: suspended before the time was recorded. */
+  suspendedAt: Date | null;
+  updatedAt: Date;
+}
+
 /** Persistence of agents and their capabilities; all writes take the caller's transaction. */
 @Injectable()
 export class AgentsRepository {
@@ -46,6 +59,25 @@ export class AgentsRepository {
     return new Map(
       agents.map((agent) => [agent.id, { agent, capabilities: caps.filter((c) => c.agentId === agent.id) }]),
     );
+  }
+
+  /** Suspended agents, most recently suspended first (ix_agents_suspended), with their total. */
+  async listSuspended(page: {
+    limit: number;
+    offset: number;
+  }): Promise<{ agents: SuspendedAgentRow[]; total: number }> {
+    const [agents, [{ total }]] = await Promise.all([
+      this.dataSource.query(
+        `SELECT id, name, wallet, reputation_score AS "reputationScore", suspended_reason AS "suspendedReason",
+                suspended_by AS "suspendedBy", suspended_at AS "suspendedAt", updated_at AS "updatedAt"
+           FROM agents WHERE status = 'suspended' ORDER BY suspended_at DESC NULLS LAST, id LIMIT $1 OFFSET $2`,
+        [page.limit, page.offset],
+      ) as Promise<SuspendedAgentRow[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM agents WHERE status = 'suspended'`) as Promise<
+        { total: number }[]
+      >,
+    ]);
+    return { agents, total };
   }
 
   async lockById(manager: EntityManager, id: string): Promise<AgentEntity | null> {

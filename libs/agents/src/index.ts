@@ -21,6 +21,8 @@ export { UpdateAgent } from './usecases/update-agent/update-agent.usecase';
 export { DeactivateAgent } from './usecases/deactivate-agent/deactivate-agent.usecase';
 export { SuspendAgent } from './usecases/suspend-agent/suspend-agent.usecase';
 export { ReinstateAgent } from './usecases/reinstate-agent/reinstate-agent.usecase';
+export { ListSuspendedAgents } from './usecases/list-suspended-agents/list-suspended-agents.usecase';
+export type { SuspendedAgentRow } from './agents.repository';
 export { DiscoverAgents } from './usecases/discover-agents/discover-agents.usecase';
 export type { DiscoveredAgent } from './usecases/discover-agents/discover-agents.usecase';
 export { RECOMMEND_CANDIDATES, RecommendAgents } from './recommend-agents';

@@ -16,6 +16,7 @@ import { GetDispute } from './usecases/get-dispute/get-dispute.usecase';
 import { GetEvidenceKey } from './usecases/get-evidence-key/get-evidence-key.usecase';
 import { ListAgentDisputes } from './usecases/list-agent-disputes/list-agent-disputes.usecase';
 import { ListPayerDisputes } from './usecases/list-payer-disputes/list-payer-disputes.usecase';
+import { ListOpenDisputes } from './usecases/list-open-disputes/list-open-disputes.usecase';
 import { ResolveDispute } from './usecases/resolve-dispute/resolve-dispute.usecase';
 import { ResolveOverdueDispute } from './usecases/resolve-overdue-dispute/resolve-overdue-dispute.usecase';
 import { RespondToDispute } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
@@ -29,6 +30,7 @@ const USE_CASES = [
   GetEvidenceKey,
   ListAgentDisputes,
   ListPayerDisputes,
+  ListOpenDisputes,
   AdvanceTestClock,
 ];
 

@@ -104,6 +104,22 @@ export class DisputesRepository {
     return { disputes: rows.map(toEntity), total };
   }
 
+  /** Disputes awaiting a decision (pending or responded), oldest first, with their total (ix_disputes_open_created). */
+  async listOpen(page: Page): Promise<{ disputes: DisputeEntity[]; total: number }> {
+    const [rows, [{ total }]] = await Promise.all([
+      queryRows<Record<string, unknown>>(
+        this.dataSource.manager,
+        `SELECT ${COLUMNS} FROM disputes WHERE status <> 'resolved' ORDER BY created_at, id LIMIT $1 OFFSET $2`,
+        [page.limit, page.offset],
+      ),
+      queryRows<{ total: number }>(
+        this.dataSource.manager,
+        `SELECT count(*)::int AS total FROM disputes WHERE status <> 'resolved'`,
+      ),
+    ]);
+    return { disputes: rows.map(toEntity), total };
+  }
+
   /** Whether the agent exists (a read of the agents lib's table, as balances and reputation reads do). */
   async agentExists(agentId: string): Promise<boolean> {
     return (await this.dataSource.query(`SELECT 1 FROM agents WHERE id = $1`, [agentId])).length > 0;

@@ -17,6 +17,8 @@ export { GetEvidenceKey } from './usecases/get-evidence-key/get-evidence-key.use
 export type { DisputeEvidenceKey } from './usecases/get-evidence-key/get-evidence-key.usecase';
 export { ListAgentDisputes } from './usecases/list-agent-disputes/list-agent-disputes.usecase';
 export { ListPayerDisputes } from './usecases/list-payer-disputes/list-payer-disputes.usecase';
+export { ListOpenDisputes } from './usecases/list-open-disputes/list-open-disputes.usecase';
+export type { OpenDispute } from './usecases/list-open-disputes/list-open-disputes.usecase';
 export { AdvanceTestClock, TEST_CLOCK_MAX_SECONDS } from './usecases/advance-test-clock/advance-test-clock.usecase';
 export type { TestClockAdvance } from './usecases/advance-test-clock/advance-test-clock.usecase';
 export { DisputesModule } from './disputes.module';

@@ -7,15 +7,32 @@ import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 import { LedgerShardsOpener } from './ledger-shards.opener';
 import { InvariantStatusEntity } from './entities/invariant-status.entity';
+import { InvariantCheckEntity } from './entities/invariant-check.entity';
 import { InvariantStatusRepository } from './invariant-status.repository';
 import { CheckInvariants } from './usecases/check-invariants/check-invariants.usecase';
+import { GetInvariantHistory } from './usecases/get-invariant-history/get-invariant-history.usecase';
+import { PruneInvariantHistory } from './usecases/prune-invariant-history/prune-invariant-history.usecase';
 
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([LedgerAccountEntity, LedgerTransactionEntity, LedgerEntryEntity, InvariantStatusEntity]),
+    TypeOrmModule.forFeature([
+      LedgerAccountEntity,
+      LedgerTransactionEntity,
+      LedgerEntryEntity,
+      InvariantStatusEntity,
+      InvariantCheckEntity,
+    ]),
   ],
-  providers: [LedgerRepository, LedgerService, LedgerShardsOpener, InvariantStatusRepository, CheckInvariants],
-  exports: [LedgerService, InvariantStatusRepository, CheckInvariants],
+  providers: [
+    LedgerRepository,
+    LedgerService,
+    LedgerShardsOpener,
+    InvariantStatusRepository,
+    CheckInvariants,
+    GetInvariantHistory,
+    PruneInvariantHistory,
+  ],
+  exports: [LedgerService, InvariantStatusRepository, CheckInvariants, GetInvariantHistory, PruneInvariantHistory],
 })
 export class LedgerModule {}

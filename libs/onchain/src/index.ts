@@ -1,5 +1,7 @@
 /** Sending money on a chain: the settlement provider seam (local, evm, facilitator), the chain sender, payouts. */
 export { ChainTxRecovery } from './chain/chain-tx-recovery';
+export { OpenChainTxs } from './chain/open-chain-txs';
+export type { Unfinished, UnfinishedRow } from './unfinished';
 export type { BindSettlementHash } from './chain/settlement-batcher';
 export { OnchainModule, OnchainOptions } from './onchain.module';
 export { PAYOUT_MAX_ATTEMPTS, PayoutOutcome, PayoutSender, PayoutTable } from './payout.sender';

@@ -8,6 +8,7 @@ import { ChainNonceEntity, ChainTxEntity } from './chain/chain-tx.entity';
 import { ChainTxRecovery } from './chain/chain-tx-recovery';
 import { BindSettlementHash } from './chain/settlement-batcher';
 import { PayoutSender } from './payout.sender';
+import { OpenChainTxs } from './chain/open-chain-txs';
 import { createSettlementAdapter } from './settlement/settlement-providers';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 
@@ -49,8 +50,9 @@ export class OnchainModule implements OnModuleInit {
         },
         ChainTxRecovery,
         PayoutSender,
+        OpenChainTxs,
       ],
-      exports: [SettlementAdapter, ChainTxRecovery, PayoutSender],
+      exports: [SettlementAdapter, ChainTxRecovery, PayoutSender, OpenChainTxs],
     };
   }
 

@@ -38,6 +38,12 @@ export { GetEarningsHistory } from './usecases/get-earnings-history/get-earnings
 export { GetTransaction } from './usecases/get-transaction/get-transaction.usecase';
 export { GetWithdrawal } from './usecases/get-withdrawal/get-withdrawal.usecase';
 export { ListWithdrawals } from './usecases/list-withdrawals/list-withdrawals.usecase';
+export { ListPendingPayouts, PENDING_KINDS } from './usecases/list-pending-payouts/list-pending-payouts.usecase';
+export type {
+  PendingKind,
+  PendingMoney,
+  PendingMoneyList,
+} from './usecases/list-pending-payouts/list-pending-payouts.usecase';
 export { ProcessRefund } from './usecases/process-refund/process-refund.usecase';
 export { ProcessWithdrawal } from './usecases/process-withdrawal/process-withdrawal.usecase';
 export { RecoverRegistrationPayment } from './usecases/recover-registration-payment/recover-registration-payment.usecase';

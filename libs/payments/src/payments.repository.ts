@@ -13,6 +13,7 @@ import {
 import { AppException } from '@app/common';
 import { paymentReplayed } from '@app/x402';
 import { PaymentEntity, PaymentPurpose, PaymentStatus } from './entities/payment.entity';
+import { Unfinished } from '@app/onchain';
 
 /** A payment as anyone may read it: its state and on-chain facts, never its signature or header. */
 export interface PaymentRecord {
@@ -251,6 +252,23 @@ export class PaymentsRepository {
       txHash ? [id, refundId, txHash] : [id, refundId],
     );
     return claimed.length > 0;
+  }
+
+  /** Payments whose settlement is not final (settling, settlement_failed), oldest first, with their total. */
+  async oldestUnsettled(limit: number): Promise<Unfinished> {
+    const [rows, [{ total }]] = await Promise.all([
+      queryRows<{ id: string; amount: string; status: string; createdAt: Date; error: string | null }>(
+        this.dataSource.manager,
+        `SELECT id, value::text AS amount, status, created_at AS "createdAt", last_error AS error FROM payments
+          WHERE status IN ('settling', 'settlement_failed') ORDER BY created_at, id LIMIT $1`,
+        [limit],
+      ),
+      queryRows<{ total: number }>(
+        this.dataSource.manager,
+        `SELECT count(*)::int AS total FROM payments WHERE status IN ('settling', 'settlement_failed')`,
+      ),
+    ]);
+    return { rows: rows.map((r) => ({ ...r, amount: BigInt(r.amount) })), total };
   }
 }
 

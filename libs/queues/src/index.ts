@@ -2,6 +2,8 @@ export { JOB_NAMES, JOB_QUEUE, jobId, QUEUES } from './jobs';
 export type { JobName, JobOf, JobPayloads, QueueName } from './jobs';
 export { JobProducer, TRACE_FIELD } from './job.producer';
 export { QueuesModule } from './queues.module';
+export { GetQueueStats } from './usecases/get-queue-stats/get-queue-stats.usecase';
+export type { QueueStats } from './usecases/get-queue-stats/get-queue-stats.usecase';
 export { redisConnectionOptions } from './redis.options';
 export { REDIS, RedisModule } from './redis.module';
 export { workerHeartbeatKey } from './heartbeat';

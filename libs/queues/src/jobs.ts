@@ -21,6 +21,8 @@ export interface JobPayloads {
   'execution-payloads.prune': { requestedAt: string };
   /** Delete agents' health probe results and hourly counts older than 7 days (every tick while probing is on). */
   'agent-health.prune': { requestedAt: string };
+  /** Delete invariant check results older than 7 days (every tick). */
+  'invariant-checks.prune': { requestedAt: string };
   /** Send a pending withdrawal (claim, transfer, complete or fail). */
   'withdrawal.process': { withdrawalId: string };
   /** Send a pending refund to the payer (claim, transfer, complete). */
@@ -59,6 +61,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'idempotency-keys.prune': QUEUES.maintenance,
   'execution-payloads.prune': QUEUES.maintenance,
   'agent-health.prune': QUEUES.maintenance,
+  'invariant-checks.prune': QUEUES.maintenance,
   'withdrawal.process': QUEUES.money,
   'refund.process': QUEUES.money,
   'escrow.release': QUEUES.money,

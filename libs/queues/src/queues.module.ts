@@ -5,6 +5,7 @@ import { DEFAULT_JOB_OPTIONS, QUEUES } from './jobs';
 import { JobProducer } from './job.producer';
 import { SweepRegistry } from './sweep.registry';
 import { redisConnectionOptions } from './redis.options';
+import { GetQueueStats } from './usecases/get-queue-stats/get-queue-stats.usecase';
 
 /** BullMQ on the configured Redis; registers every queue and the typed producer. */
 @Module({})
@@ -24,8 +25,8 @@ export class QueuesModule {
         }),
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
-      providers: [JobProducer, SweepRegistry],
-      exports: [JobProducer, SweepRegistry, BullModule],
+      providers: [JobProducer, SweepRegistry, GetQueueStats],
+      exports: [JobProducer, SweepRegistry, GetQueueStats, BullModule],
     };
   }
 }

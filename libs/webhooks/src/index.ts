@@ -10,6 +10,8 @@ export { EventFanout } from './event-fanout';
 export { CreateSubscription } from './usecases/create-subscription/create-subscription.usecase';
 export type { CreateWebhook } from './usecases/create-subscription/create-subscription.usecase';
 export { ListSubscriptions } from './usecases/list-subscriptions/list-subscriptions.usecase';
+export { ListFailedSubscriptions } from './usecases/list-failed-subscriptions/list-failed-subscriptions.usecase';
+export type { FailedSubscription } from './usecases/list-failed-subscriptions/list-failed-subscriptions.usecase';
 export { DeleteSubscription } from './usecases/delete-subscription/delete-subscription.usecase';
 export { ListDeliveries } from './usecases/list-deliveries/list-deliveries.usecase';
 export { Redeliver } from './usecases/redeliver/redeliver.usecase';

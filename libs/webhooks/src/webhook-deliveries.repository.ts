@@ -5,6 +5,14 @@ import { Page } from '@app/common';
 import { Queryable, queryRows } from '@app/database';
 import { DeliveryStatus, WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 
+/** A subscription's failed delivery attempts. */
+export interface SubscriptionFailures {
+  failedAttempts: number;
+  lastError: string | null;
+  lastResponseStatus: number | null;
+  lastAttemptAt: Date | null;
+}
+
 /** A delivery attempt as its job claims it. */
 export interface ClaimedDelivery {
   id: string;
@@ -162,5 +170,19 @@ export class WebhookDeliveriesRepository {
     await this.dataSource.query(
       `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`,
     );
+  }
+  /** For each subscription given, its failed attempts: how many, and the last one's error and HTTP status. */
+  async failures(subscriptionIds: string[]): Promise<Map<string, SubscriptionFailures>> {
+    if (subscriptionIds.length === 0) return new Map();
+    const rows = await queryRows<SubscriptionFailures & { subscriptionId: string }>(
+      this.dataSource.manager,
+      `SELECT DISTINCT ON (subscription_id) subscription_id AS "subscriptionId",
+              count(*) OVER (PARTITION BY subscription_id)::int AS "failedAttempts",
+              error AS "lastError", response_status AS "lastResponseStatus", attempted_at AS "lastAttemptAt"
+         FROM webhook_deliveries WHERE subscription_id = ANY($1) AND status = 'failed'
+        ORDER BY subscription_id, attempted_at DESC NULLS LAST, created_at DESC`,
+      [subscriptionIds],
+    );
+    return new Map(rows.map(({ subscriptionId, ...f }) => [subscriptionId, f]));
   }
 }

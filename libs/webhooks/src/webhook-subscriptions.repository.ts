@@ -5,6 +5,18 @@ import { Page } from '@app/common';
 import { Queryable, queryRows } from '@app/database';
 import { WebhookSubscriptionEntity } from './entities/webhook-subscription.entity';
 
+/** A failed subscription as the operator lists it (never its secret). */
+export interface FailedSubscriptionRow {
+  id: string;
+  agentId: string;
+  url: string;
+  events: string[];
+  failureReason: string | null;
+  /** When it was marked failed (deliveries stopped). */
+  failedAt: Date;
+  createdAt: Date;
+}
+
 /** The SQL of `webhook_subscriptions`; writes take the caller's transaction. */
 @Injectable()
 export class WebhookSubscriptionsRepository {
@@ -48,6 +60,24 @@ export class WebhookSubscriptionsRepository {
       .take(page.limit)
       .skip(page.offset)
       .getManyAndCount();
+    return { webhooks, total };
+  }
+
+  /** Failed subscriptions, most recently failed first (ix_webhook_subscriptions_failed), with their total. */
+  async listFailed(page: Page): Promise<{ webhooks: FailedSubscriptionRow[]; total: number }> {
+    const [webhooks, [{ total }]] = await Promise.all([
+      queryRows<FailedSubscriptionRow>(
+        this.dataSource.manager,
+        `SELECT id, agent_id AS "agentId", url, events, failure_reason AS "failureReason",
+                status_changed_at AS "failedAt", created_at AS "createdAt"
+           FROM webhook_subscriptions WHERE status = 'failed' ORDER BY status_changed_at DESC, id LIMIT $1 OFFSET $2`,
+        [page.limit, page.offset],
+      ),
+      queryRows<{ total: number }>(
+        this.dataSource.manager,
+        `SELECT count(*)::int AS total FROM webhook_subscriptions WHERE status = 'failed'`,
+      ),
+    ]);
     return { webhooks, total };
   }
 

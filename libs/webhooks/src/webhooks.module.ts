@@ -14,6 +14,7 @@ import { DeliverAttempt } from './usecases/deliver-attempt/deliver-attempt.useca
 import { GetSubscription } from './usecases/get-subscription/get-subscription.usecase';
 import { ListDeliveries } from './usecases/list-deliveries/list-deliveries.usecase';
 import { ListSubscriptions } from './usecases/list-subscriptions/list-subscriptions.usecase';
+import { ListFailedSubscriptions } from './usecases/list-failed-subscriptions/list-failed-subscriptions.usecase';
 import { Redeliver } from './usecases/redeliver/redeliver.usecase';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
@@ -22,6 +23,7 @@ const USE_CASES = [
   CreateSubscription,
   GetSubscription,
   ListSubscriptions,
+  ListFailedSubscriptions,
   DeleteSubscription,
   ListDeliveries,
   Redeliver,

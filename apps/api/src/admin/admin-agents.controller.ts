@@ -1,11 +1,13 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ReinstateAgent, SuspendAgent } from '@app/agents';
+import { ListSuspendedAgents, ReinstateAgent, SuspendAgent } from '@app/agents';
 import { AdminOnly } from '../auth/admin-key.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { UuidParamPipe } from '../http/validation';
 import { SuspendAgentDto } from '../agents/dto/agent-request.dto';
 import { AgentResponse, toAgentResponse } from '../agents/dto/agent-response.dto';
+import { PageQueryDto } from '../http/pagination.dto';
+import { SuspendedAgentListResponse, toSuspendedAgentListResponse } from './dto/admin-agents.dto';
 
 @ApiTags('admin')
 @AdminOnly()
@@ -14,7 +16,18 @@ export class AdminAgentsController {
   constructor(
     private readonly suspendAgent: SuspendAgent,
     private readonly reinstateAgent: ReinstateAgent,
+    private readonly listSuspended: ListSuspendedAgents,
   ) {}
+
+  @Get('suspended')
+  @ApiOperation({
+    summary: 'Suspended agents, most recently suspended first, with who suspended them, when and why (platform read)',
+  })
+  @ApiEnvelope(SuspendedAgentListResponse)
+  @ApiErrors(400, 401, 403)
+  async suspended(@Query() page: PageQueryDto): Promise<SuspendedAgentListResponse> {
+    return toSuspendedAgentListResponse(await this.listSuspended.execute(page));
+  }
 
   @Post(':id/suspend')
   @HttpCode(200)

@@ -1,12 +1,14 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
-import { ResolveDispute } from '@app/disputes';
+import { ListOpenDisputes, ResolveDispute } from '@app/disputes';
 import { isLivemode } from '@app/x402';
 import { AdminOnly } from '../auth/admin-key.guard';
 import { DisputeResponse, ResolveDisputeDto, toDisputeResponse } from '../disputes/dto/disputes.dto';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
+import { PageQueryDto } from '../http/pagination.dto';
 import { prefixedId } from '../http/validation';
+import { AdminDisputeListResponse, toAdminDisputeListResponse } from './dto/admin-disputes.dto';
 
 @ApiTags('admin')
 @AdminOnly()
@@ -16,9 +18,22 @@ export class AdminDisputesController {
 
   constructor(
     private readonly resolveDispute: ResolveDispute,
+    private readonly listOpen: ListOpenDisputes,
     config: AppConfig,
   ) {
     this.livemode = isLivemode(config);
+  }
+
+  @Get()
+  @ApiOperation({
+    summary:
+      'Disputes awaiting a platform decision (pending, or responded by the agent), oldest first, with both sides, ' +
+      'the response deadline and what advance would change per outcome (platform read)',
+  })
+  @ApiEnvelope(AdminDisputeListResponse)
+  @ApiErrors(400, 401, 403)
+  async list(@Query() page: PageQueryDto): Promise<AdminDisputeListResponse> {
+    return toAdminDisputeListResponse(await this.listOpen.execute(page), this.livemode);
   }
 
   @Post(':id/resolve')

@@ -4,6 +4,7 @@ import { Job } from 'bullmq';
 import { PruneHealthHistory } from '@app/agents';
 import { PruneUsedAuthMessages } from '@app/auth';
 import { PruneExecutionPayloads, PruneIdempotencyKeys } from '@app/execution';
+import { PruneInvariantHistory } from '@app/ledger';
 import { QUEUES } from '@app/queues';
 import { JobHandlerRegistry } from '../job-handlers';
 
@@ -18,6 +19,7 @@ export class MaintenanceProcessor extends WorkerHost {
     pruneKeys: PruneIdempotencyKeys,
     prunePayloads: PruneExecutionPayloads,
     pruneHealth: PruneHealthHistory,
+    pruneInvariants: PruneInvariantHistory,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.maintenance);
@@ -29,6 +31,7 @@ export class MaintenanceProcessor extends WorkerHost {
     jobs.register('idempotency-keys.prune', () => pruneKeys.execute());
     jobs.register('execution-payloads.prune', () => prunePayloads.execute());
     jobs.register('agent-health.prune', () => pruneHealth.execute());
+    jobs.register('invariant-checks.prune', () => pruneInvariants.execute());
   }
 
   process(job: Job): Promise<unknown> {

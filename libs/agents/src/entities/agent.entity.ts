@@ -43,6 +43,8 @@ export const DEFAULT_CHAIN_SETTINGS: ChainSettings = {
 // migration owns them and the schema diff leaves them alone.
 @Index('ix_agents_search_vector', { synchronize: false })
 @Index('ix_agents_search_text_trgm', { synchronize: false })
+// Suspended agents, newest suspension first (the operator's list): a partial, descending index.
+@Index('ix_agents_suspended', { synchronize: false })
 export class AgentEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_agents' })
   id: string;
@@ -90,6 +92,10 @@ export class AgentEntity {
    */
   @Column({ name: 'suspended_by', type: 'varchar', length: 16, nullable: true })
   suspendedBy: 'reputation' | 'admin' | null;
+
+  /** When it was last suspended (set by a trigger; null while not suspended, or not recorded). */
+  @Column({ name: 'suspended_at', type: 'timestamptz', nullable: true })
+  suspendedAt: Date | null;
 
   /** Why the platform set the agent inactive (it failed every health probe too long); null otherwise. */
   @Column({ name: 'inactive_reason', type: 'varchar', length: 500, nullable: true })

@@ -33,6 +33,8 @@ export type DisputeView = DisputeEntity & { refundedAmount: bigint; outstandingA
 @Index('ix_disputes_pending_respond_by', ['respondBy'], { where: `"status" = 'pending'` })
 // Descending columns (migration ConsoleViews), which TypeORM cannot declare: kept out of its comparison.
 @Index('ix_disputes_client', { synchronize: false })
+// Disputes awaiting a decision, oldest first (the operator's list): owned by the migration.
+@Index('ix_disputes_open_created', { synchronize: false })
 export class DisputeEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_disputes' })
   id: string;

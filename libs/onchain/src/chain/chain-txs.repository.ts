@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
 import { ChainTxKind, ChainTxStatus } from './chain-tx.entity';
+import { Unfinished } from '../unfinished';
 
 export interface ChainTxRow {
   id: string;
@@ -102,5 +103,21 @@ export class ChainTxsRepository {
       [now, limit],
     );
     return rows.map((r) => r.id);
+  }
+  /** Signed transactions the chain has not decided on, oldest first (ix_chain_txs_open), with their total. */
+  async oldestOpen(limit: number): Promise<Unfinished> {
+    const [rows, [{ total }]] = await Promise.all([
+      queryRows<{ id: string; status: string; createdAt: Date }>(
+        this.dataSource.manager,
+        `SELECT id, status, created_at AS "createdAt" FROM chain_txs
+          WHERE status = 'signed' ORDER BY created_at, id LIMIT $1`,
+        [limit],
+      ),
+      queryRows<{ total: number }>(
+        this.dataSource.manager,
+        `SELECT count(*)::int AS total FROM chain_txs WHERE status = 'signed'`,
+      ),
+    ]);
+    return { rows: rows.map((r) => ({ ...r, amount: null, error: null })), total };
   }
 }

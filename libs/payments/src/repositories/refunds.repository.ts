@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
 import { RefundEntity } from '../entities/refund.entity';
+import { Unfinished } from '@app/onchain';
 
 /**
  * A failed refund made pending again. Its last transfer is final (it reverted, or none was signed),
@@ -105,5 +106,21 @@ export class RefundsRepository {
       [id],
     );
     return rows.length > 0;
+  }
+  /** Refunds not sent yet (held, pending, processing, failed), oldest first, with their total. */
+  async oldestUnfinished(limit: number): Promise<Unfinished> {
+    const [rows, [{ total }]] = await Promise.all([
+      queryRows<{ id: string; amount: string; status: string; createdAt: Date; error: string | null }>(
+        this.dataSource.manager,
+        `SELECT id, amount::text AS amount, status, created_at AS "createdAt", error AS error FROM refunds
+          WHERE status IN ('held', 'pending', 'processing', 'failed') ORDER BY created_at, id LIMIT $1`,
+        [limit],
+      ),
+      queryRows<{ total: number }>(
+        this.dataSource.manager,
+        `SELECT count(*)::int AS total FROM refunds WHERE status IN ('held', 'pending', 'processing', 'failed')`,
+      ),
+    ]);
+    return { rows: rows.map((r) => ({ ...r, amount: BigInt(r.amount) })), total };
   }
 }

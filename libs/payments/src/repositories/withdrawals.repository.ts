@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Page } from '@app/common';
 import { Queryable, queryRows } from '@app/database';
 import { WithdrawalEntity } from '../entities/withdrawal.entity';
+import { Unfinished } from '@app/onchain';
 
 export interface WithdrawalSummary {
   totalCount: number;
@@ -119,5 +120,21 @@ export class WithdrawalsRepository {
       fee: BigInt(r.fee),
       netAmount: BigInt(r.netAmount),
     };
+  }
+  /** Withdrawals not sent yet (pending, processing), oldest first (ix_withdrawals_status_next), with their total. */
+  async oldestUnfinished(limit: number): Promise<Unfinished> {
+    const [rows, [{ total }]] = await Promise.all([
+      queryRows<{ id: string; amount: string; status: string; createdAt: Date; error: string | null }>(
+        this.dataSource.manager,
+        `SELECT id, amount::text AS amount, status, created_at AS "createdAt", error AS error FROM withdrawals
+          WHERE status IN ('pending', 'processing') ORDER BY created_at, id LIMIT $1`,
+        [limit],
+      ),
+      queryRows<{ total: number }>(
+        this.dataSource.manager,
+        `SELECT count(*)::int AS total FROM withdrawals WHERE status IN ('pending', 'processing')`,
+      ),
+    ]);
+    return { rows: rows.map((r) => ({ ...r, amount: BigInt(r.amount) })), total };
   }
 }

@@ -6,6 +6,7 @@ import { GetDisputedTransaction } from './get-disputed-transaction/get-disputed-
 import { GetEarningsHistory } from './get-earnings-history/get-earnings-history.usecase';
 import { GetTransaction } from './get-transaction/get-transaction.usecase';
 import { GetWithdrawal } from './get-withdrawal/get-withdrawal.usecase';
+import { ListPendingPayouts } from './list-pending-payouts/list-pending-payouts.usecase';
 import { ListWithdrawals } from './list-withdrawals/list-withdrawals.usecase';
 import { ProcessRefund } from './process-refund/process-refund.usecase';
 import { ProcessWithdrawal } from './process-withdrawal/process-withdrawal.usecase';
@@ -19,7 +20,9 @@ import { SettleDisputedEarnings } from './settle-disputed-earnings/settle-disput
 export { FailWithdrawal, FreezeDisputedEarnings, GetBalance, GetDisputeDebt, GetDisputedTransaction };
 export { GetEarningsHistory, GetTransaction, GetWithdrawal, ListWithdrawals, ProcessRefund, ProcessWithdrawal };
 export { RecoverRegistrationPayment, ReleaseDueHolds, ReleaseHold, RequestWithdrawal, RetryRefund };
-export { SettleDisputedEarnings };
+export { ListPendingPayouts, SettleDisputedEarnings };
+export { PENDING_KINDS } from './list-pending-payouts/list-pending-payouts.usecase';
+export type { PendingKind, PendingMoney, PendingMoneyList } from './list-pending-payouts/list-pending-payouts.usecase';
 export type { Freeze } from './freeze-disputed-earnings/freeze-disputed-earnings.usecase';
 export type { AgentBalance } from './get-balance/get-balance.usecase';
 export type { RegistrationRecovery } from './recover-registration-payment/recover-registration-payment.usecase';
@@ -39,6 +42,7 @@ export const PAYMENTS_USECASES = [
   GetEarningsHistory,
   GetTransaction,
   GetWithdrawal,
+  ListPendingPayouts,
   ListWithdrawals,
   ProcessRefund,
   ProcessWithdrawal,

@@ -68,6 +68,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/agents/suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Suspended agents, most recently suspended first, with who suspended them, when and why (platform read) */
+        get: operations["AdminAgentsController_suspended"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/agents/{id}/reinstate": {
         parameters: {
             query?: never;
@@ -102,6 +119,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Disputes awaiting a platform decision (pending, or responded by the agent), oldest first, with both sides, the response deadline and what advance would change per outcome (platform read) */
+        get: operations["AdminDisputesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/disputes/{id}/resolve": {
         parameters: {
             query?: never;
@@ -113,6 +147,57 @@ export interface paths {
         put?: never;
         /** Resolve a dispute (platform action): agent_wins releases the frozen earnings, client_wins refunds the agent fee, split refunds half; what the agent had withdrawn becomes its debt to the payer unless advance is true */
         post: operations["AdminDisputesController_resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/invariants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scheduled money invariant check: its current result (a violation pauses payouts) and a page of its history, newest first (platform read) */
+        get: operations["AdminInvariantsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payouts and settlements not final yet, oldest first, with their age: withdrawals and refunds not sent, settlements not final, chain transactions undecided (platform read) */
+        get: operations["AdminPendingController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each job queue's jobs by state and the age of its oldest waiting job (platform read) */
+        get: operations["AdminQueuesController_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -147,6 +232,23 @@ export interface paths {
         put?: never;
         /** Local settlement only: move time forward by `seconds` for what waits on it (escrow holds, dispute response and filing windows, the withdrawal reserve, payout retries), then do the work now due */
         post: operations["AdminTestClockController_advance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/webhooks/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook subscriptions marked failed (deliveries stopped), most recently failed first, with their failed attempts; never their secrets (platform read) */
+        get: operations["AdminWebhooksController_failed"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1148,6 +1250,53 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminDisputeListResponse: {
+            disputes: components["schemas"]["AdminDisputeResponse"][];
+            /** @description Disputes awaiting a decision (pending or responded) */
+            total: number;
+        };
+        AdminDisputeResponse: {
+            /** @description For each outcome that refunds, the part of the earnings the agent had already withdrawn (frozenAmount does not cover it): with advance true the platform refunds it now and the agent owes it to the platform; with advance false (the default) it is the agent's debt to the payer, refunded as its later earnings repay it. 0.000000: advance changes nothing */
+            advanceable: components["schemas"]["DisputeAdvanceableResponse"];
+            /** @description What an admin's resolution advanced of the earnings the agent had withdrawn (owed by the agent to the platform) */
+            advancedAmount: string;
+            /**
+             * @description The agent's earnings of the transaction (the fee less the platform's cut)
+             * @example 0.009500
+             */
+            agentEarnings: string;
+            agentEvidence: string | null;
+            /**
+             * @description The transaction's agent fee: what client_wins gives back to the payer (split: half)
+             * @example 0.010000
+             */
+            agentFee: string;
+            /** Format: uuid */
+            agentId: string;
+            agentResponse: string | null;
+            /** @description The client: the payer wallet */
+            clientId: string;
+            createdAt: string;
+            evidence: string | null;
+            /** @description What the agent still held of the transaction's earnings at filing (escrow, else available), frozen while the dispute is open */
+            frozenAmount: string;
+            id: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
+            /** @description Of refundAmount, what the agent still owes the client: earnings it had withdrawn, refunded as its next earnings repay them */
+            outstandingAmount: string;
+            platformEvidence: components["schemas"]["PlatformEvidenceResponse"];
+            reason: string;
+            /** @description Of refundAmount, what has been refunded to the client so far (at resolution, and from the agent's repayments since) */
+            refundedAmount: string;
+            resolution: components["schemas"]["DisputeResolutionResponse"] | null;
+            resolvedAt: string | null;
+            respondBy: string;
+            respondedAt: string | null;
+            /** @enum {string} */
+            status: "pending" | "responded" | "resolved";
+            transactionId: string;
+        };
         AdvanceTestClockDto: {
             /**
              * @description How far to move the clock, in seconds
@@ -1764,6 +1913,18 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        DisputeAdvanceableResponse: {
+            /**
+             * @description With resolution client_wins
+             * @example 0.004750
+             */
+            client_wins: string;
+            /**
+             * @description With resolution split
+             * @example 0.002375
+             */
+            split: string;
+        };
         DisputeEvidenceKeyResponse: {
             disputeId: string;
             /** @description HMAC-SHA256 key (64 hex) of platformEvidence.facts.inputHash and outputHash */
@@ -1969,6 +2130,30 @@ export interface components {
             successful: number;
             total: number;
         };
+        FailedWebhookListResponse: {
+            total: number;
+            webhooks: components["schemas"]["FailedWebhookResponse"][];
+        };
+        FailedWebhookResponse: {
+            /** Format: uuid */
+            agentId: string;
+            createdAt: string;
+            /** @description When it was marked failed (its deliveries stopped) */
+            disabledAt: string;
+            events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed" | "agent.health_changed")[];
+            /** @description Its delivery attempts that failed */
+            failedAttempts: number;
+            /** @description Why it was marked failed */
+            failureReason: string | null;
+            /** @example wh_... */
+            id: string;
+            lastAttemptAt: string | null;
+            /** @description The last failed attempt's error */
+            lastError: string | null;
+            /** @description The last failed attempt's HTTP status */
+            lastResponseStatus: number | null;
+            url: string;
+        };
         FeedExecutionEvent: {
             /** Format: uuid */
             agentId: string;
@@ -2036,6 +2221,50 @@ export interface components {
             probes: number;
             /** @description Probes the agent answered (up) */
             ups: number;
+        };
+        InvariantCheckResponse: {
+            checkedAt: string;
+            /**
+             * @description The invariants violated
+             * @example []
+             */
+            failed: string[];
+            /** @description Whether every money invariant held (false: payouts are paused) */
+            ok: boolean;
+            violations: components["schemas"]["InvariantViolationsResponse"][];
+        };
+        InvariantHistoryEntryResponse: {
+            checkedAt: string;
+            /**
+             * @description The invariants violated
+             * @example []
+             */
+            failed: string[];
+            /**
+             * @description Increasing with each entry kept
+             * @example 42
+             */
+            id: string;
+            /** @description Whether every money invariant held (false: payouts are paused) */
+            ok: boolean;
+            violations: components["schemas"]["InvariantViolationsResponse"][];
+        };
+        InvariantHistoryResponse: {
+            /** @description The last check (null: the worker has not checked yet) */
+            current: components["schemas"]["InvariantCheckResponse"] | null;
+            /** @description Newest first: a result is kept when it differs from the one before it (ok, or the invariants failed), and at least once an hour while it holds; kept 7 days */
+            history: components["schemas"]["InvariantHistoryEntryResponse"][];
+            /** @description Entries kept */
+            total: number;
+        };
+        InvariantViolationsResponse: {
+            /**
+             * @description The invariant
+             * @example I1
+             */
+            id: string;
+            /** @description Its first violations (at most 5), as the check describes them */
+            violations: string[];
         };
         LatencyPercentiles: {
             /** @description ms */
@@ -2107,6 +2336,38 @@ export interface components {
         PaymentStatusResponse: {
             /** @description The payments the reference names, newest first, at most 20 (several payers may share a nonce or an identifier) */
             payments: components["schemas"]["PaymentStatusItem"][];
+        };
+        PendingItemResponse: {
+            /** @description Milliseconds since it was created */
+            ageMs: number;
+            /**
+             * @description USDC (null for a chain_tx: its payouts carry the amounts)
+             * @example 2.500000
+             */
+            amount: string | null;
+            createdAt: string;
+            /** @description The last error recorded on it */
+            error: string | null;
+            /** @example wd_3mZ0v1Xq9c2bWk4r */
+            id: string;
+            /**
+             * @description withdrawal (not sent: pending, processing), refund (not sent: held, pending, processing, failed), settlement (a payment whose settlement is not final: settling, settlement_failed), chain_tx (a transaction the platform signed that the chain has not decided: signed)
+             * @enum {string}
+             */
+            kind: "withdrawal" | "refund" | "settlement" | "chain_tx";
+            status: string;
+        };
+        PendingListResponse: {
+            /** @description Oldest first: at most `limit` of each kind */
+            items: components["schemas"]["PendingItemResponse"][];
+            /** @description How many of each kind asked are not final, listed or not */
+            totals: components["schemas"]["PendingTotalsResponse"];
+        };
+        PendingTotalsResponse: {
+            chain_tx?: number;
+            refund?: number;
+            settlement?: number;
+            withdrawal?: number;
         };
         PerformanceStats: {
             /** @description ms, rounded */
@@ -2208,6 +2469,24 @@ export interface components {
             /** @example 0.500000 */
             maxPrice?: string;
             model: string;
+        };
+        QueueStatsListResponse: {
+            queues: components["schemas"]["QueueStatsResponse"][];
+        };
+        QueueStatsResponse: {
+            active: number;
+            /** @description Completed and still kept (an hour, at most 1,000) */
+            completed: number;
+            /** @description Scheduled for later (retries, due times) */
+            delayed: number;
+            /** @description Failed for good and kept (7 days) */
+            failed: number;
+            /** @enum {string} */
+            name: "maintenance" | "money" | "executions" | "webhooks";
+            /** @description Milliseconds since the oldest waiting job was enqueued (null: none waits) */
+            oldestWaitingAgeMs: number | null;
+            /** @description Waiting for a worker (prioritized ones included) */
+            waiting: number;
         };
         ReceiptKeyJwk: {
             /** @example Ed25519 */
@@ -2398,6 +2677,29 @@ export interface components {
         };
         SuspendAgentDto: {
             reason?: string;
+        };
+        SuspendedAgentListResponse: {
+            agents: components["schemas"]["SuspendedAgentResponse"][];
+            total: number;
+        };
+        SuspendedAgentResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            reputationScore: number;
+            /** @description When it was suspended (null: suspended before the platform recorded the time) */
+            suspendedAt: string | null;
+            /**
+             * @description admin (POST /admin/agents/:id/suspend: no withdrawals either), or reputation (its score reached 0)
+             * @enum {string|null}
+             */
+            suspendedBy: "admin" | "reputation" | null;
+            /** @description The reason given, if any */
+            suspendedReason: string | null;
+            /** @description Its last change of any kind */
+            updatedAt: string;
+            /** @description The agent's wallet */
+            wallet: string;
         };
         TestClockAdvanceResponse: {
             done: components["schemas"]["TestClockDoneResponse"];
@@ -2885,6 +3187,106 @@ export interface operations {
             };
         };
     };
+    AdminAgentsController_suspended: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SuspendedAgentListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
     AdminAgentsController_reinstate: {
         parameters: {
             query?: never;
@@ -3155,6 +3557,106 @@ export interface operations {
             };
         };
     };
+    AdminDisputesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminDisputeListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
     AdminDisputesController_resolve: {
         parameters: {
             query?: never;
@@ -3252,6 +3754,305 @@ export interface operations {
             };
             /** @description Error envelope */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AdminInvariantsController_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InvariantHistoryResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AdminPendingController_list: {
+        parameters: {
+            query?: {
+                /** @description One kind only (default: every kind) */
+                kind?: "withdrawal" | "refund" | "settlement" | "chain_tx";
+                /** @description Per kind */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PendingListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AdminQueuesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["QueueStatsListResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3445,6 +4246,106 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TestClockAdvanceResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many unpaid requests from this address this minute (RATE_LIMIT_READS_PER_MIN, _WRITES_PER_MIN, _BUDGET_CHECKS_PER_MIN, _CATALOG_PER_MIN) */
+            429: {
+                headers: {
+                    /** @description Seconds until the window ends */
+                    "Retry-After"?: number;
+                    /** @description The window's limit a minute */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description What is left of it (0) */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    AdminWebhooksController_failed: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FailedWebhookListResponse"];
                         /** @example true */
                         success: boolean;
                     };

@@ -10,6 +10,8 @@ export type WebhookStatus = 'active' | 'failed' | 'deleted';
 @Entity('webhook_subscriptions')
 @Check('ck_webhook_subscriptions_status', `"status" IN ('active', 'failed', 'deleted')`)
 @Index('ix_webhook_subscriptions_agent_status', ['agentId', 'status'])
+// Failed subscriptions, newest first (the operator's list): a partial, descending index owned by the migration.
+@Index('ix_webhook_subscriptions_failed', { synchronize: false })
 export class WebhookSubscriptionEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_webhook_subscriptions' })
   id: string;
