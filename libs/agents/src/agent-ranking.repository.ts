@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '@app/database';
+import { ReplicaReads } from '@app/database';
 import { escapeLike } from './search-text';
 
 /** What a discovery page filters on (micro-USDC prices; integer scores). */
@@ -23,7 +23,7 @@ export interface RankingFilters {
  */
 @Injectable()
 export class AgentRankingRepository {
-  constructor(private readonly tx: TransactionRunner) {}
+  constructor(private readonly tx: ReplicaReads) {}
 
   /**
    * One page of agent ids in ranking order (score, then executions, then age), and how many match,

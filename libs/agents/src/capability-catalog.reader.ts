@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '@app/database';
+import { ReplicaReads } from '@app/database';
 import { ExecutableAgent, ExecutableCapability, TargetRow, targetOf } from './execute-target.reader';
 
 /** One listed capability: what its x402 offer is built from, and when its agent last changed. */
@@ -67,7 +67,7 @@ function entryOf(row: CatalogRow): CatalogEntry {
  */
 @Injectable()
 export class CapabilityCatalogReader {
-  constructor(private readonly tx: TransactionRunner) {}
+  constructor(private readonly tx: ReplicaReads) {}
 
   /** A page of the capabilities listed, leaving out agents failing every probe since `hiddenFrom` or before. */
   async page(offset: number, limit: number, hiddenFrom: Date | null): Promise<CatalogEntry[]> {

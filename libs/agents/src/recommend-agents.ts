@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { TransactionRunner } from '@app/database';
+import { ReplicaReads } from '@app/database';
 import { AgentsRepository } from './agents.repository';
 import { sanitizeQuery } from './search-text';
 import { AgentEntity } from './entities/agent.entity';
@@ -104,7 +104,7 @@ const SCORE = `WITH q AS (
 export class RecommendAgents {
   constructor(
     private readonly agents: AgentsRepository,
-    private readonly tx: TransactionRunner,
+    private readonly tx: ReplicaReads,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '@app/database';
+import { ReplicaReads } from '@app/database';
 
 /** Counts and sums as Postgres returns them (bigint sums as text). */
 export interface AgentTotalsRow {
@@ -56,7 +56,7 @@ const SELF_PAID = `SELECT count(*)::text AS n FROM transactions
 
 @Injectable()
 export class AnalyticsRepository {
-  constructor(private readonly tx: TransactionRunner) {}
+  constructor(private readonly tx: ReplicaReads) {}
 
   /** The agent's score and totals (null: no such agent) and its all-time latency histogram, in one round trip. */
   async allTime(agentId: string): Promise<{ totals: AgentTotalsRow | null; latency: LatencyRow[]; selfPaid: number }> {

@@ -9,6 +9,14 @@ export class AppConfig {
   port: number;
   databaseUrl: string;
   databasePoolSize: number;
+  /**
+   * A streaming replica for the public reads (null: everything reads the primary). A read goes to
+   * it only while it has replayed what the primary wrote up to `databaseReadMaxLagMs` ago, checked
+   * every `databaseReadProbeMs` (libs/database ReplicaReads).
+   */
+  databaseReadUrl: string | null;
+  databaseReadMaxLagMs: number;
+  databaseReadProbeMs: number;
   /** Rows each of the platform's hot ledger accounts is spread over (ledger-shards.ts). */
   ledgerShards: number;
   redisUrl: string;

@@ -23,6 +23,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.port = r.int('PORT', 3000, 0, 65535);
   c.databaseUrl = r.url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/agora', ['postgres:', 'postgresql:'])!;
   c.databasePoolSize = r.int('DATABASE_POOL_SIZE', 20, 1, 500);
+  c.databaseReadUrl = r.url('DATABASE_READ_URL', undefined, ['postgres:', 'postgresql:']) ?? null;
+  c.databaseReadMaxLagMs = r.int('DATABASE_READ_MAX_LAG_MS', 2_000, 0, 600_000);
+  c.databaseReadProbeMs = r.int('DATABASE_READ_PROBE_MS', 250, 20, 60_000);
   c.redisUrl = r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!;
   c.queuePrefix = r.str('QUEUE_PREFIX', 'agora')!;
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(c.queuePrefix))

@@ -6,6 +6,7 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source.options';
 import { TransactionRunner } from './transaction.runner';
+import { ReplicaReads } from './replica-reads';
 import { keepConnectionErrorsHandled } from './connection-errors';
 
 /** Root TypeORM connection. Domain modules add their entities with TypeOrmModule.forFeature. */
@@ -30,8 +31,8 @@ export class DatabaseModule implements OnModuleInit {
           }),
         }),
       ],
-      providers: [TransactionRunner],
-      exports: [TransactionRunner],
+      providers: [TransactionRunner, ReplicaReads],
+      exports: [TransactionRunner, ReplicaReads],
     };
   }
 }

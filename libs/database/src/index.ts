@@ -14,3 +14,4 @@ export type { Queryable } from './transaction.runner';
 export { MIGRATIONS } from './migrations';
 export { PgListener } from './pg-listener';
 export { errorKind, isTransientDatabaseError } from './connection-errors';
+export { compareLsn, ReplicaReads } from './replica-reads';

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import type { Pool, PoolClient, QueryConfig } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import { batchOn, Queryable, readsOn, rowsOf, socketOf } from './pool-statements';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
-/**
- * What code that only runs SQL needs: an EntityManager is one, and so is the handle of a
- * pipelined transaction. Answers rows (UPDATE/DELETE through queryRows).
- */
-export type Queryable = Pick<EntityManager, 'query'>;
+export type { Queryable };
 
 /** Runs a unit of work in one Postgres transaction (READ COMMITTED). */
 @Injectable()
@@ -98,36 +94,17 @@ export class TransactionRunner {
    * `issue` sends them synchronously and returns their promises; the connection goes back to
    * the pool once every one has settled.
    */
-  async batch<P extends readonly Promise<unknown>[]>(
+  batch<P extends readonly Promise<unknown>[]>(
     issue: (sql: Queryable) => P,
   ): Promise<{ [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> }> {
-    const client = await this.pool().connect();
-    const stream = socketOf(client);
-    stream.cork();
-    let promises: P;
-    try {
-      promises = issue({ query: <R>(text: string, params?: unknown[]) => rowsOf<R>(client, text, params) });
-    } catch (err) {
-      stream.uncork();
-      client.release();
-      throw err;
-    }
-    stream.uncork();
-    try {
-      return (await Promise.allSettled(promises)) as { [K in keyof P]: PromiseSettledResult<Awaited<P[K]>> };
-    } finally {
-      client.release();
-    }
+    return batchOn(this.pool(), issue);
   }
 
   /** `batch` for reads that all must answer: their results, or the first failure thrown. */
-  async reads<P extends readonly Promise<unknown>[]>(
+  reads<P extends readonly Promise<unknown>[]>(
     issue: (sql: Queryable) => P,
   ): Promise<{ [K in keyof P]: Awaited<P[K]> }> {
-    const settled = await this.batch(issue);
-    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
-    return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { [K in keyof P]: Awaited<P[K]> };
+    return readsOn(this.pool(), issue);
   }
 
   /** One statement on the pool (autocommit), without the ORM layer, prepared (fixed SQL text): its rows. */
@@ -203,32 +180,6 @@ class OpenTransaction {
   release(): void {
     this.client.release(this.broken);
   }
-}
-
-/** The socket under a pooled connection, to cork statements into one write. */
-function socketOf(client: PoolClient): { cork(): void; uncork(): void } {
-  return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-}
-
-/** A prepared statement's rows, on a connection or the pool. */
-async function rowsOf<R>(on: Pick<Pool, 'query'> | PoolClient, text: string, params?: unknown[]): Promise<R> {
-  return (await on.query(prepared(text, params))).rows as R;
-}
-
-const statementNames = new Map<string, string>();
-
-/**
- * A named prepared statement: each connection parses and plans it once, not on every call
- * (measured: parse + plan were a fifth of the execute path's time in Postgres). Only for SQL
- * whose text is fixed (values always as parameters), so the set of names stays small.
- */
-function prepared(text: string, values: unknown[] = []): QueryConfig {
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `agora_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    if (statementNames.size < 1_000) statementNames.set(text, name);
-  }
-  return { name, text, values };
 }
 
 /**

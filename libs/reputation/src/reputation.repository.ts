@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '@app/database';
+import { ReplicaReads } from '@app/database';
 
 export interface ReputationRow {
   agentId: string;
@@ -30,7 +30,7 @@ export interface LeaderboardRow {
 /** Every read of `reputation_events` and of the score as reputation shows it. */
 @Injectable()
 export class ReputationRepository {
-  constructor(private readonly tx: TransactionRunner) {}
+  constructor(private readonly tx: ReplicaReads) {}
 
   /** The agent's score and breakdown, and its newest events (newest first), in one round trip. */
   async profile(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '@app/database';
+import { ReplicaReads, TransactionRunner } from '@app/database';
 import { SeriesBucket } from './series-range';
 
 /** An agent's hour as stored: bigint sums as text. */
@@ -38,7 +38,10 @@ const COMPLETE_TO = `SELECT min(complete_to) AS "completeTo" FROM series_cursor`
  */
 @Injectable()
 export class SeriesRepository {
-  constructor(private readonly tx: TransactionRunner) {}
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly replica: ReplicaReads,
+  ) {}
 
   async ingest(lagMs: number, limit: number): Promise<IngestResult> {
     const [row] = await this.tx.query<IngestResult>(`SELECT * FROM series_ingest($1, $2)`, [lagMs, limit]);
@@ -51,7 +54,7 @@ export class SeriesRepository {
     from: Date,
     to: Date,
   ): Promise<{ exists: boolean; rows: AgentHourRow[]; completeTo: Date }> {
-    const [agent, rows, cursor] = await this.tx.reads(
+    const [agent, rows, cursor] = await this.replica.reads(
       (sql) =>
         [
           sql.query(`SELECT 1 FROM agents WHERE id = $1`, [agentId]) as Promise<unknown[]>,
@@ -68,7 +71,7 @@ export class SeriesRepository {
 
   /** The platform's buckets in [from, to). */
   async platform(bucket: SeriesBucket, from: Date, to: Date): Promise<{ rows: PlatformBucketRow[]; completeTo: Date }> {
-    const [rows, cursor] = await this.tx.reads(
+    const [rows, cursor] = await this.replica.reads(
       (sql) =>
         [
           sql.query(

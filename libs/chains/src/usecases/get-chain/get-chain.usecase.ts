@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ReplicaReads } from '@app/database';
 import { ExecuteTargetReader } from '@app/agents';
 import { AppException, Clock } from '@app/common';
 import { PresentedPayment } from '@app/x402';
@@ -70,13 +71,15 @@ export class GetChain {
     private readonly tokens: ChainTokens,
     private readonly scope: ChainReadScope,
     private readonly clock: Clock,
+    private readonly replica: ReplicaReads,
   ) {}
 
   async execute(ref: string, reader: ChainReader): Promise<ChainStatusView> {
     const claims = reader.chainToken === undefined ? null : this.tokens.verify(reader.chainToken);
-    const chain = await this.repo.find(ref);
+    // A public read: the replica while it is fresh (ReplicaReads), else the primary.
+    const chain = await this.repo.find(ref, this.replica.pooled);
     if (!chain) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist', { chainId: ref });
-    const nodes = await this.repo.nodes(chain.id);
+    const nodes = await this.repo.nodes(chain.id, this.replica.pooled);
     // A token of the root's caller is the payer's, handed to it alone: it reads as the payer does.
     const payer = (claims?.cl === true && claims.cid === chain.id) || (await this.scope.paidBy(chain, reader.payment));
     const readable = payer ? null : claims ? this.scope.readable(claims, chain.id, nodes) : new Set<string>();
