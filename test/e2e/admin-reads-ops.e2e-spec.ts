@@ -84,18 +84,30 @@ describe('Admin reads: invariants and queues (e2e)', () => {
       completed: 0,
       oldestWaitingAgeMs: null,
     });
-    // Two money jobs first (no worker takes them here): that queue's oldest is older than maintenance's.
-    for (const id of ['wd_queued00001', 'wd_queued00002'])
-      await producer.enqueue('withdrawal.process', { withdrawalId: id }, { jobId: jobId('withdrawal.process', id) });
-    const enqueuedAt = Date.now();
-    await producer.enqueue('auth-messages.prune', { requestedAt: 'x' }, { jobId: jobId('auth-messages.prune', 'a') });
-    await new Promise((r) => setTimeout(r, 50));
+    // No worker takes these. Maintenance: one enqueued an hour ago (its creation time given to BullMQ),
+    // one now, one delayed. Money: one retried job, created two hours ago, last attempted 10 minutes ago.
+    const now = Date.now();
+    await producer.enqueue(
+      'auth-messages.prune',
+      { requestedAt: 'x' },
+      { jobId: jobId('auth-messages.prune', 'a'), timestamp: now - 3_600_000 },
+    );
     await producer.enqueue('auth-messages.prune', { requestedAt: 'y' }, { jobId: jobId('auth-messages.prune', 'b') });
     await producer.enqueue(
       'idempotency-keys.prune',
       { requestedAt: 'z' },
       { jobId: jobId('idempotency-keys.prune', 'later'), delay: 60_000 },
     );
+    for (const id of ['wd_queued00001', 'wd_queued00002'])
+      await producer.enqueue(
+        'withdrawal.process',
+        { withdrawalId: id },
+        { jobId: jobId('withdrawal.process', id), timestamp: now - 7_200_000 },
+      );
+    const retried = await producer.queueFor('withdrawal.process').getJob(jobId('withdrawal.process', 'wd_queued00001'));
+    // As BullMQ leaves a job it moved back to waiting after a failed attempt: processedOn set.
+    const client = await producer.queueFor('withdrawal.process').client;
+    await client.hset(`${retried!.queueQualifiedName}:${retried!.id}`, { processedOn: String(now - 600_000) });
 
     const res = await get('/api/v1/admin/queues');
     expect(res.status).toBe(200);
@@ -109,12 +121,15 @@ describe('Admin reads: invariants and queues (e2e)', () => {
       completed: 0,
       oldestWaitingAgeMs: expect.any(Number),
     });
-    // The oldest (the first enqueued), not the newest.
-    expect(maintenance.oldestWaitingAgeMs).toBeGreaterThanOrEqual(50);
-    expect(maintenance.oldestWaitingAgeMs).toBeLessThanOrEqual(Date.now() - enqueuedAt + 50);
+    // The oldest (an hour), not the newest (just now).
+    expect(maintenance.oldestWaitingAgeMs).toBeGreaterThanOrEqual(3_600_000);
+    expect(maintenance.oldestWaitingAgeMs).toBeLessThanOrEqual(Date.now() - now + 3_600_000);
     const counts = await producer.queueFor('withdrawal.process').getJobCounts('waiting');
     expect(money).toMatchObject({ name: 'money', waiting: counts.waiting, active: 0 });
     expect(money.waiting).toBe(2);
-    expect(money.oldestWaitingAgeMs).toBeGreaterThanOrEqual(maintenance.oldestWaitingAgeMs);
+    // The retried job at the head of the line has waited since its last attempt (10 minutes), not since
+    // it was created (two hours).
+    expect(money.oldestWaitingAgeMs).toBeGreaterThanOrEqual(600_000);
+    expect(money.oldestWaitingAgeMs).toBeLessThanOrEqual(Date.now() - now + 600_000);
   });
 });

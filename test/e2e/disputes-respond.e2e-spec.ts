@@ -182,6 +182,7 @@ describe('Disputes: routes (e2e)', () => {
       expect(all.total).toBe(rows.length);
       expect(all.disputes.map((d: { id: string }) => d.id)).toEqual(rows.map((r: { id: string }) => r.id));
       expect(Object.keys(all.disputes[0]).sort()).toEqual([
+        'agentId',
         'createdAt',
         'id',
         'reason',

@@ -141,6 +141,7 @@ describe('HTTP surface (e2e)', () => {
       adminKey: ['apiKey', 'header', 'X-Admin-Key'],
       x402Payment: ['apiKey', 'header', 'X-PAYMENT'],
       x402PaymentSignature: ['apiKey', 'header', 'PAYMENT-SIGNATURE'],
+      consoleSession: ['apiKey', 'cookie', 'agora_session'],
     });
     const security = (path: string, method: string) => doc.paths[path][method].security;
     const paid = [{ x402Payment: [] }, { x402PaymentSignature: [] }];
@@ -152,6 +153,11 @@ describe('HTTP surface (e2e)', () => {
     expect(security('/api/v1/execute/{requestId}/retry', 'post')).toEqual(paid);
     expect(security('/api/v1/disputes', 'post')).toEqual([...paid, { clientWallet: [], clientSignature: [] }]);
     expect(security('/api/v1/discover', 'get')).toBeUndefined();
+    // A read the agent's console session also opens: either credential.
+    expect(security('/api/v1/payments/history/{agentId}', 'get')).toEqual([
+      { consoleSession: [] },
+      { agentWallet: [], agentSignature: [] },
+    ]);
     // A credential is a scheme, not also a parameter (Swagger UI would ask for it twice).
     const params = (doc.paths['/api/v1/agents/{id}'].patch.parameters as { name: string }[]).map((p) => p.name);
     expect(params).not.toContain('X-Agent-Wallet');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from '../../libs/database/src/data-source.options';
+import { buildDataSourceOptions } from '@app/database';
 import { freePort } from './ports';
 import { waitFor } from './processes';
 

@@ -4,7 +4,8 @@ import { ApiError } from './api';
 /** Loading, error and empty states every panel shares; `children` when there is data. */
 export function Panel(props: {
   title: string;
-  state: { isPending: boolean; error: unknown };
+  /** A refresh that failed while earlier data is shown keeps the data, with the error above it. */
+  state: { isPending: boolean; error: unknown; data?: unknown };
   empty?: boolean;
   emptyText?: string;
   children: ReactNode;
@@ -19,14 +20,21 @@ export function Panel(props: {
         <p className="muted" role="status">
           Loading…
         </p>
-      ) : state.error ? (
+      ) : state.error && state.data === undefined ? (
         <p className="error" role="alert">
           {state.error instanceof ApiError ? `${state.error.code}: ${state.error.message}` : 'Could not load this.'}
         </p>
       ) : empty ? (
         <p className="muted">{emptyText ?? 'Nothing here yet.'}</p>
       ) : (
-        children
+        <>
+          {state.error !== null && state.error !== undefined && (
+            <p className="error" role="alert">
+              Could not refresh this; showing what was read before.
+            </p>
+          )}
+          {children}
+        </>
       )}
     </section>
   );

@@ -38,14 +38,20 @@ export class InvariantStatusRepository {
   /**
    * The status, and in the same statement a history row when the result differs from the last row
    * kept (ok, or the set of failed invariants) or that row is INVARIANT_HISTORY_HEARTBEAT_MS old.
+   * Writers (a worker each) take turns on an advisory lock, so each statement sees the one before;
+   * a result checked before the one recorded is dropped: a slow, older `ok` never replaces a newer
+   * violation (which pauses payouts).
    */
   async record(report: InvariantReport, at: Date): Promise<void> {
     const failed = report.results.filter((r) => r.violations.length > 0);
-    await this.dataSource.query(
-      `WITH status AS (
+    await this.dataSource.transaction(async (m) => {
+      await m.query(`SELECT pg_advisory_xact_lock(hashtext('agora:invariant_status'))`);
+      await m.query(
+        `WITH status AS (
          INSERT INTO invariant_status (id, ok, failed, violations, checked_at) VALUES (1, $1, $2, $3, $4)
          ON CONFLICT (id) DO UPDATE SET ok = EXCLUDED.ok, failed = EXCLUDED.failed, violations = EXCLUDED.violations,
            checked_at = EXCLUDED.checked_at
+         WHERE invariant_status.checked_at < EXCLUDED.checked_at
          RETURNING 1)
        INSERT INTO invariant_checks (ok, failed, violations, checked_at)
        SELECT $1, $2, $3, $4 FROM status
@@ -54,14 +60,15 @@ export class InvariantStatusRepository {
                           ORDER BY checked_at DESC, id DESC LIMIT 1) last
            WHERE last.ok = $1 AND last.failed = $2::text[]
              AND last.checked_at > $4::timestamptz - make_interval(secs => $5))`,
-      [
-        report.ok,
-        failed.map((r) => r.id),
-        JSON.stringify(failed.map((r) => ({ id: r.id, violations: r.violations.slice(0, 5) }))),
-        at,
-        INVARIANT_HISTORY_HEARTBEAT_MS / 1000,
-      ],
-    );
+        [
+          report.ok,
+          failed.map((r) => r.id),
+          JSON.stringify(failed.map((r) => ({ id: r.id, violations: r.violations.slice(0, 5) }))),
+          at,
+          INVARIANT_HISTORY_HEARTBEAT_MS / 1000,
+        ],
+      );
+    });
   }
 
   /** The last result (null: never checked). */

@@ -33,6 +33,9 @@ export interface ClaimedDelivery {
  * The SQL of `webhook_deliveries` (one row per attempt; rows, not Redis, hold the schedule), and the
  * sweeper's read of `outbox_events` not yet fanned out. Writes take the caller's manager.
  */
+/** A failed subscription's attempts are counted up to this many (a bounded read per subscription). */
+export const FAILURES_COUNTED = 1_000;
+
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -171,16 +174,24 @@ export class WebhookDeliveriesRepository {
       `UPDATE webhook_deliveries SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`,
     );
   }
-  /** For each subscription given, its failed attempts: how many, and the last one's error and HTTP status. */
+  /**
+   * For each subscription given, its failed attempts (counted up to FAILURES_COUNTED) and the last
+   * one's error and HTTP status: both through `ix_webhook_deliveries_failed`, whatever its successes.
+   */
   async failures(subscriptionIds: string[]): Promise<Map<string, SubscriptionFailures>> {
     if (subscriptionIds.length === 0) return new Map();
     const rows = await queryRows<SubscriptionFailures & { subscriptionId: string }>(
       this.dataSource.manager,
-      `SELECT DISTINCT ON (subscription_id) subscription_id AS "subscriptionId",
-              count(*) OVER (PARTITION BY subscription_id)::int AS "failedAttempts",
-              error AS "lastError", response_status AS "lastResponseStatus", attempted_at AS "lastAttemptAt"
-         FROM webhook_deliveries WHERE subscription_id = ANY($1) AND status = 'failed'
-        ORDER BY subscription_id, attempted_at DESC NULLS LAST, created_at DESC`,
+      `SELECT s.id AS "subscriptionId", c.n AS "failedAttempts", l.error AS "lastError",
+              l.response_status AS "lastResponseStatus", l.attempted_at AS "lastAttemptAt"
+         FROM unnest($1::varchar[]) AS s(id)
+        CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM (
+                SELECT 1 FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'failed'
+                 LIMIT ${FAILURES_COUNTED}) f) c
+         LEFT JOIN LATERAL (SELECT error, response_status, attempted_at FROM webhook_deliveries d
+                             WHERE d.subscription_id = s.id AND d.status = 'failed'
+                             ORDER BY d.attempted_at DESC LIMIT 1) l ON true
+        WHERE c.n > 0`,
       [subscriptionIds],
     );
     return new Map(rows.map(({ subscriptionId, ...f }) => [subscriptionId, f]));

@@ -17,14 +17,13 @@ export function setAdminKey(key: string | null): void {
   for (const l of listeners) l();
 }
 
+function subscribe(l: () => void): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
 export function useAdminKey(): string | null {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => adminKey,
-  );
+  return useSyncExternalStore(subscribe, () => adminKey);
 }
 
 const headers = (): Record<string, string> => {
@@ -54,9 +53,14 @@ export function useAdmin<P extends AdminPath>(path: P, query = '') {
   const key = useAdminKey();
   return useQuery({
     queryKey: ['admin', path, query],
-    queryFn: () => adminGet<AdminData<P>>(`${path}${query}`),
+    queryFn: () =>
+      adminGet<AdminData<P>>(`${path}${query}`).catch((err: unknown) => {
+        // A key refused (rotated, or revoked): forget it, and ask for the key again.
+        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setAdminKey(null);
+        throw err;
+      }),
     enabled: key !== null,
     refetchInterval: 5_000,
-    retry: false,
+    retry: 1,
   });
 }

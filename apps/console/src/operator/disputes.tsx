@@ -24,7 +24,7 @@ export function OpenDisputesPanel() {
       <ul className="disputes" data-testid="op-disputes">
         {list.data?.disputes.map((d) => (
           <li key={d.id} data-dispute={d.id}>
-            <OpenDispute d={d} resolved={(r) => setDone([r, ...done])} />
+            <OpenDispute d={d} resolved={(r) => setDone((prev) => [r, ...prev])} />
           </li>
         ))}
       </ul>
@@ -44,16 +44,21 @@ function OpenDispute({ d, resolved }: { d: Dispute; resolved: (r: Resolved) => v
   const [note, setNote] = useState('');
   const [advance, setAdvance] = useState(false);
   const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
   const advanceable = outcome === 'agent_wins' ? '0.000000' : d.advanceable[outcome];
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     setError(undefined);
+    setBusy(true);
     try {
       const body = { resolution: outcome, ...(note.trim() ? { note: note.trim() } : {}), advance };
       resolved(await adminPost<Resolved>(`/api/v1/admin/disputes/${d.id}/resolve`, body));
       await client.invalidateQueries({ queryKey: ['admin'] });
     } catch (err) {
       setError(actionError(err));
+    } finally {
+      setBusy(false);
     }
   };
   return (
@@ -108,7 +113,9 @@ function OpenDispute({ d, resolved }: { d: Dispute; resolved: (r: Resolved) => v
             {advanceable} USDC the agent already withdrew (the platform refunds it now; the agent owes it)
           </label>
         )}
-        <button type="submit">Resolve</button>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Resolving…' : 'Resolve'}
+        </button>
       </form>
       {error && (
         <p className="error" role="alert">

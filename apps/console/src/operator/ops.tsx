@@ -37,8 +37,11 @@ export function SuspensionsPanel() {
   const [agentId, setAgentId] = useState('');
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
   const act = async (path: string, body?: unknown) => {
+    if (busy) return false;
     setError(undefined);
+    setBusy(true);
     try {
       await adminPost(path, body);
       await client.invalidateQueries({ queryKey: ['admin'] });
@@ -46,6 +49,8 @@ export function SuspensionsPanel() {
     } catch (err) {
       setError(actionError(err));
       return false;
+    } finally {
+      setBusy(false);
     }
   };
   const suspend = async (e: FormEvent) => {
@@ -65,7 +70,7 @@ export function SuspensionsPanel() {
             <td>{a.suspendedBy ?? '–'}</td>
             <td>{a.suspendedReason ?? '–'}</td>
             <td>
-              <button type="button" onClick={() => act(`/api/v1/admin/agents/${a.id}/reinstate`)}>
+              <button type="button" disabled={busy} onClick={() => act(`/api/v1/admin/agents/${a.id}/reinstate`)}>
                 Reinstate
               </button>
             </td>
@@ -77,7 +82,9 @@ export function SuspensionsPanel() {
         <input id="op-suspend-id" value={agentId} onChange={(e) => setAgentId(e.target.value)} maxLength={36} />
         <label htmlFor="op-suspend-reason">Reason</label>
         <input id="op-suspend-reason" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} />
-        <button type="submit">Suspend</button>
+        <button type="submit" disabled={busy}>
+          Suspend
+        </button>
       </form>
       {error && (
         <p className="error" role="alert">

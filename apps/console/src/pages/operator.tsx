@@ -41,13 +41,16 @@ function KeyForm() {
       </p>
       <form onSubmit={submit} className="search" autoComplete="off">
         <label htmlFor="admin-key">Admin key</label>
+        {/* Not a password field: a browser offers to save those, and the key must stay in this tab. */}
         <input
           id="admin-key"
-          type="password"
+          type="text"
+          className="secret"
           autoComplete="off"
+          spellCheck={false}
           value={value}
           onChange={(e) => setValue(e.target.value)}
-          maxLength={256}
+          maxLength={4096}
         />
         <button type="submit">Use this key</button>
       </form>

@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * result differs from the last row kept (ok, or the set of failed invariants) or the last row is
  * an hour old; rows older than 7 days are pruned by the worker's `invariant-checks.prune`.
  */
-export class InvariantHistory1764180000000 implements MigrationInterface {
-  name = 'InvariantHistory1764180000000';
+export class InvariantHistory1764200000000 implements MigrationInterface {
+  name = 'InvariantHistory1764200000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "invariant_checks" (

@@ -30,8 +30,9 @@ import { ConsoleSessions1764160000000 } from './1764160000000-ConsoleSessions';
 import { PayerExecutions1764170000000 } from './1764170000000-PayerExecutions';
 import { ConsoleViews1764190000000 } from './1764190000000-ConsoleViews';
 import { LedgerShards1764140000000 } from './1764140000000-LedgerShards';
-import { InvariantHistory1764180000000 } from './1764180000000-InvariantHistory';
-import { AdminReads1764200000000 } from './1764200000000-AdminReads';
+import { InvariantHistory1764200000000 } from './1764200000000-InvariantHistory';
+import { AdminReads1764210000000 } from './1764210000000-AdminReads';
+import { AdminReadIndexes1764220000000 } from './1764220000000-AdminReadIndexes';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -66,7 +67,8 @@ export const MIGRATIONS = [
   Series1764150000000,
   ConsoleSessions1764160000000,
   PayerExecutions1764170000000,
-  InvariantHistory1764180000000,
   ConsoleViews1764190000000,
-  AdminReads1764200000000,
+  InvariantHistory1764200000000,
+  AdminReads1764210000000,
+  AdminReadIndexes1764220000000,
 ];

@@ -30,6 +30,9 @@ export interface PaidRefund {
 }
 
 /** Every statement on `refunds`. */
+/** The refunds due and not sent (a held one is not due). */
+const UNSENT = ['pending', 'processing', 'failed'] as const;
+
 @Injectable()
 export class RefundsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -107,18 +110,25 @@ export class RefundsRepository {
     );
     return rows.length > 0;
   }
-  /** Refunds not sent yet (held, pending, processing, failed), oldest first, with their total. */
+  /**
+   * Refunds due and not sent yet (pending, processing, failed), oldest first, each status read in
+   * order through `ix_refunds_status_created`, with their total counted up to 10,001. A `held`
+   * refund is not due: it waits below the dust floor for the payer's next refund, so it is left out.
+   */
   async oldestUnfinished(limit: number): Promise<Unfinished> {
+    const per = (status: string, n: number) =>
+      `(SELECT id, amount::text AS amount, status, created_at AS "createdAt", error FROM refunds
+         WHERE status = '${status}' ORDER BY created_at, id LIMIT ${n})`;
     const [rows, [{ total }]] = await Promise.all([
       queryRows<{ id: string; amount: string; status: string; createdAt: Date; error: string | null }>(
         this.dataSource.manager,
-        `SELECT id, amount::text AS amount, status, created_at AS "createdAt", error AS error FROM refunds
-          WHERE status IN ('held', 'pending', 'processing', 'failed') ORDER BY created_at, id LIMIT $1`,
+        `SELECT * FROM (${UNSENT.map((st) => per(st, 100)).join(' UNION ALL ')}) u ORDER BY "createdAt", id LIMIT $1`,
         [limit],
       ),
       queryRows<{ total: number }>(
         this.dataSource.manager,
-        `SELECT count(*)::int AS total FROM refunds WHERE status IN ('held', 'pending', 'processing', 'failed')`,
+        `SELECT count(*)::int AS total FROM (SELECT 1 FROM refunds WHERE status IN ('pending', 'processing', 'failed')
+          LIMIT 10001) due`,
       ),
     ]);
     return { rows: rows.map((r) => ({ ...r, amount: BigInt(r.amount) })), total };

@@ -52,6 +52,19 @@ export class TransactionsRepository {
     return row ? toDisputed(row) : null;
   }
 
+  /** Several transactions as disputes see them, in one statement, by id (missing ones are absent). */
+  async disputedMany(ids: string[]): Promise<Map<string, DisputedTransaction>> {
+    if (ids.length === 0) return new Map();
+    const rows = await queryRows<Record<string, string | Date | null>>(
+      this.dataSource,
+      `SELECT t.id, t.payer_wallet, t.providing_agent_id, t.agent_fee::text, t.platform_cut::text, t.agent_earnings::text, t.status, t.dispute_id,
+              coalesce(t.completed_at, t.created_at) AS completed_at, t.payment_id, p.header_hash
+         FROM transactions t LEFT JOIN payments p ON p.id = t.payment_id WHERE t.id = ANY($1)`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [String(r.id), toDisputed(r)]));
+  }
+
   /** Marks a `completed`, undisputed transaction disputed (the row lock queues concurrent filings). Null: it was not. */
   async markDisputed(sql: Queryable, id: string, disputeId: string): Promise<DisputedTransaction | null> {
     const [row] = await queryRows<Record<string, string | Date | null>>(

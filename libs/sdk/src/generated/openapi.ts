@@ -2141,7 +2141,7 @@ export interface components {
             /** @description When it was marked failed (its deliveries stopped) */
             disabledAt: string;
             events: ("execution.completed" | "execution.failed" | "dispute.filed" | "dispute.resolved" | "escrow.released" | "withdrawal.completed" | "withdrawal.failed" | "agent.health_changed")[];
-            /** @description Its delivery attempts that failed */
+            /** @description Its delivery attempts that failed (counted up to 1,000) */
             failedAttempts: number;
             /** @description Why it was marked failed */
             failureReason: string | null;
@@ -2351,7 +2351,7 @@ export interface components {
             /** @example wd_3mZ0v1Xq9c2bWk4r */
             id: string;
             /**
-             * @description withdrawal (not sent: pending, processing), refund (not sent: held, pending, processing, failed), settlement (a payment whose settlement is not final: settling, settlement_failed), chain_tx (a transaction the platform signed that the chain has not decided: signed)
+             * @description withdrawal (not sent: pending, processing), refund (due and not sent: pending, processing, failed; a held dust refund is not listed), settlement (a payment whose settlement is not final: settling, settlement_failed), chain_tx (a transaction the platform signed that the chain has not decided: signed)
              * @enum {string}
              */
             kind: "withdrawal" | "refund" | "settlement" | "chain_tx";
@@ -2483,7 +2483,7 @@ export interface components {
             failed: number;
             /** @enum {string} */
             name: "maintenance" | "money" | "executions" | "webhooks";
-            /** @description Milliseconds since the oldest waiting job was enqueued (null: none waits) */
+            /** @description Milliseconds the oldest waiting job has waited since it became due: enqueued, its delay over, or its last attempt (null: none waits) */
             oldestWaitingAgeMs: number | null;
             /** @description Waiting for a worker (prioritized ones included) */
             waiting: number;

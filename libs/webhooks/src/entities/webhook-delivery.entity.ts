@@ -28,6 +28,8 @@ export type DeliveryStatus = 'pending' | 'sending' | 'succeeded' | 'failed' | 'c
 })
 @Index('ix_webhook_deliveries_status_scheduled', ['status', 'scheduledAt'])
 @Index('ix_webhook_deliveries_subscription_created', ['subscriptionId', 'createdAt'])
+// Each subscription's failed attempts, newest first (migration AdminReadIndexes: partial, descending).
+@Index('ix_webhook_deliveries_failed', { synchronize: false })
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_webhook_deliveries' })
   id: string;

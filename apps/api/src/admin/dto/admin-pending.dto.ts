@@ -23,7 +23,7 @@ export class PendingItemResponse {
   @ApiProperty({
     enum: PENDING_KINDS,
     description:
-      'withdrawal (not sent: pending, processing), refund (not sent: held, pending, processing, failed), ' +
+      'withdrawal (not sent: pending, processing), refund (due and not sent: pending, processing, failed; a held dust refund is not listed), ' +
       'settlement (a payment whose settlement is not final: settling, settlement_failed), ' +
       'chain_tx (a transaction the platform signed that the chain has not decided: signed)',
   })

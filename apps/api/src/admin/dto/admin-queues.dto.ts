@@ -14,7 +14,8 @@ export class QueueStatsResponse {
   @ApiProperty({
     nullable: true,
     type: Number,
-    description: 'Milliseconds since the oldest waiting job was enqueued (null: none waits)',
+    description:
+      'Milliseconds the oldest waiting job has waited since it became due: enqueued, its delay over, or its last attempt (null: none waits)',
   })
   oldestWaitingAgeMs: number | null;
 }

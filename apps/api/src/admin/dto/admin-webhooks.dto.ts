@@ -10,7 +10,7 @@ export class FailedWebhookResponse {
   @ApiProperty({ nullable: true, type: String, description: 'Why it was marked failed' })
   failureReason: string | null;
   @ApiProperty({ description: 'When it was marked failed (its deliveries stopped)' }) disabledAt: string;
-  @ApiProperty({ description: 'Its delivery attempts that failed' }) failedAttempts: number;
+  @ApiProperty({ description: 'Its delivery attempts that failed (counted up to 1,000)' }) failedAttempts: number;
   @ApiProperty({ nullable: true, type: String, description: "The last failed attempt's error" })
   lastError: string | null;
   @ApiProperty({ nullable: true, type: Number, description: "The last failed attempt's HTTP status" })

@@ -29,9 +29,10 @@ export class ListOpenDisputes {
 
   async execute(page: Page): Promise<{ disputes: OpenDispute[]; total: number }> {
     const { disputes, total } = await this.repo.listOpen(page);
+    const txs = await this.disputedTransaction.many(disputes.map((d) => d.transactionId));
     const open = await Promise.all(
       disputes.map(async (d) => {
-        const tx = (await this.disputedTransaction.execute(d.transactionId))!;
+        const tx = txs.get(d.transactionId)!;
         // As SettleDisputedEarnings splits it: the outcome's earnings beyond what was frozen.
         const shortfall = (outcome: 'client_wins' | 'split') => {
           const earnings = disputeRefund(outcome, tx).earnings;

@@ -10,4 +10,9 @@ export class GetDisputedTransaction {
   execute(id: string, sql?: Queryable): Promise<DisputedTransaction | null> {
     return this.transactions.disputed(id, sql);
   }
+
+  /** Several at once (one statement), by id. */
+  many(ids: string[]): Promise<Map<string, DisputedTransaction>> {
+    return this.transactions.disputedMany(ids);
+  }
 }

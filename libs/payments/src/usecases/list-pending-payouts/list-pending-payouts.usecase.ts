@@ -28,8 +28,8 @@ export interface PendingMoneyList {
 
 /**
  * `GET /admin/pending`: payouts and settlements not final yet, oldest first: withdrawals not sent
- * (pending, processing), refunds not sent (held, pending, processing, failed), payments whose
- * settlement is not final (settling, settlement_failed) and chain transactions the chain has not
+ * (pending, processing), refunds due and not sent (pending, processing, failed; a held dust refund
+ * is not due), payments whose settlement is not final (settling, settlement_failed) and chain transactions the chain has not
  * decided (signed). At most `limit` of each kind, each read through a status index.
  */
 @Injectable()

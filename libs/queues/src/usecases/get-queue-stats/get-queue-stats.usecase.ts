@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Job } from 'bullmq';
 import { Clock } from '@app/common';
 import { JobProducer } from '../../job.producer';
 
@@ -32,7 +33,10 @@ export class GetQueueStats {
         const c = await q.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
         // asc: each state's oldest end (BullMQ answers newest first by default); the older of the two.
         const ends = await q.getJobs(['waiting', 'prioritized'], 0, 0, true);
-        const oldest = ends.filter(Boolean).sort((a, b) => a.timestamp - b.timestamp)[0];
+        // Waiting since it became due: created, its delay over (a promoted job keeps its creation
+        // time), or its last attempt (a retry): not the days a delayed job spent before it was due.
+        const due = (j: Job) => Math.max(j.timestamp + (j.opts?.delay ?? 0), j.processedOn ?? 0);
+        const oldest = ends.filter(Boolean).sort((a, b) => due(a) - due(b))[0];
         return {
           name: q.name,
           waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
@@ -40,7 +44,7 @@ export class GetQueueStats {
           delayed: c.delayed ?? 0,
           failed: c.failed ?? 0,
           completed: c.completed ?? 0,
-          oldestWaitingAgeMs: oldest ? Math.max(0, this.clock.wallMs() - oldest.timestamp) : null,
+          oldestWaitingAgeMs: oldest ? Math.max(0, this.clock.wallMs() - due(oldest)) : null,
         };
       }),
     );
