@@ -1,12 +1,11 @@
-import { Browser, Page } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { TestAgentServer } from '../support/agent-server';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { CONSOLE_BUILD, fitsWidth, launchBrowser, screenshot, seriousViolations } from '../support/browser';
-import { pageWithWallet, signInOnPage } from '../support/browser-wallet';
+import { ApiHarness } from '../support/api-harness';
+import { fitsWidth, launchBrowser, screenshot, seriousViolations, startConsoleApi } from '../support/browser';
+import { pageWithWallet, signedInPage, signInOnPage, tableRows } from '../support/browser-wallet';
 import { paidExecute, PaidCall } from '../support/disputes';
 import { capabilityPayload, registerAgent } from '../support/factories';
-import { freePort } from '../support/ports';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -27,13 +26,7 @@ describe('console: the buyer’s views (browser)', () => {
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    const port = await freePort();
-    api = await startApi({
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      CONSOLE_DIR: CONSOLE_BUILD,
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
+    api = await startConsoleApi({
       EXECUTION_TIMEOUT_MS: '1000',
     });
     ds = api.app.get(DataSource);
@@ -65,31 +58,14 @@ describe('console: the buyer’s views (browser)', () => {
     await agentServer?.stop();
   });
 
-  async function buyerPage(viewport: 'desktop' | 'phone' = 'desktop', decline = false): Promise<Page> {
-    const page = await pageWithWallet(browser, buyer, { viewport });
-    await signInOnPage(page, api);
-    if (decline) {
-      const cookies = await page.context().cookies();
-      await page.context().close();
-      const declining = await pageWithWallet(browser, buyer, { viewport, decline: true });
-      await declining.context().addCookies(cookies);
-      await declining.goto(`${api.baseUrl}/buyer`);
-      return declining;
-    }
-    await page.goto(`${api.baseUrl}/buyer`);
-    return page;
-  }
-  const rowsOf = (page: Page, testId: string) =>
-    page
-      .getByTestId(testId)
-      .locator('tbody tr')
-      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  const buyerPage = (viewport: 'desktop' | 'phone' = 'desktop', decline = false) =>
+    signedInPage(browser, api, buyer, '/buyer', { viewport, decline });
 
   it('lists its executions with status, cost and receipt, and what it spent per day', async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const page = await buyerPage(viewport);
       await page.getByTestId('buyer-executions').locator('tbody tr').nth(3).waitFor();
-      const rows = await rowsOf(page, 'buyer-executions');
+      const rows = await tableRows(page, 'buyer-executions');
       const byId = Object.fromEntries(
         await page
           .getByTestId('buyer-executions')

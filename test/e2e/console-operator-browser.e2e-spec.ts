@@ -4,12 +4,11 @@ import { CheckInvariants, LEDGER_CHECKS } from '@app/ledger';
 import { OutboxService } from '@app/outbox';
 import { DeliverAttempt, EventFanout } from '@app/webhooks';
 import { TestAgentServer } from '../support/agent-server';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { CONSOLE_BUILD, fitsWidth, launchBrowser, openPage, screenshot, seriousViolations } from '../support/browser';
+import { ApiHarness } from '../support/api-harness';
+import { fitsWidth, launchBrowser, openPage, screenshot, seriousViolations, startConsoleApi } from '../support/browser';
 import { ADMIN, fileDispute, paidExecute, PaidCall } from '../support/disputes';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { JsonReceiver } from '../support/json-receiver';
-import { freePort } from '../support/ports';
 import { newWallet, walletHeaders } from '../support/wallets';
 
 const KEY = ADMIN['X-Admin-Key'];
@@ -35,13 +34,7 @@ describe('console: the operator’s views (browser)', () => {
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
     receiver = await new JsonReceiver().start();
-    const port = await freePort();
-    api = await startApi({
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      CONSOLE_DIR: CONSOLE_BUILD,
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
+    api = await startConsoleApi({
       WEBHOOK_TIMEOUT_MS: '1000',
     });
     ds = api.app.get(DataSource);

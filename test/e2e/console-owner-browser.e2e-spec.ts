@@ -1,17 +1,16 @@
-import { Browser, Page } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { OutboxService } from '@app/outbox';
 import { ProcessWithdrawal } from '@app/payments';
 import { DeliverAttempt, EventFanout } from '@app/webhooks';
 import { TestAgentServer } from '../support/agent-server';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { CONSOLE_BUILD, fitsWidth, launchBrowser, screenshot, seriousViolations } from '../support/browser';
-import { pageWithWallet, signInOnPage } from '../support/browser-wallet';
+import { ApiHarness } from '../support/api-harness';
+import { fitsWidth, launchBrowser, screenshot, seriousViolations, startConsoleApi } from '../support/browser';
+import { pageWithWallet, signedInPage, signInOnPage, tableRows } from '../support/browser-wallet';
 import { clientSignature } from '../support/disputes';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { JsonReceiver } from '../support/json-receiver';
 import { seedCharge } from '../support/money';
-import { freePort } from '../support/ports';
 import { newWallet, walletHeaders } from '../support/wallets';
 
 const DEST = '0x2222222222222222222222222222222222222222';
@@ -37,13 +36,7 @@ describe('console: the agent owner’s views (browser)', () => {
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
     receiver = await new JsonReceiver().start();
-    const port = await freePort();
-    api = await startApi({
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      CONSOLE_DIR: CONSOLE_BUILD,
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
+    api = await startConsoleApi({
       WEBHOOK_TIMEOUT_MS: '1000',
     });
     ds = api.app.get(DataSource);
@@ -67,26 +60,8 @@ describe('console: the agent owner’s views (browser)', () => {
     await receiver?.stop();
   });
 
-  async function ownerPage(viewport: 'desktop' | 'phone' = 'desktop', decline = false): Promise<Page> {
-    const page = await pageWithWallet(browser, owner, { viewport });
-    await signInOnPage(page, api, agentId);
-    if (decline) {
-      // The same session, now in a browser whose wallet declines every signature.
-      const cookies = await page.context().cookies();
-      await page.context().close();
-      const declining = await pageWithWallet(browser, owner, { viewport, decline: true });
-      await declining.context().addCookies(cookies);
-      await declining.goto(`${api.baseUrl}/owner`);
-      return declining;
-    }
-    await page.goto(`${api.baseUrl}/owner`);
-    return page;
-  }
-  const tableRows = (page: Page, testId: string) =>
-    page
-      .getByTestId(testId)
-      .locator('tbody tr')
-      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  const ownerPage = (viewport: 'desktop' | 'phone' = 'desktop', decline = false) =>
+    signedInPage(browser, api, owner, '/owner', { agentId, viewport, decline });
 
   it('shows the balance the test computed, with its chart, on desktop and phone', async () => {
     for (const viewport of ['desktop', 'phone'] as const) {
@@ -116,9 +91,7 @@ describe('console: the agent owner’s views (browser)', () => {
 
   it('withdraws with a preview of fee and net, and shows it through to its transaction', async () => {
     const signed: string[] = [];
-    const page = await pageWithWallet(browser, owner, { signed });
-    await signInOnPage(page, api, agentId);
-    await page.goto(`${api.baseUrl}/owner`);
+    const page = await signedInPage(browser, api, owner, '/owner', { agentId, signed });
     await page.getByLabel('Amount (USDC)').fill('0.5');
     expect(await page.getByTestId('withdraw-preview').textContent()).toBe('At least 1.00 USDC');
     await page.getByLabel('Amount (USDC)').fill('2.00');

@@ -3,10 +3,9 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import { pageWithWallet } from '../support/browser-wallet';
 import { DataSource } from 'typeorm';
 import { TestAgentServer } from '../support/agent-server';
-import { startApi, ApiHarness } from '../support/api-harness';
-import { CONSOLE_BUILD, fitsWidth, launchBrowser, screenshot, seriousViolations } from '../support/browser';
+import { ApiHarness } from '../support/api-harness';
+import { fitsWidth, launchBrowser, screenshot, seriousViolations, startConsoleApi } from '../support/browser';
 import { capabilityPayload, registerAgent } from '../support/factories';
-import { freePort } from '../support/ports';
 import { newWallet } from '../support/wallets';
 
 /**
@@ -25,14 +24,7 @@ describe('console: sign-in with a browser wallet (browser)', () => {
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    const port = await freePort();
-    api = await startApi({
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      CONSOLE_DIR: CONSOLE_BUILD,
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-    });
+    api = await startConsoleApi();
     ds = api.app.get(DataSource);
     const res = await registerAgent(api, owner, {
       endpoints: { execution: agentServer.url },

@@ -48,3 +48,35 @@ export async function signInOnPage(page: Page, api: ApiHarness, agentId?: string
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('signed-in').waitFor();
 }
+
+/**
+ * A page signed in (as `agentId`'s owner, or as the paying wallet) and opened at `path`. `decline`:
+ * the same session in a browser whose wallet then declines every signature (an action refused).
+ */
+export async function signedInPage(
+  browser: Browser,
+  api: ApiHarness,
+  wallet: Wallet,
+  path: string,
+  opts: { agentId?: string; viewport?: keyof typeof VIEWPORTS; decline?: boolean; signed?: string[] } = {},
+): Promise<Page> {
+  const page = await pageWithWallet(browser, wallet, { viewport: opts.viewport, signed: opts.signed });
+  await signInOnPage(page, api, opts.agentId);
+  if (!opts.decline) {
+    await page.goto(`${api.baseUrl}${path}`);
+    return page;
+  }
+  const cookies = await page.context().cookies();
+  await page.context().close();
+  const declining = await pageWithWallet(browser, wallet, { viewport: opts.viewport, decline: true });
+  await declining.context().addCookies(cookies);
+  await declining.goto(`${api.baseUrl}${path}`);
+  return declining;
+}
+
+/** The text of each cell of each body row of the table `testId`. */
+export const tableRows = (page: Page, testId: string): Promise<string[][]> =>
+  page
+    .getByTestId(testId)
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, chromium, Page } from 'playwright-core';
+import { startApi, ApiHarness } from './api-harness';
+import { freePort } from './ports';
 
 /** Debian's Chromium (scripts/lib.sh ensure_chromium installs it when missing). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -43,4 +45,20 @@ export async function seriousViolations(page: Page): Promise<{ id: string; impac
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact!, nodes: v.nodes.length }));
+}
+
+/**
+ * The api in process serving the built console on a port chosen first, so its origin
+ * (PUBLIC_BASE_URL, which sign-in messages name) is known; test agents on loopback are allowed.
+ */
+export async function startConsoleApi(env: Record<string, string> = {}): Promise<ApiHarness> {
+  const port = await freePort();
+  return startApi({
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    CONSOLE_DIR: CONSOLE_BUILD,
+    OUTBOUND_ALLOW_HTTP: 'true',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    ...env,
+  });
 }

@@ -75,3 +75,23 @@ export function Scroll({ label, children }: { label: string; children: ReactNode
     </div>
   );
 }
+
+/** A table in a Scroll: its column headings, and the body rows as children. */
+export function Table(props: { testId: string; label: string; head: string[]; children: ReactNode }) {
+  return (
+    <Scroll label={props.label}>
+      <table data-testid={props.testId}>
+        <thead>
+          <tr>
+            {props.head.map((h) => (
+              <th scope="col" key={h}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </Scroll>
+  );
+}

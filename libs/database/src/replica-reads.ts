@@ -43,7 +43,15 @@ export class ReplicaReads implements OnModuleDestroy {
           connectionTimeoutMillis: 2_000,
         })
       : null;
-    if (this.replica) keepConnectionErrorsHandled(this.replica);
+    if (this.replica) {
+      keepConnectionErrorsHandled(this.replica);
+      // An idle connection lost (the replica stopped, failed over): pg-pool reports it on the pool,
+      // and an 'error' with no listener would end the process. The next read goes to the primary.
+      this.replica.on('error', (err) => {
+        this.freshAsOfMs = -Infinity;
+        this.log.warn(`a replica connection was lost: ${err.message}`);
+      });
+    }
   }
 
   /** The probe starts with the first routed read: a process that reads nothing here probes nothing. */

@@ -1,7 +1,7 @@
-import { FormEvent, ReactNode, useState } from 'react';
+import { FormEvent, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { actionError } from '../actions';
-import { Panel, Scroll } from '../components';
+import { Panel, Table } from '../components';
 import { adminPost, useAdmin } from './admin';
 
 const age = (ms: number) =>
@@ -10,25 +10,6 @@ const age = (ms: number) =>
     : ms < 3_600_000
       ? `${Math.round(ms / 60_000)} min`
       : `${(ms / 3_600_000).toFixed(1)} h`;
-
-function Table(props: { testId: string; label: string; head: string[]; children: ReactNode }) {
-  return (
-    <Scroll label={props.label}>
-      <table data-testid={props.testId}>
-        <thead>
-          <tr>
-            {props.head.map((h) => (
-              <th scope="col" key={h}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{props.children}</tbody>
-      </table>
-    </Scroll>
-  );
-}
 
 /** Suspended agents with who, when and why; reinstate one, or suspend another by id. */
 export function SuspensionsPanel() {

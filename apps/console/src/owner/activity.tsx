@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApi } from '../api';
-import { Panel, Scroll } from '../components';
+import { Panel, Table } from '../components';
 
 const TX_STATUSES = ['', 'completed', 'disputed', 'refunded'] as const;
 const RUN_STATUSES = ['', 'completed', 'failed', 'timeout', 'refunded', 'pending'] as const;
@@ -49,34 +49,25 @@ export function TransactionsPanel({ agentId, capabilities }: { agentId: string; 
           set={setCapability}
         />
       </div>
-      <Scroll label="Transactions">
-        <table data-testid="owner-transactions">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Transaction</th>
-              <th scope="col">Capability</th>
-              <th scope="col">Earned</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {txs.data?.map((t) => (
-              <tr key={t.id} data-tx={t.id}>
-                <td>{new Date(t.created_at).toLocaleString()}</td>
-                <td>
-                  <Link to={`/executions/${t.id}`}>
-                    <code>{t.id}</code>
-                  </Link>
-                </td>
-                <td>{t.capability_id}</td>
-                <td>{t.agent_earnings}</td>
-                <td>{t.status}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Scroll>
+      <Table
+        testId="owner-transactions"
+        label="Transactions"
+        head={['When', 'Transaction', 'Capability', 'Earned', 'Status']}
+      >
+        {txs.data?.map((t) => (
+          <tr key={t.id} data-tx={t.id}>
+            <td>{new Date(t.created_at).toLocaleString()}</td>
+            <td>
+              <Link to={`/executions/${t.id}`}>
+                <code>{t.id}</code>
+              </Link>
+            </td>
+            <td>{t.capability_id}</td>
+            <td>{t.agent_earnings}</td>
+            <td>{t.status}</td>
+          </tr>
+        ))}
+      </Table>
     </Panel>
   );
 }
@@ -109,38 +100,28 @@ export function ExecutionsPanel({ agentId, capabilities }: { agentId: string; ca
           set={filter(setCapability)}
         />
       </div>
-      <Scroll label="Executions">
-        <table data-testid="owner-executions">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Request</th>
-              <th scope="col">Status</th>
-              <th scope="col">Agent fee</th>
-              <th scope="col">Latency</th>
-              <th scope="col">Payer</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data?.executions.map((r) => (
-              <tr key={r.requestId} data-request={r.requestId}>
-                <td>{new Date(r.createdAt).toLocaleString()}</td>
-                <td>
-                  <Link to={`/executions/${r.requestId}`}>
-                    <code>{r.requestId}</code>
-                  </Link>
-                </td>
-                <td>{r.status}</td>
-                <td>{r.agentFee}</td>
-                <td>{r.latencyMs === null ? '–' : `${r.latencyMs} ms`}</td>
-                <td>
-                  <code>{r.payer ? `${r.payer.slice(0, 10)}…` : '–'}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Scroll>
+      <Table
+        testId="owner-executions"
+        label="Executions"
+        head={['When', 'Request', 'Status', 'Agent fee', 'Latency', 'Payer']}
+      >
+        {runs.data?.executions.map((r) => (
+          <tr key={r.requestId} data-request={r.requestId}>
+            <td>{new Date(r.createdAt).toLocaleString()}</td>
+            <td>
+              <Link to={`/executions/${r.requestId}`}>
+                <code>{r.requestId}</code>
+              </Link>
+            </td>
+            <td>{r.status}</td>
+            <td>{r.agentFee}</td>
+            <td>{r.latencyMs === null ? '–' : `${r.latencyMs} ms`}</td>
+            <td>
+              <code>{r.payer ? `${r.payer.slice(0, 10)}…` : '–'}</code>
+            </td>
+          </tr>
+        ))}
+      </Table>
       <div className="pager">
         {cursors.length > 0 && (
           <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>

@@ -5,7 +5,7 @@ import type { components } from '@agora/sdk';
 import { useApi } from '../api';
 import { actionError, call, clientProof, useSession } from '../actions';
 import { Chart, Line } from '../chart';
-import { Panel, Scroll } from '../components';
+import { Panel, Table } from '../components';
 
 type Run = components['schemas']['ExecutionListItemDto'];
 interface DaySpend {
@@ -73,40 +73,30 @@ function Buyer({ wallet }: { wallet: string }) {
         />
       </Panel>
       <Panel title="Your executions" state={runs} id="buyer-executions">
-        <Scroll label="Your executions">
-          <table data-testid="buyer-executions">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Status</th>
-                <th scope="col">Cost</th>
-                <th scope="col">Receipt</th>
-                <th scope="col">Dispute</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data?.executions.map((r) => (
-                <tr key={r.requestId} data-request={r.requestId}>
-                  <td>{new Date(r.createdAt).toLocaleString()}</td>
-                  <td>
-                    <Link to={`/agents/${r.agentId}`}>{r.agentName ?? r.agentId.slice(0, 8)}</Link> · {r.capabilityId}
-                  </td>
-                  <td>{r.status}</td>
-                  <td>{r.status === 'completed' ? r.total : '0 (not charged)'}</td>
-                  <td>{r.hasReceipt ? <Link to={`/executions/${r.requestId}`}>receipt</Link> : '–'}</td>
-                  <td>
-                    {r.transactionId && (
-                      <button type="button" onClick={() => setFiling(r.transactionId)}>
-                        Dispute
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Scroll>
+        <Table
+          testId="buyer-executions"
+          label="Your executions"
+          head={['When', 'Agent', 'Status', 'Cost', 'Receipt', 'Dispute']}
+        >
+          {runs.data?.executions.map((r) => (
+            <tr key={r.requestId} data-request={r.requestId}>
+              <td>{new Date(r.createdAt).toLocaleString()}</td>
+              <td>
+                <Link to={`/agents/${r.agentId}`}>{r.agentName ?? r.agentId.slice(0, 8)}</Link> · {r.capabilityId}
+              </td>
+              <td>{r.status}</td>
+              <td>{r.status === 'completed' ? r.total : '0 (not charged)'}</td>
+              <td>{r.hasReceipt ? <Link to={`/executions/${r.requestId}`}>receipt</Link> : '–'}</td>
+              <td>
+                {r.transactionId && (
+                  <button type="button" onClick={() => setFiling(r.transactionId)}>
+                    Dispute
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       </Panel>
       {filing && <FileDispute transactionId={filing} done={() => setFiling(null)} />}
       <Panel
@@ -116,30 +106,18 @@ function Buyer({ wallet }: { wallet: string }) {
         empty={disputes.data?.disputes.length === 0}
         emptyText="You have filed no dispute."
       >
-        <Scroll label="Your disputes">
-          <table data-testid="buyer-disputes">
-            <thead>
-              <tr>
-                <th scope="col">Filed</th>
-                <th scope="col">Transaction</th>
-                <th scope="col">Reason</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {disputes.data?.disputes.map((d) => (
-                <tr key={d.id} data-dispute={d.id}>
-                  <td>{new Date(d.createdAt).toLocaleString()}</td>
-                  <td>
-                    <code>{d.transactionId}</code>
-                  </td>
-                  <td>{d.reason}</td>
-                  <td>{d.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Scroll>
+        <Table testId="buyer-disputes" label="Your disputes" head={['Filed', 'Transaction', 'Reason', 'State']}>
+          {disputes.data?.disputes.map((d) => (
+            <tr key={d.id} data-dispute={d.id}>
+              <td>{new Date(d.createdAt).toLocaleString()}</td>
+              <td>
+                <code>{d.transactionId}</code>
+              </td>
+              <td>{d.reason}</td>
+              <td>{d.status}</td>
+            </tr>
+          ))}
+        </Table>
       </Panel>
     </>
   );

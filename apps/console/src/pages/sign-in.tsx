@@ -1,7 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api';
-import { Panel, Scroll } from '../components';
+import { Panel, Table } from '../components';
 import { useSession } from '../actions';
 import { browserWallet, listSessions, revokeSession, signIn } from '../wallet';
 
@@ -113,48 +113,35 @@ export function SignInPage() {
       )}
       {s && (
         <Panel title="Your sessions" state={sessions}>
-          <Scroll label="Sessions">
-            <table data-testid="sessions">
-              <thead>
-                <tr>
-                  <th scope="col">Signed in</th>
-                  <th scope="col">As</th>
-                  <th scope="col">Until</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Action</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.data?.sessions.map((x) => (
-                  <tr key={x.id} data-session={x.id}>
-                    <td>{new Date(x.createdAt).toLocaleString()}</td>
-                    <td>{x.agentId ? `agent ${x.agentId.slice(0, 8)}…` : 'wallet'}</td>
-                    <td>{new Date(x.expiresAt).toLocaleTimeString()}</td>
-                    <td>
-                      {x.revokedAt
-                        ? 'revoked'
-                        : Date.parse(x.expiresAt) < Date.now()
-                          ? 'expired'
-                          : x.current
-                            ? 'this browser'
-                            : 'live'}
-                    </td>
-                    <td>
-                      {!x.revokedAt && Date.parse(x.expiresAt) > Date.now() && (
-                        <button
-                          type="button"
-                          onClick={() => revoke(x.id)}
-                          aria-label={`Revoke the session from ${new Date(x.createdAt).toLocaleString()}`}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Scroll>
+          <Table testId="sessions" label="Sessions" head={['Signed in', 'As', 'Until', 'State', 'Action']}>
+            {sessions.data?.sessions.map((x) => (
+              <tr key={x.id} data-session={x.id}>
+                <td>{new Date(x.createdAt).toLocaleString()}</td>
+                <td>{x.agentId ? `agent ${x.agentId.slice(0, 8)}…` : 'wallet'}</td>
+                <td>{new Date(x.expiresAt).toLocaleTimeString()}</td>
+                <td>
+                  {x.revokedAt
+                    ? 'revoked'
+                    : Date.parse(x.expiresAt) < Date.now()
+                      ? 'expired'
+                      : x.current
+                        ? 'this browser'
+                        : 'live'}
+                </td>
+                <td>
+                  {!x.revokedAt && Date.parse(x.expiresAt) > Date.now() && (
+                    <button
+                      type="button"
+                      onClick={() => revoke(x.id)}
+                      aria-label={`Revoke the session from ${new Date(x.createdAt).toLocaleString()}`}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
         </Panel>
       )}
     </>
