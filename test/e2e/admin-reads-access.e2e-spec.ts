@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { TEST_REDIS_URL } from '../setup/test-env';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { ADMIN } from '../support/disputes';
-import { onFreePort } from '../support/ports';
-import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import { startApiProcess } from '../support/api-process';
+import { RunningProcess, waitFor } from '../support/processes';
 import { createTestDatabase } from '../support/test-db';
 
 const ROUTES = [
@@ -86,30 +86,14 @@ describe('Admin reads: the api process logs (e2e)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    proc = await onFreePort(async (port) => {
-      const started = startProcess(builtApp('api'), {
-        NODE_ENV: 'test',
-        PORT: String(port),
-        DATABASE_URL: db.url,
-        REDIS_URL: TEST_REDIS_URL,
-        QUEUE_PREFIX: `ta${randomBytes(4).toString('hex')}`,
-        LOG_LEVEL: 'info',
-        ADMIN_API_KEY: KEY,
-      });
-      try {
-        await waitFor(async () => {
-          if (started.child.exitCode !== null)
-            throw new Error(`api exited with code ${started.child.exitCode} on port ${port}:\n${started.output()}`);
-          return started.output().includes(`agora api listening on ${port}`);
-        }, `api process on port ${port}`);
-      } catch (err) {
-        started.child.kill('SIGKILL');
-        await started.exited;
-        throw err;
-      }
-      baseUrl = `http://127.0.0.1:${port}`;
-      return started;
-    });
+    ({ url: baseUrl, process: proc } = await startApiProcess({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: `ta${randomBytes(4).toString('hex')}`,
+      LOG_LEVEL: 'info',
+      ADMIN_API_KEY: KEY,
+    }));
   });
   afterAll(async () => {
     proc.child.kill('SIGTERM');

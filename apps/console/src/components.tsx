@@ -95,3 +95,12 @@ export function Table(props: { testId: string; label: string; head: string[]; ch
     </Scroll>
   );
 }
+
+/** An error an action met, announced to screen readers; nothing when there is none. */
+export function Alert({ error }: { error?: string | null }) {
+  return error ? (
+    <p className="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}

@@ -2,7 +2,7 @@ import { FormEvent, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { components } from '@agora/sdk';
 import { actionError } from '../actions';
-import { Panel } from '../components';
+import { Alert, Panel } from '../components';
 import { adminPost, useAdmin } from './admin';
 
 type Dispute = components['schemas']['AdminDisputeResponse'];
@@ -117,11 +117,7 @@ function OpenDispute({ d, resolved }: { d: Dispute; resolved: (r: Resolved) => v
           {busy ? 'Resolving…' : 'Resolve'}
         </button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert error={error} />
     </details>
   );
 }

@@ -1,7 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { actionError } from '../actions';
-import { Panel, Table } from '../components';
+import { Alert, Panel, Table } from '../components';
 import { adminPost, useAdmin } from './admin';
 
 const age = (ms: number) =>
@@ -67,11 +67,7 @@ export function SuspensionsPanel() {
           Suspend
         </button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert error={error} />
     </Panel>
   );
 }

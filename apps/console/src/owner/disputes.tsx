@@ -2,7 +2,7 @@ import { FormEvent, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../api';
 import { actionError, agentAction } from '../actions';
-import { Panel } from '../components';
+import { Alert, Panel } from '../components';
 
 /** The agent's disputes, newest first; one waiting for an answer opens with its deadline and evidence. */
 export function DisputesPanel({ agentId }: { agentId: string }) {
@@ -109,11 +109,7 @@ function Dispute({ id, agentId }: { id: string; agentId: string }) {
           <button type="submit" disabled={state.busy && !state.error}>
             Sign and answer
           </button>
-          {state.error && (
-            <p className="error" role="alert">
-              {state.error}
-            </p>
-          )}
+          <Alert error={state.error} />
         </form>
       )}
     </div>

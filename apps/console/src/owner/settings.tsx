@@ -1,6 +1,7 @@
 import { FormEvent, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { components } from '@agora/sdk';
+import { Alert } from '../components';
 import { actionError, agentAction } from '../actions';
 
 type Agent = components['schemas']['AgentResponse'];
@@ -96,11 +97,7 @@ export function SettingsPanel({ agent }: { agent: Agent }) {
           Sign and save
         </button>
       </form>
-      {state.error && (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <Alert error={state.error} />
       {state.saved && (
         <p role="status" data-testid="settings-saved">
           Saved.

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { components } from '@agora/sdk';
 import { useApi } from '../api';
 import { actionError, agentAction } from '../actions';
-import { Panel, Scroll } from '../components';
+import { Alert, Panel, Scroll } from '../components';
 
 type EventType = components['schemas']['CreateWebhookDto']['events'][number];
 const EVENTS: EventType[] = [
@@ -32,11 +32,7 @@ export function WebhooksPanel({ agentId }: { agentId: string }) {
   };
   return (
     <Panel title="Webhooks" state={list} id="webhooks">
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert error={error} />
       <ul className="webhooks" data-testid="owner-webhooks">
         {list.data?.webhooks.map((w) => (
           <li key={w.id} data-webhook={w.id}>
@@ -71,11 +67,7 @@ function Deliveries({ agentId, webhookId }: { agentId: string; webhookId: string
   if (log.error) return <p className="error">Could not read the delivery log.</p>;
   return (
     <>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert error={error} />
       <Scroll label={`Deliveries of ${webhookId}`}>
         <table data-testid={`deliveries-${webhookId}`}>
           <thead>
@@ -152,11 +144,7 @@ function AddWebhook({ agentId }: { agentId: string }) {
         ))}
       </fieldset>
       <button type="submit">Sign and add</button>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert error={error} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../api';
+import { Alert } from '../components';
 import { actionError, agentAction } from '../actions';
 
 /** As the API documents them: a withdrawal is at least 1.00 USDC, and 0.10 of it is the fee. */
@@ -59,11 +60,7 @@ export function WithdrawPanel({ agentId, wallet }: { agentId: string; wallet: st
           {state.busy ? 'Waiting for the wallet…' : 'Sign and withdraw'}
         </button>
       </form>
-      {state.error && (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <Alert error={state.error} />
       {state.id && <Progress id={state.id} />}
     </section>
   );

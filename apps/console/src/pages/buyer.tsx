@@ -5,7 +5,7 @@ import type { components } from '@agora/sdk';
 import { useApi } from '../api';
 import { actionError, call, clientProof, useSession } from '../actions';
 import { Chart, Line } from '../chart';
-import { Panel, Table } from '../components';
+import { Alert, Panel, Table } from '../components';
 
 type Run = components['schemas']['ExecutionListItemDto'];
 interface DaySpend {
@@ -160,11 +160,7 @@ function FileDispute({ transactionId, done }: { transactionId: string; done: () 
           Cancel
         </button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert error={error} />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { FormEvent, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router-dom';
 import type { components } from '@agora/sdk';
 import { ApiError, urlOf, useApi } from '../api';
-import { JsonTwin, Panel, Stat } from '../components';
+import { Alert, JsonTwin, Panel, Stat } from '../components';
 import { checkReceipt, ReceiptCheck } from '../receipt';
 import { Timeline } from '../timeline';
 
@@ -122,11 +122,7 @@ function ProofPanel({ requestId }: { requestId: string }) {
           Show
         </button>
       </form>
-      {state.error && (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <Alert error={state.error} />
       {state.data && (
         <>
           <h3>Output</h3>

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api';
 import { checkAdminKey, setAdminKey, useAdminKey } from '../operator/admin';
 import { OpenDisputesPanel } from '../operator/disputes';
+import { Alert } from '../components';
 import { FailedWebhooksPanel, InvariantsPanel, PendingPanel, QueuesPanel, SuspensionsPanel } from '../operator/ops';
 
 /**
@@ -54,11 +55,7 @@ function KeyForm() {
         />
         <button type="submit">Use this key</button>
       </form>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <Alert error={error} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api';
-import { Panel, Table } from '../components';
+import { Alert, Panel, Table } from '../components';
 import { useSession } from '../actions';
 import { browserWallet, listSessions, revokeSession, signIn } from '../wallet';
 
@@ -104,11 +104,7 @@ export function SignInPage() {
               {state.busy ? 'Waiting for the wallet…' : 'Sign in'}
             </button>
           </form>
-          {state.error && (
-            <p className="error" role="alert">
-              {state.error}
-            </p>
-          )}
+          <Alert error={state.error} />
         </section>
       )}
       {s && (
