@@ -11,6 +11,7 @@ import { JsonReceiver } from '../support/json-receiver';
 import { withClients } from '../support/load';
 import { seedCharge } from '../support/money';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
+import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -24,12 +25,20 @@ const CLIENTS = 50;
 
 /**
  * Issue 16, many instances: two api processes and two worker processes on one Postgres and one
- * Redis. A client's rate limit holds across both apis; one payment header sent to both at once is
- * charged once; under a mixed load (async executions, withdrawals, escrow releases and webhook
- * deliveries, requested through either api) every job runs once on one of the workers; the
- * invariants hold at the end.
+ * Redis. A client's rate limit holds across both apis; one payment header, or one idempotency key,
+ * sent to both at once is charged once; under a mixed load (async executions, withdrawals, escrow
+ * releases and webhook deliveries, requested through either api) every job runs once on one of
+ * the workers; the invariants hold at the end.
+ * Issue 37: the same on a Redis Cluster of 3 primaries and 3 replicas started here, where the
+ * primary serving the executions queue is killed (kill -9) once half the async runs are accepted,
+ * and its replica takes over: no job is lost (what the killed primary had not yet copied to its
+ * replica is found again by the sweeper, which reads Postgres) and none runs twice.
  */
-describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () => {
+describe.each([
+  ['one Redis', false],
+  ['a Redis Cluster, a primary killed mid-load', true],
+])('faults: two apis and two workers on one Postgres and %s (e2e)', (_redis, onCluster) => {
+  let cluster: TestRedisCluster | undefined;
   let harness: ApiHarness;
   let ds: DataSource;
   let agentServer: TestAgentServer;
@@ -61,10 +70,12 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
   }
 
   beforeAll(async () => {
+    if (onCluster) cluster = await startRedisCluster(3);
     agentServer = await new TestAgentServer().start();
     receiver = await new JsonReceiver().start();
     // The harness gives the database and the Redis prefix (and registers the agent); the traffic goes to the processes.
     harness = await startApi({
+      ...(cluster ? { REDIS_CLUSTER_NODES: cluster.urls.join(',') } : {}),
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       RATE_LIMIT_CLIENT_PER_MIN: String(CLIENT_LIMIT),
@@ -87,6 +98,7 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
     await harness.close();
     await agentServer.stop();
     await receiver.stop();
+    await cluster?.stop();
   });
 
   const execute = async (
@@ -124,6 +136,25 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
     }
   });
 
+  it('one idempotency key sent to both apis at once runs and is charged once (its in-flight claim)', async () => {
+    const payer = newWallet();
+    const body = { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'one key, two apis' } };
+    const sent = await Promise.all(
+      apis.map(async (base) => {
+        const h = await x402Header(payer, { amount: PRICE, payTo: harness.config.platformWallet });
+        const res = await post(base, '/api/v1/execute', body, { [h.name]: h.value, 'Idempotency-Key': 'two-apis-1' });
+        return { ...res, nonce: h.nonce };
+      }),
+    );
+    expect(sent.map((r) => r.status)).toEqual([200, 200]);
+    expect(sent[0].body.data.executionId).toBe(sent[1].body.data.executionId);
+    expect(agentServer.calls.filter((c) => c.json.input?.text === 'one key, two apis')).toHaveLength(1);
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM payments WHERE nonce = ANY($1)`, [
+      sent.map((r) => r.nonce),
+    ]);
+    expect(n).toBe(1);
+  });
+
   it(
     `mixed load through both apis: ${ASYNC_RUNS} async executions, ${WITHDRAWALS} withdrawals, their releases and webhook deliveries each run once; invariants hold`,
     async () => {
@@ -151,15 +182,29 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
       await seedCharge(harness.app, { agentId: owned, agentFee: BigInt(WITHDRAWALS) * 1_100_000n, reputation: 90 });
       await ds.query(`UPDATE agents SET reputation_score = 50 WHERE id = $1`, [owned]); // Standard: its new earnings held 2 s
 
+      // On the cluster: the primary serving the executions queue is killed once half the runs are accepted.
+      const prefix = harness.config.queuePrefix;
+      const victim = cluster && (await cluster.primaryOf(`{${prefix}:executions}`));
+      let acceptedSoFar = 0;
+      const failover =
+        cluster && waitFor(async () => acceptedSoFar >= ASYNC_RUNS / 2, 'half the runs accepted', 60_000);
+      const killed = failover?.then(async () => {
+        const [at, t0] = [acceptedSoFar, Date.now()];
+        await cluster!.killPrimary(victim!);
+        return { at, after: acceptedSoFar, ms: Date.now() - t0 };
+      });
+
       // 50 clients at a time, alternating between the apis: the runs and the withdrawals interleaved.
       const runs = withClients(ASYNC_RUNS, CLIENTS, async (i) => {
         const h = await x402Header(newWallet(), { amount: PRICE, payTo: harness.config.platformWallet });
-        return post(
+        const accepted = await post(
           apis[i % 2],
           '/api/v1/execute?async=true',
           { targetAgentId: owned, capabilityId: 'echo', input: { text: `async ${i}` } },
           { [h.name]: h.value },
         );
+        acceptedSoFar++;
+        return accepted;
       });
       const payouts = withClients(WITHDRAWALS, CLIENTS, async (i) =>
         post(
@@ -170,6 +215,9 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
         ),
       );
       const [accepted, requested] = await Promise.all([runs, payouts]);
+      const failedOver = await killed;
+      // The kill fell inside the load: runs were still being accepted when the primary died.
+      if (failedOver) expect(failedOver.at).toBeLessThan(ASYNC_RUNS);
       expect(accepted.map((r) => r.status)).toEqual(Array(ASYNC_RUNS).fill(202));
       expect(requested.filter((r) => r.status !== 201).map((r) => r.body.error)).toEqual([]);
       const ids: string[] = accepted.map((r) => r.body.data.jobId);
@@ -218,7 +266,11 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
       expect(once.releases).toBeGreaterThanOrEqual(ASYNC_RUNS);
       const eventIds = receiver.received.map((r) => (r.body as { id: string }).id);
       process.stdout.write(
-        `many-instances mixed load: ${ASYNC_RUNS} async runs, ${WITHDRAWALS} withdrawals, ${once.releases} releases, ${once.deliveries} deliveries through 2 apis and 2 workers, each once, in ${Date.now() - started} ms\n`,
+        `many-instances mixed load: ${ASYNC_RUNS} async runs, ${WITHDRAWALS} withdrawals, ${once.releases} releases, ${once.deliveries} deliveries through 2 apis and 2 workers, each once, in ${Date.now() - started} ms${
+          failedOver
+            ? `; primary ${victim} killed after ${failedOver.at} runs accepted, its replica serving ${failedOver.ms} ms later (${failedOver.after} accepted by then)`
+            : ''
+        }\n`,
       );
       expect(new Set(eventIds).size).toBe(eventIds.length);
       expect(eventIds.length).toBe(once.deliveries);
@@ -230,6 +282,15 @@ describe('faults: two apis and two workers on one Postgres and Redis (e2e)', () 
         ...DISPUTE_CHECKS,
       ]);
       expect(report.results.filter((r) => r.violations.length)).toEqual([]);
+      if (cluster) {
+        // Each queue's keys are under its own hash tag (one slot each), as the workers and producers used them.
+        const c = cluster.client();
+        const streams = await Promise.all(
+          ['executions', 'money', 'webhooks'].map((q) => c.exists(`{${prefix}:${q}}:${q}:events`)),
+        );
+        c.disconnect();
+        expect(streams).toEqual([1, 1, 1]);
+      }
     },
     120_000 * SCALE,
   );

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { Worker } from 'bullmq';
-import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
-import { REDIS, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
+import { REDIS, RedisClient, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
 import { WorkerHost } from '@nestjs/bullmq';
 
 /**
@@ -16,7 +15,7 @@ export class HeartbeatService implements OnApplicationBootstrap, OnApplicationSh
   private timer?: NodeJS.Timeout;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly config: AppConfig,
     private readonly discovery: DiscoveryService,
   ) {}

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/metrics';
-import { FairShare, jobId, JobName, JobPayloads, JobProducer, REDIS, SweepRegistry } from '@app/queues';
+import { FairShare, jobId, JobName, JobPayloads, JobProducer, REDIS, RedisClient, SweepRegistry } from '@app/queues';
 
 /**
  * Postgres holds every piece of pending work; BullMQ only wakes workers. This plain process
@@ -24,7 +23,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly sources: SweepRegistry,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly metrics: Metrics,
     private readonly share: FairShare,
   ) {}

@@ -20,6 +20,11 @@ export class AppConfig {
   /** Rows each of the platform's hot ledger accounts is spread over (ledger-shards.ts). */
   ledgerShards: number;
   redisUrl: string;
+  /**
+   * A Redis Cluster's seed nodes (`redis://` or `rediss://` URLs; credentials and TLS from the
+   * first). Set: every Redis use goes to the cluster instead of `redisUrl` (libs/queues redis.options).
+   */
+  redisClusterNodes: string[] | null;
   queuePrefix: string;
   publicBaseUrl: string;
   /** The built web console (apps/console) the api serves at `/` (no index.html there: the API alone). */

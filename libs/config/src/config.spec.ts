@@ -81,6 +81,14 @@ describe('loadConfig', () => {
     expect(c.webhookRetryDelaysMs).toEqual([0, 10, 20, 30, 40]);
   });
 
+  it('takes Redis Cluster seed nodes from REDIS_CLUSTER_NODES, none by default', () => {
+    expect(loadConfig({}).redisClusterNodes).toBeNull();
+    expect(loadConfig({ REDIS_CLUSTER_NODES: ' redis://a:7000, rediss://u:p@b:7001 ' }).redisClusterNodes).toEqual([
+      'redis://a:7000',
+      'rediss://u:p@b:7001',
+    ]);
+  });
+
   it('reads facilitator headers as JSON or "Name: value" lines, and defaults the URL to the CDP facilitator with a CDP key', () => {
     expect(loadConfig({ FACILITATOR_AUTH_HEADERS: '{"Authorization":"Bearer a:b"}' }).facilitatorAuthHeaders).toEqual({
       Authorization: 'Bearer a:b',
@@ -133,6 +141,9 @@ describe('loadConfig', () => {
     [{ ADMIN_API_KEY: 'short' }, /ADMIN_API_KEY must be at least 16 characters/],
     [{ NODE_ENV: 'production', OUTBOUND_ALLOW_HTTP: 'true' }, /cannot be on when NODE_ENV=production/],
     [{ QUEUE_PREFIX: 'a:b' }, /QUEUE_PREFIX must be/],
+    [{ REDIS_CLUSTER_NODES: 'http://a:7000' }, /REDIS_CLUSTER_NODES must be redis:\/\/ or rediss:\/\/ URLs/],
+    [{ REDIS_CLUSTER_NODES: 'redis://a:7000,redis://b:7001/2' }, /with a host and no database/],
+    [{ REDIS_CLUSTER_NODES: 'redis://a:7000,::' }, /REDIS_CLUSTER_NODES must be comma-separated redis:\/\/ URLs/],
     [{ WITHDRAWAL_RESERVE: 'maybe' }, /WITHDRAWAL_RESERVE must be one of on, off/],
     [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
     [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],

@@ -27,6 +27,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.databaseReadMaxLagMs = r.int('DATABASE_READ_MAX_LAG_MS', 2_000, 0, 600_000);
   c.databaseReadProbeMs = r.int('DATABASE_READ_PROBE_MS', 250, 20, 60_000);
   c.redisUrl = r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!;
+  c.redisClusterNodes = redisClusterNodes(r);
   c.queuePrefix = r.str('QUEUE_PREFIX', 'agora')!;
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(c.queuePrefix))
     r.problems.push('QUEUE_PREFIX must be 1-64 letters, digits, _ or -');
@@ -266,4 +267,23 @@ export function loadConfigOrExit(processName: string, env: Env = process.env): A
     }
     throw err;
   }
+}
+
+/** `REDIS_CLUSTER_NODES`: comma-separated seed URLs, database 0 only (a cluster has no other). */
+function redisClusterNodes(r: Reader): string[] | null {
+  const raw = r.str('REDIS_CLUSTER_NODES');
+  if (raw === undefined || raw.trim() === '') return null;
+  const nodes = raw.split(',').map((s) => s.trim());
+  for (const node of nodes) {
+    let u: URL;
+    try {
+      u = new URL(node);
+    } catch {
+      r.problems.push('REDIS_CLUSTER_NODES must be comma-separated redis:// URLs');
+      return null;
+    }
+    if (!['redis:', 'rediss:'].includes(u.protocol) || !u.hostname || (u.pathname !== '' && u.pathname !== '/'))
+      r.problems.push('REDIS_CLUSTER_NODES must be redis:// or rediss:// URLs with a host and no database');
+  }
+  return nodes;
 }

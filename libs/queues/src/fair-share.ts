@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
-import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/metrics';
 import { JobName } from './jobs';
 import { JobProducer } from './job.producer';
 import { REDIS } from './redis.module';
+import { RedisClient } from './redis.options';
 
 /** Held while a capped job runs; given back when it ends. */
 export interface CapPass {
@@ -96,17 +96,17 @@ interface TurnRedis {
 @Injectable()
 export class FairShare {
   private readonly logger = new Logger(FairShare.name);
-  private readonly redis: Redis & TurnRedis;
+  private readonly redis: RedisClient & TurnRedis;
 
   constructor(
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisClient,
     private readonly producer: JobProducer,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
     private readonly clock: Clock,
   ) {
     redis.defineCommand('agoraCapTurn', { numberOfKeys: 2, lua: TURN_SCRIPT });
-    this.redis = redis as Redis & TurnRedis;
+    this.redis = redis as RedisClient & TurnRedis;
   }
 
   /** The gate of one BullMQ job (what its processor got: the job and its lock token); none when `limit` is 0 or there is no job. */

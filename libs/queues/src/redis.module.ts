@@ -1,31 +1,36 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
-import { redisConnectionOptions } from './redis.options';
+import { RedisClient, redisClusterClient, redisCommandsClient } from './redis.options';
 
 export const REDIS = Symbol('REDIS');
+/** On a Redis Cluster, the one cluster client BullMQ's queues and workers share (null on one node). */
+export const QUEUE_CONNECTION = Symbol('QUEUE_CONNECTION');
 
 @Injectable()
 class RedisCloser implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(
+    @Inject(REDIS) private readonly redis: RedisClient,
+    @Inject(QUEUE_CONNECTION) private readonly queues: RedisClient | null,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    for (const client of [this.redis, this.queues]) await client?.quit().catch(() => client.disconnect());
   }
 }
 
-/** A shared ioredis client for non-queue uses (health, heartbeats, later rate limits). */
+/** The shared ioredis client for non-queue uses (health, heartbeats, rate limits, claims, fair shares). */
 @Global()
 @Module({
   providers: [
+    { provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig) => redisCommandsClient(config) },
     {
-      provide: REDIS,
+      provide: QUEUE_CONNECTION,
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        new Redis({ ...redisConnectionOptions(config.redisUrl), maxRetriesPerRequest: 2, lazyConnect: false }),
+        config.redisClusterNodes ? redisClusterClient(config.redisClusterNodes, null) : null,
     },
     RedisCloser,
   ],
-  exports: [REDIS],
+  exports: [REDIS, QUEUE_CONNECTION],
 })
 export class RedisModule {}

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
 import { Clock, SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { REDIS } from '@app/queues';
+import { admissionKeyPrefix, REDIS, RedisClient } from '@app/queues';
 import { PaymentReplayed } from './x402.errors';
 import { VerifiedPayment } from './x402.types';
 
@@ -37,7 +36,7 @@ const MAX_CLAIM_MS = 86_400_000;
 @Injectable()
 export class NonceGuard {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly config: AppConfig,
     private readonly clock: Clock = new SystemClock(),
   ) {}
@@ -68,6 +67,6 @@ export class NonceGuard {
   }
 
   private key(v: Pick<VerifiedPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): string {
-    return `${this.config.queuePrefix}:nonce:${v.chainId}:${v.asset.toLowerCase()}:${v.payer.toLowerCase()}:${v.nonce.toLowerCase()}`;
+    return `${admissionKeyPrefix(this.config)}:nonce:${v.chainId}:${v.asset.toLowerCase()}:${v.payer.toLowerCase()}:${v.nonce.toLowerCase()}`;
   }
 }

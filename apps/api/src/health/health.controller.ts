@@ -1,13 +1,12 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, sharedWhileRunning } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InvariantStatusRepository } from '@app/ledger';
-import { REDIS, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
+import { REDIS, RedisClient, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
 
 @ApiTags('health')
 @Controller('health')
@@ -19,7 +18,7 @@ export class HealthController {
     private readonly config: AppConfig,
     private readonly invariants: InvariantStatusRepository,
     private readonly clock: Clock,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 

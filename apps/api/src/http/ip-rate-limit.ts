@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { REDIS } from '@app/queues';
+import { REDIS, RedisClient } from '@app/queues';
 import { ERROR_ENVELOPE_SCHEMA } from './api-envelope.decorator';
 
 /** The per-IP windows of unpaid requests, each with its own limit a minute. */
@@ -69,7 +68,7 @@ export class IpRateLimiter {
 
   constructor(
     config: AppConfig,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly clock: Clock,
   ) {
     this.prefix = config.queuePrefix;

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { REDIS } from '@app/queues';
+import { admissionKeyPrefix, REDIS, RedisClient } from '@app/queues';
 import { runClaimUntil } from '../execution-factory';
 import { RunClaimRequest } from './rate-limiter';
 
@@ -49,7 +48,7 @@ export interface InFlightRun {
 @Injectable()
 export class InFlightRuns {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -123,6 +122,6 @@ export class InFlightRuns {
   /** The Redis key of a payer's idempotency key's claim. */
   keyOf(payer: string, key: string): string {
     const hash = createHash('sha256').update(`${payer.toLowerCase()}\n${key}`).digest('hex');
-    return `${this.config.queuePrefix}:run:${hash}`;
+    return `${admissionKeyPrefix(this.config)}:run:${hash}`;
   }
 }

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import Redis from 'ioredis';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { REDIS } from '@app/queues';
+import { admissionKeyPrefix, REDIS, RedisClient } from '@app/queues';
 
 /** A Redis key to take (SET NX) in the same round trip as the count, until `expiresAtMs` (a payment's nonce claim). */
 export interface ClaimRequest {
@@ -99,7 +98,7 @@ export class RateLimiter {
   private readonly instance = `${process.pid}`;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -160,10 +159,10 @@ export class RateLimiter {
   }
 
   private clientKey(client: string): string {
-    return `${this.config.queuePrefix}:rl:client:${client.toLowerCase()}`;
+    return `${admissionKeyPrefix(this.config)}:rl:client:${client.toLowerCase()}`;
   }
 
   private agentKey(agentId: string): string {
-    return `${this.config.queuePrefix}:rl:agent:${agentId}`;
+    return `${admissionKeyPrefix(this.config)}:rl:agent:${agentId}`;
   }
 }
