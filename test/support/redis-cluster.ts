@@ -16,7 +16,19 @@ export interface TestRedisCluster {
   primaryOf(key: string): Promise<number>;
   /** kill -9 of the node on `port`; resolves once a replica has taken over its slots and the cluster is whole. */
   killPrimary(port: number): Promise<void>;
+  /**
+   * Kills the primary serving `key` once `count()` reaches `at` (during a load): which one, the count
+   * then, and after how long a replica served its slots, with the count by then.
+   */
+  killPrimaryAt(key: string, count: () => number, at: number): Promise<Failover>;
   stop(): Promise<void>;
+}
+
+export interface Failover {
+  port: number;
+  at: number;
+  after: number;
+  ms: number;
 }
 
 const NODE_TIMEOUT_MS = 1_000;
@@ -146,7 +158,7 @@ export async function startRedisCluster(primaries = 3): Promise<TestRedisCluster
   }
   const urls = nodes.map((n) => `redis://127.0.0.1:${n.port}`);
   const client = () => new Cluster(nodes.map((n) => ({ host: '127.0.0.1', port: n.port })));
-  return {
+  const handle: TestRedisCluster = {
     urls,
     client,
     async primaryOf(key) {
@@ -169,6 +181,14 @@ export async function startRedisCluster(primaries = 3): Promise<TestRedisCluster
         30_000,
       );
     },
+    async killPrimaryAt(key, count, at) {
+      const port = await handle.primaryOf(key);
+      await waitFor(async () => count() >= at, `${at} done before the kill`, 60_000);
+      const [then, t0] = [count(), Date.now()];
+      await handle.killPrimary(port);
+      return { port, at: then, after: count(), ms: Date.now() - t0 };
+    },
     stop,
   };
+  return handle;
 }
