@@ -11,7 +11,7 @@ import Redis, { Cluster } from 'ioredis';
 import { SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InFlightRuns, RateLimiter } from '@app/execution';
-import { redisClusterClient } from '@app/queues';
+import { readyWithin, redisClusterClient } from '@app/queues';
 import { NonceGuard } from '@app/x402';
 import { freePort } from '../support/ports';
 import { startPrivateRedis } from '../support/redis-server';
@@ -95,9 +95,9 @@ async function main(): Promise<void> {
     await single.stop();
   }
   const cluster = await startRedisCluster(3);
-  const client = redisClusterClient(cluster.urls, 2);
+  const client = redisClusterClient(cluster.urls, 'commands');
   try {
-    await client.ping();
+    await readyWithin(client, 10_000);
     for (const n of CONCURRENCY)
       rows.push(await measure('cluster (3 primaries)', client, () => client.nodes('master') as Redis[], n));
   } finally {

@@ -5,29 +5,64 @@ import { fileDispute, paidExecute } from '../support/disputes';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { seedCharge } from '../support/money';
 import { freePort } from '../support/ports';
+import { startRedisCluster } from '../support/redis-cluster';
 import { PrivateRedis, startPrivateRedis } from '../support/redis-server';
 import { newWallet, walletHeaders } from '../support/wallets';
+import { x402Header } from '../support/x402';
 
 const ENQUEUE_TIMEOUT_MS = 300;
+
+/** The Redis a case runs on: it goes down, comes back empty (so the api's queues can close), and stops. */
+interface Backend {
+  env: Record<string, string>;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function oneNode(): Promise<Backend> {
+  const port = await freePort();
+  let redis: PrivateRedis = await startPrivateRedis({ tcpPort: port });
+  return {
+    env: { REDIS_URL: redis.url! },
+    down: () => redis.stop(),
+    up: async () => void (redis = await startPrivateRedis({ tcpPort: port })),
+    stop: () => redis.stop(),
+  };
+}
+
+async function aCluster(): Promise<Backend> {
+  const cluster = await startRedisCluster(3);
+  return {
+    env: { REDIS_CLUSTER_NODES: cluster.urls.join(',') },
+    down: () => cluster.stopAll(),
+    up: () => cluster.restartAll(),
+    stop: () => cluster.stop(),
+  };
+}
 
 /**
  * Issue 16, defect 2: with Redis down, a request that has committed its rows and then wakes the
  * worker answers promptly (the enqueue is bounded by ENQUEUE_TIMEOUT_MS; the sweeper enqueues the
  * row later). Before, BullMQ's add never rejected and the request waited until Redis came back.
+ * Issue 37: the same on a Redis Cluster with every node gone, where the client queues nothing
+ * while the cluster is unreachable; and a paid execute, which Redis admits, is refused at once
+ * without a charge, on both.
  */
-describe('faults: Redis down after the commit (e2e)', () => {
+describe.each([
+  ['one Redis', oneNode],
+  ['a Redis Cluster', aCluster],
+])('faults: %s down after the commit (e2e)', (_redis, start) => {
   let api: ApiHarness;
   let ds: DataSource;
-  let redis: PrivateRedis;
+  let redis: Backend;
   let agentServer: TestAgentServer;
-  let port: number;
 
   beforeAll(async () => {
-    port = await freePort();
-    redis = await startPrivateRedis({ tcpPort: port });
+    redis = await start();
     agentServer = await new TestAgentServer().start();
     api = await startApi({
-      REDIS_URL: redis.url!,
+      ...redis.env,
       ENQUEUE_TIMEOUT_MS: String(ENQUEUE_TIMEOUT_MS),
       RATE_LIMIT_READS_PER_MIN: '600',
       OUTBOUND_ALLOW_HTTP: 'true',
@@ -36,8 +71,7 @@ describe('faults: Redis down after the commit (e2e)', () => {
     ds = api.app.get(DataSource);
   });
   afterAll(async () => {
-    // Redis comes back (empty: it kept nothing) so the api's queues can close.
-    redis = await startPrivateRedis({ tcpPort: port });
+    await redis.up();
     await api.close();
     await agentServer.stop();
     await redis.stop();
@@ -66,7 +100,7 @@ describe('faults: Redis down after the commit (e2e)', () => {
     await seedCharge(api.app, { agentId, agentFee: 2_000_000n, reputation: 90 });
     const call = await paidExecute(api, agentId, newWallet(), 11_000n);
 
-    await redis.stop();
+    await redis.down();
 
     const withdrawal = await timed(async () =>
       api.request('POST', '/api/v1/payments/withdraw', {
@@ -86,6 +120,24 @@ describe('faults: Redis down after the commit (e2e)', () => {
     expect(filed.ms).toBeLessThan(ENQUEUE_TIMEOUT_MS + 2_000);
     const [d] = await ds.query(`SELECT status FROM disputes WHERE id = $1`, [filed.result.body.data.disputeId]);
     expect(d.status).toBe('pending');
+
+    // Admission needs Redis (rate limits, the nonce claim): the request is refused at once, charging nothing.
+    const calls = agentServer.calls.length;
+    const [{ n: payments }] = await ds.query(`SELECT count(*)::int AS n FROM payments`);
+    const payment = await x402Header(newWallet(), { amount: 11_000n, payTo: api.config.platformWallet });
+    const refused = await timed(() =>
+      api.request('POST', '/api/v1/execute', {
+        body: { targetAgentId: agentId, capabilityId: 'translate', input: { text: 'redis is down' } },
+        headers: { [payment.name]: payment.value },
+      }),
+    );
+    // One node: two reconnection attempts (about 1-2.5 s here); a cluster without its offline queue: at once.
+    expect(refused.ms).toBeLessThan(5_000);
+    expect(refused.result.status).toBe(503);
+    expect(refused.result.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(refused.result.headers.get('retry-after')).toBe('1');
+    expect(agentServer.calls.length).toBe(calls);
+    expect((await ds.query(`SELECT count(*)::int AS n FROM payments`))[0].n).toBe(payments);
   });
 
   it('public reads are served while the per-IP limiter cannot reach Redis: counted in the process instead (issue 29), never refused for it', async () => {

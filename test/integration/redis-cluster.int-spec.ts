@@ -5,7 +5,7 @@ import { SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InFlightRuns, RateLimiter } from '@app/execution';
 import { Metrics } from '@app/metrics';
-import { FairShare, JobProducer, QUEUES, queuePrefixOf, redisClusterClient } from '@app/queues';
+import { FairShare, JobProducer, QUEUES, queuePrefixOf, readyWithin, redisClusterClient } from '@app/queues';
 import { NonceGuard } from '@app/x402';
 import { waitFor } from '../support/processes';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
@@ -24,7 +24,9 @@ describe('Redis scripts on a Redis Cluster (integration)', () => {
 
   beforeAll(async () => {
     cluster = await startRedisCluster(3);
-    redis = cluster.client();
+    // The client the apps use for everything but the queues (no offline queue: ready before use).
+    redis = redisClusterClient(cluster.urls, 'commands');
+    await readyWithin(redis, 10_000);
     config = {
       queuePrefix: prefix,
       redisClusterNodes: cluster.urls,
@@ -69,7 +71,7 @@ describe('Redis scripts on a Redis Cluster (integration)', () => {
   });
 
   it("holds a fair share's cap: one job of the key at a time, the others parked and woken in turn", async () => {
-    const connection = redisClusterClient(cluster.urls, null); // as BullMQ's workers need it
+    const connection = redisClusterClient(cluster.urls, 'queues'); // as BullMQ's workers need it
     const queue = new Queue(QUEUES.executions, { connection, prefix: queuePrefixOf(config, QUEUES.executions) });
     const metrics = new Metrics({ process: 'worker', defaultMetrics: false });
     const share = new FairShare(

@@ -2,7 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import Redis, { Cluster } from 'ioredis';
+import { redisClusterClient } from '@app/queues';
 import { freePort } from './ports';
 import { RunningProcess, waitFor } from './processes';
 
@@ -12,23 +14,18 @@ export interface TestRedisCluster {
   urls: string[];
   /** A cluster client (the caller disconnects it). */
   client(): Cluster;
+  /** Those of `keys` that exist (each read from its slot's primary). */
+  existing(keys: string[]): Promise<string[]>;
   /** The port of the primary that serves `key`'s slot now. */
   primaryOf(key: string): Promise<number>;
-  /** kill -9 of the node on `port`; resolves once a replica has taken over its slots and the cluster is whole. */
-  killPrimary(port: number): Promise<void>;
-  /**
-   * Kills the primary serving `key` once `count()` reaches `at` (during a load): which one, the count
-   * then, and after how long a replica served its slots, with the count by then.
-   */
-  killPrimaryAt(key: string, count: () => number, at: number): Promise<Failover>;
-  stop(): Promise<void>;
-}
+  /** kill -9 of every node, keeping their files: the cluster is gone. */
+  stopAll(): Promise<void>;
+  /** Every node started again, empty (nothing was saved), in the cluster's last shape; resolves once it is whole. */
+  restartAll(): Promise<void>;
+  /** kill -9 of the node on `port`; resolves once a replica has taken over its slots and the cluster is whole: after how long (ms). */
+  killPrimary(port: number): Promise<number>;
 
-export interface Failover {
-  port: number;
-  at: number;
-  after: number;
-  ms: number;
+  stop(): Promise<void>;
 }
 
 const NODE_TIMEOUT_MS = 1_000;
@@ -36,7 +33,34 @@ const bin = (tool: string) => (tool === 'redis-server' ? process.env.REDIS_SERVE
 
 interface Node {
   port: number;
+  dir: string;
+  args: string[];
   proc: RunningProcess;
+}
+
+/** Starts (or starts again, with its files: its nodes.conf keeps the cluster's shape) the node's redis-server. */
+async function spawnNode(node: Omit<Node, 'proc'>): Promise<RunningProcess> {
+  const log = join(node.dir, 'redis.log');
+  rmSync(log, { force: true });
+  // No pipes: a node forks to send its data to a replica, and a fork holding a pipe would outlive the node.
+  const child = spawn(bin('redis-server'), node.args, { stdio: 'ignore' });
+  const output = () => {
+    try {
+      return readFileSync(log, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', () => resolve(null));
+  });
+  await waitFor(async () => {
+    if (child.exitCode !== null)
+      throw new Error(`redis-server on ${node.port} exited (${child.exitCode}):\n${output()}`);
+    return /ready to accept connections/i.test(output());
+  }, `redis-server on ${node.port}`);
+  return { child, output, exited };
 }
 
 async function startNode(root: string): Promise<Node> {
@@ -59,25 +83,8 @@ async function startNode(root: string): Promise<Node> {
     ['--dir', dir],
     ['--logfile', join(dir, 'redis.log')],
   ].flatMap(([k, v]) => [String(k), String(v)]);
-  // No pipes: a node forks to send its data to a replica, and a fork holding a pipe would outlive the node.
-  const child = spawn(bin('redis-server'), args, { stdio: 'ignore' });
-  const output = () => {
-    try {
-      return readFileSync(join(dir, 'redis.log'), 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.once('error', () => resolve(null));
-  });
-  const proc = { child, output, exited };
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`redis-server on ${port} exited (${child.exitCode}):\n${output()}`);
-    return /ready to accept connections/i.test(output());
-  }, `redis-server on ${port}`);
-  return { port, proc };
+  const node = { port, dir, args };
+  return { ...node, proc: await spawnNode(node) };
 }
 
 type SlotRange = [from: number, to: number, primary: [host: string, port: number]];
@@ -161,13 +168,31 @@ export async function startRedisCluster(primaries = 3): Promise<TestRedisCluster
   const handle: TestRedisCluster = {
     urls,
     client,
+    async existing(keys) {
+      const c = client();
+      try {
+        const found = await Promise.all(keys.map((k) => c.exists(k)));
+        return keys.filter((_, i) => found[i] === 1);
+      } finally {
+        c.disconnect();
+      }
+    },
     async primaryOf(key) {
       const at = live()[0].port;
       const slot = await cluster<number>(at, 'KEYSLOT', key);
       return (await slots(at)).find(([from, to]) => slot >= from && slot <= to)![2][1];
     },
+    async stopAll() {
+      for (const n of live()) n.proc.child.kill('SIGKILL');
+      await Promise.all(nodes.map((n) => n.proc.exited));
+    },
+    async restartAll() {
+      for (const n of nodes) n.proc = await spawnNode(n);
+      await waitFor(() => whole(nodes.map((n) => n.port)), 'the restarted Redis Cluster whole', 30_000);
+    },
     async killPrimary(port) {
       const node = nodes.find((n) => n.port === port)!;
+      const t0 = Date.now();
       node.proc.child.kill('SIGKILL');
       await node.proc.exited;
       const rest = live().map((n) => n.port);
@@ -180,15 +205,50 @@ export async function startRedisCluster(primaries = 3): Promise<TestRedisCluster
         `a replica serving the slots of the primary on ${port}`,
         30_000,
       );
-    },
-    async killPrimaryAt(key, count, at) {
-      const port = await handle.primaryOf(key);
-      await waitFor(async () => count() >= at, `${at} done before the kill`, 60_000);
-      const [then, t0] = [count(), Date.now()];
-      await handle.killPrimary(port);
-      return { port, at: then, after: count(), ms: Date.now() - t0 };
+      return Date.now() - t0;
     },
     stop,
   };
   return handle;
+}
+
+/** What `killQueuePrimary` saw and did. */
+export interface Failover {
+  /** The port of the primary killed. */
+  port: number;
+  /** The queue's jobs waiting (waiting, delayed, prioritized) on it just before the kill. */
+  waiting: number;
+  /** How long until a replica served its slots (ms). */
+  ms: number;
+}
+
+/**
+ * Kills the primary serving BullMQ queue `queue` of deployment `prefix` (its `{prefix:queue}` slot)
+ * once `due()` says so and at least `minWaiting` of the queue's jobs wait there, read through
+ * BullMQ on the cluster: the kill falls while work sits on the node.
+ */
+export async function killQueuePrimary(
+  cluster: TestRedisCluster,
+  o: { prefix: string; queue: string; due: () => boolean; minWaiting: number },
+): Promise<Failover> {
+  const tag = `{${o.prefix}:${o.queue}}`;
+  const port = await cluster.primaryOf(tag);
+  const connection = redisClusterClient(cluster.urls, 'queues');
+  const q = new Queue(o.queue, { connection, prefix: tag });
+  let waiting: number;
+  try {
+    const count = async () => {
+      const c = await q.getJobCounts('waiting', 'delayed', 'prioritized');
+      return c.waiting + c.delayed + c.prioritized;
+    };
+    waiting = await waitFor(
+      async () => (o.due() ? ((n) => n >= o.minWaiting && n)(await count()) : false),
+      `${o.minWaiting} jobs waiting on ${tag}`,
+      60_000,
+    );
+  } finally {
+    await q.close();
+    connection.disconnect();
+  }
+  return { port, waiting, ms: await cluster.killPrimary(port) };
 }

@@ -7,7 +7,8 @@ import { FairShare, jobId, JobName, JobPayloads, JobProducer, REDIS, RedisClient
 /**
  * Postgres holds every piece of pending work; BullMQ only wakes workers. This plain process
  * timer (not a BullMQ repeatable, which would vanish with Redis) re-enqueues whatever is due:
- * at start, every MAINTENANCE_INTERVAL_MS, and when Redis comes back. Job ids carry the time
+ * at start, every MAINTENANCE_INTERVAL_MS, when Redis comes back, and when a Redis Cluster loses a
+ * node (a primary failed over, perhaps without all its writes). Job ids carry the time
  * slot, so several workers enqueue each item once per slot; processors claim rows, so a
  * duplicate run does nothing.
  */
@@ -17,6 +18,12 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running = false;
   private readonly onReady = () => void this.tick();
+  /** A cluster's node left (a primary failed over): what it had not copied to its replica is gone, fair-share lines too maybe. */
+  private linesSuspect = false;
+  private readonly onNodeLost = () => {
+    this.linesSuspect = true;
+    void this.tick();
+  };
 
   constructor(
     private readonly producer: JobProducer,
@@ -33,11 +40,13 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     this.timer = setInterval(() => void this.tick(), this.config.maintenanceIntervalMs);
     this.timer.unref();
     this.redis.on('ready', this.onReady);
+    this.redis.on('-node', this.onNodeLost);
   }
 
   onApplicationShutdown(): void {
     if (this.timer) clearInterval(this.timer);
     this.redis.off('ready', this.onReady);
+    this.redis.off('-node', this.onNodeLost);
   }
 
   async tick(): Promise<void> {
@@ -46,9 +55,10 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     const slot = Math.floor(this.clock.nowMs() / this.config.maintenanceIntervalMs);
     try {
       // Redis lost the jobs waiting their agent's or host's turn: their rows, marked in line, are due again.
-      if (await this.share.linesLost()) {
+      if (this.linesSuspect || (await this.share.linesLost())) {
         for (const release of this.sources.linesLost()) await release();
         await this.share.linesKept();
+        this.linesSuspect = false;
       }
       await this.enqueue('auth-messages.prune', { requestedAt: this.clock.now().toISOString() }, slot);
       // The ledger sits below the queues: its invariant history's prune is enqueued here, like the auth lib's.

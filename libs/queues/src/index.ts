@@ -4,7 +4,14 @@ export { JobProducer, TRACE_FIELD } from './job.producer';
 export { QueuesModule } from './queues.module';
 export { GetQueueStats } from './usecases/get-queue-stats/get-queue-stats.usecase';
 export type { QueueStats } from './usecases/get-queue-stats/get-queue-stats.usecase';
-export { admissionKeyPrefix, queuePrefixOf, redisClusterClient, redisConnectionOptions } from './redis.options';
+export {
+  admissionKeyPrefix,
+  pingRedis,
+  readyWithin,
+  queuePrefixOf,
+  redisClusterClient,
+  redisConnectionOptions,
+} from './redis.options';
 export type { RedisClient } from './redis.options';
 export { QUEUE_CONNECTION, REDIS, RedisModule } from './redis.module';
 export { workerHeartbeatKey } from './heartbeat';

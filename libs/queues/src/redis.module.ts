@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { RedisClient, redisClusterClient, redisCommandsClient } from './redis.options';
+import { readyWithin, RedisClient, redisClusterClient, redisCommandsClient } from './redis.options';
 
 export const REDIS = Symbol('REDIS');
 /** On a Redis Cluster, the one cluster client BullMQ's queues and workers share (null on one node). */
@@ -22,12 +22,21 @@ class RedisCloser implements OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
-    { provide: REDIS, inject: [AppConfig], useFactory: (config: AppConfig) => redisCommandsClient(config) },
+    {
+      provide: REDIS,
+      inject: [AppConfig],
+      useFactory: async (config: AppConfig) => {
+        const client = redisCommandsClient(config);
+        // A cluster client without an offline queue fails commands until it has the slot map: wait for it a little.
+        if (config.redisClusterNodes) await readyWithin(client, 5_000);
+        return client;
+      },
+    },
     {
       provide: QUEUE_CONNECTION,
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        config.redisClusterNodes ? redisClusterClient(config.redisClusterNodes, null) : null,
+        config.redisClusterNodes ? redisClusterClient(config.redisClusterNodes, 'queues') : null,
     },
     RedisCloser,
   ],

@@ -21,23 +21,39 @@ export function redisConnectionOptions(url: string): RedisOptions {
 }
 
 /**
- * A cluster client from seed URLs. While a primary fails over (its replica is promoted after the
- * cluster's node timeout), commands get CLUSTERDOWN or a closed connection: ioredis refreshes the
- * slot map and sends them again, up to `maxRedirections` times `retryDelayOnClusterDown` (about 10 s
- * here), instead of failing them at once.
+ * How long a cluster client rides through a primary failing over (its replica promoted after the
+ * cluster's node timeout): while the dead primary still owns its slots, a command to them is sent
+ * again every `retryMs` (the slot map refreshed), at most `redirections` times. A round may spend
+ * two (a MOVED, then the closed connection), so the budget is about half to all of their product.
  */
-export function redisClusterClient(nodes: string[], maxRetriesPerRequest: number | null): Cluster {
+const RIDE_THROUGH = {
+  /** A request waits 5-10 s at most, then fails (nothing charged: admission refuses it). */
+  commands: { retryMs: 200, redirections: 50 },
+  /** BullMQ expects its commands to go through: about 1-2 minutes, past the default 15 s node timeout. */
+  queues: { retryMs: 500, redirections: 240 },
+} as const;
+
+/**
+ * A cluster client from seed URLs (credentials and TLS from the first). The commands client has no
+ * offline queue: while the cluster is unreachable its commands fail at once, as one node's do
+ * after two retries, instead of waiting for it to come back. With TLS the seed names are kept
+ * unresolved, so certificates are checked against the names they were issued for.
+ */
+export function redisClusterClient(nodes: string[], role: keyof typeof RIDE_THROUGH): Cluster {
   const seeds = nodes.map((n) => redisConnectionOptions(n));
   const { username, password, tls } = seeds[0];
+  const { retryMs, redirections } = RIDE_THROUGH[role];
   const options: ClusterOptions = {
-    redisOptions: { username, password, tls, maxRetriesPerRequest, enableReadyCheck: true },
+    redisOptions: { username, password, tls, maxRetriesPerRequest: role === 'queues' ? null : 2 },
     enableReadyCheck: true,
-    retryDelayOnClusterDown: 200,
-    retryDelayOnFailover: 200,
-    retryDelayOnTryAgain: 200,
-    maxRedirections: 50,
+    enableOfflineQueue: role === 'queues',
+    retryDelayOnClusterDown: retryMs,
+    retryDelayOnFailover: retryMs,
+    retryDelayOnTryAgain: retryMs,
+    maxRedirections: redirections,
     slotsRefreshTimeout: 2_000,
     clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
+    ...(tls ? { dnsLookup: (address, lookup) => lookup(null, address) } : {}),
   };
   return new Cluster(
     seeds.map((s) => ({ host: s.host, port: s.port })),
@@ -47,8 +63,37 @@ export function redisClusterClient(nodes: string[], maxRetriesPerRequest: number
 
 /** The client of everything but the queues: a request waits through at most two retries. */
 export function redisCommandsClient(config: AppConfig): RedisClient {
-  if (config.redisClusterNodes) return redisClusterClient(config.redisClusterNodes, 2);
+  if (config.redisClusterNodes) return redisClusterClient(config.redisClusterNodes, 'commands');
   return new Redis({ ...redisConnectionOptions(config.redisUrl), maxRetriesPerRequest: 2, lazyConnect: false });
+}
+
+/**
+ * Resolves once `client` is ready, or after `ms` (a Redis that is down does not hold a process's
+ * start; its commands fail until it is up).
+ */
+export function readyWithin(client: RedisClient, ms: number): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    client.once('ready', done);
+  });
+}
+
+/**
+ * PING, and on a cluster every primary the client knows (a key's primary down fails it, where a
+ * lone PING would reach some other node). Rejects when none answers.
+ */
+export async function pingRedis(client: RedisClient): Promise<string> {
+  if (!(client instanceof Cluster)) return client.ping();
+  const primaries = client.nodes('master');
+  if (primaries.length === 0) throw new Error('no Redis Cluster primary connected');
+  const replies = await Promise.all(primaries.map((n) => n.ping()));
+  return replies.every((r) => r === 'PONG') ? 'PONG' : 'unexpected';
 }
 
 /**

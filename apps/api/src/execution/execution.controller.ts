@@ -86,7 +86,7 @@ export class ExecutionController {
   })
   @ApiEnvelope(ExecutionResponse)
   @ApiEnvelope(AsyncAcceptedResponse, 202)
-  @ApiErrors(400, 402, 404, 409, 422, 429, 502, 504)
+  @ApiErrors(400, 402, 404, 409, 422, 429, 502, 503, 504)
   @UseFilters(ExecuteRejectionsFilter)
   async execute(
     @Body() dto: ExecuteDto,

@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, sharedWhileRunning } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InvariantStatusRepository } from '@app/ledger';
-import { REDIS, RedisClient, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
+import { pingRedis, REDIS, RedisClient, WorkerHeartbeat, workerHeartbeatKey } from '@app/queues';
 
 @ApiTags('health')
 @Controller('health')
@@ -98,7 +98,7 @@ export class HealthController {
     try {
       // Bounded: with Redis gone a command may wait for the reconnection instead of failing.
       const reply = await Promise.race([
-        this.redis.ping(),
+        pingRedis(this.redis),
         new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 1_000).unref()),
       ]);
       if (reply === 'timeout') return indicator.down({ message: 'unreachable' });

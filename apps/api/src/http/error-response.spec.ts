@@ -50,6 +50,15 @@ describe('toErrorResponse', () => {
     expect(JSON.stringify(r.body)).not.toMatch(/password|postgres|10\.0\.0\.5|stack/);
   });
 
+  it('says when to come back on a domain SERVICE_UNAVAILABLE (admission without Redis, a full live feed): 503 with Retry-After', () => {
+    const r = toErrorResponse(new AppException('SERVICE_UNAVAILABLE', 'try again'));
+    expect(r).toEqual({
+      status: 503,
+      body: { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'try again' } },
+      headers: { 'Retry-After': '1' },
+    });
+  });
+
   it('answers Postgres momentarily unavailable (no pooled connection in time, a deadlock victim, a terminated backend, a connection lost) with 503 and Retry-After, and a real fault still with 500', () => {
     const driver = (code: string, message: string) =>
       new QueryFailedError('SELECT 1', [], Object.assign(new Error(message), { code }));

@@ -48,7 +48,9 @@ export function toErrorResponse(exception: unknown): {
       },
       ...offer.body,
     };
-    return { status: httpStatusOf(exception.code), body, headers: offer.headers };
+    // A refusal for want of a moment (Redis or a capacity limit) says when to come back.
+    const retry: Record<string, string> = exception.code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': '1' } : {};
+    return { status: httpStatusOf(exception.code), body, headers: { ...offer.headers, ...retry } };
   }
   if (exception instanceof HttpException && (exception.getStatus() < 500 || exception.getStatus() === 503)) {
     const status = exception.getStatus();

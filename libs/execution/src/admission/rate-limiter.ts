@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { Clock } from '@app/common';
+import { AppException, Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { admissionKeyPrefix, REDIS, RedisClient } from '@app/queues';
 
@@ -138,6 +138,13 @@ export class RateLimiter {
       .catch((err: Error) => {
         if (!/NOSCRIPT/.test(err.message)) throw err;
         return this.redis.eval(SCRIPT, ...args);
+      })
+      .catch(() => {
+        // Redis down or failing over: nothing is admitted, and nothing was done for the request yet.
+        throw new AppException(
+          'SERVICE_UNAVAILABLE',
+          'Admission is momentarily unavailable; send the request again shortly',
+        );
       })) as [number, number, number, number, number, number | string];
     return {
       clientRemaining: Math.max(0, clientLeft),
