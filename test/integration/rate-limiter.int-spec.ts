@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { FixedClock, SystemClock } from '@app/common';
+import { FixedClock, SystemClock, UnavailableException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InFlightRuns, MAX_WAITERS, RateLimiter } from '@app/execution';
 import { waitFor } from '../support/processes';
 import { NonceGuard } from '@app/x402';
-import { redisConnectionOptions } from '@app/queues';
+import { RedisClient, redisConnectionOptions } from '@app/queues';
 import { TEST_REDIS_URL } from '../setup/test-env';
 import { startPrivateRedis } from '../support/redis-server';
 
@@ -40,6 +40,21 @@ describe('RateLimiter (integration)', () => {
     expect(await limiter.hit('0xaaa2', 'agent-1', c)).toMatchObject({ claimed: false, retryAfterS: null });
     expect(await redis.pttl(c.key)).toBeGreaterThan(50_000);
     expect(await limiter.hit('0xaaa3', 'agent-1')).toMatchObject({ claimed: null, retryAfterS: null });
+  });
+
+  it('refuses with SERVICE_UNAVAILABLE (Retry-After 1 s) when Redis does not answer, and lets any other Redis error through', async () => {
+    const failing = (err: Error) =>
+      new RateLimiter(
+        { evalsha: () => Promise.reject(err) } as unknown as RedisClient,
+        { queuePrefix: prefix } as AppConfig,
+        new SystemClock(),
+      );
+    const down = failing(new Error('Reached the max retries per request limit (which is 2).'));
+    await expect(down.hit('0xccc1', 'agent-3')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfterS: 1 });
+    const cluster = failing(new Error("Cluster isn't ready and enableOfflineQueue options is false"));
+    await expect(cluster.hit('0xccc1', 'agent-3')).rejects.toBeInstanceOf(UnavailableException);
+    const bug = failing(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'));
+    await expect(bug.hit('0xccc1', 'agent-3')).rejects.toThrow(/WRONGTYPE/);
   });
 
   it('takes no claim for a request it turns away (429), and counts it not', async () => {

@@ -5,7 +5,17 @@ import { SystemClock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { InFlightRuns, RateLimiter } from '@app/execution';
 import { Metrics } from '@app/metrics';
-import { FairShare, JobProducer, QUEUES, queuePrefixOf, readyWithin, redisClusterClient } from '@app/queues';
+import {
+  FairShare,
+  JobProducer,
+  pingRedis,
+  QUEUES,
+  queuePrefixOf,
+  readyWithin,
+  redisClusterClient,
+  slotOwners,
+  watchFailovers,
+} from '@app/queues';
 import { NonceGuard } from '@app/x402';
 import { waitFor } from '../support/processes';
 import { startRedisCluster, TestRedisCluster } from '../support/redis-cluster';
@@ -108,6 +118,41 @@ describe('Redis scripts on a Redis Cluster (integration)', () => {
       await queue.obliterate({ force: true });
       await queue.close();
       connection.disconnect();
+    }
+  });
+
+  // Last: it kills a primary.
+  it('readiness fails while a primary is dead and holds again once its replica serves; the failover is seen once settled', async () => {
+    expect(await pingRedis(redis)).toBe('PONG');
+    let failovers = 0;
+    const stop = watchFailovers(redis, () => failovers++);
+    try {
+      const victim = await cluster.primaryOf(`{${prefix}:executions}`);
+      const killed = cluster.killPrimary(victim);
+      await waitFor(
+        async () =>
+          pingRedis(redis).then(
+            () => false,
+            () => true,
+          ),
+        'readiness to fail',
+        10_000,
+      );
+      await killed;
+      await waitFor(
+        async () =>
+          pingRedis(redis).then(
+            () => true,
+            () => false,
+          ),
+        'readiness again',
+        20_000,
+      );
+      // The client's slot map has the replica in its primary's place.
+      expect(slotOwners(redis).has(`127.0.0.1:${victim}`)).toBe(false);
+      expect(failovers).toBeGreaterThanOrEqual(1);
+    } finally {
+      stop();
     }
   });
 });

@@ -2,27 +2,48 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/metrics';
-import { FairShare, jobId, JobName, JobPayloads, JobProducer, REDIS, RedisClient, SweepRegistry } from '@app/queues';
+import {
+  FairShare,
+  jobId,
+  JobName,
+  JobPayloads,
+  JobProducer,
+  QUEUE_CONNECTION,
+  REDIS,
+  RedisClient,
+  SweepRegistry,
+  watchFailovers,
+} from '@app/queues';
 
 /**
  * Postgres holds every piece of pending work; BullMQ only wakes workers. This plain process
  * timer (not a BullMQ repeatable, which would vanish with Redis) re-enqueues whatever is due:
- * at start, every MAINTENANCE_INTERVAL_MS, when Redis comes back, and when a Redis Cluster loses a
- * node (a primary failed over, perhaps without all its writes). Job ids carry the time
+ * at start, every MAINTENANCE_INTERVAL_MS, when Redis comes back, and when a Redis Cluster's
+ * primary is replaced (a failover, perhaps without all its writes). Job ids carry the time
  * slot, so several workers enqueue each item once per slot; processors claim rows, so a
  * duplicate run does nothing.
  */
+/** A failover shows as several slot refreshes, on both clients: one sweep after they settle. */
+const FAILOVER_SETTLE_MS = 500;
+
 @Injectable()
 export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Sweeper.name);
   private timer?: NodeJS.Timeout;
   private running = false;
   private readonly onReady = () => void this.tick();
-  /** A cluster's node left (a primary failed over): what it had not copied to its replica is gone, fair-share lines too maybe. */
+  /** A Redis Cluster's primary was replaced: what it had not copied to its replica is gone, fair-share lines maybe too. */
   private linesSuspect = false;
-  private readonly onNodeLost = () => {
+  private again = false;
+  private unwatch: (() => void)[] = [];
+  private failoverTimer?: NodeJS.Timeout;
+  /** Once per burst of slot refreshes (a failover is seen by both clients, several times). */
+  private readonly onFailover = () => {
     this.linesSuspect = true;
-    void this.tick();
+    this.failoverTimer ??= setTimeout(() => {
+      this.failoverTimer = undefined;
+      void this.tick();
+    }, FAILOVER_SETTLE_MS).unref();
   };
 
   constructor(
@@ -31,6 +52,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly clock: Clock,
     private readonly sources: SweepRegistry,
     @Inject(REDIS) private readonly redis: RedisClient,
+    @Inject(QUEUE_CONNECTION) private readonly queues: RedisClient | null,
     private readonly metrics: Metrics,
     private readonly share: FairShare,
   ) {}
@@ -40,25 +62,36 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     this.timer = setInterval(() => void this.tick(), this.config.maintenanceIntervalMs);
     this.timer.unref();
     this.redis.on('ready', this.onReady);
-    this.redis.on('-node', this.onNodeLost);
+    this.unwatch = [watchFailovers(this.redis, this.onFailover), watchFailovers(this.queues, this.onFailover)];
   }
 
   onApplicationShutdown(): void {
     if (this.timer) clearInterval(this.timer);
     this.redis.off('ready', this.onReady);
-    this.redis.off('-node', this.onNodeLost);
+    for (const stop of this.unwatch) stop();
+    if (this.failoverTimer) clearTimeout(this.failoverTimer);
   }
 
   async tick(): Promise<void> {
-    if (this.running) return;
+    if (this.running) {
+      // A failover seen while a sweep runs gets a sweep of its own once this one ends.
+      this.again ||= this.linesSuspect;
+      return;
+    }
     this.running = true;
     const slot = Math.floor(this.clock.nowMs() / this.config.maintenanceIntervalMs);
     try {
       // Redis lost the jobs waiting their agent's or host's turn: their rows, marked in line, are due again.
-      if (this.linesSuspect || (await this.share.linesLost())) {
-        for (const release of this.sources.linesLost()) await release();
-        await this.share.linesKept();
-        this.linesSuspect = false;
+      const suspect = this.linesSuspect;
+      this.linesSuspect = false; // a failover seen from here on is swept again
+      try {
+        if (suspect || (await this.share.linesLost())) {
+          for (const release of this.sources.linesLost()) await release();
+          await this.share.linesKept();
+        }
+      } catch (err) {
+        this.linesSuspect ||= suspect;
+        throw err;
       }
       await this.enqueue('auth-messages.prune', { requestedAt: this.clock.now().toISOString() }, slot);
       // The ledger sits below the queues: its invariant history's prune is enqueued here, like the auth lib's.
@@ -82,6 +115,10 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
       this.logger.warn({ err: (err as Error).message }, 'sweep incomplete; will retry next tick');
     } finally {
       this.running = false;
+      if (this.again) {
+        this.again = false;
+        void this.tick();
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-export { AppException, ERROR_CODES, NotFoundException, ValidationException } from './errors';
+export { AppException, ERROR_CODES, NotFoundException, UnavailableException, ValidationException } from './errors';
 export type { ErrorCode, ErrorDetails, FieldError, PaymentOffer } from './errors';
 export { bigintTransformer, formatMicros, Usdc } from './money';
 export { isUuid, newId, newUuid } from './ids';

@@ -6,7 +6,6 @@ export { GetQueueStats } from './usecases/get-queue-stats/get-queue-stats.usecas
 export type { QueueStats } from './usecases/get-queue-stats/get-queue-stats.usecase';
 export {
   admissionKeyPrefix,
-  pingRedis,
   readyWithin,
   queuePrefixOf,
   redisClusterClient,
@@ -20,3 +19,4 @@ export { SweepRegistry } from './sweep.registry';
 export type { DueWork, SweepSource } from './sweep.registry';
 export { FairShare } from './fair-share';
 export type { CapGate, CapPass } from './fair-share';
+export { isRedisUnavailable, pingRedis, slotOwners, watchFailovers } from './redis-health';

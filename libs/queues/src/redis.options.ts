@@ -37,7 +37,8 @@ const RIDE_THROUGH = {
  * A cluster client from seed URLs (credentials and TLS from the first). The commands client has no
  * offline queue: while the cluster is unreachable its commands fail at once, as one node's do
  * after two retries, instead of waiting for it to come back. With TLS the seed names are kept
- * unresolved, so certificates are checked against the names they were issued for.
+ * unresolved (as ioredis advises for TLS clusters that announce host names), so certificates are checked
+ * against those names.
  */
 export function redisClusterClient(nodes: string[], role: keyof typeof RIDE_THROUGH): Cluster {
   const seeds = nodes.map((n) => redisConnectionOptions(n));
@@ -52,6 +53,8 @@ export function redisClusterClient(nodes: string[], role: keyof typeof RIDE_THRO
     retryDelayOnTryAgain: retryMs,
     maxRedirections: redirections,
     slotsRefreshTimeout: 2_000,
+    // The slot map follows a failover even without traffic (readiness, watchFailovers read it).
+    slotsRefreshInterval: 2_000,
     clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
     ...(tls ? { dnsLookup: (address, lookup) => lookup(null, address) } : {}),
   };
@@ -82,18 +85,6 @@ export function readyWithin(client: RedisClient, ms: number): Promise<void> {
     const timer = setTimeout(done, ms);
     client.once('ready', done);
   });
-}
-
-/**
- * PING, and on a cluster every primary the client knows (a key's primary down fails it, where a
- * lone PING would reach some other node). Rejects when none answers.
- */
-export async function pingRedis(client: RedisClient): Promise<string> {
-  if (!(client instanceof Cluster)) return client.ping();
-  const primaries = client.nodes('master');
-  if (primaries.length === 0) throw new Error('no Redis Cluster primary connected');
-  const replies = await Promise.all(primaries.map((n) => n.ping()));
-  return replies.every((r) => r === 'PONG') ? 'PONG' : 'unexpected';
 }
 
 /**

@@ -105,7 +105,7 @@ export class CapabilityExecuteController {
   })
   @ApiEnvelope(ExecutionResponse)
   @ApiEnvelope(AsyncAcceptedResponse, 202)
-  @ApiErrors(400, 402, 404, 409, 422, 429, 502, 504)
+  @ApiErrors(400, 402, 404, 409, 422, 429, 502, 503, 504)
   @UseFilters(ExecuteRejectionsFilter)
   async execute(
     @Param('agentId', UuidParamPipe) agentId: string,

@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, Injectable } from '@nestjs/common';
+import { UnavailableException } from '@app/common';
 import type { Request, Response } from 'express';
 import { CountRejectedExecute, ExecuteRejected } from '@app/execution';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
@@ -30,9 +31,13 @@ export class ExecuteRejectionsFilter extends AllExceptionsFilter {
     const res = host.switchToHttp().getResponse<Response>();
     let error = exception;
     let limits = null;
+    // A refusal because Redis did not answer is not counted: that would wait on Redis a second time.
     if (exception instanceof ExecuteRejected) {
       ({ error, limits } = exception);
-    } else if (res.getHeader('X-RateLimit-Client-Remaining') === undefined) {
+    } else if (
+      !(exception instanceof UnavailableException) &&
+      res.getHeader('X-RateLimit-Client-Remaining') === undefined
+    ) {
       limits = await this.countRejected.execute(
         req.ip ?? 'unknown',
         (req.body as { targetAgentId?: unknown } | undefined)?.targetAgentId ?? req.params?.agentId,

@@ -5,7 +5,7 @@ import {
   ServiceUnavailableException,
 } from '@nestjs/common';
 import { QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { AppException } from '@app/common';
+import { AppException, UnavailableException } from '@app/common';
 import { errorKind } from '@app/database';
 import { toErrorResponse, writeError } from './error-response';
 
@@ -50,13 +50,14 @@ describe('toErrorResponse', () => {
     expect(JSON.stringify(r.body)).not.toMatch(/password|postgres|10\.0\.0\.5|stack/);
   });
 
-  it('says when to come back on a domain SERVICE_UNAVAILABLE (admission without Redis, a full live feed): 503 with Retry-After', () => {
-    const r = toErrorResponse(new AppException('SERVICE_UNAVAILABLE', 'try again'));
+  it('says when to come back on an UnavailableException (admission without Redis): 503 with Retry-After; not on other 503s', () => {
+    const r = toErrorResponse(new UnavailableException('try again', 2));
     expect(r).toEqual({
       status: 503,
       body: { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'try again' } },
-      headers: { 'Retry-After': '1' },
+      headers: { 'Retry-After': '2' },
     });
+    expect(toErrorResponse(new AppException('SERVICE_UNAVAILABLE', 'full')).headers).toEqual({});
   });
 
   it('answers Postgres momentarily unavailable (no pooled connection in time, a deadlock victim, a terminated backend, a connection lost) with 503 and Retry-After, and a real fault still with 500', () => {

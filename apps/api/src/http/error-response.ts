@@ -1,7 +1,7 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { AppException, ErrorCode } from '@app/common';
+import { AppException, ErrorCode, UnavailableException } from '@app/common';
 import { errorKind, isTransientDatabaseError } from '@app/database';
 import { httpStatusOf } from './error-status';
 import { offerRendering } from './x402-http';
@@ -48,8 +48,9 @@ export function toErrorResponse(exception: unknown): {
       },
       ...offer.body,
     };
-    // A refusal for want of a moment (Redis or a capacity limit) says when to come back.
-    const retry: Record<string, string> = exception.code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': '1' } : {};
+    // A refusal for want of a moment (Redis unreachable) says when to come back.
+    const retry: Record<string, string> =
+      exception instanceof UnavailableException ? { 'Retry-After': String(exception.retryAfterS) } : {};
     return { status: httpStatusOf(exception.code), body, headers: { ...offer.headers, ...retry } };
   }
   if (exception instanceof HttpException && (exception.getStatus() < 500 || exception.getStatus() === 503)) {

@@ -29,6 +29,16 @@ export class AppException extends Error {
   }
 }
 
+/** SERVICE_UNAVAILABLE for want of a moment (Redis unreachable, failing over): a transport says when to come back. */
+export class UnavailableException extends AppException {
+  constructor(
+    message: string,
+    readonly retryAfterS = 1,
+  ) {
+    super('SERVICE_UNAVAILABLE', message);
+  }
+}
+
 export interface FieldError {
   field: string;
   messages: string[];

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { AppException, Clock } from '@app/common';
+import { Clock, UnavailableException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { admissionKeyPrefix, REDIS, RedisClient } from '@app/queues';
+import { admissionKeyPrefix, isRedisUnavailable, REDIS, RedisClient } from '@app/queues';
 
 /** A Redis key to take (SET NX) in the same round trip as the count, until `expiresAtMs` (a payment's nonce claim). */
 export interface ClaimRequest {
@@ -93,6 +93,7 @@ const SCRIPT_SHA = createHash('sha1').update(SCRIPT).digest('hex');
 
 @Injectable()
 export class RateLimiter {
+  private readonly logger = new Logger(RateLimiter.name);
   private seq = 0;
   /** Makes window members unique across api processes. */
   private readonly instance = `${process.pid}`;
@@ -139,12 +140,11 @@ export class RateLimiter {
         if (!/NOSCRIPT/.test(err.message)) throw err;
         return this.redis.eval(SCRIPT, ...args);
       })
-      .catch(() => {
+      .catch((err: Error) => {
+        if (!isRedisUnavailable(err)) throw err;
         // Redis down or failing over: nothing is admitted, and nothing was done for the request yet.
-        throw new AppException(
-          'SERVICE_UNAVAILABLE',
-          'Admission is momentarily unavailable; send the request again shortly',
-        );
+        this.logger.warn({ err: err.message }, 'admission refused: Redis did not answer');
+        throw new UnavailableException('Admission is momentarily unavailable; send the request again shortly');
       })) as [number, number, number, number, number, number | string];
     return {
       clientRemaining: Math.max(0, clientLeft),

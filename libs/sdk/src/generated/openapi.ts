@@ -4738,6 +4738,23 @@ export interface operations {
                 };
             };
             /** @description Error envelope */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
             504: {
                 headers: {
                     [name: string]: unknown;
