@@ -146,6 +146,9 @@ export async function freshDatabase(name: string): Promise<string> {
   const migrator = new DataSource(buildDataSourceOptions({ url, poolSize: 1 }));
   await migrator.initialize();
   await migrator.runMigrations({ transaction: 'each' });
+  // BENCH_DROP_INDEXES=a,b: an A/B of what those indexes cost the writes (docs/performance.md).
+  for (const ix of (process.env.BENCH_DROP_INDEXES ?? '').split(',').filter((i) => /^\w+$/.test(i)))
+    await migrator.query(`DROP INDEX "${ix}"`);
   await migrator.destroy();
   return url;
 }

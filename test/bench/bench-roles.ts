@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { request } from 'undici';
+import { ClockModule } from '@app/common';
 import { ConfigModule, loadConfig } from '@app/config';
 import { buildDataSourceOptions } from '@app/database';
 import {
@@ -102,12 +103,13 @@ async function roleBaseline(agentUrl: string): Promise<string> {
       }),
       // The ledger reads its shard count from the configuration.
       ConfigModule.forRoot(loadConfig({ NODE_ENV: 'test', DATABASE_URL: DB_URL, LOG_LEVEL: 'silent' })),
+      ClockModule.register(),
       LedgerModule,
     ],
     controllers: [BaselineController],
   })
   class BaselineModule {}
-  const baselineApp = await NestFactory.create(BaselineModule, { logger: false });
+  const baselineApp = await NestFactory.create(BaselineModule, { logger: ['error'], abortOnError: false });
   await baselineApp.listen(0, '127.0.0.1');
   return `http://127.0.0.1:${(baselineApp.getHttpServer().address() as AddressInfo).port}/baseline`;
 }
