@@ -1,6 +1,6 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
-import { RunPendingExecution } from '@app/execution';
+import { MAX_WAITERS, RunPendingExecution } from '@app/execution';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
 import { PAYMENT_CHECKS } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
@@ -130,17 +130,19 @@ describe('Execution API (e2e)', () => {
       expect(await counts()).toEqual(before);
     });
 
-    it('charges once for 10 concurrent duplicates carrying different payments', async () => {
+    // One runs and MAX_WAITERS wait for it: as many as may wait (one more may be told 409 at once, when
+    // all arrive while the first runs: execution-idempotency-inflight tests that).
+    it(`charges once for ${1 + MAX_WAITERS} concurrent duplicates carrying different payments`, async () => {
       const client = newWallet();
       const before = await counts();
       const results = await Promise.all(
-        Array.from({ length: 10 }, async () =>
+        Array.from({ length: 1 + MAX_WAITERS }, async () =>
           execute(body({ text: 'race' }, { idempotencyKey: 'race-1' }), await paid(client)),
         ),
       );
       const ids = new Set(results.map((r) => r.body.data?.requestId));
       // Each duplicate waited for the one that ran, and answers its result.
-      expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expect(results.map((r) => r.status)).toEqual(Array(1 + MAX_WAITERS).fill(200));
       expect(ids.size).toBe(1);
       expect(agentCalls('race')).toBe(1);
       const after = await counts();
