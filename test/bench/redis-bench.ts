@@ -43,6 +43,7 @@ async function measure(label: string, client: Redis | Cluster, nodes: () => Redi
   const prefix = `bench${randomBytes(3).toString('hex')}`;
   const config = {
     queuePrefix: prefix,
+    // Only whether it is set matters here: it gives the admission keys their shared hash tag.
     redisClusterNodes: client instanceof Cluster ? ['x'] : null,
     rateLimitClientPerMin: 1_000_000,
     rateLimitAgentPerMin: 1_000_000,
