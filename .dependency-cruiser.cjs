@@ -121,6 +121,15 @@ module.exports = {
       to: { path: '^test/' },
     },
     {
+      name: 'contract-tests-stand-alone',
+      severity: 'error',
+      comment:
+        'Contract tests (test/contract, CONTRIBUTING.md) are written from the public contract only: they import ' +
+        'node built-ins, ethers, pg and files inside test/contract, never the code they test or its test support.',
+      from: { path: '^test/contract/' },
+      to: { path: '^(apps|libs)/|^test/(?!contract/)' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment:

@@ -122,4 +122,35 @@ export default tseslint.config(
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // Contract tests (issue 51, CONTRIBUTING.md) are written from the public contract only: node built-ins,
+    // ethers, pg and files inside test/contract. Nothing of the code they test, so they cannot drift with it.
+    files: ['test/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // From test/contract, `../support` is test/support; two levels up is outside test/contract anyway.
+              group: [
+                '@app/*',
+                '@agora/*',
+                '**/apps/**',
+                '**/libs/**',
+                '../support',
+                '../support/**',
+                '../setup',
+                '../setup/**',
+                '../e2e',
+                '../e2e/**',
+                '../../**',
+              ],
+              message: 'A contract test imports only node built-ins, ethers, pg and files inside test/contract.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

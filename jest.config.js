@@ -1,6 +1,7 @@
 /**
  * Jest: unit specs beside the code; medium, integration and e2e specs under test/ against real services.
- * Projects: unit (*.spec.ts), medium (*.medium-spec.ts), integration (*.int-spec.ts, *.e2e-spec.ts).
+ * Projects: unit (*.spec.ts), medium (*.medium-spec.ts), integration (*.int-spec.ts, *.e2e-spec.ts),
+ * contract (test/contract/*.contract-spec.ts: the built processes over raw HTTP, written from the public contract).
  */
 const swc = [
   '@swc/jest',
@@ -59,6 +60,14 @@ module.exports = {
       ...integrationCommon,
       displayName: 'integration',
       testRegex: '.*\\.(int|e2e)-spec\\.ts$',
+    },
+    {
+      // Contract tests (CONTRIBUTING.md): raw HTTP against the built api and worker, importing nothing from
+      // apps/, libs/ or the other test support (lint enforces it), so they cannot drift with the code.
+      ...common,
+      displayName: 'contract',
+      roots: ['<rootDir>/test/contract'],
+      testRegex: '\\.contract-spec\\.ts$',
     },
   ],
 };
