@@ -3,9 +3,9 @@
  * Imports only ethers and files inside test/contract.
  */
 import { Wallet } from 'ethers';
-import { api, expectStatus, paid, PaidReply } from './http';
+import { api, expectStatus, paid, PaidReply, Reply } from './http';
 import { Marketplace } from './server';
-import { agentHeaders } from './wallets';
+import { Accept, agentHeaders, paymentHeader } from './wallets';
 
 /** A valid Capability (spec §2) priced per request. */
 export function capability(overrides: Record<string, unknown> = {}): Record<string, any> {
@@ -116,3 +116,15 @@ export function usdc(microUnits: bigint): string {
 export const SIX_DECIMALS = /^\d+\.\d{6}$/;
 export const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * POST /api/v1/agents as a client does it: unpaid first; when that is a 402, paid by `payer` and sent again.
+ * For requests whose answer is not a success (validation, WALLET_MISMATCH): the final reply.
+ */
+export async function postAgent(m: Marketplace, body: unknown, payer: Wallet): Promise<Reply> {
+  const first = await api(m, 'POST', '/api/v1/agents', { body });
+  if (first.status !== 402) return first;
+  const accept = first.body?.accepts?.[0] as Accept | undefined;
+  if (!accept) return first;
+  return api(m, 'POST', '/api/v1/agents', { body, headers: { 'X-PAYMENT': await paymentHeader(payer, accept) } });
+}

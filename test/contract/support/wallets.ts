@@ -9,11 +9,21 @@ export function newWallet(): Wallet {
   return Wallet.createRandom() as unknown as Wallet;
 }
 
+let lastTimestamp = 0;
+/**
+ * Date.now(), but never the same value twice in this process: a state change accepts a signed message once,
+ * so two calls in one millisecond must not sign the same text by accident.
+ */
+export function freshTimestamp(): number {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return lastTimestamp;
+}
+
 /** The spec's unbound X-Agent-Signature: `agora-auth:<agent_id>:<ms>:sig:<EIP-191 signature>`. */
 export async function agentSignature(
   wallet: Wallet,
   agentId: string,
-  timestampMs: number = Date.now(),
+  timestampMs: number = freshTimestamp(),
 ): Promise<string> {
   const message = `agora-auth:${agentId}:${timestampMs}`;
   return `${message}:sig:${await wallet.signMessage(message)}`;
@@ -30,7 +40,7 @@ export async function boundAgentSignature(
   path: string,
   opts: { body?: string; timestampMs?: number } = {},
 ): Promise<string> {
-  const ts = opts.timestampMs ?? Date.now();
+  const ts = opts.timestampMs ?? freshTimestamp();
   const bodyPart = opts.body !== undefined ? `:${createHash('sha256').update(opts.body).digest('hex')}` : '';
   const message = `agora-auth:${agentId}:${ts}:${method.toUpperCase()} ${path.split('?')[0]}${bodyPart}`;
   return `${message}:sig:${await wallet.signMessage(message)}`;
@@ -45,7 +55,7 @@ export async function agentHeaders(wallet: Wallet, agentId: string, ts?: number)
 export async function clientSignature(
   wallet: Wallet,
   transactionId: string,
-  timestampMs: number = Date.now(),
+  timestampMs: number = freshTimestamp(),
 ): Promise<string> {
   const message = `agora-auth:${transactionId}:${timestampMs}`;
   return `${message}:sig:${await wallet.signMessage(message)}`;
@@ -187,4 +197,17 @@ export async function paymentHeaderV2(
 export function decodePaymentResponse(header: string | null): Record<string, unknown> {
   if (!header) throw new Error('no payment response header');
   return JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+}
+
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** The malleable twin of a 65-byte signature: s' = n - s (a high s) and the other v. Recovers the same address. */
+export function highSTwin(signature: string): string {
+  const hex = signature.replace(/^0x/, '');
+  const r = hex.slice(0, 64);
+  const s = BigInt(`0x${hex.slice(64, 128)}`);
+  const v = parseInt(hex.slice(128, 130), 16);
+  const twinS = (SECP256K1_N - s).toString(16).padStart(64, '0');
+  const twinV = (v === 27 ? 28 : v === 28 ? 27 : v ^ 1).toString(16).padStart(2, '0');
+  return `0x${r}${twinS}${twinV}`;
 }
