@@ -22,7 +22,8 @@ export {
   SettlementReceipt,
   VerifiedPayment,
 } from './x402.types';
-export { ReceiptSigner, OFFER_RECEIPT } from './receipts/receipt-signer';
+export { ReceiptSigner } from './receipts/receipt-signer';
+export { receiptExtension } from './receipts/offer-receipt-extension';
 export { VerifyReceipt } from './receipts/verify-receipt';
 export type { ReceiptCheck, ReceiptRejection, ReceiptVerdict } from './receipts/verify-receipt';
 export { NOTHING_DELIVERED, receiptHash } from './receipts/receipt-payload';

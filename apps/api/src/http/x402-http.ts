@@ -1,5 +1,5 @@
 import type { PaymentOffer } from '@app/common';
-import { OFFER_RECEIPT, type PresentedPayment, type SettlementReceipt } from '@app/x402';
+import { receiptExtension, type PresentedPayment, type SettlementReceipt } from '@app/x402';
 import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 
 /** x402 over HTTP: which request header carries a payment, and how receipts and offers are written. */
@@ -20,7 +20,7 @@ export function presentedPayment(headers: Record<string, string | string[] | und
 
 /**
  * The settlement response header (`PAYMENT-RESPONSE` for v2, `X-PAYMENT-RESPONSE` for v1), with the
- * signed receipt in `extensions["offer-receipt"].info.receipt` when there is one.
+ * signed receipt in `extensions["offer-receipt"].info.receipt` (with the extension's `schema`) when there is one.
  */
 export function receiptHeaders(
   receipt: SettlementReceipt | null,
@@ -34,7 +34,7 @@ export function receiptHeaders(
       transaction: receipt.transaction,
       network: receipt.network,
       payer: receipt.payer,
-      ...(signed ? { extensions: { [OFFER_RECEIPT]: { info: { receipt: signed } } } } : {}),
+      ...(signed ? { extensions: receiptExtension(signed) } : {}),
     }),
   };
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { sign } from 'node:crypto';
 import { TypedDataEncoder } from 'ethers';
 import {
@@ -20,9 +20,8 @@ import {
   receiptMessage,
 } from './receipt-payload';
 import { defaultReceiptSeed, didWebOf, ReceiptKey, receiptKeysOf } from './receipt-keys';
+import { offerReceiptSchemasReady, offersExtension } from './offer-receipt-extension';
 
-/** The extension's key in `extensions` (402 offers, PAYMENT-RESPONSE receipt). */
-export const OFFER_RECEIPT = 'offer-receipt';
 /** Signed offers kept, the least recently used dropped first (each reused while more than half its validity is left). */
 const OFFER_CACHE_MAX = 10_000;
 /** JWS `typ` of each statement: an offer is never taken for a receipt, nor the reverse. */
@@ -37,7 +36,7 @@ type TypedDataParams = { domain: unknown; types: unknown; primaryType: string; m
  * `eip712` (secp256k1; the signer's address is published beside the JWS keys); `none` signs nothing.
  */
 @Injectable()
-export class ReceiptSigner {
+export class ReceiptSigner implements OnModuleInit {
   readonly format: 'jws' | 'eip712' | 'none';
   readonly did: string;
   readonly keys: ReceiptKey[];
@@ -55,14 +54,19 @@ export class ReceiptSigner {
     this.keys = receiptKeysOf(seeds, this.did);
   }
 
+  /** The extension's schemas are read from the reference library at start, before any 402 is built. */
+  async onModuleInit(): Promise<void> {
+    await offerReceiptSchemasReady;
+  }
+
   private get current(): ReceiptKey {
     return this.keys[0];
   }
 
-  /** The 402's `extensions["offer-receipt"]`: one signed offer per accepted option (reused while fresh). */
+  /** The 402's `extensions["offer-receipt"]`: one signed offer per accepted option (reused while fresh), and its schema. */
   offerExtension(v2: PaymentRequiredV2): Record<string, unknown> {
     if (this.format === 'none') return {};
-    return { [OFFER_RECEIPT]: { info: { offers: v2.accepts.map((a, i) => this.offer(v2.resource.url, i, a)) } } };
+    return offersExtension(v2.accepts.map((a, i) => this.offer(v2.resource.url, i, a)));
   }
 
   /** The did:web document: each key's JWS verification method and its EIP-712 signer, the current key first. */
