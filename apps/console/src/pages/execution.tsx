@@ -18,13 +18,21 @@ export function ExecutionPage() {
   const timeline = useApi('/api/v1/execute/{id}/timeline', { id: requestId }, { refetchMs: 10_000 });
   const exec = useApi('/api/v1/execute/{requestId}', { requestId }, { enabled: !byTransaction });
   const e = exec.data;
-  // A transaction id: the execution it charged, at its request id's URL.
-  if (byTransaction && timeline.data) return <Navigate replace to={`/executions/${timeline.data.requestId}`} />;
+  // A transaction id: the execution it charged, at its request id's URL; a call in a chain has no public
+  // request id (docs/chains.md), so its timeline is shown here.
+  if (byTransaction && timeline.data?.requestId)
+    return <Navigate replace to={`/executions/${timeline.data.requestId}`} />;
   if (byTransaction)
     return (
-      <Panel title="Execution" state={timeline}>
-        {null}
-      </Panel>
+      <>
+        <h1>
+          Transaction <code>{requestId}</code>
+        </h1>
+        <Panel title="Timeline" state={timeline}>
+          {timeline.data && <Timeline events={timeline.data.events} />}
+        </Panel>
+        <JsonTwin urls={[timeline.url]} />
+      </>
     );
   return (
     <>

@@ -15,6 +15,8 @@ export interface TimelineRefundRow {
 export interface TimelineRow {
   requestId: string;
   transactionId: string | null;
+  /** The chain the execution belongs to (its root or a call in it), if any. */
+  chainId: string | null;
   status: string;
   settlementStatus: string | null;
   createdAt: Date;
@@ -54,7 +56,7 @@ const TIMELINE = `WITH e AS (
          ORDER BY x.created_at DESC LIMIT 1) x
       WHERE t.id = $1 AND t.payment_id IS NULL)
     LIMIT 1)
-  SELECT e.id AS "requestId", e.transaction_id AS "transactionId", e.status, e.settlement_status AS "settlementStatus",
+  SELECT e.id AS "requestId", e.transaction_id AS "transactionId", e.chain_id AS "chainId", e.status, e.settlement_status AS "settlementStatus",
          e.created_at AS "createdAt", e.updated_at AS "updatedAt", e.completed_at AS "completedAt", e.execution_time_ms AS "executionTimeMs",
          p.created_at AS "paidAt", c.created_at AS "chargedAt", c.gross_amount::text AS "chargedAmount", p.settled_at AS "settledAt", p.tx_hash AS "txHash",
          h.created_at AS "heldAt", h.amount::text AS "heldAmount", h.release_at AS "releaseAt", h.released_at AS "releasedAt", h.status AS "escrowStatus",

@@ -15,7 +15,14 @@ class TimelineEventDto {
 }
 
 export class ExecutionTimelineResponse {
-  @ApiProperty({ example: 'req_2b8f0c6d9a' }) requestId: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'req_2b8f0c6d9a',
+    description:
+      "null for an execution in a chain asked for by its transaction id: a chain's request ids are read only by its read scope (GET /chains/{id})",
+  })
+  requestId: string | null;
   @ApiProperty({ nullable: true, type: String, example: 'tx_8c1f0e2a7b' }) transactionId: string | null;
   @ApiProperty({ description: "The execution's status" }) status: string;
   @ApiProperty({ type: [TimelineEventDto], description: 'Oldest first' }) events: TimelineEventDto[];
