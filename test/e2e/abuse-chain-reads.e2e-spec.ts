@@ -31,6 +31,8 @@ const answer = (r: HttpResult) => ({
  * node runs; the root's output (and any execution of the chain) is the paying client's, read with
  * the root's payment header. The attack: a sub-agent, holding its token, reads the root's output
  * (meant for the paying client) and a sibling's, their request ids taken from GET /chains/:id.
+ * Issue 51: transaction ids are public (in the tree for every reader), and lead to no request id
+ * (the chain by its root's, a timeline by any node's) nor output.
  */
 describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
   let api: ApiHarness;
@@ -150,6 +152,7 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
       status: anonymous.status,
       rootRequestId: anonymous.body.data.rootRequestId,
       nodes: ids(anonymous.body.data.tree),
+      requestIds: JSON.stringify(anonymous.body).includes('req_'),
     };
 
     // The root completes (its output is the payer's); the sub-agent's node has ended, its token is still unexpired.
@@ -161,6 +164,22 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
     seen.endedReadsChild = answer(await read(childId, withSub));
     seen.endedReadsSibling = answer(await read(siblingId, withSub));
     seen.endedChain = answer(await readChain(chainId, withSub));
+    // The root's public transaction id names the chain, but reads neither a request id nor an output.
+    const rootTx = String(root.body.data.transactionId);
+    const byRootTx = await readChain(rootTx);
+    seen.anonymousByRootTx = {
+      chainId: byRootTx.body.data.chainId,
+      rootTransactionId: byRootTx.body.data.rootTransactionId,
+      requestIds: JSON.stringify(byRootTx.body).includes('req_'),
+    };
+    seen.outputByTx = answer(await read(rootTx, withSub));
+    const timelines = flatten(byRootTx.body.data.tree).map((n) =>
+      api.request('GET', `/api/v1/execute/${n.transactionId}/timeline`),
+    );
+    seen.timelinesByTx = (await Promise.all(timelines)).map((r) => ({
+      status: r.status,
+      requestIds: JSON.stringify(r.body).includes('req_'),
+    }));
 
     // The paying client reads everything it paid for, with the root's payment header; another header is not the payer's.
     const output = async (id: string, headers: Record<string, string>) => (await read(id, headers)).body.data?.output;
@@ -181,16 +200,21 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
     expect(seen).toEqual({
       runningReadsRoot: forbidden,
       runningReadsSibling: forbidden,
-      runningChain: { status: 200, rootRequestId: null, nodes: ['null/no tx', 'null/no tx', 'sub/no tx', 'child/tx'] },
+      // Transaction ids are public (issue 51): the completed sibling's and child's show to every reader.
+      runningChain: { status: 200, rootRequestId: null, nodes: ['null/no tx', 'null/tx', 'sub/no tx', 'child/tx'] },
       anonymousChain: {
         status: 200,
         rootRequestId: null,
-        nodes: ['null/no tx', 'null/no tx', 'null/no tx', 'null/no tx'],
+        nodes: ['null/no tx', 'null/tx', 'null/no tx', 'null/tx'],
+        requestIds: false,
       },
       endedReadsRoot: forbidden,
       endedReadsChild: forbidden,
       endedReadsSibling: forbidden,
       endedChain: forbidden,
+      anonymousByRootTx: { chainId, rootTransactionId: rootTx, requestIds: false },
+      outputByTx: { status: 400, code: 'VALIDATION_ERROR', output: null },
+      timelinesByTx: Array.from({ length: 4 }, () => ({ status: 200, requestIds: false })),
       payerOutputs: {
         root: root.body.data.output,
         sibling: { translation: 'SIBLING' },

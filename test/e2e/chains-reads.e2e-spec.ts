@@ -12,6 +12,18 @@ import { x402Header } from '../support/x402';
 const ROOT_COST = 21_000n; // 0.001 + the orchestrator's 0.020
 const SUB_COST = 11_000n; // 0.001 + the translator's 0.010
 
+interface TreeNode {
+  requestId: string | null;
+  transactionId: string | null;
+  children: TreeNode[];
+}
+const flatten = (n: TreeNode): TreeNode[] => [n, ...n.children.flatMap(flatten)];
+const withoutRequestIds = (n: TreeNode): TreeNode => ({
+  ...n,
+  requestId: null,
+  children: n.children.map(withoutRequestIds),
+});
+
 /** Execution chains over HTTP (resolutions §5), with real agent servers on loopback: an orchestrator paying a translator from its chain's budget. */
 describe('chains API (e2e)', () => {
   let api: ApiHarness;
@@ -110,7 +122,7 @@ describe('chains API (e2e)', () => {
     });
     expect(res.status).toBe(200);
     const { chainId } = res.body.data.chain;
-    // The root's ids are shown to the paying client (its payment header) only (issue 29).
+    // The root's requestId is shown to the paying client (its payment header) only (issue 29).
     const byId = await api.request('GET', `/api/v1/chains/${chainId}`, { headers: paid });
     expect(byId.status).toBe(200);
     const chain = byId.body.data;
@@ -165,9 +177,20 @@ describe('chains API (e2e)', () => {
       transactionId: res.body.data.transactionId,
       spanId: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
-    for (const ref of [res.body.data.requestId, res.body.data.transactionId])
-      expect((await api.request('GET', `/api/v1/chains/${ref}`)).body.data.chainId).toBe(chainId);
+    // Without credentials (issue 51): the same resource by any of its ids, every transaction id, no request id.
+    const anonymous = await api.request('GET', `/api/v1/chains/${chainId}`);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.data).toEqual({ ...chain, rootRequestId: null, tree: withoutRequestIds(chain.tree) });
+    expect(anonymous.body.data.rootTransactionId).toBe(res.body.data.transactionId);
+    expect(flatten(anonymous.body.data.tree).map((n) => n.transactionId)).toEqual(
+      Array.from({ length: 4 }, () => expect.stringMatching(/^tx_/)),
+    );
+    expect(JSON.stringify(anonymous.body)).not.toContain('req_');
+    for (const ref of [res.body.data.transactionId, res.body.data.requestId, chainId.toUpperCase()])
+      expect((await api.request('GET', `/api/v1/chains/${ref}`)).body).toEqual(anonymous.body);
     const cost = (await api.request('GET', `/api/v1/chains/${chainId}/cost`)).body.data;
+    expect((await api.request('GET', `/api/v1/chains/${res.body.data.transactionId}/cost`)).body.data).toEqual(cost);
+    expect(cost.rootTransactionId).toBe(res.body.data.transactionId);
     const micros = (s: string) => BigInt(s.replace('.', ''));
     const total = micros(cost.totalCost);
     expect(total).toBe(costs.reduce((a, b) => a + b));

@@ -80,12 +80,13 @@ export class ChainsController {
   @ApiOperation({
     summary: 'A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId)',
     description:
-      "Every node is listed; its requestId and transactionId only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.",
+      "Free. The same chain whichever id names it. Every node is listed with its transactionId (and the root's as rootTransactionId), for any reader; its requestId (and rootRequestId) only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.",
   })
   @ApiHeader({
     name: 'X-Chain-Token',
     required: false,
-    description: "A token of this chain: shows the ids of its holder's subtree (403 once its execution has ended)",
+    description:
+      "A token of this chain: shows the request ids of its holder's subtree (403 once its execution has ended)",
   })
   @ApiPaid(true)
   @ApiEnvelope(ChainStatusResponse)

@@ -68,10 +68,10 @@ function TreeNode({ node, all }: { node: FlatNode; all: FlatNode[] }) {
             · budget left after it: <span data-testid="node-left">{node.budgetLeft}</span>
           </span>
         )}
-        {node.requestId && (
+        {(node.requestId ?? node.transactionId) && (
           <>
             {' '}
-            · <Link to={`/executions/${node.requestId}`}>execution</Link>
+            · <Link to={`/executions/${node.requestId ?? node.transactionId}`}>execution</Link>
           </>
         )}
       </div>

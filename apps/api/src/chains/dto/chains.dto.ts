@@ -18,8 +18,8 @@ export class ChainNodeResponse {
   @ApiProperty({
     nullable: true,
     type: String,
-    description:
-      'The charge (tx_...), once completed; null, like requestId, for a reader who may not read this execution',
+    example: 'tx_...',
+    description: 'The charge (tx_...), once completed; shown to every reader (it reads no output)',
   })
   transactionId: string | null;
   @ApiProperty({ format: 'uuid' }) agentId: string;
@@ -51,7 +51,9 @@ export class ChainStatusResponse {
   @ApiProperty({
     nullable: true,
     type: String,
-    description: "The root's charge: only for the paying client (the root's payment header)",
+    example: 'tx_...',
+    description:
+      "The root's charge (tx_...), once completed; shown to every reader, and GET /chains/{rootTransactionId} answers this chain",
   })
   rootTransactionId: string | null;
   @ApiProperty({

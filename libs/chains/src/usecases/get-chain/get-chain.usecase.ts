@@ -10,8 +10,9 @@ import { finalStatus } from '../finish-chain/finish-chain.usecase';
 
 /** A node of the trace tree, as the spec's Chain node plus its request id and span id. */
 export interface ChainTreeNode {
-  /** Null, with transactionId, when the reader may not read this node's execution (ChainReadScope). */
+  /** Null when the reader may not read this node's execution (ChainReadScope): the request id reads the output. */
   requestId: string | null;
+  /** The node's charge once completed: public, as in the spec (it names no execution and reads no output). */
   transactionId: string | null;
   agentId: string;
   agentName: string | null;
@@ -39,8 +40,9 @@ export interface ChainStatusView {
    * token handed to the root's caller, at most the chain's time limit; once closed, when it closed.
    */
   closesAt: Date | null;
-  /** The root's ids: only for the paying client. */
+  /** The root's request id: only for the paying client. */
   rootRequestId: string | null;
+  /** The root's charge once completed: public, as in the spec. */
   rootTransactionId: string | null;
   totalCost: bigint;
   /** Wall clock from the chain's start to its last node's end (or now, while a node runs). */
@@ -59,9 +61,11 @@ export interface ChainReader {
 
 /**
  * A chain, by its id, its root execution's id or its root transaction's id: the status resource
- * with its trace tree (CHAIN_NOT_FOUND otherwise). Every node is listed; its requestId and
- * transactionId only to a reader who may read its execution (ChainReadScope): the paying client
- * (its payment header, or a token handed to the root's caller) all of them, a token's holder its subtree (a token that reads nothing: FORBIDDEN), anyone else none.
+ * with its trace tree (CHAIN_NOT_FOUND otherwise), the same whichever id names it. Every node is
+ * listed with its transactionId (public, as in the spec); its requestId only to a reader who may
+ * read its execution (ChainReadScope): the paying client (its payment header, or a token handed to
+ * the root's caller) all of them, a token's holder its subtree (a token that reads nothing:
+ * FORBIDDEN), anyone else none.
  */
 @Injectable()
 export class GetChain {
@@ -89,7 +93,7 @@ export class GetChain {
     for (const n of nodes) {
       byId.set(n.executionId, {
         requestId: shown(n) ? n.executionId : null,
-        transactionId: shown(n) ? n.transactionId : null,
+        transactionId: n.transactionId,
         agentId: n.agentId,
         agentName: names.get(n.agentId) ?? null,
         capabilityId: n.capabilityId,
@@ -115,7 +119,7 @@ export class GetChain {
         ? new Date(Math.min((chain.heldUntil ?? chain.expiresAt).getTime(), chain.expiresAt.getTime()))
         : chain.completedAt,
       rootRequestId: payer ? chain.rootExecutionId : null,
-      rootTransactionId: payer ? (root?.transactionId ?? null) : null,
+      rootTransactionId: root?.transactionId ?? null,
       totalCost: nodes.reduce((s, n) => s + (n.status === 'completed' ? (n.cost ?? 0n) : 0n), 0n),
       totalExecutionTimeMs: ends.length ? Math.max(...ends) - chain.startedAt.getTime() : 0,
       maxDepthReached: nodes.reduce((m, n) => Math.max(m, n.depth), 0),
