@@ -202,6 +202,7 @@ export class RequestWithdrawal implements fc.AsyncCommand<Model, Real> {
       wallet: '0x',
       timestampMs: Date.now(),
       forChange: true,
+      unbound: false,
       messageKey: `${agentId}:${randomUUID()}`,
       expiresAt: new Date(Date.now() + 300_000),
     };

@@ -109,6 +109,7 @@ export class RespondCmd<M extends DisputeAwareModel, R extends DisputeReal> impl
       wallet: '0x',
       timestampMs: now,
       forChange: true,
+      unbound: false,
       messageKey: `${agentId}:${randomUUID()}`,
       expiresAt: new Date(now + 300_000),
     };

@@ -85,6 +85,7 @@ describe('payments: money outcomes (medium)', () => {
       wallet: '0x0000000000000000000000000000000000000001',
       timestampMs: Date.now(),
       forChange: true,
+      unbound: false,
       messageKey: `${agentId}:${randomUUID()}`,
       expiresAt: new Date(Date.now() + 300_000),
     };

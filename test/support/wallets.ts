@@ -6,8 +6,8 @@ export function newWallet(): Wallet {
 
 /**
  * `agora-auth:<id>:<ts>[:<action>]:sig:<sig>` signed by `wallet` (EIP-191 personal message). `action`
- * is the request it is for, `"<METHOD> <path>"` (e.g. `POST /api/v1/payments/withdraw`): changes need
- * it; without it the message is the unbound one only reads accept.
+ * is the request it is for, `"<METHOD> <path>[:<body sha256>]"` (e.g. `POST /api/v1/payments/withdraw`);
+ * without it the message is the contract's unbound one (reads, and one change not preceded by a read).
  */
 export async function signAuth(
   wallet: Wallet,
@@ -19,7 +19,7 @@ export async function signAuth(
   return `${message}:sig:${await wallet.signMessage(message)}`;
 }
 
-/** X-Agent-Wallet + X-Agent-Signature of agent `agentId`, signed for `action` (`"<METHOD> <path>"`; null: unbound, for reads). */
+/** X-Agent-Wallet + X-Agent-Signature of agent `agentId`, signed for `action` (`"<METHOD> <path>"`; null: unbound). */
 export async function walletHeaders(
   wallet: Wallet,
   agentId: string,

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { UsedAuthMessageEntity } from './used-auth-message.entity';
 import { UsedAuthMessagesRepository } from './used-auth-messages.repository';
 import { PruneUsedAuthMessages } from './usecases/prune-used-auth-messages/prune-used-auth-messages.usecase';
+import { RecordReadSignature } from './usecases/record-read-signature/record-read-signature.usecase';
 import { WalletAuthService } from './wallet-auth.service';
 import { ConsoleSessionEntity, ConsoleUsedNonceEntity } from './console/console-session.entity';
 import { ConsoleSessionsRepository } from './console/console-sessions.repository';
@@ -15,10 +16,11 @@ import { PayerRead } from './console/payer-read';
     UsedAuthMessagesRepository,
     WalletAuthService,
     PruneUsedAuthMessages,
+    RecordReadSignature,
     ConsoleSessionsRepository,
     ConsoleSessions,
     PayerRead,
   ],
-  exports: [WalletAuthService, PruneUsedAuthMessages, ConsoleSessions, PayerRead],
+  exports: [WalletAuthService, PruneUsedAuthMessages, RecordReadSignature, ConsoleSessions, PayerRead],
 })
 export class AuthModule {}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Signature, Wallet } from 'ethers';
 import { AppException, FixedClock } from '@app/common';
 import { loadConfig } from '@app/config';
@@ -40,6 +41,7 @@ describe('WalletAuthService', () => {
       wallet: owner.address,
       timestampMs: NOW,
       forChange: false,
+      unbound: true,
       messageKey: `${AGENT}:${NOW}`,
       expiresAt: new Date(NOW + 300_000),
     });
@@ -85,17 +87,17 @@ describe('WalletAuthService', () => {
     expect(codeOf(() => service.verify(claimOther, owner.address))).toBe('FORBIDDEN');
   });
 
-  it('takes a change only with a message signed for that request; the unbound message only for reads', async () => {
+  it("takes the contract's unbound message for a change, and a bound one only for its request", async () => {
     const unbound = await header(owner);
-    expect(codeOf(() => service.parse({ wallet: owner.address, signature: unbound }, WITHDRAW))).toBe('UNAUTHORIZED');
-    expect(
-      codeOf(() =>
-        service.parse(
-          { wallet: owner.address, signature: unbound },
-          { method: 'PATCH', path: `/api/v1/agents/${AGENT}` },
-        ),
-      ),
-    ).toBe('UNAUTHORIZED');
+    const change = service.verify(
+      service.parse({ wallet: owner.address, signature: unbound }, WITHDRAW),
+      owner.address,
+    );
+    expect(change).toMatchObject({ forChange: true, unbound: true, messageKey: `${AGENT}:${NOW}` });
+    const patch = { method: 'PATCH', path: `/api/v1/agents/${AGENT}` };
+    expect(service.verify(service.parse({ wallet: owner.address, signature: unbound }, patch), owner.address)).toEqual(
+      expect.objectContaining({ forChange: true, unbound: true }),
+    );
     const forRead = await header(owner, NOW, AGENT, `GET ${READ.path}`);
     expect(
       service.verify(service.parse({ wallet: owner.address, signature: forRead }, READ), owner.address).forChange,
@@ -130,7 +132,32 @@ describe('WalletAuthService', () => {
     ).toBe('FORBIDDEN');
   });
 
-  it('never consumes a message that was not signed for a change', async () => {
+  it('binds the body when the message names its SHA-256: another body is FORBIDDEN', async () => {
+    const body = '{"agentId":"a","amount":"1.50","destinationWallet":"0x1"}';
+    const sha = createHash('sha256').update(body).digest('hex');
+    const signed = await header(owner, NOW, AGENT, `POST /api/v1/payments/withdraw:${sha}`);
+    const ok = service.parse({ wallet: owner.address, signature: signed }, { ...WITHDRAW, bodySha256: sha });
+    expect(service.verify(ok, owner.address)).toMatchObject({ forChange: true, unbound: false });
+    const altered = createHash('sha256').update(body.replace('1.50', '9.50')).digest('hex');
+    expect(
+      codeOf(() => service.parse({ wallet: owner.address, signature: signed }, { ...WITHDRAW, bodySha256: altered })),
+    ).toBe('FORBIDDEN');
+    // No body received: compared with the hash of no bytes.
+    expect(codeOf(() => service.parse({ wallet: owner.address, signature: signed }, WITHDRAW))).toBe('FORBIDDEN');
+    const empty = await header(
+      owner,
+      NOW,
+      AGENT,
+      `POST /api/v1/payments/withdraw:${createHash('sha256').digest('hex')}`,
+    );
+    expect(codeOf(() => service.parse({ wallet: owner.address, signature: empty }, WITHDRAW))).toBeUndefined();
+    // The hash is part of the signed text: a signature moved onto another hash does not recover the owner.
+    const moved = signed.replace(sha, altered);
+    const step1 = service.parse({ wallet: owner.address, signature: moved }, { ...WITHDRAW, bodySha256: altered });
+    expect(codeOf(() => service.verify(step1, owner.address))).toBe('FORBIDDEN');
+  });
+
+  it('never consumes a message presented on a read', async () => {
     const ctx = service.verify(
       service.parse({ wallet: owner.address, signature: await header(owner) }, READ),
       owner.address,
@@ -161,7 +188,13 @@ describe('parseAuthHeader', () => {
       message: `agora-auth:${AGENT}:${NOW}:POST /api/v1/payments/withdraw`,
     });
     expect(parseAuthHeader(`agora-auth:${AGENT}:${NOW}:sig:${sig}`, 'X').action).toBeNull();
-    for (const action of ['post /x', 'POST x', 'POST /a b', 'POST', 'POST /a:b']) {
+    const hash = 'ab'.repeat(32);
+    expect(parseAuthHeader(`agora-auth:${AGENT}:${NOW}:POST /x:${hash.toUpperCase()}:sig:${sig}`, 'X')).toMatchObject({
+      action: 'POST /x',
+      bodySha256: hash,
+      message: `agora-auth:${AGENT}:${NOW}:POST /x:${hash.toUpperCase()}`,
+    });
+    for (const action of ['post /x', 'POST x', 'POST /a b', 'POST', 'POST /a:b', `POST /x:${hash}0`, `POST /x:zz`]) {
       expect(() => parseAuthHeader(`agora-auth:${AGENT}:${NOW}:${action}:sig:${sig}`, 'X')).toThrow(/must be/);
     }
   });

@@ -8,13 +8,18 @@ import { assertFresh, parseAuthHeader, recoverSigner } from './wallet-signature'
 export const WALLET_HEADER = 'X-Agent-Wallet';
 export const SIGNATURE_HEADER = 'X-Agent-Signature';
 
-/** Methods that only read: the only ones an unbound message (no action) is accepted for. */
+/** SHA-256 hex of no bytes: the body of a request sent without one. */
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+/** Methods that only read: a message presented on one is recorded, never a change's credential again. */
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-/** The request a signature is presented with: its method and its path as sent, without the query. */
+/** The request a signature is presented with: its method, its path as sent (no query), its body's SHA-256 hex. */
 export interface SignedRequest {
   method: string;
   path: string;
+  /** SHA-256 hex of the exact body bytes received (of no bytes when there was no body). */
+  bodySha256?: string;
 }
 
 /** Proof that the registered wallet of `agentId` signed this request's auth message. */
@@ -23,10 +28,12 @@ export interface WalletAuthContext {
   wallet: string;
   timestampMs: number;
   /**
-   * Whether the message was signed for this very change (`<METHOD> <path>` of a state-changing
-   * request). Only such a message can be consumed: one seen on a read never authorizes a change.
+   * Whether the request is a change (not GET or HEAD). Only such a context can be consumed, and
+   * consuming refuses a message already used for a change or presented on a read.
    */
   forChange: boolean;
+  /** Whether the message is the contract's unbound `agora-auth:<agent>:<ms>` (it names no request). */
+  unbound: boolean;
   /** Identity of the signed message (agent + timestamp), the unit of single use. */
   messageKey: string;
   expiresAt: Date;
@@ -38,11 +45,13 @@ export interface WalletAuthHeaders {
 }
 
 /**
- * Wallet authentication (resolutions §3). Verification is pure; single use of a signed
- * message for a state change is recorded with `consume` inside the caller's transaction.
- * A change needs a message that names it (`agora-auth:<agent>:<ms>:<METHOD> <path>`); the
- * unbound `agora-auth:<agent>:<ms>` is accepted for reads only, so headers seen on a read (in a
- * log, a proxy, a dashboard given read access) cannot move money or change the agent.
+ * Wallet authentication (docs/architecture.md, "Wallet authentication"). Two messages are accepted:
+ * - the contract's unbound `agora-auth:<agent>:<ms>`, for reads and for one change;
+ * - the bound `agora-auth:<agent>:<ms>:<METHOD> <path>[:<body sha256>]`, for that request only.
+ * Verification is pure. Single use for a change is recorded with `consume` inside the caller's
+ * transaction; an unbound message presented on a read is recorded by `RecordReadSignature`, so the
+ * same (agent, timestamp) can no longer authorize a change: headers seen on a read (in a log, a
+ * proxy, a dashboard given read access) cannot move money or change the agent.
  */
 @Injectable()
 export class WalletAuthService {
@@ -52,7 +61,7 @@ export class WalletAuthService {
     private readonly usedMessages: UsedAuthMessagesRepository,
   ) {}
 
-  /** Step 1: headers present, well formed and signed for this request. Returns the agent id the signature names. */
+  /** Step 1: headers present, well formed, fresh, and (when bound) signed for this request. Names the agent. */
   parse(
     headers: WalletAuthHeaders,
     request: SignedRequest,
@@ -66,17 +75,13 @@ export class WalletAuthService {
     assertFresh(parsed, this.clock.nowMs(), this.config.authSignatureWindowS, SIGNATURE_HEADER);
     const method = request.method.toUpperCase();
     const action = `${method} ${request.path}`;
-    const forChange = !READ_METHODS.has(method);
-    if (parsed.action === null && forChange) {
-      throw new AppException(
-        'UNAUTHORIZED',
-        `${SIGNATURE_HEADER} must be signed for this change: "agora-auth:<agent_id>:<unix_ms>:${action}" (a message without the request is accepted for reads only)`,
-      );
-    }
     if (parsed.action !== null && parsed.action !== action) {
       throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was signed for ${parsed.action}, not for ${action}`);
     }
-    return { agentId: parsed.subjectId, claimedWallet: headers.wallet, parsed, forChange };
+    if (parsed.bodySha256 !== null && parsed.bodySha256 !== (request.bodySha256 ?? EMPTY_SHA256)) {
+      throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was signed for another request body`);
+    }
+    return { agentId: parsed.subjectId, claimedWallet: headers.wallet, parsed, forChange: !READ_METHODS.has(method) };
   }
 
   /** Step 2: the claimed wallet is the agent's, and that wallet made the signature. */
@@ -93,6 +98,7 @@ export class WalletAuthService {
       wallet: registeredWallet,
       timestampMs: step1.parsed.timestampMs,
       forChange: step1.forChange,
+      unbound: step1.parsed.action === null,
       messageKey: `${step1.agentId}:${step1.parsed.timestampMs}`,
       expiresAt: new Date(step1.parsed.timestampMs + this.config.authSignatureWindowS * 1000),
     };
@@ -116,6 +122,7 @@ export class WalletAuthService {
       wallet: registeredWallet,
       timestampMs: this.clock.nowMs(),
       forChange: false,
+      unbound: false,
       messageKey: `session:${session.id}`,
       expiresAt: session.expiresAt,
     };
@@ -126,15 +133,11 @@ export class WalletAuthService {
    * the change and the mark commit together; a second use (even concurrent) is refused.
    */
   async consume(manager: EntityManager, auth: WalletAuthContext): Promise<void> {
-    if (!auth.forChange)
-      throw new AppException(
-        'UNAUTHORIZED',
-        `${SIGNATURE_HEADER} was not signed for this change; sign one that names it`,
-      );
+    if (!auth.forChange) throw new AppException('UNAUTHORIZED', `${SIGNATURE_HEADER} is not a credential for a change`);
     if (!(await this.usedMessages.insert(manager, auth))) {
       throw new AppException(
         'UNAUTHORIZED',
-        `${SIGNATURE_HEADER} has already been used for a change; sign a new message`,
+        `${SIGNATURE_HEADER} has already been used for a change or presented on a read; sign a new message`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { bodyHash } from './signer';
 import type { AgentAuthHeaders, SignedAction } from './signer';
 import { Api, unwrap } from './transport';
 
@@ -31,12 +32,15 @@ export class PaymentsResource {
     );
   }
 
-  /** Withdraws `amount` (USDC, at least 1.00; the 0.10 fee is taken from it) to `destinationWallet`. */
+  /**
+   * Withdraws `amount` (USDC, at least 1.00; the 0.10 fee is taken from it) to `destinationWallet`. The
+   * signature also names the body's SHA-256, so neither amount nor destination can be altered in flight.
+   */
   async withdraw(agentId: string, amount: string, destinationWallet: string) {
-    const header = await this.sign(agentId, 'POST /api/v1/payments/withdraw');
-    return unwrap(
-      this.api.POST('/api/v1/payments/withdraw', { body: { agentId, amount, destinationWallet }, headers: header }),
-    );
+    const body = { agentId, amount, destinationWallet };
+    // openapi-fetch sends JSON.stringify(body): the bytes hashed here.
+    const header = await this.sign(agentId, `POST /api/v1/payments/withdraw:${bodyHash(body)}`);
+    return unwrap(this.api.POST('/api/v1/payments/withdraw', { body, headers: header }));
   }
 
   withdrawal(id: string) {

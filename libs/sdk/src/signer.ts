@@ -1,4 +1,4 @@
-import { Wallet } from 'ethers';
+import { sha256, toUtf8Bytes, Wallet } from 'ethers';
 
 /** What the SDK needs of a wallet: an ethers `Wallet` (or any ethers Signer with these three) fits. */
 export interface AgoraSigner {
@@ -17,13 +17,21 @@ export function toSigner(wallet: AgoraSigner | string): AgoraSigner {
 
 export type AgentAuthHeaders = { 'X-Agent-Wallet': string; 'X-Agent-Signature': string };
 
-/** The request a wallet signature is for: `"<METHOD> <path>"`, the API path without the query (e.g. `POST /api/v1/payments/withdraw`). */
+/**
+ * The request a wallet signature is for: `"<METHOD> <path>"`, the API path without the query (e.g.
+ * `POST /api/v1/payments/withdraw`), optionally followed by `:<sha256 hex of the exact body bytes>`.
+ */
 export type SignedAction = `${'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'} /api/v1/${string}`;
 
+/** Lowercase hex SHA-256 of `JSON.stringify(body)`, the bytes the SDK sends, for a bound message. */
+export function bodyHash(body: unknown): string {
+  return sha256(toUtf8Bytes(JSON.stringify(body))).slice(2);
+}
+
 /**
- * Signs wallet-auth headers (`agora-auth:<id>:<unix ms>[:<METHOD> <path>]:sig:<EIP-191 signature>`).
- * Agent headers always name the request they are for: the API takes a change only with a message
- * signed for it, so a signature seen on a read can never move money. A signature is single use for
+ * Signs wallet-auth headers (`agora-auth:<id>:<unix ms>[:<METHOD> <path>[:<body sha256>]]:sig:<EIP-191
+ * signature>`). Agent headers always name the request they are for (the bound form): such a message
+ * authorizes that request only, so a signature seen anywhere else can never move money. A signature is single use for
  * changes, so two signed in the same millisecond would collide: timestamps are kept strictly
  * increasing per signer.
  */

@@ -11,9 +11,17 @@ import { Reflector } from '@nestjs/core';
 import { ApiAgentSigned } from '../http/security';
 import type { Request } from 'express';
 import { AppException, isUuid, ValidationException } from '@app/common';
-import { ConsoleSessions, SIGNATURE_HEADER, WALLET_HEADER, WalletAuthContext, WalletAuthService } from '@app/auth';
+import {
+  ConsoleSessions,
+  RecordReadSignature,
+  SIGNATURE_HEADER,
+  WALLET_HEADER,
+  WalletAuthContext,
+  WalletAuthService,
+} from '@app/auth';
 import { GetAgentWallet } from '@app/agents';
 import { sessionToken } from '../console/session-cookie';
+import { bodySha256 } from '../http/json-body.middleware';
 
 const AGENT_SOURCE = 'agora:wallet-auth-agent-source';
 
@@ -23,11 +31,12 @@ export type AgentSource = { param: string } | { body: string } | null;
 type AuthedRequest = Request & { walletAuth?: WalletAuthContext };
 
 /**
- * Checks X-Agent-Wallet + X-Agent-Signature (resolutions §3): the signature is fresh,
- * canonical and made by the agent's registered wallet, the agent is the one the route acts on,
- * and a change was signed for this request (`<METHOD> <path>`; reads also take the unbound
- * message, or the console session of the agent's wallet). Single use for changes is enforced
- * later, inside the service's transaction.
+ * Checks X-Agent-Wallet + X-Agent-Signature (docs/architecture.md, "Wallet authentication"): the
+ * signature is fresh, canonical and made by the agent's registered wallet, the agent is the one the
+ * route acts on, and a bound message was signed for this request (method, path and, when it names
+ * one, body hash). Reads also take the agent wallet's console session. An unbound message seen on a
+ * read is recorded here, before the read is answered; single use for changes is enforced later,
+ * inside the service's transaction.
  */
 @Injectable()
 export class WalletAuthGuard implements CanActivate {
@@ -36,6 +45,7 @@ export class WalletAuthGuard implements CanActivate {
     private readonly walletAuth: WalletAuthService,
     private readonly agentWallet: GetAgentWallet,
     private readonly sessions: ConsoleSessions,
+    private readonly readSeen: RecordReadSignature,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -47,13 +57,14 @@ export class WalletAuthGuard implements CanActivate {
     const path = req.originalUrl.split('?')[0];
     const step1 = this.walletAuth.parse(
       { wallet: req.header(WALLET_HEADER), signature: req.header(SIGNATURE_HEADER) },
-      { method: req.method, path },
+      { method: req.method, path, bodySha256: bodySha256(req) },
     );
     if (routeAgentId !== null && routeAgentId !== step1.agentId.toLowerCase()) {
       throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was made for another agent`);
     }
     const wallet = await this.agentWallet.execute(step1.agentId.toLowerCase());
     req.walletAuth = this.walletAuth.verify({ ...step1, agentId: step1.agentId.toLowerCase() }, wallet);
+    await this.readSeen.execute(req.walletAuth);
     return true;
   }
 

@@ -1,9 +1,18 @@
+import { createHash } from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import { AppException, unstorablePath } from '@app/common';
 import { valueProblem } from '@app/json-schema';
 import { writeError } from './error-response';
 
 const ESCAPES = new WeakSet<Request>();
+/** SHA-256 hex of the exact body bytes, kept for requests that carry a wallet signature (it may bind the body). */
+const BODY_SHA256 = new WeakMap<Request, string>();
+const EMPTY_SHA256 = createHash('sha256').digest('hex');
+
+/** SHA-256 hex of the body bytes a signed request carried (of no bytes when it had no JSON body). */
+export function bodySha256(req: Request): string {
+  return BODY_SHA256.get(req) ?? EMPTY_SHA256;
+}
 
 /**
  * JSON body parsing with a size cap. Parser failures are answered here, in the envelope,
@@ -18,6 +27,8 @@ export function jsonBodyMiddleware(limitBytes: number) {
     strict: true,
     verify: (req, _res, buf) => {
       if (buf.includes('\\u')) ESCAPES.add(req as Request);
+      if (req.headers['x-agent-signature'] !== undefined)
+        BODY_SHA256.set(req as Request, createHash('sha256').update(buf).digest('hex'));
     },
   });
   return (req: Request, res: Response, next: NextFunction): void => {

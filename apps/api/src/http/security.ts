@@ -10,7 +10,14 @@ const SCHEMES = {
   agentSignature: {
     name: 'X-Agent-Signature',
     description:
-      'agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>:sig:<EIP-191 signature of "agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no query string); 5-minute window; single use for changes. Reads also accept the unbound "agora-auth:<agent_id>:<unix_ms>", which never authorizes a change',
+      'Two forms, both accepted on every signed route; 5-minute window either side of server time. ' +
+      '(1) The unbound form: agora-auth:<agent_id>:<unix_ms>:sig:<EIP-191 signature of ' +
+      '"agora-auth:<agent_id>:<unix_ms>">; ' +
+      'it authorizes reads and one change, and never a change once it was presented on a read. ' +
+      '(2) The bound form: agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>[:<body sha256>]:sig:<EIP-191 signature of ' +
+      'everything before ":sig:">, where <METHOD> <path> is this request (e.g. "POST /api/v1/payments/withdraw", no ' +
+      'query string) and the optional <body sha256> is the lowercase hex SHA-256 of the exact body bytes sent; it ' +
+      'authorizes that request only. A change takes a signed message once (agent and timestamp).',
   },
   clientWallet: { name: 'X-Client-Wallet', description: 'The payer wallet (with X-Client-Signature)' },
   clientSignature: {

@@ -76,6 +76,7 @@ export class PayerProofCheck {
       timestampMs: parsed.timestampMs,
       // The message names the transaction, and filing its dispute is the only thing it is for.
       forChange: true,
+      unbound: true,
       messageKey: `client:${tx.id}:${parsed.timestampMs}`,
       expiresAt: new Date(parsed.timestampMs + this.config.authSignatureWindowS * 1000),
     };
