@@ -11,7 +11,6 @@ import { x402Header } from '../support/x402';
 import { executionCounts, referencePayingFetch } from '../support/x402-client';
 
 const PRICE = 11_000n;
-const ROUTE = '/api/v1/agents/:agentId/capabilities/:capabilityId/execute';
 
 /** Issue 32: every capability its own x402 resource, and a Bazaar extension on every 402. */
 describe('x402 capability resource (e2e)', () => {
@@ -70,14 +69,14 @@ describe('x402 capability resource (e2e)', () => {
     expect(v2.resource).toMatchObject({ url, serviceName: 'Traductor Poliglota', tags: ['translate', 'nlp'] });
     const bazaar = v2.extensions.bazaar;
     expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
-    expect(bazaar.routeTemplate).toBe(ROUTE);
+    // No route template: Bazaar would list every capability under it as one resource (issue 51).
+    expect(bazaar.routeTemplate).toBeUndefined();
     expect(bazaar.info).toEqual({
       input: {
         type: 'http',
         method: 'POST',
         bodyType: 'json',
         body: { text: 'bonjour', mode: 'ok' },
-        pathParams: { agentId, capabilityId: 'translate' },
       },
       output: { type: 'json', example: { translation: 'string' } },
     });

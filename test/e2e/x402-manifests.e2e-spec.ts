@@ -1,6 +1,6 @@
 import type { AgentCard as AgentCardType } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { FixedClock } from '@app/common';
-import { CAPABILITY_ROUTE, MANIFEST_TTL_MS } from '@app/execution';
+import { MANIFEST_TTL_MS } from '@app/execution';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
@@ -112,10 +112,9 @@ describe('x402 manifests (e2e)', () => {
         tags: r.tags,
       });
       const bazaar = r.extensions.bazaar;
+      // No routeTemplate nor pathParams: each capability is listed under its own URL (issue 51).
       expect(item.input).toEqual({
         method: 'POST',
-        routeTemplate: CAPABILITY_ROUTE,
-        pathParams: bazaar.schema.properties.input.properties.pathParams,
         bodyType: 'json',
         body: bazaar.schema.properties.input.properties.body,
       });

@@ -1,4 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
+import { extractDiscoveryInfo, validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import {
   createOfferReceiptExtension,
   extractOffersFromPaymentRequired,
@@ -91,6 +92,23 @@ describe('x402 to the letter (e2e)', () => {
       expect(ajv.validate(ext.schema, ext.info)).toBe(true);
       const receipt: SignedReceipt | undefined = extractReceiptFromResponse(res);
       expect(receipt).toEqual(ext.info.receipt);
+    });
+  });
+
+  describe('Bazaar: each capability is its own catalog entry', () => {
+    it("extractDiscoveryInfo keys two agents' capabilities under two resource URLs, their own", async () => {
+      const keys: string[] = [];
+      for (const { path } of agents) {
+        const v2 = await required(path);
+        expect(validateDiscoveryExtension(v2.extensions.bazaar)).toEqual({ valid: true });
+        // The payment payload a v2 client sends back: the 402's resource and extensions, one accepted option.
+        const payment = { x402Version: 2, resource: v2.resource, accepted: v2.accepts[0], payload: {} };
+        const found = extractDiscoveryInfo({ ...payment, extensions: v2.extensions } as never, v2.accepts[0]);
+        expect(found).toMatchObject({ resourceUrl: `${api.config.publicBaseUrl}${path}`, method: 'POST' });
+        expect(found!.routeTemplate).toBeUndefined();
+        keys.push(found!.resourceUrl);
+      }
+      expect(new Set(keys).size).toBe(agents.length);
     });
   });
 });

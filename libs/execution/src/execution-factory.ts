@@ -20,9 +20,6 @@ export type ExecutionPrice = PricedRun & {
   paymentIdentifier: boolean;
 };
 
-/** The route pattern of a capability's own resource (the Bazaar routeTemplate). */
-export const CAPABILITY_ROUTE = '/api/v1/agents/:agentId/capabilities/:capabilityId/execute';
-
 /** The path of a route for one capability. */
 export function executePath(route: ExecuteRoute, agentId: string, capabilityId: string): string {
   return route === 'execute'
@@ -34,6 +31,8 @@ export function executePath(route: ExecuteRoute, agentId: string, capabilityId: 
  * How a capability is listed for x402 discovery on a route: the service name (the agent's), the tags
  * (the capability id, then the agent's own) and `extensions.bazaar` with an example body and output built from its schemas.
  * The /execute route's body wraps the input; the capability's own resource takes the input itself.
+ * No route template: Bazaar catalogues a resource under its template (`extractDiscoveryInfo` keys it
+ * `origin + routeTemplate`), and each capability is a resource of its own, so each keeps its concrete URL.
  */
 export function discoveryFor(
   agent: ExecutableAgent,
@@ -45,7 +44,6 @@ export function discoveryFor(
     name: agent.name,
     tags: [capabilityId, ...(agent.tags ?? [])],
     path: executePath(route, agent.id, capabilityId),
-    ...(route === 'capability' ? { routeTemplate: CAPABILITY_ROUTE } : {}),
     inputSchema: capability.inputSchema,
     outputSchema: capability.outputSchema,
     envelope:

@@ -3,7 +3,7 @@ export { AgentCaller } from './agent-caller';
 export type { AgentCallPayload, AgentCallResult, ChainCallContext } from './agent-caller';
 export { ExecuteRejected } from './execution.types';
 export type { ExecuteCommand, ExecuteResult, ExecuteRoute, ExecutionOutcome, Settlement } from './execution.types';
-export { CAPABILITY_ROUTE, discoveryFor } from './execution-factory';
+export { discoveryFor } from './execution-factory';
 export { ExecutionsRepository } from './executions.repository';
 export type { RunCompletion, RunFailure } from './executions.repository';
 export { RateLimiter } from './admission/rate-limiter';

@@ -16,7 +16,7 @@ export interface ResourceListing {
   tags: string[];
   /** The concrete path. */
   path: string;
-  /** The route pattern in `:param` syntax, when the path has parameters. */
+  /** The route pattern in `:param` syntax, when every path it matches is one resource (Bazaar lists it once). */
   routeTemplate?: string;
   /** The schema of what the seller takes (an object when absent). */
   inputSchema: Schema | null | undefined;

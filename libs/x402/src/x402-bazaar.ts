@@ -12,7 +12,10 @@ export interface DiscoveryOffer {
 export interface BazaarRoute {
   /** The concrete path asked (path params are read from it against `routeTemplate`). */
   path: string;
-  /** The route pattern in `:param` syntax; absent for a static route. */
+  /**
+   * The route pattern in `:param` syntax; absent for a static route. A facilitator catalogues the
+   * resource under it (`extractDiscoveryInfo`): every path it matches becomes one listing.
+   */
   routeTemplate?: string;
   body: Record<string, unknown>;
   bodySchema?: Record<string, unknown>;

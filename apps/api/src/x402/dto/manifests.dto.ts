@@ -70,7 +70,10 @@ class DiscoveryManifestResourceInfo {
 
 class DiscoveryInputDto {
   @ApiProperty({ example: 'POST' }) method: string;
-  @ApiPropertyOptional({ example: '/api/v1/agents/:agentId/capabilities/:capabilityId/execute' })
+  @ApiPropertyOptional({
+    description:
+      "The route template of the resource's Bazaar extension; agora's carry none (each capability is its own URL)",
+  })
   routeTemplate?: string;
   @ApiPropertyOptional({ ...OBJECT, description: 'JSON Schema of the path parameters' })
   pathParams?: Record<string, unknown>;
