@@ -131,7 +131,12 @@ describe('agora MCP server, pay-per-call (e2e)', () => {
       transaction: expect.any(String),
       network: required.accepts[0].network,
       payer: expect.stringMatching(new RegExp(`^${wallet.address}$`, 'i')),
-      extensions: { 'offer-receipt': { info: { receipt: { format: 'jws', signature: expect.any(String) } } } },
+      extensions: {
+        'offer-receipt': {
+          info: { receipt: { format: 'jws', signature: expect.any(String) } },
+          schema: expect.objectContaining({ required: ['receipt'] }),
+        },
+      },
     });
     // The signed receipt passed through whole: it verifies, and binds the output the tool returned.
     const receipt = (paid._meta!['x402/payment-response'] as any).extensions['offer-receipt'].info.receipt;

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { Wallet } from 'ethers';
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import type * as Viem from 'viem' with { 'resolution-mode': 'import' };
-import { canonicalize } from '@x402/extensions/offer-receipt';
+import { canonicalize, verifyReceiptSignatureEIP712 } from '@x402/extensions/offer-receipt';
 import { DataSource } from 'typeorm';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { x402Header } from '../support/x402';
-import { OFFER_DOMAIN, OFFER_TYPES, RECEIPT_DOMAIN, RECEIPT_TYPES } from '../support/receipts';
+import { DELIVERY_DOMAIN, DELIVERY_TYPES, OFFER_DOMAIN, OFFER_TYPES } from '../support/receipts';
 import { TestAgentServer } from '../support/agent-server';
 import { registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';
@@ -212,21 +212,24 @@ describe('x402 signed offers and receipts (e2e)', () => {
     const { body, response } = await pay(eip712, newWallet(), input);
     const receipt = response.extensions['offer-receipt'].info.receipt;
     expect(receipt.format).toBe('eip712');
-    expect(receipt.payload).toMatchObject({ contentHash: hashOf(body.data.output), inputHash: hashOf(input) });
+    // The extension's receipt, checked by the reference verifier; agora's statement beside it, by viem.
+    expect((await verifyReceiptSignatureEIP712(receipt)).signer).toBe(address);
+    const delivery = receipt.delivery;
+    expect(delivery.payload).toMatchObject({ contentHash: hashOf(body.data.output), inputHash: hashOf(input) });
     const message = (p: any) => ({ ...p, version: BigInt(p.version), issuedAt: BigInt(p.issuedAt) });
     const check = (p: any) =>
       verifyTypedData({
         address,
-        domain: RECEIPT_DOMAIN,
-        types: RECEIPT_TYPES,
-        primaryType: 'Receipt',
+        domain: DELIVERY_DOMAIN,
+        types: DELIVERY_TYPES,
+        primaryType: 'AgoraReceipt',
         message: message(p),
-        signature: receipt.signature,
+        signature: delivery.signature,
       });
-    expect(await check(receipt.payload)).toBe(true);
-    expect(await check({ ...receipt.payload, amount: '1' })).toBe(false);
+    expect(await check(delivery.payload)).toBe(true);
+    expect(await check({ ...delivery.payload, amount: '1' })).toBe(false);
     const tampered = await verifyRoute(eip712, {
-      receipt: { ...receipt, payload: { ...receipt.payload, agentFee: '0' } },
+      receipt: { ...receipt, delivery: { ...delivery, payload: { ...delivery.payload, agentFee: '0' } } },
     });
     expect(tampered.body.data).toMatchObject({ valid: false, reason: 'bad_signature' });
     // A field the type does not sign cannot ride along (EIP-712 hashes only the type's fields).

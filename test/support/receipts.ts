@@ -1,7 +1,10 @@
 /* The typed data of signed offers and receipts as docs/receipts.md gives it to a client: tests check with these, not agora's code. */
-/** What docs/receipts.md tells a client: the EIP-712 receipt type, checked here with viem alone. */
-export const RECEIPT_TYPES = {
-  Receipt: [
+/**
+ * What docs/receipts.md tells a client of agora's delivery statement (an EIP-712 receipt's `delivery`),
+ * checked here with viem alone; the extension's own receipt beside it is checked with @x402/extensions.
+ */
+export const DELIVERY_TYPES = {
+  AgoraReceipt: [
     { name: 'version', type: 'uint256' },
     { name: 'network', type: 'string' },
     { name: 'resourceUrl', type: 'string' },
@@ -19,7 +22,7 @@ export const RECEIPT_TYPES = {
     { name: 'settlementPending', type: 'bool' },
   ],
 } as const;
-export const RECEIPT_DOMAIN = { name: 'x402 receipt', version: '1', chainId: 1 } as const;
+export const DELIVERY_DOMAIN = { name: 'agora receipt', version: '1', chainId: 1 } as const;
 export const OFFER_TYPES = {
   Offer: [
     { name: 'version', type: 'uint256' },

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@app/json-schema';
-import type { ReceiptPayload } from '@x402/extensions/offer-receipt';
+import type { EIP712SignedReceipt, JWSSignedReceipt, ReceiptPayload } from '@x402/extensions/offer-receipt';
 
 /** The receipt payload version agora signs: the extension's v1 fields and what agora adds (draft v2's content hash, and more). */
 export const AGORA_RECEIPT_VERSION = 2;
 
-/** EIP-712 domain of receipts (the extension's: name "x402 receipt", version "1", chain id 1). */
-export const RECEIPT_DOMAIN = { name: 'x402 receipt', version: '1', chainId: 1 } as const;
+/**
+ * EIP-712 domain of agora's own statement of a receipt (its fields below). Never the extension's
+ * ("x402 receipt", version "1"): under that domain only the extension's exact Receipt type may be
+ * signed (offer-receipt §3.2.1), which an EIP-712 receipt's `payload` and `signature` are.
+ */
+export const DELIVERY_DOMAIN = { name: 'agora receipt', version: '1', chainId: 1 } as const;
 
 /**
  * agora's receipt: the extension's fields (version, network, resourceUrl, payer, issuedAt,
@@ -33,9 +37,19 @@ export interface AgoraReceiptPayload extends ReceiptPayload {
   settlementPending: boolean;
 }
 
-/** EIP-712 types of agora's receipt: the extension's Receipt with agora's fields appended. */
-export const AGORA_RECEIPT_TYPES = {
-  Receipt: [
+/**
+ * An EIP-712 receipt as agora sends it: the extension's (its v1 `payload`, signed with the extension's
+ * exact types and domain, which the reference verifier checks) and, in `delivery`, agora's whole
+ * payload signed by the same key under agora's own domain (DELIVERY_DOMAIN, DELIVERY_TYPES).
+ */
+export interface AgoraEip712Receipt extends EIP712SignedReceipt {
+  delivery: { payload: AgoraReceiptPayload; signature: string };
+}
+export type AgoraSignedReceipt = JWSSignedReceipt | AgoraEip712Receipt;
+
+/** EIP-712 types of agora's statement: the extension's receipt fields, then agora's. */
+export const DELIVERY_TYPES = {
+  AgoraReceipt: [
     { name: 'version', type: 'uint256' },
     { name: 'network', type: 'string' },
     { name: 'resourceUrl', type: 'string' },
@@ -81,7 +95,22 @@ const AGORA_FIELDS: Record<string, 'string' | 'boolean'> = {
   settlementPending: 'boolean',
 };
 
-const RECEIPT_FIELDS = new Set(AGORA_RECEIPT_TYPES.Receipt.map((f) => f.name));
+const RECEIPT_FIELDS = new Set(DELIVERY_TYPES.AgoraReceipt.map((f) => f.name));
+const SPEC_FIELDS = ['version', 'network', 'resourceUrl', 'payer', 'issuedAt', 'transaction'] as const;
+
+/** The extension's v1 receipt of what agora's payload states (its network already CAIP-2). */
+export function specReceiptOf(p: AgoraReceiptPayload): ReceiptPayload {
+  const { network, resourceUrl, payer, issuedAt, transaction } = p;
+  return { version: 1, network, resourceUrl, payer, issuedAt, transaction };
+}
+
+/** Whether an untrusted value is exactly an extension v1 receipt payload stating what agora's states. */
+export function isSpecReceiptOf(v: unknown, p: AgoraReceiptPayload): v is ReceiptPayload {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const r = v as Record<string, unknown>;
+  const spec = specReceiptOf(p) as unknown as Record<string, unknown>;
+  return Object.keys(r).length === SPEC_FIELDS.length && SPEC_FIELDS.every((f) => r[f] === spec[f]);
+}
 
 /** A hash standing for nothing delivered (a pending settlement's receipt). */
 export const NOTHING_DELIVERED = `0x${'00'.repeat(32)}`;

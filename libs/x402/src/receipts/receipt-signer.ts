@@ -3,21 +3,25 @@ import { sign } from 'node:crypto';
 import { TypedDataEncoder } from 'ethers';
 import {
   canonicalize,
+  convertNetworkStringToCAIP2,
+  createReceiptDomain,
   hashOfferTypedData,
+  signReceiptEIP712,
   type OfferPayload,
   type SignedOffer,
-  type SignedReceipt,
 } from '@x402/extensions/offer-receipt';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import type { PaymentRequiredV2 } from '../x402.types';
 import {
-  AGORA_RECEIPT_TYPES,
   AGORA_RECEIPT_VERSION,
   AgoraReceiptPayload,
-  RECEIPT_DOMAIN,
+  AgoraSignedReceipt,
+  DELIVERY_DOMAIN,
+  DELIVERY_TYPES,
   ReceiptFacts,
   receiptMessage,
+  specReceiptOf,
 } from './receipt-payload';
 import { defaultReceiptSeed, didWebOf, ReceiptKey, receiptKeysOf } from './receipt-keys';
 import { offerReceiptSchemasReady, offersExtension } from './offer-receipt-extension';
@@ -77,7 +81,7 @@ export class ReceiptSigner implements OnModuleInit {
         id: `${this.did}#receipts-eip712-${k.id}`,
         type: 'EcdsaSecp256k1RecoveryMethod2020',
         controller: this.did,
-        blockchainAccountId: `eip155:${RECEIPT_DOMAIN.chainId}:${k.address}`,
+        blockchainAccountId: `eip155:${createReceiptDomain().chainId}:${k.address}`,
       },
     ]);
     return {
@@ -88,23 +92,31 @@ export class ReceiptSigner implements OnModuleInit {
     };
   }
 
-  /** A signed receipt of one paid execution. */
-  async receipt(facts: ReceiptFacts): Promise<SignedReceipt | null> {
+  /**
+   * A signed receipt of one paid execution, its network in CAIP-2 (a v1 payment's name converted, as
+   * offer-receipt §5.2 requires). JWS: agora's payload. EIP-712: the extension's receipt, signed with
+   * its exact types and domain by the reference's own `signReceiptEIP712`, and agora's payload in
+   * `delivery`, signed under agora's own domain.
+   */
+  async receipt(facts: ReceiptFacts): Promise<AgoraSignedReceipt | null> {
     if (this.format === 'none') return null;
     // Keys in the order Postgres keeps them (jsonb: shorter first), so a stored receipt renders as it was first sent.
     const payload: AgoraReceiptPayload = jsonbOrdered({
       version: AGORA_RECEIPT_VERSION,
       issuedAt: Math.floor(this.clock.nowMs() / 1000),
       ...facts,
+      network: convertNetworkStringToCAIP2(facts.network),
     } satisfies AgoraReceiptPayload);
     if (this.format === 'jws') return { format: 'jws', signature: this.jwsSync(payload, JWS_TYP.receipt) };
-    const signature = this.signTyped({
-      domain: RECEIPT_DOMAIN,
-      types: AGORA_RECEIPT_TYPES,
-      primaryType: 'Receipt',
+    const spec = jsonbOrdered(specReceiptOf(payload));
+    const signature = await signReceiptEIP712(spec, (p) => Promise.resolve(this.signTyped(p) as `0x${string}`));
+    const delivery = this.signTyped({
+      domain: DELIVERY_DOMAIN,
+      types: DELIVERY_TYPES,
+      primaryType: 'AgoraReceipt',
       message: receiptMessage(payload),
     });
-    return { format: 'eip712', payload, signature };
+    return { format: 'eip712', payload: spec, delivery: { payload, signature: delivery }, signature };
   }
 
   /**

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TypedDataEncoder, recoverAddress } from 'ethers';
-import { extractJWSHeader, verifyReceiptSignatureJWS } from '@x402/extensions/offer-receipt';
+import {
+  extractJWSHeader,
+  verifyReceiptSignatureEIP712,
+  verifyReceiptSignatureJWS,
+} from '@x402/extensions/offer-receipt';
 import { sameWallet, ValidationException } from '@app/common';
-import { AGORA_RECEIPT_TYPES, AgoraReceiptPayload, isAgoraReceiptPayload, RECEIPT_DOMAIN } from './receipt-payload';
-import { receiptMessage, receiptHash } from './receipt-payload';
+import { AgoraReceiptPayload, DELIVERY_DOMAIN, DELIVERY_TYPES, isAgoraReceiptPayload } from './receipt-payload';
+import { isSpecReceiptOf, receiptMessage, receiptHash } from './receipt-payload';
 import type { ReceiptKey } from './receipt-keys';
 import { JWS_TYP, ReceiptSigner } from './receipt-signer';
 
@@ -25,15 +29,16 @@ export interface ReceiptVerdict {
 
 /** A receipt as the client holds it, and optionally what it was delivered, to compare with the hashes. */
 export interface ReceiptCheck {
-  receipt: { format: string; signature: string; payload?: unknown };
+  receipt: { format: string; signature: string; payload?: unknown; delivery?: unknown };
   output?: unknown;
   input?: unknown;
 }
 
 /**
  * Checks a receipt agora issued, as anyone could with a library: the signature (JWS: EdDSA under
- * the `kid`'s published key; EIP-712: the recovered signer is a published address), the payload's
- * shape, and, when given, the output and input against `contentHash` and `inputHash`.
+ * the `kid`'s published key; EIP-712: the extension's receipt and agora's `delivery` both signed by
+ * one published address, stating the same payment), the payload's shape, and, when given, the output
+ * and input against `contentHash` and `inputHash`. The payload answered is agora's.
  */
 @Injectable()
 export class VerifyReceipt {
@@ -65,7 +70,7 @@ export class VerifyReceipt {
       payload: isAgoraReceiptPayload(payload) ? payload : null,
     });
     if (!format) return verdict('malformed');
-    const signed = format === 'jws' ? await this.jws(receipt.signature) : this.eip712(receipt);
+    const signed = format === 'jws' ? await this.jws(receipt.signature) : await this.eip712(receipt);
     if (signed.reason) return verdict(signed.reason, signed.key, signed.payload);
     const p = signed.payload as AgoraReceiptPayload;
     if (check.output !== undefined && receiptHash(check.output) !== p.contentHash)
@@ -97,23 +102,25 @@ export class VerifyReceipt {
     }
   }
 
-  private eip712(receipt: ReceiptCheck['receipt']): {
+  private async eip712(receipt: ReceiptCheck['receipt']): Promise<{
     reason: ReceiptRejection | null;
     key: ReceiptKey | null;
     payload: unknown;
-  } {
-    const { payload } = receipt;
-    if (!isAgoraReceiptPayload(payload)) return { reason: 'not_a_receipt', key: null, payload: null };
-    let signer: string;
+  }> {
+    const delivery = receipt.delivery as { payload?: unknown; signature?: unknown } | undefined;
+    const payload = delivery?.payload;
+    if (!isAgoraReceiptPayload(payload) || !isSpecReceiptOf(receipt.payload, payload))
+      return { reason: 'not_a_receipt', key: null, payload: null };
+    let signers: string[];
     try {
-      signer = recoverAddress(
-        TypedDataEncoder.hash(RECEIPT_DOMAIN, AGORA_RECEIPT_TYPES, receiptMessage(payload)),
-        receipt.signature,
-      );
+      // The extension's receipt as any verifier checks it (the reference's own function), then agora's statement.
+      const spec = await verifyReceiptSignatureEIP712({ ...receipt, format: 'eip712', payload: receipt.payload });
+      const digest = TypedDataEncoder.hash(DELIVERY_DOMAIN, DELIVERY_TYPES, receiptMessage(payload));
+      signers = [spec.signer, recoverAddress(digest, delivery!.signature as string)];
     } catch {
       return { reason: 'bad_signature', key: null, payload };
     }
-    const key = this.signer.keys.find((k) => sameWallet(k.address, signer)) ?? null;
+    const key = this.signer.keys.find((k) => signers.every((s) => sameWallet(k.address, s))) ?? null;
     return { reason: key ? null : 'bad_signature', key, payload };
   }
 }

@@ -13,9 +13,16 @@ export class SignedReceiptResponse {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: 'eip712 only: the signed payload (a JWS carries its own)',
+    description: "eip712 only: the x402 offer-receipt extension's v1 receipt payload it signs (a JWS carries its own)",
   })
   payload?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "eip712 only: {payload, signature}, agora's receipt payload (the delivery: fees, hashes) signed by the same key under agora's own EIP-712 domain",
+  })
+  delivery?: Record<string, unknown>;
 }
 
 export class PlatformKeyResponse {
@@ -73,6 +80,14 @@ export class SignedReceiptDto {
   @IsOptional()
   @IsPlainObject()
   payload?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "eip712 only: agora's signed delivery statement ({payload, signature})",
+  })
+  @IsOptional()
+  @IsPlainObject()
+  delivery?: Record<string, unknown>;
 }
 
 export class VerifyReceiptDto {
