@@ -1,4 +1,4 @@
-import { ComponentType, lazy, StrictMode, Suspense } from 'react';
+import { ComponentType, lazy, ReactElement, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
@@ -6,6 +6,7 @@ import { ExplorerPage } from './pages/explorer';
 import { AgentPage } from './pages/agent';
 import { ExecutionPage } from './pages/execution';
 import { ChainPage } from './pages/chain';
+import { CONSOLE_ROUTES } from './routes';
 import './styles.css';
 import './charts.css';
 import './views.css';
@@ -27,6 +28,19 @@ function Lazy({ page: Page }: { page: ComponentType }) {
 
 const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 5_000 } } });
 
+/** Each route of CONSOLE_ROUTES (./routes: the list the api serves the page for) and its page (routes.spec.ts). */
+const PAGES: Record<string, ReactElement> = {
+  '/': <ExplorerPage />,
+  '/agents/:id': <AgentPage />,
+  '/executions/:requestId': <ExecutionPage />,
+  '/chains/:id': <ChainPage />,
+  '/sign-in': <Lazy page={SignInPage} />,
+  '/owner': <Lazy page={OwnerPage} />,
+  '/buyer': <Lazy page={BuyerPage} />,
+  '/operator': <Lazy page={OperatorPage} />,
+};
+
+/** Any other path (the api answers it with a 404 and this page). */
 function NotFound() {
   return (
     <>
@@ -59,14 +73,9 @@ function App() {
       </header>
       <main id="main">
         <Routes>
-          <Route path="/" element={<ExplorerPage />} />
-          <Route path="/agents/:id" element={<AgentPage />} />
-          <Route path="/executions/:requestId" element={<ExecutionPage />} />
-          <Route path="/chains/:id" element={<ChainPage />} />
-          <Route path="/sign-in" element={<Lazy page={SignInPage} />} />
-          <Route path="/owner" element={<Lazy page={OwnerPage} />} />
-          <Route path="/buyer" element={<Lazy page={BuyerPage} />} />
-          <Route path="/operator" element={<Lazy page={OperatorPage} />} />
+          {CONSOLE_ROUTES.map((path) => (
+            <Route key={path} path={path} element={PAGES[path]} />
+          ))}
           <Route path="*" element={<NotFound />} />
         </Routes>
       </main>
