@@ -26,7 +26,11 @@ export interface Marketplace {
   stop(): Promise<void>;
 }
 
-const ROOT = join(__dirname, '..', '..', '..');
+/**
+ * The checkout whose build (`dist/apps/*`) is tested: this one, or CONTRACT_BUILD_DIR (another checkout's
+ * build, e.g. an older commit's, to see which contract tests it fails).
+ */
+const ROOT = process.env.CONTRACT_BUILD_DIR ?? join(__dirname, '..', '..', '..');
 const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Redis database 1, as the other test tiers; a random QUEUE_PREFIX keeps the keys apart. */
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/1';
