@@ -103,6 +103,25 @@ describe('console: chain page (browser)', () => {
     expect(executions.map((e) => (e.data as { requestId: string }).requestId)).toEqual([plainRequestId]);
   });
 
+  it("a visitor's tree links each call by its public transaction id, whose page shows its timeline and no request id", async () => {
+    const page = await openPage(browser, 'desktop');
+    await page.goto(`${api.baseUrl}/chains/${chainId}`);
+    await page.getByTestId('chain-tree').waitFor();
+    const links = page.getByTestId('chain-node').getByRole('link', { name: 'execution' });
+    const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(Array.from({ length: 1 + CALLS }, () => expect.stringMatching(/^\/executions\/tx_/)));
+    await links.nth(1).click();
+    const steps = page.getByTestId('timeline').locator('li');
+    await steps.first().waitFor();
+    expect(new URL(page.url()).pathname).toBe(hrefs[1]);
+    expect(await steps.evaluateAll((li) => li.map((l) => l.getAttribute('data-type')))).toEqual(
+      expect.arrayContaining(['completed', 'charged']),
+    );
+    expect(await page.content()).not.toContain('req_');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
   it('an unknown chain shows the error', async () => {
     const page = await openPage(browser, 'desktop');
     await page.goto(`${api.baseUrl}/chains/00000000-0000-4000-8000-000000000000`);
