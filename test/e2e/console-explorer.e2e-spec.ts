@@ -151,4 +151,17 @@ describe('console: explorer and agent pages (browser)', () => {
     expect(await page.getByRole('alert').first().textContent()).toContain('NOT_FOUND');
     await page.context().close();
   });
+
+  it("a path the console does not have: 404, and the console's not-found view leading back to the explorer", async () => {
+    const page = await openPage(browser, 'phone');
+    const res = await page.goto(`${api.baseUrl}/no-such-path`);
+    expect(res?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    expect(await fitsWidth(page)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('main').getByRole('link', { name: 'Back to the explorer' }).click();
+    await page.getByTestId('total-transactions').waitFor();
+    expect(page.url()).toBe(`${api.baseUrl}/`);
+    await page.context().close();
+  });
 });
