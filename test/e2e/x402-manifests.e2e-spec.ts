@@ -167,7 +167,10 @@ describe('x402 manifests (e2e)', () => {
     const base = api.config.publicBaseUrl;
     expect(card).toMatchObject({
       name: 'agora',
-      supportedInterfaces: [],
+      // The interface agora serves (issue 51; x402-to-the-letter checks it with the SDK).
+      supportedInterfaces: [
+        { url: `${base}/api/v1/execute`, protocolBinding: expect.any(String), protocolVersion: '1.0' },
+      ],
       provider: { url: base, organization: 'agora' },
       documentationUrl: `${base}/api/docs`,
       capabilities: { streaming: false, pushNotifications: false, extensions: [] },

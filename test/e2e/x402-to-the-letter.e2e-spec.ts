@@ -1,3 +1,4 @@
+import type { AgentCard as AgentCardType } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import Ajv2020 from 'ajv/dist/2020';
 import { extractDiscoveryInfo, validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import {
@@ -202,6 +203,36 @@ describe('x402 to the letter (e2e)', () => {
       await expect(
         verifyReceiptSignatureJWS({ format: 'jws', signature: forged }, await jwkOf(api, forged)),
       ).rejects.toThrow();
+    });
+  });
+
+  describe('the A2A agent card declares the interface agora serves (A2A 1.0)', () => {
+    it('one interface, typed and read by @a2a-js/sdk: x402 over HTTP, which answers a 402', async () => {
+      const { AgentCard, AgentInterface, A2A_PROTOCOL_VERSION } = await import('@a2a-js/sdk');
+      const { ClientFactory, DefaultAgentCardResolver } = await import('@a2a-js/sdk/client');
+      const card: AgentCardType = await new DefaultAgentCardResolver().resolve(api.baseUrl);
+      const raw = (await api.request('GET', '/.well-known/agent-card.json')).body;
+      expect(AgentCard.fromJSON(raw)).toMatchObject(raw);
+      expect(card.supportedInterfaces).toHaveLength(1);
+      for (const i of card.supportedInterfaces) {
+        expect(AgentInterface.fromJSON(AgentInterface.toJSON(i))).toEqual(i);
+        expect(i).toEqual({
+          url: `${api.config.publicBaseUrl}/api/v1/execute`,
+          // A custom binding is named by a URI (A2A 1.0 §5.8): the x402 v2 HTTP transport's.
+          protocolBinding: 'https://github.com/x402-foundation/x402/blob/main/specs/transports-v2/http.md',
+          protocolVersion: A2A_PROTOCOL_VERSION,
+          tenant: '',
+        });
+        // Served: a skill's call there is an x402 resource (402 with PAYMENT-REQUIRED).
+        const [agentId, capabilityId] = card.skills[0].id.split('/');
+        const res = await api.request('POST', new URL(i.url).pathname, {
+          body: { targetAgentId: agentId, capabilityId, input: { text: 'hi' } },
+        });
+        expect(res.status).toBe(402);
+        expect(b64json(res.headers.get('payment-required')!).x402Version).toBe(2);
+      }
+      // It claims none of A2A's message bindings: the SDK's client finds no transport it speaks.
+      await expect(new ClientFactory().createFromAgentCard(card)).rejects.toThrow(/No compatible transport/);
     });
   });
 });

@@ -124,11 +124,16 @@ class AgentSkillDto {
   @ApiProperty({ type: 'array', items: OBJECT }) securityRequirements: Record<string, unknown>[];
 }
 
-/** `/.well-known/agent-card.json`: an A2A (1.0) agent card; agora declares no A2A interface. */
+/** `/.well-known/agent-card.json`: an A2A (1.0) agent card; its one interface is x402 over HTTP. */
 export class AgentCardResponse {
   @ApiProperty({ example: 'agora' }) name: string;
   @ApiProperty() description: string;
-  @ApiProperty({ type: 'array', items: OBJECT, description: 'Empty: agora does not speak the A2A protocol' })
+  @ApiProperty({
+    type: 'array',
+    items: OBJECT,
+    description:
+      'The interface agora serves: {url: <base>/api/v1/execute, protocolBinding: the x402 v2 HTTP transport spec URI, protocolVersion: "1.0"}; no A2A message binding',
+  })
   supportedInterfaces: Record<string, unknown>[];
   @ApiProperty(OBJECT) provider: Record<string, unknown>;
   @ApiProperty({ example: '1' }) version: string;

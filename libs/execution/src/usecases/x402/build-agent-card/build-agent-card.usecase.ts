@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AgentCard, AgentSkill } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
+import type { AgentCard, AgentInterface, AgentSkill } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { DiscoveryResource } from '@x402/extensions/bazaar';
 import { CatalogEntry } from '@app/agents';
 import { Clock } from '@app/common';
@@ -13,15 +13,23 @@ export type MarketplaceAgentCard = AgentCard;
 
 /** The capabilities the card lists as skills (the best-ranked); the discovery API lists them all. */
 export const AGENT_CARD_MAX_SKILLS = 50;
+/** The A2A protocol version of the card (the SDK's A2A_PROTOCOL_VERSION; its module is ESM, so not imported here). */
+const A2A_VERSION = '1.0';
+/**
+ * The binding agora serves, named by a URI as A2A 1.0 §5.8 wants a custom binding named: x402 over
+ * HTTP (the x402 v2 HTTP transport; v1 is accepted too), by the URI of its specification.
+ */
+export const X402_HTTP_BINDING = 'https://github.com/x402-foundation/x402/blob/main/specs/transports-v2/http.md';
 /** A skill's name and description as the card shows them (agent-written text, cut). */
 const SKILL_NAME_MAX = 120;
 const SKILL_DESCRIPTION_MAX = 400;
 
 /**
  * The marketplace's A2A agent card (`/.well-known/agent-card.json`, A2A protocol 1.0, typed with
- * `@a2a-js/sdk`). agora does not speak A2A's message protocol (JSON-RPC, gRPC or HTTP+JSON), so the
- * card declares no interface (`supportedInterfaces: []`) and no extension (a2a-x402 is about A2A
- * message metadata): it describes, and the skills name the x402 resources to call over plain HTTP.
+ * `@a2a-js/sdk`). agora does not speak A2A's message bindings (JSON-RPC, gRPC or HTTP+JSON): the one
+ * interface it declares (A2A 1.0 requires one) is the one it serves, x402 over HTTP at
+ * `/api/v1/execute` (which runs any skill), named by a binding URI that no A2A client takes for its
+ * own; and no extension (a2a-x402 is about A2A message metadata). The skills name their own x402 resources.
  * Each skill is a capability (id `<agentId>/<capabilityId>`) with its price and resource URL, the
  * best-ranked first, at most AGENT_CARD_MAX_SKILLS. Built at most once per MANIFEST_TTL_MS per process.
  */
@@ -56,7 +64,7 @@ export class BuildAgentCard {
         'agora does not speak the A2A message protocol: call a skill by POSTing its input (JSON) to its ' +
         'resource URL; the 402 answer states the price, and the same request with an x402 payment runs it. ' +
         `${shown} API: ${links.openapi}.`,
-      supportedInterfaces: [],
+      supportedInterfaces: [x402Interface(base)],
       provider: { url: base, organization: 'agora' },
       version: '1',
       documentationUrl: links.swagger,
@@ -69,6 +77,16 @@ export class BuildAgentCard {
       signatures: [],
     };
   }
+}
+
+/** agora's interface: a paid POST of `{targetAgentId, capabilityId, input}` runs any skill (x402 over HTTP). */
+function x402Interface(base: string): AgentInterface {
+  return {
+    url: `${base}/api/v1/execute`,
+    protocolBinding: X402_HTTP_BINDING,
+    tenant: '',
+    protocolVersion: A2A_VERSION,
+  };
 }
 
 function skillOf(r: DiscoveryResource, entry: CatalogEntry): AgentSkill {
