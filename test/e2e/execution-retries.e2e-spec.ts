@@ -122,7 +122,7 @@ describe('Execution API (e2e)', () => {
     expect(await invariants()).toEqual([]);
   });
 
-  it('lets only the payer retry: no payment header is 401, another payment is 403, and neither charges, runs or shows output', async () => {
+  it('retries with no request data as the contract has it; another payment is 403; output only to the payer', async () => {
     const headers = await paid(newWallet());
     agentServer.defaultMode = 'fail';
     const failed = await execute(body({ text: 'retry-guard' }), headers);
@@ -130,17 +130,26 @@ describe('Execution API (e2e)', () => {
     const id = failed.body.error.details.requestId;
     const before = await counts();
     const callsBefore = agentServer.calls.length;
-    const anonymous = await api.request('POST', `/api/v1/execute/${id}/retry`);
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.body.error.code).toBe('UNAUTHORIZED');
     const other = await api.request('POST', `/api/v1/execute/${id}/retry`, { headers: await paid(newWallet()) });
-    expect(other.status).toBe(403);
-    expect(other.body.error.code).toBe('FORBIDDEN');
-    expect(JSON.stringify([anonymous.body, other.body])).not.toMatch(/output/);
+    expect([other.status, other.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect(JSON.stringify(other.body)).not.toMatch(/output/);
     expect(agentServer.calls.length).toBe(callsBefore);
     expect(await counts()).toEqual(before);
-    expect((await api.request('GET', `/api/v1/execute/${id}`)).body.data.status).toBe('failed');
     expect((await ds.query(`SELECT retry_count FROM executions WHERE id = $1`, [id]))[0].retry_count).toBe(0);
+    // No payment header (the contract's retry): runs once with the stored authorization, charged once.
+    const retried = await api.request('POST', `/api/v1/execute/${id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ requestId: id, status: 'completed', settlement: { status: 'settled' } });
+    expect(retried.body.data.output).toBeUndefined();
+    expect(retried.body.data.message).toMatch(/payment header/);
+    expect(agentServer.calls.length).toBe(callsBefore + 1);
+    expect((await counts()).charges).toBe(before.charges + 1);
+    const read = await api.request('GET', `/api/v1/execute/${id}`, { headers });
+    expect(read.body.data.output).toEqual(expect.any(Object));
+    const again = await api.request('POST', `/api/v1/execute/${id}/retry`);
+    expect([again.status, again.body.error.code]).toEqual([409, 'INVALID_STATE']);
+    expect((await counts()).charges).toBe(before.charges + 1);
+    expect(await invariants()).toEqual([]);
   });
 
   it('times out a slow agent (504), charging nothing', async () => {

@@ -209,9 +209,9 @@ export class DiscoveryResource {
   }
 
   /**
-   * A chain's status and trace tree. Node ids (requestId, transactionId) are shown only to a reader
-   * who may read them: pass the payment that opened the chain (its root's `payment`) for all of
-   * them, or a chain token for its holder's subtree.
+   * A chain's status and trace tree, by chain id or root transaction id. Transaction ids are shown to
+   * every reader; request ids only to a reader who may read the outputs: pass the payment that opened
+   * the chain (its root's `payment`) for all of them, or a chain token for its holder's subtree.
    */
   chain(chainId: string, reader: { payment?: { name: string; value: string } | null; chainToken?: string } = {}) {
     const headers: Record<string, string> = {

@@ -19,12 +19,16 @@ export class ExecutionPresenter {
     this.livemode = isLivemode(config);
   }
 
-  /** Maps an execution to the HTTP answer: 202 while pending (always for an async request), 502/504 for failures, output once settled. */
+  /**
+   * Maps an execution to the HTTP answer: 202 while pending (always for an async request), 502/504 for
+   * failures, output once settled (unless `withOutput` is false: a retry sent without the payment header).
+   */
   async present(
     outcome: ExecutionOutcome,
     res: Response,
     sync: boolean,
     chain?: ChainView,
+    withOutput = true,
   ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
     const e = outcome.execution;
     // An async request is answered 202 with where to read it, the first time and on every replay
@@ -56,6 +60,6 @@ export class ExecutionPresenter {
     }
     const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
     res.set(receiptHeaders(settlement.receipt, settlement.signed));
-    return { ...toExecutionResponse(e, settlement, true, this.livemode), ...(chain ? { chain } : {}) };
+    return { ...toExecutionResponse(e, settlement, withOutput, this.livemode), ...(chain ? { chain } : {}) };
   }
 }

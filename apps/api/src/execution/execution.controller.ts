@@ -156,9 +156,9 @@ export class ExecutionController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Retry a failed or timed-out execution with its stored authorization (no new charge); only with the original payment header',
+      'Retry a failed or timed-out execution with its stored authorization (no new charge). No request data is needed; the output is in the answer only with the original payment header (another payment header is 403)',
   })
-  @ApiPaid()
+  @ApiPaid(true)
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 401, 403, 404, 409, 502, 504)
   async retry(
@@ -166,8 +166,9 @@ export class ExecutionController {
     @Headers() headers: Record<string, string | undefined>,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ExecutionResponse | AsyncAcceptedResponse> {
-    const outcome = await this.retryUseCase.execute(requestId(id), presentedPayment(headers));
-    return this.present(outcome, res, !outcome.execution.isAsync);
+    const payment = presentedPayment(headers);
+    const outcome = await this.retryUseCase.execute(requestId(id), payment);
+    return this.presenter.present(outcome, res, !outcome.execution.isAsync, undefined, payment !== null);
   }
 
   private present(

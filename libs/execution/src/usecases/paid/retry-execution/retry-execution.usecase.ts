@@ -10,8 +10,9 @@ import { RunPendingExecution } from '../run-pending-execution/run-pending-execut
 
 /**
  * Re-runs a failed or timed-out execution with its stored, still unused authorization (at most
- * MAX_RETRIES times, while the authorization is valid). Only the payer may: the request must
- * carry the original payment (the rule for reading output), else 401 (none) or 403 (another).
+ * MAX_RETRIES times, while the authorization is valid). The contract's retry takes no request data:
+ * the request id (given to the payer only) names it. A payment header, when sent, must be the
+ * original one (403 otherwise); only with it does the answer carry the output (`withOutput`).
  */
 @Injectable()
 export class RetryExecution {
@@ -34,12 +35,10 @@ export class RetryExecution {
         { chainId: execution.chainId },
       );
     }
-    if (!payment)
-      throw new AppException('UNAUTHORIZED', 'A retry must carry the payment header of the original execute request');
-    if (!presentsOriginalPayment(execution, payment)) {
+    if (payment && !presentsOriginalPayment(execution, payment)) {
       throw new AppException(
         'FORBIDDEN',
-        'Only the payer may retry: this is not the payment of the original execute request',
+        'This is not the payment of the original execute request; retry with it, or with no payment header',
       );
     }
     if (!['failed', 'timeout'].includes(execution.status)) {
