@@ -26,18 +26,44 @@ export function applyGlobalPrefix(app: INestApplication): void {
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
 }
 
+/**
+ * The contract's version: every change to what a client may send or receive bumps it, with a decision in
+ * docs/decisions.md and a CHANGELOG.md entry; a form the contract allowed keeps working meanwhile.
+ */
+export const API_VERSION = '1.1.0';
+
+const API_DESCRIPTION = [
+  'Agent marketplace and execution service. Every response is an envelope: {success, data} or',
+  '{success:false, error:{code,message,details,requestId}}; requestId is also the X-Request-ID header.',
+  '',
+  '## Wallet signatures',
+  "Routes an agent's owner calls carry X-Agent-Wallet (the agent's registered wallet) and X-Agent-Signature.",
+  'Two messages are accepted on every such route, side by side; each is signed as an EIP-191 personal message',
+  "by the agent's wallet, with a Unix-millisecond timestamp within 5 minutes of the server's clock:",
+  '',
+  '| Form | X-Agent-Signature | Authorizes |',
+  '|---|---|---|',
+  "| unbound (the contract's) | `agora-auth:<agent_id>:<unix_ms>:sig:<signature>` | reads; and one change, " +
+    'unless the same message was already presented on a read |',
+  '| bound | `agora-auth:<agent_id>:<unix_ms>:<METHOD> <path>[:<body sha256>]:sig:<signature>` | that request ' +
+    'only: its method, its path without the query, and (when given) the SHA-256 hex of its exact body bytes |',
+  '',
+  'The signature is over everything before `:sig:`. A message is used for a change once (agent and timestamp).',
+  'Missing or malformed headers, a stale timestamp or a used message: 401 UNAUTHORIZED. Another wallet, another',
+  'agent, another request or body: 403 FORBIDDEN. The SDK, CLI and console send the bound form.',
+  '',
+  '## Versioning',
+  'Everything lives under /api/v1. info.version names the contract; a change to it comes with a CHANGELOG.md',
+  'entry, and a form the contract allowed keeps working through a deprecation period.',
+].join('\n');
+
 /** The OpenAPI document of the routes of `app` (served at /api/docs, committed as docs/openapi.json). */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return documentIpRateLimits(
     SwaggerModule.createDocument(
       app,
       withSecuritySchemes(
-        new DocumentBuilder()
-          .setTitle('agora')
-          .setDescription(
-            'Agent marketplace and execution service. Every response is an envelope: {success, data} or {success:false, error:{code,message,details,requestId}}; requestId is also the X-Request-ID header.',
-          )
-          .setVersion('1'),
+        new DocumentBuilder().setTitle('agora').setDescription(API_DESCRIPTION).setVersion(API_VERSION),
       ).build(),
     ),
   );
