@@ -442,7 +442,7 @@ export interface paths {
         };
         /**
          * A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId)
-         * @description Every node is listed; its requestId and transactionId only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.
+         * @description Free. The same chain whichever id names it. Every node is listed with its transactionId (and the root's as rootTransactionId), for any reader; its requestId (and rootRequestId) only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.
          */
         get: operations["ChainsController_status"];
         put?: never;
@@ -770,7 +770,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry a failed or timed-out execution with its stored authorization (no new charge); only with the original payment header */
+        /** Retry a failed or timed-out execution with its stored authorization (no new charge). No request data is needed; the output is in the answer only with the original payment header (another payment header is 403) */
         post: operations["ExecutionController_retry"];
         delete?: never;
         options?: never;
@@ -1339,7 +1339,7 @@ export interface components {
             }[];
             /** @description The best-ranked capabilities (at most 50) */
             skills: components["schemas"]["AgentSkillDto"][];
-            /** @description Empty: agora does not speak the A2A protocol */
+            /** @description The interface agora serves: {url: <base>/api/v1/execute, protocolBinding: the x402 v2 HTTP transport spec URI, protocolVersion: "1.0"}; no A2A message binding */
             supportedInterfaces: {
                 [key: string]: unknown;
             }[];
@@ -1654,7 +1654,10 @@ export interface components {
              * @enum {string}
              */
             status: "running" | "completed" | "refunded";
-            /** @description The charge (tx_...), once completed; null, like requestId, for a reader who may not read this execution */
+            /**
+             * @description The charge (tx_...), once completed; shown to every reader (it reads no output)
+             * @example tx_...
+             */
             transactionId: string | null;
         };
         ChainParamsDto: {
@@ -1721,7 +1724,10 @@ export interface components {
              * @example req_...
              */
             rootRequestId: string | null;
-            /** @description The root's charge: only for the paying client (the root's payment header) */
+            /**
+             * @description The root's charge (tx_...), once completed; shown to every reader, and GET /chains/{rootTransactionId} answers this chain
+             * @example tx_...
+             */
             rootTransactionId: string | null;
             startedAt: string;
             /**
@@ -1877,7 +1883,7 @@ export interface components {
             pathParams?: {
                 [key: string]: unknown;
             };
-            /** @example /api/v1/agents/:agentId/capabilities/:capabilityId/execute */
+            /** @description The route template of the resource's Bazaar extension; agora's carry none (each capability is its own URL) */
             routeTemplate?: string;
         };
         DiscoveryManifestItem: {
@@ -2112,8 +2118,11 @@ export interface components {
         ExecutionTimelineResponse: {
             /** @description Oldest first */
             events: components["schemas"]["TimelineEventDto"][];
-            /** @example req_2b8f0c6d9a */
-            requestId: string;
+            /**
+             * @description null for an execution in a chain asked for by its transaction id: a chain's request ids are read only by its read scope (GET /chains/{id})
+             * @example req_2b8f0c6d9a
+             */
+            requestId: string | null;
             /** @description The execution's status */
             status: string;
             /** @example tx_8c1f0e2a7b */
@@ -2650,6 +2659,10 @@ export interface components {
             uri: string;
         };
         SignedReceiptDto: {
+            /** @description eip712 only: agora's signed delivery statement ({payload, signature}) */
+            delivery?: {
+                [key: string]: unknown;
+            };
             /** @enum {string} */
             format: "jws" | "eip712";
             /** @description eip712 only: the signed payload */
@@ -2659,9 +2672,13 @@ export interface components {
             signature: string;
         };
         SignedReceiptResponse: {
+            /** @description eip712 only: {payload, signature}, agora's receipt payload (the delivery: fees, hashes) signed by the same key under agora's own EIP-712 domain */
+            delivery?: {
+                [key: string]: unknown;
+            };
             /** @enum {string} */
             format: "jws" | "eip712";
-            /** @description eip712 only: the signed payload (a JWS carries its own) */
+            /** @description eip712 only: the x402 offer-receipt extension's v1 receipt payload it signs (a JWS carries its own) */
             payload?: {
                 [key: string]: unknown;
             };
@@ -5725,7 +5742,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A token of this chain: shows the ids of its holder's subtree (403 once its execution has ended) */
+                /** @description A token of this chain: shows the request ids of its holder's subtree (403 once its execution has ended) */
                 "X-Chain-Token"?: string;
             };
             path: {
