@@ -10,7 +10,7 @@
 import { Wallet } from 'ethers';
 import { AgentServer, startAgentServer } from './support/agent-server';
 import { api, expectStatus, requirement } from './support/http';
-import { balance, capability, executeOk, micro, registerAgent } from './support/market';
+import { capability, earned, executeOk, micro, registerAgent } from './support/market';
 import { Marketplace, startMarketplace } from './support/server';
 import { newWallet, paymentHeader } from './support/wallets';
 
@@ -35,11 +35,6 @@ afterAll(async () => {
   await m?.stop();
 });
 
-async function earned(id: string): Promise<bigint> {
-  const b = await balance(m, id);
-  return micro(b.pending) + micro(b.available);
-}
-
 async function totalTransactions(): Promise<number> {
   const r = await api(m, 'GET', '/api/v1/payments/stats');
   expectStatus(r, 200, 'stats:');
@@ -63,13 +58,13 @@ describe('Execution', () => {
     const { body: b, headers } = request(key);
     const first = await payAndSend(b, headers);
     expectStatus(first, 200, 'first:');
-    const [calls, earnings, txs] = [agent.calls.length, await earned(agentId), await totalTransactions()];
+    const [calls, earnings, txs] = [agent.calls.length, await earned(m, agentId), await totalTransactions()];
     // An x402 client signs a fresh authorization on every retry: the key, not the payment, decides.
     const repeat = await payAndSend(b, headers);
     expectStatus(repeat, 200, 'repeat:');
     expect(repeat.body.data).toMatchObject({ requestId: first.body.data.requestId, output: first.body.data.output });
     expect(agent.calls.length).toBe(calls);
-    expect(await earned(agentId)).toBe(earnings);
+    expect(await earned(m, agentId)).toBe(earnings);
     expect(await totalTransactions()).toBe(txs);
     // The repeat's own authorization was not used: it still pays another request.
     const other = await api(m, 'POST', '/api/v1/execute', {
@@ -82,11 +77,11 @@ describe('Execution', () => {
   it('answers the same key with other input 409 IDEMPOTENCY_CONFLICT, charging nothing', async () => {
     const key = `conflict-${Date.now()}`;
     expectStatus(await payAndSend({ ...body({ n: 1 }), idempotencyKey: key }), 200, 'first:');
-    const [calls, earnings] = [agent.calls.length, await earned(agentId)];
+    const [calls, earnings] = [agent.calls.length, await earned(m, agentId)];
     const r = await payAndSend({ ...body({ n: 99 }), idempotencyKey: key });
     expect([r.status, r.body.error?.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
     expect(agent.calls.length).toBe(calls);
-    expect(await earned(agentId)).toBe(earnings);
+    expect(await earned(m, agentId)).toBe(earnings);
   });
 
   it('refuses a key in the body and a different one in the Idempotency-Key header with 400', async () => {
@@ -120,13 +115,13 @@ describe('Authentication', () => {
     ],
   ])('refuses %s with 402 PAYMENT_INVALID and the x402 reason, charging nothing', async (_what, forgery, reason) => {
     const accept = await requirement(m, 'POST', '/api/v1/execute', body());
-    const [calls, earnings] = [agent.calls.length, await earned(agentId)];
+    const [calls, earnings] = [agent.calls.length, await earned(m, agentId)];
     const payment = await paymentHeader(payer, accept, forgery);
     const r = await api(m, 'POST', '/api/v1/execute', { body: body(), headers: { 'X-PAYMENT': payment } });
     expect(r.status).toBe(402);
     expect(r.body.error).toMatchObject({ code: 'PAYMENT_INVALID', details: { reason } });
     expect(agent.calls.length).toBe(calls);
-    expect(await earned(agentId)).toBe(earnings);
+    expect(await earned(m, agentId)).toBe(earnings);
   });
 });
 
@@ -159,12 +154,12 @@ describe('Capability', () => {
     const b = { targetAgentId: variableId, capabilityId: cap, input: {} };
     const accept = await requirement(m, 'POST', '/api/v1/execute', b);
     expect(accept.maxAmountRequired).toBe('11000');
-    const before = await earned(variableId);
+    const before = await earned(m, variableId);
     const r = await executeOk(m, payer, b);
     expect(micro(r.body.data.cost.agentFee)).toBe(fee);
     expect(micro(r.body.data.cost.platformFee)).toBe(1_000n);
     expect(micro(r.body.data.cost.total)).toBe(fee + 1_000n);
     const cut = (fee * 5n + 50n) / 100n;
-    expect(await earned(variableId)).toBe(before + fee - cut);
+    expect(await earned(m, variableId)).toBe(before + fee - cut);
   });
 });

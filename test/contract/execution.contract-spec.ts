@@ -11,7 +11,7 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { AgentServer, startAgentServer } from './support/agent-server';
 import { api, expectStatus, poll, requirement } from './support/http';
-import { balance, capability, execute, executeOk, micro, registerAgent } from './support/market';
+import { capability, earned, execute, executeOk, registerAgent } from './support/market';
 import { Marketplace, startMarketplace } from './support/server';
 import { boundAgentSignature, newWallet, paymentHeader } from './support/wallets';
 
@@ -43,12 +43,6 @@ afterAll(async () => {
   await agent?.close();
   await m?.stop();
 });
-
-/** What the agent has earned so far (escrowed or available). */
-async function earned(id: string): Promise<bigint> {
-  const b = await balance(m, id);
-  return micro(b.pending) + micro(b.available);
-}
 
 describe('Execution result', () => {
   it('answers requestId req_..., status, the output, executionTime in integer ms, cost and transactionId', async () => {
@@ -95,9 +89,9 @@ describe('Cost calculation', () => {
   it('asks the platform fee plus the agent fee and credits the agent 95% of its fee', async () => {
     const accept = await requirement(m, 'POST', '/api/v1/execute', body());
     expect(accept.maxAmountRequired).toBe('11000');
-    const before = await earned(agentId);
+    const before = await earned(m, agentId);
     await executeOk(m, payer, body());
-    expect(await earned(agentId)).toBe(before + 9_500n);
+    expect(await earned(m, agentId)).toBe(before + 9_500n);
   });
 });
 
@@ -139,11 +133,11 @@ describe('Execution', () => {
   it('refuses input that fails inputSchema with 422 INPUT_SCHEMA_MISMATCH, charging nothing', async () => {
     const accept = await requirement(m, 'POST', '/api/v1/execute', body());
     const payment = await paymentHeader(payer, accept);
-    const before = await earned(agentId);
+    const before = await earned(m, agentId);
     const r = await api(m, 'POST', '/api/v1/execute', { body: body({ text: 42 }), headers: { 'X-PAYMENT': payment } });
     expect(r.status).toBe(422);
     expect(r.body.error).toMatchObject({ code: 'INPUT_SCHEMA_MISMATCH', details: { errors: expect.any(Array) } });
-    expect(await earned(agentId)).toBe(before);
+    expect(await earned(m, agentId)).toBe(before);
     const ok = await api(m, 'POST', '/api/v1/execute', { body: body(), headers: { 'X-PAYMENT': payment } });
     expectStatus(ok, 200, 'the unused payment:');
   });
@@ -179,13 +173,13 @@ describe('Execution', () => {
 
   it('answers an agent failure with 502 EXECUTION_FAILED and details.agentError, charging nothing', async () => {
     agent.handler = () => ({ status: 500, body: { error: 'translator on fire' } });
-    const before = await earned(agentId);
+    const before = await earned(m, agentId);
     const r = await execute(m, payer, body());
     expect(r.status).toBe(502);
     expect(r.body.error).toMatchObject({ code: 'EXECUTION_FAILED', details: { agentError: expect.any(String) } });
     expect(r.body.error.details.requestId).toMatch(/^req_/);
     expect(r.body.error.details.transactionId ?? null).toBeNull();
-    expect(await earned(agentId)).toBe(before);
+    expect(await earned(m, agentId)).toBe(before);
     const read = await api(m, 'GET', `/api/v1/execute/${r.body.error.details.requestId}`);
     expect(read.body.data.status).toBe('failed');
   });
@@ -195,14 +189,14 @@ describe('Execution', () => {
     const failed = await execute(m, payer, body());
     expect(failed.status).toBe(502);
     const requestId = failed.body.error.details.requestId;
-    const before = await earned(agentId);
+    const before = await earned(m, agentId);
     agent.handler = upper;
     // The spec's retry takes no request data: the stored, still-unused authorization pays for it.
     const retried = await api(m, 'POST', `/api/v1/execute/${requestId}/retry`);
     expectStatus(retried, 200, 'retry:');
     expect(retried.body.data).toMatchObject({ requestId, status: 'completed' });
     expect(retried.body.data.cost).toMatchObject({ agentFee: '0.010000', platformFee: '0.001000' });
-    expect(await earned(agentId)).toBe(before + 9_500n);
+    expect(await earned(m, agentId)).toBe(before + 9_500n);
     const read = await api(m, 'GET', `/api/v1/execute/${requestId}`, { headers: { 'X-PAYMENT': failed.payment } });
     expect(read.body.data).toMatchObject({ status: 'completed', output: { text: 'HOLA' } });
     // The authorization paid once: sent again for a new request, it is a replay.
@@ -215,11 +209,11 @@ describe('Execution', () => {
 
   it('treats output that fails outputSchema as EXECUTION_FAILED, charging nothing', async () => {
     agent.handler = () => ({ body: { output: { text: 7 } } });
-    const before = await earned(agentId);
+    const before = await earned(m, agentId);
     const r = await execute(m, payer, body());
     expect([r.status, r.body.error?.code]).toEqual([502, 'EXECUTION_FAILED']);
     expect(typeof r.body.error.details.agentError).toBe('string');
-    expect(await earned(agentId)).toBe(before);
+    expect(await earned(m, agentId)).toBe(before);
   });
 
   it('runs async=true: 202 {jobId = requestId, status pending, statusUrl}, and the status URL gives the result', async () => {

@@ -100,6 +100,12 @@ export async function balance(m: Marketplace, agentId: string): Promise<Record<s
   return r.body.data;
 }
 
+/** What agent `id` has earned so far, escrowed (pending) or available, in micro-USDC. */
+export async function earned(m: Marketplace, id: string): Promise<bigint> {
+  const b = await balance(m, id);
+  return micro(b.pending) + micro(b.available);
+}
+
 /** Micro-USDC of a six-decimal amount string ("1.500000" -> 1500000n); throws on any other format. */
 export function micro(amount: string): bigint {
   const m = /^(\d+)\.(\d{6})$/.exec(amount);
