@@ -117,7 +117,7 @@ describe('Event data', () => {
     expect(body.data).toMatchObject({ transactionId: txId, amount: '1.900000', newAvailableBalance: '1.900000' });
   });
 
-  it('gives withdrawal.completed withdrawalId, agentId, amount, fee, netAmount, destinationWallet, txHash', async () => {
+  it('withdrawal.completed: withdrawalId, agentId, amount, fee, netAmount, destinationWallet, txHash', async () => {
     const a = await earner();
     const first = await sale(a.id);
     await delivered('escrow.released', (d) => d.transactionId === first);
