@@ -31,7 +31,7 @@ afterAll(async () => {
   await m?.stop();
 });
 
-const admin = (key: string | null = m.adminKey) => (key === null ? {} : { 'X-Admin-Key': key });
+const admin = (key: string | null = m.adminKey): Record<string, string> => (key === null ? {} : { 'X-Admin-Key': key });
 const suspend = (id: string, key?: string | null) =>
   api(m, 'POST', `/api/v1/admin/agents/${id}/suspend`, { body: { reason: 'terms violation' }, headers: admin(key) });
 const reinstate = (id: string, key?: string | null) =>
