@@ -150,7 +150,8 @@ describe('HTTP surface (e2e)', () => {
     expect(security('/api/v1/admin/disputes/{id}/resolve', 'post')).toEqual([{ adminKey: [] }]);
     expect(security('/api/v1/agents', 'post')).toEqual(paid);
     expect(security('/api/v1/execute', 'post')).toEqual([...paid, {}]);
-    expect(security('/api/v1/execute/{requestId}/retry', 'post')).toEqual(paid);
+    // The contract's retry takes no request data; the original payment header is optional (it shows the output).
+    expect(security('/api/v1/execute/{requestId}/retry', 'post')).toEqual([...paid, {}]);
     expect(security('/api/v1/disputes', 'post')).toEqual([...paid, { clientWallet: [], clientSignature: [] }]);
     expect(security('/api/v1/discover', 'get')).toBeUndefined();
     // A read the agent's console session also opens: either credential.

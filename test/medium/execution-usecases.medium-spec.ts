@@ -153,7 +153,7 @@ describe('execution use cases (medium)', () => {
   });
 
   describe('retry', () => {
-    it('only for the payer: none is UNAUTHORIZED, another payment FORBIDDEN; the payer retries once and is charged once', async () => {
+    it('needs no payment header (the contract); another payment is FORBIDDEN; it runs once and is charged once', async () => {
       const p = await payment();
       const admitted = await domain.get(AdmitExecution).execute(command({ payment: p, input: { text: 'retry me' } }));
       if (admitted.kind !== 'admitted') throw new Error('not admitted');
@@ -176,13 +176,15 @@ describe('execution use cases (medium)', () => {
         );
       });
       const retry = domain.get(RetryExecution);
-      await expect(retry.execute(id, null)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
       await expect(retry.execute(id, await payment())).rejects.toMatchObject({ code: 'FORBIDDEN' });
       const before = await charges();
-      const done = await retry.execute(id, p);
+      // The contract's retry carries no payment header; the stored authorization pays it (once).
+      const done = await retry.execute(id, null);
       expect(done.execution).toMatchObject({ status: 'completed', settlementStatus: 'settled', retryCount: 1 });
       expect(await charges()).toBe(before + 1);
       await expect(retry.execute(id, p)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+      await expect(retry.execute(id, null)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+      expect(await charges()).toBe(before + 1);
     });
   });
 });
