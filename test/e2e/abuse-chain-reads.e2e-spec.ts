@@ -180,6 +180,15 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
       status: r.status,
       requestIds: JSON.stringify(r.body).includes('req_'),
     }));
+    // Nor does a settlement hash a timeline shows, asked of the public payment status (issue 51 review).
+    const hashes = (await Promise.all(timelines))
+      .flatMap((r) => r.body.data.events as { type: string; txHash?: string }[])
+      .flatMap((e) => (e.type === 'settled' && e.txHash ? [e.txHash] : []));
+    const statuses = await Promise.all(hashes.map((h) => api.request('GET', `/api/v1/payments/status/${h}`)));
+    seen.statusByHash = {
+      answered: statuses.length > 0 && statuses.every((r) => r.status === 200),
+      requestIds: statuses.some((r) => JSON.stringify(r.body).includes('req_')),
+    };
 
     // The paying client reads everything it paid for, with the root's payment header; another header is not the payer's.
     const output = async (id: string, headers: Record<string, string>) => (await read(id, headers)).body.data?.output;
@@ -215,6 +224,7 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
       anonymousByRootTx: { chainId, rootTransactionId: rootTx, requestIds: false },
       outputByTx: { status: 400, code: 'VALIDATION_ERROR', output: null },
       timelinesByTx: Array.from({ length: 4 }, () => ({ status: 200, requestIds: false })),
+      statusByHash: { answered: true, requestIds: false },
       payerOutputs: {
         root: root.body.data.output,
         sibling: { translation: 'SIBLING' },

@@ -22,7 +22,7 @@ describe('console: chain page (browser)', () => {
   let browser: Browser;
   let chainId: string;
   let feed: SseStream;
-  let plainRequestId: string;
+  let plainTransactionId: string;
 
   beforeAll(async () => {
     translator = await new TestAgentServer().start();
@@ -59,7 +59,7 @@ describe('console: chain page (browser)', () => {
       headers: { [plainPay.name]: plainPay.value },
     });
     expect(plain.status).toBe(200);
-    plainRequestId = plain.body.data.requestId;
+    plainTransactionId = plain.body.data.transactionId;
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -98,9 +98,9 @@ describe('console: chain page (browser)', () => {
   });
 
   it('the live feed shows the execution outside the chain and none of the calls in it', async () => {
-    await feed.next((e) => (e.data as { requestId?: string }).requestId === plainRequestId, 2_000);
+    await feed.next((e) => (e.data as { transactionId?: string }).transactionId === plainTransactionId, 2_000);
     const executions = feed.events.filter((e) => e.event === 'execution');
-    expect(executions.map((e) => (e.data as { requestId: string }).requestId)).toEqual([plainRequestId]);
+    expect(executions.map((e) => (e.data as { transactionId: string }).transactionId)).toEqual([plainTransactionId]);
   });
 
   it("a visitor's tree links each call by its public transaction id, whose page shows its timeline and no request id", async () => {

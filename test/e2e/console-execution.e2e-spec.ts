@@ -127,7 +127,7 @@ describe('console: execution page and receipts (browser)', () => {
     await page.context().close();
   });
 
-  it('by its transaction id the page opens at the request id; its timeline shows each step, the dispute and the refund', async () => {
+  it('by its transaction id the page shows its timeline (each step, the dispute, the refund) and no request id', async () => {
     const call = await paidExecute(api, agentId, new Wallet(Wallet.createRandom().privateKey), 11_000n);
     const disputeId = (await fileDispute(api, call)).body.data.disputeId;
     expect((await resolveDispute(api, disputeId, 'client_wins')).status).toBe(200);
@@ -135,7 +135,6 @@ describe('console: execution page and receipts (browser)', () => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const page = await openPage(browser, viewport);
       await page.goto(`${api.baseUrl}/executions/${call.transactionId}`);
-      await page.waitForURL(`${api.baseUrl}/executions/${call.requestId}`);
       const steps = page.getByTestId('timeline').locator('li');
       await steps.first().waitFor();
       expect(await steps.evaluateAll((li) => li.map((l) => l.getAttribute('data-type')))).toEqual(
@@ -149,7 +148,11 @@ describe('console: execution page and receipts (browser)', () => {
       expect(await page.locator('li[data-type="refund_issued"] [data-testid="amount"]').textContent()).toBe(
         `${refund.amount} USDC`,
       );
-      expect(await page.getByRole('link', { name: `GET /api/v1/execute/${call.requestId}/timeline` }).count()).toBe(1);
+      expect(await page.getByRole('link', { name: `GET /api/v1/execute/${call.transactionId}/timeline` }).count()).toBe(
+        1,
+      );
+      expect(page.url()).toBe(`${api.baseUrl}/executions/${call.transactionId}`);
+      expect(await page.content()).not.toContain(call.requestId);
       expect(await seriousViolations(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
       await screenshot(page, 'execution-timeline', viewport);

@@ -100,7 +100,7 @@ describe('console: explorer and agent pages (browser)', () => {
     });
     expect(res.status).toBe(200);
     charged++;
-    const row = page.locator(`[data-request-id="${res.body.data.requestId}"]`);
+    const row = page.locator(`[data-transaction-id="${res.body.data.transactionId}"]`);
     await row.waitFor({ timeout: 2_000 });
     expect(await row.getByRole('cell').allTextContents()).toEqual([
       expect.any(String),

@@ -142,6 +142,8 @@ describe('Execution API (e2e)', () => {
     expect(retried.body.data).toMatchObject({ requestId: id, status: 'completed', settlement: { status: 'settled' } });
     expect(retried.body.data.output).toBeUndefined();
     expect(retried.body.data.message).toMatch(/payment header/);
+    // Nor its receipt (it names the payer and hashes of input and output): for the payer's proof only.
+    expect([retried.headers.get('x-payment-response'), retried.headers.get('payment-response')]).toEqual([null, null]);
     expect(agentServer.calls.length).toBe(callsBefore + 1);
     expect((await counts()).charges).toBe(before.charges + 1);
     const read = await api.request('GET', `/api/v1/execute/${id}`, { headers });

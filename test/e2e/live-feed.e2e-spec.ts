@@ -40,14 +40,16 @@ describe('live execution feed (e2e)', () => {
     expect(a.status).toBe(200);
     const res = await execute({ text: 'a secret input' });
     expect(res.status).toBe(200);
-    const requestId = res.body.data.requestId as string;
+    const transactionId = res.body.data.transactionId as string;
+    expect(transactionId).toMatch(/^tx_/);
     for (const s of [a, b]) {
       const e = await s.next(
-        (x) => x.event === 'execution' && (x.data as { requestId: string }).requestId === requestId,
+        (x) => x.event === 'execution' && (x.data as { transactionId: string }).transactionId === transactionId,
         2_000,
       );
+      // No request id: with it anyone could start a failed run's retry or read an output (issue 51 review).
       expect(e.data).toEqual({
-        requestId,
+        transactionId,
         agentId: env.agentId,
         agentName: expect.any(String),
         capabilityId: 'translate',
@@ -66,7 +68,8 @@ describe('live execution feed (e2e)', () => {
     const res = await execute({ text: 'x', mode: 'fail' });
     expect(res.status).toBeGreaterThanOrEqual(400);
     const e = await s.next((x) => x.event === 'execution' && (x.data as { status: string }).status === 'failed', 2_000);
-    expect(e.data).toMatchObject({ status: 'failed', amount: null, capabilityId: 'translate' });
+    expect(e.data).toMatchObject({ status: 'failed', amount: null, capabilityId: 'translate', transactionId: null });
+    expect(JSON.stringify(e.data)).not.toContain(res.body.error.details.requestId);
   });
 
   it('beyond FEED_MAX_SUBSCRIBERS a watcher is refused with 503 in the envelope; a watcher gone frees its place', async () => {

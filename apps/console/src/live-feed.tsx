@@ -61,7 +61,7 @@ export function LiveFeed() {
             </thead>
             <tbody>
               {rows.map((e) => (
-                <tr key={e.eventId || e.requestId} data-request-id={e.requestId}>
+                <tr key={e.eventId || e.at} data-transaction-id={e.transactionId ?? undefined}>
                   <td>
                     <time dateTime={e.at}>{new Date(e.at).toLocaleTimeString()}</time>
                   </td>
@@ -69,7 +69,11 @@ export function LiveFeed() {
                     <Link to={`/agents/${e.agentId}`}>{e.agentName}</Link>
                   </td>
                   <td>
-                    <Link to={`/executions/${e.requestId}`}>{e.capabilityId}</Link>
+                    {e.transactionId ? (
+                      <Link to={`/executions/${e.transactionId}`}>{e.capabilityId}</Link>
+                    ) : (
+                      e.capabilityId
+                    )}
                   </td>
                   <td>{e.amount ?? '-'}</td>
                   <td>{e.status}</td>

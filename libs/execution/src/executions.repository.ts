@@ -6,7 +6,9 @@ import { Queryable, queryRows } from '@app/database';
 import { ExecutionEntity, SettlementStatus } from './entities/execution.entity';
 
 /** An execution as the payment status names it: its id (the request id), its run and its settlement. */
-export type ExecutionRef = Pick<ExecutionEntity, 'id' | 'status' | 'settlementStatus'> & { paymentId: string };
+export type ExecutionRef = Pick<ExecutionEntity, 'id' | 'status' | 'settlementStatus' | 'chainId'> & {
+  paymentId: string;
+};
 
 /** What a finished run writes. */
 export interface RunCompletion {
@@ -218,7 +220,8 @@ export class ExecutionsRepository {
     if (values.length === 0) return [];
     return queryRows<ExecutionRef>(
       this.dataSource.manager,
-      `SELECT id, payment_id AS "paymentId", status, settlement_status AS "settlementStatus" FROM executions
+      `SELECT id, payment_id AS "paymentId", status, settlement_status AS "settlementStatus", chain_id AS "chainId"
+         FROM executions
         WHERE ${column} = ANY($1::varchar[]) AND payment_id IS NOT NULL`,
       [values],
     );

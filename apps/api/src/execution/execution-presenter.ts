@@ -59,7 +59,8 @@ export class ExecutionPresenter {
       });
     }
     const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
-    res.set(receiptHeaders(settlement.receipt, settlement.signed));
+    // The receipt names the payer and hashes of input and output: for the payer's proof only.
+    if (withOutput) res.set(receiptHeaders(settlement.receipt, settlement.signed));
     return { ...toExecutionResponse(e, settlement, withOutput, this.livemode), ...(chain ? { chain } : {}) };
   }
 }

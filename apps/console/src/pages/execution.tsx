@@ -1,5 +1,5 @@
 import { FormEvent, useState } from 'react';
-import { Link, Navigate, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import type { components } from '@agora/sdk';
 import { ApiError, urlOf, useApi } from '../api';
 import { Alert, JsonTwin, Panel, Stat } from '../components';
@@ -18,10 +18,8 @@ export function ExecutionPage() {
   const timeline = useApi('/api/v1/execute/{id}/timeline', { id: requestId }, { refetchMs: 10_000 });
   const exec = useApi('/api/v1/execute/{requestId}', { requestId }, { enabled: !byTransaction });
   const e = exec.data;
-  // A transaction id: the execution it charged, at its request id's URL; a call in a chain has no public
-  // request id (docs/chains.md), so its timeline is shown here.
-  if (byTransaction && timeline.data?.requestId)
-    return <Navigate replace to={`/executions/${timeline.data.requestId}`} />;
+  // A transaction id: the execution's timeline alone. Its request id is the payer's only (it names the run to
+  // read or retry), so the API never answers it for a transaction id; the payer reaches the rest from its own lists.
   if (byTransaction)
     return (
       <>

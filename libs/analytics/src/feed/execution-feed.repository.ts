@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 /** An execution that ended, as anyone may see it: no input, output, payer or payment header. */
 export interface FeedExecution {
   eventId: string;
-  requestId: string;
+  /** The completed run's transaction id; null for a failed run (never its request id: the payer's only). */
+  transactionId: string | null;
   agentId: string;
   agentName: string;
   capabilityId: string;
@@ -27,7 +28,7 @@ export class ExecutionFeedRepository {
 
   byEvents(eventIds: string[]): Promise<FeedExecution[]> {
     return this.dataSource.query(
-      `SELECT o.id AS "eventId", e.id AS "requestId", e.agent_id AS "agentId", a.name AS "agentName",
+      `SELECT o.id AS "eventId", CASE WHEN o.type = 'execution.completed' THEN e.transaction_id END AS "transactionId", e.agent_id AS "agentId", a.name AS "agentName",
               e.capability_id AS "capabilityId", CASE WHEN o.type = 'execution.completed' THEN 'completed' ELSE 'failed' END AS status,
               CASE WHEN o.type = 'execution.completed' THEN (e.platform_fee + e.agent_fee)::text END AS amount,
               e.settlement_status AS "settlementStatus", p.tx_hash AS "txHash", p.network, o.created_at AS at

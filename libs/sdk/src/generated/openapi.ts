@@ -2178,14 +2178,14 @@ export interface components {
              */
             at: string;
             capabilityId: string;
-            /**
-             * @description Its execution page is /executions/{requestId}
-             * @example req_2b8f0c6d9a
-             */
-            requestId: string;
             settlement: components["schemas"]["FeedSettlement"];
             /** @enum {string} */
             status: "completed" | "failed";
+            /**
+             * @description The transaction of a completed run (its page is /executions/{transactionId}); null for a failed run
+             * @example tx_2b8f0c6d9a4e1f3a5b7c
+             */
+            transactionId: string | null;
         };
         FeedSettlement: {
             /** @example base-sepolia */

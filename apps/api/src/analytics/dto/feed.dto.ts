@@ -14,10 +14,18 @@ class FeedSettlement {
   @ApiProperty({ nullable: true, type: String, example: 'base-sepolia' }) network: string | null;
 }
 
-/** One `execution` event of the live feed: public fields only (no input, output, payer or payment header). */
+/**
+ * One `execution` event of the live feed: public fields only (no input, output, payer, payment header or
+ * request id: a request id is given to the payer only, since it names the run to read or retry).
+ */
 export class FeedExecutionEvent {
-  @ApiProperty({ example: 'req_2b8f0c6d9a', description: 'Its execution page is /executions/{requestId}' })
-  requestId: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'tx_2b8f0c6d9a4e1f3a5b7c',
+    description: 'The transaction of a completed run (its page is /executions/{transactionId}); null for a failed run',
+  })
+  transactionId: string | null;
   @ApiProperty({ format: 'uuid' }) agentId: string;
   @ApiProperty() agentName: string;
   @ApiProperty() capabilityId: string;
@@ -35,7 +43,7 @@ export class FeedExecutionEvent {
 
 export function toFeedExecutionEvent(e: FeedExecution): FeedExecutionEvent {
   return {
-    requestId: e.requestId,
+    transactionId: e.transactionId,
     agentId: e.agentId,
     agentName: e.agentName,
     capabilityId: e.capabilityId,

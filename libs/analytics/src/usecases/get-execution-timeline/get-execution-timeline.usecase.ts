@@ -34,7 +34,7 @@ export interface TimelineEvent {
 }
 
 export interface ExecutionTimeline {
-  /** Null for an execution in a chain asked for by its transaction id (see GetExecutionTimeline). */
+  /** Null when asked for by its transaction id (see GetExecutionTimeline). */
   requestId: string | null;
   transactionId: string | null;
   status: string;
@@ -47,8 +47,8 @@ export interface ExecutionTimeline {
  * held in escrow and released, disputed and resolved, refunds issued and sent. A sync execution's
  * rows are written once it ended, so its reception is the earliest time recorded (the agent's
  * call). By request id or transaction id; public like the execution's status (no payer, input or output).
- * A transaction id is public, a chain's request ids are not (docs/chains.md, "Who reads what"): asked
- * for by its transaction id, an execution in a chain answers no request id.
+ * A transaction id is public, a request id is the payer's only (it names the run to read or retry, and
+ * is half of what reads its output): asked for by its transaction id, an execution answers no request id.
  */
 @Injectable()
 export class GetExecutionTimeline {
@@ -91,7 +91,7 @@ export class GetExecutionTimeline {
     // Stable: events of the same instant keep the order above (received, running, the outcome, the charge).
     events.sort((a, b) => a.offsetMs - b.offsetMs);
     return {
-      requestId: row.chainId !== null && id.startsWith('tx_') ? null : row.requestId,
+      requestId: id.startsWith('tx_') ? null : row.requestId,
       transactionId: row.transactionId,
       status: row.status,
       events,

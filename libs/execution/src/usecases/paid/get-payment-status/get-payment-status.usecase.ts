@@ -21,7 +21,11 @@ export interface PaymentStatusView {
   nonce: string;
   /** The settlement transaction: once settled (or refunded), and while pending once one was sent. */
   txHash: string | null;
-  /** The execution it paid for (its request id), if any. */
+  /**
+   * The execution it paid for (its request id): only to a lookup scoped to the payer (`payer` given: its
+   * nonce or payment identifier), and never for an execution in a chain (its read scope decides). A
+   * settlement hash alone is public, and a request id names a run to read or retry.
+   */
   requestId: string | null;
   createdAt: Date;
   settledAt: Date | null;
@@ -61,10 +65,10 @@ export class GetPaymentStatus {
     const ids = keyed ? (await this.executions.refsOf({ ids: [keyed] })).map((e) => e.paymentId) : [];
     const found = await this.payments.lookup({ hash, ids, payer }, PAYMENT_STATUS_LIMIT);
     if (found.length === 0 && !running) throw new NotFoundException('NOT_FOUND', 'Payment', ref);
-    return [...(running ? [inFlightView(running, payer!)] : []), ...(await this.views(found))];
+    return [...(running ? [inFlightView(running, payer!)] : []), ...(await this.views(found, payer !== null))];
   }
 
-  private async views(found: PaymentRecord[]): Promise<PaymentStatusView[]> {
+  private async views(found: PaymentRecord[], payerScoped: boolean): Promise<PaymentStatusView[]> {
     const paid = found.filter((p) => p.purpose === 'execution').map((p) => p.id);
     const executions = new Map((await this.executions.refsOf({ paymentIds: paid })).map((e) => [e.paymentId, e]));
     return found.map((p) => {
@@ -81,7 +85,7 @@ export class GetPaymentStatus {
         amount: p.value,
         nonce: p.nonce,
         txHash: sent ? p.txHash : null,
-        requestId: execution?.id ?? null,
+        requestId: payerScoped && execution && execution.chainId === null ? execution.id : null,
         createdAt: p.createdAt,
         settledAt: status === 'settled' || status === 'refunded' ? p.settledAt : null,
       };
