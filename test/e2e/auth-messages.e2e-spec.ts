@@ -64,6 +64,27 @@ describe('Wallet auth: the unbound and the bound message (e2e)', () => {
     expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data.available).toBe('2.850000');
   });
 
+  it('an unbound message is spent when presented on a change, even one that fails (nothing left to replay)', async () => {
+    const unbound = await walletHeaders(owner, agentId, null, Date.now() + 50);
+    // A withdrawal refused for its amount (over the balance): the message is spent all the same.
+    const refused = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId, amount: '500.000000', destinationWallet: owner.address },
+      headers: unbound,
+    });
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'INSUFFICIENT_BALANCE']);
+    const stolen = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId, amount: '1.000000', destinationWallet: newWallet().address },
+      headers: unbound,
+    });
+    expect([stolen.status, stolen.body.error.code]).toEqual([401, 'UNAUTHORIZED']);
+    // Ten changes racing with one fresh unbound message: exactly one is taken.
+    const racing = await walletHeaders(owner, agentId, null, Date.now() + 60);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => patch(`Racer ${i}`, racing)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array<number>(9).fill(401)]);
+    const balance = (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data;
+    expect(balance.totalWithdrawn).toBe('0.000000');
+  });
+
   it('a bound message with a body hash takes that body and refuses an altered one', async () => {
     const body = JSON.stringify({ agentId, amount: '1.000000', destinationWallet: owner.address });
     const altered = JSON.stringify({ agentId, amount: '1.000000', destinationWallet: newWallet().address });

@@ -40,7 +40,9 @@ describe('worker process (e2e)', () => {
   });
 
   it('boots, shows healthy, drains the maintenance queue, and exits cleanly on SIGTERM', async () => {
-    await insertMessage('expired-1', new Date(Date.now() - 60_000));
+    // Pruned a minute past its window (PRUNE_MARGIN_MS); one ended 30 s ago is kept still.
+    await insertMessage('expired-1', new Date(Date.now() - 61_000));
+    await insertMessage('within-margin', new Date(Date.now() - 30_000));
     await insertMessage('fresh-1', new Date(Date.now() + 600_000));
     worker = startProcess(builtApp('worker'), api.env);
 
@@ -55,10 +57,13 @@ describe('worker process (e2e)', () => {
 
     // The boot tick enqueues a prune; the processor deletes only expired messages.
     await waitFor(async () => !(await messageKeys()).includes('expired-1'), 'boot prune');
-    expect(await messageKeys()).toEqual(['fresh-1']);
+    expect(await messageKeys()).toEqual(['fresh-1', 'within-margin']);
+    await withClient(api.databaseUrl, (c) =>
+      c.query(`DELETE FROM used_auth_messages WHERE message_key = 'within-margin'`),
+    );
 
     // A job enqueued by another producer is drained too.
-    await insertMessage('expired-2', new Date(Date.now() - 1_000));
+    await insertMessage('expired-2', new Date(Date.now() - 61_000));
     const queue = new Queue('maintenance', {
       connection: redisConnectionOptions(api.config.redisUrl),
       prefix: api.config.queuePrefix,

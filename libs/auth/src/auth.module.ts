@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { UsedAuthMessageEntity } from './used-auth-message.entity';
 import { UsedAuthMessagesRepository } from './used-auth-messages.repository';
 import { PruneUsedAuthMessages } from './usecases/prune-used-auth-messages/prune-used-auth-messages.usecase';
-import { RecordReadSignature } from './usecases/record-read-signature/record-read-signature.usecase';
+import { RecordUnboundSignature } from './usecases/record-unbound-signature/record-unbound-signature.usecase';
 import { WalletAuthService } from './wallet-auth.service';
 import { ConsoleSessionEntity, ConsoleUsedNonceEntity } from './console/console-session.entity';
 import { ConsoleSessionsRepository } from './console/console-sessions.repository';
@@ -16,11 +16,11 @@ import { PayerRead } from './console/payer-read';
     UsedAuthMessagesRepository,
     WalletAuthService,
     PruneUsedAuthMessages,
-    RecordReadSignature,
+    RecordUnboundSignature,
     ConsoleSessionsRepository,
     ConsoleSessions,
     PayerRead,
   ],
-  exports: [WalletAuthService, PruneUsedAuthMessages, RecordReadSignature, ConsoleSessions, PayerRead],
+  exports: [WalletAuthService, PruneUsedAuthMessages, RecordUnboundSignature, ConsoleSessions, PayerRead],
 })
 export class AuthModule {}

@@ -2,7 +2,7 @@ export { assertFresh, parseAuthHeader, recoverSigner } from './wallet-signature'
 export type { ParsedAuthHeader } from './wallet-signature';
 export { SIGNATURE_HEADER, WALLET_HEADER, WalletAuthService } from './wallet-auth.service';
 export type { SignedRequest, WalletAuthContext, WalletAuthHeaders } from './wallet-auth.service';
-export { RecordReadSignature } from './usecases/record-read-signature/record-read-signature.usecase';
+export { RecordUnboundSignature } from './usecases/record-unbound-signature/record-unbound-signature.usecase';
 export { PruneUsedAuthMessages } from './usecases/prune-used-auth-messages/prune-used-auth-messages.usecase';
 export { AuthModule } from './auth.module';
 export { ConsoleSessions, SESSION_COOKIE } from './console/console-sessions.service';

@@ -34,6 +34,8 @@ export interface WalletAuthContext {
   forChange: boolean;
   /** Whether the message is the contract's unbound `agora-auth:<agent>:<ms>` (it names no request). */
   unbound: boolean;
+  /** An unbound message presented on a change is spent when presented (`RecordUnboundSignature`). */
+  spent?: boolean;
   /** Identity of the signed message (agent + timestamp), the unit of single use. */
   messageKey: string;
   expiresAt: Date;
@@ -48,10 +50,10 @@ export interface WalletAuthHeaders {
  * Wallet authentication (docs/architecture.md, "Wallet authentication"). Two messages are accepted:
  * - the contract's unbound `agora-auth:<agent>:<ms>`, for reads and for one change;
  * - the bound `agora-auth:<agent>:<ms>:<METHOD> <path>[:<body sha256>]`, for that request only.
- * Verification is pure. Single use for a change is recorded with `consume` inside the caller's
- * transaction; an unbound message presented on a read is recorded by `RecordReadSignature`, so the
- * same (agent, timestamp) can no longer authorize a change: headers seen on a read (in a log, a
- * proxy, a dashboard given read access) cannot move money or change the agent.
+ * Verification is pure. An unbound message is recorded when presented (`RecordUnboundSignature`): on a
+ * read, so the same (agent, timestamp) can no longer authorize a change (headers seen on a read, in a
+ * log, a proxy, a dashboard given read access, cannot move money or change the agent); on a change,
+ * spent at once. A bound message's single use is recorded by `consume` inside the change's transaction.
  */
 @Injectable()
 export class WalletAuthService {
@@ -134,6 +136,7 @@ export class WalletAuthService {
    */
   async consume(manager: EntityManager, auth: WalletAuthContext): Promise<void> {
     if (!auth.forChange) throw new AppException('UNAUTHORIZED', `${SIGNATURE_HEADER} is not a credential for a change`);
+    if (auth.spent) return;
     if (!(await this.usedMessages.insert(manager, auth))) {
       throw new AppException(
         'UNAUTHORIZED',

@@ -13,7 +13,7 @@ import type { Request } from 'express';
 import { AppException, isUuid, ValidationException } from '@app/common';
 import {
   ConsoleSessions,
-  RecordReadSignature,
+  RecordUnboundSignature,
   SIGNATURE_HEADER,
   WALLET_HEADER,
   WalletAuthContext,
@@ -34,9 +34,9 @@ type AuthedRequest = Request & { walletAuth?: WalletAuthContext };
  * Checks X-Agent-Wallet + X-Agent-Signature (docs/architecture.md, "Wallet authentication"): the
  * signature is fresh, canonical and made by the agent's registered wallet, the agent is the one the
  * route acts on, and a bound message was signed for this request (method, path and, when it names
- * one, body hash). Reads also take the agent wallet's console session. An unbound message seen on a
- * read is recorded here, before the read is answered; single use for changes is enforced later,
- * inside the service's transaction.
+ * one, body hash). Reads also take the agent wallet's console session. An unbound message is recorded
+ * here, before anything else is done (seen on a read; spent on a change); a bound message's single use
+ * is enforced later, inside the change's transaction.
  */
 @Injectable()
 export class WalletAuthGuard implements CanActivate {
@@ -45,7 +45,7 @@ export class WalletAuthGuard implements CanActivate {
     private readonly walletAuth: WalletAuthService,
     private readonly agentWallet: GetAgentWallet,
     private readonly sessions: ConsoleSessions,
-    private readonly readSeen: RecordReadSignature,
+    private readonly unbound: RecordUnboundSignature,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -63,8 +63,8 @@ export class WalletAuthGuard implements CanActivate {
       throw new AppException('FORBIDDEN', `${SIGNATURE_HEADER} was made for another agent`);
     }
     const wallet = await this.agentWallet.execute(step1.agentId.toLowerCase());
-    req.walletAuth = this.walletAuth.verify({ ...step1, agentId: step1.agentId.toLowerCase() }, wallet);
-    await this.readSeen.execute(req.walletAuth);
+    const auth = this.walletAuth.verify({ ...step1, agentId: step1.agentId.toLowerCase() }, wallet);
+    req.walletAuth = await this.unbound.execute(auth);
     return true;
   }
 

@@ -43,6 +43,9 @@ let schemas: { offer: Schema; receipt: Schema } | null = null;
 export const offerReceiptSchemasReady: Promise<void> = readReferenceSchemas().then((s) => {
   schemas = s;
 });
+// Handled where it is awaited (ReceiptSigner's start, with its message): never an unhandled rejection
+// in a process that imports this module without serving receipts.
+offerReceiptSchemasReady.catch(() => undefined);
 
 function loaded(): { offer: Schema; receipt: Schema } {
   if (!schemas) throw new Error('the offer-receipt schemas are read at start: await offerReceiptSchemasReady first');
