@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Page } from '@app/common';
 import { Queryable, queryRows } from '@app/database';
 import { WithdrawalEntity } from '../entities/withdrawal.entity';
@@ -62,8 +62,9 @@ export class WithdrawalsRepository {
     return agent ?? null;
   }
 
-  findById(id: string): Promise<WithdrawalEntity | null> {
-    return this.dataSource.manager.findOne(WithdrawalEntity, { where: { id } });
+  /** One withdrawal; with `manager`, as the caller's transaction sees it. */
+  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<WithdrawalEntity | null> {
+    return manager.findOne(WithdrawalEntity, { where: { id } });
   }
 
   list(agentId: string, page: Page): Promise<WithdrawalEntity[]> {

@@ -9,7 +9,6 @@ import { WITHDRAWAL_FEE, WITHDRAWAL_MINIMUM } from '../../fees';
 import { WithdrawalsRepository } from '../../repositories/withdrawals.repository';
 import { Reserve, WithdrawalReserve } from '../../withdrawal-reserve';
 import { WithdrawalsService } from '../../withdrawals.service';
-import { GetWithdrawal } from '../get-withdrawal/get-withdrawal.usecase';
 
 export interface RequestWithdrawalCommand {
   agentId: string;
@@ -29,7 +28,6 @@ export class RequestWithdrawal {
   constructor(
     private readonly repo: WithdrawalsRepository,
     private readonly withdrawals: WithdrawalsService,
-    private readonly getWithdrawal: GetWithdrawal,
     private readonly ledger: LedgerService,
     private readonly walletAuth: WalletAuthService,
     private readonly reserve: WithdrawalReserve,
@@ -51,7 +49,7 @@ export class RequestWithdrawal {
       );
     }
     const id = newId('wd');
-    await this.tx.run(async (manager) => {
+    const created = await this.tx.run(async (manager) => {
       await this.walletAuth.consume(manager, auth);
       // Available locked first: the reserve read under it holds until this withdrawal commits.
       const locked = await this.ledger.lockBalances(manager, [
@@ -89,10 +87,13 @@ export class RequestWithdrawal {
           { status: agent.status },
         );
       }
+      // The answer is the withdrawal as created (`pending`, the contract's create response), read in this
+      // transaction: after it commits, the worker or the sweeper may already have moved it on.
+      return (await this.repo.findById(id, manager))!;
     });
     this.metrics.payouts.inc({ kind: 'withdrawal', state: 'requested' });
     await this.withdrawals.enqueue(id);
-    return this.getWithdrawal.execute(id);
+    return created;
   }
 }
 
