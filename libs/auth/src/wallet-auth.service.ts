@@ -18,7 +18,7 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 export interface SignedRequest {
   method: string;
   path: string;
-  /** SHA-256 hex of the exact body bytes received (of no bytes when there was no body). */
+  /** SHA-256 hex of the exact body bytes received; absent when there was none (then EMPTY_SHA256). */
   bodySha256?: string;
 }
 

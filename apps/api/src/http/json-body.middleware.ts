@@ -7,11 +7,10 @@ import { writeError } from './error-response';
 const ESCAPES = new WeakSet<Request>();
 /** SHA-256 hex of the exact body bytes, kept for requests that carry a wallet signature (it may bind the body). */
 const BODY_SHA256 = new WeakMap<Request, string>();
-const EMPTY_SHA256 = createHash('sha256').digest('hex');
 
-/** SHA-256 hex of the body bytes a signed request carried (of no bytes when it had no JSON body). */
-export function bodySha256(req: Request): string {
-  return BODY_SHA256.get(req) ?? EMPTY_SHA256;
+/** SHA-256 hex of the body bytes a signed request carried; undefined when it had no JSON body (no bytes). */
+export function bodySha256(req: Request): string | undefined {
+  return BODY_SHA256.get(req);
 }
 
 /**
