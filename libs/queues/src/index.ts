@@ -18,5 +18,5 @@ export type { WorkerHeartbeat } from './heartbeat';
 export { SweepRegistry } from './sweep.registry';
 export type { DueWork, SweepSource } from './sweep.registry';
 export { FairShare } from './fair-share';
-export type { CapGate, CapPass } from './fair-share';
+export type { CapGate, CapPass, Lane } from './fair-share';
 export { isRedisUnavailable, pingRedis, slotOwners, watchFailovers } from './redis-health';
