@@ -14,3 +14,4 @@ export { exitGracefullyOnSignals } from './graceful-shutdown';
 export { isHighS, recoverMessageSigner, recoverSigner } from './signatures';
 export { checksumAddress, keccak256 } from './keccak';
 export { sharedWhileRunning } from './shared-while-running';
+export { addressKey } from './address-key';

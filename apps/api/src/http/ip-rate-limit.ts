@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { Clock } from '@app/common';
+import { addressKey, Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { REDIS, RedisClient } from '@app/queues';
 import { ERROR_ENVELOPE_SCHEMA } from './api-envelope.decorator';
@@ -82,7 +82,8 @@ export class IpRateLimiter {
 
   async hit(window: IpWindow, ip: string, nowMs = this.clock.nowMs()): Promise<IpHit> {
     const minute = Math.floor(nowMs / 60_000);
-    const key = `${this.prefix}:rl:${window}:${ip}:${minute}`;
+    // IPv6 by its /64, IPv4-mapped IPv6 as the IPv4 (addressKey): one host is not 2^64 callers.
+    const key = `${this.prefix}:rl:${window}:${addressKey(ip)}:${minute}`;
     // Counted here too, always: a Redis miss (a slow spell, a stalled event loop) then falls back to
     // a count that already holds this process's requests of the minute, not to a fresh allowance.
     const local = this.countLocally(key, minute);

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { AppException } from '@app/common';
+import { addressKey, AppException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { PgListener } from '@app/database';
 import { OUTBOX_CHANNEL } from '@app/outbox';
@@ -45,21 +45,23 @@ export class LiveExecutionFeed implements BeforeApplicationShutdown, OnApplicati
   subscribe(watcher: FeedWatcher): () => void {
     if (this.watchers.size >= this.config.feedMaxSubscribers)
       throw new AppException('SERVICE_UNAVAILABLE', 'The live feed has as many watchers as it takes; try again later');
-    const mine = this.perIp.get(watcher.ip) ?? 0;
+    // IPv6 by its /64 (addressKey): one host is not 2^64 addresses.
+    const ip = addressKey(watcher.ip);
+    const mine = this.perIp.get(ip) ?? 0;
     if (mine >= this.config.feedMaxPerIp)
       throw new AppException('RATE_LIMITED', 'Too many live feed streams from this address; close one first', {
         limit: this.config.feedMaxPerIp,
       });
     this.watchers.add(watcher);
-    this.perIp.set(watcher.ip, mine + 1);
+    this.perIp.set(ip, mine + 1);
     this.listen();
     let removed = false;
     return () => {
       if (removed || !this.watchers.delete(watcher)) return;
       removed = true;
-      const left = (this.perIp.get(watcher.ip) ?? 1) - 1;
-      if (left > 0) this.perIp.set(watcher.ip, left);
-      else this.perIp.delete(watcher.ip);
+      const left = (this.perIp.get(ip) ?? 1) - 1;
+      if (left > 0) this.perIp.set(ip, left);
+      else this.perIp.delete(ip);
     };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ExecuteTarget } from '@app/agents';
-import { AppException, Clock, newId, ValidationException } from '@app/common';
+import { addressKey, AppException, Clock, newId, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
@@ -141,7 +141,7 @@ export class AdmitExecution {
           )
         : undefined;
     const limits = await this.limiter.hit(
-      payer ?? `ip:${cmd.clientIp}`,
+      payer ?? `ip:${addressKey(cmd.clientIp)}`,
       cmd.agentId,
       payment.claimRequest(),
       payer !== null,

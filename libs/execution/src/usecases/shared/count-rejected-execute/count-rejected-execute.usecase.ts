@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { addressKey } from '@app/common';
 import { RateLimiter, RateLimitState } from '../../../admission/rate-limiter';
 
 /**
@@ -16,7 +17,7 @@ export class CountRejectedExecute {
         ? targetAgentId.toLowerCase()
         : 'invalid';
     try {
-      return await this.limiter.hit(`ip:${clientIp}`, agentKey, undefined, false);
+      return await this.limiter.hit(`ip:${addressKey(clientIp)}`, agentKey, undefined, false);
     } catch {
       return null;
     }
