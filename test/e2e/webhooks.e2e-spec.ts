@@ -72,7 +72,10 @@ describe('Webhooks API and deliveries (e2e)', () => {
         status: 'active',
         createdAt: expect.any(String),
       });
-      const list = await api.request('GET', `/api/v1/webhooks/agent/${agentId}`);
+      // The agent's own read (signed) shows the URL whole; anyone else sees its origin (abuse-private).
+      const list = await api.request('GET', `/api/v1/webhooks/agent/${agentId}`, {
+        headers: await signed(`GET /api/v1/webhooks/agent/${agentId}`),
+      });
       expect(list.body.data.total).toBeGreaterThanOrEqual(1);
       expect(JSON.stringify(list.body)).not.toContain(WHSEC);
       expect(list.body.data.webhooks.find((w: { id: string }) => w.id === res.body.data.webhookId)).toMatchObject({

@@ -146,6 +146,11 @@ export class AppConfig {
   reputationPenaltyIntervalS: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
+  /**
+   * What `GET /webhooks/agent/:id` shows of each URL to a reader without the agent's signature or session:
+   * `origin` (default: `https://host:port/`, no path or query, which may hold the receiver's token), `full` (the contract's literal).
+   */
+  webhookListUrls: 'origin' | 'full';
   /** Most runs of one agent going at once across the workers (the rest wait their turn); 0: no cap. */
   workerAgentConcurrency: number;
   /** Most deliveries and callbacks to one destination (the URL's host:port) going at once; 0: no cap. */

@@ -221,6 +221,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     c.webhookRetryDelaysMs = delays.map(Number);
   }
   c.webhookTimeoutMs = r.int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
+  c.webhookListUrls = r.oneOf('WEBHOOK_LIST_URLS', ['origin', 'full'], 'origin');
   c.workerAgentConcurrency = r.int('WORKER_AGENT_CONCURRENCY', 2, 0, 1_000);
   c.webhookHostConcurrency = r.int('WEBHOOK_HOST_CONCURRENCY', 2, 0, 1_000);
   c.authSignatureWindowS = r.int('AUTH_SIGNATURE_WINDOW_S', 300, 1, 86_400);

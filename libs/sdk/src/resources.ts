@@ -90,8 +90,12 @@ export class WebhooksResource {
     );
   }
 
-  list(agentId: string, page: Page = {}) {
-    return unwrap(this.api.GET('/api/v1/webhooks/agent/{agentId}', { params: { path: { agentId }, query: page } }));
+  /** The agent's subscriptions. `signed`: with its wallet's signature, each URL whole (unsigned: origins only). */
+  async list(agentId: string, page: Page = {}, o: { signed?: boolean } = {}) {
+    const headers = o.signed ? await this.sign(agentId, `GET /api/v1/webhooks/agent/${seg(agentId)}`) : undefined;
+    return unwrap(
+      this.api.GET('/api/v1/webhooks/agent/{agentId}', { params: { path: { agentId }, query: page }, headers }),
+    );
   }
 
   async remove(id: string, agentId: string) {

@@ -9,7 +9,7 @@ export type { DeliveryOutcome } from './delivery.service';
 export { EventFanout } from './event-fanout';
 export { CreateSubscription } from './usecases/create-subscription/create-subscription.usecase';
 export type { CreateWebhook } from './usecases/create-subscription/create-subscription.usecase';
-export { ListSubscriptions } from './usecases/list-subscriptions/list-subscriptions.usecase';
+export { ListSubscriptions, publicWebhookUrl } from './usecases/list-subscriptions/list-subscriptions.usecase';
 export { ListFailedSubscriptions } from './usecases/list-failed-subscriptions/list-failed-subscriptions.usecase';
 export type { FailedSubscription } from './usecases/list-failed-subscriptions/list-failed-subscriptions.usecase';
 export { DeleteSubscription } from './usecases/delete-subscription/delete-subscription.usecase';

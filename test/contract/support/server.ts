@@ -122,6 +122,7 @@ function deploymentEnv(port: number, databaseUrl: string, adminKey: string): Rec
     PLATFORM_WALLET: Wallet.createRandom().address,
     PAYMENT_NETWORKS: 'base-sepolia',
     REPUTATION_MODEL: 'spec',
+    WEBHOOK_LIST_URLS: 'full',
     ADMIN_API_KEY: adminKey,
     OUTBOUND_ALLOW_HTTP: 'true',
     OUTBOUND_ALLOW_PRIVATE: 'true',

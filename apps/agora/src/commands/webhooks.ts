@@ -20,12 +20,17 @@ export function webhookCommands(program: Command): void {
         'Webhook created',
       );
     });
-  webhooks.command('list <agentId>').action(async (agentId: string, _o, cmd: Command) => {
-    const ctx = contextOf(cmd);
-    const list = await ctx.anonymous().webhooks.list(agentId);
-    const rows = list.webhooks.map((w) => ({ id: w.id, url: w.url, events: w.events.join(','), status: w.status }));
-    ctx.out.rows(list, rows, ['id', 'url', 'events', 'status']);
-  });
+  webhooks
+    .command('list <agentId>')
+    .description('unsigned, each URL shows its origin only; --signed (your wallet signs for the agent): whole URLs')
+    .option('--signed', "sign with the agent's wallet: whole URLs")
+    .action(async (agentId: string, o: { signed?: boolean }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      const client = o.signed ? await ctx.signed() : ctx.anonymous();
+      const list = await client.webhooks.list(agentId, {}, { signed: o.signed === true });
+      const rows = list.webhooks.map((w) => ({ id: w.id, url: w.url, events: w.events.join(','), status: w.status }));
+      ctx.out.rows(list, rows, ['id', 'url', 'events', 'status']);
+    });
   webhooks
     .command('delete <webhookId>')
     .requiredOption('--agent <agentId>', 'the agent it belongs to (your wallet signs for it)')

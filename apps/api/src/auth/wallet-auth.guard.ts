@@ -8,6 +8,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiSecurity } from '@nestjs/swagger';
 import { ApiAgentSigned } from '../http/security';
 import type { Request } from 'express';
 import { AppException, isUuid, ValidationException } from '@app/common';
@@ -24,6 +25,7 @@ import { sessionToken } from '../console/session-cookie';
 import { bodySha256 } from '../http/json-body.middleware';
 
 const AGENT_SOURCE = 'agora:wallet-auth-agent-source';
+const SIGNATURE_OPTIONAL = 'agora:wallet-auth-optional';
 
 /** Where the route names the agent the caller must own. */
 export type AgentSource = { param: string } | { body: string } | null;
@@ -52,6 +54,13 @@ export class WalletAuthGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const source = this.reflector.get<AgentSource>(AGENT_SOURCE, ctx.getHandler()) ?? null;
     const routeAgentId = this.routeAgentId(req, source);
+    const optional = this.reflector.get<boolean>(SIGNATURE_OPTIONAL, ctx.getHandler()) === true;
+    if (optional && !req.header(WALLET_HEADER) && !req.header(SIGNATURE_HEADER)) {
+      // A read that also answers the public: without signature headers it is anonymous, unless the
+      // console session is the agent's (a session that is not gets the public view, never a 403).
+      await this.bySession(req, routeAgentId).catch(() => false);
+      return true;
+    }
     if (await this.bySession(req, routeAgentId)) return true;
     // The path as the client sent it (what it signed), without the query string.
     const path = req.originalUrl.split('?')[0];
@@ -97,6 +106,26 @@ export class WalletAuthGuard implements CanActivate {
 export function WalletSigned(source: AgentSource): MethodDecorator {
   return applyDecorators(SetMetadata(AGENT_SOURCE, source), UseGuards(WalletAuthGuard), ApiAgentSigned());
 }
+
+/**
+ * A read that answers everyone, and more to the agent named by `source`: with its wallet's signature (or
+ * its console session) `@MaybeWalletAuth()` is the proof, checked as `WalletSigned`'s (a bad one is
+ * refused, not ignored); without signature headers it is null.
+ */
+export function WalletSignedOptional(source: AgentSource): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(AGENT_SOURCE, source),
+    SetMetadata(SIGNATURE_OPTIONAL, true),
+    UseGuards(WalletAuthGuard),
+    ApiAgentSigned(),
+    ApiSecurity({}),
+  );
+}
+
+export const MaybeWalletAuth = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): WalletAuthContext | null =>
+    ctx.switchToHttp().getRequest<AuthedRequest>().walletAuth ?? null,
+);
 
 export const WalletAuth = createParamDecorator((_: unknown, ctx: ExecutionContext): WalletAuthContext => {
   const auth = ctx.switchToHttp().getRequest<AuthedRequest>().walletAuth;

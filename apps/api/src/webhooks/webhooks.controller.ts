@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/commo
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WalletAuthContext } from '@app/auth';
 import { CreateSubscription, DeleteSubscription, ListDeliveries, ListSubscriptions, Redeliver } from '@app/webhooks';
-import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
+import { MaybeWalletAuth, WalletAuth, WalletSigned, WalletSignedOptional } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { PageQueryDto } from '../http/pagination.dto';
 import { prefixedId, UuidParamPipe } from '../http/validation';
@@ -46,14 +46,23 @@ export class WebhooksController {
   }
 
   @Get('agent/:agentId')
-  @ApiOperation({ summary: "An agent's webhooks (secrets are never returned)" })
+  @WalletSignedOptional({ param: 'agentId' })
+  @ApiConsoleSession()
+  @ApiOperation({
+    summary: "An agent's webhooks (secrets are never returned)",
+    description:
+      "Public. Without the agent's wallet signature (or its console session) each `url` is its origin only, " +
+      "`https://host[:port]/` (no path or query: they may hold the receiver's token; WEBHOOK_LIST_URLS=full " +
+      'shows them whole to everyone); with it, the whole URL. Headers present but wrong: 401/403.',
+  })
   @ApiEnvelope(WebhookListResponse)
-  @ApiErrors(400)
+  @ApiErrors(400, 401, 403)
   async list(
     @Param('agentId', UuidParamPipe) agentId: string,
     @Query() page: PageQueryDto,
+    @MaybeWalletAuth() auth: WalletAuthContext | null,
   ): Promise<WebhookListResponse> {
-    const { webhooks, total } = await this.listSubscriptions.execute(agentId, page);
+    const { webhooks, total } = await this.listSubscriptions.execute(agentId, page, auth);
     return { webhooks: webhooks.map(toWebhookResponse), total };
   }
 

@@ -52,7 +52,11 @@ export class WebhookResponse {
   @ApiProperty({ example: 'wh_...' }) webhookId: string;
   @ApiProperty({ example: 'wh_...' }) id: string;
   @ApiProperty({ format: 'uuid' }) agentId: string;
-  @ApiProperty() url: string;
+  @ApiProperty({
+    description:
+      "The subscribed URL. In a list read without the agent's signature or session: its origin only, `https://host[:port]/`",
+  })
+  url: string;
   @ApiProperty({ enum: EVENT_TYPES, isArray: true }) events: string[];
   @ApiProperty({ enum: ['active', 'failed'] }) status: string;
   @ApiProperty() createdAt: string;
