@@ -80,10 +80,13 @@ export class GetChain {
 
   async execute(ref: string, reader: ChainReader): Promise<ChainStatusView> {
     const claims = reader.chainToken === undefined ? null : this.tokens.verify(reader.chainToken);
-    // A public read: the replica while it is fresh (ReplicaReads), else the primary.
-    const chain = await this.repo.find(ref, this.replica.pooled);
+    // A public read: the replica while it is fresh (ReplicaReads), else the primary. A chain token's read
+    // scope is decided on the primary: a replica's rows may be DATABASE_READ_MAX_LAG_MS old, where a holder
+    // that has ended still runs (and its token would still read its subtree).
+    const rows = claims === null ? this.replica.pooled : this.repo.reader;
+    const chain = await this.repo.find(ref, rows);
     if (!chain) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist', { chainId: ref });
-    const nodes = await this.repo.nodes(chain.id, this.replica.pooled);
+    const nodes = await this.repo.nodes(chain.id, rows);
     // A token of the root's caller is the payer's, handed to it alone: it reads as the payer does.
     const payer = (claims?.cl === true && claims.cid === chain.id) || (await this.scope.paidBy(chain, reader.payment));
     const readable = payer ? null : claims ? this.scope.readable(claims, chain.id, nodes) : new Set<string>();
