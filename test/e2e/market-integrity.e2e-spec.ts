@@ -142,8 +142,8 @@ describe('Market integrity: the dispute money pump (e2e)', () => {
 
 /**
  * The reserve itself: new agents cannot withdraw earnings inside their filing window; the balance
- * shows it; an established record (enough charged executions from enough other payers, old enough)
- * lifts it; executions the agent's own wallet paid do not count towards that record.
+ * shows it; an established record (enough settled volume from funded payers, old enough) lifts it;
+ * executions the agent's own wallet paid do not count towards that record.
  */
 describe('Market integrity: the rolling reserve (e2e)', () => {
   let api: ApiHarness;
@@ -156,8 +156,7 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       WITHDRAWAL_RESERVE: 'on',
-      RESERVE_MIN_EXECUTIONS: '3',
-      RESERVE_MIN_PAYERS: '2',
+      RESERVE_MIN_VOLUME_MICRO: '2000000',
       RESERVE_MIN_AGE_S: '3600',
     });
     ds = api.app.get(DataSource);
@@ -208,8 +207,11 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
     ]);
     expect(refused.body.error.details.reservedUntil).toBe(closes);
     expect(refused.body.error.message).toMatch(/2\.850000 of the available balance is reserved/);
-    // Three runs from two other payers: a record, but not an hour old yet.
+    // Three runs from two other payers, each of which paid 1.00 to another owner's agent (funded): each
+    // counts up to that, 2.00, a record, but not an hour old yet.
     const [p1, p2] = [newWallet(), newWallet()];
+    const elsewhere = await instantAgent(newWallet(), '1.000000');
+    for (const p of [p1, p2]) await paidExecute(api, elsewhere, p, PLATFORM_FEE + 1_000_000n);
     for (const p of [p1, p2, p1]) await paidExecute(api, agentId, p, PLATFORM_FEE + 1_000_000n);
     expect((await withdraw(owner, agentId, '1.000000')).status).toBe(409);
     await age(agentId, HOUR_MS + 1_000);

@@ -32,6 +32,8 @@ describe('Reputation (e2e)', () => {
       ESCROW_HOLD_STANDARD_S: String(HOLD.standard),
       ESCROW_HOLD_AT_RISK_S: String(HOLD.atRisk),
       ESCROW_HOLD_CRITICAL_S: String(HOLD.critical),
+      // The spec's deltas for every paying wallet (the weighted model has its tests in reputation-weight).
+      REPUTATION_MODEL: 'spec',
     });
     ds = api.app.get(DataSource);
   });

@@ -16,7 +16,11 @@ describe('reputation (medium)', () => {
   });
 
   const record = (agentId: string, type: keyof typeof REPUTATION_DELTAS, ref = newId('dsp')) =>
-    domain.get(TransactionRunner).pipelined((sql) => domain.get(ReputationRecorder).record(sql, agentId, type, ref));
+    domain
+      .get(TransactionRunner)
+      .pipelined((sql) =>
+        domain.get(ReputationRecorder).record(sql, agentId, type, ref, { payer: null, stake: 1_000_000n }),
+      );
 
   it('the dispute deltas of the spec: filed -5, agent_wins +2, client_wins -5, split 0; counted in the breakdown and analytics', async () => {
     const agentId = await seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' });

@@ -134,10 +134,12 @@ export class AppConfig {
   escrowHoldCriticalS: number;
   disputeResponseWindowS: number;
   disputeFilingWindowS: number;
-  /** Rolling reserve on withdrawals; an established record: RESERVE_MIN_EXECUTIONS runs by other payers, RESERVE_MIN_PAYERS of them, the first RESERVE_MIN_AGE_S ago. */
+  /**
+   * Rolling reserve on withdrawals; an established record: RESERVE_MIN_VOLUME_MICRO of settled agent fees, charged at
+   * least RESERVE_MIN_AGE_S ago, from funded payers, each counted up to what it paid agora elsewhere.
+   */
   withdrawalReserve: boolean;
-  reserveMinExecutions: number;
-  reserveMinPayers: number;
+  reserveMinVolumeMicro: number;
   reserveMinAgeS: number;
   /** Refunds below this (micro-USDC) wait for the payer's next refund, never sent on chain alone. */
   refundDustMicro: number;
@@ -153,6 +155,12 @@ export class AppConfig {
   webhookListUrls: 'origin' | 'full';
   /** Most runs of one agent going at once across the workers (the rest wait their turn); 0: no cap. */
   workerAgentConcurrency: number;
+  /** `weighted` (default): gains only from funded payers, unfunded payers' penalties capped per agent; `spec`: the literal deltas. */
+  reputationModel: 'weighted' | 'spec';
+  /** A funded payer has paid at least this (micro-USDC, settled agent fees) to agents of other owners than the one judged. */
+  fundedPayerMinSpendMicro: number;
+  /** Weighted model: the most unfunded payers' penalties take from one agent, in all, per REPUTATION_PENALTY_INTERVAL_S. */
+  reputationUnfundedPenaltyCap: number;
   /** Most deliveries and callbacks to one destination (the URL's host:port) going at once; 0: no cap. */
   webhookHostConcurrency: number;
   authSignatureWindowS: number;

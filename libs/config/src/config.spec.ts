@@ -34,12 +34,14 @@ describe('loadConfig', () => {
       disputeResponseWindowS: 172_800,
       disputeFilingWindowS: 604_800,
       withdrawalReserve: true,
-      reserveMinExecutions: 20,
-      reserveMinPayers: 5,
+      reserveMinVolumeMicro: 10_000_000,
       reserveMinAgeS: 259_200,
       refundDustMicro: 10_000,
       reputationPayerDailyCap: 3,
       reputationPenaltyIntervalS: 3_600,
+      reputationModel: 'weighted',
+      fundedPayerMinSpendMicro: 1_000_000,
+      reputationUnfundedPenaltyCap: 5,
       webhookRetryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
       workerAgentConcurrency: 2,
       webhookHostConcurrency: 2,
@@ -84,6 +86,25 @@ describe('loadConfig', () => {
   it('takes Redis Cluster seed nodes from REDIS_CLUSTER_NODES, none by default', () => {
     expect(loadConfig({}).redisClusterNodes).toBeNull();
     expect(loadConfig({ REDIS_CLUSTER_NODES: ' redis://a:7000, rediss://u:p@b:7001 ' }).redisClusterNodes).toEqual([
+  it('reads the reputation model and the reserve as money, and ignores the retired count settings', () => {
+    const c = loadConfig({
+      REPUTATION_MODEL: 'spec',
+      FUNDED_PAYER_MIN_SPEND_MICRO: '2500000',
+      REPUTATION_UNFUNDED_PENALTY_CAP: '0',
+      RESERVE_MIN_VOLUME_MICRO: '50000000',
+      RESERVE_MIN_EXECUTIONS: '3',
+      RESERVE_MIN_PAYERS: '2',
+    });
+    expect(c).toMatchObject({
+      reputationModel: 'spec',
+      fundedPayerMinSpendMicro: 2_500_000,
+      reputationUnfundedPenaltyCap: 0,
+      reserveMinVolumeMicro: 50_000_000,
+    });
+    expect(c).not.toHaveProperty('reserveMinExecutions');
+    expect(c).not.toHaveProperty('reserveMinPayers');
+  });
+
       'redis://a:7000',
       'rediss://u:p@b:7001',
     ]);
@@ -148,6 +169,13 @@ describe('loadConfig', () => {
     [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
     [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],
     [{ WORKER_AGENT_CONCURRENCY: '-1' }, /WORKER_AGENT_CONCURRENCY must be an integer between 0 and 1000/],
+    [{ RESERVE_MIN_VOLUME_MICRO: '1.5' }, /RESERVE_MIN_VOLUME_MICRO must be an integer/],
+    [{ REPUTATION_MODEL: 'count' }, /REPUTATION_MODEL must be one of weighted, spec/],
+    [{ FUNDED_PAYER_MIN_SPEND_MICRO: '0' }, /FUNDED_PAYER_MIN_SPEND_MICRO must be an integer between 1 and/],
+    [
+      { REPUTATION_UNFUNDED_PENALTY_CAP: '101' },
+      /REPUTATION_UNFUNDED_PENALTY_CAP must be an integer between 0 and 100/,
+    ],
     [
       { FACILITATOR_AUTH_HEADERS: '{"Authorization": 5}' },
       /FACILITATOR_AUTH_HEADERS must be a JSON object of header names to strings/,

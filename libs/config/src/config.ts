@@ -202,8 +202,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.disputeResponseWindowS = r.int('DISPUTE_RESPONSE_WINDOW_S', 172_800, 1);
   c.disputeFilingWindowS = r.int('DISPUTE_FILING_WINDOW_S', 604_800, 1);
   c.withdrawalReserve = r.oneOf('WITHDRAWAL_RESERVE', ['on', 'off'], 'on') === 'on';
-  c.reserveMinExecutions = r.int('RESERVE_MIN_EXECUTIONS', 20, 0);
-  c.reserveMinPayers = r.int('RESERVE_MIN_PAYERS', 5, 0);
+  // The record is paid volume from funded payers (resolutions §6); RESERVE_MIN_EXECUTIONS and RESERVE_MIN_PAYERS are retired (ignored).
+  c.reserveMinVolumeMicro = r.int('RESERVE_MIN_VOLUME_MICRO', 10_000_000, 0);
   c.reserveMinAgeS = r.int('RESERVE_MIN_AGE_S', 259_200, 0);
   c.refundDustMicro = r.int('REFUND_DUST_MICRO', 10_000, 0, 1_000_000_000);
   c.reputationPayerDailyCap = r.int('REPUTATION_PAYER_DAILY_CAP', 3, 0, 100);
@@ -211,6 +211,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '')
     .split(',')
+  c.reputationModel = r.oneOf('REPUTATION_MODEL', ['weighted', 'spec'], 'weighted');
+  c.fundedPayerMinSpendMicro = r.int('FUNDED_PAYER_MIN_SPEND_MICRO', 1_000_000, 1);
+  c.reputationUnfundedPenaltyCap = r.int('REPUTATION_UNFUNDED_PENALTY_CAP', 5, 0, 100);
     .map((s) => s.trim());
   if (delays.length !== 5 || delays.some((d) => !/^\d+$/.test(d))) {
     r.problems.push(

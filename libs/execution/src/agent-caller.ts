@@ -14,7 +14,18 @@ export type AgentCallResult =
       timeMs: number;
       reachedAgent?: boolean;
       refused?: boolean;
+      /** The output broke the platform's cap for an input that large (callerFilledCap): not the agent's fault. */
+      platformLimit?: boolean;
     };
+
+/**
+ * Whether an output over the cap is the caller's doing (resolutions §7): its input's JSON was at least
+ * half the output cap, so an agent that answers in kind (an echo, a translation, a formatter) could
+ * not have stayed under it. Failed for the caller, free, and no reputation penalty, in every mode.
+ */
+export function callerFilledCap(input: unknown, cap: number): boolean {
+  return Buffer.byteLength(JSON.stringify(input) ?? '') * 2 >= cap;
+}
 
 /** What an answer may carry besides its output (usage, cost, whitespace) before the caller stops reading it. */
 const RESPONSE_MARGIN_BYTES = 64 * 1024;
@@ -132,6 +143,7 @@ export class AgentCaller {
           status: 'failed',
           error: `output exceeds the ${cap}-byte limit (the answer was cut off after ${cap + RESPONSE_MARGIN_BYTES} bytes)`,
           timeMs: elapsed(),
+          ...(callerFilledCap(payload.input, cap) ? { platformLimit: true } : {}),
         };
       }
       // The guard refused the address: nothing was sent, so the agent is not penalised for it.
@@ -172,6 +184,7 @@ export class AgentCaller {
         status: 'failed',
         error: `output of ${size} bytes exceeds the ${cap}-byte limit`,
         timeMs: elapsed(),
+        ...(callerFilledCap(payload.input, cap) ? { platformLimit: true } : {}),
       };
     const errors = validateValue(payload.agentId, outputSchema, output);
     if (errors.length) {

@@ -29,6 +29,8 @@ export interface RunFailure {
   /** True when the agent answered 4xx (it refused the request): failed for the client, no reputation penalty. */
   refused?: boolean;
 }
+  /** True when the output broke the platform's cap for an input that large (callerFilledCap): no reputation penalty. */
+  platformLimit?: boolean;
 
 /**
  * Every SQL statement on `executions`. Writes that must abort their

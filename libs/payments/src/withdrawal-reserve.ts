@@ -22,11 +22,13 @@ const RECORD_SCAN = 10_000;
 
 /**
  * The rolling reserve (resolutions §6, WITHDRAWAL_RESERVE): an agent without an established record
- * (RESERVE_MIN_EXECUTIONS charged executions by payers other than its own wallet, from
- * RESERVE_MIN_PAYERS distinct such payers, the first RESERVE_MIN_AGE_S ago) cannot withdraw the
- * earnings of transactions still inside their dispute filing window. A dispute can then always
- * freeze them, so what a payer wins back was never paid out to a new agent's wallet. Every read is
- * bounded (the balance is a public read): the record looks at the agent's oldest RECORD_SCAN charges.
+ * cannot withdraw the earnings of transactions still inside their dispute filing window. A dispute
+ * can then always freeze them, so what a payer wins back was never paid out to a new agent's wallet.
+ * The record is money, not runs or wallets: RESERVE_MIN_VOLUME_MICRO of agent fees settled at least
+ * RESERVE_MIN_AGE_S ago and never disputed, from funded payers other than the owner (each has paid
+ * FUNDED_PAYER_MIN_SPEND_MICRO to other owners' agents, and counts up to what it paid there), so
+ * price-0 runs and sock puppets with no spend of their own establish nothing. Every read is bounded
+ * (the balance is a public read): the record looks at the agent's oldest RECORD_SCAN charges.
  */
 @Injectable()
 export class WithdrawalReserve {
@@ -55,8 +57,9 @@ export class WithdrawalReserve {
 
   private async established(agentId: string, sql: Queryable): Promise<boolean> {
     const c = this.config;
-    const record = await this.transactions.record(sql, agentId, RECORD_SCAN);
-    const age = record.first ? this.clock.nowMs() - record.first.getTime() : 0;
-    return record.n >= c.reserveMinExecutions && record.payers >= c.reserveMinPayers && age >= c.reserveMinAgeS * 1000;
+    const before = new Date(this.clock.nowMs() - c.reserveMinAgeS * 1000);
+    const minSpend = BigInt(c.fundedPayerMinSpendMicro);
+    const volume = await this.transactions.fundedVolume(sql, agentId, before, minSpend, RECORD_SCAN);
+    return volume >= BigInt(c.reserveMinVolumeMicro);
   }
 }

@@ -1,6 +1,7 @@
 export { REPUTATION_DELTAS } from './reputation.rules';
 export type { ReputationEventType } from './reputation.rules';
 export { ReputationRecorder } from './reputation.recorder';
+export type { ReputationCause } from './reputation.recorder';
 export { ReputationModule } from './reputation.module';
 export { GetReputation } from './usecases/get-reputation/get-reputation.usecase';
 export type { ReputationView } from './usecases/get-reputation/get-reputation.usecase';

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ReputationEventEntity } from './entities/reputation-event.entity';
+import { PayerOwnerSpendEntity, PayerSpendEntity } from './entities/payer-spend.entity';
 import { ReputationRecorder } from './reputation.recorder';
 import { ReputationRepository } from './reputation.repository';
 import { GetLeaderboard } from './usecases/get-leaderboard/get-leaderboard.usecase';
 import { GetReputation } from './usecases/get-reputation/get-reputation.usecase';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ReputationEventEntity])],
+  imports: [TypeOrmModule.forFeature([ReputationEventEntity, PayerSpendEntity, PayerOwnerSpendEntity])],
   providers: [ReputationRecorder, ReputationRepository, GetReputation, GetLeaderboard],
   exports: [ReputationRecorder, GetReputation, GetLeaderboard],
 })

@@ -3,38 +3,60 @@ import { AppConfig } from '@app/config';
 import { Queryable } from '@app/database';
 import { REPUTATION_DELTAS, ReputationEventType } from './reputation.rules';
 
+/** What caused a change of score, in money (resolutions §7: weight is money at stake, never a wallet count). */
+export interface ReputationCause {
+  /** The wallet whose payment or dispute caused it (null: the platform decided); its limits apply. */
+  payer: string | null;
+  /** The agent fee at stake (charged; authorized, for a failed run): 0, a price-0 run, moves nothing in any mode. */
+  stake: bigint;
+  /** How the outcome changes `wallet`'s settled spend (a charge +fee, a filed dispute -fee, a resolution what the agent kept). */
+  spend?: { wallet: string; amount: bigint };
+  /** A resolution nobody decided (the response window closed): the payer's, in the weighted model only. */
+  lapsedFor?: string;
+}
+
 /**
  * Moves an agent's score inside the transaction of the outcome that causes it, through the SQL
- * function `reputation_apply` (migrations Reputation, MarketIntegrity): one statement that locks the
- * agent's row, applies the payer's limits (a payment by the agent's own wallet moves nothing; one
- * payer adds at most REPUTATION_PAYER_DAILY_CAP a rolling day and penalizes at most once each
- * REPUTATION_PENALTY_INTERVAL_S), clamps to 0-100, writes the event with the delta applied, counts
- * the outcome, and suspends an agent a penalty takes to 0. Concurrent outcomes queue on the row.
+ * function `reputation_apply` (migrations Reputation, MarketIntegrity, ReputationWeight): one
+ * statement that locks the agent's row, applies the rules of every mode (a payment by the agent's
+ * own wallet or a price-0 run moves nothing; one payer adds at most REPUTATION_PAYER_DAILY_CAP a
+ * rolling day and penalizes at most once each REPUTATION_PENALTY_INTERVAL_S) and of the weighted
+ * model (REPUTATION_MODEL=weighted: a payer that has not paid FUNDED_PAYER_MIN_SPEND_MICRO to other
+ * owners' agents adds nothing, and such payers' penalties take at most REPUTATION_UNFUNDED_PENALTY_CAP
+ * per interval from one agent in all), keeps the payer's settled spend, clamps to 0-100, writes the
+ * event with the delta applied, counts the outcome, and suspends an agent a penalty takes to 0.
+ * Concurrent outcomes queue on the agent's row.
  */
 @Injectable()
 export class ReputationRecorder {
   constructor(private readonly config: AppConfig) {}
 
-  /**
-   * Resolves to the score after the change (null: no such agent). `payer`: the wallet whose payment or
-   * dispute caused it (null: the platform decided). Sent synchronously (pipeline- and oneTrip-safe).
-   */
+  /** Resolves to the score after the change (null: no such agent). Sent synchronously (pipeline- and oneTrip-safe). */
   record(
     sql: Queryable,
     agentId: string,
     type: ReputationEventType,
     refId: string,
-    payer: string | null = null,
+    cause: ReputationCause,
   ): Promise<number | null> {
-    const limits = [this.config.reputationPayerDailyCap, this.config.reputationPenaltyIntervalS];
+    const c = this.config;
+    const weighted = c.reputationModel === 'weighted';
+    const payer = cause.payer ?? (weighted ? (cause.lapsedFor ?? null) : null);
     return (
-      sql.query(`SELECT reputation_apply($1, $2, $3, $4, $5, $6, $7) AS score`, [
+      sql.query(`SELECT reputation_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS score`, [
         agentId,
         type,
         REPUTATION_DELTAS[type],
         refId,
         payer,
-        ...limits,
+        cause.stake.toString(),
+        cause.spend?.wallet ?? null,
+        (cause.spend?.amount ?? 0n).toString(),
+        weighted,
+        c.reputationPayerDailyCap,
+        c.reputationPenaltyIntervalS,
+        c.fundedPayerMinSpendMicro,
+        c.reputationUnfundedPenaltyCap,
       ]) as Promise<{ score: number | null }[]>
     ).then((rows) => rows[0]?.score ?? null);
   }
@@ -49,12 +71,13 @@ export class ReputationRecorder {
     agentId: string,
     type: ReputationEventType,
     refId: string,
+    cause: ReputationCause,
   ): Promise<{ score: number; delta: number } | null> {
     const [row] = (await sql.query(`SELECT reputation_score AS score FROM agents WHERE id = $1 FOR UPDATE`, [
       agentId,
     ])) as { score: number }[];
     if (!row) return null;
-    const after = await this.record(sql, agentId, type, refId);
+    const after = await this.record(sql, agentId, type, refId, cause);
     return after === null ? null : { score: after, delta: after - row.score };
   }
 }

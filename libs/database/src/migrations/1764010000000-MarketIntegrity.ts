@@ -72,7 +72,28 @@ export class MarketIntegrity1764010000000 implements MigrationInterface {
     // p_payer: who caused it (NULL: the platform, e.g. a dispute's resolution); p_cap: the most one payer
     // adds in a rolling day; p_interval_s: one payer's penalties count once in this window. The event
     // records the change applied (0 when a rule or the clamp took it away).
-    await q.query(`CREATE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text, p_payer text, p_cap integer, p_interval_s integer)
+    await q.query(MARKET_INTEGRITY_REPUTATION_APPLY);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP FUNCTION reputation_apply(uuid, text, integer, text, text, integer, integer)`);
+    // The version migration Disputes wrote (4 arguments, counting splits).
+    await q.query(reputationApply(true).replace('CREATE OR REPLACE FUNCTION', 'CREATE FUNCTION'));
+    await q.query(`DROP INDEX "ix_reputation_events_payer"`);
+    await q.query(`ALTER TABLE "reputation_events" DROP COLUMN "payer"`);
+    await q.query(`ALTER TABLE "agents" DROP CONSTRAINT "ck_agents_suspended_by"`);
+    await q.query(`ALTER TABLE "agents" DROP COLUMN "suspended_by"`);
+    await q.query(`ALTER TABLE "disputes" DROP CONSTRAINT "ck_disputes_amounts"`);
+    await q.query(
+      `ALTER TABLE "disputes" ADD CONSTRAINT "ck_disputes_amounts" CHECK ("frozen_amount" >= 0 AND "advanced_amount" >= 0 AND "advanced_amount" <= "frozen_amount") NOT VALID`,
+    );
+    // Debts to payers and admin advances since: owed stays in the ledger; the table goes.
+    await q.query(`DROP TABLE "agent_debts"`);
+  }
+}
+
+/** This migration's `reputation_apply` (7 arguments), which migration ReputationWeight's down restores. */
+export const MARKET_INTEGRITY_REPUTATION_APPLY = `CREATE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text, p_payer text, p_cap integer, p_interval_s integer)
       RETURNS integer LANGUAGE plpgsql AS $$
       DECLARE before integer; after integer; own text; v_delta integer := p_delta; given integer; v_payer text := lower(p_payer); v_self boolean;
       BEGIN
@@ -108,22 +129,4 @@ export class MarketIntegrity1764010000000 implements MigrationInterface {
               disputes_split = s.disputes_split + EXCLUDED.disputes_split;
         END IF;
         RETURN after;
-      END $$`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP FUNCTION reputation_apply(uuid, text, integer, text, text, integer, integer)`);
-    // The version migration Disputes wrote (4 arguments, counting splits).
-    await q.query(reputationApply(true).replace('CREATE OR REPLACE FUNCTION', 'CREATE FUNCTION'));
-    await q.query(`DROP INDEX "ix_reputation_events_payer"`);
-    await q.query(`ALTER TABLE "reputation_events" DROP COLUMN "payer"`);
-    await q.query(`ALTER TABLE "agents" DROP CONSTRAINT "ck_agents_suspended_by"`);
-    await q.query(`ALTER TABLE "agents" DROP COLUMN "suspended_by"`);
-    await q.query(`ALTER TABLE "disputes" DROP CONSTRAINT "ck_disputes_amounts"`);
-    await q.query(
-      `ALTER TABLE "disputes" ADD CONSTRAINT "ck_disputes_amounts" CHECK ("frozen_amount" >= 0 AND "advanced_amount" >= 0 AND "advanced_amount" <= "frozen_amount") NOT VALID`,
-    );
-    // Debts to payers and admin advances since: owed stays in the ledger; the table goes.
-    await q.query(`DROP TABLE "agent_debts"`);
-  }
-}
+      END $$`;

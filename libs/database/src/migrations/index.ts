@@ -33,6 +33,7 @@ import { LedgerShards1764140000000 } from './1764140000000-LedgerShards';
 import { InvariantHistory1764200000000 } from './1764200000000-InvariantHistory';
 import { AdminReads1764210000000 } from './1764210000000-AdminReads';
 import { AdminReadIndexes1764220000000 } from './1764220000000-AdminReadIndexes';
+import { ReputationWeight1764230000000 } from './1764230000000-ReputationWeight';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   InvariantHistory1764200000000,
   AdminReads1764210000000,
   AdminReadIndexes1764220000000,
+  ReputationWeight1764230000000,
 ];

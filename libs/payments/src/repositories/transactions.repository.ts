@@ -177,21 +177,25 @@ export class TransactionsRepository {
     return at ? new Date(at.at) : null;
   }
 
-  /** The agent's record over its oldest `scan` charges by payers other than its own wallet: how many, from how many payers, since when. */
-  async record(
-    sql: Queryable,
-    agentId: string,
-    scan: number,
-  ): Promise<{ n: number; payers: number; first: Date | null }> {
-    const [record] = await queryRows<{ n: number; payers: number; first: Date | null }>(
+  /**
+   * The agent's established record (resolutions §6): over its oldest `scan` charges made before
+   * `before`, the agent fees settled and never disputed, from payers other than its owner that have
+   * paid at least `minSpend` to other owners' agents (`payer_spend_elsewhere`, migration ReputationWeight),
+   * each payer counted up to what it paid elsewhere. Bounded: `scan` index rows, one lookup per payer.
+   */
+  async fundedVolume(sql: Queryable, agentId: string, before: Date, minSpend: bigint, scan: number): Promise<bigint> {
+    const [row] = await queryRows<{ volume: string }>(
       sql,
-      `SELECT count(*)::int AS n, count(DISTINCT payer)::int AS payers, min(at) AS first FROM (
-         SELECT lower(t.payer_wallet) AS payer, t.created_at AS at FROM transactions t
-          WHERE t.providing_agent_id = $1 AND lower(t.payer_wallet) <> (SELECT lower(wallet) FROM agents WHERE id = $1)
-          ORDER BY t.created_at LIMIT $2) oldest`,
-      [agentId, scan],
+      `SELECT coalesce(sum(least(v.volume, v.elsewhere)) FILTER (WHERE v.elsewhere >= $4), 0)::text AS volume FROM (
+         SELECT p.payer, sum(p.agent_fee) AS volume, payer_spend_elsewhere(p.payer, a.owner) AS elsewhere
+           FROM (SELECT lower(t.payer_wallet) AS payer, t.agent_fee, t.status, t.dispute_id FROM transactions t
+                  WHERE t.providing_agent_id = $1 AND t.created_at <= $2 ORDER BY t.created_at LIMIT $3) p,
+                (SELECT lower(wallet) AS owner FROM agents WHERE id = $1) a
+          WHERE p.status = 'completed' AND p.dispute_id IS NULL AND p.agent_fee > 0 AND p.payer <> a.owner
+          GROUP BY p.payer, a.owner) v`,
+      [agentId, before, scan, minSpend.toString()],
     );
-    return { ...record, first: record.first ? new Date(record.first) : null };
+    return BigInt(row.volume);
   }
 }
 

@@ -7,6 +7,8 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn 
 @Index('ix_reputation_events_agent_created', { synchronize: false })
 // (agent_id, payer, created_at) WHERE payer IS NOT NULL AND delta <> 0: one payer's recent changes of an agent (migration MarketIntegrity).
 @Index('ix_reputation_events_payer', { synchronize: false })
+// (agent_id, created_at) WHERE funded = false AND delta < 0: the unfunded payers' recent penalties (migration ReputationWeight).
+@Index('ix_reputation_events_unfunded', { synchronize: false })
 export class ReputationEventEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_reputation_events' })
   id: string;
@@ -32,6 +34,10 @@ export class ReputationEventEntity {
   /** The wallet whose payment or dispute caused it (lower case); null when the platform decided (a dispute's resolution). */
   @Column({ type: 'varchar', length: 42, nullable: true })
   payer: string | null;
+
+  /** Whether the payer had paid agora the funded minimum elsewhere then (null: the platform decided, or the agent's own wallet). */
+  @Column({ type: 'boolean', nullable: true })
+  funded: boolean | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

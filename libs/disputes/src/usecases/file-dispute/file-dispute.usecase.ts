@@ -97,8 +97,13 @@ export class FileDispute {
         respondBy,
       };
       await this.repo.insert(manager, row);
-      // The payer's penalties of one agent count once an interval (a griefer cannot suspend it by filing).
-      await this.reputation.record(manager, charged.agentId, 'dispute.filed', id, charged.payerWallet);
+      // The payer's penalties of one agent count once an interval, unfunded payers' within a cap in all, a
+      // price-0 run's not at all (a griefer cannot suspend it by filing); the fee leaves the payer's settled spend.
+      await this.reputation.record(manager, charged.agentId, 'dispute.filed', id, {
+        payer: charged.payerWallet,
+        stake: charged.agentFee,
+        spend: { wallet: charged.payerWallet, amount: -charged.agentFee },
+      });
       await this.outbox.record(manager, 'dispute.filed', charged.agentId, {
         disputeId: id,
         transactionId: charged.id,

@@ -9,6 +9,7 @@ import { DisputeResolution, DisputeView } from '../../entities/dispute.entity';
 import { DisputeViews } from '../../dispute-views';
 import { DisputeOutcome, disputeMoneyIds, disputeRefund } from '../../dispute-refund.rule';
 import { DisputesRepository } from '../../disputes.repository';
+import { RESOLVED_BY_TIMEOUT } from '../../dispute.rules';
 
 export interface ResolveDisputeCommand {
   disputeId: string;
@@ -79,7 +80,14 @@ export class ResolveDispute {
       const requestId = (d.platformEvidence as { facts?: { requestId?: string | null } }).facts?.requestId;
       if (cmd.outcome === 'client_wins' && requestId) await this.executions.execute(manager, requestId);
       await this.repo.resolve(manager, d.id, resolution, now, settled.advanced);
-      const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id);
+      // The platform decided, unless the window lapsed (then, in the weighted model, the payer's limits apply);
+      // what the agent kept of the fee is the payer's settled spend again.
+      const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id, {
+        payer: null,
+        stake: charged.agentFee,
+        spend: { wallet: d.clientWallet, amount: charged.agentFee - refund.fee },
+        ...(cmd.resolvedBy === RESOLVED_BY_TIMEOUT ? { lapsedFor: d.clientWallet } : {}),
+      });
       const reputationDelta = applied?.delta ?? REPUTATION_DELTAS[`dispute.${cmd.outcome}`];
       await this.outbox.record(manager, 'dispute.resolved', d.agentId, {
         disputeId: d.id,

@@ -210,8 +210,13 @@ export class ChargeExecution {
           refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
         }),
         // Last: the agent's row stays locked only until commit. +1 and the execution counted, within the
-        // payer's daily cap; nothing when the payer is the agent's own wallet (resolutions §7).
-        this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, funding.payer),
+        // payer's daily cap; nothing when the payer is the agent's own wallet or the run was price-0, nor in
+        // the weighted model from a payer with no spend elsewhere (resolutions §7). The fee joins the payer's spend.
+        this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, {
+          payer: funding.payer,
+          stake: execution.agentFee,
+          spend: { wallet: funding.payer, amount: execution.agentFee },
+        }),
       ] as const;
     const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {
       if (claim.status === 'rejected')

@@ -76,12 +76,14 @@ export class RecordFailedRun {
 
   /**
    * -2 for a run that reached the agent and was not refused by it (a 4xx answer is the agent turning
-   * a request down, not failing it), once an interval per payer (reputation_apply). Last: the agent's
-   * row is locked after everything else the failure locks, in the order a charge locks them.
+   * a request down, not failing it) nor failed by the platform's own cap on an output for an input that
+   * large (callerFilledCap), once an interval per payer, nothing for a price-0 run (reputation_apply).
+   * Last: the agent's row is locked after everything else the failure locks, in the order a charge locks them.
    */
   private penalty(sql: Queryable, e: ExecutionEntity, f: RunFailure): Promise<number | null> {
-    if (f.reachedAgent === false || f.refused === true) return Promise.resolve(null);
-    return this.reputation.record(sql, e.agentId, 'execution.failed', e.id, e.payer);
+    if (f.reachedAgent === false || f.refused === true || f.platformLimit === true) return Promise.resolve(null);
+    const stake = e.authorizedAgentFee > e.agentFee ? e.authorizedAgentFee : e.agentFee;
+    return this.reputation.record(sql, e.agentId, 'execution.failed', e.id, { payer: e.payer, stake });
   }
 
   /** The event and the callback's first delivery (its id, if any). */

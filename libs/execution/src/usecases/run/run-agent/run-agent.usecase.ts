@@ -47,6 +47,7 @@ export class RunAgent {
         called.timeMs,
         called.reachedAgent ?? true,
         called.refused === true,
+        called.platformLimit === true,
       );
     const badAt = unstorablePath(called.output);
     if (badAt !== null)
@@ -75,6 +76,7 @@ export class RunAgent {
     timeMs: number,
     reachedAgent = true,
     refused = false,
+    platformLimit = false,
   ): RunResult {
     return {
       ok: false,
@@ -85,6 +87,7 @@ export class RunAgent {
         completedAt: this.clock.now(),
         reachedAgent,
         ...(refused ? { refused } : {}),
+        ...(platformLimit ? { platformLimit } : {}),
       },
     };
   }
