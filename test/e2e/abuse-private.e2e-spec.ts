@@ -1,4 +1,7 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
+import { DataSource } from 'typeorm';
+import { formatSignInMessage } from '@app/auth';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent } from '../support/factories';
@@ -11,7 +14,7 @@ const SECRET_URL = 'https://hooks.example.com:8443/t/9f1c0a5e2b7d4c36/agora?toke
 /**
  * Issue 52, "private where it matters", as an attacker tries it: an agent's webhook URLs (tokens in
  * their paths and queries) read by a stranger, and the per-IP read window dodged by walking the
- * addresses of one IPv6 /64.
+ * addresses of one IPv6 /64, and a console sign-in nonce minted offline with the chain-token seed.
  */
 describe('abuse: what an agent keeps to itself, and one host behind many IPv6 addresses (e2e)', () => {
   let api: ApiHarness;
@@ -104,5 +107,43 @@ describe('abuse: what an agent keeps to itself, and one host behind many IPv6 ad
     const answers: number[] = [];
     for (let i = 0; i < READS_PER_MIN + 1; i++) answers.push((await list(i % 2 ? `::ffff:${v4}` : v4)).status);
     expect(answers).toEqual([...new Array(READS_PER_MIN).fill(200), 429]);
+  });
+
+  it('a sign-in nonce minted with the chain-token seed is refused; the nonces have a key of their own', async () => {
+    const origin = new URL(api.config.publicBaseUrl);
+    const signIn = async (nonce: string) => {
+      const now = Date.now();
+      const message = formatSignInMessage({
+        domain: origin.host,
+        address: owner.address,
+        statement: 'Sign in to the agora console',
+        uri: origin.origin,
+        version: '1',
+        chainId: 84532,
+        nonce,
+        issuedAt: new Date(now),
+        expirationTime: new Date(now + 30 * 60_000),
+        resources: [`agora:agent:${agentId}`],
+      });
+      return api.request('POST', '/api/v1/console/sessions', {
+        body: { message, signature: await owner.signMessage(message) },
+        headers: { origin: origin.origin, 'X-Forwarded-For': `${fresh()}::1` },
+      });
+    };
+    // The old key: derived from the chain-token seed (public in development, CHAIN_TOKEN_SEEDS in production).
+    const oldKey = createHash('sha256').update(`agora-console-sign-in:${api.config.chainTokenSeeds[0]}`).digest();
+    const body = `${(Date.now() + 300_000).toString(36)}X${randomBytes(8).toString('hex')}`;
+    const minted = `${body}${createHmac('sha256', oldKey).update(body).digest('hex').slice(0, 24)}`;
+    const refused = await signIn(minted);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.details).toMatchObject({ reason: 'nonce' });
+    const [secret] = await api.app
+      .get(DataSource)
+      .query(`SELECT secret FROM platform_secrets WHERE name = 'console-sign-in'`);
+    expect(secret.secret).toHaveLength(32);
+    expect(Buffer.compare(secret.secret, oldKey)).not.toBe(0);
+    // A nonce the server hands out signs in.
+    const given = (await api.request('POST', '/api/v1/console/nonce')).body.data.nonce as string;
+    expect((await signIn(given)).status).toBe(201);
   });
 });

@@ -9,9 +9,17 @@ import { ConsoleSessionEntity, ConsoleUsedNonceEntity } from './console/console-
 import { ConsoleSessionsRepository } from './console/console-sessions.repository';
 import { ConsoleSessions } from './console/console-sessions.service';
 import { PayerRead } from './console/payer-read';
+import { PlatformSecretEntity, PlatformSecrets } from './platform-secrets';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UsedAuthMessageEntity, ConsoleSessionEntity, ConsoleUsedNonceEntity])],
+  imports: [
+    TypeOrmModule.forFeature([
+      UsedAuthMessageEntity,
+      ConsoleSessionEntity,
+      ConsoleUsedNonceEntity,
+      PlatformSecretEntity,
+    ]),
+  ],
   providers: [
     UsedAuthMessagesRepository,
     WalletAuthService,
@@ -20,6 +28,7 @@ import { PayerRead } from './console/payer-read';
     ConsoleSessionsRepository,
     ConsoleSessions,
     PayerRead,
+    PlatformSecrets,
   ],
   exports: [WalletAuthService, PruneUsedAuthMessages, RecordUnboundSignature, ConsoleSessions, PayerRead],
 })

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { verifyMessage } from 'ethers';
 import { AppException, Clock, newId, sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
+import { PlatformSecrets } from '../platform-secrets';
 import { ConsoleSessionRow, ConsoleSessionsRepository } from './console-sessions.repository';
 import { checkSignInMessage, CheckedSignIn } from './sign-in-message';
 import { SignInNonces } from './sign-in-nonce';
@@ -19,17 +20,27 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
  * session for reads whose token goes in an HTTP-only cookie (only its hash is stored).
  */
 @Injectable()
-export class ConsoleSessions {
-  private readonly nonces: SignInNonces;
+export class ConsoleSessions implements OnModuleInit {
+  private signInNonces: SignInNonces | null = null;
   readonly origin: URL;
 
   constructor(
     private readonly repo: ConsoleSessionsRepository,
     private readonly clock: Clock,
+    private readonly secrets: PlatformSecrets,
     config: AppConfig,
   ) {
-    this.nonces = new SignInNonces(config.chainTokenSeeds[0] ?? 'agora');
     this.origin = new URL(config.publicBaseUrl);
+  }
+
+  /** The nonces' own key (made once, shared by every process): read at start. */
+  async onModuleInit(): Promise<void> {
+    this.signInNonces = new SignInNonces(await this.secrets.get('console-sign-in'));
+  }
+
+  private get nonces(): SignInNonces {
+    if (!this.signInNonces) throw new Error('ConsoleSessions used before its module was initialized');
+    return this.signInNonces;
   }
 
   nonce(): { nonce: string; expiresAt: Date; domain: string; uri: string } {

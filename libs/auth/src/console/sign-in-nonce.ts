@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A nonce is good this long after it was handed out. */
 export const NONCE_TTL_MS = 600_000;
@@ -6,13 +6,13 @@ export const NONCE_TTL_MS = 600_000;
 /**
  * Sign-in nonces that cost nothing to hand out (no row for an unauthenticated request): the
  * expiry (ms, base 36), 16 random hex digits and a 24-hex-digit HMAC of both, alphanumeric as
- * EIP-4361 asks. Single use is recorded when one signs in (`console_used_nonces`).
+ * EIP-4361 asks. Single use is recorded when one signs in (`console_used_nonces`). The HMAC key is
+ * the nonces' own (`platform_secrets` `console-sign-in`: random, shared by every process), no other
+ * key's derivative.
  */
 export class SignInNonces {
-  private readonly key: Buffer;
-
-  constructor(secret: string) {
-    this.key = createHash('sha256').update(`agora-console-sign-in:${secret}`).digest();
+  constructor(private readonly key: Buffer) {
+    if (key.length < 32) throw new Error('a sign-in nonce key has at least 32 bytes');
   }
 
   issue(nowMs: number): { nonce: string; expiresAt: Date } {
@@ -29,7 +29,8 @@ export class SignInNonces {
     const mac = Buffer.from(this.mac(body), 'hex');
     if (!timingSafeEqual(mac, Buffer.from(m[3], 'hex'))) return null;
     const exp = parseInt(m[1], 36);
-    return exp > nowMs ? new Date(exp) : null;
+    // Never one handed out later than now: a nonce made elsewhere with a far expiry would outlive its key.
+    return exp > nowMs && exp <= nowMs + NONCE_TTL_MS ? new Date(exp) : null;
   }
 
   private mac(body: string): string {

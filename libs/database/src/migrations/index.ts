@@ -34,6 +34,7 @@ import { InvariantHistory1764200000000 } from './1764200000000-InvariantHistory'
 import { AdminReads1764210000000 } from './1764210000000-AdminReads';
 import { AdminReadIndexes1764220000000 } from './1764220000000-AdminReadIndexes';
 import { ReputationWeight1764230000000 } from './1764230000000-ReputationWeight';
+import { PlatformSecrets1764270000000 } from './1764270000000-PlatformSecrets';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   AdminReads1764210000000,
   AdminReadIndexes1764220000000,
   ReputationWeight1764230000000,
+  PlatformSecrets1764270000000,
 ];
