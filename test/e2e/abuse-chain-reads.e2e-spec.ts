@@ -3,6 +3,7 @@ import { ApiHarness, HttpResult, startApi } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { orchestrateCapability, registerAgent } from '../support/factories';
 import { waitFor } from '../support/processes';
+import { clientSignature } from '../support/disputes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -84,7 +85,8 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
     // The payer opens a chain: the root calls a translator (the sibling), then the sub-agent, which
     // calls the translator (its child) and holds its run open for HOLD_MS.
     const marker = `sub-${Math.random()}`;
-    const pay = await x402Header(newWallet(), { amount: ROOT_COST + BUDGET, payTo: api.config.platformWallet });
+    const payerWallet = newWallet();
+    const pay = await x402Header(payerWallet, { amount: ROOT_COST + BUDGET, payTo: api.config.platformWallet });
     const payer = { [pay.name]: pay.value };
     const rootInput = {
       calls: [
@@ -200,8 +202,10 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
           ?.requestId === childId,
       child: await output(childId, payer),
     };
-    const asPayer = await readChain(chainId, payer);
+    // The chain's request ids to its payer's signature (issue 52); the header that paid is public on chain: none.
+    const asPayer = await readChain(chainId, await clientSignature(payerWallet, payerWallet.address));
     seen.payerChain = { rootRequestId: asPayer.body.data.rootRequestId, nodes: ids(asPayer.body.data.tree) };
+    seen.headerChainRequestIds = JSON.stringify((await readChain(chainId, payer)).body).includes('req_');
     const other = await x402Header(newWallet(), { amount: ROOT_COST + BUDGET, payTo: api.config.platformWallet });
     seen.otherHeaderReadsRoot = await output(rootRequestId, { [other.name]: other.value });
 
@@ -232,6 +236,7 @@ describe('abuse: chain tokens read only their holder subtree (e2e)', () => {
         child: { translation: 'CHILD' },
       },
       payerChain: { rootRequestId, nodes: ['root/tx', 'sibling/tx', 'sub/tx', 'child/tx'] },
+      headerChainRequestIds: false,
       otherHeaderReadsRoot: undefined,
     });
   });

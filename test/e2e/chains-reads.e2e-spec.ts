@@ -6,6 +6,7 @@ import { startOrchestratorAgent, RunningOrchestrator } from '../../examples/orch
 import { ApiHarness, startApi } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { capabilityPayload, registerAgent, orchestrateCapability } from '../support/factories';
+import { clientSignature } from '../support/disputes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -114,7 +115,7 @@ describe('chains API (e2e)', () => {
       })
     ).body.data.id;
     orchestrator.serve(second);
-    const { res, paid } = await openChain({
+    const { res, payer, paid } = await openChain({
       calls: [
         { targetAgentId: second, capabilityId: 'orchestrate', input: { calls: [translate('deep')] } },
         translate('shallow'),
@@ -122,8 +123,10 @@ describe('chains API (e2e)', () => {
     });
     expect(res.status).toBe(200);
     const { chainId } = res.body.data.chain;
-    // The root's requestId is shown to the paying client (its payment header) only (issue 29).
-    const byId = await api.request('GET', `/api/v1/chains/${chainId}`, { headers: paid });
+    // The root's requestId is shown to the paying client only (issue 29): its wallet's signature (issue 52).
+    const byId = await api.request('GET', `/api/v1/chains/${chainId}`, {
+      headers: await clientSignature(payer, payer.address),
+    });
     expect(byId.status).toBe(200);
     const chain = byId.body.data;
     expect(chain).toMatchObject({
@@ -188,6 +191,8 @@ describe('chains API (e2e)', () => {
     expect(JSON.stringify(anonymous.body)).not.toContain('req_');
     for (const ref of [res.body.data.transactionId, res.body.data.requestId, chainId.toUpperCase()])
       expect((await api.request('GET', `/api/v1/chains/${ref}`)).body).toEqual(anonymous.body);
+    // The header that paid is public on chain (rebuilt from the settlement's calldata): it shows no request id.
+    expect((await api.request('GET', `/api/v1/chains/${chainId}`, { headers: paid })).body).toEqual(anonymous.body);
     const cost = (await api.request('GET', `/api/v1/chains/${chainId}/cost`)).body.data;
     expect((await api.request('GET', `/api/v1/chains/${res.body.data.transactionId}/cost`)).body.data).toEqual(cost);
     expect(cost.rootTransactionId).toBe(res.body.data.transactionId);

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Wallet } from 'ethers';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { cliRunner, inPseudoTerminal } from '../support/cli';
@@ -221,7 +222,8 @@ describe('agora CLI commands (e2e)', () => {
       data: { estimatedTotal: expect.any(String), recommendedBudget: expect.any(String) },
     });
     expect((await agora(['chains', 'budget-check', agentId, 'translate', '--input', '[]'])).code).toBe(2);
-    const payer = newWallet();
+    // The keystore's wallet pays for the chain: as its payer (`--signed`) it sees the request ids (issue 52).
+    const payer = new Wallet((await Wallet.fromEncryptedJson(readFileSync(keystore(), 'utf8'), PASSWORD)).privateKey);
     const pay = await x402Header(payer, { amount: 11_000n + 100_000n, payTo: api.config.platformWallet });
     const opened = await api.request('POST', '/api/v1/execute', {
       body: {
@@ -234,8 +236,10 @@ describe('agora CLI commands (e2e)', () => {
     });
     expect(opened.status).toBe(200);
     const chainId = opened.body.data.chain.chainId;
-    const chain = await json(['chains', 'get', chainId, '--payment', `${pay.name}:${pay.value}`]);
+    const chain = await json(['chains', 'get', chainId, '--signed']);
     expect(chain).toMatchObject({ code: 0, data: { chainId, rootRequestId: opened.body.data.requestId } });
+    // Anyone else (no wallet) sees the chain without its request ids.
+    expect(await json(['chains', 'get', chainId])).toMatchObject({ code: 0, data: { chainId, rootRequestId: null } });
     const cost = await json(['chains', 'cost', chainId]);
     expect(cost).toMatchObject({ code: 0, data: { chainId, totalCost: expect.any(String) } });
     expect((await agora(['chains', 'get', 'chn_doesnotexist0'])).code).toBe(1);

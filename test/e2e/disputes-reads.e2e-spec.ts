@@ -81,9 +81,11 @@ describe('Disputes: routes (e2e)', () => {
       const facts = d.platformEvidence.facts;
       expect(facts.outputHash).not.toBe(createHash('sha256').update(canonicalJson(exec.output)).digest('hex'));
       expect(JSON.stringify(d)).not.toContain(filed.evidenceKey);
+      // Public, so no request id (issue 52: the payer's only; with a header rebuilt from chain data it reads the output).
+      expect(facts.requestId).toBeUndefined();
+      expect(JSON.stringify(d)).not.toContain(call.requestId);
       expect(facts).toMatchObject({
         transactionId: call.transactionId,
-        requestId: call.requestId,
         capabilityId: 'translate',
         status: 'completed',
         inputHash: sha({ text: 'bonjour' }),

@@ -9,6 +9,7 @@ import type { ApiHarness } from '../support/api-harness';
 import type { TestAgentServer } from '../support/agent-server';
 import { ApiWithAgent, startApiWithAgent } from '../support/api-with-agent';
 import { waitFor } from '../support/processes';
+import { clientSignature } from '../support/disputes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 import { executionCounts } from '../support/x402-client';
@@ -64,7 +65,10 @@ describe('idempotency keys of running requests (e2e)', () => {
     );
     await waitForCall('inflight');
     // Its payment's status, while nothing is written yet: pending, with the request id it will have.
-    const status = await api.request('GET', `/api/v1/payments/status/${key}?payer=${client.address}`);
+    // (Its keys are the payer's own: looked up with its signature; unsigned, the key names nothing.)
+    const statusUrl = `/api/v1/payments/status/${key}?payer=${client.address}`;
+    expect((await api.request('GET', statusUrl)).status).toBe(404);
+    const status = await api.request('GET', statusUrl, { headers: await clientSignature(client, client.address) });
     expect(status.status).toBe(200);
     expect(status.body.data.payments).toEqual([
       expect.objectContaining({
@@ -110,7 +114,7 @@ describe('idempotency keys of running requests (e2e)', () => {
     const after = await counts();
     expect(after.charges - before.charges).toBe(1);
     expect(after.payments - before.payments).toBe(1);
-    const settled = await api.request('GET', `/api/v1/payments/status/${key}?payer=${client.address}`);
+    const settled = await api.request('GET', statusUrl, { headers: await clientSignature(client, client.address) });
     expect(settled.body.data.payments).toEqual([
       expect.objectContaining({ status: 'settled', requestId: answer.body.data.requestId }),
     ]);

@@ -9,6 +9,7 @@ import type { LocalChain } from '../../scripts/local-chain';
 import type { ApiHarness } from '../support/api-harness';
 import { EvmStack, startEvmStack } from '../support/evm-stack';
 import { builtApp, startProcess, waitFor } from '../support/processes';
+import { clientSignature } from '../support/disputes';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 import { executionCounts, referencePayingFetch } from '../support/x402-client';
@@ -45,8 +46,11 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
 
   const relayerSent = () => chain.provider.getTransactionCount(chain.platform.address, 'latest');
   const chainTxs = async () => (await ds.query(`SELECT count(*)::int AS n FROM chain_txs`))[0].n as number;
-  const status = (ref: string, payer?: string) =>
-    api.request('GET', `/api/v1/payments/status/${ref}${payer ? `?payer=${payer}` : ''}`);
+  /** The status read; with `payer`, as that payer (its signature: a key and a request id are told to it only). */
+  const status = async (ref: string, payer?: Wallet) =>
+    api.request('GET', `/api/v1/payments/status/${ref}${payer ? `?payer=${payer.address}` : ''}`, {
+      headers: payer ? await clientSignature(payer, payer.address) : {},
+    });
   const pay = (payer: Wallet, o: Partial<Parameters<typeof x402Header>[1]> = {}) =>
     x402Header(payer, { amount: PRICE, payTo: chain.platform.address, asset: chain.usdcAddress, ...o });
   const execute = (h: { name: string; value: string }, input: Record<string, unknown>) =>
@@ -82,7 +86,7 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
     });
     const res = await execute(h, { text: 'x', mode: 'fail' });
     expect([res.status, res.body.error.code]).toEqual([502, 'EXECUTION_FAILED']);
-    const seen = await status(h.nonce, payer.address);
+    const seen = await status(h.nonce, payer);
     expect(seen.status).toBe(200);
     expect(seen.body.data.payments).toEqual([
       expect.objectContaining({ status: 'released', txHash: null, requestId: res.body.error.details.requestId }),
@@ -146,10 +150,10 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
       // A transaction hash alone; a nonce and an identifier are the payer's own.
       for (const [ref, who] of [
         [hash, undefined],
-        [h.nonce, payer.address],
-        [id, payer.address],
-      ]) {
-        const seen = await status(ref!, who);
+        [h.nonce, payer],
+        [id, payer],
+      ] as const) {
+        const seen = await status(ref, who);
         expect([ref, seen.status]).toEqual([ref, 200]);
         expect(seen.body.data.payments).toEqual([
           {
@@ -162,7 +166,7 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
             amount: '0.011000',
             nonce: h.nonce.toLowerCase(),
             txHash: hash,
-            // A settlement hash alone is public: the request id only to a lookup scoped to the payer.
+            // A settlement hash alone is public: the request id only to the payer, signed.
             requestId: who ? requestId : null,
             createdAt: expect.any(String),
             settledAt: expected === 'settled' ? expect.any(String) : null,

@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { PayerReadProof } from '@app/auth';
 import { AppException } from '@app/common';
 import { GetPaymentStatus, PAYMENT_STATUS_LIMIT } from '@app/execution';
 import { Domain, startDomain } from '../support/medium';
+import { newWallet, signAuth } from '../support/wallets';
 
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 
@@ -9,11 +11,18 @@ const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
  * Issue 33: the public payment status against real rows. A settlement hash, a nonce (shared by
  * several payers) and a payment identifier (used by several payers) each name their payments,
  * newest first and bounded; each reads its public status from its row and the execution it paid for.
+ * Issue 52: a payment identifier is looked up, and a request id told, only to the payer proven (its signature).
  */
 describe('GetPaymentStatus (medium)', () => {
   let domain: Domain;
   let status: GetPaymentStatus;
   let at = Date.parse('2026-01-01T00:00:00Z');
+  const wallets = new Map<string, ReturnType<typeof newWallet>>();
+  /** The payer's proof: its wallet's signature over itself (X-Client-Wallet + X-Client-Signature). */
+  const signed = async (payer: string): Promise<PayerReadProof> => {
+    const w = wallets.get(payer.toLowerCase())!;
+    return { wallet: w.address, signature: await signAuth(w, w.address) };
+  };
 
   beforeAll(async () => {
     domain = await startDomain();
@@ -31,7 +40,13 @@ describe('GetPaymentStatus (medium)', () => {
     refId?: string | null;
     purpose?: 'execution' | 'registration';
   }): Promise<{ id: string; payer: string; nonce: string }> {
-    const row = { id: `pay_${randomBytes(8).toString('hex')}`, payer: hex(20), nonce: o.nonce ?? hex(32) };
+    const w = newWallet();
+    wallets.set(w.address.toLowerCase(), w);
+    const row = {
+      id: `pay_${randomBytes(8).toString('hex')}`,
+      payer: w.address.toLowerCase(),
+      nonce: o.nonce ?? hex(32),
+    };
     at += 1_000;
     await domain.ds.query(
       `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before, signature,
@@ -82,12 +97,12 @@ describe('GetPaymentStatus (medium)', () => {
     const b = await payment({ status: 'settling', nonce, txHash: pendingHash });
     const bReq = await execution(b, { status: 'completed', settlement: 'settlement_pending' });
 
-    const ofB = await status.execute(nonce, b.payer);
+    const ofB = await status.execute(nonce, b.payer, await signed(b.payer));
     expect(ofB.map((v) => [v.status, v.payer, v.txHash, v.requestId, v.settledAt !== null])).toEqual([
       ['settlement_pending', b.payer, pendingHash, bReq, false],
     ]);
     expect(ofB[0]).toMatchObject({ amount: 11_000n, network: 'base-sepolia', chainId: 84532, nonce });
-    const ofA = await status.execute(nonce, a.payer.toUpperCase().replace('0X', '0x'));
+    const ofA = await status.execute(nonce, a.payer.toUpperCase().replace('0X', '0x'), await signed(a.payer));
     expect(ofA.map((v) => [v.status, v.payer, v.txHash, v.requestId, v.settledAt !== null])).toEqual([
       ['settled', a.payer, settledHash, aReq, true],
     ]);
@@ -99,7 +114,14 @@ describe('GetPaymentStatus (medium)', () => {
     );
     expect(await status.execute(pendingHash)).toEqual(ofB.map((v) => ({ ...v, requestId: null })));
     // Another payer's transaction is not answered to a payer who names itself.
-    await expect(status.execute(pendingHash, a.payer)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(status.execute(pendingHash, a.payer, await signed(a.payer))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    // The nonce and the payer are public on chain: unsigned, or signed by another wallet, the same payment
+    // without its request id.
+    const publicA = ofA.map((v) => ({ ...v, requestId: null }));
+    expect(await status.execute(nonce, a.payer)).toEqual(publicA);
+    expect(await status.execute(nonce, a.payer, await signed(b.payer))).toEqual(publicA);
   });
 
   it("by payment identifier: the payer's key in force (a payer is required); an expired key names nothing", async () => {
@@ -108,12 +130,18 @@ describe('GetPaymentStatus (medium)', () => {
     const firstReq = await execution(first, { status: 'failed', key });
     const second = await payment({ status: 'settlement_failed', txHash: hex(32) });
     const secondReq = await execution(second, { status: 'completed', settlement: 'settlement_failed', key });
-    expect((await status.execute(key, second.payer)).map((v) => [v.status, v.requestId, v.txHash])).toEqual([
+    const of = async (payer: string) => status.execute(key, payer, await signed(payer));
+    expect((await of(second.payer)).map((v) => [v.status, v.requestId, v.txHash])).toEqual([
       ['failed', secondReq, null],
     ]);
-    expect((await status.execute(key, first.payer)).map((v) => [v.status, v.requestId, v.txHash])).toEqual([
+    expect((await of(first.payer)).map((v) => [v.status, v.requestId, v.txHash])).toEqual([
       ['released', firstReq, null],
     ]);
+    // The keys a payer used are its own: unsigned, or signed by another wallet, a key names nothing.
+    await expect(status.execute(key, first.payer)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(status.execute(key, first.payer, await signed(second.payer))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     const err = await status.execute(key).catch((e: unknown) => e);
     expect([(err as AppException).code, (err as AppException).details]).toEqual([
       'VALIDATION_ERROR',
@@ -126,18 +154,20 @@ describe('GetPaymentStatus (medium)', () => {
       key: stale,
       keyExpiresIn: '-1 second',
     });
-    await expect(status.execute(stale, first.payer)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(status.execute(stale, first.payer, await signed(first.payer))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('refunded: a registration fee that created no agent, an execution refunded after a dispute', async () => {
     const fee = await payment({ status: 'settled', purpose: 'registration', txHash: hex(32), refId: 'rfd_abc' });
-    expect(await status.execute(fee.nonce, fee.payer)).toEqual([
+    expect(await status.execute(fee.nonce, fee.payer, await signed(fee.payer))).toEqual([
       expect.objectContaining({ status: 'refunded', purpose: 'registration', requestId: null }),
     ]);
     const paid = await payment({ status: 'settled', txHash: hex(32) });
     const req = await execution(paid, { status: 'refunded', settlement: 'settled' });
     await domain.ds.query(`UPDATE payments SET ref_id = $2 WHERE id = $1`, [paid.id, req]);
-    expect(await status.execute(paid.nonce, paid.payer)).toEqual([
+    expect(await status.execute(paid.nonce, paid.payer, await signed(paid.payer))).toEqual([
       expect.objectContaining({ status: 'refunded', requestId: req, txHash: expect.any(String) }),
     ]);
   });

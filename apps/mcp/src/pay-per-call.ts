@@ -167,7 +167,7 @@ function replayed(err: AgoraError, payment: PaymentMeta): CallToolResult {
   const nonce = (inner as { authorization?: { nonce?: unknown } } | null)?.authorization?.nonce;
   const where =
     typeof nonce === 'string'
-      ? ` What it paid for: GET /api/v1/payments/status/${nonce}?payer=<your address>, or GET /api/v1/execute/{requestId} with the payment.`
+      ? ` What it paid for: GET /api/v1/payments/status/${nonce}?payer=<your address> (its request id with your wallet's signature, X-Client-Wallet and X-Client-Signature), or GET /api/v1/execute/{requestId} with the payment.`
       : '';
   return failure(err, `This payment was already used; do not pay again for it.${where}`);
 }

@@ -133,7 +133,8 @@ export class AgoraTools {
       tool({
         name: 'get_execution',
         title: 'Read an execution',
-        description: 'An execution by requestId: its status, and its output when this server paid for it.',
+        description:
+          "An execution by requestId: its status, and its output when this server's wallet paid for it (with the payment it kept, or the wallet's signature).",
         annotations: READ,
         input: inputs.getExecution,
         output: outputs.execution,
@@ -143,11 +144,12 @@ export class AgoraTools {
       tool({
         name: 'get_chain',
         title: 'Read an execution chain',
-        description: "An execution chain's status and trace tree.",
+        description:
+          "An execution chain's status and trace tree (its request ids when this server's wallet paid for it).",
         annotations: READ,
         input: inputs.chain,
         output: outputs.chain,
-        run: (a) => c.discovery.chain(a.chainId),
+        run: (a) => c.discovery.chain(a.chainId, { asPayer: c.address !== null }),
         summarize: summaries.chain,
       }),
       tool({

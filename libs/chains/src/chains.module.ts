@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecuteTargetReaderModule } from '@app/agents';
+import { AuthModule } from '@app/auth';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { LedgerModule } from '@app/ledger';
@@ -22,6 +23,7 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
 @Module({
   imports: [
     TypeOrmModule.forFeature([ChainEntity, ChainNodeEntity]),
+    AuthModule,
     LedgerModule,
     PaymentsModule,
     ExecuteTargetReaderModule,

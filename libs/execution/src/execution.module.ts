@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '@app/auth';
 import { ReputationModule } from '@app/reputation';
 import { ExecuteTargetReaderModule } from '@app/agents';
 import { ChainsModule } from '@app/chains';
@@ -71,6 +72,7 @@ const USE_CASES = [
 @Module({
   imports: [
     TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]),
+    AuthModule,
     ExecuteTargetReaderModule,
     PaymentsModule,
     ChainsModule,

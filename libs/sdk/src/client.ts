@@ -61,10 +61,14 @@ export class AgoraClient {
       ? new Payer(this.signer, options.spendCap ?? DEFAULT_CAPS, options.allowedAssets, http)
       : null;
     const sign = (agentId: string, action: SignedAction) => this.walletAuth().agentHeaders(agentId, action);
-    this.payments = new PaymentsResource(this.api, sign);
+    const payerRead = async () => ({
+      wallet: this.requireSigner().address,
+      headers: await this.walletAuth().payerReadHeaders(),
+    });
+    this.payments = new PaymentsResource(this.api, sign, payerRead);
     this.webhooks = new WebhooksResource(this.api, sign);
     this.disputes = new DisputesResource(this.api, sign, (txId) => this.walletAuth().clientHeaders(txId));
-    this.discovery = new DiscoveryResource(this.api);
+    this.discovery = new DiscoveryResource(this.api, payerRead);
   }
 
   /** The wallet's address, when one is configured. */
@@ -168,9 +172,17 @@ export class AgoraClient {
     return callCapability(this.api, o);
   }
 
-  /** An execution's status; its output only with the header that paid for it. */
+  /**
+   * An execution's status; its output only to its payer: with the header that paid for it, or (`payment`
+   * left out) this client's wallet signing the payer's read message (another wallet's execution is answered
+   * as to any reader, without the output). `null`: read as an anonymous visitor.
+   */
   async getExecution(requestId: string, payment?: { name: string; value: string } | null): Promise<Execution> {
-    const headers = payment ? { [payment.name]: payment.value } : undefined;
+    const headers = payment
+      ? { [payment.name]: payment.value }
+      : payment === undefined && this.auth
+        ? await this.auth.payerReadHeaders()
+        : undefined;
     return (await unwrap(
       this.api.GET('/api/v1/execute/{requestId}', { params: { path: { requestId } }, headers }),
     )) as Execution;

@@ -10,11 +10,15 @@ type SignClient = (id: string) => Promise<Record<string, string>>;
 type Page = { limit?: number; offset?: number };
 type Proof = { name: string; value: string };
 
+/** This wallet's address and its payer read headers (X-Client-Wallet + X-Client-Signature over itself). */
+type PayerRead = () => Promise<{ wallet: string; headers: Record<string, string> }>;
+
 /** Balances, history, withdrawals, transactions and platform stats. */
 export class PaymentsResource {
   constructor(
     private readonly api: Api,
     private readonly sign: Sign,
+    private readonly payerRead: PayerRead,
   ) {}
 
   balance(agentId: string) {
@@ -57,9 +61,17 @@ export class PaymentsResource {
     return unwrap(this.api.GET('/api/v1/payments/tx/{txId}', { params: { path: { txId } } }));
   }
 
-  /** What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier. */
-  status(ref: string) {
-    return unwrap(this.api.GET('/api/v1/payments/status/{ref}', { params: { path: { ref } } }));
+  /**
+   * What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier.
+   * `asPayer`: as this client's wallet, its payer (`?payer=` and its signature): a nonce or idempotency key of
+   * this wallet is looked up, and the request id it paid for is given (the payer's only: never to anyone else).
+   */
+  async status(ref: string, o: { asPayer?: boolean } = {}) {
+    if (!o.asPayer) return unwrap(this.api.GET('/api/v1/payments/status/{ref}', { params: { path: { ref } } }));
+    const { wallet, headers } = await this.payerRead();
+    return unwrap(
+      this.api.GET('/api/v1/payments/status/{ref}', { params: { path: { ref }, query: { payer: wallet } }, headers }),
+    );
   }
 
   stats() {
@@ -168,7 +180,10 @@ export class DisputesResource {
 
 /** Public reads: discovery, recommendations, reputation, analytics, chains. */
 export class DiscoveryResource {
-  constructor(private readonly api: Api) {}
+  constructor(
+    private readonly api: Api,
+    private readonly payerRead: PayerRead,
+  ) {}
 
   /** `minUptime` (0..1): only agents whose health probes succeeded at least this share of the time over 24 h. */
   discover(query: Page & { capability?: string; maxPrice?: string; minReputation?: number; minUptime?: number } = {}) {
@@ -214,12 +229,13 @@ export class DiscoveryResource {
 
   /**
    * A chain's status and trace tree, by chain id or root transaction id. Transaction ids are shown to
-   * every reader; request ids only to a reader who may read the outputs: pass the payment that opened
-   * the chain (its root's `payment`) for all of them, or a chain token for its holder's subtree.
+   * every reader; request ids only to a reader who may read the outputs: `asPayer` (this client's wallet,
+   * which paid for the chain, signs the payer's read message) for all of them, or a chain token for its
+   * holder's subtree. (A payment header shows none: the one that paid is public on chain.)
    */
-  chain(chainId: string, reader: { payment?: { name: string; value: string } | null; chainToken?: string } = {}) {
+  async chain(chainId: string, reader: { asPayer?: boolean; chainToken?: string } = {}) {
     const headers: Record<string, string> = {
-      ...(reader.payment ? { [reader.payment.name]: reader.payment.value } : {}),
+      ...(reader.asPayer ? (await this.payerRead()).headers : {}),
       ...(reader.chainToken ? { 'X-Chain-Token': reader.chainToken } : {}),
     };
     return unwrap(this.api.GET('/api/v1/chains/{id}', { params: { path: { id: chainId } }, headers }));

@@ -173,7 +173,7 @@ export class AgoraSession {
   private async summaryOf(c: Open): Promise<SessionChain> {
     const closed = c.token ? await this.client.closeChain(c.chainId, c.token).catch(() => null) : null;
     c.token = null; // given up (or lapsed): never sent again
-    const chain = closed ?? ((await this.client.discovery.chain(c.chainId, { payment: c.header })) as Chain);
+    const chain = closed ?? ((await this.client.discovery.chain(c.chainId)) as Chain);
     // The client's spend caps keep counting what was signed: a refund is the server's word, not money the SDK saw arrive.
     const refunded = chain.refund?.amount ?? (chain.completedAt ? '0.000000' : null);
     return { chainId: c.chainId, paid: formatMicros(c.paid), spent: chain.totalCost, refunded, calls: c.calls };

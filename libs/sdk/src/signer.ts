@@ -51,6 +51,14 @@ export class WalletAuthSigner {
     return { 'X-Agent-Wallet': this.signer.address, 'X-Agent-Signature': await this.sign(agentId, action) };
   }
 
+  /**
+   * X-Client-Wallet + X-Client-Signature over this wallet (`agora-auth:<wallet>:<unix ms>`): the payer's read
+   * of what it paid for (its outputs without the payment header, its payments' request ids, its executions).
+   */
+  payerReadHeaders(): Promise<Record<string, string>> {
+    return this.clientHeaders(this.signer.address);
+  }
+
   /** X-Client-Wallet + X-Client-Signature: proof of being the payer of transaction `transactionId`. */
   async clientHeaders(transactionId: string): Promise<Record<string, string>> {
     return { 'X-Client-Wallet': this.signer.address, 'X-Client-Signature': await this.sign(transactionId) };

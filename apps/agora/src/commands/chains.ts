@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { intOption, parseObject, parsePayment } from '../args';
+import { intOption, parseObject } from '../args';
 import { contextOf } from '../context';
 
 interface BudgetFlags {
@@ -14,13 +14,12 @@ export function chainCommands(program: Command): void {
   chains
     .command('get <chainId>')
     .description("a chain's status, totals and trace tree (by chain id, root requestId or root transactionId)")
-    .option('--payment <name:value>', 'the header that paid for the chain (shows every node id), as NAME:VALUE')
+    .option('--signed', "as the payer: the keystore's wallet, which paid for the chain, signs (shows every node id)")
     .option('--chain-token <token>', "a chain token (shows its holder's subtree)")
-    .action(async (chainId: string, o: { payment?: string; chainToken?: string }, cmd: Command) => {
+    .action(async (chainId: string, o: { signed?: boolean; chainToken?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const chain = await ctx
-        .anonymous()
-        .discovery.chain(chainId, { payment: parsePayment(o.payment), chainToken: o.chainToken });
+      const client = o.signed ? await ctx.signed() : ctx.anonymous();
+      const chain = await client.discovery.chain(chainId, { asPayer: o.signed, chainToken: o.chainToken });
       ctx.out.record(chain);
     });
   chains

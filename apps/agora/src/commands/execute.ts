@@ -76,11 +76,16 @@ export function executeCommands(program: Command): void {
     });
   program
     .command('status <requestId>')
-    .description("an execution's status (its output needs --payment, the header that paid: `execute --json` prints it)")
+    .description(
+      "an execution's status (its output to its payer: --payment, the header that paid, which `execute --json` prints; or --signed)",
+    )
     .option('--payment <name:value>', 'the payment header that paid, as NAME:VALUE')
-    .action(async (requestId: string, o: { payment?: string }, cmd: Command) => {
+    .option('--signed', "read as the payer: the keystore's wallet signs the payer's read message (no header needed)")
+    .action(async (requestId: string, o: { payment?: string; signed?: boolean }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const execution = await ctx.anonymous().getExecution(requestId, parsePayment(o.payment));
+      const payment = parsePayment(o.payment);
+      const client = o.signed && !payment ? await ctx.signed() : ctx.anonymous();
+      const execution = await client.getExecution(requestId, payment ?? undefined);
       ctx.out.record(execution);
     });
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ChainCost, ChainTokens, CloseChain, GetChain } from '@app/chains';
 import { ValidationException } from '@app/common';
@@ -6,8 +7,8 @@ import { AppConfig } from '@app/config';
 import { BudgetCheck } from '@app/execution';
 import { isLivemode } from '@app/x402';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
-import { presentedPayment } from '../http/x402-http';
-import { ApiPaid } from '../http/security';
+import { ApiPayerRead } from '../http/security';
+import { payerProof } from '../console/session-cookie';
 import { ChainKeysResponse } from './dto/chain-keys.dto';
 import {
   BudgetCheckDto,
@@ -80,7 +81,7 @@ export class ChainsController {
   @ApiOperation({
     summary: 'A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId)',
     description:
-      "Free. The same chain whichever id names it. Every node is listed with its transactionId (and the root's as rootTransactionId), for any reader; its requestId (and rootRequestId) only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.",
+      "Free. The same chain whichever id names it. Every node is listed with its transactionId (and the root's as rootTransactionId), for any reader; its requestId (and rootRequestId) only to a reader who may read its execution: the paying wallet (X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<EIP-191 signature>, or its console session), all of them; an X-Chain-Token whose execution still runs, its own and those below it (a token handed to the root's caller, all of them); otherwise none. A payment header shows none: the one that paid for the chain is settled on chain, and a standard client's header is rebuilt from that public calldata.",
   })
   @ApiHeader({
     name: 'X-Chain-Token',
@@ -88,17 +89,18 @@ export class ChainsController {
     description:
       "A token of this chain: shows the request ids of its holder's subtree (403 once its execution has ended)",
   })
-  @ApiPaid(true)
+  @ApiPayerRead()
   @ApiEnvelope(ChainStatusResponse)
   @ApiErrors(400, 401, 403, 404)
   async status(
     @Param('id') id: string,
     @Headers() headers: Record<string, string | undefined>,
+    @Req() req: Request,
   ): Promise<ChainStatusResponse> {
     return toChainStatusResponse(
       await this.getChain.execute(chainRef(id), {
-        payment: presentedPayment(headers),
         chainToken: headers['x-chain-token'],
+        payer: payerProof(req),
       }),
       this.livemode,
     );

@@ -9,11 +9,12 @@ import {
   ParseBoolPipe,
   Post,
   Query,
+  Req,
   Res,
   UseFilters,
 } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { ValidationException } from '@app/common';
 import {
   ChainView,
@@ -27,7 +28,8 @@ import {
 } from '@app/execution';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment } from '../http/x402-http';
-import { ApiPaid } from '../http/security';
+import { ApiPaid, ApiPayerRead } from '../http/security';
+import { payerProof } from '../console/session-cookie';
 import { ExecuteRejectionsFilter } from './execute-rejections.filter';
 import { ExecutionPresenter } from './execution-presenter';
 import { rateLimitHeaders } from './rate-limit-headers';
@@ -128,9 +130,9 @@ export class ExecutionController {
   @Get('execute/:requestId')
   @ApiOperation({
     summary:
-      'Execution status; output only with the original payment header (an execution in a chain: the header that paid for the chain, or a token of an execution above it)',
+      "Execution status; output only to its payer: the original payment header (an execution in a chain: the header that paid for the chain, or a token of an execution above it), or the payer's own signature or console session",
     description:
-      "A chain token (X-Chain-Token) reads the executions below its holder's (the one it was issued to), never the chain's root, and only while its holder runs: any other is 403 FORBIDDEN (details.reason: holder_ended, root, outside_subtree).",
+      "A chain token (X-Chain-Token) reads the executions below its holder's (the one it was issued to), never the chain's root, and only while its holder runs: any other is 403 FORBIDDEN (details.reason: holder_ended, root, outside_subtree). The payer may read without its payment header: X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<EIP-191 signature> by the paying wallet (within the auth window; a malformed or stale one is 401, a forged one 403), or its console session signed in as that paying wallet (another wallet's signature or session reads as a visitor, without the output). An execution in a chain is the root payer's. The request id is told to the payer only (and, in a chain, to the tokens that may read it, and to the agent that ran it).",
   })
   @ApiHeader({
     name: 'X-Chain-Token',
@@ -138,16 +140,19 @@ export class ExecutionController {
     description: 'A chain token: reads the executions below its holder while the holder runs',
   })
   @ApiPaid(true)
+  @ApiPayerRead()
   @ApiEnvelope(ExecutionResponse)
   @ApiErrors(400, 401, 403, 404)
   async status(
     @Param('requestId') id: string,
     @Headers() headers: Record<string, string | undefined>,
+    @Req() req: Request,
   ): Promise<ExecutionResponse> {
     const { execution, settlement, isPayer } = await this.getUseCase.execute(
       requestId(id),
       presentedPayment(headers),
       headers['x-chain-token'],
+      payerProof(req),
     );
     return toExecutionResponse(execution, settlement, isPayer, this.presenter.livemode);
   }

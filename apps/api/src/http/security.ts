@@ -23,7 +23,9 @@ const SCHEMES = {
   clientSignature: {
     name: 'X-Client-Signature',
     description:
-      'agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer>; 5-minute window; single use',
+      'agora-auth:<transaction_id>:<unix_ms>:sig:<EIP-191 signature by the payer> to file a dispute (single use); ' +
+      "agora-auth:<wallet>:<unix_ms>:sig:<signature> for the payer's reads (its outputs, its executions, its " +
+      "payments' request ids); 5-minute window",
   },
   adminKey: { name: 'X-Admin-Key', description: 'The operator key (ADMIN_API_KEY)' },
   x402Payment: { name: 'X-PAYMENT', description: 'An x402 v1 payment (base64 JSON), answering a 402' },
@@ -64,6 +66,14 @@ export function ApiPaid(optional = false): MethodDecorator & ClassDecorator {
     ApiSecurity('x402PaymentSignature'),
     ...(optional ? [ApiSecurity({})] : []),
   );
+}
+
+/**
+ * A payer's read (the route also answers without it): X-Client-Wallet + X-Client-Signature over its wallet,
+ * or its console session.
+ */
+export function ApiPayerRead(): MethodDecorator & ClassDecorator {
+  return applyDecorators(ApiSecurity({ clientWallet: [], clientSignature: [] }), ApiConsoleSession(), ApiSecurity({}));
 }
 
 /** The payer's proof: its payment header, or X-Client-Wallet + X-Client-Signature. */

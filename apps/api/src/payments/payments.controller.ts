@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { GetPlatformStats } from '@app/analytics';
 import { WalletAuthContext } from '@app/auth';
@@ -18,7 +19,8 @@ import { WalletAuth, WalletSigned } from '../auth/wallet-auth.guard';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { HistoryQueryDto, PageQueryDto } from '../http/pagination.dto';
 import { prefixedId, UuidParamPipe } from '../http/validation';
-import { ApiConsoleSession } from '../http/security';
+import { ApiConsoleSession, ApiPayerRead } from '../http/security';
+import { payerProof } from '../console/session-cookie';
 import {
   BalanceResponse,
   StatsResponse,
@@ -130,7 +132,7 @@ export class PaymentsController {
     summary:
       'What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier',
     description:
-      'Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id and times. Never an output, a signature or a header. A nonce or a payment identifier is looked up for one payer (`payer`, required with an identifier); without it a 0x reference is a transaction hash.',
+      "Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id (the payer's only) and times. Never an output, a signature or a header. A nonce or a payment identifier is looked up for one payer (`payer`, required with an identifier); without it a 0x reference is a transaction hash. The idempotency keys a payer used and its request ids are told only to that payer: with `payer` and the payer's proof (X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<EIP-191 signature>, within the auth window, or its console session signed in as that paying wallet) an identifier is looked up and requestId given; without one, an identifier is 404 NOT_FOUND as an unknown one and every requestId is null (a malformed or stale signature is 401, a forged one 403; another wallet's proof gets the public answer).",
   })
   @ApiParam({
     name: 'ref',
@@ -138,10 +140,16 @@ export class PaymentsController {
       'A settlement transaction hash or an EIP-3009 authorization nonce (0x and 64 hex digits), or an x402 payment identifier (16-128 of A-Z, a-z, 0-9, "_" and "-")',
     schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$', minLength: 16, maxLength: 128 },
   })
+  @ApiPayerRead()
   @ApiEnvelope(PaymentStatusResponse)
-  @ApiErrors(400, 404)
-  async status(@Param('ref') ref: string, @Query() q: PaymentStatusQueryDto): Promise<PaymentStatusResponse> {
-    return toPaymentStatusResponse(await this.paymentStatus.execute(ref, q.payer ?? null), this.livemode);
+  @ApiErrors(400, 401, 403, 404)
+  async status(
+    @Param('ref') ref: string,
+    @Query() q: PaymentStatusQueryDto,
+    @Req() req: Request,
+  ): Promise<PaymentStatusResponse> {
+    const views = await this.paymentStatus.execute(ref, q.payer ?? null, payerProof(req));
+    return toPaymentStatusResponse(views, this.livemode);
   }
 
   @Get('stats')

@@ -9,8 +9,9 @@ import { Timeline } from '../timeline';
 type Execution = components['schemas']['ExecutionResponse'];
 
 /**
- * An execution (by request id, or by transaction id, which leads to its request id's page): status, cost and fee
- * split, settlement, its timeline; with the payment proof, its output and receipt checked here.
+ * An execution (by request id; by transaction id, its timeline alone): status, cost and fee split, settlement,
+ * its timeline; its output to the payer signed in (console session), or with the payment proof, its output and
+ * receipt checked here.
  */
 export function ExecutionPage() {
   const { requestId = '' } = useParams();
@@ -56,6 +57,13 @@ export function ExecutionPage() {
           </p>
         )}
       </Panel>
+      {e?.output !== undefined && (
+        <section className="panel" aria-labelledby="own-output-title">
+          {/* Answered only to the payer's console session (signed in as the paying wallet). */}
+          <h2 id="own-output-title">Your output (signed in as its payer)</h2>
+          <pre data-testid="exec-session-output">{JSON.stringify(e.output, null, 2)}</pre>
+        </section>
+      )}
       <Panel title="Timeline" state={timeline}>
         {timeline.data && <Timeline events={timeline.data.events} />}
       </Panel>

@@ -124,7 +124,7 @@ export class PlatformEvidenceResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (HMAC-SHA256, under the evidence key only the parties get, of the SHA-256 hex of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId',
+      "What the platform saw: transactionId, capabilityId, status, inputHash and outputHash (HMAC-SHA256, under the evidence key only the parties get, of the SHA-256 hex of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId. Never the request id (the payer's only: it reads the output)",
   })
   facts: Record<string, unknown>;
   @ApiProperty({
@@ -227,12 +227,22 @@ export function toDisputeResponse(d: DisputeView, livemode: boolean): DisputeRes
     advancedAmount: formatMicros(d.advancedAmount),
     refundedAmount: formatMicros(d.refundedAmount),
     outstandingAmount: formatMicros(d.outstandingAmount),
-    platformEvidence: { facts: evidence.facts, attestation: evidence.attestation },
+    platformEvidence: { facts: publicFacts(evidence.facts), attestation: evidence.attestation },
     createdAt: iso(d.createdAt)!,
     respondBy: iso(d.respondBy)!,
     resolvedAt: iso(d.resolvedAt),
     livemode,
   };
+}
+
+/**
+ * The facts without a request id: a dispute is public, and the request id is the payer's (with a payment header
+ * rebuilt from chain data it reads the output). Disputes filed since issue 52 hold none in their facts; one
+ * filed before loses it here (its attestation then verifies with the request id the parties know put back).
+ */
+function publicFacts(facts: Record<string, unknown>): Record<string, unknown> {
+  const { requestId: _requestId, ...shown } = facts;
+  return shown;
 }
 
 export function toDisputeListResponse(r: { disputes: DisputeEntity[]; total: number }): DisputeListResponse {

@@ -230,7 +230,7 @@ export function toExecutionResponse(
           ? {
               message:
                 e.settlementStatus === 'settled'
-                  ? 'Send the original payment header to read the output'
+                  ? "Send the original payment header, or the payer's signature (X-Client-Wallet and X-Client-Signature), to read the output"
                   : e.settlementStatus === 'settlement_expired'
                     ? 'The payment authorization expired before it could be settled: nothing was charged and the output is withheld'
                     : 'Output is withheld until the payment settles',

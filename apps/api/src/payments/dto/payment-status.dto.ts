@@ -26,7 +26,8 @@ export class PaymentStatusItem {
   @ApiProperty({
     nullable: true,
     type: String,
-    description: 'The execution it paid for (GET /api/v1/execute/{requestId})',
+    description:
+      "The execution it paid for (GET /api/v1/execute/{requestId}): only to its payer, proven (with payer, X-Client-Wallet and X-Client-Signature or the payer's console session); null for anyone else and for an execution in a chain",
   })
   requestId: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) createdAt: string;

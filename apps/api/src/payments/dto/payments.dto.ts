@@ -27,7 +27,7 @@ export class PaymentStatusQueryDto {
   @ApiPropertyOptional({
     example: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C',
     description:
-      'The paying wallet: required with a payment identifier; with it a nonce is looked up too, and only its payments are answered',
+      "The paying wallet: required with a payment identifier; with it a nonce is looked up too, and only its payments are answered. A payment identifier is looked up, and request ids answered, only with this wallet's proof (X-Client-Wallet and X-Client-Signature over the wallet, or its console session)",
   })
   @IsOptional()
   @IsWallet()

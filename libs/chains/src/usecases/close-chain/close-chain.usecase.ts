@@ -32,6 +32,6 @@ export class CloseChain {
         reason: claims.cl === true ? 'other_chain' : 'not_root_caller',
       });
     if (await this.repo.releaseHold(claims.cid, this.clock.now())) await this.finish.execute(claims.cid);
-    return this.getChain.execute(claims.cid, { payment: null, chainToken });
+    return this.getChain.execute(claims.cid, { chainToken });
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ReplicaReads } from '@app/database';
 import { ExecuteTargetReader } from '@app/agents';
+import { PayerRead } from '@app/auth';
+import type { PayerReadProof } from '@app/auth';
 import { AppException, Clock } from '@app/common';
-import { PresentedPayment } from '@app/x402';
 import { ChainReadScope } from '../../chain-read-scope';
 import { ChainTokens } from '../../chain-tokens';
 import { ChainNodeRow, ChainRow, ChainsRepository, ChainStatus } from '../../chains.repository';
@@ -53,19 +54,23 @@ export interface ChainStatusView {
   tree: ChainTreeNode | null;
 }
 
-/** Who reads a chain: the payment header and the chain token presented, if any. */
+/**
+ * Who reads a chain: the chain token presented, if any, and the payer's proof (its wallet's signature or
+ * console session, PayerRead). A payment header is no proof here: the one that paid for a chain is
+ * settled on chain, and a standard client's header is rebuilt from that public calldata.
+ */
 export interface ChainReader {
-  payment: PresentedPayment | null;
   chainToken?: string;
+  payer?: PayerReadProof;
 }
 
 /**
  * A chain, by its id, its root execution's id or its root transaction's id: the status resource
  * with its trace tree (CHAIN_NOT_FOUND otherwise), the same whichever id names it. Every node is
  * listed with its transactionId (public, as in the spec); its requestId only to a reader who may
- * read its execution (ChainReadScope): the paying client (its payment header, or a token handed to
- * the root's caller) all of them, a token's holder its subtree (a token that reads nothing:
- * FORBIDDEN), anyone else none.
+ * read its execution (ChainReadScope): the paying client (its wallet's signature or console session,
+ * or a token handed to the root's caller) all of them, a token's holder its subtree (a token that
+ * reads nothing: FORBIDDEN), anyone else none (a payment header included: see ChainReader).
  */
 @Injectable()
 export class GetChain {
@@ -76,6 +81,7 @@ export class GetChain {
     private readonly scope: ChainReadScope,
     private readonly clock: Clock,
     private readonly replica: ReplicaReads,
+    private readonly payerRead: PayerRead,
   ) {}
 
   async execute(ref: string, reader: ChainReader): Promise<ChainStatusView> {
@@ -88,7 +94,9 @@ export class GetChain {
     if (!chain) throw new AppException('CHAIN_NOT_FOUND', 'The chain does not exist', { chainId: ref });
     const nodes = await this.repo.nodes(chain.id, rows);
     // A token of the root's caller is the payer's, handed to it alone: it reads as the payer does.
-    const payer = (claims?.cl === true && claims.cid === chain.id) || (await this.scope.paidBy(chain, reader.payment));
+    const payer =
+      (claims?.cl === true && claims.cid === chain.id) ||
+      (await this.payerRead.reads(chain.rootWallet, reader.payer ?? {}));
     const readable = payer ? null : claims ? this.scope.readable(claims, chain.id, nodes) : new Set<string>();
     const shown = (n: ChainNodeRow) => readable === null || readable.has(n.executionId);
     const names = await this.agents.names(nodes.map((n) => n.agentId));

@@ -77,7 +77,9 @@ export class ResolveDispute {
         resolvedBy: cmd.resolvedBy,
         ...(advance ? { advance } : {}),
       };
-      const requestId = (d.platformEvidence as { facts?: { requestId?: string | null } }).facts?.requestId;
+      // Beside the facts (not public); a dispute filed before then had it in its facts.
+      const stored = d.platformEvidence as { requestId?: string | null; facts?: { requestId?: string | null } };
+      const requestId = stored.requestId ?? stored.facts?.requestId;
       if (cmd.outcome === 'client_wins' && requestId) await this.executions.execute(manager, requestId);
       await this.repo.resolve(manager, d.id, resolution, now, settled.advanced);
       // The platform decided, unless the window lapsed (then, in the weighted model, the payer's limits apply);

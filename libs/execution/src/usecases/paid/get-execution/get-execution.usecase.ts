@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { PayerRead } from '@app/auth';
+import type { PayerReadProof } from '@app/auth';
 import { ChainReadScope, ChainTokens } from '@app/chains';
 import { NotFoundException } from '@app/common';
 import { PaymentFundings } from '@app/payments';
@@ -22,6 +24,7 @@ export class GetExecution {
     private readonly payments: PaymentFundings,
     private readonly tokens: ChainTokens,
     private readonly scope: ChainReadScope,
+    private readonly payerRead: PayerRead,
   ) {}
 
   /**
@@ -29,8 +32,17 @@ export class GetExecution {
    * header that paid for the chain (its root's) reads every execution in it. A chain token reads
    * only its holder's subtree, the root excepted, while the holder runs (ChainReadScope): any
    * other execution is FORBIDDEN to it. A token that does not verify is refused (401).
+   * The payer also reads without its payment header (`payer`, PayerRead): its wallet's fresh signature over
+   * `agora-auth:<wallet>:<unix_ms>`, or its console session signed in as that paying wallet (another wallet's
+   * signature or session reads as a visitor, as another payment header does). An execution in a chain is the
+   * root payer's.
    */
-  async execute(id: string, payment: PaymentProof | null, chainToken?: string): Promise<ExecutionView> {
+  async execute(
+    id: string,
+    payment: PaymentProof | null,
+    chainToken?: string,
+    payer: PayerReadProof = {},
+  ): Promise<ExecutionView> {
     const claims = chainToken === undefined ? null : this.tokens.verify(chainToken);
     const execution = await this.repo.findById(id);
     if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
@@ -38,7 +50,8 @@ export class GetExecution {
       presentsOriginalPayment(execution, payment) ||
       (execution.chainId !== null &&
         execution.headerHash === null &&
-        (await this.scope.paidChain(execution.chainId, payment)));
+        (await this.scope.paidChain(execution.chainId, payment))) ||
+      (await this.payerRead.reads(execution.payer, payer));
     if (!paid && claims !== null) await this.scope.assertReadable(claims, execution);
     return { execution, settlement: await this.settlementOf(execution), isPayer: paid || claims !== null };
   }

@@ -7,10 +7,14 @@ import { PaymentFundings } from '@app/payments';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { EvidenceKeys } from './evidence-keys';
 
-/** What the platform itself saw of a charged execution: neither side has to upload it. */
+/**
+ * What the platform itself saw of a charged execution: neither side has to upload it. Public (a dispute
+ * is readable by anyone), so it names the execution by its transaction only: the request id is the
+ * payer's (it reads the output with a payment header rebuilt from public chain data), kept beside the
+ * facts (`ExecutionEvidence.requestId`), never in them.
+ */
 export interface ExecutionFacts {
   transactionId: string;
-  requestId: string | null;
   capabilityId: string | null;
   status: string | null;
   /**
@@ -34,6 +38,8 @@ export interface ExecutionFacts {
 
 export interface ExecutionEvidence {
   facts: ExecutionFacts;
+  /** The execution the transaction charged, for the platform's use (a resolution marks it refunded): never shown. */
+  requestId: string | null;
   /**
    * The platform's signature over the facts, labelled as an attestation so it is never accepted as a
    * call: `t=<unix s>,ed25519=<base64 of sign("agora-attestation.v2.<t>.<transactionId>.<sha256 hex of
@@ -69,7 +75,6 @@ export class CollectExecutionEvidence {
     const keyed = (digest: string | null) => (digest === null ? null : this.keys.hash(charge.transactionId, digest));
     const facts: ExecutionFacts = {
       transactionId: charge.transactionId,
-      requestId: execution?.id ?? null,
       capabilityId: execution?.capabilityId ?? null,
       status: execution?.status ?? null,
       // A pruned execution (EXECUTION_PAYLOAD_RETENTION_DAYS) kept the SHA-256 of what it held.
@@ -99,6 +104,7 @@ export class CollectExecutionEvidence {
     };
     return {
       facts,
+      requestId: execution?.id ?? null,
       attestation: {
         keyId: this.signer.keyId,
         signature: this.signer.attestationSignature(charge.transactionId, canonicalJson(facts)),
