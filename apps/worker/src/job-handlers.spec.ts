@@ -107,8 +107,8 @@ describe('JobHandlerRegistry', () => {
       unused,
       unused,
     );
-    new ExecutionsProcessor(registry, unused, unused, unused);
-    new WebhooksProcessor(registry, unused, unused, unused, unused);
+    new ExecutionsProcessor(registry, unused, unused, unused, unused);
+    new WebhooksProcessor(registry, unused, unused, unused, unused, unused);
     expect(() => registry.assertComplete()).not.toThrow();
     await registry.dispatch(QUEUES.money, { name: 'payment.settle', data: { paymentId: 'pay_1' } });
     expect(settled).toEqual(['pay_1']);

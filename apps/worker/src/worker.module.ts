@@ -9,7 +9,7 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { FairShare, QueuesModule, RedisModule } from '@app/queues';
 import { PaymentsModule } from '@app/payments';
-import { ExecutionModule } from '@app/execution';
+import { ExecutionModule, WorkPartiesRepository } from '@app/execution';
 import { ChainsModule } from '@app/chains';
 import { DisputesModule } from '@app/disputes';
 import { OutboundModule } from '@app/outbound';
@@ -24,6 +24,7 @@ import { InvariantMonitor } from './invariant-monitor';
 import { PayloadStorageMonitor } from './payload-storage-monitor';
 import { HealthProber } from './health-prober';
 import { SeriesRollup } from './series-rollup';
+import { WorkShares } from './work-shares';
 import { MoneyProcessor } from './processors/money.processor';
 import { ExecutionsProcessor } from './processors/executions.processor';
 import { WebhooksProcessor } from './processors/webhooks.processor';
@@ -58,6 +59,8 @@ export class WorkerModule implements OnApplicationBootstrap {
       providers: [
         JobHandlerRegistry,
         FairShare,
+        WorkPartiesRepository,
+        WorkShares,
         MaintenanceProcessor,
         MoneyProcessor,
         ExecutionsProcessor,

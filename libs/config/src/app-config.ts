@@ -163,6 +163,15 @@ export class AppConfig {
   reputationUnfundedPenaltyCap: number;
   /** Most deliveries and callbacks to one destination (the URL's host:port) going at once; 0: no cap. */
   webhookHostConcurrency: number;
+  /**
+   * Most runs of one owner's agents, and of one payer, going at once (twice that for a party with a
+   * paid record, WORKER_FUNDED_VOLUME_MICRO); runs of owners with none share a pool of twice it; 0: no cap.
+   */
+  workerPartyConcurrency: number;
+  /** The same for deliveries: of one party (a callback's payer, a webhook's agent owner); 0: no cap. */
+  webhookPartyConcurrency: number;
+  /** Agent fees charged (micro-USDC) to other wallets' agents (a payer) or from other wallets (an owner) that give the larger share, out of the pool. */
+  workerFundedVolumeMicro: number;
   authSignatureWindowS: number;
   bodyLimitBytes: number;
   workerHeartbeatMs: number;

@@ -45,6 +45,9 @@ describe('loadConfig', () => {
       webhookRetryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
       workerAgentConcurrency: 2,
       webhookHostConcurrency: 2,
+      workerPartyConcurrency: 4,
+      webhookPartyConcurrency: 8,
+      workerFundedVolumeMicro: 5_000_000,
       authSignatureWindowS: 300,
       bodyLimitBytes: 1_048_576,
     });

@@ -66,3 +66,5 @@ export type { PagedDiscoveryManifest } from './usecases/x402/build-x402-discover
 export { AGENT_CARD_MAX_SKILLS, BuildAgentCard } from './usecases/x402/build-agent-card/build-agent-card.usecase';
 export type { MarketplaceAgentCard } from './usecases/x402/build-agent-card/build-agent-card.usecase';
 export { BuildLlmsTxt, LLMS_TXT_MAX_CAPABILITIES } from './usecases/x402/build-llms-txt/build-llms-txt.usecase';
+export { WorkPartiesRepository } from './work-parties.repository';
+export type { DeliveryParty, RunParties } from './work-parties.repository';

@@ -4,8 +4,12 @@ import { AppConfig } from '@app/config';
 import { RunPendingExecution } from '@app/execution';
 import { FairShare, QUEUES } from '@app/queues';
 import { JOB_DEFERRED, JobHandlerRegistry } from '../job-handlers';
+import { WorkShares } from '../work-shares';
 
-/** Async executions; at most WORKER_AGENT_CONCURRENCY of one agent's runs at once (the rest wait their turn, delayed). */
+/**
+ * Async executions; at most WORKER_AGENT_CONCURRENCY of one agent's runs at once, then the shares of
+ * its owner, its payer and the pool of unfunded owners (`WorkShares`); the rest wait their turn, delayed.
+ */
 @Processor(QUEUES.executions, { concurrency: 16 })
 export class ExecutionsProcessor extends WorkerHost {
   constructor(
@@ -13,12 +17,13 @@ export class ExecutionsProcessor extends WorkerHost {
     runPending: RunPendingExecution,
     share: FairShare,
     config: AppConfig,
+    shares: WorkShares,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.executions);
     jobs.register('execution.run', async (job, run) => {
       const outcome = await runPending.execute(job.data.executionId, {
-        gate: share.gate(run, 'agent', config.workerAgentConcurrency),
+        gate: share.gate(run, 'agent', config.workerAgentConcurrency, () => shares.ofRun(job.data.executionId)),
       });
       return outcome.deferred ? JOB_DEFERRED : outcome.execution.status;
     });
