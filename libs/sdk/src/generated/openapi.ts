@@ -442,7 +442,7 @@ export interface paths {
         };
         /**
          * A chain: status, totals and its trace tree (by chain id, root requestId or root transactionId)
-         * @description Free. The same chain whichever id names it. Every node is listed with its transactionId (and the root's as rootTransactionId), for any reader; its requestId (and rootRequestId) only to a reader who may read its execution: with the root's payment header (X-PAYMENT or PAYMENT-SIGNATURE), all of them; with an X-Chain-Token whose execution still runs, its own and those below it; otherwise none.
+         * @description Free. The same chain whichever id names it. Every node is listed with its transactionId (and the root's as rootTransactionId), for any reader; its requestId (and rootRequestId) only to a reader who may read its execution: the paying wallet (X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<EIP-191 signature>, or its console session), all of them; an X-Chain-Token whose execution still runs, its own and those below it (a token handed to the root's caller, all of them); otherwise none. A payment header shows none: the one that paid for the chain is settled on chain, and a standard client's header is rebuilt from that public calldata.
          */
         get: operations["ChainsController_status"];
         put?: never;
@@ -749,8 +749,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Execution status; output only with the original payment header (an execution in a chain: the header that paid for the chain, or a token of an execution above it)
-         * @description A chain token (X-Chain-Token) reads the executions below its holder's (the one it was issued to), never the chain's root, and only while its holder runs: any other is 403 FORBIDDEN (details.reason: holder_ended, root, outside_subtree).
+         * Execution status; output only to its payer: the original payment header (an execution in a chain: the header that paid for the chain, or a token of an execution above it), or the payer's own signature or console session
+         * @description A chain token (X-Chain-Token) reads the executions below its holder's (the one it was issued to), never the chain's root, and only while its holder runs: any other is 403 FORBIDDEN (details.reason: holder_ended, root, outside_subtree). The payer may read without its payment header: X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<EIP-191 signature> by the paying wallet (within the auth window; a malformed or stale one is 401, a forged one 403), or its console session signed in as that paying wallet (another wallet's signature or session reads as a visitor, without the output). An execution in a chain is the root payer's. The request id is told to the payer only (and, in a chain, to the tokens that may read it, and to the agent that ran it).
          */
         get: operations["ExecutionController_status"];
         put?: never;
@@ -963,7 +963,7 @@ export interface paths {
         };
         /**
          * What became of a payment (public): by settlement transaction hash, authorization nonce or payment identifier
-         * @description Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id and times. Never an output, a signature or a header. A nonce or a payment identifier is looked up for one payer (`payer`, required with an identifier); without it a 0x reference is a transaction hash.
+         * @description Each matching payment with its status (settled, settlement_pending, failed, released, refunded), network, transaction hash when known, payer, amount, request id (the payer's only) and times. Never an output, a signature or a header. A nonce or a payment identifier is looked up for one payer (`payer`, required with an identifier); without it a 0x reference is a transaction hash. The idempotency keys a payer used and its request ids are told only to that payer: with `payer` and the payer's proof (X-Client-Wallet and X-Client-Signature = agora-auth:<wallet>:<unix_ms>:sig:<EIP-191 signature>, within the auth window, or its console session signed in as that paying wallet) an identifier is looked up and requestId given; without one, an identifier is 404 NOT_FOUND as an unknown one and every requestId is null (a malformed or stale signature is 401, a forged one 403; another wallet's proof gets the public answer).
          */
         get: operations["PaymentsController_status"];
         put?: never;
@@ -1134,7 +1134,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An agent's webhooks (secrets are never returned) */
+        /**
+         * An agent's webhooks (secrets are never returned)
+         * @description Public. Without the agent's wallet signature (or its console session) each `url` is its origin only, `https://host[:port]/` (no path or query: they may hold the receiver's token; WEBHOOK_LIST_URLS=full shows them whole to everyone); with it, the whole URL. Headers present but wrong: 401/403.
+         */
         get: operations["WebhooksController_list"];
         put?: never;
         post?: never;
@@ -2327,7 +2330,7 @@ export interface components {
             payer: string;
             /** @enum {string} */
             purpose: "execution" | "registration";
-            /** @description The execution it paid for (GET /api/v1/execute/{requestId}) */
+            /** @description The execution it paid for (GET /api/v1/execute/{requestId}): only to its payer, proven (with payer, X-Client-Wallet and X-Client-Signature or the payer's console session); null for anyone else and for an execution in a chain */
             requestId: string | null;
             /**
              * Format: date-time
@@ -2391,7 +2394,7 @@ export interface components {
             attestation: {
                 [key: string]: unknown;
             };
-            /** @description What the platform saw: transactionId, requestId, capabilityId, status, inputHash and outputHash (HMAC-SHA256, under the evidence key only the parties get, of the SHA-256 hex of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId */
+            /** @description What the platform saw: transactionId, capabilityId, status, inputHash and outputHash (HMAC-SHA256, under the evidence key only the parties get, of the SHA-256 hex of the canonical JSON), agentError, timings, cost, settlement {status, txHash, network, payer}, chainId. Never the request id (the payer's only: it reads the output) */
             facts: {
                 [key: string]: unknown;
             };
@@ -2865,6 +2868,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             status: "active" | "failed";
+            /** @description The subscribed URL. In a list read without the agent's signature or session: its origin only, `https://host[:port]/` */
             url: string;
             /** @example wh_... */
             webhookId: string;
@@ -8689,7 +8693,7 @@ export interface operations {
     PaymentsController_status: {
         parameters: {
             query?: {
-                /** @description The paying wallet: required with a payment identifier; with it a nonce is looked up too, and only its payments are answered */
+                /** @description The paying wallet: required with a payment identifier; with it a nonce is looked up too, and only its payments are answered. A payment identifier is looked up, and request ids answered, only with this wallet's proof (X-Client-Wallet and X-Client-Signature over the wallet, or its console session) */
                 payer?: string;
             };
             header?: never;
@@ -8715,6 +8719,40 @@ export interface operations {
             };
             /** @description Error envelope */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9556,6 +9594,40 @@ export interface operations {
             };
             /** @description Error envelope */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            code?: string;
+                            details?: Record<string, never>;
+                            message?: string;
+                        };
+                        /** @example false */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Error envelope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
