@@ -43,7 +43,13 @@ describe('Analytics (e2e)', () => {
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', EXECUTION_TIMEOUT_MS: '1000' });
+    // The spec's deltas for every paying wallet (the weighted model has its tests in reputation-sybil).
+    api = await startApi({
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      EXECUTION_TIMEOUT_MS: '1000',
+      REPUTATION_MODEL: 'spec',
+    });
     ds = api.app.get(DataSource);
     const res = await registerAgent(api, newWallet(), {
       endpoints: { execution: agentServer.url },

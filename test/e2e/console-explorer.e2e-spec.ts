@@ -25,7 +25,13 @@ describe('console: explorer and agent pages (browser)', () => {
 
   beforeAll(async () => {
     agentServer = await new TestAgentServer().start();
-    api = await startApi({ CONSOLE_DIR: CONSOLE_BUILD, OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true' });
+    // The spec's deltas for every paying wallet: each charge shows as +1 (the weighted model: reputation-sybil).
+    api = await startApi({
+      CONSOLE_DIR: CONSOLE_BUILD,
+      OUTBOUND_ALLOW_HTTP: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      REPUTATION_MODEL: 'spec',
+    });
     for (const [name, capability] of [
       ['Polyglot Translator', capabilityPayload()],
       [

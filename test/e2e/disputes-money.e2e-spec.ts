@@ -31,6 +31,8 @@ describe('Disputes: money (e2e)', () => {
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       ESCROW_HOLD_STANDARD_S: String(HOLD_STANDARD_S),
+      // The spec's deltas for every paying wallet (the weighted model has its tests in reputation-sybil).
+      REPUTATION_MODEL: 'spec',
     });
     ds = api.app.get(DataSource);
   });

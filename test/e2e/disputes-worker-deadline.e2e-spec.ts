@@ -55,6 +55,8 @@ describe('disputes: the response deadline resolves unanswered disputes through t
       DISPUTE_RESPONSE_WINDOW_S: String(WINDOW_S),
       MAINTENANCE_INTERVAL_MS: '600000',
       WORKER_HEARTBEAT_MS: '200',
+      // The spec's deltas for every paying wallet (the weighted model has its tests in reputation-sybil).
+      REPUTATION_MODEL: 'spec',
     });
     ds = api.app.get(DataSource);
     const connection = redisConnectionOptions(api.config.redisUrl);

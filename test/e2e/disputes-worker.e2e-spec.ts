@@ -43,6 +43,8 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       MAINTENANCE_INTERVAL_MS: '500',
+      // The spec's deltas for every paying wallet (the weighted model has its tests in reputation-sybil).
+      REPUTATION_MODEL: 'spec',
     });
     ds = api.app.get(DataSource);
     platformStart = await chain.balanceOf(chain.platform.address);
