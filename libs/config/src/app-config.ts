@@ -100,6 +100,15 @@ export class AppConfig {
   executionOutputMaxBytes: number;
   /** Inputs and outputs of executions older than this many days are pruned (rows, hashes and money stay); 0: kept forever. */
   executionPayloadRetentionDays: number;
+  /**
+   * A run that moved no money (failed, timed out, settlement expired) keeps digests (SHA-256) of its
+   * payloads, its input too when its JSON is at most unchargedInputKeepBytes (a retry sends it); all
+   * of it is pruned after this many hours.
+   */
+  unchargedPayloadRetentionHours: number;
+  unchargedInputKeepBytes: number;
+  /** Payload bytes one agent's, or one payer's, executions may hold: beyond, the worker prunes the oldest (uncharged first); 0: no cap. */
+  payloadStorageCapBytes: number;
   /** How often the worker measures the payload bytes each agent's executions hold (metrics); 0: never. */
   storageMetricsIntervalMs: number;
   /** The worker's roll-up of the console's time series (0: off), how far behind now it reads, and its batch. */

@@ -171,6 +171,12 @@ describe('loadConfig', () => {
     [{ WITHDRAWAL_RESERVE: 'maybe' }, /WITHDRAWAL_RESERVE must be one of on, off/],
     [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
     [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],
+    [
+      { UNCHARGED_PAYLOAD_RETENTION_HOURS: '0' },
+      /UNCHARGED_PAYLOAD_RETENTION_HOURS must be an integer between 1 and 8760/,
+    ],
+    [{ UNCHARGED_INPUT_KEEP_BYTES: '70000' }, /UNCHARGED_INPUT_KEEP_BYTES must be an integer between 0 and 65536/],
+    [{ PAYLOAD_STORAGE_CAP_BYTES: 'lots' }, /PAYLOAD_STORAGE_CAP_BYTES must be an integer/],
     [{ WORKER_AGENT_CONCURRENCY: '-1' }, /WORKER_AGENT_CONCURRENCY must be an integer between 0 and 1000/],
     [{ RESERVE_MIN_VOLUME_MICRO: '1.5' }, /RESERVE_MIN_VOLUME_MICRO must be an integer/],
     [{ REPUTATION_MODEL: 'count' }, /REPUTATION_MODEL must be one of weighted, spec/],

@@ -10,18 +10,19 @@ export interface HeldPayload {
   output: Record<string, unknown> | null;
 }
 
-/** What an agent's executions hold in payloads. */
-export interface AgentPayloadBytes {
-  agentId: string;
+/** What one agent's (or payer's) executions hold in payloads. */
+export interface PayloadBytes {
+  /** The agent id, or the payer's wallet (lower case). */
+  key: string;
   bytes: number;
 }
 
 export interface PayloadStorage {
-  /** The agents holding the most, most first. */
-  top: AgentPayloadBytes[];
-  /** Every agent's payload bytes together, and how many agents hold any. */
+  /** The agents (payers) holding the most, most first. */
+  top: PayloadBytes[];
+  /** Every payload byte together, and how many agents (payers) hold any. */
   totalBytes: number;
-  agents: number;
+  holders: number;
 }
 
 /**
@@ -29,6 +30,11 @@ export interface PayloadStorage {
  * whose authorization is still valid is included: once pruned it cannot be retried.
  */
 const SETTLED_FOR_GOOD = `status <> 'pending' AND (settlement_status IS NULL OR settlement_status IN ('settled', 'settlement_expired'))`;
+/** A run that ended without moving money: failed, timed out, or its authorization expired unsettled. */
+const UNCHARGED = `(status IN ('failed', 'timeout') OR settlement_status = 'settlement_expired')`;
+
+/** Who a payload cap counts: an agent's executions, or a payer's. */
+export type PayloadScope = 'agent' | 'payer';
 
 /**
  * The statements on the payload columns of `executions` (input, output, their hashes, when they
@@ -64,6 +70,49 @@ export class ExecutionPayloadsRepository {
     );
   }
 
+  /**
+   * Like holdOldPayloads, for runs that moved no money (UNCHARGED_PAYLOAD_RETENTION_HOURS):
+   * ix_executions_uncharged_kept lists them oldest first.
+   */
+  holdOldUncharged(sql: Queryable, cutoff: Date, limit: number): Promise<HeldPayload[]> {
+    return queryRows<HeldPayload>(
+      sql,
+      `SELECT id, input, output FROM executions
+        WHERE payload_pruned_at IS NULL AND ${UNCHARGED} AND created_at < $1
+        ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [cutoff, limit],
+    );
+  }
+
+  /**
+   * Inside the caller's transaction: up to `limit` executions beyond the payload cap of their agent
+   * or payer, locked. Each agent's (payer's) executions are counted in-flight first, then charged
+   * ones newest first, then uncharged ones newest first: those past `cap` bytes go, uncharged ones
+   * first, a charged one only once it ended before `chargedBefore` (its payer had time to read it)
+   * and its settlement is final. A scan of the rows holding payloads (the storage measure's).
+   */
+  holdOverCap(sql: Queryable, scope: PayloadScope, cap: number, chargedBefore: Date, limit: number) {
+    const key = scope === 'agent' ? 'agent_id::text' : 'payer';
+    return queryRows<HeldPayload>(
+      sql,
+      `WITH sized AS (
+         SELECT id, ${key} AS k, created_at, ended_at, status,
+                CASE WHEN status = 'pending' THEN 0 WHEN ${UNCHARGED} THEN 2 ELSE 1 END AS rank,
+                coalesce(pg_column_size(input), 0) + coalesce(pg_column_size(output), 0) AS b
+           FROM executions WHERE payload_pruned_at IS NULL),
+       over AS (SELECT k FROM sized GROUP BY k HAVING sum(b) > $1),
+       ranked AS (
+         SELECT s.id, s.rank, s.created_at, s.ended_at, s.b,
+                sum(s.b) OVER (PARTITION BY s.k ORDER BY s.rank, s.created_at DESC, s.id DESC) AS upto
+           FROM sized s JOIN over USING (k))
+       SELECT e.id, e.input, e.output FROM executions e JOIN ranked r ON r.id = e.id
+        WHERE r.upto > $1 AND r.b > 0 AND (r.rank = 2 OR r.ended_at < $2) AND e.payload_pruned_at IS NULL
+          AND e.status <> 'pending' AND (e.settlement_status IS NULL OR e.settlement_status IN ('settled', 'settlement_expired'))
+        ORDER BY r.rank DESC, r.created_at LIMIT $3 FOR UPDATE OF e SKIP LOCKED`,
+      [cap, chargedBefore, limit],
+    );
+  }
+
   /** Inside the transaction that holds them: the payloads deleted, their hashes kept. */
   async markPruned(
     sql: Queryable,
@@ -72,7 +121,8 @@ export class ExecutionPayloadsRepository {
   ): Promise<void> {
     if (rows.length === 0) return;
     await sql.query(
-      `UPDATE executions e SET input = NULL, output = NULL, input_sha256 = h.i, output_sha256 = h.o, payload_pruned_at = $4
+      `UPDATE executions e SET input = NULL, output = NULL, payload_pruned_at = $4,
+              input_sha256 = coalesce(h.i, e.input_sha256), output_sha256 = coalesce(h.o, e.output_sha256)
          FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) AS h(id, i, o) WHERE e.id = h.id`,
       [rows.map((r) => r.id), rows.map((r) => r.inputSha256), rows.map((r) => r.outputSha256), at],
     );
@@ -80,23 +130,25 @@ export class ExecutionPayloadsRepository {
 
   /**
    * The payload bytes (as stored: after TOAST compression, read from each value's header, not
-   * decompressed) of the executions that hold one, per agent: the `top` agents and the total. A
-   * scan of those rows: the worker runs it every STORAGE_METRICS_INTERVAL_MS, not per request.
+   * decompressed) of the executions that hold one, per agent or per payer: the `top` ones and the
+   * total (ordered by the number, not its text). A scan of those rows: the worker runs it every
+   * STORAGE_METRICS_INTERVAL_MS, not per request.
    */
-  async storageByAgent(top: number): Promise<PayloadStorage> {
-    const rows = await queryRows<{ agentId: string; bytes: string; total: string; agents: number }>(
+  async storageBy(scope: PayloadScope, top: number): Promise<PayloadStorage> {
+    const key = scope === 'agent' ? 'agent_id::text' : 'payer';
+    const rows = await queryRows<{ key: string; bytes: string; total: string; holders: number }>(
       this.dataSource.manager,
       `WITH per AS (
-         SELECT agent_id, sum(coalesce(pg_column_size(input), 0) + coalesce(pg_column_size(output), 0))::bigint AS bytes
-           FROM executions WHERE payload_pruned_at IS NULL GROUP BY agent_id)
-       SELECT agent_id AS "agentId", bytes::text, (SELECT sum(bytes) FROM per)::text AS total, (SELECT count(*) FROM per)::int AS agents
-         FROM per ORDER BY bytes DESC, agent_id LIMIT $1`,
+         SELECT ${key} AS key, sum(coalesce(pg_column_size(input), 0) + coalesce(pg_column_size(output), 0))::bigint AS bytes
+           FROM executions WHERE payload_pruned_at IS NULL GROUP BY 1)
+       SELECT key, bytes::text, (SELECT sum(bytes) FROM per)::text AS total, (SELECT count(*) FROM per)::int AS holders
+         FROM per ORDER BY per.bytes DESC, per.key LIMIT $1`,
       [top],
     );
     return {
-      top: rows.map((r) => ({ agentId: r.agentId, bytes: Number(r.bytes) })),
+      top: rows.map((r) => ({ key: r.key, bytes: Number(r.bytes) })),
       totalBytes: rows.length ? Number(rows[0].total) : 0,
-      agents: rows.length ? rows[0].agents : 0,
+      holders: rows.length ? rows[0].holders : 0,
     };
   }
 }

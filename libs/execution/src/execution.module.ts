@@ -33,6 +33,7 @@ import { MarkExecutionRefunded } from './usecases/shared/mark-execution-refunded
 import { PruneIdempotencyKeys } from './usecases/shared/prune-idempotency-keys/prune-idempotency-keys.usecase';
 import { PruneExecutionPayloads } from './usecases/shared/prune-execution-payloads/prune-execution-payloads.usecase';
 import { MeasurePayloadStorage } from './usecases/shared/measure-payload-storage/measure-payload-storage.usecase';
+import { EnforcePayloadCap } from './usecases/shared/enforce-payload-cap/enforce-payload-cap.usecase';
 import { CountRejectedExecute } from './usecases/shared/count-rejected-execute/count-rejected-execute.usecase';
 import { Execute } from './usecases/paid/execute/execute.usecase';
 import { FinishSettlement } from './usecases/paid/finish-settlement/finish-settlement.usecase';
@@ -66,6 +67,7 @@ const USE_CASES = [
   PruneIdempotencyKeys,
   PruneExecutionPayloads,
   MeasurePayloadStorage,
+  EnforcePayloadCap,
 ];
 
 /** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
@@ -122,12 +124,10 @@ export class ExecutionModule implements OnModuleInit {
     this.sweeps.register('idempotency-keys.prune', async () => [
       { id: 'expired', data: { requestedAt: this.clock.now().toISOString() } },
     ]);
-    // Every tick while a retention is set: payloads past it go (the job does a bounded share of a backlog).
-    this.sweeps.register('execution-payloads.prune', async () =>
-      this.config.executionPayloadRetentionDays > 0
-        ? [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }]
-        : [],
-    );
+    // Every tick: payloads past their retention go (uncharged runs' always have one; the job does a bounded share of a backlog).
+    this.sweeps.register('execution-payloads.prune', async () => [
+      { id: 'old', data: { requestedAt: this.clock.now().toISOString() } },
+    ]);
     // A completed execution's callback is built from its stored output when sent.
     this.callbackOutputs.register((executionId) => this.payloads.outputOf(executionId));
   }

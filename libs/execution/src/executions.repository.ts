@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Queryable, queryRows } from '@app/database';
 import { ExecutionEntity, SettlementStatus } from './entities/execution.entity';
+import type { UnchargedPayload } from './uncharged-payload';
 
 /** An execution as the payment status names it: its id (the request id), its run and its settlement. */
 export type ExecutionRef = Pick<ExecutionEntity, 'id' | 'status' | 'settlementStatus' | 'chainId'> & {
@@ -28,9 +29,9 @@ export interface RunFailure {
   reachedAgent?: boolean;
   /** True when the agent answered 4xx (it refused the request): failed for the client, no reputation penalty. */
   refused?: boolean;
-}
   /** True when the output broke the platform's cap for an input that large (callerFilledCap): no reputation penalty. */
   platformLimit?: boolean;
+}
 
 /**
  * Every SQL statement on `executions`. Writes that must abort their
@@ -82,8 +83,9 @@ export class ExecutionsRepository {
     return sql.query(
       `INSERT INTO executions (id, agent_id, capability_id, payer, input, output, status, settlement_status, agent_error, execution_time_ms, agent_fee,
                                authorized_agent_fee, pricing_model, unit_price, usage_tokens, refund_id, platform_fee, payment_id, transaction_id, header_hash,
-                               is_async, callback_url, locked_until, completed_at, chain_id, receipt, route)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
+                               is_async, callback_url, locked_until, completed_at, chain_id, receipt, route, input_sha256, output_sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27,
+               $28, $29)`,
       [
         e.id,
         e.agentId,
@@ -112,6 +114,8 @@ export class ExecutionsRepository {
         e.chainId ?? null,
         e.receipt ?? null,
         e.route ?? 'execute',
+        e.inputSha256 ?? null,
+        e.outputSha256 ?? null,
       ],
     );
   }
@@ -137,12 +141,17 @@ export class ExecutionsRepository {
     );
   }
 
-  /** A failed or timed-out run, if the execution is still pending. */
-  async recordFailure(sql: Queryable, id: string, f: RunFailure): Promise<boolean> {
+  /**
+   * A failed or timed-out run, if the execution is still pending; with `kept`, the payloads it keeps
+   * from now on (unchargedPayload), else its payloads as they are (a chain root the sweeps prune).
+   */
+  async recordFailure(sql: Queryable, id: string, f: RunFailure, kept?: UnchargedPayload): Promise<boolean> {
+    const args = [id, f.status, f.error, f.timeMs, f.completedAt];
     const rows = await queryRows<{ id: string }>(
       sql,
-      `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5, ended_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
-      [id, f.status, f.error, f.timeMs, f.completedAt],
+      `UPDATE executions SET status = $2, agent_error = $3, execution_time_ms = $4, locked_until = NULL, completed_at = $5, ended_at = now()
+              ${kept ? ', input = $6, output = $7, input_sha256 = $8, output_sha256 = $9' : ''} WHERE id = $1 AND status = 'pending' RETURNING id`,
+      kept ? [...args, kept.input, kept.output, kept.inputSha256, kept.outputSha256] : args,
     );
     return rows.length === 1;
   }
@@ -207,12 +216,14 @@ export class ExecutionsRepository {
 
   /**
    * A settlement not done, its lease dropped (its payment's own sweep finishes it): failed (retried
-   * later), expired (its authorization expired unused: final), or pending (sent, not decided yet).
+   * later), expired (its authorization expired unused: final; `kept`: what it keeps of its
+   * payloads), or pending (sent, not decided yet).
    */
-  async markSettlementStatus(id: string, status: Exclude<SettlementStatus, 'settled'>): Promise<void> {
+  async markSettlementStatus(id: string, status: Exclude<SettlementStatus, 'settled'>, kept?: UnchargedPayload) {
     await this.dataSource.query(
-      `UPDATE executions SET settlement_status = $2, locked_until = NULL, updated_at = now() WHERE id = $1 AND settlement_status <> 'settled'`,
-      [id, status],
+      `UPDATE executions SET settlement_status = $2, locked_until = NULL, updated_at = now()
+              ${kept ? ', input = $3, output = $4, input_sha256 = $5, output_sha256 = $6' : ''} WHERE id = $1 AND settlement_status <> 'settled'`,
+      kept ? [id, status, kept.input, kept.output, kept.inputSha256, kept.outputSha256] : [id, status],
     );
   }
 

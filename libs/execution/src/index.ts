@@ -44,7 +44,8 @@ export { MarkExecutionRefunded } from './usecases/shared/mark-execution-refunded
 export { PruneIdempotencyKeys } from './usecases/shared/prune-idempotency-keys/prune-idempotency-keys.usecase';
 export { PruneExecutionPayloads } from './usecases/shared/prune-execution-payloads/prune-execution-payloads.usecase';
 export { MeasurePayloadStorage } from './usecases/shared/measure-payload-storage/measure-payload-storage.usecase';
-export type { AgentPayloadBytes, PayloadStorage } from './execution-payloads.repository';
+export { EnforcePayloadCap } from './usecases/shared/enforce-payload-cap/enforce-payload-cap.usecase';
+export type { PayloadBytes, PayloadScope, PayloadStorage } from './execution-payloads.repository';
 export { ExecutionModule } from './execution.module';
 export { X402CatalogModule } from './x402-catalog/x402-catalog.module';
 export type { X402ResourceFilters } from './x402-catalog/x402-resources';

@@ -1,3 +1,4 @@
 export { Metrics } from './metrics';
+export type { StorageMeasure } from './metrics';
 export { MetricsModule } from './metrics.module';
 export { scrapeAuthorized } from './scrape-auth';

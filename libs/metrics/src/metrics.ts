@@ -2,6 +2,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/** The worker's payload storage measure, per agent or per payer: the holders of the most, the total, how many hold any. */
+export interface StorageMeasure {
+  top: { key: string; bytes: number }[];
+  totalBytes: number;
+  holders: number;
+}
+
 /**
  * Every Prometheus metric a process exposes, on its own registry (one per application, so tests
  * that start several in one process do not collide). Domains record through these objects; the
@@ -123,6 +130,19 @@ export class Metrics {
     registers: [],
   });
 
+  private readonly payerPayloadBytes = new Gauge({
+    name: 'agora_payer_execution_payload_bytes',
+    help: "Bytes the stored inputs and outputs of a payer's executions take (as stored), for the 20 payers holding the most; measured by the worker",
+    labelNames: ['payer'] as const,
+    registers: [],
+  });
+
+  private readonly payloadPayers = new Gauge({
+    name: 'agora_execution_payload_payers',
+    help: 'Payers whose executions hold a stored input or output; measured by the worker',
+    registers: [],
+  });
+
   constructor(opts: { process: string; defaultMetrics?: boolean }) {
     this.registry.setDefaultLabels({ process: opts.process });
     if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'agora_' });
@@ -139,18 +159,22 @@ export class Metrics {
   }
 
   /**
-   * The worker's storage measure (the gauges appear with the first one). Only the agents holding the
-   * most are named, so the series stay bounded whatever the number of agents; one that left the top
-   * loses its series.
+   * The worker's storage measure, per agent and per payer (the gauges appear with the first one).
+   * Only the agents and payers holding the most are named, so the series stay bounded whatever their
+   * number; one that left the top loses its series.
    */
-  payloadStorage(m: { top: { agentId: string; bytes: number }[]; totalBytes: number; agents: number }): void {
+  payloadStorage(m: { agents: StorageMeasure; payers: StorageMeasure }): void {
     if (!this.registry.getSingleMetric('agora_execution_payload_bytes')) {
-      for (const g of [this.agentPayloadBytes, this.payloadBytes, this.payloadAgents]) this.registry.registerMetric(g);
+      const gauges = [this.agentPayloadBytes, this.payloadBytes, this.payloadAgents, this.payerPayloadBytes];
+      for (const g of [...gauges, this.payloadPayers]) this.registry.registerMetric(g);
     }
     this.agentPayloadBytes.reset();
-    for (const a of m.top) this.agentPayloadBytes.set({ agent_id: a.agentId }, a.bytes);
-    this.payloadBytes.set(m.totalBytes);
-    this.payloadAgents.set(m.agents);
+    for (const a of m.agents.top) this.agentPayloadBytes.set({ agent_id: a.key }, a.bytes);
+    this.payerPayloadBytes.reset();
+    for (const p of m.payers.top) this.payerPayloadBytes.set({ payer: p.key }, p.bytes);
+    this.payloadBytes.set(m.agents.totalBytes);
+    this.payloadAgents.set(m.agents.holders);
+    this.payloadPayers.set(m.payers.holders);
   }
 
   /** Starts a timer; the function it answers records the seconds since, with labels. */

@@ -17,7 +17,7 @@ export interface JobPayloads {
   'auth-messages.prune': { requestedAt: string };
   /** Delete idempotency keys past their expiry (the sweeper enqueues it every tick). */
   'idempotency-keys.prune': { requestedAt: string };
-  /** Delete the input and output of executions older than EXECUTION_PAYLOAD_RETENTION_DAYS, keeping their hashes (every tick while set). */
+  /** Delete the input and output of uncharged runs past UNCHARGED_PAYLOAD_RETENTION_HOURS and of executions past EXECUTION_PAYLOAD_RETENTION_DAYS, keeping their hashes (every tick). */
   'execution-payloads.prune': { requestedAt: string };
   /** Delete agents' health probe results and hourly counts older than 7 days (every tick while probing is on). */
   'agent-health.prune': { requestedAt: string };

@@ -34,6 +34,7 @@ import { InvariantHistory1764200000000 } from './1764200000000-InvariantHistory'
 import { AdminReads1764210000000 } from './1764210000000-AdminReads';
 import { AdminReadIndexes1764220000000 } from './1764220000000-AdminReadIndexes';
 import { ReputationWeight1764230000000 } from './1764230000000-ReputationWeight';
+import { UnchargedPayloads1764240000000 } from './1764240000000-UnchargedPayloads';
 import { PlatformSecrets1764270000000 } from './1764270000000-PlatformSecrets';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -74,5 +75,6 @@ export const MIGRATIONS = [
   AdminReads1764210000000,
   AdminReadIndexes1764220000000,
   ReputationWeight1764230000000,
+  UnchargedPayloads1764240000000,
   PlatformSecrets1764270000000,
 ];

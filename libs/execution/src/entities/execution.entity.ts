@@ -25,6 +25,8 @@ export type SettlementStatus = 'settlement_pending' | 'settled' | 'settlement_fa
 @Index('ix_executions_ended_brin', { synchronize: false })
 // An expression index (migration PayerExecutions), which TypeORM cannot declare.
 @Index('ix_executions_payer', { synchronize: false })
+// Partial over uncharged runs (migration UnchargedPayloads), kept out of TypeORM's comparison like the above.
+@Index('ix_executions_uncharged_kept', { synchronize: false })
 @Check('ck_executions_fees', `"agent_fee" >= 0 AND "agent_fee" <= "authorized_agent_fee"`)
 @Check('ck_executions_route', `"route" IN ('execute', 'capability')`)
 @Check('ck_executions_funding', `"payment_id" IS NOT NULL OR ("chain_id" IS NOT NULL AND "header_hash" IS NULL)`)

@@ -10,7 +10,8 @@ import { RunPendingExecution } from '../run-pending-execution/run-pending-execut
 
 /**
  * Re-runs a failed or timed-out execution with its stored, still unused authorization (at most
- * MAX_RETRIES times, while the authorization is valid). The contract's retry takes no request data:
+ * MAX_RETRIES times, while the authorization is valid, and while its input is kept: an uncharged
+ * run keeps it only up to UNCHARGED_INPUT_KEEP_BYTES). The contract's retry takes no request data:
  * the request id (given to the payer only) names it. A payment header, when sent, must be the
  * original one (403 otherwise); only with it does the answer carry the output (`withOutput`).
  */
@@ -52,6 +53,11 @@ export class RetryExecution {
       throw new AppException(
         'INVALID_STATE',
         'The input of this execution was deleted after the retention period; execute again',
+      );
+    if (execution.input === null)
+      throw new AppException(
+        'INVALID_STATE',
+        'A run that was not charged keeps its input only up to a small size, and this one was larger; nothing was charged: execute again',
       );
     if (execution.retryCount >= MAX_RETRIES)
       throw new AppException('INVALID_STATE', `An execution can be retried at most ${MAX_RETRIES} times`, {

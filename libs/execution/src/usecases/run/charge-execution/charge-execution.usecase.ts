@@ -12,6 +12,7 @@ import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecutionOutcome } from '../../../execution.types';
 import { ExecutionsRepository, RunCompletion } from '../../../executions.repository';
 import { ExecutionReceipt } from './execution-receipt';
+import { unchargedPayload } from '../../../uncharged-payload';
 
 /**
  * How the execution stands when it is charged: `fresh`, a run nothing was written for yet (sync;
@@ -113,10 +114,15 @@ export class ChargeExecution {
       const failure = await funding.settleOutside();
       if (failure) {
         // Sent and undecided: still pending (the payment's own sweep records it). An authorization
-        // that expired unused is final: not charged, output withheld, no more retries.
+        // that expired unused is final: not charged, output withheld, no more retries, and its
+        // payloads shrink to what an uncharged run keeps.
+        const expired = !failure.pending && failure.final;
         await this.repo.markSettlementStatus(
           execution.id,
-          failure.pending ? 'settlement_pending' : failure.final ? 'settlement_expired' : 'settlement_failed',
+          failure.pending ? 'settlement_pending' : expired ? 'settlement_expired' : 'settlement_failed',
+          expired
+            ? unchargedPayload(execution.input, execution.output, this.config.unchargedInputKeepBytes)
+            : undefined,
         );
         const stored = await this.stored(execution.id);
         // Settled meanwhile (the sweeper got there first): answered as settled, with the final receipt.

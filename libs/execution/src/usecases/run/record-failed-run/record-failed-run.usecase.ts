@@ -7,10 +7,13 @@ import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecutionsRepository, RunFailure } from '../../../executions.repository';
 import { Funding } from '@app/payments';
+import { AppConfig } from '@app/config';
+import { unchargedPayload } from '../../../uncharged-payload';
 
 /**
  * Records a failed or timed-out run (the agent's reputation -2 when the call reached it and the agent did not refuse it): nothing is settled or charged; an x402 authorization stays
- * reserved for a retry, a chain node's reservation returns to the budget. One transaction: the
+ * reserved for a retry, a chain node's reservation returns to the budget. Its payloads shrink to
+ * what an uncharged run keeps (unchargedPayload: digests, a small input). One transaction: the
  * execution's state (a run first written now also writes its reservation and its row), what the
  * funding gives back, the event `execution.failed`, the callback's first delivery; then the
  * delivery is woken and the funding told.
@@ -24,6 +27,7 @@ export class RecordFailedRun {
     private readonly tx: TransactionRunner,
     private readonly reputation: ReputationRecorder,
     private readonly metrics: Metrics,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -42,6 +46,8 @@ export class RecordFailedRun {
       completedAt: failure.completedAt,
       lockedUntil: null,
     });
+    const kept = unchargedPayload(execution.input, execution.output, this.config.unchargedInputKeepBytes);
+    Object.assign(execution, kept);
     const { funding } = opts;
     const giveBack = (sql: Queryable) =>
       funding
@@ -60,7 +66,7 @@ export class RecordFailedRun {
         return { callback: scheduled };
       }
       // Claimed first: a failure recorded by another run gives nothing back twice.
-      if (!(await this.repo.recordFailure(sql, execution.id, failure))) return null;
+      if (!(await this.repo.recordFailure(sql, execution.id, failure, kept))) return null;
       const [callback] = await allWrites([
         this.events(sql, execution, failure),
         giveBack(sql),

@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { ExecutionPayloadsRepository, PayloadStorage } from '../../../execution-payloads.repository';
 
-/** How many agents the storage figure names: the metric's cardinality stays bounded whatever the number of agents. */
+/** How many agents (payers) the storage figure names: the metric's cardinality stays bounded whatever their number. */
 export const STORAGE_TOP_AGENTS = 20;
 
 /**
- * What the executions' payloads (input and output, as stored) take, for the agents that hold the
- * most and in total: the worker's storage gauges, every STORAGE_METRICS_INTERVAL_MS.
+ * What the executions' payloads (input and output, as stored) take, for the agents and the payers
+ * that hold the most and in total: the worker's storage gauges, every STORAGE_METRICS_INTERVAL_MS.
  */
 @Injectable()
 export class MeasurePayloadStorage {
   constructor(private readonly payloads: ExecutionPayloadsRepository) {}
 
-  execute(): Promise<PayloadStorage> {
-    return this.payloads.storageByAgent(STORAGE_TOP_AGENTS);
+  async execute(): Promise<{ agents: PayloadStorage; payers: PayloadStorage }> {
+    const agents = await this.payloads.storageBy('agent', STORAGE_TOP_AGENTS);
+    const payers = await this.payloads.storageBy('payer', STORAGE_TOP_AGENTS);
+    return { agents, payers };
   }
 }
