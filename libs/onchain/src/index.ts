@@ -7,7 +7,10 @@ export { OnchainModule, OnchainOptions } from './onchain.module';
 export { PAYOUT_MAX_ATTEMPTS, PayoutOutcome, PayoutSender, PayoutTable } from './payout.sender';
 export { logSettlementConfirmed, SettledPayment } from './settlement-log';
 export { SettlementFailed, SettlementFailureReason } from './settlement/settlement-failed';
+export { HOLD_MS, PayerHolds } from './settlement/payer-holds';
+export type { HeldPayment } from './settlement/payer-holds';
 export {
+  HeldPaymentRef,
   SettleRequest,
   SettlementAdapter,
   SettlementUndecided,

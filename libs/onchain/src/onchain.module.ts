@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock, FaultInjector } from '@app/common';
 import { AppConfig } from '@app/config';
-import { SweepRegistry } from '@app/queues';
+import { REDIS, type RedisClient, SweepRegistry } from '@app/queues';
 import { ChainNonceEntity, ChainTxEntity } from './chain/chain-tx.entity';
 import { ChainTxRecovery } from './chain/chain-tx-recovery';
 import { BindSettlementHash } from './chain/settlement-batcher';
@@ -39,14 +39,15 @@ export class OnchainModule implements OnModuleInit {
         { provide: BIND_SETTLEMENT_HASH, useValue: options.bindSettlementHash },
         {
           provide: SettlementAdapter,
-          inject: [AppConfig, DataSource, FaultInjector, Clock, BIND_SETTLEMENT_HASH],
+          inject: [AppConfig, DataSource, FaultInjector, Clock, BIND_SETTLEMENT_HASH, REDIS],
           useFactory: (
             config: AppConfig,
             dataSource: DataSource,
             faults: FaultInjector,
             clock: Clock,
             bindSettlementHash: BindSettlementHash,
-          ) => createSettlementAdapter({ config, dataSource, faults, clock, bindSettlementHash }),
+            redis: RedisClient,
+          ) => createSettlementAdapter({ config, dataSource, faults, clock, bindSettlementHash, redis }),
         },
         ChainTxRecovery,
         PayoutSender,

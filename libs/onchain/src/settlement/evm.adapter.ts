@@ -3,8 +3,10 @@ import { sameWallet } from '@app/common';
 import { AppConfig } from '@app/config';
 import { ChainSender } from '../chain/chain-sender';
 import { SettlementBatcher } from '../chain/settlement-batcher';
+import { PayerHolds } from './payer-holds';
 import { PaymentInvalid, PaymentReplayed, VerifiedPayment } from '@app/x402';
 import {
+  HeldPaymentRef,
   SettleRequest,
   SettlementAdapter,
   SettlementUndecided,
@@ -38,6 +40,8 @@ export class EvmSettlementAdapter extends SettlementAdapter {
     private readonly provider: JsonRpcProvider,
     readonly sender: ChainSender,
     private readonly batcher: SettlementBatcher,
+    /** What the payer's calls in flight hold of its balance (null: the balance alone decides). */
+    private readonly holds: PayerHolds | null = null,
   ) {
     super();
     if (!sameWallet(sender.address, config.platformWallet)) {
@@ -62,10 +66,15 @@ export class EvmSettlementAdapter extends SettlementAdapter {
       throw new PaymentReplayed('This payment authorization has already been used on chain', {
         reason: 'duplicate_settlement',
       });
-    if (balance < p.value)
+    // The balance less what the payer's other calls in flight hold must cover this one (held now in turn).
+    if (balance < p.value || (this.holds !== null && !(await this.holds.hold(p, balance))))
       throw new PaymentInvalid('The payer does not hold enough USDC', {
         reason: 'insufficient_funds',
       });
+  }
+
+  override releaseHold(p: HeldPaymentRef): void {
+    this.holds?.release(p);
   }
 
   override chainSender(): ChainSender {

@@ -3,12 +3,14 @@ import { DataSource } from 'typeorm';
 import { Clock, FaultInjector } from '@app/common';
 import { AppConfig, SettlementMode } from '@app/config';
 import { TransactionRunner } from '@app/database';
+import { admissionKeyPrefix, type RedisClient } from '@app/queues';
 import { ChainSender } from '../chain/chain-sender';
 import { ChainTxsRepository } from '../chain/chain-txs.repository';
 import { BindSettlementHash, SettlementBatcher } from '../chain/settlement-batcher';
 import { EvmSettlementAdapter } from './evm.adapter';
 import { FacilitatorSettlementAdapter } from './facilitator.adapter';
 import { LocalSettlementAdapter } from './local.adapter';
+import { PayerHolds } from './payer-holds';
 import { SettlementAdapter } from './settlement.adapter';
 
 const RPC_TIMEOUT_MS = 10_000;
@@ -20,6 +22,8 @@ export interface SettlementProviderDeps {
   faults: FaultInjector;
   clock: Clock;
   bindSettlementHash: BindSettlementHash;
+  /** Where the evm preflight holds what a payer's calls in flight spend (absent: the balance alone decides). */
+  redis?: RedisClient;
 }
 
 /**
@@ -48,6 +52,7 @@ function evmAdapter({
   faults,
   clock,
   bindSettlementHash,
+  redis,
 }: SettlementProviderDeps): EvmSettlementAdapter {
   // No batching delay (ethers waits 10 ms by default): calls issued in the same tick leave together in one JSON-RPC batch.
   // A node that stops answering fails a call in 10 s (ethers' default waits 300 s), so claims and leases are not outlived by one RPC.
@@ -78,5 +83,6 @@ function evmAdapter({
     minBatch: config.evmBatchMin,
     bindHash: bindSettlementHash,
   });
-  return new EvmSettlementAdapter(config, provider, sender, batcher);
+  const holds = redis ? new PayerHolds(redis, admissionKeyPrefix(config), clock) : null;
+  return new EvmSettlementAdapter(config, provider, sender, batcher, holds);
 }

@@ -3,6 +3,9 @@ import { Queryable } from '@app/database';
 import type { ChainSender } from '../chain/chain-sender';
 import { VerifiedPayment } from '@app/x402';
 
+/** The authorization a preflight's hold is for (PayerHolds). */
+export type HeldPaymentRef = Pick<SettleRequest, 'chainId' | 'asset' | 'payer' | 'nonce'>;
+
 /** The authorization to settle, as stored in `payments`. */
 export interface SettleRequest {
   x402Version: number;
@@ -68,8 +71,20 @@ export class SettlementUndecided extends Error {
 export abstract class SettlementAdapter {
   abstract readonly mode: SettlementMode;
 
-  /** Checks that need the chain or the facilitator (authorization unused, funds). */
+  /**
+   * Checks that need the chain or the facilitator (authorization unused, funds). evm: the funds less
+   * what the payer's other calls in flight hold, and this call is held in turn (PayerHolds).
+   */
   abstract preflight(payment: VerifiedPayment): Promise<void>;
+
+  /**
+   * The call held by a preflight is over for the balance: its settlement is recorded (the chain's
+   * balance says it now) or failed, its run failed, or it did no paid work. Not awaited; a hold left
+   * behind expires. Modes without holds: nothing.
+   */
+  releaseHold(payment: HeldPaymentRef): void {
+    void payment;
+  }
 
   /**
    * Moves the authorized USDC to the platform. The evm adapter persists the signed transaction

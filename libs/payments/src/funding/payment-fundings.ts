@@ -38,7 +38,7 @@ export class PaymentFundings {
     charges: RecordCharge,
     receipts: ReceiptSigner,
   ) {
-    this.deps = { payments, settle, nonces, clock, charges, receipts };
+    this.deps = { payments, settle, nonces, clock, charges, receipts, adapter };
   }
 
   /**

@@ -3,7 +3,8 @@ import { Queryable } from '@app/database';
 import { NOTHING_DELIVERED, NonceGuard, ReceiptSigner, receiptHash, VerifiedPayment, X402Service } from '@app/x402';
 import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 import { PaymentEntity } from '../entities/payment.entity';
-import { logSettlementConfirmed, SettlementFailed } from '@app/onchain';
+import { logSettlementConfirmed, SettlementAdapter, SettlementFailed } from '@app/onchain';
+import { toSettleRequest } from '../payment-rows';
 import { PaymentsRepository } from '../payments.repository';
 import { EXPIRED_UNUSED, SETTLEMENT_PENDING, SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
 import { RecordCharge, RecordedCharge } from '../usecases/record-charge/record-charge.usecase';
@@ -16,6 +17,8 @@ export interface X402FundingDeps {
   clock: Clock;
   charges: RecordCharge;
   receipts: ReceiptSigner;
+  /** Releases what the preflight held of the payer's balance for this call (PayerHolds). */
+  adapter: Pick<SettlementAdapter, 'releaseHold'>;
 }
 
 /**
@@ -83,7 +86,9 @@ export class X402Funding implements Funding {
   }
 
   async failWrites(): Promise<unknown> {
-    return undefined; // the authorization stays reserved for a retry
+    // The authorization stays reserved for a retry; the failed run no longer holds the payer's balance.
+    this.deps.adapter.releaseHold(toSettleRequest(this.payment));
+    return undefined;
   }
 
   /** The charge paid by the payment arriving from the chain; the payer asked for the run. */
@@ -142,7 +147,9 @@ export class X402Funding implements Funding {
   }
 
   giveBack(err: unknown): void {
-    if (this.claim) this.deps.nonces.giveBackAfter(err, this.claim);
+    if (!this.claim) return;
+    this.deps.nonces.giveBackAfter(err, this.claim);
+    this.deps.adapter.releaseHold(this.claim);
   }
 
   /**

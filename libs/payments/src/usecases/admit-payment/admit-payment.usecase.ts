@@ -166,6 +166,8 @@ export class PaymentAdmission {
 
   /** The request did no paid work (`err`: why, null for an idempotent replay): a nonce claim it holds goes back. */
   giveBack(err: unknown): void {
-    if (this.holdsClaim && this.verified) this.nonces.giveBackAfter(err, this.verified);
+    if (!this.holdsClaim || !this.verified) return;
+    this.nonces.giveBackAfter(err, this.verified);
+    this.adapter.releaseHold(this.verified);
   }
 }

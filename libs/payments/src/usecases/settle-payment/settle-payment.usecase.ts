@@ -91,11 +91,15 @@ export class SettlePayment {
       }
       if (!moved) {
         observe('failed');
+        // Nothing moved: the payer's balance is its own again (PayerHolds).
+        this.adapter.releaseHold(req);
         return this.failed(paymentId, claimed.attempts, err);
       }
       txHash = moved;
     }
     observe('settled');
+    // The balance on chain says it now: the preflight's hold of it goes (PayerHolds).
+    this.adapter.releaseHold(req);
     // Tests: the process "dies" here, after the money moved and before it is recorded.
     this.faults.trip('settlement.before-record');
     // The money moved: recorded even if a takeover that found nothing yet marked it failed meanwhile.
