@@ -155,6 +155,12 @@ export class AppConfig {
   /** One payer adds at most this to one agent's score a rolling day, and penalizes it once per interval (s). */
   reputationPayerDailyCap: number;
   reputationPenaltyIntervalS: number;
+  /** `weighted` (default): gains only from funded payers, unfunded payers' penalties capped per agent; `spec`: the literal deltas. */
+  reputationModel: 'weighted' | 'spec';
+  /** A funded payer has paid at least this (micro-USDC, settled agent fees) to agents of other owners than the one judged. */
+  fundedPayerMinSpendMicro: number;
+  /** Weighted model: the most unfunded payers' penalties take from one agent, in all, per REPUTATION_PENALTY_INTERVAL_S. */
+  reputationUnfundedPenaltyCap: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
   /**
@@ -164,12 +170,6 @@ export class AppConfig {
   webhookListUrls: 'origin' | 'full';
   /** Most runs of one agent going at once across the workers (the rest wait their turn); 0: no cap. */
   workerAgentConcurrency: number;
-  /** `weighted` (default): gains only from funded payers, unfunded payers' penalties capped per agent; `spec`: the literal deltas. */
-  reputationModel: 'weighted' | 'spec';
-  /** A funded payer has paid at least this (micro-USDC, settled agent fees) to agents of other owners than the one judged. */
-  fundedPayerMinSpendMicro: number;
-  /** Weighted model: the most unfunded payers' penalties take from one agent, in all, per REPUTATION_PENALTY_INTERVAL_S. */
-  reputationUnfundedPenaltyCap: number;
   /** Most deliveries and callbacks to one destination (the URL's host:port) going at once; 0: no cap. */
   webhookHostConcurrency: number;
   /**

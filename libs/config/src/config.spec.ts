@@ -86,9 +86,6 @@ describe('loadConfig', () => {
     expect(c.webhookRetryDelaysMs).toEqual([0, 10, 20, 30, 40]);
   });
 
-  it('takes Redis Cluster seed nodes from REDIS_CLUSTER_NODES, none by default', () => {
-    expect(loadConfig({}).redisClusterNodes).toBeNull();
-    expect(loadConfig({ REDIS_CLUSTER_NODES: ' redis://a:7000, rediss://u:p@b:7001 ' }).redisClusterNodes).toEqual([
   it('reads the reputation model and the reserve as money, and ignores the retired count settings', () => {
     const c = loadConfig({
       REPUTATION_MODEL: 'spec',
@@ -108,6 +105,9 @@ describe('loadConfig', () => {
     expect(c).not.toHaveProperty('reserveMinPayers');
   });
 
+  it('takes Redis Cluster seed nodes from REDIS_CLUSTER_NODES, none by default', () => {
+    expect(loadConfig({}).redisClusterNodes).toBeNull();
+    expect(loadConfig({ REDIS_CLUSTER_NODES: ' redis://a:7000, rediss://u:p@b:7001 ' }).redisClusterNodes).toEqual([
       'redis://a:7000',
       'rediss://u:p@b:7001',
     ]);
@@ -169,6 +169,13 @@ describe('loadConfig', () => {
     [{ REDIS_CLUSTER_NODES: 'redis://a:7000,redis://b:7001/2' }, /with a host and no database/],
     [{ REDIS_CLUSTER_NODES: 'redis://a:7000,::' }, /REDIS_CLUSTER_NODES must be comma-separated redis:\/\/ URLs/],
     [{ WITHDRAWAL_RESERVE: 'maybe' }, /WITHDRAWAL_RESERVE must be one of on, off/],
+    [{ RESERVE_MIN_VOLUME_MICRO: '1.5' }, /RESERVE_MIN_VOLUME_MICRO must be an integer/],
+    [{ REPUTATION_MODEL: 'count' }, /REPUTATION_MODEL must be one of weighted, spec/],
+    [{ FUNDED_PAYER_MIN_SPEND_MICRO: '0' }, /FUNDED_PAYER_MIN_SPEND_MICRO must be an integer between 1 and/],
+    [
+      { REPUTATION_UNFUNDED_PENALTY_CAP: '101' },
+      /REPUTATION_UNFUNDED_PENALTY_CAP must be an integer between 0 and 100/,
+    ],
     [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
     [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],
     [
@@ -178,13 +185,6 @@ describe('loadConfig', () => {
     [{ UNCHARGED_INPUT_KEEP_BYTES: '70000' }, /UNCHARGED_INPUT_KEEP_BYTES must be an integer between 0 and 65536/],
     [{ PAYLOAD_STORAGE_CAP_BYTES: 'lots' }, /PAYLOAD_STORAGE_CAP_BYTES must be an integer/],
     [{ WORKER_AGENT_CONCURRENCY: '-1' }, /WORKER_AGENT_CONCURRENCY must be an integer between 0 and 1000/],
-    [{ RESERVE_MIN_VOLUME_MICRO: '1.5' }, /RESERVE_MIN_VOLUME_MICRO must be an integer/],
-    [{ REPUTATION_MODEL: 'count' }, /REPUTATION_MODEL must be one of weighted, spec/],
-    [{ FUNDED_PAYER_MIN_SPEND_MICRO: '0' }, /FUNDED_PAYER_MIN_SPEND_MICRO must be an integer between 1 and/],
-    [
-      { REPUTATION_UNFUNDED_PENALTY_CAP: '101' },
-      /REPUTATION_UNFUNDED_PENALTY_CAP must be an integer between 0 and 100/,
-    ],
     [
       { FACILITATOR_AUTH_HEADERS: '{"Authorization": 5}' },
       /FACILITATOR_AUTH_HEADERS must be a JSON object of header names to strings/,

@@ -211,12 +211,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.refundDustMicro = r.int('REFUND_DUST_MICRO', 10_000, 0, 1_000_000_000);
   c.reputationPayerDailyCap = r.int('REPUTATION_PAYER_DAILY_CAP', 3, 0, 100);
   c.reputationPenaltyIntervalS = r.int('REPUTATION_PENALTY_INTERVAL_S', 3_600, 0);
-
-  const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '')
-    .split(',')
   c.reputationModel = r.oneOf('REPUTATION_MODEL', ['weighted', 'spec'], 'weighted');
   c.fundedPayerMinSpendMicro = r.int('FUNDED_PAYER_MIN_SPEND_MICRO', 1_000_000, 1);
   c.reputationUnfundedPenaltyCap = r.int('REPUTATION_UNFUNDED_PENALTY_CAP', 5, 0, 100);
+
+  const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '')
+    .split(',')
     .map((s) => s.trim());
   if (delays.length !== 5 || delays.some((d) => !/^\d+$/.test(d))) {
     r.problems.push(
