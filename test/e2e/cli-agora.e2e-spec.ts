@@ -126,6 +126,10 @@ describe('agora CLI (e2e)', () => {
       `${paid.data.payment.name}:${paid.data.payment.value}`,
     ]);
     expect(status.data).toMatchObject({ status: 'completed', output: { translation: 'ASYNC' } });
+    // Without the header: `--signed`, the keystore's wallet (its payer) signs its read (issue 52); unsigned, no output.
+    const signed = await json(['status', paid.data.requestId, '--signed']);
+    expect(signed.data).toMatchObject({ status: 'completed', output: { translation: 'ASYNC' } });
+    expect((await json(['status', paid.data.requestId])).data.output).toBeUndefined();
   }, 60_000);
 
   it('pays once for an --idempotency-key used twice: the same requestId, one charge; other input exits 1 with IDEMPOTENCY_CONFLICT', async () => {

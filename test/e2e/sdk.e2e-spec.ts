@@ -83,7 +83,11 @@ describe('SDK against the real api (e2e)', () => {
     expect(sdk.spending.spent).toBe('0.011000');
     // The header is the payer's proof: the output can be read again with it, and not without.
     expect((await sdk.getExecution(result.requestId, result.payment)).output).toEqual({ translation: 'BONJOUR' });
-    expect((await sdk.getExecution(result.requestId)).output).toBeUndefined();
+    expect((await sdk.getExecution(result.requestId, null)).output).toBeUndefined();
+    // Without a header the SDK signs as its wallet (issue 52): the payer reads its output, another wallet does not.
+    expect((await sdk.getExecution(result.requestId)).output).toEqual({ translation: 'BONJOUR' });
+    const other = new AgoraClient({ baseUrl: api.baseUrl, wallet: Wallet.createRandom().privateKey });
+    expect((await other.getExecution(result.requestId)).output).toBeUndefined();
   });
 
   it('pays once for a key sent twice (the Idempotency-Key header): the same requestId, one charge; other input is a ConflictError', async () => {
