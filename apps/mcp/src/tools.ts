@@ -133,8 +133,7 @@ export class AgoraTools {
       tool({
         name: 'get_execution',
         title: 'Read an execution',
-        description:
-          "An execution by requestId: its status, and its output when this server's wallet paid for it (with the payment it kept, or the wallet's signature).",
+        description: "An execution by requestId: its status, and its output when this server's wallet paid for it.",
         annotations: READ,
         input: inputs.getExecution,
         output: outputs.execution,
