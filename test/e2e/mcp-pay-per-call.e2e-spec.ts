@@ -141,7 +141,13 @@ describe('agora MCP server, pay-per-call (e2e)', () => {
     // The signed receipt passed through whole: it verifies, and binds the output the tool returned.
     const receipt = (paid._meta!['x402/payment-response'] as any).extensions['offer-receipt'].info.receipt;
     const verdict = await api.request('POST', '/api/v1/receipts/verify', {
-      body: { receipt, output: paid.structuredContent, input: { text: 'hola' } },
+      // Its hashes are keyed with the salt the payer got beside it (the execution in _meta).
+      body: {
+        receipt,
+        output: paid.structuredContent,
+        input: { text: 'hola' },
+        salt: (paid._meta!['agora/execution'] as { receiptSalt: string }).receiptSalt,
+      },
     });
     expect(verdict.body.data).toMatchObject({ valid: true, payload: { payer: wallet.address } });
     const execution = paid._meta!['agora/execution'];

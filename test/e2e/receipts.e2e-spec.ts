@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, sign } from 'node:crypto';
 import { Wallet } from 'ethers';
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import type * as Viem from 'viem' with { 'resolution-mode': 'import' };
 import { canonicalize, verifyReceiptSignatureEIP712 } from '@x402/extensions/offer-receipt';
 import { DataSource } from 'typeorm';
+import { ReceiptSigner } from '@app/x402';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { x402Header } from '../support/x402';
 import { DELIVERY_DOMAIN, DELIVERY_TYPES, OFFER_DOMAIN, OFFER_TYPES } from '../support/receipts';
@@ -22,6 +23,9 @@ const SEED_A = 'a1'.repeat(32);
 const SEED_B = 'b2'.repeat(32);
 const b64json = (h: string) => JSON.parse(Buffer.from(h, 'base64').toString('utf8'));
 const hashOf = (v: unknown) => `0x${createHash('sha256').update(canonicalize(v)).digest('hex')}`;
+/** A version 3 receipt's hash: HMAC-SHA256 of the canonical JSON keyed with the receipt's salt (its payer's). */
+const saltedHashOf = (v: unknown, salt: string) =>
+  `0x${createHmac('sha256', Buffer.from(salt, 'hex')).update(canonicalize(v)).digest('hex')}`;
 
 /** Issue 33: signed offers in each 402 and signed receipts in each PAYMENT-RESPONSE, checked with jose and viem alone. */
 describe('x402 signed offers and receipts (e2e)', () => {
@@ -60,7 +64,12 @@ describe('x402 signed offers and receipts (e2e)', () => {
     });
     expect(res.status).toBe(200);
     const header = res.headers.get('payment-response')!;
-    return { body: (await res.json()) as any, response: b64json(header), header };
+    return {
+      body: (await res.json()) as any,
+      response: b64json(header),
+      header,
+      salt: res.headers.get('x-receipt-salt'),
+    };
   };
   /** The JWS key a kid names, from the deployment's did:web document (as a did:web resolver reads it). */
   const didKey = async (base: ApiHarness, kid: string) => {
@@ -102,14 +111,17 @@ describe('x402 signed offers and receipts (e2e)', () => {
   it('answers a paid call with a JWS receipt that binds the payment, the fee split and the delivered output', async () => {
     const wallet = newWallet();
     const input = { text: 'bonjour' };
-    const { body, response } = await pay(api, wallet, input);
+    const { body, response, salt } = await pay(api, wallet, input);
     const receipt = response.extensions['offer-receipt'].info.receipt;
     expect(receipt.format).toBe('jws');
     const p = await verifyJws(api, receipt.signature);
     const { data } = body;
+    // The salt its hashes are keyed with, to the payer beside the receipt (body and header).
+    expect(data.receiptSalt).toMatch(/^[0-9a-f]{64}$/);
+    expect(salt).toBe(data.receiptSalt);
     const micros = (usdc: string) => String(Math.round(Number(usdc) * 1e6));
     expect(p).toEqual({
-      version: 2,
+      version: 3,
       network: response.network,
       resourceUrl: `${api.config.publicBaseUrl}${path}`,
       payer: wallet.address,
@@ -121,17 +133,17 @@ describe('x402 signed offers and receipts (e2e)', () => {
       amount: micros(data.cost.total),
       agentFee: micros(data.cost.agentFee),
       platformFee: micros(data.cost.platformFee),
-      inputHash: hashOf(input),
-      contentHash: hashOf(data.output),
+      inputHash: saltedHashOf(input, data.receiptSalt),
+      contentHash: saltedHashOf(data.output, data.receiptSalt),
       settlementPending: false,
     });
     expect(response.transaction).toBe(data.settlement.txHash);
     expect(decodeProtectedHeader(receipt.signature)).toMatchObject({ alg: 'EdDSA', typ: 'x402-receipt+jws' });
     // The public verifier agrees, and tells a different output apart.
-    const ok = await verifyRoute(api, { receipt, output: data.output, input });
+    const ok = await verifyRoute(api, { receipt, output: data.output, input, salt: data.receiptSalt });
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ valid: true, reason: null, format: 'jws', key: { current: true } });
-    const wrong = await verifyRoute(api, { receipt, output: { ...data.output, extra: 1 } });
+    const wrong = await verifyRoute(api, { receipt, output: { ...data.output, extra: 1 }, salt: data.receiptSalt });
     expect(wrong.body.data).toMatchObject({ valid: false, reason: 'content_mismatch' });
   });
 
@@ -147,9 +159,12 @@ describe('x402 signed offers and receipts (e2e)', () => {
     const mine = await api.request('GET', read, { headers: { [header.name]: header.value } });
     expect(mine.body.data.receipt).toEqual(sent);
     expect(mine.body.data.output).toEqual(paid.body.data.output);
+    expect(mine.body.data.receiptSalt).toBe(paid.body.data.receiptSalt);
     const anyone = await api.request('GET', read);
     expect(anyone.status).toBe(200);
     expect(anyone.body.data.receipt).toBeUndefined();
+    expect(anyone.body.data.receiptSalt).toBeUndefined();
+    expect(anyone.headers.get('x-receipt-salt')).toBeNull();
     const [row] = await api.app
       .get(DataSource)
       .query(`SELECT receipt, route FROM executions WHERE id = $1`, [paid.body.data.requestId]);
@@ -176,8 +191,8 @@ describe('x402 signed offers and receipts (e2e)', () => {
     const newJws = fresh.extensions['offer-receipt'].info.receipt.signature;
     expect(decodeProtectedHeader(newJws).kid).not.toBe(decodeProtectedHeader(oldJws).kid);
     // jose alone, with the keys the rotated deployment publishes.
-    await expect(verifyJws(rotated, oldJws)).resolves.toMatchObject({ version: 2 });
-    await expect(verifyJws(rotated, newJws)).resolves.toMatchObject({ version: 2 });
+    await expect(verifyJws(rotated, oldJws)).resolves.toMatchObject({ version: 3 });
+    await expect(verifyJws(rotated, newJws)).resolves.toMatchObject({ version: 3 });
     const res = await verifyRoute(rotated, { receipt: { format: 'jws', signature: oldJws } });
     expect(res.body.data).toMatchObject({ valid: true, key: { current: false } });
     const keys = await rotated.request('GET', '/api/v1/platform/keys');
@@ -215,7 +230,12 @@ describe('x402 signed offers and receipts (e2e)', () => {
     // The extension's receipt, checked by the reference verifier; agora's statement beside it, by viem.
     expect((await verifyReceiptSignatureEIP712(receipt)).signer).toBe(address);
     const delivery = receipt.delivery;
-    expect(delivery.payload).toMatchObject({ contentHash: hashOf(body.data.output), inputHash: hashOf(input) });
+    const salt = body.data.receiptSalt;
+    expect(delivery.payload).toMatchObject({
+      version: 3,
+      contentHash: saltedHashOf(body.data.output, salt),
+      inputHash: saltedHashOf(input, salt),
+    });
     const message = (p: any) => ({ ...p, version: BigInt(p.version), issuedAt: BigInt(p.issuedAt) });
     const check = (p: any) =>
       verifyTypedData({
@@ -235,7 +255,7 @@ describe('x402 signed offers and receipts (e2e)', () => {
     // A field the type does not sign cannot ride along (EIP-712 hashes only the type's fields).
     const padded = await verifyRoute(eip712, { receipt: { ...receipt, payload: { ...receipt.payload, note: 'x' } } });
     expect(padded.body.data).toMatchObject({ valid: false, reason: 'not_a_receipt', payload: null });
-    const ok = await verifyRoute(eip712, { receipt, output: body.data.output });
+    const ok = await verifyRoute(eip712, { receipt, output: body.data.output, salt });
     expect(ok.body.data).toMatchObject({ valid: true, format: 'eip712', key: { address } });
   });
 
@@ -275,5 +295,56 @@ describe('x402 signed offers and receipts (e2e)', () => {
       output: { text: 'x'.repeat(70_000) },
     });
     expect([big.status, big.body.error.details.errors[0].field]).toEqual([400, 'output']);
+  });
+
+  it('a receipt shown to someone else does not tell a short input or output: its hashes need the payer’s salt', async () => {
+    const input = { text: 'yes' };
+    const { body, response } = await pay(api, newWallet(), input);
+    const receipt = response.extensions['offer-receipt'].info.receipt;
+    const p = await verifyJws(api, receipt.signature);
+    // The attacker holds the receipt (shown to it, or posted) and guesses the input and the output.
+    for (const guess of [input, { text: 'no' }, body.data.output]) {
+      expect([p.inputHash, p.contentHash]).not.toContain(hashOf(guess));
+    }
+    const noSalt = await verifyRoute(api, { receipt, input });
+    expect([noSalt.status, noSalt.body.error.details.errors[0].field]).toEqual([400, 'salt']);
+    const wrongSalt = await verifyRoute(api, { receipt, input, salt: 'ab'.repeat(32) });
+    expect(wrongSalt.body.data).toMatchObject({ valid: false, reason: 'input_mismatch' });
+    // The salt is the payer's: every execution has its own.
+    const other = await pay(api, newWallet(), input);
+    expect(other.body.data.receiptSalt).not.toBe(body.data.receiptSalt);
+    expect((await verifyRoute(api, { receipt, input, salt: body.data.receiptSalt })).body.data.valid).toBe(true);
+  });
+
+  it('a receipt issued before the hashes were salted (version 2, bare SHA-256) still verifies, its output too', async () => {
+    const key = api.app.get(ReceiptSigner).keys[0];
+    const input = { text: 'from before' };
+    const output = { translation: 'DE AVANT' };
+    const payload = {
+      version: 2,
+      network: 'eip155:84532',
+      resourceUrl: `${api.config.publicBaseUrl}${path}`,
+      payer: newWallet().address,
+      issuedAt: Math.floor(Date.now() / 1000) - 86_400,
+      transaction: `0x${'12'.repeat(32)}`,
+      requestId: 'req_beforesalting01',
+      agentId,
+      capabilityId: 'translate',
+      amount: '11000',
+      agentFee: '10000',
+      platformFee: '1000',
+      inputHash: hashOf(input),
+      contentHash: hashOf(output),
+      settlementPending: false,
+    };
+    const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: key.kid, typ: 'x402-receipt+jws' })).toString(
+      'base64url',
+    );
+    const body = Buffer.from(canonicalize(payload)).toString('base64url');
+    const jws = `${header}.${body}.${sign(null, Buffer.from(`${header}.${body}`), key.ed25519).toString('base64url')}`;
+    const ok = await verifyRoute(api, { receipt: { format: 'jws', signature: jws }, output, input });
+    expect(ok.body.data).toMatchObject({ valid: true, payload: { version: 2 } });
+    const wrong = await verifyRoute(api, { receipt: { format: 'jws', signature: jws }, output: { translation: 'x' } });
+    expect(wrong.body.data).toMatchObject({ valid: false, reason: 'content_mismatch' });
   });
 });

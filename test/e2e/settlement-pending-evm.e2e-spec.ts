@@ -125,7 +125,8 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
     // Its signed receipt says the settlement is pending, with the transaction sent, and verifies.
     const pendingReceipt = first.body.data.receipt;
     const verdict = await api.request('POST', '/api/v1/receipts/verify', {
-      body: { receipt: pendingReceipt, input },
+      // Its hashes are keyed with the salt given beside it (the payer's alone).
+      body: { receipt: pendingReceipt, input, salt: first.body.data.receiptSalt },
     });
     // Nothing is delivered or charged yet: no output hash, no fees (the output is withheld, not even its hash shown).
     expect(verdict.body.data).toMatchObject({
@@ -240,7 +241,7 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
     });
     // The charge stored the final receipt: settled by that transaction, binding the output now shown.
     const final = await api.request('POST', '/api/v1/receipts/verify', {
-      body: { receipt: done.body.data.receipt, output: done.body.data.output, input },
+      body: { receipt: done.body.data.receipt, output: done.body.data.output, input, salt: done.body.data.receiptSalt },
     });
     expect(final.body.data).toMatchObject({ valid: true, payload: { settlementPending: false, transaction: txHash } });
 

@@ -7,24 +7,33 @@ export interface ReceiptCheck {
   reason?: string;
   /** The signed fields, when the signature holds. */
   payload?: Record<string, unknown>;
-  /** Whether the output shown hashes to the receipt's contentHash (when both are there). */
+  /** Whether the output shown hashes to the receipt's contentHash (when both are there, and a version 3 receipt's salt). */
   outputMatches?: boolean;
 }
 
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
-/** SHA-256 of the JCS canonical JSON of `value` (the receipt's content hashes), as 0x hex. */
+/** SHA-256 of the JCS canonical JSON of `value` (a version 2 receipt's content hashes), as 0x hex. */
 export async function contentHash(value: unknown): Promise<string> {
   const bytes = new TextEncoder().encode(canonicalize(value) ?? 'null');
   return `0x${hex(await crypto.subtle.digest('SHA-256', bytes))}`;
 }
 
+/** HMAC-SHA256 of the JCS canonical JSON of `value` keyed with the receipt's salt (64 hex): a version 3 receipt's hashes. */
+export async function saltedContentHash(value: unknown, saltHex: string): Promise<string> {
+  const salt = new Uint8Array((saltHex.match(/../g) ?? []).map((b) => parseInt(b, 16)));
+  const key = await crypto.subtle.importKey('raw', salt, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const bytes = new TextEncoder().encode(canonicalize(value) ?? 'null');
+  return `0x${hex(await crypto.subtle.sign('HMAC', key, bytes))}`;
+}
+
 /**
  * Checks a JWS receipt in the browser: its key from the deployment's did:web document
  * (/.well-known/did.json, the method whose id is the JWS's kid), the signature with jose, its type,
- * and (given the output) that the output hashes to its contentHash. No agora code is trusted for it.
+ * and (given the output) that the output hashes to its contentHash (version 3: keyed with the salt given
+ * beside the receipt to its payer). No agora code is trusted for it.
  */
-export async function checkReceipt(jws: string, output?: unknown): Promise<ReceiptCheck> {
+export async function checkReceipt(jws: string, output?: unknown, salt?: string): Promise<ReceiptCheck> {
   let header: { kid?: string; alg?: string; typ?: string };
   try {
     header = decodeProtectedHeader(jws.trim());
@@ -45,7 +54,11 @@ export async function checkReceipt(jws: string, output?: unknown): Promise<Recei
     const key = await importJWK(method.publicKeyJwk as Parameters<typeof importJWK>[0], 'EdDSA');
     const { payload } = await compactVerify(jws.trim(), key, { algorithms: ['EdDSA'] });
     const fields = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
-    const outputMatches = output === undefined ? undefined : (await contentHash(output)) === fields.contentHash;
+    const salted = typeof fields.version === 'number' && fields.version >= 3;
+    const outputMatches =
+      output === undefined || (salted && !salt)
+        ? undefined
+        : (salted ? await saltedContentHash(output, salt!) : await contentHash(output)) === fields.contentHash;
     return { valid: true, payload: fields, outputMatches };
   } catch {
     return { valid: false, reason: 'the signature does not match the signed content' };

@@ -30,6 +30,13 @@ import { PlatformSecretEntity, PlatformSecrets } from './platform-secrets';
     PayerRead,
     PlatformSecrets,
   ],
-  exports: [WalletAuthService, PruneUsedAuthMessages, RecordUnboundSignature, ConsoleSessions, PayerRead],
+  exports: [
+    WalletAuthService,
+    PruneUsedAuthMessages,
+    RecordUnboundSignature,
+    ConsoleSessions,
+    PayerRead,
+    PlatformSecrets,
+  ],
 })
 export class AuthModule {}

@@ -12,4 +12,5 @@ export type { SignInGrant } from './console/sign-in-message';
 export { formatSignInMessage, parseSignInMessage } from './console/eip4361';
 export type { SignInFields } from './console/eip4361';
 export { PayerRead } from './console/payer-read';
+export { PlatformSecrets } from './platform-secrets';
 export type { PayerReadProof } from './console/payer-read';

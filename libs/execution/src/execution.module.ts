@@ -27,6 +27,7 @@ import { EndUnrunChain } from './usecases/chain/end-unrun-chain/end-unrun-chain.
 import { AdmitExecution } from './usecases/paid/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/run/charge-execution/charge-execution.usecase';
 import { ExecutionReceipt } from './usecases/run/charge-execution/execution-receipt';
+import { ReceiptSalts } from './receipt-salts';
 import { CollectExecutionEvidence } from './usecases/shared/collect-execution-evidence/collect-execution-evidence.usecase';
 import { EvidenceKeys } from './usecases/shared/collect-execution-evidence/evidence-keys';
 import { MarkExecutionRefunded } from './usecases/shared/mark-execution-refunded/mark-execution-refunded.usecase';
@@ -92,8 +93,9 @@ const USE_CASES = [
     InFlightRuns,
     ExecuteTargetCache,
     EvidenceKeys,
+    ReceiptSalts,
   ],
-  exports: [...USE_CASES, EvidenceKeys],
+  exports: [...USE_CASES, EvidenceKeys, ReceiptSalts],
 })
 export class ExecutionModule implements OnModuleInit {
   constructor(

@@ -40,6 +40,7 @@ export type {
   ExecutionFacts,
 } from './usecases/shared/collect-execution-evidence/collect-execution-evidence.usecase';
 export { EvidenceKeys } from './usecases/shared/collect-execution-evidence/evidence-keys';
+export { ReceiptSalts } from './receipt-salts';
 export { MarkExecutionRefunded } from './usecases/shared/mark-execution-refunded/mark-execution-refunded.usecase';
 export { PruneIdempotencyKeys } from './usecases/shared/prune-idempotency-keys/prune-idempotency-keys.usecase';
 export { PruneExecutionPayloads } from './usecases/shared/prune-execution-payloads/prune-execution-payloads.usecase';

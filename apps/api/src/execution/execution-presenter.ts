@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { ChainView, ExecutionOutcome, GetExecution, Settlement } from '@app/execution';
-import { isLivemode } from '@app/x402';
+import { ChainView, ExecutionEntity, ExecutionOutcome, GetExecution, ReceiptSalts, Settlement } from '@app/execution';
+import { hasSaltedHashes, isLivemode } from '@app/x402';
 import { receiptHeaders } from '../http/x402-http';
 import { AsyncAcceptedResponse, ExecutionResponse, toExecutionResponse } from './dto/execute.dto';
+
+/** The salt of the receipt in the same answer (its payer's only), for clients that read headers. */
+export const RECEIPT_SALT_HEADER = 'X-Receipt-Salt';
 
 /** The HTTP answer of an execution, the same on every execute route. */
 @Injectable()
@@ -15,6 +18,7 @@ export class ExecutionPresenter {
   constructor(
     private readonly getUseCase: GetExecution,
     private readonly config: AppConfig,
+    private readonly salts: ReceiptSalts,
   ) {
     this.livemode = isLivemode(config);
   }
@@ -58,9 +62,19 @@ export class ExecutionPresenter {
         ...inChain,
       });
     }
-    const settlement: Settlement = outcome.settlement ?? (await this.getUseCase.settlementOf(e));
-    // The receipt names the payer and hashes of input and output: for the payer's proof only.
+    const settlement = this.salted(e, outcome.settlement ?? (await this.getUseCase.settlementOf(e)));
+    // The receipt names the payer and hashes of input and output: for the payer's proof only (its salt too).
     if (withOutput) res.set(receiptHeaders(settlement.receipt, settlement.signed));
+    if (withOutput && settlement.receiptSalt) res.set(RECEIPT_SALT_HEADER, settlement.receiptSalt);
     return { ...toExecutionResponse(e, settlement, withOutput, this.livemode), ...(chain ? { chain } : {}) };
+  }
+
+  /**
+   * The settlement with its receipt's salt (ReceiptSalts), when the receipt's hashes are salted: shown
+   * wherever the receipt is (toExecutionResponse shows both to the payer only).
+   */
+  salted(e: Pick<ExecutionEntity, 'id'>, settlement: Settlement): Settlement {
+    const signed = settlement.signed;
+    return signed && hasSaltedHashes(signed) ? { ...settlement, receiptSalt: this.salts.of(e.id) } : settlement;
   }
 }

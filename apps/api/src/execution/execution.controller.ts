@@ -154,7 +154,12 @@ export class ExecutionController {
       headers['x-chain-token'],
       payerProof(req),
     );
-    return toExecutionResponse(execution, settlement, isPayer, this.presenter.livemode);
+    return toExecutionResponse(
+      execution,
+      this.presenter.salted(execution, settlement),
+      isPayer,
+      this.presenter.livemode,
+    );
   }
 
   @Post('execute/:requestId/retry')

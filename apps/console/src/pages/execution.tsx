@@ -109,7 +109,8 @@ function ProofPanel({ requestId }: { requestId: string }) {
         );
       setProof('');
       const r = body.data.receipt;
-      const check = r?.format === 'jws' ? await checkReceipt(r.signature, body.data.output) : undefined;
+      const check =
+        r?.format === 'jws' ? await checkReceipt(r.signature, body.data.output, body.data.receiptSalt) : undefined;
       setState({ data: body.data, check });
     } catch (err) {
       setState({ error: err instanceof ApiError ? `${err.code}: ${err.message}` : 'Could not load this.' });

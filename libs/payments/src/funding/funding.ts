@@ -63,6 +63,8 @@ export interface PaidSettlement {
   receipt: SettlementReceipt | null;
   /** The `offer-receipt` receipt kept with the execution (x402 payments charged since receipts exist). */
   signed?: SignedReceipt | null;
+  /** The salt its hashes are keyed with (version 3 receipts): shown beside it, to the payer only. */
+  receiptSalt?: string | null;
   refund: RefundEntity | null;
 }
 
@@ -75,9 +77,11 @@ export interface Delivery {
   capabilityId: string;
   agentFee: bigint;
   platformFee: bigint;
-  /** Stated by their hashes (RFC 8785 canonical JSON, SHA-256). */
+  /** Stated by their hashes (RFC 8785 canonical JSON, HMAC-SHA256 keyed with `salt`). */
   input: unknown;
   output: unknown;
+  /** The execution's receipt salt (64 hex, ReceiptSalts): given to the payer only. */
+  salt: string;
 }
 
 /** A run's charge as the charger states it; the funding adds who pays, the payment and the money's source. */

@@ -1,6 +1,13 @@
 import { checksumAddress, Clock } from '@app/common';
 import { Queryable } from '@app/database';
-import { NOTHING_DELIVERED, NonceGuard, ReceiptSigner, receiptHash, VerifiedPayment, X402Service } from '@app/x402';
+import {
+  NOTHING_DELIVERED,
+  NonceGuard,
+  ReceiptSigner,
+  saltedReceiptHash,
+  VerifiedPayment,
+  X402Service,
+} from '@app/x402';
 import type { SignedReceipt } from '@x402/extensions/offer-receipt';
 import { PaymentEntity } from '../entities/payment.entity';
 import { logSettlementConfirmed, SettlementAdapter, SettlementFailed } from '@app/onchain';
@@ -140,8 +147,8 @@ export class X402Funding implements Funding {
       amount: p.value.toString(),
       agentFee: settlementPending ? '0' : d.agentFee.toString(),
       platformFee: settlementPending ? '0' : d.platformFee.toString(),
-      inputHash: receiptHash(d.input),
-      contentHash: settlementPending ? NOTHING_DELIVERED : receiptHash(d.output),
+      inputHash: saltedReceiptHash(d.input, d.salt),
+      contentHash: settlementPending ? NOTHING_DELIVERED : saltedReceiptHash(d.output, d.salt),
       settlementPending,
     });
   }

@@ -2109,6 +2109,8 @@ export interface components {
             outputPruned?: boolean;
             /** @description The signed receipt (x402 offer-receipt) of a settled x402 payment, shown with the output: the payment, the fee split and the hashes of the input and output (docs/receipts.md) */
             receipt?: components["schemas"]["SignedReceiptResponse"];
+            /** @description The receipt's salt, beside it and to its payer only: a version 3 receipt's inputHash and contentHash are HMAC-SHA256 keyed with it (docs/receipts.md); keep it to check them, or to let someone else check them */
+            receiptSalt?: string;
             /** @description Variable pricing: the refund of the unused part of the payment */
             refund?: components["schemas"]["RefundResponse"];
             requestId: string;
@@ -2828,16 +2830,18 @@ export interface components {
             tokens: number | null;
         };
         VerifyReceiptDto: {
-            /** @description The input sent: checked against the receipt's inputHash */
+            /** @description The input sent: checked against the receipt's inputHash (version 3: with `salt`) */
             input?: {
                 [key: string]: unknown;
             };
-            /** @description The output received: checked against the receipt's contentHash */
+            /** @description The output received: checked against the receipt's contentHash (version 3: with `salt`) */
             output?: {
                 [key: string]: unknown;
             };
             /** @description The receipt as received (`extensions["offer-receipt"].info.receipt` of PAYMENT-RESPONSE) */
             receipt: components["schemas"]["SignedReceiptDto"];
+            /** @description The receipt's salt (`receiptSalt` of the paid answer, given to the payer only): a version 3 receipt's hashes are HMAC-SHA256 keyed with it, so checking an output or input against one needs it (400 without) */
+            salt?: string;
         };
         VerifyReceiptResponse: {
             /** @enum {string|null} */

@@ -1,9 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { canonicalJson } from '@app/json-schema';
 import type { EIP712SignedReceipt, JWSSignedReceipt, ReceiptPayload } from '@x402/extensions/offer-receipt';
 
-/** The receipt payload version agora signs: the extension's v1 fields and what agora adds (draft v2's content hash, and more). */
-export const AGORA_RECEIPT_VERSION = 2;
+/**
+ * The receipt payload version agora signs: the extension's v1 fields and what agora adds (draft v2's
+ * content hash, and more). 3: the hashes are salted (saltedReceiptHash); 2, before: bare SHA-256.
+ */
+export const AGORA_RECEIPT_VERSION = 3;
+/** Versions still verified (2: receipts issued before the hashes were salted). */
+const VERIFIED_VERSIONS = new Set([2, 3]);
 
 /**
  * EIP-712 domain of agora's own statement of a receipt (its fields below). Never the extension's
@@ -15,7 +20,8 @@ export const DELIVERY_DOMAIN = { name: 'agora receipt', version: '1', chainId: 1
 /**
  * agora's receipt: the extension's fields (version, network, resourceUrl, payer, issuedAt,
  * transaction) and what was delivered for it. Amounts are atomic units of the asset (USDC:
- * micro-USDC); hashes are `0x` + SHA-256 hex of the RFC 8785 (JCS) canonical JSON.
+ * micro-USDC); hashes (version 3) are `0x` + HMAC-SHA256 hex, keyed with the execution's receipt salt
+ * (given to the payer only), of the RFC 8785 (JCS) canonical JSON; version 2's were its bare SHA-256.
  */
 export interface AgoraReceiptPayload extends ReceiptPayload {
   requestId: string;
@@ -83,6 +89,37 @@ export function receiptHash(value: unknown): string {
     .digest('hex')}`;
 }
 
+/**
+ * A version 3 receipt's hash: `0x` + HMAC-SHA256 hex of the canonical JSON, keyed with the 32-byte salt
+ * (64 hex) given to the payer beside the receipt. Without the salt a short input or output cannot be
+ * guessed from the receipt; with it the payer (or anyone it shows both to) checks the bytes.
+ */
+export function saltedReceiptHash(value: unknown, saltHex: string): string {
+  return `0x${createHmac('sha256', Buffer.from(saltHex, 'hex'))
+    .update(canonicalJson(value ?? null), 'utf8')
+    .digest('hex')}`;
+}
+
+/** The hash a receipt of `version` states for `value` (3: salted, which takes the salt; 2: bare SHA-256). */
+export function receiptHashFor(version: number, value: unknown, saltHex: string | undefined): string | null {
+  if (version < 3) return receiptHash(value);
+  return saltHex === undefined ? null : saltedReceiptHash(value, saltHex);
+}
+
+/** Whether a receipt as agora sent it (JWS or EIP-712) states salted hashes (version 3 on): its salt goes with it. */
+export function hasSaltedHashes(receipt: { format: string; signature: string; delivery?: unknown }): boolean {
+  try {
+    const payload =
+      receipt.format === 'jws'
+        ? (JSON.parse(Buffer.from(receipt.signature.split('.')[1] ?? '', 'base64url').toString('utf8')) as unknown)
+        : (receipt.delivery as { payload?: unknown } | undefined)?.payload;
+    const version = (payload as { version?: unknown } | undefined)?.version;
+    return typeof version === 'number' && version >= 3;
+  } catch {
+    return false;
+  }
+}
+
 const AGORA_FIELDS: Record<string, 'string' | 'boolean'> = {
   requestId: 'string',
   agentId: 'string',
@@ -122,7 +159,7 @@ export function isAgoraReceiptPayload(v: unknown): v is AgoraReceiptPayload {
   // Exactly the signed fields: an EIP-712 signature covers only its type's, so nothing else may ride along.
   const keys = Object.keys(p);
   if (keys.length !== RECEIPT_FIELDS.size || !keys.every((k) => RECEIPT_FIELDS.has(k))) return false;
-  if (p.version !== AGORA_RECEIPT_VERSION || !Number.isSafeInteger(p.issuedAt)) return false;
+  if (!VERIFIED_VERSIONS.has(p.version as number) || !Number.isSafeInteger(p.issuedAt)) return false;
   for (const f of ['network', 'resourceUrl', 'payer', 'transaction']) if (typeof p[f] !== 'string') return false;
   for (const [f, t] of Object.entries(AGORA_FIELDS)) if (typeof p[f] !== t) return false;
   return /^0x[0-9a-f]{64}$/.test(p.inputHash as string) && /^0x[0-9a-f]{64}$/.test(p.contentHash as string);

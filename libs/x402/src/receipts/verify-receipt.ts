@@ -7,7 +7,7 @@ import {
 } from '@x402/extensions/offer-receipt';
 import { sameWallet, ValidationException } from '@app/common';
 import { AgoraReceiptPayload, DELIVERY_DOMAIN, DELIVERY_TYPES, isAgoraReceiptPayload } from './receipt-payload';
-import { isSpecReceiptOf, receiptMessage, receiptHash } from './receipt-payload';
+import { isSpecReceiptOf, receiptHashFor, receiptMessage } from './receipt-payload';
 import type { ReceiptKey } from './receipt-keys';
 import { JWS_TYP, ReceiptSigner } from './receipt-signer';
 
@@ -32,13 +32,16 @@ export interface ReceiptCheck {
   receipt: { format: string; signature: string; payload?: unknown; delivery?: unknown };
   output?: unknown;
   input?: unknown;
+  /** The receipt's salt (64 hex, given to the payer beside it): a version 3 receipt's hashes are keyed with it. */
+  salt?: string;
 }
 
 /**
  * Checks a receipt agora issued, as anyone could with a library: the signature (JWS: EdDSA under
  * the `kid`'s published key; EIP-712: the extension's receipt and agora's `delivery` both signed by
  * one published address, stating the same payment), the payload's shape, and, when given, the output
- * and input against `contentHash` and `inputHash`. The payload answered is agora's.
+ * and input against `contentHash` and `inputHash` (version 3: keyed with the salt, which is then needed;
+ * version 2: bare SHA-256). The payload answered is agora's.
  */
 @Injectable()
 export class VerifyReceipt {
@@ -73,9 +76,17 @@ export class VerifyReceipt {
     const signed = format === 'jws' ? await this.jws(receipt.signature) : await this.eip712(receipt);
     if (signed.reason) return verdict(signed.reason, signed.key, signed.payload);
     const p = signed.payload as AgoraReceiptPayload;
-    if (check.output !== undefined && receiptHash(check.output) !== p.contentHash)
+    const hash = (value: unknown, field: 'output' | 'input'): string => {
+      const h = receiptHashFor(p.version, value, check.salt);
+      if (h === null)
+        throw new ValidationException([
+          { field: 'salt', messages: [`salt is required to check a version ${p.version} receipt's ${field}`] },
+        ]);
+      return h;
+    };
+    if (check.output !== undefined && hash(check.output, 'output') !== p.contentHash)
       return verdict('content_mismatch', signed.key, p);
-    if (check.input !== undefined && receiptHash(check.input) !== p.inputHash)
+    if (check.input !== undefined && hash(check.input, 'input') !== p.inputHash)
       return verdict('input_mismatch', signed.key, p);
     return verdict(null, signed.key, p);
   }

@@ -191,6 +191,12 @@ export class ExecutionResponse {
       'The signed receipt (x402 offer-receipt) of a settled x402 payment, shown with the output: the payment, the fee split and the hashes of the input and output (docs/receipts.md)',
   })
   receipt?: SignedReceiptResponse;
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      "The receipt's salt, beside it and to its payer only: a version 3 receipt's inputHash and contentHash are HMAC-SHA256 keyed with it (docs/receipts.md); keep it to check them, or to let someone else check them",
+  })
+  receiptSalt?: string;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
@@ -208,7 +214,12 @@ export class AsyncAcceptedResponse {
 
 export function toExecutionResponse(
   e: ExecutionEntity,
-  paid: { txHash: string | null; refund: RefundEntity | null; signed?: SignedReceipt | null },
+  paid: {
+    txHash: string | null;
+    refund: RefundEntity | null;
+    signed?: SignedReceipt | null;
+    receiptSalt?: string | null;
+  },
   withOutput: boolean,
   livemode: boolean,
 ): ExecutionResponse {
@@ -270,7 +281,10 @@ export function toExecutionResponse(
       : {}),
     // Shown with the output, or (settlementPending) with an answer whose settlement is not decided yet.
     ...(paid.signed && (released || e.settlementStatus === 'settlement_pending')
-      ? { receipt: paid.signed as SignedReceiptResponse }
+      ? {
+          receipt: paid.signed as SignedReceiptResponse,
+          ...(withOutput && paid.receiptSalt ? { receiptSalt: paid.receiptSalt } : {}),
+        }
       : {}),
     livemode,
   };

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { NestedDto } from '../../http/opaque-json';
 import { IsPlainObject } from '../../http/validators';
 
@@ -102,7 +102,7 @@ export class VerifyReceiptDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: "The output received: checked against the receipt's contentHash",
+    description: "The output received: checked against the receipt's contentHash (version 3: with `salt`)",
   })
   @IsOptional()
   @IsPlainObject()
@@ -110,11 +110,21 @@ export class VerifyReceiptDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: "The input sent: checked against the receipt's inputHash",
+    description: "The input sent: checked against the receipt's inputHash (version 3: with `salt`)",
   })
   @IsOptional()
   @IsPlainObject()
   input?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      "The receipt's salt (`receiptSalt` of the paid answer, given to the payer only): a version 3 receipt's hashes " +
+      'are HMAC-SHA256 keyed with it, so checking an output or input against one needs it (400 without)',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9a-f]{64}$/, { message: 'salt must be 64 lowercase hex characters' })
+  salt?: string;
 }
 
 export class ReceiptVerdictKey {

@@ -3,16 +3,20 @@ import { AppConfig } from '@app/config';
 import type { Funding } from '@app/payments';
 import type { ExecutionEntity } from '../../../entities/execution.entity';
 import { executePath } from '../../../execution-factory';
+import { ReceiptSalts } from '../../../receipt-salts';
 
 /**
  * The signed receipt of an execution paid with x402 (`offer-receipt`), issued by the charge and
  * kept with it: what was delivered (the route's URL, the request id, the fee split, the input and
  * output), which the funding signs with the payment it states (network, payer, settlement
- * transaction, amount).
+ * transaction, amount). Its hashes are keyed with the execution's salt (ReceiptSalts), the payer's alone.
  */
 @Injectable()
 export class ExecutionReceipt {
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly salts: ReceiptSalts,
+  ) {}
 
   /**
    * Null when a chain's budget pays (no x402 payment to account for). `settlementPending`: the
@@ -30,6 +34,7 @@ export class ExecutionReceipt {
         platformFee: e.platformFee,
         input: e.input,
         output: e.output,
+        salt: this.salts.of(e.id),
       },
       settlementPending,
     );

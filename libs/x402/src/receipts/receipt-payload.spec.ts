@@ -1,0 +1,37 @@
+import { createHash, createHmac } from 'node:crypto';
+import { hasSaltedHashes, receiptHash, receiptHashFor, saltedReceiptHash } from './receipt-payload';
+
+const SALT = '5a'.repeat(32);
+const jwsOf = (payload: object) =>
+  `${Buffer.from('{"alg":"EdDSA"}').toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.sig`;
+
+describe('receipt hashes (issue 52: salted from version 3)', () => {
+  it('a version 3 hash is HMAC-SHA256 of the canonical JSON keyed with the salt; version 2 stays bare SHA-256', () => {
+    const value = { b: 1, a: 'yes' };
+    const canonical = '{"a":"yes","b":1}';
+    const salted = `0x${createHmac('sha256', Buffer.from(SALT, 'hex')).update(canonical).digest('hex')}`;
+    expect(saltedReceiptHash(value, SALT)).toBe(salted);
+    expect(receiptHashFor(3, value, SALT)).toBe(salted);
+    expect(receiptHashFor(2, value, undefined)).toBe(`0x${createHash('sha256').update(canonical).digest('hex')}`);
+    expect(receiptHashFor(2, value, undefined)).toBe(receiptHash(value));
+  });
+
+  it('a short value is not found from its salted hash by hashing guesses', () => {
+    const guesses = ['yes', 'no', true, false, 0, 1].map((text) => ({ text }));
+    const stated = saltedReceiptHash({ text: 'yes' }, SALT);
+    expect(guesses.map((g) => receiptHash(g))).not.toContain(stated);
+    expect(saltedReceiptHash({ text: 'yes' }, 'a5'.repeat(32))).not.toBe(stated);
+  });
+
+  it('a version 3 hash cannot be checked without the salt', () => {
+    expect(receiptHashFor(3, { text: 'yes' }, undefined)).toBeNull();
+  });
+
+  it('tells a salted receipt (version 3, JWS or EIP-712) from an older one', () => {
+    expect(hasSaltedHashes({ format: 'jws', signature: jwsOf({ version: 3 }) })).toBe(true);
+    expect(hasSaltedHashes({ format: 'jws', signature: jwsOf({ version: 2 }) })).toBe(false);
+    expect(hasSaltedHashes({ format: 'eip712', signature: '0x', delivery: { payload: { version: 3 } } })).toBe(true);
+    expect(hasSaltedHashes({ format: 'eip712', signature: '0x' })).toBe(false);
+    expect(hasSaltedHashes({ format: 'jws', signature: 'not a jws' })).toBe(false);
+  });
+});
