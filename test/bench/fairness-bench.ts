@@ -36,10 +36,7 @@ const ENV: Record<string, string> = {
   QUEUE_PREFIX: PREFIX,
   OUTBOUND_ALLOW_HTTP: 'true',
   OUTBOUND_ALLOW_PRIVATE: 'true',
-  RATE_LIMIT_CLIENT_PER_MIN: '100000000',
-  RATE_LIMIT_AGENT_PER_MIN: '100000000',
-  RATE_LIMIT_WRITES_PER_MIN: '100000000',
-  RATE_LIMIT_READS_PER_MIN: '100000000',
+  ...Object.fromEntries(['CLIENT', 'AGENT', 'WRITES', 'READS'].map((w) => [`RATE_LIMIT_${w}_PER_MIN`, '100000000'])),
   // One run's agent fee from another wallet makes an owner funded (the default asks 5 USDC).
   WORKER_FUNDED_VOLUME_MICRO: '10000',
 };
@@ -56,16 +53,8 @@ async function roleApi(): Promise<string> {
   return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 }
 
-interface Peer {
-  url: string;
-  hits: () => number;
-  /** When the first request at or after `ms` came (0: none yet). */
-  after: (ms: number) => number;
-  stop: () => Promise<void>;
-}
-
-/** An HTTP peer: answers `status` at once, or never (`silent`); keeps when each request came. */
-async function peer(mode: 'silent' | number): Promise<Peer> {
+/** An HTTP peer: answers `status` at once, or never (`silent`); `after(ms)`: when the first request at or after `ms` came (0: none). */
+async function peer(mode: 'silent' | number) {
   const at: number[] = [];
   const server: Server = createServer((req, res) => {
     req.resume();
@@ -78,8 +67,8 @@ async function peer(mode: 'silent' | number): Promise<Peer> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/p`,
     hits: () => at.length,
-    after: (ms) => at.find((t) => t >= ms) ?? 0,
-    stop: () => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))),
+    after: (ms: number) => at.find((t) => t >= ms) ?? 0,
+    stop: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
 }
 
@@ -200,13 +189,15 @@ async function runsRound(b: Bench, queue: Queue, honest: string, funded: string)
       )
     ).map((r) => r.id);
     const hits = () => silent.reduce((n, s) => n + s.hits(), 0);
-    await inPlace(queue, hits, 16, owners === 'one' ? 4 : 8);
+    await inPlace(queue, hits, 16, owners === 'one' ? 4 : 12);
     out.push(await b.fastRun(owners === 'one' ? honest : funded));
     await Promise.all(silent.map((s) => s.stop()));
     await b.untilEnded(ids);
   }
   return out;
 }
+
+type Peer = Awaited<ReturnType<typeof peer>>;
 
 async function webhooksRound(b: Bench, queue: Queue, victim: string, hook: Peer): Promise<number[]> {
   const out: number[] = [];

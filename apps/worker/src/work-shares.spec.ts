@@ -29,7 +29,7 @@ describe('WorkShares', () => {
     expect(await shares.ofRun('r1')).toEqual([
       { scope: 'owner', key: '0xfresh', limit: 4 },
       { scope: 'payer', key: '0xnew', limit: 4 },
-      { scope: 'pool', key: 'unfunded', limit: 8 },
+      { scope: 'pool', key: 'unfunded', limit: 12 },
     ]);
     expect(await shares.ofRun('r2')).toEqual([
       { scope: 'owner', key: '0xrich', limit: 8 },
@@ -42,7 +42,7 @@ describe('WorkShares', () => {
     const shares = new WorkShares(parties, config, clock);
     expect(await shares.ofDelivery('d1')).toEqual([
       { scope: 'payer', key: '0xnew', limit: 8 },
-      { scope: 'pool', key: 'unfunded', limit: 16 },
+      { scope: 'pool', key: 'unfunded', limit: 24 },
     ]);
     expect(await shares.ofDelivery('d2')).toEqual([{ scope: 'owner', key: '0xrich', limit: 16 }]);
   });

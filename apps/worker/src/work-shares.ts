@@ -10,13 +10,15 @@ const RECORD_TTL_MS = 60_000;
 const RECORD_MAX = 10_000;
 /** The pool of parties with no paid record. */
 const POOL: Pick<Lane, 'scope' | 'key'> = { scope: 'pool', key: 'unfunded' };
+/** The pool's size in shares: 3 of 4 of one worker's slots by default (12 of 16 runs, 24 of 32 deliveries); the rest only parties with a paid record take. */
+const POOL_SHARES = 3;
 
 /**
  * The levels of a job's turn after its agent or host (issue 52; docs/architecture.md, "Fair
  * shares"): its owner and payer (a run) or its party (a delivery: a callback's payer, a webhook's
  * agent owner), each at most the party share at once, twice it for a party with a paid record
  * (WORKER_FUNDED_VOLUME_MICRO of agent fees charged with other wallets); the jobs of parties with
- * none (fresh wallets, which cost nothing) share one pool of twice the share. The pool follows the
+ * none (fresh wallets, which cost nothing) share one pool of three shares. The pool follows the
  * party that decides how long a job takes: a run's owner (its agent answers or not), a delivery's
  * party (its URL). None when the party share is 0.
  */
@@ -39,7 +41,7 @@ export class WorkShares {
     return [
       { scope: 'owner', key: p.owner, limit: owner ? 2 * share : share },
       { scope: 'payer', key: p.payer, limit: payer ? 2 * share : share },
-      ...(owner ? [] : [{ ...POOL, limit: 2 * share }]),
+      ...(owner ? [] : [{ ...POOL, limit: POOL_SHARES * share }]),
     ];
   }
 
@@ -52,7 +54,7 @@ export class WorkShares {
     const funded = await this.funded(scope, p.wallet);
     return [
       { scope, key: p.wallet, limit: funded ? 2 * share : share },
-      ...(funded ? [] : [{ ...POOL, limit: 2 * share }]),
+      ...(funded ? [] : [{ ...POOL, limit: POOL_SHARES * share }]),
     ];
   }
 

@@ -174,7 +174,7 @@ export class AppConfig {
   webhookHostConcurrency: number;
   /**
    * Most runs of one owner's agents, and of one payer, going at once (twice that for a party with a
-   * paid record, WORKER_FUNDED_VOLUME_MICRO); runs of owners with none share a pool of twice it; 0: no cap.
+   * paid record, WORKER_FUNDED_VOLUME_MICRO); runs of owners with none share a pool of three times it; 0: no cap.
    */
   workerPartyConcurrency: number;
   /** The same for deliveries: of one party (a callback's payer, a webhook's agent owner); 0: no cap. */
