@@ -1,4 +1,3 @@
-import { getAddress, id as eventTopic, Interface, Signature, zeroPadValue } from 'ethers';
 import { AgoraClient } from '@agora/sdk';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness, HttpResult } from '../support/api-harness';
@@ -7,28 +6,13 @@ import { consoleSession } from '../support/console-session';
 import { clientSignature, fileDispute } from '../support/disputes';
 import { evmEnv } from '../support/evm-env';
 import { REGISTRATION_FEE_MICROS, registerAgent } from '../support/factories';
+import { authorizationsOnChain, rebuildHeader } from '../support/rebuilt-headers';
 import { openSse, SseStream } from '../support/sse';
 import { newWallet } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const PRICE = 11_000n; // translate: 0.01 to the agent, 0.001 to the platform
 const CHAIN_PAYMENT = PRICE + 100_000n; // a chain root's cost and its budget
-const TOKEN = new Interface([
-  'function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)',
-]);
-const BATCHER = new Interface([
-  'function settle(address token, (address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, uint8 v, bytes32 r, bytes32 s)[] auths)',
-]);
-const AUTHORIZATION_USED = eventTopic('AuthorizationUsed(address,bytes32)');
-type Authorization = {
-  from: string;
-  to: string;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  nonce: string;
-};
-type Signed = Authorization & { v: number; r: string; s: string };
 
 /**
  * Issue 52, "Outputs only for the payer", as the attacker. In evm mode a standard client's payment header is a
@@ -99,45 +83,11 @@ describe('abuse: a request id is told to its payer only, in evm mode (e2e)', () 
     await chain?.stop();
   });
 
-  /** What the chain tells anyone: each authorization of the payer's that moved money, decoded from calldata. */
-  async function authorizationsOnChain(wallet: string): Promise<Signed[]> {
-    const logs = await chain.provider.getLogs({
-      address: chain.usdcAddress,
-      topics: [AUTHORIZATION_USED, zeroPadValue(wallet, 32)],
-      fromBlock: 0,
-    });
-    const found: Signed[] = [];
-    for (const log of logs) {
-      const tx = (await chain.provider.getTransaction(log.transactionHash))!;
-      const single = TOKEN.parseTransaction({ data: tx.data });
-      const auths = single ? [single.args] : BATCHER.parseTransaction({ data: tx.data })!.args[1];
-      for (const a of auths)
-        if (a.nonce === log.topics[2])
-          found.push({ ...(a.toObject() as Signed), v: Number(a.v), from: getAddress(a.from), to: getAddress(a.to) });
-    }
-    return found;
-  }
-
-  /** The header a standard x402 v1 client sends for an authorization: rebuilt, nothing secret needed. */
-  function rebuild(a: Signed): string {
-    const signature = Signature.from({ r: a.r, s: a.s, v: a.v }).serialized;
-    const authorization = {
-      from: a.from,
-      to: a.to,
-      value: a.value.toString(),
-      validAfter: a.validAfter.toString(),
-      validBefore: a.validBefore.toString(),
-      nonce: a.nonce,
-    };
-    const body = { x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { signature, authorization } };
-    return Buffer.from(JSON.stringify(body)).toString('base64');
-  }
-
   const get = (path: string, headers: Record<string, string> = {}) => api.request('GET', path, { headers });
   const leaks = (r: HttpResult, ...ids: string[]) => ids.some((id) => JSON.stringify(r.body).includes(id));
 
   it("rebuilds the payer's headers byte for byte from chain data, and with them reads nothing without a request id", async () => {
-    const rebuilt = (await authorizationsOnChain(payer.address)).map(rebuild);
+    const rebuilt = (await authorizationsOnChain(chain, payer.address)).map(rebuildHeader);
     // The premise: the headers are public.
     expect(rebuilt.sort()).toEqual([plain.header, root.header].sort());
     const h = { 'X-PAYMENT': plain.header };
@@ -249,6 +199,12 @@ describe('abuse: a request id is told to its payer only, in evm mode (e2e)', () 
         .payments[0].requestId,
       sdkChain: ((await sdk.discovery.chain(root.chainId, { asPayer: true })) as { rootRequestId: string })
         .rootRequestId,
+      // The pre-1.2.0 option (deprecated) reads as `asPayer` for a client with a wallet.
+      sdkChainLegacy: (
+        (await sdk.discovery.chain(root.chainId, { payment: { name: 'X-PAYMENT', value: root.header } })) as {
+          rootRequestId: string;
+        }
+      ).rootRequestId,
     };
     const translation = { translation: 'A SECRET LETTER' };
     expect(seen).toEqual({
@@ -262,6 +218,7 @@ describe('abuse: a request id is told to its payer only, in evm mode (e2e)', () 
       sdkOutput: translation,
       sdkStatus: plain.requestId,
       sdkChain: root.requestId,
+      sdkChainLegacy: root.requestId,
     });
     // A stale or forged payer signature is refused, not read as a visitor.
     const stale = await clientSignature(payer, payer.address, { timestampMs: Date.now() - 3_600_000 });

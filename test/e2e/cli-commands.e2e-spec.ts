@@ -238,6 +238,9 @@ describe('agora CLI commands (e2e)', () => {
     const chainId = opened.body.data.chain.chainId;
     const chain = await json(['chains', 'get', chainId, '--signed']);
     expect(chain).toMatchObject({ code: 0, data: { chainId, rootRequestId: opened.body.data.requestId } });
+    // The pre-1.2.0 flag still works (deprecated): it reads as `--signed`.
+    const legacy = await json(['chains', 'get', chainId, '--payment', `${pay.name}:${pay.value}`]);
+    expect(legacy).toMatchObject({ code: 0, data: { chainId, rootRequestId: opened.body.data.requestId } });
     // Anyone else (no wallet) sees the chain without its request ids.
     expect(await json(['chains', 'get', chainId])).toMatchObject({ code: 0, data: { chainId, rootRequestId: null } });
     const cost = await json(['chains', 'cost', chainId]);

@@ -67,8 +67,10 @@ export class AgoraClient {
     });
     this.payments = new PaymentsResource(this.api, sign, payerRead);
     this.webhooks = new WebhooksResource(this.api, sign);
-    this.disputes = new DisputesResource(this.api, sign, (txId) => this.walletAuth().clientHeaders(txId));
-    this.discovery = new DiscoveryResource(this.api, payerRead);
+    this.disputes = new DisputesResource(this.api, sign, async (txId) =>
+      this.auth ? this.auth.clientHeaders(txId) : null,
+    );
+    this.discovery = new DiscoveryResource(this.api, payerRead, () => this.signer !== null);
   }
 
   /** The wallet's address, when one is configured. */

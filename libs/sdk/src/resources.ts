@@ -1,3 +1,4 @@
+import { ValidationError } from './errors';
 import { bodyHash } from './signer';
 import type { AgentAuthHeaders, SignedAction } from './signer';
 import { Api, unwrap } from './transport';
@@ -6,7 +7,8 @@ import { Api, unwrap } from './transport';
 type Sign = (id: string, action: SignedAction) => Promise<AgentAuthHeaders>;
 /** A path segment as openapi-fetch sends it. */
 const seg = encodeURIComponent;
-type SignClient = (id: string) => Promise<Record<string, string>>;
+/** The payer's X-Client-* headers for a transaction; null when the client has no wallet. */
+type SignClient = (id: string) => Promise<Record<string, string> | null>;
 type Page = { limit?: number; offset?: number };
 type Proof = { name: string; value: string };
 
@@ -154,9 +156,16 @@ export class DisputesResource {
     private readonly signClient: SignClient,
   ) {}
 
-  /** Files a dispute; the proof is the payment header that paid (ExecuteResult.payment) or, without it, this wallet's signature. */
+  /**
+   * Files a dispute as the payer: with this wallet's signature over the transaction id (a verified filing). The
+   * payment header that paid (`payment`) is the proof only for a client without a wallet: in evm settlement a
+   * header can be rebuilt from chain data, so a filing it alone proves is unverified (deprecated since API 1.2.0).
+   */
   async file(o: { transactionId: string; reason: string; evidence?: string; payment?: Proof | null }) {
-    const headers = o.payment ? { [o.payment.name]: o.payment.value } : await this.signClient(o.transactionId);
+    const signed = await this.signClient(o.transactionId);
+    const headers = signed ?? (o.payment ? { [o.payment.name]: o.payment.value } : null);
+    if (!headers)
+      throw new ValidationError('VALIDATION_ERROR', 'Filing a dispute needs a wallet (or the payment header)', 0);
     const body = { transactionId: o.transactionId, reason: o.reason, ...(o.evidence ? { evidence: o.evidence } : {}) };
     return unwrap(this.api.POST('/api/v1/disputes', { body, headers }));
   }
@@ -183,6 +192,7 @@ export class DiscoveryResource {
   constructor(
     private readonly api: Api,
     private readonly payerRead: PayerRead,
+    private readonly hasWallet: () => boolean = () => false,
   ) {}
 
   /** `minUptime` (0..1): only agents whose health probes succeeded at least this share of the time over 24 h. */
@@ -233,9 +243,19 @@ export class DiscoveryResource {
    * which paid for the chain, signs the payer's read message) for all of them, or a chain token for its
    * holder's subtree. (A payment header shows none: the one that paid is public on chain.)
    */
-  async chain(chainId: string, reader: { asPayer?: boolean; chainToken?: string } = {}) {
+  /**
+   * A chain's status, totals and trace tree; node request ids only to its payer (`asPayer`: this client's wallet
+   * signs) or a chain token's holder. `payment` (deprecated since 1.2.0): the header that paid for the root no
+   * longer shows request ids (it can be rebuilt from chain data); it is read as `asPayer` when this client has a
+   * wallet, else as a visitor.
+   */
+  async chain(
+    chainId: string,
+    reader: { asPayer?: boolean; chainToken?: string; /** @deprecated use asPayer */ payment?: Proof } = {},
+  ) {
+    const asPayer = reader.asPayer ?? (reader.payment !== undefined && this.hasWallet());
     const headers: Record<string, string> = {
-      ...(reader.asPayer ? (await this.payerRead()).headers : {}),
+      ...(asPayer ? (await this.payerRead()).headers : {}),
       ...(reader.chainToken ? { 'X-Chain-Token': reader.chainToken } : {}),
     };
     return unwrap(this.api.GET('/api/v1/chains/{id}', { params: { path: { id: chainId } }, headers }));

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { intOption, parseObject } from '../args';
 import { contextOf } from '../context';
 
@@ -16,10 +16,14 @@ export function chainCommands(program: Command): void {
     .description("a chain's status, totals and trace tree (by chain id, root requestId or root transactionId)")
     .option('--signed', "as the payer: the keystore's wallet, which paid for the chain, signs (shows every node id)")
     .option('--chain-token <token>', "a chain token (shows its holder's subtree)")
-    .action(async (chainId: string, o: { signed?: boolean; chainToken?: string }, cmd: Command) => {
+    // Before 1.2.0 the header that paid showed every node id; it can be rebuilt from chain data, so it reads as --signed.
+    .addOption(new Option('--payment <name:value>', 'deprecated since 1.2.0: use --signed').hideHelp())
+    .action(async (chainId: string, o: { signed?: boolean; payment?: string; chainToken?: string }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const client = o.signed ? await ctx.signed() : ctx.anonymous();
-      const chain = await client.discovery.chain(chainId, { asPayer: o.signed, chainToken: o.chainToken });
+      if (o.payment !== undefined) ctx.out.note('--payment is deprecated since 1.2.0 and reads as --signed');
+      const signed = o.signed || o.payment !== undefined;
+      const client = signed ? await ctx.signed() : ctx.anonymous();
+      const chain = await client.discovery.chain(chainId, { asPayer: signed, chainToken: o.chainToken });
       ctx.out.record(chain);
     });
   chains
