@@ -87,6 +87,8 @@ describe('abuse: filling the database with free failed runs (e2e)', () => {
       STORAGE_METRICS_INTERVAL_MS: '500',
       MAINTENANCE_INTERVAL_MS: '500',
       PAYLOAD_STORAGE_CAP_BYTES: String(CAP),
+      // One paid 0.01 run elsewhere makes a payer funded (the retry test below).
+      FUNDED_PAYER_MIN_SPEND_MICRO: '10000',
     });
     ds = api.app.get(DataSource);
     const port = await freePort();
@@ -187,6 +189,19 @@ describe('abuse: filling the database with free failed runs (e2e)', () => {
     const refused = await api.request('POST', `/api/v1/execute/${large.requestId}/retry`);
     expect(refused.body.error.code).toBe('INVALID_STATE');
     expect(await charges()).toBe(chargesBefore);
+  });
+
+  it("keeps a funded payer's large failed input whole, so the contract's retry still runs it", async () => {
+    const payer = newWallet();
+    const elsewhere = await registerOwn();
+    expect((await execute(elsewhere, { text: 'paid' }, payer)).res.status).toBe(200);
+    const agentId = await registerOwn();
+    const input = { mode: 'flaky', blob: blob(4_096) };
+    const large = await execute(agentId, input, payer);
+    expect(large.res.status).toBe(502);
+    expect((await row(large.requestId)).input).toEqual(input);
+    const retried = await api.request('POST', `/api/v1/execute/${large.requestId}/retry`);
+    expect([retried.status, retried.body.data?.status]).toEqual([200, 'completed']);
   });
 
   it('shrinks an async failed run in the transaction that records its failure', async () => {

@@ -3,6 +3,7 @@ export type { ReputationEventType } from './reputation.rules';
 export { ReputationRecorder } from './reputation.recorder';
 export type { ReputationCause } from './reputation.recorder';
 export { ReputationModule } from './reputation.module';
+export { PayerStanding } from './payer-standing';
 export { GetReputation } from './usecases/get-reputation/get-reputation.usecase';
 export type { ReputationView } from './usecases/get-reputation/get-reputation.usecase';
 export { GetLeaderboard } from './usecases/get-leaderboard/get-leaderboard.usecase';

@@ -4,12 +4,13 @@ import { ReputationEventEntity } from './entities/reputation-event.entity';
 import { PayerOwnerSpendEntity, PayerSpendEntity } from './entities/payer-spend.entity';
 import { ReputationRecorder } from './reputation.recorder';
 import { ReputationRepository } from './reputation.repository';
+import { PayerStanding } from './payer-standing';
 import { GetLeaderboard } from './usecases/get-leaderboard/get-leaderboard.usecase';
 import { GetReputation } from './usecases/get-reputation/get-reputation.usecase';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ReputationEventEntity, PayerSpendEntity, PayerOwnerSpendEntity])],
-  providers: [ReputationRecorder, ReputationRepository, GetReputation, GetLeaderboard],
-  exports: [ReputationRecorder, GetReputation, GetLeaderboard],
+  providers: [ReputationRecorder, ReputationRepository, PayerStanding, GetReputation, GetLeaderboard],
+  exports: [ReputationRecorder, PayerStanding, GetReputation, GetLeaderboard],
 })
 export class ReputationModule {}

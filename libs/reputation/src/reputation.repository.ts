@@ -57,6 +57,14 @@ export class ReputationRepository {
     return { agent: agent[0] ?? null, events };
   }
 
+  /** What a payer has paid agora in settled agent fees to agents not its own, micro-USDC (0: none). */
+  async payerSpend(payer: string): Promise<bigint> {
+    const [row] = await this.tx.query<{ amount: string }>(`SELECT amount FROM payer_spend WHERE payer = lower($1)`, [
+      payer,
+    ]);
+    return BigInt(row?.amount ?? 0);
+  }
+
   /** Active agents by score, then executions, then age (the ranking index of `agent_ranking`). */
   leaderboard(limit: number): Promise<LeaderboardRow[]> {
     return this.tx.query<LeaderboardRow>(

@@ -2,12 +2,13 @@ import { Metrics } from '@app/metrics';
 import { Injectable } from '@nestjs/common';
 import { allWrites, Queryable, TransactionRunner } from '@app/database';
 import { OutboxService } from '@app/outbox';
-import { ReputationRecorder } from '@app/reputation';
+import { PayerStanding, ReputationRecorder } from '@app/reputation';
 import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecutionsRepository, RunFailure } from '../../../executions.repository';
 import { Funding } from '@app/payments';
 import { AppConfig } from '@app/config';
+import { canonicalJson } from '@app/json-schema';
 import { unchargedPayload } from '../../../uncharged-payload';
 
 /**
@@ -28,6 +29,7 @@ export class RecordFailedRun {
     private readonly reputation: ReputationRecorder,
     private readonly metrics: Metrics,
     private readonly config: AppConfig,
+    private readonly standing: PayerStanding,
   ) {}
 
   /**
@@ -46,7 +48,7 @@ export class RecordFailedRun {
       completedAt: failure.completedAt,
       lockedUntil: null,
     });
-    const kept = unchargedPayload(execution.input, execution.output, this.config.unchargedInputKeepBytes);
+    const kept = unchargedPayload(execution.input, execution.output, await this.inputKeepBytes(execution));
     Object.assign(execution, kept);
     const { funding } = opts;
     const giveBack = (sql: Queryable) =>
@@ -86,6 +88,19 @@ export class RecordFailedRun {
    * large (callerFilledCap), once an interval per payer, nothing for a price-0 run (reputation_apply).
    * Last: the agent's row is locked after everything else the failure locks, in the order a charge locks them.
    */
+
+  /**
+   * How much of its input a failed run keeps whole, for the contract's retry: any size for a payer with
+   * money at stake (PayerStanding: paid agora at least FUNDED_PAYER_MIN_SPEND_MICRO; still bounded by
+   * PAYLOAD_STORAGE_CAP_BYTES and UNCHARGED_PAYLOAD_RETENTION_HOURS), else UNCHARGED_INPUT_KEEP_BYTES:
+   * a fresh wallet costs nothing, so its free failed runs store no more than that.
+   */
+  private async inputKeepBytes(e: ExecutionEntity): Promise<number> {
+    const small = this.config.unchargedInputKeepBytes;
+    if (e.input === null || Buffer.byteLength(canonicalJson(e.input), 'utf8') <= small) return small;
+    return (await this.standing.funded(e.payer)) ? Number.MAX_SAFE_INTEGER : small;
+  }
+
   private penalty(sql: Queryable, e: ExecutionEntity, f: RunFailure): Promise<number | null> {
     if (f.reachedAgent === false || f.refused === true || f.platformLimit === true) return Promise.resolve(null);
     const stake = e.authorizedAgentFee > e.agentFee ? e.authorizedAgentFee : e.agentFee;
