@@ -1,10 +1,9 @@
-import { createHash, createHmac, sign } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { Wallet } from 'ethers';
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import type * as Viem from 'viem' with { 'resolution-mode': 'import' };
 import { canonicalize, verifyReceiptSignatureEIP712 } from '@x402/extensions/offer-receipt';
 import { DataSource } from 'typeorm';
-import { ReceiptSigner } from '@app/x402';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { x402Header } from '../support/x402';
 import { DELIVERY_DOMAIN, DELIVERY_TYPES, OFFER_DOMAIN, OFFER_TYPES } from '../support/receipts';
@@ -22,7 +21,6 @@ const { verifyTypedData } = require('viem') as typeof Viem;
 const SEED_A = 'a1'.repeat(32);
 const SEED_B = 'b2'.repeat(32);
 const b64json = (h: string) => JSON.parse(Buffer.from(h, 'base64').toString('utf8'));
-const hashOf = (v: unknown) => `0x${createHash('sha256').update(canonicalize(v)).digest('hex')}`;
 /** A version 3 receipt's hash: HMAC-SHA256 of the canonical JSON keyed with the receipt's salt (its payer's). */
 const saltedHashOf = (v: unknown, salt: string) =>
   `0x${createHmac('sha256', Buffer.from(salt, 'hex')).update(canonicalize(v)).digest('hex')}`;
@@ -295,56 +293,5 @@ describe('x402 signed offers and receipts (e2e)', () => {
       output: { text: 'x'.repeat(70_000) },
     });
     expect([big.status, big.body.error.details.errors[0].field]).toEqual([400, 'output']);
-  });
-
-  it('a receipt shown to someone else does not tell a short input or output: its hashes need the payer’s salt', async () => {
-    const input = { text: 'yes' };
-    const { body, response } = await pay(api, newWallet(), input);
-    const receipt = response.extensions['offer-receipt'].info.receipt;
-    const p = await verifyJws(api, receipt.signature);
-    // The attacker holds the receipt (shown to it, or posted) and guesses the input and the output.
-    for (const guess of [input, { text: 'no' }, body.data.output]) {
-      expect([p.inputHash, p.contentHash]).not.toContain(hashOf(guess));
-    }
-    const noSalt = await verifyRoute(api, { receipt, input });
-    expect([noSalt.status, noSalt.body.error.details.errors[0].field]).toEqual([400, 'salt']);
-    const wrongSalt = await verifyRoute(api, { receipt, input, salt: 'ab'.repeat(32) });
-    expect(wrongSalt.body.data).toMatchObject({ valid: false, reason: 'input_mismatch' });
-    // The salt is the payer's: every execution has its own.
-    const other = await pay(api, newWallet(), input);
-    expect(other.body.data.receiptSalt).not.toBe(body.data.receiptSalt);
-    expect((await verifyRoute(api, { receipt, input, salt: body.data.receiptSalt })).body.data.valid).toBe(true);
-  });
-
-  it('a receipt issued before the hashes were salted (version 2, bare SHA-256) still verifies, its output too', async () => {
-    const key = api.app.get(ReceiptSigner).keys[0];
-    const input = { text: 'from before' };
-    const output = { translation: 'DE AVANT' };
-    const payload = {
-      version: 2,
-      network: 'eip155:84532',
-      resourceUrl: `${api.config.publicBaseUrl}${path}`,
-      payer: newWallet().address,
-      issuedAt: Math.floor(Date.now() / 1000) - 86_400,
-      transaction: `0x${'12'.repeat(32)}`,
-      requestId: 'req_beforesalting01',
-      agentId,
-      capabilityId: 'translate',
-      amount: '11000',
-      agentFee: '10000',
-      platformFee: '1000',
-      inputHash: hashOf(input),
-      contentHash: hashOf(output),
-      settlementPending: false,
-    };
-    const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: key.kid, typ: 'x402-receipt+jws' })).toString(
-      'base64url',
-    );
-    const body = Buffer.from(canonicalize(payload)).toString('base64url');
-    const jws = `${header}.${body}.${sign(null, Buffer.from(`${header}.${body}`), key.ed25519).toString('base64url')}`;
-    const ok = await verifyRoute(api, { receipt: { format: 'jws', signature: jws }, output, input });
-    expect(ok.body.data).toMatchObject({ valid: true, payload: { version: 2 } });
-    const wrong = await verifyRoute(api, { receipt: { format: 'jws', signature: jws }, output: { translation: 'x' } });
-    expect(wrong.body.data).toMatchObject({ valid: false, reason: 'content_mismatch' });
   });
 });
