@@ -182,7 +182,6 @@ describe('abuse: filling the database with free failed runs (e2e)', () => {
     });
     expect(retried.status).toBe(200);
     expect(retried.body.data).toMatchObject({ status: 'completed', output: { answer: `ok:${small.requestId}` } });
-
     const large = await execute(agentId, { mode: 'flaky', blob: blob(4_096) });
     expect(large.res.status).toBe(502);
     const chargesBefore = await charges();
