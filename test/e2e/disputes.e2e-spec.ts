@@ -61,6 +61,8 @@ describe('Disputes: routes (e2e)', () => {
         createdAt: expect.any(String),
         respondBy: expect.any(String),
         evidenceKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+        // Local settlement: the header was never published, so it proves the payer.
+        verified: true,
         livemode: false,
       });
       expect(Date.parse(d.respondBy) - Date.parse(d.createdAt)).toBe(172_800_000);
@@ -82,6 +84,7 @@ describe('Disputes: routes (e2e)', () => {
           transactionId: call.transactionId,
           reason: 'Wrong language',
           respondBy: d.respondBy,
+          verified: true,
         },
       });
       expect((await fileDispute(api, call)).body.error.code).toBe('DISPUTE_EXISTS');

@@ -30,7 +30,7 @@ export function applyGlobalPrefix(app: INestApplication): void {
  * The contract's version: every change to what a client may send or receive bumps it, with a decision in
  * docs/decisions.md and a CHANGELOG.md entry; a form the contract allowed keeps working meanwhile.
  */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 const API_DESCRIPTION = [
   'Agent marketplace and execution service. Every response is an envelope: {success, data} or',

@@ -16,12 +16,15 @@ export class DisputeTimeouts {
     private readonly clock: Clock,
   ) {}
 
-  /** After commit: wakes the worker when the window closes. */
-  async schedule(d: { id: string; respondBy: Date }): Promise<void> {
+  /** After commit: wakes the worker when the window closes (`round`: a later window of the same dispute, its own job). */
+  async schedule(d: { id: string; respondBy: Date }, round?: string): Promise<void> {
     await this.jobs.wake(
       'dispute.timeout',
       { disputeId: d.id },
-      { jobId: jobId('dispute.timeout', d.id), delay: Math.max(0, d.respondBy.getTime() - this.clock.nowMs()) },
+      {
+        jobId: round ? jobId('dispute.timeout', d.id, round) : jobId('dispute.timeout', d.id),
+        delay: Math.max(0, d.respondBy.getTime() - this.clock.nowMs()),
+      },
     );
   }
 

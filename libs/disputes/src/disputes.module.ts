@@ -10,6 +10,7 @@ import { DisputeViews } from './dispute-views';
 import { DisputesRepository } from './disputes.repository';
 import { DisputeEntity } from './entities/dispute.entity';
 import { AdvanceTestClock } from './usecases/advance-test-clock/advance-test-clock.usecase';
+import { ConfirmDispute } from './usecases/confirm-dispute/confirm-dispute.usecase';
 import { FileDispute } from './usecases/file-dispute/file-dispute.usecase';
 import { PayerProofCheck } from './usecases/file-dispute/payer-proof';
 import { GetDispute } from './usecases/get-dispute/get-dispute.usecase';
@@ -23,6 +24,7 @@ import { RespondToDispute } from './usecases/respond-to-dispute/respond-to-dispu
 
 const USE_CASES = [
   FileDispute,
+  ConfirmDispute,
   RespondToDispute,
   ResolveDispute,
   ResolveOverdueDispute,

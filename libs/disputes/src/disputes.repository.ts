@@ -8,7 +8,7 @@ import { DisputeEntity, DisputeResolution, DisputeStatus } from './entities/disp
 const COLUMNS = `id, transaction_id AS "transactionId", client_wallet AS "clientWallet", agent_id AS "agentId", status, reason, evidence,
   agent_response AS "agentResponse", agent_evidence AS "agentEvidence", responded_at AS "respondedAt", frozen_amount::text AS "frozenAmount",
   advanced_amount::text AS "advancedAmount", frozen_from AS "frozenFrom", resolution, platform_evidence AS "platformEvidence",
-  created_at AS "createdAt", respond_by AS "respondBy", resolved_at AS "resolvedAt"`;
+  created_at AS "createdAt", respond_by AS "respondBy", resolved_at AS "resolvedAt", payer_proof AS "payerProof", verified`;
 
 function toEntity(row: Record<string, unknown>): DisputeEntity {
   return Object.assign(new DisputeEntity(), row, {
@@ -27,8 +27,9 @@ export class DisputesRepository {
     d: Omit<DisputeEntity, 'agentResponse' | 'agentEvidence' | 'respondedAt' | 'resolution' | 'resolvedAt' | 'status'>,
   ): Promise<void> {
     await sql.query(
-      `INSERT INTO disputes (id, transaction_id, client_wallet, agent_id, status, reason, evidence, frozen_amount, advanced_amount, frozen_from, platform_evidence, created_at, respond_by)
-       VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12)`,
+      `INSERT INTO disputes (id, transaction_id, client_wallet, agent_id, status, reason, evidence, frozen_amount, advanced_amount, frozen_from,
+                             platform_evidence, created_at, respond_by, payer_proof, verified)
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [
         d.id,
         d.transactionId,
@@ -42,8 +43,29 @@ export class DisputesRepository {
         d.platformEvidence,
         d.createdAt,
         d.respondBy,
+        d.payerProof,
+        d.verified,
       ],
     );
+  }
+
+  /**
+   * The payer's signature confirms an unverified dispute, once, while it is open: its reason and evidence become
+   * the payer's, and a pending one gets a response window from now. Null: it was not an open unverified dispute.
+   */
+  async confirm(
+    sql: Queryable,
+    id: string,
+    c: { reason: string; evidence: string | null; respondBy: Date },
+  ): Promise<DisputeEntity | null> {
+    const [row] = await queryRows<Record<string, unknown>>(
+      sql,
+      `UPDATE disputes SET verified = true, payer_proof = 'signature', reason = $2, evidence = $3,
+              respond_by = CASE WHEN status = 'pending' THEN $4 ELSE respond_by END
+        WHERE id = $1 AND NOT verified AND status <> 'resolved' RETURNING ${COLUMNS}`,
+      [id, c.reason, c.evidence, c.respondBy],
+    );
+    return row ? toEntity(row) : null;
   }
 
   async findById(id: string, sql: Queryable = this.dataSource): Promise<DisputeEntity | null> {
@@ -135,10 +157,10 @@ export class DisputesRepository {
     return rows.length;
   }
 
-  /** Pending disputes whose response window has closed (the sweeper's). */
+  /** Pending verified disputes whose response window has closed (the sweeper's; an unverified one waits for an admin). */
   async overdue(now: Date, limit = 200): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM disputes WHERE status = 'pending' AND respond_by <= $1 ORDER BY respond_by LIMIT $2`,
+      `SELECT id FROM disputes WHERE status = 'pending' AND respond_by <= $1 AND verified ORDER BY respond_by LIMIT $2`,
       [now, limit],
     );
     return rows.map((r) => r.id);

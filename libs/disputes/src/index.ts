@@ -1,12 +1,14 @@
 export { DisputeEntity } from './entities/dispute.entity';
-export type { DisputeStatus, DisputeView } from './entities/dispute.entity';
+export type { DisputeStatus, DisputeView, PayerProofKind } from './entities/dispute.entity';
 export { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES, RESOLVED_BY_TIMEOUT } from './dispute.rules';
 export type { DisputeOutcome } from './dispute-refund.rule';
 export { DISPUTE_CHECKS } from './dispute-invariants';
 export { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER } from './usecases/file-dispute/payer-proof';
 export type { PayerProof } from './usecases/file-dispute/payer-proof';
 export { FileDispute } from './usecases/file-dispute/file-dispute.usecase';
-export type { FiledDispute, FileDisputeCommand } from './usecases/file-dispute/file-dispute.usecase';
+export type { FileDisputeCommand } from './usecases/file-dispute/file-dispute.usecase';
+export { ConfirmDispute } from './usecases/confirm-dispute/confirm-dispute.usecase';
+export type { FiledDispute } from './usecases/confirm-dispute/confirm-dispute.usecase';
 export { RespondToDispute } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
 export type { RespondToDisputeCommand } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
 export { ResolveDispute } from './usecases/resolve-dispute/resolve-dispute.usecase';

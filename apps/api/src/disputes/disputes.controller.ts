@@ -1,5 +1,6 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { ApiConsoleSession, ApiPayerProof } from '../http/security';
 import { WalletAuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
@@ -30,12 +31,15 @@ import {
   toDisputeResponse,
   toFileDisputeResponse,
   toRespondDisputeResponse,
+  UNVERIFIED_FILING,
+  unverifiedFilingHeaders,
 } from './dto/disputes.dto';
 
 @ApiTags('disputes')
 @Controller('disputes')
 export class DisputesController {
   private readonly livemode: boolean;
+  private readonly docsUrl: string;
 
   constructor(
     private readonly fileDispute: FileDispute,
@@ -46,13 +50,14 @@ export class DisputesController {
     config: AppConfig,
   ) {
     this.livemode = isLivemode(config);
+    this.docsUrl = `${config.publicBaseUrl}/api/docs`;
   }
 
   @Post()
   @ApiOperation({
     summary:
       "Dispute a charged transaction (its payer only, once, within 7 days): the agent's earnings of it are frozen",
-    description: `Proof of being the payer: the original payment header (X-PAYMENT or PAYMENT-SIGNATURE), or ${CLIENT_WALLET_HEADER} + ${CLIENT_SIGNATURE_HEADER}.`,
+    description: `Proof of being the payer: ${CLIENT_WALLET_HEADER} + ${CLIENT_SIGNATURE_HEADER} (what the SDK and CLI send), or the original payment header (X-PAYMENT or PAYMENT-SIGNATURE). ${UNVERIFIED_FILING}`,
   })
   @ApiPayerProof()
   @ApiEnvelope(FileDisputeResponse, 201)
@@ -60,6 +65,7 @@ export class DisputesController {
   async file(
     @Body() dto: FileDisputeDto,
     @Headers() headers: Record<string, string | undefined>,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<FileDisputeResponse> {
     const dispute = await this.fileDispute.execute({
       transactionId: dto.transactionId,
@@ -71,6 +77,7 @@ export class DisputesController {
         signature: headers['x-client-signature'],
       },
     });
+    if (!dispute.verified) res.set(unverifiedFilingHeaders(this.docsUrl));
     return toFileDisputeResponse(dispute, this.livemode);
   }
 

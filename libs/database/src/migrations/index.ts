@@ -36,6 +36,7 @@ import { AdminReadIndexes1764220000000 } from './1764220000000-AdminReadIndexes'
 import { ReputationWeight1764230000000 } from './1764230000000-ReputationWeight';
 import { UnchargedPayloads1764240000000 } from './1764240000000-UnchargedPayloads';
 import { PlatformSecrets1764270000000 } from './1764270000000-PlatformSecrets';
+import { DisputePayerProof1764280000000 } from './1764280000000-DisputePayerProof';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   ReputationWeight1764230000000,
   UnchargedPayloads1764240000000,
   PlatformSecrets1764270000000,
+  DisputePayerProof1764280000000,
 ];

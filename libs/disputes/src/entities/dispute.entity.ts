@@ -3,6 +3,8 @@ import { bigintTransformer } from '@app/common';
 import type { DisputeOutcome } from '../dispute-refund.rule';
 
 export type DisputeStatus = 'pending' | 'responded' | 'resolved';
+/** How the filer proved it was the payer: its signature, or the original payment header. */
+export type PayerProofKind = 'signature' | 'payment_header';
 
 /** The stored decision: the outcome, the money it moved (micro-USDC as decimal strings), and who decided. */
 export interface DisputeResolution {
@@ -27,6 +29,8 @@ export type DisputeView = DisputeEntity & { refundedAmount: bigint; outstandingA
 @Check('ck_disputes_status', `"status" IN ('pending', 'responded', 'resolved')`)
 @Check('ck_disputes_amounts', `"frozen_amount" >= 0 AND "advanced_amount" >= 0`)
 @Check('ck_disputes_frozen_from', `"frozen_from" IN ('escrow', 'available')`)
+@Check('ck_disputes_payer_proof', `"payer_proof" IN ('signature', 'payment_header')`)
+@Check('ck_disputes_verified', `"verified" OR "payer_proof" = 'payment_header'`)
 @Check('ck_disputes_resolved', `("status" = 'resolved') = ("resolution" IS NOT NULL AND "resolved_at" IS NOT NULL)`)
 @Index('ux_disputes_transaction', ['transactionId'], { unique: true })
 @Index('ix_disputes_agent_created', ['agentId', 'createdAt', 'id'])
@@ -94,4 +98,16 @@ export class DisputeEntity {
 
   @Column({ name: 'resolved_at', type: 'timestamptz', nullable: true })
   resolvedAt: Date | null;
+
+  /** How the filer proved it was the payer (null: filed before this was recorded). */
+  @Column({ name: 'payer_proof', type: 'varchar', length: 16, nullable: true })
+  payerProof: PayerProofKind | null;
+
+  /**
+   * False: proved only by a payment header anyone can rebuild from public chain data (evm settlement). It moved
+   * no reputation, gave no evidence key and never resolves itself at its deadline, until the payer's signature
+   * confirms it (filing again); an admin may decide it.
+   */
+  @Column({ type: 'boolean', default: true })
+  verified: boolean;
 }

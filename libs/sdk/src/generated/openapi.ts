@@ -607,7 +607,7 @@ export interface paths {
         put?: never;
         /**
          * Dispute a charged transaction (its payer only, once, within 7 days): the agent's earnings of it are frozen
-         * @description Proof of being the payer: the original payment header (X-PAYMENT or PAYMENT-SIGNATURE), or X-Client-Wallet + X-Client-Signature.
+         * @description Proof of being the payer: X-Client-Wallet + X-Client-Signature (what the SDK and CLI send), or the original payment header (X-PAYMENT or PAYMENT-SIGNATURE). In evm settlement a payment header can be rebuilt by anyone from the settlement on chain, so a filing proved only by it is unverified (deprecated since API 1.2.0: such a response carries `Deprecation` and `Link` headers, RFC 9745): it freezes the earnings and the agent may answer, but it moves no reputation, gives no evidence key, and is not resolved client_wins when the response window closes (an admin decides it). The payer confirms it by filing again with its signature: the dispute becomes verified (instead of 409 DISPUTE_EXISTS), with a full response window from then. In local settlement the header proves the payer as before.
          */
         post: operations["DisputesController_file"];
         delete?: never;
@@ -1299,6 +1299,8 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "responded" | "resolved";
             transactionId: string;
+            /** @description Whether the filer proved it is the payer: false for a filing proved only by a payment header on a public chain (evm), which moves no reputation and is not resolved client_wins by the deadline until the payer's signature confirms it */
+            verified: boolean;
         };
         AdvanceTestClockDto: {
             /**
@@ -2000,6 +2002,8 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "responded" | "resolved";
             transactionId: string;
+            /** @description Whether the filer proved it is the payer: false for a filing proved only by a payment header on a public chain (evm), which moves no reputation and is not resolved client_wins by the deadline until the payer's signature confirms it */
+            verified: boolean;
         };
         DisputeStats: {
             lost: number;
@@ -2213,8 +2217,8 @@ export interface components {
         FileDisputeResponse: {
             createdAt: string;
             disputeId: string;
-            /** @description HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else */
-            evidenceKey: string;
+            /** @description HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else. Null for an unverified filing (see verified) */
+            evidenceKey: string | null;
             /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
             livemode: boolean;
             reason: string;
@@ -2222,6 +2226,8 @@ export interface components {
             /** @enum {string} */
             status: "pending";
             transactionId: string;
+            /** @description Whether the filer proved it is the payer: false for a filing proved only by a payment header on a public chain (evm), which moves no reputation and is not resolved client_wins by the deadline until the payer's signature confirms it */
+            verified: boolean;
         };
         HealthHourResponse: {
             /** @description Mean latency of the probes answered (ms) */

@@ -76,6 +76,24 @@ export class DisputeListQueryDto extends PageQueryDto {
   status?: DisputeStatus;
 }
 
+/** What an unverified filing is (the filing route's description, and the `verified` fields'). */
+export const UNVERIFIED_FILING =
+  'In evm settlement a payment header can be rebuilt by anyone from the settlement on chain, so a filing proved only by it is unverified (deprecated since API 1.2.0: such a response carries `Deprecation` and `Link` headers, RFC 9745): it freezes the earnings and the agent may answer, but it moves no reputation, gives no evidence key, and is not resolved client_wins when the response window closes (an admin decides it). The payer confirms it by filing again with its signature: the dispute becomes verified (instead of 409 DISPUTE_EXISTS), with a full response window from then. In local settlement the header proves the payer as before.';
+
+const VERIFIED =
+  "Whether the filer proved it is the payer: false for a filing proved only by a payment header on a public chain (evm), which moves no reputation and is not resolved client_wins by the deadline until the payer's signature confirms it";
+
+/** When the header as the sole proof of payer was deprecated (API 1.2.0), as an RFC 9745 date. */
+const HEADER_PROOF_DEPRECATED = '@1796601600';
+
+/** RFC 9745 `Deprecation` and its `Link` (rel="deprecation") for a filing the payment header alone proved on a public chain. */
+export function unverifiedFilingHeaders(docsUrl: string): Record<string, string> {
+  return {
+    Deprecation: HEADER_PROOF_DEPRECATED,
+    Link: `<${docsUrl}#/disputes/DisputesController_file>; rel="deprecation"; type="text/html"`,
+  };
+}
+
 export class FileDisputeResponse {
   @ApiProperty() disputeId: string;
   @ApiProperty() transactionId: string;
@@ -84,10 +102,13 @@ export class FileDisputeResponse {
   @ApiProperty() createdAt: string;
   @ApiProperty() respondBy: string;
   @ApiProperty({
+    nullable: true,
+    type: String,
     description:
-      'HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else',
+      'HMAC-SHA256 key (64 hex) of the evidence hashes; given to the payer here and to the agent at GET /disputes/:id/evidence-key, to nobody else. Null for an unverified filing (see verified)',
   })
-  evidenceKey: string;
+  evidenceKey: string | null;
+  @ApiProperty({ description: VERIFIED }) verified: boolean;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
@@ -172,6 +193,7 @@ export class DisputeResponse {
   @ApiProperty() createdAt: string;
   @ApiProperty() respondBy: string;
   @ApiProperty({ nullable: true, type: String }) resolvedAt: string | null;
+  @ApiProperty({ description: VERIFIED }) verified: boolean;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
 }
 
@@ -201,6 +223,7 @@ export function toFileDisputeResponse(d: FiledDispute, livemode: boolean): FileD
     createdAt: iso(d.createdAt)!,
     respondBy: iso(d.respondBy)!,
     evidenceKey: d.evidenceKey,
+    verified: d.verified,
     livemode,
   };
 }
@@ -231,6 +254,7 @@ export function toDisputeResponse(d: DisputeView, livemode: boolean): DisputeRes
     createdAt: iso(d.createdAt)!,
     respondBy: iso(d.respondBy)!,
     resolvedAt: iso(d.resolvedAt),
+    verified: d.verified,
     livemode,
   };
 }

@@ -7,9 +7,10 @@ import { CollectExecutionEvidence, EvidenceKeys } from '@app/execution';
 import { OutboxService } from '@app/outbox';
 import { FreezeDisputedEarnings, GetDisputedTransaction } from '@app/payments';
 import { ReputationRecorder } from '@app/reputation';
-import { DisputeEntity } from '../../entities/dispute.entity';
 import { DisputesRepository } from '../../disputes.repository';
 import { DisputeTimeouts } from '../../dispute-timeouts';
+import { ConfirmDispute, FiledDispute } from '../confirm-dispute/confirm-dispute.usecase';
+import { assertFilingWindowOpen } from './filing-window';
 import { PayerProof, PayerProofCheck } from './payer-proof';
 
 export interface FileDisputeCommand {
@@ -24,10 +25,10 @@ export interface FileDisputeCommand {
  * filing window. One transaction: the signature spent, the transaction marked disputed (its row
  * lock queues concurrent filings; the losers find it disputed), the earnings frozen, the dispute
  * row, reputation -5 and `dispute.filed`. The response deadline is a delayed job plus the sweeper.
+ * A filing proved only by a payment header anyone can rebuild (evm settlement) is unverified: the
+ * earnings frozen and `dispute.filed` sent as usual, but no reputation change, no evidence key and no
+ * deadline job (an admin decides it) until the payer's signature confirms it (ConfirmDispute).
  */
-/** The filed dispute, with the key of its evidence hashes for the payer who filed it. */
-export type FiledDispute = DisputeEntity & { evidenceKey: string };
-
 @Injectable()
 export class FileDispute {
   constructor(
@@ -41,6 +42,7 @@ export class FileDispute {
     private readonly reputation: ReputationRecorder,
     private readonly outbox: OutboxService,
     private readonly timeouts: DisputeTimeouts,
+    private readonly confirm: ConfirmDispute,
     private readonly tx: TransactionRunner,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -50,27 +52,20 @@ export class FileDispute {
     this.proofs.assertPresent(cmd.proof);
     const charged = await this.disputedTransaction.execute(cmd.transactionId);
     if (!charged) throw new NotFoundException('TRANSACTION_NOT_FOUND', 'Transaction', cmd.transactionId);
-    const signed = this.proofs.verify(cmd.proof, charged);
-    if (charged.disputeId !== null)
-      throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed', {
-        disputeId: charged.disputeId,
-      });
+    const proof = this.proofs.verify(cmd.proof, charged);
+    const { disputeId } = charged;
+    if (disputeId !== null) {
+      // The payer's signature confirms an unverified filing (the contract's 409 for anything else).
+      if (proof.signed) return this.confirm.execute({ ...charged, disputeId }, { ...cmd, signed: proof.signed });
+      throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed', { disputeId });
+    }
     if (charged.status !== 'completed')
       throw new AppException(
         'INVALID_STATE',
         `Only a completed transaction can be disputed (status ${charged.status})`,
       );
     const now = this.clock.now();
-    const closesAt = new Date(charged.completedAt.getTime() + this.config.disputeFilingWindowS * 1000);
-    if (now > closesAt) {
-      throw new AppException(
-        'DISPUTE_WINDOW_CLOSED',
-        `A transaction can be disputed within ${this.config.disputeFilingWindowS} seconds of its completion`,
-        {
-          closedAt: closesAt.toISOString(),
-        },
-      );
-    }
+    assertFilingWindowOpen(charged.completedAt, now, this.config.disputeFilingWindowS);
     const evidence = await this.evidence.execute({
       transactionId: charged.id,
       paymentId: charged.paymentId,
@@ -80,7 +75,7 @@ export class FileDispute {
     const id = newId('dsp');
     const respondBy = new Date(now.getTime() + this.config.disputeResponseWindowS * 1000);
     const dispute = await this.tx.run(async (manager) => {
-      if (signed) await this.walletAuth.consume(manager, signed);
+      if (proof.signed) await this.walletAuth.consume(manager, proof.signed);
       const frozen = await this.freezeEarnings.execute(manager, charged.id, id);
       const row = {
         id,
@@ -95,23 +90,29 @@ export class FileDispute {
         platformEvidence: evidence as unknown as Record<string, unknown>,
         createdAt: now,
         respondBy,
+        payerProof: proof.kind,
+        verified: proof.verified,
       };
       await this.repo.insert(manager, row);
       // The payer's penalties of one agent count once an interval, unfunded payers' within a cap in all, a
       // price-0 run's not at all (a griefer cannot suspend it by filing); the fee leaves the payer's settled spend.
-      await this.reputation.record(manager, charged.agentId, 'dispute.filed', id, {
-        payer: charged.payerWallet,
-        stake: charged.agentFee,
-        spend: { wallet: charged.payerWallet, amount: -charged.agentFee },
-      });
+      // An unverified filing moves nothing (counted when confirmed, or when an admin decides it).
+      if (proof.verified)
+        await this.reputation.record(manager, charged.agentId, 'dispute.filed', id, {
+          payer: charged.payerWallet,
+          stake: charged.agentFee,
+          spend: { wallet: charged.payerWallet, amount: -charged.agentFee },
+        });
       await this.outbox.record(manager, 'dispute.filed', charged.agentId, {
         disputeId: id,
         transactionId: charged.id,
         reason: cmd.reason,
         respondBy: respondBy.toISOString(),
+        verified: proof.verified,
       });
       return (await this.repo.findById(id, manager))!;
     });
+    if (!proof.verified) return Object.assign(dispute, { evidenceKey: null });
     await this.timeouts.schedule(dispute);
     // The payer proved itself: it gets the key of the evidence hashes (public evidence shows only keyed hashes).
     return Object.assign(dispute, { evidenceKey: this.evidenceKeys.keyFor(charged.id) });

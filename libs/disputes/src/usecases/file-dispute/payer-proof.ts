@@ -4,6 +4,7 @@ import { AppConfig } from '@app/config';
 import { assertFresh, parseAuthHeader, recoverSigner, WalletAuthContext } from '@app/auth';
 import { DisputedTransaction } from '@app/payments';
 import { PresentedPayment, X402Service } from '@app/x402';
+import type { PayerProofKind } from '../../entities/dispute.entity';
 
 /** What a filer presents as proof of being the transaction's payer (resolutions §3). */
 export interface PayerProof {
@@ -12,6 +13,13 @@ export interface PayerProof {
   /** `X-Client-Wallet` and `X-Client-Signature` (`agora-auth:<transaction_id>:<unix_ms>:sig:<signature>`). */
   wallet?: string;
   signature?: string;
+}
+
+/** A proof that checked: its kind, whether it proves the payer (see `verify`), and the signed message to consume. */
+export interface VerifiedProof {
+  kind: PayerProofKind;
+  verified: boolean;
+  signed: WalletAuthContext | null;
 }
 
 export const CLIENT_WALLET_HEADER = 'X-Client-Wallet';
@@ -39,8 +47,12 @@ export class PayerProofCheck {
     }
   }
 
-  /** The proof is the payer's for this transaction. Answers the signed message to consume (null for a payment header). */
-  verify(proof: PayerProof, tx: DisputedTransaction): WalletAuthContext | null {
+  /**
+   * The proof is the payer's for this transaction: the signed message to consume, or a payment header. A header
+   * proves the payer only where headers stay private (local settlement): on a public chain (evm, facilitator)
+   * anyone rebuilds it from the settlement's calldata, so a filing it alone proves is unverified.
+   */
+  verify(proof: PayerProof, tx: DisputedTransaction): VerifiedProof {
     if (proof.payment) {
       if (tx.paymentHeaderHash === null || X402Service.hashHeader(proof.payment.value) !== tx.paymentHeaderHash) {
         throw new AppException(
@@ -48,7 +60,7 @@ export class PayerProofCheck {
           'This is not the payment of this transaction; only its payer may dispute it',
         );
       }
-      return null;
+      return { kind: 'payment_header', verified: this.config.settlementMode === 'local', signed: null };
     }
     if (!proof.wallet)
       throw new AppException(
@@ -70,7 +82,7 @@ export class PayerProofCheck {
     const signer = recoverSigner(parsed);
     if (signer === null || !sameWallet(signer, proof.wallet))
       throw new AppException('FORBIDDEN', `${CLIENT_SIGNATURE_HEADER} was not signed by ${CLIENT_WALLET_HEADER}`);
-    return {
+    const signed: WalletAuthContext = {
       agentId: tx.agentId,
       wallet: tx.payerWallet,
       timestampMs: parsed.timestampMs,
@@ -80,5 +92,6 @@ export class PayerProofCheck {
       messageKey: `client:${tx.id}:${parsed.timestampMs}`,
       expiresAt: new Date(parsed.timestampMs + this.config.authSignatureWindowS * 1000),
     };
+    return { kind: 'signature', verified: true, signed };
   }
 }

@@ -50,7 +50,8 @@ export class ResolveDispute {
       const d = await this.repo.lock(manager, cmd.disputeId);
       if (!d) throw new NotFoundException('DISPUTE_NOT_FOUND', 'Dispute', cmd.disputeId);
       const now = this.clock.now();
-      if (cmd.onlyIfOverdue && (d.status !== 'pending' || d.respondBy > now)) return null;
+      // An unverified filing (a rebuildable payment header its only proof) never resolves itself: an admin decides.
+      if (cmd.onlyIfOverdue && (d.status !== 'pending' || d.respondBy > now || !d.verified)) return null;
       if (d.status === 'resolved')
         throw new AppException('INVALID_STATE', 'This dispute is already resolved', {
           status: d.status,
@@ -82,12 +83,16 @@ export class ResolveDispute {
       const requestId = stored.requestId ?? stored.facts?.requestId;
       if (cmd.outcome === 'client_wins' && requestId) await this.executions.execute(manager, requestId);
       await this.repo.resolve(manager, d.id, resolution, now, settled.advanced);
+      // An unverified filing moved nothing when filed: it is counted now, still moving nothing, and the fee never
+      // left the payer's settled spend (so only the refund leaves it).
+      if (!d.verified)
+        await this.reputation.record(manager, d.agentId, 'dispute.filed', d.id, { payer: null, stake: 0n });
       // The platform decided, unless the window lapsed (then, in the weighted model, the payer's limits apply);
       // what the agent kept of the fee is the payer's settled spend again.
       const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id, {
         payer: null,
         stake: charged.agentFee,
-        spend: { wallet: d.clientWallet, amount: charged.agentFee - refund.fee },
+        spend: { wallet: d.clientWallet, amount: (d.verified ? charged.agentFee : 0n) - refund.fee },
         ...(cmd.resolvedBy === RESOLVED_BY_TIMEOUT ? { lapsedFor: d.clientWallet } : {}),
       });
       const reputationDelta = applied?.delta ?? REPUTATION_DELTAS[`dispute.${cmd.outcome}`];

@@ -5,7 +5,9 @@ import { ResolveDispute } from '../resolve-dispute/resolve-dispute.usecase';
 /**
  * The worker's `dispute.timeout` (delayed job at respondBy, or the sweeper's): a dispute still
  * pending when its response window closed resolves `client_wins`. One answered in time, or
- * resolved already, is left alone, so a duplicate job does nothing. Answers whether it resolved.
+ * resolved already, is left alone, so a duplicate job does nothing; so is an unverified one (proved
+ * only by a payment header rebuildable from chain data): it waits for an admin or the payer's
+ * signature. Answers whether it resolved.
  */
 @Injectable()
 export class ResolveOverdueDispute {
