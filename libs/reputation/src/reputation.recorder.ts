@@ -9,8 +9,6 @@ export interface ReputationCause {
   payer: string | null;
   /** The agent fee at stake (charged; authorized, for a failed run): 0, a price-0 run, moves nothing in any mode. */
   stake: bigint;
-  /** How the outcome changes `wallet`'s settled spend (a charge +fee, a filed dispute -fee, a resolution what the agent kept). */
-  spend?: { wallet: string; amount: bigint };
   /** A resolution nobody decided (the response window closed): the payer's, in the weighted model only. */
   lapsedFor?: string;
 }
@@ -23,9 +21,11 @@ export interface ReputationCause {
  * rolling day and penalizes at most once each REPUTATION_PENALTY_INTERVAL_S) and of the weighted
  * model (REPUTATION_MODEL=weighted: a payer that has not paid FUNDED_PAYER_MIN_SPEND_MICRO to other
  * owners' agents adds nothing, and such payers' penalties take at most REPUTATION_UNFUNDED_PENALTY_CAP
- * per interval from one agent in all), keeps the payer's settled spend, clamps to 0-100, writes the
- * event with the delta applied, counts the outcome, and suspends an agent a penalty takes to 0.
- * Concurrent outcomes queue on the agent's row.
+ * per interval from one agent in all), clamps to 0-100, writes the event with the delta applied,
+ * counts the outcome, and suspends an agent a penalty takes to 0. Concurrent outcomes queue on the
+ * agent's row. A payer's settled spend is not kept here: a charge joins it once it has matured
+ * (past its dispute filing window, undisputed or its dispute ended; CountMaturedSpend), so it never
+ * moves with an outcome (the function's spend arguments are always null and 0).
  */
 @Injectable()
 export class ReputationRecorder {
@@ -50,8 +50,8 @@ export class ReputationRecorder {
         refId,
         payer,
         cause.stake.toString(),
-        cause.spend?.wallet ?? null,
-        (cause.spend?.amount ?? 0n).toString(),
+        null,
+        '0',
         weighted,
         c.reputationPayerDailyCap,
         c.reputationPenaltyIntervalS,

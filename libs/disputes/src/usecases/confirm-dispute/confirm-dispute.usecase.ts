@@ -53,7 +53,6 @@ export class ConfirmDispute {
       await this.reputation.record(manager, charged.agentId, 'dispute.filed', d.id, {
         payer: charged.payerWallet,
         stake: charged.agentFee,
-        spend: { wallet: charged.payerWallet, amount: -charged.agentFee },
       });
       await this.outbox.record(manager, 'dispute.filed', charged.agentId, {
         disputeId: d.id,

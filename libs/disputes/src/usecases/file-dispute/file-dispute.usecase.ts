@@ -95,13 +95,13 @@ export class FileDispute {
       };
       await this.repo.insert(manager, row);
       // The payer's penalties of one agent count once an interval, unfunded payers' within a cap in all, a
-      // price-0 run's not at all (a griefer cannot suspend it by filing); the fee leaves the payer's settled spend.
+      // price-0 run's not at all (a griefer cannot suspend it by filing). A disputed charge never matures
+      // into the payer's settled spend until its dispute ends (CountMaturedSpend).
       // An unverified filing moves nothing (counted when confirmed, or when an admin decides it).
       if (proof.verified)
         await this.reputation.record(manager, charged.agentId, 'dispute.filed', id, {
           payer: charged.payerWallet,
           stake: charged.agentFee,
-          spend: { wallet: charged.payerWallet, amount: -charged.agentFee },
         });
       await this.outbox.record(manager, 'dispute.filed', charged.agentId, {
         disputeId: id,

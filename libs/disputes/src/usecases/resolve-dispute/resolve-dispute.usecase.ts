@@ -83,16 +83,14 @@ export class ResolveDispute {
       const requestId = stored.requestId ?? stored.facts?.requestId;
       if (cmd.outcome === 'client_wins' && requestId) await this.executions.execute(manager, requestId);
       await this.repo.resolve(manager, d.id, resolution, now, settled.advanced);
-      // An unverified filing moved nothing when filed: it is counted now, still moving nothing, and the fee never
-      // left the payer's settled spend (so only the refund leaves it).
+      // An unverified filing moved nothing when filed: it is counted now, still moving nothing.
       if (!d.verified)
         await this.reputation.record(manager, d.agentId, 'dispute.filed', d.id, { payer: null, stake: 0n });
       // The platform decided, unless the window lapsed (then, in the weighted model, the payer's limits apply);
-      // what the agent kept of the fee is the payer's settled spend again.
+      // what the agent kept of the fee joins the payer's settled spend once the charge matures (CountMaturedSpend).
       const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id, {
         payer: null,
         stake: charged.agentFee,
-        spend: { wallet: d.clientWallet, amount: (d.verified ? charged.agentFee : 0n) - refund.fee },
         ...(cmd.resolvedBy === RESOLVED_BY_TIMEOUT ? { lapsedFor: d.clientWallet } : {}),
       });
       const reputationDelta = applied?.delta ?? REPUTATION_DELTAS[`dispute.${cmd.outcome}`];

@@ -217,11 +217,11 @@ export class ChargeExecution {
         }),
         // Last: the agent's row stays locked only until commit. +1 and the execution counted, within the
         // payer's daily cap; nothing when the payer is the agent's own wallet or the run was price-0, nor in
-        // the weighted model from a payer with no spend elsewhere (resolutions §7). The fee joins the payer's spend.
+        // the weighted model from a payer with no matured spend elsewhere (resolutions §7). The fee joins the payer's
+        // spend once the charge is past its dispute filing window undisputed (CountMaturedSpend), not here.
         this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, {
           payer: funding.payer,
           stake: execution.agentFee,
-          spend: { wallet: funding.payer, amount: execution.agentFee },
         }),
       ] as const;
     const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {
