@@ -133,6 +133,9 @@ describe('Reputation (e2e)', () => {
       { type: 'execution.failed', delta: -2, score: 48, refId: f.id },
       { type: 'execution.failed', delta: -2, score: 46, refId: t.id },
     ]);
+    // The public view names no request id (the payer's secret: it reads the output, starts the retry).
+    const shown = (await reputation(id)).body.data.recentEvents as { refId: string | null }[];
+    expect(shown.map((e) => e.refId)).toEqual([null, null]);
     expect(
       (await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE providing_agent_id = $1`, [id]))[0].n,
     ).toBe(0);

@@ -30,7 +30,8 @@ export class ReputationEventResponse {
   @ApiProperty({
     nullable: true,
     type: String,
-    description: 'What caused it: a transaction (tx_), an execution (req_), a dispute',
+    description:
+      "What caused it: a transaction (tx_) or a dispute (dsp_); null for a failed run (its request id is its payer's)",
   })
   refId: string | null;
   @ApiProperty() createdAt: string;

@@ -14,6 +14,13 @@ export interface ReputationView {
   breakdown: { successfulExecutions: number; failedExecutions: number; disputesWon: number; disputesLost: number };
 }
 
+/**
+ * What an event's cause shows to every reader: a transaction (`tx_`) or a dispute, never a request id
+ * (`req_`, a failed run's): it is the payer's secret (resolutions §3), which reads the output and starts
+ * the retry of the payer's stored authorization.
+ */
+const publicRef = (refId: string | null): string | null => (refId?.startsWith('req_') ? null : refId);
+
 /** `GET /reputation/:agentId`: score, tier, the newest events first, and the counts behind them. */
 @Injectable()
 export class GetReputation {
@@ -27,7 +34,7 @@ export class GetReputation {
       score: agent.score,
       tier: reputationTier(agent.score),
       status: agent.status,
-      recentEvents: events,
+      recentEvents: events.map((e) => ({ ...e, refId: publicRef(e.refId) })),
       breakdown: {
         successfulExecutions: agent.successful,
         failedExecutions: agent.failed,
