@@ -89,10 +89,13 @@ export class ExecutionPayloadsRepository {
    * or payer, locked. Each agent's (payer's) executions are counted in-flight first, then charged
    * ones newest first, then uncharged ones newest first: those past `cap` bytes go, uncharged ones
    * first, a charged one only once it ended before `chargedBefore` (its payer had time to read it)
-   * and its settlement is final. A scan of the rows holding payloads (the storage measure's).
+   * and its settlement is final, and only over its own payer's cap: an agent's cap never takes one
+   * payer's paid output for what other payers sent the agent (a few cents of large paid inputs would
+   * otherwise wipe every honest payer's outputs). A scan of the rows holding payloads (the measure's).
    */
   holdOverCap(sql: Queryable, scope: PayloadScope, cap: number, chargedBefore: Date, limit: number) {
     const key = scope === 'agent' ? 'agent_id::text' : 'payer';
+    const charged = scope === 'payer' ? 'r.ended_at < $2' : 'false AND r.ended_at < $2';
     return queryRows<HeldPayload>(
       sql,
       `WITH sized AS (
@@ -106,7 +109,7 @@ export class ExecutionPayloadsRepository {
                 sum(s.b) OVER (PARTITION BY s.k ORDER BY s.rank, s.created_at DESC, s.id DESC) AS upto
            FROM sized s JOIN over USING (k))
        SELECT e.id, e.input, e.output FROM executions e JOIN ranked r ON r.id = e.id
-        WHERE r.upto > $1 AND r.b > 0 AND (r.rank = 2 OR r.ended_at < $2) AND e.payload_pruned_at IS NULL
+        WHERE r.upto > $1 AND r.b > 0 AND (r.rank = 2 OR ${charged}) AND e.payload_pruned_at IS NULL
           AND e.status <> 'pending' AND (e.settlement_status IS NULL OR e.settlement_status IN ('settled', 'settlement_expired'))
         ORDER BY r.rank DESC, r.created_at LIMIT $3 FOR UPDATE OF e SKIP LOCKED`,
       [cap, chargedBefore, limit],
