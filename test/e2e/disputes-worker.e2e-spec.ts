@@ -96,10 +96,11 @@ describe('disputes on anvil: client_wins refunded on chain by the worker (e2e)',
     expect(transactionId).toMatch(/^tx_/);
     expect(await chain.balanceOf(payer.address)).toBe(0n);
 
-    // The payer disputes it with the header that paid it; the earnings (still in escrow: a new agent is Standard tier) are frozen.
+    // The payer disputes it with its signature (on a public chain the header that paid proves nothing: anyone
+    // rebuilds it, abuse-dispute-header); the earnings (still in escrow: a new agent is Standard tier) are frozen.
     const filed = await api.request('POST', '/api/v1/disputes', {
       body: { transactionId, reason: 'The translation was wrong', evidence: 'expected "hello"' },
-      headers: { [paid.name]: paid.value },
+      headers: { 'X-Client-Wallet': payer.address, 'X-Client-Signature': await signAuth(payer, transactionId) },
     });
     expect(filed.status).toBe(201);
     const disputeId = filed.body.data.disputeId as string;
