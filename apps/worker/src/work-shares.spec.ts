@@ -8,7 +8,10 @@ describe('WorkShares', () => {
     workerPartyConcurrency: 4,
     webhookPartyConcurrency: 8,
     workerFundedVolumeMicro: 5_000_000,
+    executionTimeoutMs: 30_000,
   } as AppConfig;
+  const stalled = new Set<string>();
+  const stallReads: unknown[] = [];
   const paid = new Map<string, bigint>([
     ['owner:0xrich', 5_000_000n],
     ['payer:0xspender', 9_000_000n],
@@ -21,6 +24,7 @@ describe('WorkShares', () => {
       ({ d1: { kind: 'callback', wallet: '0xnew' }, d2: { kind: 'webhook', wallet: '0xrich' } })[id] ?? null,
     paidTo: async (w: string) => (reads.push(`owner:${w}`), paid.get(`owner:${w}`) ?? 0n),
     paidBy: async (w: string) => (reads.push(`payer:${w}`), paid.get(`payer:${w}`) ?? 0n),
+    stalling: async (w: string, o: unknown) => (stallReads.push([w, o]), stalled.has(w)),
   } as unknown as WorkPartiesRepository;
   const clock = new FixedClock(new Date('2026-11-27T00:00:00Z'));
 
@@ -63,5 +67,21 @@ describe('WorkShares', () => {
     );
     expect(await off.ofRun('r1')).toEqual([]);
     expect(await off.ofDelivery('d1')).toEqual([]);
+  });
+
+  it('a paid owner whose agents stall (silent until the timeout) goes back to the pool: a bought record buys no slots', async () => {
+    const shares = new WorkShares(parties, config, clock);
+    stalled.add('0xrich');
+    expect(await shares.ofRun('r2')).toEqual([
+      { scope: 'owner', key: '0xrich', limit: 4 },
+      { scope: 'payer', key: '0xspender', limit: 8 },
+      { scope: 'pool', key: 'unfunded', limit: 12 },
+    ]);
+    expect(stallReads.at(-1)).toEqual(['0xrich', { withinMs: 600_000, minMs: 15_000, atLeast: 2 }]);
+    // Read again after ten seconds: an owner whose agents answer again gets its share back.
+    stalled.delete('0xrich');
+    expect((await shares.ofRun('r2'))[0].limit).toBe(4);
+    clock.advance(10_001);
+    expect((await shares.ofRun('r2'))[0].limit).toBe(8);
   });
 });

@@ -10,6 +10,10 @@ const RECORD_TTL_MS = 60_000;
 const RECORD_MAX = 10_000;
 /** The pool of parties with no paid record. */
 const POOL: Pick<Lane, 'scope' | 'key'> = { scope: 'pool', key: 'unfunded' };
+/** An owner whose agents held slots without answering lately (STALL_RUNS runs in STALL_WINDOW_MS that ended uncharged after half the run timeout or more) takes its place in the pool, whatever its paid record, for STALL_TTL_MS. */
+const STALL_WINDOW_MS = 600_000;
+const STALL_RUNS = 2;
+const STALL_TTL_MS = 10_000;
 /** The pool's size in shares: 3 of 4 of one worker's slots by default (12 of 16 runs, 24 of 32 deliveries); the rest only parties with a paid record take. */
 const POOL_SHARES = 3;
 
@@ -25,6 +29,7 @@ const POOL_SHARES = 3;
 @Injectable()
 export class WorkShares {
   private readonly records = new Map<string, { funded: boolean; until: number }>();
+  private readonly stalls = new Map<string, { stalling: boolean; until: number }>();
 
   constructor(
     private readonly parties: WorkPartiesRepository,
@@ -37,7 +42,10 @@ export class WorkShares {
     if (share <= 0) return [];
     const p = await this.parties.ofRun(executionId);
     if (!p) return [];
-    const [owner, payer] = await Promise.all([this.funded('owner', p.owner), this.funded('payer', p.payer)]);
+    const [paidOwner, payer] = await Promise.all([this.funded('owner', p.owner), this.funded('payer', p.payer)]);
+    // A paid record buys a larger share for agents that answer: silent ones (a bought record, then agents that
+    // hold slots until the timeout) send their owner back to the pool after their first stalled runs.
+    const owner = paidOwner && !(await this.stalling(p.owner));
     return [
       { scope: 'owner', key: p.owner, limit: owner ? 2 * share : share },
       { scope: 'payer', key: p.payer, limit: payer ? 2 * share : share },
@@ -56,6 +64,17 @@ export class WorkShares {
       { scope, key: p.wallet, limit: funded ? 2 * share : share },
       ...(funded ? [] : [{ ...POOL, limit: POOL_SHARES * share }]),
     ];
+  }
+
+  private async stalling(owner: string): Promise<boolean> {
+    const now = this.clock.nowMs();
+    const known = this.stalls.get(owner);
+    if (known && known.until > now) return known.stalling;
+    const minMs = Math.floor(this.config.executionTimeoutMs / 2);
+    const stalling = await this.parties.stalling(owner, { withinMs: STALL_WINDOW_MS, minMs, atLeast: STALL_RUNS });
+    if (this.stalls.size >= RECORD_MAX) this.stalls.clear();
+    this.stalls.set(owner, { stalling, until: now + STALL_TTL_MS });
+    return stalling;
   }
 
   /** Whether a party has a paid record: as a payer, agent fees paid to other wallets' agents; as an owner, paid to its agents by other wallets. */

@@ -74,6 +74,23 @@ export class WorkPartiesRepository {
     );
   }
 
+  /**
+   * Whether an owner's agents held slots without answering lately: at least `atLeast` of their runs
+   * created in the last `withinMs` ended uncharged (failed, timed out) after `minMs` or more (by the
+   * index of an agent's executions by creation).
+   */
+  async stalling(owner: string, o: { withinMs: number; minMs: number; atLeast: number }): Promise<boolean> {
+    const [row] = await queryRows<{ n: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM agents a JOIN executions e ON e.agent_id = a.id
+          WHERE a.wallet = $1 AND e.created_at > now() - make_interval(secs => $2::double precision / 1000)
+            AND e.status IN ('failed', 'timeout') AND e.execution_time_ms >= $3 LIMIT $4) s`,
+      [normalizeWallet(owner), o.withinMs, o.minMs, o.atLeast],
+    );
+    return row.n >= o.atLeast;
+  }
+
   private async sum(charges: string, ...params: string[]): Promise<bigint> {
     const [row] = await queryRows<{ total: string }>(
       this.dataSource,
