@@ -7,6 +7,7 @@ import { ResolveOverdueDispute } from '@app/disputes';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { fileDispute, paidExecute } from '../support/disputes';
 import { capabilityPayload, registerAgent } from '../support/factories';
+import { matureSpend } from '../support/payer-spend';
 import { newWallet } from '../support/wallets';
 
 const PLATFORM_FEE = 1_000n;
@@ -107,12 +108,17 @@ describe('Reputation against free wallets (e2e)', () => {
       const puppet = newWallet();
       const puppetsOwn = await echoAgent(api, '1.000000', puppet);
       for (const target of [ownersOther, puppetsOwn]) await paidExecute(api, target, puppet, PLATFORM_FEE + 1_000_000n);
+      await matureSpend(api, [puppet]);
       await paidExecute(api, id, puppet, PLATFORM_FEE + CENT);
       expect((await reputation(api, id)).score).toBe(50);
-      // A payer that paid 1.00 to an agent of another owner is funded: +1 a run, at most +3 a day.
+      // A payer that paid 1.00 to an agent of another owner, past its filing window undisputed, is funded:
+      // +1 a run, at most +3 a day. Not before that week: until then it could still dispute the 1.00 back.
       const shop = await echoAgent(api, '1.000000');
       const client = newWallet();
       await paidExecute(api, shop, client, PLATFORM_FEE + 1_000_000n);
+      await paidExecute(api, id, client, PLATFORM_FEE + CENT);
+      expect((await reputation(api, id)).score).toBe(50);
+      await matureSpend(api, [client]);
       for (let i = 0; i < 5; i++) await paidExecute(api, id, client, PLATFORM_FEE + CENT);
       expect((await reputation(api, id)).score).toBe(53);
       // Its failures count in full (once an hour), past the cap on unfunded payers.
@@ -120,7 +126,7 @@ describe('Reputation against free wallets (e2e)', () => {
       expect((await reputation(api, id)).score).toBe(51);
     });
 
-    it('13 fresh wallets each buy one cheap run and dispute it: 5 points at most, and their lapse moves nothing more', async () => {
+    it('13 fresh wallets each buy one cheap run and dispute it: filing moves nothing, their lapse 5 points at most', async () => {
       const id = await echoAgent(api);
       const calls = await Promise.all(
         Array.from({ length: 13 }, () => paidExecute(api, id, newWallet(), PLATFORM_FEE + CENT)),
@@ -132,7 +138,8 @@ describe('Reputation against free wallets (e2e)', () => {
         expect(res.status).toBe(201);
         filed.push(res.body.data.disputeId as string);
       }
-      expect(await reputation(api, id)).toMatchObject({ score: 45, status: 'active' });
+      // A filing is an accusation, not a verdict: nothing moves until a dispute is lost.
+      expect(await reputation(api, id)).toMatchObject({ score: 50, status: 'active' });
       // The honest echo never answers disputes: the window lapses, each resolves client_wins on its payer's account.
       clock.advance(49 * HOUR_MS);
       for (const d of filed) expect(await api.app.get(ResolveOverdueDispute).execute(d)).toBe(true);

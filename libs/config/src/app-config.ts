@@ -161,6 +161,8 @@ export class AppConfig {
   fundedPayerMinSpendMicro: number;
   /** Weighted model: the most unfunded payers' penalties take from one agent, in all, per REPUTATION_PENALTY_INTERVAL_S. */
   reputationUnfundedPenaltyCap: number;
+  /** Weighted model: the most funded payers' penalties take from one agent per REPUTATION_PENALTY_INTERVAL_S, in all. */
+  reputationFundedPenaltyCap: number;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
   /**

@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       reputationModel: 'weighted',
       fundedPayerMinSpendMicro: 1_000_000,
       reputationUnfundedPenaltyCap: 5,
+      reputationFundedPenaltyCap: 10,
       webhookRetryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
       workerAgentConcurrency: 2,
       webhookHostConcurrency: 2,
@@ -91,6 +92,7 @@ describe('loadConfig', () => {
       REPUTATION_MODEL: 'spec',
       FUNDED_PAYER_MIN_SPEND_MICRO: '2500000',
       REPUTATION_UNFUNDED_PENALTY_CAP: '0',
+      REPUTATION_FUNDED_PENALTY_CAP: '20',
       RESERVE_MIN_VOLUME_MICRO: '50000000',
       RESERVE_MIN_EXECUTIONS: '3',
       RESERVE_MIN_PAYERS: '2',
@@ -99,6 +101,7 @@ describe('loadConfig', () => {
       reputationModel: 'spec',
       fundedPayerMinSpendMicro: 2_500_000,
       reputationUnfundedPenaltyCap: 0,
+      reputationFundedPenaltyCap: 20,
       reserveMinVolumeMicro: 50_000_000,
     });
     expect(c).not.toHaveProperty('reserveMinExecutions');
@@ -176,6 +179,7 @@ describe('loadConfig', () => {
       { REPUTATION_UNFUNDED_PENALTY_CAP: '101' },
       /REPUTATION_UNFUNDED_PENALTY_CAP must be an integer between 0 and 100/,
     ],
+    [{ REPUTATION_FUNDED_PENALTY_CAP: '-1' }, /REPUTATION_FUNDED_PENALTY_CAP must be an integer between 0 and 100/],
     [{ EXECUTION_OUTPUT_MAX_BYTES: '100' }, /EXECUTION_OUTPUT_MAX_BYTES must be an integer between 1024 and 16777216/],
     [{ EXECUTION_PAYLOAD_RETENTION_DAYS: '-1' }, /EXECUTION_PAYLOAD_RETENTION_DAYS must be an integer/],
     [

@@ -214,6 +214,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.reputationModel = r.oneOf('REPUTATION_MODEL', ['weighted', 'spec'], 'weighted');
   c.fundedPayerMinSpendMicro = r.int('FUNDED_PAYER_MIN_SPEND_MICRO', 1_000_000, 1);
   c.reputationUnfundedPenaltyCap = r.int('REPUTATION_UNFUNDED_PENALTY_CAP', 5, 0, 100);
+  c.reputationFundedPenaltyCap = r.int('REPUTATION_FUNDED_PENALTY_CAP', 10, 0, 100);
 
   const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '')
     .split(',')

@@ -49,6 +49,11 @@ export class ChainFunding implements Funding {
     return this.node.rootWallet;
   }
 
+  /** The calling agent; none for a call of the root's caller (a wallet, with its own token): that call is the client's. */
+  get callingAgent(): string | undefined {
+    return this.node.heldByClient || this.node.caller.startsWith('0x') ? undefined : this.node.caller;
+  }
+
   get id(): string {
     return this.node.chainId;
   }

@@ -53,7 +53,7 @@ export class ReputationWeight1764230000000 implements MigrationInterface {
     );
 
     await q.query(`DROP FUNCTION reputation_apply(uuid, text, integer, text, text, integer, integer)`);
-    await q.query(REPUTATION_APPLY);
+    await q.query(REPUTATION_WEIGHT_REPUTATION_APPLY);
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -77,7 +77,7 @@ export class ReputationWeight1764230000000 implements MigrationInterface {
  * p_interval_s in all). p_cap, p_interval_s: one payer's daily gain cap and penalty interval.
  * p_min_spend: what a funded payer has paid agora to other owners' agents.
  */
-const REPUTATION_APPLY = `CREATE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text, p_payer text,
+export const REPUTATION_WEIGHT_REPUTATION_APPLY = `CREATE FUNCTION reputation_apply(p_agent uuid, p_type text, p_delta integer, p_ref text, p_payer text,
     p_stake bigint, p_spender text, p_spend bigint, p_weighted boolean, p_cap integer, p_interval_s integer,
     p_min_spend bigint, p_unfunded_cap integer)
   RETURNS integer LANGUAGE plpgsql AS $$

@@ -13,6 +13,11 @@ import type { RecordedCharge } from '../usecases/record-charge/record-charge.use
 export interface Funding {
   /** The client: who pays, and who is refunded. */
   readonly payer: string;
+  /**
+   * The agent whose call this run was (a chain sub-call an agent made; none for a client's call): the
+   * outcome is its doing, so reputation weighs its owner's standing, not the client's (issue 52, M2).
+   */
+  readonly callingAgent?: string;
   /** The row that pays (x402: the payments row; chain: the chain). */
   readonly id: string;
   /** Whether a run charged less than was authorized refunds the rest (x402; a chain's reservation returns to its budget). */

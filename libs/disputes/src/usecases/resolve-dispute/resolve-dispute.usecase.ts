@@ -88,9 +88,11 @@ export class ResolveDispute {
         await this.reputation.record(manager, d.agentId, 'dispute.filed', d.id, { payer: null, stake: 0n });
       // The platform decided, unless the window lapsed (then, in the weighted model, the payer's limits apply);
       // what the agent kept of the fee joins the payer's settled spend once the charge matures (CountMaturedSpend).
+      // In the weighted model a verified filing's penalty lands now, with a loss (weightedChange).
       const applied = await this.reputation.recordWithDelta(manager, d.agentId, `dispute.${cmd.outcome}`, d.id, {
         payer: null,
         stake: charged.agentFee,
+        dispute: { payer: d.clientWallet, verified: d.verified },
         ...(cmd.resolvedBy === RESOLVED_BY_TIMEOUT ? { lapsedFor: d.clientWallet } : {}),
       });
       const reputationDelta = applied?.delta ?? REPUTATION_DELTAS[`dispute.${cmd.outcome}`];

@@ -222,6 +222,7 @@ export class ChargeExecution {
         this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, {
           payer: funding.payer,
           stake: execution.agentFee,
+          calledBy: funding.callingAgent,
         }),
       ] as const;
     const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {

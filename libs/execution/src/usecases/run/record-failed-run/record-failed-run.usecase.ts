@@ -63,7 +63,7 @@ export class RecordFailedRun {
           this.repo.insert(sql, execution),
           this.events(sql, execution, failure),
           giveBack(sql),
-          this.penalty(sql, execution, failure),
+          this.penalty(sql, execution, failure, funding?.callingAgent),
         ]);
         return { callback: scheduled };
       }
@@ -72,7 +72,7 @@ export class RecordFailedRun {
       const [callback] = await allWrites([
         this.events(sql, execution, failure),
         giveBack(sql),
-        this.penalty(sql, execution, failure),
+        this.penalty(sql, execution, failure, funding?.callingAgent),
       ]);
       return { callback };
     });
@@ -101,10 +101,11 @@ export class RecordFailedRun {
     return (await this.standing.funded(e.payer)) ? Number.MAX_SAFE_INTEGER : small;
   }
 
-  private penalty(sql: Queryable, e: ExecutionEntity, f: RunFailure): Promise<number | null> {
+  private penalty(sql: Queryable, e: ExecutionEntity, f: RunFailure, calledBy?: string): Promise<number | null> {
     if (f.reachedAgent === false || f.refused === true || f.platformLimit === true) return Promise.resolve(null);
     const stake = e.authorizedAgentFee > e.agentFee ? e.authorizedAgentFee : e.agentFee;
-    return this.reputation.record(sql, e.agentId, 'execution.failed', e.id, { payer: e.payer, stake });
+    // A chain sub-call an agent made is that agent's doing (weighted model: its owner is the payer).
+    return this.reputation.record(sql, e.agentId, 'execution.failed', e.id, { payer: e.payer, stake, calledBy });
   }
 
   /** The event and the callback's first delivery (its id, if any). */
