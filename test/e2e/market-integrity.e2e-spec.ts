@@ -8,6 +8,7 @@ import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { clientSignature, fileDispute, paidExecute } from '../support/disputes';
 import { capabilityPayload, registerAgent } from '../support/factories';
+import { matureSpend } from '../support/payer-spend';
 import { newWallet, walletHeaders } from '../support/wallets';
 
 const PLATFORM_FEE = 1_000n;
@@ -158,6 +159,7 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
       WITHDRAWAL_RESERVE: 'on',
       RESERVE_MIN_VOLUME_MICRO: '2000000',
       RESERVE_MIN_AGE_S: '3600',
+      RESERVE_MIN_FUNDED_PAYERS: '2',
     });
     ds = api.app.get(DataSource);
   });
@@ -207,11 +209,12 @@ describe('Market integrity: the rolling reserve (e2e)', () => {
     ]);
     expect(refused.body.error.details.reservedUntil).toBe(closes);
     expect(refused.body.error.message).toMatch(/2\.850000 of the available balance is reserved/);
-    // Three runs from two other payers, each of which paid 1.00 to another owner's agent (funded): each
-    // counts up to that, 2.00, a record, but not an hour old yet.
+    // Three runs from two other payers, each of which paid 1.00 to another owner's agent a filing window
+    // ago (funded): each counts up to that, 2.00 from two funded payers, a record, but not an hour old yet.
     const [p1, p2] = [newWallet(), newWallet()];
     const elsewhere = await instantAgent(newWallet(), '1.000000');
     for (const p of [p1, p2]) await paidExecute(api, elsewhere, p, PLATFORM_FEE + 1_000_000n);
+    await matureSpend(api, [p1, p2]);
     for (const p of [p1, p2, p1]) await paidExecute(api, agentId, p, PLATFORM_FEE + 1_000_000n);
     expect((await withdraw(owner, agentId, '1.000000')).status).toBe(409);
     await age(agentId, HOUR_MS + 1_000);

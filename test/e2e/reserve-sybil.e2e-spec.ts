@@ -4,6 +4,7 @@ import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { fileDispute, paidExecute } from '../support/disputes';
 import { capabilityPayload, registerAgent } from '../support/factories';
+import { matureSpend } from '../support/payer-spend';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
@@ -14,10 +15,11 @@ const THREE_DAYS_S = 3 * 86_400;
 /**
  * The rolling reserve's established record is money from funded payers, not runs or wallets (issue
  * 52; resolutions §6), with the defaults (RESERVE_MIN_VOLUME_MICRO 10.00, RESERVE_MIN_AGE_S three
- * days, FUNDED_PAYER_MIN_SPEND_MICRO 1.00). Before: 20 price-0 runs from 5 fresh wallets and three
- * days lifted it; the next client paid 2.001, the agent withdrew 1.90 at once, and the client's
- * dispute recovered 0.10. Now the attacker's volume (free runs, paid runs from wallets that paid
- * agora nothing elsewhere, or only to the attacker's own agents) leaves the reserve in place.
+ * days, FUNDED_PAYER_MIN_SPEND_MICRO 1.00, RESERVE_MIN_FUNDED_PAYERS 3). Before: 20 price-0 runs from
+ * 5 fresh wallets and three days lifted it; the next client paid 2.001, the agent withdrew 1.90 at once,
+ * and the client's dispute recovered 0.10; one payer's 10.00 to each of two owners' agents lifted both.
+ * Now the attacker's volume (free runs, paid runs from wallets that paid agora nothing elsewhere, or
+ * only to the attacker's own agents, or spend still disputable, or one payer's) leaves the reserve.
  */
 describe('The reserve against sock puppets (e2e)', () => {
   let api: ApiHarness;
@@ -96,8 +98,10 @@ describe('The reserve against sock puppets (e2e)', () => {
       // Money that goes round to the attacker: to the owner's other agent, or to the puppet's own.
       const via = i % 2 === 0 ? ownersOther : await agent(p);
       await paidExecute(api, via, p, PLATFORM_FEE + TWO);
-      await paidExecute(api, id, p, PLATFORM_FEE + TWO);
     }
+    // Even matured (past its filing window), that spend is not elsewhere.
+    await matureSpend(api, puppets);
+    for (const p of puppets) await paidExecute(api, id, p, PLATFORM_FEE + TWO);
     await threeDaysLater(id);
     await paidExecute(api, id, newWallet(), PLATFORM_FEE + TWO);
     // All of it can still be disputed, and none of it is a record.
@@ -116,7 +120,32 @@ describe('The reserve against sock puppets (e2e)', () => {
     expect(await balance(id)).toMatchObject({ available: '9.500000', reserved: '9.500000' });
     await threeDaysLater(id);
     await paidExecute(api, id, newWallet(), PLATFORM_FEE + TWO);
-    expect(await balance(id)).toMatchObject({ available: '11.400000', reserved: '0.000000' });
-    expect((await withdraw(owner, id, '11.400000')).status).toBe(201);
+    // Their 2.00 at the shop can still be disputed back: not spend yet.
+    expect(await balance(id)).toMatchObject({ available: '11.400000', reserved: '11.400000' });
+    // A filing window later (their charges here leave theirs too), that spend has matured: the record stands,
+    // and the next client's 1.90, inside its window, is not reserved.
+    await matureSpend(api, clients);
+    await paidExecute(api, id, newWallet(), PLATFORM_FEE + TWO);
+    expect(await balance(id)).toMatchObject({ available: '13.300000', reserved: '0.000000' });
+    expect((await withdraw(owner, id, '13.300000')).status).toBe(201);
+  });
+
+  it('one payer pays 10.00 to agents of two owners (circular, matured): funded for each, yet no record for either', async () => {
+    const [owner1, owner2] = [newWallet(), newWallet()];
+    const [a, b] = [await agent(owner1), await agent(owner2)];
+    const payer = newWallet();
+    for (let i = 0; i < 5; i++) await paidExecute(api, b, payer, PLATFORM_FEE + TWO);
+    await matureSpend(api, [payer]);
+    for (let i = 0; i < 5; i++) await paidExecute(api, a, payer, PLATFORM_FEE + TWO);
+    await threeDaysLater(a);
+    const [elsewhere] = await ds.query(`SELECT payer_spend_elsewhere($1, $2)::text AS v`, [
+      payer.address,
+      owner1.address,
+    ]);
+    expect(elsewhere.v).toBe('10000000');
+    // 10.00 settled three days ago from a payer funded 10.00 elsewhere: before, an established record.
+    await paidExecute(api, a, newWallet(), PLATFORM_FEE + TWO);
+    expect(await balance(a)).toMatchObject({ available: '11.400000', reserved: '11.400000' });
+    expect((await withdraw(owner1, a, '1.000000')).status).toBe(409);
   });
 });

@@ -1,5 +1,6 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
+import { CountMaturedSpend, SPEND_MATURITY_GRACE_S } from '@app/reputation';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { fileDispute, paidExecute, resolveDispute } from '../support/disputes';
@@ -9,9 +10,10 @@ import { newWallet } from '../support/wallets';
 const PLATFORM_FEE = 1_000n;
 
 /**
- * What each payer has paid agora (`payer_spend`, `payer_owner_spend`, migration ReputationWeight):
- * kept by `reputation_apply` as charges and disputes happen, it equals what the migration computes
- * from the transactions of a database that had none (reverted, then applied again).
+ * What each payer has paid agora (`payer_spend`, `payer_owner_spend`, migrations ReputationWeight,
+ * MaturedPayerSpend): a charge counts only once matured (past its dispute filing window and a grace,
+ * no dispute pending), what the agent kept of it, once, by the worker's sweep (CountMaturedSpend);
+ * it equals what the migrations compute from the transactions of a database that had none.
  */
 describe('payer spend (integration)', () => {
   let api: ApiHarness;
@@ -47,7 +49,14 @@ describe('payer spend (integration)', () => {
       ),
     );
 
-  it('charges add, a filed dispute takes back, a resolution gives back what the agent kept; the backfill agrees', async () => {
+  /** The filing window (and the grace) passes for every charge so far: they move into the past. */
+  const windowPasses = () =>
+    ds.query(`UPDATE transactions SET completed_at = completed_at - make_interval(secs => $1)`, [
+      api.config.disputeFilingWindowS + SPEND_MATURITY_GRACE_S + 1,
+    ]);
+  const sweep = () => api.app.get(CountMaturedSpend).execute();
+
+  it('matured charges count what the agent kept, once; a pending dispute waits; the backfill agrees', async () => {
     const [ownerA, ownerB, payer, other] = [newWallet(), newWallet(), newWallet(), newWallet()];
     const a = await agent(ownerA, '1.000000');
     const b = await agent(ownerB, '0.500000');
@@ -62,7 +71,16 @@ describe('payer spend (integration)', () => {
     for (const call of calls.slice(0, 3)) disputes.push((await fileDispute(api, call)).body.data.disputeId as string);
     expect((await resolveDispute(api, disputes[0], 'agent_wins')).status).toBe(200);
     expect((await resolveDispute(api, disputes[1], 'split')).status).toBe(200);
-    // disputes[2] still pending: its fee is out of the payer's spend.
+    // Nothing counts before the filing window has closed.
+    expect(await sweep()).toEqual({ counted: 0 });
+    expect(await spend()).toEqual([]);
+    await windowPasses();
+    // Two workers at once: each charge is claimed by one of them. disputes[2] is pending: it waits.
+    const [one, two] = await Promise.all([sweep(), sweep()]);
+    expect(one.counted + two.counted).toBe(6); // seven charges, one waiting
+    // A charge made now is not matured.
+    await paidExecute(api, b, payer, PLATFORM_FEE + 500_000n);
+    expect(await sweep()).toEqual({ counted: 0 });
     const p = payer.address.toLowerCase();
     const kept = await spend();
     expect(kept).toEqual(
@@ -76,6 +94,12 @@ describe('payer spend (integration)', () => {
     );
     const [elsewhere] = await ds.query(`SELECT payer_spend_elsewhere($1, $2)::text AS v`, [p, ownerA.address]);
     expect(elsewhere.v).toBe('500000');
+    // The pending dispute ends client_wins: the charge counts, adding nothing (refunded).
+    expect((await resolveDispute(api, disputes[2], 'client_wins')).status).toBe(200);
+    expect(await sweep()).toEqual({ counted: 1 });
+    expect(await spend()).toEqual(kept);
+    const [uncounted] = await ds.query(`SELECT count(*)::int AS n FROM transactions WHERE NOT spend_counted`);
+    expect(uncounted.n).toBe(1);
 
     const names = ds.migrations.map((m) => m.name);
     const count = names.length - names.indexOf('ReputationWeight1764230000000');

@@ -27,7 +27,7 @@ describe('JobHandlerRegistry', () => {
   it('refuses to boot with a job that has no handler', () => {
     const registry = new JobHandlerRegistry();
     expect(() => registry.assertComplete()).toThrow(
-      /missing \[auth-messages.prune, idempotency-keys.prune, execution-payloads.prune, agent-health.prune, invariant-checks.prune, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, dispute.timeout, registration.recover, chain.resend, chain.finish, chain.release-node, execution.run, event.fanout, webhook.deliver\]/,
+      /missing \[auth-messages.prune, idempotency-keys.prune, execution-payloads.prune, agent-health.prune, invariant-checks.prune, payer-spend.mature, withdrawal.process, refund.process, escrow.release, escrow.release-due, payment.settle, dispute.timeout, registration.recover, chain.resend, chain.finish, chain.release-node, execution.run, event.fanout, webhook.deliver\]/,
     );
   });
 
@@ -93,7 +93,7 @@ describe('JobHandlerRegistry', () => {
     const registry = new JobHandlerRegistry();
     const settled: string[] = [];
     const unused = {} as never;
-    new MaintenanceProcessor(registry, unused, unused, unused, unused, unused);
+    new MaintenanceProcessor(registry, unused, unused, unused, unused, unused, unused);
     new MoneyProcessor(
       registry,
       unused,

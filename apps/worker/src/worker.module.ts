@@ -12,6 +12,7 @@ import { PaymentsModule } from '@app/payments';
 import { ExecutionModule, WorkPartiesRepository } from '@app/execution';
 import { ChainsModule } from '@app/chains';
 import { DisputesModule } from '@app/disputes';
+import { ReputationModule } from '@app/reputation';
 import { OutboundModule } from '@app/outbound';
 import { AgentHealthModule } from '@app/agents';
 import { AnalyticsModule } from '@app/analytics';
@@ -53,6 +54,7 @@ export class WorkerModule implements OnApplicationBootstrap {
         ChainsModule,
         WebhooksModule,
         DisputesModule,
+        ReputationModule,
         AgentHealthModule,
         AnalyticsModule,
       ],

@@ -145,11 +145,13 @@ export class AppConfig {
   disputeFilingWindowS: number;
   /**
    * Rolling reserve on withdrawals; an established record: RESERVE_MIN_VOLUME_MICRO of settled agent fees, charged at
-   * least RESERVE_MIN_AGE_S ago, from funded payers, each counted up to what it paid agora elsewhere.
+   * least RESERVE_MIN_AGE_S ago, from at least RESERVE_MIN_FUNDED_PAYERS distinct funded payers, each counted up to
+   * what it paid agora elsewhere (matured spend).
    */
   withdrawalReserve: boolean;
   reserveMinVolumeMicro: number;
   reserveMinAgeS: number;
+  reserveMinFundedPayers: number;
   /** Refunds below this (micro-USDC) wait for the payer's next refund, never sent on chain alone. */
   refundDustMicro: number;
   /** One payer adds at most this to one agent's score a rolling day, and penalizes it once per interval (s). */

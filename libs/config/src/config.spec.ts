@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       withdrawalReserve: true,
       reserveMinVolumeMicro: 10_000_000,
       reserveMinAgeS: 259_200,
+      reserveMinFundedPayers: 3,
       refundDustMicro: 10_000,
       reputationPayerDailyCap: 3,
       reputationPenaltyIntervalS: 3_600,
@@ -96,6 +97,7 @@ describe('loadConfig', () => {
       RESERVE_MIN_VOLUME_MICRO: '50000000',
       RESERVE_MIN_EXECUTIONS: '3',
       RESERVE_MIN_PAYERS: '2',
+      RESERVE_MIN_FUNDED_PAYERS: '5',
     });
     expect(c).toMatchObject({
       reputationModel: 'spec',
@@ -103,6 +105,7 @@ describe('loadConfig', () => {
       reputationUnfundedPenaltyCap: 0,
       reputationFundedPenaltyCap: 20,
       reserveMinVolumeMicro: 50_000_000,
+      reserveMinFundedPayers: 5,
     });
     expect(c).not.toHaveProperty('reserveMinExecutions');
     expect(c).not.toHaveProperty('reserveMinPayers');
@@ -173,6 +176,7 @@ describe('loadConfig', () => {
     [{ REDIS_CLUSTER_NODES: 'redis://a:7000,::' }, /REDIS_CLUSTER_NODES must be comma-separated redis:\/\/ URLs/],
     [{ WITHDRAWAL_RESERVE: 'maybe' }, /WITHDRAWAL_RESERVE must be one of on, off/],
     [{ RESERVE_MIN_VOLUME_MICRO: '1.5' }, /RESERVE_MIN_VOLUME_MICRO must be an integer/],
+    [{ RESERVE_MIN_FUNDED_PAYERS: '0' }, /RESERVE_MIN_FUNDED_PAYERS must be an integer between 1 and 1000/],
     [{ REPUTATION_MODEL: 'count' }, /REPUTATION_MODEL must be one of weighted, spec/],
     [{ FUNDED_PAYER_MIN_SPEND_MICRO: '0' }, /FUNDED_PAYER_MIN_SPEND_MICRO must be an integer between 1 and/],
     [

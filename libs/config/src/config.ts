@@ -208,6 +208,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // The record is paid volume from funded payers (resolutions §6); RESERVE_MIN_EXECUTIONS and RESERVE_MIN_PAYERS are retired (ignored).
   c.reserveMinVolumeMicro = r.int('RESERVE_MIN_VOLUME_MICRO', 10_000_000, 0);
   c.reserveMinAgeS = r.int('RESERVE_MIN_AGE_S', 259_200, 0);
+  // And that many distinct funded payers in it: one payer's circular spend establishes nothing (issue 52).
+  c.reserveMinFundedPayers = r.int('RESERVE_MIN_FUNDED_PAYERS', 3, 1, 1_000);
   c.refundDustMicro = r.int('REFUND_DUST_MICRO', 10_000, 0, 1_000_000_000);
   c.reputationPayerDailyCap = r.int('REPUTATION_PAYER_DAILY_CAP', 3, 0, 100);
   c.reputationPenaltyIntervalS = r.int('REPUTATION_PENALTY_INTERVAL_S', 3_600, 0);

@@ -1,6 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
+import { Clock } from '@app/common';
 import { ExecutionModule } from '@app/execution';
 import { PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
@@ -46,12 +47,19 @@ export class DisputesModule implements OnModuleInit {
   constructor(
     private readonly sweeps: SweepRegistry,
     private readonly timeouts: DisputeTimeouts,
+    private readonly clock: Clock,
   ) {}
 
-  /** What the worker's sweeper collects for this domain: pending disputes past their response deadline. */
+  /**
+   * What the worker's sweeper collects for this domain: pending disputes past their response deadline;
+   * every tick, the charges whose filing window has closed, counted in their payers' spend (CountMaturedSpend).
+   */
   onModuleInit(): void {
     this.sweeps.register('dispute.timeout', async () =>
       (await this.timeouts.due()).map((id) => ({ id, data: { disputeId: id } })),
     );
+    this.sweeps.register('payer-spend.mature', async () => [
+      { id: 'matured', data: { requestedAt: this.clock.now().toISOString() } },
+    ]);
   }
 }

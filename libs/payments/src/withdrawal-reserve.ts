@@ -25,9 +25,11 @@ const RECORD_SCAN = 10_000;
  * cannot withdraw the earnings of transactions still inside their dispute filing window. A dispute
  * can then always freeze them, so what a payer wins back was never paid out to a new agent's wallet.
  * The record is money, not runs or wallets: RESERVE_MIN_VOLUME_MICRO of agent fees settled at least
- * RESERVE_MIN_AGE_S ago and never disputed, from funded payers other than the owner (each has paid
- * FUNDED_PAYER_MIN_SPEND_MICRO to other owners' agents, and counts up to what it paid there), so
- * price-0 runs and sock puppets with no spend of their own establish nothing. Every read is bounded
+ * RESERVE_MIN_AGE_S ago and never disputed, from at least RESERVE_MIN_FUNDED_PAYERS distinct funded
+ * payers other than the owner (each has paid FUNDED_PAYER_MIN_SPEND_MICRO to other owners' agents in
+ * matured charges, past their filing window, and counts up to what it paid there), so price-0 runs,
+ * sock puppets with no spend of their own, money a payer can still dispute back and one payer's
+ * circular spend between two owners establish nothing. Every read is bounded
  * (the balance is a public read): the record looks at the agent's oldest RECORD_SCAN charges.
  */
 @Injectable()
@@ -59,7 +61,7 @@ export class WithdrawalReserve {
     const c = this.config;
     const before = new Date(this.clock.nowMs() - c.reserveMinAgeS * 1000);
     const minSpend = BigInt(c.fundedPayerMinSpendMicro);
-    const volume = await this.transactions.fundedVolume(sql, agentId, before, minSpend, RECORD_SCAN);
-    return volume >= BigInt(c.reserveMinVolumeMicro);
+    const record = await this.transactions.fundedRecord(sql, agentId, before, minSpend, RECORD_SCAN);
+    return record.volume >= BigInt(c.reserveMinVolumeMicro) && record.payers >= c.reserveMinFundedPayers;
   }
 }

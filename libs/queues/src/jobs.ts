@@ -23,6 +23,8 @@ export interface JobPayloads {
   'agent-health.prune': { requestedAt: string };
   /** Delete invariant check results older than 7 days (every tick). */
   'invariant-checks.prune': { requestedAt: string };
+  /** Count charges past their dispute filing window, undisputed or their dispute ended, in their payers' spend (every tick). */
+  'payer-spend.mature': { requestedAt: string };
   /** Send a pending withdrawal (claim, transfer, complete or fail). */
   'withdrawal.process': { withdrawalId: string };
   /** Send a pending refund to the payer (claim, transfer, complete). */
@@ -62,6 +64,7 @@ export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
   'execution-payloads.prune': QUEUES.maintenance,
   'agent-health.prune': QUEUES.maintenance,
   'invariant-checks.prune': QUEUES.maintenance,
+  'payer-spend.mature': QUEUES.maintenance,
   'withdrawal.process': QUEUES.money,
   'refund.process': QUEUES.money,
   'escrow.release': QUEUES.money,

@@ -4,6 +4,7 @@ export { ReputationRecorder } from './reputation.recorder';
 export type { ReputationCause } from './reputation.recorder';
 export { ReputationModule } from './reputation.module';
 export { PayerStanding } from './payer-standing';
+export { CountMaturedSpend, SPEND_MATURITY_GRACE_S } from './usecases/count-matured-spend/count-matured-spend.usecase';
 export { GetReputation } from './usecases/get-reputation/get-reputation.usecase';
 export type { ReputationView } from './usecases/get-reputation/get-reputation.usecase';
 export { GetLeaderboard } from './usecases/get-leaderboard/get-leaderboard.usecase';

@@ -6,6 +6,7 @@ import { PruneUsedAuthMessages } from '@app/auth';
 import { PruneExecutionPayloads, PruneIdempotencyKeys } from '@app/execution';
 import { PruneInvariantHistory } from '@app/ledger';
 import { QUEUES } from '@app/queues';
+import { CountMaturedSpend } from '@app/reputation';
 import { JobHandlerRegistry } from '../job-handlers';
 
 /** Housekeeping jobs. Thin: each job decodes its payload and calls one domain method. */
@@ -20,6 +21,7 @@ export class MaintenanceProcessor extends WorkerHost {
     prunePayloads: PruneExecutionPayloads,
     pruneHealth: PruneHealthHistory,
     pruneInvariants: PruneInvariantHistory,
+    countMaturedSpend: CountMaturedSpend,
   ) {
     super();
     const jobs = registry.forQueue(QUEUES.maintenance);
@@ -32,6 +34,7 @@ export class MaintenanceProcessor extends WorkerHost {
     jobs.register('execution-payloads.prune', () => prunePayloads.execute());
     jobs.register('agent-health.prune', () => pruneHealth.execute());
     jobs.register('invariant-checks.prune', () => pruneInvariants.execute());
+    jobs.register('payer-spend.mature', () => countMaturedSpend.execute());
   }
 
   process(job: Job): Promise<unknown> {

@@ -37,6 +37,7 @@ import { ReputationWeight1764230000000 } from './1764230000000-ReputationWeight'
 import { UnchargedPayloads1764240000000 } from './1764240000000-UnchargedPayloads';
 import { PlatformSecrets1764270000000 } from './1764270000000-PlatformSecrets';
 import { DisputePayerProof1764280000000 } from './1764280000000-DisputePayerProof';
+import { MaturedPayerSpend1764290000000 } from './1764290000000-MaturedPayerSpend';
 import { ReputationVerdicts1764291000000 } from './1764291000000-ReputationVerdicts';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -80,5 +81,6 @@ export const MIGRATIONS = [
   UnchargedPayloads1764240000000,
   PlatformSecrets1764270000000,
   DisputePayerProof1764280000000,
+  MaturedPayerSpend1764290000000,
   ReputationVerdicts1764291000000,
 ];

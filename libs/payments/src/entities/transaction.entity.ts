@@ -13,6 +13,9 @@ export type TransactionStatus = 'completed' | 'disputed' | 'refunded';
 @Index('ix_transactions_agent_created', ['providingAgentId', 'createdAt', 'id'])
 @Index('ix_transactions_payer', ['payerWallet'])
 @Index('ux_transactions_payment', ['paymentId'], { unique: true })
+@Index('ix_transactions_spend_uncounted', ['completedAt'], {
+  where: `"spend_counted" = false AND "status" <> 'disputed'`,
+})
 // BRIN (migration Series), which TypeORM cannot declare: kept out of its comparison.
 @Index('ix_transactions_created_brin', { synchronize: false })
 export class TransactionEntity {
@@ -67,4 +70,8 @@ export class TransactionEntity {
 
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
   completedAt: Date | null;
+
+  /** Whether its agent fee has been counted in its payer's settled spend, once matured (migration MaturedPayerSpend). */
+  @Column({ name: 'spend_counted', type: 'boolean', default: false })
+  spendCounted: boolean;
 }

@@ -180,13 +180,21 @@ export class TransactionsRepository {
   /**
    * The agent's established record (resolutions §6): over its oldest `scan` charges made before
    * `before`, the agent fees settled and never disputed, from payers other than its owner that have
-   * paid at least `minSpend` to other owners' agents (`payer_spend_elsewhere`, migration ReputationWeight),
-   * each payer counted up to what it paid elsewhere. Bounded: `scan` index rows, one lookup per payer.
+   * paid at least `minSpend` to other owners' agents in matured charges (`payer_spend_elsewhere`,
+   * migrations ReputationWeight, MaturedPayerSpend), each payer counted up to what it paid elsewhere;
+   * and how many such payers there are. Bounded: `scan` index rows, one lookup per payer.
    */
-  async fundedVolume(sql: Queryable, agentId: string, before: Date, minSpend: bigint, scan: number): Promise<bigint> {
-    const [row] = await queryRows<{ volume: string }>(
+  async fundedRecord(
+    sql: Queryable,
+    agentId: string,
+    before: Date,
+    minSpend: bigint,
+    scan: number,
+  ): Promise<{ volume: bigint; payers: number }> {
+    const [row] = await queryRows<{ volume: string; payers: number }>(
       sql,
-      `SELECT coalesce(sum(least(v.volume, v.elsewhere)) FILTER (WHERE v.elsewhere >= $4), 0)::text AS volume FROM (
+      `SELECT coalesce(sum(least(v.volume, v.elsewhere)) FILTER (WHERE v.elsewhere >= $4), 0)::text AS volume,
+              (count(*) FILTER (WHERE v.elsewhere >= $4))::int AS payers FROM (
          SELECT p.payer, sum(p.agent_fee) AS volume, payer_spend_elsewhere(p.payer, a.owner) AS elsewhere
            FROM (SELECT lower(t.payer_wallet) AS payer, t.agent_fee, t.status, t.dispute_id FROM transactions t
                   WHERE t.providing_agent_id = $1 AND t.created_at <= $2 ORDER BY t.created_at LIMIT $3) p,
@@ -195,7 +203,7 @@ export class TransactionsRepository {
           GROUP BY p.payer, a.owner) v`,
       [agentId, before, scan, minSpend.toString()],
     );
-    return BigInt(row.volume);
+    return { volume: BigInt(row.volume), payers: row.payers };
   }
 }
 

@@ -3,6 +3,7 @@ import { AppException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { PaymentsDueRun, PaymentsShift, PaymentsTestClock } from '@app/payments';
+import { CountMaturedSpend } from '@app/reputation';
 import { DisputeTimeouts } from '../../dispute-timeouts';
 import { DisputesRepository } from '../../disputes.repository';
 import { ResolveOverdueDispute } from '../resolve-overdue-dispute/resolve-overdue-dispute.usecase';
@@ -23,7 +24,7 @@ export interface TestClockAdvance {
  * `seconds` later, so a team can see escrow release, a dispute's response window close and a
  * withdrawal go out without waiting days. Each process reads time from its own clock and compares it
  * with stored due times, so the stored times move back, all in one transaction; then the work now
- * due runs (the worker's own steps, claim-guarded). Amounts never change, so the money invariants
+ * due runs (the worker's own steps, claim-guarded; matured charges join their payers' spend). Amounts never change, so the money invariants
  * hold. Local settlement only: nothing else may be hurried past a real deadline.
  */
 @Injectable()
@@ -35,6 +36,7 @@ export class AdvanceTestClock {
     private readonly disputes: DisputesRepository,
     private readonly timeouts: DisputeTimeouts,
     private readonly resolveOverdue: ResolveOverdueDispute,
+    private readonly maturedSpend: CountMaturedSpend,
   ) {}
 
   async execute(seconds: number): Promise<TestClockAdvance> {
@@ -58,6 +60,8 @@ export class AdvanceTestClock {
     let disputesResolved = 0;
     for (const id of await this.timeouts.due()) if (await this.resolveOverdue.execute(id)) disputesResolved++;
     const run = await this.payments.runDue();
+    // Charges now past their filing window join their payers' settled spend, as the worker's sweep would.
+    await this.maturedSpend.execute();
     return { seconds, shifted, done: { ...run, disputesResolved } };
   }
 }
