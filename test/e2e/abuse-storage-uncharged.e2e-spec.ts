@@ -7,6 +7,7 @@ import { canonicalJson } from '@app/json-schema';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { BEARER, blob } from '../support/abuse-storage';
 import { capabilityPayload, registerAgent } from '../support/factories';
+import { matureSpend } from '../support/payer-spend';
 import { freePort } from '../support/ports';
 import { builtApp, RunningProcess, startProcess, waitFor } from '../support/processes';
 import { parsePrometheus, sampleValue } from '../support/prometheus';
@@ -86,7 +87,7 @@ describe('abuse: filling the database with free failed runs (e2e)', () => {
       STORAGE_METRICS_INTERVAL_MS: '500',
       MAINTENANCE_INTERVAL_MS: '500',
       PAYLOAD_STORAGE_CAP_BYTES: String(CAP),
-      // One paid 0.01 run elsewhere makes a payer funded (the retry test below).
+      // One paid 0.01 run elsewhere, a filing window old, makes a payer funded (the retry test below).
       FUNDED_PAYER_MIN_SPEND_MICRO: '10000',
     });
     ds = api.app.get(DataSource);
@@ -191,11 +192,10 @@ describe('abuse: filling the database with free failed runs (e2e)', () => {
 
   it("keeps a funded payer's large failed input whole, so the contract's retry still runs it", async () => {
     const payer = newWallet();
-    const elsewhere = await registerOwn();
-    expect((await execute(elsewhere, { text: 'paid' }, payer)).res.status).toBe(200);
-    const agentId = await registerOwn();
+    expect((await execute(await registerOwn(), { text: 'paid' }, payer)).res.status).toBe(200);
+    await matureSpend(api, [payer]); // its 0.01 can no longer be disputed back: spend
     const input = { mode: 'flaky', blob: blob(4_096) };
-    const large = await execute(agentId, input, payer);
+    const large = await execute(await registerOwn(), input, payer);
     expect(large.res.status).toBe(502);
     expect((await row(large.requestId)).input).toEqual(input);
     const retried = await api.request('POST', `/api/v1/execute/${large.requestId}/retry`);

@@ -11,7 +11,8 @@ const BACKFILL_MATURED = `interval '7 days 1 hour'`;
  *   `payer_spend_mature(cutoff, limit)` claims up to `limit` uncounted charges completed at or before
  *   `cutoff` that have no pending dispute (the worker passes now - DISPUTE_FILING_WINDOW_S - a grace),
  *   marks them counted and adds, per payer and owner, the agent fee (no dispute, or agent_wins), half
- *   of it (split, what the agent kept) or nothing (client_wins: refunded; a payer's own agents).
+ *   of it (split, what the agent kept) or nothing (client_wins: refunded; a payer's own agents; a chain
+ *   sub-call an agent made with the payer's budget).
  *   Claimed FOR UPDATE SKIP LOCKED: two workers never count a charge twice.
  * - `ix_transactions_spend_uncounted`: the uncounted charges not under dispute, by completion: the
  *   sweep reads the oldest `limit` of them (the last window's charges, plus any past it).
@@ -37,7 +38,7 @@ export class MaturedPayerSpend1764290000000 implements MigrationInterface {
       SELECT lower(t.payer_wallet), lower(a.wallet), sum(${KEPT})
         FROM transactions t JOIN agents a ON a.id = t.providing_agent_id
         LEFT JOIN disputes d ON d.id = t.dispute_id
-       WHERE t.spend_counted AND lower(t.payer_wallet) <> lower(a.wallet)
+       WHERE t.spend_counted AND ${PAYERS_OWN_CHOICE} AND lower(t.payer_wallet) <> lower(a.wallet)
        GROUP BY 1, 2 HAVING sum(${KEPT}) > 0`);
     await q.query(
       `INSERT INTO payer_spend (payer, amount) SELECT payer, sum(amount) FROM payer_owner_spend GROUP BY payer`,
@@ -68,6 +69,13 @@ export class MaturedPayerSpend1764290000000 implements MigrationInterface {
 const KEPT = `CASE WHEN t.status = 'refunded' THEN 0 WHEN d.resolution->>'outcome' = 'split' THEN t.agent_fee - t.agent_fee / 2
   ELSE t.agent_fee END`;
 
+/**
+ * A charge the payer's wallet asked for itself (`requesting_agent` a wallet): a chain sub-call an agent
+ * made (`requesting_agent` its id) spends the payer's budget on the agent's choice, which buys the
+ * payer no standing (issue 52, M2).
+ */
+const PAYERS_OWN_CHOICE = `t.requesting_agent LIKE '0x%'`;
+
 /** Counts up to p_limit matured charges (completed at or before p_cutoff, no pending dispute); answers how many. */
 const PAYER_SPEND_MATURE = `CREATE FUNCTION payer_spend_mature(p_cutoff timestamptz, p_limit integer)
   RETURNS integer LANGUAGE plpgsql AS $$
@@ -79,11 +87,11 @@ const PAYER_SPEND_MATURE = `CREATE FUNCTION payer_spend_mature(p_cutoff timestam
                        WHERE u.spend_counted = false AND u.status <> 'disputed' AND u.completed_at <= p_cutoff
                        ORDER BY u.completed_at LIMIT greatest(p_limit, 0) FOR UPDATE SKIP LOCKED)
          AND t.spend_counted = false AND t.status <> 'disputed'
-      RETURNING t.payer_wallet, t.providing_agent_id, t.agent_fee, t.status, t.dispute_id),
+      RETURNING t.payer_wallet, t.requesting_agent, t.providing_agent_id, t.agent_fee, t.status, t.dispute_id),
     kept AS (
       SELECT lower(t.payer_wallet) AS payer, lower(a.wallet) AS owner, sum(${KEPT}) AS amount
         FROM claimed t JOIN agents a ON a.id = t.providing_agent_id LEFT JOIN disputes d ON d.id = t.dispute_id
-       WHERE lower(t.payer_wallet) <> lower(a.wallet)
+       WHERE ${PAYERS_OWN_CHOICE} AND lower(t.payer_wallet) <> lower(a.wallet)
        GROUP BY 1, 2 HAVING sum(${KEPT}) > 0),
     owners AS (
       INSERT INTO payer_owner_spend AS s (payer, owner, amount) SELECT payer, owner, amount FROM kept ORDER BY payer, owner
