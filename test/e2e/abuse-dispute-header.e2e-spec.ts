@@ -7,6 +7,7 @@ import { TestAgentServer } from '../support/agent-server';
 import { clientSignature, fileDispute, paidExecute, PaidCall, resolveDispute } from '../support/disputes';
 import { evmEnv } from '../support/evm-env';
 import { REGISTRATION_FEE_MICROS, registerAgent } from '../support/factories';
+import { invariantViolations } from '../support/disputes-worker';
 import { waitFor } from '../support/processes';
 import { authorizationsOnChain, rebuildHeader } from '../support/rebuilt-headers';
 import { newWallet } from '../support/wallets';
@@ -57,7 +58,7 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
       );
       expect(registered.status).toBe(201);
       agentId = registered.body.data.id;
-      await chain.mint(payer.address, 3n * PRICE);
+      await chain.mint(payer.address, 4n * PRICE);
     }, 120_000);
     afterAll(async () => {
       await api?.close();
@@ -80,6 +81,20 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
     }
     const score = async () => (await api.request('GET', `/api/v1/reputation/${agentId}`)).body.data.score as number;
     const dispute = async (id: string) => (await api.request('GET', `/api/v1/disputes/${id}`)).body.data;
+    const account = async (kind: string) =>
+      BigInt(
+        (
+          await ds.query(`SELECT coalesce((SELECT balance FROM ledger_accounts WHERE code = $1), 0)::text AS b`, [
+            `agent:${agentId}:${kind}`,
+          ])
+        )[0].b,
+      );
+    /** What the agent holds: escrow plus available (the frozen part apart). */
+    const held = async () => (await account('escrow')) + (await account('available'));
+    const postings = async (disputeId: string) =>
+      (await ds.query(`SELECT code FROM ledger_transactions WHERE ref_id = $1 ORDER BY code`, [disputeId])).map(
+        (r: { code: string }) => r.code,
+      );
     const refunds = async () =>
       Number(
         (await ds.query(`SELECT count(*)::int AS n FROM refunds WHERE lower(wallet) = lower($1)`, [payer.address]))[0]
@@ -93,6 +108,7 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
       expect(rebuilt).toEqual([call.payment.value]);
       const scoreBefore = await score();
       const payerOnChain = await chain.balanceOf(payer.address);
+      const heldBefore = await held();
       const filed = await api.request('POST', '/api/v1/disputes', {
         body: { transactionId: call.transactionId, reason: 'Nothing came back' },
         headers: { 'X-PAYMENT': rebuilt[0] },
@@ -110,6 +126,12 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
       expect(filed.headers.get('link')).toMatch(/rel="deprecation"/);
       expect(await score()).toBe(scoreBefore);
       expect((await dispute(d.disputeId)).verified).toBe(false);
+      // Nothing frozen: the agent still holds its earnings (the hold not frozen), its balance shows nothing disputed.
+      expect([await account('frozen'), await held(), await postings(d.disputeId)]).toEqual([0n, heldBefore, []]);
+      const [hold] = await ds.query(`SELECT status FROM escrow_holds WHERE transaction_id = $1`, [call.transactionId]);
+      expect(hold?.status ?? 'none').not.toBe('frozen');
+      const balance = (await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data;
+      expect(balance.totalDisputed).toBe('0.000000');
 
       // The response window closes unanswered: the deadline leaves it to an admin, and no money moves.
       await windowClosed(d.respondBy);
@@ -118,7 +140,7 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
       expect({ status: after.status, resolution: after.resolution, frozen: after.frozenAmount }).toEqual({
         status: 'pending',
         resolution: null,
-        frozen: '0.009500',
+        frozen: '0.000000',
       });
       expect([await score(), await refunds(), await chain.balanceOf(payer.address)]).toEqual([
         scoreBefore,
@@ -150,6 +172,16 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
         evidenceKey: expect.stringMatching(/^[0-9a-f]{64}$/),
       });
       expect(confirmed.headers.get('deprecation')).toBeNull();
+      // The payer's confirmation freezes the earnings, as a verified filing does.
+      expect((await dispute(d.disputeId)).frozenAmount).toBe('0.009500');
+      expect([await account('frozen'), await held(), await postings(d.disputeId)]).toEqual([
+        9_500n,
+        heldBefore - 9_500n,
+        ['dispute.frozen'],
+      ]);
+      expect((await api.request('GET', `/api/v1/payments/balance/${agentId}`)).body.data.totalDisputed).toBe(
+        '0.009500',
+      );
       expect(await score()).toBe(scoreBefore - 5);
       await windowClosed(confirmed.body.data.respondBy);
       expect(await api.app.get(ResolveOverdueDispute).execute(d.disputeId)).toBe(true);
@@ -161,6 +193,8 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
       ]);
       expect(resolved.resolution.refundAmount).toBe('0.010000');
       expect(await refunds()).toBe(1);
+      expect(await account('frozen')).toBe(0n);
+      expect(await invariantViolations(ds)).toEqual([]);
     }, 60_000);
 
     it('an admin decides an unverified dispute the payer never confirmed (agent_wins releases the earnings)', async () => {
@@ -170,6 +204,7 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
         .filter((h) => h === call.payment.value);
       const filed = await fileDispute(api, call, {}, { 'X-PAYMENT': header });
       expect([filed.status, filed.body.data.verified]).toEqual([201, false]);
+      const heldBefore = await held();
       const before = await score();
       const resolved = await resolveDispute(api, filed.body.data.disputeId, 'agent_wins');
       expect([resolved.status, resolved.body.data.resolution.outcome, resolved.body.data.verified]).toEqual([
@@ -178,6 +213,38 @@ describe('abuse: a dispute filed with a payment header rebuilt from chain data (
         false,
       ]);
       expect(await score()).toBe(before + 2);
+      // Nothing was frozen, so nothing is released: the agent keeps what it held.
+      expect([await account('frozen'), await held(), await postings(filed.body.data.disputeId)]).toEqual([
+        0n,
+        heldBefore,
+        [],
+      ]);
+      expect(await invariantViolations(ds)).toEqual([]);
+    });
+
+    it("an admin's client_wins of an unconfirmed dispute refunds from what the agent holds then", async () => {
+      const call = await paid();
+      const [header] = (await authorizationsOnChain(chain, payer.address))
+        .map(rebuildHeader)
+        .filter((h) => h === call.payment.value);
+      const filed = await fileDispute(api, call, {}, { 'X-PAYMENT': header });
+      expect([filed.status, filed.body.data.verified]).toEqual([201, false]);
+      expect((await dispute(filed.body.data.disputeId)).frozenAmount).toBe('0.000000');
+      const heldBefore = await held();
+      const refundsBefore = await refunds();
+      const resolved = await resolveDispute(api, filed.body.data.disputeId, 'client_wins');
+      expect(resolved.status).toBe(200);
+      expect(resolved.body.data).toMatchObject({
+        verified: false,
+        frozenAmount: '0.009500',
+        outstandingAmount: '0.000000',
+        resolution: { outcome: 'client_wins', refundAmount: '0.010000', releasedAmount: '0.000000' },
+      });
+      // The earnings the agent held went back (frozen and refunded in the resolution's transaction), no debt.
+      expect([await account('frozen'), await held(), await account('owed')]).toEqual([0n, heldBefore - 9_500n, 0n]);
+      expect(await postings(filed.body.data.disputeId)).toEqual(['dispute.frozen', 'dispute.refunded']);
+      expect(await refunds()).toBe(refundsBefore + 1);
+      expect(await invariantViolations(ds)).toEqual([]);
     });
 
     it('the SDK files with the payer signature even when given the payment header: verified', async () => {

@@ -68,6 +68,15 @@ export class DisputesRepository {
     return row ? toEntity(row) : null;
   }
 
+  /** What was frozen for the dispute after filing (the payer's confirmation, or an admin's refund of an unverified one). */
+  async recordFreeze(sql: Queryable, id: string, f: { frozen: bigint; from: 'escrow' | 'available' }): Promise<void> {
+    await sql.query(`UPDATE disputes SET frozen_amount = $2, frozen_from = $3 WHERE id = $1`, [
+      id,
+      f.frozen.toString(),
+      f.from,
+    ]);
+  }
+
   async findById(id: string, sql: Queryable = this.dataSource): Promise<DisputeEntity | null> {
     const [row] = await queryRows<Record<string, unknown>>(sql, `SELECT ${COLUMNS} FROM disputes WHERE id = $1`, [id]);
     return row ? toEntity(row) : null;

@@ -29,6 +29,7 @@ export { PaymentsTestClock } from './test-clock';
 export type { PaymentsDueRun, PaymentsShift } from './test-clock';
 export { FailWithdrawal } from './usecases/fail-withdrawal/fail-withdrawal.usecase';
 export { FreezeDisputedEarnings } from './usecases/freeze-disputed-earnings/freeze-disputed-earnings.usecase';
+export { FreezeHeldEarnings } from './usecases/freeze-held-earnings/freeze-held-earnings.usecase';
 export type { Freeze } from './usecases/freeze-disputed-earnings/freeze-disputed-earnings.usecase';
 export { GetBalance } from './usecases/get-balance/get-balance.usecase';
 export type { AgentBalance } from './usecases/get-balance/get-balance.usecase';

@@ -1,5 +1,6 @@
 import { FailWithdrawal } from './fail-withdrawal/fail-withdrawal.usecase';
 import { FreezeDisputedEarnings } from './freeze-disputed-earnings/freeze-disputed-earnings.usecase';
+import { FreezeHeldEarnings } from './freeze-held-earnings/freeze-held-earnings.usecase';
 import { GetBalance } from './get-balance/get-balance.usecase';
 import { GetDisputeDebt } from './get-dispute-debt/get-dispute-debt.usecase';
 import { GetDisputedTransaction } from './get-disputed-transaction/get-disputed-transaction.usecase';
@@ -20,7 +21,7 @@ import { SettleDisputedEarnings } from './settle-disputed-earnings/settle-disput
 export { FailWithdrawal, FreezeDisputedEarnings, GetBalance, GetDisputeDebt, GetDisputedTransaction };
 export { GetEarningsHistory, GetTransaction, GetWithdrawal, ListWithdrawals, ProcessRefund, ProcessWithdrawal };
 export { RecoverRegistrationPayment, ReleaseDueHolds, ReleaseHold, RequestWithdrawal, RetryRefund };
-export { ListPendingPayouts, SettleDisputedEarnings };
+export { FreezeHeldEarnings, ListPendingPayouts, SettleDisputedEarnings };
 export { PENDING_KINDS } from './list-pending-payouts/list-pending-payouts.usecase';
 export type { PendingKind, PendingMoney, PendingMoneyList } from './list-pending-payouts/list-pending-payouts.usecase';
 export type { Freeze } from './freeze-disputed-earnings/freeze-disputed-earnings.usecase';
@@ -36,6 +37,7 @@ export type {
 export const PAYMENTS_USECASES = [
   FailWithdrawal,
   FreezeDisputedEarnings,
+  FreezeHeldEarnings,
   GetBalance,
   GetDisputeDebt,
   GetDisputedTransaction,

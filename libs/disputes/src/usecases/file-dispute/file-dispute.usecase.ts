@@ -25,9 +25,9 @@ export interface FileDisputeCommand {
  * filing window. One transaction: the signature spent, the transaction marked disputed (its row
  * lock queues concurrent filings; the losers find it disputed), the earnings frozen, the dispute
  * row, reputation -5 and `dispute.filed`. The response deadline is a delayed job plus the sweeper.
- * A filing proved only by a payment header anyone can rebuild (evm settlement) is unverified: the
- * earnings frozen and `dispute.filed` sent as usual, but no reputation change, no evidence key and no
- * deadline job (an admin decides it) until the payer's signature confirms it (ConfirmDispute).
+ * A filing proved only by a payment header anyone can rebuild (evm settlement) is unverified: nothing
+ * frozen, `dispute.filed` sent as usual, but no reputation change, no evidence key and no deadline job
+ * (an admin decides it) until the payer's signature confirms it (ConfirmDispute, which freezes then).
  */
 @Injectable()
 export class FileDispute {
@@ -76,7 +76,8 @@ export class FileDispute {
     const respondBy = new Date(now.getTime() + this.config.disputeResponseWindowS * 1000);
     const dispute = await this.tx.run(async (manager) => {
       if (proof.signed) await this.walletAuth.consume(manager, proof.signed);
-      const frozen = await this.freezeEarnings.execute(manager, charged.id, id);
+      // An unverified filing freezes nothing (anyone could make it): the payer's confirmation does.
+      const frozen = await this.freezeEarnings.execute(manager, charged.id, id, { freeze: proof.verified });
       const row = {
         id,
         transactionId: charged.id,

@@ -63,7 +63,8 @@ export class ResolveDispute {
       const settled = await this.settleEarnings.execute(manager, {
         disputeId: d.id,
         transaction: charged,
-        frozen: d.frozenAmount,
+        // Null: an unverified filing froze nothing, so a refund takes what the agent holds now.
+        frozen: d.verified || d.frozenAmount > 0n ? d.frozenAmount : null,
         refund,
         transactionStatus,
         ...disputeMoneyIds(d.id),
@@ -82,6 +83,7 @@ export class ResolveDispute {
       const stored = d.platformEvidence as { requestId?: string | null; facts?: { requestId?: string | null } };
       const requestId = stored.requestId ?? stored.facts?.requestId;
       if (cmd.outcome === 'client_wins' && requestId) await this.executions.execute(manager, requestId);
+      if (settled.frozenNow) await this.repo.recordFreeze(manager, d.id, settled.frozenNow);
       await this.repo.resolve(manager, d.id, resolution, now, settled.advanced);
       // An unverified filing moved nothing when filed: it is counted now, still moving nothing.
       if (!d.verified)

@@ -6,12 +6,16 @@ import { AgentDebtsRepository } from '../../debts/agent-debts.repository';
 import { RefundEntity } from '../../entities/refund.entity';
 import { RefundsService } from '../../refunds.service';
 import { DisputedTransaction, TransactionsRepository } from '../../repositories/transactions.repository';
+import { Freeze, FreezeHeldEarnings } from '../freeze-held-earnings/freeze-held-earnings.usecase';
 
 export interface SettleDisputedEarningsCommand {
   disputeId: string;
   transaction: DisputedTransaction;
-  /** What filing froze of the transaction's earnings. */
-  frozen: bigint;
+  /**
+   * What filing froze of the transaction's earnings; null: nothing yet (an unverified filing), so a refund first
+   * freezes what the agent holds of them now (FreezeHeldEarnings), the rest its debt as for earnings withdrawn.
+   */
+  frozen: bigint | null;
   /** What the resolution gives back to the payer (disputes' rule): of the agent fee, and its parts of earnings and platform cut. */
   refund: { fee: bigint; cut: bigint; earnings: bigint };
   /** The transaction's status once settled. */
@@ -36,6 +40,8 @@ export interface DisputeSettlement {
   advanced: bigint;
   /** Released to the agent (its debts repaid first). */
   releasedAmount: bigint;
+  /** What this settlement froze first (the command's `frozen` was null and the outcome refunds), else null. */
+  frozenNow: Freeze | null;
   refund: RefundEntity | null;
   /** Refunds that the release opened by repaying older debts (wake them after commit). */
   repaymentRefundIds: string[];
@@ -56,29 +62,36 @@ export class SettleDisputedEarnings {
     private readonly refunds: RefundsService,
     private readonly credit: AgentCredit,
     private readonly debts: AgentDebtsRepository,
+    private readonly freezeHeld: FreezeHeldEarnings,
   ) {}
 
   async execute(sql: Queryable, d: SettleDisputedEarningsCommand): Promise<DisputeSettlement> {
-    const { transaction: tx, frozen, refund: share } = d;
-    const fromEarnings = share.earnings < frozen ? share.earnings : frozen;
-    const shortfall = share.earnings - fromEarnings;
-    const advanced = d.advance ? shortfall : 0n;
-    const outstanding = shortfall - advanced;
-    const refundedNow = share.cut + fromEarnings + advanced;
-    const released = frozen - fromEarnings;
+    const { transaction: tx, refund: share } = d;
     const payer = tx.payerWallet;
     // The transaction's row, then every account this takes, in the ledger's lock order (revenue
     // before the agent's accounts, as a charge takes them), before the postings that need them.
     await this.transactions.endDispute(sql, tx.id, d.transactionStatus);
     await this.ledger.openAccounts(sql, [Accounts.clientRefundPayable(payer), Accounts.clientRefundDue(payer)]);
-    await this.ledger.lockBalances(sql, [
+    const accounts = [
       Accounts.platformRevenue().code,
       Accounts.clientRefundPayable(payer).code,
       Accounts.clientRefundDue(payer).code,
       Accounts.agentFrozen(tx.agentId).code,
       Accounts.agentAvailable(tx.agentId).code,
       Accounts.agentOwed(tx.agentId).code,
-    ]);
+    ];
+    // Nothing frozen at filing (unverified): a refund takes what the agent holds now (its escrow hold locked first,
+    // as a release takes it); agent_wins moves nothing.
+    const frozenNow =
+      d.frozen === null && share.earnings > 0n ? await this.freezeHeld.execute(sql, tx, d.disputeId, accounts) : null;
+    if (!frozenNow) await this.ledger.lockBalances(sql, accounts);
+    const frozen = frozenNow?.frozen ?? d.frozen ?? 0n;
+    const fromEarnings = share.earnings < frozen ? share.earnings : frozen;
+    const shortfall = share.earnings - fromEarnings;
+    const advanced = d.advance ? shortfall : 0n;
+    const outstanding = shortfall - advanced;
+    const refundedNow = share.cut + fromEarnings + advanced;
+    const released = frozen - fromEarnings;
     let refund: RefundEntity | null = null;
     if (refundedNow > 0n) {
       refund = await this.refunds.open(sql, {
@@ -139,6 +152,7 @@ export class SettleDisputedEarnings {
       outstanding,
       advanced,
       releasedAmount: released,
+      frozenNow,
       refund,
       repaymentRefundIds,
     };
