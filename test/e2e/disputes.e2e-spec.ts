@@ -48,7 +48,7 @@ describe('Disputes: routes (e2e)', () => {
     (await ds.query(`SELECT status, dispute_id AS "disputeId" FROM transactions WHERE id = $1`, [id]))[0];
 
   describe('POST /disputes', () => {
-    it('the payer with the original payment header files: 201 pending, respondBy 48 h later, the transaction disputed, reputation -5, dispute.filed', async () => {
+    it('the payer with the original payment header files: 201 pending, respondBy 48 h later, the transaction disputed, dispute.filed (weighted model: an accusation, 0)', async () => {
       const call = await execute();
       const res = await fileDispute(api, call, { reason: 'Wrong language', evidence: 'Asked for French, got Spanish' });
       expect(res.status).toBe(201);
@@ -73,7 +73,8 @@ describe('Disputes: routes (e2e)', () => {
         `SELECT type, delta, ref_id AS "refId" FROM reputation_events WHERE agent_id = $1 AND type LIKE 'dispute.%'`,
         [agentId],
       );
-      expect(event).toEqual({ type: 'dispute.filed', delta: -5, refId: d.disputeId });
+      // The weighted model (the default) lands a filing's penalty with the loss (resolutions §7, issue 52).
+      expect(event).toEqual({ type: 'dispute.filed', delta: 0, refId: d.disputeId });
       const [outbox] = await ds.query(
         `SELECT agent_id AS "agentId", data FROM outbox_events WHERE type = 'dispute.filed'`,
       );

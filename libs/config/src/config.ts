@@ -3,6 +3,7 @@ import { isAddress } from 'ethers';
 import ipaddr from 'ipaddr.js';
 import { AppConfig, NodeEnv, PaymentNetwork, SettlementMode } from './app-config';
 import { ConfigError, Env, isLoopbackHost, Reader } from './config-reader';
+import { readReserveAndReputation } from './config-reputation';
 import { DEV_CHAIN_TOKEN_SEED, DEV_PLATFORM_WALLET, DEV_SIGNING_SEED, publicValueProblems } from './public-values';
 
 export { ConfigError } from './config-reader';
@@ -204,19 +205,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.escrowHoldCriticalS = r.int('ESCROW_HOLD_CRITICAL_S', 604_800);
   c.disputeResponseWindowS = r.int('DISPUTE_RESPONSE_WINDOW_S', 172_800, 1);
   c.disputeFilingWindowS = r.int('DISPUTE_FILING_WINDOW_S', 604_800, 1);
-  c.withdrawalReserve = r.oneOf('WITHDRAWAL_RESERVE', ['on', 'off'], 'on') === 'on';
-  // The record is paid volume from funded payers (resolutions §6); RESERVE_MIN_EXECUTIONS and RESERVE_MIN_PAYERS are retired (ignored).
-  c.reserveMinVolumeMicro = r.int('RESERVE_MIN_VOLUME_MICRO', 10_000_000, 0);
-  c.reserveMinAgeS = r.int('RESERVE_MIN_AGE_S', 259_200, 0);
-  // And that many distinct funded payers in it: one payer's circular spend establishes nothing (issue 52).
-  c.reserveMinFundedPayers = r.int('RESERVE_MIN_FUNDED_PAYERS', 3, 1, 1_000);
   c.refundDustMicro = r.int('REFUND_DUST_MICRO', 10_000, 0, 1_000_000_000);
-  c.reputationPayerDailyCap = r.int('REPUTATION_PAYER_DAILY_CAP', 3, 0, 100);
-  c.reputationPenaltyIntervalS = r.int('REPUTATION_PENALTY_INTERVAL_S', 3_600, 0);
-  c.reputationModel = r.oneOf('REPUTATION_MODEL', ['weighted', 'spec'], 'weighted');
-  c.fundedPayerMinSpendMicro = r.int('FUNDED_PAYER_MIN_SPEND_MICRO', 1_000_000, 1);
-  c.reputationUnfundedPenaltyCap = r.int('REPUTATION_UNFUNDED_PENALTY_CAP', 5, 0, 100);
-  c.reputationFundedPenaltyCap = r.int('REPUTATION_FUNDED_PENALTY_CAP', 10, 0, 100);
+  readReserveAndReputation(r, c);
 
   const delays = (r.str('WEBHOOK_RETRY_DELAYS_MS', '0,60000,300000,1800000,7200000') ?? '')
     .split(',')
