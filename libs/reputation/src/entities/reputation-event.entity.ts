@@ -9,6 +9,8 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn 
 @Index('ix_reputation_events_payer', { synchronize: false })
 // (agent_id, created_at) WHERE funded = false AND delta < 0: the unfunded payers' recent penalties (migration ReputationWeight).
 @Index('ix_reputation_events_unfunded', { synchronize: false })
+// (agent_id, created_at) WHERE funded = true AND delta < 0: the funded payers' recent penalties (migration ReputationVerdicts).
+@Index('ix_reputation_events_funded', { synchronize: false })
 export class ReputationEventEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_reputation_events' })
   id: string;
