@@ -2586,7 +2586,7 @@ export interface components {
             createdAt: string;
             /** @description The change applied (after the 0-100 clamp) */
             delta: number;
-            /** @description What caused it: a transaction (tx_), an execution (req_), a dispute */
+            /** @description What caused it: a transaction (tx_) or a dispute (dsp_); null for a failed run (its request id is its payer's) */
             refId: string | null;
             /** @description The score after this change */
             score: number;
