@@ -243,7 +243,8 @@ async function main(): Promise<void> {
     const honest = await b.register(fast.url);
     const fundedOwner = wallet();
     const funded = await b.register(fast.url, fundedOwner);
-    await b.execute(wallet(), funded); // its paid record
+    await b.execute(wallet(), funded); // its paid record, counted once matured (as the worker's sweep would)
+    await pg.query(`UPDATE transactions SET spend_counted = true WHERE providing_agent_id = $1`, [funded]);
     for (const [variant, extra] of Object.entries(VARIANTS)) {
       const worker = startWorker(extra);
       try {

@@ -1,5 +1,6 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
+import { matureSpend } from '../support/payer-spend';
 import { JobProducer } from '@app/queues';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
@@ -155,8 +156,10 @@ describe('abuse: one owner or payer only slows itself (e2e, the worker process)'
       const funded = newWallet();
       const honest = await register(fastAgent.url, funded);
       // A paid record: another wallet's charged run on the owner's agent (synchronous: the worker never saw this owner).
-      const paid = await execute(newWallet(), honest, 'paid');
-      expect(paid.status).toBe(200);
+      const client = newWallet();
+      expect((await execute(client, honest, 'paid')).status).toBe(200);
+      // A record counts once its charges can no longer be disputed.
+      expect((await matureSpend(api, [client])).counted).toBeGreaterThanOrEqual(1);
       const agents: string[] = [];
       for (const s of servers) agents.push(await register(s.url));
       const payers = agents.map(() => newWallet());

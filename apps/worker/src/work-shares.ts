@@ -10,7 +10,12 @@ const RECORD_TTL_MS = 60_000;
 const RECORD_MAX = 10_000;
 /** The pool of parties with no paid record. */
 const POOL: Pick<Lane, 'scope' | 'key'> = { scope: 'pool', key: 'unfunded' };
-/** An owner whose agents held slots without answering lately (STALL_RUNS runs in STALL_WINDOW_MS that ended uncharged after half the run timeout or more) takes its place in the pool, whatever its paid record, for STALL_TTL_MS. */
+/**
+ * An owner whose agents held slots long lately (STALL_RUNS runs in STALL_WINDOW_MS that took STALL_MIN_MS or
+ * more, or half the run timeout if less, whatever their outcome: a 4xx or a price-0 answer just under any
+ * timeout threshold holds a slot as well) takes its place in the pool, whatever its paid record, for STALL_TTL_MS.
+ */
+const STALL_MIN_MS = 5_000;
 const STALL_WINDOW_MS = 600_000;
 const STALL_RUNS = 2;
 const STALL_TTL_MS = 10_000;
@@ -70,7 +75,7 @@ export class WorkShares {
     const now = this.clock.nowMs();
     const known = this.stalls.get(owner);
     if (known && known.until > now) return known.stalling;
-    const minMs = Math.floor(this.config.executionTimeoutMs / 2);
+    const minMs = Math.min(STALL_MIN_MS, Math.floor(this.config.executionTimeoutMs / 2));
     const stalling = await this.parties.stalling(owner, { withinMs: STALL_WINDOW_MS, minMs, atLeast: STALL_RUNS });
     if (this.stalls.size >= RECORD_MAX) this.stalls.clear();
     this.stalls.set(owner, { stalling, until: now + STALL_TTL_MS });

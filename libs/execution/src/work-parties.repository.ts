@@ -53,12 +53,14 @@ export class WorkPartiesRepository {
 
   /**
    * Agent fees (micro-USDC) a payer's charges kept, to agents other wallets registered (what it
-   * paid its own agents is not counted), over its newest RECORD_WINDOW charges.
+   * paid its own agents is not counted), over its newest RECORD_WINDOW charges. Only matured charges
+   * (`spend_counted`: past the dispute filing window, undisputed) make a record: a charge disputed back
+   * buys nothing.
    */
   async paidBy(payer: string): Promise<bigint> {
     return this.sum(
       `SELECT t.agent_fee FROM transactions t JOIN agents a ON a.id = t.providing_agent_id
-        WHERE t.payer_wallet = $1 AND t.status = 'completed' AND lower(a.wallet) <> $1 LIMIT ${RECORD_WINDOW}`,
+        WHERE t.payer_wallet = $1 AND t.status = 'completed' AND t.spend_counted AND lower(a.wallet) <> $1 LIMIT ${RECORD_WINDOW}`,
       payer.toLowerCase(),
     );
   }
@@ -68,16 +70,16 @@ export class WorkPartiesRepository {
     // Agents keep their wallet checksummed (ix_agents_wallet); charges keep the payer's lower-case.
     return this.sum(
       `SELECT t.agent_fee FROM agents a JOIN transactions t ON t.providing_agent_id = a.id
-        WHERE a.wallet = $2 AND t.status = 'completed' AND t.payer_wallet <> $1 LIMIT ${RECORD_WINDOW}`,
+        WHERE a.wallet = $2 AND t.status = 'completed' AND t.spend_counted AND t.payer_wallet <> $1 LIMIT ${RECORD_WINDOW}`,
       owner.toLowerCase(),
       normalizeWallet(owner),
     );
   }
 
   /**
-   * Whether an owner's agents held slots without answering lately: at least `atLeast` of their runs
-   * created in the last `withinMs` ended uncharged (failed, timed out) after `minMs` or more (by the
-   * index of an agent's executions by creation).
+   * Whether an owner's agents held slots long lately: at least `atLeast` of their runs created in the
+   * last `withinMs` took `minMs` or more, whatever their outcome (a refusal, a price-0 answer or a
+   * timeout holds a slot as long as a paid answer), by the index of an agent's executions by creation.
    */
   async stalling(owner: string, o: { withinMs: number; minMs: number; atLeast: number }): Promise<boolean> {
     const [row] = await queryRows<{ n: number }>(
@@ -85,7 +87,7 @@ export class WorkPartiesRepository {
       `SELECT count(*)::int AS n FROM (
          SELECT 1 FROM agents a JOIN executions e ON e.agent_id = a.id
           WHERE a.wallet = $1 AND e.created_at > now() - make_interval(secs => $2::double precision / 1000)
-            AND e.status IN ('failed', 'timeout') AND e.execution_time_ms >= $3 LIMIT $4) s`,
+            AND e.execution_time_ms >= $3 LIMIT $4) s`,
       [normalizeWallet(owner), o.withinMs, o.minMs, o.atLeast],
     );
     return row.n >= o.atLeast;
