@@ -82,6 +82,14 @@ export class DisputesRepository {
     return row ? toEntity(row) : null;
   }
 
+  /** The id of the transaction's dispute (one at most: ux on transaction_id), null: none. */
+  async idOfTransaction(transactionId: string, sql: Queryable = this.dataSource): Promise<string | null> {
+    const [row] = await queryRows<{ id: string }>(sql, `SELECT id FROM disputes WHERE transaction_id = $1`, [
+      transactionId,
+    ]);
+    return row?.id ?? null;
+  }
+
   /** Inside a transaction: the dispute, locked until commit (resolutions queue on it). */
   async lock(sql: Queryable, id: string): Promise<DisputeEntity | null> {
     const [row] = await queryRows<Record<string, unknown>>(

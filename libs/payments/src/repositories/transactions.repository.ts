@@ -65,13 +65,27 @@ export class TransactionsRepository {
     return new Map(rows.map((r) => [String(r.id), toDisputed(r)]));
   }
 
-  /** Marks a `completed`, undisputed transaction disputed (the row lock queues concurrent filings). Null: it was not. */
+  /**
+   * Marks a `completed`, undisputed transaction disputed by `disputeId` (the row lock queues concurrent filings), or
+   * finds it already marked by that dispute. Null: it was neither.
+   */
   async markDisputed(sql: Queryable, id: string, disputeId: string): Promise<DisputedTransaction | null> {
     const [row] = await queryRows<Record<string, string | Date | null>>(
       sql,
-      `UPDATE transactions SET status = 'disputed', dispute_id = $2 WHERE id = $1 AND status = 'completed' AND dispute_id IS NULL
+      `UPDATE transactions SET status = 'disputed', dispute_id = $2
+        WHERE id = $1 AND ((status = 'completed' AND dispute_id IS NULL) OR (status = 'disputed' AND dispute_id = $2))
        RETURNING ${DISPUTED_COLUMNS}`,
       [id, disputeId],
+    );
+    return row ? toDisputed(row) : null;
+  }
+
+  /** Locks a `completed`, undisputed transaction, left as it is (an unverified filing). Null: it was not. */
+  async lockUndisputed(sql: Queryable, id: string): Promise<DisputedTransaction | null> {
+    const [row] = await queryRows<Record<string, string | Date | null>>(
+      sql,
+      `SELECT ${DISPUTED_COLUMNS} FROM transactions WHERE id = $1 AND status = 'completed' AND dispute_id IS NULL FOR UPDATE`,
+      [id],
     );
     return row ? toDisputed(row) : null;
   }

@@ -5,7 +5,7 @@ import { WalletAuthContext, WalletAuthService } from '@app/auth';
 import { TransactionRunner } from '@app/database';
 import { EvidenceKeys } from '@app/execution';
 import { OutboxService } from '@app/outbox';
-import { DisputedTransaction, FreezeHeldEarnings } from '@app/payments';
+import { DisputedTransaction, FreezeDisputedEarnings } from '@app/payments';
 import { ReputationRecorder } from '@app/reputation';
 import { DisputeEntity } from '../../entities/dispute.entity';
 import { DisputesRepository } from '../../disputes.repository';
@@ -19,7 +19,7 @@ export type FiledDispute = DisputeEntity & { evidenceKey: string | null };
  * The payer files again, with its signature, a transaction whose dispute was filed unverified (proved only by a
  * payment header anyone rebuilds from chain data): the dispute becomes the payer's, verified, instead of
  * DISPUTE_EXISTS. One transaction: the signature spent, the dispute confirmed (the payer's reason and evidence; a
- * pending one a full response window from now), the earnings frozen (an unverified filing froze nothing), the
+ * pending one a full response window from now), the transaction marked disputed, the earnings frozen (an unverified filing froze nothing), the
  * filing's reputation change and `dispute.filed` again (with the new respondBy). From then the normal rules apply:
  * the deadline's client_wins, the evidence key for the payer.
  */
@@ -28,7 +28,7 @@ export class ConfirmDispute {
   constructor(
     private readonly repo: DisputesRepository,
     private readonly walletAuth: WalletAuthService,
-    private readonly freezeHeld: FreezeHeldEarnings,
+    private readonly freezeEarnings: FreezeDisputedEarnings,
     private readonly evidenceKeys: EvidenceKeys,
     private readonly reputation: ReputationRecorder,
     private readonly outbox: OutboxService,
@@ -52,8 +52,10 @@ export class ConfirmDispute {
           disputeId: charged.disputeId,
         });
       await this.walletAuth.consume(manager, filing.signed);
-      // Now the earnings freeze, as a verified filing's would have (escrow if still held, else available).
-      const frozen = await this.freezeHeld.execute(manager, charged, d.id);
+      // Now the transaction is marked disputed (an unverified filing left it completed) and the earnings freeze,
+      // as a verified filing's would have (escrow if still held, else available). Inside the filing window, so
+      // before the payer's spend could count the charge (window + grace).
+      const frozen = await this.freezeEarnings.execute(manager, charged.id, d.id);
       await this.repo.recordFreeze(manager, d.id, frozen);
       Object.assign(d, { frozenAmount: frozen.frozen, frozenFrom: frozen.from });
       await this.reputation.record(manager, charged.agentId, 'dispute.filed', d.id, {

@@ -23,11 +23,12 @@ export interface FileDisputeCommand {
 /**
  * `POST /disputes`: the payer of a completed, charged transaction disputes it, once, within the
  * filing window. One transaction: the signature spent, the transaction marked disputed (its row
- * lock queues concurrent filings; the losers find it disputed), the earnings frozen, the dispute
- * row, reputation -5 and `dispute.filed`. The response deadline is a delayed job plus the sweeper.
- * A filing proved only by a payment header anyone can rebuild (evm settlement) is unverified: nothing
- * frozen, `dispute.filed` sent as usual, but no reputation change, no evidence key and no deadline job
- * (an admin decides it) until the payer's signature confirms it (ConfirmDispute, which freezes then).
+ * lock queues concurrent filings; the losers find it disputed, or its dispute row), the earnings frozen,
+ * the dispute row, reputation -5 and `dispute.filed`. The response deadline is a delayed job plus the sweeper.
+ * A filing proved only by a payment header anyone can rebuild (evm settlement) is unverified: the transaction
+ * left as it is (completed, no dispute: the claim is the dispute row alone), nothing frozen, `dispute.filed`
+ * sent as usual, but no reputation change, no evidence key and no deadline job (an admin decides it) until the
+ * payer's signature confirms it (ConfirmDispute, which marks the transaction disputed and freezes then).
  */
 @Injectable()
 export class FileDispute {
@@ -53,7 +54,8 @@ export class FileDispute {
     const charged = await this.disputedTransaction.execute(cmd.transactionId);
     if (!charged) throw new NotFoundException('TRANSACTION_NOT_FOUND', 'Transaction', cmd.transactionId);
     const proof = this.proofs.verify(cmd.proof, charged);
-    const { disputeId } = charged;
+    // An unverified filing leaves the transaction undisputed: its dispute is found in the disputes table.
+    const disputeId = charged.disputeId ?? (await this.repo.idOfTransaction(charged.id));
     if (disputeId !== null) {
       // The payer's signature confirms an unverified filing (the contract's 409 for anything else).
       if (proof.signed) return this.confirm.execute({ ...charged, disputeId }, { ...cmd, signed: proof.signed });
@@ -78,6 +80,9 @@ export class FileDispute {
       if (proof.signed) await this.walletAuth.consume(manager, proof.signed);
       // An unverified filing freezes nothing (anyone could make it): the payer's confirmation does.
       const frozen = await this.freezeEarnings.execute(manager, charged.id, id, { freeze: proof.verified });
+      // A filing that raced ahead (the transaction's row lock queued this one) left only its dispute row.
+      const raced = await this.repo.idOfTransaction(charged.id, manager);
+      if (raced) throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed', { disputeId: raced });
       const row = {
         id,
         transactionId: charged.id,

@@ -10,8 +10,11 @@ export type { Freeze } from '../freeze-held-earnings/freeze-held-earnings.usecas
  * Filing a dispute, inside its transaction (resolutions §7): marks the transaction disputed (only a
  * `completed` one, exactly once: the row lock makes concurrent filings queue, and the losers find it
  * disputed, DISPUTE_EXISTS) and freezes what the agent still holds of its earnings (FreezeHeldEarnings).
- * `freeze: false` (an unverified filing, which anyone can make from chain data): nothing frozen, the hold
- * left to release as usual, until the payer's signature confirms it.
+ * Also the payer's confirmation of an unverified filing (the transaction then marked by that dispute).
+ * `freeze: false` (an unverified filing, which anyone can make from chain data): the transaction only
+ * locked, left `completed` with no dispute (the claim lives in the dispute row alone, so it keeps counting
+ * in the agent's record, the payer's spend and the work shares), nothing frozen, the hold left to release
+ * as usual, until the payer's signature confirms it (or an admin's refund decides it).
  */
 @Injectable()
 export class FreezeDisputedEarnings {
@@ -26,7 +29,9 @@ export class FreezeDisputedEarnings {
     disputeId: string,
     opts: { freeze: boolean } = { freeze: true },
   ): Promise<Freeze & { transaction: DisputedTransaction }> {
-    const tx = await this.transactions.markDisputed(sql, transactionId, disputeId);
+    const tx = opts.freeze
+      ? await this.transactions.markDisputed(sql, transactionId, disputeId)
+      : await this.transactions.lockUndisputed(sql, transactionId);
     if (!tx)
       throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed or refunded', { transactionId });
     if (!opts.freeze) return { frozen: 0n, from: 'available', transaction: tx };

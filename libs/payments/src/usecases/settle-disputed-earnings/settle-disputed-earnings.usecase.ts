@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppException } from '@app/common';
 import { Queryable } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { AgentCredit } from '../../debts/agent-credit';
@@ -70,6 +71,12 @@ export class SettleDisputedEarnings {
     const payer = tx.payerWallet;
     // The transaction's row, then every account this takes, in the ledger's lock order (revenue
     // before the agent's accounts, as a charge takes them), before the postings that need them.
+    // An unverified filing left the transaction undisputed: a refund marks it disputed by this dispute first, so
+    // it leaves the agent's record and the payer's spend counts what the agent kept; agent_wins leaves it alone.
+    if (d.frozen === null && share.fee > 0n && !(await this.transactions.markDisputed(sql, tx.id, d.disputeId)))
+      throw new AppException('INVALID_STATE', 'The disputed transaction is no longer completed', {
+        transactionId: tx.id,
+      });
     await this.transactions.endDispute(sql, tx.id, d.transactionStatus);
     await this.ledger.openAccounts(sql, [Accounts.clientRefundPayable(payer), Accounts.clientRefundDue(payer)]);
     const accounts = [
