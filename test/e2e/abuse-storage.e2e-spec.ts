@@ -241,11 +241,9 @@ describe('abuse: filling the database with agent answers (e2e)', () => {
     const facts = dispute.body.data.platformEvidence.facts;
     expect(factsBefore.inputHash).toMatch(/^[0-9a-f]{64}$/);
     expect(factsBefore.outputHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(facts).toMatchObject({
-      inputHash: factsBefore.inputHash,
-      outputHash: factsBefore.outputHash,
-      requestId: oldId,
-    });
+    expect(facts).toMatchObject({ inputHash: factsBefore.inputHash, outputHash: factsBefore.outputHash });
+    // The attested facts name no request id (issue 52: it is the payer's, and disputes are public).
+    expect(JSON.stringify(dispute.body.data)).not.toContain(oldId);
   });
 
   it("exposes the payload bytes the agents storing the most hold, on the worker's metrics", async () => {

@@ -162,6 +162,8 @@ describe('Execution API (e2e)', () => {
       transactionId: expect.stringMatching(/^tx_/),
       // The signed receipt (x402 offer-receipt) it was answered with; receipts.e2e checks its contents.
       receipt: { format: 'jws', signature: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) },
+      // What the receipt's hashes are keyed with (version 3), given to the payer only (receipts-salted.e2e).
+      receiptSalt: expect.stringMatching(/^[0-9a-f]{64}$/),
       livemode: false,
     });
     expect(decodeXPaymentResponse(res.headers.get('x-payment-response')!).success).toBe(true);

@@ -9,7 +9,8 @@ describe('reputation (medium)', () => {
   let domain: Domain;
 
   beforeAll(async () => {
-    domain = await startDomain();
+    // The contract's literal deltas (resolutions §7, REPUTATION_MODEL=spec); the weighted model: reputation-*.e2e.
+    domain = await startDomain({ REPUTATION_MODEL: 'spec' });
   });
   afterAll(async () => {
     await domain.close();

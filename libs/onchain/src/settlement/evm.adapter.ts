@@ -30,6 +30,9 @@ const LOG_WINDOW = 10_000;
  * one ChainSender (Postgres nonces, persisted before broadcast, one receipt watcher);
  * settlements through the SettlementBatcher (several per transaction when they arrive together).
  */
+/** Holds of other calls whose authorization is checked on chain when a hold is refused (bounded work per call). */
+const HOLD_RECHECK = 16;
+
 export class EvmSettlementAdapter extends SettlementAdapter {
   readonly mode = 'evm' as const;
   private readonly token: Contract;
@@ -67,10 +70,28 @@ export class EvmSettlementAdapter extends SettlementAdapter {
         reason: 'duplicate_settlement',
       });
     // The balance less what the payer's other calls in flight hold must cover this one (held now in turn).
-    if (balance < p.value || (this.holds !== null && !(await this.holds.hold(p, balance))))
+    if (balance < p.value || !(await this.held(p, balance)))
       throw new PaymentInvalid('The payer does not hold enough USDC', {
         reason: 'insufficient_funds',
       });
+  }
+
+  /**
+   * Holds this call's amount beside the payer's other calls in flight. A call whose transfer is already
+   * mined but not yet recorded is counted twice (gone from the balance, still held): when the hold is
+   * refused, the holds of authorizations the chain says are used (at most HOLD_RECHECK) are dropped and
+   * it is asked once more, so a payer with exactly enough for its parallel calls is never refused.
+   */
+  private async held(p: VerifiedPayment, balance: bigint): Promise<boolean> {
+    if (this.holds === null || (await this.holds.hold(p, balance))) return true;
+    const nonces = await this.holds.heldNonces(p, HOLD_RECHECK);
+    const used = await Promise.all(
+      nonces.map((n) => (this.token.authorizationState(p.payer, n) as Promise<boolean>).catch(() => false)),
+    );
+    const settled = nonces.filter((_, i) => used[i]);
+    if (settled.length === 0) return false;
+    for (const nonce of settled) this.holds.release({ ...p, nonce });
+    return this.holds.hold(p, balance);
   }
 
   override releaseHold(p: HeldPaymentRef): void {

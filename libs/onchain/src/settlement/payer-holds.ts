@@ -82,6 +82,13 @@ export class PayerHolds {
     return balance >= p.value;
   }
 
+  /** The nonces the payer's other calls hold (at most `limit`); none when Redis does not answer. */
+  async heldNonces(p: Pick<HeldPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>, limit: number): Promise<string[]> {
+    const own = p.nonce.toLowerCase();
+    const nonces = await this.redis.hkeys(this.key(p)).catch(() => [] as string[]);
+    return nonces.filter((n) => n !== own).slice(0, limit);
+  }
+
   /** Releases a call's hold (not awaited; Redis errors ignored: it expires). */
   release(p: Pick<HeldPayment, 'chainId' | 'asset' | 'payer' | 'nonce'>): void {
     void this.redis.hdel(this.key(p), p.nonce.toLowerCase()).catch(() => undefined);
