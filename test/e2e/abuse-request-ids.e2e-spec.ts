@@ -31,7 +31,14 @@ describe('abuse: a request id is told to its payer only, in evm mode (e2e)', () 
   const payer = newWallet();
   const stranger = newWallet();
   const key = `secret-key-${Math.random().toString(36).slice(2)}`;
-  let plain: { requestId: string; transactionId: string; header: string; nonce: string };
+  let plain: {
+    requestId: string;
+    transactionId: string;
+    header: string;
+    nonce: string;
+    receipt: { format: string; signature: string };
+    receiptSalt: string;
+  };
   let root: { requestId: string; transactionId: string; chainId: string; header: string };
 
   beforeAll(async () => {
@@ -175,6 +182,29 @@ describe('abuse: a request id is told to its payer only, in evm mode (e2e)', () 
       statuses: routes.map(([, status]) => status),
       visitor: [200, undefined, null],
     });
+  });
+
+  it('a receipt the payer shows a stranger names no request id; the payer opens its commitment with the salt', async () => {
+    const { receipt, receiptSalt } = plain;
+    expect([receipt.format, receiptSalt]).toEqual(['jws', expect.stringMatching(/^[0-9a-f]{64}$/)]);
+    const verify = (body: Record<string, unknown>) => api.request('POST', '/api/v1/receipts/verify', { body });
+    // The stranger holds the receipt (not the salt): the whole JSON and the decoded JWS, and what the verifier tells it.
+    const decoded = receipt.signature
+      .split('.')
+      .map((part) => Buffer.from(part, 'base64url').toString('latin1'))
+      .join('.');
+    const seen = await verify({ receipt });
+    expect(seen.body.data).toMatchObject({ valid: true, payload: { version: 4 } });
+    // It reads the settlement transaction (so the payer's header, rebuilt from the chain), never the request id.
+    expect(seen.body.data.payload.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    const told = [JSON.stringify(receipt), decoded, JSON.stringify(seen.body)].filter((t) => /req_/.test(t));
+    expect(told).toEqual([]);
+    // A guessed id cannot be confirmed without the salt; with it, the payer's id opens the commitment, another does not.
+    const guessed = await verify({ receipt, requestId: plain.requestId });
+    expect([guessed.status, guessed.body.error?.details.errors[0].field]).toEqual([400, 'salt']);
+    const mine = await verify({ receipt, requestId: plain.requestId, salt: receiptSalt });
+    const notMine = await verify({ receipt, requestId: root.requestId, salt: receiptSalt });
+    expect([mine.body.data.valid, notMine.body.data.reason]).toEqual([true, 'request_mismatch']);
   });
 
   it('the payer reads its outputs and request ids with its signature or its console session, no header needed', async () => {

@@ -21,7 +21,7 @@ const { verifyTypedData } = require('viem') as typeof Viem;
 const SEED_A = 'a1'.repeat(32);
 const SEED_B = 'b2'.repeat(32);
 const b64json = (h: string) => JSON.parse(Buffer.from(h, 'base64').toString('utf8'));
-/** A version 3 receipt's hash: HMAC-SHA256 of the canonical JSON keyed with the receipt's salt (its payer's). */
+/** A version 3 or 4 receipt's hash (and 4's request commitment): HMAC-SHA256 of the canonical JSON under the salt. */
 const saltedHashOf = (v: unknown, salt: string) =>
   `0x${createHmac('sha256', Buffer.from(salt, 'hex')).update(canonicalize(v)).digest('hex')}`;
 
@@ -119,13 +119,13 @@ describe('x402 signed offers and receipts (e2e)', () => {
     expect(salt).toBe(data.receiptSalt);
     const micros = (usdc: string) => String(Math.round(Number(usdc) * 1e6));
     expect(p).toEqual({
-      version: 3,
+      version: 4,
       network: response.network,
       resourceUrl: `${api.config.publicBaseUrl}${path}`,
       payer: wallet.address,
       issuedAt: expect.any(Number),
       transaction: data.settlement.txHash,
-      requestId: data.requestId,
+      requestCommitment: saltedHashOf(data.requestId, data.receiptSalt),
       agentId,
       capabilityId: 'translate',
       amount: micros(data.cost.total),
@@ -152,7 +152,7 @@ describe('x402 signed offers and receipts (e2e)', () => {
     expect(paid.status).toBe(200);
     const name = header.name === 'X-PAYMENT' ? 'x-payment-response' : 'payment-response';
     const sent = b64json(paid.headers.get(name)!).extensions['offer-receipt'].info.receipt;
-    await expect(verifyJws(api, sent.signature)).resolves.toMatchObject({ requestId: paid.body.data.requestId });
+    await expect(verifyJws(api, sent.signature)).resolves.toMatchObject({ version: 4 });
     const read = `/api/v1/execute/${paid.body.data.requestId}`;
     const mine = await api.request('GET', read, { headers: { [header.name]: header.value } });
     expect(mine.body.data.receipt).toEqual(sent);
@@ -189,8 +189,8 @@ describe('x402 signed offers and receipts (e2e)', () => {
     const newJws = fresh.extensions['offer-receipt'].info.receipt.signature;
     expect(decodeProtectedHeader(newJws).kid).not.toBe(decodeProtectedHeader(oldJws).kid);
     // jose alone, with the keys the rotated deployment publishes.
-    await expect(verifyJws(rotated, oldJws)).resolves.toMatchObject({ version: 3 });
-    await expect(verifyJws(rotated, newJws)).resolves.toMatchObject({ version: 3 });
+    await expect(verifyJws(rotated, oldJws)).resolves.toMatchObject({ version: 4 });
+    await expect(verifyJws(rotated, newJws)).resolves.toMatchObject({ version: 4 });
     const res = await verifyRoute(rotated, { receipt: { format: 'jws', signature: oldJws } });
     expect(res.body.data).toMatchObject({ valid: true, key: { current: false } });
     const keys = await rotated.request('GET', '/api/v1/platform/keys');
@@ -230,10 +230,12 @@ describe('x402 signed offers and receipts (e2e)', () => {
     const delivery = receipt.delivery;
     const salt = body.data.receiptSalt;
     expect(delivery.payload).toMatchObject({
-      version: 3,
+      version: 4,
+      requestCommitment: saltedHashOf(body.data.requestId, salt),
       contentHash: saltedHashOf(body.data.output, salt),
       inputHash: saltedHashOf(input, salt),
     });
+    expect(JSON.stringify(receipt)).not.toContain(body.data.requestId);
     const message = (p: any) => ({ ...p, version: BigInt(p.version), issuedAt: BigInt(p.issuedAt) });
     const check = (p: any) =>
       verifyTypedData({
@@ -253,7 +255,7 @@ describe('x402 signed offers and receipts (e2e)', () => {
     // A field the type does not sign cannot ride along (EIP-712 hashes only the type's fields).
     const padded = await verifyRoute(eip712, { receipt: { ...receipt, payload: { ...receipt.payload, note: 'x' } } });
     expect(padded.body.data).toMatchObject({ valid: false, reason: 'not_a_receipt', payload: null });
-    const ok = await verifyRoute(eip712, { receipt, output: body.data.output, salt });
+    const ok = await verifyRoute(eip712, { receipt, output: body.data.output, salt, requestId: body.data.requestId });
     expect(ok.body.data).toMatchObject({ valid: true, format: 'eip712', key: { address } });
   });
 
@@ -264,6 +266,7 @@ describe('x402 signed offers and receipts (e2e)', () => {
       { receipt: { format: 'jws', signature: 'a'.repeat(10_000) } },
       { receipt: { format: 'jws', signature: 7 } },
       { receipt: { format: 'jws', signature: 'x' }, output: 'not an object' },
+      { receipt: { format: 'jws', signature: 'x' }, requestId: 'r'.repeat(65) },
     ]) {
       const res = await verifyRoute(api, body);
       expect(res.status).toBe(400);

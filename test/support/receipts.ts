@@ -11,7 +11,7 @@ export const DELIVERY_TYPES = {
     { name: 'payer', type: 'string' },
     { name: 'issuedAt', type: 'uint256' },
     { name: 'transaction', type: 'string' },
-    { name: 'requestId', type: 'string' },
+    { name: 'requestCommitment', type: 'bytes32' },
     { name: 'agentId', type: 'string' },
     { name: 'capabilityId', type: 'string' },
     { name: 'amount', type: 'string' },

@@ -9,6 +9,8 @@ export interface ReceiptCheck {
   payload?: Record<string, unknown>;
   /** Whether the output shown hashes to the receipt's contentHash (when both are there, and a version 3 receipt's salt). */
   outputMatches?: boolean;
+  /** Whether the request id shown is the receipt's (version 4: its requestCommitment, opened with the salt). */
+  requestMatches?: boolean;
 }
 
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -19,7 +21,10 @@ export async function contentHash(value: unknown): Promise<string> {
   return `0x${hex(await crypto.subtle.digest('SHA-256', bytes))}`;
 }
 
-/** HMAC-SHA256 of the JCS canonical JSON of `value` keyed with the receipt's salt (64 hex): a version 3 receipt's hashes. */
+/**
+ * HMAC-SHA256 of the JCS canonical JSON of `value` keyed with the receipt's salt (64 hex): a version 3 or 4
+ * receipt's hashes, and version 4's requestCommitment (of the request id, a JSON string).
+ */
 export async function saltedContentHash(value: unknown, saltHex: string): Promise<string> {
   const salt = new Uint8Array((saltHex.match(/../g) ?? []).map((b) => parseInt(b, 16)));
   const key = await crypto.subtle.importKey('raw', salt, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
@@ -30,10 +35,16 @@ export async function saltedContentHash(value: unknown, saltHex: string): Promis
 /**
  * Checks a JWS receipt in the browser: its key from the deployment's did:web document
  * (/.well-known/did.json, the method whose id is the JWS's kid), the signature with jose, its type,
- * and (given the output) that the output hashes to its contentHash (version 3: keyed with the salt given
- * beside the receipt to its payer). No agora code is trusted for it.
+ * and (given the output) that the output hashes to its contentHash (version 3 on: keyed with the salt given
+ * beside the receipt to its payer), and (given the request id and salt) that it is the one the receipt
+ * commits to (version 4 states no request id in plain). No agora code is trusted for it.
  */
-export async function checkReceipt(jws: string, output?: unknown, salt?: string): Promise<ReceiptCheck> {
+export async function checkReceipt(
+  jws: string,
+  output?: unknown,
+  salt?: string,
+  requestId?: string,
+): Promise<ReceiptCheck> {
   let header: { kid?: string; alg?: string; typ?: string };
   try {
     header = decodeProtectedHeader(jws.trim());
@@ -59,7 +70,15 @@ export async function checkReceipt(jws: string, output?: unknown, salt?: string)
       output === undefined || (salted && !salt)
         ? undefined
         : (salted ? await saltedContentHash(output, salt!) : await contentHash(output)) === fields.contentHash;
-    return { valid: true, payload: fields, outputMatches };
+    const requestMatches =
+      requestId === undefined
+        ? undefined
+        : typeof fields.requestCommitment === 'string'
+          ? salt
+            ? (await saltedContentHash(requestId, salt)) === fields.requestCommitment
+            : undefined
+          : fields.requestId === requestId;
+    return { valid: true, payload: fields, outputMatches, requestMatches };
   } catch {
     return { valid: false, reason: 'the signature does not match the signed content' };
   }

@@ -26,6 +26,12 @@ export { ReceiptSigner } from './receipts/receipt-signer';
 export { receiptExtension } from './receipts/offer-receipt-extension';
 export { VerifyReceipt } from './receipts/verify-receipt';
 export type { ReceiptCheck, ReceiptRejection, ReceiptVerdict } from './receipts/verify-receipt';
-export { hasSaltedHashes, NOTHING_DELIVERED, receiptHash, saltedReceiptHash } from './receipts/receipt-payload';
-export type { AgoraReceiptPayload, ReceiptFacts } from './receipts/receipt-payload';
+export {
+  hasSaltedHashes,
+  NOTHING_DELIVERED,
+  receiptHash,
+  requestCommitment,
+  saltedReceiptHash,
+} from './receipts/receipt-payload';
+export type { AgoraReceiptPayload, AnyAgoraReceiptPayload, ReceiptFacts } from './receipts/receipt-payload';
 export type { ReceiptKey } from './receipts/receipt-keys';

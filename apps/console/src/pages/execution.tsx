@@ -110,7 +110,9 @@ function ProofPanel({ requestId }: { requestId: string }) {
       setProof('');
       const r = body.data.receipt;
       const check =
-        r?.format === 'jws' ? await checkReceipt(r.signature, body.data.output, body.data.receiptSalt) : undefined;
+        r?.format === 'jws'
+          ? await checkReceipt(r.signature, body.data.output, body.data.receiptSalt, requestId)
+          : undefined;
       setState({ data: body.data, check });
     } catch (err) {
       setState({ error: err instanceof ApiError ? `${err.code}: ${err.message}` : 'Could not load this.' });
@@ -183,6 +185,13 @@ function Verdict({ check, testId }: { check: ReceiptCheck; testId: string }) {
               {check.outputMatches
                 ? 'The output matches its content hash.'
                 : 'The output does NOT match its content hash.'}
+            </p>
+          )}
+          {check.requestMatches !== undefined && (
+            <p className={check.requestMatches ? 'ok' : 'error'}>
+              {check.requestMatches
+                ? 'It is the receipt of this execution (its request commitment opens to this request id).'
+                : 'It is NOT the receipt of this execution.'}
             </p>
           )}
           <pre>{JSON.stringify(check.payload, null, 2)}</pre>

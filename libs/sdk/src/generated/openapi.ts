@@ -2113,7 +2113,7 @@ export interface components {
             outputPruned?: boolean;
             /** @description The signed receipt (x402 offer-receipt) of a settled x402 payment, shown with the output: the payment, the fee split and the hashes of the input and output (docs/receipts.md) */
             receipt?: components["schemas"]["SignedReceiptResponse"];
-            /** @description The receipt's salt, beside it and to its payer only: a version 3 receipt's inputHash and contentHash are HMAC-SHA256 keyed with it (docs/receipts.md); keep it to check them, or to let someone else check them */
+            /** @description The receipt's salt, beside it and to its payer only: a version 3 or 4 receipt's inputHash and contentHash (and version 4's requestCommitment, standing for the request id) are HMAC-SHA256 keyed with it (docs/receipts.md); keep it to check them, or to let someone else check them */
             receiptSalt?: string;
             /** @description Variable pricing: the refund of the unused part of the payment */
             refund?: components["schemas"]["RefundResponse"];
@@ -2846,19 +2846,21 @@ export interface components {
             };
             /** @description The receipt as received (`extensions["offer-receipt"].info.receipt` of PAYMENT-RESPONSE) */
             receipt: components["schemas"]["SignedReceiptDto"];
-            /** @description The receipt's salt (`receiptSalt` of the paid answer, given to the payer only): a version 3 receipt's hashes are HMAC-SHA256 keyed with it, so checking an output or input against one needs it (400 without) */
+            /** @description The request id the payer holds: checked against the receipt's (version 4 states only its commitment, `requestCommitment`, HMAC-SHA256 keyed with `salt` of its JSON string: checking it needs `salt`, 400 without) */
+            requestId?: string;
+            /** @description The receipt's salt (`receiptSalt` of the paid answer, given to the payer only): a version 3 or 4 receipt's hashes (and version 4's request commitment) are HMAC-SHA256 keyed with it, so checking an output, input or request id against one needs it (400 without) */
             salt?: string;
         };
         VerifyReceiptResponse: {
             /** @enum {string|null} */
             format: "jws" | "eip712" | null;
             key: components["schemas"]["ReceiptVerdictKey"] | null;
-            /** @description The signed payload */
+            /** @description The signed payload (version 4: the request id only as `requestCommitment`, never in plain) */
             payload: {
                 [key: string]: unknown;
             } | null;
             /** @enum {string|null} */
-            reason: "malformed" | "not_a_receipt" | "unknown_key" | "bad_signature" | "content_mismatch" | "input_mismatch" | null;
+            reason: "malformed" | "not_a_receipt" | "unknown_key" | "bad_signature" | "content_mismatch" | "input_mismatch" | "request_mismatch" | null;
             valid: boolean;
         };
         WebhookDeletedResponse: {

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { hasSaltedHashes, receiptHash, receiptHashFor, saltedReceiptHash } from './receipt-payload';
+import { hasSaltedHashes, isAgoraReceiptPayload, receiptHash, receiptHashFor } from './receipt-payload';
+import { requestCommitment, saltedReceiptHash, statesRequestId } from './receipt-payload';
 
 const SALT = '5a'.repeat(32);
 const jwsOf = (payload: object) =>
@@ -33,5 +34,38 @@ describe('receipt hashes (issue 52: salted from version 3)', () => {
     expect(hasSaltedHashes({ format: 'eip712', signature: '0x', delivery: { payload: { version: 3 } } })).toBe(true);
     expect(hasSaltedHashes({ format: 'eip712', signature: '0x' })).toBe(false);
     expect(hasSaltedHashes({ format: 'jws', signature: 'not a jws' })).toBe(false);
+  });
+
+  it('version 4 commits to the request id (HMAC of its JSON string under the salt), 2 and 3 state it in plain', () => {
+    const hex = createHmac('sha256', Buffer.from(SALT, 'hex')).update('"req_abc"').digest('hex');
+    expect(requestCommitment('req_abc', SALT)).toBe(`0x${hex}`);
+    const base = {
+      network: 'eip155:84532',
+      resourceUrl: 'https://a.example/x',
+      payer: '0x1',
+      issuedAt: 1,
+      transaction: '0x2',
+      agentId: 'agt_1',
+      capabilityId: 'c',
+      amount: '1',
+      agentFee: '1',
+      platformFee: '0',
+      inputHash: `0x${'11'.repeat(32)}`,
+      contentHash: `0x${'22'.repeat(32)}`,
+      settlementPending: false,
+    };
+    const v4 = { ...base, version: 4, requestCommitment: requestCommitment('req_abc', SALT) };
+    const v3 = { ...base, version: 3, requestId: 'req_abc' };
+    expect([isAgoraReceiptPayload(v4), isAgoraReceiptPayload(v3)]).toEqual([true, true]);
+    // Each version has exactly its fields: a v4 naming the request id, or a v3 without it, is not a receipt.
+    expect(isAgoraReceiptPayload({ ...v4, requestId: 'req_abc' })).toBe(false);
+    expect(isAgoraReceiptPayload({ ...v3, version: 4 })).toBe(false);
+    expect(isAgoraReceiptPayload({ ...v4, version: 3 })).toBe(false);
+    expect(isAgoraReceiptPayload({ ...v4, requestCommitment: 'req_abc' })).toBe(false);
+    expect(JSON.stringify(v4)).not.toContain('req_');
+    expect(statesRequestId(v4, 'req_abc', SALT)).toBe(true);
+    expect(statesRequestId(v4, 'req_abd', SALT)).toBe(false);
+    expect(statesRequestId(v4, 'req_abc', undefined)).toBeNull();
+    expect(statesRequestId(v3, 'req_abc', undefined)).toBe(true);
   });
 });

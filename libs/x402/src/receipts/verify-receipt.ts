@@ -6,8 +6,8 @@ import {
   verifyReceiptSignatureJWS,
 } from '@x402/extensions/offer-receipt';
 import { sameWallet, ValidationException } from '@app/common';
-import { AgoraReceiptPayload, DELIVERY_DOMAIN, DELIVERY_TYPES, isAgoraReceiptPayload } from './receipt-payload';
-import { isSpecReceiptOf, receiptHashFor, receiptMessage } from './receipt-payload';
+import { AnyAgoraReceiptPayload, DELIVERY_DOMAIN, deliveryTypesOf, isAgoraReceiptPayload } from './receipt-payload';
+import { isSpecReceiptOf, receiptHashFor, receiptMessage, statesRequestId } from './receipt-payload';
 import type { ReceiptKey } from './receipt-keys';
 import { JWS_TYP, ReceiptSigner } from './receipt-signer';
 
@@ -16,7 +16,13 @@ export const MAX_CHECKED_BYTES = 65_536;
 
 /** Why a receipt does not verify. */
 export type ReceiptRejection =
-  'malformed' | 'not_a_receipt' | 'unknown_key' | 'bad_signature' | 'content_mismatch' | 'input_mismatch';
+  | 'malformed'
+  | 'not_a_receipt'
+  | 'unknown_key'
+  | 'bad_signature'
+  | 'content_mismatch'
+  | 'input_mismatch'
+  | 'request_mismatch';
 
 export interface ReceiptVerdict {
   valid: boolean;
@@ -24,7 +30,7 @@ export interface ReceiptVerdict {
   format: 'jws' | 'eip712' | null;
   /** The key that signed it (current, or retired and still published). */
   key: { kid: string; address: string; current: boolean } | null;
-  payload: AgoraReceiptPayload | null;
+  payload: AnyAgoraReceiptPayload | null;
 }
 
 /** A receipt as the client holds it, and optionally what it was delivered, to compare with the hashes. */
@@ -32,7 +38,9 @@ export interface ReceiptCheck {
   receipt: { format: string; signature: string; payload?: unknown; delivery?: unknown };
   output?: unknown;
   input?: unknown;
-  /** The receipt's salt (64 hex, given to the payer beside it): a version 3 receipt's hashes are keyed with it. */
+  /** The request id the payer holds: checked against the receipt's (version 4: its commitment, with the salt). */
+  requestId?: string;
+  /** The receipt's salt (64 hex, given to the payer beside it): a version 3 or 4 receipt's hashes are keyed with it. */
   salt?: string;
 }
 
@@ -40,8 +48,9 @@ export interface ReceiptCheck {
  * Checks a receipt agora issued, as anyone could with a library: the signature (JWS: EdDSA under
  * the `kid`'s published key; EIP-712: the extension's receipt and agora's `delivery` both signed by
  * one published address, stating the same payment), the payload's shape, and, when given, the output
- * and input against `contentHash` and `inputHash` (version 3: keyed with the salt, which is then needed;
- * version 2: bare SHA-256). The payload answered is agora's.
+ * and input against `contentHash` and `inputHash` (version 3 on: keyed with the salt, which is then needed;
+ * version 2: bare SHA-256), and a request id against the one stated (version 4: its salted commitment).
+ * The payload answered is agora's.
  */
 @Injectable()
 export class VerifyReceipt {
@@ -75,15 +84,21 @@ export class VerifyReceipt {
     if (!format) return verdict('malformed');
     const signed = format === 'jws' ? await this.jws(receipt.signature) : await this.eip712(receipt);
     if (signed.reason) return verdict(signed.reason, signed.key, signed.payload);
-    const p = signed.payload as AgoraReceiptPayload;
+    const p = signed.payload as AnyAgoraReceiptPayload;
+    const needSalt = (field: string) =>
+      new ValidationException([
+        { field: 'salt', messages: [`salt is required to check a version ${p.version} receipt's ${field}`] },
+      ]);
     const hash = (value: unknown, field: 'output' | 'input'): string => {
       const h = receiptHashFor(p.version, value, check.salt);
-      if (h === null)
-        throw new ValidationException([
-          { field: 'salt', messages: [`salt is required to check a version ${p.version} receipt's ${field}`] },
-        ]);
+      if (h === null) throw needSalt(field);
       return h;
     };
+    if (check.requestId !== undefined) {
+      const stated = statesRequestId(p, check.requestId, check.salt);
+      if (stated === null) throw needSalt('requestId');
+      if (!stated) return verdict('request_mismatch', signed.key, p);
+    }
     if (check.output !== undefined && hash(check.output, 'output') !== p.contentHash)
       return verdict('content_mismatch', signed.key, p);
     if (check.input !== undefined && hash(check.input, 'input') !== p.inputHash)
@@ -126,7 +141,8 @@ export class VerifyReceipt {
     try {
       // The extension's receipt as any verifier checks it (the reference's own function), then agora's statement.
       const spec = await verifyReceiptSignatureEIP712({ ...receipt, format: 'eip712', payload: receipt.payload });
-      const digest = TypedDataEncoder.hash(DELIVERY_DOMAIN, DELIVERY_TYPES, receiptMessage(payload));
+      const types = deliveryTypesOf(payload.version);
+      const digest = TypedDataEncoder.hash(DELIVERY_DOMAIN, types, receiptMessage(payload));
       signers = [spec.signer, recoverAddress(digest, delivery!.signature as string)];
     } catch {
       return { reason: 'bad_signature', key: null, payload };

@@ -194,7 +194,7 @@ export class ExecutionResponse {
   @ApiPropertyOptional({
     pattern: '^[0-9a-f]{64}$',
     description:
-      "The receipt's salt, beside it and to its payer only: a version 3 receipt's inputHash and contentHash are HMAC-SHA256 keyed with it (docs/receipts.md); keep it to check them, or to let someone else check them",
+      "The receipt's salt, beside it and to its payer only: a version 3 or 4 receipt's inputHash and contentHash (and version 4's requestCommitment, standing for the request id) are HMAC-SHA256 keyed with it (docs/receipts.md); keep it to check them, or to let someone else check them",
   })
   receiptSalt?: string;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;

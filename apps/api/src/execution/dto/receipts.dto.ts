@@ -116,10 +116,21 @@ export class VerifyReceiptDto {
   @IsPlainObject()
   input?: Record<string, unknown>;
   @ApiPropertyOptional({
+    maxLength: 64,
+    description:
+      "The request id the payer holds: checked against the receipt's (version 4 states only its commitment, " +
+      '`requestCommitment`, HMAC-SHA256 keyed with `salt` of its JSON string: checking it needs `salt`, 400 without)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  requestId?: string;
+  @ApiPropertyOptional({
     pattern: '^[0-9a-f]{64}$',
     description:
-      "The receipt's salt (`receiptSalt` of the paid answer, given to the payer only): a version 3 receipt's hashes " +
-      'are HMAC-SHA256 keyed with it, so checking an output or input against one needs it (400 without)',
+      "The receipt's salt (`receiptSalt` of the paid answer, given to the payer only): a version 3 or 4 " +
+      "receipt's hashes (and version 4's request commitment) are HMAC-SHA256 keyed with it, so checking an output, " +
+      'input or request id against one needs it (400 without)',
   })
   @IsOptional()
   @IsString()
@@ -138,11 +149,24 @@ export class VerifyReceiptResponse {
   @ApiProperty({
     nullable: true,
     type: String,
-    enum: ['malformed', 'not_a_receipt', 'unknown_key', 'bad_signature', 'content_mismatch', 'input_mismatch'],
+    enum: [
+      'malformed',
+      'not_a_receipt',
+      'unknown_key',
+      'bad_signature',
+      'content_mismatch',
+      'input_mismatch',
+      'request_mismatch',
+    ],
   })
   reason: string | null;
   @ApiProperty({ nullable: true, type: String, enum: ['jws', 'eip712'] }) format: string | null;
   @ApiProperty({ nullable: true, type: ReceiptVerdictKey }) key: ReceiptVerdictKey | null;
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true, description: 'The signed payload' })
+  @ApiProperty({
+    nullable: true,
+    type: 'object',
+    additionalProperties: true,
+    description: 'The signed payload (version 4: the request id only as `requestCommitment`, never in plain)',
+  })
   payload: Record<string, unknown> | null;
 }
