@@ -125,8 +125,8 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
     // Its signed receipt says the settlement is pending, with the transaction sent, and verifies.
     const pendingReceipt = first.body.data.receipt;
     const verdict = await api.request('POST', '/api/v1/receipts/verify', {
-      // Its hashes are keyed with the salt given beside it (the payer's alone).
-      body: { receipt: pendingReceipt, input, salt: first.body.data.receiptSalt },
+      // Its hashes (and its commitment to the request id, version 4) are keyed with the salt given beside it.
+      body: { receipt: pendingReceipt, input, salt: first.body.data.receiptSalt, requestId: first.body.data.requestId },
     });
     // Nothing is delivered or charged yet: no output hash, no fees (the output is withheld, not even its hash shown).
     expect(verdict.body.data).toMatchObject({
@@ -134,7 +134,7 @@ describe('evm: a settlement whose receipt stalls is pending, never 402, and foll
       payload: {
         settlementPending: true,
         transaction: txHash,
-        requestId: first.body.data.requestId,
+        requestCommitment: expect.stringMatching(/^0x[0-9a-f]{64}$/),
         contentHash: `0x${'00'.repeat(32)}`,
         agentFee: '0',
         platformFee: '0',

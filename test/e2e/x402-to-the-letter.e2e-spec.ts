@@ -186,7 +186,7 @@ describe('x402 to the letter (e2e)', () => {
       );
       expect(payload).toMatchObject({ version: 1, resourceUrl: `${eip712.config.publicBaseUrl}${agents[0].path}` });
       const verdict = await eip712.request('POST', '/api/v1/receipts/verify', { body: { receipt } });
-      expect(verdict.body.data).toMatchObject({ valid: true, key: { address }, payload: { ...payload, version: 3 } });
+      expect(verdict.body.data).toMatchObject({ valid: true, key: { address }, payload: { ...payload, version: 4 } });
     });
 
     it('JWS: the extension verifier checks offers and receipts under the did:web key', async () => {
