@@ -43,7 +43,6 @@ export class ConfirmDispute {
     filing: { reason: string; evidence: string | null; signed: WalletAuthContext },
   ): Promise<FiledDispute> {
     const now = this.clock.now();
-    assertFilingWindowOpen(charged.completedAt, now, this.config.disputeFilingWindowS);
     const respondBy = new Date(now.getTime() + this.config.disputeResponseWindowS * 1000);
     const dispute = await this.tx.run(async (manager) => {
       const d = await this.repo.confirm(manager, charged.disputeId, { ...filing, respondBy });
@@ -51,6 +50,9 @@ export class ConfirmDispute {
         throw new AppException('DISPUTE_EXISTS', 'This transaction is already disputed', {
           disputeId: charged.disputeId,
         });
+      // Only an unverified filing is confirmed, inside the filing window (rolled back past it); a verified one
+      // is the contract's 409 at any time (a replay).
+      assertFilingWindowOpen(charged.completedAt, now, this.config.disputeFilingWindowS);
       await this.walletAuth.consume(manager, filing.signed);
       // Now the transaction is marked disputed (an unverified filing left it completed) and the earnings freeze,
       // as a verified filing's would have (escrow if still held, else available). Inside the filing window, so
