@@ -11,7 +11,9 @@ import {
   QUEUE_CONNECTION,
   REDIS,
   RedisClient,
+  recoveredOf,
   SweepRegistry,
+  SweepSource,
   watchFailovers,
 } from '@app/queues';
 
@@ -30,6 +32,7 @@ const FAILOVER_SETTLE_MS = 500;
 export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Sweeper.name);
   private timer?: NodeJS.Timeout;
+  private readonly fast: NodeJS.Timeout[] = [];
   private running = false;
   private readonly onReady = () => void this.tick();
   /** A Redis Cluster's primary was replaced: what it had not copied to its replica is gone, fair-share lines maybe too. */
@@ -61,12 +64,24 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     void this.tick();
     this.timer = setInterval(() => void this.tick(), this.config.maintenanceIntervalMs);
     this.timer.unref();
+    // Sources that must be looked at more often than a tick (a dead process's leases): each on its own timer.
+    for (const source of this.sources.all().filter((s) => this.ownTimer(s))) {
+      let busy = false;
+      const timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        void this.sweep(source, Math.floor(this.clock.nowMs() / source.everyMs!), 'f').finally(() => (busy = false));
+      }, source.everyMs);
+      timer.unref();
+      this.fast.push(timer);
+    }
     this.redis.on('ready', this.onReady);
     this.unwatch = [watchFailovers(this.redis, this.onFailover), watchFailovers(this.queues, this.onFailover)];
   }
 
   onApplicationShutdown(): void {
     if (this.timer) clearInterval(this.timer);
+    for (const timer of this.fast) clearInterval(timer);
     this.redis.off('ready', this.onReady);
     for (const stop of this.unwatch) stop();
     if (this.failoverTimer) clearTimeout(this.failoverTimer);
@@ -97,20 +112,7 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
       // The ledger sits below the queues: its invariant history's prune is enqueued here, like the auth lib's.
       await this.enqueue('invariant-checks.prune', { requestedAt: this.clock.now().toISOString() }, slot);
       // Each domain registers what it needs swept (SweepRegistry); one failing source does not stop the others.
-      for (const source of this.sources.all()) {
-        try {
-          const due = await source.due();
-          // Prunes run every tick by design; anything else found here was due without its job having run.
-          if (due.length && !source.job.endsWith('.prune'))
-            this.metrics.sweeperRecovered.inc({ job: source.job }, due.length);
-          for (const work of due) await this.enqueue(source.job, work.data, slot, work.id);
-        } catch (err) {
-          this.logger.warn(
-            { job: source.job, err: (err as Error).message },
-            'sweep source failed; will retry next tick',
-          );
-        }
-      }
+      for (const source of this.sources.all()) if (!this.ownTimer(source)) await this.sweep(source, slot, 's');
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'sweep incomplete; will retry next tick');
     } finally {
@@ -122,7 +124,33 @@ export class Sweeper implements OnApplicationBootstrap, OnApplicationShutdown {
     }
   }
 
-  private enqueue<N extends JobName>(name: N, data: JobPayloads[N], slot: number, ...ids: string[]): Promise<void> {
-    return this.producer.enqueue(name, data, { jobId: jobId(name, ...ids, `s${slot}`) });
+  /**
+   * Enqueues what one source finds due; counts as recovered only the work its job really lost (the
+   * source's options: periodic work never, work within its job's own grace not). A failing source is
+   * logged and does not stop the others.
+   */
+  private async sweep(source: SweepSource, slot: number, prefix: 's' | 'f'): Promise<void> {
+    try {
+      const due = await source.due();
+      const recovered = recoveredOf(source, due, this.clock.nowMs());
+      if (recovered) this.metrics.sweeperRecovered.inc({ job: source.job }, recovered);
+      for (const work of due) await this.enqueue(source.job, work.data, slot, work.id, prefix);
+    } catch (err) {
+      this.logger.warn({ job: source.job, err: (err as Error).message }, 'sweep source failed; will retry next tick');
+    }
+  }
+
+  private ownTimer(source: SweepSource): boolean {
+    return source.everyMs !== undefined && source.everyMs < this.config.maintenanceIntervalMs;
+  }
+
+  private enqueue<N extends JobName>(
+    name: N,
+    data: JobPayloads[N],
+    slot: number,
+    id?: string,
+    prefix: 's' | 'f' = 's',
+  ): Promise<void> {
+    return this.producer.enqueue(name, data, { jobId: jobId(name, ...(id ? [id] : []), `${prefix}${slot}`) });
   }
 }

@@ -8,6 +8,7 @@ import { buildDataSourceOptions } from './data-source.options';
 import { TransactionRunner } from './transaction.runner';
 import { ReplicaReads } from './replica-reads';
 import { keepConnectionErrorsHandled } from './connection-errors';
+import { LeaseHeartbeat } from './lease-heartbeat';
 
 /** Root TypeORM connection. Domain modules add their entities with TypeOrmModule.forFeature. */
 @Module({})
@@ -31,8 +32,8 @@ export class DatabaseModule implements OnModuleInit {
           }),
         }),
       ],
-      providers: [TransactionRunner, ReplicaReads],
-      exports: [TransactionRunner, ReplicaReads],
+      providers: [TransactionRunner, ReplicaReads, LeaseHeartbeat],
+      exports: [TransactionRunner, ReplicaReads, LeaseHeartbeat],
     };
   }
 }

@@ -15,3 +15,5 @@ export { MIGRATIONS } from './migrations';
 export { PgListener } from './pg-listener';
 export { errorKind, isTransientDatabaseError } from './connection-errors';
 export { compareLsn, ReplicaReads } from './replica-reads';
+export { LeaseHeartbeat } from './lease-heartbeat';
+export type { HoldLease, LeaseRenewal } from './lease-heartbeat';

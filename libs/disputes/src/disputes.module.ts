@@ -58,8 +58,10 @@ export class DisputesModule implements OnModuleInit {
     this.sweeps.register('dispute.timeout', async () =>
       (await this.timeouts.due()).map((id) => ({ id, data: { disputeId: id } })),
     );
-    this.sweeps.register('payer-spend.mature', async () => [
-      { id: 'matured', data: { requestedAt: this.clock.now().toISOString() } },
-    ]);
+    this.sweeps.register(
+      'payer-spend.mature',
+      async () => [{ id: 'matured', data: { requestedAt: this.clock.now().toISOString() } }],
+      { periodic: true },
+    );
   }
 }

@@ -18,6 +18,7 @@ import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { ExecutionsRepository } from './executions.repository';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { ExecutionPayloadsRepository } from './execution-payloads.repository';
+import { ExecutionLeasesRepository } from './execution-leases.repository';
 import { FundingSource } from './funding-source';
 import { AdmitChainCall } from './usecases/chain/admit-chain-call/admit-chain-call.usecase';
 import { ExecuteChained } from './usecases/chain/execute-chained/execute-chained.usecase';
@@ -87,6 +88,7 @@ const USE_CASES = [
     ExecutionsRepository,
     IdempotencyKeysRepository,
     ExecutionPayloadsRepository,
+    ExecutionLeasesRepository,
     FundingSource,
     AgentCaller,
     RateLimiter,
@@ -117,19 +119,31 @@ export class ExecutionModule implements OnModuleInit {
         data: { executionId },
       })),
     );
-    this.sweeps.register('payment.settle', async () => {
-      const ids = new Set([...(await this.payments.due()), ...(await this.repo.orphanedSettlements(this.clock.now()))]);
-      return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
-    });
+    // Lapsed settlement leases (their process died) are looked at every half lease, so their work ends within about 1.5 leases.
+    this.sweeps.register(
+      'payment.settle',
+      async () => {
+        const ids = new Set([
+          ...(await this.payments.due()),
+          ...(await this.repo.orphanedSettlements(this.clock.now())),
+        ]);
+        return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
+      },
+      { everyMs: this.config.settlementLeaseMs / 2 },
+    );
     this.sweeps.onLinesLost(() => this.repo.releaseLine(this.clock.now()));
     // Every tick (one job per slot): expired idempotency keys go, so the table holds only live ones.
-    this.sweeps.register('idempotency-keys.prune', async () => [
-      { id: 'expired', data: { requestedAt: this.clock.now().toISOString() } },
-    ]);
+    this.sweeps.register(
+      'idempotency-keys.prune',
+      async () => [{ id: 'expired', data: { requestedAt: this.clock.now().toISOString() } }],
+      { periodic: true },
+    );
     // Every tick: payloads past their retention go (uncharged runs' always have one; the job does a bounded share of a backlog).
-    this.sweeps.register('execution-payloads.prune', async () => [
-      { id: 'old', data: { requestedAt: this.clock.now().toISOString() } },
-    ]);
+    this.sweeps.register(
+      'execution-payloads.prune',
+      async () => [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }],
+      { periodic: true },
+    );
     // A completed execution's callback is built from its stored output when sent.
     this.callbackOutputs.register((executionId) => this.payloads.outputOf(executionId));
   }

@@ -131,11 +131,16 @@ export class PayoutSender {
 
   /** Rows that need the worker (for the sweeper): pending, or claimed by a worker that died. */
   async due(t: PayoutTable, limit = 200): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM ${t.table} WHERE status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $1))
+    return (await this.dueSince(t, limit)).map((r) => r.id);
+  }
+
+  /** The same, with when each became due: a pending row when it was written (its job was enqueued then), a claim when it lapsed. */
+  async dueSince(t: PayoutTable, limit = 200): Promise<{ id: string; dueAt: Date }[]> {
+    return this.dataSource.query(
+      `SELECT id, CASE WHEN status = 'pending' THEN created_at ELSE coalesce(locked_until, created_at) END AS "dueAt"
+         FROM ${t.table} WHERE status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $1))
         ORDER BY created_at LIMIT $2`,
       [this.clock.now(), limit],
     );
-    return rows.map((r) => r.id);
   }
 }

@@ -4,15 +4,16 @@ import { RegistrationFeeStep } from '@app/agents';
 import { AuthModule } from '@app/auth';
 import { LedgerModule } from '@app/ledger';
 import { OutboxModule } from '@app/outbox';
-import { SweepRegistry } from '@app/queues';
+import { JOB_WAIT_GRACE_MS, SweepRegistry } from '@app/queues';
 import { Clock } from '@app/common';
+import { AppConfig } from '@app/config';
 import { EscrowHoldEntity } from './entities/escrow-hold.entity';
 import { PaymentEntity } from './entities/payment.entity';
 import { TransactionEntity } from './entities/transaction.entity';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { RefundEntity } from './entities/refund.entity';
 import { RefundsService } from './refunds.service';
-import { HoldReleaseSchedule } from './hold-release-schedule';
+import { HoldReleaseSchedule, RELEASE_BUCKET_MS } from './hold-release-schedule';
 import { OnchainModule } from '@app/onchain';
 import { bindSettlementHash, PaymentsRepository } from './payments.repository';
 import { AuthorizePayment } from './usecases/authorize-payment/authorize-payment.usecase';
@@ -114,21 +115,39 @@ export class PaymentsModule implements OnModuleInit {
     private readonly withdrawals: WithdrawalsService,
     private readonly refunds: RefundsService,
     private readonly registrations: RecoverRegistrationPayment,
+    private readonly config: AppConfig,
   ) {}
 
   /** What the worker's sweeper collects for this domain: due escrow releases, payouts that need the worker, and registration fees to recover (OnchainModule sweeps its chain transactions). */
   onModuleInit(): void {
-    this.sweeps.register('escrow.release', async () =>
-      (await this.holds.due(this.clock.now(), 500)).map((h) => ({ id: h.id, data: { holdId: h.id } })),
+    // A hold is released by its bucket's delayed job, up to a bucket after it is due: lost only past that and a queue wait.
+    this.sweeps.register(
+      'escrow.release',
+      async () =>
+        (await this.holds.due(this.clock.now(), 500)).map((h) => ({
+          id: h.id,
+          data: { holdId: h.id },
+          dueAt: h.releaseAt,
+        })),
+      { graceMs: RELEASE_BUCKET_MS + JOB_WAIT_GRACE_MS },
     );
-    this.sweeps.register('withdrawal.process', async () =>
-      (await this.withdrawals.dueForProcessing()).map((id) => ({ id, data: { withdrawalId: id } })),
+    // Payouts are enqueued when written: one still pending past a queue wait lost its job.
+    this.sweeps.register(
+      'withdrawal.process',
+      async () =>
+        (await this.withdrawals.dueSince()).map(({ id, dueAt }) => ({ id, data: { withdrawalId: id }, dueAt })),
+      { graceMs: JOB_WAIT_GRACE_MS },
     );
-    this.sweeps.register('refund.process', async () =>
-      (await this.refunds.dueForProcessing()).map((id) => ({ id, data: { refundId: id } })),
+    this.sweeps.register(
+      'refund.process',
+      async () => (await this.refunds.dueSince()).map(({ id, dueAt }) => ({ id, data: { refundId: id }, dueAt })),
+      { graceMs: JOB_WAIT_GRACE_MS },
     );
-    this.sweeps.register('registration.recover', async () =>
-      (await this.registrations.due()).map((id) => ({ id, data: { paymentId: id } })),
+    // Lapsed settlement leases (a dead process) are looked at every half lease.
+    this.sweeps.register(
+      'registration.recover',
+      async () => (await this.registrations.due()).map((id) => ({ id, data: { paymentId: id } })),
+      { everyMs: this.config.settlementLeaseMs / 2 },
     );
   }
 }

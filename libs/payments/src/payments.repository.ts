@@ -172,6 +172,16 @@ export class PaymentsRepository {
     return claimed;
   }
 
+  /** A settling payment's lease, moved on while it is still `from`: its settlement still runs here (LeaseHeartbeat). */
+  async renewSettling(id: string, from: Date, to: Date): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE payments SET next_attempt_at = $3 WHERE id = $1 AND status = 'settling' AND next_attempt_at = $2 RETURNING id`,
+      [id, from, to],
+    );
+    return rows.length === 1;
+  }
+
   /** The money moved: recorded even if a takeover that found nothing yet marked it failed meanwhile. */
   async recordSettled(id: string, txHash: string, settledAt: Date): Promise<boolean> {
     const done = await queryRows<{ id: string }>(

@@ -85,4 +85,10 @@ export class RefundsService {
     await this.repo.redriveDue(this.clock.now(), limit);
     return this.payouts.due(REFUND_PAYOUT, limit);
   }
+
+  /** The same with when each became due (a re-driven failure: when it was written, so it counts as recovered). */
+  async dueSince(limit = 200): Promise<{ id: string; dueAt: Date }[]> {
+    await this.repo.redriveDue(this.clock.now(), limit);
+    return this.payouts.dueSince(REFUND_PAYOUT, limit);
+  }
 }

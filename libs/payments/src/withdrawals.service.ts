@@ -25,4 +25,9 @@ export class WithdrawalsService {
   dueForProcessing(limit = 200): Promise<string[]> {
     return this.payouts.due(WITHDRAWAL_PAYOUT, limit);
   }
+
+  /** The same with when each became due (the sweeper counts as recovered only what its job left past a queue wait). */
+  dueSince(limit = 200): Promise<{ id: string; dueAt: Date }[]> {
+    return this.payouts.dueSince(WITHDRAWAL_PAYOUT, limit);
+  }
 }

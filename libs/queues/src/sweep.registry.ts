@@ -5,12 +5,34 @@ import { JobName, JobPayloads } from './jobs';
 export interface DueWork<N extends JobName = JobName> {
   id: string;
   data: JobPayloads[N];
+  /** When it became due, for a source with a `graceMs`: only work due for longer counts as recovered. */
+  dueAt?: Date;
 }
 
-export interface SweepSource<N extends JobName = JobName> {
+/** How the sweeper treats a source. */
+export interface SweepOptions {
+  /** Answers work every tick by design (prunes, maturing spend): never counted as recovered. */
+  periodic?: boolean;
+  /**
+   * How late the work's own job normally is (its batching, its delay, its queue wait): work whose
+   * `dueAt` is older than this is counted as recovered (its job was lost), younger work is only
+   * enqueued. Without it every piece found is counted: the source's query finds lost work only.
+   */
+  graceMs?: number;
+  /** Swept this often (its own timer) when shorter than MAINTENANCE_INTERVAL_MS: leases a dead process left. */
+  everyMs?: number;
+}
+
+export interface SweepSource<N extends JobName = JobName> extends SweepOptions {
   job: N;
   due: () => Promise<DueWork<N>[]>;
 }
+
+/**
+ * How long a job may wait in its queue before the sweeper counts its work as recovered: the
+ * AgoraQueueWait alert's threshold (a queue this far behind is that alert's business, not a lost job).
+ */
+export const JOB_WAIT_GRACE_MS = 30_000;
 
 /**
  * Where each domain says what due work Postgres holds (Postgres is the source of truth; BullMQ
@@ -22,8 +44,8 @@ export class SweepRegistry {
   private readonly sources: SweepSource[] = [];
   private readonly lostLineHooks: (() => Promise<unknown>)[] = [];
 
-  register<N extends JobName>(job: N, due: () => Promise<DueWork<N>[]>): void {
-    this.sources.push({ job, due } as unknown as SweepSource);
+  register<N extends JobName>(job: N, due: () => Promise<DueWork<N>[]>, options: SweepOptions = {}): void {
+    this.sources.push({ ...options, job, due } as unknown as SweepSource);
   }
 
   all(): readonly SweepSource[] {
@@ -41,4 +63,12 @@ export class SweepRegistry {
   linesLost(): readonly (() => Promise<unknown>)[] {
     return this.lostLineHooks;
   }
+}
+
+/** The work of `due` a sweep at `nowMs` counts as recovered (its job was lost, or is later than its grace). */
+export function recoveredOf(source: SweepOptions, due: readonly DueWork[], nowMs: number): number {
+  if (source.periodic) return 0;
+  if (source.graceMs === undefined) return due.length;
+  const before = nowMs - source.graceMs;
+  return due.filter((w) => !w.dueAt || w.dueAt.getTime() < before).length;
 }

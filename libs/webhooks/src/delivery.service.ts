@@ -59,12 +59,12 @@ export class DeliveryService {
   }
 
   /** Attempts that are due and have no live claim, nor a job waiting its turn (for the sweeper). */
-  due(limit = 500): Promise<string[]> {
+  due(limit = 500): Promise<{ id: string; dueAt: Date }[]> {
     return this.repo.due(this.clock.now(), limit);
   }
 
   /** Outbox events not yet fanned out (for the sweeper: the relay's notification or job was lost). */
-  unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<string[]> {
+  unpublishedEvents(olderThanMs = 2_000, limit = 500): Promise<{ id: string; createdAt: Date }[]> {
     return this.repo.unpublishedEvents(new Date(this.clock.nowMs() - olderThanMs), limit);
   }
 }

@@ -133,22 +133,21 @@ export class WebhookDeliveriesRepository {
     return { deliveries, total };
   }
 
-  async due(now: Date, limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM webhook_deliveries
+  /** Due attempts, with when each became due: its scheduled time, or a lapsed claim's end. */
+  async due(now: Date, limit: number): Promise<{ id: string; dueAt: Date }[]> {
+    return this.dataSource.query(
+      `SELECT id, CASE WHEN status = 'sending' THEN locked_until ELSE scheduled_at END AS "dueAt" FROM webhook_deliveries
         WHERE (status = 'pending' AND scheduled_at <= $1 AND (locked_until IS NULL OR locked_until < $1)) OR (status = 'sending' AND locked_until < $1)
         ORDER BY scheduled_at LIMIT $2`,
       [now, limit],
     );
-    return rows.map((r) => r.id);
   }
 
-  async unpublishedEvents(createdBefore: Date, limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`,
+  async unpublishedEvents(createdBefore: Date, limit: number): Promise<{ id: string; createdAt: Date }[]> {
+    return this.dataSource.query(
+      `SELECT id, created_at AS "createdAt" FROM outbox_events WHERE published_at IS NULL AND created_at <= $1 ORDER BY created_at LIMIT $2`,
       [createdBefore, limit],
     );
-    return rows.map((r) => r.id);
   }
 
   /** A claimed attempt waits its turn: back to `pending`, marked in line until `lineUntil`. */

@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
-import { SweepRegistry } from '@app/queues';
+import { JOB_WAIT_GRACE_MS, SweepRegistry } from '@app/queues';
 import { CallbackOutputs } from './callback-outputs';
 import { DeliveryService } from './delivery.service';
 import { DeliveryTurns } from './delivery-turns';
@@ -53,17 +53,21 @@ export class WebhooksModule implements OnModuleInit {
 
   /** What the worker's sweeper collects for this domain: events not yet fanned out, and due delivery attempts (those in line too, if Redis lost them). */
   onModuleInit(): void {
-    this.sweeps.register('event.fanout', async () => {
-      const ids = await this.deliveries.unpublishedEvents();
-      return Array.from({ length: Math.ceil(ids.length / FANOUT_BATCH) }, (_, i) =>
-        ids.slice(i * FANOUT_BATCH, (i + 1) * FANOUT_BATCH),
-      ).map((batch) => ({
-        id: batch[0],
-        data: { eventIds: batch },
-      }));
-    });
-    this.sweeps.register('webhook.deliver', async () =>
-      (await this.deliveries.due()).map((id) => ({ id, data: { deliveryId: id } })),
+    // An event's fan-out job is enqueued at its commit; a delivery's at its scheduled time: lost only past a queue wait.
+    this.sweeps.register(
+      'event.fanout',
+      async () => {
+        const events = await this.deliveries.unpublishedEvents();
+        return Array.from({ length: Math.ceil(events.length / FANOUT_BATCH) }, (_, i) =>
+          events.slice(i * FANOUT_BATCH, (i + 1) * FANOUT_BATCH),
+        ).map((batch) => ({ id: batch[0].id, data: { eventIds: batch.map((e) => e.id) }, dueAt: batch[0].createdAt }));
+      },
+      { graceMs: JOB_WAIT_GRACE_MS },
+    );
+    this.sweeps.register(
+      'webhook.deliver',
+      async () => (await this.deliveries.due()).map(({ id, dueAt }) => ({ id, data: { deliveryId: id }, dueAt })),
+      { graceMs: JOB_WAIT_GRACE_MS },
     );
     this.sweeps.onLinesLost(() => this.turns.releaseLine());
   }

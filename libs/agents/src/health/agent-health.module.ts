@@ -27,10 +27,13 @@ export class AgentHealthModule implements OnModuleInit {
 
   onModuleInit(): void {
     // Every tick while probing is on: hourly buckets past 7 days go.
-    this.sweeps.register('agent-health.prune', async () =>
-      this.config.healthProbeIntervalS > 0
-        ? [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }]
-        : [],
+    this.sweeps.register(
+      'agent-health.prune',
+      async () =>
+        this.config.healthProbeIntervalS > 0
+          ? [{ id: 'old', data: { requestedAt: this.clock.now().toISOString() } }]
+          : [],
+      { periodic: true },
     );
   }
 }

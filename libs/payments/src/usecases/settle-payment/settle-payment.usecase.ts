@@ -2,6 +2,7 @@ import { Metrics } from '@app/metrics';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppException, Clock, FaultInjector, InjectedFault } from '@app/common';
 import { AppConfig } from '@app/config';
+import { HoldLease, LeaseHeartbeat } from '@app/database';
 import { PaymentEntity } from '../../entities/payment.entity';
 import { toSettleRequest } from '../../payment-rows';
 import { PaymentsRepository } from '../../payments.repository';
@@ -44,6 +45,7 @@ export class SettlePayment {
     private readonly config: AppConfig,
     private readonly faults: FaultInjector,
     private readonly metrics: Metrics,
+    private readonly heartbeat: LeaseHeartbeat,
   ) {}
 
   /**
@@ -52,7 +54,12 @@ export class SettlePayment {
    * row is `settlement_failed` with its next retry time), or with `reason` SETTLEMENT_PENDING when
    * its outcome is not known (sent and undecided, or still running elsewhere).
    */
-  async execute(paymentOrId: string | PaymentEntity): Promise<PaymentEntity> {
+  execute(paymentOrId: string | PaymentEntity): Promise<PaymentEntity> {
+    // The settling lease, taken below, is renewed while this process settles: a slow receipt is never taken over.
+    return this.heartbeat.holding((hold) => this.settle(paymentOrId, hold));
+  }
+
+  private async settle(paymentOrId: string | PaymentEntity, hold: HoldLease): Promise<PaymentEntity> {
     // A payment the caller just read or wrote saves a read; the claim below decides either way.
     const payment = typeof paymentOrId === 'string' ? await this.get(paymentOrId) : paymentOrId;
     const paymentId = payment.id;
@@ -66,12 +73,10 @@ export class SettlePayment {
     ) {
       await this.expireIfUnused(payment, now);
     }
-    const claimed = await this.payments.claimSettling(
-      paymentId,
-      new Date(now.getTime() + this.config.settlementLeaseMs),
-      now,
-    );
+    const lease = new Date(now.getTime() + this.config.settlementLeaseMs);
+    const claimed = await this.payments.claimSettling(paymentId, lease, now);
     if (!claimed) return this.elsewhere(paymentId);
+    hold(lease, (from, to) => this.payments.renewSettling(paymentId, from, to));
     const req = toSettleRequest(payment);
     let txHash: string;
     const seconds = Metrics.timer();

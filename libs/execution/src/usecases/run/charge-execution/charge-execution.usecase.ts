@@ -3,7 +3,15 @@ import { Metrics } from '@app/metrics';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, FaultInjector, formatMicros, newId } from '@app/common';
 import { AppConfig } from '@app/config';
-import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
+import {
+  allWrites,
+  HoldLease,
+  LeaseHeartbeat,
+  PG_NOT_CLAIMED,
+  pgErrorCode,
+  Queryable,
+  TransactionRunner,
+} from '@app/database';
 import { OutboxService } from '@app/outbox';
 import { escrowHoldSeconds, ReputationRecorder } from '@app/reputation';
 import { Fees, Funding } from '@app/payments';
@@ -11,6 +19,7 @@ import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecutionOutcome } from '../../../execution.types';
 import { ExecutionsRepository, RunCompletion } from '../../../executions.repository';
+import { ExecutionLeasesRepository } from '../../../execution-leases.repository';
 import { ExecutionReceipt } from './execution-receipt';
 import { unchargedPayload } from '../../../uncharged-payload';
 
@@ -60,6 +69,8 @@ export class ChargeExecution {
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
     private readonly receipts: ExecutionReceipt,
+    private readonly heartbeat: LeaseHeartbeat,
+    private readonly leases: ExecutionLeasesRepository,
   ) {}
 
   execute(req: ChargeRequest): Promise<ExecutionOutcome> {
@@ -67,7 +78,8 @@ export class ChargeExecution {
       'agora.execute.charge',
       { 'agora.request_id': req.execution.id, 'agora.agent_id': req.execution.agentId },
       async (set) => {
-        const outcome = await this.chargeTraced(req);
+        // The execution's lease, taken below, is renewed while this process settles and charges it.
+        const outcome = await this.heartbeat.holding((hold) => this.chargeTraced(req, hold));
         set({
           'agora.status': outcome.execution.status,
           'agora.settlement_status': outcome.execution.settlementStatus ?? 'none',
@@ -78,7 +90,7 @@ export class ChargeExecution {
     );
   }
 
-  private async chargeTraced(req: ChargeRequest): Promise<ExecutionOutcome> {
+  private async chargeTraced(req: ChargeRequest, hold: HoldLease): Promise<ExecutionOutcome> {
     const { execution, funding } = req;
     if (req.state !== 'completed') {
       Object.assign(execution, {
@@ -101,6 +113,7 @@ export class ChargeExecution {
       } else if (!(await this.repo.recordCompletion(execution.id, req.completion, lease))) {
         return this.stored(execution.id);
       }
+      hold(lease, (from, to) => this.leases.renewSettlementLease(execution.id, from, to));
     }
     // Settled, or expired unused (final): nothing left to do (a duplicate job, a late sweep).
     if (

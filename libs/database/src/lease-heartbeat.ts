@@ -1,0 +1,93 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '@app/common';
+import { AppConfig } from '@app/config';
+
+/**
+ * Moves a row's lease from `from` to `to`, only while it is still `from` (this process still holds
+ * it): false once another process took it over or the work ended (the row moved on).
+ */
+export type LeaseRenewal = (from: Date, to: Date) => Promise<boolean>;
+
+/** Hands leases to `work`; every lease taken through `hold` is renewed until `work` ends. */
+export type HoldLease = (lease: Date, renew: LeaseRenewal) => void;
+
+interface Held {
+  lease: Date;
+  renew: LeaseRenewal;
+  busy: boolean;
+  dropped: boolean;
+}
+
+/**
+ * A lease (SETTLEMENT_LEASE_MS) marks a row as this process's work for a short while; the sweeper
+ * takes over one that lapsed, because its process died. A live process renews the leases it holds
+ * every third of a lease, so slow work (a settlement waiting out its receipt) is never taken over
+ * while its process lives, and a dead process's work is due again one lease after its last renewal.
+ * Renewals are conditional on the lease still being the one this process wrote: a lease that was
+ * taken over is dropped, never taken back. A renewal that fails (Postgres away) is tried again at the
+ * next beat; the work itself decides what to do about its own failures.
+ */
+@Injectable()
+export class LeaseHeartbeat implements OnModuleDestroy {
+  private readonly logger = new Logger(LeaseHeartbeat.name);
+  private readonly held = new Set<Held>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Runs `work`; the leases it takes through `hold` are renewed while it runs and dropped when it ends. */
+  async holding<T>(work: (hold: HoldLease) => Promise<T>): Promise<T> {
+    const mine: Held[] = [];
+    try {
+      return await work((lease, renew) => {
+        const h: Held = { lease, renew, busy: false, dropped: false };
+        mine.push(h);
+        this.held.add(h);
+        this.timer ??= setInterval(() => this.beat(), Math.max(1, Math.floor(this.config.settlementLeaseMs / 3)));
+        this.timer.unref();
+      });
+    } finally {
+      for (const h of mine) this.drop(h);
+    }
+  }
+
+  /** How many leases this process renews now (tests). */
+  get size(): number {
+    return this.held.size;
+  }
+
+  onModuleDestroy(): void {
+    for (const h of this.held) this.drop(h);
+  }
+
+  private drop(h: Held): void {
+    h.dropped = true;
+    this.held.delete(h);
+    if (this.held.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private beat(): void {
+    const to = new Date(this.clock.nowMs() + this.config.settlementLeaseMs);
+    for (const h of this.held) {
+      if (h.busy) continue; // the last renewal has not answered yet (Postgres slow): not stacked up
+      h.busy = true;
+      h.renew(h.lease, to).then(
+        (kept) => {
+          h.busy = false;
+          if (kept) h.lease = to;
+          else if (!h.dropped) this.drop(h); // taken over, or the row moved on: nothing left to renew
+        },
+        (err: Error) => {
+          h.busy = false;
+          this.logger.warn({ err: err.message }, 'lease renewal failed; retried at the next beat');
+        },
+      );
+    }
+  }
+}
