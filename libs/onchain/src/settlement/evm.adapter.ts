@@ -1,5 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { Contract, id, Interface, JsonRpcProvider, zeroPadValue } from 'ethers';
-import { sameWallet } from '@app/common';
+import { sameWallet, UnavailableException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { ChainSender } from '../chain/chain-sender';
 import { SettlementBatcher } from '../chain/settlement-batcher';
@@ -32,9 +33,14 @@ const LOG_WINDOW = 10_000;
  */
 /** Holds of other calls whose authorization is checked on chain when a hold is refused (bounded work per call). */
 const HOLD_RECHECK = 16;
+/** How long a request waits for the node's reads before anything is written (preflight): past it, 503 and nothing charged. */
+export const CHAIN_READ_TIMEOUT_MS = 3_000;
+/** What a refusal for want of the node asks the client to wait (Retry-After, seconds). */
+const NODE_RETRY_AFTER_S = 1;
 
 export class EvmSettlementAdapter extends SettlementAdapter {
   readonly mode = 'evm' as const;
+  private readonly logger = new Logger(EvmSettlementAdapter.name);
   private readonly token: Contract;
   private readonly transferAbi = new Interface(USDC_ABI);
 
@@ -45,6 +51,8 @@ export class EvmSettlementAdapter extends SettlementAdapter {
     private readonly batcher: SettlementBatcher,
     /** What the payer's calls in flight hold of its balance (null: the balance alone decides). */
     private readonly holds: PayerHolds | null = null,
+    /** The bound on the node's reads a request waits for before its first write (preflight). */
+    private readonly readTimeoutMs = CHAIN_READ_TIMEOUT_MS,
   ) {
     super();
     if (!sameWallet(sender.address, config.platformWallet)) {
@@ -55,22 +63,33 @@ export class EvmSettlementAdapter extends SettlementAdapter {
     this.token = new Contract(config.usdcAddress!, USDC_ABI, provider);
   }
 
+  /**
+   * On the request path, before anything is written: whether the authorization is unused and the payer
+   * can pay. The node's reads are bounded together by `readTimeoutMs`: a node that is slow, silent or
+   * unreachable (or fails a read) is a 503 SERVICE_UNAVAILABLE with Retry-After, never a 500 after the
+   * RPC timeout; nothing was written or held, so the same request can be sent again (as the facilitator's
+   * verify that does not answer charges nothing).
+   */
   async preflight(p: VerifiedPayment): Promise<void> {
     if (p.chainId !== this.config.evmChainId) {
       throw new PaymentInvalid('Payments on this network cannot be settled here', {
         reason: 'invalid_network',
       });
     }
-    const [used, balance] = await Promise.all([
-      this.token.authorizationState(p.payer, p.nonce) as Promise<boolean>,
-      this.token.balanceOf(p.payer) as Promise<bigint>,
-    ]);
+    const deadline = performance.now() + this.readTimeoutMs;
+    const [used, balance] = await this.read(
+      Promise.all([
+        this.token.authorizationState(p.payer, p.nonce) as Promise<boolean>,
+        this.token.balanceOf(p.payer) as Promise<bigint>,
+      ]),
+      deadline,
+    );
     if (used)
       throw new PaymentReplayed('This payment authorization has already been used on chain', {
         reason: 'duplicate_settlement',
       });
     // The balance less what the payer's other calls in flight hold must cover this one (held now in turn).
-    if (balance < p.value || !(await this.held(p, balance)))
+    if (balance < p.value || !(await this.held(p, balance, deadline)))
       throw new PaymentInvalid('The payer does not hold enough USDC', {
         reason: 'insufficient_funds',
       });
@@ -80,18 +99,43 @@ export class EvmSettlementAdapter extends SettlementAdapter {
    * Holds this call's amount beside the payer's other calls in flight. A call whose transfer is already
    * mined but not yet recorded is counted twice (gone from the balance, still held): when the hold is
    * refused, the holds of authorizations the chain says are used (at most HOLD_RECHECK) are dropped and
-   * it is asked once more, so a payer with exactly enough for its parallel calls is never refused.
+   * it is asked once more, so a payer with exactly enough for its parallel calls is never refused. A node
+   * that cannot answer those reads in time refuses the call as unavailable, not as short of funds.
    */
-  private async held(p: VerifiedPayment, balance: bigint): Promise<boolean> {
+  private async held(p: VerifiedPayment, balance: bigint, deadline: number): Promise<boolean> {
     if (this.holds === null || (await this.holds.hold(p, balance))) return true;
     const nonces = await this.holds.heldNonces(p, HOLD_RECHECK);
-    const used = await Promise.all(
-      nonces.map((n) => (this.token.authorizationState(p.payer, n) as Promise<boolean>).catch(() => false)),
+    const used = await this.read(
+      Promise.all(nonces.map((n) => this.token.authorizationState(p.payer, n) as Promise<boolean>)),
+      deadline,
     );
     const settled = nonces.filter((_, i) => used[i]);
     if (settled.length === 0) return false;
     for (const nonce of settled) this.holds.release({ ...p, nonce });
     return this.holds.hold(p, balance);
+  }
+
+  /** The node's answer by `deadline` (performance.now()), else UnavailableException (503, Retry-After); a late answer is ignored. */
+  private async read<T>(call: Promise<T>, deadline: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${this.readTimeoutMs} ms`)),
+        Math.max(0, deadline - performance.now()),
+      );
+      timer.unref();
+    });
+    try {
+      return await Promise.race([call, late]);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message?.slice(0, 300) }, 'chain node unavailable for a preflight: 503');
+      throw new UnavailableException(
+        'The chain node is not answering; nothing was charged. Send the same request again shortly',
+        NODE_RETRY_AFTER_S,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   override releaseHold(p: HeldPaymentRef): void {
