@@ -32,12 +32,16 @@ export interface ApiHarness {
  * The real API on a loopback port, against its own fresh database and its own Redis
  * key prefix. `env` overrides configuration the way the process environment would.
  */
-export async function startApi(env: Record<string, string> = {}, opts: { clock?: Clock } = {}): Promise<ApiHarness> {
+export async function startApi(
+  env: Record<string, string> = {},
+  opts: { clock?: Clock; databaseUrlFor?: (url: string) => string } = {},
+): Promise<ApiHarness> {
   const db = await createTestDatabase();
   const fullEnv: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: db.url,
+    // The api's own way to its database (a test's proxy, test/support/pg-proxy.ts); databaseUrl stays direct.
+    DATABASE_URL: opts.databaseUrlFor ? opts.databaseUrlFor(db.url) : db.url,
     DATABASE_POOL_SIZE: '10',
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,

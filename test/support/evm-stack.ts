@@ -18,11 +18,20 @@ export interface EvmStack {
   stop(): Promise<void>;
 }
 
-/** Starts an EvmStack; `env` adds to the api's (and the worker's) settings. Stop it in afterAll. */
-export async function startEvmStack(env: Record<string, string>): Promise<EvmStack> {
+/**
+ * Starts an EvmStack; `env` adds to the api's (and the worker's) settings, `apiOptions` to startApi's
+ * (the worker reaches the database directly). Stop it in afterAll.
+ */
+export async function startEvmStack(
+  env: Record<string, string>,
+  apiOptions: Parameters<typeof startApi>[1] = {},
+): Promise<EvmStack> {
   const chain = await startChain();
   const agentServer = await new TestAgentServer().start();
-  const api = await startApi({ ...evmEnv(chain), OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', ...env });
+  const api = await startApi(
+    { ...evmEnv(chain), OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_PRIVATE: 'true', ...env },
+    apiOptions,
+  );
   const owner = newWallet();
   await chain.mint(owner.address, REGISTRATION_FEE_MICROS);
   const res = await registerAgent(
@@ -32,7 +41,7 @@ export async function startEvmStack(env: Record<string, string>): Promise<EvmSta
     { asset: chain.usdcAddress },
   );
   if (res.status !== 201) throw new Error(`registration failed: ${JSON.stringify(res.body)}`);
-  const worker = startProcess(builtApp('worker'), api.env);
+  const worker = startProcess(builtApp('worker'), { ...api.env, DATABASE_URL: api.databaseUrl });
   return {
     chain,
     agentServer,

@@ -14,6 +14,7 @@ export class InjectedFault extends Error {
 export class FaultInjector {
   private readonly armed = new Map<string, number>();
   private killPoint: string | null = null;
+  private readonly hooks = new Map<string, () => Promise<void>>();
 
   /** Tests of a real crash (FAULT_KILL_AT): the process kills itself with SIGKILL at `point`, nothing after it runs. */
   killAt(point: string | undefined): void {
@@ -25,8 +26,24 @@ export class FaultInjector {
     this.armed.set(point, times);
   }
 
+  /** The next time `point` is reached (`reach`), `action` runs first and is awaited (a test cuts Postgres off there). */
+  onReach(point: string, action: () => Promise<void>): void {
+    this.hooks.set(point, action);
+  }
+
   disarm(): void {
     this.armed.clear();
+    this.hooks.clear();
+  }
+
+  /** `trip`, after the action a test set for `point` (onReach), if any: for points on an async path. */
+  async reach(point: string): Promise<void> {
+    const hook = this.hooks.get(point);
+    if (hook) {
+      this.hooks.delete(point);
+      await hook();
+    }
+    this.trip(point);
   }
 
   trip(point: string): void {

@@ -94,3 +94,27 @@ export function errorKind(
     ...(e.cause !== undefined && depth < 3 ? { cause: errorKind(e.cause, depth + 1) } : {}),
   };
 }
+
+/** SQLSTATEs a COMMIT can fail with that say Postgres rolled the transaction back (a serialization or deadlock victim). */
+const ROLLED_BACK_CODES = new Set(['40001', '40P01', '40003']);
+
+/**
+ * A COMMIT whose outcome is not known: the connection was lost while it was sent or answered, so
+ * the transaction may have been kept whole or not at all. Still transient (its `cause`), so a caller
+ * that wrote nothing that matters before answers it as before; one whose transaction may have moved
+ * money tells it apart (`instanceof`).
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(override readonly cause: Error) {
+    super(`COMMIT outcome unknown: ${cause.message}`);
+    this.name = 'CommitOutcomeUnknown';
+  }
+
+  /** The error to throw for a failed COMMIT: this, when the failure was the connection's (not a rollback Postgres decided). */
+  static of(err: Error): Error {
+    const e = err as { code?: unknown; driverError?: { code?: unknown } };
+    const code = e.driverError?.code ?? e.code;
+    if (typeof code === 'string' && ROLLED_BACK_CODES.has(code)) return err;
+    return isTransientDatabaseError(err) ? new CommitOutcomeUnknown(err) : err;
+  }
+}

@@ -13,7 +13,7 @@ export {
 export type { Queryable } from './transaction.runner';
 export { MIGRATIONS } from './migrations';
 export { PgListener } from './pg-listener';
-export { errorKind, isTransientDatabaseError } from './connection-errors';
+export { CommitOutcomeUnknown, errorKind, isTransientDatabaseError } from './connection-errors';
 export { compareLsn, ReplicaReads } from './replica-reads';
 export { LeaseHeartbeat } from './lease-heartbeat';
 export type { HoldLease, LeaseRenewal } from './lease-heartbeat';

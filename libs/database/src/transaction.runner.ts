@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { batchOn, Queryable, readsOn, rowsOf, socketOf } from './pool-statements';
+import { CommitOutcomeUnknown } from './connection-errors';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 export type { Queryable };
@@ -37,7 +38,7 @@ export class TransactionRunner {
       const result = await pending.finally(() => tx.close());
       await tx.begin;
       const committed = await tx.end('COMMIT');
-      if (committed instanceof Error) throw committed;
+      if (committed instanceof Error) throw CommitOutcomeUnknown.of(committed);
       if (committed.command !== 'COMMIT') throw new Error('transaction was rolled back at commit');
       return result;
     } catch (err) {
@@ -80,7 +81,8 @@ export class TransactionRunner {
       const ended = tx.end(failedEarly ? 'ROLLBACK' : 'COMMIT');
       tx.flush();
       const [outcomes, end] = await Promise.all([Promise.allSettled(promises), ended, tx.begin.catch(() => undefined)]);
-      if (end instanceof Error) throw end;
+      // BEGIN, the statements and COMMIT left together: a connection lost now may have kept them.
+      if (end instanceof Error) throw failedEarly ? end : CommitOutcomeUnknown.of(end);
       if (failedEarly) throw failedEarly.error;
       return outcomes;
     } finally {

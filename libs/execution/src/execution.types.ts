@@ -37,6 +37,12 @@ export type PaymentProof = NonNullable<Parameters<AdmitPayment['execute']>[0]>;
 export interface ExecutionOutcome {
   execution: ExecutionEntity;
   settlement: Settlement | null;
+  /**
+   * The payment was written (its money may move, or moved) but the run's end could not be recorded or
+   * read back (Postgres failed): never an answer that invites paying again. The execution says what is
+   * known (its settlement `settlement_pending`, or the outcome when known); it is read by its id later.
+   */
+  unconfirmed?: { txHash: string | null };
 }
 
 export interface ExecuteResult extends ExecutionOutcome {

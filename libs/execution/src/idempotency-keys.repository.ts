@@ -60,6 +60,16 @@ export class IdempotencyKeysRepository {
       });
   }
 
+  /** Whether a key (in force or not yet pruned) stands for the execution (ix_idempotency_keys_execution). */
+  async keyed(executionId: string): Promise<boolean> {
+    const [row] = await queryRows<{ keyed: boolean }>(
+      this.dataSource.manager,
+      `SELECT EXISTS (SELECT 1 FROM idempotency_keys WHERE execution_id = $1) AS keyed`,
+      [executionId],
+    );
+    return row.keyed;
+  }
+
   /** The execution a payer's key (in force) stands for, by the primary key: the payment status's identifier lookup. */
   async executionOf(payer: string, key: string, now: Date): Promise<string | null> {
     return (await this.find(payer, key, now))?.executionId ?? null;

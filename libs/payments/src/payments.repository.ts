@@ -98,6 +98,13 @@ export class PaymentsRepository {
     return row.used;
   }
 
+  /** The payment row (its id) of an authorization already presented here, or null. */
+  async idOfAuthorization(a: Parameters<PaymentsRepository['authorizationUsed']>[0]): Promise<string | null> {
+    const sql = `SELECT id FROM payments WHERE chain_id = $1 AND asset = $2 AND payer = $3 AND nonce = $4`;
+    const params = [a.chainId, a.asset.toLowerCase(), a.payer.toLowerCase(), a.nonce.toLowerCase()];
+    return (await queryRows<{ id: string }>(this.tx.pooled, sql, params))[0]?.id ?? null;
+  }
+
   get(id: string, manager: EntityManager = this.dataSource.manager): Promise<PaymentEntity | null> {
     return manager.findOne(PaymentEntity, { where: { id } });
   }

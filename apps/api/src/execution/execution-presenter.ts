@@ -24,8 +24,9 @@ export class ExecutionPresenter {
   }
 
   /**
-   * Maps an execution to the HTTP answer: 202 while pending (always for an async request), 502/504 for
-   * failures, output once settled (unless `withOutput` is false: a retry sent without the payment header).
+   * Maps an execution to the HTTP answer: 202 while pending (always for an async request, and for an
+   * unconfirmed outcome), 502/504 for failures, output once settled (unless `withOutput` is false: a retry
+   * sent without the payment header).
    */
   async present(
     outcome: ExecutionOutcome,
@@ -37,11 +38,17 @@ export class ExecutionPresenter {
     const e = outcome.execution;
     // An async request is answered 202 with where to read it, the first time and on every replay
     // (an idempotency key or payment identifier answers the same bytes, whatever the run did since).
-    if (!sync) {
+    // So is a paid run whose end could not be recorded or read back (its payment written): with what is
+    // known of the payment, never a 503 or 402 that would have its client pay again.
+    const unconfirmed = outcome.unconfirmed;
+    if (!sync || unconfirmed) {
       res.status(202);
       const statusUrl = `${this.config.publicBaseUrl}/api/v1/execute/${e.id}`;
       res.setHeader('Location', statusUrl);
-      return { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
+      const accepted = { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
+      if (!unconfirmed) return accepted;
+      const { txHash } = unconfirmed;
+      return { ...accepted, settlement: { status: e.settlementStatus, txHash, livemode: this.livemode } };
     }
     if (e.status === 'pending') {
       res.status(202);

@@ -39,6 +39,7 @@ import { PlatformSecrets1764270000000 } from './1764270000000-PlatformSecrets';
 import { DisputePayerProof1764280000000 } from './1764280000000-DisputePayerProof';
 import { MaturedPayerSpend1764290000000 } from './1764290000000-MaturedPayerSpend';
 import { ReputationVerdicts1764291000000 } from './1764291000000-ReputationVerdicts';
+import { IdempotencyKeyExecutions1764300000000 } from './1764300000000-IdempotencyKeyExecutions';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
 export const MIGRATIONS = [
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   DisputePayerProof1764280000000,
   MaturedPayerSpend1764290000000,
   ReputationVerdicts1764291000000,
+  IdempotencyKeyExecutions1764300000000,
 ];

@@ -6,6 +6,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
  */
 @Entity('idempotency_keys')
 @Index('ix_idempotency_keys_expires', ['expiresAt'])
+@Index('ix_idempotency_keys_execution', ['executionId'])
 export class IdempotencyKeyEntity {
   @PrimaryColumn({ type: 'varchar', length: 42, primaryKeyConstraintName: 'pk_idempotency_keys' })
   payer: string;

@@ -1485,6 +1485,8 @@ export interface components {
             livemode: boolean;
             /** @description The execution id: GET /api/v1/execute/{requestId} reads it */
             requestId: string;
+            /** @description A paid run whose payment was written but whose end could not be recorded or read back (the database failed): what is known of the payment (settlement_pending, or the outcome once known); the statusUrl, read as the payer, follows it. Never a reason to pay again */
+            settlement?: components["schemas"]["SettlementResponse"];
             /** @example pending */
             status: string;
             /**

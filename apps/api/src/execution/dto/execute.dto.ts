@@ -210,6 +210,12 @@ export class AsyncAcceptedResponse {
   })
   statusUrl: string;
   @ApiProperty({ description: LIVEMODE }) livemode: boolean;
+  @ApiPropertyOptional({
+    type: SettlementResponse,
+    description:
+      'A paid run whose payment was written but whose end could not be recorded or read back (the database failed): what is known of the payment (settlement_pending, or the outcome once known); the statusUrl, read as the payer, follows it. Never a reason to pay again',
+  })
+  settlement?: SettlementResponse;
 }
 
 export function toExecutionResponse(

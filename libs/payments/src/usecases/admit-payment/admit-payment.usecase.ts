@@ -69,10 +69,19 @@ export class PaymentAdmission {
 
   /** For the caller's pooled batch: whether the authorization is already in `payments`. */
   usedCheck(sql: Queryable): Promise<boolean> {
+    const nonce = this.nonce();
+    return nonce ? this.payments.authorizationUsed(nonce, sql) : Promise.resolve(false);
+  }
+
+  /** The payment an authorization already presented here was recorded as (null: none), to find what it paid for. */
+  usedPaymentId(): Promise<string | null> {
+    const nonce = this.nonce();
+    return nonce ? this.payments.idOfAuthorization(nonce) : Promise.resolve(null);
+  }
+
+  private nonce() {
     const r = this.recovered;
-    if (!r) return Promise.resolve(false);
-    const nonce = { chainId: r.option.network.chainId, asset: r.option.asset, payer: r.payer, nonce: r.auth.nonce };
-    return this.payments.authorizationUsed(nonce, sql);
+    return r ? { chainId: r.option.network.chainId, asset: r.option.asset, payer: r.payer, nonce: r.auth.nonce } : null;
   }
 
   /** Verifies the payment's terms against the price (CPU; null: no price yet). */

@@ -14,6 +14,7 @@ import { Admitted, AdmitExecution, InFlight } from '../admit-execution/admit-exe
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
 import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';
 import { RunAgent } from '../../run/run-agent/run-agent.usecase';
+import { lostAtCommit, PENDING, unconfirmed } from '../../run/charge-execution/unconfirmed';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
@@ -66,6 +67,8 @@ export class Execute {
           ]),
         );
       } catch (err) {
+        // Lost at COMMIT: perhaps reserved and queued for the sweeper; answered 202, never "send it again".
+        if (lostAtCommit(err)) return { ...unconfirmed(execution, PENDING), replayed: false, limits };
         // Not reserved after all (a used nonce excepted): the claim goes back.
         funding.giveBack(err);
         if (!(err instanceof IdempotencyRace)) throw err;

@@ -18,27 +18,14 @@ import { Fees, Funding } from '@app/payments';
 import { DeliveryService } from '@app/webhooks';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecutionOutcome } from '../../../execution.types';
-import { ExecutionsRepository, RunCompletion } from '../../../executions.repository';
+import { ExecutionsRepository } from '../../../executions.repository';
 import { ExecutionLeasesRepository } from '../../../execution-leases.repository';
 import { ExecutionReceipt } from './execution-receipt';
+import { ChargeRequest } from './charge-request';
+import { completionFields, KnownSettlement, lostAtCommit, PENDING, settlementKnown, unconfirmed } from './unconfirmed';
 import { unchargedPayload } from '../../../uncharged-payload';
 
-/**
- * How the execution stands when it is charged: `fresh`, a run nothing was written for yet (sync;
- * its idempotency key, if any, is written with it); `pending`, a stored execution this process claimed and ran; `completed`,
- * a stored execution whose settlement or charge did not happen yet (retry job, sweeper).
- */
-export type ChargeRequest =
-  | {
-      state: 'fresh' | 'pending';
-      execution: ExecutionEntity;
-      funding: Funding;
-      completion: RunCompletion;
-      reputation?: number;
-      /** A fresh run's idempotency key: taken in the first transaction that writes the execution. */
-      keyClaim?: (sql: Queryable) => Promise<unknown>;
-    }
-  | { state: 'completed'; execution: ExecutionEntity; funding: Funding; reputation?: number };
+export type { ChargeRequest };
 
 type Charged = Awaited<ReturnType<Funding['recordCharge']>> & { callback: string | null };
 
@@ -102,14 +89,21 @@ export class ChargeExecution {
       const lease = new Date(this.clock.nowMs() + this.config.settlementLeaseMs);
       if (req.state === 'fresh') {
         Object.assign(execution, { lockedUntil: lease });
-        await this.tx.pipelined((sql) =>
-          allWrites([
-            // First: a key another request took answers as that (not as a used payment).
-            req.keyClaim ? req.keyClaim(sql) : Promise.resolve(),
-            funding.reserve(sql, execution.id),
-            this.repo.insert(sql, execution),
-          ]),
-        );
+        await this.faults.reach('charge.before-reserve');
+        try {
+          await this.tx.pipelined((sql) =>
+            allWrites([
+              // First: a key another request took answers as that (not as a used payment).
+              req.keyClaim ? req.keyClaim(sql) : Promise.resolve(),
+              funding.reserve(sql, execution.id),
+              this.repo.insert(sql, execution),
+            ]),
+          );
+        } catch (err) {
+          // Lost at COMMIT: the payment may be written (the sweeper settles it), so never "pay again".
+          if (lostAtCommit(err)) return unconfirmed(execution, PENDING);
+          throw err;
+        }
       } else if (!(await this.repo.recordCompletion(execution.id, req.completion, lease))) {
         return this.stored(execution.id);
       }
@@ -124,41 +118,60 @@ export class ChargeExecution {
       return { execution, settlement: null };
     }
     if (funding.settlesOutside) {
-      const failure = await funding.settleOutside();
-      if (failure) {
-        // Sent and undecided: still pending (the payment's own sweep records it). An authorization
-        // that expired unused is final: not charged, output withheld, no more retries, and its
-        // payloads shrink to what an uncharged run keeps.
-        const expired = !failure.pending && failure.final;
-        await this.repo.markSettlementStatus(
-          execution.id,
-          failure.pending ? 'settlement_pending' : expired ? 'settlement_expired' : 'settlement_failed',
-          expired
-            ? unchargedPayload(execution.input, execution.output, this.config.unchargedInputKeepBytes)
-            : undefined,
-        );
-        const stored = await this.stored(execution.id);
-        // Settled meanwhile (the sweeper got there first): answered as settled, with the final receipt.
-        if (!failure.pending || stored.execution.settlementStatus !== 'settlement_pending') return stored;
-        // The answer's receipt says so (the transaction sent, nothing delivered or charged yet), kept
-        // for a retry's answer; the charge replaces it with the final one.
-        const signed = await this.receipts.issue(stored.execution, funding, true);
-        if (signed) await this.repo.keepPendingReceipt(execution.id, signed);
-        return { ...stored, settlement: { txHash: failure.txHash ?? null, receipt: null, signed, refund: null } };
-      }
+      if (req.state !== 'fresh') return this.settleAndCharge(req, { ...PENDING });
+      // A sync request's payment is written: whatever fails now (Postgres first), the answer says what
+      // is known and where to read the rest, never a 503 or 402 that would have its client pay again.
+      const known: KnownSettlement = { ...PENDING };
       try {
-        this.faults.trip('charge.after-settle');
-        return await this.charge(req, 'settle');
+        await this.faults.reach('charge.after-reserve');
+        return await this.settleAndCharge(req, known);
       } catch (err) {
-        // The money moved and is recorded (payment settled, not yet linked): the sweeper charges it.
+        const facts = { executionId: execution.id, err: (err as Error).message, settlement: known.settlementStatus };
         this.logger.error(
-          { executionId: execution.id, err: (err as Error).message },
-          'charge after settlement failed; left to the sweeper',
+          facts,
+          'a paid run could not be finished or read back: answered unconfirmed, for the sweeper',
         );
-        return this.stored(execution.id);
+        return unconfirmed(execution, known);
       }
     }
     return this.charge(req, 'settle');
+  }
+
+  /** Settles outside Postgres, then charges; `known` follows what the settlement said (for an unconfirmed answer). */
+  private async settleAndCharge(req: ChargeRequest, known: KnownSettlement): Promise<ExecutionOutcome> {
+    const { execution, funding } = req;
+    const failure = await funding.settleOutside();
+    Object.assign(known, settlementKnown(failure, funding.receipt().txHash));
+    if (failure) {
+      // Sent and undecided: still pending (the payment's own sweep records it). An authorization
+      // that expired unused is final: not charged, output withheld, no more retries, and its
+      // payloads shrink to what an uncharged run keeps.
+      const expired = !failure.pending && failure.final;
+      await this.repo.markSettlementStatus(
+        execution.id,
+        failure.pending ? 'settlement_pending' : expired ? 'settlement_expired' : 'settlement_failed',
+        expired ? unchargedPayload(execution.input, execution.output, this.config.unchargedInputKeepBytes) : undefined,
+      );
+      const stored = await this.stored(execution.id);
+      // Settled meanwhile (the sweeper got there first): answered as settled, with the final receipt.
+      if (!failure.pending || stored.execution.settlementStatus !== 'settlement_pending') return stored;
+      // The answer's receipt says so (the transaction sent, nothing delivered or charged yet), kept
+      // for a retry's answer; the charge replaces it with the final one.
+      const signed = await this.receipts.issue(stored.execution, funding, true);
+      if (signed) await this.repo.keepPendingReceipt(execution.id, signed);
+      return { ...stored, settlement: { txHash: failure.txHash ?? null, receipt: null, signed, refund: null } };
+    }
+    try {
+      await this.faults.reach('charge.after-settle');
+      return await this.charge(req, 'settle');
+    } catch (err) {
+      // The money moved and is recorded (payment settled, not yet linked): the sweeper charges it.
+      this.logger.error(
+        { executionId: execution.id, err: (err as Error).message },
+        'charge after settlement failed; left to the sweeper',
+      );
+      return this.stored(execution.id);
+    }
   }
 
   /**
@@ -256,6 +269,8 @@ export class ChargeExecution {
         : interpret(await this.tx.oneTrip(issue));
     } catch (err) {
       if (err instanceof NotClaimed) return this.stored(id);
+      // A sync run settled inside Postgres, its one transaction lost at COMMIT: perhaps charged.
+      if (mode === 'insert' && lostAtCommit(err)) return unconfirmed(execution, PENDING);
       throw err;
     }
     this.metrics.executions.inc({ outcome: 'completed', pricing: execution.pricingModel });
@@ -276,14 +291,4 @@ export class ChargeExecution {
   private async stored(id: string): Promise<ExecutionOutcome> {
     return { execution: (await this.repo.findById(id))!, settlement: null };
   }
-}
-
-function completionFields(c: RunCompletion) {
-  return {
-    output: c.output,
-    executionTimeMs: c.executionTimeMs,
-    completedAt: c.completedAt,
-    agentFee: c.agentFee,
-    usageTokens: c.usageTokens,
-  };
 }
