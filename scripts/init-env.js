@@ -3,6 +3,9 @@
      npm run init:env                        a new platform wallet too: PLATFORM_WALLET and its key
                                              (RELAYER_PRIVATE_KEY, the hot wallet evm mode needs)
      npm run init:env -- --wallet 0x...      your own wallet's address; no key is written
+     npm run init:env -- --base-url https://agora.example.com
+                                             the public address (PUBLIC_BASE_URL) behind your TLS proxy;
+                                             without it, http://localhost:3000, this machine only
      npm run init:env -- --force             replaces an existing file
      npm run init:env -- --out path/.env     another file than ./.env
    Never overwrites a file without --force; the file is readable by its owner only. */
@@ -23,13 +26,19 @@ try {
     options: {
       force: { type: 'boolean', default: false },
       wallet: { type: 'string' },
+      'base-url': { type: 'string' },
       out: { type: 'string', default: '.env' },
     },
   }).values;
 } catch (err) {
-  fail(`${err.message}\nusage: npm run init:env -- [--wallet 0x<address>] [--force] [--out <file>]`);
+  fail(
+    `${err.message}\nusage: npm run init:env -- [--wallet 0x<address>] [--base-url https://<host>] [--force] [--out <file>]`,
+  );
 }
 if (args.wallet !== undefined && !isAddress(args.wallet)) fail(`--wallet must be a 0x address (got "${args.wallet}")`);
+const baseUrl = args['base-url']?.replace(/\/+$/, '');
+if (baseUrl !== undefined && !/^https:\/\/[^/?#@\s]+(\/[^?#\s]*)?$/.test(baseUrl))
+  fail(`--base-url must be the https:// address clients reach the api at (got "${baseUrl}")`);
 
 const hex = () => randomBytes(32).toString('hex');
 const dbPassword = hex();
@@ -57,8 +66,17 @@ const lines = [
   'POSTGRES_HOST_AUTH_METHOD=scram-sha-256',
   `DATABASE_URL=postgres://postgres:${dbPassword}@postgres:5432/agora`,
   '',
-  '# Where the api is reached (behind the TLS proxy), and how payments settle (docs/deploy.md):',
-  '# PUBLIC_BASE_URL=https://agora.example.com',
+  ...(baseUrl
+    ? ['# Where clients reach the api (behind the TLS proxy): every 402 names it.', `PUBLIC_BASE_URL=${baseUrl}`]
+    : [
+        '# Where clients reach the api: this machine only. Production refuses a plain-http base URL unless it is',
+        '# on this machine and PUBLIC_BASE_URL_LOOPBACK says so. Before exposing the api, put your https address',
+        '# here (behind the TLS proxy, docs/deploy.md) and delete PUBLIC_BASE_URL_LOOPBACK.',
+        'PUBLIC_BASE_URL=http://localhost:3000',
+        'PUBLIC_BASE_URL_LOOPBACK=true',
+      ]),
+  '',
+  '# How payments settle (docs/deploy.md):',
   '# SETTLEMENT_MODE=evm',
   '# EVM_RPC_URL=',
   '# EVM_CHAIN_ID=8453',
@@ -85,3 +103,9 @@ try {
 process.stdout.write(
   `init:env: wrote ${out} (platform wallet ${address}${wallet ? ', generated: its key is in the file' : ''})\n`,
 );
+if (!baseUrl) {
+  process.stdout.write(
+    'init:env: PUBLIC_BASE_URL is http://localhost:3000 (this machine only); for a public deployment run again ' +
+      'with --base-url https://<your host> --force, or edit the file\n',
+  );
+}

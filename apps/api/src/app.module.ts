@@ -1,5 +1,5 @@
 import { MetricsModule } from '@app/metrics';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
@@ -60,7 +60,11 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({ pinoHttp: pinoHttpOptions(config) }),
+        // Every route, named-wildcard syntax (nestjs-pino's default '*' is converted, with a warning each start).
+        LoggerModule.forRoot({
+          pinoHttp: pinoHttpOptions(config),
+          forRoutes: [{ path: '/{*path}', method: RequestMethod.ALL }],
+        }),
         ClockModule.register(clock),
         MetricsModule.forProcess('api'),
         DatabaseModule.forRoot('agora-api'),

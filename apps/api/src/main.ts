@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { exitGracefullyOnSignals, FaultInjector } from '@app/common';
 import { loadConfigOrExit } from '@app/config';
+import { settlementSummary } from '@app/x402';
 import { createApiApp } from './app.factory';
 
 async function main(): Promise<void> {
@@ -12,7 +13,8 @@ async function main(): Promise<void> {
   await app.listen(config.port, '0.0.0.0');
   const logger = app.get(Logger);
   exitGracefullyOnSignals(app, (m) => logger.log(m));
-  logger.log(`agora api listening on ${config.port}`);
+  // The one start-up line: where it listens and how it takes money.
+  logger.log(`agora api listening on ${config.port}: ${settlementSummary(config)}`);
 }
 
 void main();

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { exitGracefullyOnSignals, FaultInjector } from '@app/common';
 import { loadConfigOrExit } from '@app/config';
+import { settlementSummary } from '@app/x402';
 import { WorkerModule } from './worker.module';
 
 /** The worker: no HTTP server; BullMQ processors, timers and a Redis heartbeat. */
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   const logger = app.get(Logger);
   // SIGTERM/SIGINT close the BullMQ workers (waiting for active jobs) before exit.
   exitGracefullyOnSignals(app, (m) => logger.log(m));
-  logger.log('agora worker started');
+  logger.log(`agora worker started: ${settlementSummary(config)}`);
 }
 
 void main();

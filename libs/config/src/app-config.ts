@@ -27,6 +27,8 @@ export class AppConfig {
   redisClusterNodes: string[] | null;
   queuePrefix: string;
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL_LOOPBACK: production accepts an http base URL on this machine (a trial, a test), never a public one. */
+  publicBaseUrlLoopback: boolean;
   /** The built web console (apps/console) the api serves at `/` (no index.html there: the API alone). */
   consoleDir: string;
   /** Watchers of the live execution feed (server-sent events) one api process takes at most. */

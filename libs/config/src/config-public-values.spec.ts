@@ -4,6 +4,7 @@ describe('loadConfig', () => {
   describe('public values outside development', () => {
     const own = {
       NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://agora.example.com',
       PLATFORM_WALLET: '0x1111111111111111111111111111111111111111',
       PLATFORM_SIGNING_SEED: 'ab'.repeat(32),
       CHAIN_TOKEN_SEEDS: 'cd'.repeat(32),

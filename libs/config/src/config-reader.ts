@@ -9,6 +9,9 @@ export class ConfigError extends Error {
 
 export type Env = Record<string, string | undefined>;
 
+/** The largest delay Node's timers take and the largest Postgres integer. */
+export const INT32_MAX = 2_147_483_647;
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Reads settings from an environment, collecting every problem instead of stopping at the first. */
@@ -25,7 +28,11 @@ export class Reader {
     return this.raw(name) ?? def;
   }
 
-  int(name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  /**
+   * An integer setting. The default ceiling is INT32_MAX: a duration past it overflows Node's timers (which
+   * then fire at once) and Postgres integers; money and byte counts that may go higher pass their own.
+   */
+  int(name: string, def: number, min = 0, max = INT32_MAX): number {
     const v = this.raw(name);
     if (v === undefined) return def;
     if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {

@@ -191,7 +191,8 @@ describe('loadConfig', () => {
           SETTLEMENT_MODE: mode,
           EVM_RPC_URL: 'http://127.0.0.1:8545',
           USDC_ADDRESS: DEV_PLATFORM_WALLET,
-          RELAYER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+          // anvil's first account: DEV_PLATFORM_WALLET's key (evm mode wants the wallet's own key)
+          RELAYER_PRIVATE_KEY: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
           FACILITATOR_URL: 'http://127.0.0.1:9',
         };
         expect(() => loadConfig(env)).toThrow(

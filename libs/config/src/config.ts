@@ -1,7 +1,13 @@
 /* The only module that reads process.env (lint enforces it elsewhere). */
-import { isAddress } from 'ethers';
-import ipaddr from 'ipaddr.js';
+import { computeAddress, isAddress } from 'ethers';
 import { AppConfig, NodeEnv, PaymentNetwork, SettlementMode } from './app-config';
+import {
+  checkDatabaseUrls,
+  checkMetricsHost,
+  readPublicBaseUrl,
+  redisClusterNodes,
+  trustProxyList,
+} from './config-network';
 import { ConfigError, Env, isLoopbackHost, Reader } from './config-reader';
 import { readReserveAndReputation } from './config-reputation';
 import { DEV_CHAIN_TOKEN_SEED, DEV_PLATFORM_WALLET, DEV_SIGNING_SEED, publicValueProblems } from './public-values';
@@ -32,10 +38,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.queuePrefix = r.str('QUEUE_PREFIX', 'agora')!;
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(c.queuePrefix))
     r.problems.push('QUEUE_PREFIX must be 1-64 letters, digits, _ or -');
-  c.publicBaseUrl = (r.url('PUBLIC_BASE_URL', `http://localhost:${c.port}`, ['http:', 'https:']) ?? '').replace(
-    /\/+$/,
-    '',
-  );
+  checkDatabaseUrls(r, c);
+  readPublicBaseUrl(r, c);
   c.trustProxy = trustProxyList(r);
   c.logLevel = r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info');
 
@@ -85,13 +89,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (c.platformWallet === '') r.problems.push(`PLATFORM_WALLET is required ${whyRequired}`);
   if (c.usdcAddress !== undefined && !isAddress(c.usdcAddress)) r.problems.push('USDC_ADDRESS must be a 0x address');
   if (c.platformWallet !== '' && !isAddress(c.platformWallet)) r.problems.push('PLATFORM_WALLET must be a 0x address');
-  if (c.relayerPrivateKey !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(c.relayerPrivateKey)) {
-    r.problems.push('RELAYER_PRIVATE_KEY must be 0x followed by 64 hex characters');
-  }
+  const relayer = relayerAddress(r, c.relayerPrivateKey);
   if (c.settlementMode === 'evm') {
     r.require('EVM_RPC_URL', c.evmRpcUrl, 'when SETTLEMENT_MODE=evm');
     r.require('USDC_ADDRESS', c.usdcAddress, 'when SETTLEMENT_MODE=evm');
     r.require('RELAYER_PRIVATE_KEY', c.relayerPrivateKey, 'when SETTLEMENT_MODE=evm');
+    // One hot wallet receives payments and pays withdrawals (the evm adapter relies on it).
+    if (relayer && isAddress(c.platformWallet) && relayer.toLowerCase() !== c.platformWallet.toLowerCase())
+      r.problems.push(`PLATFORM_WALLET must be RELAYER_PRIVATE_KEY's address ${relayer} when SETTLEMENT_MODE=evm`);
   }
   if (c.settlementMode === 'facilitator')
     r.require('FACILITATOR_URL', c.facilitatorUrl, 'when SETTLEMENT_MODE=facilitator');
@@ -113,6 +118,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.metricsToken = r.str('METRICS_TOKEN');
   c.metricsPort = r.int('METRICS_PORT', 0, 0, 65535);
   c.metricsHost = r.str('METRICS_HOST', '127.0.0.1')!;
+  checkMetricsHost(r, c.metricsHost);
   if (c.metricsToken !== undefined && c.metricsToken.length < 16)
     r.problems.push('METRICS_TOKEN must be at least 16 characters');
   if (c.metricsToken !== undefined && c.metricsToken === c.adminApiKey)
@@ -150,7 +156,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.executionPayloadRetentionDays = r.int('EXECUTION_PAYLOAD_RETENTION_DAYS', 30, 0, 36_500);
   c.unchargedPayloadRetentionHours = r.int('UNCHARGED_PAYLOAD_RETENTION_HOURS', 24, 1, 8_760);
   c.unchargedInputKeepBytes = r.int('UNCHARGED_INPUT_KEEP_BYTES', 1_024, 0, 65_536);
-  c.payloadStorageCapBytes = r.int('PAYLOAD_STORAGE_CAP_BYTES', 268_435_456, 0);
+  c.payloadStorageCapBytes = r.int('PAYLOAD_STORAGE_CAP_BYTES', 268_435_456, 0, Number.MAX_SAFE_INTEGER);
   c.storageMetricsIntervalMs = r.int('STORAGE_METRICS_INTERVAL_MS', 300_000, 0);
   c.seriesIntervalMs = r.int('SERIES_INTERVAL_MS', 2_000, 0, 3_600_000);
   c.seriesLagMs = r.int('SERIES_LAG_MS', 1_000, 0, 600_000);
@@ -225,7 +231,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.webhookHostConcurrency = r.int('WEBHOOK_HOST_CONCURRENCY', 2, 0, 1_000);
   c.workerPartyConcurrency = r.int('WORKER_PARTY_CONCURRENCY', 4, 0, 1_000);
   c.webhookPartyConcurrency = r.int('WEBHOOK_PARTY_CONCURRENCY', 8, 0, 1_000);
-  c.workerFundedVolumeMicro = r.int('WORKER_FUNDED_VOLUME_MICRO', 5_000_000, 1);
+  c.workerFundedVolumeMicro = r.int('WORKER_FUNDED_VOLUME_MICRO', 5_000_000, 1, Number.MAX_SAFE_INTEGER);
   c.authSignatureWindowS = r.int('AUTH_SIGNATURE_WINDOW_S', 300, 1, 86_400);
   c.bodyLimitBytes = r.int('BODY_LIMIT_BYTES', 1_048_576, 1_024);
   c.workerHeartbeatMs = r.int('WORKER_HEARTBEAT_MS', 5_000, 100);
@@ -237,26 +243,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return c;
-}
-
-/** TRUST_PROXY, normalized: a comma list of Express's names (loopback, linklocal, uniquelocal), addresses and CIDR ranges. */
-function trustProxyList(r: Reader): string {
-  const items = (r.str('TRUST_PROXY', 'loopback') ?? '').split(',').map((s) => s.trim());
-  const valid = (s: string) => ['loopback', 'linklocal', 'uniquelocal'].includes(s) || isIpOrCidr(s);
-  const bad = items.filter((s) => !valid(s));
-  if (bad.length > 0)
-    r.problems.push(
-      `TRUST_PROXY must be a comma list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges (got "${bad.join(',')}")`,
-    );
-  return items.join(',');
-}
-
-function isIpOrCidr(s: string): boolean {
-  const [address, bits, ...rest] = s.split('/');
-  const v6 = address.includes(':');
-  if (rest.length > 0 || !(v6 ? ipaddr.IPv6.isValid(address) : ipaddr.IPv4.isValidFourPartDecimal(address)))
-    return false;
-  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v6 ? 128 : 32));
 }
 
 /** For process entry points: the config, or a clear message on stderr and exit code 1. */
@@ -272,21 +258,14 @@ export function loadConfigOrExit(processName: string, env: Env = process.env): A
   }
 }
 
-/** `REDIS_CLUSTER_NODES`: comma-separated seed URLs, database 0 only (a cluster has no other). */
-function redisClusterNodes(r: Reader): string[] | null {
-  const raw = r.str('REDIS_CLUSTER_NODES');
-  if (raw === undefined || raw.trim() === '') return null;
-  const nodes = raw.split(',').map((s) => s.trim());
-  for (const node of nodes) {
-    let u: URL;
-    try {
-      u = new URL(node);
-    } catch {
-      r.problems.push('REDIS_CLUSTER_NODES must be comma-separated redis:// URLs');
-      return null;
-    }
-    if (!['redis:', 'rediss:'].includes(u.protocol) || !u.hostname || (u.pathname !== '' && u.pathname !== '/'))
-      r.problems.push('REDIS_CLUSTER_NODES must be redis:// or rediss:// URLs with a host and no database');
+/** RELAYER_PRIVATE_KEY's address, or a problem: 32 bytes of hex that are a secp256k1 key (not 0, below the order). */
+function relayerAddress(r: Reader, key: string | undefined): string | null {
+  if (key === undefined) return null;
+  try {
+    if (/^0x[0-9a-fA-F]{64}$/.test(key)) return computeAddress(key);
+  } catch {
+    // out of the curve's range: named below
   }
-  return nodes;
+  r.problems.push('RELAYER_PRIVATE_KEY must be 0x followed by 64 hex characters, a valid secp256k1 private key');
+  return null;
 }

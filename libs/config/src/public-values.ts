@@ -61,15 +61,20 @@ export function publicValueProblems(c: PublicValueCheck): string[] {
       `PLATFORM_WALLET ${c.platformWallet} is a well-known development account (its private key is public): ${FIX}`,
     );
   }
-  if (
-    c.relayerPrivateKey !== undefined &&
-    /^0x[0-9a-fA-F]{64}$/.test(c.relayerPrivateKey) &&
-    ANVIL_ACCOUNTS.has(computeAddress(c.relayerPrivateKey).toLowerCase())
-  ) {
+  if (c.relayerPrivateKey !== undefined && ANVIL_ACCOUNTS.has(addressOf(c.relayerPrivateKey))) {
     problems.push(`RELAYER_PRIVATE_KEY controls a well-known development account (its key is public): ${FIX}`);
   }
   const sample = (v: string | undefined) => v !== undefined && (SAMPLE_TOKENS.has(v) || /^change-?me/i.test(v));
   if (sample(c.adminApiKey)) problems.push(`ADMIN_API_KEY is a published sample value: ${FIX}`);
   if (sample(c.metricsToken)) problems.push(`METRICS_TOKEN is a published sample value: ${FIX}`);
   return problems;
+}
+
+/** A private key's address, lower case ('' for a malformed key, which config.ts names). */
+function addressOf(key: string): string {
+  try {
+    return /^0x[0-9a-fA-F]{64}$/.test(key) ? computeAddress(key).toLowerCase() : '';
+  } catch {
+    return '';
+  }
 }

@@ -1,6 +1,6 @@
 /** The x402 protocol with no rows: offers, verification of a payment header, EIP-3009, networks, nonce claims. */
 export { TokenDomain, TRANSFER_WITH_AUTHORIZATION_TYPES, transferAuthorizationDigest } from './eip3009';
-export { isLivemode, NETWORKS, NetworkInfo, PaymentOption } from './networks';
+export { isLivemode, NETWORKS, NetworkInfo, PaymentOption, settlementSummary } from './networks';
 export { NonceClaim, NonceGuard, NonceRef, paymentReplayed } from './nonce-guard';
 export { PaymentInvalid, PaymentReplayed } from './x402.errors';
 export { MAX_TIMEOUT_SECONDS } from './x402-offer';

@@ -68,3 +68,15 @@ export function isLivemode(config: AppConfig): boolean {
       return config.paymentNetworks.some((n) => NETWORKS[n].mainnet) || (!!config.evmRpcUrl && mainnetChain);
   }
 }
+
+/**
+ * The start-up line's summary of how this process takes money: settlement mode, the networks offered (in evm
+ * mode the chain too), the public base URL the 402s advertise, and livemode.
+ */
+export function settlementSummary(config: AppConfig): string {
+  const chain = config.settlementMode === 'evm' ? ` (chain ${config.evmChainId})` : '';
+  return (
+    `settlement ${config.settlementMode}, networks ${config.paymentNetworks.join(',')}${chain}, ` +
+    `base URL ${config.publicBaseUrl}, livemode ${isLivemode(config)}`
+  );
+}
