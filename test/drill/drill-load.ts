@@ -195,7 +195,7 @@ export class Load {
     const res = await post(
       `${this.nextApi()}/api/v1/payments/withdraw`,
       { agentId: agent.id, amount: '1.000000', destinationWallet: agent.destination },
-      await ownerHeaders(agent.owner, agent.id, ++this.authTs),
+      await ownerHeaders(agent.owner, agent.id, (this.authTs = Math.max(this.authTs + 1, Date.now()))),
     );
     this.record({ kind: 'withdraw', status: res.status, code: res.code, ms: Math.round(performance.now() - t0) });
   }

@@ -4,8 +4,8 @@
    ledger:check and the reconciliation of the chain, the database and what the clients saw. Prints a table and
    exits 1 on any money discrepancy (2 when the drill itself failed). Build first: npm run -s build.
    DRILL_SECONDS (300) the time the run aims at; DRILL_ROUNDS (1) repetitions of the fault list; DRILL_FAULTS
-   (all) e.g. "api,redis"; DRILL_CLIENTS (4); DRILL_QUIESCE_S (45) the bound on recovery and quiescence per
-   fault; DRILL_FINAL_WAIT_S (200) the last wait for work left in flight; DRILL_PROCESS_ENV "K=V,K=V" settings
+   (all) e.g. "api,redis"; DRILL_CLIENTS (4); DRILL_RECOVERY_S (120) the bound on a fault's recovery;
+   DRILL_QUIESCE_S (45) the bound on quiescence after it; DRILL_FINAL_WAIT_S (200) the last wait for work left in flight; DRILL_PROCESS_ENV "K=V,K=V" settings
    added to the api and worker processes. */
 import 'reflect-metadata';
 import { inFlight, inFlightIds, readChainFacts, readDbFacts, stillInFlight } from './drill-facts';
@@ -19,6 +19,7 @@ const env = process.env;
 const SECONDS = Number(env.DRILL_SECONDS ?? 300);
 const ROUNDS = Math.max(1, Number(env.DRILL_ROUNDS ?? 1));
 const CLIENTS = Math.max(1, Number(env.DRILL_CLIENTS ?? 4));
+const RECOVERY_S = Number(env.DRILL_RECOVERY_S ?? 120);
 const QUIESCE_S = Number(env.DRILL_QUIESCE_S ?? 45);
 const FINAL_WAIT_S = Number(env.DRILL_FINAL_WAIT_S ?? 200);
 const FAULTS = chosenFaults(env.DRILL_FAULTS);
@@ -29,14 +30,14 @@ const PROCESS_ENV = Object.fromEntries(
     .map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1).trim()]),
 );
 const PHASES = 1 + FAULTS.length * ROUNDS;
-/** Load before and after each fault: what the time aimed at leaves after setup (~40 s) and the faults and checks (~12 s each). */
-const LOAD_S = Math.max(3, Math.floor((SECONDS - 40 - 12 * FAULTS.length * ROUNDS) / (2 * PHASES)));
+/** Load before and after each fault: what the time aimed at leaves after setup (~40 s) and the faults and checks (~20 s each). */
+const LOAD_S = Math.max(3, Math.floor((SECONDS - 40 - 20 * FAULTS.length * ROUNDS) / (2 * PHASES)));
 
 const log = (line: string) => process.stdout.write(`[drill ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 /** From the fault's end: the first new paid call answered 200, and every row in flight then finished; the later of the two. */
 async function recovery(stack: DrillStack, load: Load, endedAt: number): Promise<number | null> {
-  const bound = QUIESCE_S * 1000;
+  const bound = RECOVERY_S * 1000;
   const ids = await inFlightIds(stack.db).catch(() => [] as string[]);
   const probe = (async () => {
     for (let i = 0; performance.now() - endedAt < bound; i++) {
@@ -126,8 +127,11 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', () => bail(130, 'interrupted: cleaning up'));
   process.once('SIGTERM', () => bail(143, 'terminated: cleaning up'));
-  // Bounded whatever happens: past three times the aim (and the last wait), stop everything.
-  const deadline = setTimeout(() => bail(2, 'over the time bound: cleaning up'), (SECONDS * 3 + FINAL_WAIT_S) * 1000);
+  // Bounded whatever happens: past three times the aim, every recovery's bound and the last wait, stop everything.
+  const deadline = setTimeout(
+    () => bail(2, 'over the time bound: cleaning up'),
+    (SECONDS * 3 + FINAL_WAIT_S + RECOVERY_S * FAULTS.length * ROUNDS) * 1000,
+  );
   try {
     log(`logs in ${stack.logDir}; database ${stack.dbName}; redis ${stack.redis.url}`);
     const payers = await fundPayers(stack.chain, Number(env.DRILL_PAYERS ?? 6));
@@ -159,7 +163,7 @@ async function main(): Promise<number> {
       prev = { run: runs.at(-1)!, check: last };
     }
     const end = prev.check;
-    process.stdout.write(`\n${summaryTable(runs, QUIESCE_S)}\n\n`);
+    process.stdout.write(`\n${summaryTable(runs, RECOVERY_S)}\n\n`);
     process.stdout.write(
       `Totals: ${load.attempts.length} requests; lost ${end.rec.lost}, created ${end.rec.created} micro-USDC; ` +
         `${end.rec.doublePayments} double payments; ${end.rec.paidRefused} paid requests answered 402/503; ` +
