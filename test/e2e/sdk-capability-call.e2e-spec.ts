@@ -62,10 +62,14 @@ describe('SDK callCapability (e2e)', () => {
     expect(paid.paymentResponse).toMatchObject({ success: true, transaction: expect.any(String) });
     expect(String(paid.paymentResponse!.payer).toLowerCase()).toBe(wallet.address.toLowerCase());
 
-    // The same header again: the API's PAYMENT_REPLAYED (409), thrown as typed.
+    // The same header again with the same input (a client that lost the answer): that execution, not run again.
     const before = await executionCounts(ds);
+    const again = await call({ text: 'sdk' }, paymentSignatureHeader(payload as unknown as Record<string, unknown>));
+    if (again.kind !== 'executed') throw new Error('expected the same execution');
+    expect(again.execution).toMatchObject({ requestId: paid.execution.requestId, output: { translation: 'SDK' } });
+    // With other input: the API's PAYMENT_REPLAYED (409), thrown as typed.
     await expect(
-      call({ text: 'sdk' }, paymentSignatureHeader(payload as unknown as Record<string, unknown>)),
+      call({ text: 'other' }, paymentSignatureHeader(payload as unknown as Record<string, unknown>)),
     ).rejects.toBeInstanceOf(ConflictError);
     expect(await executionCounts(ds)).toEqual(before);
   });
