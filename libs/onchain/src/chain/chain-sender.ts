@@ -5,7 +5,9 @@ import { Queryable, TransactionRunner } from '@app/database';
 import { ChainTxKind } from './chain-tx.entity';
 import { ChainTxRow, ChainTxsRepository } from './chain-txs.repository';
 import { FeeCache } from './fee-cache';
+import { NonceConflictWatch } from './nonce-conflict';
 import { MinedReceipt, ReceiptWatcher } from './receipt-watcher';
+import { classifySendError } from './send-errors';
 import { ChainCall, signCall } from './signed-call';
 
 export type { ChainCall } from './signed-call';
@@ -20,8 +22,8 @@ export type Fence = (sql: Queryable, tx: ChainTxRow) => Promise<boolean>;
 export type ChainOutcome =
   /** The receipt is absent only when the decision was recorded earlier and the node no longer answers it. */
   | { state: 'mined' | 'reverted'; tx: ChainTxRow; receipt?: MinedReceipt }
-  /** Its nonce was used by another transaction: it can never land. */
-  | { state: 'dropped'; tx: ChainTxRow }
+  /** Its nonce was used by another transaction: it can never land. `by`: that transaction, when it was seen on chain. */
+  | { state: 'dropped'; tx: ChainTxRow; by?: string }
   /** Not decided yet (sent, or sent again); the sweeper keeps resending it. */
   | { state: 'pending'; tx: ChainTxRow };
 
@@ -38,12 +40,6 @@ export interface ChainSenderOptions {
   /** A signed transaction still undecided this long after it was persisted is broadcast again by the sweeper. */
   resendAfterMs: number;
 }
-
-/** What a node answers when the transaction (or one with its nonce) is already in its pool or mined. */
-const ALREADY_SENT =
-  /already known|already imported|known transaction|nonce too low|NONCE_EXPIRED|already been used|transaction already exists/i;
-/** Of those, the answers that say the nonce itself is used (by this transaction, or by one sent outside agora). */
-const NONCE_USED = /nonce too low|NONCE_EXPIRED/i;
 
 /**
  * The one on-chain sender of a hot wallet, for every transaction the platform sends
@@ -63,14 +59,16 @@ export class ChainSender {
   private sequenceReady: Promise<void> | null = null;
   /** Receipt waits registered before each broadcast (a block scanned between the broadcast and a later registration would be missed). */
   private readonly expected = new Map<string, Promise<MinedReceipt | null>>();
-  /** Decisions reached at broadcast (a nonce another transaction took), answered by `confirm` without waiting. */
-  private readonly early = new Map<string, ChainOutcome>();
+  /** Refused for a nonce another transaction holds, followed until decided (null: left to the receipt wait). */
+  private readonly conflicts = new Map<string, Promise<ChainOutcome | null>>();
+  private readonly nonces: NonceConflictWatch;
 
   constructor(private readonly o: ChainSenderOptions) {
     this.key = new SigningKey(o.privateKey);
     this.address = computeAddress(this.key.publicKey);
     this.watcher = new ReceiptWatcher(o.provider, o.pollMs, o.clock);
     this.fees = new FeeCache(o.provider, Math.max(o.pollMs, 1_000), o.clock);
+    this.nonces = new NonceConflictWatch({ ...o, watcher: this.watcher, address: this.address });
   }
 
   /**
@@ -114,9 +112,8 @@ export class ChainSender {
     // Tests: the process dies here, persisted and never broadcast.
     this.o.faults.trip('chain.after-persist');
     this.expected.set(tx.id, this.watcher.wait(tx.txHash, this.o.receiptTimeoutMs));
-    // Settlements only: a settlement wrongly taken for dropped (a lagging node behind a load balancer) is sent again and
-    // refused on chain, and its payment finds the transaction that moved it; a transfer is left to the receipt wait.
-    if ((await this.broadcast(tx)) === 'nonce-used' && tx.kind === 'settlement') await this.decideNow(tx);
+    if ((await this.broadcast(tx)) === 'conflict')
+      this.conflicts.set(tx.id, this.afterConflict(tx, this.o.receiptTimeoutMs));
     this.o.faults.trip('chain.after-broadcast');
     return tx;
   }
@@ -154,11 +151,11 @@ export class ChainSender {
 
   /** Waits (bounded) for the chain's decision on a persisted transaction; sends it again if the wait ran out. */
   async confirm(tx: ChainTxRow, timeoutMs = this.o.receiptTimeoutMs): Promise<ChainOutcome> {
-    const early = this.early.get(tx.id);
-    this.early.delete(tx.id);
-    if (early) return early;
+    const decided = await this.conflicts.get(tx.id);
+    this.conflicts.delete(tx.id);
     const expected = this.expected.get(tx.id);
     this.expected.delete(tx.id);
+    if (decided) return this.forget(tx, decided);
     const receipt = await (expected ?? this.watcher.wait(tx.txHash, timeoutMs));
     if (receipt) return this.decided(tx, receipt);
     return this.resolve(tx);
@@ -179,8 +176,10 @@ export class ChainSender {
     if (tx.status !== 'signed') return { state: tx.status, tx };
     const used = BigInt(await this.o.provider.send('eth_getTransactionCount', [this.address, 'latest']));
     if (used > tx.nonce) return this.consumed(tx, used);
-    const waiting = this.watcher.wait(tx.txHash, Math.min(this.o.receiptTimeoutMs, 10_000));
-    await this.broadcast(tx);
+    const wait = Math.min(this.o.receiptTimeoutMs, 10_000);
+    const waiting = this.watcher.wait(tx.txHash, wait);
+    const decided = (await this.broadcast(tx)) === 'conflict' ? await this.afterConflict(tx, wait) : null;
+    if (decided) return this.forget(tx, decided);
     const mined = await waiting;
     if (mined) return this.decided(tx, mined);
     await this.o.repository.postpone(tx.id, new Date(this.o.clock.nowMs() + this.o.resendAfterMs));
@@ -194,15 +193,20 @@ export class ChainSender {
   }
 
   /**
-   * The wallet's nonce `tx.nonce` is consumed. Asked again (it may have been mined meanwhile), and
-   * the transaction itself looked up (a node whose receipt index lags, or a pool, still knows it):
-   * only when neither knows it is it dropped, and only if this call is the one that recorded it.
+   * The wallet's nonce `tx.nonce` is consumed. Unless the transaction that used it was seen (`by`), asked again (it may
+   * have been mined meanwhile) and looked up (a node whose receipt index lags, or a pool, still knows it): only when
+   * neither knows it is it dropped, and only by the call that records it. The sequence is raised past the count (with
+   * `by`, the pending count: past other transactions sent outside agora that wait in the pool).
    */
-  private async consumed(tx: ChainTxRow, used: bigint): Promise<ChainOutcome> {
-    const [again, known] = await Promise.all([
-      this.watcher.receipt(tx.txHash),
-      this.o.provider.send('eth_getTransactionByHash', [tx.txHash]) as Promise<{ blockNumber?: string | null } | null>,
-    ]);
+  private async consumed(tx: ChainTxRow, used: bigint, by?: string): Promise<ChainOutcome> {
+    const [again, known] = by
+      ? [null, null]
+      : await Promise.all([
+          this.watcher.receipt(tx.txHash),
+          this.o.provider.send('eth_getTransactionByHash', [tx.txHash]) as Promise<{
+            blockNumber?: string | null;
+          } | null>,
+        ]);
     if (again) return this.decided(tx, again);
     // Known at all (mined on a backend whose receipts lag, or still in a pool): it may land; never signed again while it can.
     if (known) {
@@ -213,28 +217,28 @@ export class ChainSender {
       const now = (await this.o.repository.get(tx.id))!;
       return now.status === 'signed' ? { state: 'pending', tx: now } : { state: now.status, tx: now };
     }
-    await this.o.repository.raiseNonce(tx.wallet, used);
-    this.logger.warn({ txId: tx.id, nonce: tx.nonce.toString() }, 'nonce consumed by another transaction: dropped');
-    return { state: 'dropped', tx: { ...tx, status: 'dropped' } };
+    await this.o.repository.raiseNonce(tx.wallet, by ? await this.nonces.count('pending') : used);
+    this.logger.warn({ txId: tx.id, nonce: tx.nonce.toString(), by }, 'nonce consumed by another transaction: dropped');
+    return { state: 'dropped', tx: { ...tx, status: 'dropped' }, ...(by ? { by } : {}) };
   }
 
   /**
-   * The node said "nonce too low" to a transaction just signed: if the chain's count is past its
-   * nonce, another transaction used it (one sent from this wallet outside agora). Decided now, not
-   * after the receipt wait: dropped raises the sequence past it, so the owner's next submit signs
-   * with a free nonce at once. Anything else is left to `confirm` and the sweeper.
+   * Refused for a nonce another transaction holds, mined ("nonce too low") or pooled ("replacement transaction
+   * underpriced"): followed at the block rate (NonceConflictWatch). Dropped once the transaction that used the nonce is
+   * seen on chain (proof this one never lands): the owner signs its call again with a free nonce. Not seen: a settlement
+   * is decided as `resolve` decides (a wrong drop is refused on chain), a transfer waits for its receipt.
    */
-  private async decideNow(tx: ChainTxRow): Promise<void> {
+  private async afterConflict(tx: ChainTxRow, timeoutMs: number): Promise<ChainOutcome | null> {
+    this.logger.warn({ txId: tx.id, nonce: tx.nonce.toString() }, 'nonce held by another transaction; following it');
     try {
-      const used = BigInt(await this.o.provider.send('eth_getTransactionCount', [this.address, 'latest']));
-      if (used <= tx.nonce) return;
-      const outcome = await this.consumed(tx, used);
-      if (outcome.state === 'pending') return;
-      this.expected.delete(tx.id);
-      this.watcher.forget(tx.txHash);
-      this.early.set(tx.id, outcome);
+      const end = await this.nonces.watch(tx, timeoutMs, async () => (await this.broadcast(tx)) === 'sent');
+      if (end.kind === 'mined') return await this.decided(tx, end.receipt);
+      if (end.kind !== 'taken' || end.by === tx.txHash || (!end.by && tx.kind !== 'settlement')) return null;
+      const outcome = await this.consumed(tx, end.used, end.by ?? undefined);
+      return outcome.state === 'pending' ? null : outcome;
     } catch (err) {
       this.logger.warn({ txId: tx.id, err: (err as Error).message?.slice(0, 300) }, 'nonce check failed');
+      return null;
     }
   }
 
@@ -243,23 +247,30 @@ export class ChainSender {
     return this.o.repository.due(new Date(), limit);
   }
 
-  /** Sends a persisted transaction to the node; a node that already has it (or its nonce: `nonce-used`) is fine. */
-  private async broadcast(tx: ChainTxRow): Promise<'sent' | 'nonce-used' | 'failed'> {
+  /**
+   * Sends it (send-errors.ts reads a refusal): `sent` also for "already known" (this very one: waited for, never signed
+   * again); `conflict`: another transaction holds its nonce; else `failed` (sent again later; the chain decides).
+   */
+  private async broadcast(tx: ChainTxRow): Promise<'sent' | 'conflict' | 'failed'> {
     try {
       await this.o.provider.send('eth_sendRawTransaction', [tx.signedTx]);
       this.watcher.kick();
       return 'sent';
     } catch (err) {
-      const message = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''} ${JSON.stringify((err as { error?: unknown }).error ?? '')}`;
-      if (/fee|underpriced|base fee/i.test(message)) this.fees.invalidate();
-      if (ALREADY_SENT.test(message)) {
-        this.watcher.kick();
-        return NONCE_USED.test(message) ? 'nonce-used' : 'sent';
-      }
-      // Persisted: the sweeper or confirm() sends it again; the chain decides.
+      const refusal = classifySendError(err);
+      if (refusal === 'fee' || refusal === 'nonce-conflict') this.fees.invalidate();
+      if (refusal === 'known' || refusal === 'nonce-conflict') this.watcher.kick();
+      if (refusal === 'known') return 'sent';
+      if (refusal === 'nonce-conflict') return 'conflict';
+      const message = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''}`;
       this.logger.warn({ txId: tx.id, err: message.slice(0, 300) }, 'broadcast failed; will resend');
       return 'failed';
     }
+  }
+
+  private forget(tx: ChainTxRow, outcome: ChainOutcome): ChainOutcome {
+    this.watcher.forget(tx.txHash);
+    return outcome;
   }
 
   private async decided(tx: ChainTxRow, receipt: MinedReceipt): Promise<ChainOutcome> {
@@ -269,9 +280,8 @@ export class ChainSender {
   }
 
   /**
-   * Once per process: the wallet's nonce sequence exists and is not behind the chain, and every
-   * transaction persisted and still undecided (a process that died between persisting and
-   * broadcasting) is broadcast again first, so the nonces taken after it are not stuck behind a gap.
+   * Once per process: the wallet's nonce sequence exists and is not behind the chain, and every transaction persisted
+   * and undecided (its process died before broadcasting) is broadcast again first: no nonce after it stuck behind a gap.
    */
   private ensureSequence(): Promise<void> {
     this.sequenceReady ??= (async () => {

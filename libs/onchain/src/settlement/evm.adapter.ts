@@ -22,6 +22,8 @@ const USDC_ABI = [
   'function transfer(address to, uint256 value) returns (bool)',
 ];
 const TRANSFER_GAS = 100_000n;
+/** A transfer whose nonce another transaction took is signed again at once, this many signatures in all per attempt. */
+const TRANSFER_SIGNINGS = 3;
 const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
 const LOG_WINDOW = 10_000;
 
@@ -208,7 +210,8 @@ export class EvmSettlementAdapter extends SettlementAdapter {
   /**
    * A transfer signed by an earlier attempt is decided from the chain first: mined or reverted is
    * final; still landable is `pending` (sent again, never signed twice); only when its nonce was
-   * consumed by another transaction is a new one signed, under the payout's fence.
+   * consumed by another transaction is a new one signed, under the payout's fence (at once when that
+   * transaction was seen on chain: ChainSender's nonce conflicts).
    */
   async transfer(req: TransferRequest): Promise<TransferOutcome> {
     if (req.chainTxId) {
@@ -218,15 +221,19 @@ export class EvmSettlementAdapter extends SettlementAdapter {
       if (earlier.state === 'pending') return { kind: 'pending' };
     }
     const data = this.transferAbi.encodeFunctionData('transfer', [req.to, req.amount]);
-    const tx = await this.sender.submit(
-      { kind: 'transfer', to: this.config.usdcAddress!, data, gasLimit: TRANSFER_GAS },
-      req.fence,
-    );
-    if (!tx) return { kind: 'fenced' };
-    const outcome = await this.sender.confirm(tx);
-    if (outcome.state === 'mined') return { kind: 'sent', txHash: tx.txHash };
-    if (outcome.state === 'reverted') return { kind: 'reverted', txHash: tx.txHash };
-    return { kind: 'pending' };
+    for (let signed = 1; ; signed++) {
+      const tx = await this.sender.submit(
+        { kind: 'transfer', to: this.config.usdcAddress!, data, gasLimit: TRANSFER_GAS },
+        req.fence,
+      );
+      if (!tx) return { kind: 'fenced' };
+      const outcome = await this.sender.confirm(tx);
+      if (outcome.state === 'mined') return { kind: 'sent', txHash: tx.txHash };
+      if (outcome.state === 'reverted') return { kind: 'reverted', txHash: tx.txHash };
+      // Its nonce was used by another transaction seen on chain (one sent from the hot wallet outside agora): this one can
+      // never land, so the transfer is signed again at once with a free nonce, under the same fence.
+      if (outcome.state !== 'dropped' || !outcome.by || signed >= TRANSFER_SIGNINGS) return { kind: 'pending' };
+    }
   }
 
   /** Balance of the hot wallet, for reconciliation (I8) and operations. */
