@@ -8,6 +8,9 @@
    DRILL_QUIESCE_S (45) the bound on quiescence after it; DRILL_FINAL_WAIT_S (200) the last wait for work left in flight; DRILL_PROCESS_ENV "K=V,K=V" settings
    added to the api and worker processes. */
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { inFlight, inFlightIds, readChainFacts, readDbFacts, stillInFlight } from './drill-facts';
 import { chosenFaults, Fault, resumeAll } from './drill-faults';
 import { DrillAgent, fundPayers, Load, registerAgents } from './drill-load';
@@ -109,6 +112,20 @@ async function phase(stack: DrillStack, load: Load, label: string, fault: Fault 
   return { run, check: c };
 }
 
+/** The commit checked out, and whether the tree has changes (dist may hold them, or be older). */
+function sourceState(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: __dirname }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+      cwd: __dirname,
+    }).trim();
+    return `${head}${dirty ? ' (with uncommitted changes)' : ''}`;
+  } catch {
+    return 'unknown (no git)';
+  }
+}
+
 async function main(): Promise<number> {
   log(`starting: ${FAULTS.length} faults x ${ROUNDS} round(s), ${CLIENTS} clients, ${LOAD_S} s of load per side`);
   const stack = await startStack(PROCESS_ENV);
@@ -134,6 +151,9 @@ async function main(): Promise<number> {
   );
   try {
     log(`logs in ${stack.logDir}; database ${stack.dbName}; redis ${stack.redis.url}`);
+    log(
+      `dist built ${statSync(join(__dirname, '..', '..', 'dist', 'apps', 'api', 'main.js')).mtime.toISOString()}; sources at ${sourceState()}`,
+    );
     const payers = await fundPayers(stack.chain, Number(env.DRILL_PAYERS ?? 6));
     agents = await registerAgents(stack.apis[0].url, stack.chain, 3);
     const load = new Load(() => stack.apis.map((a) => a.url), stack.chain, payers, agents);
