@@ -38,7 +38,7 @@ describe('settlement leases: a dead process is taken over within 30 s, a live on
   const row = async (nonce: string) =>
     (
       await ds.query(
-        `SELECT e.id, e.settlement_status, p.status AS payment, p.settle_attempts, p.next_attempt_at,
+        `SELECT e.id, e.settlement_status, e.locked_until, p.status AS payment, p.settle_attempts, p.next_attempt_at,
                 (SELECT count(*)::int FROM transactions t WHERE t.id = e.transaction_id) AS charges,
                 (SELECT count(*)::int FROM chain_txs) AS chain_txs
            FROM payments p LEFT JOIN executions e ON e.payment_id = p.id WHERE p.nonce = $1`,
@@ -51,6 +51,7 @@ describe('settlement leases: a dead process is taken over within 30 s, a live on
           payment: string;
           settle_attempts: number;
           next_attempt_at: Date | null;
+          locked_until: Date | null;
           charges: number;
           chain_txs: number;
         }
@@ -134,7 +135,9 @@ describe('settlement leases: a dead process is taken over within 30 s, a live on
         async () => {
           const r = (await row(h.nonce))!;
           expect(r).toMatchObject({ payment: 'settling', settle_attempts: 1, chain_txs: txsBefore + 1 });
+          // Both leases, the payment's and the charger's on the execution, kept ahead of now.
           expect(new Date(r.next_attempt_at!).getTime()).toBeGreaterThan(Date.now());
+          expect(new Date(r.locked_until!).getTime()).toBeGreaterThan(Date.now());
           renewed ||= new Date(r.next_attempt_at!).getTime() > firstLease;
           return Date.now() > watchUntil;
         },
