@@ -29,7 +29,8 @@ const RECORD_SCAN = 10_000;
  * payers other than the owner (each has paid FUNDED_PAYER_MIN_SPEND_MICRO to other owners' agents in
  * matured charges, past their filing window, and counts up to what it paid there), so price-0 runs,
  * sock puppets with no spend of their own, money a payer can still dispute back and one payer's
- * circular spend between two owners establish nothing. Every read is bounded
+ * circular spend between two owners establish nothing. An agent the upgrade to 1.2 found established under
+ * 1.1's rule (runs and payers, migration ReserveRecordAtUpgrade) stays established. Every read is bounded
  * (the balance is a public read): the record looks at the agent's oldest RECORD_SCAN charges.
  */
 @Injectable()
@@ -58,6 +59,8 @@ export class WithdrawalReserve {
   }
 
   private async established(agentId: string, sql: Queryable): Promise<boolean> {
+    // An agent 1.1's rule had established when the deployment upgraded keeps that (docs/deploy.md, "Upgrading to 1.2").
+    if (await this.transactions.establishedAtUpgrade(sql, agentId)) return true;
     const c = this.config;
     const before = new Date(this.clock.nowMs() - c.reserveMinAgeS * 1000);
     const minSpend = BigInt(c.fundedPayerMinSpendMicro);

@@ -102,6 +102,13 @@ export class AgentEntity {
   inactiveReason: string | null;
 
   /** Names and descriptions of the agent and its capabilities, for trigram matching. */
+  /**
+   * Set once, by the upgrade to 1.2 (migration ReserveRecordAtUpgrade), on the agents whose record 1.1's
+   * rule had established: they stay exempt from the withdrawal reserve. Null for every other agent.
+   */
+  @Column({ name: 'reserve_established_at', type: 'timestamptz', nullable: true, select: false })
+  reserveEstablishedAt: Date | null;
+
   @Column({ name: 'search_text', type: 'text', default: '' })
   searchText: string;
 

@@ -39,6 +39,7 @@ import { PlatformSecrets1764270000000 } from './1764270000000-PlatformSecrets';
 import { DisputePayerProof1764280000000 } from './1764280000000-DisputePayerProof';
 import { MaturedPayerSpend1764290000000 } from './1764290000000-MaturedPayerSpend';
 import { ReputationVerdicts1764291000000 } from './1764291000000-ReputationVerdicts';
+import { ReserveRecordAtUpgrade1764310000000 } from './1764310000000-ReserveRecordAtUpgrade';
 import { IdempotencyKeyExecutions1764300000000 } from './1764300000000-IdempotencyKeyExecutions';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   MaturedPayerSpend1764290000000,
   ReputationVerdicts1764291000000,
   IdempotencyKeyExecutions1764300000000,
+  ReserveRecordAtUpgrade1764310000000,
 ];

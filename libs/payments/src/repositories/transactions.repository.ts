@@ -191,6 +191,16 @@ export class TransactionsRepository {
     return at ? new Date(at.at) : null;
   }
 
+  /** Whether the upgrade to 1.2 found the agent's record established under 1.1's rule (migration ReserveRecordAtUpgrade). */
+  async establishedAtUpgrade(sql: Queryable, agentId: string): Promise<boolean> {
+    const [row] = await queryRows<{ marked: boolean }>(
+      sql,
+      `SELECT reserve_established_at IS NOT NULL AS marked FROM agents WHERE id = $1`,
+      [agentId],
+    );
+    return row?.marked ?? false;
+  }
+
   /**
    * The agent's established record (resolutions §6): over its oldest `scan` charges made before
    * `before`, the agent fees settled and never disputed, from payers other than its owner that have
