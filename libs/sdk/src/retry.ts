@@ -23,9 +23,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * `fetch` with bounded retries and a per-request timeout. Retried: a connection failure and a
  * gateway's 502/504 when the request is safe to repeat (a read, or a request with an
- * Idempotency-Key, which the API answers once however often it comes); a 503 and a 429 with
- * Retry-After for any request (the API refused it before acting). An answer of the API's own
- * (an agent that failed: 502/504 in the envelope) is a result, never retried.
+ * Idempotency-Key, which the API answers once however often it comes); a 429 with Retry-After for
+ * any request; a 503 for a request safe to repeat, and for any other only when it is the API's own
+ * SERVICE_UNAVAILABLE (the API writes nothing before it answers one; a proxy's 503, which some
+ * send when they stop waiting while the request goes on, proves nothing). Retry-After is honoured.
+ * An answer of the API's own (an agent that failed: 502/504 in the envelope) is a result, never retried.
  */
 export function resilientFetch(inner: Fetch, options: HttpOptions = {}): Fetch {
   const retry = options.retry === false ? { attempts: 1 } : (options.retry ?? {});
@@ -78,19 +80,20 @@ async function retryWait(response: Response, repeatable: boolean, backoff: numbe
   if (status === 429) return retryAfter;
   // The same key's first request is still running (the api says when to look again): the same request, later.
   if (status === 409 && repeatable && retryAfter !== null) return retryAfter;
-  if (status === 503) return retryAfter ?? jitter(backoff);
-  if ((status === 502 || status === 504) && repeatable && !(await isApiError(response)))
+  if (status === 503 && (repeatable || (await apiErrorCode(response)) === 'SERVICE_UNAVAILABLE'))
+    return retryAfter ?? jitter(backoff);
+  if ((status === 502 || status === 504) && repeatable && (await apiErrorCode(response)) === null)
     return retryAfter ?? jitter(backoff);
   return null;
 }
 
-/** An error envelope from the API itself (not a proxy's page): its 502/504 is the call's outcome. */
-async function isApiError(response: Response): Promise<boolean> {
+/** The code of an error envelope from the API itself (null: a proxy's page): its 502/504 is the call's outcome. */
+async function apiErrorCode(response: Response): Promise<string | null> {
   try {
     const body = (await response.clone().json()) as { success?: unknown; error?: { code?: unknown } };
-    return body?.success === false && typeof body.error?.code === 'string';
+    return body?.success === false && typeof body.error?.code === 'string' ? body.error.code : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
