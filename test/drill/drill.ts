@@ -39,7 +39,7 @@ const LOAD_S = Math.max(3, Math.floor((SECONDS - 40 - 20 * FAULTS.length * ROUND
 const log = (line: string) => process.stdout.write(`[drill ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 /** From the fault's end: the first new paid call answered 200, and every row in flight then finished; the later of the two. */
-async function recovery(stack: DrillStack, load: Load, endedAt: number): Promise<number | null> {
+async function recovery(stack: DrillStack, load: Load, endedAt: number): Promise<{ ms: number | null; left: string }> {
   const bound = RECOVERY_S * 1000;
   const ids = await inFlightIds(stack.db).catch(() => [] as string[]);
   const probe = (async () => {
@@ -56,7 +56,23 @@ async function recovery(stack: DrillStack, load: Load, endedAt: number): Promise
   const [a, b] = await Promise.all([probe, drained]);
   const at = (t: number | null) => (t === null ? 'never' : `${Math.round(t - endedAt)} ms`);
   log(`  recovery: a paid call answered 200 after ${at(a)}; the ${ids.length} rows in flight finished after ${at(b)}`);
-  return a === null || b === null ? null : Math.round(Math.max(a, b) - endedAt);
+  // What was still in flight at the bound, by kind (the ids' prefixes).
+  const kinds: Record<string, string> = {
+    pay: 'payments',
+    req: 'runs',
+    wd: 'withdrawals',
+    rfd: 'refunds',
+    ctx: 'chain txs',
+  };
+  const now = new Set(await inFlightIds(stack.db));
+  const left = new Map<string, number>();
+  for (const id of b === null ? ids.filter((i) => now.has(i)) : []) {
+    const kind = kinds[id.split('_')[0]] ?? 'rows';
+    left.set(kind, (left.get(kind) ?? 0) + 1);
+  }
+  const summary = [...left].map(([kind, n]) => `${n} ${kind}`).join(', ');
+  if (summary) log(`  still in flight at the bound: ${summary}`);
+  return { ms: a === null || b === null ? null : Math.round(Math.max(a, b) - endedAt), left: summary };
 }
 
 interface Check {
@@ -82,17 +98,20 @@ async function phase(stack: DrillStack, load: Load, label: string, fault: Fault 
   load.phase = label;
   load.start(CLIENTS);
   await sleep(LOAD_S * 1000);
-  let recovered: Promise<number | null> = Promise.resolve(0);
+  let recovered: Promise<{ ms: number | null; left: string }> = Promise.resolve({ ms: 0, left: '' });
+  let ended = 0;
   if (fault) {
     await fault.inject(stack);
-    const ended = performance.now();
+    ended = performance.now();
     log(`${label}: fault over`);
     recovered = recovery(stack, load, ended);
   }
   await sleep(LOAD_S * 1000);
   await load.stop();
-  const recoveryMs = await recovered;
+  const { ms: recoveryMs, left } = await recovered;
   const c = await check(stack, load, QUIESCE_S);
+  // Not recovered within the bound, but nothing in flight by the end of the check: an upper bound.
+  const doneByMs = recoveryMs === null && c.pending === 0 ? Math.round(performance.now() - ended) : null;
   const known = new Set(prev?.rec.problems ?? []);
   for (const p of c.rec.problems.filter((x) => !known.has(x)).slice(0, 20)) log(`  ${p}`);
   const client = c.rec.byPhase.get(label) ?? { doublePayments: 0, paidRefused: 0, paidOtherError: 0 };
@@ -102,6 +121,7 @@ async function phase(stack: DrillStack, load: Load, label: string, fault: Fault 
     created: c.rec.created - (prev?.rec.created ?? 0n),
     ...client,
     recoveryMs,
+    slow: recoveryMs === null ? { left, doneByMs } : undefined,
     inFlight: c.pending,
     ledgerCheck: c.ledgerOk,
     answers: load.attempts.filter((a) => a.phase === label),
@@ -175,7 +195,7 @@ async function main(): Promise<number> {
         doublePayments: 0,
         paidRefused: 0,
         paidOtherError: 0,
-        recoveryMs: null,
+        recoveryMs: undefined,
         inFlight: last.pending,
         ledgerCheck: last.ledgerOk,
         answers: [],
