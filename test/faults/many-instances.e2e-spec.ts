@@ -129,8 +129,12 @@ describe.each([
       const h = await x402Header(newWallet(), { amount: PRICE, payTo: harness.config.platformWallet });
       const body = { targetAgentId: agentId, capabilityId: 'translate', input: { text: `same header ${round}` } };
       const results = await Promise.all(apis.map((base) => post(base, '/api/v1/execute', body, { [h.name]: h.value })));
-      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      expect(results.find((r) => r.status === 409)!.body.error.code).toBe('PAYMENT_REPLAYED');
+      // One runs; the other is refused, or (admitted once the run was recorded) answered as that run.
+      const ok = results.filter((r) => r.status === 200);
+      expect(ok.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(ok.map((r) => r.body.data.requestId)).size).toBe(1);
+      for (const r of results.filter((x) => x.status !== 200))
+        expect([r.status, r.body.error.code]).toEqual([409, 'PAYMENT_REPLAYED']);
       const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM payments WHERE nonce = $1`, [h.nonce]);
       expect(n).toBe(1);
     }
