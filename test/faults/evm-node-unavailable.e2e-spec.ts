@@ -1,4 +1,5 @@
 import { Wallet } from 'ethers';
+import { AgoraClient } from '@agora/sdk';
 import { DataSource } from 'typeorm';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
@@ -146,6 +147,31 @@ describe('faults: the chain node slow, silent or unreachable before the first wr
     await refusedWhile('silent', payer.address, () =>
       api.request('POST', '/api/v1/execute', { body: root, headers: { [rootPay.name]: rootPay.value } }),
     );
+  });
+
+  it("the SDK's paid execute, refused 503 while the node is silent, is sent again after Retry-After with the same payment: one run, paid once", async () => {
+    const payer = await fundedWallet(1_000_000n);
+    gate.mode = 'silent';
+    const statuses: { status: number; at: number }[] = [];
+    const client = new AgoraClient({
+      baseUrl: api.baseUrl,
+      wallet: payer.privateKey,
+      allowedAssets: { 'eip155:84532': chain.usdcAddress },
+      // Sees each answer as the SDK gets it; the node comes back once the api has refused the paid request.
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        statuses.push({ status: res.status, at: Date.now() });
+        if (res.status === 503) gate.open();
+        return res;
+      },
+    });
+    const result = await client.execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'sdk' } });
+    expect(result).toMatchObject({ status: 'completed', paid: expect.any(String) });
+    expect(statuses.map((s) => s.status)).toEqual([402, 503, 200]);
+    expect(statuses[2].at - statuses[1].at).toBeGreaterThanOrEqual(950); // Retry-After: 1, honoured
+    const [row] = await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = lower($1)`, [payer.address]);
+    expect(row.n).toBe(1);
+    expect(await chain.balanceOf(payer.address)).toBe(1_000_000n - BigInt(Math.round(Number(result.paid) * 1e6)));
   });
 
   it('a registration with the node unreachable answers 503 and creates nothing; the same payment registers once it answers', async () => {
