@@ -105,6 +105,31 @@ describe('a clean start (e2e)', () => {
     ]);
   });
 
+  it('the worker: no warning, one summary line', async () => {
+    const worker = startProcess(builtApp('worker'), {
+      NODE_ENV: 'development',
+      DATABASE_URL: db.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: `sw${randomBytes(4).toString('hex')}`,
+      LOG_LEVEL: 'info',
+    });
+    await waitFor(
+      async () => {
+        if (worker.child.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
+        return worker.output().includes('agora worker started');
+      },
+      'the worker to start',
+      30_000,
+    );
+    // The start: what it logged up to the stop (a sweep cut short by the stop may warn; not a start's business).
+    const log = await stop(worker);
+    const stopAt = log.findIndex((l) => l.includes('received: shutting down'));
+    const entries = expectCleanLog(stopAt < 0 ? log : log.slice(0, stopAt));
+    expect(entries.filter((e) => /^agora worker started/.test(e.msg)).map((e) => e.msg)).toEqual([
+      'agora worker started: settlement local, networks base-sepolia, base URL http://localhost:3000, livemode false',
+    ]);
+  });
+
   it('production on this machine with the explicit loopback opt-in: starts clean, the base URL it was given', async () => {
     const secrets = {
       NODE_ENV: 'production',
