@@ -7,7 +7,8 @@ import { evmEnv } from '../support/evm-env';
 import { TestAgentServer } from '../support/agent-server';
 import { agentPayload, capabilityPayload, orchestrateCapability, REGISTRATION_FEE_MICROS } from '../support/factories';
 import { GateMode, RpcGate } from '../support/rpc-gate';
-import { newWallet } from '../support/wallets';
+import { seedCharge } from '../support/money';
+import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 /** What the api waits for the node's reads before its first write (CHAIN_READ_TIMEOUT_MS), with room for the rest. */
@@ -172,6 +173,21 @@ describe('faults: the chain node slow, silent or unreachable before the first wr
     const [row] = await ds.query(`SELECT count(*)::int AS n FROM payments WHERE payer = lower($1)`, [payer.address]);
     expect(row.n).toBe(1);
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n - BigInt(Math.round(Number(result.paid) * 1e6)));
+  });
+
+  it('a withdrawal request reads no chain: accepted at once with the node silent (its payout waits for the worker)', async () => {
+    const owner = await fundedWallet(REGISTRATION_FEE_MICROS);
+    const reg = await registration(owner, [capabilityPayload()]);
+    expect(reg.status).toBe(201);
+    await seedCharge(api.app, { agentId: reg.body.data.id, agentFee: 2_000_000n, reputation: 90 });
+    gate.mode = 'silent';
+    const started = Date.now();
+    const res = await api.request('POST', '/api/v1/payments/withdraw', {
+      body: { agentId: reg.body.data.id, amount: '1.000000', destinationWallet: newWallet().address },
+      headers: await walletHeaders(owner, reg.body.data.id, 'POST /api/v1/payments/withdraw'),
+    });
+    expect(res.status).toBe(201);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('a registration with the node unreachable answers 503 and creates nothing; the same payment registers once it answers', async () => {
