@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import express from 'express';
 import { ConfigError, DEV_PLATFORM_WALLET, loadConfig } from './config';
 
@@ -60,6 +61,9 @@ describe('loadConfig refuses what would fail after start', () => {
       expect.stringMatching(/^DATABASE_READ_URL must name a host/),
     ]);
     expect(loadConfig({ DATABASE_URL: 'postgres:///agora?host=/var/run/postgresql' }).databaseUrl).toContain('agora');
+    expect(problems({ EVM_RPC_URL: 'wss://node.example.com' })).toEqual([
+      'EVM_RPC_URL must use http: or https: (got "wss:")',
+    ]);
   });
 
   it('numbers out of range: a duration past what timers and Postgres integers hold; money may go higher', () => {
@@ -98,6 +102,21 @@ describe('loadConfig refuses what would fail after start', () => {
     expect(loadConfig({ ...evm, PLATFORM_WALLET: '0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a' }).settlementMode).toBe(
       'evm',
     );
+  });
+
+  it('keys: CDP_API_KEY_SECRET in a form Coinbase signs with (never quoted back)', () => {
+    const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    });
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' });
+    for (const ok of [Buffer.alloc(64, 7).toString('base64'), pem.toString()])
+      expect(problems({ CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: ok })).toEqual([]);
+    for (const bad of ['s3cret-value', Buffer.alloc(32, 7).toString('base64'), ed.toString()]) {
+      const found = problems({ CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: bad });
+      expect(found).toEqual([expect.stringMatching(/^CDP_API_KEY_SECRET must be a CDP API key secret/)]);
+      expect(found.join()).not.toContain(bad.slice(0, 12));
+    }
   });
 
   it('hosts: METRICS_HOST must be something to bind', () => {

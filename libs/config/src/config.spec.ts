@@ -1,5 +1,8 @@
 import { CDP_FACILITATOR_URL, ConfigError, DEV_PLATFORM_WALLET, loadConfig } from './config';
 
+/** A CDP API key secret's shape (an Ed25519 key: 64 bytes, base64). */
+const CDP_SECRET = Buffer.alloc(64, 7).toString('base64');
+
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({});
@@ -108,10 +111,10 @@ describe('loadConfig', () => {
       'X-Two': '2',
     });
     expect(loadConfig({}).facilitatorAuthHeaders).toEqual({});
-    const cdp = loadConfig({ SETTLEMENT_MODE: 'local', CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: 's' });
+    const cdp = loadConfig({ SETTLEMENT_MODE: 'local', CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: CDP_SECRET });
     expect(cdp.facilitatorUrl).toBe(CDP_FACILITATOR_URL);
     expect(
-      loadConfig({ CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: 's', FACILITATOR_URL: 'http://127.0.0.1:9' })
+      loadConfig({ CDP_API_KEY_ID: 'id', CDP_API_KEY_SECRET: CDP_SECRET, FACILITATOR_URL: 'http://127.0.0.1:9' })
         .facilitatorUrl,
     ).toBe('http://127.0.0.1:9');
   });

@@ -1,4 +1,5 @@
 /* The only module that reads process.env (lint enforces it elsewhere). */
+import { createPrivateKey } from 'node:crypto';
 import { computeAddress, isAddress } from 'ethers';
 import { AppConfig, NodeEnv, PaymentNetwork, SettlementMode } from './app-config';
 import {
@@ -44,7 +45,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.logLevel = r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info');
 
   c.settlementMode = r.oneOf<SettlementMode>('SETTLEMENT_MODE', ['local', 'evm', 'facilitator'], 'local');
-  c.evmRpcUrl = r.url('EVM_RPC_URL', undefined, ['http:', 'https:', 'ws:', 'wss:']);
+  // JSON-RPC over HTTP (libs/onchain's FetchRequest): a ws:// node would fail every call after start.
+  c.evmRpcUrl = r.url('EVM_RPC_URL', undefined, ['http:', 'https:']);
   c.evmChainId = r.int('EVM_CHAIN_ID', 84532, 1);
   c.usdcAddress = r.str('USDC_ADDRESS');
   c.relayerPrivateKey = r.str('RELAYER_PRIVATE_KEY');
@@ -68,6 +70,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');
   c.cdpApiKeyId = r.str('CDP_API_KEY_ID');
   c.cdpApiKeySecret = r.str('CDP_API_KEY_SECRET');
+  if (c.cdpApiKeySecret !== undefined && !isCdpKeySecret(c.cdpApiKeySecret))
+    r.problems.push(
+      'CDP_API_KEY_SECRET must be a CDP API key secret: a P-256 key in PKCS#8 PEM, or 64 bytes of base64',
+    );
   if ((c.cdpApiKeyId === undefined) !== (c.cdpApiKeySecret === undefined))
     r.problems.push('CDP_API_KEY_ID and CDP_API_KEY_SECRET go together: set both or neither');
   // With a CDP key and no URL, the facilitator is Coinbase's hosted one.
@@ -268,4 +274,16 @@ function relayerAddress(r: Reader, key: string | undefined): string | null {
   }
   r.problems.push('RELAYER_PRIVATE_KEY must be 0x followed by 64 hex characters, a valid secp256k1 private key');
   return null;
+}
+
+/** What Coinbase's SDK signs with (else every facilitator call fails): an Ed25519 key of 64 bytes, base64, or a P-256 PKCS#8 PEM. */
+function isCdpKeySecret(secret: string): boolean {
+  if (Buffer.from(secret, 'base64').length === 64) return true;
+  if (!secret.startsWith('-----BEGIN PRIVATE KEY-----')) return false;
+  try {
+    const key = createPrivateKey(secret);
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
+  }
 }
