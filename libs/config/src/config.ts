@@ -64,7 +64,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   c.evmReceiptTimeoutMs = r.int('EVM_RECEIPT_TIMEOUT_MS', 30_000, 100);
   c.evmResendAfterMs = r.int('EVM_RESEND_AFTER_MS', 30_000, 100);
   c.evmLogLookbackBlocks = r.int('EVM_LOG_LOOKBACK_BLOCKS', 100_000, 1);
-  c.payoutClaimMs = r.int('PAYOUT_CLAIM_MS', 120_000, 100);
+  c.payoutClaimMs = r.int('PAYOUT_CLAIM_MS', 15_000, 100);
   c.faultKillAt = r.str('FAULT_KILL_AT');
   if (c.faultKillAt !== undefined && c.nodeEnv !== 'test')
     r.problems.push('FAULT_KILL_AT is for tests; it needs NODE_ENV=test');

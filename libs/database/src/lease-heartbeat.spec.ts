@@ -59,4 +59,45 @@ describe('LeaseHeartbeat', () => {
     finish(new Error('the work failed'));
     await expect(work).rejects.toThrow('the work failed');
   });
+
+  it("renews a lease of its own length (a payout's claim) by that length, at the first beat past a quarter of it", async () => {
+    const CLAIM = 15_000; // beats stay every third of the settlement lease: this one is renewed every other beat
+    const first = new Date(clock.nowMs() + CLAIM);
+    const calls: [number, number][] = [];
+    let finish!: () => void;
+    const work = heartbeat.holding(async (hold) => {
+      hold(first, async (from, to) => (calls.push([from.getTime(), to.getTime()]), true), CLAIM);
+      await new Promise<void>((r) => (finish = r));
+    });
+    await beat(); // 3 s of 15 s: not yet
+    expect(calls).toEqual([]);
+    await beat(); // 6 s: renewed to 15 s from now
+    await beat();
+    await beat(); // 12 s: again
+    const start = first.getTime() - CLAIM;
+    expect(calls).toEqual([
+      [first.getTime(), start + (2 * LEASE) / 3 + CLAIM],
+      [start + (2 * LEASE) / 3 + CLAIM, start + (4 * LEASE) / 3 + CLAIM],
+    ]);
+    finish();
+    await work;
+  });
+
+  it('beats every third of a shorter lease held (a short claim) and renews it by its own length', async () => {
+    const CLAIM = 3_000;
+    const calls: number[] = [];
+    let finish!: () => void;
+    const work = heartbeat.holding(async (hold) => {
+      hold(new Date(clock.nowMs() + CLAIM), async (_, to) => (calls.push(to.getTime()), true), CLAIM);
+      await new Promise<void>((r) => (finish = r));
+    });
+    const start = clock.nowMs();
+    for (let i = 1; i <= 3; i++) {
+      clock.advance(CLAIM / 3);
+      await jest.advanceTimersByTimeAsync(CLAIM / 3);
+    }
+    expect(calls).toEqual([1, 2, 3].map((i) => start + (i * CLAIM) / 3 + CLAIM));
+    finish();
+    await work;
+  });
 });

@@ -8,12 +8,16 @@ import { AppConfig } from '@app/config';
  */
 export type LeaseRenewal = (from: Date, to: Date) => Promise<boolean>;
 
-/** Hands leases to `work`; every lease taken through `hold` is renewed until `work` ends. */
-export type HoldLease = (lease: Date, renew: LeaseRenewal) => void;
+/**
+ * Hands leases to `work`; every lease taken through `hold` is renewed until `work` ends, about each
+ * time a third of it passed, by `leaseMs` (SETTLEMENT_LEASE_MS unless given; a payout's claim: PAYOUT_CLAIM_MS).
+ */
+export type HoldLease = (lease: Date, renew: LeaseRenewal, leaseMs?: number) => void;
 
 interface Held {
   lease: Date;
   renew: LeaseRenewal;
+  leaseMs: number;
   busy: boolean;
   dropped: boolean;
 }
@@ -32,6 +36,7 @@ export class LeaseHeartbeat implements OnModuleDestroy {
   private readonly logger = new Logger(LeaseHeartbeat.name);
   private readonly held = new Set<Held>();
   private timer?: NodeJS.Timeout;
+  private everyMs = 0;
 
   constructor(
     private readonly config: AppConfig,
@@ -42,12 +47,18 @@ export class LeaseHeartbeat implements OnModuleDestroy {
   async holding<T>(work: (hold: HoldLease) => Promise<T>): Promise<T> {
     const mine: Held[] = [];
     try {
-      return await work((lease, renew) => {
-        const h: Held = { lease, renew, busy: false, dropped: false };
+      return await work((lease, renew, leaseMs = this.config.settlementLeaseMs) => {
+        const h: Held = { lease, renew, leaseMs, busy: false, dropped: false };
         mine.push(h);
         this.held.add(h);
-        this.timer ??= setInterval(() => this.beat(), Math.max(1, Math.floor(this.config.settlementLeaseMs / 3)));
-        this.timer.unref();
+        // Beats every third of the shortest lease held; a longer one is renewed at the first beat past a quarter of it.
+        const everyMs = Math.max(1, Math.floor(Math.min(this.config.settlementLeaseMs, leaseMs) / 3));
+        if (this.timer && everyMs < this.everyMs) this.stop();
+        if (!this.timer) {
+          this.everyMs = everyMs;
+          this.timer = setInterval(() => this.beat(), everyMs);
+          this.timer.unref();
+        }
       });
     } finally {
       for (const h of mine) this.drop(h);
@@ -66,16 +77,20 @@ export class LeaseHeartbeat implements OnModuleDestroy {
   private drop(h: Held): void {
     h.dropped = true;
     this.held.delete(h);
-    if (this.held.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
+    if (this.held.size === 0) this.stop();
+  }
+
+  private stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   private beat(): void {
-    const to = new Date(this.clock.nowMs() + this.config.settlementLeaseMs);
+    const now = this.clock.nowMs();
     for (const h of this.held) {
       if (h.busy) continue; // the last renewal has not answered yet (Postgres slow): not stacked up
+      if (h.lease.getTime() - now > (h.leaseMs * 3) / 4) continue; // a longer lease, not yet a quarter used
+      const to = new Date(now + h.leaseMs);
       h.busy = true;
       h.renew(h.lease, to).then(
         (kept) => {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock, newUuid } from '@app/common';
 import { AppConfig } from '@app/config';
-import { Queryable, queryRows } from '@app/database';
+import { HoldLease, LeaseHeartbeat, Queryable, queryRows } from '@app/database';
 import { ChainSender } from './chain/chain-sender';
 import { SettlementAdapter } from './settlement/settlement.adapter';
 
@@ -25,12 +25,13 @@ export type PayoutOutcome =
 
 /**
  * Sends money out of the platform wallet for one row. Claims it (pending, or processing with an
- * expired claim, PAYOUT_CLAIM_MS) under a fresh claim token; the adapter decides an earlier attempt's transfer
- * from the chain before anything new is signed, and a new transfer is persisted only while the
- * token is still the row's (the fence), so a sender that stalled past its claim can never sign a
- * second transfer. `failed` only when nothing can land: the transfer reverted, or none was ever
- * signed by the last attempt (read again after the attempt, so a transfer signed during it
- * counts). Anything else throws so the queue retries (the sweeper picks the row up if the job is gone).
+ * expired claim, PAYOUT_CLAIM_MS, renewed by LeaseHeartbeat while this process sends) under a fresh
+ * claim token; the adapter decides an earlier attempt's transfer from the chain before anything new
+ * is signed, and a new transfer is persisted only while the token is still the row's (the fence), so
+ * a sender that stalled past its claim can never sign a second transfer. `failed` only when nothing
+ * can land: the transfer reverted, or none was ever signed by the last attempt (read again after the
+ * attempt, so a transfer signed during it counts). Anything else throws so the queue retries (the
+ * sweeper picks the row up if the job is gone).
  */
 @Injectable()
 export class PayoutSender {
@@ -41,12 +42,19 @@ export class PayoutSender {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly heartbeat: LeaseHeartbeat,
   ) {}
 
   /** Claims and sends a payout; nothing is claimed while the last invariant check failed (G15: payouts paused). */
-  async send(t: PayoutTable, id: string): Promise<PayoutOutcome> {
+  send(t: PayoutTable, id: string): Promise<PayoutOutcome> {
+    // The claim is renewed while this process sends (a receipt wait outlasts it); a dead process's lapses in one claim.
+    return this.heartbeat.holding((hold) => this.claimAndSend(t, id, hold));
+  }
+
+  private async claimAndSend(t: PayoutTable, id: string, hold: HoldLease): Promise<PayoutOutcome> {
     const now = this.clock.now();
     const claimToken = newUuid();
+    const claim = new Date(now.getTime() + this.config.payoutClaimMs);
     const [row] = await queryRows<{
       to: string;
       amount: string;
@@ -59,9 +67,10 @@ export class PayoutSender {
         WHERE id = $1 AND (status = 'pending' OR (status = 'processing' AND (locked_until IS NULL OR locked_until < $3)))
           AND NOT EXISTS (SELECT 1 FROM invariant_status WHERE NOT ok)
         RETURNING ${t.toColumn} AS "to", ${t.amountColumn} AS "amount", chain_tx_id AS "chainTxId", signed_tx AS "signedTx", attempts`,
-      [id, new Date(now.getTime() + this.config.payoutClaimMs), now, claimToken],
+      [id, claim, now, claimToken],
     );
     if (!row) return { kind: 'skipped' };
+    hold(claim, (from, to) => this.renewClaim(t, id, claimToken, from, to), this.config.payoutClaimMs);
     const fence = (sql: Queryable, tx: { id: string; txHash: string; signedTx: string }) =>
       this.bind(sql, t, id, claimToken, tx);
     try {
@@ -111,6 +120,17 @@ export class PayoutSender {
     if (!sender) throw new Error('a signed transfer is stored but no chain sender is configured');
     const adopted = await sender.adopt(signedTx, 'transfer', fence);
     return adopted ? adopted.id : FENCED;
+  }
+
+  /** Moves the claim from `from` to `to` while this claim still holds the row (not taken over, not finished). */
+  private async renewClaim(t: PayoutTable, id: string, claimToken: string, from: Date, to: Date): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource.manager,
+      `UPDATE ${t.table} SET locked_until = $4
+        WHERE id = $1 AND claim_token = $2 AND status = 'processing' AND locked_until = $3 RETURNING id`,
+      [id, claimToken, from, to],
+    );
+    return rows.length === 1;
   }
 
   /** The fence: binds a newly signed transfer to the row only while this claim holds it. */

@@ -131,17 +131,18 @@ export class PaymentsModule implements OnModuleInit {
         })),
       { graceMs: RELEASE_BUCKET_MS + JOB_WAIT_GRACE_MS },
     );
-    // Payouts are enqueued when written: one still pending past a queue wait lost its job.
+    // Payouts are enqueued when written: one still pending past a queue wait lost its job. Lapsed claims (a dead
+    // process's; a live one renews its claim) are looked at every half claim, so they finish within about 1.5 claims.
     this.sweeps.register(
       'withdrawal.process',
       async () =>
         (await this.withdrawals.dueSince()).map(({ id, dueAt }) => ({ id, data: { withdrawalId: id }, dueAt })),
-      { graceMs: JOB_WAIT_GRACE_MS },
+      { graceMs: JOB_WAIT_GRACE_MS, everyMs: this.config.payoutClaimMs / 2 },
     );
     this.sweeps.register(
       'refund.process',
       async () => (await this.refunds.dueSince()).map(({ id, dueAt }) => ({ id, data: { refundId: id }, dueAt })),
-      { graceMs: JOB_WAIT_GRACE_MS },
+      { graceMs: JOB_WAIT_GRACE_MS, everyMs: this.config.payoutClaimMs / 2 },
     );
     // Lapsed settlement leases (a dead process) are looked at every half lease.
     this.sweeps.register(
