@@ -68,15 +68,25 @@ describe('upgrading to 1.2: the reserve of existing agents (medium)', () => {
     return { available: b.available, withdrawable: b.available - b.reserved };
   }
 
-  /** Reverts the migrations down to and including MIGRATION (as before the upgrade), newest first. */
+  /** Reverts the migrations down to and including MIGRATION, newest first: its marks and column stay. */
   async function revertUpgrade(): Promise<void> {
     const names = ds.migrations.map((m) => m.name);
     expect(names).toContain(MIGRATION);
     for (let i = names.indexOf(MIGRATION); i < names.length; i++) await ds.undoLastMigration({ transaction: 'each' });
+    expect(await hasColumn()).toBe(true);
+  }
+
+  async function hasColumn(): Promise<boolean> {
     const columns = await ds.query(
       `SELECT 1 FROM information_schema.columns WHERE table_name = 'agents' AND column_name = 'reserve_established_at'`,
     );
-    expect(columns).toEqual([]);
+    return columns.length === 1;
+  }
+
+  async function upgrade(): Promise<void> {
+    expect(await ds.runMigrations({ transaction: 'each' })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: MIGRATION })]),
+    );
   }
 
   it("an agent 1.1 had established keeps its whole balance withdrawable; others and agents after it don't", async () => {
@@ -98,10 +108,10 @@ describe('upgrading to 1.2: the reserve of existing agents (medium)', () => {
     for (const agent of [established, short, young, free])
       expect(await withdrawable(agent)).toEqual({ available: total, withdrawable: 0n });
 
+    // A database as 1.1 left it: the migrations reverted and the column (which a revert keeps) not there yet.
     await revertUpgrade();
-    expect(await ds.runMigrations({ transaction: 'each' })).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: MIGRATION })]),
-    );
+    await ds.query(`ALTER TABLE agents DROP COLUMN reserve_established_at`);
+    await upgrade();
 
     // After the upgrade: the agent 1.1 had established can withdraw all of it, as before.
     expect(await withdrawable(established)).toEqual({ available: total, withdrawable: total });
@@ -119,5 +129,29 @@ describe('upgrading to 1.2: the reserve of existing agents (medium)', () => {
       [later, domain.config.disputeFilingWindowS],
     );
     expect(await withdrawable(later)).toEqual({ available: total, withdrawable: total });
+  });
+
+  it('migrate:revert and a re-run keep the marks and mark no agent registered after the upgrade', async () => {
+    const endpoint = 'http://127.0.0.1:9/';
+    const marked = async (agentId: string): Promise<boolean> =>
+      (await ds.query(`SELECT reserve_established_at FROM agents WHERE id = $1`, [agentId]))[0]
+        .reserve_established_at !== null;
+    const before = await seedAgent(domain, { endpoint });
+    await history(before, 5, 4, 4);
+    await revertUpgrade();
+    await ds.query(`ALTER TABLE agents DROP COLUMN reserve_established_at`); // as 1.1 left it
+    await upgrade();
+    expect(await marked(before)).toBe(true);
+    // After the real upgrade: an agent that builds 1.1's record cheaply (20 charges of 1 micro-USDC, 5 own wallets)...
+    const after = await seedAgent(domain, { endpoint });
+    await history(after, 5, 4, 4, 1n);
+    // ...gains nothing from a revert and a re-run: 1.2 code still finds its column, and nobody new is marked.
+    await revertUpgrade();
+    expect(await hasColumn()).toBe(true);
+    expect(await marked(before)).toBe(true);
+    await upgrade();
+    expect(await marked(after)).toBe(false);
+    expect(await marked(before)).toBe(true);
+    expect((await withdrawable(after)).withdrawable).toBe(0n);
   });
 });
