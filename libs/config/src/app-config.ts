@@ -132,6 +132,11 @@ export class AppConfig {
   healthDeactivateAfterS: number;
   /** How long a settlement call may run before the sweeper takes it over (asking the chain first). */
   settlementLeaseMs: number;
+  /**
+   * How long a settled registration fee may wait for its agent (its request's transaction) before the
+   * worker refunds it: longer than a lease, as no heartbeat covers the step between settling and binding.
+   */
+  registrationBindGraceMs: number;
   chainTokenTtlS: number;
   /** Ed25519 seeds (hex) for chain tokens: the first signs, every one verifies (rotation keeps the previous valid). */
   chainTokenSeeds: string[];

@@ -159,6 +159,13 @@ describe('PUBLIC_BASE_URL in production (the 402 advertises it)', () => {
     ]);
   });
 
+  it("a registration's bind grace: 180 s by default, never shorter than the settlement lease", () => {
+    expect(loadConfig({}).registrationBindGraceMs).toBe(180_000);
+    expect(problems({ SETTLEMENT_LEASE_MS: '20000', REGISTRATION_BIND_GRACE_MS: '19999' })).toEqual([
+      'REGISTRATION_BIND_GRACE_MS must not be shorter than SETTLEMENT_LEASE_MS',
+    ]);
+  });
+
   it('outside production the default stays http://localhost:PORT', () => {
     expect(loadConfig({ PORT: '4000' }).publicBaseUrl).toBe('http://localhost:4000');
   });

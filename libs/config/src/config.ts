@@ -177,6 +177,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (c.healthDeactivateAfterS > 0 && c.healthDeactivateAfterS < c.healthHideAfterS)
     r.problems.push('HEALTH_DEACTIVATE_AFTER_S must not be shorter than HEALTH_HIDE_AFTER_S (0: never deactivate)');
   c.settlementLeaseMs = r.int('SETTLEMENT_LEASE_MS', 10_000, 100);
+  c.registrationBindGraceMs = r.int('REGISTRATION_BIND_GRACE_MS', 180_000, 100);
+  if (c.registrationBindGraceMs < c.settlementLeaseMs)
+    r.problems.push('REGISTRATION_BIND_GRACE_MS must not be shorter than SETTLEMENT_LEASE_MS');
   c.chainTokenTtlS = r.int('CHAIN_TOKEN_TTL_S', 30, 1);
   c.chainTimeoutS = r.int('CHAIN_TIMEOUT_S', 300, 1);
   // Chain tokens: the current seed first, then previous ones still accepted; development has a fixed one.

@@ -35,18 +35,20 @@ export class RecoverRegistrationPayment {
     private readonly payments: PaymentsRepository,
   ) {}
 
-  /** Registration payments to look at: undecided past their lease or retry time, or settled with no agent after the lease. */
+  /** Registration payments to look at: undecided past their lease or retry time, or settled with no agent past the bind grace. */
   due(limit = 100): Promise<string[]> {
     const now = this.clock.now();
-    return this.payments.due(now, new Date(now.getTime() - this.config.settlementLeaseMs), limit, 'registration');
+    return this.payments.due(now, new Date(now.getTime() - this.config.registrationBindGraceMs), limit, 'registration');
   }
 
   async execute(paymentId: string): Promise<RegistrationRecovery> {
     const p = await this.payments.get(paymentId);
     const now = this.clock.now();
     if (!p || p.purpose !== 'registration' || p.refId !== null) return 'skipped';
+    // Settled with no agent: the lease's heartbeat stops at the settlement, so the request's process gets the
+    // longer REGISTRATION_BIND_GRACE_MS to create it (a Postgres stall must not refund a live registration).
     if (p.status === 'settled')
-      return p.settledAt && p.settledAt.getTime() <= now.getTime() - this.config.settlementLeaseMs
+      return p.settledAt && p.settledAt.getTime() <= now.getTime() - this.config.registrationBindGraceMs
         ? this.refund(p, null)
         : 'skipped';
     if (!(p.status === 'settlement_failed' || p.status === 'settling') || !p.nextAttemptAt || p.nextAttemptAt > now)
