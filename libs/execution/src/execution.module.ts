@@ -12,6 +12,7 @@ import { CallbackOutputs, WebhooksModule } from '@app/webhooks';
 import { ExecuteTargetCache } from './admission/execute-target-cache';
 import { RateLimiter } from './admission/rate-limiter';
 import { InFlightRuns } from './admission/in-flight-runs';
+import { KeylessReplays } from './admission/keyless-replays';
 import { AgentCaller } from './agent-caller';
 import { ExecutionEntity } from './entities/execution.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
@@ -93,6 +94,7 @@ const USE_CASES = [
     AgentCaller,
     RateLimiter,
     InFlightRuns,
+    KeylessReplays,
     ExecuteTargetCache,
     EvidenceKeys,
     ReceiptSalts,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppException } from '@app/common';
 import { AppConfig } from '@app/config';
+import { isTransientDatabaseError } from '@app/database';
 import { ChainView, ExecutionEntity, ExecutionOutcome, GetExecution, ReceiptSalts, Settlement } from '@app/execution';
 import { hasSaltedHashes, isLivemode } from '@app/x402';
 import { receiptHeaders } from '../http/x402-http';
@@ -40,16 +41,7 @@ export class ExecutionPresenter {
     // (an idempotency key or payment identifier answers the same bytes, whatever the run did since).
     // So is a paid run whose end could not be recorded or read back (its payment written): with what is
     // known of the payment, never a 503 or 402 that would have its client pay again.
-    const unconfirmed = outcome.unconfirmed;
-    if (!sync || unconfirmed) {
-      res.status(202);
-      const statusUrl = `${this.config.publicBaseUrl}/api/v1/execute/${e.id}`;
-      res.setHeader('Location', statusUrl);
-      const accepted = { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
-      if (!unconfirmed) return accepted;
-      const { txHash } = unconfirmed;
-      return { ...accepted, settlement: { status: e.settlementStatus, txHash, livemode: this.livemode } };
-    }
+    if (!sync || outcome.unconfirmed) return this.accepted(e, res, outcome.unconfirmed);
     if (e.status === 'pending') {
       res.status(202);
       return toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode);
@@ -69,11 +61,31 @@ export class ExecutionPresenter {
         ...inChain,
       });
     }
-    const settlement = this.salted(e, outcome.settlement ?? (await this.getUseCase.settlementOf(e)));
+    let known = outcome.settlement;
+    try {
+      known ??= await this.getUseCase.settlementOf(e);
+    } catch (err) {
+      // Its payment written (it may have moved): a database failure reading it back is the charge's
+      // unconfirmed 202 (read by the request id later), never a 503 that would have its client pay again.
+      if (e.paymentId && isTransientDatabaseError(err)) return this.accepted(e, res, { txHash: null });
+      throw err;
+    }
+    const settlement = this.salted(e, known);
     // The receipt names the payer and hashes of input and output: for the payer's proof only (its salt too).
     if (withOutput) res.set(receiptHeaders(settlement.receipt, settlement.signed));
     if (withOutput && settlement.receiptSalt) res.set(RECEIPT_SALT_HEADER, settlement.receiptSalt);
     return { ...toExecutionResponse(e, settlement, withOutput, this.livemode), ...(chain ? { chain } : {}) };
+  }
+
+  /** 202 with where to read the execution; for an unconfirmed outcome, what is known of its payment. */
+  private accepted(e: ExecutionEntity, res: Response, unconfirmed: ExecutionOutcome['unconfirmed']) {
+    res.status(202);
+    const statusUrl = `${this.config.publicBaseUrl}/api/v1/execute/${e.id}`;
+    res.setHeader('Location', statusUrl);
+    const accepted = { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
+    if (!unconfirmed) return accepted;
+    const { txHash } = unconfirmed;
+    return { ...accepted, settlement: { status: e.settlementStatus, txHash, livemode: this.livemode } };
   }
 
   /**

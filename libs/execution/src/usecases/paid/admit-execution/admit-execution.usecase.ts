@@ -4,9 +4,10 @@ import { addressKey, AppException, Clock, newId, ValidationException } from '@ap
 import { AppConfig } from '@app/config';
 import { TransactionRunner } from '@app/database';
 import { OutboundUrlPolicy } from '@app/outbound';
-import { AdmitPayment, PaymentAdmission } from '@app/payments';
+import { AdmitPayment } from '@app/payments';
 import { ExecuteTargetCache } from '../../../admission/execute-target-cache';
 import { InFlightRuns } from '../../../admission/in-flight-runs';
+import { KeylessReplays } from '../../../admission/keyless-replays';
 import { RateLimiter, RunClaimRequest } from '../../../admission/rate-limiter';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
@@ -80,6 +81,7 @@ export class AdmitExecution {
     private readonly tx: TransactionRunner,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly keyless: KeylessReplays,
   ) {}
 
   async execute(cmd: ExecuteCommand, again = true): Promise<Admitted | Replayed | InFlight> {
@@ -204,9 +206,9 @@ export class AdmitExecution {
         }
       }
       // A keyless retry of a used authorization (its first answer lost, or unconfirmed): the same request
-      // answers as the execution it paid for; any other is refused below (PAYMENT_REPLAYED).
+      // answers as the execution it paid for (KeylessReplays); any other is refused below (PAYMENT_REPLAYED).
       if (!idempotencyKey && !cmd.chain && used.status === 'fulfilled' && used.value) {
-        const prior = await this.sameRequestPaidBy(payment, cmd);
+        const prior = await this.keyless.paidBy(payment, cmd);
         if (prior) {
           giveBack(null);
           return { kind: 'replayed', execution: prior, limits };
@@ -238,21 +240,6 @@ export class AdmitExecution {
       giveBack(err);
       throw new ExecuteRejected(err, limits);
     }
-  }
-
-  /**
-   * The execution a used authorization paid for, if this request is the same one (agent, capability and
-   * input: the fingerprint a key is bound to) and the money may have moved (pending or completed). Not one
-   * started with a key (replayed by its key) nor in a chain: a header can be rebuilt from public calldata,
-   * so the header alone never names the request, and a key's request answers only to its key.
-   */
-  private async sameRequestPaidBy(payment: Pick<PaymentAdmission, 'usedPaymentId'>, cmd: ExecuteCommand) {
-    const paymentId = await payment.usedPaymentId();
-    const prior = paymentId ? await this.repo.findByPayment(paymentId) : null;
-    if (!prior || prior.chainId !== null || prior.input === null) return null;
-    if (prior.status !== 'pending' && prior.status !== 'completed') return null;
-    if (fingerprintOf({ ...prior, input: prior.input }) !== fingerprintOf(cmd)) return null;
-    return (await this.keys.keyed(prior.id)) ? null : prior;
   }
 
   /** The execution a payer's key stands for (same fingerprint), or IDEMPOTENCY_CONFLICT, or null. */
