@@ -1,5 +1,6 @@
 import { FixedClock } from '@app/common';
 import type { AppConfig } from '@app/config';
+import { Metrics } from '@app/metrics';
 import { LeaseHeartbeat } from './lease-heartbeat';
 
 describe('LeaseHeartbeat', () => {
@@ -43,7 +44,7 @@ describe('LeaseHeartbeat', () => {
   });
 
   it('drops a lease taken over, retries one whose renewal failed, and lets a failing work end it', async () => {
-    const results = [Promise.reject(new Error('Postgres away')), Promise.resolve(false)];
+    const results = [Promise.reject(new Error('Postgres away')), Promise.resolve(false), Promise.resolve(false)];
     let renewals = 0;
     let finish!: (err: Error) => void;
     const work = heartbeat.holding(async (hold) => {
@@ -52,12 +53,51 @@ describe('LeaseHeartbeat', () => {
     });
     await beat(); // failed: kept, tried again
     expect(heartbeat.size).toBe(1);
-    await beat(); // taken over: dropped
+    await beat(); // taken over (from the lease it had, and from the one the failed renewal tried): dropped
     expect(heartbeat.size).toBe(0);
     await beat();
-    expect(renewals).toBe(2);
+    expect(renewals).toBe(3);
     finish(new Error('the work failed'));
     await expect(work).rejects.toThrow('the work failed');
+  });
+
+  it('keeps a lease whose renewal committed with its reply lost: the next renews from the lease it wrote', async () => {
+    const first = new Date(clock.nowMs() + LEASE);
+    let row = first.getTime(); // the lease in Postgres
+    let calls = 0;
+    let finish!: () => void;
+    const work = heartbeat.holding(async (hold) => {
+      hold(first, async (from, to) => {
+        calls++;
+        if (row !== from.getTime()) return false;
+        row = to.getTime();
+        if (calls === 1) throw new Error('Connection terminated'); // committed, its reply lost
+        return true;
+      });
+      await new Promise<void>((r) => (finish = r));
+    });
+    await beat(); // written, answered as failed
+    await beat(); // from `first`: no row; from the lease the failed renewal wrote: renewed
+    await beat();
+    expect(heartbeat.size).toBe(1);
+    expect(row).toBe(first.getTime() + LEASE);
+    finish();
+    await work;
+  });
+
+  it('logs and counts a lease lost while its work runs', async () => {
+    const metrics = new Metrics({ process: 'test' });
+    heartbeat = new LeaseHeartbeat({ settlementLeaseMs: LEASE } as AppConfig, clock, metrics);
+    let finish!: () => void;
+    const work = heartbeat.holding(async (hold) => {
+      hold(new Date(clock.nowMs() + LEASE), async () => false);
+      await new Promise<void>((r) => (finish = r));
+    });
+    await beat();
+    expect(heartbeat.size).toBe(0);
+    expect((await metrics.leasesLost.get()).values[0].value).toBe(1);
+    finish();
+    await work;
   });
 
   it("renews a lease of its own length (a payout's claim) by that length, at the first beat past a quarter of it", async () => {

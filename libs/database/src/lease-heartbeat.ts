@@ -1,6 +1,7 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
+import { Metrics } from '@app/metrics';
 
 /**
  * Moves a row's lease from `from` to `to`, only while it is still `from` (this process still holds
@@ -14,10 +15,15 @@ export type LeaseRenewal = (from: Date, to: Date) => Promise<boolean>;
  */
 export type HoldLease = (lease: Date, renew: LeaseRenewal, leaseMs?: number) => void;
 
+/** Failed renewals remembered (the newest): a lease lapses within a few beats, then the sweeper may take it over. */
+const UNSURE_KEPT = 4;
+
 interface Held {
   lease: Date;
   renew: LeaseRenewal;
   leaseMs: number;
+  /** The leases renewals that errored tried to write (newest last): one may have committed, its reply lost. */
+  unsure: Date[];
   busy: boolean;
   dropped: boolean;
 }
@@ -29,7 +35,10 @@ interface Held {
  * while its process lives, and a dead process's work is due again one lease after its last renewal.
  * Renewals are conditional on the lease still being the one this process wrote: a lease that was
  * taken over is dropped, never taken back. A renewal that fails (Postgres away) is tried again at the
- * next beat; the work itself decides what to do about its own failures.
+ * next beat; the work itself decides what to do about its own failures. A failed renewal may have
+ * committed with its reply lost: the next one then also tries from the leases the failed ones wrote, so
+ * this process does not drop a lease it still holds. A lease lost while its work runs is logged and counted
+ * (`agora_leases_lost_total`).
  */
 @Injectable()
 export class LeaseHeartbeat implements OnModuleDestroy {
@@ -41,6 +50,7 @@ export class LeaseHeartbeat implements OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   /** Runs `work`; the leases it takes through `hold` are renewed while it runs and dropped when it ends. */
@@ -48,7 +58,7 @@ export class LeaseHeartbeat implements OnModuleDestroy {
     const mine: Held[] = [];
     try {
       return await work((lease, renew, leaseMs = this.config.settlementLeaseMs) => {
-        const h: Held = { lease, renew, leaseMs, busy: false, dropped: false };
+        const h: Held = { lease, renew, leaseMs, unsure: [], busy: false, dropped: false };
         mine.push(h);
         this.held.add(h);
         // Beats every third of the shortest lease held; a longer one is renewed at the first beat past a quarter of it.
@@ -92,17 +102,35 @@ export class LeaseHeartbeat implements OnModuleDestroy {
       if (h.lease.getTime() - now > (h.leaseMs * 3) / 4) continue; // a longer lease, not yet a quarter used
       const to = new Date(now + h.leaseMs);
       h.busy = true;
-      h.renew(h.lease, to).then(
+      this.renewal(h, to).then(
         (kept) => {
           h.busy = false;
-          if (kept) h.lease = to;
-          else if (!h.dropped) this.drop(h); // taken over, or the row moved on: nothing left to renew
+          if (kept) {
+            h.lease = to;
+            h.unsure = [];
+          } else if (!h.dropped) {
+            // Taken over, or the row moved on: nothing left to renew.
+            this.logger.warn(
+              { lease: h.lease.toISOString() },
+              'lease no longer held (taken over, or its row moved on); not renewed',
+            );
+            this.metrics?.leasesLost.inc();
+            this.drop(h);
+          }
         },
         (err: Error) => {
           h.busy = false;
+          h.unsure = [...h.unsure, to].slice(-UNSURE_KEPT);
           this.logger.warn({ err: err.message }, 'lease renewal failed; retried at the next beat');
         },
       );
     }
+  }
+
+  /** Renews from the lease last confirmed, else from one a failed renewal may have written (newest first). */
+  private async renewal(h: Held, to: Date): Promise<boolean> {
+    if (await h.renew(h.lease, to)) return true;
+    for (const from of [...h.unsure].reverse()) if (await h.renew(from, to)) return true;
+    return false;
   }
 }

@@ -99,6 +99,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly leasesLost = new Counter({
+    name: 'agora_leases_lost_total',
+    help: 'Leases a live process held and could not renew (taken over, or the row moved on without it)',
+    registers: [this.registry],
+  });
+
   private readonly invariantsOk = new Gauge({
     name: 'agora_invariants_ok',
     help: '1 when the last scheduled invariant check passed, 0 when it found a violation (payouts paused); absent before the first check',
