@@ -1,3 +1,4 @@
+import { Transaction } from 'ethers';
 import { SettlementAdapter } from '@app/onchain';
 import { NonceConflicts, startNonceConflicts } from '../support/nonce-conflicts';
 import { newWallet } from '../support/wallets';
@@ -148,5 +149,59 @@ describe('faults: a nonce of the hot wallet used outside agora (e2e)', () => {
       expect(await paidOnce(w)).toEqual([{ nonce, status: 'mined' }]);
       expect(await s.chain.provider.getTransactionCount(s.chain.platform.address, 'latest')).toBe(nonce + 1);
     },
+  );
+
+  it.each<[string, boolean]>([
+    ['our resend refused "replacement transaction underpriced", then it is mined', true],
+    ['it is mined, then ours is decided (the count says used, our transaction unknown)', false],
+  ])(
+    'a wallet "speed up" of our pending transfer (same call, higher fee) is its payment, paid once: %s',
+    async (_when, resendFirst) => {
+      const w = await s.withdrawal();
+      const nonce = await s.nextNonce();
+      const hotBefore = await s.chain.balanceOf(s.chain.platform.address);
+      await s.automine(false);
+      const paying = s.process(w.id);
+      await s.within(
+        5_000,
+        'the transfer signed',
+        async () => (await s.chainTxsOf(w.dest)).length === 1 && sends() > 0,
+      );
+      const [ours] = await s.ds.query(`SELECT id, signed_tx FROM chain_txs WHERE nonce = $1 AND kind = 'transfer'`, [
+        nonce,
+      ]);
+      // The operator's wallet replaces it in the pool: same nonce, to and calldata, a higher fee, the hot wallet's key.
+      const call = Transaction.from(ours.signed_tx as string);
+      const raw = await s.chain.platform.signTransaction({
+        type: 2,
+        chainId: s.chain.chainId,
+        nonce,
+        to: call.to,
+        data: call.data,
+        gasLimit: call.gasLimit,
+        maxFeePerGas: 200_000_000_000n,
+        maxPriorityFeePerGas: 100_000_000_000n,
+      });
+      const speedUp = ((await s.chain.provider.send('eth_sendRawTransaction', [raw])) as string).toLowerCase();
+      // The sweeper's resend of ours: "replacement transaction underpriced" while the speed-up is pending; or it is mined first.
+      const before = sends();
+      const sender = s.api.app.get(SettlementAdapter).chainSender()!;
+      const resend = resendFirst ? sender.resolve(ours.id) : null;
+      if (resendFirst) await s.within(5_000, 'the transfer offered again', async () => sends() > before);
+      await s.automine(true);
+      await s.mine();
+      const decided = await (resend ?? sender.resolve(ours.id));
+      expect([decided.state, decided.tx.txHash]).toEqual(['mined', speedUp]);
+      expect(await paying).toBe('completed');
+      expect(await paidOnce(w)).toEqual([{ nonce, status: 'mined' }]);
+      const [row] = await s.ds.query(`SELECT tx_hash, net_amount::text AS net FROM withdrawals WHERE id = $1`, [w.id]);
+      expect(row.tx_hash).toBe(speedUp);
+      expect(hotBefore - (await s.chain.balanceOf(s.chain.platform.address))).toBe(BigInt(row.net));
+      // Decided again later (a restart, the sweeper): still its payment, never signed again.
+      expect((await s.api.app.get(SettlementAdapter).chainSender()!.resolve(ours.id)).state).toBe('mined');
+      await s.mine();
+      expect(await s.chain.balanceOf(w.dest)).toBe(BigInt(row.net));
+    },
+    45_000,
   );
 });

@@ -5,13 +5,13 @@ import { ChainSender } from './chain-sender';
 import { ChainTxRow, ChainTxsRepository } from './chain-txs.repository';
 
 /** A node that says the wallet's nonce 5 is used, has no receipt for our transaction, and answers `lookup` for the transaction itself. */
-function senderWith(lookup: unknown) {
+function senderWith(lookup: unknown, kind: ChainTxRow['kind'] = 'transfer') {
   const key = Wallet.createRandom().privateKey;
   const row: ChainTxRow = {
     id: 'ctx_1',
     wallet: new Wallet(key).address.toLowerCase(),
     nonce: 4n,
-    kind: 'transfer',
+    kind,
     items: 1,
     txHash: '0xaa',
     signedTx: '0x02',
@@ -60,9 +60,15 @@ describe('ChainSender.resolve on a consumed nonce', () => {
     }
   });
 
-  it('one the node does not know at all is dropped, and recorded so', async () => {
-    const { sender, finished } = senderWith(null);
+  it('a settlement the node does not know at all is dropped, and recorded so', async () => {
+    const { sender, finished } = senderWith(null, 'settlement');
     expect((await sender.resolve('ctx_1')).state).toBe('dropped');
     expect(finished).toEqual(['dropped']);
+  });
+
+  it('a transfer the node does not know, whose nonce holder is not found (it may be its speed-up), stays pending', async () => {
+    const { sender, finished } = senderWith(null);
+    expect((await sender.resolve('ctx_1')).state).toBe('pending');
+    expect(finished).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { ChainTxKind } from './chain-tx.entity';
 import { ChainTxRow, ChainTxsRepository } from './chain-txs.repository';
 import { FeeCache } from './fee-cache';
 import { NonceConflictWatch } from './nonce-conflict';
+import { samePayment } from './own-payment';
 import { MinedReceipt, ReceiptWatcher } from './receipt-watcher';
 import { classifySendError } from './send-errors';
 import { ChainCall, signCall } from './signed-call';
@@ -42,13 +43,12 @@ export interface ChainSenderOptions {
 }
 
 /**
- * The one on-chain sender of a hot wallet, for every transaction the platform sends
- * (settlement batches, withdrawals, refunds). Nonces come from Postgres (`chain_nonces`, taken
- * in the transaction that persists the signed transaction, never from `eth_getTransactionCount`
- * per send); fees from a per-block cache; the signature is local, so no pooled connection is
- * held across an RPC call. Broadcasts are concurrent and receipts come from one watcher.
- * A signed transaction is decided from the chain only: mined, reverted, or dropped when its nonce
- * was consumed by another; until then it is broadcast again, never replaced by a second signature.
+ * The one on-chain sender of a hot wallet, for every transaction the platform sends (settlement batches, withdrawals,
+ * refunds). Nonces come from Postgres (`chain_nonces`, taken in the transaction that persists the signed transaction,
+ * never from `eth_getTransactionCount` per send); fees from a per-block cache; the signature is local, so no pooled
+ * connection is held across an RPC call. Broadcasts are concurrent and receipts come from one watcher. A signed
+ * transaction is decided from the chain only: mined, reverted, or dropped when its nonce was consumed by another;
+ * until then it is broadcast again, never replaced by a second signature.
  */
 export class ChainSender {
   private readonly logger = new Logger(ChainSender.name);
@@ -72,10 +72,9 @@ export class ChainSender {
   }
 
   /**
-   * Signs `call` with the next nonce and persists it (with the owner's `fence`, in one Postgres
-   * transaction), then broadcasts it. Answers the persisted transaction, or null when the fence
-   * refused. A failed broadcast does not throw: the transaction is persisted, and `confirm`, or
-   * the sweeper, sends it again.
+   * Signs `call` with the next nonce and persists it (with the owner's `fence`, in one Postgres transaction), then
+   * broadcasts it. Answers the persisted transaction, or null when the fence refused. A failed broadcast does not throw:
+   * the transaction is persisted, and `confirm`, or the sweeper, sends it again.
    */
   async submit(call: ChainCall, fence?: Fence): Promise<ChainTxRow | null> {
     await this.ensureSequence();
@@ -119,9 +118,9 @@ export class ChainSender {
   }
 
   /**
-   * A transfer signed before this sender existed (a payout's `signed_tx` without a `chain_tx_id`)
-   * becomes one of this wallet's persisted transactions, bound by the owner's `fence` in the same
-   * Postgres transaction, so it is decided from the chain like any other and never signed again.
+   * A transfer signed before this sender existed (a payout's `signed_tx` without a `chain_tx_id`) becomes one of this
+   * wallet's persisted transactions, bound by the owner's `fence` in the same Postgres transaction, so it is decided
+   * from the chain like any other and never signed again.
    */
   async adopt(signedTx: string, kind: ChainTxKind, fence: Fence): Promise<ChainTxRow | null> {
     const parsed = Transaction.from(signedTx);
@@ -162,10 +161,8 @@ export class ChainSender {
   }
 
   /**
-   * Decides a persisted transaction from the chain (recovery, the sweeper): its receipt if mined;
-   * a decision already recorded stands (a node that lags or lost the receipt does not undo it);
-   * dropped only if its nonce was consumed and the node does not know the transaction itself;
-   * else it is broadcast again and awaited briefly.
+   * Decides a persisted transaction from the chain (recovery, the sweeper): its receipt if mined; a decision recorded
+   * stands (a node that lags or lost the receipt does not undo it); a consumed nonce as `consumed` decides; else sent again.
    */
   async resolve(txOrId: ChainTxRow | string): Promise<ChainOutcome> {
     const id = typeof txOrId === 'string' ? txOrId : txOrId.id;
@@ -195,21 +192,24 @@ export class ChainSender {
   /**
    * The wallet's nonce `tx.nonce` is consumed. Unless the transaction that used it was seen (`by`), asked again (it may
    * have been mined meanwhile) and looked up (a node whose receipt index lags, or a pool, still knows it): only when
-   * neither knows it is it dropped, and only by the call that records it. The sequence is raised past the count (with
-   * `by`, the pending count: past other transactions sent outside agora that wait in the pool).
+   * neither knows it is it dropped, and only by the call that records it. A transfer is dropped only when `by` (else
+   * the block's) is found and is not its payment (own-payment.ts); when it is, that one is the transfer's transaction;
+   * not found or not told: postponed. The sequence is raised past the count (with `by`, the pending count).
    */
   private async consumed(tx: ChainTxRow, used: bigint, by?: string): Promise<ChainOutcome> {
     const [again, known] = by
       ? [null, null]
       : await Promise.all([
           this.watcher.receipt(tx.txHash),
-          this.o.provider.send('eth_getTransactionByHash', [tx.txHash]) as Promise<{
-            blockNumber?: string | null;
-          } | null>,
+          this.o.provider.send('eth_getTransactionByHash', [tx.txHash]) as Promise<unknown>,
         ]);
     if (again) return this.decided(tx, again);
+    const payment = tx.kind === 'transfer' && !known;
+    if (payment) by ??= (await this.nonces.holderNow(tx.nonce)) ?? undefined;
+    const paid = payment ? await samePayment(this.o.provider, this.watcher, tx, by) : 'other';
+    if (paid && paid !== 'other') return this.decided({ ...tx, txHash: by! }, paid);
     // Known at all (mined on a backend whose receipts lag, or still in a pool): it may land; never signed again while it can.
-    if (known) {
+    if (known || !paid) {
       await this.o.repository.postpone(tx.id, new Date(this.o.clock.nowMs() + this.o.resendAfterMs));
       return { state: 'pending', tx };
     }
@@ -224,9 +224,9 @@ export class ChainSender {
 
   /**
    * Refused for a nonce another transaction holds, mined ("nonce too low") or pooled ("replacement transaction
-   * underpriced"): followed at the block rate (NonceConflictWatch). Dropped once the transaction that used the nonce is
-   * seen on chain (proof this one never lands): the owner signs its call again with a free nonce. Not seen: a settlement
-   * is decided as `resolve` decides (a wrong drop is refused on chain), a transfer waits for its receipt.
+   * underpriced"): followed at the block rate (NonceConflictWatch). Once the transaction that used the nonce is seen on
+   * chain (proof this one never lands), decided as `consumed` decides (dropped: the owner signs its call again). Not
+   * seen: a settlement is decided as `resolve` decides (a wrong drop is refused on chain), a transfer waits.
    */
   private async afterConflict(tx: ChainTxRow, timeoutMs: number): Promise<ChainOutcome | null> {
     this.logger.warn({ txId: tx.id, nonce: tx.nonce.toString() }, 'nonce held by another transaction; following it');
@@ -275,7 +275,7 @@ export class ChainSender {
 
   private async decided(tx: ChainTxRow, receipt: MinedReceipt): Promise<ChainOutcome> {
     const state = receipt.status === 1 ? 'mined' : 'reverted';
-    await this.o.repository.finish(tx.id, state, receipt);
+    await this.o.repository.finish(tx.id, state, receipt, tx.txHash);
     return { state, tx: { ...tx, status: state }, receipt };
   }
 

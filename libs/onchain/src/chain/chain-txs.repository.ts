@@ -65,15 +65,20 @@ export class ChainTxsRepository {
     return row ? { ...row, nonce: BigInt(row.nonce) } : null;
   }
 
-  /** Records the chain's decision on a signed transaction (once: a decided row never changes); true if this call recorded it. */
+  /**
+   * Records the chain's decision on a signed transaction (once: a decided row never changes); true if this call recorded
+   * it. `txHash`: the transaction that carried it when another did (a wallet's "speed up" of a transfer).
+   */
   async finish(
     id: string,
     status: Exclude<ChainTxStatus, 'signed'>,
     receipt: { blockNumber: bigint; gasUsed: bigint } | null,
+    txHash?: string,
   ): Promise<boolean> {
     const [, changed] = (await this.dataSource.query(
-      `UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, finished_at = now() WHERE id = $1 AND status = 'signed'`,
-      [id, status, receipt?.blockNumber.toString() ?? null, receipt?.gasUsed.toString() ?? null],
+      `UPDATE chain_txs SET status = $2, block_number = $3, gas_used = $4, tx_hash = COALESCE($5, tx_hash),
+         finished_at = now() WHERE id = $1 AND status = 'signed'`,
+      [id, status, receipt?.blockNumber.toString() ?? null, receipt?.gasUsed.toString() ?? null, txHash ?? null],
     )) as [unknown, number];
     return changed === 1;
   }

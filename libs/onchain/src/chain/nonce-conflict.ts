@@ -74,6 +74,11 @@ export class NonceConflictWatch {
     return BigInt(await this.o.provider.send('eth_getTransactionCount', [this.o.address, at]));
   }
 
+  /** The hash of the wallet's transaction with `nonce`, mined within the last NONCE_SEARCH blocks (null: not found). */
+  async holderNow(nonce: bigint): Promise<string | null> {
+    return this.holder(nonce, BigInt(await this.o.provider.send('eth_blockNumber', [])), null);
+  }
+
   /**
    * The hash of the wallet's transaction with `nonce`, mined after block `before` (null: not known) and
    * by `head`: the block is the first whose count passed `nonce` (one batch of counts, at most

@@ -53,6 +53,11 @@ describe('classifySendError: every form a node refusal comes in', () => {
     expect(classifySendError(viemError(message))).toBe(kind);
   });
 
+  it('"unknown transaction" is not "known transaction": never taken for this transaction in the pool', () => {
+    expect(classifySendError({ code: -32000, message: 'unknown transaction' })).toBe('other');
+    expect(classifySendError(ethersError('unknown transaction'))).toBe('other');
+  });
+
   it("ethers' typed codes and viem's NonceTooLowError say a nonce conflict on their own", () => {
     expect(classifySendError(Object.assign(new Error('nonce has already been used'), { code: 'NONCE_EXPIRED' }))).toBe(
       'nonce-conflict',

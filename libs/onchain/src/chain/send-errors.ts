@@ -14,7 +14,7 @@
  */
 export type SendRefusal = 'known' | 'nonce-conflict' | 'fee' | 'other';
 
-const KNOWN = /already[ _-]?known|already imported|known transaction|transaction already exists/i;
+const KNOWN = /already[ _-]?known|already imported|\bknown transaction|transaction already exists/i;
 const NONCE_USED = /nonce[ _-]?too[ _-]?low|NONCE_EXPIRED|nonce has already been used|old[ _-]?nonce/i;
 const REPLACEMENT =
   /replacement transaction underpriced|replacement fee too low|REPLACEMENT_UNDERPRICED|replacement[ _-]?not[ _-]?allowed|underpriced replacement/i;

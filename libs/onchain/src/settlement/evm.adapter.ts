@@ -228,8 +228,9 @@ export class EvmSettlementAdapter extends SettlementAdapter {
       );
       if (!tx) return { kind: 'fenced' };
       const outcome = await this.sender.confirm(tx);
-      if (outcome.state === 'mined') return { kind: 'sent', txHash: tx.txHash };
-      if (outcome.state === 'reverted') return { kind: 'reverted', txHash: tx.txHash };
+      // Its hash, or that of the transaction that carried it (a wallet's "speed up" of it): paid, never signed again.
+      if (outcome.state === 'mined') return { kind: 'sent', txHash: outcome.tx.txHash };
+      if (outcome.state === 'reverted') return { kind: 'reverted', txHash: outcome.tx.txHash };
       // Its nonce was used by another transaction seen on chain (one sent from the hot wallet outside agora): this one can
       // never land, so the transfer is signed again at once with a free nonce, under the same fence.
       if (outcome.state !== 'dropped' || !outcome.by || signed >= TRANSFER_SIGNINGS) return { kind: 'pending' };
