@@ -109,8 +109,9 @@ export class LeaseHeartbeat implements OnModuleDestroy {
             h.lease = to;
             h.unsure = [];
           } else if (!h.dropped) {
-            // Taken over, or the row moved on: nothing left to renew.
-            this.logger.warn(
+            // Taken over, or the row moved on (the work's last write lands between beats in normal
+            // traffic too): nothing left to renew. Debug, not warn; the counter tells the rate.
+            this.logger.debug(
               { lease: h.lease.toISOString() },
               'lease no longer held (taken over, or its row moved on); not renewed',
             );
