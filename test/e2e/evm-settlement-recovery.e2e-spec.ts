@@ -193,31 +193,36 @@ describe('evm settlement on anvil (e2e)', () => {
     }
   });
 
-  it('a decision already recorded stands when the node no longer knows the transaction; a consumed nonce the node never saw is dropped', async () => {
+  it('a decision already recorded stands when the node no longer knows the transaction; a consumed nonce the node never saw is dropped (a settlement) or held for proof (a transfer)', async () => {
     const sender = api.app.get(SettlementAdapter).chainSender()!;
     const used = BigInt(await chain.provider.getTransactionCount(chain.platform.address, 'latest'));
     expect(used).toBeGreaterThan(1n);
-    const insert = (status: string, nonce: bigint) =>
+    const insert = (status: string, nonce: bigint, kind = 'transfer') =>
       ds.query(
-        `INSERT INTO chain_txs (id, wallet, nonce, kind, tx_hash, signed_tx, status, resend_at) VALUES ($1, $2, $3, 'transfer', $4, '0x02', $5, now()) RETURNING id`,
+        `INSERT INTO chain_txs (id, wallet, nonce, kind, tx_hash, signed_tx, status, resend_at) VALUES ($1, $2, $3, $6, $4, '0x02', $5, now()) RETURNING id`,
         [
           `ctx_${randomBytes(8).toString('hex')}`,
           chain.platform.address.toLowerCase(),
           nonce.toString(),
           `0x${randomBytes(32).toString('hex')}`,
           status,
+          kind,
         ],
       );
     const [mined] = await insert('mined', used - 1n);
     expect((await sender.resolve(mined.id)).state).toBe('mined'); // a lagging node does not make it dropped (and the payout signed again)
-    const [lost] = await insert('signed', used - 2n);
+    const [lost] = await insert('signed', used - 2n, 'settlement');
     expect((await sender.resolve(lost.id)).state).toBe('dropped');
     expect((await sender.resolve(lost.id)).state).toBe('dropped');
-    const rows = await ds.query(`SELECT status FROM chain_txs WHERE id = ANY($1) ORDER BY nonce`, [
-      [mined.id, lost.id],
+    // A transfer is dropped (and signed again) only once the nonce's holder is read and is not this payment (issue 53):
+    // this row's bytes cannot be compared with it, so it waits for an operator rather than risk paying twice.
+    const [unproven] = await insert('signed', used - 2n);
+    expect((await sender.resolve(unproven.id)).state).toBe('pending');
+    const rows = await ds.query(`SELECT status FROM chain_txs WHERE id = ANY($1) ORDER BY nonce, kind`, [
+      [mined.id, lost.id, unproven.id],
     ]);
-    expect(rows.map((r: { status: string }) => r.status)).toEqual(['dropped', 'mined']);
-    await ds.query(`DELETE FROM chain_txs WHERE id = ANY($1)`, [[mined.id, lost.id]]);
+    expect(rows.map((r: { status: string }) => r.status)).toEqual(['dropped', 'signed', 'mined']);
+    await ds.query(`DELETE FROM chain_txs WHERE id = ANY($1)`, [[mined.id, lost.id, unproven.id]]);
   });
 
   it('executes a dynamic-price capability: the cap settles on chain and the unused part goes back to the payer', async () => {
