@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { FaultInjector } from '@app/common';
 import { EntityManager } from 'typeorm';
 import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } from '@app/agents';
 import { SettlementFailed } from '@app/onchain';
@@ -25,6 +26,7 @@ export class X402RegistrationFee extends RegistrationFeeStep {
     private readonly settle: SettlePayment,
     private readonly payments: PaymentsRepository,
     private readonly ledger: LedgerService,
+    private readonly faults: FaultInjector,
   ) {
     super();
   }
@@ -36,6 +38,8 @@ export class X402RegistrationFee extends RegistrationFeeStep {
       { purpose: 'registration', expectedPayer: ctx.wallet },
     );
     const settled = await this.settle.execute(reserved.id);
+    // Tests: Postgres is lost here, the fee settled and recorded, its agent not yet created.
+    await this.faults.reach('registration.after-settle');
     return { paymentId: settled.id, receipt: X402Service.receipt(settled, settled.txHash ?? '') };
   }
 

@@ -25,7 +25,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * gateway's 502/504 when the request is safe to repeat (a read, or a request with an
  * Idempotency-Key, which the API answers once however often it comes); a 429 with Retry-After for
  * any request; a 503 for a request safe to repeat, and for any other only when it is the API's own
- * SERVICE_UNAVAILABLE (the API writes nothing before it answers one; a proxy's 503, which some
+ * SERVICE_UNAVAILABLE (the API answers one before its payment's first write, a 202 after it; a proxy's 503, which some
  * send when they stop waiting while the request goes on, proves nothing). Retry-After is honoured.
  * An answer of the API's own (an agent that failed: 502/504 in the envelope) is a result, never retried.
  */

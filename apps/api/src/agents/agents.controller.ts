@@ -17,10 +17,14 @@ import {
 import { toRegisterInput, toUpdateInput } from './dto/agent-input.mapper';
 import { presentedPayment, receiptHeaders } from '../http/x402-http';
 import { ApiPaid } from '../http/security';
+import { RegistrationAcceptedResponse, toRegistrationAccepted } from './dto/registration-accepted.dto';
+import { isLivemode } from '@app/x402';
 
 @ApiTags('agents')
 @Controller('agents')
 export class AgentsController {
+  private readonly livemode: boolean;
+
   constructor(
     private readonly registerAgent: RegisterAgent,
     private readonly getAgent: GetAgent,
@@ -28,24 +32,37 @@ export class AgentsController {
     private readonly updateAgent: UpdateAgent,
     private readonly deactivateAgent: DeactivateAgent,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.livemode = isLivemode(config);
+  }
 
   @Post()
   @ApiOperation({ summary: 'Register an agent (registration fee 0.10 USDC)' })
   @ApiPaid()
   @ApiEnvelope(AgentResponse, 201)
+  @ApiEnvelope(RegistrationAcceptedResponse, 202)
   @ApiErrors(400, 402, 403, 409, 413)
   async register(
     @Body() dto: RegisterAgentDto,
     @Headers() headers: Record<string, string | undefined>,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<AgentResponse> {
-    const { agent, receipt } = await this.registerAgent.execute(toRegisterInput(dto), {
+  ): Promise<AgentResponse | RegistrationAcceptedResponse> {
+    const registered = await this.registerAgent.execute(toRegisterInput(dto), {
       payment: presentedPayment(headers),
       resource: `${this.config.publicBaseUrl}/api/v1/agents`,
     });
-    res.set(receiptHeaders(receipt));
-    return toAgentResponse(agent);
+    res.set(receiptHeaders(registered.receipt));
+    if (registered.agent) return toAgentResponse(registered.agent);
+    // The fee settled and the agent's creation is not known: where to read the fee, never "pay again".
+    const { transaction } = registered.receipt;
+    const accepted = toRegistrationAccepted(
+      registered.unconfirmed.agentId,
+      transaction,
+      this.config.publicBaseUrl,
+      this.livemode,
+    );
+    res.status(202).setHeader('Location', accepted.statusUrl);
+    return accepted;
   }
 
   @Get(':id')

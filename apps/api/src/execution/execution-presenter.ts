@@ -41,7 +41,7 @@ export class ExecutionPresenter {
     // (an idempotency key or payment identifier answers the same bytes, whatever the run did since).
     // So is a paid run whose end could not be recorded or read back (its payment written): with what is
     // known of the payment, never a 503 or 402 that would have its client pay again.
-    if (!sync || outcome.unconfirmed) return this.accepted(e, res, outcome.unconfirmed);
+    if (!sync || outcome.unconfirmed) return this.accepted(e, res, outcome.unconfirmed, chain);
     if (e.status === 'pending') {
       res.status(202);
       return toExecutionResponse(e, { txHash: null, refund: null }, false, this.livemode);
@@ -78,14 +78,16 @@ export class ExecutionPresenter {
   }
 
   /** 202 with where to read the execution; for an unconfirmed outcome, what is known of its payment. */
-  private accepted(e: ExecutionEntity, res: Response, unconfirmed: ExecutionOutcome['unconfirmed']) {
+  private accepted(e: ExecutionEntity, res: Response, unconfirmed: ExecutionOutcome['unconfirmed'], chain?: ChainView) {
     res.status(202);
     const statusUrl = `${this.config.publicBaseUrl}/api/v1/execute/${e.id}`;
     res.setHeader('Location', statusUrl);
     const accepted = { jobId: e.id, requestId: e.id, status: 'pending', statusUrl, livemode: this.livemode };
     if (!unconfirmed) return accepted;
     const { txHash } = unconfirmed;
-    return { ...accepted, settlement: { status: e.settlementStatus, txHash, livemode: this.livemode } };
+    const settlement = { status: e.settlementStatus, txHash, livemode: this.livemode };
+    // A chain root's: its chain's id (GET /api/v1/chains/{chainId} reads it, as does the request id).
+    return { ...accepted, settlement, ...(chain ? { chainId: chain.chainId } : {}) };
   }
 
   /**

@@ -1479,6 +1479,8 @@ export interface components {
             tags: string[];
         };
         AsyncAcceptedResponse: {
+            /** @description A chain root's: its chain (GET /api/v1/chains/{chainId}; the requestId too) */
+            chainId?: string;
             /** @description The execution id (same as requestId) */
             jobId: string;
             /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
@@ -2577,6 +2579,24 @@ export interface components {
             name: string;
             /** @example 0x209693Bc6afc0C5328bA36FaF03C514EF312287C */
             wallet: string;
+        };
+        RegistrationAcceptedResponse: {
+            /**
+             * Format: uuid
+             * @description The agent's id if its creation was kept (GET /api/v1/agents/{agentId}; 404 if it was not)
+             */
+            agentId: string;
+            /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
+            livemode: boolean;
+            /** @description The fee as this request knew it: settled, with its hash */
+            settlement: components["schemas"]["SettlementResponse"];
+            /** @example pending */
+            status: string;
+            /**
+             * @description Absolute URL of the fee's payment status (also in the Location header): settled once the agent exists; refunded in full (registration_unused) when no agent was created within REGISTRATION_BIND_GRACE_MS; settlement_pending until then
+             * @example https://agora.example.com/api/v1/payments/status/0x...
+             */
+            statusUrl: string;
         };
         ReputationBreakdownResponse: {
             disputesLost: number;
@@ -4482,6 +4502,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AgentResponse"];
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RegistrationAcceptedResponse"];
                         /** @example true */
                         success: boolean;
                     };

@@ -216,6 +216,8 @@ export class AsyncAcceptedResponse {
       'A paid run whose payment was written but whose end could not be recorded or read back (the database failed): what is known of the payment (settlement_pending, or the outcome once known); the statusUrl, read as the payer, follows it. Never a reason to pay again',
   })
   settlement?: SettlementResponse;
+  @ApiPropertyOptional({ description: "A chain root's: its chain (GET /api/v1/chains/{chainId}; the requestId too)" })
+  chainId?: string;
 }
 
 export function toExecutionResponse(

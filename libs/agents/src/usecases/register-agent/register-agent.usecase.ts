@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { newUuid, normalizeWallet } from '@app/common';
 import { INITIAL_REPUTATION } from '@app/reputation';
-import { TransactionRunner } from '@app/database';
+import { CommitOutcomeUnknown, isTransientDatabaseError, TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { assertCapabilityRules, assertEndpointRules } from '../../agent-rules';
@@ -11,10 +11,20 @@ import { AgentEntity, DEFAULT_CHAIN_SETTINGS } from '../../entities/agent.entity
 import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } from '../../registration-fee.step';
 import { GetAgent } from '../get-agent/get-agent.usecase';
 
-export interface RegisteredAgent {
-  agent: AgentEntity;
-  receipt: RegistrationFeeCharge['receipt'];
-}
+export type RegisteredAgent =
+  | { agent: AgentEntity; receipt: RegistrationFeeCharge['receipt']; unconfirmed?: undefined }
+  | {
+      agent: null;
+      receipt: NonNullable<RegistrationFeeCharge['receipt']>;
+      /**
+       * The fee settled, then Postgres failed before the agent's creation was known: the id it has if
+       * its transaction was kept. Otherwise the worker refunds the fee (RecoverRegistrationPayment).
+       */
+      unconfirmed: { agentId: string };
+    };
+
+/** A lost database after the fee settled: what was kept is not known (a COMMIT lost), or nothing was. */
+const lostDatabase = (err: unknown) => err instanceof CommitOutcomeUnknown || isTransientDatabaseError(err);
 
 /** `POST /agents`: validates, takes the registration fee, and creates the agent with its ledger accounts. */
 @Injectable()
@@ -35,6 +45,25 @@ export class RegisterAgent {
     // Validation is complete before the fee is touched: a rejected request is never charged.
     const charge = await this.registrationFee.authorize({ ...fee, wallet });
     const id = newUuid();
+    try {
+      await this.create(id, wallet, input, charge);
+      return { agent: await this.getAgent.execute(id), receipt: charge?.receipt ?? null };
+    } catch (err) {
+      // The fee settled (its money moved): never "send again", which would pay it twice. The answer says
+      // where to read the payment: settled with the agent, or refunded in full after REGISTRATION_BIND_GRACE_MS.
+      if (charge?.receipt && lostDatabase(err))
+        return { agent: null, receipt: charge.receipt, unconfirmed: { agentId: id } };
+      throw err;
+    }
+  }
+
+  /** The agent, its ledger accounts and its fee, in one transaction. */
+  private async create(
+    id: string,
+    wallet: string,
+    input: RegisterAgentInput,
+    charge: RegistrationFeeCharge | null,
+  ): Promise<void> {
     await this.tx.run(async (manager) => {
       await this.repo.insert(
         manager,
@@ -61,6 +90,5 @@ export class RegisterAgent {
       ]);
       await this.registrationFee.capture(manager, charge, id);
     });
-    return { agent: await this.getAgent.execute(id), receipt: charge?.receipt ?? null };
   }
 }

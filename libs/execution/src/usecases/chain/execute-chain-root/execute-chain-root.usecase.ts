@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ChainBudget, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
-import { Clock, FaultInjector, formatMicros, ValidationException } from '@app/common';
+import { Clock, FaultInjector, formatMicros, InjectedFault, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { SettlementFailed } from '@app/onchain';
 import { activeSpanIds, inSpan } from '@app/tracing';
@@ -17,6 +17,14 @@ import { ChargeExecution } from '../../run/charge-execution/charge-execution.use
 import { ChainedResult, traceparent } from '../execute-chained/execute-chained.usecase';
 import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';
 import { RunAgent } from '../../run/run-agent/run-agent.usecase';
+import {
+  KnownSettlement,
+  lostAtCommit,
+  PENDING,
+  settlementKnown,
+  unconfirmed,
+} from '../../run/charge-execution/unconfirmed';
+import { ExecutionEntity } from '../../../entities/execution.entity';
 
 /** Thrown when the chain could not be funded before its root ran: nothing ran; what moved is refunded by the worker. */
 const notFunded = (why: string) =>
@@ -35,6 +43,8 @@ const notFunded = (why: string) =>
  */
 @Injectable()
 export class ExecuteChainRoot {
+  private readonly logger = new Logger(ExecuteChainRoot.name);
+
   constructor(
     private readonly admit: AdmitExecution,
     private readonly funding: FundingSource,
@@ -122,34 +132,50 @@ export class ExecuteChainRoot {
     };
     const fund = (sql: Queryable) =>
       [this.budget.fund(sql, chainId, price.amount, payment.id), node.enter(sql)] as const;
+    // What is known of the payment once it is written (a failure after that answers unconfirmed, never "pay again").
+    let known: KnownSettlement | null = null;
+    const markIfLost = (err: unknown) => {
+      if (lostAtCommit(err)) known = { ...PENDING }; // lost at COMMIT: it may be written (the worker finds it)
+      throw err;
+    };
     try {
       if (!payment.settlesOutside) {
         // Settled inside Postgres: the payment, the root, the chain, its funding and the root's reservation in one transaction.
-        await this.tx.pipelined((sql) =>
-          allWrites([
-            payment.recordInline(sql, execution.id),
-            this.repo.insert(sql, execution),
-            this.chains.insert(sql, chainRow),
-            ...fund(sql),
-          ]),
-        );
+        await this.tx
+          .pipelined((sql) =>
+            allWrites([
+              payment.recordInline(sql, execution.id),
+              this.repo.insert(sql, execution),
+              this.chains.insert(sql, chainRow),
+              ...fund(sql),
+            ]),
+          )
+          .catch(markIfLost);
       } else {
         // Recorded first (payment reserved, root claimed by this request, chain pending), settled on chain, then funded.
-        await this.tx.pipelined((sql) =>
-          allWrites([
-            payment.reserve(sql, execution.id),
-            this.repo.insert(sql, execution),
-            this.chains.insert(sql, chainRow),
-          ]),
-        );
+        await this.tx
+          .pipelined((sql) =>
+            allWrites([
+              payment.reserve(sql, execution.id),
+              this.repo.insert(sql, execution),
+              this.chains.insert(sql, chainRow),
+            ]),
+          )
+          .catch(markIfLost);
+        known = { ...PENDING };
         // Tests: the process "dies" here, with the chain recorded and its payment not yet settled.
-        this.faults.trip('chain.after-record');
-        await this.settleThenFund(payment, execution.id, fund);
+        await this.faults.reach('chain.after-record');
+        await this.settleThenFund(payment, execution.id, fund, known);
       }
     } catch (err) {
+      // Written, then lost (Postgres first): the chain's worker finishes it (funds and ends it, or refunds it).
+      // (An injected fault stands for the process dying there: no answer at all, as before.)
+      if (known && !(err instanceof SettlementFailed || err instanceof InjectedFault))
+        return this.unconfirmed(execution, chainId, known, limits, err);
       payment.giveBack(err);
       throw new ExecuteRejected(err, limits);
     }
+    known = { settlementStatus: 'settled', txHash: payment.receipt().txHash };
     try {
       const budget = formatMicros(cmd.chain.budget);
       const rootToken: Omit<ChainTokenPayload, 'exp'> = {
@@ -200,10 +226,26 @@ export class ExecuteChainRoot {
           node.holdOpenUntil!.getTime(),
         );
       // The root's settlement is its x402 payment's: read back by the transport (settlement null).
-      return { execution: outcome.execution, settlement: null, replayed: false, limits, chain };
+      return { ...outcome, settlement: null, replayed: false, limits, chain };
     } catch (err) {
-      throw new ExecuteRejected(err, limits);
+      // Paid and funded: a failure now (the run's record, a read back) is answered with what is known.
+      if (err instanceof InjectedFault) throw new ExecuteRejected(err, limits);
+      return this.unconfirmed(execution, chainId, known, limits, err);
     }
+  }
+
+  /** The root's answer once its payment was written and its end could not be recorded: 202 with the chain's id. */
+  private unconfirmed(
+    execution: ExecutionEntity,
+    chainId: string,
+    known: KnownSettlement,
+    limits: Admitted['limits'],
+    err: unknown,
+  ): ChainedResult {
+    const facts = { executionId: execution.id, chainId, err: (err as Error).message };
+    this.logger.error(facts, 'a paid chain root could not be finished or read back: answered unconfirmed');
+    const chain = { chainId, depth: 0, remainingBudget: '0' };
+    return { ...unconfirmed(execution, known), replayed: false, limits, chain };
   }
 
   /**
@@ -215,9 +257,11 @@ export class ExecuteChainRoot {
     payment: Admitted['funding'],
     rootId: string,
     fund: (sql: Queryable) => readonly Promise<unknown>[],
+    known: KnownSettlement,
   ): Promise<void> {
     // A failed settlement comes back as a value (SettleFailure), not thrown: anything else thrown propagates.
     const failure = await payment.settleOutside();
+    Object.assign(known, settlementKnown(failure, payment.receipt().txHash));
     if (failure) {
       await this.repo.recordFailure(this.tx.pooled, rootId, {
         status: 'failed',
