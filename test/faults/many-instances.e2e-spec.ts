@@ -235,9 +235,10 @@ describe.each([
             [ids, withdrawals, owned, sub.body.data.webhookId],
           )
         )[0];
+      let last: unknown;
       await waitFor(
         async () => {
-          const s = await state();
+          const s = (last = await state());
           return (
             s.charged === ASYNC_RUNS &&
             s.paid === WITHDRAWALS &&
@@ -248,7 +249,9 @@ describe.each([
         },
         'every run charged, every withdrawal paid, every hold released and every event delivered',
         60_000 * SCALE,
-      );
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; last seen ${JSON.stringify(last)}`);
+      });
 
       // Once each: one agent call per run, one charge per run, one completion posting per withdrawal, one delivery per event.
       const perId = new Map<string, number>();
