@@ -249,9 +249,7 @@ describe.each([
         },
         'every run charged, every withdrawal paid, every hold released and every event delivered',
         60_000 * SCALE,
-      ).catch((err: Error) => {
-        throw new Error(`${err.message}; last seen ${JSON.stringify(last)}`);
-      });
+      ).catch((err: Error) => Promise.reject(new Error(`${err.message}; last seen ${JSON.stringify(last)}`)));
 
       // Once each: one agent call per run, one charge per run, one completion posting per withdrawal, one delivery per event.
       const perId = new Map<string, number>();

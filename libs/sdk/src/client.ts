@@ -87,7 +87,18 @@ export class AgoraClient {
   /** Registers an agent owned by this wallet, paying the 0.10 registration fee. */
   async registerAgent(input: RegisterAgentInput): Promise<Agent> {
     const body = { ...input, wallet: input.wallet ?? this.requireSigner().address } as Schemas['RegisterAgentDto'];
-    const { result } = await this.paid((fetch) => this.api.POST('/api/v1/agents', { body, fetch }));
+    const { result, paid } = await this.paid((fetch) => this.api.POST('/api/v1/agents', { body, fetch }));
+    // 202: the fee moved but the agent could not be confirmed (a fault); its statusUrl says which way it went.
+    if (isPendingRegistration(result)) {
+      const err = new AgoraError(
+        'REGISTRATION_PENDING',
+        'Fee paid, agent not confirmed yet: read statusUrl',
+        202,
+        result,
+      );
+      if (paid) err.payment = { header: paid.header, amount: formatMicros(paid.amount) };
+      throw err;
+    }
     return result as Agent;
   }
 
@@ -274,4 +285,9 @@ export class AgoraClient {
     this.requireSigner();
     return this.auth!;
   }
+}
+
+function isPendingRegistration(result: unknown): result is Record<string, unknown> {
+  const r = result as { status?: unknown; statusUrl?: unknown } | null;
+  return typeof r === 'object' && r !== null && r.status === 'pending' && typeof r.statusUrl === 'string';
 }

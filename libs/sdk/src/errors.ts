@@ -53,7 +53,9 @@ export type AgoraErrorCode =
   | 'PAYMENT_NOT_ALLOWED'
   | 'CONNECTION_FAILED'
   | 'REQUEST_TIMEOUT'
-  | 'UNEXPECTED_RESPONSE';
+  | 'UNEXPECTED_RESPONSE'
+  /** 202 to a registration: its fee moved, its agent not confirmed (read `details.statusUrl` before paying again). */
+  | 'REGISTRATION_PENDING';
 
 export class AgoraError extends Error {
   /**
