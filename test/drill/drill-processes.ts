@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { LocalChain, startChain } from '../../scripts/local-chain';
-import { TEST_SEEDS } from '../support/evm-env';
+import { evmEnv } from '../support/evm-env';
 
 const ROOT = join(__dirname, '..', '..');
 const PG = { host: '127.0.0.1', port: 5432 };
@@ -243,13 +243,7 @@ export async function startStack(extraEnv: Record<string, string>, apis = 2, wor
       REDIS_URL: redis.url,
       QUEUE_PREFIX: `drill${Date.now()}`,
       ADMIN_API_KEY: ADMIN_KEY,
-      SETTLEMENT_MODE: 'evm',
-      EVM_RPC_URL: chain.rpcUrl,
-      USDC_ADDRESS: chain.usdcAddress,
-      SETTLEMENT_BATCHER_ADDRESS: chain.batcherAddress,
-      RELAYER_PRIVATE_KEY: chain.platform.privateKey,
-      PLATFORM_WALLET: chain.platform.address,
-      ...TEST_SEEDS,
+      ...evmEnv(chain),
       OUTBOUND_ALLOW_HTTP: 'true',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       // The load comes from one address and a few payers: the limits are not what the drill is about.
