@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { FixedClock } from '@app/common';
-import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
+import { Accounts, LEDGER_CHECKS, LedgerService, runInvariantChecks } from '@app/ledger';
 import { FailWithdrawal, PAYMENT_CHECKS, ProcessWithdrawal } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { registerAgent } from '../support/factories';
@@ -47,6 +47,8 @@ describe('Payments API (e2e)', () => {
       type,
       agentId,
     ]);
+  /** The platform's revenue: the sum of its shards, micro-USDC. */
+  const revenue = () => api.app.get(LedgerService).balance(ds.manager, Accounts.platformRevenue().code);
 
   describe('POST /payments/withdraw and the withdrawal lifecycle', () => {
     let a: { id: string; wallet: Wallet };
@@ -91,8 +93,12 @@ describe('Payments API (e2e)', () => {
     it('completes in the worker step: net amount sent, fee to the platform, event recorded', async () => {
       const res = await withdraw(a, '1.00');
       const id = res.body.data.withdrawalId;
+      const revenueBefore = await revenue();
       expect(await api.app.get(ProcessWithdrawal).execute(id)).toBe('completed');
+      // The fee reaches the platform's revenue when the withdrawal completes, exactly once.
+      expect((await revenue()) - revenueBefore).toBe(100_000n);
       expect(await api.app.get(ProcessWithdrawal).execute(id)).toBe('skipped');
+      expect((await revenue()) - revenueBefore).toBe(100_000n);
       const w = (await api.request('GET', `/api/v1/payments/withdrawal/${id}`)).body.data;
       expect(w).toMatchObject({
         status: 'completed',
