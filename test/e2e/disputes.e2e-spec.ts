@@ -94,9 +94,35 @@ describe('Disputes: routes (e2e)', () => {
     it('the payer with X-Client-Wallet + X-Client-Signature over the transaction id files too; the signed message is single use', async () => {
       const call = await execute();
       const headers = await clientSignature(call.payer, call.transactionId);
-      expect((await fileDispute(api, call, {}, headers)).status).toBe(201);
+      const filed = await fileDispute(api, call, {}, headers);
+      expect(filed.status).toBe(201);
+      // Spent in the filing's own transaction.
+      const spent = async () =>
+        (
+          await ds.query(`SELECT count(*)::int AS n FROM used_auth_messages WHERE message_key LIKE $1`, [
+            `client:${call.transactionId}:%`,
+          ])
+        )[0].n as number;
+      expect(await spent()).toBe(1);
       const again = await fileDispute(api, await execute(call.payer), {}, headers);
       expect([again.status, again.body.error.code]).toEqual([403, 'FORBIDDEN']); // made for the first transaction
+      const count = await disputeCount();
+      const replay = await fileDispute(api, call, {}, headers);
+      expect([replay.status, replay.body.error.code]).toEqual([409, 'DISPUTE_EXISTS']);
+      // The dispute answers the replay first; with it gone (its row and the transaction's mark taken back, as
+      // before the filing), the spent message alone refuses a second use, and files nothing.
+      await ds.query(`DELETE FROM disputes WHERE id = $1`, [filed.body.data.disputeId]);
+      await ds.query(`UPDATE transactions SET status = 'completed', dispute_id = NULL WHERE id = $1`, [
+        call.transactionId,
+      ]);
+      const second = await fileDispute(api, call, {}, headers);
+      expect([second.status, second.body.error.code]).toEqual([401, 'UNAUTHORIZED']);
+      expect(second.body.error.message).toMatch(/already been used/);
+      expect([await disputeCount(), await txStatus(call.transactionId), await spent()]).toEqual([
+        count - 1,
+        { status: 'completed', disputeId: null },
+        1,
+      ]);
     });
 
     it('refuses without proof (401), with a proof that is not the payer for this transaction (403), and creates nothing', async () => {
