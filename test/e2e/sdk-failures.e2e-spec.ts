@@ -116,9 +116,13 @@ describe('SDK against the real api (e2e)', () => {
 
   it('keeps the header that paid on an error after payment: the payer can read the failed run and retry it', async () => {
     const sdk = client();
+    // The agent fails this run (its default mode, not the input's: the retry runs the same input) and serves the retry.
+    const mode = agentServer.defaultMode;
+    agentServer.defaultMode = 'fail';
     const err = (await sdk
-      .execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'x', mode: 'fail' } })
-      .catch((e: unknown) => e)) as AgoraError;
+      .execute({ targetAgentId: agentId, capabilityId: 'translate', input: { text: 'again' } })
+      .catch((e: unknown) => e)
+      .finally(() => (agentServer.defaultMode = mode))) as AgoraError;
     expect(err).toBeInstanceOf(ExecutionFailedError);
     expect(err.payment).toMatchObject({
       amount: '0.011000',
@@ -126,6 +130,14 @@ describe('SDK against the real api (e2e)', () => {
     });
     const requestId = err.details.requestId as string;
     expect((await sdk.getExecution(requestId, err.payment!.header)).status).toBe('failed');
+    // The calls of this run that reached the agent (a loopback server): one so far.
+    const attempts = () => agentServer.calls.filter((c) => c.json.requestId === requestId).length;
+    expect(attempts()).toBe(1);
+    const retried = await sdk.retryExecution(requestId, err.payment!.header);
+    expect(retried).toMatchObject({ requestId, status: 'completed', output: { translation: 'AGAIN' } });
+    expect(attempts()).toBe(2);
+    // The retry ran on the stored authorization: nothing signed again.
+    expect(sdk.spending.spent).toBe('0.011000');
   });
 
   it("withdraws the owner's earnings with a wallet-signed request, and reads balance and history", async () => {
