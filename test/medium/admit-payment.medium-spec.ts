@@ -39,15 +39,15 @@ describe('payments: AdmitPayment (medium)', () => {
     domain.get(TransactionRunner).batch((q) => [sql(q)] as const);
 
   /** The steps up to the check, as the execute request takes them; answers the admission and the used-check result. */
-  async function admitUpTo(value: { value: string; version: 1 } | null, wallet: string) {
+  async function admitUpTo(value: { value: string; version: 1 } | null, wallet: string, at = price) {
     const admission: PaymentAdmission = domain.get(AdmitPayment).execute(value);
     const [usedResult] = await used((q) => admission.usedCheck(q));
-    admission.priceAt(price);
+    admission.priceAt(at);
     const limits = await domain
       .get(RateLimiter)
       .hit(admission.payer ?? `ip:${wallet}`, 'agt_medium', admission.claimRequest());
     admission.claimed(limits.claimed === true);
-    return { admission, usedResult };
+    return { admission, usedResult, claimed: limits.claimed === true };
   }
 
   it('answers PAYMENT_REQUIRED with the offer for the price when no payment came', async () => {
@@ -82,9 +82,15 @@ describe('payments: AdmitPayment (medium)', () => {
   it('refuses a payment for less than the price (PAYMENT_INVALID), before any claim', async () => {
     const wallet = newWallet();
     const h = await header(wallet, { amount: price.amount - 1n });
-    const { admission, usedResult } = await admitUpTo(h, '127.0.0.3');
+    const { admission, usedResult, claimed } = await admitUpTo(h, '127.0.0.3');
     expect(admission.payer).toBeNull();
+    expect([admission.claimRequest(), claimed]).toEqual([undefined, false]);
     expect(() => admission.check(price, usedResult)).toThrow(PaymentInvalid);
+    // Its nonce was left unclaimed: the same header at the price it signed for is admitted.
+    const atItsPrice = { ...price, amount: price.amount - 1n };
+    const again = await admitUpTo(h, '127.0.0.3', atItsPrice);
+    expect(again.claimed).toBe(true);
+    expect(again.admission.check(atItsPrice, again.usedResult)).toBe(wallet.address);
   });
 
   it('admits a fresh payment once: the funding names the payer and the value; the same header again is a replay', async () => {
@@ -116,7 +122,9 @@ describe('payments: AdmitPayment (medium)', () => {
                9999999999, '0x', 'h', 'execution', 'pay_medium_used', 'settled', '0x', now())`,
       [wallet.address.toLowerCase(), domain.config.platformWallet!.toLowerCase(), h.nonce, price.amount.toString()],
     );
-    const { admission, usedResult } = await admitUpTo(h, '127.0.0.5');
+    const { admission, usedResult, claimed } = await admitUpTo(h, '127.0.0.5');
+    // Redis has no claim of this nonce (as after losing it): this request takes one, and only Postgres knows.
+    expect(claimed).toBe(true);
     expect(usedResult).toEqual({ status: 'fulfilled', value: true });
     await expect(admission.admit(usedResult as PromiseFulfilledResult<boolean>)).rejects.toBeInstanceOf(
       PaymentReplayed,

@@ -54,6 +54,11 @@ describe('reputation (medium)', () => {
   });
 
   it('an unknown agent records nothing and answers null', async () => {
-    expect(await record('00000000-0000-4000-8000-000000000000', 'execution.failed')).toBeNull();
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const events = async () =>
+      (await domain.ds.query(`SELECT count(*)::int AS n FROM reputation_events`))[0].n as number;
+    const before = await events();
+    expect(await record(unknown, 'execution.failed')).toBeNull();
+    expect(await events()).toBe(before);
   });
 });
