@@ -102,9 +102,11 @@ module.exports = {
     {
       name: 'lib-through-barrel-from-app',
       severity: 'error',
-      comment: 'Apps import a lib only through its barrel: @app/<lib>, never a file under libs/<lib>/src.',
+      comment:
+        'Apps import a lib only through its barrel: @app/<lib>, never a file under libs/<lib>/src ' +
+        '(or a published entry of the SDK: @agora/sdk/money, its USDC helpers alone, for the web console).',
       from: { path: '^apps/' },
-      to: { path: '^libs/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
+      to: { path: '^libs/', pathNot: ['^libs/[^/]+/src/index\\.ts$', '^libs/sdk/src/money\\.ts$'] },
     },
     {
       name: 'lib-through-barrel-from-test',
