@@ -3,6 +3,7 @@ import { useApi } from './api';
 import { Chart, Line } from './chart';
 import { Panel } from './components';
 import { RangePicker, useRange } from './ranges';
+import { apiMicros, plotUsdc } from './money';
 
 /** A point of the platform's series, typed from the API (docs/openapi.json). */
 type PlatformPoint = components['schemas']['PlatformSeriesPointDto'];
@@ -16,7 +17,7 @@ const EXECUTIONS: Line<PlatformPoint>[] = [
   { label: 'Succeeded', color: GREEN, value: (p) => p.succeeded },
 ];
 const VOLUME: Line<PlatformPoint>[] = [
-  { label: 'Volume (USDC)', color: BLUE, value: (p) => Number(p.volume), format: (p) => p.volume },
+  { label: 'Volume (USDC)', color: BLUE, value: (p) => plotUsdc(apiMicros(p.volume)), format: (p) => p.volume },
 ];
 const PARTIES: Line<PlatformPoint>[] = [
   { label: 'Buyers', color: BLUE, value: (p) => p.buyers },

@@ -5,6 +5,7 @@ import { BLUE, CountedTo, GREEN, ORANGE } from './activity';
 import { Chart, Line } from './chart';
 import { Panel } from './components';
 import { RangePicker, useRange } from './ranges';
+import { apiMicros, plotUsdc } from './money';
 
 /** A point of an agent's series, typed from the API (docs/openapi.json). */
 type AgentPoint = components['schemas']['AgentSeriesPointDto'];
@@ -20,8 +21,8 @@ const LATENCY: Line<AgentPoint>[] = [
   { label: 'p99 (ms)', color: ORANGE, value: (p) => p.latencyMs?.p99 ?? null },
 ];
 const MONEY: Line<AgentPoint>[] = [
-  { label: 'Earnings (USDC)', color: GREEN, value: (p) => Number(p.earnings), format: (p) => p.earnings },
-  { label: 'Volume (USDC)', color: BLUE, value: (p) => Number(p.volume), format: (p) => p.volume },
+  { label: 'Earnings (USDC)', color: GREEN, value: (p) => plotUsdc(apiMicros(p.earnings)), format: (p) => p.earnings },
+  { label: 'Volume (USDC)', color: BLUE, value: (p) => plotUsdc(apiMicros(p.volume)), format: (p) => p.volume },
 ];
 
 /** The agent's series over the chosen range. */

@@ -1,18 +1,7 @@
 import type { components } from '@agora/sdk';
+import { apiMicros, formatMicros } from './money';
 
 export type ChainNode = components['schemas']['ChainNodeResponse'];
-
-/** Micro-USDC from a decimal USDC string (six decimals), and back. */
-export const micros = (usdc: string): bigint => {
-  if (usdc.startsWith('-')) return -micros(usdc.slice(1));
-  const [whole, frac = ''] = usdc.split('.');
-  return BigInt(whole) * 1_000_000n + BigInt((frac + '000000').slice(0, 6));
-};
-export const usdc = (m: bigint): string => {
-  const sign = m < 0n ? '-' : '';
-  const a = m < 0n ? -m : m;
-  return `${sign}${a / 1_000_000n}.${(a % 1_000_000n).toString().padStart(6, '0')}`;
-};
 
 export interface FlatNode extends ChainNode {
   /** Position in the tree (0 is the root), and the budget left once this node had ended. */
@@ -37,8 +26,8 @@ export function flatten(root: ChainNode, budget: string): FlatNode[] {
     const spent =
       end === null
         ? null
-        : paidFromBudget.filter((m) => Date.parse(m.completedAt!) <= end).reduce((s, m) => s + micros(m.cost), 0n);
-    return { ...n, index, budgetLeft: spent === null ? null : usdc(micros(budget) - spent) };
+        : paidFromBudget.filter((m) => Date.parse(m.completedAt!) <= end).reduce((s, m) => s + apiMicros(m.cost), 0n);
+    return { ...n, index, budgetLeft: spent === null ? null : formatMicros(apiMicros(budget) - spent) };
   });
 }
 
@@ -50,7 +39,7 @@ export function totalsBy(
   const out = new Map<string, { cost: bigint; calls: number }>();
   for (const n of nodes.filter((x) => x.status !== 'running')) {
     const t = out.get(key(n)) ?? { cost: 0n, calls: 0 };
-    out.set(key(n), { cost: t.cost + micros(n.cost), calls: t.calls + 1 });
+    out.set(key(n), { cost: t.cost + apiMicros(n.cost), calls: t.calls + 1 });
   }
-  return [...out].map(([k, t]) => ({ key: k, cost: usdc(t.cost), calls: t.calls }));
+  return [...out].map(([k, t]) => ({ key: k, cost: formatMicros(t.cost), calls: t.calls }));
 }

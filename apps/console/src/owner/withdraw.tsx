@@ -3,23 +3,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../api';
 import { Alert } from '../components';
 import { actionError, agentAction } from '../actions';
+import { formatMicros, parseTyped, shortUsdc, TypedAmount } from '../money';
 
 /** As the API documents them: a withdrawal is at least 1.00 USDC, and 0.10 of it is the fee. */
-const FEE = 100_000;
-const MINIMUM = 1_000_000;
+const FEE = 100_000n;
+const MINIMUM = 1_000_000n;
 const STEPS = ['pending', 'processing', 'completed'] as const;
 
-const toMicros = (s: string) => (/^\d{1,9}(\.\d{1,6})?$/.test(s.trim()) ? Math.round(Number(s) * 1e6) : null);
-/** Micro-USDC as a decimal, in integers: 1899999 → "1.899999", 1900000 → "1.90". */
-const usdc = (m: number) => {
-  const [whole, frac] = [
-    Math.floor(m / 1e6),
-    String(m % 1e6)
-      .padStart(6, '0')
-      .replace(/0+$/, ''),
-  ];
-  return `${whole}.${frac.padEnd(2, '0')}`;
-};
+/** The amount typed, in micro-USDC exactly, or what is wrong with it (shown in place of the preview). */
+function withdrawable(text: string): TypedAmount {
+  const typed = parseTyped(text);
+  return typed.error === undefined && typed.micros < MINIMUM ? { error: 'At least 1.00 USDC' } : typed;
+}
 
 /** Withdraw: the amount, its fee and net before the wallet signs, then the withdrawal's progress to its transaction. */
 export function WithdrawPanel({ agentId, wallet }: { agentId: string; wallet: string }) {
@@ -27,16 +22,16 @@ export function WithdrawPanel({ agentId, wallet }: { agentId: string; wallet: st
   const [amount, setAmount] = useState('');
   const [to, setTo] = useState(wallet);
   const [state, setState] = useState<{ busy?: boolean; error?: string; id?: string }>({});
-  const m = toMicros(amount);
-  const problem = m === null ? 'Enter an amount in USDC, e.g. 2.50' : m < MINIMUM ? 'At least 1.00 USDC' : null;
+  const typed = withdrawable(amount);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (problem) return setState({ error: problem });
+    if (typed.error !== undefined) return setState({ error: typed.error });
     setState({ busy: true });
     try {
       const w = await agentAction<{ withdrawalId: string }>(agentId, 'POST', '/api/v1/payments/withdraw', {
         agentId,
-        amount: amount.trim(),
+        // The amount as parsed and previewed, written back exactly ("1.5" is sent as "1.500000").
+        amount: formatMicros(typed.micros),
         destinationWallet: to.trim(),
       });
       setState({ id: w.withdrawalId });
@@ -54,7 +49,7 @@ export function WithdrawPanel({ agentId, wallet }: { agentId: string; wallet: st
         <label htmlFor="wd-to">To wallet</label>
         <input id="wd-to" value={to} onChange={(e) => setTo(e.target.value)} maxLength={42} />
         <p data-testid="withdraw-preview" aria-live="polite">
-          {m !== null && !problem ? `Fee 0.10, you receive ${usdc(m - FEE)} USDC` : (problem ?? '')}
+          {typed.error ?? `Fee 0.10, you receive ${shortUsdc(typed.micros - FEE)} USDC`}
         </p>
         <button type="submit" disabled={state.busy && !state.error}>
           {state.busy ? 'Waiting for the wallet…' : 'Sign and withdraw'}

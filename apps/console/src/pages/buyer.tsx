@@ -6,15 +6,17 @@ import { useApi } from '../api';
 import { actionError, call, clientProof, useSession } from '../actions';
 import { Chart, Line } from '../chart';
 import { Alert, Panel, Table } from '../components';
+import { apiMicros, formatMicros, plotUsdc } from '../money';
 
 type Run = components['schemas']['ExecutionListItemDto'];
 interface DaySpend {
   at: string;
-  spent: number;
+  /** Micro-USDC. */
+  spent: bigint;
   runs: number;
 }
 const LINES: Line<DaySpend>[] = [
-  { label: 'Spent (USDC)', color: '#1f6feb', value: (p) => p.spent, format: (p) => p.spent.toFixed(6) },
+  { label: 'Spent (USDC)', color: '#1f6feb', value: (p) => plotUsdc(p.spent), format: (p) => formatMicros(p.spent) },
   { label: 'Paid runs', color: '#8250df', value: (p) => p.runs },
 ];
 
@@ -27,8 +29,8 @@ export function spendByDay(runs: Run[], partial: boolean): DaySpend[] {
   for (const r of runs) {
     if (r.status !== 'completed') continue;
     const at = `${r.createdAt.slice(0, 10)}T00:00:00.000Z`;
-    const d = days.get(at) ?? { at, spent: 0, runs: 0 };
-    d.spent = Math.round((d.spent + Number(r.total)) * 1e6) / 1e6;
+    const d = days.get(at) ?? { at, spent: 0n, runs: 0 };
+    d.spent += apiMicros(r.total);
     d.runs += 1;
     days.set(at, d);
   }
