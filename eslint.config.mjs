@@ -13,8 +13,14 @@ const NO_DATE_NOW = {
   message:
     'Read the time through the injected Clock (libs/common/src/clock.ts, clock.nowMs()); a latency may use performance.now().',
 };
+/** No floats near money (apps and libs): amounts are bigint micro-USDC, converted exactly at the edges. */
+const NO_PARSE_FLOAT = { name: 'parseFloat', message: 'No floats near money: use Usdc / bigint.' };
+const NO_TO_FIXED = {
+  selector: "CallExpression[callee.property.name='toFixed']",
+  message: 'No floats near money: use Usdc.format() (formatMicros() in the console).',
+};
 /** Server code: what the type-aware rules and the one-clock rule cover (apps/agora and apps/mcp are SDK clients). */
-const SERVER = ['libs/**/*.ts', 'apps/api/**/*.ts', 'apps/worker/**/*.ts', 'apps/cli/**/*.ts'];
+const SERVER = ['libs/**/*.ts', 'apps/api/**/*.ts', 'apps/worker/**/*.ts', 'apps/ops/**/*.ts'];
 /**
  * One clock (issue 31): files that still call Date.now() while other branches convert them. Current offenders
  * on this branch, all owned by other helpers (libs/execution: admit; libs/payments/src/chain: onchain).
@@ -56,16 +62,35 @@ export default tseslint.config(
     ignores: ['libs/config/**', '**/*.spec.ts'],
     rules: {
       'no-restricted-properties': ['error', NO_PROCESS_ENV],
-      'no-restricted-globals': ['error', { name: 'parseFloat', message: 'No floats near money: use Usdc / bigint.' }],
+      'no-restricted-globals': ['error', NO_PARSE_FLOAT],
       'no-restricted-syntax': [
         'error',
-        {
-          selector: "CallExpression[callee.property.name='toFixed']",
-          message: 'No floats near money: use Usdc.format().',
-        },
+        NO_TO_FIXED,
         {
           selector: "CallExpression[callee.name='forwardRef']",
           message: 'forwardRef means a dependency cycle: move the shared piece down a layer.',
+        },
+      ],
+    },
+  },
+  {
+    // The web console, .tsx included: no floats near money there either. Its amounts are bigint micro-USDC
+    // (apps/console/src/money.ts, through the SDK's exact helpers), so Number() and the 1e6 scale that made
+    // a float of an amount are refused too; a chart's y position is the one float, made in money.ts.
+    files: ['apps/console/**/*.ts', 'apps/console/**/*.tsx'],
+    rules: {
+      'no-restricted-globals': ['error', NO_PARSE_FLOAT],
+      'no-restricted-syntax': [
+        'error',
+        NO_TO_FIXED,
+        {
+          selector:
+            "CallExpression[callee.name='Number'], MemberExpression[object.name='Number'][property.name='parseFloat']",
+          message: 'No floats near money: parse amounts with apiMicros() / parseTyped() (apps/console/src/money.ts).',
+        },
+        {
+          selector: 'Literal[raw=/^(1e\\+?6|1_?000_?000)$/i]',
+          message: 'No floats near money: micro-USDC are bigint (1_000_000n); format with formatMicros().',
         },
       ],
     },

@@ -24,7 +24,8 @@ const LABELS: Record<string, string> = {
 /** `+1.25 s` or `+840 ms` since the execution was received; days and hours for the escrow's long steps. */
 export function offset(ms: number): string {
   if (ms < 1_000) return `+${ms} ms`;
-  if (ms < 120_000) return `+${(ms / 1_000).toFixed(2)} s`;
+  if (ms < 120_000)
+    return `+${(ms / 1_000).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} s`;
   if (ms < 7_200_000) return `+${Math.round(ms / 60_000)} min`;
   if (ms < 172_800_000) return `+${Math.round(ms / 3_600_000)} h`;
   return `+${Math.round(ms / 86_400_000)} d`;

@@ -9,7 +9,7 @@ const age = (ms: number) =>
     ? `${Math.round(ms / 1000)} s`
     : ms < 3_600_000
       ? `${Math.round(ms / 60_000)} min`
-      : `${(ms / 3_600_000).toFixed(1)} h`;
+      : `${(ms / 3_600_000).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} h`;
 
 /** Suspended agents with who, when and why; reinstate one, or suspend another by id. */
 export function SuspensionsPanel() {
