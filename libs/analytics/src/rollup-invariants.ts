@@ -65,9 +65,23 @@ export const ROLLUP_CHECKS: InvariantCheck[] = [
                 (SELECT sum(transactions) FROM platform_stats)::text AS txs, (SELECT count(*) FROM transactions)::text AS txs_rows,
                 (SELECT sum(volume) FROM platform_stats)::text AS volume, (SELECT coalesce(sum(gross_amount), 0) FROM transactions)::text AS volume_rows`,
       );
-      return (['agents', 'active', 'txs', 'volume'] as const)
-        .filter((k) => r[k] !== r[`${k}_rows`])
-        .map((k) => `platform_stats ${k}: ${r[k]}, tables ${r[`${k}_rows`]}`);
+      const wrong = (['agents', 'active', 'txs', 'volume'] as const).filter((k) => r[k] !== r[`${k}_rows`]);
+      if (!wrong.length) return [];
+      // The totals name no row: each shard row is kept for its agents (stats_shard), so name the shards that differ.
+      const shards: Row[] = await m.query(
+        `WITH t AS (SELECT stats_shard(providing_agent_id) AS shard, count(*) AS txs, sum(gross_amount) AS volume FROM transactions GROUP BY 1),
+              a AS (SELECT 16 + stats_shard(id) AS shard, count(*) AS agents, count(*) FILTER (WHERE status = 'active') AS active FROM agents GROUP BY 1)
+         SELECT p.shard, p.agents::text AS agents, coalesce(a.agents, 0)::text AS agents_rows, p.active_agents::text AS active,
+                coalesce(a.active, 0)::text AS active_rows, p.transactions::text AS txs, coalesce(t.txs, 0)::text AS txs_rows,
+                p.volume::text AS volume, coalesce(t.volume, 0)::text AS volume_rows
+           FROM platform_stats p LEFT JOIN t ON t.shard = p.shard LEFT JOIN a ON a.shard = p.shard ORDER BY p.shard`,
+      );
+      return wrong.map((k) => {
+        const off = shards
+          .filter((s) => s[k] !== s[`${k}_rows`])
+          .map((s) => `shard ${s.shard}: ${s[k]}, tables ${s[`${k}_rows`]}`);
+        return `platform_stats ${k}: ${r[k]}, tables ${r[`${k}_rows`]}${off.length ? ` (${off.join('; ')})` : ''}`;
+      });
     },
   },
 ];

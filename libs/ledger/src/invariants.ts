@@ -28,7 +28,25 @@ export const LEDGER_CHECKS: InvariantCheck[] = [
     description: 'conservation: the balances of all accounts sum to zero',
     async run(m) {
       const [{ total }] = await m.query(`SELECT coalesce(sum(balance), 0)::text AS total FROM ledger_accounts`);
-      return total === '0' ? [] : [`sum of balances is ${total}`];
+      if (total === '0') return [];
+      // The sum names no row: name the accounts it comes from, a balance that is not its entries' fold
+      // (I3 reports it too) or entries whose account row is gone (which only this check sees).
+      const rows = await m.query(
+        `SELECT 'account ' || a.code AS what, a.balance::text, coalesce(sum(e.amount), 0)::text AS folded
+           FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id
+          GROUP BY a.id HAVING a.balance <> coalesce(sum(e.amount), 0)
+         UNION ALL
+         SELECT 'missing account ' || e.account_id, NULL, sum(e.amount)::text FROM ledger_entries e
+          WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = e.account_id) GROUP BY e.account_id`,
+      );
+      return [
+        `sum of balances is ${total}`,
+        ...rowsToMessages(rows, (r) =>
+          r.balance === null
+            ? `${r.what}: its entries sum to ${r.folded}`
+            : `${r.what}: balance ${r.balance}, its entries sum to ${r.folded}`,
+        ),
+      ];
     },
   },
   {

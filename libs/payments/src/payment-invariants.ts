@@ -1,6 +1,39 @@
+import { EntityManager } from 'typeorm';
 import { InvariantCheck } from '@app/ledger';
 
 type Row = Record<string, unknown>;
+
+/**
+ * I8's total names no row: on a mismatch, each settled payment, completed withdrawal and paid refund
+ * whose journal transaction moved through world:chain other than its row's amount (net in: a payment
+ * +value, a payout -amount), and each journal transaction moving world:chain for no such row.
+ */
+async function worldMismatches(m: EntityManager): Promise<string[]> {
+  const rows: Row[] = await m.query(
+    `WITH world AS (SELECT e.transaction_id, -sum(e.amount) AS net_in FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+                     WHERE a.kind = 'world' GROUP BY 1 HAVING sum(e.amount) <> 0),
+          by_row AS (
+            SELECT t.id AS tx, 'payment ' || p.id AS what, p.value AS net_in FROM payments p
+              JOIN ledger_transactions t ON t.code IN ('registration.fee', 'registration.refunded') AND t.ref_id = p.id WHERE p.status = 'settled'
+            UNION ALL
+            SELECT t.id, 'payment ' || p.id, p.value FROM payments p JOIN transactions tr ON tr.payment_id = p.id
+              JOIN ledger_transactions t ON t.code = 'execution.settled' AND t.ref_id = tr.id WHERE p.status = 'settled'
+            UNION ALL
+            SELECT t.id, 'payment ' || p.id, p.value FROM payments p
+              JOIN ledger_transactions t ON t.code = 'chain.funded' AND t.metadata->>'paymentId' = p.id WHERE p.status = 'settled'
+            UNION ALL
+            SELECT t.id, 'withdrawal ' || w.id, -w.net_amount FROM withdrawals w
+              LEFT JOIN ledger_transactions t ON t.code = 'withdrawal.completed' AND t.ref_id = w.id WHERE w.status = 'completed'
+            UNION ALL
+            SELECT t.id, 'refund ' || r.id, -r.amount FROM refunds r
+              LEFT JOIN ledger_transactions t ON t.code = 'refund.paid' AND t.ref_id = r.id WHERE r.status = 'completed')
+     SELECT coalesce(b.what, 'journal transaction ' || t.code || '/' || t.ref_id) AS what,
+            coalesce(b.net_in, 0)::text AS row_in, coalesce(w.net_in, 0)::text AS ledger_in
+       FROM by_row b FULL JOIN world w ON w.transaction_id = b.tx LEFT JOIN ledger_transactions t ON t.id = w.transaction_id
+      WHERE coalesce(b.net_in, 0) <> coalesce(w.net_in, 0)`,
+  );
+  return rows.map((r) => `${r.what}: ${r.row_in} net in by its row, ${r.ledger_in} through world:chain`);
+}
 
 /** Invariants that tie the journal to the payment rows (reliability.md §1.3, I5-I10). */
 export const PAYMENT_CHECKS: InvariantCheck[] = [
@@ -86,7 +119,8 @@ export const PAYMENT_CHECKS: InvariantCheck[] = [
                  - (SELECT coalesce(sum(net_amount), 0) FROM withdrawals WHERE status = 'completed')
                  - (SELECT coalesce(sum(amount), 0) FROM refunds WHERE status = 'completed'))::text AS rows`,
       );
-      return r.ledger === r.rows ? [] : [`world:chain says ${r.ledger} came in net; payment rows say ${r.rows}`];
+      if (r.ledger === r.rows) return [];
+      return [`world:chain says ${r.ledger} came in net; payment rows say ${r.rows}`, ...(await worldMismatches(m))];
     },
   },
   {
