@@ -24,14 +24,16 @@ export const DISPUTE_CHECKS: InvariantCheck[] = [
       'resolve once: each dispute froze its earnings in one journal transaction (none when they were 0), a resolved one released and refunded what its resolution says (one transaction each; what the agent had withdrawn left as its debt, or advanced by the admin), an open one neither',
     async run(m) {
       // (code, ref_id) is unique (I10), so each posting exists at most once; here: exactly when it should.
+      // LIMIT 1: a second posting (the index gone) is I10's to report; without it this query would fail
+      // the whole run (more than one row in a scalar subquery) and no check would be reported.
       const rows: Row[] = await m.query(
         `WITH d AS (
            SELECT d.id, d.status, d.frozen_amount,
                   round(coalesce((d.resolution->>'refundAmount')::numeric, 0) * 1000000)::bigint AS refund,
                   round(coalesce((d.resolution->>'releasedAmount')::numeric, 0) * 1000000)::bigint AS released,
-                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.frozen' AND ref_id = d.id) AS frozen_tx,
-                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.released' AND ref_id = d.id) AS released_tx,
-                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.refunded' AND ref_id = d.id) AS refunded_tx,
+                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.frozen' AND ref_id = d.id LIMIT 1) AS frozen_tx,
+                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.released' AND ref_id = d.id LIMIT 1) AS released_tx,
+                  (SELECT id FROM ledger_transactions WHERE code = 'dispute.refunded' AND ref_id = d.id LIMIT 1) AS refunded_tx,
                   (SELECT amount FROM refunds WHERE id = 'rfd_' || substr(d.id, 5)) AS refund_row,
                   coalesce((SELECT amount FROM agent_debts WHERE dispute_id = d.id AND creditor_wallet IS NOT NULL), 0) AS payer_debt,
                   coalesce((SELECT amount FROM agent_debts WHERE dispute_id = d.id AND creditor_wallet IS NULL), 0) AS advanced,
