@@ -53,6 +53,12 @@ describe('faults: a registration or chain root lost after its payment was writte
     await proxy?.close();
   });
 
+  /** The payer's payment rows (purpose, nonce), read directly (not through the proxy). */
+  const paymentRows = (payer: Wallet) =>
+    withClient(api.databaseUrl, async (c) => {
+      const r = await c.query(`SELECT purpose, nonce FROM payments WHERE payer = $1`, [payer.address.toLowerCase()]);
+      return r.rows as { purpose: string; nonce: string }[];
+    });
   /** The payer's payment rows, read directly (not through the proxy). */
   const paymentsOf = (payer: Wallet) =>
     withClient(api.databaseUrl, async (c) => {
@@ -104,6 +110,77 @@ describe('faults: a registration or chain root lost after its payment was writte
       expect(await paymentsOf(payer)).toEqual(['registration']);
     },
     2 * RECOVERY_MS + 30_000,
+  );
+
+  /** A registration whose fee is cut at `point` (before its settlement is recorded): the 202 it answers. */
+  async function registerCutAt(point: string) {
+    const { payer, h } = await funded(REGISTRATION_FEE_MICROS);
+    cutAt(point);
+    const res = await api.request('POST', '/api/v1/agents', {
+      body: agentPayload(payer, { endpoints: { execution: stack.agentServer.url } }),
+      headers: { [h.name]: h.value },
+    });
+    expect([res.status, res.body.error?.code]).toEqual([202, undefined]);
+    const nonce = (await paymentRows(payer))[0].nonce;
+    expect(res.body.data).toEqual({
+      status: 'pending',
+      agentId: null,
+      statusUrl: expect.stringMatching(
+        new RegExp(`/api/v1/payments/status/${nonce}\\?payer=${payer.address.toLowerCase()}$`),
+      ),
+      settlement: { status: 'settlement_pending', txHash: null, livemode: expect.any(Boolean) },
+      livemode: expect.any(Boolean),
+    });
+    expect(res.headers.get('location')).toBe(res.body.data.statusUrl);
+    expect(res.headers.get('payment-response')).toBeNull();
+    proxy.restore();
+    return { payer, statusUrl: res.body.data.statusUrl as string };
+  }
+  const statusAt = async (url: string) => (await api.request('GET', url)).body.data?.payments?.[0]?.status;
+
+  it(
+    'registration cut after its fee was reserved: 202 by nonce; nothing moved, no agent; a new payment registers',
+    async () => {
+      const { payer, statusUrl } = await registerCutAt('registration.after-reserve');
+      expect(await statusAt(statusUrl)).toBe('settlement_pending');
+      expect(await chain.balanceOf(payer.address)).toBe(REGISTRATION_FEE_MICROS * 2n); // nothing moved
+      // Past the bind grace the worker looks at the reservation: the chain says unused, so it is watched, never settled.
+      await waitFor(async () => (await statusAt(statusUrl)) === 'failed', 'the reservation looked at', RECOVERY_MS);
+      expect(await chain.balanceOf(payer.address)).toBe(REGISTRATION_FEE_MICROS * 2n);
+      // The payer registers with a new authorization and pays once.
+      const h = await x402Header(payer, {
+        amount: REGISTRATION_FEE_MICROS,
+        payTo: chain.platform.address,
+        asset: chain.usdcAddress,
+      });
+      const again = await api.request('POST', '/api/v1/agents', {
+        body: agentPayload(payer, { endpoints: { execution: stack.agentServer.url } }),
+        headers: { [h.name]: h.value },
+      });
+      expect(again.status).toBe(201);
+      expect(await chain.balanceOf(payer.address)).toBe(REGISTRATION_FEE_MICROS);
+    },
+    2 * RECOVERY_MS,
+  );
+
+  it(
+    'registration cut after its fee moved on chain, before it was recorded: 202 by nonce; refunded in full',
+    async () => {
+      const { payer, statusUrl } = await registerCutAt('settlement.before-record');
+      expect(await chain.balanceOf(payer.address)).toBe(REGISTRATION_FEE_MICROS); // it moved, once
+      await waitFor(async () => (await statusAt(statusUrl)) === 'refunded', 'the fee refunded, by nonce', RECOVERY_MS);
+      await waitFor(
+        async () => (await chain.balanceOf(payer.address)) === REGISTRATION_FEE_MICROS * 2n,
+        'the refund sent on chain',
+        RECOVERY_MS,
+      );
+      expect((await paymentRows(payer)).map((r) => r.purpose)).toEqual(['registration']);
+      const agents = await withClient(api.databaseUrl, (c) =>
+        c.query(`SELECT id FROM agents WHERE wallet = $1`, [payer.address.toLowerCase()]),
+      );
+      expect(agents.rows).toEqual([]); // no agent behind the client's back
+    },
+    2 * RECOVERY_MS,
   );
 
   it(

@@ -8,10 +8,24 @@ export interface RegistrationFeeContext {
   resource: string;
 }
 
+/**
+ * A fee whose payment was written (reserved) but whose settlement's outcome this request could not
+ * learn or record (Postgres lost, or the chain undecided): no agent is created; the payments domain
+ * finishes it (the fee is refunded in full if it moved). Where to read it: the payer's authorization nonce,
+ * or the settlement's hash once one was sent.
+ */
+export interface PendingRegistrationFee {
+  payer: string;
+  nonce: string;
+  txHash: string | null;
+}
+
 /** A verified, reserved fee payment, captured inside the registration transaction. */
 export interface RegistrationFeeCharge {
   /** The x402 settlement response (data; the transport renders it). */
   receipt: { x402Version: number; network: string; payer: string; transaction: string } | null;
+  /** Set instead of a receipt when the fee's settlement is not known: the registration stops there. */
+  pending?: PendingRegistrationFee;
 }
 
 /**

@@ -125,11 +125,10 @@ export class ExecutionModule implements OnModuleInit {
     this.sweeps.register(
       'payment.settle',
       async () => {
-        const ids = new Set([
-          ...(await this.payments.due()),
-          ...(await this.repo.orphanedSettlements(this.clock.now())),
-        ]);
-        return [...ids].map((paymentId) => ({ id: paymentId, data: { paymentId } }));
+        // A failed settlement's next attempt is due by the schedule the sweeper drives: enqueued, not counted as lost.
+        const work = new Map((await this.payments.due()).map((p) => [p.id, p.scheduled]));
+        for (const id of await this.repo.orphanedSettlements(this.clock.now())) work.set(id, false);
+        return [...work].map(([paymentId, scheduled]) => ({ id: paymentId, data: { paymentId }, scheduled }));
       },
       { everyMs: this.config.settlementLeaseMs / 2 },
     );

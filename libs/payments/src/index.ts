@@ -15,7 +15,7 @@ export type { ChargeFacts, Delivery, Funding, PaidSettlement, RunCharge, SettleF
 export { X402Funding } from './funding/x402-funding';
 export { PaymentFundings } from './funding/payment-fundings';
 export type { PaymentLookup } from './funding/payment-fundings';
-export type { PaymentRecord } from './payments.repository';
+export type { DuePayment, PaymentRecord } from './payments.repository';
 export { HoldReleaseSchedule, RELEASE_BUCKET_MS } from './hold-release-schedule';
 export type { ExecutionCharge } from './usecases/record-charge/execution-charge';
 export { WithdrawalsService } from './withdrawals.service';

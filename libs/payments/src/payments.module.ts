@@ -17,6 +17,7 @@ import { HoldReleaseSchedule, RELEASE_BUCKET_MS } from './hold-release-schedule'
 import { OnchainModule } from '@app/onchain';
 import { bindSettlementHash, PaymentsRepository } from './payments.repository';
 import { AuthorizePayment } from './usecases/authorize-payment/authorize-payment.usecase';
+import { RegistrationPaymentsRepository } from './registration-payments.repository';
 import { SettlePayment } from './usecases/settle-payment/settle-payment.usecase';
 import { AdmitPayment } from './usecases/admit-payment/admit-payment.usecase';
 import { RecordCharge } from './usecases/record-charge/record-charge.usecase';
@@ -63,6 +64,7 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     ReceiptSigner,
     VerifyReceipt,
     PaymentsRepository,
+    RegistrationPaymentsRepository,
     AuthorizePayment,
     SettlePayment,
     AdmitPayment,
@@ -147,7 +149,8 @@ export class PaymentsModule implements OnModuleInit {
     // Lapsed settlement leases (a dead process) are looked at every half lease.
     this.sweeps.register(
       'registration.recover',
-      async () => (await this.registrations.due()).map((id) => ({ id, data: { paymentId: id } })),
+      async () =>
+        (await this.registrations.due()).map(({ id, scheduled }) => ({ id, data: { paymentId: id }, scheduled })),
       { everyMs: this.config.settlementLeaseMs / 2 },
     );
   }

@@ -16,6 +16,12 @@ import { PaymentEntity, PaymentPurpose, PaymentStatus } from './entities/payment
 import { Unfinished } from '@app/onchain';
 
 /** A payment as anyone may read it: its state and on-chain facts, never its signature or header. */
+/** A payment due for the worker; `scheduled` when due by its own retry schedule rather than lost. */
+export interface DuePayment {
+  id: string;
+  scheduled: boolean;
+}
+
 export interface PaymentRecord {
   id: string;
   purpose: PaymentPurpose;
@@ -229,46 +235,30 @@ export class PaymentsRepository {
 
   /**
    * Payments of one purpose due for the worker: a retry whose time came, a lapsed lease, settled but
-   * never linked (before `settledBefore`). Execution payments are settled again; registration fees
-   * are recovered (`RecoverRegistrationPayment`).
+   * never linked (before `settledBefore`), and for a registration a reservation its request never
+   * settled (older than `settledBefore`). Execution payments are settled again; registration fees
+   * are recovered (`RecoverRegistrationPayment`). `scheduled`: due by the retry schedule the worker
+   * drives (a failed attempt, or a sent transaction checked again: `last_error` says why), not lost work.
    */
-  async due(now: Date, settledBefore: Date, limit: number, purpose: PaymentPurpose = 'execution'): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `(SELECT id FROM payments WHERE status IN ('settlement_failed', 'settling') AND purpose = '${purpose}' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3)
+  async due(
+    now: Date,
+    settledBefore: Date,
+    limit: number,
+    purpose: PaymentPurpose = 'execution',
+  ): Promise<DuePayment[]> {
+    const reserved =
+      purpose === 'registration'
+        ? `UNION ALL
+       (SELECT id, false AS scheduled FROM payments WHERE status = 'reserved' AND purpose = 'registration' AND created_at <= $2 ORDER BY created_at LIMIT $3)`
+        : '';
+    return this.dataSource.query(
+      `(SELECT id, (status = 'settlement_failed' OR last_error IS NOT NULL) AS scheduled FROM payments
+         WHERE status IN ('settlement_failed', 'settling') AND purpose = '${purpose}' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3)
        UNION ALL
-       (SELECT id FROM payments WHERE status = 'settled' AND ref_id IS NULL AND purpose = '${purpose}' AND settled_at <= $2 ORDER BY settled_at LIMIT $3)`,
+       (SELECT id, false AS scheduled FROM payments WHERE status = 'settled' AND ref_id IS NULL AND purpose = '${purpose}' AND settled_at <= $2 ORDER BY settled_at LIMIT $3)
+       ${reserved}`,
       [now, settledBefore, limit],
     );
-    return rows.map((r) => r.id);
-  }
-
-  /** A registration fee whose authorization expired unused: released (only from `status`). */
-  async releaseFrom(id: string, status: string): Promise<void> {
-    await this.dataSource.query(`UPDATE payments SET status = 'released' WHERE id = $1 AND status = $2`, [id, status]);
-  }
-
-  /** A registration fee checked again at `at` (only from `status`). */
-  async retryAt(id: string, status: string, at: Date): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE payments SET status = 'settlement_failed', next_attempt_at = $3 WHERE id = $1 AND status = $2`,
-      [id, status, at],
-    );
-  }
-
-  /**
-   * Inside the caller's transaction: claims the payment for its refund, once (`ref_id` takes the
-   * refund's id), recording it settled with `txHash` when it was not yet. Answers whether it claimed it.
-   */
-  async claimForRefund(sql: Queryable, id: string, refundId: string, txHash: string | null): Promise<boolean> {
-    const claimed = await queryRows<{ id: string }>(
-      sql,
-      txHash
-        ? `UPDATE payments SET status = 'settled', tx_hash = $3, settled_at = now(), next_attempt_at = NULL, last_error = NULL, ref_id = $2
-            WHERE id = $1 AND status IN ('settlement_failed', 'settling') AND ref_id IS NULL RETURNING id`
-        : `UPDATE payments SET ref_id = $2 WHERE id = $1 AND status = 'settled' AND ref_id IS NULL RETURNING id`,
-      txHash ? [id, refundId, txHash] : [id, refundId],
-    );
-    return claimed.length > 0;
   }
 
   /** Payments whose settlement is not final (settling, settlement_failed), oldest first, with their total. */

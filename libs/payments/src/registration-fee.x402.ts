@@ -8,10 +8,22 @@ import { REGISTRATION_FEE } from './fees';
 import { X402Service } from '@app/x402';
 import { PaymentsRepository } from './payments.repository';
 import { AuthorizePayment } from './usecases/authorize-payment/authorize-payment.usecase';
-import { SettlePayment } from './usecases/settle-payment/settle-payment.usecase';
+import { SETTLEMENT_PENDING, SettlePayment } from './usecases/settle-payment/settle-payment.usecase';
+import { PaymentEntity } from './entities/payment.entity';
+import { CommitOutcomeUnknown, isTransientDatabaseError } from '@app/database';
 
 interface X402RegistrationCharge extends RegistrationFeeCharge {
   paymentId: string;
+}
+
+/**
+ * A settlement whose outcome this request cannot know: sent and undecided (its hash), or Postgres lost
+ * (`null`: a COMMIT lost or a connection gone). `undefined` for any other failure (nothing moved, or a refusal).
+ */
+function unknownOutcome(err: unknown): string | null | undefined {
+  if (err instanceof SettlementFailed)
+    return err.reason === SETTLEMENT_PENDING ? ((err.details?.txHash as string | undefined) ?? null) : undefined;
+  return err instanceof CommitOutcomeUnknown || isTransientDatabaseError(err) ? null : undefined;
 }
 
 /**
@@ -37,7 +49,21 @@ export class X402RegistrationFee extends RegistrationFeeStep {
       { amount: REGISTRATION_FEE, resource: ctx.resource, description: 'agora agent registration fee' },
       { purpose: 'registration', expectedPayer: ctx.wallet },
     );
-    const settled = await this.settle.execute(reserved.id);
+    let settled: PaymentEntity;
+    try {
+      // Tests: Postgres is lost here, the fee reserved and not yet settled.
+      await this.faults.reach('registration.after-reserve');
+      settled = await this.settle.execute(reserved.id);
+    } catch (err) {
+      // Written, and its settlement not known here: never "send again" (it may have moved). Where to read it instead.
+      const txHash = unknownOutcome(err);
+      if (txHash === undefined) throw err;
+      return {
+        paymentId: reserved.id,
+        receipt: null,
+        pending: { payer: reserved.payer, nonce: reserved.nonce, txHash },
+      };
+    }
     // Tests: Postgres is lost here, the fee settled and recorded, its agent not yet created.
     await this.faults.reach('registration.after-settle');
     return { paymentId: settled.id, receipt: X402Service.receipt(settled, settled.txHash ?? '') };

@@ -19,4 +19,10 @@ describe('recoveredOf', () => {
   it('with a grace, counts only work due for longer (and work that does not say when)', () => {
     expect(recoveredOf({ graceMs: 35_000 }, [work(0), work(34_999), work(35_001), work()], now)).toBe(2);
   });
+
+  it('never counts work due by its own retry schedule', () => {
+    const scheduled = { ...work(60_000), scheduled: true };
+    expect(recoveredOf({}, [scheduled, work(1)], now)).toBe(1);
+    expect(recoveredOf({ graceMs: 35_000 }, [scheduled, work(40_000)], now)).toBe(1);
+  });
 });

@@ -7,6 +7,8 @@ export interface DueWork<N extends JobName = JobName> {
   data: JobPayloads[N];
   /** When it became due, for a source with a `graceMs`: only work due for longer counts as recovered. */
   dueAt?: Date;
+  /** Due by its own retry schedule, which the sweeper drives (a failed settlement's next attempt): never counted as recovered. */
+  scheduled?: boolean;
 }
 
 /** How the sweeper treats a source. */
@@ -68,7 +70,8 @@ export class SweepRegistry {
 /** The work of `due` a sweep at `nowMs` counts as recovered (its job was lost, or is later than its grace). */
 export function recoveredOf(source: SweepOptions, due: readonly DueWork[], nowMs: number): number {
   if (source.periodic) return 0;
-  if (source.graceMs === undefined) return due.length;
+  const lost = due.filter((w) => !w.scheduled);
+  if (source.graceMs === undefined) return lost.length;
   const before = nowMs - source.graceMs;
-  return due.filter((w) => !w.dueAt || w.dueAt.getTime() < before).length;
+  return lost.filter((w) => !w.dueAt || w.dueAt.getTime() < before).length;
 }

@@ -53,11 +53,11 @@ export class AgentsController {
     });
     res.set(receiptHeaders(registered.receipt));
     if (registered.agent) return toAgentResponse(registered.agent);
-    // The fee settled and the agent's creation is not known: where to read the fee, never "pay again".
-    const { transaction } = registered.receipt;
+    // The fee's payment was written and what became of it is not known here: where to read it, never "pay again".
+    const { agentId, fee } = registered.unconfirmed;
     const accepted = toRegistrationAccepted(
-      registered.unconfirmed.agentId,
-      transaction,
+      agentId,
+      fee ? { settled: false, ...fee } : { settled: true, txHash: registered.receipt?.transaction ?? '' },
       this.config.publicBaseUrl,
       this.livemode,
     );

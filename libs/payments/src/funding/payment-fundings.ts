@@ -3,7 +3,7 @@ import { AppException, Clock } from '@app/common';
 import { NonceGuard, PresentedPayment, ReceiptSigner, VerifiedPayment, X402Service } from '@app/x402';
 import { PaymentEntity } from '../entities/payment.entity';
 import { unsavedReservation } from '../payment-rows';
-import { PaymentRecord, PaymentsRepository } from '../payments.repository';
+import { DuePayment, PaymentRecord, PaymentsRepository } from '../payments.repository';
 import { RefundsService } from '../refunds.service';
 import { toSettleRequest } from '../payment-rows';
 import { SettlementAdapter } from '@app/onchain';
@@ -81,9 +81,9 @@ export class PaymentFundings {
     return (await this.deps.settle.execute(paymentId)).status;
   }
 
-  /** Execution payments the worker should finish (SettlePayment.due). */
-  due(): Promise<string[]> {
-    return this.deps.settle.due();
+  /** Execution payments the worker should finish (SettlePayment.dueWork: `scheduled` when due by their retry schedule). */
+  due(): Promise<DuePayment[]> {
+    return this.deps.settle.dueWork();
   }
 
   /** A settled payment's hash and receipt (`paymentId` null: not settled by a payment) and the refund `refundId` names. */

@@ -8,19 +8,25 @@ import { assertCapabilityRules, assertEndpointRules } from '../../agent-rules';
 import { RegisterAgentInput } from '../../agent.types';
 import { AgentsRepository } from '../../agents.repository';
 import { AgentEntity, DEFAULT_CHAIN_SETTINGS } from '../../entities/agent.entity';
-import { RegistrationFeeCharge, RegistrationFeeContext, RegistrationFeeStep } from '../../registration-fee.step';
+import {
+  PendingRegistrationFee,
+  RegistrationFeeCharge,
+  RegistrationFeeContext,
+  RegistrationFeeStep,
+} from '../../registration-fee.step';
 import { GetAgent } from '../get-agent/get-agent.usecase';
 
 export type RegisteredAgent =
   | { agent: AgentEntity; receipt: RegistrationFeeCharge['receipt']; unconfirmed?: undefined }
   | {
       agent: null;
-      receipt: NonNullable<RegistrationFeeCharge['receipt']>;
+      receipt: RegistrationFeeCharge['receipt'];
       /**
-       * The fee settled, then Postgres failed before the agent's creation was known: the id it has if
-       * its transaction was kept. Otherwise the worker refunds the fee (RecoverRegistrationPayment).
+       * The fee settled, then Postgres failed before the agent's creation was known: the id it has if its
+       * transaction was kept (`agentId`). Or the fee's settlement itself is not known (`fee`): no agent was
+       * created. Either way the worker refunds a fee that moved with no agent (RecoverRegistrationPayment).
        */
-      unconfirmed: { agentId: string };
+      unconfirmed: { agentId: string; fee?: undefined } | { agentId: null; fee: PendingRegistrationFee };
     };
 
 /** A lost database after the fee settled: what was kept is not known (a COMMIT lost), or nothing was. */
@@ -44,6 +50,7 @@ export class RegisterAgent {
     const wallet = normalizeWallet(input.wallet);
     // Validation is complete before the fee is touched: a rejected request is never charged.
     const charge = await this.registrationFee.authorize({ ...fee, wallet });
+    if (charge?.pending) return { agent: null, receipt: null, unconfirmed: { agentId: null, fee: charge.pending } };
     const id = newUuid();
     try {
       await this.create(id, wallet, input, charge);

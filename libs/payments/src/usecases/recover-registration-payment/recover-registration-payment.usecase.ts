@@ -7,7 +7,8 @@ import { PaymentEntity } from '../../entities/payment.entity';
 import { AUTHORIZATION_EXPIRY_MARGIN_S, settleRetryDelayMs } from '../settle-payment/settle-payment.usecase';
 import { toSettleRequest } from '../../payment-rows';
 import { RefundsService } from '../../refunds.service';
-import { PaymentsRepository } from '../../payments.repository';
+import { DuePayment, PaymentsRepository } from '../../payments.repository';
+import { RegistrationPaymentsRepository } from '../../registration-payments.repository';
 import { SettlementAdapter } from '@app/onchain';
 
 export type RegistrationRecovery = 'refunded' | 'released' | 'waiting' | 'skipped';
@@ -33,10 +34,14 @@ export class RecoverRegistrationPayment {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly payments: PaymentsRepository,
+    private readonly rows: RegistrationPaymentsRepository,
   ) {}
 
-  /** Registration payments to look at: undecided past their lease or retry time, or settled with no agent past the bind grace. */
-  due(limit = 100): Promise<string[]> {
+  /**
+   * Registration payments to look at: undecided past their lease or retry time, settled with no agent past the
+   * bind grace, or reserved by a request that never settled them (Postgres lost between the two) past that grace.
+   */
+  due(limit = 100): Promise<DuePayment[]> {
     const now = this.clock.now();
     return this.payments.due(now, new Date(now.getTime() - this.config.registrationBindGraceMs), limit, 'registration');
   }
@@ -51,16 +56,21 @@ export class RecoverRegistrationPayment {
       return p.settledAt && p.settledAt.getTime() <= now.getTime() - this.config.registrationBindGraceMs
         ? this.refund(p, null)
         : 'skipped';
-    if (!(p.status === 'settlement_failed' || p.status === 'settling') || !p.nextAttemptAt || p.nextAttemptAt > now)
-      return 'skipped';
+    // A reservation whose request died (or lost Postgres) before settling it: looked at as an undecided one, from
+    // its creation. Its authorization may still be relayed by anyone, so it is watched until it expires.
+    const dueAtMs =
+      p.status === 'reserved'
+        ? p.createdAt.getTime() + this.config.registrationBindGraceMs
+        : (p.status === 'settlement_failed' || p.status === 'settling') && p.nextAttemptAt?.getTime();
+    if (!dueAtMs || dueAtMs > now.getTime()) return 'skipped';
     const moved = await this.adapter.settlementOf(toSettleRequest(p));
     if (moved) return this.refund(p, moved);
     if (BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
       // The authorization expired unused, with a margin for a chain clock behind ours: it can never move money.
-      await this.payments.releaseFrom(p.id, p.status);
+      await this.rows.releaseFrom(p.id, p.status);
       return 'released';
     }
-    await this.payments.retryAt(p.id, p.status, new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1)));
+    await this.rows.retryAt(p.id, p.status, new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1)));
     return 'waiting';
   }
 
@@ -68,7 +78,7 @@ export class RecoverRegistrationPayment {
   private async refund(p: PaymentEntity, txHash: string | null): Promise<RegistrationRecovery> {
     const refundId = newId('rfd');
     const done = await this.tx.run(async (m) => {
-      if (!(await this.payments.claimForRefund(m, p.id, refundId, txHash))) return false;
+      if (!(await this.rows.claimForRefund(m, p.id, refundId, txHash))) return false;
       await this.ledger.post(m, {
         code: 'registration.refunded',
         refId: p.id,

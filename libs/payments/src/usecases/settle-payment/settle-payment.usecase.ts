@@ -5,7 +5,7 @@ import { AppConfig } from '@app/config';
 import { HoldLease, LeaseHeartbeat } from '@app/database';
 import { PaymentEntity } from '../../entities/payment.entity';
 import { toSettleRequest } from '../../payment-rows';
-import { PaymentsRepository } from '../../payments.repository';
+import { DuePayment, PaymentsRepository } from '../../payments.repository';
 import { logSettlementConfirmed, SettlementAdapter, SettlementFailed, SettlementUndecided } from '@app/onchain';
 
 /** How long past validBefore (our clock) an unused authorization is still watched: block timestamps may lag our clock. */
@@ -106,7 +106,7 @@ export class SettlePayment {
     // The balance on chain says it now: the preflight's hold of it goes (PayerHolds).
     this.adapter.releaseHold(req);
     // Tests: the process "dies" here, after the money moved and before it is recorded.
-    this.faults.trip('settlement.before-record');
+    await this.faults.reach('settlement.before-record');
     // The money moved: recorded even if a takeover that found nothing yet marked it failed meanwhile.
     const settledAt = this.clock.now();
     if (await this.payments.recordSettled(paymentId, txHash, settledAt)) {
@@ -163,7 +163,12 @@ export class SettlePayment {
    * execution (the charge after the settlement did not happen). A registration whose settlement
    * failed created no agent, so it is never retried behind the client's back.
    */
-  due(limit = 100): Promise<string[]> {
+  async due(limit = 100): Promise<string[]> {
+    return (await this.dueWork(limit)).map((p) => p.id);
+  }
+
+  /** As `due`, each saying whether it is due by its retry schedule (the sweeper's metric counts only lost work). */
+  dueWork(limit = 100): Promise<DuePayment[]> {
     const now = this.clock.now();
     return this.payments.due(now, new Date(now.getTime() - this.config.settlementLeaseMs), limit);
   }
