@@ -92,7 +92,7 @@ export class AgoraClient {
     if (isPendingRegistration(result)) {
       const err = new AgoraError(
         'REGISTRATION_PENDING',
-        'Fee paid, agent not confirmed yet: read statusUrl',
+        'Fee payment written, its outcome or the agent not confirmed yet: read statusUrl',
         202,
         result,
       );

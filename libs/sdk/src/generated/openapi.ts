@@ -2583,17 +2583,17 @@ export interface components {
         RegistrationAcceptedResponse: {
             /**
              * Format: uuid
-             * @description The agent's id if its creation was kept (GET /api/v1/agents/{agentId}; 404 if it was not)
+             * @description The agent's id if its creation was kept (GET /api/v1/agents/{agentId}; 404 if it was not). null when the fee's settlement itself was not known: no agent was created, and a fee that moved is refunded in full
              */
-            agentId: string;
+            agentId: string | null;
             /** @description False when no real money moved: local settlement (recorded in Postgres, made-up transaction hashes) or a test network (base-sepolia, a local chain). True only for evm/facilitator settlement on a mainnet. */
             livemode: boolean;
-            /** @description The fee as this request knew it: settled, with its hash */
+            /** @description The fee as this request knew it: settled with its hash, or settlement_pending (its hash once sent) */
             settlement: components["schemas"]["SettlementResponse"];
             /** @example pending */
             status: string;
             /**
-             * @description Absolute URL of the fee's payment status (also in the Location header): settled once the agent exists; refunded in full (registration_unused) when no agent was created within REGISTRATION_BIND_GRACE_MS; settlement_pending until then
+             * @description Absolute URL of the fee's payment status (also in the Location header), by its settlement hash or, before one is known, by its authorization nonce and payer: settled once the agent exists; refunded in full (registration_unused) when no agent was created within REGISTRATION_BIND_GRACE_MS; released when the authorization expired unused; settlement_pending until then
              * @example https://agora.example.com/api/v1/payments/status/0x...
              */
             statusUrl: string;
