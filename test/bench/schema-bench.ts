@@ -9,6 +9,7 @@
                   bodies of at most 20 KiB then near 1 MiB, and GET /api/v1/health every 20 ms
                   meanwhile: its latency (target max < 100 ms); a capability without schema with
                   the same big bodies shows what the request pipeline costs besides validation
+     (c) flood    on that api, issue 29's budget-check flood with /health/live probed (schema-bench-flood.ts)
    Needs Postgres and Redis on localhost (as the tests do). Figures go into docs/performance.md. */
 import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
@@ -26,6 +27,7 @@ import { createApiApp } from '../../apps/api/src/app.factory';
 import { x402Header } from '../support/x402';
 import { schemaCorpus } from './schema-corpus';
 import { compileCorpus, hostileCapabilities } from './schema-corpus-caps';
+import { budgetCheckFlood } from './schema-bench-flood';
 import { fmt, ms, pct, sleep, table } from './schema-bench-lib';
 
 const RUNS = Number(process.env.SCHEMA_BENCH_RUNS ?? 10);
@@ -269,6 +271,7 @@ async function api(): Promise<void> {
         `health max under ${label} hostile bodies: ${max.toFixed(1)} ms (target < 100 ms: ${max < 100 ? 'met' : 'NOT met'})\n`,
       );
     }
+    if (process.env.SCHEMA_BENCH_FLOOD !== '0') await budgetCheckFlood(url);
   } finally {
     await app.close();
     const admin = new Client({ connectionString: ADMIN_URL });

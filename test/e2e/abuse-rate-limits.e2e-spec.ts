@@ -1,4 +1,6 @@
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { REDIS } from '@app/queues';
 import { loadConfig } from '@app/config';
 import { ApiHarness, HttpResult, startApi } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
@@ -57,7 +59,8 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
     });
   });
 
-  it(`${FLOOD} budget checks from one address in a minute: those beyond ${BUDGET_CHECKS_PER_MIN} answer 429, and /health/live stays under 100 ms (p99)`, async () => {
+  // The latency /health/live keeps meanwhile (target p99 < 100 ms) is measured by `npm run bench:schema`, part (c).
+  it(`${FLOOD} budget checks from one address in a minute: those beyond ${BUDGET_CHECKS_PER_MIN} answer 429, and /health/live keeps answering`, async () => {
     const targets: { targetAgentId: string; capabilityId: string }[] = [];
     for (let a = 0; a < HEAVY_AGENTS; a++) {
       const capabilities = Array.from({ length: HEAVY_CAPABILITIES }, (_, c) =>
@@ -74,10 +77,9 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
     let flooding = true;
     const probe = (async () => {
       while (flooding) {
-        const started = performance.now();
         const res = await fetch(`${api.baseUrl}/api/v1/health/live`);
         await res.text();
-        health.push(performance.now() - started);
+        health.push(res.status);
         await sleep(20);
       }
     })();
@@ -95,24 +97,18 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
       );
     }
     const results = await Promise.all(answers);
-    const floodMs = Date.now() - started;
     flooding = false;
     await probe;
     const served = results.filter((r) => r.status !== 429);
     const limited = results.filter((r) => r.status === 429);
-    const sorted = [...health].sort((a, b) => a - b);
-    const figures = {
-      statuses: results.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {}),
-      floodMs,
-      healthProbes: health.length,
-      healthMs: {
-        p50: Math.round(sorted[Math.floor(sorted.length / 2)]),
-        p95: Math.round(sorted[Math.floor(sorted.length * 0.95)]),
-        max: Math.round(sorted[sorted.length - 1]),
-      },
-    };
-    process.stdout.write(`budget-check flood: ${JSON.stringify(figures)}\n`);
-    expect(floodMs).toBeLessThan(60_000);
+    const statuses = results.reduce<Record<number, number>>(
+      (n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }),
+      {},
+    );
+    process.stdout.write(`budget-check flood: ${JSON.stringify({ statuses, floodMs: Date.now() - started })}\n`);
+    // The limiter counted the whole flood in the window of the minute it began (its Redis counter).
+    const window = `${api.config.queuePrefix}:rl:budget-check:203.0.113.5:${Math.floor(started / 60_000)}`;
+    expect(await api.app.get<Redis>(REDIS, { strict: false }).get(window)).toBe(String(FLOOD));
     expect(served.map((r) => r.status)).toEqual(Array(BUDGET_CHECKS_PER_MIN).fill(200));
     expect(limited).toHaveLength(FLOOD - BUDGET_CHECKS_PER_MIN);
     expect(new Set(limited.map((r) => JSON.stringify(limitedAnswer(r))))).toEqual(
@@ -126,10 +122,9 @@ describe('abuse: unpaid routes are limited per IP (e2e)', () => {
         }),
       ]),
     );
+    // Probed all along (about 24 s, every 20 ms plus its answer), answered every time.
     expect(health.length).toBeGreaterThan(50);
-    // The 99th percentile: one probe can meet a pause of this shared machine (a GC, another process),
-    // which no limiter prevents; before the fix the flood itself held probes back.
-    expect(sorted[Math.floor(sorted.length * 0.99)]).toBeLessThan(100);
+    expect(new Set(health)).toEqual(new Set([200]));
   }, 180_000);
   /**
    * One route family: `fill` (any answer) spends the address's writes window, then `attempt`, a
