@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, type check, build, unit, integration and e2e (real Postgres,
-# Redis, processes and HTTP on loopback). Installs and starts what is missing first.
+# The whole test suite: lint, type check, build, the console's component tests, unit, integration
+# and e2e (real Postgres, Redis, processes and HTTP on loopback). Installs and starts what is missing first.
 source "$(dirname "$0")/lib.sh"
 ensure_node_modules
 ensure_postgres
@@ -27,6 +27,8 @@ for stage in lint typecheck build; do
 done
 [ "$failed" = 0 ] || exit 1
 log "openapi";     npm run -s openapi:check
+# The console's views and forms in jsdom (vitest, about 15 s); its browser tests against the real api are jest's.
+log "console component tests"; npm run -s test -w apps/console
 log "unit, integration and e2e tests"
 set +e
 # One test file at a time, in a worker process replaced once it holds more than 1 GB after a file
