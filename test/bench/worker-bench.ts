@@ -5,9 +5,10 @@
    drains them; the rate is runs over the time from the first run completed to the last (the
    worker's boot left out). Runs on one agent (the per-agent cap binds: 2 at a time), and spread
    round-robin over AGENTS agents (it rarely does). ROUNDS rounds of each, interleaved; medians.
-   WORKER_ENV: extra worker variables (e.g. WORKER_AGENT_CONCURRENCY=0). */
+   WORKER_ENV: extra worker variables (e.g. WORKER_AGENT_CONCURRENCY=0). Then the webhook timings
+   (worker-bench-webhooks.ts: relay latency, retry lateness; WORKER_BENCH_WEBHOOKS=0 leaves them out). */
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -16,6 +17,7 @@ import { loadConfig } from '@app/config';
 import { createApiApp } from '../../apps/api/src/app.factory';
 import { startTranslatorAgent } from '../../examples/translator-agent';
 import { freshDatabase, spawnRole, stopRoles, x402V1Header } from './bench-lib';
+import { webhookTimings } from './worker-bench-webhooks';
 
 const DB = 'agora_worker_bench';
 const DB_URL = `postgres://postgres@127.0.0.1:5432/${DB}`;
@@ -44,10 +46,10 @@ async function roleApi(): Promise<string> {
   return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 }
 
-async function register(apiUrl: string, agentUrl: string, n: number): Promise<string[]> {
+async function register(apiUrl: string, agentUrl: string, n: number, owners: Wallet[] = []): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const owner = new Wallet(Wallet.createRandom().privateKey);
+    const owner = owners[i] ?? new Wallet(Wallet.createRandom().privateKey);
     const res = await fetch(`${apiUrl}/api/v1/agents`, {
       method: 'POST',
       headers: {
@@ -101,8 +103,8 @@ async function accept(apiUrl: string, agents: string[]): Promise<string[]> {
   return ids;
 }
 
-/** Starts the worker, waits until every run of `ids` is completed; answers runs per second between the first and the last completion. */
-async function drain(pg: Client, ids: string[]): Promise<number> {
+/** The built worker with ENV, WORKER_ENV and `more`. */
+function startWorker(more: Record<string, string> = {}): ChildProcess {
   const dist = process.env.WORKER_DIST ?? join(__dirname, '..', '..', 'dist', 'apps', 'worker', 'main.js');
   const extra = Object.fromEntries(
     (process.env.WORKER_ENV ?? '')
@@ -110,10 +112,15 @@ async function drain(pg: Client, ids: string[]): Promise<number> {
       .filter(Boolean)
       .map((kv) => kv.split('=') as [string, string]),
   );
-  const worker = spawn(process.execPath, [dist], {
-    env: { PATH: process.env.PATH ?? '', ...ENV, ...extra },
+  return spawn(process.execPath, [dist], {
+    env: { PATH: process.env.PATH ?? '', ...ENV, ...extra, ...more },
     stdio: 'inherit',
   });
+}
+
+/** Starts the worker, waits until every run of `ids` is completed; answers runs per second between the first and the last completion. */
+async function drain(pg: Client, ids: string[]): Promise<number> {
+  const worker = startWorker();
   try {
     const deadline = Date.now() + 600_000;
     for (;;) {
@@ -157,6 +164,11 @@ async function main(): Promise<void> {
     for (const [name, rates] of results) {
       const median = [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)];
       process.stdout.write(`| ${name} | ${median} | ${rates.join(' / ')} |\n`);
+    }
+    if (process.env.WORKER_BENCH_WEBHOOKS !== '0') {
+      const owners = [0, 1].map(() => new Wallet(Wallet.createRandom().privateKey));
+      const [relayed, retried] = await register(api.url, agent.url, 2, owners);
+      await webhookTimings({ apiUrl: api.url, pg, owners, agents: [relayed, retried] }, startWorker);
     }
   } finally {
     await pg.end();
