@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
 import { Accounts, LedgerBoundsError, LedgerService, transfer } from '@app/ledger';
 import { startApi, ApiHarness } from '../support/api-harness';
+import { waitFor } from '../support/processes';
 
 /** TransactionRunner.pipelined: statements issued together, COMMIT optionally sent with them. */
 describe('pipelined transactions (integration)', () => {
@@ -132,7 +133,7 @@ describe('pipelined transactions (integration)', () => {
       await sql.query(`SELECT 1`);
       setImmediate(() => (late = sql.query(`SELECT 1`).catch((err: Error) => err)));
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => late !== undefined, 'the late statement sent');
     expect(await late).toEqual(
       expect.objectContaining({ message: expect.stringMatching(/after the transaction ended/) }),
     );
@@ -205,7 +206,7 @@ describe('pipelined transactions (integration)', () => {
         void slow.then(() => (late = sql.query(`SELECT 1`).catch((err: Error) => err)));
         return [slow];
       });
-      await new Promise((r) => setTimeout(r, 50));
+      await waitFor(async () => late !== undefined, 'the late statement sent');
       expect(await late).toEqual(expect.objectContaining({ message: expect.stringMatching(/after COMMIT was sent/) }));
     });
   });

@@ -7,6 +7,7 @@ import {
 } from '@app/agents';
 import { Clock } from '@app/common';
 import { Domain, seedAgent, startDomain } from '../support/medium';
+import { waitFor } from '../support/processes';
 
 /** Issue 32, review findings 3 and 5: the health record under concurrency; the hourly history and its prune. */
 describe('agent health records (medium)', () => {
@@ -55,7 +56,7 @@ describe('agent health records (medium)', () => {
           `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
         )
       )[0].n as number;
-    for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(async () => (await waiting()) > 0, 'the second waiting on the lock');
     expect(secondDone).toBe(false);
     release();
     const [a, b] = await Promise.all([first, second]);

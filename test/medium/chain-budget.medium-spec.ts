@@ -147,9 +147,10 @@ describe('chain budget (medium)', () => {
 
   it('takes no node into a chain past its time limit, nor under a caller whose node has ended', async () => {
     const expired = await openChain({ budget: 100_000n, rootCost: 11_000n, expiresInMs: 50 });
-    await new Promise((r) => setTimeout(r, 60));
+    // A node asked for 60 ms after the chain opened (the time is the caller's): past its 50 ms limit.
+    const later = new Date(Date.now() + 60);
     await expect(
-      tx.pipelined((sql) => budget.reserve(sql, child(expired.id, expired.root.executionId, 1_000n), new Date())),
+      tx.pipelined((sql) => budget.reserve(sql, child(expired.id, expired.root.executionId, 1_000n), later)),
     ).rejects.toBeInstanceOf(ChainClosed);
     const live = await openChain({ budget: 100_000n, rootCost: 11_000n });
     const a = child(live.id, live.root.executionId, 10_000n);
