@@ -13,7 +13,7 @@ const PRICE = 11_000n;
 /**
  * The dispute routes over HTTP: who may file (the payer's proof), respond (the agent's wallet) and
  * resolve (the admin key), every refusal with its status and code and nothing changed by it, the
- * reads, and the evidence the platform attaches. The money of each outcome: disputes-money.e2e-spec.ts.
+ * reads, and the evidence the platform attaches. The money of each outcome: test/medium/disputes-*.medium-spec.ts.
  */
 describe('Disputes: routes (e2e)', () => {
   let api: ApiHarness;

@@ -10,7 +10,7 @@ const PRICE = 11_000n;
 /**
  * The dispute routes over HTTP: who may file (the payer's proof), respond (the agent's wallet) and
  * resolve (the admin key), every refusal with its status and code and nothing changed by it, the
- * reads, and the evidence the platform attaches. The money of each outcome: disputes-money.e2e-spec.ts.
+ * reads, and the evidence the platform attaches. The money of each outcome: test/medium/disputes-*.medium-spec.ts.
  */
 describe('Disputes: routes (e2e)', () => {
   let api: ApiHarness;
@@ -143,6 +143,11 @@ describe('Disputes: routes (e2e)', () => {
       expect((await resolveDispute(api, id, 'client_loses')).status).toBe(400);
       expect(
         (await api.request('POST', url, { body: { resolution: 'split', note: 'x'.repeat(1001) }, headers: ADMIN }))
+          .status,
+      ).toBe(400);
+      // A non-boolean advance is refused before anything moves.
+      expect(
+        (await api.request('POST', url, { body: { resolution: 'client_wins', advance: 'yes' }, headers: ADMIN }))
           .status,
       ).toBe(400);
       expect((await resolveDispute(api, 'dsp_doesnotexist00', 'split')).body.error.code).toBe('DISPUTE_NOT_FOUND');
