@@ -18,6 +18,7 @@ const TIERS = [
   ['agents', 'x402'],
   ['onchain'],
   ['payments', 'webhooks'],
+  ['catalog'],
   ['chains'],
   ['execution', 'analytics'],
   ['disputes'],

@@ -1,5 +1,5 @@
 import { FixedClock } from '@app/common';
-import { MANIFEST_TTL_MS } from '@app/execution';
+import { MANIFEST_TTL_MS } from '@app/catalog';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';

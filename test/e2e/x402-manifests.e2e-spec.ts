@@ -1,6 +1,6 @@
 import type { AgentCard as AgentCardType } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { FixedClock } from '@app/common';
-import { MANIFEST_TTL_MS } from '@app/execution';
+import { MANIFEST_TTL_MS } from '@app/catalog';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { capabilityPayload, registerAgent } from '../support/factories';
 import { newWallet } from '../support/wallets';

@@ -12,7 +12,8 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { OutboundModule } from '@app/outbound';
 import { PaymentsModule } from '@app/payments';
-import { ExecutionModule, X402CatalogModule } from '@app/execution';
+import { CatalogModule } from '@app/catalog';
+import { ExecutionModule } from '@app/execution';
 import { QueuesModule, RedisModule } from '@app/queues';
 import { ReputationModule } from '@app/reputation';
 import { WebhooksModule } from '@app/webhooks';
@@ -75,7 +76,7 @@ export class AppModule {
         AgentsModule.register({ registrationFee: [PaymentsModule] }),
         PaymentsModule,
         ExecutionModule,
-        X402CatalogModule,
+        CatalogModule,
         ChainsModule,
         WebhooksModule,
         ReputationModule,

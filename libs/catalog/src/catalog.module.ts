@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AgentCatalogModule } from '@app/agents';
 import { PaymentsModule } from '@app/payments';
-import { BuildAgentCard } from '../usecases/x402/build-agent-card/build-agent-card.usecase';
-import { BuildLlmsTxt } from '../usecases/x402/build-llms-txt/build-llms-txt.usecase';
-import { BuildX402DiscoveryManifest } from '../usecases/x402/build-x402-discovery-manifest/build-x402-discovery-manifest.usecase';
-import { BuildX402Manifest } from '../usecases/x402/build-x402-manifest/build-x402-manifest.usecase';
-import { ListX402Resources } from '../usecases/x402/list-x402-resources/list-x402-resources.usecase';
-import { SearchX402Resources } from '../usecases/x402/search-x402-resources/search-x402-resources.usecase';
+import { BuildAgentCard } from './usecases/build-agent-card/build-agent-card.usecase';
+import { BuildLlmsTxt } from './usecases/build-llms-txt/build-llms-txt.usecase';
+import { BuildX402DiscoveryManifest } from './usecases/build-x402-discovery-manifest/build-x402-discovery-manifest.usecase';
+import { BuildX402Manifest } from './usecases/build-x402-manifest/build-x402-manifest.usecase';
+import { ListX402Resources } from './usecases/list-x402-resources/list-x402-resources.usecase';
+import { SearchX402Resources } from './usecases/search-x402-resources/search-x402-resources.usecase';
 import { X402Resources } from './x402-resources';
 
 const USE_CASES = [
@@ -24,4 +24,4 @@ const USE_CASES = [
   providers: [...USE_CASES, X402Resources],
   exports: USE_CASES,
 })
-export class X402CatalogModule {}
+export class CatalogModule {}

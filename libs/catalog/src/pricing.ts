@@ -1,5 +1,8 @@
-import { PricingModel } from '@app/agents';
-import { Usdc } from '@app/common';
+import { ExecutableAgent, ExecutableCapability, PricingModel, VARIABLE_PRICING_MODELS } from '@app/agents';
+import { formatMicros, Usdc } from '@app/common';
+import { Fees } from '@app/payments';
+import { cachedDiscovery, DiscoveryOffer } from './discovery';
+import { ExecuteRoute, executePath } from './routes';
 
 /** What the agent reported about a run (resolutions §4: `{output, usage?: {tokens}, cost?}`). */
 export interface AgentUsage {
@@ -14,6 +17,43 @@ export interface PricedRun {
   unitPrice: bigint;
   /** The agent fee the payment covers: basePrice, or maxPrice for variable pricing. */
   authorizedAgentFee: bigint;
+}
+
+/** A run's price: what the x402 offer states (amount, resource, description) and how the run is metered. */
+export type ExecutionPrice = PricedRun & {
+  amount: bigint;
+  resource: string;
+  description: string;
+  discovery: () => DiscoveryOffer;
+  /** The route takes an x402 payment identifier (an idempotency key in the payment). */
+  paymentIdentifier: boolean;
+};
+
+/**
+ * What the client pays now: the platform fee plus basePrice, or plus maxPrice (the cap) for
+ * variable pricing, where the unused part is refunded once the run is metered.
+ */
+export function priceFor(
+  agent: ExecutableAgent,
+  capability: ExecutableCapability,
+  publicBaseUrl: string,
+  route: ExecuteRoute = 'execute',
+): ExecutionPrice {
+  const variable = VARIABLE_PRICING_MODELS.includes(capability.pricingModel);
+  let discovery: DiscoveryOffer | undefined;
+  const authorizedAgentFee = variable ? (capability.maxPrice ?? capability.basePrice) : capability.basePrice;
+  return {
+    pricingModel: capability.pricingModel,
+    unitPrice: capability.basePrice,
+    authorizedAgentFee,
+    amount: Fees.platform + authorizedAgentFee,
+    resource: `${publicBaseUrl}${executePath(route, agent.id, capability.capabilityId)}`,
+    description: variable
+      ? `${agent.name}: ${capability.name} (${capability.pricingModel}, up to ${formatMicros(authorizedAgentFee)} USDC; the unused part is refunded)`
+      : `${agent.name}: ${capability.name}`,
+    discovery: () => (discovery ??= cachedDiscovery(agent, capability, route)),
+    paymentIdentifier: true,
+  };
 }
 
 export type MeteredFee = { ok: true; agentFee: bigint; tokens: number | null } | { ok: false; error: string };

@@ -3,7 +3,7 @@ import type { DiscoveryResource } from '@x402/extensions/bazaar';
 import { CatalogEntry } from '@app/agents';
 import { AppConfig } from '@app/config';
 import { ResourceListings } from '@app/x402';
-import { priceFor } from '../execution-factory';
+import { priceFor } from './pricing';
 
 /** What a catalogue may be asked to keep (the facilitator discovery API's filters). */
 export type X402ResourceFilters = Parameters<ResourceListings['admits']>[0];

@@ -1,11 +1,9 @@
+import type { ExecuteRoute } from '@app/catalog';
 import type { AdmitPayment, PaymentFundings } from '@app/payments';
 import type { RateLimitState } from './admission/rate-limiter';
 import type { ExecutionEntity } from './entities/execution.entity';
 
 export const MAX_RETRIES = 3;
-
-import type { ExecuteRoute } from './entities/execution.entity';
-export type { ExecuteRoute };
 
 /** An execute request, as a transport hands it over (no HTTP in it). */
 export interface ExecuteCommand {

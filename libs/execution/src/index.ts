@@ -2,8 +2,7 @@ export { ExecutionEntity } from './entities/execution.entity';
 export { AgentCaller } from './agent-caller';
 export type { AgentCallPayload, AgentCallResult, ChainCallContext } from './agent-caller';
 export { ExecuteRejected } from './execution.types';
-export type { ExecuteCommand, ExecuteResult, ExecuteRoute, ExecutionOutcome, Settlement } from './execution.types';
-export { discoveryFor } from './execution-factory';
+export type { ExecuteCommand, ExecuteResult, ExecutionOutcome, Settlement } from './execution.types';
 export { ExecutionsRepository } from './executions.repository';
 export type { RunCompletion, RunFailure } from './executions.repository';
 export { RateLimiter } from './admission/rate-limiter';
@@ -48,25 +47,5 @@ export { MeasurePayloadStorage } from './usecases/shared/measure-payload-storage
 export { EnforcePayloadCap } from './usecases/shared/enforce-payload-cap/enforce-payload-cap.usecase';
 export type { PayloadBytes, PayloadScope, PayloadStorage } from './execution-payloads.repository';
 export { ExecutionModule } from './execution.module';
-export { X402CatalogModule } from './x402-catalog/x402-catalog.module';
-export type { X402ResourceFilters } from './x402-catalog/x402-resources';
-export { ListX402Resources } from './usecases/x402/list-x402-resources/list-x402-resources.usecase';
-export type { X402ResourcePage } from './usecases/x402/list-x402-resources/list-x402-resources.usecase';
-export { SearchX402Resources } from './usecases/x402/search-x402-resources/search-x402-resources.usecase';
-export type { X402SearchResult } from './usecases/x402/search-x402-resources/search-x402-resources.usecase';
-export { MANIFEST_TTL_MS } from './x402-catalog/manifest-cache';
-export {
-  BuildX402Manifest,
-  MANIFEST_MAX_RESOURCES,
-} from './usecases/x402/build-x402-manifest/build-x402-manifest.usecase';
-export type { X402Manifest } from './usecases/x402/build-x402-manifest/build-x402-manifest.usecase';
-export {
-  BuildX402DiscoveryManifest,
-  DISCOVERY_MANIFEST_MAX_ITEMS,
-} from './usecases/x402/build-x402-discovery-manifest/build-x402-discovery-manifest.usecase';
-export type { PagedDiscoveryManifest } from './usecases/x402/build-x402-discovery-manifest/build-x402-discovery-manifest.usecase';
-export { AGENT_CARD_MAX_SKILLS, BuildAgentCard } from './usecases/x402/build-agent-card/build-agent-card.usecase';
-export type { MarketplaceAgentCard } from './usecases/x402/build-agent-card/build-agent-card.usecase';
-export { BuildLlmsTxt, LLMS_TXT_MAX_CAPABILITIES } from './usecases/x402/build-llms-txt/build-llms-txt.usecase';
 export { WorkPartiesRepository } from './work-parties.repository';
 export type { DeliveryParty, RunParties } from './work-parties.repository';

@@ -8,7 +8,7 @@ import {
   MarketplaceAgentCard,
   PagedDiscoveryManifest,
   X402Manifest,
-} from '@app/execution';
+} from '@app/catalog';
 import { ApiErrors } from '../http/api-envelope.decorator';
 import { Unwrapped } from '../http/envelope.interceptor';
 import {

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ListX402Resources, SearchX402Resources, X402ResourceFilters } from '@app/execution';
+import { ListX402Resources, SearchX402Resources, X402ResourceFilters } from '@app/catalog';
 import { ApiErrors } from '../http/api-envelope.decorator';
 import { Unwrapped } from '../http/envelope.interceptor';
 import {

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { admissionKeyPrefix, REDIS, RedisClient } from '@app/queues';
-import { runClaimUntil } from '../execution-factory';
+import { runClaimUntil } from '../execution-rows';
 import { RunClaimRequest } from './rate-limiter';
 
 /** Deletes a run claim only while it is still this request's (a claim that expired may be another's now). */

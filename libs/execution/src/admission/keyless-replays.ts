@@ -7,7 +7,7 @@ import { ExecutionEntity } from '../entities/execution.entity';
 import { ExecuteCommand } from '../execution.types';
 import { ExecutionsRepository } from '../executions.repository';
 import { IdempotencyKeysRepository } from '../idempotency-keys.repository';
-import { presentsOriginalPayment } from '../execution-factory';
+import { presentsOriginalPayment } from '../execution-rows';
 import { fingerprintOf } from '../usecases/paid/admit-execution/admission-rules';
 
 /**

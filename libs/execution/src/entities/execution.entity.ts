@@ -1,10 +1,8 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { bigintTransformer } from '@app/common';
 import type { PricingModel } from '@app/agents';
+import type { ExecuteRoute } from '@app/catalog';
 import type { SignedReceipt } from '@x402/extensions/offer-receipt';
-
-/** The paid route a request came by: POST /execute (the body names the target) or the capability's own resource. */
-export type ExecuteRoute = 'execute' | 'capability';
 
 export type ExecutionStatus = 'pending' | 'completed' | 'failed' | 'timeout' | 'refunded';
 /** `settlement_expired`: terminal, the authorization passed its validBefore without moving money (nothing charged). */

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { DISCOVERY_MANIFEST_MAX_ITEMS } from '@app/execution';
+import { DISCOVERY_MANIFEST_MAX_ITEMS } from '@app/catalog';
 import { X402OffsetPagination } from './x402-discovery.dto';
 
 export class ManifestPageQueryDto {

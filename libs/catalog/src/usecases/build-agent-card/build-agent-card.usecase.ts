@@ -4,8 +4,8 @@ import type { DiscoveryResource } from '@x402/extensions/bazaar';
 import { CatalogEntry } from '@app/agents';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { ManifestCache } from '../../../x402-catalog/manifest-cache';
-import { manifestLinks, plainText, priceOf } from '../../../x402-catalog/manifest-text';
+import { ManifestCache } from '../../manifest-cache';
+import { manifestLinks, plainText, priceOf } from '../../manifest-text';
 import { ListX402Resources } from '../list-x402-resources/list-x402-resources.usecase';
 
 /** The card as `@a2a-js/sdk` types it (A2A protocol 1.0). */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { ManifestCache } from '../../../x402-catalog/manifest-cache';
-import { manifestLinks, markdownText, priceOf } from '../../../x402-catalog/manifest-text';
+import { ManifestCache } from '../../manifest-cache';
+import { manifestLinks, markdownText, priceOf } from '../../manifest-text';
 import { ListX402Resources } from '../list-x402-resources/list-x402-resources.usecase';
 
 /** The capabilities `/llms.txt` lists (the best-ranked); the discovery API lists them all. */

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import type { DiscoveryManifest } from '../../../x402-catalog/discovery-manifest.types';
-import { ManifestCache } from '../../../x402-catalog/manifest-cache';
-import { manifestLinks } from '../../../x402-catalog/manifest-text';
+import type { DiscoveryManifest } from '../../discovery-manifest.types';
+import { ManifestCache } from '../../manifest-cache';
+import { manifestLinks } from '../../manifest-text';
 import { ListX402Resources } from '../list-x402-resources/list-x402-resources.usecase';
 import { liftResource } from './lift-bazaar';
 

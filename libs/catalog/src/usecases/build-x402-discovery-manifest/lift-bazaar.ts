@@ -1,9 +1,5 @@
 import type { DiscoveryResource } from '@x402/extensions/bazaar';
-import type {
-  DiscoveryInput,
-  DiscoveryManifestResource,
-  DiscoveryOutput,
-} from '../../../x402-catalog/discovery-manifest.types';
+import type { DiscoveryInput, DiscoveryManifestResource, DiscoveryOutput } from '../../discovery-manifest.types';
 
 type Rec = Record<string, unknown>;
 const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { ManifestCache } from '../../../x402-catalog/manifest-cache';
-import { manifestLinks } from '../../../x402-catalog/manifest-text';
+import { ManifestCache } from '../../manifest-cache';
+import { manifestLinks } from '../../manifest-text';
 import { ListX402Resources } from '../list-x402-resources/list-x402-resources.usecase';
 
 /** The capabilities `/.well-known/x402` points at (the best-ranked); the discovery API lists them all. */

@@ -3,7 +3,7 @@ import type { DiscoveryResource } from '@x402/extensions/bazaar';
 import { CapabilityCatalogReader, CatalogEntry } from '@app/agents';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
-import { X402ResourceFilters, X402Resources } from '../../../x402-catalog/x402-resources';
+import { X402ResourceFilters, X402Resources } from '../../x402-resources';
 
 /** How long the catalogue's size is reused (counting every listed capability is the one full scan). */
 export const CATALOG_COUNT_TTL_MS = 10_000;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DiscoveryResource } from '@x402/extensions/bazaar';
 import { CapabilityCatalogReader, RecommendAgents } from '@app/agents';
 import { ValidationException } from '@app/common';
-import { X402ResourceFilters, X402Resources } from '../../../x402-catalog/x402-resources';
+import { X402ResourceFilters, X402Resources } from '../../x402-resources';
 
 /** The agents a search ranks (the recommend engine's candidate set): their capabilities are what is paged. */
 export const SEARCH_WINDOW = 50;

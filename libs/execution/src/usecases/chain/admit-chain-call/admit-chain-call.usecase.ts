@@ -7,7 +7,7 @@ import { OutboundUrlPolicy } from '@app/outbound';
 import { ExecuteTargetCache } from '../../../admission/execute-target-cache';
 import { Admission, RateLimiter } from '../../../admission/rate-limiter';
 import { ExecuteCommand, ExecuteRejected } from '../../../execution.types';
-import { ExecutionPrice, priceFor } from '../../../execution-factory';
+import { ExecutionPrice, priceFor } from '@app/catalog';
 import { validateValue } from '@app/json-schema';
 
 /** What a call needs of its chain, all of it fixed when the chain opened and carried by its signed token. */

@@ -10,7 +10,7 @@ import { ExecuteCommand, ExecuteRejected } from '../../../execution.types';
 import { chainParams, ChainRequest } from './chain-request';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { executionSpan } from '../../../execution-span';
-import { newExecution, runClaimUntil } from '../../../execution-factory';
+import { newExecution, runClaimUntil } from '../../../execution-rows';
 import { FundingSource } from '../../../funding-source';
 import { AdmitExecution, Admitted } from '../../paid/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';

@@ -6,7 +6,7 @@ import { PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
 import { activeSpanIds, inSpan } from '@app/tracing';
 import { ChainCallContext } from '../../../agent-caller';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
-import { newExecution } from '../../../execution-factory';
+import { newExecution } from '../../../execution-rows';
 import { executionSpan } from '../../../execution-span';
 import { FundingSource } from '../../../funding-source';
 import { ExecuteTargetCache } from '../../../admission/execute-target-cache';

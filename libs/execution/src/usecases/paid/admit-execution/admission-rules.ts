@@ -3,7 +3,7 @@ import { ExecuteTarget } from '@app/agents';
 import { AppException, formatMicros, ValidationException } from '@app/common';
 import { canonicalJson } from '@app/json-schema';
 import { AdmitPayment } from '@app/payments';
-import { ExecutionPrice } from '../../../execution-factory';
+import { ExecutionPrice } from '@app/catalog';
 import { ExecuteCommand } from '../../../execution.types';
 
 /** A chain root's price: the root's own cost plus the budget it funds (one payment covers both). */

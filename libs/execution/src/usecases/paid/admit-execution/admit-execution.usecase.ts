@@ -14,7 +14,8 @@ import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../executi
 import { ExecutionsRepository } from '../../../executions.repository';
 import { IdempotencyKeysRepository } from '../../../idempotency-keys.repository';
 import { validateValue } from '@app/json-schema';
-import { ExecutionPrice, presentsOriginalPayment, priceFor } from '../../../execution-factory';
+import { ExecutionPrice, priceFor } from '@app/catalog';
+import { presentsOriginalPayment } from '../../../execution-rows';
 import {
   checkChainRoot,
   fingerprintOf,

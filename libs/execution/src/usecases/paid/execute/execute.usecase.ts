@@ -8,7 +8,7 @@ import { ExecutionEntity } from '../../../entities/execution.entity';
 import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { IdempotencyKeysRepository, IdempotencyRace } from '../../../idempotency-keys.repository';
-import { newExecution } from '../../../execution-factory';
+import { newExecution } from '../../../execution-rows';
 import { InFlightRuns } from '../../../admission/in-flight-runs';
 import { Admitted, AdmitExecution, InFlight } from '../admit-execution/admit-execution.usecase';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';

@@ -6,7 +6,7 @@ import { NotFoundException } from '@app/common';
 import { PaymentFundings } from '@app/payments';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { PaymentProof, Settlement } from '../../../execution.types';
-import { presentsOriginalPayment } from '../../../execution-factory';
+import { presentsOriginalPayment } from '../../../execution-rows';
 import { ExecutionsRepository } from '../../../executions.repository';
 
 export interface ExecutionView {

@@ -5,7 +5,7 @@ import { PaymentFundings } from '@app/payments';
 import { jobId, JobProducer } from '@app/queues';
 import { ExecutionOutcome, MAX_RETRIES, PaymentProof } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
-import { presentsOriginalPayment, runClaimUntil } from '../../../execution-factory';
+import { presentsOriginalPayment, runClaimUntil } from '../../../execution-rows';
 import { RunPendingExecution } from '../run-pending-execution/run-pending-execution.usecase';
 
 /**

@@ -7,7 +7,7 @@ import { CapGate, CapPass } from '@app/queues';
 import { ExecutionOutcome } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { FundingSource } from '../../../funding-source';
-import { runClaimUntil } from '../../../execution-factory';
+import { runClaimUntil } from '../../../execution-rows';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
 import { EndUnrunChain } from '../../chain/end-unrun-chain/end-unrun-chain.usecase';
 import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { Funding } from '@app/payments';
 import type { ExecutionEntity } from '../../../entities/execution.entity';
-import { executePath } from '../../../execution-factory';
+import { executePath } from '@app/catalog';
 import { ReceiptSalts } from '../../../receipt-salts';
 
 /**

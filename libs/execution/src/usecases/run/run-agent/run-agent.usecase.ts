@@ -3,7 +3,7 @@ import { Clock, storableText, unstorablePath } from '@app/common';
 import { AgentCaller, ChainCallContext } from '../../../agent-caller';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { RunCompletion, RunFailure } from '../../../executions.repository';
-import { meterAgentFee } from '../../../pricing';
+import { meterAgentFee } from '@app/catalog';
 
 export type RunResult = { ok: true; completion: RunCompletion } | { ok: false; failure: RunFailure };
 
