@@ -7,6 +7,7 @@ import { FaultInjector, InjectedFault } from '@app/common';
 import {
   AuthorizePayment,
   PaymentsRepository,
+  PAYOUT_MAX_ATTEMPTS,
   PLATFORM_FEE,
   ProcessRefund,
   ProcessWithdrawal,
@@ -14,7 +15,7 @@ import {
   SettlePayment,
   toSettleRequest,
 } from '@app/payments';
-import { PAYOUT_MAX_ATTEMPTS, SettlementAdapter } from '@app/onchain';
+import { SettlementAdapter } from '@app/onchain';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';

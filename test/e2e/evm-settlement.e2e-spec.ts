@@ -7,12 +7,12 @@ import { FaultInjector, InjectedFault } from '@app/common';
 import {
   AuthorizePayment,
   PaymentsRepository,
+  PAYOUT_MAX_ATTEMPTS,
   PLATFORM_FEE,
   ProcessWithdrawal,
   RecordCharge,
   SettlePayment,
 } from '@app/payments';
-import { PAYOUT_MAX_ATTEMPTS } from '@app/onchain';
 import { startChain, LocalChain } from '../../scripts/local-chain';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { evmEnv } from '../support/evm-env';

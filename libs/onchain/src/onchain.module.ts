@@ -7,7 +7,7 @@ import { REDIS, type RedisClient, SweepRegistry } from '@app/queues';
 import { ChainNonceEntity, ChainTxEntity } from './chain/chain-tx.entity';
 import { ChainTxRecovery } from './chain/chain-tx-recovery';
 import { BindSettlementHash } from './chain/settlement-batcher';
-import { PayoutSender } from './payout.sender';
+import { PayoutTransfer } from './payout-transfer';
 import { OpenChainTxs } from './chain/open-chain-txs';
 import { createSettlementAdapter } from './settlement/settlement-providers';
 import { SettlementAdapter } from './settlement/settlement.adapter';
@@ -20,8 +20,9 @@ export interface OnchainOptions {
 const BIND_SETTLEMENT_HASH = Symbol('BIND_SETTLEMENT_HASH');
 
 /**
- * Sending money on a chain: the configured settlement provider (local, evm, facilitator), the
- * payout sender of withdrawals and refunds, and the recovery of chain transactions (swept).
+ * Sending money on a chain: the configured settlement provider (local, evm, facilitator), a
+ * payout's transfer (payments claims the withdrawal or refund and hands over its values and a
+ * fence), and the recovery of chain transactions (swept).
  * Registered once, by PaymentsModule, which re-exports it.
  */
 @Module({})
@@ -50,10 +51,10 @@ export class OnchainModule implements OnModuleInit {
           ) => createSettlementAdapter({ config, dataSource, faults, clock, bindSettlementHash, redis }),
         },
         ChainTxRecovery,
-        PayoutSender,
+        PayoutTransfer,
         OpenChainTxs,
       ],
-      exports: [SettlementAdapter, ChainTxRecovery, PayoutSender, OpenChainTxs],
+      exports: [SettlementAdapter, ChainTxRecovery, PayoutTransfer, OpenChainTxs],
     };
   }
 

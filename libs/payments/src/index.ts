@@ -18,6 +18,7 @@ export type { PaymentLookup } from './funding/payment-fundings';
 export type { DuePayment, PaymentRecord } from './payments.repository';
 export { HoldReleaseSchedule, RELEASE_BUCKET_MS } from './hold-release-schedule';
 export type { ExecutionCharge } from './usecases/record-charge/execution-charge';
+export { PAYOUT_MAX_ATTEMPTS } from './payout-sender';
 export { WithdrawalsService } from './withdrawals.service';
 export { RefundsService } from './refunds.service';
 export type { OpenRefund } from './refunds.service';

@@ -13,6 +13,7 @@ import { TransactionEntity } from './entities/transaction.entity';
 import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { RefundEntity } from './entities/refund.entity';
 import { RefundsService } from './refunds.service';
+import { PayoutSender } from './payout-sender';
 import { HoldReleaseSchedule, RELEASE_BUCKET_MS } from './hold-release-schedule';
 import { OnchainModule } from '@app/onchain';
 import { bindSettlementHash, PaymentsRepository } from './payments.repository';
@@ -33,6 +34,7 @@ import { WithdrawalReserve } from './withdrawal-reserve';
 import { ReceiptSigner, ResourceListings, VerifyReceipt, X402Service } from '@app/x402';
 import { EscrowRelease } from './escrow-release';
 import { EscrowHoldsRepository } from './repositories/escrow-holds.repository';
+import { PayoutsRepository } from './repositories/payouts.repository';
 import { RefundsRepository } from './repositories/refunds.repository';
 import { TransactionsRepository } from './repositories/transactions.repository';
 import { WithdrawalsRepository } from './repositories/withdrawals.repository';
@@ -73,6 +75,8 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     HoldReleaseSchedule,
     WithdrawalsService,
     RefundsService,
+    PayoutSender,
+    PayoutsRepository,
     AgentDebtsRepository,
     AgentCredit,
     WithdrawalReserve,

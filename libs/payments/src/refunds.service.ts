@@ -4,8 +4,7 @@ import { AppConfig } from '@app/config';
 import { Queryable } from '@app/database';
 import { jobId, JobProducer } from '@app/queues';
 import { RefundEntity } from './entities/refund.entity';
-import { PayoutSender } from '@app/onchain';
-import { REFUND_PAYOUT } from './refund-payout';
+import { PayoutSender } from './payout-sender';
 import { RefundsRepository } from './repositories/refunds.repository';
 
 export interface OpenRefund {
@@ -83,12 +82,12 @@ export class RefundsService {
   /** Refunds that need the worker (for the sweeper): failed ones whose retry time has come are re-driven first. */
   async dueForProcessing(limit = 200): Promise<string[]> {
     await this.repo.redriveDue(this.clock.now(), limit);
-    return this.payouts.due(REFUND_PAYOUT, limit);
+    return this.payouts.due('refund', limit);
   }
 
   /** The same with when each became due (a re-driven failure: when it was written, so it counts as recovered). */
   async dueSince(limit = 200): Promise<{ id: string; dueAt: Date }[]> {
     await this.repo.redriveDue(this.clock.now(), limit);
-    return this.payouts.dueSince(REFUND_PAYOUT, limit);
+    return this.payouts.dueSince('refund', limit);
   }
 }

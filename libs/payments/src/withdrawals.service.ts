@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { jobId, JobProducer } from '@app/queues';
-import { PayoutSender } from '@app/onchain';
-import { WITHDRAWAL_PAYOUT } from './withdrawal-payout';
+import { PayoutSender } from './payout-sender';
 
 /**
  * Withdrawals (resolutions §6): the amount is reserved from available in the transaction that
@@ -23,11 +22,11 @@ export class WithdrawalsService {
 
   /** Withdrawals that need the worker (for the sweeper): pending, or claimed by a worker that died. */
   dueForProcessing(limit = 200): Promise<string[]> {
-    return this.payouts.due(WITHDRAWAL_PAYOUT, limit);
+    return this.payouts.due('withdrawal', limit);
   }
 
   /** The same with when each became due (the sweeper counts as recovered only what its job left past a queue wait). */
   dueSince(limit = 200): Promise<{ id: string; dueAt: Date }[]> {
-    return this.payouts.dueSince(WITHDRAWAL_PAYOUT, limit);
+    return this.payouts.dueSince('withdrawal', limit);
   }
 }

@@ -3,8 +3,8 @@ import { Clock } from '@app/common';
 import { TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { Metrics } from '@app/metrics';
-import { PayoutSender } from '@app/onchain';
-import { REFUND_PAYOUT, REFUND_RETRY } from '../../refund-payout';
+import { PayoutSender } from '../../payout-sender';
+import { REFUND_RETRY } from '../../refund-payout';
 import { RefundsRepository } from '../../repositories/refunds.repository';
 
 /**
@@ -30,7 +30,7 @@ export class ProcessRefund {
   }
 
   private async processOnce(id: string): Promise<'completed' | 'failed' | 'skipped'> {
-    const outcome = await this.payouts.send(REFUND_PAYOUT, id);
+    const outcome = await this.payouts.send('refund', id);
     if (outcome.kind === 'skipped') return 'skipped';
     if (outcome.kind === 'failed') {
       await this.repo.markFailed(id, outcome.claimToken, outcome.error, this.clock.now(), REFUND_RETRY);

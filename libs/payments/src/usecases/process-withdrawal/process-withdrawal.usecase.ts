@@ -4,9 +4,9 @@ import { TransactionRunner } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { Metrics } from '@app/metrics';
 import { OutboxService } from '@app/outbox';
-import { PayoutSender } from '@app/onchain';
 import { WithdrawalsRepository } from '../../repositories/withdrawals.repository';
-import { WITHDRAWAL_PAYOUT, withdrawalEventData } from '../../withdrawal-payout';
+import { PayoutSender } from '../../payout-sender';
+import { withdrawalEventData } from '../../withdrawal-payout';
 import { FailWithdrawal } from '../fail-withdrawal/fail-withdrawal.usecase';
 
 /**
@@ -34,7 +34,7 @@ export class ProcessWithdrawal {
   }
 
   private async processOnce(id: string): Promise<'completed' | 'failed' | 'skipped'> {
-    const outcome = await this.payouts.send(WITHDRAWAL_PAYOUT, id);
+    const outcome = await this.payouts.send('withdrawal', id);
     if (outcome.kind === 'skipped') return 'skipped';
     if (outcome.kind === 'failed')
       return (await this.failWithdrawal.execute(id, outcome.error, outcome.claimToken)) ? 'failed' : 'skipped';
