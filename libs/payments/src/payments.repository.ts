@@ -15,13 +15,13 @@ import { paymentReplayed } from '@app/x402';
 import { PaymentEntity, PaymentPurpose, PaymentStatus } from './entities/payment.entity';
 import { Unfinished } from '@app/onchain';
 
-/** A payment as anyone may read it: its state and on-chain facts, never its signature or header. */
 /** A payment due for the worker; `scheduled` when due by its own retry schedule rather than lost. */
 export interface DuePayment {
   id: string;
   scheduled: boolean;
 }
 
+/** A payment as anyone may read it: its state and on-chain facts, never its signature or header. */
 export interface PaymentRecord {
   id: string;
   purpose: PaymentPurpose;

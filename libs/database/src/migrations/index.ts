@@ -40,6 +40,7 @@ import { DisputePayerProof1764280000000 } from './1764280000000-DisputePayerProo
 import { MaturedPayerSpend1764290000000 } from './1764290000000-MaturedPayerSpend';
 import { ReputationVerdicts1764291000000 } from './1764291000000-ReputationVerdicts';
 import { ReserveRecordAtUpgrade1764310000000 } from './1764310000000-ReserveRecordAtUpgrade';
+import { RegistrationReservedIndex1764320000000 } from './1764320000000-RegistrationReservedIndex';
 import { IdempotencyKeyExecutions1764300000000 } from './1764300000000-IdempotencyKeyExecutions';
 
 /** Every migration, in order. Listed explicitly so bundled builds need no glob. */
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   ReputationVerdicts1764291000000,
   IdempotencyKeyExecutions1764300000000,
   ReserveRecordAtUpgrade1764310000000,
+  RegistrationReservedIndex1764320000000,
 ];

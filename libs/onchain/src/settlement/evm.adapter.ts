@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Contract, id, Interface, JsonRpcProvider, zeroPadValue } from 'ethers';
+import { Contract, Interface, JsonRpcProvider } from 'ethers';
 import { sameWallet, UnavailableException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { ChainSender } from '../chain/chain-sender';
@@ -14,6 +14,7 @@ import {
   TransferOutcome,
   TransferRequest,
 } from './settlement.adapter';
+import { carriesAuthorization, isCancellation, nonceSpentTopics } from './authorization-logs';
 
 /** The parts of USDC (FiatToken v2) we read; the project's TestUSDC has the same interface. */
 const USDC_ABI = [
@@ -24,7 +25,6 @@ const USDC_ABI = [
 const TRANSFER_GAS = 100_000n;
 /** A transfer whose nonce another transaction took is signed again at once, this many signatures in all per attempt. */
 const TRANSFER_SIGNINGS = 3;
-const AUTHORIZATION_USED = id('AuthorizationUsed(address,bytes32)');
 const LOG_WINDOW = 10_000;
 
 /**
@@ -172,34 +172,34 @@ export class EvmSettlementAdapter extends SettlementAdapter {
   }
 
   /**
-   * The transaction that used the authorization, if it was used: the one bound to the payment
-   * first (one receipt), else the token's AuthorizationUsed logs, newest window first and bounded
-   * (EVM_LOG_LOOKBACK_BLOCKS; providers refuse a search from block 0). Used but not found there:
-   * throws, so no caller takes it for unused.
+   * The transaction that moved this authorization's money to us, if one did: the one bound to the
+   * payment first (one receipt), else the token's AuthorizationUsed log of its nonce, newest window
+   * first and bounded (EVM_LOG_LOOKBACK_BLOCKS; providers refuse a search from block 0), checked to
+   * carry its terms (`carriesAuthorization`). null: unused, cancelled, or used by another authorization
+   * of the payer with the same nonce, which moved nothing to us. Used and not found or not readable: throws,
+   * so no caller takes it for unused.
    */
   async settlementOf(p: SettleRequest): Promise<string | null> {
     if (!(await this.authorizationUsed(p))) return null;
-    const topics = [AUTHORIZATION_USED, zeroPadValue(p.payer.toLowerCase(), 32), p.nonce.toLowerCase()];
     const token = this.config.usdcAddress!.toLowerCase();
     if (p.txHash) {
       const receipt = await this.provider.getTransactionReceipt(p.txHash);
-      if (
-        receipt?.logs.some(
-          (l) => l.address.toLowerCase() === token && topics.every((t, i) => l.topics[i]?.toLowerCase() === t),
-        )
-      )
-        return p.txHash;
+      if (receipt && carriesAuthorization(receipt, token, p)) return p.txHash;
     }
     const head = await this.provider.getBlockNumber();
     const oldest = Math.max(0, head - this.config.evmLogLookbackBlocks);
     for (let to = head; to >= oldest; to -= LOG_WINDOW) {
       const logs = await this.provider.getLogs({
         address: token,
-        topics,
+        topics: nonceSpentTopics(p),
         fromBlock: Math.max(oldest, to - LOG_WINDOW + 1),
         toBlock: to,
       });
-      if (logs.length > 0) return logs[0].transactionHash;
+      if (logs.length === 0) continue;
+      if (isCancellation(logs[0])) return null; // the payer cancelled it: nothing moved
+      const receipt = await this.provider.getTransactionReceipt(logs[0].transactionHash);
+      if (!receipt) throw new Error(`the receipt of ${logs[0].transactionHash} is not readable now`);
+      return carriesAuthorization(receipt, token, p) ? logs[0].transactionHash : null;
     }
     // Used, by a transaction older than the window: never "not moved" (that would release or resend it); retried later.
     throw new Error(

@@ -6,7 +6,8 @@ import { AppException, ErrorDetails } from '@app/common';
  * transaction carrying it was sent and not mined within the wait, or another process is settling
  * it), `details.txHash` names the transaction when one was sent, and the worker records the outcome.
  */
-export type SettlementFailureReason = 'authorization_expired_unused' | 'unexpected_verify_error' | 'settlement_pending';
+export type SettlementFailureReason =
+  'authorization_expired_unused' | 'authorization_used_elsewhere' | 'unexpected_verify_error' | 'settlement_pending';
 
 /**
  * A settlement that did not move the money (SETTLEMENT_FAILED), with its reason as a typed field

@@ -18,6 +18,9 @@ export type PaymentPurpose = 'registration' | 'execution';
 @Index('ix_payments_settled_unbound', ['settledAt'], { where: `"status" = 'settled' AND "ref_id" IS NULL` })
 @Index('ix_payments_tx_hash', ['txHash'], { where: `"tx_hash" IS NOT NULL` })
 @Index('ix_payments_nonce', ['nonce'])
+@Index('ix_payments_registration_reserved', ['createdAt'], {
+  where: `"status" = 'reserved' AND "purpose" = 'registration'`,
+})
 export class PaymentEntity {
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'pk_payments' })
   id: string;

@@ -14,7 +14,12 @@ import { PaymentEntity } from '../entities/payment.entity';
 import { logSettlementConfirmed, SettlementAdapter, SettlementFailed } from '@app/onchain';
 import { toSettleRequest } from '../payment-rows';
 import { PaymentsRepository } from '../payments.repository';
-import { EXPIRED_UNUSED, SETTLEMENT_PENDING, SettlePayment } from '../usecases/settle-payment/settle-payment.usecase';
+import {
+  AUTHORIZATION_SPENT,
+  EXPIRED_UNUSED,
+  SETTLEMENT_PENDING,
+  SettlePayment,
+} from '../usecases/settle-payment/settle-payment.usecase';
 import { RecordCharge, RecordedCharge } from '../usecases/record-charge/record-charge.usecase';
 import { Delivery, Funding, RunCharge, SettleFailure } from './funding';
 
@@ -119,7 +124,11 @@ export class X402Funding implements Funding {
       const pending = err.reason === SETTLEMENT_PENDING;
       const txHash = pending ? (err.details?.txHash as string | undefined) : undefined;
       if (txHash) this.payment.txHash = txHash;
-      return { final: err.reason === EXPIRED_UNUSED, pending, txHash: txHash ?? null };
+      return {
+        final: err.reason === EXPIRED_UNUSED || err.reason === AUTHORIZATION_SPENT,
+        pending,
+        txHash: txHash ?? null,
+      };
     }
   }
 

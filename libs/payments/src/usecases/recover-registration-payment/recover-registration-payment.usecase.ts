@@ -63,14 +63,33 @@ export class RecoverRegistrationPayment {
         ? p.createdAt.getTime() + this.config.registrationBindGraceMs
         : (p.status === 'settlement_failed' || p.status === 'settling') && p.nextAttemptAt?.getTime();
     if (!dueAtMs || dueAtMs > now.getTime()) return 'skipped';
-    const moved = await this.adapter.settlementOf(toSettleRequest(p));
+    const retry = new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1));
+    // Without a chain to read (a facilitator alone), a send that may have moved money is never released on a guess.
+    if (!this.adapter.readsChain && p.status === 'settling') {
+      this.logger.warn(
+        { paymentId: p.id },
+        'registration fee undecided and no chain to read (EVM_RPC_URL): left settling',
+      );
+      await this.payments.markUndecided(p.id, retry, 'undecided; no chain to read it (EVM_RPC_URL unset)');
+      return 'waiting';
+    }
+    const req = toSettleRequest(p);
+    // Not readable now (the node, or a log out of reach): looked at again later, on the schedule.
+    const moved = await this.adapter.settlementOf(req).catch(() => undefined);
+    if (moved === undefined) return this.wait(p, retry);
     if (moved) return this.refund(p, moved);
-    if (BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
+    // Used, and by no transfer of these terms: the payer spent or cancelled the nonce. Nothing came; nothing can.
+    const spent = this.adapter.readsChain && (await this.adapter.authorizationUsed(req).catch(() => false));
+    if (spent || BigInt(Math.floor(now.getTime() / 1000)) >= p.validBefore + AUTHORIZATION_EXPIRY_MARGIN_S) {
       // The authorization expired unused, with a margin for a chain clock behind ours: it can never move money.
       await this.rows.releaseFrom(p.id, p.status);
       return 'released';
     }
-    await this.rows.retryAt(p.id, p.status, new Date(now.getTime() + settleRetryDelayMs(p.settleAttempts + 1)));
+    return this.wait(p, retry);
+  }
+
+  private async wait(p: PaymentEntity, at: Date): Promise<RegistrationRecovery> {
+    await this.rows.retryAt(p.id, p.status, at);
     return 'waiting';
   }
 

@@ -6,13 +6,26 @@ import { HoldLease, LeaseHeartbeat } from '@app/database';
 import { PaymentEntity } from '../../entities/payment.entity';
 import { toSettleRequest } from '../../payment-rows';
 import { DuePayment, PaymentsRepository } from '../../payments.repository';
-import { logSettlementConfirmed, SettlementAdapter, SettlementFailed, SettlementUndecided } from '@app/onchain';
+import {
+  logSettlementConfirmed,
+  SettleRequest,
+  SettlementAdapter,
+  SettlementFailed,
+  SettlementUndecided,
+} from '@app/onchain';
 
 /** How long past validBefore (our clock) an unused authorization is still watched: block timestamps may lag our clock. */
 export const AUTHORIZATION_EXPIRY_MARGIN_S = 600n;
 
 /** Details of the SETTLEMENT_FAILED thrown for an authorization that expired unused: the failure is final. */
 export const EXPIRED_UNUSED = 'authorization_expired_unused';
+
+/**
+ * Details of the SETTLEMENT_FAILED thrown when the payer used the authorization's nonce for another
+ * transfer (EIP-3009 nonces are per signer: a second authorization with the same nonce, relayed first):
+ * nothing came to us and nothing ever can. Final, as EXPIRED_UNUSED.
+ */
+export const AUTHORIZATION_SPENT = 'authorization_used_elsewhere';
 
 /** The reason of the SETTLEMENT_FAILED thrown while the outcome is not known (sent on chain, or settling elsewhere): no failure. */
 export const SETTLEMENT_PENDING = 'settlement_pending';
@@ -89,7 +102,12 @@ export class SettlePayment {
       txHash = earlier ?? (await this.adapter.settle(req)).txHash;
     } catch (err) {
       // The authorization may have been used by another transaction than ours (a retry, a relay by someone else): record that one.
-      const moved = await this.adapter.settlementOf(req).catch(() => null);
+      const moved = await this.adapter.settlementOf(req).catch(() => undefined); // undefined: not known now
+      if (moved === null && !(err instanceof SettlementUndecided) && (await this.usedElsewhere(req))) {
+        observe('failed');
+        this.adapter.releaseHold(req);
+        return this.spent(paymentId, err);
+      }
       if (!moved && err instanceof SettlementUndecided) {
         observe('pending');
         return this.undecided(paymentId, err);
@@ -201,6 +219,25 @@ export class SettlePayment {
     await this.payments.markFailed(paymentId, new Date(this.clock.nowMs() + settleRetryDelayMs(attempts)), message);
     this.logger.warn({ paymentId, attempts, err: message }, 'settlement failed');
     throw new SettlementFailed('Payment settlement failed; it will be retried', { paymentId });
+  }
+
+  /** The chain says the nonce was used while no transfer of these terms used it (settlementOf null). */
+  private async usedElsewhere(req: SettleRequest): Promise<boolean> {
+    return this.adapter.readsChain && (await this.adapter.authorizationUsed(req).catch(() => false));
+  }
+
+  /** Released at once (nothing came to us, nothing can) and SETTLEMENT_FAILED thrown, final (AUTHORIZATION_SPENT). */
+  private async spent(paymentId: string, err: unknown): Promise<never> {
+    if (err instanceof InjectedFault) throw err;
+    const reason = 'the payer used the authorization nonce for another transfer; no money came to us';
+    await this.payments.markFailed(paymentId, this.clock.now(), reason);
+    await this.payments.releaseUnsettled(paymentId, reason, this.clock.now());
+    this.logger.warn({ paymentId }, 'authorization nonce used by another transfer; released, nothing charged');
+    throw new SettlementFailed(
+      'The payment authorization was used by another transfer of the payer; nothing was charged',
+      { paymentId },
+      AUTHORIZATION_SPENT,
+    );
   }
 
   private async get(id: string): Promise<PaymentEntity> {
