@@ -1,15 +1,16 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { FixedClock } from '@app/common';
-import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, ReleaseHold } from '@app/payments';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { registerAgent } from '../support/factories';
 import { seedCharge, CLIENT_WALLET } from '../support/money';
 import { newWallet, walletHeaders } from '../support/wallets';
 
-const DEST = '0x2222222222222222222222222222222222222222';
-
+/**
+ * The payments routes over HTTP: the balance's six-decimal strings, its refusals, the history, one
+ * transaction and the platform's totals. Balances after paid executes and G2 (one whole-balance
+ * withdrawal of 50): test/medium/payments-balances.medium-spec.ts.
+ */
 describe('Payments API (e2e)', () => {
   let api: ApiHarness;
   let ds: DataSource;
@@ -33,20 +34,6 @@ describe('Payments API (e2e)', () => {
   let tick = 0;
   const signed = (a: { id: string; wallet: Wallet }, action: string | null = 'POST /api/v1/payments/withdraw') =>
     walletHeaders(a.wallet, a.id, action, clock.nowMs() + ++tick);
-  const withdraw = async (a: { id: string; wallet: Wallet }, amount: string, headers?: Record<string, string>) =>
-    api.request('POST', '/api/v1/payments/withdraw', {
-      body: { agentId: a.id, amount, destinationWallet: DEST },
-      headers: headers ?? (await signed(a)),
-    });
-  const invariants = async () =>
-    (await runInvariantChecks(ds.manager, [...LEDGER_CHECKS, ...PAYMENT_CHECKS])).results.filter(
-      (r) => r.violations.length,
-    );
-  const events = (type: string, agentId: string) =>
-    ds.query(`SELECT id, data FROM outbox_events WHERE type = $1 AND agent_id = $2 ORDER BY created_at`, [
-      type,
-      agentId,
-    ]);
 
   describe('GET /payments/balance/:agentId', () => {
     it('starts at zero with six-decimal strings', async () => {
@@ -68,77 +55,12 @@ describe('Payments API (e2e)', () => {
       });
     });
 
-    it('releases instant-tier earnings inline, the event carrying the balance after each release', async () => {
-      const a = await agent();
-      // The first creates the agent's available row; the next ones find it locked and owing nothing (one round trip).
-      for (const fee of [1_000_000n, 2_000_000n, 3_000_000n])
-        await seedCharge(api.app, { agentId: a.id, agentFee: fee, reputation: 90 });
-      const released = await events('escrow.released', a.id);
-      expect(released.map((e: { data: { amount: string; newAvailableBalance: string } }) => e.data)).toEqual([
-        { transactionId: expect.stringMatching(/^tx_/), amount: '0.950000', newAvailableBalance: '0.950000' },
-        { transactionId: expect.stringMatching(/^tx_/), amount: '1.900000', newAvailableBalance: '2.850000' },
-        { transactionId: expect.stringMatching(/^tx_/), amount: '2.850000', newAvailableBalance: '5.700000' },
-      ]);
-      const b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
-      expect(b).toMatchObject({ available: '5.700000', pending: '0.000000', executionCount: 3 });
-      expect(await invariants()).toEqual([]);
-    });
-
-    it('shows instant-tier earnings as available and Standard-tier earnings in escrow until released', async () => {
-      const a = await agent();
-      await seedCharge(api.app, { agentId: a.id, agentFee: 1_000_000n, reputation: 90 }); // 0.95 now
-      const { hold } = await seedCharge(api.app, { agentId: a.id, agentFee: 2_000_000n, reputation: 50 }); // 1.90 held 60 s
-      let b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
-      expect(b).toMatchObject({
-        available: '0.950000',
-        pending: '1.900000',
-        totalEarned: '2.850000',
-        executionCount: 2,
-        escrow: { pendingCount: 1, pendingTotal: '1.900000' },
-      });
-
-      const release = api.app.get(ReleaseHold);
-      expect(await release.execute(hold.id)).toBe(false); // not due yet
-      clock.advance(61_000);
-      expect(await release.execute(hold.id)).toBe(true);
-      expect(await release.execute(hold.id)).toBe(false); // once
-      b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
-      expect(b).toMatchObject({
-        available: '2.850000',
-        pending: '0.000000',
-        escrow: { pendingCount: 0, pendingTotal: '0.000000' },
-      });
-      const released = await events('escrow.released', a.id);
-      expect(released.map((e: { data: unknown }) => e.data)).toEqual([
-        { transactionId: expect.stringMatching(/^tx_/), amount: '0.950000', newAvailableBalance: '0.950000' },
-        { transactionId: hold.transactionId, amount: '1.900000', newAvailableBalance: '2.850000' },
-      ]);
-      expect(await invariants()).toEqual([]);
-    });
-
     it('404s an unknown agent and 400s a bad id', async () => {
       expect(
         (await api.request('GET', '/api/v1/payments/balance/0b9f7c1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b')).body.error.code,
       ).toBe('AGENT_NOT_FOUND');
       expect((await api.request('GET', '/api/v1/payments/balance/nope')).status).toBe(400);
     });
-  });
-  it('G2: 50 parallel whole-balance withdrawals accept exactly one', async () => {
-    const a = await agent();
-    await seedCharge(api.app, { agentId: a.id, agentFee: 10_526_316n }); // earnings 10.000000
-    expect((await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data.available).toBe('10.000000');
-    const headers = await Promise.all(Array.from({ length: 50 }, () => signed(a)));
-    const results = await Promise.all(headers.map((h) => withdraw(a, '10', h)));
-    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409 && r.body.error.code === 'INSUFFICIENT_BALANCE')).toHaveLength(49);
-    const b = (await api.request('GET', `/api/v1/payments/balance/${a.id}`)).body.data;
-    expect(b.available).toBe('0.000000');
-    const [{ withdrawing }] = await ds.query(
-      `SELECT balance::text AS withdrawing FROM ledger_accounts WHERE code = $1`,
-      [`agent:${a.id}:withdrawing`],
-    );
-    expect(withdrawing).toBe('10000000');
-    expect(await invariants()).toEqual([]);
   });
   describe('history, transactions and stats', () => {
     it("lists an agent's transactions for its wallet only; a read may reuse its signature", async () => {
