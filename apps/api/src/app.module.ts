@@ -17,6 +17,7 @@ import { ExecutionModule } from '@app/execution';
 import { QueuesModule, RedisModule } from '@app/queues';
 import { ReputationModule } from '@app/reputation';
 import { WebhooksModule } from '@app/webhooks';
+import { X402Module } from '@app/x402';
 import { AdminAgentsController } from './admin/admin-agents.controller';
 import { AdminRefundsController } from './admin/admin-refunds.controller';
 import { AdminDisputesController } from './admin/admin-disputes.controller';
@@ -75,6 +76,7 @@ export class AppModule {
         TerminusModule.forRoot({ logger: false }),
         AgentsModule.register({ registrationFee: [PaymentsModule] }),
         PaymentsModule,
+        X402Module,
         ExecutionModule,
         CatalogModule,
         ChainsModule,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentCatalogModule } from '@app/agents';
-import { PaymentsModule } from '@app/payments';
+import { X402Module } from '@app/x402';
 import { BuildAgentCard } from './usecases/build-agent-card/build-agent-card.usecase';
 import { BuildLlmsTxt } from './usecases/build-llms-txt/build-llms-txt.usecase';
 import { BuildX402DiscoveryManifest } from './usecases/build-x402-discovery-manifest/build-x402-discovery-manifest.usecase';
@@ -20,7 +20,7 @@ const USE_CASES = [
 
 /** Every capability as an x402 resource, for the discovery API and the manifests (the api only). */
 @Module({
-  imports: [AgentCatalogModule, PaymentsModule],
+  imports: [AgentCatalogModule, X402Module],
   providers: [...USE_CASES, X402Resources],
   exports: USE_CASES,
 })

@@ -23,7 +23,6 @@ import { SettlePayment } from './usecases/settle-payment/settle-payment.usecase'
 import { AdmitPayment } from './usecases/admit-payment/admit-payment.usecase';
 import { RecordCharge } from './usecases/record-charge/record-charge.usecase';
 import { PaymentFundings } from './funding/payment-fundings';
-import { NonceGuard } from '@app/x402';
 import { X402RegistrationFee } from './registration-fee.x402';
 import { PaymentsTestClock } from './test-clock';
 import { WithdrawalsService } from './withdrawals.service';
@@ -31,7 +30,7 @@ import { AgentDebtEntity } from './entities/agent-debt.entity';
 import { AgentDebtsRepository } from './debts/agent-debts.repository';
 import { AgentCredit } from './debts/agent-credit';
 import { WithdrawalReserve } from './withdrawal-reserve';
-import { ReceiptSigner, ResourceListings, VerifyReceipt, X402Service } from '@app/x402';
+import { X402Module } from '@app/x402';
 import { EscrowRelease } from './escrow-release';
 import { EscrowHoldsRepository } from './repositories/escrow-holds.repository';
 import { PayoutsRepository } from './repositories/payouts.repository';
@@ -57,14 +56,10 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     AuthModule,
     LedgerModule,
     OutboxModule,
+    X402Module,
     ONCHAIN,
   ],
   providers: [
-    NonceGuard,
-    X402Service,
-    ResourceListings,
-    ReceiptSigner,
-    VerifyReceipt,
     PaymentsRepository,
     RegistrationPaymentsRepository,
     AuthorizePayment,
@@ -92,11 +87,6 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
   ],
   exports: [
     ONCHAIN,
-    NonceGuard,
-    X402Service,
-    ResourceListings,
-    ReceiptSigner,
-    VerifyReceipt,
     PaymentsRepository,
     AuthorizePayment,
     SettlePayment,

@@ -23,6 +23,7 @@ export {
   VerifiedPayment,
 } from './x402.types';
 export { ReceiptSigner } from './receipts/receipt-signer';
+export { X402Module } from './x402.module';
 export { receiptExtension } from './receipts/offer-receipt-extension';
 export { VerifyReceipt } from './receipts/verify-receipt';
 export type { ReceiptCheck, ReceiptRejection, ReceiptVerdict } from './receipts/verify-receipt';
