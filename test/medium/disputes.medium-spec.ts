@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Wallet } from 'ethers';
-import { newId } from '@app/common';
 import { DISPUTE_CHECKS, FileDispute, ResolveDispute } from '@app/disputes';
 import { LEDGER_CHECKS, runInvariantChecks } from '@app/ledger';
-import { PAYMENT_CHECKS, PLATFORM_FEE, RecordCharge, ReleaseHold } from '@app/payments';
-import { Domain, seedAgent, startDomain } from '../support/medium';
+import { PAYMENT_CHECKS, PLATFORM_FEE, ReleaseHold } from '@app/payments';
+import { Domain } from '../support/medium';
+import { MoneyContext } from '../support/money-context';
 import { signAuth } from '../support/wallets';
 
 const AGENT_FEE = 10_000n;
@@ -18,49 +17,27 @@ const RACES = 50;
  * and never neither; the ledger's invariants and the disputes' hold throughout.
  */
 describe('disputes: release versus freeze (medium)', () => {
+  let ctx: MoneyContext;
   let domain: Domain;
 
   beforeAll(async () => {
-    domain = await startDomain({ DATABASE_POOL_SIZE: '20' });
+    // The spec's reputation deltas (the weighted model's have their tests in reputation-sybil).
+    ctx = await MoneyContext.start({ DATABASE_POOL_SIZE: '20', REPUTATION_MODEL: 'spec' });
+    domain = ctx.domain;
   });
   afterAll(async () => {
-    await domain.close();
+    await ctx.close();
   });
 
-  /** A charge held in escrow (Standard tier) whose release is already due, paid by `payer`. */
-  async function heldCharge(
-    agentId: string,
-    payer: Wallet,
-    reputation = 50,
-  ): Promise<{ transactionId: string; holdId: string }> {
-    const paymentId = newId('pay');
-    const { transaction, hold } = await domain.ds.transaction(async (em) => {
-      await em.query(
-        `INSERT INTO payments (id, x402_version, network, chain_id, asset, payer, pay_to, nonce, value, valid_after, valid_before,
-                               signature, header_hash, purpose, ref_id, status, tx_hash, settled_at)
-         VALUES ($1, 1, 'base-sepolia', 84532, '0x036cbd53842c5426634e7929541ec2318f3dcf7e', $2, '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
-                 $3, $4, 0, 9999999999, '0x', 'h', 'execution', $1, 'settled', '0x', now())`,
-        [
-          paymentId,
-          payer.address.toLowerCase(),
-          `0x${randomBytes(32).toString('hex')}`,
-          (PLATFORM_FEE + AGENT_FEE).toString(),
-        ],
-      );
-      return domain.get(RecordCharge).write(em, {
-        paymentId,
-        payerWallet: payer.address,
-        requestingAgent: payer.address,
-        agentId,
-        agentReputation: reputation,
-        capabilityId: 'translate',
-        agentFee: AGENT_FEE,
-        platformFee: PLATFORM_FEE,
-        executionTimeMs: 7,
-      });
-    });
-    await domain.ds.query(`UPDATE escrow_holds SET release_at = now() - interval '1 second' WHERE id = $1`, [hold.id]);
-    return { transactionId: transaction.id, holdId: hold.id };
+  /** A paid execute of `agentId` by `payer`, held in escrow at the agent's score (Standard tier at 50), its release already due. */
+  async function heldCharge(agentId: string, payer: Wallet): Promise<{ transactionId: string; holdId: string }> {
+    const { transactionId } = await ctx.newCharge(agentId, { payer, agentFee: AGENT_FEE });
+    await domain.ds.query(
+      `UPDATE escrow_holds SET release_at = now() - interval '1 second' WHERE transaction_id = $1`,
+      [transactionId],
+    );
+    const [hold] = await domain.ds.query(`SELECT id FROM escrow_holds WHERE transaction_id = $1`, [transactionId]);
+    return { transactionId, holdId: hold.id };
   }
 
   /** A release and a filing of one hold, the release started `delayMs` later. */
@@ -119,7 +96,7 @@ describe('disputes: release versus freeze (medium)', () => {
   }
 
   it(`${RACES} races one at a time, the release started 0-45 ms after the filing: either order ends consistent`, async () => {
-    const agentId = await seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' });
+    const agentId = (await ctx.newAgent({ reputation: 50 })).id;
     const payer = new Wallet(Wallet.createRandom().privateKey);
     const released: boolean[] = [];
     for (let i = 0; i < RACES; i++)
@@ -128,7 +105,7 @@ describe('disputes: release versus freeze (medium)', () => {
   });
 
   it(`${RACES} races at once on one agent (its accounts contended by every release and filing): no deadlock, each ends consistent`, async () => {
-    const agentId = await seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' });
+    const agentId = (await ctx.newAgent({ reputation: 50 })).id;
     const payer = new Wallet(Wallet.createRandom().privateKey);
     const charges = [];
     for (let i = 0; i < RACES; i++) charges.push(await heldCharge(agentId, payer));
@@ -138,13 +115,14 @@ describe('disputes: release versus freeze (medium)', () => {
 
   it('charges released into available while refunds of resolved disputes take revenue, on 4 agents at once: no deadlock (lock order), money exact', async () => {
     const payer = new Wallet(Wallet.createRandom().privateKey);
+    // At 90 (instant tier) each charge is released into available inside its own transaction.
     const agents = await Promise.all(
-      Array.from({ length: 4 }, () => seedAgent(domain, { endpoint: 'http://127.0.0.1:9/' })),
+      Array.from({ length: 4 }, async () => (await ctx.newAgent({ reputation: 90 })).id),
     );
     const disputes: string[] = [];
     for (const agentId of agents) {
       for (let i = 0; i < 8; i++) {
-        const c = await heldCharge(agentId, payer, 90); // instant tier: released into available at the charge
+        const c = await heldCharge(agentId, payer);
         const signature = await signAuth(payer, c.transactionId, Date.now() + i);
         disputes.push(
           (
@@ -158,6 +136,9 @@ describe('disputes: release versus freeze (medium)', () => {
         );
       }
     }
+    // The filings cost the agents reputation and each loss costs 5 more (the spec's deltas): from 100, the 8
+    // losses during the race leave each agent at 60 or above, so every new charge is released at once (instant tier).
+    await domain.ds.query(`UPDATE agents SET reputation_score = 100 WHERE id = ANY($1)`, [agents]);
     const revenueBefore = BigInt(
       (await domain.ds.query(`SELECT sum(balance)::text AS b FROM ledger_accounts WHERE kind = 'revenue'`))[0].b,
     );
@@ -165,7 +146,7 @@ describe('disputes: release versus freeze (medium)', () => {
       ...disputes.map((id) =>
         domain.get(ResolveDispute).execute({ disputeId: id, outcome: 'client_wins', note: null, resolvedBy: 'admin' }),
       ),
-      ...agents.flatMap((agentId) => Array.from({ length: 8 }, () => heldCharge(agentId, payer, 90))),
+      ...agents.flatMap((agentId) => Array.from({ length: 8 }, () => heldCharge(agentId, payer))),
     ]);
     for (const agentId of agents) {
       const money = await domain.ds.query(
