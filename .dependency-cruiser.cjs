@@ -19,9 +19,8 @@ const TIERS = [
   ['onchain'],
   ['payments', 'webhooks'],
   ['catalog'],
-  ['chains'],
   ['execution', 'analytics'],
-  ['disputes'],
+  ['chains', 'disputes'],
 ];
 
 /**

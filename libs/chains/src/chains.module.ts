@@ -1,9 +1,10 @@
-import { Module, OnModuleInit } from '@nestjs/common';
+import { Global, Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecuteTargetReaderModule } from '@app/agents';
 import { AuthModule } from '@app/auth';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
+import { ChainPort, ExecutionModule } from '@app/execution';
 import { LedgerModule } from '@app/ledger';
 import { PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
@@ -13,13 +14,26 @@ import { ChainReadScope } from './chain-read-scope';
 import { ChainTokens } from './chain-tokens';
 import { ChainEntity, ChainNodeEntity } from './entities/chain.entity';
 import { ChainsRepository } from './chains.repository';
+import { ExecutionChains } from './execution-chains';
+import { AdmitChainCall } from './usecases/admit-chain-call/admit-chain-call.usecase';
+import { BudgetCheck } from './usecases/budget-check/budget-check.usecase';
 import { ChainCost } from './usecases/chain-cost/chain-cost.usecase';
 import { FinishChain } from './usecases/finish-chain/finish-chain.usecase';
 import { CloseChain } from './usecases/close-chain/close-chain.usecase';
+import { EndUnrunChain } from './usecases/end-unrun-chain/end-unrun-chain.usecase';
+import { ExecuteChainRoot } from './usecases/execute-chain-root/execute-chain-root.usecase';
+import { ExecuteChained } from './usecases/execute-chained/execute-chained.usecase';
 import { GetChain } from './usecases/get-chain/get-chain.usecase';
 import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-node.usecase';
 
-/** Execution chains (resolutions §5): tokens, the budget's money, the chain and node rows, the end of a chain. */
+/**
+ * Execution chains (resolutions §5): tokens, the budget's money, the chain and node rows, the end of
+ * a chain, and the chain product built on paid execution (a chain root, a chained call, the budget
+ * check, an unrun chain's end). Global for one reason: it binds execution's ChainPort, which
+ * ExecutionModule (a tier below, so it cannot import this module) injects; a lower lib cannot name
+ * the rest of its providers (the dependency rules refuse the import).
+ */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forFeature([ChainEntity, ChainNodeEntity]),
@@ -27,8 +41,16 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
     LedgerModule,
     PaymentsModule,
     ExecuteTargetReaderModule,
+    ExecutionModule,
   ],
   providers: [
+    AdmitChainCall,
+    ExecuteChainRoot,
+    ExecuteChained,
+    BudgetCheck,
+    EndUnrunChain,
+    ExecutionChains,
+    { provide: ChainPort, useExisting: ExecutionChains },
     ChainTokens,
     ChainReadScope,
     ChainsRepository,
@@ -41,6 +63,10 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
     ReleaseStaleNode,
   ],
   exports: [
+    ChainPort,
+    ExecuteChainRoot,
+    ExecuteChained,
+    BudgetCheck,
     ChainTokens,
     ChainReadScope,
     ChainsRepository,

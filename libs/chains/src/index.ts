@@ -17,3 +17,8 @@ export { ChainFunding, ChainFundings } from './funding/chain-funding';
 export type { ChainNodeFunding } from './funding/chain-funding';
 export { chainEnded } from './chain-rows';
 export type { ChainNodeRow, ChainNodeStatus, ChainRow, ChainStatus } from './chain-rows';
+export { ExecuteChainRoot } from './usecases/execute-chain-root/execute-chain-root.usecase';
+export { ExecuteChained } from './usecases/execute-chained/execute-chained.usecase';
+export type { ChainView } from './usecases/execute-chained/execute-chained.usecase';
+export { BudgetCheck } from './usecases/budget-check/budget-check.usecase';
+export type { BudgetEstimate } from './usecases/budget-check/budget-check.usecase';

@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '@app/auth';
 import { ReputationModule } from '@app/reputation';
 import { ExecuteTargetReaderModule } from '@app/agents';
-import { ChainsModule } from '@app/chains';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { PaymentFundings, PaymentsModule } from '@app/payments';
@@ -21,11 +20,6 @@ import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { ExecutionPayloadsRepository } from './execution-payloads.repository';
 import { ExecutionLeasesRepository } from './execution-leases.repository';
 import { FundingSource } from './funding-source';
-import { AdmitChainCall } from './usecases/chain/admit-chain-call/admit-chain-call.usecase';
-import { ExecuteChained } from './usecases/chain/execute-chained/execute-chained.usecase';
-import { ExecuteChainRoot } from './usecases/chain/execute-chain-root/execute-chain-root.usecase';
-import { BudgetCheck } from './usecases/chain/budget-check/budget-check.usecase';
-import { EndUnrunChain } from './usecases/chain/end-unrun-chain/end-unrun-chain.usecase';
 import { AdmitExecution } from './usecases/paid/admit-execution/admit-execution.usecase';
 import { ChargeExecution } from './usecases/run/charge-execution/charge-execution.usecase';
 import { ExecutionReceipt } from './usecases/run/charge-execution/execution-receipt';
@@ -49,16 +43,11 @@ import { RunPendingExecution } from './usecases/paid/run-pending-execution/run-p
 
 const USE_CASES = [
   AdmitExecution,
-  AdmitChainCall,
   RunAgent,
   RecordFailedRun,
   ChargeExecution,
   ExecutionReceipt,
   Execute,
-  ExecuteChained,
-  ExecuteChainRoot,
-  BudgetCheck,
-  EndUnrunChain,
   RunPendingExecution,
   RetryExecution,
   GetExecution,
@@ -73,14 +62,16 @@ const USE_CASES = [
   EnforcePayloadCap,
 ];
 
-/** Paid execution: use cases over one repository, a funding seam, and the admission helpers. */
+/**
+ * Paid execution: use cases over one repository, a funding seam, and the admission helpers. A run
+ * in a chain asks chains through ChainPort, which ChainsModule (libs/chains, above) binds.
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([ExecutionEntity, IdempotencyKeyEntity]),
     AuthModule,
     ExecuteTargetReaderModule,
     PaymentsModule,
-    ChainsModule,
     WebhooksModule,
     ReputationModule,
   ],
@@ -99,7 +90,7 @@ const USE_CASES = [
     EvidenceKeys,
     ReceiptSalts,
   ],
-  exports: [...USE_CASES, EvidenceKeys, ReceiptSalts],
+  exports: [...USE_CASES, EvidenceKeys, ReceiptSalts, ExecutionsRepository, ExecuteTargetCache, RateLimiter],
 })
 export class ExecutionModule implements OnModuleInit {
   constructor(

@@ -1,26 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { ChainFunding, ChainFundings, ChainNodeFunding } from '@app/chains';
 import { PaymentFundings } from '@app/payments';
+import { ChainPort } from './chain-port';
 
 /**
  * What pays for an execution: the one choice execution makes about money. A run in a chain is
- * paid by the chain's budget (ChainFunding, libs/chains), any other by its x402 payment
+ * paid by the chain's budget (ChainFunding, libs/chains, through ChainPort), any other by its x402 payment
  * (X402Funding, libs/payments); both are a `Funding`, which the runner and the charger use.
  */
 @Injectable()
 export class FundingSource {
   constructor(
     private readonly payments: PaymentFundings,
-    private readonly chains: ChainFundings,
+    private readonly chains: ChainPort,
   ) {}
 
   /** What pays for a stored execution: its chain's reservation when it runs in a chain, else its x402 payment. */
   forExecution(e: { id: string; chainId: string | null; paymentId: string | null }) {
     return e.chainId ? this.chains.forNode(e.chainId, e.id) : this.payments.stored(e.paymentId!);
-  }
-
-  chainNode(node: ChainNodeFunding): ChainFunding {
-    return this.chains.chainNode(node);
   }
 
   /** The worker settles a payment no execution was written for (nothing to charge); answers its status. */

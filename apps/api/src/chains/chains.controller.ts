@@ -1,10 +1,9 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ChainCost, ChainTokens, CloseChain, GetChain } from '@app/chains';
+import { BudgetCheck, ChainCost, ChainTokens, CloseChain, GetChain } from '@app/chains';
 import { ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
-import { BudgetCheck } from '@app/execution';
 import { isLivemode } from '@app/x402';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { ApiPayerRead } from '../http/security';

@@ -14,7 +14,8 @@ import {
 import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ValidationException } from '@app/common';
-import { Execute, ExecuteChained, ExecuteCommand } from '@app/execution';
+import { ExecuteChained } from '@app/chains';
+import { Execute, ExecuteCommand } from '@app/execution';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment } from '../http/x402-http';
 import { ApiPaid } from '../http/security';

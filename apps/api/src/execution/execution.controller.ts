@@ -16,16 +16,8 @@ import {
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ValidationException } from '@app/common';
-import {
-  ChainView,
-  Execute,
-  ExecuteChained,
-  ExecuteChainRoot,
-  ExecuteCommand,
-  ExecutionOutcome,
-  GetExecution,
-  RetryExecution,
-} from '@app/execution';
+import { ChainView, ExecuteChained, ExecuteChainRoot } from '@app/chains';
+import { Execute, ExecuteCommand, ExecutionOutcome, GetExecution, RetryExecution } from '@app/execution';
 import { ApiEnvelope, ApiErrors } from '../http/api-envelope.decorator';
 import { presentedPayment } from '../http/x402-http';
 import { ApiPaid, ApiPayerRead } from '../http/security';

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
-import { ChainCostView, ChainStatusView, ChainTreeNode } from '@app/chains';
+import { BudgetEstimate, ChainCostView, ChainStatusView, ChainTreeNode } from '@app/chains';
 import { formatMicros } from '@app/common';
-import type { BudgetEstimate } from '@app/execution';
 import { IsPlainObject } from '../../http/validators';
 import { LIVEMODE } from '../../payments/dto/payments.dto';
 

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ExecuteTarget } from '@app/agents';
-import { chainEnded, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { AppException, checksumAddress, Clock, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { OutboundUrlPolicy } from '@app/outbound';
-import { ExecuteTargetCache } from '../../../admission/execute-target-cache';
-import { Admission, RateLimiter } from '../../../admission/rate-limiter';
-import { ExecuteCommand, ExecuteRejected } from '../../../execution.types';
+import { Admission, ExecuteCommand, ExecuteRejected, ExecuteTargetCache, RateLimiter } from '@app/execution';
 import { ExecutionPrice, priceFor } from '@app/catalog';
 import { validateValue } from '@app/json-schema';
+import { chainEnded } from '../../chain-rows';
+import { ChainsRepository } from '../../chains.repository';
+import { ChainTokenPayload, ChainTokens } from '../../chain-tokens';
 
 /** What a call needs of its chain, all of it fixed when the chain opened and carried by its signed token. */
 export interface ChainRef {

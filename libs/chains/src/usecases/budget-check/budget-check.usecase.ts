@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { VARIABLE_PRICING_MODELS } from '@app/agents';
 import { AppException, formatMicros } from '@app/common';
 import { Fees } from '@app/payments';
-import { ExecuteTargetCache } from '../../../admission/execute-target-cache';
+import { ExecuteTargetCache } from '@app/execution';
 import { validateValue } from '@app/json-schema';
 
 const MAX_BUDGET = 1_000_000_000n;

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ChainBudget } from '@app/chains';
 import { Clock } from '@app/common';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
 import { jobId, JobProducer } from '@app/queues';
-import { ExecutionEntity } from '../../../entities/execution.entity';
-import { ExecutionsRepository } from '../../../executions.repository';
-import { FundingSource } from '../../../funding-source';
+import { ExecutionEntity, ExecutionsRepository } from '@app/execution';
+import { PaymentFundings } from '@app/payments';
+import { ChainBudget } from '../../chain-budget';
 
 /**
  * A chain root whose payment settles outside Postgres (evm, facilitator) and was not settled
@@ -19,7 +18,7 @@ import { FundingSource } from '../../../funding-source';
 @Injectable()
 export class EndUnrunChain {
   constructor(
-    private readonly funding: FundingSource,
+    private readonly funding: PaymentFundings,
     private readonly budget: ChainBudget,
     private readonly repo: ExecutionsRepository,
     private readonly jobs: JobProducer,

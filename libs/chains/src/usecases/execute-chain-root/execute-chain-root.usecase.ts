@@ -1,30 +1,35 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ChainBudget, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { Clock, FaultInjector, formatMicros, InjectedFault, ValidationException } from '@app/common';
 import { AppConfig } from '@app/config';
 import { SettlementFailed } from '@app/onchain';
 import { activeSpanIds, inSpan } from '@app/tracing';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, Queryable, TransactionRunner } from '@app/database';
-import { ExecuteCommand, ExecuteRejected } from '../../../execution.types';
-import { chainParams, ChainRequest } from './chain-request';
-import { ExecutionsRepository } from '../../../executions.repository';
-import { executionSpan } from '../../../execution-span';
-import { newExecution, runClaimUntil } from '../../../execution-rows';
-import { FundingSource } from '../../../funding-source';
-import { AdmitExecution, Admitted } from '../../paid/admit-execution/admit-execution.usecase';
-import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
-import { ChainedResult, traceparent } from '../execute-chained/execute-chained.usecase';
-import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';
-import { RunAgent } from '../../run/run-agent/run-agent.usecase';
 import {
+  AdmitExecution,
+  Admitted,
+  ChargeExecution,
+  ExecuteCommand,
+  ExecuteRejected,
+  ExecutionEntity,
+  ExecutionsRepository,
+  executionSpan,
   KnownSettlement,
   lostAtCommit,
+  newExecution,
   PENDING,
+  RecordFailedRun,
+  RunAgent,
+  runClaimUntil,
   settlementKnown,
   unconfirmed,
-} from '../../run/charge-execution/unconfirmed';
-import { ExecutionEntity } from '../../../entities/execution.entity';
+} from '@app/execution';
+import { ChainBudget } from '../../chain-budget';
+import { ChainsRepository } from '../../chains.repository';
+import { ChainTokenPayload, ChainTokens } from '../../chain-tokens';
+import { ChainFundings } from '../../funding/chain-funding';
+import { chainParams, ChainRequest } from './chain-request';
+import { ChainedResult, traceparent } from '../execute-chained/execute-chained.usecase';
 
 /** Thrown when the chain could not be funded before its root ran: nothing ran; what moved is refunded by the worker. */
 const notFunded = (why: string) =>
@@ -47,7 +52,7 @@ export class ExecuteChainRoot {
 
   constructor(
     private readonly admit: AdmitExecution,
-    private readonly funding: FundingSource,
+    private readonly funding: ChainFundings,
     private readonly tokens: ChainTokens,
     private readonly chains: ChainsRepository,
     private readonly budget: ChainBudget,

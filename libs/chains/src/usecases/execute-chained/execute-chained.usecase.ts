@@ -1,21 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { ChainClosed, chainEnded, ChainFunding, ChainsRepository, ChainTokenPayload, ChainTokens } from '@app/chains';
 import { AppException, Clock, formatMicros } from '@app/common';
 import { PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
 import { activeSpanIds, inSpan } from '@app/tracing';
-import { ChainCallContext } from '../../../agent-caller';
-import { ExecuteCommand, ExecuteRejected, ExecuteResult } from '../../../execution.types';
-import { newExecution } from '../../../execution-rows';
-import { executionSpan } from '../../../execution-span';
-import { FundingSource } from '../../../funding-source';
-import { ExecuteTargetCache } from '../../../admission/execute-target-cache';
-import { RateLimiter } from '../../../admission/rate-limiter';
-import { ExecutionEntity } from '../../../entities/execution.entity';
+import {
+  ChainCallContext,
+  ChargeExecution,
+  ExecuteCommand,
+  ExecuteRejected,
+  ExecuteResult,
+  ExecuteTargetCache,
+  ExecutionEntity,
+  executionSpan,
+  newExecution,
+  RateLimiter,
+  RecordFailedRun,
+  RunAgent,
+} from '@app/execution';
+import { ChainClosed } from '../../chain-budget';
+import { chainEnded } from '../../chain-rows';
+import { ChainsRepository } from '../../chains.repository';
+import { ChainTokenPayload, ChainTokens } from '../../chain-tokens';
+import { ChainFunding, ChainFundings } from '../../funding/chain-funding';
 import { AdmitChainCall, AdmittedChainCall } from '../admit-chain-call/admit-chain-call.usecase';
-import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
-import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';
-import { RunAgent } from '../../run/run-agent/run-agent.usecase';
 
 /** What a chained response adds: where the chain stands, and a fresh token for the caller's next calls. */
 export interface ChainView {
@@ -45,7 +52,7 @@ export function traceparent(traceId: string, spanId: string, flags: '00' | '01' 
 export class ExecuteChained {
   constructor(
     private readonly admit: AdmitChainCall,
-    private readonly funding: FundingSource,
+    private readonly funding: ChainFundings,
     private readonly tokens: ChainTokens,
     private readonly chains: ChainsRepository,
     private readonly runAgent: RunAgent,

@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { ChainsRepository } from '@app/chains';
+import { ChainPort } from '../../../chain-port';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { FundingSource } from '../../../funding-source';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
-import { EndUnrunChain } from '../../chain/end-unrun-chain/end-unrun-chain.usecase';
 
 /**
  * The worker's `payment.settle`: finishes the settlement of a completed execution and its charge,
  * exactly once, whatever was left undone (a failed settlement due for its retry, one whose process
  * died while settling, or a settled payment whose charge did not happen). A chain root's payment
- * funds its chain instead: if the chain was never funded, EndUnrunChain.
+ * funds its chain instead: if the chain was never funded, it is ended unrun (ChainPort).
  */
 @Injectable()
 export class FinishSettlement {
@@ -17,16 +16,14 @@ export class FinishSettlement {
     private readonly repo: ExecutionsRepository,
     private readonly funding: FundingSource,
     private readonly charge: ChargeExecution,
-    private readonly chains: ChainsRepository,
-    private readonly endUnrun: EndUnrunChain,
+    private readonly chains: ChainPort,
   ) {}
 
   async execute(paymentId: string): Promise<string> {
     const execution = await this.repo.findByPayment(paymentId);
     if (!execution) return this.funding.settleUncharged(paymentId);
     if (execution.chainId) {
-      const chain = await this.chains.find(execution.chainId);
-      if (chain?.status === 'pending') await this.endUnrun.execute(execution);
+      await this.chains.endUnfunded(execution);
       return 'chain';
     }
     const outcome = await this.charge.execute({

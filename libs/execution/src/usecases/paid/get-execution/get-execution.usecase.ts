@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { PayerRead } from '@app/auth';
 import type { PayerReadProof } from '@app/auth';
-import { ChainReadScope, ChainTokens } from '@app/chains';
 import { NotFoundException } from '@app/common';
 import { PaymentFundings } from '@app/payments';
+import { ChainPort } from '../../../chain-port';
 import { ExecutionEntity } from '../../../entities/execution.entity';
 import { PaymentProof, Settlement } from '../../../execution.types';
 import { presentsOriginalPayment } from '../../../execution-rows';
@@ -22,8 +22,7 @@ export class GetExecution {
   constructor(
     private readonly repo: ExecutionsRepository,
     private readonly payments: PaymentFundings,
-    private readonly tokens: ChainTokens,
-    private readonly scope: ChainReadScope,
+    private readonly chains: ChainPort,
     private readonly payerRead: PayerRead,
   ) {}
 
@@ -43,17 +42,17 @@ export class GetExecution {
     chainToken?: string,
     payer: PayerReadProof = {},
   ): Promise<ExecutionView> {
-    const claims = chainToken === undefined ? null : this.tokens.verify(chainToken);
+    const grant = chainToken === undefined ? null : this.chains.readGrant(chainToken);
     const execution = await this.repo.findById(id);
     if (!execution) throw new NotFoundException('EXECUTION_NOT_FOUND', 'Execution', id);
     const paid =
       presentsOriginalPayment(execution, payment) ||
       (execution.chainId !== null &&
         execution.headerHash === null &&
-        (await this.scope.paidChain(execution.chainId, payment))) ||
+        (await this.chains.paidChain(execution.chainId, payment))) ||
       (await this.payerRead.reads(execution.payer, payer));
-    if (!paid && claims !== null) await this.scope.assertReadable(claims, execution);
-    return { execution, settlement: await this.settlementOf(execution), isPayer: paid || claims !== null };
+    if (!paid && grant !== null) await grant.assertReadable(execution);
+    return { execution, settlement: await this.settlementOf(execution), isPayer: paid || grant !== null };
   }
 
   /**

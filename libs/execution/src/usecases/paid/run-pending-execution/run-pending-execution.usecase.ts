@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ExecuteTargetReader } from '@app/agents';
-import { ChainsRepository } from '@app/chains';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { CapGate, CapPass } from '@app/queues';
+import { ChainPort } from '../../../chain-port';
 import { ExecutionOutcome } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
 import { FundingSource } from '../../../funding-source';
 import { runClaimUntil } from '../../../execution-rows';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
-import { EndUnrunChain } from '../../chain/end-unrun-chain/end-unrun-chain.usecase';
 import { RecordFailedRun } from '../../run/record-failed-run/record-failed-run.usecase';
 import { RunAgent } from '../../run/run-agent/run-agent.usecase';
 
@@ -34,8 +33,7 @@ export class RunPendingExecution {
     private readonly charge: ChargeExecution,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly chains: ChainsRepository,
-    private readonly endUnrun: EndUnrunChain,
+    private readonly chains: ChainPort,
   ) {}
 
   async execute(id: string, opts: { claimed?: boolean; gate?: CapGate } = {}): Promise<PendingRunOutcome> {
@@ -70,10 +68,8 @@ export class RunPendingExecution {
   private async run(id: string): Promise<ExecutionOutcome> {
     const execution = (await this.repo.findById(id))!;
     // A chain root whose chain was never funded (its process died before): nothing runs, all of it is refunded.
-    if (execution.chainId && (await this.chains.find(execution.chainId))?.status === 'pending') {
-      await this.endUnrun.execute(execution);
+    if (execution.chainId && (await this.chains.endUnfunded(execution)))
       return { execution: (await this.repo.findById(id))!, settlement: null };
-    }
     const [target, funding] = await Promise.all([
       this.agents.stored(execution.agentId, execution.capabilityId),
       this.funding.forExecution(execution),
