@@ -7,7 +7,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * for up to the filing window again. `agents.reserve_established_at` marks, once, at this migration, the
  * agents whose record 1.1's rule established (its defaults: over the agent's oldest 10,000 charges by
  * payers other than its wallet, at least 20 charges from at least 5 payers, the first 3 days old), counting
- * paid charges only: price-0 runs, the known way to fake 1.1's record (test/e2e/reserve-sybil), move no
+ * paid charges only: price-0 runs, the known way to fake 1.1's record (test/medium/reserve-sybil), move no
  * money and establish nothing. A marked agent stays established. Agents registered after the upgrade are never marked: they earn the new record.
  * (On a new database there are no agents: nothing is marked.) The marks are irreversible: `down()` keeps the
  * column and its marks (1.2 code reads and writes it, so dropping it would break a 1.2 still running), and `up()`
