@@ -1,14 +1,17 @@
+import { DataSource } from 'typeorm';
 import { startApi, ApiHarness } from '../support/api-harness';
 import { TestAgentServer } from '../support/agent-server';
 import { fileDispute, paidExecute, resolveDispute } from '../support/disputes';
 import { registerPricedAgent } from '../support/factories';
-import { seedCharge } from '../support/money';
 import { newWallet, walletHeaders } from '../support/wallets';
 import { x402Header } from '../support/x402';
 
 const PRICE = 2_001_000n; // 0.001 platform fee + 2.00 agent fee
 
-/** Local settlement says it is a test: `livemode: false` on every money object, and a marked 402. */
+/**
+ * Local settlement says it is a test: `livemode: false` on every money object, and a marked 402. What
+ * the transport shows; the money of the same flows: test/medium/disputes-*.medium-spec.ts.
+ */
 describe('livemode in local settlement (e2e)', () => {
   let api: ApiHarness;
   let agentServer: TestAgentServer;
@@ -80,7 +83,9 @@ describe('livemode in local settlement (e2e)', () => {
 
   it('answers livemode false on withdrawals: requested, read and listed', async () => {
     const a = await agent();
-    await seedCharge(api.app, { agentId: a.id, agentFee: 2_000_000n, reputation: 90 });
+    // Earned by a paid execute, released at once (score 90), so 1.50 of its 1.90 can be withdrawn.
+    await api.app.get(DataSource).query(`UPDATE agents SET reputation_score = 90 WHERE id = $1`, [a.id]);
+    await paidExecute(api, a.id, newWallet(), PRICE);
     const headers = await walletHeaders(a.wallet, a.id, 'POST /api/v1/payments/withdraw');
     const res = await api.request('POST', '/api/v1/payments/withdraw', {
       body: { agentId: a.id, amount: '1.50', destinationWallet: newWallet().address },
