@@ -21,6 +21,14 @@ const NO_TO_FIXED = {
 };
 /** Server code: what the type-aware rules and the one-clock rule cover (apps/agora and apps/mcp are SDK clients). */
 const SERVER = ['libs/**/*.ts', 'apps/api/**/*.ts', 'apps/worker/**/*.ts', 'apps/ops/**/*.ts'];
+/** Imports refused in server code (libs and the server apps). */
+const SERVER_IMPORT_PATTERNS = [
+  { group: ['@app/*/src', '@app/*/src/*'], message: 'Import a lib through its barrel (@app/<lib>).' },
+  {
+    group: ['**/apps/*', '../../apps/**', '../../../apps/**'],
+    message: 'Libs never import apps; apps never import each other.',
+  },
+];
 /**
  * One clock (issue 31): files that still call Date.now() while other branches convert them. Current offenders
  * on this branch, all owned by other helpers (libs/execution: admit; libs/payments/src/chain: onchain).
@@ -97,21 +105,33 @@ export default tseslint.config(
   },
   ...['libs', 'apps/api', 'apps/worker', 'apps/ops'].map((dir) => ({
     files: [`${dir}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: SERVER_IMPORT_PATTERNS }] },
+  })),
+  {
+    // Who posts to the ledger (docs/architecture.md, "Who posts to the ledger"): libs/payments alone. LedgerService
+    // (postings, agent credits, the account locks that go with them) is imported by payments and the ledger itself;
+    // every other lib and app moves money through a payments use case or port (chains: ChainBudgetPostings) and may
+    // name accounts (Accounts), open an owner's accounts (LedgerAccounts) and read the invariant checks.
+    // dependency-cruiser sees files, not names, and LedgerService leaves through the barrel every lib imports.
+    files: SERVER,
+    ignores: ['libs/payments/**', 'libs/ledger/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: ['@app/*/src', '@app/*/src/*'], message: 'Import a lib through its barrel (@app/<lib>).' },
+          patterns: SERVER_IMPORT_PATTERNS,
+          paths: [
             {
-              group: ['**/apps/*', '../../apps/**', '../../../apps/**'],
-              message: 'Libs never import apps; apps never import each other.',
+              name: '@app/ledger',
+              importNames: ['LedgerService'],
+              message:
+                'Only libs/payments posts to the ledger: move money through a payments use case or port (docs/architecture.md, "Who posts to the ledger").',
             },
           ],
         },
       ],
     },
-  })),
+  },
   {
     // Type-aware rules for server code (issue 31): a dropped promise or a non-exhaustive switch near money is a bug.
     // The SDK's own code is included; its generated OpenAPI types are ignored above.

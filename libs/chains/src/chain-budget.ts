@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppException, formatMicros } from '@app/common';
 import { allWrites, PG_NOT_CLAIMED, pgDetail, pgErrorCode, Queryable } from '@app/database';
-import { Accounts, LedgerService, transfer } from '@app/ledger';
+import { ChainBudgetPostings } from '@app/payments';
 import { ChainNodeRow, ChainsRepository } from './chains.repository';
 import type { ChainEnd } from './chain-rows';
 
@@ -17,8 +17,8 @@ const PG_BUDGET_SHORT = 'AG002';
 
 /**
  * The chain budget (reliability.md §1.2), each step inside the caller's transaction. Money moves
- * in the ledger only when it moves: funded (world:chain -> chain:budget, the payment's whole
- * value), charged (a completed node's charge, chain:budget -> revenue and the callee's escrow:
+ * in the ledger only when it moves, always through payments (chains does not post): funded
+ * (ChainBudgetPostings.fund: world:chain -> chain:budget, the payment's whole value), charged (a completed node's charge, chain:budget -> revenue and the callee's escrow:
  * RecordCharge with the chain as source), and what the final chain has left
  * (FinishChain). A node's reservation of its most cost is an earmark on the chain's row: one
  * guarded update takes it from `available` and counts the node running, so parallel reservations
@@ -28,20 +28,12 @@ const PG_BUDGET_SHORT = 'AG002';
 export class ChainBudget {
   constructor(
     private readonly repo: ChainsRepository,
-    private readonly ledger: LedgerService,
+    private readonly postings: ChainBudgetPostings,
   ) {}
 
   /** The chain's payment arrived: its whole value (root cost + budget) funds the chain, which runs. */
   fund(sql: Queryable, chainId: string, amount: bigint, paymentId: string): Promise<unknown> {
-    return allWrites([
-      this.repo.start(sql, chainId, amount),
-      this.ledger.post(sql, {
-        code: 'chain.funded',
-        refId: chainId,
-        legs: transfer(Accounts.worldChain(), Accounts.chainBudget(chainId), amount),
-        metadata: { paymentId },
-      }),
-    ]);
+    return allWrites([this.repo.start(sql, chainId, amount), this.postings.fund(sql, chainId, amount, paymentId)]);
   }
 
   /** A chain whose payment settled after its request ended (nothing ran): funded and ended at once, so all of it is refunded. */

@@ -5,6 +5,7 @@ export { Accounts, transfer } from './accounts';
 export { shardIndex } from './ledger-shards';
 export type { AccountKind, AccountRef, Leg } from './accounts';
 export { LedgerBoundsError, LedgerService, UnbalancedPostingError } from './ledger.service';
+export { LedgerAccounts } from './ledger-accounts';
 export type { PostingInput, PostingResult } from './ledger.service';
 export { LEDGER_CHECKS, runInvariantChecks } from './invariants';
 export type { InvariantCheck, InvariantReport } from './invariants';

@@ -5,6 +5,7 @@ import { LedgerEntryEntity } from './entities/ledger-entry.entity';
 import { LedgerTransactionEntity } from './entities/ledger-transaction.entity';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
+import { LedgerAccounts } from './ledger-accounts';
 import { LedgerShardsOpener } from './ledger-shards.opener';
 import { InvariantStatusEntity } from './entities/invariant-status.entity';
 import { InvariantCheckEntity } from './entities/invariant-check.entity';
@@ -27,12 +28,20 @@ import { PruneInvariantHistory } from './usecases/prune-invariant-history/prune-
   providers: [
     LedgerRepository,
     LedgerService,
+    LedgerAccounts,
     LedgerShardsOpener,
     InvariantStatusRepository,
     CheckInvariants,
     GetInvariantHistory,
     PruneInvariantHistory,
   ],
-  exports: [LedgerService, InvariantStatusRepository, CheckInvariants, GetInvariantHistory, PruneInvariantHistory],
+  exports: [
+    LedgerService,
+    LedgerAccounts,
+    InvariantStatusRepository,
+    CheckInvariants,
+    GetInvariantHistory,
+    PruneInvariantHistory,
+  ],
 })
 export class LedgerModule {}

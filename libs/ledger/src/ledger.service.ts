@@ -85,7 +85,8 @@ function sumShards(rows: { code: string; kind: string; balance: string }[], kind
  * balanced journal transaction, inside the caller's database transaction, in one round trip (the
  * `ledger_post` function, migration LedgerPostFunction): accounts are created on first use, locked in
  * LEDGER_LOCK_ORDER (no deadlocks), bounds are checked (and enforced again by CHECK constraints), and
- * entries record the balance after each leg.
+ * entries record the balance after each leg. Imported by libs/payments alone (ESLint: only payments posts;
+ * docs/architecture.md, "Who posts to the ledger").
  */
 @Injectable()
 export class LedgerService {

@@ -21,6 +21,8 @@ export type { ExecutionCharge } from './usecases/record-charge/execution-charge'
 export { PAYOUT_MAX_ATTEMPTS } from './payout-sender';
 export { WithdrawalsService } from './withdrawals.service';
 export { RefundsService } from './refunds.service';
+export { ChainBudgetPostings } from './chain-budget-postings';
+export type { ChainBudgetClose } from './chain-budget-postings';
 export type { OpenRefund } from './refunds.service';
 export type { DisputedTransaction } from './repositories/transactions.repository';
 export type { WithdrawalSummary } from './repositories/withdrawals.repository';

@@ -14,6 +14,7 @@ import { WithdrawalEntity } from './entities/withdrawal.entity';
 import { RefundEntity } from './entities/refund.entity';
 import { RefundsService } from './refunds.service';
 import { PayoutSender } from './payout-sender';
+import { ChainBudgetPostings } from './chain-budget-postings';
 import { HoldReleaseSchedule, RELEASE_BUCKET_MS } from './hold-release-schedule';
 import { OnchainModule } from '@app/onchain';
 import { bindSettlementHash, PaymentsRepository } from './payments.repository';
@@ -72,6 +73,7 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     RefundsService,
     PayoutSender,
     PayoutsRepository,
+    ChainBudgetPostings,
     AgentDebtsRepository,
     AgentCredit,
     WithdrawalReserve,
@@ -96,6 +98,7 @@ const ONCHAIN = OnchainModule.register({ bindSettlementHash });
     HoldReleaseSchedule,
     WithdrawalsService,
     RefundsService,
+    ChainBudgetPostings,
     AgentCredit,
     WithdrawalReserve,
     ...PAYMENTS_USECASES,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { newUuid, normalizeWallet } from '@app/common';
 import { INITIAL_REPUTATION } from '@app/reputation';
 import { CommitOutcomeUnknown, isTransientDatabaseError, TransactionRunner } from '@app/database';
-import { Accounts, LedgerService } from '@app/ledger';
+import { Accounts, LedgerAccounts } from '@app/ledger';
 import { OutboundUrlPolicy } from '@app/outbound';
 import { assertCapabilityRules, assertEndpointRules } from '../../agent-rules';
 import { RegisterAgentInput } from '../../agent.types';
@@ -40,7 +40,7 @@ export class RegisterAgent {
     private readonly tx: TransactionRunner,
     private readonly urlPolicy: OutboundUrlPolicy,
     private readonly registrationFee: RegistrationFeeStep,
-    private readonly ledger: LedgerService,
+    private readonly accounts: LedgerAccounts,
     private readonly getAgent: GetAgent,
   ) {}
 
@@ -87,8 +87,8 @@ export class RegisterAgent {
         },
         input.capabilities,
       );
-      // The agent's accounts exist before its first charge (see LedgerService.openAccounts).
-      await this.ledger.openAccounts(manager, [
+      // The agent's accounts exist before its first charge (see LedgerAccounts).
+      await this.accounts.open(manager, [
         Accounts.agentAvailable(id),
         Accounts.agentEscrow(id),
         Accounts.agentFrozen(id),

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, newId } from '@app/common';
 import { allWrites, PG_NOT_CLAIMED, pgErrorCode, TransactionRunner } from '@app/database';
-import { Accounts, LedgerService, transfer } from '@app/ledger';
-import { PLATFORM_FEE, RefundsService } from '@app/payments';
+import { ChainBudgetPostings, PLATFORM_FEE, RefundsService } from '@app/payments';
 import { JobProducer } from '@app/queues';
 import { wakeFinisher } from '../../chain-end';
 import { ChainNodeRow, ChainsRepository } from '../../chains.repository';
@@ -27,7 +26,7 @@ export function finalStatus(nodes: Pick<ChainNodeRow, 'depth' | 'status'>[]): 'c
 export class FinishChain {
   constructor(
     private readonly repo: ChainsRepository,
-    private readonly ledger: LedgerService,
+    private readonly postings: ChainBudgetPostings,
     private readonly refunds: RefundsService,
     private readonly tx: TransactionRunner,
     private readonly clock: Clock,
@@ -57,10 +56,7 @@ export class FinishChain {
           return false;
         }
         if (!chain || chain.status !== 'running' || !chain.rootEnded || chain.running !== 0) return false;
-        const [nodes, budget] = await Promise.all([
-          this.repo.nodes(chainId, m),
-          this.ledger.balance(m, Accounts.chainBudget(chainId).code),
-        ]);
+        const [nodes, budget] = await Promise.all([this.repo.nodes(chainId, m), this.postings.left(m, chainId)]);
         const status = finalStatus(nodes);
         // A root that ran and failed keeps the platform fee: a request that fails on purpose is not
         // free to send. A chain that never ran its root (its payment settled too late) refunds all.
@@ -74,33 +70,15 @@ export class FinishChain {
           refunded: left,
           completedAt: now,
         });
-        const kept =
-          fee > 0n
-            ? this.ledger.post(m, {
-                code: 'chain.root_failed',
-                refId: chainId,
-                legs: transfer(Accounts.chainBudget(chainId), Accounts.platformRevenue(), fee),
-              })
-            : null;
-        if (!refundId) return allWrites([finished, kept ?? Promise.resolve(null)]).then(() => true);
-        await allWrites([
-          finished,
-          kept ?? Promise.resolve(null),
-          this.ledger.post(m, {
-            code: 'chain.closed',
-            refId: chainId,
-            legs: transfer(Accounts.chainBudget(chainId), Accounts.clientRefundPayable(chain.rootWallet), left),
-            metadata: { refundId },
-          }),
-          this.refunds.open(m, {
-            id: refundId,
-            wallet: chain.rootWallet,
-            amount: left,
-            reason: 'chain_unspent',
-            executionId: chain.rootExecutionId,
-            transactionId: null,
-          }),
-        ]);
+        const closed = this.postings.close(m, {
+          chainId,
+          wallet: chain.rootWallet,
+          rootExecutionId: chain.rootExecutionId,
+          fee,
+          refundId,
+          left,
+        });
+        await allWrites([finished, closed]);
         return true;
       });
     } catch (err) {
