@@ -17,5 +17,5 @@ export type { PagedDiscoveryManifest } from './usecases/build-x402-discovery-man
 export { BuildAgentCard } from './usecases/build-agent-card/build-agent-card.usecase';
 export type { MarketplaceAgentCard } from './usecases/build-agent-card/build-agent-card.usecase';
 export { BuildLlmsTxt } from './usecases/build-llms-txt/build-llms-txt.usecase';
-/** For tests (test/e2e/x402-manifests*): how long a built manifest is served. */
+// Tests only: no production code imports these (a test reaches a lib through its barrel).
 export { MANIFEST_TTL_MS } from './manifest-cache';

@@ -1,11 +1,10 @@
-export { AppException, ERROR_CODES, NotFoundException, UnavailableException, ValidationException } from './errors';
+export { AppException, NotFoundException, UnavailableException, ValidationException } from './errors';
 export type { ErrorCode, ErrorDetails, FieldError, PaymentOffer } from './errors';
 export { bigintTransformer, formatMicros, Usdc } from './money';
 export { isUuid, newId, newUuid } from './ids';
-export type { IdPrefix } from './ids';
-export { Clock, FixedClock, SystemClock } from './clock';
+export { Clock, SystemClock } from './clock';
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination';
-export type { Page, Paginated } from './pagination';
+export type { Page } from './pagination';
 export { isWallet, normalizeWallet, sameWallet } from './wallet';
 export { ClockModule } from './clock.module';
 export { FaultInjector, InjectedFault } from './faults';
@@ -15,3 +14,6 @@ export { isHighS, recoverMessageSigner, recoverSigner } from './signatures';
 export { checksumAddress, keccak256 } from './keccak';
 export { sharedWhileRunning } from './shared-while-running';
 export { addressKey } from './address-key';
+// Tests only: no production code imports these (a test reaches a lib through its barrel).
+export { ERROR_CODES } from './errors';
+export { FixedClock } from './clock';

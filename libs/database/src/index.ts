@@ -11,9 +11,10 @@ export {
   TransactionRunner,
 } from './transaction.runner';
 export type { Queryable } from './transaction.runner';
-export { MIGRATIONS } from './migrations';
 export { PgListener } from './pg-listener';
 export { CommitOutcomeUnknown, errorKind, isTransientDatabaseError } from './connection-errors';
-export { compareLsn, ReplicaReads } from './replica-reads';
+export { ReplicaReads } from './replica-reads';
 export { LeaseHeartbeat } from './lease-heartbeat';
-export type { HoldLease, LeaseRenewal } from './lease-heartbeat';
+export type { HoldLease } from './lease-heartbeat';
+// Tests only: no production code imports these (a test reaches a lib through its barrel).
+export { MIGRATIONS } from './migrations';

@@ -1,22 +1,15 @@
 export { DisputeEntity } from './entities/dispute.entity';
-export type { DisputeStatus, DisputeView, PayerProofKind } from './entities/dispute.entity';
-export { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES, RESOLVED_BY_TIMEOUT } from './dispute.rules';
-export type { DisputeOutcome } from './dispute-refund.rule';
+export type { DisputeStatus, DisputeView } from './entities/dispute.entity';
+export { DISPUTE_LIMITS, DISPUTE_OUTCOMES, DISPUTE_STATUSES } from './dispute.rules';
 export { DISPUTE_CHECKS } from './dispute-invariants';
 export { CLIENT_SIGNATURE_HEADER, CLIENT_WALLET_HEADER } from './usecases/file-dispute/payer-proof';
-export type { PayerProof } from './usecases/file-dispute/payer-proof';
 export { FileDispute } from './usecases/file-dispute/file-dispute.usecase';
-export type { FileDisputeCommand } from './usecases/file-dispute/file-dispute.usecase';
-export { ConfirmDispute } from './usecases/confirm-dispute/confirm-dispute.usecase';
 export type { FiledDispute } from './usecases/confirm-dispute/confirm-dispute.usecase';
 export { RespondToDispute } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
-export type { RespondToDisputeCommand } from './usecases/respond-to-dispute/respond-to-dispute.usecase';
 export { ResolveDispute } from './usecases/resolve-dispute/resolve-dispute.usecase';
-export type { ResolveDisputeCommand } from './usecases/resolve-dispute/resolve-dispute.usecase';
 export { ResolveOverdueDispute } from './usecases/resolve-overdue-dispute/resolve-overdue-dispute.usecase';
 export { GetDispute } from './usecases/get-dispute/get-dispute.usecase';
 export { GetEvidenceKey } from './usecases/get-evidence-key/get-evidence-key.usecase';
-export type { DisputeEvidenceKey } from './usecases/get-evidence-key/get-evidence-key.usecase';
 export { ListAgentDisputes } from './usecases/list-agent-disputes/list-agent-disputes.usecase';
 export { ListPayerDisputes } from './usecases/list-payer-disputes/list-payer-disputes.usecase';
 export { ListOpenDisputes } from './usecases/list-open-disputes/list-open-disputes.usecase';
@@ -24,3 +17,6 @@ export type { OpenDispute } from './usecases/list-open-disputes/list-open-disput
 export { AdvanceTestClock, TEST_CLOCK_MAX_SECONDS } from './usecases/advance-test-clock/advance-test-clock.usecase';
 export type { TestClockAdvance } from './usecases/advance-test-clock/advance-test-clock.usecase';
 export { DisputesModule } from './disputes.module';
+// Tests only: no production code imports these (a test reaches a lib through its barrel).
+export { RESOLVED_BY_TIMEOUT } from './dispute.rules';
+export type { DisputeOutcome } from './dispute-refund.rule';

@@ -1,20 +1,14 @@
 export { ExecutionEntity } from './entities/execution.entity';
-export { AgentCaller } from './agent-caller';
-export type { AgentCallPayload, AgentCallResult, ChainCallContext } from './agent-caller';
+export type { ChainCallContext } from './agent-caller';
 export { ExecuteRejected } from './execution.types';
 export type { ExecuteCommand, ExecuteResult, ExecutionOutcome, Settlement } from './execution.types';
 export { ExecutionsRepository } from './executions.repository';
-export type { RunCompletion, RunFailure } from './executions.repository';
 export { RateLimiter } from './admission/rate-limiter';
-export { InFlightRuns, MAX_WAITERS } from './admission/in-flight-runs';
-export type { InFlightRun } from './admission/in-flight-runs';
-export type { Admission, ClaimRequest, RateLimitState, RunClaim, RunClaimRequest } from './admission/rate-limiter';
+export type { Admission, RateLimitState } from './admission/rate-limiter';
 export { ExecuteTargetCache } from './admission/execute-target-cache';
-export { FundingSource } from './funding-source';
 export { ChargeExecution } from './usecases/run/charge-execution/charge-execution.usecase';
-export type { ChargeRequest } from './usecases/run/charge-execution/charge-execution.usecase';
 export { AdmitExecution } from './usecases/paid/admit-execution/admit-execution.usecase';
-export type { Admitted, Replayed } from './usecases/paid/admit-execution/admit-execution.usecase';
+export type { Admitted } from './usecases/paid/admit-execution/admit-execution.usecase';
 export { Execute } from './usecases/paid/execute/execute.usecase';
 export { RunAgent } from './usecases/run/run-agent/run-agent.usecase';
 export { RecordFailedRun } from './usecases/run/record-failed-run/record-failed-run.usecase';
@@ -26,20 +20,13 @@ export { ChainPort } from './chain-port';
 export type { ChainReadGrant } from './chain-port';
 export { RetryExecution } from './usecases/paid/retry-execution/retry-execution.usecase';
 export { GetExecution } from './usecases/paid/get-execution/get-execution.usecase';
-export type { ExecutionView } from './usecases/paid/get-execution/get-execution.usecase';
 export { GetPaymentStatus, PAYMENT_STATUS_LIMIT } from './usecases/paid/get-payment-status/get-payment-status.usecase';
 export type { PaymentStatusView } from './usecases/paid/get-payment-status/get-payment-status.usecase';
 export { PAYMENT_STATUSES } from './usecases/paid/get-payment-status/payment-status';
-export type { PaymentStatusName } from './usecases/paid/get-payment-status/payment-status';
 export { RunPendingExecution } from './usecases/paid/run-pending-execution/run-pending-execution.usecase';
-export type { PendingRunOutcome } from './usecases/paid/run-pending-execution/run-pending-execution.usecase';
 export { FinishSettlement } from './usecases/paid/finish-settlement/finish-settlement.usecase';
 export { CountRejectedExecute } from './usecases/shared/count-rejected-execute/count-rejected-execute.usecase';
 export { CollectExecutionEvidence } from './usecases/shared/collect-execution-evidence/collect-execution-evidence.usecase';
-export type {
-  ExecutionEvidence,
-  ExecutionFacts,
-} from './usecases/shared/collect-execution-evidence/collect-execution-evidence.usecase';
 export { EvidenceKeys } from './usecases/shared/collect-execution-evidence/evidence-keys';
 export { ReceiptSalts } from './receipt-salts';
 export { MarkExecutionRefunded } from './usecases/shared/mark-execution-refunded/mark-execution-refunded.usecase';
@@ -47,7 +34,10 @@ export { PruneIdempotencyKeys } from './usecases/shared/prune-idempotency-keys/p
 export { PruneExecutionPayloads } from './usecases/shared/prune-execution-payloads/prune-execution-payloads.usecase';
 export { MeasurePayloadStorage } from './usecases/shared/measure-payload-storage/measure-payload-storage.usecase';
 export { EnforcePayloadCap } from './usecases/shared/enforce-payload-cap/enforce-payload-cap.usecase';
-export type { PayloadBytes, PayloadScope, PayloadStorage } from './execution-payloads.repository';
+export type { PayloadScope } from './execution-payloads.repository';
 export { ExecutionModule } from './execution.module';
 export { WorkPartiesRepository } from './work-parties.repository';
-export type { DeliveryParty, RunParties } from './work-parties.repository';
+// Tests only: no production code imports these (a test reaches a lib through its barrel).
+export { AgentCaller } from './agent-caller';
+export { InFlightRuns, MAX_WAITERS } from './admission/in-flight-runs';
+export { FundingSource } from './funding-source';

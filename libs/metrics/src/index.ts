@@ -1,4 +1,3 @@
 export { Metrics } from './metrics';
-export type { StorageMeasure } from './metrics';
 export { MetricsModule } from './metrics.module';
 export { scrapeAuthorized } from './scrape-auth';

@@ -1,9 +1,6 @@
 export { OutboundUrlPolicy } from './outbound-url.policy';
-export type { OutboundPolicyOptions, Resolver } from './outbound-url.policy';
 export { OutboundModule } from './outbound.module';
 export { OutboundError, OutboundHttpClient } from './outbound-http.client';
-export type { OutboundFailure, OutboundRequest, OutboundResponse } from './outbound-http.client';
 export { ed25519FromSeed, PlatformSigner } from './platform-signer';
-export type { PlatformSignaturePurpose } from './platform-signer';
+// Tests only: no production code imports these (a test reaches a lib through its barrel).
 export { dnsResolver } from './dns-resolver';
-export type { DnsResolverOptions } from './dns-resolver';

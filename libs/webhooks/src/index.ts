@@ -1,15 +1,11 @@
 export { WebhookSubscriptionEntity } from './entities/webhook-subscription.entity';
 export { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
-export { eventDeliveryHeaders, whsecProblem } from './webhook-signature';
-export type { EventDeliveryHeaders } from './webhook-signature';
+export { whsecProblem } from './webhook-signature';
 export { CallbackOutputs } from './callback-outputs';
-export type { CallbackOutputReader } from './callback-outputs';
 export { DeliveryService } from './delivery.service';
-export type { DeliveryOutcome } from './delivery.service';
 export { EventFanout } from './event-fanout';
 export { CreateSubscription } from './usecases/create-subscription/create-subscription.usecase';
-export type { CreateWebhook } from './usecases/create-subscription/create-subscription.usecase';
-export { ListSubscriptions, publicWebhookUrl } from './usecases/list-subscriptions/list-subscriptions.usecase';
+export { ListSubscriptions } from './usecases/list-subscriptions/list-subscriptions.usecase';
 export { ListFailedSubscriptions } from './usecases/list-failed-subscriptions/list-failed-subscriptions.usecase';
 export type { FailedSubscription } from './usecases/list-failed-subscriptions/list-failed-subscriptions.usecase';
 export { DeleteSubscription } from './usecases/delete-subscription/delete-subscription.usecase';
@@ -18,3 +14,5 @@ export { Redeliver } from './usecases/redeliver/redeliver.usecase';
 export { DeliverAttempt } from './usecases/deliver-attempt/deliver-attempt.usecase';
 export { OutboxRelay } from './outbox-relay';
 export { WebhooksModule } from './webhooks.module';
+// Tests only: no production code imports these (a test reaches a lib through its barrel).
+export { eventDeliveryHeaders } from './webhook-signature';
