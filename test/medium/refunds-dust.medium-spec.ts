@@ -1,5 +1,6 @@
 import { Wallet } from 'ethers';
 import { CapabilityInput } from '@app/agents';
+import { ExecuteChainRoot, FinishChain } from '@app/chains';
 import { ProcessRefund, RefundsService, RetryRefund } from '@app/payments';
 import { MoneyContext, PaidCall } from '../support/money-context';
 import { newWallet } from '../support/wallets';
@@ -16,7 +17,8 @@ const QUOTE: CapabilityInput = {
  * Refunds that would cost more than they return (issue 28, item 5; resolutions §5, §6; moved from
  * refund-griefing.e2e): a refund below the dust floor waits for the payer's next one (one transfer
  * pays both), is sent alone only on an admin's request, and a failed refund is sent again (backoff,
- * or an admin). Production defaults; the refunds are the unused part of a dynamic price.
+ * or an admin); a chain root whose agent failed keeps the platform fee, the rest refunded. Production
+ * defaults; the small refunds are the unused part of a dynamic price.
  */
 describe('refunds below the dust floor and failed refunds (medium)', () => {
   let ctx: MoneyContext;
@@ -41,6 +43,30 @@ describe('refunds below the dust floor and failed refunds (medium)', () => {
       `SELECT id, amount::text, status, carried_by AS "carriedBy", payout_amount::text AS "payoutAmount" FROM refunds WHERE wallet = $1 ORDER BY created_at`,
       [payer.address.toLowerCase()],
     )) as { id: string; amount: string; status: string; carriedBy: string | null; payoutAmount: string | null }[];
+
+  it('a chain root whose agent fails keeps the platform fee; the rest of the payment is refunded', async () => {
+    const payer = newWallet();
+    // Root cost 0.011 (0.001 fee + 0.010) plus a 0.05 budget.
+    const root = await ctx.get(ExecuteChainRoot).execute({
+      agentId,
+      capabilityId: 'translate',
+      input: { text: 'x', mode: 'fail' },
+      async: false,
+      payment: await ctx.newPayment(payer, 61_000n),
+      clientIp: '10.1.2.3',
+      chain: { budget: '0.05' },
+    });
+    expect(root.execution.status).toBe('failed');
+    const [chain] = await ctx.domain.ds.query(`SELECT id FROM chains WHERE root_wallet = $1`, [
+      payer.address.toLowerCase(),
+    ]);
+    const before = await ctx.revenue();
+    expect(await ctx.get(FinishChain).execute(chain.id)).toBe(true);
+    expect(await ctx.revenue()).toBe(before + 1_000n);
+    expect(await refundsOf(payer)).toEqual([expect.objectContaining({ amount: '60000', status: 'pending' })]);
+    const [ended] = await ctx.domain.ds.query(`SELECT status FROM chains WHERE id = $1`, [chain.id]);
+    expect(ended.status).toBe('failed');
+  });
 
   it('a refund below the dust floor is held (owed, not sent); the next refund above it carries it in one transfer', async () => {
     const payer = newWallet();
