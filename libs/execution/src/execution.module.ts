@@ -105,12 +105,17 @@ export class ExecutionModule implements OnModuleInit {
 
   /** What the worker's sweeper collects for this domain. */
   onModuleInit(): void {
-    // Unclaimed async executions once they are a sweep interval old (a younger one still has its wake job, unless Redis lost it).
-    this.sweeps.register('execution.run', async () =>
-      (await this.repo.dueRuns(this.clock.now(), 200, this.config.maintenanceIntervalMs)).map((executionId) => ({
-        id: executionId,
-        data: { executionId },
-      })),
+    // Unclaimed async executions once they are a sweep interval old (a younger one still has its wake job, unless Redis
+    // lost it), and runs whose claim lapsed: a worker renews its claim while it runs (RunPendingExecution), so a dead
+    // worker's run is looked at within about 1.5 leases.
+    this.sweeps.register(
+      'execution.run',
+      async () =>
+        (await this.repo.dueRuns(this.clock.now(), 200, this.config.maintenanceIntervalMs)).map((executionId) => ({
+          id: executionId,
+          data: { executionId },
+        })),
+      { everyMs: this.config.settlementLeaseMs / 2 },
     );
     // Lapsed settlement leases (their process died) are looked at every half lease, so their work ends within about 1.5 leases.
     this.sweeps.register(

@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { ExecuteTargetReader } from '@app/agents';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
+import { HoldLease, LeaseHeartbeat } from '@app/database';
 import { CapGate, CapPass } from '@app/queues';
 import { ChainPort } from '../../../chain-port';
 import { ExecutionOutcome } from '../../../execution.types';
 import { ExecutionsRepository } from '../../../executions.repository';
+import { ExecutionLeasesRepository } from '../../../execution-leases.repository';
 import { FundingSource } from '../../../funding-source';
 import { runClaimUntil } from '../../../execution-rows';
 import { ChargeExecution } from '../../run/charge-execution/charge-execution.usecase';
@@ -34,14 +36,26 @@ export class RunPendingExecution {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly chains: ChainPort,
+    private readonly heartbeat: LeaseHeartbeat,
+    private readonly leases: ExecutionLeasesRepository,
   ) {}
 
-  async execute(id: string, opts: { claimed?: boolean; gate?: CapGate } = {}): Promise<PendingRunOutcome> {
+  execute(id: string, opts: { claimed?: boolean; gate?: CapGate } = {}): Promise<PendingRunOutcome> {
+    return this.heartbeat.holding((hold) => this.claimAndRun(id, opts, hold));
+  }
+
+  private async claimAndRun(
+    id: string,
+    opts: { claimed?: boolean; gate?: CapGate },
+    hold: HoldLease,
+  ): Promise<PendingRunOutcome> {
     let pass: CapPass | undefined;
     if (!opts.claimed) {
       const now = this.clock.now();
-      const until = runClaimUntil(now.getTime(), this.config);
-      const holdMs = until.getTime() - now.getTime();
+      // The claim is a short lease renewed while this process runs it: a dead worker's run is due again one
+      // lease later (SETTLEMENT_LEASE_MS), not a whole run's time. The agent's turn is held as long as a run may take.
+      const until = new Date(now.getTime() + this.config.settlementLeaseMs);
+      const holdMs = runClaimUntil(now.getTime(), this.config).getTime() - now.getTime();
       const agentId = await this.repo.claimRun(id, until, now);
       if (!agentId) {
         const execution = (await this.repo.findById(id))!;
@@ -57,6 +71,7 @@ export class RunPendingExecution {
         if (!entered) return { execution: (await this.repo.findById(id))!, settlement: null, deferred: true };
         pass = entered;
       }
+      hold(until, (from, to) => this.leases.renewRunClaim(id, from, to));
     }
     try {
       return await this.run(id);
