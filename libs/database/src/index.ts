@@ -2,12 +2,14 @@ export { buildDataSourceOptions } from './data-source.options';
 export { DatabaseModule } from './database.module';
 export {
   allWrites,
+  allWritesNamed,
   PG_NOT_CLAIMED,
   PG_UNIQUE_VIOLATION,
   pgConstraint,
   pgDetail,
   pgErrorCode,
   queryRows,
+  settledByName,
   TransactionRunner,
 } from './transaction.runner';
 export type { Queryable } from './transaction.runner';

@@ -206,6 +206,29 @@ export function allWrites<T extends readonly unknown[]>(
   });
 }
 
+/**
+ * allWrites for statements named where they are issued: an object literal's properties are
+ * evaluated, so its statements issued, in the order written; the results come back by name.
+ */
+export async function allWritesNamed<R extends Record<string, Promise<unknown>>>(
+  writes: R,
+): Promise<{ [K in keyof R]: Awaited<R[K]> }> {
+  const values = await allWrites(Object.values(writes));
+  return byName(writes, values) as { [K in keyof R]: Awaited<R[K]> };
+}
+
+/** Outcomes of statements issued from a named record (in its key order), by the same names. */
+export function settledByName<R extends Record<string, Promise<unknown>>>(
+  writes: R,
+  outcomes: readonly PromiseSettledResult<unknown>[],
+): { [K in keyof R]: PromiseSettledResult<Awaited<R[K]>> } {
+  return byName(writes, outcomes) as { [K in keyof R]: PromiseSettledResult<Awaited<R[K]>> };
+}
+
+function byName(writes: Record<string, unknown>, values: readonly unknown[]): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(writes).map((name, i) => [name, values.at(i)]));
+}
+
 /** SQLSTATE of a driver error, if any. */
 export function pgErrorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; driverError?: { code?: unknown } };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, newId } from '@app/common';
 import { AppConfig } from '@app/config';
-import { allWrites, Queryable } from '@app/database';
+import { allWritesNamed, Queryable } from '@app/database';
 import { Accounts, LedgerService } from '@app/ledger';
 import { EscrowHoldEntity } from '../../entities/escrow-hold.entity';
 import { RefundEntity } from '../../entities/refund.entity';
@@ -79,8 +79,8 @@ export class RecordCharge {
     // One round trip (pipeline mode): the two rows, the refund row and the posting go out together
     // and run in this order; the posting locks the hot platform accounts only until commit.
     // The hold's length by tier (reputation's reputationTier: 60+ instant, 40+ Standard, 20+ At Risk, else Critical).
-    const [releaseAt, opened, , locked] = await allWrites([
-      this.holds.insertCharge(
+    const { releaseAt, opened, locked } = await allWritesNamed({
+      releaseAt: this.holds.insertCharge(
         manager,
         transaction,
         hold,
@@ -91,7 +91,7 @@ export class RecordCharge {
         },
         c.agentReputation ?? null,
       ),
-      refund
+      opened: refund
         ? this.refunds.open(manager, {
             id: refund.id,
             wallet: c.payerWallet,
@@ -101,7 +101,7 @@ export class RecordCharge {
             transactionId,
           })
         : Promise.resolve(null),
-      this.ledger.post(manager, {
+      posted: this.ledger.post(manager, {
         code: 'execution.settled',
         refId: transactionId,
         legs: [
@@ -116,10 +116,11 @@ export class RecordCharge {
       // posting's accounts and before the agent's row (the caller's reputation statement), which is
       // the order withdrawals and disputes take them in. Taking the row first deadlocked a charge
       // against a withdrawal holding available and waiting for the row.
-      c.releaseInline !== false
-        ? this.ledger.lockRows(manager, [Accounts.agentAvailable(c.agentId).code, Accounts.agentOwed(c.agentId).code])
-        : Promise.resolve(null),
-    ]);
+      locked:
+        c.releaseInline !== false
+          ? this.ledger.lockRows(manager, [Accounts.agentAvailable(c.agentId).code, Accounts.agentOwed(c.agentId).code])
+          : Promise.resolve(null),
+    });
     hold.releaseAt = releaseAt;
     if (hold.releaseAt.getTime() <= now.getTime() && c.releaseInline !== false) {
       await this.escrowRelease.releaseIn(manager, hold, locked ?? undefined);

@@ -10,6 +10,7 @@ import {
   PG_NOT_CLAIMED,
   pgErrorCode,
   Queryable,
+  settledByName,
   TransactionRunner,
 } from '@app/database';
 import { OutboxService } from '@app/outbox';
@@ -195,8 +196,9 @@ export class ChargeExecution {
       executionTimeMs: execution.executionTimeMs ?? 0,
       completedAt: execution.completedAt ?? this.clock.now(),
     };
-    const issue = (sql: Queryable) =>
-      [
+    // Named where issued: an object literal's statements go out in the order written.
+    const writesOf = (sql: Queryable) => ({
+      claim:
         mode === 'insert'
           ? allWrites([
               req.state === 'fresh' && req.keyClaim ? req.keyClaim(sql) : Promise.resolve(),
@@ -213,51 +215,54 @@ export class ChargeExecution {
           : mode === 'complete' && req.state !== 'completed'
             ? this.repo.completeSettled(sql, id, req.completion, transactionId, refundId, receipt)
             : this.repo.markSettled(sql, id, transactionId, refundId, receipt),
-        mode === 'insert' ? Promise.resolve() : funding.settleWrites(sql, id, false, facts),
-        this.outbox.record(
-          sql,
-          'execution.completed',
-          execution.agentId,
-          {
-            requestId: id,
-            agentId: execution.agentId,
-            capabilityId: execution.capabilityId,
-            executionTime: execution.executionTimeMs ?? 0,
-            earnings: formatMicros(Fees.split(execution.agentFee).earnings),
-          },
-          { cost: formatMicros(facts.cost) },
-        ),
-        // The callback references the stored output (built when sent) rather than copying it.
-        execution.callbackUrl
-          ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: null })
-          : Promise.resolve(null),
-        funding.recordCharge(sql, {
-          transactionId,
+      settled: mode === 'insert' ? Promise.resolve() : funding.settleWrites(sql, id, false, facts),
+      event: this.outbox.record(
+        sql,
+        'execution.completed',
+        execution.agentId,
+        {
+          requestId: id,
           agentId: execution.agentId,
-          releaseInline: inline,
           capabilityId: execution.capabilityId,
-          agentFee: execution.agentFee,
-          platformFee: execution.platformFee,
-          executionTimeMs: execution.executionTimeMs ?? 0,
-          refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
-        }),
-        // Last: the agent's row stays locked only until commit. +1 and the execution counted, within the
-        // payer's daily cap; nothing when the payer is the agent's own wallet or the run was price-0, nor in
-        // the weighted model from a payer with no matured spend elsewhere (resolutions §7). The fee joins the payer's
-        // spend once the charge is past its dispute filing window undisputed (CountMaturedSpend), not here.
-        this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, {
-          payer: funding.payer,
-          stake: execution.agentFee,
-          calledBy: funding.callingAgent,
-        }),
-      ] as const;
-    const interpret = ([claim, ...writes]: PromiseSettledResult<unknown>[]): Charged => {
+          executionTime: execution.executionTimeMs ?? 0,
+          earnings: formatMicros(Fees.split(execution.agentFee).earnings),
+        },
+        { cost: formatMicros(facts.cost) },
+      ),
+      // The callback references the stored output (built when sent) rather than copying it.
+      callback: execution.callbackUrl
+        ? this.deliveries.scheduleCallback(sql, { executionId: id, url: execution.callbackUrl, body: null })
+        : Promise.resolve(null),
+      charge: funding.recordCharge(sql, {
+        transactionId,
+        agentId: execution.agentId,
+        releaseInline: inline,
+        capabilityId: execution.capabilityId,
+        agentFee: execution.agentFee,
+        platformFee: execution.platformFee,
+        executionTimeMs: execution.executionTimeMs ?? 0,
+        refund: { id: refundId ?? undefined, executionId: id, authorizedAgentFee: execution.authorizedAgentFee },
+      }),
+      // Last: the agent's row stays locked only until commit. +1 and the execution counted, within the
+      // payer's daily cap; nothing when the payer is the agent's own wallet or the run was price-0, nor in
+      // the weighted model from a payer with no matured spend elsewhere (resolutions §7). The fee joins the payer's
+      // spend once the charge is past its dispute filing window undisputed (CountMaturedSpend), not here.
+      counter: this.reputation.record(sql, execution.agentId, 'execution.completed', transactionId, {
+        payer: funding.payer,
+        stake: execution.agentFee,
+        calledBy: funding.callingAgent,
+      }),
+    });
+    let issued!: ReturnType<typeof writesOf>;
+    const issue = (sql: Queryable) => Object.values((issued = writesOf(sql)));
+    const interpret = (outcomes: PromiseSettledResult<unknown>[]): Charged => {
+      const { claim, ...writes } = settledByName(issued, outcomes);
       if (claim.status === 'rejected')
         throw pgErrorCode(claim.reason) === PG_NOT_CLAIMED ? new NotClaimed() : claim.reason;
-      const failed = writes.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+      const failed = Object.values(writes).find((w): w is PromiseRejectedResult => w.status === 'rejected');
       if (failed) throw failed.reason;
-      const { hold, refund } = (writes[3] as PromiseFulfilledResult<Omit<Charged, 'callback'>>).value;
-      return { hold, refund, callback: (writes[2] as PromiseFulfilledResult<string | null>).value };
+      const { hold, refund } = (writes.charge as PromiseFulfilledResult<Omit<Charged, 'callback'>>).value;
+      return { hold, refund, callback: (writes.callback as PromiseFulfilledResult<string | null>).value };
     };
     let charged: Charged;
     try {
