@@ -5,7 +5,6 @@ import { AuthModule } from '@app/auth';
 import { Clock } from '@app/common';
 import { AppConfig } from '@app/config';
 import { ChainPort, ExecutionModule } from '@app/execution';
-import { LedgerModule } from '@app/ledger';
 import { PaymentsModule } from '@app/payments';
 import { SweepRegistry } from '@app/queues';
 import { ChainBudget } from './chain-budget';
@@ -38,7 +37,6 @@ import { ReleaseStaleNode } from './usecases/release-stale-node/release-stale-no
   imports: [
     TypeOrmModule.forFeature([ChainEntity, ChainNodeEntity]),
     AuthModule,
-    LedgerModule,
     PaymentsModule,
     ExecuteTargetReaderModule,
     ExecutionModule,
